@@ -1,0 +1,4 @@
+//! Run-time support for schemac validators.
+
+pub mod value;
+pub mod yaml;

@@ -1,0 +1,6 @@
+//! Reading and writing YAML the way ytt does.
+
+pub mod emit;
+pub mod json;
+pub mod parse;
+pub mod scalar;

@@ -1,0 +1,416 @@
+//! YAML → raw node tree with lines and ytt comments.
+//!
+//! ytt's annotations live in comments, which YAML parsers drop, so this reader does two passes:
+//! saphyr-parser builds the node tree (with the line of every document, map item and array
+//! item), and a scan of the source text finds the `#@` comments outside scalars. Comments are
+//! then attached as ytt attaches them: a comment belongs to the nodes of the first line at or
+//! below it that holds a node — the innermost node when the comment shares the node's line
+//! (`key: #@ expr`), the outermost one otherwise (`#@schema/nullable` above `key:`).
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+use super::scalar::{resolve_plain, resolve_tagged, StrictError};
+use crate::value::Value;
+
+/// A `#@...` comment: an annotation (`#@schema/nullable`) or a line of Starlark (`#@ x = 1`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Comment {
+    pub line: u32,
+    /// The text after `#@`, untrimmed.
+    pub text: String,
+}
+
+/// What a raw node is in its parent.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawKind {
+    Document,
+    MapItem(Value),
+    ArrayItem,
+}
+
+/// A document, map item or array item as written in the file, before templating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RawNode {
+    pub kind: RawKind,
+    pub line: u32,
+    pub value: RawValue,
+    pub comments: Vec<Comment>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum RawValue {
+    Scalar(Value),
+    Map(Vec<RawNode>),
+    Array(Vec<RawNode>),
+}
+
+/// A parsed file: its documents, and comments that no node owns (after the last node).
+#[derive(Clone, Debug)]
+pub struct RawFile {
+    pub name: Arc<str>,
+    pub docs: Vec<RawNode>,
+    pub trailing_comments: Vec<Comment>,
+}
+
+/// A YAML syntax error, with the 1-based line ytt would report.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SyntaxError {
+    pub line: u32,
+    pub message: String,
+    /// `--strict` rejected an ambiguous scalar (reported differently by ytt).
+    pub strict: Option<String>,
+}
+
+/// Parses `src` as a multi-document YAML file named `name`.
+pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
+    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let chars: Vec<char> = src.chars().collect();
+    let mut builder = Builder {
+        parser: Parser::new_from_str(src),
+        chars: &chars,
+        scalar_spans: Vec::new(),
+        anchors: Vec::new(),
+        strict,
+    };
+    let mut docs = builder.documents()?;
+    let comments = scan_comments(&chars, &builder.scalar_spans);
+    let trailing_comments = attach_comments(&mut docs, comments);
+    Ok(RawFile { name: Arc::from(name), docs, trailing_comments })
+}
+
+struct Builder<'a> {
+    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    chars: &'a [char],
+    /// Character ranges covered by scalars: a `#` inside them is not a comment.
+    scalar_spans: Vec<(usize, usize)>,
+    anchors: Vec<(usize, RawValue)>,
+    strict: bool,
+}
+
+fn line_of(span: &Span) -> u32 {
+    span.start.line() as u32
+}
+
+impl<'a> Builder<'a> {
+    fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
+        match self.parser.next_event() {
+            Some(Ok(ev)) => Ok(ev),
+            Some(Err(e)) => Err(SyntaxError {
+                line: e.marker().line() as u32,
+                message: e.info().to_string(),
+                strict: None,
+            }),
+            None => Err(SyntaxError { line: 0, message: "unexpected end of input".into(), strict: None }),
+        }
+    }
+
+    fn documents(&mut self) -> Result<Vec<RawNode>, SyntaxError> {
+        let mut docs = Vec::new();
+        loop {
+            let (ev, span) = self.next()?;
+            match ev {
+                Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
+                Event::StreamEnd => break,
+                Event::DocumentStart(explicit) => {
+                    let line = if explicit || !docs.is_empty() { line_of(&span) } else { 1 };
+                    let (ev, span) = self.next()?;
+                    let value = if matches!(ev, Event::DocumentEnd) {
+                        RawValue::Scalar(Value::Null)
+                    } else {
+                        let v = self.value(ev, span)?;
+                        v
+                    };
+                    docs.push(RawNode { kind: RawKind::Document, line, value, comments: Vec::new() });
+                }
+                other => {
+                    return Err(SyntaxError {
+                        line: line_of(&span),
+                        message: format!("unexpected event {other:?}"),
+                        strict: None,
+                    })
+                }
+            }
+        }
+        Ok(docs)
+    }
+
+    fn value(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                self.scalar_spans.push((span.start.index(), span.end.index()));
+                let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
+                let v = RawValue::Scalar(v);
+                self.remember(anchor, &v);
+                Ok(v)
+            }
+            Event::Alias(id) => {
+                match self.anchors.iter().rev().find(|(a, _)| *a == id) {
+                    Some((_, v)) => Ok(v.clone()),
+                    None => Err(SyntaxError { line: line_of(&span), message: "unknown anchor".into(), strict: None }),
+                }
+            }
+            Event::SequenceStart(anchor, _) => {
+                let mut items = Vec::new();
+                loop {
+                    let (ev, span) = self.next()?;
+                    if matches!(ev, Event::SequenceEnd) {
+                        break;
+                    }
+                    let line = self.dash_line(&span);
+                    let value = self.value(ev, span)?;
+                    items.push(RawNode { kind: RawKind::ArrayItem, line, value, comments: Vec::new() });
+                }
+                let v = RawValue::Array(items);
+                self.remember(anchor, &v);
+                Ok(v)
+            }
+            Event::MappingStart(anchor, _) => {
+                let mut items: Vec<RawNode> = Vec::new();
+                loop {
+                    let (ev, span) = self.next()?;
+                    if matches!(ev, Event::MappingEnd) {
+                        break;
+                    }
+                    let line = line_of(&span);
+                    let key = match self.value(ev, span)? {
+                        RawValue::Scalar(k) => k,
+                        _ => {
+                            return Err(SyntaxError {
+                                line,
+                                message: "map keys must be scalars".into(),
+                                strict: None,
+                            })
+                        }
+                    };
+                    let (ev, span) = self.next()?;
+                    let value = self.value(ev, span)?;
+                    if key == Value::Str("<<".into()) {
+                        // A YAML merge key: splice the referenced map's items in.
+                        if let RawValue::Map(merged) = value {
+                            for m in merged {
+                                if !items.iter().any(|i| i.kind == m.kind) {
+                                    items.push(m);
+                                }
+                            }
+                            continue;
+                        }
+                    }
+                    items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
+                }
+                let v = RawValue::Map(items);
+                self.remember(anchor, &v);
+                Ok(v)
+            }
+            other => Err(SyntaxError {
+                line: line_of(&span),
+                message: format!("unexpected event {other:?}"),
+                strict: None,
+            }),
+        }
+    }
+
+    fn remember(&mut self, anchor: usize, v: &RawValue) {
+        if anchor != 0 {
+            self.anchors.push((anchor, v.clone()));
+        }
+    }
+
+    fn scalar(
+        &self,
+        text: &Cow<'a, str>,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        line: u32,
+    ) -> Result<Value, SyntaxError> {
+        if let Some(tag) = tag {
+            if let Some(v) = resolve_tagged(&tag.handle, &tag.suffix, text) {
+                return Ok(v);
+            }
+        }
+        if style != ScalarStyle::Plain {
+            return Ok(Value::Str(text.to_string()));
+        }
+        resolve_plain(text, self.strict).map_err(|StrictError(msg)| SyntaxError {
+            line,
+            message: msg.clone(),
+            strict: Some(msg),
+        })
+    }
+
+    /// The line of the `-` that introduces an array item whose content starts at `span`.
+    fn dash_line(&self, span: &Span) -> u32 {
+        let start = span.start.index().min(self.chars.len());
+        let mut line = span.start.line() as u32;
+        let mut i = start;
+        // Walk back over blanks, newlines and comment text to the nearest `-` or `[`/`,`.
+        while i > 0 {
+            i -= 1;
+            let c = self.chars[i];
+            match c {
+                '-' => return line,
+                '[' | ',' => return span.start.line() as u32,
+                '\n' => line = line.saturating_sub(1),
+                _ if c.is_whitespace() => {}
+                _ => {
+                    // Comment text on an earlier line: skip to that line's start.
+                    let line_start = self.chars[..i].iter().rposition(|&c| c == '\n').map_or(0, |p| p + 1);
+                    let hash = self.chars[line_start..=i].iter().position(|&c| c == '#');
+                    match hash {
+                        Some(h) => i = line_start + h,
+                        None => return span.start.line() as u32,
+                    }
+                }
+            }
+        }
+        span.start.line() as u32
+    }
+}
+
+/// Finds every `#@` comment that is not inside a scalar.
+fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment> {
+    let mut spans = scalar_spans.to_vec();
+    spans.sort_unstable();
+    let inside = |i: usize| {
+        let idx = spans.partition_point(|&(s, _)| s <= i);
+        idx > 0 && i < spans[idx - 1].1
+    };
+    let mut out = Vec::new();
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+            continue;
+        }
+        let after_blank = i == 0 || matches!(chars[i - 1], ' ' | '\t' | '\n' | '\r');
+        if c == '#' && after_blank && !inside(i) {
+            let end = chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |p| i + p);
+            let text: String = chars[i + 1..end].iter().collect();
+            let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
+            if let Some(rest) = text.strip_prefix('@') {
+                out.push(Comment { line, text: rest.to_string() });
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Attaches comments to nodes the way ytt does; returns the comments no node owns.
+fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>) -> Vec<Comment> {
+    // Lines that hold nodes, each with the nodes in pre-order (outermost first).
+    let mut at_lines: Vec<(u32, Vec<Vec<usize>>)> = Vec::new();
+    fn walk(node: &RawNode, path: &mut Vec<usize>, out: &mut Vec<(u32, Vec<Vec<usize>>)>) {
+        match out.iter_mut().find(|(l, _)| *l == node.line) {
+            Some((_, v)) => v.push(path.clone()),
+            None => out.push((node.line, vec![path.clone()])),
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            for (i, child) in items.iter().enumerate() {
+                path.push(i);
+                walk(child, path, out);
+                path.pop();
+            }
+        }
+    }
+    for (i, doc) in docs.iter().enumerate() {
+        walk(doc, &mut vec![i], &mut at_lines);
+    }
+    at_lines.sort_by_key(|(l, _)| *l);
+
+    let mut trailing = Vec::new();
+    for comment in comments {
+        let owner = at_lines.iter().find(|(l, _)| *l >= comment.line);
+        match owner {
+            Some((l, nodes)) => {
+                let path = if *l == comment.line { nodes.last() } else { nodes.first() };
+                let node = node_at(docs, path.expect("lines hold at least one node"));
+                node.comments.push(comment);
+            }
+            None => trailing.push(comment),
+        }
+    }
+    trailing
+}
+
+fn node_at<'n>(docs: &'n mut [RawNode], path: &[usize]) -> &'n mut RawNode {
+    let mut node = &mut docs[path[0]];
+    for &i in &path[1..] {
+        node = match &mut node.value {
+            RawValue::Map(items) | RawValue::Array(items) => &mut items[i],
+            RawValue::Scalar(_) => unreachable!("paths only lead through collections"),
+        };
+    }
+    node
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(src: &str) -> RawFile {
+        parse_file("t.yml", src, false).unwrap()
+    }
+
+    #[test]
+    fn lines_of_documents_items_and_comments() {
+        let f = parse("#@data/values\n---\na: 1\n#@schema/nullable\nb:\n- x #@ 3\n-\n  c: d\n");
+        assert_eq!(f.docs.len(), 1);
+        let doc = &f.docs[0];
+        assert_eq!(doc.line, 2);
+        assert_eq!(doc.comments[0].text, "data/values");
+        let RawValue::Map(items) = &doc.value else { panic!("map expected") };
+        assert_eq!(items[0].line, 3);
+        assert_eq!(items[1].line, 5);
+        assert_eq!(items[1].comments[0].text, "schema/nullable");
+        let RawValue::Array(arr) = &items[1].value else { panic!("array expected") };
+        assert_eq!(arr[0].line, 6);
+        assert_eq!(arr[0].comments[0].text, " 3");
+        assert_eq!(arr[1].line, 7);
+    }
+
+    #[test]
+    fn same_line_comment_goes_to_innermost_node() {
+        let f = parse("- a: #@ 1\n");
+        let RawValue::Array(arr) = &f.docs[0].value else { panic!() };
+        assert!(arr[0].comments.is_empty());
+        let RawValue::Map(items) = &arr[0].value else { panic!() };
+        assert_eq!(items[0].comments[0].text, " 1");
+    }
+
+    #[test]
+    fn hashes_inside_scalars_are_not_comments() {
+        let f = parse("a: \"x #@ y\"\nb: |\n  #@ not code\nc: d#@e\n");
+        assert!(f.trailing_comments.is_empty());
+        let RawValue::Map(items) = &f.docs[0].value else { panic!() };
+        assert!(items.iter().all(|i| i.comments.is_empty()));
+    }
+
+    #[test]
+    fn first_implicit_document_is_line_one() {
+        let f = parse("\n\na: 1\n---\nb: 2\n");
+        assert_eq!(f.docs[0].line, 1);
+        assert_eq!(f.docs[1].line, 4);
+    }
+
+    #[test]
+    fn bad_yaml_is_an_error_with_a_line() {
+        let e = parse_file("t.yml", "a: 1\nb: [1, 2\n", false).unwrap_err();
+        assert!(e.line >= 2, "{e:?}");
+        let e = parse_file("t.yml", "a:\n\t- 1\n", false).unwrap_err();
+        assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn trailing_comments_are_kept() {
+        let f = parse("a: 1\n#@ end\n");
+        assert_eq!(f.trailing_comments.len(), 1);
+    }
+}
