@@ -1,4 +1,5 @@
 //! Run-time support for schemac validators.
 
 pub mod value;
+pub mod template;
 pub mod yaml;

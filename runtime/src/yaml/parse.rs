@@ -74,10 +74,11 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         scalar_spans: Vec::new(),
         anchors: Vec::new(),
         strict,
+        first_explicit: false,
     };
     let mut docs = builder.documents()?;
     let comments = scan_comments(&chars, &builder.scalar_spans);
-    let trailing_comments = attach_comments(&mut docs, comments);
+    let trailing_comments = attach_comments(&mut docs, comments, builder.first_explicit);
     Ok(RawFile { name: Arc::from(name), docs, trailing_comments })
 }
 
@@ -88,6 +89,7 @@ struct Builder<'a> {
     scalar_spans: Vec<(usize, usize)>,
     anchors: Vec<(usize, RawValue)>,
     strict: bool,
+    first_explicit: bool,
 }
 
 fn line_of(span: &Span) -> u32 {
@@ -116,6 +118,9 @@ impl<'a> Builder<'a> {
                 Event::StreamEnd => break,
                 Event::DocumentStart(explicit) => {
                     let line = if explicit || !docs.is_empty() { line_of(&span) } else { 1 };
+                    if docs.is_empty() {
+                        self.first_explicit = explicit;
+                    }
                     let (ev, span) = self.next()?;
                     let value = if matches!(ev, Event::DocumentEnd) {
                         RawValue::Scalar(Value::Null)
@@ -304,7 +309,7 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
 }
 
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns.
-fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>) -> Vec<Comment> {
+fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>, first_explicit: bool) -> Vec<Comment> {
     // Lines that hold nodes, each with the nodes in pre-order (outermost first).
     let mut at_lines: Vec<(u32, Vec<Vec<usize>>)> = Vec::new();
     fn walk(node: &RawNode, path: &mut Vec<usize>, out: &mut Vec<(u32, Vec<Vec<usize>>)>) {
@@ -322,6 +327,13 @@ fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>) -> Vec<Comment>
     }
     for (i, doc) in docs.iter().enumerate() {
         walk(doc, &mut vec![i], &mut at_lines);
+        if i == 0 && !first_explicit {
+            // ytt does not know the line of an implicit first document when it places comments.
+            for (_, nodes) in &mut at_lines {
+                nodes.retain(|p| p.len() > 1);
+            }
+            at_lines.retain(|(_, nodes)| !nodes.is_empty());
+        }
     }
     at_lines.sort_by_key(|(l, _)| *l);
 

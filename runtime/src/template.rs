@@ -1,0 +1,5 @@
+//! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
+
+pub mod compile;
+pub mod lexer;
+pub mod tree;

@@ -1,0 +1,402 @@
+//! ytt template → Starlark program.
+//!
+//! Like ytt, a template is not evaluated by rewriting YAML: it is compiled into a Starlark
+//! program that rebuilds the YAML tree through builder calls, so that `#@ for`, `#@ if` and
+//! fragment functions (`#@ def f():` with YAML in its body) repeat, skip or capture nodes:
+//!
+//! ```text
+//! #@ for i in range(2):      for i in range(2):
+//! - #@ i                       __ytt_start(3); __ytt_set(i)
+//! #@ end                       __ytt_end()
+//! ```
+//!
+//! ytt closes blocks with `#@ end` instead of indentation; this module re-indents the code by
+//! block depth, so the indentation written in the template does not matter. Each generated line
+//! remembers the template line it came from, for error messages.
+
+use super::lexer::{CodeLine, LineScanner};
+use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
+
+/// A template compiled to Starlark.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub source: String,
+    /// For each generated line (0-based), the template line (1-based) it came from.
+    pub line_map: Vec<u32>,
+    /// The template's nodes, indexed by the ids passed to `__ytt_start`.
+    pub nodes: Vec<NodeInfo>,
+}
+
+/// What the builder needs to know about a template node.
+#[derive(Debug, Clone)]
+pub struct NodeInfo {
+    pub kind: RawKind,
+    pub line: u32,
+    /// The YAML value written in the template (collections start empty).
+    pub value: RawShape,
+}
+
+#[derive(Debug, Clone)]
+pub enum RawShape {
+    Scalar(crate::value::Value),
+    Map,
+    Array,
+}
+
+/// A template that cannot be compiled (unbalanced `end`, a code line at a bad place).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CompileError {
+    pub line: u32,
+    pub message: String,
+}
+
+#[derive(Debug)]
+struct Block {
+    is_def: bool,
+    has_body: bool,
+    /// `for/end` and `if/end` close after the next node: the depth of that node's frame.
+    auto_close: bool,
+    auto_frame: Option<usize>,
+}
+
+struct Frame {
+    /// Path from the document down, to tell ancestors from siblings.
+    path: Vec<usize>,
+    depth: usize,
+}
+
+struct Compiler {
+    out: String,
+    line_map: Vec<u32>,
+    nodes: Vec<NodeInfo>,
+    blocks: Vec<Block>,
+    frames: Vec<Frame>,
+    scanner: LineScanner,
+}
+
+/// Compiles a parsed template. `code_only` files (`.star`) are all code.
+pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
+    let mut c = Compiler {
+        out: String::new(),
+        line_map: Vec::new(),
+        nodes: Vec::new(),
+        blocks: Vec::new(),
+        frames: Vec::new(),
+        scanner: LineScanner::default(),
+    };
+    for (i, doc) in file.docs.iter().enumerate() {
+        c.node(doc, &mut vec![i])?;
+    }
+    for comment in &file.trailing_comments {
+        c.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
+        c.code(comment)?;
+    }
+    c.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
+    if let Some(_open) = c.blocks.last() {
+        return Err(CompileError { line: 0, message: "expected 'end' keyword to close an open block".into() });
+    }
+    Ok(Program { source: c.out, line_map: c.line_map, nodes: c.nodes })
+}
+
+/// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
+pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
+    let mut c = Compiler {
+        out: String::new(),
+        line_map: Vec::new(),
+        nodes: Vec::new(),
+        blocks: Vec::new(),
+        frames: Vec::new(),
+        scanner: LineScanner::default(),
+    };
+    for (i, line) in src.lines().enumerate() {
+        c.code(&Comment { line: i as u32 + 1, text: format!(" {line}") })?;
+    }
+    if !c.blocks.is_empty() {
+        return Err(CompileError { line: src.lines().count() as u32, message: "expected 'end' keyword to close an open block".into() });
+    }
+    Ok(Program { source: c.out, line_map: c.line_map, nodes: c.nodes })
+}
+
+fn is_annotation(text: &str) -> bool {
+    text.chars().next().is_some_and(|c| !c.is_whitespace())
+}
+
+impl Compiler {
+    fn emit(&mut self, line: u32, depth: usize, text: &str) {
+        for _ in 0..depth {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(text);
+        self.out.push('\n');
+        self.line_map.push(line);
+        let open = self.blocks.len();
+        if let Some(b) = self.blocks.last_mut() {
+            if depth >= open {
+                b.has_body = true;
+            }
+        }
+    }
+
+    fn depth(&self) -> usize {
+        self.blocks.len()
+    }
+
+    fn node(&mut self, node: &RawNode, path: &mut Vec<usize>) -> Result<(), CompileError> {
+        let (before, same): (Vec<&Comment>, Vec<&Comment>) =
+            node.comments.iter().partition(|c| c.line < node.line);
+        // Code lines above the node run before it; annotations apply to it.
+        let mut annotations = Vec::new();
+        for comment in before.iter().copied() {
+            if is_annotation(&comment.text) {
+                annotations.push(comment);
+            } else {
+                self.close_frames_not_ancestors_of(path, comment.line)?;
+                self.code(comment)?;
+            }
+        }
+        let mut value_expr = None;
+        for comment in same.iter().copied() {
+            if is_annotation(&comment.text) {
+                annotations.push(comment);
+            } else {
+                value_expr = Some(comment);
+            }
+        }
+        self.close_frames_not_ancestors_of(path, node.line)?;
+
+        let id = self.nodes.len();
+        self.nodes.push(NodeInfo {
+            kind: node.kind.clone(),
+            line: node.line,
+            value: match &node.value {
+                RawValue::Scalar(v) => RawShape::Scalar(v.clone()),
+                RawValue::Map(_) => RawShape::Map,
+                RawValue::Array(_) => RawShape::Array,
+            },
+        });
+        let depth = self.depth();
+        let mut stmt = format!("__ytt_start({id})");
+        for ann in annotations {
+            let (name, args) = split_annotation(&ann.text);
+            let args = rename_assert(args.trim());
+            let call = if args.is_empty() {
+                format!("__ytt_ann({:?}, {}, __ytt_pack())", name, ann.line)
+            } else {
+                format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args)
+            };
+            stmt.push_str("; ");
+            stmt.push_str(&call);
+        }
+        if let Some(expr) = value_expr {
+            let code = rename_assert(expr.text.trim());
+            if !code.is_empty() {
+                stmt.push_str(&format!("; __ytt_set({code})"));
+            }
+        }
+        self.emit(node.line, depth, &stmt);
+        self.frames.push(Frame { path: path.clone(), depth });
+        if let Some(b) = self.blocks.last_mut() {
+            if b.auto_close && b.auto_frame.is_none() {
+                b.auto_frame = Some(self.frames.len() - 1);
+            }
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            for (i, child) in items.iter().enumerate() {
+                path.push(i);
+                self.node(child, path)?;
+                path.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends every open node that is not an ancestor of the node at `path`.
+    fn close_frames_not_ancestors_of(&mut self, path: &[usize], line: u32) -> Result<(), CompileError> {
+        while let Some(top) = self.frames.last() {
+            if path.starts_with(&top.path) && path.len() > top.path.len() {
+                break;
+            }
+            self.end_top_frame(line)?;
+        }
+        Ok(())
+    }
+
+    fn end_top_frame(&mut self, line: u32) -> Result<(), CompileError> {
+        let frame = self.frames.pop().expect("caller checked");
+        let depth = frame.depth.min(self.depth());
+        self.emit(line, depth, "__ytt_end()");
+        // A `for/end` block closes with the node it wraps.
+        let index = self.frames.len();
+        if let Some(b) = self.blocks.last() {
+            if b.auto_close && b.auto_frame == Some(index) {
+                self.blocks.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends the open nodes that were started inside the innermost block.
+    fn close_frames_in_block(&mut self, line: u32) -> Result<(), CompileError> {
+        let depth = self.depth();
+        while self.frames.last().is_some_and(|f| f.depth >= depth && depth > 0) {
+            self.end_top_frame(line)?;
+        }
+        Ok(())
+    }
+
+    fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
+        self.close_frames_in_block(line)?;
+        let Some(block) = self.blocks.last() else {
+            return Err(CompileError { line, message: "unexpected 'end' keyword (no open block)".into() });
+        };
+        let depth = self.depth();
+        if block.is_def {
+            self.emit(line, depth, "return __ytt_ctx_end(None)");
+        } else if !block.has_body {
+            self.emit(line, depth, "pass");
+        }
+        self.blocks.pop();
+        Ok(())
+    }
+
+    fn code(&mut self, comment: &Comment) -> Result<(), CompileError> {
+        let line = comment.line;
+        let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
+        let scanned = self.scanner.scan(text);
+        match scanned {
+            CodeLine::Continuation => {
+                // Inside brackets or a string: copy verbatim.
+                self.out.push_str(text);
+                self.out.push('\n');
+                self.line_map.push(line);
+                return Ok(());
+            }
+            CodeLine::Statement { opens_block } => {
+                let stmt = text.trim();
+                let first = first_word(stmt);
+                match first {
+                    "end" => return self.close_block(line),
+                    "elif" | "else" => {
+                        self.close_frames_in_block(line)?;
+                        let has_body = self.blocks.last().is_some_and(|b| b.has_body);
+                        if !has_body {
+                            let d = self.depth();
+                            self.emit(line, d, "pass");
+                        }
+                        let Some(b) = self.blocks.pop() else {
+                            return Err(CompileError { line, message: format!("unexpected '{first}'") });
+                        };
+                        let d = self.depth();
+                        self.emit(line, d, &rename_assert(stmt));
+                        self.blocks.push(Block { is_def: b.is_def, has_body: false, auto_close: false, auto_frame: None });
+                        return Ok(());
+                    }
+                    _ => {}
+                }
+                let (stmt, auto_close) = match stmt.strip_prefix("for/end ").or_else(|| stmt.strip_prefix("if/end ")) {
+                    Some(rest) => (format!("{} {}", &stmt[..stmt.find('/').unwrap_or(0)], rest), true),
+                    None => (stmt.to_string(), false),
+                };
+                let d = self.depth();
+                let in_def = self.blocks.iter().any(|b| b.is_def);
+                let stmt = rename_assert(&stmt);
+                let stmt = if in_def && first == "return" { wrap_return(&stmt) } else { stmt };
+                self.emit(line, d, &stmt);
+                if opens_block {
+                    let is_def = first == "def";
+                    self.blocks.push(Block { is_def, has_body: false, auto_close, auto_frame: None });
+                    if is_def {
+                        self.emit(line, d + 1, "__ytt_ctx_start()");
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn first_word(stmt: &str) -> &str {
+    let end = stmt.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/')).unwrap_or(stmt.len());
+    &stmt[..end]
+}
+
+fn wrap_return(stmt: &str) -> String {
+    let rest = stmt["return".len()..].trim();
+    if rest.is_empty() {
+        "return __ytt_ctx_end(None)".to_string()
+    } else {
+        format!("return __ytt_ctx_end({rest})")
+    }
+}
+
+/// Splits `schema/validation min=1` into the name and the argument text.
+pub fn split_annotation(text: &str) -> (&str, &str) {
+    match text.find(char::is_whitespace) {
+        Some(i) => (&text[..i], &text[i..]),
+        None => (text, ""),
+    }
+}
+
+/// `assert` is a reserved word in starlark-rust: ytt code calls it `assert`, we call it `assert_`.
+pub fn rename_assert(code: &str) -> String {
+    super::lexer::rename_identifier(code, "assert", "assert_")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parse::parse_file;
+
+    fn compile_src(src: &str) -> Program {
+        compile(&parse_file("t.yml", src, false).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn plain_yaml_becomes_builder_calls() {
+        let p = compile_src("a: 1\nb:\n  c: 2\n");
+        assert_eq!(
+            p.source,
+            "__ytt_start(0)\n__ytt_start(1)\n__ytt_end()\n__ytt_start(2)\n__ytt_start(3)\n__ytt_end()\n__ytt_end()\n__ytt_end()\n"
+        );
+        assert_eq!(p.nodes.len(), 4);
+    }
+
+    #[test]
+    fn for_loops_wrap_their_nodes_and_end_closes() {
+        let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
+        assert!(p.source.contains("for i in range(2):\n  __ytt_start(2); __ytt_set(i)\n  __ytt_end()\n"), "{}", p.source);
+    }
+
+    #[test]
+    fn for_end_shorthand_closes_after_one_node() {
+        let p = compile_src("a:\n  #@ for/end x in [1]:\n  - #@ x\nb: 2\n");
+        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2); __ytt_set(x)\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
+    }
+
+    #[test]
+    fn fragment_functions_capture_yaml() {
+        let p = compile_src("#@ def f():\nk: v\n#@ end\n---\nx: #@ f()\n");
+        assert!(p.source.starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_start()\n  __ytt_start(1)\n"), "{}", p.source);
+        assert!(p.source.contains("  return __ytt_ctx_end(None)\n"), "{}", p.source);
+    }
+
+    #[test]
+    fn annotations_are_calls_with_packed_arguments() {
+        let p = compile_src("#@schema/validation min=1, max=assert.x\nk: 2\n");
+        assert!(p.source.contains("__ytt_ann(\"schema/validation\", 1, __ytt_pack(min=1, max=assert_.x))"), "{}", p.source);
+    }
+
+    #[test]
+    fn unbalanced_end_is_an_error() {
+        let e = compile(&parse_file("t.yml", "a: 1\n#@ end\n", false).unwrap()).unwrap_err();
+        assert!(e.message.contains("end"), "{e:?}");
+        let e = compile(&parse_file("t.yml", "#@ if True:\na: 1\n", false).unwrap()).unwrap_err();
+        assert!(e.message.contains("end"), "{e:?}");
+    }
+
+    #[test]
+    fn star_files_use_end_blocks() {
+        let p = compile_starlark("def f(x):\n  if x:\n    return 1\n  end\n  return 2\nend\n").unwrap();
+        assert!(p.source.contains("  if x:\n    return __ytt_ctx_end(1)\n"), "{}", p.source);
+    }
+}

@@ -1,0 +1,126 @@
+//! The output of templating: documents, map items and array items with their annotations.
+
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
+use crate::value::{MapEntry, Node, Pos, Value};
+pub use crate::yaml::parse::RawKind as TreeKind;
+
+/// An evaluated template node: a document, map item or array item.
+#[derive(Clone, Debug)]
+pub struct Tree {
+    pub kind: TreeKind,
+    pub pos: Pos,
+    pub anns: Vec<Ann>,
+    pub value: TreeValue,
+}
+
+#[derive(Clone, Debug)]
+pub enum TreeValue {
+    Scalar(Value),
+    Map(Vec<Tree>),
+    Array(Vec<Tree>),
+}
+
+/// An annotation such as `#@schema/validation min=1` with its evaluated arguments.
+#[derive(Clone, Debug)]
+pub struct Ann {
+    pub name: String,
+    pub pos: Pos,
+    pub args: Vec<Arg>,
+    pub kwargs: Vec<(String, Arg)>,
+}
+
+/// An evaluated annotation argument.
+#[derive(Clone, Debug)]
+pub struct Arg {
+    /// The Starlark type name (`string`, `int`, `function`, `tuple`...).
+    pub type_name: String,
+    pub kind: ArgKind,
+}
+
+#[derive(Clone, Debug)]
+pub enum ArgKind {
+    /// Plain data: None, bools, numbers, strings, lists, dicts and YAML fragments.
+    Data(Node),
+    Tuple(Vec<Arg>),
+    /// A value only Starlark can use (a function, an assertion object), kept alive by `handle`.
+    Opaque(Handle),
+}
+
+/// A frozen Starlark value, type-erased so that this module does not depend on the interpreter.
+#[derive(Clone)]
+pub struct Handle(pub Arc<dyn Any + Send + Sync>);
+
+impl fmt::Debug for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<starlark value>")
+    }
+}
+
+impl Tree {
+    pub fn ann(&self, name: &str) -> Option<&Ann> {
+        self.anns.iter().rev().find(|a| a.name == name)
+    }
+
+    pub fn key(&self) -> Option<&Value> {
+        match &self.kind {
+            TreeKind::MapItem(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Drops annotations: the plain data value of this node.
+    pub fn to_node(&self) -> Node {
+        Node { value: self.value.to_value(), pos: self.pos.clone() }
+    }
+}
+
+impl TreeValue {
+    pub fn to_value(&self) -> Value {
+        match self {
+            TreeValue::Scalar(v) => v.clone(),
+            TreeValue::Map(items) => Value::Map(
+                items
+                    .iter()
+                    .map(|t| MapEntry { key: t.key().cloned().unwrap_or(Value::Null), value: t.to_node() })
+                    .collect(),
+            ),
+            TreeValue::Array(items) => Value::Array(items.iter().map(Tree::to_node).collect()),
+        }
+    }
+
+    /// Rebuilds a tree value from plain data (annotations are lost).
+    pub fn from_node(node: &Node) -> TreeValue {
+        match &node.value {
+            Value::Map(entries) => TreeValue::Map(
+                entries
+                    .iter()
+                    .map(|e| Tree {
+                        kind: TreeKind::MapItem(e.key.clone()),
+                        pos: e.value.pos.clone(),
+                        anns: Vec::new(),
+                        value: TreeValue::from_node(&e.value),
+                    })
+                    .collect(),
+            ),
+            Value::Array(items) => TreeValue::Array(
+                items
+                    .iter()
+                    .map(|n| Tree { kind: TreeKind::ArrayItem, pos: n.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(n) })
+                    .collect(),
+            ),
+            v => TreeValue::Scalar(v.clone()),
+        }
+    }
+}
+
+impl Arg {
+    pub fn data(&self) -> Option<&Node> {
+        match &self.kind {
+            ArgKind::Data(n) => Some(n),
+            _ => None,
+        }
+    }
+}
