@@ -1,5 +1,9 @@
 //! Run-time support for schemac validators.
 
-pub mod value;
+#[cfg(feature = "starlark")]
+pub mod starlark;
+pub mod report;
+pub mod schema;
 pub mod template;
+pub mod value;
 pub mod yaml;

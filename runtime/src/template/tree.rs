@@ -124,3 +124,9 @@ impl Arg {
         }
     }
 }
+
+impl Default for TreeValue {
+    fn default() -> TreeValue {
+        TreeValue::Scalar(Value::Null)
+    }
+}

@@ -1,0 +1,199 @@
+//! Error reports in ytt's layout.
+//!
+//! Two layouts cover what ytt prints for data values: the *schema report* (`One or more data
+//! values were invalid`, `Invalid schema`) that shows source lines with `found:`/`expected:`
+//! hints, and ytt's *multi-line error* formatting, which breaks the first line of every error
+//! at `: ` before a capital letter, indenting each piece further.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// The text of every file and flag a run has read, for quoting source lines.
+#[derive(Default, Clone, Debug)]
+pub struct SourceLines {
+    files: HashMap<Arc<str>, Vec<String>>,
+}
+
+impl SourceLines {
+    pub fn add(&mut self, name: &str, text: &str) {
+        self.files.insert(Arc::from(name), text.split('\n').map(|l| l.trim_end_matches('\r').to_string()).collect());
+    }
+
+    /// Line `line` (1-based) of `file`, or "" when unknown.
+    pub fn line(&self, file: &str, line: u32) -> &str {
+        self.files
+            .get(file)
+            .and_then(|lines| lines.get((line as usize).wrapping_sub(1)))
+            .map_or("", String::as_str)
+    }
+}
+
+/// One entry of a schema report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Failure {
+    /// A title above the source lines (`Given data value is not declared in schema`).
+    pub description: Option<String>,
+    pub file: String,
+    /// The quoted source lines.
+    pub lines: Vec<(u32, String)>,
+    pub found: Option<String>,
+    pub expected: Option<String>,
+    pub hints: Vec<String>,
+}
+
+/// A report: a summary with `====` under it, failures, and nested reports.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SchemaReport {
+    pub summary: String,
+    pub failures: Vec<Failure>,
+    /// Text appended after the failures (nested reports, in ytt's `Invalid schema` errors).
+    pub misc: String,
+}
+
+impl SchemaReport {
+    pub fn render(&self) -> String {
+        let width = self
+            .failures
+            .iter()
+            .flat_map(|f| f.lines.iter().map(|(n, _)| n.to_string().len()))
+            .max()
+            .unwrap_or(0);
+        let pad = |delim: &str, pos: &str| format!("  {pos:>width$} {delim}");
+        let mut out = String::new();
+        if !self.summary.is_empty() {
+            out.push('\n');
+            out.push_str(&self.summary);
+            out.push('\n');
+            out.push_str(&"=".repeat(self.summary.len()));
+        }
+        for f in &self.failures {
+            out.push('\n');
+            if let Some(d) = &f.description {
+                out.push('\n');
+                out.push_str(d);
+            }
+            out.push('\n');
+            out.push_str(&f.file);
+            out.push_str(":\n");
+            out.push_str(&pad("|", ""));
+            out.push('\n');
+            for (n, text) in &f.lines {
+                out.push_str(&pad("|", &n.to_string()));
+                out.push(' ');
+                out.push_str(text);
+                out.push('\n');
+            }
+            out.push_str(&pad("|", ""));
+            out.push_str("\n\n");
+            if let Some(found) = &f.found {
+                out.push_str(&format!("{} found: {found}", pad("=", "")));
+            }
+            out.push('\n');
+            if let Some(expected) = &f.expected {
+                out.push_str(&format!("{} expected: {expected}", pad("=", "")));
+            }
+            for h in &f.hints {
+                out.push_str(&format!("\n{} hint: {h}", pad("=", "")));
+            }
+        }
+        out.push('\n');
+        out.push_str(&self.misc);
+        out.push('\n');
+        out
+    }
+}
+
+/// ytt's multi-line formatting of an error message (see the module docs).
+pub fn multi_line(message: &str) -> String {
+    let (first, rest) = match message.find('\n') {
+        Some(i) => (&message[..i], Some(&message[i..])),
+        None => (message, None),
+    };
+    let mut pieces: Vec<String> = vec![String::new()];
+    let chars: Vec<char> = first.chars().collect();
+    let mut depth = 0i32;
+    let mut quote: Option<char> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match quote {
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                '\'' | '"' if depth == 0 && i + 1 < chars.len() => quote = Some(c),
+                ':' if depth == 0
+                    && chars.get(i + 1) == Some(&' ')
+                    && chars.get(i + 2).is_some_and(|c| c.is_ascii_uppercase()) =>
+                {
+                    pieces.last_mut().expect("never empty").push(':');
+                    pieces.push(String::new());
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            },
+        }
+        pieces.last_mut().expect("never empty").push(c);
+        i += 1;
+    }
+    let mut out = String::new();
+    for (n, p) in pieces.iter().enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        out.push_str(&"  ".repeat(n));
+        out.push_str(p);
+    }
+    if let Some(rest) = rest {
+        out.push_str(rest);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_line_splits_before_capitals_outside_brackets() {
+        assert_eq!(
+            multi_line("Extracting data value from KV: Deserializing value for key 'db': Deserializing YAML value: yaml: x"),
+            "Extracting data value from KV:\n  Deserializing value for key 'db':\n    Deserializing YAML value: yaml: x"
+        );
+        assert_eq!(
+            multi_line("Overlaying data values schema (in following order: Schema.yml): \nInvalid schema"),
+            "Overlaying data values schema (in following order: Schema.yml): \nInvalid schema"
+        );
+    }
+
+    #[test]
+    fn schema_report_layout() {
+        let r = SchemaReport {
+            summary: "One or more data values were invalid".into(),
+            failures: vec![
+                Failure {
+                    file: "v.yml".into(),
+                    lines: vec![(4, "a: 1".into())],
+                    found: Some("integer".into()),
+                    expected: Some("string (by s.yml:3)".into()),
+                    ..Default::default()
+                },
+                Failure {
+                    description: Some("Given data value is not declared in schema".into()),
+                    file: "v.yml".into(),
+                    lines: vec![(10, "b: 2".into())],
+                    found: Some("b".into()),
+                    hints: vec!["h".into()],
+                    ..Default::default()
+                },
+            ],
+            misc: String::new(),
+        };
+        assert_eq!(
+            r.render(),
+            "\nOne or more data values were invalid\n====================================\n\nv.yml:\n     |\n   4 | a: 1\n     |\n\n     = found: integer\n     = expected: string (by s.yml:3)\n\nGiven data value is not declared in schema\nv.yml:\n     |\n  10 | b: 2\n     |\n\n     = found: b\n\n     = hint: h\n\n"
+        );
+    }
+}

@@ -1,0 +1,110 @@
+//! The schema IR: what a `#@data/values-schema` document declares.
+//!
+//! One IR feeds every back end: the interpreter (`schemac check`), code generation and the
+//! OpenAPI export. Each field names the annotation or YAML construct that produces it.
+
+use crate::value::{Node, Pos, Value};
+
+/// A declared data value: a document, a map item's value or an array's item.
+#[derive(Clone, Debug)]
+pub struct Type {
+    pub kind: Kind,
+    /// Where the type is declared (`by schema.yml:4` in messages): the map item or array item.
+    pub pos: Pos,
+    /// `#@schema/nullable`: null is allowed, and is the default.
+    pub nullable: bool,
+    /// The default: `#@schema/default`, else inferred from the example value.
+    pub default: Node,
+    pub doc: Doc,
+}
+
+#[derive(Clone, Debug)]
+pub enum Kind {
+    /// A map: its items in schema order.
+    Map(Vec<Field>),
+    /// An array: the type of its items (the one item written in the schema).
+    Array(Box<Type>),
+    Scalar(Scalar),
+    /// `#@schema/type any=True`: any value, not checked.
+    Any,
+}
+
+/// A map item declared in the schema.
+#[derive(Clone, Debug)]
+pub struct Field {
+    pub key: Value,
+    pub ty: Type,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    String,
+    Int,
+    Float,
+    Bool,
+}
+
+/// Documentation annotations.
+#[derive(Clone, Debug, Default)]
+pub struct Doc {
+    /// `#@schema/title`
+    pub title: Option<String>,
+    /// `#@schema/desc`
+    pub desc: Option<String>,
+    /// `#@schema/examples ("description", value), ...`
+    pub examples: Vec<(String, Node)>,
+    /// `#@schema/deprecated "notice"`
+    pub deprecated: Option<String>,
+}
+
+impl Scalar {
+    /// The name ytt uses in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::String => "string",
+            Scalar::Int => "integer",
+            Scalar::Float => "float",
+            Scalar::Bool => "boolean",
+        }
+    }
+
+    pub fn of(value: &Value) -> Option<Scalar> {
+        match value {
+            Value::Str(_) => Some(Scalar::String),
+            Value::Int(_) => Some(Scalar::Int),
+            Value::Float(_) => Some(Scalar::Float),
+            Value::Bool(_) => Some(Scalar::Bool),
+            _ => None,
+        }
+    }
+
+    /// Whether a value of this scalar type is acceptable (an integer is a valid float).
+    pub fn accepts(self, value: &Value) -> bool {
+        matches!(
+            (self, value),
+            (Scalar::String, Value::Str(_))
+                | (Scalar::Int, Value::Int(_))
+                | (Scalar::Float, Value::Float(_) | Value::Int(_))
+                | (Scalar::Bool, Value::Bool(_))
+        )
+    }
+}
+
+impl Type {
+    /// The type name used in `expected:` lines.
+    pub fn name(&self) -> &'static str {
+        match &self.kind {
+            Kind::Map(_) => "map",
+            Kind::Array(_) => "array",
+            Kind::Scalar(s) => s.name(),
+            Kind::Any => "any",
+        }
+    }
+
+    pub fn field(&self, key: &Value) -> Option<&Field> {
+        match &self.kind {
+            Kind::Map(fields) => fields.iter().find(|f| f.key.key_eq(key)),
+            _ => None,
+        }
+    }
+}

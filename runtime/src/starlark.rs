@@ -1,0 +1,152 @@
+//! The adapter to the `starlark` crate: the only module that names `starlark::`.
+//!
+//! It evaluates compiled templates ([`crate::template::compile`]) with the builder functions of
+//! [`builder`], the `@ytt:` modules of [`modules`] and `load()` of sibling `.star` files.
+
+pub mod builder;
+pub mod convert;
+pub mod modules;
+
+use std::sync::{Arc, OnceLock};
+
+use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
+use starlark::eval::{Evaluator, FileLoader};
+use starlark::syntax::{AstModule, Dialect};
+
+use crate::template::compile::{compile, compile_starlark, Program};
+use crate::template::tree::Tree;
+use crate::template::TemplateError;
+use crate::yaml::parse::RawFile;
+use builder::{keep_name, BuildState};
+
+fn dialect() -> Dialect {
+    Dialect { enable_top_level_stmt: true, enable_keyword_only_arguments: true, ..Dialect::Standard }
+}
+
+fn globals() -> &'static Globals {
+    static GLOBALS: OnceLock<Globals> = OnceLock::new();
+    GLOBALS.get_or_init(|| {
+        GlobalsBuilder::extended_by(&[
+            LibraryExtension::StructType,
+            LibraryExtension::SetType,
+            LibraryExtension::Map,
+            LibraryExtension::Filter,
+            LibraryExtension::Print,
+        ])
+        .with(builder::builder_functions)
+        .build()
+    })
+}
+
+/// Files a template may `load()`, by the name they were given on the command line.
+#[derive(Default, Clone)]
+pub struct Sources {
+    pub files: Vec<(String, Arc<str>)>,
+}
+
+impl Sources {
+    fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
+        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
+        let wanted = normalize(&format!("{dir}{path}"));
+        self.files.iter().find(|(n, _)| normalize(n) == wanted).cloned()
+    }
+}
+
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
+}
+
+struct Loader<'a> {
+    sources: &'a Sources,
+    from: &'a str,
+}
+
+impl FileLoader for Loader<'_> {
+    fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
+        if let Some(m) = modules::ytt_module(path) {
+            return Ok(m);
+        }
+        if path.starts_with("@ytt:") {
+            return Err(starlark::Error::new_other(anyhow::anyhow!("cannot find module '{path}'")));
+        }
+        let Some((name, src)) = self.sources.find(self.from, path) else {
+            return Err(starlark::Error::new_other(anyhow::anyhow!(
+                "Expected to find file '{path}' (hint: only files included via -f flag are available)"
+            )));
+        };
+        let program = compile_starlark(&src).map_err(|e| {
+            starlark::Error::new_other(anyhow::anyhow!("{}:{}: {}", name, e.line, e.message))
+        })?;
+        let (module, _) = run(&name, &program, self.sources).map_err(|e| {
+            starlark::Error::new_other(anyhow::anyhow!("{}", e.message))
+        })?;
+        Ok(module)
+    }
+}
+
+/// The message of a Starlark error, without traceback.
+pub fn error_message(e: &starlark::Error) -> String {
+    if let starlark::ErrorKind::Native(a) = e.kind() {
+        if let Some(f) = a.downcast_ref::<modules::AssertFail>() {
+            return f.0.clone();
+        }
+    }
+    e.without_diagnostic().to_string()
+}
+
+fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> TemplateError {
+    let line = e.span().map(|s| {
+        let gen_line = s.resolve_span().begin.line;
+        program.line_map.get(gen_line).copied().unwrap_or(0)
+    });
+    let compile_time = matches!(e.kind(), starlark::ErrorKind::Parser(_) | starlark::ErrorKind::Scope(_));
+    TemplateError { file: name.to_string(), line, message: error_message(e), compile_time }
+}
+
+fn run(name: &str, program: &Program, sources: &Sources) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
+    let ast = AstModule::parse(name, program.source.clone(), &dialect())
+        .map_err(|e| to_template_error(name, program, &e))?;
+    let state = BuildState::new(Arc::from(name), program.nodes.clone());
+    let loader = Loader { sources, from: name };
+    let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
+        {
+            let mut eval = Evaluator::new(&module);
+            eval.set_loader(&loader);
+            eval.extra = Some(&state);
+            eval.eval_module(ast, globals()).map_err(|e| to_template_error(name, program, &e))?;
+        }
+        module.freeze().map_err(|e| TemplateError {
+            file: name.to_string(),
+            line: None,
+            message: format!("{e:?}"),
+            compile_time: false,
+        })
+    })?;
+    for (i, slot) in state.slots().iter().enumerate() {
+        if let Ok(v) = frozen.get(&keep_name(i)) {
+            let _ = slot.0.set(v);
+        }
+    }
+    Ok((frozen, state.take_output()))
+}
+
+/// Evaluates a parsed ytt template: its documents with annotations and computed values.
+pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
+    let program = compile(file).map_err(|e| TemplateError {
+        file: file.name.to_string(),
+        line: Some(e.line),
+        message: e.message,
+        compile_time: true,
+    })?;
+    run(&file.name, &program, sources).map(|(_, trees)| trees)
+}

@@ -1,0 +1,287 @@
+//! The native functions a compiled template calls to rebuild its YAML tree.
+
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+
+use allocative::Allocative;
+use starlark::any::ProvidesStaticType;
+use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
+use starlark::starlark_module;
+use starlark::values::dict::DictRef;
+use starlark::values::none::NoneType;
+use starlark::values::tuple::{AllocTuple, TupleRef, UnpackTuple};
+use starlark::values::{OwnedFrozenValue, Value};
+
+use super::convert::{to_arg, to_tree_value, YamlFragment};
+use crate::template::compile::{NodeInfo, RawShape};
+use crate::template::tree::{Ann, Handle, Tree, TreeKind, TreeValue};
+use crate::value::{Pos, Value as YValue};
+
+/// Where an opaque annotation argument will live once the module is frozen.
+#[derive(Default, Allocative)]
+pub struct FrozenSlot(#[allocative(skip)] pub OnceLock<OwnedFrozenValue>);
+
+/// The builder's state while a template runs; reached through `Evaluator::extra`.
+#[derive(ProvidesStaticType)]
+pub struct BuildState {
+    pub file: Arc<str>,
+    pub nodes: Arc<Vec<NodeInfo>>,
+    inner: RefCell<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    ctxs: Vec<Ctx>,
+    /// Opaque annotation arguments waiting for the module to freeze, by keep index.
+    slots: Vec<Arc<FrozenSlot>>,
+}
+
+#[derive(Default)]
+struct Ctx {
+    stack: Vec<Frame>,
+    out: Vec<Tree>,
+}
+
+struct Frame {
+    id: usize,
+    anns: Vec<Ann>,
+    value: FrameValue,
+}
+
+enum FrameValue {
+    Template,
+    Children(Vec<Tree>),
+    Set(TreeValue),
+    Replace(TreeValue),
+}
+
+/// The name under which keep index `i` is stored in the module.
+pub fn keep_name(i: usize) -> String {
+    format!("__ytt_keep_{i}")
+}
+
+impl BuildState {
+    pub fn new(file: Arc<str>, nodes: Vec<NodeInfo>) -> BuildState {
+        BuildState {
+            file,
+            nodes: Arc::new(nodes),
+            inner: RefCell::new(Inner { ctxs: vec![Ctx::default()], slots: Vec::new() }),
+        }
+    }
+
+    /// The documents built at the top level.
+    pub fn take_output(&self) -> Vec<Tree> {
+        let mut inner = self.inner.borrow_mut();
+        inner.ctxs.first_mut().map(|c| std::mem::take(&mut c.out)).unwrap_or_default()
+    }
+
+    pub fn slots(&self) -> Vec<Arc<FrozenSlot>> {
+        self.inner.borrow().slots.clone()
+    }
+
+    fn pos(&self, id: usize) -> Pos {
+        Pos::new(self.file.clone(), self.nodes.get(id).map_or(0, |n| n.line))
+    }
+
+    fn start(&self, id: usize) -> anyhow::Result<()> {
+        if id >= self.nodes.len() {
+            anyhow::bail!("internal error: unknown template node {id}");
+        }
+        let mut inner = self.inner.borrow_mut();
+        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
+        let value = match self.nodes[id].value {
+            RawShape::Scalar(_) => FrameValue::Template,
+            RawShape::Map | RawShape::Array => FrameValue::Children(Vec::new()),
+        };
+        ctx.stack.push(Frame { id, anns: Vec::new(), value });
+        Ok(())
+    }
+
+    fn end(&self) -> anyhow::Result<()> {
+        let mut inner = self.inner.borrow_mut();
+        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
+        let Some(frame) = ctx.stack.pop() else { anyhow::bail!("internal error: no open node") };
+        let info = &self.nodes[frame.id];
+        let pos = self.pos(frame.id);
+        let value = match frame.value {
+            FrameValue::Template => match &info.value {
+                RawShape::Scalar(v) => TreeValue::Scalar(v.clone()),
+                RawShape::Map => TreeValue::Map(Vec::new()),
+                RawShape::Array => TreeValue::Array(Vec::new()),
+            },
+            FrameValue::Children(children) => match info.value {
+                RawShape::Array => TreeValue::Array(children),
+                _ => TreeValue::Map(children),
+            },
+            FrameValue::Set(v) => v,
+            FrameValue::Replace(v) => {
+                // `_: #@ template.replace(x)` puts x's items in place of this item.
+                let items = match v {
+                    TreeValue::Map(items) | TreeValue::Array(items) => items,
+                    TreeValue::Scalar(YValue::Null) => Vec::new(),
+                    TreeValue::Scalar(_) => anyhow::bail!("Expected template.replace argument to be a collection"),
+                };
+                match ctx.stack.last_mut() {
+                    Some(Frame { value: FrameValue::Children(siblings), .. }) => siblings.extend(items),
+                    _ => ctx.out.extend(items),
+                }
+                return Ok(());
+            }
+        };
+        let tree = Tree { kind: info.kind.clone(), pos, anns: frame.anns, value };
+        match ctx.stack.last_mut() {
+            Some(Frame { value: FrameValue::Children(siblings), .. }) => siblings.push(tree),
+            Some(parent) => {
+                // A node under a value set by an expression replaces nothing: keep it anyway.
+                if let FrameValue::Set(TreeValue::Map(items) | TreeValue::Array(items)) = &mut parent.value {
+                    items.push(tree);
+                }
+            }
+            None => ctx.out.push(tree),
+        }
+        Ok(())
+    }
+
+    fn set(&self, v: Value) -> anyhow::Result<()> {
+        let mut inner = self.inner.borrow_mut();
+        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
+        let pos = self.pos(frame.id);
+        if let Some(dict) = DictRef::from_value(v) {
+            if dict.len() == 1 {
+                if let Some(inner_v) = dict.get_str("__ytt_replace__") {
+                    let tv = to_tree_value(inner_v, &pos)
+                        .map_err(|e| anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0))?;
+                    frame.value = FrameValue::Replace(tv);
+                    return Ok(());
+                }
+            }
+        }
+        let tv = to_tree_value(v, &pos).map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
+        frame.value = FrameValue::Set(tv);
+        Ok(())
+    }
+
+    fn annotate<'v>(&self, name: &str, line: u32, packed: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<()> {
+        let pos = Pos::new(self.file.clone(), line);
+        let (args, kwargs) = match TupleRef::from_value(packed).map(|t| t.content().to_vec()).as_deref() {
+            Some([a, k]) => (*a, *k),
+            _ => anyhow::bail!("internal error: bad annotation arguments"),
+        };
+        let mut keep = |v: Value<'v>| -> Handle {
+            let mut inner = self.inner.borrow_mut();
+            let i = inner.slots.len();
+            let slot = Arc::new(FrozenSlot::default());
+            inner.slots.push(slot.clone());
+            eval.module().set(&keep_name(i), v);
+            Handle(slot)
+        };
+        let args_v = TupleRef::from_value(args).map(|t| t.content().to_vec()).unwrap_or_default();
+        let args = args_v.into_iter().map(|a| to_arg(a, &pos, &mut keep)).collect();
+        let mut kw = Vec::new();
+        if let Some(d) = DictRef::from_value(kwargs) {
+            let pairs: Vec<_> = d.iter().collect();
+            for (k, v) in pairs {
+                kw.push((k.unpack_str().unwrap_or_default().to_string(), to_arg(v, &pos, &mut keep)));
+            }
+        }
+        let mut inner = self.inner.borrow_mut();
+        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
+        frame.anns.push(Ann { name: name.to_string(), pos, args, kwargs: kw });
+        Ok(())
+    }
+
+    fn ctx_start(&self) {
+        self.inner.borrow_mut().ctxs.push(Ctx::default());
+    }
+
+    /// Ends a fragment function: its YAML, unless it returned something else.
+    fn ctx_end(&self) -> Option<TreeValue> {
+        let mut inner = self.inner.borrow_mut();
+        if inner.ctxs.len() < 2 {
+            return None;
+        }
+        let ctx = inner.ctxs.pop().expect("checked above");
+        let first = ctx.out.first()?;
+        Some(match first.kind {
+            TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
+            TreeKind::ArrayItem => TreeValue::Array(ctx.out),
+            TreeKind::Document => {
+                // A function that returns documents: a single document is its value.
+                if ctx.out.len() == 1 {
+                    ctx.out.into_iter().next().expect("one document").value
+                } else {
+                    TreeValue::Array(ctx.out)
+                }
+            }
+        })
+    }
+}
+
+fn state<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a BuildState> {
+    let extra = eval.extra;
+    extra
+        .and_then(|e| e.downcast_ref::<BuildState>())
+        .ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
+}
+
+#[starlark_module]
+pub fn builder_functions(builder: &mut GlobalsBuilder) {
+    fn __ytt_start(id: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        state(eval)?.start(id as usize)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_end(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        state(eval)?.end()?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_set<'v>(value: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<NoneType> {
+        state(eval)?.set(value)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_ann<'v>(
+        name: &str,
+        line: i32,
+        packed: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<NoneType> {
+        let st = state(eval)?;
+        st.annotate(name, line as u32, packed, eval)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_pack<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let a = heap.alloc(AllocTuple(args.items));
+        Ok(heap.alloc((a, kwargs)))
+    }
+
+    fn __ytt_ctx_start(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+        if let Ok(st) = state(eval) {
+            st.ctx_start();
+        }
+        Ok(NoneType)
+    }
+
+    fn __ytt_ctx_end<'v>(ret: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
+        let built = match state(eval) {
+            Ok(st) => st.ctx_end(),
+            Err(_) => None,
+        };
+        if !ret.is_none() {
+            return Ok(ret);
+        }
+        Ok(match built {
+            Some(v) => eval.heap().alloc(YamlFragment { value: Arc::new(v) }),
+            None => Value::new_none(),
+        })
+    }
+}

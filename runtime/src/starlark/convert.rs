@@ -1,0 +1,172 @@
+//! Conversions between Starlark values and template trees, and the `yamlfragment` value.
+
+use std::fmt;
+use std::sync::Arc;
+
+use allocative::Allocative;
+use starlark::values::dict::DictRef;
+use starlark::values::float::StarlarkFloat;
+use starlark::values::list::ListRef;
+use starlark::values::structs::StructRef;
+use starlark::values::tuple::TupleRef;
+use starlark::values::{
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value, ValueLike,
+};
+use starlark::{starlark_simple_value, StarlarkPagable};
+
+use crate::template::tree::{Arg, ArgKind, Handle, Tree, TreeKind, TreeValue};
+use crate::value::{Node, Pos, Value as YValue};
+
+/// YAML built by a fragment function (`#@ def f():` with YAML in its body), as a Starlark value.
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct YamlFragment {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub value: Arc<TreeValue>,
+}
+
+starlark_simple_value!(YamlFragment);
+
+impl fmt::Display for YamlFragment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::yaml::emit::to_yaml(&self.value.to_value()))
+    }
+}
+
+#[starlark_value(type = "yamlfragment")]
+impl<'v> StarlarkValue<'v> for YamlFragment {
+    fn length(&self) -> starlark::Result<i32> {
+        Ok(match &*self.value {
+            TreeValue::Map(items) | TreeValue::Array(items) => items.len() as i32,
+            TreeValue::Scalar(_) => 0,
+        })
+    }
+
+    fn at(&self, index: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+        let found = match &*self.value {
+            TreeValue::Map(items) => {
+                let key = to_scalar_key(index);
+                items.iter().find(|t| key.as_ref().is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k))))
+            }
+            TreeValue::Array(items) => i64::unpack_value(index).ok().flatten().and_then(|i| {
+                let i = if i < 0 { i + items.len() as i64 } else { i };
+                usize::try_from(i).ok().and_then(|i| items.get(i))
+            }),
+            TreeValue::Scalar(_) => None,
+        };
+        match found {
+            Some(t) => Ok(tree_value_to_starlark(&t.value, heap)),
+            None => Err(starlark::Error::new_other(anyhow::anyhow!("key {} not in yamlfragment", index.to_repr()))),
+        }
+    }
+
+    fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+        match &*self.value {
+            TreeValue::Map(items) => items
+                .iter()
+                .find(|t| t.key().and_then(|k| k.as_str()) == Some(attribute))
+                .map(|t| tree_value_to_starlark(&t.value, heap)),
+            _ => None,
+        }
+    }
+
+    fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
+        Ok(match &*self.value {
+            TreeValue::Map(items) => {
+                let key = to_scalar_key(other);
+                items.iter().any(|t| key.as_ref().is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k))))
+            }
+            TreeValue::Array(items) => {
+                let v = to_scalar_key(other);
+                items.iter().any(|t| matches!((&t.value, &v), (TreeValue::Scalar(a), Some(b)) if a == b))
+            }
+            TreeValue::Scalar(_) => false,
+        })
+    }
+
+    fn to_bool(&self) -> bool {
+        !matches!(&*self.value, TreeValue::Map(i) | TreeValue::Array(i) if i.is_empty())
+    }
+}
+
+fn to_scalar_key(v: Value) -> Option<YValue> {
+    if v.is_none() {
+        return Some(YValue::Null);
+    }
+    if let Some(b) = v.unpack_bool() {
+        return Some(YValue::Bool(b));
+    }
+    if let Ok(Some(i)) = i64::unpack_value(v) {
+        return Some(YValue::Int(i));
+    }
+    if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
+        return Some(YValue::Float(f.0));
+    }
+    v.unpack_str().map(|s| YValue::Str(s.to_string()))
+}
+
+/// Plain data → Starlark: scalars as themselves, collections as fragments.
+pub fn tree_value_to_starlark<'v>(value: &TreeValue, heap: Heap<'v>) -> Value<'v> {
+    match value {
+        TreeValue::Scalar(v) => scalar_to_starlark(v, heap),
+        other => heap.alloc(YamlFragment { value: Arc::new(other.clone()) }),
+    }
+}
+
+pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
+    match v {
+        YValue::Null => Value::new_none(),
+        YValue::Bool(b) => Value::new_bool(*b),
+        YValue::Int(i) => heap.alloc(*i),
+        YValue::Float(f) => heap.alloc(*f),
+        YValue::Str(s) => heap.alloc(s.as_str()),
+        YValue::Map(_) | YValue::Array(_) => {
+            heap.alloc(YamlFragment { value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))) })
+        }
+    }
+}
+
+/// Why a Starlark value cannot become YAML.
+pub struct NotData(pub String);
+
+/// Starlark → YAML tree value; nodes created here get position `pos`.
+pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
+    if let Some(s) = to_scalar_key(v) {
+        return Ok(TreeValue::Scalar(s));
+    }
+    if let Some(frag) = v.downcast_ref::<YamlFragment>() {
+        return Ok((*frag.value).clone());
+    }
+    let item = |value: TreeValue| Tree { kind: TreeKind::ArrayItem, pos: pos.clone(), anns: Vec::new(), value };
+    if let Some(list) = ListRef::from_value(v) {
+        return list.iter().map(|x| to_tree_value(x, pos).map(item)).collect::<Result<_, _>>().map(TreeValue::Array);
+    }
+    if let Some(tuple) = TupleRef::from_value(v) {
+        return tuple.iter().map(|x| to_tree_value(x, pos).map(item)).collect::<Result<_, _>>().map(TreeValue::Array);
+    }
+    let entry = |k: Value, x: Value| -> Result<Tree, NotData> {
+        let key = to_scalar_key(k).ok_or_else(|| NotData(k.get_type().to_string()))?;
+        Ok(Tree { kind: TreeKind::MapItem(key), pos: pos.clone(), anns: Vec::new(), value: to_tree_value(x, pos)? })
+    };
+    if let Some(dict) = DictRef::from_value(v) {
+        return dict.iter().map(|(k, x)| entry(k, x)).collect::<Result<_, _>>().map(TreeValue::Map);
+    }
+    if let Some(st) = StructRef::from_value(v) {
+        return st.iter().map(|(k, x)| entry(k.to_value(), x)).collect::<Result<_, _>>().map(TreeValue::Map);
+    }
+    Err(NotData(v.get_type().to_string()))
+}
+
+/// Converts an annotation argument. Values that are not data are kept through `keep`, which
+/// returns a handle that is filled in once the module is frozen.
+pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> Handle) -> Arg {
+    let type_name = v.get_type().to_string();
+    if let Some(tuple) = TupleRef::from_value(v) {
+        let items = tuple.iter().map(|x| to_arg(x, pos, keep)).collect();
+        return Arg { type_name, kind: ArgKind::Tuple(items) };
+    }
+    match to_tree_value(v, pos) {
+        Ok(tv) => Arg { type_name, kind: ArgKind::Data(Node::new(tv.to_value(), pos.clone())) },
+        Err(_) => Arg { type_name, kind: ArgKind::Opaque(keep(v)) },
+    }
+}
