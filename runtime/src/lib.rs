@@ -2,8 +2,10 @@
 
 #[cfg(feature = "starlark")]
 pub mod starlark;
+pub mod overlay;
 pub mod report;
 pub mod schema;
 pub mod template;
+pub mod typecheck;
 pub mod value;
 pub mod yaml;

@@ -1,0 +1,240 @@
+//! Overlaying data values documents, with ytt's overlay semantics for data values.
+//!
+//! Maps merge item by item; a key that matches nothing is an error unless `missing_ok`;
+//! arrays append (or, for plain values files and flags, replace); `#@overlay/match`,
+//! `#@overlay/replace`, `#@overlay/remove`, `#@overlay/append` and
+//! `#@overlay/match-child-defaults` change that per node.
+
+use crate::template::tree::{Ann, ArgKind, Tree, TreeKind, TreeValue};
+use crate::value::{Node, Value};
+
+/// How a document is applied.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mode {
+    /// Keys that match nothing are added (flags, `--data-values-file`).
+    pub missing_ok: bool,
+    /// Arrays replace instead of appending (flags, `--data-values-file`).
+    pub replace_arrays: bool,
+}
+
+/// An overlay failure, with the chain of nodes that leads to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OverlayError {
+    /// `Document on line v.yml:2`, `Map item (key 'x') on line v.yml:3`, ...
+    pub context: Vec<String>,
+    pub message: String,
+}
+
+impl OverlayError {
+    pub fn render(&self) -> String {
+        let mut parts = self.context.clone();
+        parts.push(self.message.clone());
+        parts.join(": ")
+    }
+}
+
+fn describe(tree: &Tree) -> String {
+    match &tree.kind {
+        TreeKind::Document => format!("Document on line {}", tree.pos),
+        TreeKind::MapItem(k) => format!("Map item (key '{}') on line {}", k.key_string(), tree.pos),
+        TreeKind::ArrayItem => format!("Array item on line {}", tree.pos),
+    }
+}
+
+fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<&'a Node> {
+    ann.kwargs.iter().find(|(k, _)| k == name).and_then(|(_, a)| a.data())
+}
+
+fn truthy(node: Option<&Node>) -> bool {
+    matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
+}
+
+/// Applies a document onto `left` (the current result, or `None` for the first document).
+pub fn apply_document(left: Option<Tree>, doc: &Tree, mode: Mode) -> Result<Tree, OverlayError> {
+    let ctx = vec![describe(doc)];
+    match left {
+        None => Ok(doc.clone()),
+        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc.clone()),
+        Some(mut left) => {
+            left.value = merge_value(std::mem::take(&mut left.value), doc, mode, mode.missing_ok, &ctx)?;
+            Ok(left)
+        }
+    }
+}
+
+fn merge_value(left: TreeValue, right: &Tree, mode: Mode, child_missing_ok: bool, ctx: &[String]) -> Result<TreeValue, OverlayError> {
+    match &right.value {
+        TreeValue::Map(items) => {
+            let mut entries = match left {
+                TreeValue::Map(entries) => entries,
+                TreeValue::Scalar(Value::Null) => return Ok(right.value.clone()),
+                other => {
+                    return Err(OverlayError {
+                        context: ctx.to_vec(),
+                        message: format!("Expected map, but was {}", type_name(&other)),
+                    })
+                }
+            };
+            let child_missing_ok = child_missing_ok
+                || right.ann("overlay/match-child-defaults").is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+            for item in items {
+                merge_map_item(&mut entries, item, mode, child_missing_ok, ctx)?;
+            }
+            Ok(TreeValue::Map(entries))
+        }
+        TreeValue::Array(items) => {
+            let mut elems = match left {
+                TreeValue::Array(elems) => elems,
+                TreeValue::Scalar(Value::Null) => return Ok(right.value.clone()),
+                other => {
+                    return Err(OverlayError {
+                        context: ctx.to_vec(),
+                        message: format!("Expected array, but was {}", type_name(&other)),
+                    })
+                }
+            };
+            if mode.replace_arrays {
+                return Ok(right.value.clone());
+            }
+            for item in items {
+                merge_array_item(&mut elems, item, mode, child_missing_ok, ctx)?;
+            }
+            Ok(TreeValue::Array(elems))
+        }
+        TreeValue::Scalar(_) => Ok(right.value.clone()),
+    }
+}
+
+fn type_name(v: &TreeValue) -> &'static str {
+    match v {
+        TreeValue::Scalar(s) => s.type_name(),
+        TreeValue::Map(_) => "map",
+        TreeValue::Array(_) => "array",
+    }
+}
+
+const NO_MATCH: &str = "Expected number of matched nodes to be 1, but was 0";
+
+fn merge_map_item(entries: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_missing_ok: bool, ctx: &[String]) -> Result<(), OverlayError> {
+    let key = item.key().cloned().unwrap_or(Value::Null);
+    let mut here = ctx.to_vec();
+    here.push(describe(item));
+    let matcher = item.ann("overlay/match");
+    let missing_ok = inherited_missing_ok || mode.missing_ok || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+    let found = entries.iter().position(|e| e.key().is_some_and(|k| k.key_eq(&key)));
+    if item.ann("overlay/remove").is_some() {
+        return match found {
+            Some(i) => {
+                entries.remove(i);
+                Ok(())
+            }
+            None if missing_ok => Ok(()),
+            None => Err(OverlayError { context: here, message: NO_MATCH.into() }),
+        };
+    }
+    match found {
+        Some(i) if item.ann("overlay/replace").is_some() => {
+            entries[i].value = item.value.clone();
+            entries[i].pos = item.pos.clone();
+            Ok(())
+        }
+        Some(i) => {
+            let left = std::mem::take(&mut entries[i].value);
+            if matches!(item.value, TreeValue::Scalar(_)) {
+                entries[i].pos = item.pos.clone();
+            }
+            entries[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;
+            Ok(())
+        }
+        None if missing_ok => {
+            entries.push(item.clone());
+            Ok(())
+        }
+        None => Err(OverlayError { context: here, message: NO_MATCH.into() }),
+    }
+}
+
+fn merge_array_item(elems: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_missing_ok: bool, ctx: &[String]) -> Result<(), OverlayError> {
+    let mut here = ctx.to_vec();
+    here.push(describe(item));
+    let Some(matcher) = item.ann("overlay/match") else {
+        if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
+            return Err(OverlayError { context: here, message: NO_MATCH.into() });
+        }
+        elems.push(item.clone());
+        return Ok(());
+    };
+    if item.ann("overlay/append").is_some() {
+        elems.push(item.clone());
+        return Ok(());
+    }
+    let missing_ok = truthy(kwarg(matcher, "missing_ok"));
+    let matches: Vec<usize> =
+        elems.iter().enumerate().filter(|(i, e)| item_matches(matcher, *i, e, item)).map(|(i, _)| i).collect();
+    let expects_many = matcher
+        .kwargs
+        .iter()
+        .any(|(k, a)| k == "expects" && a.data().is_some_and(|n| n.value.as_str().is_some_and(|s| s.ends_with('+'))));
+    if matches.is_empty() && missing_ok {
+        elems.push(item.clone());
+        return Ok(());
+    }
+    if matches.len() != 1 && !(expects_many && !matches.is_empty()) {
+        return Err(OverlayError {
+            context: here,
+            message: format!("Expected number of matched nodes to be 1, but was {}", matches.len()),
+        });
+    }
+    for &i in matches.iter().rev() {
+        if item.ann("overlay/remove").is_some() {
+            elems.remove(i);
+        } else if item.ann("overlay/replace").is_some() {
+            elems[i].value = item.value.clone();
+        } else {
+            let left = std::mem::take(&mut elems[i].value);
+            elems[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;
+        }
+    }
+    Ok(())
+}
+
+/// Whether array element `left` (at `index`) is matched by `#@overlay/match by=...`.
+fn item_matches(matcher: &Ann, index: usize, left: &Tree, right: &Tree) -> bool {
+    let left = left.to_node();
+    let by = matcher.kwargs.iter().find(|(k, _)| k == "by").map(|(_, a)| a);
+    let Some(by) = by else { return false };
+    let ArgKind::Data(by) = &by.kind else { return false };
+    match &by.value {
+        Value::Str(key) => {
+            let r = right.to_node();
+            match (left.value.get(key), r.value.get(key)) {
+                (Some(a), Some(b)) => a.value == b.value,
+                _ => false,
+            }
+        }
+        Value::Map(_) => {
+            let kind = by.value.get("__ytt_matcher__").and_then(|n| n.value.as_str()).unwrap_or("");
+            let arg = by.value.get("arg").map(|n| &n.value);
+            match (kind, arg) {
+                ("all", _) => true,
+                ("index", Some(Value::Int(i))) => *i as usize == index,
+                ("map_key", Some(Value::Str(key))) => {
+                    let r = right.to_node();
+                    matches!((left.value.get(key), r.value.get(key)), (Some(a), Some(b)) if a.value == b.value)
+                }
+                ("subset", Some(expected)) => subset(&left.value, expected),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+fn subset(actual: &Value, expected: &Value) -> bool {
+    match (actual, expected) {
+        (Value::Map(a), Value::Map(e)) => e.iter().all(|ee| {
+            a.iter().any(|ae| ae.key.key_eq(&ee.key) && subset(&ae.value.value, &ee.value.value))
+        }),
+        (a, e) => a == e,
+    }
+}

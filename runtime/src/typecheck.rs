@@ -1,0 +1,202 @@
+//! Checking data values against the schema IR, and filling in defaults.
+
+use crate::report::{Failure, SourceLines};
+use crate::schema::{Kind, Type};
+use crate::value::{MapEntry, Node, Pos, Value};
+
+/// A value that does not conform to its declared type.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TypeViolation {
+    pub pos: Pos,
+    pub description: Option<String>,
+    pub found: String,
+    pub expected: String,
+    pub hints: Vec<String>,
+    /// A map or array where a scalar was declared: ytt then reports this violation alone.
+    pub collection_for_scalar: bool,
+}
+
+impl TypeViolation {
+    pub fn to_failure(&self, sources: &SourceLines) -> Failure {
+        Failure {
+            description: self.description.clone(),
+            file: self.pos.file.to_string(),
+            lines: vec![(self.pos.line, sources.line(&self.pos.file, self.pos.line).to_string())],
+            found: Some(self.found.clone()),
+            expected: Some(self.expected.clone()),
+            hints: self.hints.clone(),
+        }
+    }
+}
+
+/// Checks `node` against `ty`; returns the violations ytt would report, in schema order.
+pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
+    let mut out = Vec::new();
+    check_into(node, ty, &mut out);
+    if let Some(first) = out.iter().find(|v| v.collection_for_scalar) {
+        return vec![first.clone()];
+    }
+    out
+}
+
+fn mismatch(node: &Node, ty: &Type) -> TypeViolation {
+    TypeViolation {
+        pos: node.pos.clone(),
+        description: None,
+        found: node.value.type_name().to_string(),
+        expected: format!("{} (by {})", ty.name(), ty.pos),
+        hints: Vec::new(),
+        collection_for_scalar: node.value.is_collection() && matches!(ty.kind, Kind::Scalar(_)),
+    }
+}
+
+fn check_into(node: &Node, ty: &Type, out: &mut Vec<TypeViolation>) {
+    if matches!(ty.kind, Kind::Any) || (ty.nullable && node.value.is_null()) {
+        return;
+    }
+    match (&ty.kind, &node.value) {
+        (Kind::Scalar(s), v) if s.accepts(v) => {}
+        (Kind::Map(fields), Value::Map(entries)) => {
+            // Declared items first, in schema order; then undeclared ones.
+            for field in fields {
+                if let Some(e) = entries.iter().find(|e| e.key.key_eq(&field.key)) {
+                    check_into(&e.value, &field.ty, out);
+                }
+            }
+            for e in entries {
+                if !fields.iter().any(|f| f.key.key_eq(&e.key)) {
+                    out.push(undeclared(e, ty, fields));
+                }
+            }
+        }
+        (Kind::Array(item), Value::Array(items)) => {
+            for i in items {
+                check_into(i, item, out);
+            }
+        }
+        _ => out.push(mismatch(node, ty)),
+    }
+}
+
+fn undeclared(entry: &MapEntry, map: &Type, fields: &[crate::schema::Field]) -> TypeViolation {
+    let key = entry.key.key_string();
+    let expected = match fields.len() {
+        1 => format!("a map item with the key named \"{}\" (from {})", fields[0].key.key_string(), map.pos),
+        2..=9 => {
+            let mut names: Vec<String> = fields.iter().map(|f| f.key.key_string()).collect();
+            names.sort();
+            format!("one of {{ {} }} (from {})", names.join(", "), map.pos)
+        }
+        _ => format!("a key declared in map (from {})", map.pos),
+    };
+    let mut hints = Vec::new();
+    if let Some(best) = fields
+        .iter()
+        .map(|f| f.key.key_string())
+        .map(|name| (edit_distance(&key, &name), name))
+        .filter(|(d, _)| *d * 2 < key.chars().count())
+        .min_by_key(|(d, _)| *d)
+    {
+        hints.push(format!("did you mean \"{}\"?", best.1));
+    }
+    TypeViolation {
+        pos: entry.value.pos.clone(),
+        description: Some("Given data value is not declared in schema".into()),
+        found: key,
+        expected,
+        hints,
+        collection_for_scalar: false,
+    }
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut cur = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Adds the schema's defaults for every declared key that `node` lacks, in schema order after
+/// the keys given, and fills array items the same way.
+pub fn fill_defaults(node: &mut Node, ty: &Type) {
+    match (&ty.kind, &mut node.value) {
+        (Kind::Map(fields), Value::Map(entries)) => {
+            for field in fields {
+                match entries.iter_mut().find(|e| e.key.key_eq(&field.key)) {
+                    Some(e) => fill_defaults(&mut e.value, &field.ty),
+                    None => entries.push(MapEntry { key: field.key.clone(), value: field.ty.default.clone() }),
+                }
+            }
+        }
+        (Kind::Array(item), Value::Array(items)) => {
+            for i in items {
+                fill_defaults(i, item);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{Doc, Field, Scalar};
+
+    fn scalar(s: Scalar, default: Value, line: u32) -> Type {
+        let pos = Pos::new("s.yml", line);
+        Type { kind: Kind::Scalar(s), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default() }
+    }
+
+    fn schema() -> Type {
+        let pos = Pos::new("s.yml", 1);
+        let fields = vec![
+            Field { key: Value::Str("port".into()), ty: scalar(Scalar::Int, Value::Int(80), 2) },
+            Field { key: Value::Str("host".into()), ty: scalar(Scalar::String, Value::Str("".into()), 3) },
+        ];
+        let default = Value::Map(fields.iter().map(|f| MapEntry { key: f.key.clone(), value: f.ty.default.clone() }).collect());
+        Type { kind: Kind::Map(fields), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default() }
+    }
+
+    fn map(items: &[(&str, Value)]) -> Node {
+        let pos = Pos::new("v.yml", 1);
+        Node::new(
+            Value::Map(items.iter().map(|(k, v)| MapEntry { key: Value::Str(k.to_string()), value: Node::new(v.clone(), Pos::new("v.yml", 2)) }).collect()),
+            pos,
+        )
+    }
+
+    #[test]
+    fn wrong_scalar_and_undeclared_key() {
+        let v = check(&map(&[("port", Value::Str("x".into())), ("hots", Value::Str("h".into()))]), &schema());
+        assert_eq!(v.len(), 2);
+        assert_eq!(v[0].found, "string");
+        assert_eq!(v[0].expected, "integer (by s.yml:2)");
+        assert_eq!(v[1].expected, "one of { host, port } (from s.yml:1)");
+        assert_eq!(v[1].hints, vec!["did you mean \"host\"?".to_string()]);
+    }
+
+    #[test]
+    fn ints_are_floats_and_conforming_values_pass() {
+        let mut t = schema();
+        if let Kind::Map(f) = &mut t.kind {
+            f[0].ty.kind = Kind::Scalar(Scalar::Float);
+        }
+        assert!(check(&map(&[("port", Value::Int(1))]), &t).is_empty());
+    }
+
+    #[test]
+    fn defaults_follow_given_keys() {
+        let mut n = map(&[("host", Value::Str("a".into()))]);
+        fill_defaults(&mut n, &schema());
+        let Value::Map(e) = &n.value else { panic!() };
+        assert_eq!(e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(), ["host", "port"]);
+    }
+}
