@@ -175,7 +175,7 @@ mod tests {
 
     #[test]
     fn wrong_scalar_and_undeclared_key() {
-        let v = check(&map(&[("port", Value::Str("x".into())), ("hots", Value::Str("h".into()))]), &schema());
+        let v = check(&map(&[("port", Value::Str("x".into())), ("hostt", Value::Str("h".into()))]), &schema());
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].found, "string");
         assert_eq!(v[0].expected, "integer (by s.yml:2)");
