@@ -1,0 +1,3 @@
+//! Exports of the schema IR to other formats.
+
+pub mod openapi;

@@ -1,0 +1,226 @@
+//! ytt's command-line flags for data values, and the documents the flags contribute.
+
+use std::path::Path;
+
+use schemac_runtime::report::SourceLines;
+use schemac_runtime::template::tree::{Tree, TreeKind, TreeValue};
+use schemac_runtime::value::{Pos, Value};
+use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
+
+use crate::check::{io_message, CheckError};
+
+/// What the command line asked for.
+#[derive(Debug, Default, Clone)]
+pub struct Options {
+    pub files: Vec<String>,
+    pub schema_inspect: bool,
+    pub output: Option<String>,
+    pub data_values_files: Vec<String>,
+    pub env: Vec<String>,
+    pub env_yaml: Vec<String>,
+    pub data_value: Vec<String>,
+    pub data_value_yaml: Vec<String>,
+    pub data_value_file: Vec<String>,
+    pub strict: bool,
+    pub disable_validation: bool,
+}
+
+/// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...).
+pub fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options::default();
+    let mut i = 0;
+    while i < args.len() {
+        let arg = &args[i];
+        let (name, inline) = match arg.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
+            _ => (arg.clone(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            if let Some(v) = &inline {
+                return Ok(v.clone());
+            }
+            i += 1;
+            args.get(i).cloned().ok_or_else(|| format!("flag needs an argument: {name}"))
+        };
+        match name.as_str() {
+            "-f" | "--file" => o.files.push(value()?),
+            "--data-values-inspect" => {}
+            "--data-values-schema-inspect" => o.schema_inspect = true,
+            "-o" | "--output" => o.output = Some(value()?),
+            "-v" | "--data-value" => o.data_value.push(value()?),
+            "--data-value-yaml" => o.data_value_yaml.push(value()?),
+            "--data-value-file" => o.data_value_file.push(value()?),
+            "--data-values-file" => o.data_values_files.push(value()?),
+            "--data-values-env" => o.env.push(value()?),
+            "--data-values-env-yaml" => o.env_yaml.push(value()?),
+            "--strict" | "-s" => o.strict = true,
+            "--dangerous-data-values-disable-validation" => o.disable_validation = true,
+            other => return Err(format!("unknown flag: {other}")),
+        }
+        i += 1;
+    }
+    Ok(o)
+}
+
+fn doc(value: TreeValue, pos: Pos) -> Tree {
+    Tree { kind: TreeKind::Document, pos, anns: Vec::new(), value }
+}
+
+/// `a.b.c` = value → `{a: {b: {c: value}}}`.
+fn nested(path: &str, leaf: TreeValue, pos: &Pos) -> TreeValue {
+    let mut value = leaf;
+    for key in path.rsplit('.') {
+        value = TreeValue::Map(vec![Tree {
+            kind: TreeKind::MapItem(Value::Str(key.to_string())),
+            pos: pos.clone(),
+            anns: Vec::new(),
+            value,
+        }]);
+    }
+    value
+}
+
+fn raw_to_tree(node: &RawNode, file: &str) -> Tree {
+    let value = match &node.value {
+        RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
+        RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| raw_to_tree(i, file)).collect()),
+        RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| raw_to_tree(i, file)).collect()),
+    };
+    Tree { kind: node.kind.clone(), pos: Pos::new(file, node.line), anns: Vec::new(), value }
+}
+
+fn relabel(tree: &mut Tree, pos: &Pos) {
+    tree.pos = pos.clone();
+    if let TreeValue::Map(items) | TreeValue::Array(items) = &mut tree.value {
+        for i in items {
+            relabel(i, pos);
+        }
+    }
+}
+
+fn files_of(path: &str) -> Result<Vec<String>, CheckError> {
+    let p = Path::new(path);
+    let meta = std::fs::metadata(p).map_err(|e| {
+        CheckError(format!(
+            "Extracting data value from file: Find files '{path}': Checking file '{path}': lstat {path}: {}",
+            io_message(&e).trim_start_matches("lstat: ")
+        ))
+    })?;
+    if !meta.is_dir() {
+        return Ok(vec![path.to_string()]);
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![(p.to_path_buf(), 0)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let ep = e.path();
+            if ep.is_dir() {
+                stack.push((ep, depth + 1));
+            } else {
+                let name = ep.to_string_lossy().to_string();
+                let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
+                // ytt skips non-YAML files in subdirectories only.
+                if yaml || depth == 0 {
+                    out.push(name);
+                }
+            }
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// The documents contributed by `--data-values-file`, env, and `--data-value*` flags, in
+/// ytt's fixed order.
+pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Vec<Tree>, CheckError> {
+    let mut out = Vec::new();
+    for path in &o.data_values_files {
+        for file in files_of(path)? {
+            let text = std::fs::read_to_string(&file).unwrap_or_default();
+            sources.add(&file, &text);
+            let raw = parse_file(&file, &text, o.strict).map_err(|e| {
+                let detail = match e.strict {
+                    Some(msg) => format!("yaml: Strict parsing: {msg}"),
+                    None => format!("yaml: line {}: {}", e.line, e.message),
+                };
+                CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
+            })?;
+            let annotated = raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
+            if annotated {
+                return Err(CheckError(format!(
+                    "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+                )));
+            }
+            for d in &raw.docs {
+                if matches!(d.value, RawValue::Scalar(Value::Null)) {
+                    continue;
+                }
+                out.push(raw_to_tree(d, &file));
+            }
+        }
+    }
+    for (prefixes, yaml) in [(&o.env, false), (&o.env_yaml, true)] {
+        for prefix in prefixes {
+            let mut vars: Vec<(String, String)> =
+                std::env::vars().filter(|(k, _)| k.starts_with(&format!("{prefix}_"))).collect();
+            vars.sort();
+            for (k, v) in vars {
+                let path = k[prefix.len() + 1..].replace("__", ".");
+                let pos = Pos::new("(data-values-env)", 1);
+                let leaf = if yaml { parse_yaml_value(&v, &pos, &path)? } else { TreeValue::Scalar(Value::Str(v)) };
+                out.push(doc(nested(&path, leaf, &pos), pos));
+            }
+        }
+    }
+    for kv in &o.data_value {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+        sources.add("(data-value arg)", kv);
+        let pos = Pos::new("(data-value arg)", 1);
+        out.push(doc(nested(k, TreeValue::Scalar(Value::Str(v.to_string())), &pos), pos));
+    }
+    for kv in &o.data_value_yaml {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+        sources.add("(data-value-yaml arg)", kv);
+        let pos = Pos::new("(data-value-yaml arg)", 1);
+        let leaf = parse_yaml_value(v, &pos, k)?;
+        out.push(doc(nested(k, leaf, &pos), pos));
+    }
+    for kv in &o.data_value_file {
+        let (k, path) = kv
+            .split_once('=')
+            .ok_or_else(|| CheckError("Extracting data value from file: Expected format key=/file/path".into()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            CheckError(format!(
+                "Extracting data value from file: Finding file '{path}': Checking file '{path}': lstat {path}: {}",
+                io_message(&e).trim_start_matches("lstat: ")
+            ))
+        })?;
+        sources.add("(data-value-file arg)", kv);
+        let pos = Pos::new("(data-value-file arg)", 1);
+        out.push(doc(nested(k, TreeValue::Scalar(Value::Str(text)), &pos), pos));
+    }
+    Ok(out)
+}
+
+fn has_comments(node: &RawNode) -> bool {
+    !node.comments.is_empty()
+        || matches!(&node.value, RawValue::Map(items) | RawValue::Array(items) if items.iter().any(has_comments))
+}
+
+fn parse_yaml_value(text: &str, pos: &Pos, key: &str) -> Result<TreeValue, CheckError> {
+    let raw = parse_file(&pos.file, text, false).map_err(|e| {
+        CheckError(format!(
+            "Extracting data value from KV: Deserializing value for key '{key}': Deserializing YAML value: yaml: line {}: {}",
+            e.line, e.message
+        ))
+    })?;
+    let Some(first) = raw.docs.first() else { return Ok(TreeValue::Scalar(Value::Null)) };
+    let mut tree = raw_to_tree(first, &pos.file);
+    relabel(&mut tree, pos);
+    Ok(tree.value)
+}

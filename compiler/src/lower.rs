@@ -1,0 +1,253 @@
+//! Schema document (evaluated template) → schema IR, with ytt's schema errors.
+
+use schemac_runtime::report::{Failure, SchemaReport, SourceLines};
+use schemac_runtime::schema::{Doc, Field, Kind, Scalar, Type};
+use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind, TreeValue};
+use schemac_runtime::typecheck;
+use schemac_runtime::value::{MapEntry, Node, Value};
+
+const NULL_HINT: &str = "in YAML, omitting a value implies null.";
+const ARRAY_HINT: &str = "in schema, the one item of the array implies the type of its elements.";
+
+struct Lowerer<'a> {
+    sources: &'a SourceLines,
+}
+
+/// Builds the IR from the merged schema document.
+pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, SchemaReport> {
+    Lowerer { sources }.node(doc, false)
+}
+
+fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String) -> SchemaReport {
+    SchemaReport {
+        summary: "Invalid schema".into(),
+        failures: vec![Failure {
+            description: Some(format!("syntax error in @{} annotation", ann.name)),
+            found: Some(found),
+            ..l.failure(tree, Some(ann))
+        }],
+        misc: String::new(),
+    }
+}
+
+impl Lowerer<'_> {
+    fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
+        let mut lines = Vec::new();
+        if let Some(a) = ann {
+            lines.push((a.pos.line, self.sources.line(&a.pos.file, a.pos.line).to_string()));
+        }
+        if ann.is_none_or(|a| a.pos.line != tree.pos.line) {
+            lines.push((tree.pos.line, self.sources.line(&tree.pos.file, tree.pos.line).to_string()));
+        }
+        Failure { file: tree.pos.file.to_string(), lines, ..Default::default() }
+    }
+
+    /// One string argument (`@schema/desc`, `@schema/title`, `@schema/deprecated`).
+    fn string_arg(&self, tree: &Tree, ann: &Ann) -> Result<String, SchemaReport> {
+        if !ann.kwargs.is_empty() {
+            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+        }
+        match ann.args.as_slice() {
+            [] => Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos))),
+            [a] => match a.data().map(|n| &n.value) {
+                Some(Value::Str(s)) => Ok(s.clone()),
+                _ => Err(syntax(self, tree, ann, format!("Non-string value in @{} (by {})", ann.name, ann.pos))),
+            },
+            more => Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos))),
+        }
+    }
+
+    fn doc(&self, tree: &Tree) -> Result<Doc, SchemaReport> {
+        let mut doc = Doc::default();
+        for ann in &tree.anns {
+            match ann.name.as_str() {
+                "schema/desc" => doc.desc = Some(self.string_arg(tree, ann)?),
+                "schema/title" => doc.title = Some(self.string_arg(tree, ann)?),
+                "schema/deprecated" => {
+                    let notice = self.string_arg(tree, ann)?;
+                    if tree.kind == TreeKind::Document {
+                        return Err(SchemaReport {
+                            summary: "Invalid schema".into(),
+                            failures: vec![Failure {
+                                description: Some("@schema/deprecated not supported on a document".into()),
+                                ..self.failure(tree, Some(ann))
+                            }],
+                            misc: String::new(),
+                        });
+                    }
+                    doc.deprecated = Some(notice);
+                }
+                "schema/examples" => doc.examples = self.examples(tree, ann)?,
+                _ => {}
+            }
+        }
+        Ok(doc)
+    }
+
+    fn examples(&self, tree: &Tree, ann: &Ann) -> Result<Vec<(String, Node)>, SchemaReport> {
+        if !ann.kwargs.is_empty() {
+            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+        }
+        if ann.args.is_empty() {
+            return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos)));
+        }
+        let mut out = Vec::new();
+        for arg in &ann.args {
+            let ArgKind::Tuple(items) = &arg.kind else {
+                return Err(syntax(self, tree, ann, format!("{} for @{} (at {})", type_label(arg), ann.name, ann.pos)));
+            };
+            match items.as_slice() {
+                [] => return Err(syntax(self, tree, ann, format!("empty tuple in @{} (by {})", ann.name, ann.pos))),
+                [desc, value] | [desc, value, ..] if items.len() == 2 => {
+                    let Some(Value::Str(d)) = desc.data().map(|n| &n.value) else {
+                        return Err(syntax(self, tree, ann, format!("{} value for @{} (at {})", type_label(desc), ann.name, ann.pos)));
+                    };
+                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    out.push((d.clone(), v));
+                }
+                [value] => {
+                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    out.push((String::new(), v));
+                }
+                more => {
+                    return Err(syntax(self, tree, ann, format!("{}-tuple argument in @{} (by {})", more.len(), ann.name, ann.pos)))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
+        let doc = self.doc(tree)?;
+        let any = match tree.ann("schema/type") {
+            Some(ann) => match ann.kwargs.iter().find(|(k, _)| k == "any").and_then(|(_, a)| a.data()) {
+                Some(Node { value: Value::Bool(b), .. }) => *b,
+                _ => false,
+            },
+            None => false,
+        } || in_any;
+        let nullable = tree.ann("schema/nullable").is_some();
+        let default_ann = tree.ann("schema/default");
+        if default_ann.is_some() && tree.kind == TreeKind::ArrayItem {
+            let inner = SchemaReport {
+                summary: "Invalid schema - @schema/default not supported on array item".into(),
+                failures: vec![Failure { ..self.failure(tree, default_ann) }],
+                misc: String::new(),
+            };
+            return Err(SchemaReport { summary: "Invalid schema".into(), failures: vec![], misc: inner.render() });
+        }
+        let kind = if any {
+            Kind::Any
+        } else {
+            match &tree.value {
+                TreeValue::Scalar(Value::Null) => {
+                    if nullable && default_ann.is_none() {
+                        Kind::Any
+                    } else {
+                        return Err(SchemaReport {
+                            summary: "Invalid schema - null value not allowed here".into(),
+                            failures: vec![Failure {
+                                found: Some("null value".into()),
+                                expected: Some("non-null value".into()),
+                                hints: vec![NULL_HINT.into()],
+                                ..self.failure(tree, None)
+                            }],
+                            misc: String::new(),
+                        });
+                    }
+                }
+                TreeValue::Scalar(v) => Kind::Scalar(Scalar::of(v).unwrap_or(Scalar::String)),
+                TreeValue::Map(items) => {
+                    let mut fields = Vec::new();
+                    for item in items {
+                        let key = item.key().cloned().unwrap_or(Value::Null);
+                        fields.push(Field { key, ty: self.node(item, false)? });
+                    }
+                    Kind::Map(fields)
+                }
+                TreeValue::Array(items) => {
+                    if items.len() != 1 {
+                        return Err(SchemaReport {
+                            summary: "Invalid schema - wrong number of items in array definition".into(),
+                            failures: vec![Failure {
+                                found: Some(format!("{} array items", items.len())),
+                                expected: Some("exactly 1 array item, of the desired type".into()),
+                                hints: vec![ARRAY_HINT.into()],
+                                ..self.failure(tree, None)
+                            }],
+                            misc: String::new(),
+                        });
+                    }
+                    Kind::Array(Box::new(self.node(&items[0], false)?))
+                }
+            }
+        };
+        let mut ty = Type { kind, pos: tree.pos.clone(), nullable, default: Node::null(tree.pos.clone()), doc };
+        ty.default = self.default(tree, &ty, default_ann)?;
+        Ok(ty)
+    }
+
+    fn default(&self, tree: &Tree, ty: &Type, ann: Option<&Ann>) -> Result<Node, SchemaReport> {
+        if let Some(ann) = ann {
+            if !ann.kwargs.is_empty() {
+                return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+            }
+            let value = match ann.args.as_slice() {
+                [] => return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos))),
+                [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone())),
+                more => {
+                    return Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos)))
+                }
+            };
+            let mut value = value;
+            typecheck::fill_defaults(&mut value, ty);
+            let violations = typecheck::check(&value, ty);
+            if !violations.is_empty() {
+                let failures = violations
+                    .iter()
+                    .map(|v| Failure {
+                        description: v.description.clone(),
+                        found: Some(if v.description.is_some() {
+                            format!("{} (at {})", v.found, v.pos)
+                        } else {
+                            format!("{} (at {})", v.found, v.pos)
+                        }),
+                        expected: if v.description.is_some() { None } else { Some(v.expected.clone()) },
+                        ..self.failure(tree, Some(ann))
+                    })
+                    .collect();
+                return Err(SchemaReport {
+                    summary: "Invalid schema - @schema/default is wrong type".into(),
+                    failures,
+                    misc: String::new(),
+                });
+            }
+            return Ok(value);
+        }
+        if ty.nullable {
+            return Ok(Node::null(tree.pos.clone()));
+        }
+        Ok(match &ty.kind {
+            Kind::Any => tree.to_node(),
+            Kind::Scalar(_) => tree.to_node(),
+            Kind::Array(_) => Node::new(Value::Array(Vec::new()), tree.pos.clone()),
+            Kind::Map(fields) => Node::new(
+                Value::Map(fields.iter().map(|f| MapEntry { key: f.key.clone(), value: f.ty.default.clone() }).collect()),
+                tree.pos.clone(),
+            ),
+        })
+    }
+}
+
+fn type_label(arg: &Arg) -> &str {
+    match arg.data().map(|n| &n.value) {
+        Some(v) => v.type_name(),
+        None => arg.type_name.as_str(),
+    }
+}
+
+/// The schema of a run without `#@data/values-schema`: an empty map.
+pub fn empty_schema() -> Type {
+    let pos = schemac_runtime::value::Pos::unknown();
+    Type { kind: Kind::Map(Vec::new()), pos: pos.clone(), nullable: false, default: Node::new(Value::Map(Vec::new()), pos), doc: Doc::default() }
+}
