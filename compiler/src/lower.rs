@@ -6,7 +6,11 @@ use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind, TreeVal
 use schemac_runtime::typecheck;
 use schemac_runtime::value::{MapEntry, Node, Value};
 
-const NULL_HINT: &str = "in YAML, omitting a value implies null.";
+const NULL_HINTS: [&str; 3] = [
+    "in YAML, omitting a value implies null.",
+    "to set the default value to null, annotate with @schema/nullable.",
+    "to allow any value, annotate with @schema/type any=True.",
+];
 const ARRAY_HINT: &str = "in schema, the one item of the array implies the type of its elements.";
 
 struct Lowerer<'a> {
@@ -18,17 +22,25 @@ pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, SchemaReport> {
     Lowerer { sources }.node(doc, false)
 }
 
-fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String) -> SchemaReport {
+fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {
+    invalid(l, tree, ann, &format!("syntax error in @{} annotation", ann.name), found, expected, &[])
+}
+
+fn invalid(l: &Lowerer, tree: &Tree, ann: &Ann, description: &str, found: String, expected: &str, hints: &[&str]) -> SchemaReport {
     SchemaReport {
         summary: "Invalid schema".into(),
         failures: vec![Failure {
-            description: Some(format!("syntax error in @{} annotation", ann.name)),
+            description: Some(description.to_string()),
             found: Some(found),
+            expected: Some(expected.to_string()),
+            hints: hints.iter().map(|h| h.to_string()).collect(),
             ..l.failure(tree, Some(ann))
         }],
         misc: String::new(),
     }
 }
+
+const EXAMPLES_EXPECTED: &str = "2-tuple containing description (string) and example value (of expected type)";
 
 impl Lowerer<'_> {
     fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
@@ -45,15 +57,15 @@ impl Lowerer<'_> {
     /// One string argument (`@schema/desc`, `@schema/title`, `@schema/deprecated`).
     fn string_arg(&self, tree: &Tree, ann: &Ann) -> Result<String, SchemaReport> {
         if !ann.kwargs.is_empty() {
-            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), "string"));
         }
         match ann.args.as_slice() {
-            [] => Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos))),
+            [] => Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), "string")),
             [a] => match a.data().map(|n| &n.value) {
                 Some(Value::Str(s)) => Ok(s.clone()),
-                _ => Err(syntax(self, tree, ann, format!("Non-string value in @{} (by {})", ann.name, ann.pos))),
+                _ => Err(syntax(self, tree, ann, format!("Non-string value in @{} (by {})", ann.name, ann.pos), "string")),
             },
-            more => Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos))),
+            more => Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos), "string")),
         }
     }
 
@@ -86,21 +98,21 @@ impl Lowerer<'_> {
 
     fn examples(&self, tree: &Tree, ann: &Ann) -> Result<Vec<(String, Node)>, SchemaReport> {
         if !ann.kwargs.is_empty() {
-            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED));
         }
         if ann.args.is_empty() {
-            return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos)));
+            return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED));
         }
         let mut out = Vec::new();
         for arg in &ann.args {
             let ArgKind::Tuple(items) = &arg.kind else {
-                return Err(syntax(self, tree, ann, format!("{} for @{} (at {})", type_label(arg), ann.name, ann.pos)));
+                return Err(syntax(self, tree, ann, format!("{} for @{} (at {})", type_label(arg), ann.name, ann.pos), EXAMPLES_EXPECTED));
             };
             match items.as_slice() {
-                [] => return Err(syntax(self, tree, ann, format!("empty tuple in @{} (by {})", ann.name, ann.pos))),
+                [] => return Err(syntax(self, tree, ann, format!("empty tuple in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED)),
                 [desc, value] | [desc, value, ..] if items.len() == 2 => {
                     let Some(Value::Str(d)) = desc.data().map(|n| &n.value) else {
-                        return Err(syntax(self, tree, ann, format!("{} value for @{} (at {})", type_label(desc), ann.name, ann.pos)));
+                        return Err(syntax(self, tree, ann, format!("{} value for @{} (at {})", type_label(desc), ann.name, ann.pos), EXAMPLES_EXPECTED));
                     };
                     let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone()));
                     out.push((d.clone(), v));
@@ -110,7 +122,7 @@ impl Lowerer<'_> {
                     out.push((String::new(), v));
                 }
                 more => {
-                    return Err(syntax(self, tree, ann, format!("{}-tuple argument in @{} (by {})", more.len(), ann.name, ann.pos)))
+                    return Err(syntax(self, tree, ann, format!("{}-tuple argument in @{} (by {})", more.len(), ann.name, ann.pos), EXAMPLES_EXPECTED))
                 }
             }
         }
@@ -119,14 +131,41 @@ impl Lowerer<'_> {
 
     fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
         let doc = self.doc(tree)?;
+        if in_any {
+            let names: Vec<String> =
+                tree.anns.iter().filter(|a| a.name.starts_with("schema/")).map(|a| format!("@{}", a.name)).collect();
+            if !names.is_empty() {
+                let first = tree.anns.iter().find(|a| a.name.starts_with("schema/")).expect("non-empty");
+                return Err(invalid(
+                    self,
+                    tree,
+                    first,
+                    "Schema was specified within an \"any type\" fragment",
+                    format!("{} annotation(s)", names.join(", ")),
+                    "no '@schema/...' on nodes within a node annotated '@schema/type any=True'",
+                    &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
+                ));
+            }
+        }
         let any = match tree.ann("schema/type") {
-            Some(ann) => match ann.kwargs.iter().find(|(k, _)| k == "any").and_then(|(_, a)| a.data()) {
-                Some(Node { value: Value::Bool(b), .. }) => *b,
-                _ => false,
-            },
+            Some(ann) => self.type_any(tree, ann)?,
             None => false,
         } || in_any;
-        let nullable = tree.ann("schema/nullable").is_some();
+        let nullable = match tree.ann("schema/nullable") {
+            Some(ann) if !ann.kwargs.is_empty() => {
+                return Err(invalid(
+                    self,
+                    tree,
+                    ann,
+                    "expected @schema/nullable annotation to not contain any keyword arguments",
+                    format!("keyword argument in @schema/nullable (by {})", ann.pos),
+                    "starlark.Bool",
+                    &["Supported kwargs are 'any'"],
+                ))
+            }
+            Some(_) => true,
+            None => false,
+        };
         let default_ann = tree.ann("schema/default");
         if default_ann.is_some() && tree.kind == TreeKind::ArrayItem {
             let inner = SchemaReport {
@@ -141,15 +180,13 @@ impl Lowerer<'_> {
         } else {
             match &tree.value {
                 TreeValue::Scalar(Value::Null) => {
-                    if nullable && default_ann.is_none() {
-                        Kind::Any
-                    } else {
+                    {
                         return Err(SchemaReport {
                             summary: "Invalid schema - null value not allowed here".into(),
                             failures: vec![Failure {
                                 found: Some("null value".into()),
                                 expected: Some("non-null value".into()),
-                                hints: vec![NULL_HINT.into()],
+                                hints: NULL_HINTS.iter().map(|h| h.to_string()).collect(),
                                 ..self.failure(tree, None)
                             }],
                             misc: String::new(),
@@ -182,21 +219,92 @@ impl Lowerer<'_> {
                 }
             }
         };
+        if any {
+            self.check_nested_in_any(tree)?;
+        }
         let mut ty = Type { kind, pos: tree.pos.clone(), nullable, default: Node::null(tree.pos.clone()), doc };
         ty.default = self.default(tree, &ty, default_ann)?;
+        self.check_examples(tree, &ty)?;
         Ok(ty)
+    }
+
+    fn check_nested_in_any(&self, tree: &Tree) -> Result<(), SchemaReport> {
+        if let TreeValue::Map(items) | TreeValue::Array(items) = &tree.value {
+            for item in items {
+                self.node(item, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn type_any(&self, tree: &Tree, ann: &Ann) -> Result<bool, SchemaReport> {
+        let Some((key, arg)) = ann.kwargs.first() else {
+            return Err(invalid(
+                self,
+                tree,
+                ann,
+                "expected @schema/type annotation to have keyword argument and value",
+                format!("missing keyword argument and value (by {})", ann.pos),
+                "valid keyword argument and value",
+                &["Supported key-value pairs are 'any=True', 'any=False'"],
+            ));
+        };
+        if key != "any" {
+            return Err(invalid(
+                self,
+                tree,
+                ann,
+                "unknown @schema/type annotation keyword argument",
+                format!("{key} (by {})", ann.pos),
+                "A valid kwarg",
+                &["Supported kwargs are 'any'"],
+            ));
+        }
+        match arg.data().map(|n| &n.value) {
+            Some(Value::Bool(b)) => Ok(*b),
+            _ => Err(invalid(
+                self,
+                tree,
+                ann,
+                "unknown @schema/type annotation keyword argument",
+                format!("starlark.{} (by {})", starlark_type(arg), ann.pos),
+                "starlark.Bool",
+                &["Supported kwargs are 'any'"],
+            )),
+        }
+    }
+
+    fn check_examples(&self, tree: &Tree, ty: &Type) -> Result<(), SchemaReport> {
+        let Some(ann) = tree.ann("schema/examples") else { return Ok(()) };
+        for (_, value) in &ty.doc.examples {
+            let mut v = value.clone();
+            typecheck::fill_defaults(&mut v, ty);
+            if let Some(violation) = typecheck::check(&v, ty).first() {
+                return Err(SchemaReport {
+                    summary: "Invalid schema - @schema/examples has wrong type".into(),
+                    failures: vec![Failure {
+                        found: Some(format!("{} (by {})", violation.found, ann.pos)),
+                        expected: Some(violation.expected.clone()),
+                        ..self.failure(tree, Some(ann))
+                    }],
+                    misc: String::new(),
+                });
+            }
+        }
+        Ok(())
     }
 
     fn default(&self, tree: &Tree, ty: &Type, ann: Option<&Ann>) -> Result<Node, SchemaReport> {
         if let Some(ann) = ann {
+            let expected = format!("{} (by {})", ty.name(), ty.pos);
             if !ann.kwargs.is_empty() {
-                return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos)));
+                return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), &expected));
             }
             let value = match ann.args.as_slice() {
-                [] => return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos))),
+                [] => return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), &expected)),
                 [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone())),
                 more => {
-                    return Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos)))
+                    return Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos), &expected))
                 }
             };
             let mut value = value;
@@ -250,4 +358,19 @@ fn type_label(arg: &Arg) -> &str {
 pub fn empty_schema() -> Type {
     let pos = schemac_runtime::value::Pos::unknown();
     Type { kind: Kind::Map(Vec::new()), pos: pos.clone(), nullable: false, default: Node::new(Value::Map(Vec::new()), pos), doc: Doc::default() }
+}
+
+/// starlark-go's type names (`Int`, `String`...), as ytt prints them in some errors.
+fn starlark_type(arg: &Arg) -> String {
+    let t = match arg.data().map(|n| &n.value) {
+        Some(Value::Int(_)) => "Int",
+        Some(Value::Float(_)) => "Float",
+        Some(Value::Str(_)) => "String",
+        Some(Value::Bool(_)) => "Bool",
+        Some(Value::Null) => "NoneType",
+        Some(Value::Array(_)) => "List",
+        Some(Value::Map(_)) => "Dict",
+        None => return arg.type_name.clone(),
+    };
+    t.to_string()
 }
