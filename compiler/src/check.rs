@@ -217,8 +217,25 @@ fn to_tree(node: &Node) -> Tree {
     Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
 }
 
+/// What a run produces: the final data values, or the schema's OpenAPI document.
+pub enum Outcome {
+    DataValues(Node),
+    OpenApi(Node),
+}
+
 /// Runs the pipeline; returns what goes to stdout.
 pub fn run(opts: &Options) -> Result<String, CheckError> {
+    Ok(match evaluate(opts)? {
+        Outcome::OpenApi(doc) => schemac_runtime::yaml::emit::to_yaml(&doc.value),
+        Outcome::DataValues(result) => match opts.output.as_deref() {
+            Some("json") => schemac_runtime::yaml::json::to_json(&result.value),
+            _ => schemac_runtime::yaml::emit::to_yaml(&result.value),
+        },
+    })
+}
+
+/// Runs the pipeline up to its result.
+pub fn evaluate(opts: &Options) -> Result<Outcome, CheckError> {
     if opts.output.is_some() && !opts.schema_inspect && opts.output.as_deref() != Some("json") && opts.output.as_deref() != Some("yaml") {
         if opts.output.as_deref() == Some("openapi-v3") {
             return Err(CheckError(
@@ -237,7 +254,7 @@ pub fn run(opts: &Options) -> Result<String, CheckError> {
     let schema = schema_of(&docs, &sources)?;
     if opts.schema_inspect {
         let schema = schema.unwrap_or_else(crate::lower::empty_schema);
-        return Ok(schemac_runtime::yaml::emit::to_yaml(&crate::export::openapi::to_openapi(&schema).value));
+        return Ok(Outcome::OpenApi(crate::export::openapi::to_openapi(&schema)));
     }
 
     let additional = flags::additional_documents(opts, &mut sources)?;
@@ -259,11 +276,7 @@ pub fn run(opts: &Options) -> Result<String, CheckError> {
         type_check(&mut node, schema.as_ref(), &sources, &prefix)?;
         current = Some(to_tree(&node));
     }
-    let result = current.map(|t| t.to_node()).unwrap_or_else(|| Node::null(Pos::unknown()));
-    Ok(match opts.output.as_deref() {
-        Some("json") => schemac_runtime::yaml::json::to_json(&result.value),
-        _ => schemac_runtime::yaml::emit::to_yaml(&result.value),
-    })
+    Ok(Outcome::DataValues(current.map(|t| t.to_node()).unwrap_or_else(|| Node::null(Pos::unknown()))))
 }
 
 /// The process: arguments in, exit code out.

@@ -216,6 +216,10 @@ impl Compiler {
             if path.starts_with(&top.path) && path.len() > top.path.len() {
                 break;
             }
+            if top.depth < self.depth() {
+                // Started outside the open block: it ends after the block does.
+                break;
+            }
             self.end_top_frame(line)?;
         }
         Ok(())

@@ -1,0 +1,168 @@
+//! End-to-end tests of `schemac check` on cases written for this project.
+//!
+//! Each test writes its files to a fresh directory, runs the pipeline through the library (no
+//! process spawned) and looks at the final data values or at the error text.
+
+use std::path::PathBuf;
+
+use schemac::check::{evaluate, CheckError, Outcome};
+use schemac::flags::parse;
+use schemac_runtime::value::{Node, Value};
+
+fn workdir(files: &[(&str, &str)]) -> PathBuf {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("schemac-test-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+/// Runs `check` in a directory holding `files`, with arguments as on the command line.
+fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
+    let dir = workdir(files);
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| if files.iter().any(|(n, _)| n == a) { dir.join(a).to_string_lossy().to_string() } else { a.to_string() })
+        .collect();
+    let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
+    match evaluate(&opts) {
+        Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
+        Err(CheckError(msg)) => Err(msg),
+    }
+}
+
+fn get<'a>(node: &'a Node, path: &str) -> &'a Value {
+    let mut v = &node.value;
+    for key in path.split('.') {
+        v = match key.parse::<usize>() {
+            Ok(i) => match v {
+                Value::Array(items) => &items[i].value,
+                _ => panic!("{key}: not an array in {v:?}"),
+            },
+            Err(_) => &v.get(key).unwrap_or_else(|| panic!("no key {key} in {v:?}")).value,
+        };
+    }
+    v
+}
+
+const SCHEMA: &str = "#@data/values-schema\n---\nreplicas: 1\nname: web\n#@schema/nullable\ntls:\n  cert: \"\"\nports:\n- port: 80\n  protocol: TCP\n";
+
+#[test]
+fn defaults_come_from_the_schema() {
+    let out = check(&[("schema.yml", SCHEMA)], &["-f", "schema.yml"]).unwrap();
+    assert_eq!(get(&out, "replicas"), &Value::Int(1));
+    assert_eq!(get(&out, "tls"), &Value::Null);
+    assert_eq!(get(&out, "ports"), &Value::Array(vec![]));
+}
+
+#[test]
+fn values_overlay_and_array_items_get_defaults() {
+    let values = "#@data/values\n---\nreplicas: 3\nports:\n- port: 443\n";
+    let out = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "replicas"), &Value::Int(3));
+    assert_eq!(get(&out, "ports.0.port"), &Value::Int(443));
+    assert_eq!(get(&out, "ports.0.protocol"), &Value::Str("TCP".into()));
+}
+
+#[test]
+fn wrong_type_is_reported_with_both_positions() {
+    let values = "#@data/values\n---\nreplicas: many\n";
+    let err = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("One or more data values were invalid"), "{err}");
+    assert!(err.contains("  3 | replicas: many"), "{err}");
+    assert!(err.contains("= found: string"), "{err}");
+    assert!(err.contains("= expected: integer (by "), "{err}");
+}
+
+#[test]
+fn unknown_key_in_a_values_document_fails_the_overlay() {
+    let values = "#@data/values\n---\nreplica: 3\n";
+    let err = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("Map item (key 'replica')"), "{err}");
+    assert!(err.contains("Expected number of matched nodes to be 1, but was 0"), "{err}");
+}
+
+#[test]
+fn unknown_key_from_a_flag_is_not_declared_with_a_hint() {
+    let err = check(&[("schema.yml", SCHEMA)], &["-f", "schema.yml", "--data-value-yaml", "replica=3"]).unwrap_err();
+    assert!(err.contains("Given data value is not declared in schema"), "{err}");
+    assert!(err.contains("did you mean \"replicas\"?"), "{err}");
+}
+
+#[test]
+fn flags_apply_in_ytt_order_not_command_line_order() {
+    let out = check(
+        &[("schema.yml", "#@data/values-schema\n---\nname: a\n")],
+        &["-f", "schema.yml", "--data-value-yaml", "name=from-yaml", "--data-value", "name=from-string"],
+    )
+    .unwrap();
+    assert_eq!(get(&out, "name"), &Value::Str("from-yaml".into()));
+}
+
+#[test]
+fn data_value_flag_gives_strings_and_nested_paths() {
+    let out = check(&[], &["--data-value", "a.b=3"]).unwrap();
+    assert_eq!(get(&out, "a.b"), &Value::Str("3".into()));
+}
+
+#[test]
+fn documents_append_arrays_and_files_replace_them() {
+    let schema = "#@data/values-schema\n---\n#@schema/default [\"x\"]\nlist:\n- \"\"\n";
+    let values = "#@data/values\n---\nlist:\n- yy\n";
+    let out = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "list.1"), &Value::Str("yy".into()));
+    let plain = "list:\n- z\n";
+    let out = check(&[("schema.yml", schema), ("plain.yml", plain)], &["-f", "schema.yml", "--data-values-file", "plain.yml"]).unwrap();
+    assert_eq!(get(&out, "list"), &Value::Array(vec![Node::new(Value::Str("z".into()), get_pos(&out))]));
+}
+
+fn get_pos(out: &Node) -> schemac_runtime::value::Pos {
+    match get(out, "list") {
+        Value::Array(items) => items[0].pos.clone(),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn starlark_code_fragments_and_loops() {
+    let values = "#@ def extra():\nk: v\n#@ end\n#@ base = 8000\n#@data/values\n---\nport: #@ base + 80\nmore: #@ extra()\nitems:\n#@ for i in range(3):\n- #@ i * 2\n#@ end\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "port"), &Value::Int(8080));
+    assert_eq!(get(&out, "more.k"), &Value::Str("v".into()));
+    assert_eq!(get(&out, "items.2"), &Value::Int(4));
+}
+
+#[test]
+fn starlark_errors_name_the_template_line() {
+    let values = "#@data/values\n---\na: 1\nb: #@ 1 // 0\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("Templating file"), "{err}");
+    assert!(err.contains("values.yml:4 | b: #@ 1 // 0"), "{err}");
+}
+
+#[test]
+fn schema_errors_are_reported_before_values() {
+    let schema = "#@data/values-schema\n---\nlist: []\n";
+    let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(err.contains("wrong number of items in array definition"), "{err}");
+    assert!(err.contains("= found: 0 array items"), "{err}");
+}
+
+#[test]
+fn bad_yaml_reports_a_line() {
+    let err = check(&[("values.yml", "#@data/values\n---\na: [1, 2\n")], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.starts_with("Unmarshaling YAML template"), "{err}");
+    assert!(err.contains("line "), "{err}");
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    assert!(check(&[], &["--no-such-flag"]).unwrap_err().starts_with("usage:"));
+    assert!(check(&[], &["-f"]).unwrap_err().starts_with("usage:"));
+    let err = check(&[], &["--data-value", "novalue"]).unwrap_err();
+    assert!(err.contains("Expected format key=value"), "{err}");
+}
