@@ -37,7 +37,9 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
             files.sort();
             for f in files {
                 let text = std::fs::read_to_string(&f).unwrap_or_default();
-                out.push(Input { name: f, text });
+                // ytt names a file found in a directory by its path inside that directory.
+                let name = Path::new(&f).strip_prefix(path).map_or(f.clone(), |r| r.to_string_lossy().to_string());
+                out.push(Input { name, text });
             }
         } else {
             let text = std::fs::read_to_string(path).map_err(|e| {
@@ -133,6 +135,28 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines) -
         for tree in trees {
             if tree.kind != TreeKind::Document {
                 continue;
+            }
+            if let Some(ann) = tree.ann("data/values") {
+                if let Some((k, _)) = ann.kwargs.iter().find(|(k, _)| k != "library_ref" && k != "after_library_module") {
+                    return Err(CheckError(format!(
+                        "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
+                        input.name
+                    )));
+                }
+            }
+            let plain = tree.ann("data/values-schema").is_none() && tree.ann("data/values").is_none();
+            if plain && !(tree.anns.is_empty() && matches!(tree.value, TreeValue::Scalar(schemac_runtime::value::Value::Null))) {
+                let (phase, what) = if has_schema {
+                    ("Overlaying data values schema", "Expected schema file '{}' to only have schema documents")
+                } else {
+                    ("Overlaying data values", "Expected data values file '{}' to only have data values documents")
+                };
+                return Err(CheckError(format!(
+                    "{phase} (in following order: {}): Templating file '{}': {}",
+                    input.name,
+                    input.name,
+                    what.replace("{}", &input.name)
+                )));
             }
             if tree.ann("data/values-schema").is_some() {
                 docs.schema.push(tree);

@@ -168,7 +168,7 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
             for (k, v) in vars {
                 let path = k[prefix.len() + 1..].replace("__", ".");
                 let pos = Pos::new("(data-values-env)", 1);
-                let leaf = if yaml { parse_yaml_value(&v, &pos, &path)? } else { TreeValue::Scalar(Value::Str(v)) };
+                let leaf = if yaml { parse_yaml_value(&v, &pos, &path, o.strict)? } else { TreeValue::Scalar(Value::Str(v)) };
                 out.push(doc(nested(&path, leaf, &pos), pos));
             }
         }
@@ -177,6 +177,7 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
         let (k, v) = kv
             .split_once('=')
             .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+        let Some(k) = root_key(k)? else { continue };
         sources.add("(data-value arg)", kv);
         let pos = Pos::new("(data-value arg)", 1);
         out.push(doc(nested(k, TreeValue::Scalar(Value::Str(v.to_string())), &pos), pos));
@@ -185,9 +186,10 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
         let (k, v) = kv
             .split_once('=')
             .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+        let Some(k) = root_key(k)? else { continue };
         sources.add("(data-value-yaml arg)", kv);
         let pos = Pos::new("(data-value-yaml arg)", 1);
-        let leaf = parse_yaml_value(v, &pos, k)?;
+        let leaf = parse_yaml_value(v, &pos, k, o.strict)?;
         out.push(doc(nested(k, leaf, &pos), pos));
     }
     for kv in &o.data_value_file {
@@ -207,16 +209,39 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
     Ok(out)
 }
 
+/// The key of a `[@lib:]key=value` flag when it targets the root library; `None` for a
+/// library (libraries are not evaluated here, so their values are dropped).
+fn root_key(k: &str) -> Result<Option<&str>, CheckError> {
+    let err = |m: String| CheckError(format!("Extracting data value from KV: {m}"));
+    match k.strip_prefix('@') {
+        Some(rest) => {
+            let (lib, key) = rest.split_once(':').ok_or_else(|| err(format!("Expected library ref to end with ':' in '{k}'")))?;
+            if lib.is_empty() {
+                return Err(err("Expected library ref to not be empty".into()));
+            }
+            if key.contains(':') {
+                return Err(err(format!("Expected at most one library-key separator ':' in '{k}'")));
+            }
+            Ok(None)
+        }
+        None if k.contains(':') => Err(err(format!("Expected at most one library-key separator ':' in '{k}'"))),
+        None => Ok(Some(k)),
+    }
+}
+
 fn has_comments(node: &RawNode) -> bool {
     !node.comments.is_empty()
         || matches!(&node.value, RawValue::Map(items) | RawValue::Array(items) if items.iter().any(has_comments))
 }
 
-fn parse_yaml_value(text: &str, pos: &Pos, key: &str) -> Result<TreeValue, CheckError> {
-    let raw = parse_file(&pos.file, text, false).map_err(|e| {
+fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<TreeValue, CheckError> {
+    let raw = parse_file(&pos.file, text, strict).map_err(|e| {
+        let detail = match e.strict {
+            Some(msg) => format!("yaml: Strict parsing: {msg}"),
+            None => format!("yaml: line {}: {}", e.line, e.message),
+        };
         CheckError(format!(
-            "Extracting data value from KV: Deserializing value for key '{key}': Deserializing YAML value: yaml: line {}: {}",
-            e.line, e.message
+            "Extracting data value from KV: Deserializing value for key '{key}': Deserializing YAML value: {detail}"
         ))
     })?;
     let Some(first) = raw.docs.first() else { return Ok(TreeValue::Scalar(Value::Null)) };
