@@ -145,7 +145,11 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines) -
                 }
             }
             let plain = tree.ann("data/values-schema").is_none() && tree.ann("data/values").is_none();
-            if plain && !(tree.anns.is_empty() && matches!(tree.value, TreeValue::Scalar(schemac_runtime::value::Value::Null))) {
+            let empty = match &tree.value {
+                TreeValue::Scalar(v) => v.is_null(),
+                TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
+            };
+            if plain && !(tree.anns.is_empty() && empty) {
                 let (phase, what) = if has_schema {
                     ("Overlaying data values schema", "Expected schema file '{}' to only have schema documents")
                 } else {
@@ -202,7 +206,12 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
 }
 
 fn order(files: &[String], extra: bool) -> String {
-    let mut names = files.to_vec();
+    let mut names: Vec<String> = Vec::new();
+    for f in files {
+        if !names.contains(f) {
+            names.push(f.clone());
+        }
+    }
     if extra {
         names.push("additional data values".into());
     }

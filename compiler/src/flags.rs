@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use schemac_runtime::report::SourceLines;
-use schemac_runtime::template::tree::{Tree, TreeKind, TreeValue};
+use schemac_runtime::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use schemac_runtime::value::{Pos, Value};
 use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
 
@@ -67,15 +67,17 @@ fn doc(value: TreeValue, pos: Pos) -> Tree {
 }
 
 /// `a.b.c` = value → `{a: {b: {c: value}}}`.
+/// `a.b.c` = value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
+/// ytt's `@overlay/replace or_add=True` on values from flags).
 fn nested(path: &str, leaf: TreeValue, pos: &Pos) -> TreeValue {
     let mut value = leaf;
-    for key in path.rsplit('.') {
-        value = TreeValue::Map(vec![Tree {
-            kind: TreeKind::MapItem(Value::Str(key.to_string())),
-            pos: pos.clone(),
-            anns: Vec::new(),
-            value,
-        }]);
+    for (i, key) in path.rsplit('.').enumerate() {
+        let anns = if i == 0 {
+            vec![Ann { name: "overlay/replace".into(), pos: pos.clone(), args: Vec::new(), kwargs: Vec::new() }]
+        } else {
+            Vec::new()
+        };
+        value = TreeValue::Map(vec![Tree { kind: TreeKind::MapItem(Value::Str(key.to_string())), pos: pos.clone(), anns, value }]);
     }
     value
 }

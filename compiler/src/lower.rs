@@ -315,12 +315,8 @@ impl Lowerer<'_> {
                     .iter()
                     .map(|v| Failure {
                         description: v.description.clone(),
-                        found: Some(if v.description.is_some() {
-                            format!("{} (at {})", v.found, v.pos)
-                        } else {
-                            format!("{} (at {})", v.found, v.pos)
-                        }),
-                        expected: if v.description.is_some() { None } else { Some(v.expected.clone()) },
+                        found: Some(format!("{} (at {})", v.found, v.pos)),
+                        expected: Some(v.expected.clone()),
                         ..self.failure(tree, Some(ann))
                     })
                     .collect();

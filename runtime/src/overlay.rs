@@ -205,6 +205,7 @@ fn item_matches(matcher: &Ann, index: usize, left: &Tree, right: &Tree) -> bool 
     let Some(by) = by else { return false };
     let ArgKind::Data(by) = &by.kind else { return false };
     match &by.value {
+        Value::Str(all) if all == "__ytt_overlay_all__" => true,
         Value::Str(key) => {
             let r = right.to_node();
             match (left.value.get(key), r.value.get(key)) {

@@ -102,12 +102,14 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         Ok(marker(heap, "__ytt_matcher__", "subset", expected))
     }
 
-    fn all<'v>(
-        #[starlark(args)] _args: UnpackTuple<Value<'v>>,
-        heap: Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_matcher__", "all", Value::new_none()))
-    }
+}
+
+/// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
+pub const OVERLAY_ALL: &str = "__ytt_overlay_all__";
+
+fn overlay_namespace(builder: &mut GlobalsBuilder) {
+    overlay_members(builder);
+    builder.set("all", OVERLAY_ALL);
 }
 
 #[starlark_module]
@@ -151,7 +153,8 @@ fn json_members(builder: &mut GlobalsBuilder) {
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
         let tv = to_tree_value(value, &Pos::unknown())
             .map_err(|e| anyhow::anyhow!("Unsupported value type {} for json.encode", e.0))?;
-        Ok(crate::yaml::json::to_json(&tv.to_value()))
+        crate::yaml::json::marshal_json(&tv.to_value())
+            .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))
     }
 }
 
@@ -159,7 +162,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
 pub fn ytt_module(path: &str) -> Option<FrozenModule> {
     let (name, members): (&str, fn(&mut GlobalsBuilder)) = match path {
         "@ytt:assert" => ("assert", assert_members),
-        "@ytt:overlay" => ("overlay", overlay_members),
+        "@ytt:overlay" => ("overlay", overlay_namespace),
         "@ytt:template" => ("template", template_members),
         "@ytt:struct" => ("struct", struct_members),
         "@ytt:data" => ("data", data_members),

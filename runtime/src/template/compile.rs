@@ -175,25 +175,19 @@ impl Compiler {
             },
         });
         let depth = self.depth();
-        let mut stmt = format!("__ytt_start({id})");
+        self.emit(node.line, depth, &format!("__ytt_start({id})"));
+        // Each annotation is a line of its own, so that errors in its arguments point at it.
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
             let args = rename_assert(args.trim());
-            let call = if args.is_empty() {
-                format!("__ytt_ann({:?}, {}, __ytt_pack())", name, ann.line)
-            } else {
-                format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args)
-            };
-            stmt.push_str("; ");
-            stmt.push_str(&call);
+            self.emit(ann.line, depth, &format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args));
         }
         if let Some(expr) = value_expr {
             let code = rename_assert(expr.text.trim());
             if !code.is_empty() {
-                stmt.push_str(&format!("; __ytt_set({code})"));
+                self.emit(expr.line, depth, &format!("__ytt_set({code})"));
             }
         }
-        self.emit(node.line, depth, &stmt);
         self.frames.push(Frame { path: path.clone(), depth });
         if let Some(b) = self.blocks.last_mut() {
             if b.auto_close && b.auto_frame.is_none() {
@@ -368,13 +362,13 @@ mod tests {
     #[test]
     fn for_loops_wrap_their_nodes_and_end_closes() {
         let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
-        assert!(p.source.contains("for i in range(2):\n  __ytt_start(2); __ytt_set(i)\n  __ytt_end()\n"), "{}", p.source);
+        assert!(p.source.contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set(i)\n  __ytt_end()\n"), "{}", p.source);
     }
 
     #[test]
     fn for_end_shorthand_closes_after_one_node() {
         let p = compile_src("a:\n  #@ for/end x in [1]:\n  - #@ x\nb: 2\n");
-        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2); __ytt_set(x)\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
+        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2)\n  __ytt_set(x)\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
     }
 
     #[test]

@@ -1,4 +1,769 @@
-//! Placeholder until the emitter lands.
-use crate::value::Value;
-pub fn to_yaml(_value: &Value) -> String { String::new() }
-pub fn format_float(f: f64) -> String { f.to_string() }
+//! Writing data values as YAML, byte for byte as `ytt --data-values-inspect` prints them.
+//!
+//! ytt encodes with its fork of go-yaml v2, whose emitter is a port of libyaml. This module
+//! reproduces what plain data can reach of it: block mappings and sequences (the items of a
+//! sequence under a key sit at the key's indentation), `{}` and `[]` for empty collections, plain,
+//! single-quoted, double-quoted and literal (`|`, `|-`, `|+`) scalars, and `? ` for keys that
+//! cannot be simple. The fork sets no line width, so long strings are never folded.
+//!
+//! A string is written plain only if go-yaml would read it back as a string: YAML 1.1 booleans
+//! (`y`, `on`, ...), nulls, numbers, timestamps and base-60 numbers are double-quoted. The
+//! emitter's own analysis then moves strings that plain style cannot carry (leading or trailing
+//! spaces, `: `, ` #`, a leading indicator) to single quotes, and strings with control characters
+//! or characters outside the Basic Multilingual Plane to double quotes with escapes.
+
+use crate::value::{MapEntry, Node, Value};
+
+/// Renders one document of data values. A null, an empty map or an empty array prints nothing,
+/// because ytt skips empty documents.
+pub fn to_yaml(value: &Value) -> String {
+    match value {
+        Value::Null => return String::new(),
+        Value::Map(entries) if entries.is_empty() => return String::new(),
+        Value::Array(items) if items.is_empty() => return String::new(),
+        _ => {}
+    }
+    let mut e = Emitter {
+        indent: -1,
+        whitespace: true,
+        indention: true,
+        ..Default::default()
+    };
+    e.node(value, false, false);
+    // The end of the document finishes the last line.
+    e.write_indent();
+    e.out
+}
+
+/// Formats a float as go-yaml does: Go's shortest `%g` (exponent form when the decimal exponent
+/// is below -4 or at least 6, with at least two exponent digits), and `.inf`, `-.inf`, `.nan`.
+pub fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        ".nan".into()
+    } else if f.is_infinite() {
+        if f > 0.0 { ".inf" } else { "-.inf" }.into()
+    } else {
+        go_float_text(f, -4..6, 2)
+    }
+}
+
+/// Go's `strconv.FormatFloat` of a finite `f` with the shortest digits that read back as `f`:
+/// fixed notation when the decimal exponent is in `fixed`, else exponent notation with at least
+/// `exp_width` exponent digits.
+pub(crate) fn go_float_text(f: f64, fixed: std::ops::Range<i32>, exp_width: usize) -> String {
+    let sign = if f.is_sign_negative() { "-" } else { "" };
+    if f == 0.0 {
+        return format!("{sign}0");
+    }
+    // Rust's `{:e}` also writes the shortest digits, as `1.2345e8`.
+    let sci = format!("{:e}", f.abs());
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !fixed.contains(&exp) {
+        let exp_sign = if exp < 0 { '-' } else { '+' };
+        return format!(
+            "{sign}{mantissa}e{exp_sign}{:0exp_width$}",
+            exp.unsigned_abs()
+        );
+    }
+    let digits = mantissa.replace('.', "");
+    let point = exp + 1;
+    if point <= 0 {
+        format!(
+            "{sign}0.{}{digits}",
+            "0".repeat(point.unsigned_abs() as usize)
+        )
+    } else if point as usize >= digits.len() {
+        format!(
+            "{sign}{digits}{}",
+            "0".repeat(point as usize - digits.len())
+        )
+    } else {
+        let (int, frac) = digits.split_at(point as usize);
+        format!("{sign}{int}.{frac}")
+    }
+}
+
+/// The scalar styles that block-style data can use.
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Plain,
+    Single,
+    Double,
+    Literal,
+}
+
+fn is_break(c: char) -> bool {
+    matches!(c, '\r' | '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+}
+
+/// Characters libyaml writes unescaped (it treats everything beyond the BMP as unprintable).
+fn is_printable(c: char) -> bool {
+    matches!(c, '\n' | '\u{20}'..='\u{7E}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+        && c != '\u{FEFF}'
+}
+
+/// The style libyaml settles on for a scalar, given the style the encoder asked for. This is
+/// libyaml's scalar analysis, without the parts that only flow collections or tags reach.
+fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
+    let chars: Vec<char> = text.chars().collect();
+    let space = |c: &char| *c == ' ';
+    let brk = |c: &char| is_break(*c);
+    let pair = |a: &dyn Fn(&char) -> bool, b: &dyn Fn(&char) -> bool| {
+        chars.windows(2).any(|w| a(&w[0]) && b(&w[1]))
+    };
+    let multiline = chars.iter().any(brk);
+    let special = chars.iter().any(|&c| !is_printable(c));
+    let space_break = pair(&space, &brk);
+    let single_ok = !(space_break || pair(&brk, &space) || special);
+    let edge = chars.first().is_some_and(|c| space(c) || brk(c))
+        || chars.last().is_some_and(|c| space(c) || brk(c));
+    let block_plain = single_ok
+        && !(edge || multiline || has_block_indicator(text, &chars))
+        && !(text.is_empty() && simple_key);
+    let trailing_space = chars.last().is_some_and(space);
+    let block_ok = !(text.is_empty() || trailing_space || space_break || special);
+    match requested {
+        _ if simple_key && multiline => Style::Double,
+        Style::Plain if block_plain => Style::Plain,
+        Style::Plain | Style::Single if single_ok => Style::Single,
+        Style::Literal if block_ok && !simple_key => Style::Literal,
+        _ => Style::Double,
+    }
+}
+
+/// Whether a plain scalar in block context would be misread: a leading indicator, `: ` or ` #`.
+fn has_block_indicator(text: &str, chars: &[char]) -> bool {
+    if text.starts_with("---") || text.starts_with("...") {
+        return true;
+    }
+    let mut preceded_by_ws = true;
+    for (i, &c) in chars.iter().enumerate() {
+        let followed_by_ws = chars.get(i + 1).is_none_or(|&n| n == ' ' || n == '\t');
+        let hit = match c {
+            '#' if i == 0 || preceded_by_ws => true,
+            ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@'
+            | '`' => i == 0,
+            '?' | '-' => i == 0 && followed_by_ws,
+            ':' => followed_by_ws,
+            _ => false,
+        };
+        if hit {
+            return true;
+        }
+        preceded_by_ws = matches!(c, ' ' | '\t' | '\0') || is_break(c);
+    }
+    false
+}
+
+/// The text go-yaml's encoder writes for a scalar value, and the style it asks for.
+fn scalar_request(value: &Value) -> (String, Style) {
+    match value {
+        Value::Null => ("null".into(), Style::Plain),
+        Value::Bool(b) => (b.to_string(), Style::Plain),
+        Value::Int(i) => (i.to_string(), Style::Plain),
+        Value::Float(f) => (format_float(*f), Style::Plain),
+        Value::Str(s) if s.contains('\n') => (s.clone(), Style::Literal),
+        Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => (s.clone(), Style::Plain),
+        Value::Str(s) => (s.clone(), Style::Double),
+        Value::Map(_) | Value::Array(_) => (String::new(), Style::Plain),
+    }
+}
+
+/// libyaml writes a key as `key: value` when it is a one-line scalar (or an empty collection)
+/// of at most 128 bytes, and as `? key` followed by `: value` otherwise.
+fn is_simple_key(key: &Value) -> bool {
+    match key {
+        Value::Map(entries) => entries.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        _ => {
+            let (text, _) = scalar_request(key);
+            !text.contains(is_break) && text.len() <= 128
+        }
+    }
+}
+
+/// The emitter's state. The fields and methods carry the names libyaml gives them.
+#[derive(Default)]
+struct Emitter {
+    out: String,
+    column: usize,
+    indent: i64,
+    indents: Vec<i64>,
+    /// The last character written was whitespace (or nothing was written on this line).
+    whitespace: bool,
+    /// Only indentation has been written on the current line.
+    indention: bool,
+}
+
+impl Emitter {
+    fn put(&mut self, c: char) {
+        self.out.push(c);
+        self.column += 1;
+    }
+
+    /// Writes a line break: LF itself, or a break character found inside a scalar.
+    fn put_break(&mut self, c: char) {
+        self.out.push(c);
+        self.column = 0;
+    }
+
+    fn increase_indent(&mut self, flow: bool, indentless: bool) {
+        self.indents.push(self.indent);
+        if self.indent < 0 {
+            self.indent = if flow { 2 } else { 0 };
+        } else if !indentless {
+            self.indent += 2;
+        }
+    }
+
+    fn restore_indent(&mut self) {
+        self.indent = self.indents.pop().unwrap_or(-1);
+    }
+
+    /// Starts a new line unless the current one holds only indentation, then indents it.
+    fn write_indent(&mut self) {
+        let indent = self.indent.max(0) as usize;
+        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            self.put_break('\n');
+        }
+        while self.column < indent {
+            self.put(' ');
+        }
+        self.whitespace = true;
+        self.indention = true;
+    }
+
+    fn write_indicator(&mut self, text: &str, need_space: bool, is_space: bool, indention: bool) {
+        if need_space && !self.whitespace {
+            self.put(' ');
+        }
+        text.chars().for_each(|c| self.put(c));
+        self.whitespace = is_space;
+        self.indention = self.indention && indention;
+    }
+
+    /// Emits any node; `mapping` and `simple_key` are libyaml's context flags.
+    fn node(&mut self, value: &Value, mapping: bool, simple_key: bool) {
+        match value {
+            Value::Map(entries) if entries.is_empty() => self.empty_flow("{", "}"),
+            Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
+            Value::Map(entries) => self.block_mapping(entries),
+            Value::Array(items) => self.block_sequence(items, mapping),
+            _ => {
+                let (text, requested) = scalar_request(value);
+                self.scalar(&text, choose_style(&text, requested, simple_key));
+            }
+        }
+    }
+
+    /// Writes an empty collection in flow style, `{}` or `[]`.
+    fn empty_flow(&mut self, open: &str, close: &str) {
+        self.write_indicator(open, true, true, false);
+        self.write_indicator(close, false, false, false);
+    }
+
+    /// Writes `- item` lines. A sequence that is a mapping value stays at its key's indentation.
+    fn block_sequence(&mut self, items: &[Node], mapping: bool) {
+        self.increase_indent(false, mapping && !self.indention);
+        for item in items {
+            self.write_indent();
+            self.write_indicator("-", true, false, true);
+            self.node(&item.value, false, false);
+        }
+        self.restore_indent();
+    }
+
+    /// Writes `key: value` lines, or `? key` and `: value` for keys that cannot be simple.
+    fn block_mapping(&mut self, entries: &[MapEntry]) {
+        self.increase_indent(false, false);
+        for entry in entries {
+            self.write_indent();
+            if is_simple_key(&entry.key) {
+                self.node(&entry.key, true, true);
+                self.write_indicator(":", false, false, false);
+            } else {
+                self.write_indicator("?", true, false, true);
+                self.node(&entry.key, true, false);
+                self.write_indent();
+                self.write_indicator(":", true, false, true);
+            }
+            self.node(&entry.value.value, true, false);
+        }
+        self.restore_indent();
+    }
+
+    fn scalar(&mut self, text: &str, style: Style) {
+        self.increase_indent(true, false);
+        match style {
+            Style::Plain => self.write_indicator(text, true, false, false),
+            Style::Single => {
+                self.write_indicator("'", true, false, false);
+                self.lines(text, false);
+                self.write_indicator("'", false, false, false);
+            }
+            Style::Double => self.double_quoted(text),
+            Style::Literal => {
+                self.write_indicator("|", true, false, false);
+                self.block_hints(text);
+                self.put_break('\n');
+                self.indention = true;
+                self.whitespace = true;
+                self.lines(text, true);
+            }
+        }
+        self.restore_indent();
+    }
+
+    /// Writes the text of a single-quoted or literal scalar, indenting each line. In single
+    /// quotes a quote is doubled and a newline needs an empty line, as YAML folds lines there.
+    fn lines(&mut self, text: &str, literal: bool) {
+        let mut breaks = literal;
+        for c in text.chars() {
+            if is_break(c) {
+                if !literal && !breaks && c == '\n' {
+                    self.put_break('\n');
+                }
+                self.put_break(c);
+                self.indention = true;
+                breaks = true;
+            } else {
+                if breaks {
+                    self.write_indent();
+                }
+                if !literal && c == '\'' {
+                    self.put('\'');
+                }
+                self.put(c);
+                self.indention = false;
+                breaks = false;
+            }
+        }
+    }
+
+    /// Writes a literal scalar's indentation hint (for text starting with a space or a break)
+    /// and its chomping indicator: `-` without a final break, `+` with more than one.
+    fn block_hints(&mut self, text: &str) {
+        let chars: Vec<char> = text.chars().collect();
+        if chars.first().is_some_and(|&c| c == ' ' || is_break(c)) {
+            self.write_indicator("2", false, false, false);
+        }
+        let chomp = match chars.as_slice() {
+            [.., last] if is_break(*last) => match chars.as_slice() {
+                [_] => "+",
+                [.., before, _] if is_break(*before) => "+",
+                _ => "",
+            },
+            _ => "-",
+        };
+        self.write_indicator(chomp, false, false, false);
+    }
+
+    /// Writes a double-quoted scalar, escaping what libyaml cannot print as it is.
+    fn double_quoted(&mut self, text: &str) {
+        // The escapes with a letter of their own, in the order of `LETTERS`.
+        const ESCAPED: &str = "\0\u{7}\u{8}\t\n\u{B}\u{C}\r\u{1B}\"\\\u{85}\u{A0}\u{2028}\u{2029}";
+        const LETTERS: &str = "0abtnvfre\"\\N_LP";
+        self.write_indicator("\"", true, false, false);
+        // libyaml escapes every character of a value that starts with a byte order mark.
+        let bom = text.starts_with('\u{FEFF}');
+        for c in text.chars() {
+            if !(bom || !is_printable(c) || is_break(c) || c == '"' || c == '\\') {
+                self.put(c);
+                continue;
+            }
+            let letter = ESCAPED
+                .chars()
+                .position(|e| e == c)
+                .and_then(|i| LETTERS.chars().nth(i));
+            let escape = match (letter, c as u32) {
+                (Some(letter), _) => format!("\\{letter}"),
+                (None, v @ 0..=0xFF) => format!("\\x{v:02X}"),
+                (None, v @ 0..=0xFFFF) => format!("\\u{v:04X}"),
+                (None, v) => format!("\\U{v:08X}"),
+            };
+            escape.chars().for_each(|e| self.put(e));
+        }
+        self.write_indicator("\"", false, false, false);
+    }
+}
+
+/// Whether go-yaml's `resolve` reads `s`, written plain, back as a string (not as a null, a
+/// boolean, a number or a timestamp).
+fn resolves_to_str(s: &str) -> bool {
+    const SPECIAL: &str = "y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE \
+        off Off OFF ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF \
+        -.inf -.Inf -.INF";
+    let Some(first) = s.bytes().next() else {
+        return false;
+    };
+    let numeric = matches!(first, b'+' | b'-' | b'0'..=b'9');
+    if !numeric && first != b'.' && !b"yYnNtTfFoO~".contains(&first) {
+        return true;
+    }
+    if SPECIAL.split(' ').any(|special| special == s) {
+        return false;
+    }
+    if first == b'.' {
+        return !is_dot_float(s);
+    }
+    if !numeric || is_timestamp(s) {
+        return !numeric;
+    }
+    let plain = s.replace('_', "");
+    let float = is_yaml_float_syntax(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite);
+    if go_int(&plain, 0) || float {
+        return false;
+    }
+    // go-yaml retries binary numbers after a `0b` or `-0b` prefix with a signed base-2 parse.
+    match (plain.strip_prefix("0b"), plain.strip_prefix("-0b")) {
+        (Some(rest), _) => !go_int(rest, 2),
+        (_, Some(rest)) => !go_int(&format!("-{rest}"), 2),
+        _ => true,
+    }
+}
+
+/// Go's `ParseInt(s, radix, 64)`, or `ParseUint(s, radix, 64)` for unsigned text; radix 0 reads
+/// a `0x`, `0o`, `0b` or `0` prefix. The caller has removed any `_`.
+fn go_int(s: &str, radix: u32) -> bool {
+    let (sign, body) = match s.as_bytes().first() {
+        Some(&c @ (b'+' | b'-')) => (Some(c), &s[1..]),
+        _ => (None, s),
+    };
+    let prefix = body.get(..2).map(|p| p.to_ascii_lowercase());
+    let (radix, digits) = match prefix.as_deref() {
+        _ if radix != 0 => (radix, body),
+        Some("0x") if body.len() >= 3 => (16, &body[2..]),
+        Some("0o") if body.len() >= 3 => (8, &body[2..]),
+        Some("0b") if body.len() >= 3 => (2, &body[2..]),
+        _ if body == "0" => return true,
+        _ if body.starts_with('0') => (8, &body[1..]),
+        _ => (10, body),
+    };
+    let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
+    match (
+        valid
+            .then(|| u64::from_str_radix(digits, radix).ok())
+            .flatten(),
+        sign,
+    ) {
+        (None, _) => false,
+        (Some(_), None) => true,
+        (Some(m), Some(b'-')) => m <= 1 << 63,
+        (Some(m), _) => m < 1 << 63,
+    }
+}
+
+/// `^[-+]?[0-9]*\.?[0-9]+([eE][-+][0-9]+)?$`, go-yaml's test before it tries a float.
+fn is_yaml_float_syntax(s: &str) -> bool {
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (mantissa, exponent) = s
+        .split_once(['e', 'E'])
+        .map_or((s, None), |(m, e)| (m, Some(e)));
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => (int.is_empty() || digits(int)) && digits(frac),
+        None => digits(mantissa),
+    };
+    mantissa_ok && exponent.is_none_or(|e| e.starts_with(['+', '-']) && digits(&e[1..]))
+}
+
+/// Go's `strconv.ParseFloat` on text that starts with `.`: digits (single `_` allowed between
+/// them), an optional exponent, and a finite value.
+fn is_dot_float(s: &str) -> bool {
+    let digits = |t: &str| {
+        t.starts_with(|c: char| c.is_ascii_digit())
+            && t.bytes().all(|c| c.is_ascii_digit() || c == b'_')
+            && !t.ends_with('_')
+            && !t.contains("__")
+    };
+    let (mantissa, exponent) = s
+        .split_once(['e', 'E'])
+        .map_or((s, None), |(m, e)| (m, Some(e)));
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    let value = s.replace('_', "").parse::<f64>();
+    digits(&mantissa[1..]) && exponent_ok && value.is_ok_and(f64::is_finite)
+}
+
+/// go-yaml's timestamps, as Go's `time.Parse` reads its layouts `2006-1-2`,
+/// `2006-1-2T15:4:5.999999999Z07:00` (or with `t`) and `2006-1-2 15:4:5.999999999`: one- or
+/// two-digit fields in range, a real day of the month, an optional fraction of a second.
+fn is_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    if b.len() < 5 || !b[..4].iter().all(u8::is_ascii_digit) || b[4] != b'-' {
+        return false;
+    }
+    let mut rest = &b[5..];
+    let (Some(month @ 1..), true, Some(day @ 1..)) = (
+        take_num(&mut rest, 12),
+        take_lit(&mut rest, b'-'),
+        take_num(&mut rest, 31),
+    ) else {
+        return false;
+    };
+    let year: u32 = s[..4].parse().unwrap_or(0);
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = if month == 2 {
+        28 + u32::from(leap)
+    } else {
+        30 + (month + month / 8) % 2
+    };
+    let zoned = match rest.first() {
+        _ if day > days => return false,
+        None => return true,
+        Some(b'T' | b't') => true,
+        Some(b' ') => false,
+        Some(_) => return false,
+    };
+    rest = &rest[if zoned {
+        1
+    } else {
+        rest.iter().take_while(|&&c| c == b' ').count()
+    }..];
+    let time_ok = take_num(&mut rest, 23).is_some()
+        && take_lit(&mut rest, b':')
+        && take_num(&mut rest, 59).is_some()
+        && take_lit(&mut rest, b':')
+        && take_num(&mut rest, 59).is_some();
+    if rest.len() >= 2 && matches!(rest[0], b'.' | b',') && rest[1].is_ascii_digit() {
+        rest = &rest[1 + rest[1..].iter().take_while(|c| c.is_ascii_digit()).count()..];
+    }
+    let two = |p: &[u8]| take_num(&mut &p[..], 99).filter(|_| p.iter().all(u8::is_ascii_digit));
+    let zone_ok = match rest {
+        [] => !zoned,
+        [b'Z'] => zoned,
+        [b'+' | b'-', h @ .., b':', _, _] if h.len() == 2 => {
+            zoned && two(h).is_some_and(|h| h <= 24) && two(&rest[4..]).is_some_and(|m| m <= 60)
+        }
+        _ => false,
+    };
+    time_ok && zone_ok
+}
+
+/// Reads a one- or two-digit number no larger than `max` (Go's `getnum`).
+fn take_num(rest: &mut &[u8], max: u32) -> Option<u32> {
+    let n = rest
+        .iter()
+        .take(2)
+        .take_while(|c| c.is_ascii_digit())
+        .count();
+    let value = rest[..n]
+        .iter()
+        .fold(0, |acc, c| acc * 10 + u32::from(c - b'0'));
+    *rest = &rest[n..];
+    (n > 0 && value <= max).then_some(value)
+}
+
+fn take_lit(rest: &mut &[u8], lit: u8) -> bool {
+    let found = rest.first() == Some(&lit);
+    *rest = &rest[usize::from(found)..];
+    found
+}
+
+/// YAML 1.1 base-60 numbers (`1:30`, `-2:10:05.5`), which go-yaml quotes for other parsers.
+fn is_base60_float(s: &str) -> bool {
+    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if !body.starts_with(|c: char| c.is_ascii_digit()) || !body.contains(':') {
+        return false;
+    }
+    let (main, frac) = body.split_once('.').unwrap_or((body, ""));
+    let mut parts = main.split(':');
+    let digits_ok = |t: &str| t.bytes().all(|c| c.is_ascii_digit() || c == b'_');
+    let head_ok = parts.next().is_some_and(digits_ok);
+    let sexagesimal_ok = parts.all(|p| match p.as_bytes() {
+        [d] => d.is_ascii_digit(),
+        [t, d] => (b'0'..=b'5').contains(t) && d.is_ascii_digit(),
+        _ => false,
+    });
+    head_ok && sexagesimal_ok && digits_ok(frac)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Pos;
+
+    fn s(text: &str) -> Value {
+        Value::Str(text.to_string())
+    }
+
+    fn node(v: Value) -> Node {
+        Node::new(v, Pos::unknown())
+    }
+
+    fn map(entries: Vec<(Value, Value)>) -> Value {
+        let entry = |(key, v)| MapEntry {
+            key,
+            value: node(v),
+        };
+        Value::Map(entries.into_iter().map(entry).collect())
+    }
+
+    fn arr(items: Vec<Value>) -> Value {
+        Value::Array(items.into_iter().map(node).collect())
+    }
+
+    /// Renders `{v: value}` and returns what follows `v:`.
+    fn under_v(value: Value) -> String {
+        to_yaml(&map(vec![(s("v"), value)]))[2..].to_string()
+    }
+
+    #[test]
+    fn empty_documents_print_nothing_and_scalars_print_alone() {
+        assert_eq!(to_yaml(&Value::Null), "");
+        assert_eq!(to_yaml(&map(vec![])), "");
+        assert_eq!(to_yaml(&arr(vec![])), "");
+        assert_eq!(to_yaml(&s("hello")), "hello\n");
+        assert_eq!(to_yaml(&Value::Int(-7)), "-7\n");
+        assert_eq!(to_yaml(&s("")), "\"\"\n");
+        assert_eq!(to_yaml(&s("a\nb")), "|-\n  a\n  b\n");
+    }
+
+    #[test]
+    fn block_layout_matches_go_yaml() {
+        let (t, f, null) = (Value::Bool(true), Value::Bool(false), Value::Null);
+        let inner = map(vec![
+            (s("b"), s("c")),
+            (s("e"), map(vec![])),
+            (s("f"), arr(vec![])),
+        ]);
+        let item = map(vec![(s("k"), Value::Int(1)), (s("l"), arr(vec![null]))]);
+        let nested = arr(vec![arr(vec![t, f]), arr(vec![])]);
+        let list = arr(vec![s("x"), item]);
+        let value = map(vec![
+            (s("a"), inner),
+            (s("list"), list),
+            (s("nested"), nested),
+        ]);
+        let want = "a:\n  b: c\n  e: {}\n  f: []\nlist:\n- x\n- k: 1\n  l:\n  - null\n\
+                    nested:\n- - true\n  - false\n- []\n";
+        assert_eq!(to_yaml(&value), want);
+        assert_eq!(
+            to_yaml(&arr(vec![s("a"), Value::Float(1.5)])),
+            "- a\n- 1.5\n"
+        );
+    }
+
+    #[test]
+    fn ambiguous_strings_are_double_quoted() {
+        let quoted = "y Yes on OFF ~ null true 10 -1 +3 0x1F 0o17 0b101 017 1_000 1.0 .5 -.5 1e+3 \
+            1.5E-2 .inf -.Inf .NaN 99999999999999999999999 1:1 -2:30:00.5 2015-02-24T18:19:39Z \
+            2024-01-15 2024-02-29 2024-1-5t1:2:3,5+05:30 0b-1 .5_5";
+        for text in quoted.split(' ').chain(["2024-1-5  10:00:00.5"]) {
+            assert_eq!(under_v(s(text)), format!(" \"{text}\"\n"), "{text}");
+        }
+        let plain =
+            "yess 1e3 1.2.3 8. 0x 2023-02-29 2024-01-15T10:00:00 2024-01-15T10:00:00+25:00 \
+            1:70 << <foo> .a a:b -foo x-y 1e+400 0xFFFFFFFFFFFFFFFFFF 你好 a'b NaN Infinity \
+            ._5 .2_";
+        for text in plain.split(' ') {
+            assert_eq!(under_v(s(text)), format!(" {text}\n"), "{text}");
+        }
+    }
+
+    #[test]
+    fn indicators_and_edge_spaces_choose_single_quotes() {
+        let cases = "-|b: c|Hello #comment|key:| lead|trail |*star|---|? x|@at|{a}|%p|a #|,|!t|&a";
+        for text in cases.split('|') {
+            assert_eq!(under_v(s(text)), format!(" '{text}'\n"), "{text}");
+        }
+        assert_eq!(under_v(s("it's: x")), " 'it''s: x'\n");
+        assert_eq!(under_v(s("a#b c,d e?f g-h")), " a#b c,d e?f g-h\n");
+    }
+
+    #[test]
+    fn escapes_use_double_quotes() {
+        assert_eq!(under_v(s("\u{1F680} launch")), " \"\\U0001F680 launch\"\n");
+        assert_eq!(under_v(s("tab\there")), " \"tab\\there\"\n");
+        let controls = "\0\u{7}\u{1b}\u{7f}\u{85}\u{FEFF}x";
+        assert_eq!(under_v(s(controls)), " \"\\0\\a\\e\\x7F\\N\\uFEFFx\"\n");
+        assert_eq!(under_v(s("\u{FEFF}a\u{A0}")), " \"\\uFEFF\\x61\\_\"\n");
+        assert_eq!(
+            under_v(s("say \"hi\" \\ \t")),
+            " \"say \\\"hi\\\" \\\\ \\t\"\n"
+        );
+    }
+
+    #[test]
+    fn multi_line_strings_use_literal_blocks_or_double_quotes() {
+        let cases = [
+            ("a\nb", " |-\n  a\n  b\n"),
+            ("a\nb\n", " |\n  a\n  b\n"),
+            ("a\n\nb\n\n", " |+\n  a\n\n  b\n\n"),
+            ("\n", " |2+\n\n"),
+            ("  indented\nx", " |2-\n    indented\n  x\n"),
+            ("trailing \nspace", " \"trailing \\nspace\"\n"),
+            ("end space \n", " \"end space \\n\"\n"),
+            ("tab\t\nx", " \"tab\\t\\nx\"\n"),
+            ("crlf\r\n", " \"crlf\\r\\n\"\n"),
+            ("a\u{2028}b", " 'a\u{2028}  b'\n"),
+        ];
+        for (text, want) in cases {
+            assert_eq!(under_v(s(text)), want, "{text:?}");
+        }
+        assert_eq!(
+            to_yaml(&arr(vec![s("x\ny\n"), s("z")])),
+            "- |\n  x\n  y\n- z\n"
+        );
+        let nested = map(vec![(s("a"), map(vec![(s("b"), s("l1\nl2\n"))]))]);
+        assert_eq!(to_yaml(&nested), "a:\n  b: |\n    l1\n    l2\n");
+    }
+
+    #[test]
+    fn long_strings_are_not_folded() {
+        let long = "word ".repeat(40) + "end";
+        assert_eq!(under_v(s(&long)), format!(" {long}\n"));
+        assert_eq!(under_v(s(&format!("{long}: x"))), format!(" '{long}: x'\n"));
+        assert_eq!(
+            under_v(s(&format!("{long}\t"))),
+            format!(" \"{long}\\t\"\n")
+        );
+    }
+
+    #[test]
+    fn keys_of_every_scalar_type() {
+        let value = map(vec![
+            (Value::Int(1), s("one")),
+            (Value::Bool(true), s("on")),
+            (Value::Float(2.5), Value::Null),
+            (Value::Null, Value::Int(0)),
+            (s("yes"), s("no")),
+            (s(""), s("")),
+            (s("a: b"), s("x")),
+        ]);
+        let want =
+            "1: one\ntrue: \"on\"\n2.5: null\nnull: 0\n\"yes\": \"no\"\n\"\": \"\"\n'a: b': x\n";
+        assert_eq!(to_yaml(&value), want);
+    }
+
+    #[test]
+    fn keys_that_cannot_be_simple() {
+        let (long, limit) = ("k".repeat(129), "k".repeat(128));
+        let multi = map(vec![(s("c"), Value::Int(1))]);
+        let value = map(vec![
+            (s(&long), s("v")),
+            (s("a\nb"), multi),
+            (s(&limit), arr(vec![])),
+        ]);
+        let want = format!("? {long}\n: v\n? |-\n  a\n  b\n: c: 1\n{limit}: []\n");
+        assert_eq!(to_yaml(&value), want);
+        let odd = map(vec![
+            (arr(vec![]), Value::Int(1)),
+            (arr(vec![s("x")]), Value::Int(2)),
+        ]);
+        assert_eq!(to_yaml(&odd), "[]: 1\n? - x\n: 2\n");
+    }
+
+    #[test]
+    fn floats_format_like_go() {
+        let cases =
+            "1 1|1e3 1000|0.000001 1e-06|123456789.123 1.23456789123e+08|-0 -0|0 0|0.1 0.1|\
+            100000 100000|1e6 1e+06|0.0001 0.0001|-2.5e-5 -2.5e-05|1e100 1e+100|5e-324 5e-324|\
+            inf .inf|-inf -.inf|NaN .nan";
+        for (input, want) in cases.split('|').filter_map(|case| case.split_once(' ')) {
+            let f: f64 = input.parse().unwrap();
+            assert_eq!(format_float(f), want, "{input}");
+            assert_eq!(under_v(Value::Float(f)), format!(" {want}\n"));
+        }
+    }
+}

@@ -1,3 +1,271 @@
-//! Placeholder until the emitter lands.
-use crate::value::Value;
-pub fn to_json(_value: &Value) -> String { String::new() }
+//! Writing data values as JSON, byte for byte as `ytt --data-values-inspect -o json` prints them.
+//!
+//! ytt converts the document to Go maps and calls `encoding/json.Marshal`, so the output is
+//! compact, map keys are sorted by their bytes, `<`, `>`, `&`, U+2028 and U+2029 are escaped
+//! (`\u003c`), other control characters use `\n`-style or `\u00XX` escapes, and floats use
+//! JavaScript-like notation (`1e+21`, `1e-7`). Nothing follows the document, not even a newline.
+//!
+//! Two cases differ from a plain port. ytt prints nothing for a null, an empty map or an empty
+//! array (it skips empty documents), and also nothing when `json.Marshal` fails, which it does for
+//! NaN and infinities. ytt crashes on a map key that is not a string; here such keys are written as
+//! ytt shows keys in messages (`1`, `true`), the last of equal keys winning as in a Go map.
+
+use crate::value::{MapEntry, Node, Value};
+use std::collections::BTreeMap;
+
+/// Renders one document of data values as ytt's JSON output.
+pub fn to_json(value: &Value) -> String {
+    let empty = match value {
+        Value::Null => true,
+        Value::Map(entries) => entries.is_empty(),
+        Value::Array(items) => items.is_empty(),
+        _ => false,
+    };
+    if empty {
+        return String::new();
+    }
+    marshal_json(value).unwrap_or_default()
+}
+
+/// Renders any value as Go's `json.Marshal` does (as ytt's `json.encode` does), without the
+/// document rules of [`to_json`]: a null is `null` and empty collections are `{}` and `[]`.
+/// `None` where Go's encoder fails, on a NaN or an infinity.
+pub fn marshal_json(value: &Value) -> Option<String> {
+    let mut out = String::new();
+    write_value(&mut out, value).then_some(out)
+}
+
+/// Appends `value`; false when Go's encoder would fail (a NaN or an infinity).
+fn write_value(out: &mut String, value: &Value) -> bool {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Float(f) => match format_json_float(*f) {
+            Some(text) => out.push_str(&text),
+            None => return false,
+        },
+        Value::Str(s) => write_string(out, s),
+        Value::Array(items) => return write_array(out, items),
+        Value::Map(entries) => return write_map(out, entries),
+    }
+    true
+}
+
+fn write_array(out: &mut String, items: &[Node]) -> bool {
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if !write_value(out, &item.value) {
+            return false;
+        }
+    }
+    out.push(']');
+    true
+}
+
+fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
+    // A later equal key replaces an earlier one, as assigning into a Go map does, and keys come
+    // out sorted by their bytes, as Go's encoder sorts them.
+    let sorted: BTreeMap<String, &Value> = entries
+        .iter()
+        .map(|e| (e.key.key_string(), &e.value.value))
+        .collect();
+    out.push('{');
+    for (i, (key, value)) in sorted.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, &key);
+        out.push(':');
+        if !write_value(out, value) {
+            return false;
+        }
+    }
+    out.push('}');
+    true
+}
+
+/// Writes a JSON string as Go's encoder does with HTML escaping on. The `\b` and `\f` escapes
+/// are those of Go 1.22 and later (older releases wrote `\u0008` and `\u000c`).
+fn write_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{C}' => out.push_str("\\f"),
+            '\0'..='\u{1F}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
+                out.push_str(&format!("\\u{:04x}", c as u32));
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Formats a float as Go's `encoding/json`: shortest digits, fixed notation from 1e-6 up to
+/// 1e21, exponent notation otherwise (`1e-7`, `1e+21`). `None` for NaN and infinities, which Go
+/// refuses to encode.
+fn format_json_float(f: f64) -> Option<String> {
+    f.is_finite()
+        .then(|| super::emit::go_float_text(f, -6..21, 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Pos;
+
+    fn node(value: Value) -> Node {
+        Node::new(value, Pos::unknown())
+    }
+
+    fn map(entries: Vec<(&str, Value)>) -> Value {
+        Value::Map(
+            entries
+                .into_iter()
+                .map(|(k, v)| MapEntry {
+                    key: Value::Str(k.to_string()),
+                    value: node(v),
+                })
+                .collect(),
+        )
+    }
+
+    fn string(s: &str) -> Value {
+        Value::Str(s.to_string())
+    }
+
+    #[test]
+    fn sorts_keys_and_prints_compactly_without_newline() {
+        let value = map(vec![
+            ("name", string("app")),
+            ("replicas", Value::Int(1)),
+            ("db", map(vec![("host", string("localhost"))])),
+        ]);
+        assert_eq!(
+            to_json(&value),
+            r#"{"db":{"host":"localhost"},"name":"app","replicas":1}"#
+        );
+    }
+
+    #[test]
+    fn empty_documents_print_nothing_but_nested_empties_print() {
+        assert_eq!(to_json(&Value::Null), "");
+        assert_eq!(to_json(&Value::Map(vec![])), "");
+        assert_eq!(to_json(&Value::Array(vec![])), "");
+        let value = map(vec![
+            ("a", Value::Map(vec![])),
+            ("b", Value::Array(vec![])),
+            ("c", Value::Null),
+        ]);
+        assert_eq!(to_json(&value), r#"{"a":{},"b":[],"c":null}"#);
+        assert_eq!(to_json(&string("")), r#""""#);
+    }
+
+    #[test]
+    fn arrays_and_scalars() {
+        let value = Value::Array(vec![
+            node(Value::Bool(true)),
+            node(Value::Int(-3)),
+            node(string("x")),
+        ]);
+        assert_eq!(to_json(&value), r#"[true,-3,"x"]"#);
+        assert_eq!(to_json(&Value::Int(i64::MIN)), "-9223372036854775808");
+    }
+
+    #[test]
+    fn escapes_like_go_with_html_escaping() {
+        let cases = [
+            (
+                "<a href=\"x\">&</a>",
+                r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e""#,
+            ),
+            ("\\ \n\r\t\u{8}\u{c}", r#""\\ \n\r\t\b\f""#),
+            ("\0\u{1}\u{1f}\u{7f}", "\"\\u0000\\u0001\\u001f\u{7f}\""),
+            ("é \u{2028}\u{2029} 🚀", "\"é \\u2028\\u2029 🚀\""),
+        ];
+        for (text, want) in cases {
+            assert_eq!(to_json(&string(text)), want, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn floats_use_go_json_notation() {
+        let cases = [
+            (1.0, "1"),
+            (1.5, "1.5"),
+            (-0.0, "-0"),
+            (0.0, "0"),
+            (1e3, "1000"),
+            (0.000001, "0.000001"),
+            (0.0000001, "1e-7"),
+            (1.5e-10, "1.5e-10"),
+            (123456789.123, "123456789.123"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (-2.5e300, "-2.5e+300"),
+            (5e-324, "5e-324"),
+            (0.1 + 0.2, "0.30000000000000004"),
+        ];
+        for (f, want) in cases {
+            assert_eq!(to_json(&Value::Float(f)), want, "{f:e}");
+        }
+    }
+
+    #[test]
+    fn marshal_json_has_no_document_rules() {
+        assert_eq!(marshal_json(&Value::Null).as_deref(), Some("null"));
+        assert_eq!(marshal_json(&Value::Map(vec![])).as_deref(), Some("{}"));
+        assert_eq!(marshal_json(&Value::Array(vec![])).as_deref(), Some("[]"));
+        assert_eq!(marshal_json(&Value::Float(f64::NEG_INFINITY)), None);
+    }
+
+    #[test]
+    fn nan_and_infinity_print_nothing() {
+        assert_eq!(to_json(&Value::Float(f64::NAN)), "");
+        let value = map(vec![
+            ("a", Value::Int(1)),
+            ("b", Value::Array(vec![node(Value::Float(f64::INFINITY))])),
+        ]);
+        assert_eq!(to_json(&value), "");
+    }
+
+    #[test]
+    fn keys_sort_by_bytes_and_non_string_keys_are_stringified() {
+        let value = Value::Map(vec![
+            MapEntry {
+                key: string("b"),
+                value: node(Value::Int(1)),
+            },
+            MapEntry {
+                key: string("B"),
+                value: node(Value::Int(2)),
+            },
+            MapEntry {
+                key: string("é"),
+                value: node(Value::Int(3)),
+            },
+            MapEntry {
+                key: Value::Int(10),
+                value: node(Value::Int(4)),
+            },
+            MapEntry {
+                key: Value::Bool(true),
+                value: node(Value::Int(5)),
+            },
+            MapEntry {
+                key: string("10"),
+                value: node(Value::Int(6)),
+            },
+        ]);
+        assert_eq!(to_json(&value), r#"{"10":6,"B":2,"b":1,"true":5,"é":3}"#);
+    }
+}
