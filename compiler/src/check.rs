@@ -128,6 +128,7 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines) -
             continue;
         }
         let has_schema = kinds.contains(&Some("data/values-schema"));
+        let (mut schema_here, mut values_here) = (false, false);
         let trees = eval_template(&raw, &star).map_err(|e| {
             let phase = if has_schema { "Overlaying data values schema" } else { "Overlaying data values" };
             CheckError(format!("{phase} (in following order: {}): {}", input.name, template_error(&e, sources)))
@@ -164,11 +165,18 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines) -
             }
             if tree.ann("data/values-schema").is_some() {
                 docs.schema.push(tree);
-                docs.schema_files.push(input.name.clone());
+                schema_here = true;
             } else if tree.ann("data/values").is_some() {
                 docs.values.push(tree);
-                docs.values_files.push(input.name.clone());
+                values_here = true;
             }
+        }
+        // The phase messages list each file once, however many documents it has.
+        if schema_here {
+            docs.schema_files.push(input.name.clone());
+        }
+        if values_here {
+            docs.values_files.push(input.name.clone());
         }
     }
     Ok(docs)
@@ -206,12 +214,7 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
 }
 
 fn order(files: &[String], extra: bool) -> String {
-    let mut names: Vec<String> = Vec::new();
-    for f in files {
-        if !names.contains(f) {
-            names.push(f.clone());
-        }
-    }
+    let mut names = files.to_vec();
     if extra {
         names.push("additional data values".into());
     }

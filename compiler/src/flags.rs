@@ -192,6 +192,8 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
         sources.add("(data-value-yaml arg)", kv);
         let pos = Pos::new("(data-value-yaml arg)", 1);
         let leaf = parse_yaml_value(v, &pos, k, o.strict)?;
+        // ytt parses the value as a file without a name: collections keep those positions.
+        sources.add("", v);
         out.push(doc(nested(k, leaf, &pos), pos));
     }
     for kv in &o.data_value_file {
@@ -204,8 +206,9 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
                 io_message(&e).trim_start_matches("lstat: ")
             ))
         })?;
-        sources.add("(data-value-file arg)", kv);
-        let pos = Pos::new("(data-value-file arg)", 1);
+        let label = format!("(data-value-file arg) {kv}");
+        sources.add(&label, &text);
+        let pos = Pos::new(label, 1);
         out.push(doc(nested(k, TreeValue::Scalar(Value::Str(text)), &pos), pos));
     }
     Ok(out)
@@ -247,7 +250,9 @@ fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<Tr
         ))
     })?;
     let Some(first) = raw.docs.first() else { return Ok(TreeValue::Scalar(Value::Null)) };
-    let mut tree = raw_to_tree(first, &pos.file);
-    relabel(&mut tree, pos);
+    let mut tree = raw_to_tree(first, "");
+    if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
+        relabel(&mut tree, pos);
+    }
     Ok(tree.value)
 }

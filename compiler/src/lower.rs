@@ -11,7 +11,11 @@ const NULL_HINTS: [&str; 3] = [
     "to set the default value to null, annotate with @schema/nullable.",
     "to allow any value, annotate with @schema/type any=True.",
 ];
-const ARRAY_HINT: &str = "in schema, the one item of the array implies the type of its elements.";
+const ARRAY_HINTS: [&str; 3] = [
+    "in schema, the one item of the array implies the type of its elements.",
+    "in schema, the default value for an array is always an empty list.",
+    "default values can be overridden via a data values overlay.",
+];
 
 struct Lowerer<'a> {
     sources: &'a SourceLines,
@@ -57,7 +61,9 @@ impl Lowerer<'_> {
     /// One string argument (`@schema/desc`, `@schema/title`, `@schema/deprecated`).
     fn string_arg(&self, tree: &Tree, ann: &Ann) -> Result<String, SchemaReport> {
         if !ann.kwargs.is_empty() {
-            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), "string"));
+            let mut r = syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), "string");
+            r.failures[0].hints.push("this annotation only accepts one argument: a string.".into());
+            return Err(r);
         }
         match ann.args.as_slice() {
             [] => Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), "string")),
@@ -82,6 +88,10 @@ impl Lowerer<'_> {
                             summary: "Invalid schema".into(),
                             failures: vec![Failure {
                                 description: Some("@schema/deprecated not supported on a document".into()),
+                                hints: vec![
+                                    "do you mean to deprecate the entire schema document?".into(),
+                                    "use schema/deprecated on individual keys.".into(),
+                                ],
                                 ..self.failure(tree, Some(ann))
                             }],
                             misc: String::new(),
@@ -170,7 +180,13 @@ impl Lowerer<'_> {
         if default_ann.is_some() && tree.kind == TreeKind::ArrayItem {
             let inner = SchemaReport {
                 summary: "Invalid schema - @schema/default not supported on array item".into(),
-                failures: vec![Failure { ..self.failure(tree, default_ann) }],
+                failures: vec![Failure {
+                    hints: vec![
+                        "do you mean to set a default value for the array?".into(),
+                        "set an array's default by annotating its parent.".into(),
+                    ],
+                    ..self.failure(tree, default_ann)
+                }],
                 misc: String::new(),
             };
             return Err(SchemaReport { summary: "Invalid schema".into(), failures: vec![], misc: inner.render() });
@@ -209,7 +225,7 @@ impl Lowerer<'_> {
                             failures: vec![Failure {
                                 found: Some(format!("{} array items", items.len())),
                                 expected: Some("exactly 1 array item, of the desired type".into()),
-                                hints: vec![ARRAY_HINT.into()],
+                                hints: ARRAY_HINTS.iter().map(|h| h.to_string()).collect(),
                                 ..self.failure(tree, None)
                             }],
                             misc: String::new(),
@@ -298,7 +314,12 @@ impl Lowerer<'_> {
         if let Some(ann) = ann {
             let expected = format!("{} (by {})", ty.name(), ty.pos);
             if !ann.kwargs.is_empty() {
-                return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), &expected));
+                let mut r = syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), &expected);
+                r.failures[0].hints.extend([
+                    "this annotation only accepts one argument: the default value.".to_string(),
+                    "value must be in Starlark format, e.g.: {'key': 'value'}, True.".to_string(),
+                ]);
+                return Err(r);
             }
             let value = match ann.args.as_slice() {
                 [] => return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), &expected)),
