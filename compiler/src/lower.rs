@@ -48,13 +48,15 @@ const EXAMPLES_EXPECTED: &str = "2-tuple containing description (string) and exa
 
 impl Lowerer<'_> {
     fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
-        let mut lines = Vec::new();
-        if let Some(a) = ann {
-            lines.push((a.pos.line, self.sources.line(&a.pos.file, a.pos.line).to_string()));
-        }
-        if ann.is_none_or(|a| a.pos.line != tree.pos.line) {
-            lines.push((tree.pos.line, self.sources.line(&tree.pos.file, tree.pos.line).to_string()));
-        }
+        // An annotation's error quotes every annotation line of the node, then the node.
+        let mut numbers: Vec<u32> = match ann {
+            Some(_) => tree.anns.iter().filter(|a| a.pos.file == tree.pos.file).map(|a| a.pos.line).collect(),
+            None => Vec::new(),
+        };
+        numbers.push(tree.pos.line);
+        numbers.sort_unstable();
+        numbers.dedup();
+        let lines = numbers.into_iter().map(|n| (n, self.sources.line(&tree.pos.file, n).to_string())).collect();
         Failure { file: tree.pos.file.to_string(), lines, ..Default::default() }
     }
 

@@ -94,14 +94,36 @@ impl FileLoader for Loader<'_> {
     }
 }
 
-/// The message of a Starlark error, without traceback.
+/// The message of a Starlark error, without traceback, worded as ytt's starlark-go words it
+/// where the two interpreters disagree.
 pub fn error_message(e: &starlark::Error) -> String {
     if let starlark::ErrorKind::Native(a) = e.kind() {
         if let Some(f) = a.downcast_ref::<modules::AssertFail>() {
             return f.0.clone();
         }
     }
-    e.without_diagnostic().to_string()
+    go_wording(&e.without_diagnostic().to_string())
+}
+
+fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
+    let rest = &s[s.find(start)? + start.len()..];
+    Some(&rest[..rest.find(end)?])
+}
+
+fn go_wording(msg: &str) -> String {
+    if let Some(name) = msg.strip_prefix("Variable `").and_then(|r| r.strip_suffix("` not found")) {
+        return format!("undefined: {name}");
+    }
+    if msg.starts_with("Floor division by zero") || msg.starts_with("Integer division by zero") {
+        return "floored division by zero".into();
+    }
+    if msg.starts_with("Division by zero") {
+        return "floating-point division by zero".into();
+    }
+    if let Some(name) = between(msg, "Module has no symbol `", "`") {
+        return format!("load: name {name} not found in module");
+    }
+    msg.to_string()
 }
 
 fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> TemplateError {
@@ -110,7 +132,18 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
         program.line_map.get(gen_line).copied().unwrap_or(0)
     });
     let compile_time = matches!(e.kind(), starlark::ErrorKind::Parser(_) | starlark::ErrorKind::Scope(_));
-    TemplateError { file: name.to_string(), line, message: error_message(e), compile_time }
+    let mut message = error_message(e);
+    if message.starts_with("load: name ") {
+        // starlark-go names the module: take it from the `load(...)` line.
+        let module = e
+            .span()
+            .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
+            .and_then(|text| between(text, "load(\"", "\"").map(str::to_string));
+        if let Some(m) = module {
+            message = format!("{message} {m}");
+        }
+    }
+    TemplateError { file: name.to_string(), line, message, compile_time }
 }
 
 fn run(name: &str, program: &Program, sources: &Sources) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
