@@ -208,14 +208,8 @@ impl BuildState {
         Some(match first.kind {
             TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
             TreeKind::ArrayItem => TreeValue::Array(ctx.out),
-            TreeKind::Document => {
-                // A function that returns documents: a single document is its value.
-                if ctx.out.len() == 1 {
-                    ctx.out.into_iter().next().expect("one document").value
-                } else {
-                    TreeValue::Array(ctx.out)
-                }
-            }
+            // A function that returns documents returns a document set, indexed by document.
+            TreeKind::Document => TreeValue::Array(ctx.out),
         })
     }
 }

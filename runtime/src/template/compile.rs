@@ -72,6 +72,8 @@ struct Compiler {
     blocks: Vec<Block>,
     frames: Vec<Frame>,
     scanner: LineScanner,
+    /// The statement being continued on the next lines is a `def`.
+    pending_def: bool,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -83,6 +85,7 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
         blocks: Vec::new(),
         frames: Vec::new(),
         scanner: LineScanner::default(),
+        pending_def: false,
     };
     for (i, doc) in file.docs.iter().enumerate() {
         c.node(doc, &mut vec![i])?;
@@ -107,6 +110,7 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
         blocks: Vec::new(),
         frames: Vec::new(),
         scanner: LineScanner::default(),
+        pending_def: false,
     };
     for (i, line) in src.lines().enumerate() {
         c.code(&Comment { line: i as u32 + 1, text: format!(" {line}") })?;
@@ -262,11 +266,20 @@ impl Compiler {
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
         let scanned = self.scanner.scan(text);
         match scanned {
-            CodeLine::Continuation => {
+            CodeLine::Continuation { opens_block } => {
                 // Inside brackets or a string: copy verbatim.
                 self.out.push_str(text);
                 self.out.push('\n');
                 self.line_map.push(line);
+                if opens_block {
+                    // A statement such as `if a and \` + `b:` opens its block on its last line.
+                    let is_def = self.pending_def;
+                    self.blocks.push(Block { is_def, has_body: false, auto_close: false, auto_frame: None });
+                    if is_def {
+                        let d = self.depth();
+                        self.emit(line, d, "__ytt_ctx_start()");
+                    }
+                }
                 return Ok(());
             }
             CodeLine::Statement { opens_block } => {
@@ -296,6 +309,7 @@ impl Compiler {
                     None => (stmt.to_string(), false),
                 };
                 let d = self.depth();
+                self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_assert(&stmt);
                 let stmt = if in_def && first == "return" { wrap_return(&stmt) } else { stmt };

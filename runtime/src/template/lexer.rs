@@ -7,8 +7,9 @@
 /// What a physical code line is.
 #[derive(Debug, PartialEq)]
 pub enum CodeLine {
-    /// The line continues an open bracket, string or backslash continuation.
-    Continuation,
+    /// The line continues an open bracket, string or backslash continuation;
+    /// `opens_block` when it ends a logical line that ends in `:`.
+    Continuation { opens_block: bool },
     /// The line starts a statement; `opens_block` when its logical line ends in `:`.
     /// For a statement that continues on later lines, this is decided on its first line
     /// (ytt block openers do not span lines in practice).
@@ -78,11 +79,12 @@ impl LineScanner {
             // An unterminated one-line string: let the Starlark parser report it.
             self.string = None;
         }
-        if continuation {
-            return CodeLine::Continuation;
-        }
         let ends_open = self.depth > 0 || self.string.is_some() || self.backslash;
-        CodeLine::Statement { opens_block: !ends_open && last_significant == Some(':') }
+        let opens_block = !ends_open && last_significant == Some(':');
+        if continuation {
+            return CodeLine::Continuation { opens_block };
+        }
+        CodeLine::Statement { opens_block }
     }
 }
 
@@ -168,12 +170,12 @@ mod tests {
     fn continuations() {
         let mut s = LineScanner::default();
         assert_eq!(s.scan("x = ["), CodeLine::Statement { opens_block: false });
-        assert_eq!(s.scan("  1,"), CodeLine::Continuation);
-        assert_eq!(s.scan("]"), CodeLine::Continuation);
+        assert_eq!(s.scan("  1,"), CodeLine::Continuation { opens_block: false });
+        assert_eq!(s.scan("]"), CodeLine::Continuation { opens_block: false });
         assert_eq!(s.scan("if a and \\"), CodeLine::Statement { opens_block: false });
-        assert_eq!(s.scan("  b:"), CodeLine::Continuation);
+        assert_eq!(s.scan("  b:"), CodeLine::Continuation { opens_block: true });
         assert_eq!(s.scan("s = \"\"\"if x:"), CodeLine::Statement { opens_block: false });
-        assert_eq!(s.scan("end \"\"\""), CodeLine::Continuation);
+        assert_eq!(s.scan("end \"\"\""), CodeLine::Continuation { opens_block: false });
         assert_eq!(s.scan("z = 1"), CodeLine::Statement { opens_block: false });
     }
 
