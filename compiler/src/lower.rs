@@ -50,7 +50,12 @@ impl Lowerer<'_> {
     fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
         // An annotation's error quotes every annotation line of the node, then the node.
         let mut numbers: Vec<u32> = match ann {
-            Some(_) => tree.anns.iter().filter(|a| a.pos.file == tree.pos.file).map(|a| a.pos.line).collect(),
+            Some(a) => tree
+                .anns
+                .iter()
+                .filter(|x| x.pos.file == tree.pos.file && x.pos.line >= a.pos.line && !x.name.starts_with("data/"))
+                .map(|x| x.pos.line)
+                .collect(),
             None => Vec::new(),
         };
         numbers.push(tree.pos.line);

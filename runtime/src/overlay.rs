@@ -140,7 +140,12 @@ fn merge_map_item(entries: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_mi
         }
         Some(i) => {
             let left = std::mem::take(&mut entries[i].value);
-            if matches!(item.value, TreeValue::Scalar(_)) {
+            // A value that is replaced rather than merged takes the new position.
+            let merges = matches!(
+                (&left, &item.value),
+                (TreeValue::Map(_), TreeValue::Map(_)) | (TreeValue::Array(_), TreeValue::Array(_))
+            );
+            if !merges {
                 entries[i].pos = item.pos.clone();
             }
             entries[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;

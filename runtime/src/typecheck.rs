@@ -29,7 +29,9 @@ impl TypeViolation {
     }
 }
 
-/// Checks `node` against `ty`; returns the violations ytt would report, in schema order.
+/// Checks `node` against `ty`; returns the violations ytt would report, in ytt's order: a
+/// depth-first walk in document order that reports a map's undeclared keys before looking into
+/// its declared items.
 pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
     let mut out = Vec::new();
     check_into(node, ty, &mut out);
@@ -57,15 +59,14 @@ fn check_into(node: &Node, ty: &Type, out: &mut Vec<TypeViolation>) {
     match (&ty.kind, &node.value) {
         (Kind::Scalar(s), v) if s.accepts(v) => {}
         (Kind::Map(fields), Value::Map(entries)) => {
-            // Declared items first, in schema order; then undeclared ones.
-            for field in fields {
-                if let Some(e) = entries.iter().find(|e| e.key.key_eq(&field.key)) {
-                    check_into(&e.value, &field.ty, out);
-                }
-            }
             for e in entries {
                 if !fields.iter().any(|f| f.key.key_eq(&e.key)) {
                     out.push(undeclared(e, ty, fields));
+                }
+            }
+            for e in entries {
+                if let Some(field) = fields.iter().find(|f| f.key.key_eq(&e.key)) {
+                    check_into(&e.value, &field.ty, out);
                 }
             }
         }
@@ -177,10 +178,10 @@ mod tests {
     fn wrong_scalar_and_undeclared_key() {
         let v = check(&map(&[("port", Value::Str("x".into())), ("hostt", Value::Str("h".into()))]), &schema());
         assert_eq!(v.len(), 2);
-        assert_eq!(v[0].found, "string");
-        assert_eq!(v[0].expected, "integer (by s.yml:2)");
-        assert_eq!(v[1].expected, "one of { host, port } (from s.yml:1)");
-        assert_eq!(v[1].hints, vec!["did you mean \"host\"?".to_string()]);
+        assert_eq!(v[0].expected, "one of { host, port } (from s.yml:1)");
+        assert_eq!(v[0].hints, vec!["did you mean \"host\"?".to_string()]);
+        assert_eq!(v[1].found, "string");
+        assert_eq!(v[1].expected, "integer (by s.yml:2)");
     }
 
     #[test]
