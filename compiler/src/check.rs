@@ -11,7 +11,8 @@ use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::{eval_template, Sources};
 use schemac_runtime::template::tree::{Tree, TreeKind, TreeValue};
 use schemac_runtime::template::TemplateError;
-use schemac_runtime::typecheck;
+use schemac_runtime::starlark::predicates::StarlarkPredicates;
+use schemac_runtime::{typecheck, validate};
 use schemac_runtime::value::{Node, Pos};
 use schemac_runtime::yaml::parse::{parse_file, RawFile, RawKind, RawNode, RawValue};
 
@@ -234,10 +235,10 @@ fn schema_of(docs: &Documents, sources: &SourceLines) -> Result<Option<Type>, Ch
     crate::lower::lower(&merged, sources).map(Some).map_err(|r| CheckError(format!("{prefix}{}", r.render())))
 }
 
-fn type_check(node: &mut Node, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
+fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
     let Some(ty) = schema else { return Ok(()) };
-    typecheck::fill_defaults(node, ty);
-    let violations = typecheck::check(node, ty);
+    typecheck::fill_defaults(tree, ty);
+    let violations = typecheck::check(&tree.to_node(), ty);
     if violations.is_empty() {
         return Ok(());
     }
@@ -299,20 +300,29 @@ pub fn evaluate(opts: &Options) -> Result<Outcome, CheckError> {
         order(&docs.values_files, !additional.is_empty())
     );
     let mut current: Option<Tree> = schema.as_ref().map(|s| to_tree(&s.default));
+    let transfer_validations = schema.is_none();
     for doc in &docs.values {
-        let merged = apply_document(current, doc, Mode::default()).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        let mut node = merged.to_node();
-        type_check(&mut node, schema.as_ref(), &sources, &prefix)?;
-        current = Some(to_tree(&node));
+        let mode = Mode { transfer_validations, ..Mode::default() };
+        let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
+        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
+        current = Some(merged);
     }
     for doc in &additional {
-        let mode = Mode { missing_ok: true, replace_arrays: true };
-        let merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        let mut node = merged.to_node();
-        type_check(&mut node, schema.as_ref(), &sources, &prefix)?;
-        current = Some(to_tree(&node));
+        let mode = Mode { missing_ok: true, replace_arrays: true, transfer_validations };
+        let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
+        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
+        current = Some(merged);
     }
-    Ok(Outcome::DataValues(current.map(|t| t.to_node()).unwrap_or_else(|| Node::null(Pos::unknown()))))
+    let Some(result) = current else { return Ok(Outcome::DataValues(Node::null(Pos::unknown()))) };
+    let node = result.to_node();
+    if !opts.disable_validation {
+        let violations = validate::validate(&result, &node, schema.as_ref(), &StarlarkPredicates)
+            .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
+        if !violations.is_empty() {
+            return Err(CheckError(validate::render(&violations)));
+        }
+    }
+    Ok(Outcome::DataValues(node))
 }
 
 /// The process: arguments in, exit code out.

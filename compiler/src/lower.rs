@@ -3,7 +3,7 @@
 use schemac_runtime::report::{Failure, SchemaReport, SourceLines};
 use schemac_runtime::schema::{Doc, Field, Kind, Scalar, Type};
 use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind, TreeValue};
-use schemac_runtime::typecheck;
+use schemac_runtime::{typecheck, validate};
 use schemac_runtime::value::{MapEntry, Node, Value};
 
 const NULL_HINTS: [&str; 3] = [
@@ -21,9 +21,54 @@ struct Lowerer<'a> {
     sources: &'a SourceLines,
 }
 
+/// Why a schema cannot be lowered: a schema report, or a one-line message.
+#[derive(Debug)]
+pub enum LowerError {
+    Report(SchemaReport),
+    Message(String),
+}
+
+impl From<SchemaReport> for LowerError {
+    fn from(r: SchemaReport) -> LowerError {
+        LowerError::Report(r)
+    }
+}
+
+impl LowerError {
+    pub fn render(&self) -> String {
+        match self {
+            LowerError::Report(r) => r.render(),
+            LowerError::Message(m) => m.clone(),
+        }
+    }
+}
+
 /// Builds the IR from the merged schema document.
-pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, SchemaReport> {
-    Lowerer { sources }.node(doc, false)
+pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
+    let mut ty = Lowerer { sources }.node(doc, false)?;
+    attach_validations(doc, &mut ty).map_err(LowerError::Message)?;
+    Ok(ty)
+}
+
+/// Reads `#@schema/validation` of every node into its type.
+fn attach_validations(tree: &Tree, ty: &mut Type) -> Result<(), String> {
+    if let Some(ann) = tree.ann("schema/validation") {
+        ty.validation = Some(validate::parse_validation(ann)?);
+    }
+    match (&tree.value, &mut ty.kind) {
+        (TreeValue::Map(items), Kind::Map(fields)) => {
+            for (item, field) in items.iter().zip(fields.iter_mut()) {
+                attach_validations(item, &mut field.ty)?;
+            }
+        }
+        (TreeValue::Array(items), Kind::Array(item_ty)) => {
+            if let Some(item) = items.first() {
+                attach_validations(item, item_ty)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
 }
 
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {
@@ -245,7 +290,7 @@ impl Lowerer<'_> {
         if any {
             self.check_nested_in_any(tree)?;
         }
-        let mut ty = Type { kind, pos: tree.pos.clone(), nullable, default: Node::null(tree.pos.clone()), doc };
+        let mut ty = Type { kind, pos: tree.pos.clone(), nullable, default: Node::null(tree.pos.clone()), doc, validation: None };
         ty.default = self.default(tree, &ty, default_ann)?;
         self.check_examples(tree, &ty)?;
         Ok(ty)
@@ -301,7 +346,7 @@ impl Lowerer<'_> {
         let Some(ann) = tree.ann("schema/examples") else { return Ok(()) };
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
-            typecheck::fill_defaults(&mut v, ty);
+            typecheck::fill_node_defaults(&mut v, ty);
             if let Some(violation) = typecheck::check(&v, ty).first() {
                 return Err(SchemaReport {
                     summary: "Invalid schema - @schema/examples has wrong type".into(),
@@ -336,7 +381,7 @@ impl Lowerer<'_> {
                 }
             };
             let mut value = value;
-            typecheck::fill_defaults(&mut value, ty);
+            typecheck::fill_node_defaults(&mut value, ty);
             let violations = typecheck::check(&value, ty);
             if !violations.is_empty() {
                 let failures = violations
@@ -381,7 +426,14 @@ fn type_label(arg: &Arg) -> &str {
 /// The schema of a run without `#@data/values-schema`: an empty map.
 pub fn empty_schema() -> Type {
     let pos = schemac_runtime::value::Pos::unknown();
-    Type { kind: Kind::Map(Vec::new()), pos: pos.clone(), nullable: false, default: Node::new(Value::Map(Vec::new()), pos), doc: Doc::default() }
+    Type {
+        kind: Kind::Map(Vec::new()),
+        pos: pos.clone(),
+        nullable: false,
+        default: Node::new(Value::Map(Vec::new()), pos),
+        doc: Doc::default(),
+        validation: None,
+    }
 }
 
 /// starlark-go's type names (`Int`, `String`...), as ytt prints them in some errors.

@@ -4,8 +4,10 @@
 pub mod starlark;
 pub mod overlay;
 pub mod report;
+pub mod rules;
 pub mod schema;
 pub mod template;
 pub mod typecheck;
+pub mod validate;
 pub mod value;
 pub mod yaml;

@@ -15,6 +15,18 @@ pub struct Mode {
     pub missing_ok: bool,
     /// Arrays replace instead of appending (flags, `--data-values-file`).
     pub replace_arrays: bool,
+    /// A matched node takes the `@assert/validate` of the node overlaid on it (data values
+    /// without a schema; with a schema, ytt ignores those rules except on added array items).
+    pub transfer_validations: bool,
+}
+
+fn transfer(left: &mut Tree, right: &Tree, mode: Mode) {
+    if mode.transfer_validations {
+        if let Some(ann) = right.ann("assert/validate") {
+            left.anns.retain(|a| a.name != "assert/validate");
+            left.anns.push(ann.clone());
+        }
+    }
 }
 
 /// An overlay failure, with the chain of nodes that leads to it.
@@ -57,6 +69,7 @@ pub fn apply_document(left: Option<Tree>, doc: &Tree, mode: Mode) -> Result<Tree
         Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc.clone()),
         Some(mut left) => {
             left.value = merge_value(std::mem::take(&mut left.value), doc, mode, mode.missing_ok, &ctx)?;
+            transfer(&mut left, doc, mode);
             Ok(left)
         }
     }
@@ -149,6 +162,7 @@ fn merge_map_item(entries: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_mi
                 entries[i].pos = item.pos.clone();
             }
             entries[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;
+            transfer(&mut entries[i], item, mode);
             Ok(())
         }
         None if missing_ok => {

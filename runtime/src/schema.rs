@@ -3,6 +3,7 @@
 //! One IR feeds every back end: the interpreter (`schemac check`), code generation and the
 //! OpenAPI export. Each field names the annotation or YAML construct that produces it.
 
+pub use crate::validate::Validation;
 use crate::value::{Node, Pos, Value};
 
 /// A declared data value: a document, a map item's value or an array's item.
@@ -16,6 +17,8 @@ pub struct Type {
     /// The default: `#@schema/default`, else inferred from the example value.
     pub default: Node,
     pub doc: Doc,
+    /// `#@schema/validation ...` (the last one, when a node has several).
+    pub validation: Option<Validation>,
 }
 
 #[derive(Clone, Debug)]

@@ -6,6 +6,7 @@
 pub mod builder;
 pub mod convert;
 pub mod modules;
+pub mod predicates;
 
 use std::sync::{Arc, OnceLock};
 

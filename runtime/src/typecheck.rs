@@ -2,6 +2,7 @@
 
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Kind, Type};
+use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::value::{MapEntry, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
@@ -125,25 +126,37 @@ fn edit_distance(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// Adds the schema's defaults for every declared key that `node` lacks, in schema order after
+/// Adds the schema's defaults for every declared key that `tree` lacks, in schema order after
 /// the keys given, and fills array items the same way.
-pub fn fill_defaults(node: &mut Node, ty: &Type) {
-    match (&ty.kind, &mut node.value) {
-        (Kind::Map(fields), Value::Map(entries)) => {
+pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
+    match (&ty.kind, &mut tree.value) {
+        (Kind::Map(fields), TreeValue::Map(items)) => {
             for field in fields {
-                match entries.iter_mut().find(|e| e.key.key_eq(&field.key)) {
-                    Some(e) => fill_defaults(&mut e.value, &field.ty),
-                    None => entries.push(MapEntry { key: field.key.clone(), value: field.ty.default.clone() }),
+                match items.iter_mut().find(|t| t.key().is_some_and(|k| k.key_eq(&field.key))) {
+                    Some(item) => fill_defaults(item, &field.ty),
+                    None => items.push(Tree {
+                        kind: TreeKind::MapItem(field.key.clone()),
+                        pos: field.ty.default.pos.clone(),
+                        anns: Vec::new(),
+                        value: TreeValue::from_node(&field.ty.default),
+                    }),
                 }
             }
         }
-        (Kind::Array(item), Value::Array(items)) => {
+        (Kind::Array(item), TreeValue::Array(items)) => {
             for i in items {
                 fill_defaults(i, item);
             }
         }
         _ => {}
     }
+}
+
+/// [`fill_defaults`] for plain data.
+pub fn fill_node_defaults(node: &mut Node, ty: &Type) {
+    let mut tree = Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) };
+    fill_defaults(&mut tree, ty);
+    *node = tree.to_node();
 }
 
 #[cfg(test)]
@@ -153,7 +166,7 @@ mod tests {
 
     fn scalar(s: Scalar, default: Value, line: u32) -> Type {
         let pos = Pos::new("s.yml", line);
-        Type { kind: Kind::Scalar(s), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default() }
+        Type { kind: Kind::Scalar(s), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default(), validation: None }
     }
 
     fn schema() -> Type {
@@ -163,7 +176,7 @@ mod tests {
             Field { key: Value::Str("host".into()), ty: scalar(Scalar::String, Value::Str("".into()), 3) },
         ];
         let default = Value::Map(fields.iter().map(|f| MapEntry { key: f.key.clone(), value: f.ty.default.clone() }).collect());
-        Type { kind: Kind::Map(fields), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default() }
+        Type { kind: Kind::Map(fields), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default(), validation: None }
     }
 
     fn map(items: &[(&str, Value)]) -> Node {
@@ -196,7 +209,7 @@ mod tests {
     #[test]
     fn defaults_follow_given_keys() {
         let mut n = map(&[("host", Value::Str("a".into()))]);
-        fill_defaults(&mut n, &schema());
+        fill_node_defaults(&mut n, &schema());
         let Value::Map(e) = &n.value else { panic!() };
         assert_eq!(e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(), ["host", "port"]);
     }

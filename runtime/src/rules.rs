@@ -1,0 +1,317 @@
+//! ytt's named validation rules (`min=`, `max=`, `min_len=`, `max_len=`, `not_null=`,
+//! `one_not_null=`, `one_of=`), implemented once for every back end.
+//!
+//! Each rule returns `None` when the value passes, or the violation's `must be` and `found`
+//! texts, worded as ytt words them. Values compare as Starlark compares them (numbers with
+//! numbers, strings with strings, lists element-wise) and lengths count string bytes, as
+//! starlark-go does.
+
+use std::cmp::Ordering;
+
+use crate::value::{Node, Value};
+
+/// A failed rule: what the value must be, and what was found (if anything is said).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleFailure {
+    pub expected: String,
+    pub found: Option<String>,
+}
+
+/// The named rules, in the order ytt runs them after `not_null`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RuleName {
+    NotNull,
+    MinLen,
+    MaxLen,
+    Min,
+    Max,
+    OneNotNull,
+    OneOf,
+}
+
+impl RuleName {
+    pub fn parse(name: &str) -> Option<RuleName> {
+        Some(match name {
+            "not_null" => RuleName::NotNull,
+            "min_len" => RuleName::MinLen,
+            "max_len" => RuleName::MaxLen,
+            "min" => RuleName::Min,
+            "max" => RuleName::Max,
+            "one_not_null" => RuleName::OneNotNull,
+            "one_of" => RuleName::OneOf,
+            _ => return None,
+        })
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleName::NotNull => "not_null",
+            RuleName::MinLen => "min_len",
+            RuleName::MaxLen => "max_len",
+            RuleName::Min => "min",
+            RuleName::Max => "max",
+            RuleName::OneNotNull => "one_not_null",
+            RuleName::OneOf => "one_of",
+        }
+    }
+
+    /// Runs the rule on `value` with its argument.
+    pub fn check(self, arg: &Value, value: &Value) -> Option<RuleFailure> {
+        match self {
+            RuleName::NotNull => not_null(value),
+            RuleName::MinLen => length(arg, value, true),
+            RuleName::MaxLen => length(arg, value, false),
+            RuleName::Min => bound(arg, value, true),
+            RuleName::Max => bound(arg, value, false),
+            RuleName::OneNotNull => one_not_null(arg, value),
+            RuleName::OneOf => one_of(arg, value),
+        }
+    }
+}
+
+fn fail(expected: String, found: Option<String>) -> Option<RuleFailure> {
+    Some(RuleFailure { expected, found })
+}
+
+fn not_null(value: &Value) -> Option<RuleFailure> {
+    value.is_null().then(|| RuleFailure { expected: "not null".into(), found: Some("value is null".into()) })
+}
+
+/// Length as starlark-go's `len`: bytes of a string, items of a list or map.
+pub fn len_of(value: &Value) -> Result<usize, String> {
+    match value {
+        Value::Str(s) => Ok(s.len()),
+        Value::Array(a) => Ok(a.len()),
+        Value::Map(m) => Ok(m.len()),
+        other => Err(format!("len: value of type {} has no len", starlark_type(other))),
+    }
+}
+
+fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
+    let op = if min { ">=" } else { "<=" };
+    let expected = format!("length {op} {}", repr(arg));
+    let n = match len_of(value) {
+        Ok(n) => n as f64,
+        Err(e) => return fail(expected, Some(e)),
+    };
+    let limit = match arg {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => return fail(expected, None),
+    };
+    let ok = if min { n >= limit } else { n <= limit };
+    if ok {
+        None
+    } else {
+        fail(expected, Some(format!("length = {}", n as i64)))
+    }
+}
+
+fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
+    let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
+    let expected = format!("a value {op} {}", repr(arg));
+    match compare(value, arg) {
+        Ok(ord) => {
+            let ok = if min { ord != Ordering::Less } else { ord != Ordering::Greater };
+            if ok {
+                None
+            } else {
+                fail(expected, Some(format!("value {bad} {}", repr(arg))))
+            }
+        }
+        Err(()) => fail(
+            expected,
+            Some(format!("{} {op} {} not implemented", starlark_type(value), starlark_type(arg))),
+        ),
+    }
+}
+
+fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let expected = format!("one of {}", repr(arg));
+    let found = match arg {
+        Value::Array(items) => items.iter().any(|i| starlark_eq(&i.value, value)),
+        Value::Str(s) => matches!(value, Value::Str(v) if s.contains(v.as_str())),
+        Value::Map(entries) => entries.iter().any(|e| starlark_eq(&e.key, value)),
+        _ => false,
+    };
+    if found {
+        None
+    } else {
+        fail(expected, Some("not one of allowed values".into()))
+    }
+}
+
+fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let Value::Map(entries) = value else {
+        return fail("exactly one of all children to be not null".into(), Some(format!("{} has no children", starlark_type(value))));
+    };
+    let (expected, keys): (String, Vec<Value>) = match arg {
+        Value::Array(keys) => (
+            format!("exactly one of {} to be not null", repr(arg)),
+            keys.iter().map(|k| k.value.clone()).collect(),
+        ),
+        _ => ("exactly one of all children to be not null".into(), entries.iter().map(|e| e.key.clone()).collect()),
+    };
+    let not_null: Vec<&Value> = keys
+        .iter()
+        .filter(|k| entries.iter().any(|e| e.key.key_eq(k) && !e.value.value.is_null()))
+        .collect();
+    match not_null.len() {
+        1 => None,
+        0 => fail(expected, Some("all values are null".into())),
+        _ => {
+            let list = Value::Array(not_null.iter().map(|k| Node::new((*k).clone(), Default::default())).collect());
+            fail(expected, Some(format!("{} are not null", repr(&list))))
+        }
+    }
+}
+
+/// starlark-go's type names.
+pub fn starlark_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "NoneType",
+        Value::Bool(_) => "bool",
+        Value::Int(_) => "int",
+        Value::Float(_) => "float",
+        Value::Str(_) => "string",
+        Value::Array(_) => "list",
+        Value::Map(_) => "dict",
+    }
+}
+
+/// Equality as Starlark sees it (1 == 1.0).
+pub fn starlark_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64) == *y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| starlark_eq(&a.value, &b.value))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().all(|e| y.iter().any(|f| f.key.key_eq(&e.key) && starlark_eq(&e.value.value, &f.value.value)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Ordering as Starlark defines it; `Err` where the types do not compare.
+pub fn compare(a: &Value, b: &Value) -> Result<Ordering, ()> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
+        (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y).ok_or(()),
+        (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)).ok_or(()),
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).ok_or(()),
+        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
+        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
+        (Value::Array(x), Value::Array(y)) => {
+            for (p, q) in x.iter().zip(y) {
+                match compare(&p.value, &q.value)? {
+                    Ordering::Equal => {}
+                    other => return Ok(other),
+                }
+            }
+            Ok(x.len().cmp(&y.len()))
+        }
+        _ => Err(()),
+    }
+}
+
+/// A value as Starlark's `repr` shows it in messages (`["x"]`, `{"foo": True}`, `None`).
+pub fn repr(v: &Value) -> String {
+    match v {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => float_repr(*f),
+        Value::Str(s) => quote(s),
+        Value::Array(items) => format!("[{}]", items.iter().map(|i| repr(&i.value)).collect::<Vec<_>>().join(", ")),
+        Value::Map(entries) => format!(
+            "{{{}}}",
+            entries.iter().map(|e| format!("{}: {}", repr(&e.key), repr(&e.value.value))).collect::<Vec<_>>().join(", ")
+        ),
+    }
+}
+
+/// starlark-go's float formatting: shortest round-trip, always with a fraction or exponent.
+pub fn float_repr(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+inf".into() } else { "-inf".into() };
+    }
+    let s = crate::yaml::emit::format_float(f);
+    if s.contains(['.', 'e', 'n', 'i']) {
+        s
+    } else {
+        format!("{s}.0")
+    }
+}
+
+fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::{MapEntry, Pos};
+
+    fn list(items: &[Value]) -> Value {
+        Value::Array(items.iter().map(|v| Node::new(v.clone(), Pos::unknown())).collect())
+    }
+
+    #[test]
+    fn min_and_max() {
+        assert_eq!(RuleName::Min.check(&Value::Int(1), &Value::Int(1)), None);
+        let f = RuleName::Min.check(&Value::Int(1), &Value::Int(0)).unwrap();
+        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a value >= 1", Some("value < 1")));
+        let f = RuleName::Max.check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)])).unwrap();
+        assert_eq!(f.found.as_deref(), Some("value > [0]"));
+        let f = RuleName::Min.check(&Value::Int(1), &Value::Map(vec![])).unwrap();
+        assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
+    }
+
+    #[test]
+    fn lengths_count_bytes() {
+        let f = RuleName::MaxLen.check(&Value::Int(1), &Value::Str("é".into())).unwrap();
+        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("length <= 1", Some("length = 2")));
+        let f = RuleName::MinLen.check(&Value::Int(1), &Value::Int(5)).unwrap();
+        assert_eq!(f.found.as_deref(), Some("len: value of type int has no len"));
+    }
+
+    #[test]
+    fn one_of_and_one_not_null() {
+        let f = RuleName::OneOf.check(&list(&[Value::Str("x".into())]), &Value::Str("y".into())).unwrap();
+        assert_eq!(f.expected, "one of [\"x\"]");
+        assert_eq!(RuleName::OneOf.check(&list(&[Value::Float(1.0)]), &Value::Int(1)), None);
+        let map = Value::Map(vec![
+            MapEntry { key: Value::Str("a".into()), value: Node::new(Value::Int(1), Pos::unknown()) },
+            MapEntry { key: Value::Str("b".into()), value: Node::new(Value::Int(2), Pos::unknown()) },
+        ]);
+        let f = RuleName::OneNotNull.check(&Value::Bool(true), &map).unwrap();
+        assert_eq!(f.found.as_deref(), Some("[\"a\", \"b\"] are not null"));
+    }
+
+    #[test]
+    fn reprs() {
+        assert_eq!(repr(&Value::Float(1.0)), "1.0");
+        assert_eq!(repr(&Value::Str("a\"b".into())), "\"a\\\"b\"");
+        assert_eq!(repr(&Value::Null), "None");
+    }
+}

@@ -1,0 +1,349 @@
+//! Validations: `#@schema/validation` and `#@assert/validate` rules, run on the final data
+//! values.
+//!
+//! Named rules run in Rust ([`crate::rules`]); custom rules and `when=` predicates are
+//! Starlark functions, called through a [`Predicates`] implementation (the interpreter's
+//! adapter, or code generated from them). Every violation is collected; a `when=` that fails
+//! stops validation with an error, as in ytt.
+
+use crate::rules::{repr, RuleName};
+use crate::template::tree::{Ann, Arg, ArgKind, Handle};
+use crate::value::{Node, Pos, Value};
+
+/// The rules of one `#@schema/validation` / `#@assert/validate` annotation.
+#[derive(Clone, Debug)]
+pub struct Validation {
+    /// Where the annotation is (`by: schema.yml:3`).
+    pub pos: Pos,
+    /// Custom rules (`("description", function)`), in the order written.
+    pub custom: Vec<CustomRule>,
+    /// Named rules (`min=1`), in ytt's fixed order.
+    pub named: Vec<(RuleName, Value)>,
+    /// `when=`: the rules apply only when it returns True.
+    pub when: Option<Handle>,
+}
+
+#[derive(Clone, Debug)]
+pub struct CustomRule {
+    pub description: String,
+    pub check: Check,
+}
+
+/// What a custom rule calls.
+#[derive(Clone, Debug)]
+pub enum Check {
+    /// A Starlark function (lambda or def).
+    Function(Handle),
+    /// An `@ytt:assert` object (`assert.min(1)`), run as the named rule.
+    Named(RuleName, Value),
+}
+
+/// What a custom rule's function did.
+#[derive(Debug, PartialEq)]
+pub enum CallOutcome {
+    Pass,
+    /// Returned False, None or another non-True value: a violation with no `found:`.
+    Fail,
+    /// Called `fail()`/`assert.fail()` or raised an error: a violation with this `found:`.
+    Error(String),
+}
+
+/// Calls Starlark predicates on data values.
+pub trait Predicates {
+    fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome;
+    /// `Ok(true)` to run the rules; `Err` ends validation with ytt's message.
+    fn call_when(&self, f: &Handle, value: &Node, parent: &Node, root: &Node) -> Result<bool, String>;
+}
+
+/// One failed rule of a value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RuleViolation {
+    pub expected: String,
+    pub found: Option<String>,
+    pub rule_pos: Pos,
+}
+
+/// Every failed rule of one value.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Violation {
+    /// `db.port`, `ports[0]`, `(document)`.
+    pub path: String,
+    pub value_pos: Pos,
+    pub rules: Vec<RuleViolation>,
+}
+
+fn kind_name(arg: &Arg) -> String {
+    match &arg.kind {
+        ArgKind::Data(n) => match &n.value {
+            Value::Str(_) => "string".into(),
+            Value::Bool(_) => "bool".into(),
+            Value::Int(_) => "int".into(),
+            Value::Float(_) => "float".into(),
+            Value::Null => "NoneType".into(),
+            Value::Array(_) => "list".into(),
+            Value::Map(_) => "dict".into(),
+        },
+        ArgKind::Tuple(_) => "tuple".into(),
+        ArgKind::Opaque(_) => arg.type_name.clone(),
+    }
+}
+
+fn arg_repr(arg: &Arg) -> String {
+    match &arg.kind {
+        ArgKind::Data(n) => repr(&n.value),
+        ArgKind::Tuple(items) => format!("({})", items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")),
+        ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
+        ArgKind::Opaque(_) => format!("<{}>", arg.type_name),
+    }
+}
+
+/// The assertion object an `@ytt:assert` constructor returned, if `node` is one.
+fn assertion(node: &Node) -> Option<(RuleName, Value)> {
+    let name = node.value.get("__ytt_assert__")?.value.as_str()?;
+    let arg = node.value.get("arg").map(|n| n.value.clone()).unwrap_or(Value::Null);
+    RuleName::parse(name).map(|r| (r, arg))
+}
+
+/// Reads a validation annotation; the error is ytt's `Invalid @... annotation - ...` text.
+pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
+    let invalid = |m: String| format!("Invalid @{} annotation - {m}", ann.name);
+    let mut v = Validation { pos: ann.pos.clone(), custom: Vec::new(), named: Vec::new(), when: None };
+    if ann.args.is_empty() && ann.kwargs.is_empty() {
+        return Err(invalid(format!("expected annotation to have 2-tuple as argument(s), but found no arguments (by {})", ann.pos)));
+    }
+    for arg in &ann.args {
+        let ArgKind::Tuple(items) = &arg.kind else {
+            return Err(invalid(format!(
+                "expected annotation to have 2-tuple as argument(s), but found: {} (by {})",
+                arg_repr(arg),
+                ann.pos
+            )));
+        };
+        if items.len() != 2 {
+            return Err(invalid(format!("expected 2-tuple, but found tuple with length {} (by {})", items.len(), ann.pos)));
+        }
+        let description = match items[0].data().map(|n| &n.value) {
+            Some(Value::Str(s)) => s.clone(),
+            _ => {
+                return Err(invalid(format!(
+                    "expected first item in the 2-tuple to be a string describing a valid value, but was {} (at {})",
+                    kind_name(&items[0]),
+                    ann.pos
+                )))
+            }
+        };
+        let check = match &items[1].kind {
+            ArgKind::Opaque(h) if items[1].type_name == "function" => Check::Function(h.clone()),
+            ArgKind::Data(n) if assertion(n).is_some() => {
+                let (r, a) = assertion(n).expect("checked");
+                Check::Named(r, a)
+            }
+            _ => {
+                return Err(invalid(format!(
+                    "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {})",
+                    kind_name(&items[1]),
+                    ann.pos
+                )))
+            }
+        };
+        v.custom.push(CustomRule { description, check });
+    }
+    for (key, arg) in &ann.kwargs {
+        if key == "when" {
+            match &arg.kind {
+                ArgKind::Opaque(h) if arg.type_name == "function" => v.when = Some(h.clone()),
+                _ => {
+                    return Err(invalid(format!(
+                        "expected keyword argument \"when\" to be a function, but was {} (at {})",
+                        kind_name(arg),
+                        ann.pos
+                    )))
+                }
+            }
+            continue;
+        }
+        let Some(rule) = RuleName::parse(key) else {
+            return Err(invalid(format!("unknown keyword argument \"{key}\" (at {})", ann.pos)));
+        };
+        let value = arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null);
+        match rule {
+            RuleName::NotNull => match value {
+                Value::Bool(true) => {}
+                Value::Bool(false) => continue,
+                _ => {
+                    return Err(invalid(format!(
+                        "expected keyword argument \"not_null\" to be a boolean, but was {} (at {})",
+                        kind_name(arg),
+                        ann.pos
+                    )))
+                }
+            },
+            RuleName::MinLen | RuleName::MaxLen if !matches!(value, Value::Int(_) | Value::Float(_)) => {
+                return Err(invalid(format!(
+                    "expected keyword argument \"{key}\" to be a number, but was {} (at {})",
+                    kind_name(arg),
+                    ann.pos
+                )))
+            }
+            RuleName::OneOf if !matches!(value, Value::Array(_) | Value::Map(_)) || matches!(arg.kind, ArgKind::Opaque(_)) => {
+                return Err(invalid(format!("expected keyword argument one_of to be a sequence, but was {}", kind_name(arg))))
+            }
+            RuleName::OneNotNull => match &value {
+                Value::Bool(true) | Value::Array(_) => {}
+                Value::Bool(false) => return Err(invalid("one_not_null= cannot be False".into())),
+                _ => return Err(invalid(format!("expected True or a sequence of keys, but was a '{}'", kind_name(arg)))),
+            },
+            _ => {}
+        }
+        v.named.push((rule, value));
+    }
+    v.named.sort_by_key(|(r, _)| *r as u8);
+    Ok(v)
+}
+
+/// Runs one validation on `value`; `parent` and `root` are what `when=` sees as `ctx`.
+pub fn run(
+    v: &Validation,
+    value: &Node,
+    parent: &Node,
+    root: &Node,
+    predicates: &dyn Predicates,
+    path: &str,
+) -> Result<Vec<RuleViolation>, String> {
+    let not_null = v.named.iter().any(|(r, _)| *r == RuleName::NotNull);
+    if value.value.is_null() && !not_null {
+        return Ok(Vec::new());
+    }
+    if let Some(when) = &v.when {
+        match predicates.call_when(when, value, parent, root) {
+            Ok(true) => {}
+            Ok(false) => return Ok(Vec::new()),
+            Err(e) => return Err(format!("Validating {path}: {e}")),
+        }
+    }
+    let mut out = Vec::new();
+    let violation = |expected: String, found: Option<String>| RuleViolation { expected, found, rule_pos: v.pos.clone() };
+    if not_null {
+        if let Some(f) = RuleName::NotNull.check(&Value::Bool(true), &value.value) {
+            out.push(violation(f.expected, f.found));
+            return Ok(out);
+        }
+    }
+    for rule in &v.custom {
+        match &rule.check {
+            Check::Function(f) => match predicates.call_rule(f, value) {
+                CallOutcome::Pass => {}
+                CallOutcome::Fail => out.push(violation(rule.description.clone(), None)),
+                CallOutcome::Error(e) => out.push(violation(rule.description.clone(), Some(e))),
+            },
+            Check::Named(r, arg) => {
+                if let Some(f) = r.check(arg, &value.value) {
+                    out.push(violation(rule.description.clone(), f.found));
+                }
+            }
+        }
+    }
+    for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
+        if let Some(f) = rule.check(arg, &value.value) {
+            out.push(violation(f.expected, f.found));
+        }
+    }
+    Ok(out)
+}
+
+/// ytt's report of every violation.
+pub fn render(violations: &[Violation]) -> String {
+    let mut s = String::from("Validating final data values:");
+    for v in violations {
+        s.push_str(&format!("\n  {}\n    from: {}", v.path, v.value_pos));
+        for r in &v.rules {
+            s.push_str(&format!("\n    - must be: {} (by: {})", r.expected, r.rule_pos));
+            if let Some(found) = &r.found {
+                s.push_str(&format!("\n      found: {found}"));
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+/// A path segment joined the way ytt prints paths.
+pub fn child_path(parent: &str, key: &Value) -> String {
+    if parent.is_empty() {
+        key.key_string()
+    } else {
+        format!("{parent}.{}", key.key_string())
+    }
+}
+
+pub fn item_path(parent: &str, index: usize) -> String {
+    format!("{parent}[{index}]")
+}
+
+/// Validates the final data values: the schema's rules and the `@assert/validate` rules that
+/// `tree` carries. `node` is `tree` as plain data.
+pub fn validate(
+    tree: &crate::template::tree::Tree,
+    node: &Node,
+    schema: Option<&crate::schema::Type>,
+    predicates: &dyn Predicates,
+) -> Result<Vec<Violation>, String> {
+    let mut out = Vec::new();
+    walk(Some(tree), node, schema, node, node, "", predicates, &mut out)?;
+    Ok(out)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn walk(
+    tree: Option<&crate::template::tree::Tree>,
+    node: &Node,
+    ty: Option<&crate::schema::Type>,
+    parent: &Node,
+    root: &Node,
+    path: &str,
+    predicates: &dyn Predicates,
+    out: &mut Vec<Violation>,
+) -> Result<(), String> {
+    use crate::schema::Kind;
+    use crate::template::tree::TreeValue;
+    let shown = if path.is_empty() { "(document)" } else { path };
+    let mut rules = Vec::new();
+    if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
+        rules.extend(run(v, node, parent, root, predicates, shown)?);
+    }
+    if let Some(ann) = tree.and_then(|t| t.ann("assert/validate")) {
+        let v = parse_validation(ann)?;
+        rules.extend(run(&v, node, parent, root, predicates, shown)?);
+    }
+    if !rules.is_empty() {
+        out.push(Violation { path: shown.to_string(), value_pos: node.pos.clone(), rules });
+    }
+    let children = tree.map(|t| match &t.value {
+        TreeValue::Map(items) | TreeValue::Array(items) => items.as_slice(),
+        TreeValue::Scalar(_) => &[],
+    });
+    match &node.value {
+        Value::Map(entries) => {
+            for (i, e) in entries.iter().enumerate() {
+                let child_ty = match ty.map(|t| &t.kind) {
+                    Some(Kind::Map(fields)) => fields.iter().find(|f| f.key.key_eq(&e.key)).map(|f| &f.ty),
+                    _ => None,
+                };
+                let child_tree = children.and_then(|c| c.get(i));
+                walk(child_tree, &e.value, child_ty, node, root, &child_path(path, &e.key), predicates, out)?;
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let child_ty = match ty.map(|t| &t.kind) {
+                    Some(Kind::Array(t)) => Some(&**t),
+                    _ => None,
+                };
+                let child_tree = children.and_then(|c| c.get(i));
+                walk(child_tree, item, child_ty, node, root, &item_path(path, i), predicates, out)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
