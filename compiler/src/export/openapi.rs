@@ -157,6 +157,7 @@ mod tests {
             nullable: false,
             default: node(default),
             doc: Doc::default(),
+            validation: None,
         }
     }
 
@@ -183,6 +184,7 @@ mod tests {
             nullable: false,
             default,
             doc: Doc::default(),
+            validation: None,
         }
     }
 
@@ -193,6 +195,7 @@ mod tests {
             nullable: false,
             default: node(Value::Array(Vec::new())),
             doc: Doc::default(),
+            validation: None,
         }
     }
 
@@ -203,6 +206,7 @@ mod tests {
             nullable: false,
             default: node(default),
             doc: Doc::default(),
+            validation: None,
         }
     }
 
@@ -456,6 +460,7 @@ mod tests {
             nullable: false,
             default: node(Value::Null),
             doc: Doc::default(),
+            validation: None,
         };
         let dv = data_values(&ty);
         match &get(&dv, &["properties"]).value {
