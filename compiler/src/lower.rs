@@ -423,14 +423,14 @@ fn type_label(arg: &Arg) -> &str {
     }
 }
 
-/// The schema of a run without `#@data/values-schema`: an empty map.
+/// The schema ytt exports for a run without `#@data/values-schema`: any value, null.
 pub fn empty_schema() -> Type {
     let pos = schemac_runtime::value::Pos::unknown();
     Type {
-        kind: Kind::Map(Vec::new()),
+        kind: Kind::Any,
         pos: pos.clone(),
-        nullable: false,
-        default: Node::new(Value::Map(Vec::new()), pos),
+        nullable: true,
+        default: Node::null(pos),
         doc: Doc::default(),
         validation: None,
     }

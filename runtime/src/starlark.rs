@@ -35,8 +35,56 @@ fn globals() -> &'static Globals {
             LibraryExtension::Print,
         ])
         .with(builder::builder_functions)
+        .with(go_compatible)
         .build()
     })
+}
+
+/// Builtins that behave as in starlark-go, which ytt embeds.
+#[starlark::starlark_module]
+fn go_compatible(builder: &mut GlobalsBuilder) {
+    /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).
+    fn len<'v>(#[starlark(require = pos)] x: starlark::values::Value<'v>) -> anyhow::Result<i32> {
+        if let Some(s) = x.unpack_str() {
+            return Ok(s.len() as i32);
+        }
+        x.length().map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
+    }
+}
+
+/// Statements one evaluation may run, and for how long, before it is stopped.
+const MAX_STEPS: u64 = 50_000_000;
+const MAX_TIME: std::time::Duration = std::time::Duration::from_millis(800);
+
+/// Stops a Starlark evaluation that runs too long (an endless loop in a rule).
+struct StepBound {
+    steps: u64,
+    deadline: std::time::Instant,
+}
+
+impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
+    fn call<'v>(
+        &mut self,
+        _span: starlark::codemap::FileSpanRef,
+        _continued: bool,
+        _eval: &mut Evaluator<'v, '_, 'e>,
+    ) -> starlark::Result<()> {
+        self.steps += 1;
+        if self.steps % 1024 == 0 && (self.steps > MAX_STEPS || std::time::Instant::now() > self.deadline) {
+            return Err(starlark::Error::new_other(anyhow::anyhow!(
+                "evaluation stopped: it ran longer than {} ms (an endless loop?)",
+                MAX_TIME.as_millis()
+            )));
+        }
+        Ok(())
+    }
+}
+
+/// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
+/// functions defined now can be bounded when they are called later).
+pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
+    let hook = StepBound { steps: 0, deadline: std::time::Instant::now() + MAX_TIME };
+    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(hook)));
 }
 
 /// Files a template may `load()`, by the name they were given on the command line.
@@ -157,6 +205,7 @@ fn run(name: &str, program: &Program, sources: &Sources) -> Result<(FrozenModule
             let mut eval = Evaluator::new(&module);
             eval.set_loader(&loader);
             eval.extra = Some(&state);
+            bound(&mut eval);
             eval.eval_module(ast, globals()).map_err(|e| to_template_error(name, program, &e))?;
         }
         module.freeze().map_err(|e| TemplateError {

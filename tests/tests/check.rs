@@ -166,3 +166,33 @@ fn bad_arguments_are_usage_errors() {
     let err = check(&[], &["--data-value", "novalue"]).unwrap_err();
     assert!(err.contains("Expected format key=value"), "{err}");
 }
+
+#[test]
+fn a_rule_that_never_ends_is_stopped_with_an_error() {
+    let schema = "#@ def forever(v):\n#@   for i in range(1000000000):\n#@     for j in range(1000000000):\n#@       v = v\n#@     end\n#@   end\n#@   return True\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"stops\", forever)\nx: 1\n";
+    let started = std::time::Instant::now();
+    let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert!(err.contains("must be: stops"), "{err}");
+    assert!(err.contains("endless loop"), "{err}");
+}
+
+#[test]
+fn string_length_counts_bytes_as_ytt_does() {
+    let schema = "#@data/values-schema\n---\n#@schema/validation (\"short\", lambda v: len(v) <= 1), max_len=1\nname: \"é\"\n";
+    let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(err.contains("must be: short"), "{err}");
+    assert!(err.contains("found: length = 2"), "{err}");
+}
+
+#[test]
+fn every_violation_is_reported_with_its_path() {
+    let schema = "#@data/values-schema\n---\n#@schema/validation min=1\na: 1\nlist:\n#@schema/validation one_of=[\"x\"]\n- x\n";
+    let values = "#@data/values\n---\na: 0\nlist:\n- x\n- z\n";
+    let err = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
+    assert!(err.starts_with("Validating final data values:\n  a\n"), "{err}");
+    assert!(err.contains("\n  list[1]\n    from: "), "{err}");
+    assert!(err.contains("- must be: one of [\"x\"] (by: "), "{err}");
+    let ok = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml", "--dangerous-data-values-disable-validation"]);
+    assert!(ok.is_ok());
+}
