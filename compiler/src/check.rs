@@ -258,11 +258,14 @@ fn to_tree(node: &Node) -> Tree {
 pub enum Outcome {
     DataValues(Node),
     OpenApi(Node),
+    /// The data values broke validation rules.
+    Invalid(Vec<validate::Violation>),
 }
 
 /// Runs the pipeline; returns what goes to stdout.
 pub fn run(opts: &Options) -> Result<String, CheckError> {
     Ok(match evaluate(opts)? {
+        Outcome::Invalid(violations) => return Err(CheckError(validate::render(&violations))),
         Outcome::OpenApi(doc) => schemac_runtime::yaml::emit::to_yaml(&doc.value),
         Outcome::DataValues(result) => match opts.output.as_deref() {
             Some("json") => schemac_runtime::yaml::json::to_json(&result.value),
@@ -319,7 +322,7 @@ pub fn evaluate(opts: &Options) -> Result<Outcome, CheckError> {
         let violations = validate::validate(&result, &node, schema.as_ref(), &StarlarkPredicates)
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
         if !violations.is_empty() {
-            return Err(CheckError(validate::render(&violations)));
+            return Ok(Outcome::Invalid(violations));
         }
     }
     Ok(Outcome::DataValues(node))
@@ -335,6 +338,12 @@ pub fn main_with(args: &[String]) -> i32 {
             return 2;
         }
     };
+    if opts.violations_format.as_deref() == Some("json") {
+        if let Ok(Outcome::Invalid(violations)) = evaluate(&opts) {
+            println!("{}", validate::to_json(&violations));
+            return 1;
+        }
+    }
     match run(&opts) {
         Ok(out) => {
             print!("{out}");

@@ -23,6 +23,8 @@ pub struct Options {
     pub data_value_file: Vec<String>,
     pub strict: bool,
     pub disable_validation: bool,
+    /// `--violations-format json`: validation violations as JSON on stdout.
+    pub violations_format: Option<String>,
 }
 
 /// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...).
@@ -55,6 +57,10 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--data-values-env-yaml" => o.env_yaml.push(value()?),
             "--strict" | "-s" => o.strict = true,
             "--dangerous-data-values-disable-validation" => o.disable_validation = true,
+            "--violations-format" => match value()?.as_str() {
+                f @ ("json" | "text") => o.violations_format = Some(f.to_string()),
+                other => return Err(format!("unknown violations format '{other}' (expected json or text)")),
+            },
             other => return Err(format!("unknown flag: {other}")),
         }
         i += 1;

@@ -6,6 +6,8 @@
 //! numbers, strings with strings, lists element-wise) and lengths count string bytes, as
 //! starlark-go does.
 
+pub mod beyond;
+
 use std::cmp::Ordering;
 
 use crate::value::{Node, Value};
@@ -17,8 +19,9 @@ pub struct RuleFailure {
     pub found: Option<String>,
 }
 
-/// The named rules, in the order ytt runs them after `not_null`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The named rules, in the order they run: `not_null` first, then ytt's own in ytt's fixed
+/// order, then the rules ytt's design proposed ([`beyond`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum RuleName {
     NotNull,
     MinLen,
@@ -27,32 +30,50 @@ pub enum RuleName {
     Max,
     OneNotNull,
     OneOf,
+    Len,
+    Format,
+    Matches,
+    StartsWith,
+    EndsWith,
+    Contains,
+    Even,
+    Odd,
+    MultipleOf,
+    Unique,
 }
+
+const NAMES: &[(RuleName, &str)] = &[
+    (RuleName::NotNull, "not_null"),
+    (RuleName::MinLen, "min_len"),
+    (RuleName::MaxLen, "max_len"),
+    (RuleName::Min, "min"),
+    (RuleName::Max, "max"),
+    (RuleName::OneNotNull, "one_not_null"),
+    (RuleName::OneOf, "one_of"),
+    (RuleName::Len, "len"),
+    (RuleName::Format, "format"),
+    (RuleName::Matches, "matches"),
+    (RuleName::StartsWith, "starts_with"),
+    (RuleName::EndsWith, "ends_with"),
+    (RuleName::Contains, "contains"),
+    (RuleName::Even, "even"),
+    (RuleName::Odd, "odd"),
+    (RuleName::MultipleOf, "multiple_of"),
+    (RuleName::Unique, "unique"),
+];
 
 impl RuleName {
     pub fn parse(name: &str) -> Option<RuleName> {
-        Some(match name {
-            "not_null" => RuleName::NotNull,
-            "min_len" => RuleName::MinLen,
-            "max_len" => RuleName::MaxLen,
-            "min" => RuleName::Min,
-            "max" => RuleName::Max,
-            "one_not_null" => RuleName::OneNotNull,
-            "one_of" => RuleName::OneOf,
-            _ => return None,
-        })
+        NAMES.iter().find(|(_, n)| *n == name).map(|(r, _)| *r)
     }
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            RuleName::NotNull => "not_null",
-            RuleName::MinLen => "min_len",
-            RuleName::MaxLen => "max_len",
-            RuleName::Min => "min",
-            RuleName::Max => "max",
-            RuleName::OneNotNull => "one_not_null",
-            RuleName::OneOf => "one_of",
-        }
+        NAMES.iter().find(|(r, _)| *r == self).map_or("", |(_, n)| n)
+    }
+
+    /// Whether ytt itself has this rule (the others are ours).
+    pub fn is_ytt(self) -> bool {
+        self <= RuleName::OneOf
     }
 
     /// Runs the rule on `value` with its argument.
@@ -65,6 +86,16 @@ impl RuleName {
             RuleName::Max => bound(arg, value, false),
             RuleName::OneNotNull => one_not_null(arg, value),
             RuleName::OneOf => one_of(arg, value),
+            RuleName::Len => beyond::exact_len(arg, value),
+            RuleName::Format => beyond::format(arg, value),
+            RuleName::Matches => beyond::matches(arg, value),
+            RuleName::StartsWith => beyond::starts_with(arg, value),
+            RuleName::EndsWith => beyond::ends_with(arg, value),
+            RuleName::Contains => beyond::contains(arg, value),
+            RuleName::Even => beyond::parity(arg, value, true),
+            RuleName::Odd => beyond::parity(arg, value, false),
+            RuleName::MultipleOf => beyond::multiple_of(arg, value),
+            RuleName::Unique => beyond::unique(arg, value),
         }
     }
 }

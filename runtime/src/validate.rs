@@ -6,7 +6,7 @@
 //! adapter, or code generated from them). Every violation is collected; a `when=` that fails
 //! stops validation with an error, as in ytt.
 
-use crate::rules::{repr, RuleName};
+use crate::rules::{beyond, repr, RuleName};
 use crate::template::tree::{Ann, Arg, ArgKind, Handle};
 use crate::value::{Node, Pos, Value};
 
@@ -193,11 +193,12 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
                 Value::Bool(false) => return Err(invalid("one_not_null= cannot be False".into())),
                 _ => return Err(invalid(format!("expected True or a sequence of keys, but was a '{}'", kind_name(arg)))),
             },
+            _ if !rule.is_ytt() => beyond::check_arg(key, &value).map_err(invalid)?,
             _ => {}
         }
         v.named.push((rule, value));
     }
-    v.named.sort_by_key(|(r, _)| *r as u8);
+    v.named.sort_by_key(|(r, _)| *r);
     Ok(v)
 }
 
@@ -265,6 +266,32 @@ pub fn render(violations: &[Violation]) -> String {
         s.push('\n');
     }
     s
+}
+
+/// Every failed rule as a JSON array of objects with `path`, `value_position`,
+/// `rule_position`, `expected` and `found` (null when the rule says nothing found).
+pub fn to_json(violations: &[Violation]) -> String {
+    use crate::value::MapEntry;
+    let s = |x: &str| Node::new(Value::Str(x.to_string()), Pos::unknown());
+    let entry = |k: &str, v: Node| MapEntry { key: Value::Str(k.to_string()), value: v };
+    let items = violations
+        .iter()
+        .flat_map(|v| {
+            v.rules.iter().map(move |r| {
+                Node::new(
+                    Value::Map(vec![
+                        entry("path", s(&v.path)),
+                        entry("value_position", s(&v.value_pos.to_string())),
+                        entry("rule_position", s(&r.rule_pos.to_string())),
+                        entry("expected", s(&r.expected)),
+                        entry("found", r.found.as_deref().map_or(Node::null(Pos::unknown()), s)),
+                    ]),
+                    Pos::unknown(),
+                )
+            })
+        })
+        .collect();
+    crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|| "[]".into())
 }
 
 /// A path segment joined the way ytt prints paths.

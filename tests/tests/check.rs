@@ -31,6 +31,7 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
     match evaluate(&opts) {
         Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
+        Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
         Err(CheckError(msg)) => Err(msg),
     }
 }
@@ -195,4 +196,35 @@ fn every_violation_is_reported_with_its_path() {
     assert!(err.contains("- must be: one of [\"x\"] (by: "), "{err}");
     let ok = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml", "--dangerous-data-values-disable-validation"]);
     assert!(ok.is_ok());
+}
+
+#[test]
+fn beyond_ytt_rules_pass_fail_and_reject_bad_arguments() {
+    let schema = "#@data/values-schema\n---\n#@schema/validation format=\"hostname\", ends_with=\".com\"\nhost: api.example.com\n#@schema/validation multiple_of=1024, even=True\nmemory: 2048\n#@schema/validation unique=True, len=2\n#@schema/default [\"a\", \"b\"]\ntags: [\"\"]\n";
+    assert!(check(&[("schema.yml", schema)], &["-f", "schema.yml"]).is_ok());
+    let err = check(&[("schema.yml", schema)], &["-f", "schema.yml", "--data-value", "host=bad_host.org", "--data-value-yaml", "memory=1000"]).unwrap_err();
+    assert!(err.contains("  host\n"), "{err}");
+    assert!(err.contains("- must be: a valid hostname (by: "), "{err}");
+    assert!(err.contains("found: \"bad_host.org\" is not a valid hostname"), "{err}");
+    assert!(err.contains("- must be: a value ending with \".com\""), "{err}");
+    assert!(err.contains("found: 1000 is not a multiple of 1024"), "{err}");
+    let bad = "#@data/values-schema\n---\n#@schema/validation format=\"color\"\nx: red\n";
+    let err = check(&[("schema.yml", bad)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(err.contains("Invalid @schema/validation annotation - unknown format \"color\""), "{err}");
+    let unknown = "#@data/values-schema\n---\n#@schema/validation no_such_rule=1\nx: 1\n";
+    let err = check(&[("schema.yml", unknown)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(err.contains("unknown keyword argument \"no_such_rule\""), "{err}");
+}
+
+#[test]
+fn violations_as_json() {
+    use schemac_runtime::validate::to_json;
+    let schema = "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 0\n";
+    let dir = workdir(&[("schema.yml", schema)]);
+    let path = dir.join("schema.yml").to_string_lossy().to_string();
+    let opts = parse(&["-f".into(), path, "--violations-format".into(), "json".into()]).unwrap();
+    let Ok(Outcome::Invalid(violations)) = evaluate(&opts) else { panic!("expected violations") };
+    let json = to_json(&violations);
+    assert!(json.starts_with("[{\"expected\":\"a value \\u003e= 1\",\"found\":\"value \\u003c 1\",\"path\":\"replicas\""), "{json}");
+    assert!(parse(&["--violations-format".into(), "xml".into()]).is_err());
 }

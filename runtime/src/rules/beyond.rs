@@ -1,0 +1,407 @@
+//! Named rules that ytt's validations design proposed and ytt never shipped:
+//! `len=`, `format=`, `matches=`, `starts_with=`, `ends_with=`, `contains=`, `even=`, `odd=`,
+//! `multiple_of=`, `unique=`. Their messages follow the style of ytt's own named rules
+//! (`must be: length = 16`, `found: length = 3`).
+
+use super::{len_of, repr, starlark_eq, starlark_type, RuleFailure};
+use crate::value::Value;
+
+/// The formats `format=` knows.
+pub const FORMATS: &[&str] = &[
+    "date-time", "date", "time", "email", "hostname", "ip", "ipv4", "ipv6", "uri", "port", "percent", "duration", "quantity",
+];
+
+fn fail(expected: String, found: impl Into<String>) -> Option<RuleFailure> {
+    Some(RuleFailure { expected, found: Some(found.into()) })
+}
+
+/// Checks a rule's argument when the annotation is read; the error completes
+/// `Invalid @schema/validation annotation - ...`.
+pub fn check_arg(name: &str, arg: &Value) -> Result<(), String> {
+    let kind = starlark_type(arg);
+    match name {
+        "len" | "multiple_of" => match arg {
+            Value::Int(0) if name == "multiple_of" => Err("expected keyword argument \"multiple_of\" to be non-zero".into()),
+            Value::Int(_) => Ok(()),
+            Value::Float(f) if name == "multiple_of" && *f != 0.0 => Ok(()),
+            _ => Err(format!("expected keyword argument \"{name}\" to be a number, but was {kind}")),
+        },
+        "format" => match arg {
+            Value::Str(f) if FORMATS.contains(&f.as_str()) => Ok(()),
+            Value::Str(f) => Err(format!("unknown format \"{f}\" (known formats: {})", FORMATS.join(", "))),
+            _ => Err(format!("expected keyword argument \"format\" to be a string, but was {kind}")),
+        },
+        "matches" => match arg {
+            Value::Str(re) => regex::Regex::new(re)
+                .map(|_| ())
+                .map_err(|e| format!("expected keyword argument \"matches\" to be a regular expression: {}", first_line(&e.to_string()))),
+            _ => Err(format!("expected keyword argument \"matches\" to be a string, but was {kind}")),
+        },
+        "starts_with" | "ends_with" => match arg {
+            Value::Str(_) => Ok(()),
+            _ => Err(format!("expected keyword argument \"{name}\" to be a string, but was {kind}")),
+        },
+        "contains" => match arg {
+            Value::Map(_) | Value::Array(_) => Err(format!("expected keyword argument \"contains\" to be a scalar, but was {kind}")),
+            _ => Ok(()),
+        },
+        "even" | "odd" | "unique" => match arg {
+            Value::Bool(_) => Ok(()),
+            _ => Err(format!("expected keyword argument \"{name}\" to be a boolean, but was {kind}")),
+        },
+        _ => Ok(()),
+    }
+}
+
+fn first_line(s: &str) -> &str {
+    s.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(s).trim()
+}
+
+/// `len=N`: exactly N bytes, items or map items.
+pub fn exact_len(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let expected = format!("length = {}", repr(arg));
+    match len_of(value) {
+        Ok(n) if Value::Int(n as i64) == *arg => None,
+        Ok(n) => fail(expected, format!("length = {n}")),
+        Err(e) => fail(expected, e),
+    }
+}
+
+fn string_of<'a>(expected: &str, value: &'a Value) -> Result<&'a str, Option<RuleFailure>> {
+    match value {
+        Value::Str(s) => Ok(s),
+        other => Err(fail(expected.to_string(), format!("value of type {} is not a string", starlark_type(other)))),
+    }
+}
+
+pub fn matches(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let Value::Str(re) = arg else { return None };
+    let expected = format!("a value matching {}", repr(arg));
+    let s = match string_of(&expected, value) {
+        Ok(s) => s,
+        Err(f) => return f,
+    };
+    let re = regex::Regex::new(re).ok()?;
+    if re.is_match(s) {
+        None
+    } else {
+        fail(expected, format!("{} does not match", repr(value)))
+    }
+}
+
+pub fn starts_with(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let Value::Str(prefix) = arg else { return None };
+    let expected = format!("a value starting with {}", repr(arg));
+    match string_of(&expected, value) {
+        Ok(s) if s.starts_with(prefix.as_str()) => None,
+        Ok(_) => fail(expected, format!("{} does not start with {}", repr(value), repr(arg))),
+        Err(f) => f,
+    }
+}
+
+pub fn ends_with(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let Value::Str(suffix) = arg else { return None };
+    let expected = format!("a value ending with {}", repr(arg));
+    match string_of(&expected, value) {
+        Ok(s) if s.ends_with(suffix.as_str()) => None,
+        Ok(_) => fail(expected, format!("{} does not end with {}", repr(value), repr(arg))),
+        Err(f) => f,
+    }
+}
+
+/// `contains=x`: a substring of a string, an item of an array, a key of a map.
+pub fn contains(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let expected = format!("a value containing {}", repr(arg));
+    let found = match (value, arg) {
+        (Value::Str(s), Value::Str(x)) => s.contains(x.as_str()),
+        (Value::Array(items), x) => items.iter().any(|i| starlark_eq(&i.value, x)),
+        (Value::Map(entries), x) => entries.iter().any(|e| e.key.key_eq(x)),
+        (other, _) => return fail(expected, format!("value of type {} cannot contain anything", starlark_type(other))),
+    };
+    if found {
+        None
+    } else {
+        fail(expected, format!("{} not found", repr(arg)))
+    }
+}
+
+fn remainder(value: &Value, by: f64) -> Result<f64, String> {
+    match value {
+        Value::Int(i) => Ok((*i as f64) % by),
+        Value::Float(f) => Ok(f % by),
+        other => Err(format!("value of type {} is not a number", starlark_type(other))),
+    }
+}
+
+/// `even=True` / `odd=True`.
+pub fn parity(arg: &Value, value: &Value, even: bool) -> Option<RuleFailure> {
+    if *arg != Value::Bool(true) {
+        return None;
+    }
+    let expected = if even { "an even number" } else { "an odd number" }.to_string();
+    match remainder(value, 2.0) {
+        Ok(r) if (r == 0.0) == even => None,
+        Ok(_) => fail(expected, if even { "value is odd" } else { "value is even" }),
+        Err(e) => fail(expected, e),
+    }
+}
+
+pub fn multiple_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let by = match arg {
+        Value::Int(i) => *i as f64,
+        Value::Float(f) => *f,
+        _ => return None,
+    };
+    let expected = format!("a multiple of {}", repr(arg));
+    match remainder(value, by) {
+        Ok(r) if r == 0.0 => None,
+        Ok(_) => fail(expected, format!("{} is not a multiple of {}", repr(value), repr(arg))),
+        Err(e) => fail(expected, e),
+    }
+}
+
+/// `unique=True`: no two items of an array are equal.
+pub fn unique(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    if *arg != Value::Bool(true) {
+        return None;
+    }
+    let expected = "unique items".to_string();
+    let Value::Array(items) = value else {
+        return fail(expected, format!("value of type {} is not a list", starlark_type(value)));
+    };
+    for (i, a) in items.iter().enumerate() {
+        if items[..i].iter().any(|b| starlark_eq(&a.value, &b.value)) {
+            return fail(expected, format!("{} appears more than once", repr(&a.value)));
+        }
+    }
+    None
+}
+
+/// `format=F`.
+pub fn format(arg: &Value, value: &Value) -> Option<RuleFailure> {
+    let Value::Str(f) = arg else { return None };
+    let expected = format!("a valid {f}");
+    let ok = match (f.as_str(), value) {
+        ("port", Value::Int(p)) => (1..=65535).contains(p),
+        ("percent", Value::Int(p)) => (0..=100).contains(p),
+        ("percent", Value::Float(p)) => (0.0..=100.0).contains(p),
+        (_, Value::Str(s)) => valid_format(f, s),
+        (_, other) => return fail(expected, format!("value of type {} is not a string", starlark_type(other))),
+    };
+    if ok {
+        None
+    } else {
+        fail(expected, format!("{} is not a valid {f}", repr(value)))
+    }
+}
+
+fn digits(s: &str, n: usize) -> bool {
+    s.len() == n && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn valid_date(s: &str) -> bool {
+    let p: Vec<&str> = s.split('-').collect();
+    if p.len() != 3 || !digits(p[0], 4) || !digits(p[1], 2) || !digits(p[2], 2) {
+        return false;
+    }
+    let (m, d): (u32, u32) = (p[1].parse().unwrap_or(0), p[2].parse().unwrap_or(0));
+    (1..=12).contains(&m) && (1..=31).contains(&d)
+}
+
+/// `HH:MM:SS[.frac]` with an optional `Z` or `±HH:MM` offset (RFC 3339 `full-time`, offset
+/// optional for `time`).
+fn valid_time(s: &str, offset_required: bool) -> bool {
+    let (clock, offset) = match s.find(['Z', 'z', '+', '-']) {
+        Some(i) => (&s[..i], Some(&s[i..])),
+        None => (s, None),
+    };
+    let (hms, frac) = match clock.split_once('.') {
+        Some((a, b)) => (a, Some(b)),
+        None => (clock, None),
+    };
+    let p: Vec<&str> = hms.split(':').collect();
+    let clock_ok = p.len() == 3
+        && p.iter().all(|x| digits(x, 2))
+        && p[0].parse::<u32>().is_ok_and(|h| h < 24)
+        && p[1].parse::<u32>().is_ok_and(|m| m < 60)
+        && p[2].parse::<u32>().is_ok_and(|s| s <= 60)
+        && frac.is_none_or(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+    let offset_ok = match offset {
+        None => !offset_required,
+        Some("Z" | "z") => true,
+        Some(o) => {
+            let q: Vec<&str> = o[1..].split(':').collect();
+            q.len() == 2 && digits(q[0], 2) && digits(q[1], 2)
+        }
+    };
+    clock_ok && offset_ok
+}
+
+fn valid_hostname(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 253
+        && s.trim_end_matches('.').split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
+/// Go's `time.ParseDuration`: `300ms`, `-1.5h`, `2h45m`.
+fn valid_duration(s: &str) -> bool {
+    let s = s.strip_prefix(['-', '+']).unwrap_or(s);
+    if s == "0" {
+        return true;
+    }
+    let mut rest = s;
+    if rest.is_empty() {
+        return false;
+    }
+    while !rest.is_empty() {
+        let num_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let num = &rest[..num_len];
+        if num.is_empty() || num == "." || num.matches('.').count() > 1 {
+            return false;
+        }
+        rest = &rest[num_len..];
+        let unit = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"].iter().find(|u| rest.starts_with(**u));
+        match unit {
+            Some(u) => rest = &rest[u.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// A Kubernetes resource quantity: `100m`, `1.5Gi`, `2e3`.
+fn valid_quantity(s: &str) -> bool {
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let num_len = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let (num, suffix) = s.split_at(num_len);
+    if num.is_empty() || num == "." || num.matches('.').count() > 1 {
+        return false;
+    }
+    const SUFFIXES: &[&str] = &["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"];
+    if SUFFIXES.contains(&suffix) {
+        return true;
+    }
+    let exp = suffix.strip_prefix(['e', 'E']).map(|e| e.strip_prefix(['+', '-']).unwrap_or(e));
+    exp.is_some_and(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()))
+}
+
+fn valid_format(format: &str, s: &str) -> bool {
+    match format {
+        "date" => valid_date(s),
+        "time" => valid_time(s, false),
+        "date-time" => s.split_once(['T', 't', ' ']).is_some_and(|(d, t)| valid_date(d) && valid_time(t, true)),
+        "email" => s.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !local.contains(char::is_whitespace) && domain.contains('.') && valid_hostname(domain)
+        }),
+        "hostname" => valid_hostname(s),
+        "ip" => s.parse::<std::net::IpAddr>().is_ok(),
+        "ipv4" => s.parse::<std::net::Ipv4Addr>().is_ok(),
+        "ipv6" => s.parse::<std::net::Ipv6Addr>().is_ok(),
+        "uri" => s.split_once(':').is_some_and(|(scheme, rest)| {
+            scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                && !rest.is_empty()
+                && !s.contains(char::is_whitespace)
+        }),
+        "port" => s.parse::<u32>().is_ok_and(|p| (1..=65535).contains(&p)),
+        "percent" => s.strip_suffix('%').unwrap_or(s).parse::<f64>().is_ok_and(|p| (0.0..=100.0).contains(&p)),
+        "duration" => valid_duration(s),
+        "quantity" => valid_quantity(s),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::Str(x.into())
+    }
+
+    fn found(f: Option<RuleFailure>) -> Option<String> {
+        f.and_then(|f| f.found)
+    }
+
+    #[test]
+    fn formats_accept_and_reject() {
+        for (fmt, good, bad) in [
+            ("date-time", "2024-01-15T10:00:00Z", "2024-01-15 10:00"),
+            ("date", "2024-02-29", "2024-13-01"),
+            ("time", "23:59:59.5+01:00", "24:00:00"),
+            ("email", "a@example.com", "a@b"),
+            ("hostname", "api.example.com", "-bad-.com"),
+            ("ip", "::1", "1.2.3"),
+            ("ipv4", "10.0.0.1", "10.0.0.256"),
+            ("ipv6", "fe80::1", "10.0.0.1"),
+            ("uri", "https://example.com/x", "no scheme"),
+            ("port", "8080", "70000"),
+            ("percent", "50%", "150%"),
+            ("duration", "1h30m", "1x"),
+            ("quantity", "1.5Gi", "1.5GB"),
+        ] {
+            assert_eq!(format(&s(fmt), &s(good)), None, "{fmt} {good}");
+            let f = format(&s(fmt), &s(bad)).unwrap_or_else(|| panic!("{fmt} {bad} passed"));
+            assert_eq!(f.expected, format!("a valid {fmt}"));
+            assert_eq!(f.found, Some(format!("\"{bad}\" is not a valid {fmt}")));
+        }
+        assert_eq!(format(&s("port"), &Value::Int(443)), None);
+        assert_eq!(found(format(&s("email"), &Value::Int(1))).as_deref(), Some("value of type int is not a string"));
+    }
+
+    #[test]
+    fn string_rules() {
+        assert_eq!(matches(&s("^v[0-9]+$"), &s("v12")), None);
+        let f = matches(&s("^v[0-9]+$"), &s("12")).unwrap();
+        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a value matching \"^v[0-9]+$\"", Some("\"12\" does not match")));
+        assert_eq!(starts_with(&s("https://"), &s("https://x")), None);
+        assert_eq!(found(starts_with(&s("https://"), &s("http://x"))).as_deref(), Some("\"http://x\" does not start with \"https://\""));
+        assert_eq!(ends_with(&s(".git"), &s("repo.git")), None);
+        assert_eq!(found(ends_with(&s(".git"), &s("repo"))).as_deref(), Some("\"repo\" does not end with \".git\""));
+        assert_eq!(contains(&s("@sha256:"), &s("img@sha256:ab")), None);
+        assert_eq!(found(contains(&s("@sha256:"), &s("img:latest"))).as_deref(), Some("\"@sha256:\" not found"));
+    }
+
+    #[test]
+    fn number_rules() {
+        assert_eq!(parity(&Value::Bool(true), &Value::Int(4), true), None);
+        assert_eq!(found(parity(&Value::Bool(true), &Value::Int(3), true)).as_deref(), Some("value is odd"));
+        assert_eq!(parity(&Value::Bool(true), &Value::Int(3), false), None);
+        assert_eq!(found(parity(&Value::Bool(true), &Value::Int(2), false)).as_deref(), Some("value is even"));
+        assert_eq!(multiple_of(&Value::Int(1024), &Value::Int(2048)), None);
+        let f = multiple_of(&Value::Int(1024), &Value::Int(1000)).unwrap();
+        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a multiple of 1024", Some("1000 is not a multiple of 1024")));
+    }
+
+    #[test]
+    fn collection_rules() {
+        assert_eq!(exact_len(&Value::Int(3), &s("abc")), None);
+        assert_eq!(found(exact_len(&Value::Int(16), &s("abc"))).as_deref(), Some("length = 3"));
+        let list = |xs: &[i64]| Value::Array(xs.iter().map(|x| crate::value::Node::new(Value::Int(*x), Default::default())).collect());
+        assert_eq!(unique(&Value::Bool(true), &list(&[1, 2])), None);
+        assert_eq!(found(unique(&Value::Bool(true), &list(&[1, 2, 1]))).as_deref(), Some("1 appears more than once"));
+        assert_eq!(found(contains(&Value::Int(5), &list(&[1]))).as_deref(), Some("5 not found"));
+    }
+
+    #[test]
+    fn bad_arguments() {
+        assert!(check_arg("format", &s("nope")).unwrap_err().starts_with("unknown format \"nope\""));
+        assert!(check_arg("format", &Value::Int(1)).unwrap_err().contains("to be a string, but was int"));
+        assert!(check_arg("matches", &s("(")).unwrap_err().contains("to be a regular expression"));
+        assert!(check_arg("starts_with", &Value::Int(1)).is_err());
+        assert!(check_arg("ends_with", &Value::Null).is_err());
+        assert!(check_arg("contains", &Value::Array(vec![])).is_err());
+        assert!(check_arg("even", &s("yes")).unwrap_err().contains("to be a boolean"));
+        assert!(check_arg("odd", &Value::Int(1)).is_err());
+        assert!(check_arg("unique", &Value::Int(1)).is_err());
+        assert_eq!(check_arg("multiple_of", &Value::Int(0)).unwrap_err(), "expected keyword argument \"multiple_of\" to be non-zero");
+        assert!(check_arg("len", &s("3")).unwrap_err().contains("to be a number"));
+        assert!(check_arg("len", &Value::Int(3)).is_ok());
+    }
+}
