@@ -198,7 +198,7 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
 fn run(name: &str, program: &Program, sources: &Sources) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let ast = AstModule::parse(name, program.source.clone(), &dialect())
         .map_err(|e| to_template_error(name, program, &e))?;
-    let state = BuildState::new(Arc::from(name), program.nodes.clone());
+    let state = BuildState::new(Arc::from(name), program.nodes.clone(), sources.files.iter().map(|(n, _)| n.clone()).collect());
     let loader = Loader { sources, from: name };
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {

@@ -27,6 +27,8 @@ pub struct FrozenSlot(#[allocative(skip)] pub OnceLock<OwnedFrozenValue>);
 pub struct BuildState {
     pub file: Arc<str>,
     pub nodes: Arc<Vec<NodeInfo>>,
+    /// Every file of the run, for `data.list()`.
+    pub files: Vec<String>,
     inner: RefCell<Inner>,
 }
 
@@ -47,6 +49,8 @@ struct Frame {
     id: usize,
     anns: Vec<Ann>,
     value: FrameValue,
+    /// A key computed by `(@= ... @)` text templating.
+    key: Option<YValue>,
 }
 
 enum FrameValue {
@@ -62,10 +66,11 @@ pub fn keep_name(i: usize) -> String {
 }
 
 impl BuildState {
-    pub fn new(file: Arc<str>, nodes: Vec<NodeInfo>) -> BuildState {
+    pub fn new(file: Arc<str>, nodes: Vec<NodeInfo>, files: Vec<String>) -> BuildState {
         BuildState {
             file,
             nodes: Arc::new(nodes),
+            files,
             inner: RefCell::new(Inner { ctxs: vec![Ctx::default()], slots: Vec::new() }),
         }
     }
@@ -94,7 +99,7 @@ impl BuildState {
             RawShape::Scalar(_) => FrameValue::Template,
             RawShape::Map | RawShape::Array => FrameValue::Children(Vec::new()),
         };
-        ctx.stack.push(Frame { id, anns: Vec::new(), value });
+        ctx.stack.push(Frame { id, anns: Vec::new(), value, key: None });
         Ok(())
     }
 
@@ -129,7 +134,11 @@ impl BuildState {
                 return Ok(());
             }
         };
-        let tree = Tree { kind: info.kind.clone(), pos, anns: frame.anns, value };
+        let kind = match frame.key {
+            Some(k) => TreeKind::MapItem(k),
+            None => info.kind.clone(),
+        };
+        let tree = Tree { kind, pos, anns: frame.anns, value };
         match ctx.stack.last_mut() {
             Some(Frame { value: FrameValue::Children(siblings), .. }) => siblings.push(tree),
             Some(parent) => {
@@ -160,6 +169,14 @@ impl BuildState {
         }
         let tv = to_tree_value(v, &pos).map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
         frame.value = FrameValue::Set(tv);
+        Ok(())
+    }
+
+    fn set_key(&self, v: Value) -> anyhow::Result<()> {
+        let mut inner = self.inner.borrow_mut();
+        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
+        frame.key = Some(YValue::Str(v.unpack_str().map_or_else(|| v.to_str(), str::to_string)));
         Ok(())
     }
 
@@ -235,6 +252,11 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
 
     fn __ytt_set<'v>(value: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<NoneType> {
         state(eval)?.set(value)?;
+        Ok(NoneType)
+    }
+
+    fn __ytt_set_key<'v>(key: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<NoneType> {
+        state(eval)?.set_key(key)?;
         Ok(NoneType)
     }
 

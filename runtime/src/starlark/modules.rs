@@ -11,6 +11,7 @@ use starlark::values::dict::AllocDict;
 use starlark::values::none::NoneType;
 use starlark::values::structs::AllocStruct;
 use starlark::values::tuple::UnpackTuple;
+use starlark::values::float::UnpackFloat;
 use starlark::values::{Heap, Value};
 
 use super::convert::to_tree_value;
@@ -131,16 +132,63 @@ fn struct_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn data_members(builder: &mut GlobalsBuilder) {
+    /// The files given to the run: names relative to the calling file's directory, or from
+    /// the root with a leading `/` when `path` starts with `/`.
     fn list<'v>(
-        #[starlark(args)] _args: UnpackTuple<Value<'v>>,
-        heap: Heap<'v>,
+        #[starlark(default = "")] path: &str,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
-        Ok(heap.alloc(Vec::<Value<'v>>::new()))
+        let heap = eval.heap();
+        let Some(state) = eval.extra.and_then(|e| e.downcast_ref::<super::builder::BuildState>()) else {
+            return Ok(heap.alloc(Vec::<Value<'v>>::new()));
+        };
+        let dir = state.file.rfind('/').map_or("", |i| &state.file[..=i]);
+        let names: Vec<String> = state
+            .files
+            .iter()
+            .filter_map(|f| {
+                if let Some(root) = path.strip_prefix('/') {
+                    f.strip_prefix(root).map(|_| format!("/{f}"))
+                } else {
+                    f.strip_prefix(dir).and_then(|r| r.strip_prefix(path))
+                        .map(|_| f[dir.len()..].to_string())
+                }
+            })
+            .collect();
+        Ok(heap.alloc(names))
+    }
+}
+
+/// Parses YAML (or JSON) text into a Starlark value.
+fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
+    let raw = crate::yaml::parse::parse_file("", text, false)
+        .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
+    let Some(doc) = raw.docs.first() else { return Ok(Value::new_none()) };
+    Ok(super::convert::tree_value_to_starlark(&raw_value(&doc.value), heap))
+}
+
+fn raw_value(v: &crate::yaml::parse::RawValue) -> crate::template::tree::TreeValue {
+    use crate::template::tree::{Tree, TreeValue};
+    use crate::yaml::parse::RawValue;
+    let tree = |n: &crate::yaml::parse::RawNode| Tree {
+        kind: n.kind.clone(),
+        pos: Pos::unknown(),
+        anns: Vec::new(),
+        value: raw_value(&n.value),
+    };
+    match v {
+        RawValue::Scalar(s) => TreeValue::Scalar(s.clone()),
+        RawValue::Map(items) => TreeValue::Map(items.iter().map(tree).collect()),
+        RawValue::Array(items) => TreeValue::Array(items.iter().map(tree).collect()),
     }
 }
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {
+    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        decode(text, heap, "yaml")
+    }
+
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
         let tv = to_tree_value(value, &Pos::unknown())
             .map_err(|e| anyhow::anyhow!("Unsupported value type {} for yaml.encode", e.0))?;
@@ -150,11 +198,91 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
+    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        decode(text, heap, "json")
+    }
+
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
         let tv = to_tree_value(value, &Pos::unknown())
             .map_err(|e| anyhow::anyhow!("Unsupported value type {} for json.encode", e.0))?;
         crate::yaml::json::marshal_json(&tv.to_value())
             .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))
+    }
+}
+
+#[starlark_module]
+fn regexp_members(builder: &mut GlobalsBuilder) {
+    /// Whether `pattern` (RE2 syntax) matches somewhere in `s`.
+    fn r#match(pattern: &str, s: &str) -> anyhow::Result<bool> {
+        Ok(regex::Regex::new(pattern)?.is_match(s))
+    }
+
+    fn replace(pattern: &str, s: &str, replacement: &str) -> anyhow::Result<String> {
+        Ok(regex::Regex::new(pattern)?.replace_all(s, replacement).into_owned())
+    }
+}
+
+const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+#[starlark_module]
+fn base64_members(builder: &mut GlobalsBuilder) {
+    fn encode(s: &str) -> anyhow::Result<String> {
+        let mut out = String::new();
+        for chunk in s.as_bytes().chunks(3) {
+            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(BASE64[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn decode(s: &str) -> anyhow::Result<String> {
+        let mut bits = 0u32;
+        let mut count = 0;
+        let mut out = Vec::new();
+        for c in s.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()) {
+            let v = BASE64.iter().position(|&b| b == c).ok_or_else(|| anyhow::anyhow!("illegal base64 data"))?;
+            bits = (bits << 6) | v as u32;
+            count += 6;
+            if count >= 8 {
+                count -= 8;
+                out.push((bits >> count) as u8);
+            }
+        }
+        Ok(String::from_utf8(out)?)
+    }
+}
+
+#[starlark_module]
+fn math_members(builder: &mut GlobalsBuilder) {
+    fn ceil(x: UnpackFloat) -> anyhow::Result<i64> {
+        Ok(x.0.ceil() as i64)
+    }
+
+    fn floor(x: UnpackFloat) -> anyhow::Result<i64> {
+        Ok(x.0.floor() as i64)
+    }
+
+    fn round(x: UnpackFloat) -> anyhow::Result<f64> {
+        Ok(x.0.round())
+    }
+
+    fn sqrt(x: UnpackFloat) -> anyhow::Result<f64> {
+        Ok(x.0.sqrt())
+    }
+
+    fn pow(x: UnpackFloat, y: UnpackFloat) -> anyhow::Result<f64> {
+        Ok(x.0.powf(y.0))
+    }
+
+    fn fabs(x: UnpackFloat) -> anyhow::Result<f64> {
+        Ok(x.0.abs())
     }
 }
 
@@ -168,6 +296,9 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:data" => ("data", data_members),
         "@ytt:yaml" => ("yaml", yaml_members),
         "@ytt:json" => ("json", json_members),
+        "@ytt:regexp" => ("regexp", regexp_members),
+        "@ytt:base64" => ("base64", base64_members),
+        "@ytt:math" => ("math", math_members),
         _ => return None,
     };
     let globals = GlobalsBuilder::new().with_namespace(name, members).build();

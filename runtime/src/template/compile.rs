@@ -15,6 +15,7 @@
 //! remembers the template line it came from, for error messages.
 
 use super::lexer::{CodeLine, LineScanner};
+use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
 
 /// A template compiled to Starlark.
@@ -146,6 +147,10 @@ impl Compiler {
     }
 
     fn node(&mut self, node: &RawNode, path: &mut Vec<usize>) -> Result<(), CompileError> {
+        self.node_templated(node, path, false)
+    }
+
+    fn node_templated(&mut self, node: &RawNode, path: &mut Vec<usize>, templated: bool) -> Result<(), CompileError> {
         let (before, same): (Vec<&Comment>, Vec<&Comment>) =
             node.comments.iter().partition(|c| c.line < node.line);
         // Code lines above the node run before it; annotations apply to it.
@@ -186,10 +191,24 @@ impl Compiler {
             let args = rename_assert(args.trim());
             self.emit(ann.line, depth, &format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args));
         }
+        // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
+        let templated = templated
+            || node.comments.iter().any(|c| split_annotation(&c.text).0 == "yaml/text-templated-strings");
+        if templated {
+            if let RawKind::MapItem(Value::Str(key)) = &node.kind {
+                if let Some(expr) = text_template(key) {
+                    self.emit(node.line, depth, &format!("__ytt_set_key({expr})"));
+                }
+            }
+        }
         if let Some(expr) = value_expr {
             let code = rename_assert(expr.text.trim());
             if !code.is_empty() {
                 self.emit(expr.line, depth, &format!("__ytt_set({code})"));
+            }
+        } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
+            if let Some(expr) = text_template(text) {
+                self.emit(node.line, depth, &format!("__ytt_set({expr})"));
             }
         }
         self.frames.push(Frame { path: path.clone(), depth });
@@ -201,7 +220,7 @@ impl Compiler {
         if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
             for (i, child) in items.iter().enumerate() {
                 path.push(i);
-                self.node(child, path)?;
+                self.node_templated(child, path, templated)?;
                 path.pop();
             }
         }
@@ -325,6 +344,27 @@ impl Compiler {
         }
         Ok(())
     }
+}
+
+/// `a(@= x @)b` → `"a" + str(x) + "b"`; `None` when the text has no `(@=`.
+fn text_template(text: &str) -> Option<String> {
+    if !text.contains("(@=") {
+        return None;
+    }
+    let mut parts = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("(@=") {
+        let end = rest[start..].find("@)")? + start;
+        if start > 0 {
+            parts.push(format!("{:?}", &rest[..start]));
+        }
+        parts.push(format!("str({})", rest[start + 3..end].trim()));
+        rest = &rest[end + 2..];
+    }
+    if !rest.is_empty() {
+        parts.push(format!("{rest:?}"));
+    }
+    Some(parts.join(" + "))
 }
 
 fn first_word(stmt: &str) -> &str {
