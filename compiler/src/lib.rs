@@ -2,5 +2,4 @@
 
 pub mod check;
 pub mod export;
-pub mod flags;
 pub mod lower;

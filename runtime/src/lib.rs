@@ -1,5 +1,7 @@
 //! Run-time support for schemac validators.
 
+pub mod cli;
+pub mod engine;
 #[cfg(feature = "starlark")]
 pub mod starlark;
 pub mod overlay;

@@ -16,7 +16,7 @@ use starlark::syntax::{AstModule, Dialect};
 
 use crate::template::compile::{compile, compile_starlark, Program};
 use crate::template::tree::Tree;
-use crate::template::TemplateError;
+use crate::template::{Sources, TemplateError};
 use crate::yaml::parse::RawFile;
 use builder::{keep_name, BuildState};
 
@@ -87,33 +87,6 @@ pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
     eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(hook)));
 }
 
-/// Files a template may `load()`, by the name they were given on the command line.
-#[derive(Default, Clone)]
-pub struct Sources {
-    pub files: Vec<(String, Arc<str>)>,
-}
-
-impl Sources {
-    fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
-        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
-        let wanted = normalize(&format!("{dir}{path}"));
-        self.files.iter().find(|(n, _)| normalize(n) == wanted).cloned()
-    }
-}
-
-fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
-}
 
 struct Loader<'a> {
     sources: &'a Sources,

@@ -4,6 +4,8 @@ pub mod compile;
 pub mod lexer;
 pub mod tree;
 
+use std::sync::Arc;
+
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {
@@ -12,4 +14,32 @@ pub struct TemplateError {
     pub message: String,
     /// A syntax or name-resolution error (ytt prints no `in <toplevel>` frame for those).
     pub compile_time: bool,
+}
+
+/// Files a template may `load()`, by the name they were given on the command line.
+#[derive(Default, Clone)]
+pub struct Sources {
+    pub files: Vec<(String, Arc<str>)>,
+}
+
+impl Sources {
+    pub fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
+        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
+        let wanted = normalize(&format!("{dir}{path}"));
+        self.files.iter().find(|(n, _)| normalize(n) == wanted).cloned()
+    }
+}
+
+fn normalize(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for p in path.split('/') {
+        match p {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    parts.join("/")
 }

@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use schemac::check::{evaluate, CheckError, Outcome};
-use schemac::flags::parse;
+use schemac::check::{evaluate, CheckError, Interpreter, Outcome};
+use schemac_runtime::cli::parse;
 use schemac_runtime::value::{Node, Value};
 
 fn workdir(files: &[(&str, &str)]) -> PathBuf {
@@ -29,7 +29,7 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
         .map(|a| if files.iter().any(|(n, _)| n == a) { dir.join(a).to_string_lossy().to_string() } else { a.to_string() })
         .collect();
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
-    match evaluate(&opts) {
+    match evaluate(&opts, &Interpreter) {
         Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
         Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
         Err(CheckError(msg)) => Err(msg),
@@ -223,7 +223,7 @@ fn violations_as_json() {
     let dir = workdir(&[("schema.yml", schema)]);
     let path = dir.join("schema.yml").to_string_lossy().to_string();
     let opts = parse(&["-f".into(), path, "--violations-format".into(), "json".into()]).unwrap();
-    let Ok(Outcome::Invalid(violations)) = evaluate(&opts) else { panic!("expected violations") };
+    let Ok(Outcome::Invalid(violations)) = evaluate(&opts, &Interpreter) else { panic!("expected violations") };
     let json = to_json(&violations);
     assert!(json.starts_with("[{\"expected\":\"a value \\u003e= 1\",\"found\":\"value \\u003c 1\",\"path\":\"replicas\""), "{json}");
     assert!(parse(&["--violations-format".into(), "xml".into()]).is_err());

@@ -1,13 +1,14 @@
-//! ytt's command-line flags for data values, and the documents the flags contribute.
+//! The command line of `schemac check` and of built validators: ytt's flags for data values,
+//! the documents the flags contribute, and the process's output and exit status.
 
 use std::path::Path;
 
-use schemac_runtime::report::SourceLines;
-use schemac_runtime::template::tree::{Ann, Tree, TreeKind, TreeValue};
-use schemac_runtime::value::{Pos, Value};
-use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
-
-use crate::check::{io_message, CheckError};
+use crate::engine::{evaluate, io_message, run, Backend, CheckError, Outcome};
+use crate::report::{multi_line, SourceLines};
+use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
+use crate::validate;
+use crate::value::{Pos, Value};
+use crate::yaml::parse::{parse_file, RawNode, RawValue};
 
 /// What the command line asked for.
 #[derive(Debug, Default, Clone)]
@@ -261,4 +262,33 @@ fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<Tr
         relabel(&mut tree, pos);
     }
     Ok(tree.value)
+}
+
+/// The process: arguments in, output printed, exit status out (0 fine, 1 an error ytt would
+/// report, 2 unusable arguments).
+pub fn main_with(args: &[String], backend: &dyn Backend, usage: &str) -> i32 {
+    let opts = match parse(args) {
+        Ok(o) => o,
+        Err(msg) => {
+            eprintln!("schemac: Error: {msg}");
+            eprintln!("{usage}");
+            return 2;
+        }
+    };
+    if opts.violations_format.as_deref() == Some("json") {
+        if let Ok(Outcome::Invalid(violations)) = evaluate(&opts, backend) {
+            println!("{}", validate::to_json(&violations));
+            return 1;
+        }
+    }
+    match run(&opts, backend) {
+        Ok(out) => {
+            print!("{out}");
+            0
+        }
+        Err(CheckError(msg)) => {
+            eprintln!("schemac: Error: {}", multi_line(&msg));
+            1
+        }
+    }
 }
