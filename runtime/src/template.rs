@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod lexer;
+pub mod literal;
 pub mod tree;
 
 use std::sync::Arc;

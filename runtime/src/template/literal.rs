@@ -1,0 +1,301 @@
+//! Templates without an interpreter: for validators built without Starlark.
+//!
+//! Data values files usually carry only annotations with literal arguments
+//! (`#@data/values`, `#@overlay/match by="name"`, `#@overlay/match by=overlay.subset({...})`)
+//! and `load()` lines. This module reads those without Starlark; any other template code is
+//! reported as needing the interpreter.
+
+use std::sync::Arc;
+
+use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
+use super::TemplateError;
+use crate::value::{MapEntry, Node, Pos, Value};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
+
+/// Evaluates a template whose comments are annotations with literal arguments.
+pub fn eval_literal(file: &RawFile) -> Result<Vec<Tree>, TemplateError> {
+    let name: Arc<str> = file.name.clone();
+    let err = |line: u32, message: String| TemplateError { file: name.to_string(), line: Some(line), message, compile_time: true };
+    for c in &file.trailing_comments {
+        code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
+    }
+    file.docs.iter().map(|d| tree(d, &name).map_err(|(line, m)| err(line, m))).collect()
+}
+
+/// Accepts `load(...)` and blank code lines; anything else needs Starlark.
+fn code_line(line: u32, text: &str) -> Result<(), String> {
+    let code = text.trim();
+    if code.is_empty() || code.starts_with("load(") {
+        return Ok(());
+    }
+    Err(format!(
+        "this validator was built without the Starlark interpreter and cannot run template code (line {line}: `{code}`)"
+    ))
+}
+
+fn tree(node: &RawNode, file: &Arc<str>) -> Result<Tree, (u32, String)> {
+    let pos = Pos::new(file.clone(), node.line);
+    let mut anns = Vec::new();
+    for c in &node.comments {
+        let first = c.text.chars().next();
+        if first.is_none_or(char::is_whitespace) {
+            code_line(c.line, &c.text).map_err(|m| (c.line, m))?;
+            continue;
+        }
+        let (name, args) = super::compile::split_annotation(&c.text);
+        let ann_pos = Pos::new(file.clone(), c.line);
+        let (args, kwargs) = Parser { s: args.as_bytes(), i: 0, pos: &ann_pos }
+            .arguments()
+            .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
+        anns.push(Ann { name: name.to_string(), pos: ann_pos, args, kwargs });
+    }
+    let value = match &node.value {
+        RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
+        RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| tree(i, file)).collect::<Result<_, _>>()?),
+        RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| tree(i, file)).collect::<Result<_, _>>()?),
+    };
+    Ok(Tree { kind: node.kind.clone(), pos, anns, value })
+}
+
+/// A parser for Starlark literals: strings, numbers, True/False/None, lists, dicts, tuples,
+/// and the `@ytt:overlay` matcher constructors.
+struct Parser<'a> {
+    s: &'a [u8],
+    i: usize,
+    pos: &'a Pos,
+}
+
+type Args = (Vec<Arg>, Vec<(String, Arg)>);
+
+impl Parser<'_> {
+    fn ws(&mut self) {
+        while self.i < self.s.len() && self.s[self.i].is_ascii_whitespace() {
+            self.i += 1;
+        }
+    }
+
+    fn eat(&mut self, c: u8) -> bool {
+        self.ws();
+        if self.s.get(self.i) == Some(&c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn ident(&mut self) -> Option<String> {
+        self.ws();
+        let start = self.i;
+        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.')) {
+            self.i += 1;
+        }
+        (self.i > start).then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
+    }
+
+    fn arguments(mut self) -> Result<Args, String> {
+        let (mut args, mut kwargs) = (Vec::new(), Vec::new());
+        loop {
+            self.ws();
+            if self.i >= self.s.len() {
+                return Ok((args, kwargs));
+            }
+            let save = self.i;
+            if let Some(name) = self.ident() {
+                if self.eat(b'=') && self.s.get(self.i) != Some(&b'=') {
+                    kwargs.push((name, self.arg()?));
+                    if !self.eat(b',') {
+                        self.end()?;
+                        return Ok((args, kwargs));
+                    }
+                    continue;
+                }
+            }
+            self.i = save;
+            args.push(self.arg()?);
+            if !self.eat(b',') {
+                self.end()?;
+                return Ok((args, kwargs));
+            }
+        }
+    }
+
+    fn end(&mut self) -> Result<(), String> {
+        self.ws();
+        if self.i < self.s.len() {
+            return Err(format!("unexpected `{}`", String::from_utf8_lossy(&self.s[self.i..])));
+        }
+        Ok(())
+    }
+
+    fn arg(&mut self) -> Result<Arg, String> {
+        self.ws();
+        if self.s.get(self.i) == Some(&b'(') {
+            self.i += 1;
+            let mut items = Vec::new();
+            while !self.eat(b')') {
+                items.push(self.arg()?);
+                if !self.eat(b',') && !self.eat(b')') {
+                    return Err("expected `,` or `)`".into());
+                } else if self.s.get(self.i - 1) == Some(&b')') {
+                    break;
+                }
+            }
+            return Ok(Arg { type_name: "tuple".into(), kind: ArgKind::Tuple(items) });
+        }
+        let value = self.value()?;
+        let type_name = crate::rules::starlark_type(&value).to_string();
+        Ok(Arg { type_name, kind: ArgKind::Data(Node::new(value, self.pos.clone())) })
+    }
+
+    fn node(&mut self) -> Result<Node, String> {
+        Ok(Node::new(self.value()?, self.pos.clone()))
+    }
+
+    fn value(&mut self) -> Result<Value, String> {
+        self.ws();
+        match self.s.get(self.i).copied() {
+            Some(q @ (b'"' | b'\'')) => self.string(q).map(Value::Str),
+            Some(b'[') => {
+                self.i += 1;
+                let mut items = Vec::new();
+                while !self.eat(b']') {
+                    items.push(self.node()?);
+                    if !self.eat(b',') && !self.eat(b']') {
+                        return Err("expected `,` or `]`".into());
+                    } else if self.s.get(self.i - 1) == Some(&b']') {
+                        break;
+                    }
+                }
+                Ok(Value::Array(items))
+            }
+            Some(b'{') => {
+                self.i += 1;
+                let mut entries = Vec::new();
+                while !self.eat(b'}') {
+                    let key = self.value()?;
+                    if !self.eat(b':') {
+                        return Err("expected `:` in a dict".into());
+                    }
+                    entries.push(MapEntry { key, value: self.node()? });
+                    if !self.eat(b',') && !self.eat(b'}') {
+                        return Err("expected `,` or `}`".into());
+                    } else if self.s.get(self.i - 1) == Some(&b'}') {
+                        break;
+                    }
+                }
+                Ok(Value::Map(entries))
+            }
+            Some(c) if c.is_ascii_digit() || c == b'-' || c == b'+' => self.number(),
+            _ => {
+                let name = self.ident().ok_or("expected a literal")?;
+                match name.as_str() {
+                    "True" => Ok(Value::Bool(true)),
+                    "False" => Ok(Value::Bool(false)),
+                    "None" => Ok(Value::Null),
+                    "overlay.all" => Ok(Value::Str("__ytt_overlay_all__".into())),
+                    "overlay.map_key" | "overlay.index" | "overlay.subset" => {
+                        if !self.eat(b'(') {
+                            return Err(format!("expected `(` after {name}"));
+                        }
+                        let arg = self.node()?;
+                        if !self.eat(b')') {
+                            return Err("expected `)`".into());
+                        }
+                        let kind = name.trim_start_matches("overlay.");
+                        Ok(Value::Map(vec![
+                            MapEntry { key: Value::Str("__ytt_matcher__".into()), value: Node::new(Value::Str(kind.into()), self.pos.clone()) },
+                            MapEntry { key: Value::Str("arg".into()), value: arg },
+                        ]))
+                    }
+                    other => Err(format!(
+                        "`{other}` needs the Starlark interpreter, which this validator was built without"
+                    )),
+                }
+            }
+        }
+    }
+
+    fn number(&mut self) -> Result<Value, String> {
+        let start = self.i;
+        self.i += 1;
+        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'.' | b'_')) {
+            self.i += 1;
+        }
+        let text = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
+        if let Ok(i) = text.parse::<i64>() {
+            return Ok(Value::Int(i));
+        }
+        text.parse::<f64>().map(Value::Float).map_err(|_| format!("bad number `{text}`"))
+    }
+
+    fn string(&mut self, q: u8) -> Result<String, String> {
+        self.i += 1;
+        let mut out = Vec::new();
+        while let Some(&c) = self.s.get(self.i) {
+            self.i += 1;
+            match c {
+                b'\\' => {
+                    let e = *self.s.get(self.i).ok_or("unterminated string")?;
+                    self.i += 1;
+                    out.push(match e {
+                        b'n' => b'\n',
+                        b't' => b'\t',
+                        b'r' => b'\r',
+                        other => other,
+                    });
+                }
+                c if c == q => return String::from_utf8(out).map_err(|e| e.to_string()),
+                c => out.push(c),
+            }
+        }
+        Err("unterminated string".into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::yaml::parse::parse_file;
+
+    fn eval(src: &str) -> Result<Vec<Tree>, TemplateError> {
+        eval_literal(&parse_file("v.yml", src, false).unwrap())
+    }
+
+    #[test]
+    fn annotations_with_literal_arguments() {
+        let src = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values\n---\nlist:\n#@overlay/match by=overlay.subset({\"name\": 'a'}), missing_ok=True\n- name: a\n#@overlay/match by=\"name\"\n- name: b\n";
+        let docs = eval(src).unwrap();
+        assert!(docs[0].ann("data/values").is_some());
+        let TreeValue::Map(items) = &docs[0].value else { panic!() };
+        let TreeValue::Array(list) = &items[0].value else { panic!() };
+        let m = list[0].ann("overlay/match").unwrap();
+        assert_eq!(m.kwargs[1].0, "missing_ok");
+        let by = m.kwargs[0].1.data().unwrap();
+        assert_eq!(by.value.get("__ytt_matcher__").unwrap().value, Value::Str("subset".into()));
+        assert_eq!(list[1].ann("overlay/match").unwrap().kwargs[0].1.data().unwrap().value, Value::Str("name".into()));
+    }
+
+    #[test]
+    fn tuples_lists_and_numbers() {
+        let docs = eval("#@schema/examples (\"a\", [1, -2.5, None]), (\"b\", {\"k\": True})\nx: 1\n").unwrap();
+        let TreeValue::Map(items) = &docs[0].value else { panic!() };
+        let ann = items[0].ann("schema/examples").unwrap();
+        assert_eq!(ann.args.len(), 2);
+        let ArgKind::Tuple(t) = &ann.args[0].kind else { panic!() };
+        assert_eq!(t[1].data().unwrap().value, Value::Array(vec![
+            Node::new(Value::Int(1), ann.pos.clone()),
+            Node::new(Value::Float(-2.5), ann.pos.clone()),
+            Node::new(Value::Null, ann.pos.clone()),
+        ]));
+    }
+
+    #[test]
+    fn code_needs_the_interpreter() {
+        let e = eval("#@data/values\n---\nport: #@ 80 + 1\n").unwrap_err();
+        assert!(e.message.contains("without the Starlark interpreter"), "{e:?}");
+        assert_eq!(e.line, Some(3));
+        let e = eval("#@assert/validate (\"x\", lambda v: v)\nx: 1\n").unwrap_err();
+        assert!(e.message.contains("needs the Starlark interpreter"), "{e:?}");
+    }
+}
