@@ -46,30 +46,10 @@ impl LowerError {
 /// Builds the IR from the merged schema document.
 pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
     let mut ty = Lowerer { sources }.node(doc, false)?;
-    attach_validations(doc, &mut ty).map_err(LowerError::Message)?;
+    validate::attach_validations(doc, &mut ty).map_err(LowerError::Message)?;
     Ok(ty)
 }
 
-/// Reads `#@schema/validation` of every node into its type.
-fn attach_validations(tree: &Tree, ty: &mut Type) -> Result<(), String> {
-    if let Some(ann) = tree.ann("schema/validation") {
-        ty.validation = Some(validate::parse_validation(ann)?);
-    }
-    match (&tree.value, &mut ty.kind) {
-        (TreeValue::Map(items), Kind::Map(fields)) => {
-            for (item, field) in items.iter().zip(fields.iter_mut()) {
-                attach_validations(item, &mut field.ty)?;
-            }
-        }
-        (TreeValue::Array(items), Kind::Array(item_ty)) => {
-            if let Some(item) = items.first() {
-                attach_validations(item, item_ty)?;
-            }
-        }
-        _ => {}
-    }
-    Ok(())
-}
 
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {
     invalid(l, tree, ann, &format!("syntax error in @{} annotation", ann.name), found, expected, &[])

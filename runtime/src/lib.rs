@@ -11,5 +11,6 @@ pub mod schema;
 pub mod template;
 pub mod typecheck;
 pub mod validate;
+pub mod validator;
 pub mod value;
 pub mod yaml;

@@ -374,3 +374,33 @@ fn walk(
     }
     Ok(())
 }
+
+/// Reads `#@schema/validation` of every node of a schema document into its type.
+pub fn attach_validations(tree: &crate::template::tree::Tree, ty: &mut crate::schema::Type) -> Result<(), String> {
+    use crate::schema::Kind;
+    use crate::template::tree::TreeValue;
+    if let Some(ann) = tree.ann("schema/validation") {
+        ty.validation = Some(parse_validation(ann)?);
+    }
+    match (&tree.value, &mut ty.kind) {
+        (TreeValue::Map(items), Kind::Map(fields)) => {
+            for (item, field) in items.iter().zip(fields.iter_mut()) {
+                attach_validations(item, &mut field.ty)?;
+            }
+        }
+        (TreeValue::Array(items), Kind::Array(item_ty)) => {
+            if let Some(item) = items.first() {
+                attach_validations(item, item_ty)?;
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+impl Validation {
+    /// Whether running it needs the Starlark interpreter (a custom function or `when=`).
+    pub fn needs_starlark(&self) -> bool {
+        self.when.is_some() || self.custom.iter().any(|c| matches!(c.check, Check::Function(_)))
+    }
+}

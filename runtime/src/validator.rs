@@ -1,0 +1,157 @@
+//! The `main` of a validator built by `schemac build`: the engine over a compiled-in schema.
+//!
+//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document, and (when
+//! a rule needs Starlark) the schema's sources, evaluated once at start-up to bind custom rules
+//! and `when=` predicates to the IR.
+
+use crate::engine::Backend;
+use crate::report::SourceLines;
+use crate::schema::Type;
+use crate::template::tree::Tree;
+use crate::template::{Sources, TemplateError};
+#[cfg(not(feature = "starlark"))]
+use crate::validate::CallOutcome;
+use crate::validate::Predicates;
+use crate::value::Node;
+use crate::yaml::parse::RawFile;
+
+/// What generated code hands to [`main`].
+pub struct Validator {
+    /// The validator's name (`harbor-values`), for `--help` and `--version`.
+    pub name: &'static str,
+    /// The schema files it was built from, as given to `schemac build`.
+    pub schema_files: &'static [&'static str],
+    /// Their text, when custom rules must be bound at start-up (empty otherwise).
+    pub sources: &'static [(&'static str, &'static str)],
+    pub schema: fn() -> Type,
+    pub openapi: fn() -> Node,
+}
+
+struct Built {
+    schema: Type,
+    openapi: Node,
+}
+
+/// A validator built without Starlark has no functions to call.
+#[cfg(not(feature = "starlark"))]
+struct NoPredicates;
+
+#[cfg(not(feature = "starlark"))]
+impl Predicates for NoPredicates {
+    fn call_rule(&self, _: &crate::template::tree::Handle, _: &Node) -> CallOutcome {
+        CallOutcome::Error("this validator was built without the Starlark interpreter".into())
+    }
+
+    fn call_when(&self, _: &crate::template::tree::Handle, _: &Node, _: &Node, _: &Node) -> Result<bool, String> {
+        Err("this validator was built without the Starlark interpreter".into())
+    }
+}
+
+impl Backend for Built {
+    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+        #[cfg(feature = "starlark")]
+        {
+            crate::starlark::eval_template(raw, files)
+        }
+        #[cfg(not(feature = "starlark"))]
+        {
+            let _ = files;
+            crate::template::literal::eval_literal(raw)
+        }
+    }
+
+    fn predicates(&self) -> &dyn Predicates {
+        #[cfg(feature = "starlark")]
+        {
+            &crate::starlark::predicates::StarlarkPredicates
+        }
+        #[cfg(not(feature = "starlark"))]
+        {
+            &NoPredicates
+        }
+    }
+
+    fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, String> {
+        match docs {
+            None => Ok(Some(self.schema.clone())),
+            Some(doc) => Err(format!(
+                "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
+                doc.pos
+            )),
+        }
+    }
+
+    fn openapi(&self, _: Option<&Type>) -> Node {
+        self.openapi.clone()
+    }
+}
+
+/// Binds custom rules and `when=` predicates: evaluates the schema's sources and reads the
+/// validations off the merged schema document.
+#[cfg(feature = "starlark")]
+fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
+    use crate::overlay::{apply_document, Mode};
+    if v.sources.is_empty() {
+        return Ok(());
+    }
+    let files = Sources { files: v.sources.iter().map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t))).collect() };
+    let mut merged: Option<Tree> = None;
+    for (name, text) in v.sources.iter().filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml")) {
+        let raw = crate::yaml::parse::parse_file(name, text, false).map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let docs = crate::starlark::eval_template(&raw, &files).map_err(|e| format!("{}: {}", e.file, e.message))?;
+        for doc in docs.iter().filter(|d| d.ann("data/values-schema").is_some()) {
+            merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| e.render())?);
+        }
+    }
+    match merged {
+        Some(doc) => crate::validate::attach_validations(&doc, schema),
+        None => Ok(()),
+    }
+}
+
+#[cfg(not(feature = "starlark"))]
+fn bind_rules(v: &Validator, _: &mut Type) -> Result<(), String> {
+    if v.sources.is_empty() {
+        Ok(())
+    } else {
+        Err("this validator needs the Starlark interpreter: build it with the runtime's `starlark` feature".into())
+    }
+}
+
+/// Runs the validator on the process's arguments; returns the exit status.
+pub fn main(v: &Validator) -> i32 {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let about = format!(
+        "{} — data values validator for {}, built by schemac {}",
+        v.name,
+        v.schema_files.join(", "),
+        env!("CARGO_PKG_VERSION")
+    );
+    match args.first().map(String::as_str) {
+        Some("--version") => {
+            println!("{about}");
+            return 0;
+        }
+        Some("-h" | "--help") => {
+            println!("{about}\n\n{}", usage(v.name));
+            return 0;
+        }
+        _ => {}
+    }
+    let mut schema = (v.schema)();
+    if let Err(e) = bind_rules(v, &mut schema) {
+        eprintln!("schemac: Error: {e}");
+        return 1;
+    }
+    let built = Built { schema, openapi: (v.openapi)() };
+    crate::cli::main_with(&args, &built, &usage(v.name))
+}
+
+fn usage(name: &str) -> String {
+    format!(
+        "Usage: {name} [-f values.yml]... [--data-value k=v] [--data-value-yaml k=yaml] [--data-value-file k=path]\n\
+         \x20      [--data-values-file path] [--data-values-env PREFIX] [--data-values-env-yaml PREFIX]\n\
+         \x20      [-o json] [--data-values-schema-inspect -o openapi-v3] [--violations-format json]\n\
+         \x20      [--dangerous-data-values-disable-validation] [--strict]"
+    )
+}
