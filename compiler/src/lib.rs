@@ -1,5 +1,8 @@
 //! schemac: compile Carvel ytt data-values schemas into fast validators.
 
 pub mod check;
+pub mod codegen;
 pub mod export;
 pub mod lower;
+#[cfg(feature = "cli")]
+pub mod standalone;

@@ -263,6 +263,23 @@ fn to_tree(node: &Node) -> Tree {
     Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
 }
 
+/// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
+/// every file read.
+pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+    let inputs = read_inputs(files)?;
+    let mut sources = SourceLines::default();
+    let opts = Options::default();
+    let docs = load_documents(&inputs, &opts, &mut sources, backend)?;
+    if !docs.values.is_empty() {
+        return Err(CheckError(format!(
+            "Expected only schema files, but {} has data values documents",
+            docs.values_files.join(", ")
+        )));
+    }
+    let schema = schema_of(&docs, &sources, backend)?;
+    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text)).collect()))
+}
+
 /// What a run produces: the final data values, or the schema's OpenAPI document.
 pub enum Outcome {
     DataValues(Node),

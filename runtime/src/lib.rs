@@ -1,5 +1,7 @@
 //! Run-time support for schemac validators.
 
+pub mod __private;
+
 pub mod cli;
 pub mod engine;
 #[cfg(feature = "starlark")]

@@ -118,6 +118,13 @@ fn bind_rules(v: &Validator, _: &mut Type) -> Result<(), String> {
     }
 }
 
+impl Validator {
+    /// Runs the validator on the process's arguments; returns the exit status.
+    pub fn run(&self) -> i32 {
+        main(self)
+    }
+}
+
 /// Runs the validator on the process's arguments; returns the exit status.
 pub fn main(v: &Validator) -> i32 {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,0 +1,154 @@
+//! The schema IR (and other data values) as Rust expressions that rebuild them.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use schemac_runtime::rules::RuleName;
+use schemac_runtime::schema::{Doc, Kind, Scalar, Type};
+use schemac_runtime::validate::{Check, Validation};
+use schemac_runtime::value::{Node, Pos, Value};
+
+/// `rt` is the path to the runtime crate (`::schemac_runtime`).
+pub struct IrTokens<'a> {
+    pub rt: &'a TokenStream,
+}
+
+impl IrTokens<'_> {
+    pub fn pos(&self, p: &Pos) -> TokenStream {
+        let rt = self.rt;
+        let file = p.file.as_ref();
+        let line = p.line;
+        quote! { #rt::value::Pos::new(#file, #line) }
+    }
+
+    pub fn value(&self, v: &Value) -> TokenStream {
+        let rt = self.rt;
+        match v {
+            Value::Null => quote! { #rt::value::Value::Null },
+            Value::Bool(b) => quote! { #rt::value::Value::Bool(#b) },
+            Value::Int(i) => quote! { #rt::value::Value::Int(#i) },
+            Value::Float(f) if f.is_nan() => quote! { #rt::value::Value::Float(f64::NAN) },
+            Value::Float(f) if f.is_infinite() && *f > 0.0 => quote! { #rt::value::Value::Float(f64::INFINITY) },
+            Value::Float(f) if f.is_infinite() => quote! { #rt::value::Value::Float(f64::NEG_INFINITY) },
+            Value::Float(f) => quote! { #rt::value::Value::Float(#f) },
+            Value::Str(s) => quote! { #rt::value::Value::Str(#s.to_string()) },
+            Value::Array(items) => {
+                let items = items.iter().map(|n| self.node(n));
+                quote! { #rt::value::Value::Array(vec![#(#items),*]) }
+            }
+            Value::Map(entries) => {
+                let entries = entries.iter().map(|e| {
+                    let k = self.value(&e.key);
+                    let v = self.node(&e.value);
+                    quote! { #rt::value::MapEntry { key: #k, value: #v } }
+                });
+                quote! { #rt::value::Value::Map(vec![#(#entries),*]) }
+            }
+        }
+    }
+
+    pub fn node(&self, n: &Node) -> TokenStream {
+        let rt = self.rt;
+        let v = self.value(&n.value);
+        let p = self.pos(&n.pos);
+        quote! { #rt::value::Node::new(#v, #p) }
+    }
+
+    fn option_string(&self, s: &Option<String>) -> TokenStream {
+        match s {
+            Some(s) => quote! { Some(#s.to_string()) },
+            None => quote! { None },
+        }
+    }
+
+    fn doc(&self, d: &Doc) -> TokenStream {
+        let rt = self.rt;
+        let title = self.option_string(&d.title);
+        let desc = self.option_string(&d.desc);
+        let deprecated = self.option_string(&d.deprecated);
+        let examples = d.examples.iter().map(|(desc, n)| {
+            let n = self.node(n);
+            quote! { (#desc.to_string(), #n) }
+        });
+        quote! { #rt::schema::Doc { title: #title, desc: #desc, examples: vec![#(#examples),*], deprecated: #deprecated } }
+    }
+
+    fn rule(&self, r: RuleName) -> TokenStream {
+        let rt = self.rt;
+        let name = r.as_str();
+        quote! { #rt::rules::RuleName::parse(#name).expect("a rule name the runtime knows") }
+    }
+
+    /// A validation with named rules and assertion objects only (no Starlark).
+    fn validation(&self, v: &Validation) -> TokenStream {
+        let rt = self.rt;
+        let pos = self.pos(&v.pos);
+        let custom = v.custom.iter().map(|c| {
+            let desc = &c.description;
+            let Check::Named(rule, arg) = &c.check else {
+                unreachable!("validations with functions are bound at start-up, not generated")
+            };
+            let rule = self.rule(*rule);
+            let arg = self.value(arg);
+            quote! { #rt::validate::CustomRule { description: #desc.to_string(), check: #rt::validate::Check::Named(#rule, #arg) } }
+        });
+        let named = v.named.iter().map(|(r, a)| {
+            let r = self.rule(*r);
+            let a = self.value(a);
+            quote! { (#r, #a) }
+        });
+        quote! {
+            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], when: None })
+        }
+    }
+
+    /// The whole type tree. Validations are generated only when `with_validations` (a schema
+    /// whose rules need Starlark binds all of them at start-up instead).
+    pub fn ty(&self, t: &Type, with_validations: bool) -> TokenStream {
+        let rt = self.rt;
+        let kind = match &t.kind {
+            Kind::Any => quote! { #rt::schema::Kind::Any },
+            Kind::Scalar(s) => {
+                let s = match s {
+                    Scalar::String => quote! { String },
+                    Scalar::Int => quote! { Int },
+                    Scalar::Float => quote! { Float },
+                    Scalar::Bool => quote! { Bool },
+                };
+                quote! { #rt::schema::Kind::Scalar(#rt::schema::Scalar::#s) }
+            }
+            Kind::Array(item) => {
+                let item = self.ty(item, with_validations);
+                quote! { #rt::schema::Kind::Array(Box::new(#item)) }
+            }
+            Kind::Map(fields) => {
+                let fields = fields.iter().map(|f| {
+                    let key = self.value(&f.key);
+                    let ty = self.ty(&f.ty, with_validations);
+                    quote! { #rt::schema::Field { key: #key, ty: #ty } }
+                });
+                quote! { #rt::schema::Kind::Map(vec![#(#fields),*]) }
+            }
+        };
+        let pos = self.pos(&t.pos);
+        let nullable = t.nullable;
+        let default = self.node(&t.default);
+        let doc = self.doc(&t.doc);
+        let validation = match (&t.validation, with_validations) {
+            (Some(v), true) => self.validation(v),
+            _ => quote! { None },
+        };
+        quote! {
+            #rt::schema::Type { kind: #kind, pos: #pos, nullable: #nullable, default: #default, doc: #doc, validation: #validation }
+        }
+    }
+}
+
+/// Whether any rule of the schema needs the Starlark interpreter.
+pub fn needs_starlark(t: &Type) -> bool {
+    t.validation.as_ref().is_some_and(Validation::needs_starlark)
+        || match &t.kind {
+            Kind::Map(fields) => fields.iter().any(|f| needs_starlark(&f.ty)),
+            Kind::Array(item) => needs_starlark(item),
+            _ => false,
+        }
+}

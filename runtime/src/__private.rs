@@ -1,0 +1,78 @@
+//! Support for generated code. **Semver exempt**: not part of the public API; it changes with
+//! the code generator, which always matches this crate's version.
+#![doc(hidden)]
+
+use crate::value::Value;
+
+/// Conversion from checked data values to the typed structs of generated code.
+pub trait FromValue: Sized {
+    fn from_value(value: &Value) -> Option<Self>;
+}
+
+const NULL: Value = Value::Null;
+
+/// The value of `key` in a map value (null when absent).
+pub fn field<'a>(value: &'a Value, key: &Value) -> &'a Value {
+    match value {
+        Value::Map(entries) => entries.iter().find(|e| e.key.key_eq(key)).map_or(&NULL, |e| &e.value.value),
+        _ => &NULL,
+    }
+}
+
+impl FromValue for String {
+    fn from_value(value: &Value) -> Option<Self> {
+        value.as_str().map(str::to_string)
+    }
+}
+
+impl FromValue for i64 {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for f64 {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Float(f) => Some(*f),
+            Value::Int(i) => Some(*i as f64),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for bool {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl FromValue for Value {
+    fn from_value(value: &Value) -> Option<Self> {
+        Some(value.clone())
+    }
+}
+
+impl<T: FromValue> FromValue for Option<T> {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Null => Some(None),
+            v => T::from_value(v).map(Some),
+        }
+    }
+}
+
+impl<T: FromValue> FromValue for Vec<T> {
+    fn from_value(value: &Value) -> Option<Self> {
+        match value {
+            Value::Array(items) => items.iter().map(|n| T::from_value(&n.value)).collect(),
+            _ => None,
+        }
+    }
+}
