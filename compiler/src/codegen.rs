@@ -56,11 +56,14 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let openapi_expr = ir.node(&openapi);
 
     let mut types = TypeGen::new(&rt);
-    let root_ty = types.rust_type(&compiled.schema, &opts.root_name);
+    // A root that is not a plain map gets a type alias; its map struct (if any) another name.
+    let plain_map = matches!(compiled.schema.kind, Kind::Map(_)) && !compiled.schema.nullable;
+    let hint = if plain_map { opts.root_name.clone() } else { format!("{}Map", opts.root_name) };
+    let root_ty = types.rust_type(&compiled.schema, &hint);
     let root = types::root_ident(&opts.root_name);
-    let root_alias = match compiled.schema.kind {
-        Kind::Map(_) if !compiled.schema.nullable => quote! {},
-        _ => quote! {
+    let root_alias = match plain_map {
+        true => quote! {},
+        false => quote! {
             /// The data values.
             pub type #root = #root_ty;
         },
@@ -70,12 +73,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let name = &opts.validator_name;
     let files: Vec<&str> = compiled.sources.iter().map(|(n, _)| n.as_str()).collect();
     let schema_files: Vec<&str> = files.iter().copied().filter(|n| !n.ends_with(".star")).collect();
-    let sources = if starlark {
-        let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
-        quote! { &[#(#pairs),*] }
-    } else {
-        quote! { &[] }
-    };
+    let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
     quote! {
         #(#items)*
         #root_alias
@@ -94,7 +92,8 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
         pub static VALIDATOR: #rt::validator::Validator = #rt::validator::Validator {
             name: #name,
             schema_files: &[#(#schema_files),*],
-            sources: #sources,
+            sources: &[#(#pairs),*],
+            needs_starlark: #starlark,
             schema,
             openapi,
         };

@@ -29,6 +29,10 @@ pub trait Backend {
     fn schema(&self, docs: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String>;
     /// The OpenAPI document of `--data-values-schema-inspect -o openapi-v3`.
     fn openapi(&self, schema: Option<&Type>) -> Node;
+    /// Files whose lines reports may quote besides those given (a built-in schema's).
+    fn builtin_sources(&self) -> &[(&str, &str)] {
+        &[]
+    }
 }
 
 /// A failed run: the message ytt prints after `Error: `.
@@ -316,6 +320,9 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
     }
     let inputs = read_inputs(&opts.files)?;
     let mut sources = SourceLines::default();
+    for (name, text) in backend.builtin_sources() {
+        sources.add(name, text);
+    }
     let docs = load_documents(&inputs, opts, &mut sources, backend)?;
     let schema = schema_of(&docs, &sources, backend)?;
     if opts.schema_inspect {

@@ -21,8 +21,11 @@ pub struct Validator {
     pub name: &'static str,
     /// The schema files it was built from, as given to `schemac build`.
     pub schema_files: &'static [&'static str],
-    /// Their text, when custom rules must be bound at start-up (empty otherwise).
+    /// The text of every file it was built from (schemas and `.star` helpers), for quoting
+    /// schema lines in reports and for binding custom rules at start-up.
     pub sources: &'static [(&'static str, &'static str)],
+    /// Whether some rule is a Starlark function (bound at start-up from `sources`).
+    pub needs_starlark: bool,
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
 }
@@ -30,6 +33,7 @@ pub struct Validator {
 struct Built {
     schema: Type,
     openapi: Node,
+    sources: &'static [(&'static str, &'static str)],
 }
 
 /// A validator built without Starlark has no functions to call.
@@ -84,6 +88,10 @@ impl Backend for Built {
     fn openapi(&self, _: Option<&Type>) -> Node {
         self.openapi.clone()
     }
+
+    fn builtin_sources(&self) -> &[(&str, &str)] {
+        self.sources
+    }
 }
 
 /// Binds custom rules and `when=` predicates: evaluates the schema's sources and reads the
@@ -91,7 +99,7 @@ impl Backend for Built {
 #[cfg(feature = "starlark")]
 fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
     use crate::overlay::{apply_document, Mode};
-    if v.sources.is_empty() {
+    if !v.needs_starlark {
         return Ok(());
     }
     let files = Sources { files: v.sources.iter().map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t))).collect() };
@@ -111,7 +119,7 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
 
 #[cfg(not(feature = "starlark"))]
 fn bind_rules(v: &Validator, _: &mut Type) -> Result<(), String> {
-    if v.sources.is_empty() {
+    if !v.needs_starlark {
         Ok(())
     } else {
         Err("this validator needs the Starlark interpreter: build it with the runtime's `starlark` feature".into())
@@ -150,7 +158,7 @@ pub fn main(v: &Validator) -> i32 {
         eprintln!("schemac: Error: {e}");
         return 1;
     }
-    let built = Built { schema, openapi: (v.openapi)() };
+    let built = Built { schema, openapi: (v.openapi)(), sources: v.sources };
     crate::cli::main_with(&args, &built, &usage(v.name))
 }
 

@@ -70,11 +70,21 @@ pub fn type_name(key: &str) -> String {
 pub struct Scope(BTreeSet<String>);
 
 impl Scope {
+    /// `wanted`, or `wanted_2`, `wanted_3`... (fields).
     pub fn claim(&mut self, wanted: String) -> String {
+        self.claim_with(wanted, "_")
+    }
+
+    /// `Wanted`, or `Wanted2`, `Wanted3`... (types).
+    pub fn claim_type(&mut self, wanted: String) -> String {
+        self.claim_with(wanted, "")
+    }
+
+    fn claim_with(&mut self, wanted: String, sep: &str) -> String {
         let mut name = wanted.clone();
         let mut n = 2;
         while !self.0.insert(name.clone()) {
-            name = format!("{}_{n}", wanted.trim_start_matches("r#"));
+            name = format!("{}{sep}{n}", wanted.trim_start_matches("r#"));
             n += 1;
         }
         name

@@ -77,7 +77,7 @@ impl<'a> TypeGen<'a> {
 
     fn map_struct(&mut self, t: &Type, hint: &str) -> Ident {
         let Kind::Map(fields) = &t.kind else { unreachable!("called for maps") };
-        let name = ident(&self.types.claim(hint.to_string()));
+        let name = ident(&self.types.claim_type(hint.to_string()));
         self.names.insert(t as *const Type, name.clone());
         let rt = self.rt;
         let mut scope = Scope::default();
@@ -97,6 +97,7 @@ impl<'a> TypeGen<'a> {
             });
         }
         let doc = doc_attr(t);
+        let value_param = if fields.is_empty() { quote! { _value } } else { quote! { value } };
         let defaults: Vec<TokenStream> = fields
             .iter()
             .zip(Scope::default().names_for(fields.iter().map(|f| field_name(&f.key.key_string()))))
@@ -119,7 +120,7 @@ impl<'a> TypeGen<'a> {
             }
 
             impl #rt::__private::FromValue for #name {
-                fn from_value(value: &#rt::value::Value) -> ::core::option::Option<Self> {
+                fn from_value(#value_param: &#rt::value::Value) -> ::core::option::Option<Self> {
                     ::core::option::Option::Some(#name { #(#conversions,)* })
                 }
             }
