@@ -1,0 +1,103 @@
+//! Snapshots of generated code: `tests/fixtures/codegen/<case>.yml` → `<case>.rs`.
+//!
+//! Regenerate with `SCHEMAC_UPDATE_SNAPSHOTS=1 cargo test --release -p schemac-tests --test codegen`
+//! and review the diff. The snapshots are also compiled, under `#![deny(warnings)]`, by the
+//! `generated` module below.
+
+use schemac::codegen::CodegenOptions;
+
+fn check_snapshot(case: &str) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen");
+    // Generate from inside the fixture folder, so file names in the code are stable.
+    let cwd = std::env::current_dir().unwrap();
+    std::env::set_current_dir(dir).unwrap();
+    let opts = CodegenOptions { validator_name: case.into(), ..CodegenOptions::default() };
+    let code = schemac::standalone::gen(&[format!("{case}.yml")], &opts);
+    std::env::set_current_dir(cwd).unwrap();
+    let code = code.unwrap_or_else(|e| panic!("{case}: {}", e.0));
+    let path = format!("{dir}/{case}.rs");
+    if std::env::var_os("SCHEMAC_UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &code).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(code == expected, "{case}: generated code differs from {path}; regenerate and review (see the module docs)");
+}
+
+#[test]
+fn snapshots() {
+    // One test, so the working-directory change above is never concurrent.
+    for case in ["web", "keys", "rules"] {
+        check_snapshot(case);
+    }
+}
+
+#[deny(warnings)]
+#[allow(clippy::all)]
+mod generated {
+    pub mod web {
+        include!("../fixtures/codegen/web.rs");
+    }
+    pub mod keys {
+        include!("../fixtures/codegen/keys.rs");
+    }
+    pub mod rules {
+        include!("../fixtures/codegen/rules.rs");
+    }
+}
+
+#[test]
+fn typed_structs_carry_the_schema_defaults() {
+    use schemac_runtime::__private::FromValue;
+    let d = generated::web::DataValues::default();
+    assert_eq!(d.replicas, 1);
+    assert_eq!(d.hostname, "example.com");
+    assert_eq!(d.tls, None);
+    assert!(d.ports.is_empty());
+    assert_eq!(d.ratio, 0.5);
+    // The IR's default converts to the same struct.
+    let ir = generated::web::schema();
+    assert_eq!(generated::web::DataValues::from_value(&ir.default.value), Some(d));
+    let k = generated::keys::DataValues::default();
+    assert_eq!((k.tls_crt.as_str(), k.db_conn.max_idle, k.r#type.as_str(), k.self_, k._1st.as_str(), k.db_conn_2), ("", 2, "web", true, "one", 3));
+}
+
+#[test]
+fn only_schemas_with_functions_need_starlark() {
+    assert!(!generated::web::VALIDATOR.needs_starlark);
+    assert!(generated::rules::VALIDATOR.needs_starlark);
+    assert!(generated::web::schema().validation.is_none());
+    let replicas = match generated::web::schema().kind {
+        schemac_runtime::schema::Kind::Map(fields) => fields.into_iter().next().unwrap(),
+        _ => unreachable!(),
+    };
+    assert_eq!(replicas.ty.validation.unwrap().named.len(), 2);
+}
+
+#[test]
+fn generated_ir_rebuilds_what_the_interpreter_lowered() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen");
+    let cases: [(&str, fn() -> schemac_runtime::schema::Type, fn() -> schemac_runtime::value::Node, &schemac_runtime::validator::Validator); 3] = [
+        ("web", generated::web::schema, generated::web::openapi, &generated::web::VALIDATOR),
+        ("keys", generated::keys::schema, generated::keys::openapi, &generated::keys::VALIDATOR),
+        ("rules", generated::rules::schema, generated::rules::openapi, &generated::rules::VALIDATOR),
+    ];
+    for (case, schema, openapi, validator) in cases {
+        let file = format!("{dir}/{case}.yml");
+        let compiled = schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {}", e.0));
+        let generated = schema();
+        // Positions differ only in the file name (the snapshot was generated from the folder).
+        assert_eq!(
+            schemac_runtime::yaml::emit::to_yaml(&generated.default.value),
+            schemac_runtime::yaml::emit::to_yaml(&compiled.schema.default.value),
+            "{case}"
+        );
+        assert_eq!(
+            schemac_runtime::yaml::emit::to_yaml(&openapi().value),
+            schemac_runtime::yaml::emit::to_yaml(&schemac::export::openapi::to_openapi(&compiled.schema).value),
+            "{case}"
+        );
+        assert_eq!(validator.schema_files, [format!("{case}.yml").as_str()]);
+    }
+    let rules = generated::rules::DataValues::default();
+    assert_eq!((rules.count, rules.enabled), (1, true));
+}
