@@ -182,26 +182,23 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
             }
         }
     }
-    for kv in &o.data_value {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
-        let Some(k) = root_key(k)? else { continue };
-        sources.add("(data-value arg)", kv);
-        let pos = Pos::new("(data-value arg)", 1);
-        out.push(doc(nested(k, TreeValue::Scalar(Value::Str(v.to_string())), &pos), pos));
-    }
-    for kv in &o.data_value_yaml {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
-        let Some(k) = root_key(k)? else { continue };
-        sources.add("(data-value-yaml arg)", kv);
-        let pos = Pos::new("(data-value-yaml arg)", 1);
-        let leaf = parse_yaml_value(v, &pos, k, o.strict)?;
-        // ytt parses the value as a file without a name: collections keep those positions.
-        sources.add("", v);
-        out.push(doc(nested(k, leaf, &pos), pos));
+    for (flags, label, yaml) in [(&o.data_value, "(data-value arg)", false), (&o.data_value_yaml, "(data-value-yaml arg)", true)] {
+        for kv in flags {
+            let (k, v) = kv
+                .split_once('=')
+                .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+            let Some(k) = root_key(k)? else { continue };
+            sources.add(label, kv);
+            let pos = Pos::new(label, 1);
+            let leaf = if yaml {
+                // ytt parses the value as a file without a name: collections keep those positions.
+                sources.add("", v);
+                parse_yaml_value(v, &pos, k, o.strict)?
+            } else {
+                TreeValue::Scalar(Value::Str(v.to_string()))
+            };
+            out.push(doc(nested(k, leaf, &pos), pos));
+        }
     }
     for kv in &o.data_value_file {
         let (k, path) = kv
