@@ -69,6 +69,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
         },
     };
     let items = types.into_items();
+    let api = if plain_map { root_api(&rt, &root) } else { quote! {} };
 
     let name = &opts.validator_name;
     let files: Vec<&str> = compiled.sources.iter().map(|(n, _)| n.as_str()).collect();
@@ -77,6 +78,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     quote! {
         #(#items)*
         #root_alias
+        #api
 
         /// The schema IR.
         pub fn schema() -> #rt::schema::Type {
@@ -97,6 +99,50 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
             schema,
             openapi,
         };
+    }
+}
+
+/// Loading, checking and converting the root type (the typed API of `include_schema!`).
+fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
+    quote! {
+        impl #root {
+            /// Loads data values files onto the schema's defaults, with every check of
+            /// `schemac check`: files with `#@data/values` documents overlay as with `ytt -f`,
+            /// plain YAML files as with `--data-values-file`.
+            pub fn load<P: ::core::convert::AsRef<::std::path::Path>>(files: &[P]) -> ::core::result::Result<Self, #rt::typed::Violations> {
+                #rt::typed::convert(&#rt::typed::load(&VALIDATOR, files)?)
+            }
+
+            /// Loads plain YAML data values from a string.
+            pub fn from_yaml_str(yaml: &str) -> ::core::result::Result<Self, #rt::typed::Violations> {
+                #rt::typed::convert(&#rt::typed::load_str(&VALIDATOR, "(string)", yaml)?)
+            }
+
+            /// Checks data values given as the runtime's value type.
+            pub fn from_node(node: &#rt::value::Node) -> ::core::result::Result<Self, #rt::typed::Violations> {
+                #rt::typed::convert(&#rt::typed::load_str(&VALIDATOR, "(value)", &#rt::yaml::emit::to_yaml(&node.value))?)
+            }
+
+            /// Runs the schema's type checks and rules on these values.
+            pub fn validate(&self) -> ::core::result::Result<(), #rt::typed::Violations> {
+                #rt::typed::load_str(&VALIDATOR, "(value)", &self.to_yaml()).map(|_| ())
+            }
+
+            /// The values as the runtime's value type, keys in schema order.
+            pub fn to_value(&self) -> #rt::value::Value {
+                #rt::__private::ToValue::to_value(self)
+            }
+
+            /// The values as YAML, as `schemac check` prints them.
+            pub fn to_yaml(&self) -> ::std::string::String {
+                #rt::yaml::emit::to_yaml(&self.to_value())
+            }
+
+            /// The values as JSON (keys sorted), as `schemac check -o json` prints them.
+            pub fn to_json(&self) -> ::std::string::String {
+                #rt::yaml::json::to_json(&self.to_value())
+            }
+        }
     }
 }
 

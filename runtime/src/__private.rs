@@ -76,3 +76,55 @@ impl<T: FromValue> FromValue for Vec<T> {
         }
     }
 }
+
+/// Conversion from the generated structs back to data values (keys in schema order).
+pub trait ToValue {
+    fn to_value(&self) -> Value;
+}
+
+impl ToValue for String {
+    fn to_value(&self) -> Value {
+        Value::Str(self.clone())
+    }
+}
+
+impl ToValue for i64 {
+    fn to_value(&self) -> Value {
+        Value::Int(*self)
+    }
+}
+
+impl ToValue for f64 {
+    fn to_value(&self) -> Value {
+        Value::Float(*self)
+    }
+}
+
+impl ToValue for bool {
+    fn to_value(&self) -> Value {
+        Value::Bool(*self)
+    }
+}
+
+impl ToValue for Value {
+    fn to_value(&self) -> Value {
+        self.clone()
+    }
+}
+
+impl<T: ToValue> ToValue for Option<T> {
+    fn to_value(&self) -> Value {
+        self.as_ref().map_or(Value::Null, ToValue::to_value)
+    }
+}
+
+impl<T: ToValue> ToValue for Vec<T> {
+    fn to_value(&self) -> Value {
+        Value::Array(self.iter().map(|v| crate::value::Node::new(v.to_value(), crate::value::Pos::unknown())).collect())
+    }
+}
+
+/// A map entry for generated `ToValue` impls.
+pub fn entry(key: Value, value: Value) -> crate::value::MapEntry {
+    crate::value::MapEntry { key, value: crate::value::Node::new(value, crate::value::Pos::unknown()) }
+}

@@ -26,6 +26,9 @@ pub struct Options {
     pub disable_validation: bool,
     /// `--violations-format json`: validation violations as JSON on stdout.
     pub violations_format: Option<String>,
+    /// Plain data values given in memory (name, text), applied as `--data-values-file` would
+    /// apply a file (for the typed API).
+    pub data_values_inline: Vec<(String, String)>,
 }
 
 /// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...).
@@ -144,29 +147,34 @@ fn files_of(path: &str) -> Result<Vec<String>, CheckError> {
 /// ytt's fixed order.
 pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Vec<Tree>, CheckError> {
     let mut out = Vec::new();
+    let mut plain: Vec<(String, String)> = Vec::new();
     for path in &o.data_values_files {
         for file in files_of(path)? {
             let text = std::fs::read_to_string(&file).unwrap_or_default();
-            sources.add(&file, &text);
-            let raw = parse_file(&file, &text, o.strict).map_err(|e| {
-                let detail = match e.strict {
-                    Some(msg) => format!("yaml: Strict parsing: {msg}"),
-                    None => format!("yaml: line {}: {}", e.line, e.message),
-                };
-                CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
-            })?;
-            let annotated = raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
-            if annotated {
-                return Err(CheckError(format!(
-                    "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
-                )));
+            plain.push((file, text));
+        }
+    }
+    plain.extend(o.data_values_inline.iter().cloned());
+    for (file, text) in plain {
+        sources.add(&file, &text);
+        let raw = parse_file(&file, &text, o.strict).map_err(|e| {
+            let detail = match e.strict {
+                Some(msg) => format!("yaml: Strict parsing: {msg}"),
+                None => format!("yaml: line {}: {}", e.line, e.message),
+            };
+            CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
+        })?;
+        let annotated = raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
+        if annotated {
+            return Err(CheckError(format!(
+                "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+            )));
+        }
+        for d in &raw.docs {
+            if matches!(d.value, RawValue::Scalar(Value::Null)) {
+                continue;
             }
-            for d in &raw.docs {
-                if matches!(d.value, RawValue::Scalar(Value::Null)) {
-                    continue;
-                }
-                out.push(raw_to_tree(d, &file));
-            }
+            out.push(raw_to_tree(d, &file));
         }
     }
     for (prefixes, yaml) in [(&o.env, false), (&o.env_yaml, true)] {

@@ -12,6 +12,7 @@ pub mod rules;
 pub mod schema;
 pub mod template;
 pub mod typecheck;
+pub mod typed;
 pub mod validate;
 pub mod validator;
 pub mod value;

@@ -30,10 +30,20 @@ pub struct Validator {
     pub openapi: fn() -> Node,
 }
 
-struct Built {
+/// A validator ready to run: its schema with custom rules bound.
+pub struct Built {
     schema: Type,
     openapi: Node,
     sources: &'static [(&'static str, &'static str)],
+}
+
+impl Built {
+    /// Builds the schema and binds its custom rules (errors are start-up failures).
+    pub fn new(v: &Validator) -> Result<Built, String> {
+        let mut schema = (v.schema)();
+        bind_rules(v, &mut schema)?;
+        Ok(Built { schema, openapi: (v.openapi)(), sources: v.sources })
+    }
 }
 
 /// A validator built without Starlark has no functions to call.
@@ -153,12 +163,13 @@ pub fn main(v: &Validator) -> i32 {
         }
         _ => {}
     }
-    let mut schema = (v.schema)();
-    if let Err(e) = bind_rules(v, &mut schema) {
-        eprintln!("schemac: Error: {e}");
-        return 1;
-    }
-    let built = Built { schema, openapi: (v.openapi)(), sources: v.sources };
+    let built = match Built::new(v) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("schemac: Error: {e}");
+            return 1;
+        }
+    };
     crate::cli::main_with(&args, &built, &usage(v.name))
 }
 

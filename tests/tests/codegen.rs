@@ -101,3 +101,41 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     let rules = generated::rules::DataValues::default();
     assert_eq!((rules.count, rules.enabled), (1, true));
 }
+
+/// Exercises the typed API of a generated module with good and bad values.
+macro_rules! typed_api {
+    ($m:path, $good:expr, $bad:expr, $bad_text:expr) => {{
+        use $m as m;
+        let d = m::DataValues::default();
+        d.validate().unwrap_or_else(|e| panic!("defaults must pass: {e}"));
+        let loaded = m::DataValues::from_yaml_str($good).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(m::DataValues::from_node(&schemac_runtime::value::Node::new(loaded.to_value(), Default::default())).unwrap(), loaded);
+        let err = m::DataValues::from_yaml_str($bad).unwrap_err();
+        assert!(err.to_string().contains($bad_text), "{err}");
+        let dir = std::env::temp_dir().join(format!("schemac-typed-{}-{}", std::process::id(), stringify!($m).len()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("values.yml");
+        std::fs::write(&file, format!("#@data/values\n---\n{}", $good)).unwrap();
+        assert_eq!(m::DataValues::load(&[&file]).unwrap(), loaded);
+        assert!(!loaded.to_yaml().is_empty());
+        assert!(loaded.to_json().starts_with('{'));
+        loaded
+    }};
+}
+
+#[test]
+fn typed_api_loads_checks_and_converts() {
+    let web = typed_api!(generated::web, "replicas: 3\nports:\n- port: 443\n", "replicas: 0\n", "must be: a value >= 1");
+    assert_eq!((web.replicas, web.ports[0].port, web.ports[0].protocol.as_str()), (3, 443, "TCP"));
+    let mut too_many = web.clone();
+    too_many.replicas = 11;
+    let err = too_many.validate().unwrap_err();
+    assert!(err.to_string().contains("a value <= 10"), "{err}");
+    assert_eq!(err.violations.len(), 1);
+    let keys = typed_api!(generated::keys, "type: api\n", "type: 1\n", "expected: string");
+    assert_eq!(keys.r#type, "api");
+    let rules = typed_api!(generated::rules, "count: 2\n", "count: -1\n", "must be: positive");
+    assert_eq!(rules.count, 2);
+    // The rule's when= reads ctx.parent: disabled, a negative count passes.
+    assert!(generated::rules::DataValues::from_yaml_str("count: -1\nenabled: false\n").is_ok());
+}

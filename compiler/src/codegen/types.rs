@@ -83,6 +83,7 @@ impl<'a> TypeGen<'a> {
         let mut scope = Scope::default();
         let mut decls = Vec::new();
         let mut conversions = Vec::new();
+        let mut entries = Vec::new();
         for f in fields {
             let key = f.key.key_string();
             let fname = ident(&scope.claim(field_name(&key)));
@@ -95,6 +96,7 @@ impl<'a> TypeGen<'a> {
             conversions.push(quote! {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
+            entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
         }
         let doc = doc_attr(t);
         let value_param = if fields.is_empty() { quote! { _value } } else { quote! { value } };
@@ -122,6 +124,12 @@ impl<'a> TypeGen<'a> {
             impl #rt::__private::FromValue for #name {
                 fn from_value(#value_param: &#rt::value::Value) -> ::core::option::Option<Self> {
                     ::core::option::Option::Some(#name { #(#conversions,)* })
+                }
+            }
+
+            impl #rt::__private::ToValue for #name {
+                fn to_value(&self) -> #rt::value::Value {
+                    #rt::value::Value::Map(::std::vec![#(#entries),*])
                 }
             }
         });
