@@ -4,5 +4,6 @@ pub mod check;
 pub mod codegen;
 pub mod export;
 pub mod lower;
+pub mod macro_support;
 #[cfg(feature = "cli")]
 pub mod standalone;

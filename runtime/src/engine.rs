@@ -270,7 +270,21 @@ fn to_tree(node: &Node) -> Tree {
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
 /// every file read.
 pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
-    let inputs = read_inputs(files)?;
+    load_schema_inputs(read_inputs(files)?, backend)
+}
+
+/// [`load_schema`] for files named otherwise than their paths: `(name, path)` pairs.
+pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+    let mut inputs = Vec::new();
+    for (name, path) in files {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| CheckError(format!("Checking file '{name}': {} ({})", io_message(&e), path.display())))?;
+        inputs.push(Input { name: name.clone(), text });
+    }
+    load_schema_inputs(inputs, backend)
+}
+
+fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
     let docs = load_documents(&inputs, &opts, &mut sources, backend)?;

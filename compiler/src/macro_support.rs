@@ -1,0 +1,150 @@
+//! `include_schema!`: argument parsing, path resolution and error reporting, testable here
+//! (the proc-macro crate only forwards to [`include_schema`]).
+//!
+//! Paths are resolved against `CARGO_MANIFEST_DIR` (the crate's root), not against the file
+//! that calls the macro, as `include_str!` would. Every file read is included with
+//! `include_bytes!`, so cargo rebuilds the crate when a schema or helper changes. Schema errors
+//! become `compile_error!`s that end with `--> schema.yml:LINE`, because rustc cannot point
+//! into YAML.
+
+use std::path::PathBuf;
+
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+use syn::parse::{Parse, ParseStream};
+use syn::punctuated::Punctuated;
+use syn::{LitStr, Token};
+
+use crate::check::Interpreter;
+use crate::codegen::{generate, CodegenOptions, Compiled};
+
+/// One argument: a file (`"schema.yml"`) or an option (`root = "Config"`).
+enum MacroArg {
+    File(LitStr),
+    Option(syn::Ident, LitStr),
+}
+
+impl Parse for MacroArg {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        if input.peek(LitStr) {
+            return Ok(MacroArg::File(input.parse()?));
+        }
+        let key: syn::Ident = input.parse()?;
+        input.parse::<Token![=]>()?;
+        Ok(MacroArg::Option(key, input.parse()?))
+    }
+}
+
+struct MacroArgs(Punctuated<MacroArg, Token![,]>);
+
+impl Parse for MacroArgs {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        Ok(MacroArgs(Punctuated::parse_terminated(input)?))
+    }
+}
+
+/// Expands `include_schema!(...)`; errors become `compile_error!`.
+pub fn include_schema(input: TokenStream) -> TokenStream {
+    expand(input).unwrap_or_else(|e| e.to_compile_error())
+}
+
+/// `--> file:line` for the first position in `message` that names one of `files`.
+fn position_line(message: &str, files: &[String]) -> Option<String> {
+    let mut best: Option<(usize, String)> = None;
+    for f in files {
+        let needle = format!("{f}:");
+        for (at, _) in message.match_indices(&needle) {
+            let digits: String = message[at + needle.len()..].chars().take_while(char::is_ascii_digit).collect();
+            if !digits.is_empty() && best.as_ref().is_none_or(|(b, _)| at < *b) {
+                best = Some((at, format!("--> {f}:{digits}")));
+            }
+        }
+    }
+    if best.is_none() {
+        // YAML syntax errors say `... 'file': yaml: line N: ...`.
+        for f in files {
+            if let Some(at) = message.find(&format!("'{f}': yaml: line ")) {
+                let rest = &message[at + f.len() + "'': yaml: line ".len()..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                if !digits.is_empty() {
+                    return Some(format!("--> {f}:{digits}"));
+                }
+            }
+        }
+    }
+    best.map(|(_, line)| line)
+}
+
+fn expand(input: TokenStream) -> syn::Result<TokenStream> {
+    let args: MacroArgs = syn::parse2(input)?;
+    let mut opts = CodegenOptions { validator_name: "include_schema".into(), ..CodegenOptions::default() };
+    let mut files: Vec<(String, PathBuf)> = Vec::new();
+    let mut first: Option<LitStr> = None;
+    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    for arg in args.0 {
+        match arg {
+            MacroArg::File(lit) => {
+                files.push((lit.value(), root.join(lit.value())));
+                first.get_or_insert(lit);
+            }
+            MacroArg::Option(key, value) => match key.to_string().as_str() {
+                "root" => opts.root_name = value.value(),
+                "runtime" => opts.runtime_path = value.value(),
+                other => {
+                    return Err(syn::Error::new(key.span(), format!("unknown option `{other}` (known: root, runtime)")))
+                }
+            },
+        }
+    }
+    let Some(first) = first else {
+        return Err(syn::Error::new(Span::call_site(), "include_schema! needs a schema file: include_schema!(\"schema.yml\")"));
+    };
+    if syn::parse_str::<syn::Ident>(&opts.root_name).is_err() {
+        return Err(syn::Error::new(first.span(), format!("`root = \"{}\"` is not a Rust type name", opts.root_name)));
+    }
+    if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
+        return Err(syn::Error::new(first.span(), format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path)));
+    }
+    let (schema, sources) = schemac_runtime::engine::load_schema_named(&files, &Interpreter).map_err(|e| {
+        let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+        let message = schemac_runtime::report::multi_line(&e.0);
+        let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
+        syn::Error::new(first.span(), format!("schemac: {}\n{at}", message.trim_end()))
+    })?;
+    let compiled = Compiled { schema: schema.unwrap_or_else(crate::lower::empty_schema), sources };
+    let code = generate(&compiled, &opts);
+    let mut paths: Vec<String> = files.iter().map(|(_, p)| p.to_string_lossy().to_string()).collect();
+    paths.sort();
+    Ok(quote! {
+        #(const _: &[u8] = include_bytes!(#paths);)*
+        #code
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_point_into_the_schema() {
+        let files = vec!["schema.yml".to_string()];
+        assert_eq!(position_line("bad\nschema.yml:\n  4 | x\n (by schema.yml:3)", &files).as_deref(), Some("--> schema.yml:3"));
+        assert_eq!(position_line("nothing here", &files), None);
+        assert_eq!(
+            position_line("Unmarshaling YAML template 'schema.yml': yaml: line 4: oops", &files).as_deref(),
+            Some("--> schema.yml:4")
+        );
+    }
+
+    #[test]
+    fn bad_arguments_are_compile_errors() {
+        let e = include_schema(quote! { root = "Config" }).to_string();
+        assert!(e.contains("needs a schema file"), "{e}");
+        let e = include_schema(quote! { "x.yml", colour = "red" }).to_string();
+        assert!(e.contains("unknown option `colour`"), "{e}");
+        let e = include_schema(quote! { 42 }).to_string();
+        assert!(e.contains("compile_error"), "{e}");
+        let e = include_schema(quote! { "definitely-missing.yml" }).to_string();
+        assert!(e.contains("definitely-missing.yml"), "{e}");
+    }
+}
