@@ -27,6 +27,9 @@ pub struct CodegenOptions {
     pub root_name: String,
     /// The validator's name (the binary's name).
     pub validator_name: String,
+    /// Derive serde's `Serialize`/`Deserialize` on generated types (through the runtime's
+    /// re-export: the runtime's `serde` feature must be on).
+    pub serde: bool,
 }
 
 impl Default for CodegenOptions {
@@ -35,6 +38,7 @@ impl Default for CodegenOptions {
             runtime_path: "::schemac_runtime".into(),
             root_name: "DataValues".into(),
             validator_name: "validator".into(),
+            serde: false,
         }
     }
 }
@@ -55,7 +59,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_expr = ir.node(&openapi);
 
-    let mut types = TypeGen::new(&rt);
+    let mut types = TypeGen::new(&rt, opts.serde);
     // A root that is not a plain map gets a type alias; its map struct (if any) another name.
     let plain_map = matches!(compiled.schema.kind, Kind::Map(_)) && !compiled.schema.nullable;
     let hint = if plain_map { opts.root_name.clone() } else { format!("{}Map", opts.root_name) };

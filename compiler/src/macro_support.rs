@@ -90,8 +90,15 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             MacroArg::Option(key, value) => match key.to_string().as_str() {
                 "root" => opts.root_name = value.value(),
                 "runtime" => opts.runtime_path = value.value(),
+                "serde" => {
+                    opts.serde = match value.value().as_str() {
+                        "true" => true,
+                        "false" => false,
+                        _ => return Err(syn::Error::new(value.span(), "`serde` takes \"true\" or \"false\"")),
+                    }
+                }
                 other => {
-                    return Err(syn::Error::new(key.span(), format!("unknown option `{other}` (known: root, runtime)")))
+                    return Err(syn::Error::new(key.span(), format!("unknown option `{other}` (known: root, runtime, serde)")))
                 }
             },
         }

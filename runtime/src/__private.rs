@@ -2,6 +2,9 @@
 //! the code generator, which always matches this crate's version.
 #![doc(hidden)]
 
+#[cfg(feature = "serde")]
+pub use serde;
+
 use crate::value::Value;
 
 /// Conversion from checked data values to the typed structs of generated code.

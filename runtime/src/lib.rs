@@ -16,4 +16,6 @@ pub mod typed;
 pub mod validate;
 pub mod validator;
 pub mod value;
+#[cfg(feature = "serde")]
+mod value_serde;
 pub mod yaml;

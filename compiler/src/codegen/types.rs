@@ -13,6 +13,7 @@ use super::names::{field_name, type_name, Scope};
 
 pub struct TypeGen<'a> {
     pub rt: &'a TokenStream,
+    serde: bool,
     items: Vec<TokenStream>,
     types: Scope,
     /// The struct generated for each map type (by address in the schema being generated).
@@ -42,8 +43,8 @@ fn doc_attr(t: &Type) -> TokenStream {
 }
 
 impl<'a> TypeGen<'a> {
-    pub fn new(rt: &'a TokenStream) -> TypeGen<'a> {
-        TypeGen { rt, items: Vec::new(), types: Scope::default(), names: HashMap::new() }
+    pub fn new(rt: &'a TokenStream, serde: bool) -> TypeGen<'a> {
+        TypeGen { rt, serde, items: Vec::new(), types: Scope::default(), names: HashMap::new() }
     }
 
     pub fn into_items(self) -> Vec<TokenStream> {
@@ -91,7 +92,8 @@ impl<'a> TypeGen<'a> {
             let doc = doc_attr(&f.ty);
             let key_doc = format!(" YAML key: `{key}`.");
             let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() { quote! { #[doc = ""] } } else { quote! {} };
-            decls.push(quote! { #doc #sep #[doc = #key_doc] pub #fname: #fty });
+            let rename = if self.serde { quote! { #[serde(rename = #key)] } } else { quote! {} };
+            decls.push(quote! { #doc #sep #[doc = #key_doc] #rename pub #fname: #fty });
             let k = IrTokens { rt }.value(&f.key);
             conversions.push(quote! {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
@@ -109,9 +111,19 @@ impl<'a> TypeGen<'a> {
                 quote! { #fname: #d }
             })
             .collect();
+        let serde = if self.serde {
+            let krate = format!("{rt}::__private::serde").replace(' ', "");
+            quote! {
+                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+                #[serde(crate = #krate, default)]
+            }
+        } else {
+            quote! {}
+        };
         self.items.push(quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
+            #serde
             pub struct #name { #(#decls,)* }
 
             impl ::core::default::Default for #name {
