@@ -7,7 +7,7 @@ use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::eval_template;
 use schemac_runtime::starlark::predicates::StarlarkPredicates;
 use schemac_runtime::template::tree::Tree;
-use schemac_runtime::template::{Sources, TemplateError};
+use schemac_runtime::template::{literal, Sources, TemplateError};
 use schemac_runtime::validate::Predicates;
 use schemac_runtime::value::Node;
 use schemac_runtime::yaml::parse::RawFile;
@@ -19,7 +19,9 @@ pub struct Interpreter;
 
 impl Backend for Interpreter {
     fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        eval_template(raw, files)
+        // Most files carry only annotations with literal arguments: read those without
+        // Starlark; anything the literal reader cannot take exactly goes to Starlark.
+        literal::eval_literal(raw).or_else(|_| eval_template(raw, files))
     }
 
     fn predicates(&self) -> &dyn Predicates {

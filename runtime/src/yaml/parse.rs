@@ -311,12 +311,9 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns.
 fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>, first_explicit: bool) -> Vec<Comment> {
     // Lines that hold nodes, each with the nodes in pre-order (outermost first).
-    let mut at_lines: Vec<(u32, Vec<Vec<usize>>)> = Vec::new();
-    fn walk(node: &RawNode, path: &mut Vec<usize>, out: &mut Vec<(u32, Vec<Vec<usize>>)>) {
-        match out.iter_mut().find(|(l, _)| *l == node.line) {
-            Some((_, v)) => v.push(path.clone()),
-            None => out.push((node.line, vec![path.clone()])),
-        }
+    let mut at_lines: std::collections::BTreeMap<u32, Vec<Vec<usize>>> = std::collections::BTreeMap::new();
+    fn walk(node: &RawNode, path: &mut Vec<usize>, out: &mut std::collections::BTreeMap<u32, Vec<Vec<usize>>>) {
+        out.entry(node.line).or_default().push(path.clone());
         if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
             for (i, child) in items.iter().enumerate() {
                 path.push(i);
@@ -325,21 +322,23 @@ fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>, first_explicit:
             }
         }
     }
+    if comments.is_empty() {
+        return Vec::new();
+    }
     for (i, doc) in docs.iter().enumerate() {
         walk(doc, &mut vec![i], &mut at_lines);
         if i == 0 && !first_explicit {
             // ytt does not know the line of an implicit first document when it places comments.
-            for (_, nodes) in &mut at_lines {
+            for nodes in at_lines.values_mut() {
                 nodes.retain(|p| p.len() > 1);
             }
-            at_lines.retain(|(_, nodes)| !nodes.is_empty());
+            at_lines.retain(|_, nodes| !nodes.is_empty());
         }
     }
-    at_lines.sort_by_key(|(l, _)| *l);
 
     let mut trailing = Vec::new();
     for comment in comments {
-        let owner = at_lines.iter().find(|(l, _)| *l >= comment.line);
+        let owner = at_lines.range(comment.line..).next();
         match owner {
             Some((l, nodes)) => {
                 let path = if *l == comment.line { nodes.last() } else { nodes.first() };
