@@ -3,7 +3,7 @@
 # Usage: examples/standalone/run.sh [path/to/schemac]   (default: target/release/schemac)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-schemac=${1:-$here/../../target/release/schemac}
+schemac=$(realpath "${1:-$here/../../target/release/schemac}")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$here"
