@@ -53,11 +53,12 @@ pub struct Compiled {
 /// Generates the module for `compiled`.
 pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let rt: TokenStream = opts.runtime_path.parse().unwrap_or_else(|_| quote! { ::schemac_runtime });
-    let ir = IrTokens { rt: &rt };
+    let ir = IrTokens::new(&rt);
     let starlark = ir::needs_starlark(&compiled.schema);
     let schema_expr = ir.ty(&compiled.schema, !starlark);
+    let type_fns = ir.fns.take();
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
-    let openapi_expr = ir.node(&openapi);
+    let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
 
     let mut types = TypeGen::new(&rt, opts.serde);
     // A root that is not a plain map gets a type alias; its map struct (if any) another name.
@@ -89,9 +90,11 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
             #schema_expr
         }
 
+        #(#type_fns)*
+
         /// The `--data-values-schema-inspect -o openapi-v3` document.
         pub fn openapi() -> #rt::value::Node {
-            #openapi_expr
+            #rt::__private::yaml_document(#openapi_yaml)
         }
 
         /// What a validator binary runs.

@@ -131,3 +131,36 @@ impl<T: ToValue> ToValue for Vec<T> {
 pub fn entry(key: Value, value: Value) -> crate::value::MapEntry {
     crate::value::MapEntry { key, value: crate::value::Node::new(value, crate::value::Pos::unknown()) }
 }
+
+/// A map type whose default is its fields' defaults (or `default` when `@schema/default` set
+/// one), for generated schema IR.
+pub fn map_type(
+    fields: Vec<crate::schema::Field>,
+    pos: crate::value::Pos,
+    nullable: bool,
+    default: Option<crate::value::Node>,
+    doc: crate::schema::Doc,
+    validation: Option<crate::validate::Validation>,
+) -> crate::schema::Type {
+    let default = default.unwrap_or_else(|| {
+        if nullable {
+            crate::value::Node::null(pos.clone())
+        } else {
+            let entries = fields
+                .iter()
+                .map(|f| crate::value::MapEntry { key: f.key.clone(), value: f.ty.default.clone() })
+                .collect();
+            crate::value::Node::new(Value::Map(entries), pos.clone())
+        }
+    });
+    crate::schema::Type { kind: crate::schema::Kind::Map(fields), pos, nullable, default, doc, validation }
+}
+
+/// A YAML document embedded in generated code (the OpenAPI export), read back.
+pub fn yaml_document(text: &str) -> crate::value::Node {
+    let raw = crate::yaml::parse::parse_file("", text, false).expect("generated YAML is valid");
+    match raw.docs.into_iter().next() {
+        Some(doc) => crate::template::tree::Tree::from_raw(&doc).to_node(),
+        None => crate::value::Node::null(crate::value::Pos::unknown()),
+    }
+}

@@ -33,7 +33,7 @@ pub struct Validator {
 /// A validator ready to run: its schema with custom rules bound.
 pub struct Built {
     schema: Type,
-    openapi: Node,
+    openapi: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
 }
 
@@ -42,7 +42,7 @@ impl Built {
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
         bind_rules(v, &mut schema)?;
-        Ok(Built { schema, openapi: (v.openapi)(), sources: v.sources })
+        Ok(Built { schema, openapi: v.openapi, sources: v.sources })
     }
 }
 
@@ -96,7 +96,7 @@ impl Backend for Built {
     }
 
     fn openapi(&self, _: Option<&Type>) -> Node {
-        self.openapi.clone()
+        (self.openapi)()
     }
 
     fn builtin_sources(&self) -> &[(&str, &str)] {

@@ -10,6 +10,14 @@ use schemac_runtime::value::{Node, Pos, Value};
 /// `rt` is the path to the runtime crate (`::schemac_runtime`).
 pub struct IrTokens<'a> {
     pub rt: &'a TokenStream,
+    /// Functions generated for map types (one each keeps every function small).
+    pub fns: std::cell::RefCell<Vec<TokenStream>>,
+}
+
+impl<'a> IrTokens<'a> {
+    pub fn new(rt: &'a TokenStream) -> IrTokens<'a> {
+        IrTokens { rt, fns: std::cell::RefCell::new(Vec::new()) }
+    }
 }
 
 impl IrTokens<'_> {
@@ -102,9 +110,53 @@ impl IrTokens<'_> {
     }
 
     /// The whole type tree. Validations are generated only when `with_validations` (a schema
-    /// whose rules need Starlark binds all of them at start-up instead).
+    /// whose rules need Starlark binds all of them at start-up instead). A map type becomes a
+    /// function of its own, and its default is assembled from its fields' defaults unless
+    /// `@schema/default` gave another one.
     pub fn ty(&self, t: &Type, with_validations: bool) -> TokenStream {
         let rt = self.rt;
+        if let Kind::Map(fields) = &t.kind {
+            let field_tokens: Vec<TokenStream> = fields
+                .iter()
+                .map(|f| {
+                    let key = self.value(&f.key);
+                    let ty = self.ty(&f.ty, with_validations);
+                    quote! { #rt::schema::Field { key: #key, ty: #ty } }
+                })
+                .collect();
+            let composed = if t.nullable {
+                t.default.value.is_null()
+            } else {
+                match &t.default.value {
+                    Value::Map(entries) => {
+                        entries.len() == fields.len()
+                            && entries.iter().zip(fields).all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
+                    }
+                    _ => false,
+                }
+            } && t.default.pos == t.pos;
+            let default = if composed {
+                quote! { None }
+            } else {
+                let d = self.node(&t.default);
+                quote! { Some(#d) }
+            };
+            let pos = self.pos(&t.pos);
+            let nullable = t.nullable;
+            let doc = self.doc(&t.doc);
+            let validation = match (&t.validation, with_validations) {
+                (Some(v), true) => self.validation(v),
+                _ => quote! { None },
+            };
+            let mut fns = self.fns.borrow_mut();
+            let name = quote::format_ident!("__schemac_type_{}", fns.len());
+            fns.push(quote! {
+                fn #name() -> #rt::schema::Type {
+                    #rt::__private::map_type(vec![#(#field_tokens),*], #pos, #nullable, #default, #doc, #validation)
+                }
+            });
+            return quote! { #name() };
+        }
         let kind = match &t.kind {
             Kind::Any => quote! { #rt::schema::Kind::Any },
             Kind::Scalar(s) => {
@@ -120,14 +172,7 @@ impl IrTokens<'_> {
                 let item = self.ty(item, with_validations);
                 quote! { #rt::schema::Kind::Array(Box::new(#item)) }
             }
-            Kind::Map(fields) => {
-                let fields = fields.iter().map(|f| {
-                    let key = self.value(&f.key);
-                    let ty = self.ty(&f.ty, with_validations);
-                    quote! { #rt::schema::Field { key: #key, ty: #ty } }
-                });
-                quote! { #rt::schema::Kind::Map(vec![#(#fields),*]) }
-            }
+            Kind::Map(_) => unreachable!("map types are generated above"),
         };
         let pos = self.pos(&t.pos);
         let nullable = t.nullable;

@@ -60,6 +60,17 @@ impl fmt::Debug for Handle {
 }
 
 impl Tree {
+    /// A parsed YAML node as a tree without annotations (comments are dropped).
+    pub fn from_raw(node: &crate::yaml::parse::RawNode) -> Tree {
+        use crate::yaml::parse::RawValue;
+        let value = match &node.value {
+            RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
+            RawValue::Map(items) => TreeValue::Map(items.iter().map(Tree::from_raw).collect()),
+            RawValue::Array(items) => TreeValue::Array(items.iter().map(Tree::from_raw).collect()),
+        };
+        Tree { kind: node.kind.clone(), pos: Pos::unknown(), anns: Vec::new(), value }
+    }
+
     pub fn ann(&self, name: &str) -> Option<&Ann> {
         self.anns.iter().rev().find(|a| a.name == name)
     }
