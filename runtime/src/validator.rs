@@ -63,14 +63,16 @@ impl Predicates for NoPredicates {
 
 impl Backend for Built {
     fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+        // Files with only literal annotations need no interpreter, with or without Starlark.
+        let literal = crate::template::literal::eval_literal(raw);
         #[cfg(feature = "starlark")]
         {
-            crate::starlark::eval_template(raw, files)
+            literal.or_else(|_| crate::starlark::eval_template(raw, files))
         }
         #[cfg(not(feature = "starlark"))]
         {
             let _ = files;
-            crate::template::literal::eval_literal(raw)
+            literal
         }
     }
 
