@@ -4,10 +4,9 @@
 use schemac_runtime::engine::Backend;
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
-use schemac_runtime::starlark::eval_template;
 use schemac_runtime::starlark::predicates::StarlarkPredicates;
 use schemac_runtime::template::tree::Tree;
-use schemac_runtime::template::{literal, Sources, TemplateError};
+use schemac_runtime::template::{Sources, TemplateError};
 use schemac_runtime::validate::Predicates;
 use schemac_runtime::value::Node;
 use schemac_runtime::yaml::parse::RawFile;
@@ -19,9 +18,7 @@ pub struct Interpreter;
 
 impl Backend for Interpreter {
     fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        // Most files carry only annotations with literal arguments: read those without
-        // Starlark; anything the literal reader cannot take exactly goes to Starlark.
-        literal::eval_literal(raw).or_else(|_| eval_template(raw, files))
+        schemac_runtime::template::evaluate(raw, files)
     }
 
     fn predicates(&self) -> &dyn Predicates {

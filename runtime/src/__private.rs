@@ -160,7 +160,7 @@ pub fn map_type(
 pub fn yaml_document(text: &str) -> crate::value::Node {
     let raw = crate::yaml::parse::parse_file("", text, false).expect("generated YAML is valid");
     match raw.docs.into_iter().next() {
-        Some(doc) => crate::template::tree::Tree::from_raw(&doc).to_node(),
+        Some(doc) => crate::template::tree::Tree::from_raw(&doc, None).to_node(),
         None => crate::value::Node::null(crate::value::Pos::unknown()),
     }
 }

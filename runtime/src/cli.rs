@@ -92,15 +92,6 @@ fn nested(path: &str, leaf: TreeValue, pos: &Pos) -> TreeValue {
     value
 }
 
-fn raw_to_tree(node: &RawNode, file: &str) -> Tree {
-    let value = match &node.value {
-        RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
-        RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| raw_to_tree(i, file)).collect()),
-        RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| raw_to_tree(i, file)).collect()),
-    };
-    Tree { kind: node.kind.clone(), pos: Pos::new(file, node.line), anns: Vec::new(), value }
-}
-
 fn relabel(tree: &mut Tree, pos: &Pos) {
     tree.pos = pos.clone();
     if let TreeValue::Map(items) | TreeValue::Array(items) = &mut tree.value {
@@ -174,7 +165,7 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
             if matches!(d.value, RawValue::Scalar(Value::Null)) {
                 continue;
             }
-            out.push(raw_to_tree(d, &file));
+            out.push(Tree::from_raw(d, Some(&file)));
         }
     }
     for (prefixes, yaml) in [(&o.env, false), (&o.env_yaml, true)] {
@@ -262,7 +253,7 @@ fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<Tr
         ))
     })?;
     let Some(first) = raw.docs.first() else { return Ok(TreeValue::Scalar(Value::Null)) };
-    let mut tree = raw_to_tree(first, "");
+    let mut tree = Tree::from_raw(first, Some(""));
     if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
         relabel(&mut tree, pos);
     }

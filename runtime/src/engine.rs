@@ -248,12 +248,14 @@ fn schema_of(docs: &Documents, sources: &SourceLines, backend: &dyn Backend) -> 
     backend.schema(merged.as_ref(), sources).map_err(|e| CheckError(format!("{prefix}{e}")))
 }
 
-fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
-    let Some(ty) = schema else { return Ok(()) };
+/// Fills defaults into `tree` and checks it; returns the checked data values.
+fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<Option<Node>, CheckError> {
+    let Some(ty) = schema else { return Ok(None) };
     typecheck::fill_defaults(tree, ty);
-    let violations = typecheck::check(&tree.to_node(), ty);
+    let node = tree.to_node();
+    let violations = typecheck::check(&node, ty);
     if violations.is_empty() {
-        return Ok(());
+        return Ok(Some(node));
     }
     let report = SchemaReport {
         summary: "One or more data values were invalid".into(),
@@ -349,21 +351,19 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
         order(&docs.values_files, !additional.is_empty())
     );
     let mut current: Option<Tree> = schema.as_ref().map(|s| to_tree(&s.default));
+    let mut checked: Option<Node> = None;
     let transfer_validations = schema.is_none();
-    for doc in &docs.values {
-        let mode = Mode { transfer_validations, ..Mode::default() };
+    // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
+    // key were `missing_ok` and arrays were replaced.
+    let documents = docs.values.iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
+    let flags = additional.iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
+    for (doc, mode) in documents.chain(flags) {
         let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
-        current = Some(merged);
-    }
-    for doc in &additional {
-        let mode = Mode { missing_ok: true, replace_arrays: true, transfer_validations };
-        let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
+        checked = type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
         current = Some(merged);
     }
     let Some(result) = current else { return Ok(Outcome::DataValues(Node::null(Pos::unknown()))) };
-    let node = result.to_node();
+    let node = checked.unwrap_or_else(|| result.to_node());
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;

@@ -5,7 +5,7 @@
 //! `#@overlay/replace`, `#@overlay/remove`, `#@overlay/append` and
 //! `#@overlay/match-child-defaults` change that per node.
 
-use crate::template::tree::{Ann, ArgKind, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{Node, Value};
 
 /// How a document is applied.
@@ -188,8 +188,8 @@ fn merge_array_item(elems: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_mi
         return Ok(());
     }
     let missing_ok = truthy(kwarg(matcher, "missing_ok"));
-    let matches: Vec<usize> =
-        elems.iter().enumerate().filter(|(i, e)| item_matches(matcher, *i, e, item)).map(|(i, _)| i).collect();
+    let by = Matcher::of(matcher, item);
+    let matches: Vec<usize> = elems.iter().enumerate().filter(|(i, e)| by.matches(*i, &e.value)).map(|(i, _)| i).collect();
     let expects_many = matcher
         .kwargs
         .iter()
@@ -217,52 +217,80 @@ fn merge_array_item(elems: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_mi
     Ok(())
 }
 
-/// Whether array element `left` (at `index`) is matched by `#@overlay/match by=...`.
-fn item_matches(matcher: &Ann, index: usize, left: &Tree, right: &Tree) -> bool {
-    let left = left.to_node();
-    let by = matcher.kwargs.iter().find(|(k, _)| k == "by").map(|(_, a)| a);
-    let Some(by) = by else { return false };
-    let ArgKind::Data(by) = &by.kind else { return false };
-    match &by.value {
-        Value::Str(all) if all == "__ytt_overlay_all__" => true,
-        Value::Str(key) => {
-            let r = right.to_node();
-            match (left.value.get(key), r.value.get(key)) {
-                (Some(a), Some(b)) => a.value == b.value,
-                _ => false,
-            }
-        }
-        Value::Map(_) => {
-            let kind = by.value.get("__ytt_matcher__").and_then(|n| n.value.as_str()).unwrap_or("");
-            let arg = by.value.get("arg").map(|n| &n.value);
-            match (kind, arg) {
-                ("all", _) => true,
-                ("index", Some(Value::Int(i))) => *i as usize == index,
-                ("map_key", Some(Value::Str(key))) => {
-                    let r = right.to_node();
-                    matches!((left.value.get(key), r.value.get(key)), (Some(a), Some(b)) if a.value == b.value)
-                }
-                ("subset", Some(expected)) => subset(&left.value, expected),
-                _ => false,
-            }
-        }
-        _ => false,
+/// What `#@overlay/match by=...` compares array items on.
+enum Matcher<'a> {
+    All,
+    Index(i64),
+    /// Items whose `key` equals the new item's (`by="name"`, `overlay.map_key("name")`).
+    Key(&'a str, Option<&'a TreeValue>),
+    Subset(&'a Value),
+    Nothing,
+}
+
+/// The value of `key` in a map.
+fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
+    match value {
+        TreeValue::Map(items) => items.iter().find(|t| t.key().and_then(Value::as_str) == Some(key)).map(|t| &t.value),
+        _ => None,
     }
 }
 
-fn subset(actual: &Value, expected: &Value) -> bool {
+fn same(a: &TreeValue, b: &TreeValue) -> bool {
+    match (a, b) {
+        (TreeValue::Scalar(x), TreeValue::Scalar(y)) => x == y,
+        _ => a.to_value() == b.to_value(),
+    }
+}
+
+impl<'a> Matcher<'a> {
+    fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
+        let Some(by) = ann.kwargs.iter().find(|(k, _)| k == "by").and_then(|(_, a)| a.data()) else {
+            return Matcher::Nothing;
+        };
+        let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
+        match &by.value {
+            Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
+            Value::Str(k) => key(k),
+            Value::Map(_) => match (
+                by.value.get("__ytt_matcher__").and_then(|n| n.value.as_str()),
+                by.value.get("arg").map(|n| &n.value),
+            ) {
+                (Some("all"), _) => Matcher::All,
+                (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
+                (Some("map_key"), Some(Value::Str(k))) => key(k),
+                (Some("subset"), Some(expected)) => Matcher::Subset(expected),
+                _ => Matcher::Nothing,
+            },
+            _ => Matcher::Nothing,
+        }
+    }
+
+    /// Whether the array item `left`, at `index`, is matched.
+    fn matches(&self, index: usize, left: &TreeValue) -> bool {
+        match self {
+            Matcher::All => true,
+            Matcher::Index(i) => *i == index as i64,
+            Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
+            Matcher::Key(_, None) | Matcher::Nothing => false,
+            Matcher::Subset(expected) => subset(left, expected),
+        }
+    }
+}
+
+fn subset(actual: &TreeValue, expected: &Value) -> bool {
     match (actual, expected) {
-        (Value::Map(a), Value::Map(e)) => e.iter().all(|ee| {
-            a.iter().any(|ae| ae.key.key_eq(&ee.key) && subset(&ae.value.value, &ee.value.value))
+        (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
+            items.iter().any(|t| t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value))
         }),
-        (a, e) => a == e,
+        (TreeValue::Scalar(a), e) => a == e,
+        (a, e) => a.to_value() == *e,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::template::tree::Arg;
+    use crate::template::tree::{Arg, ArgKind};
     use crate::value::{Node, Pos};
 
     fn scalar(v: Value) -> TreeValue {

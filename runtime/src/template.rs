@@ -44,3 +44,18 @@ fn normalize(path: &str) -> String {
     }
     parts.join("/")
 }
+
+/// Evaluates a template: files whose `#@` comments are only literal annotations are read
+/// without an interpreter; the others need Starlark (and fail to evaluate without it).
+pub fn evaluate(raw: &crate::yaml::parse::RawFile, files: &Sources) -> Result<Vec<tree::Tree>, TemplateError> {
+    let literal = literal::eval_literal(raw);
+    #[cfg(feature = "starlark")]
+    {
+        literal.or_else(|_| crate::starlark::eval_template(raw, files))
+    }
+    #[cfg(not(feature = "starlark"))]
+    {
+        let _ = files;
+        literal
+    }
+}

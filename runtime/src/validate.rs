@@ -6,7 +6,7 @@
 //! adapter, or code generated from them). Every violation is collected; a `when=` that fails
 //! stops validation with an error, as in ytt.
 
-use crate::rules::{beyond, repr, RuleName};
+use crate::rules::{beyond, repr, starlark_type, RuleName};
 use crate::template::tree::{Ann, Arg, ArgKind, Handle};
 use crate::value::{Node, Pos, Value};
 
@@ -74,15 +74,7 @@ pub struct Violation {
 
 fn kind_name(arg: &Arg) -> String {
     match &arg.kind {
-        ArgKind::Data(n) => match &n.value {
-            Value::Str(_) => "string".into(),
-            Value::Bool(_) => "bool".into(),
-            Value::Int(_) => "int".into(),
-            Value::Float(_) => "float".into(),
-            Value::Null => "NoneType".into(),
-            Value::Array(_) => "list".into(),
-            Value::Map(_) => "dict".into(),
-        },
+        ArgKind::Data(n) => starlark_type(&n.value).into(),
         ArgKind::Tuple(_) => "tuple".into(),
         ArgKind::Opaque(_) => arg.type_name.clone(),
     }

@@ -63,17 +63,7 @@ impl Predicates for NoPredicates {
 
 impl Backend for Built {
     fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        // Files with only literal annotations need no interpreter, with or without Starlark.
-        let literal = crate::template::literal::eval_literal(raw);
-        #[cfg(feature = "starlark")]
-        {
-            literal.or_else(|_| crate::starlark::eval_template(raw, files))
-        }
-        #[cfg(not(feature = "starlark"))]
-        {
-            let _ = files;
-            literal
-        }
+        crate::template::evaluate(raw, files)
     }
 
     fn predicates(&self) -> &dyn Predicates {

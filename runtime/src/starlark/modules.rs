@@ -164,24 +164,9 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
     let raw = crate::yaml::parse::parse_file("", text, false)
         .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
     let Some(doc) = raw.docs.first() else { return Ok(Value::new_none()) };
-    Ok(super::convert::tree_value_to_starlark(&raw_value(&doc.value), heap))
+    Ok(super::convert::tree_value_to_starlark(&crate::template::tree::Tree::from_raw(doc, None).value, heap))
 }
 
-fn raw_value(v: &crate::yaml::parse::RawValue) -> crate::template::tree::TreeValue {
-    use crate::template::tree::{Tree, TreeValue};
-    use crate::yaml::parse::RawValue;
-    let tree = |n: &crate::yaml::parse::RawNode| Tree {
-        kind: n.kind.clone(),
-        pos: Pos::unknown(),
-        anns: Vec::new(),
-        value: raw_value(&n.value),
-    };
-    match v {
-        RawValue::Scalar(s) => TreeValue::Scalar(s.clone()),
-        RawValue::Map(items) => TreeValue::Map(items.iter().map(tree).collect()),
-        RawValue::Array(items) => TreeValue::Array(items.iter().map(tree).collect()),
-    }
-}
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {

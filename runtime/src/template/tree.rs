@@ -60,15 +60,17 @@ impl fmt::Debug for Handle {
 }
 
 impl Tree {
-    /// A parsed YAML node as a tree without annotations (comments are dropped).
-    pub fn from_raw(node: &crate::yaml::parse::RawNode) -> Tree {
+    /// A parsed YAML node as a tree without annotations (comments are dropped). Positions
+    /// name `file`, or are unknown without one.
+    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<&str>) -> Tree {
         use crate::yaml::parse::RawValue;
         let value = match &node.value {
             RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
-            RawValue::Map(items) => TreeValue::Map(items.iter().map(Tree::from_raw).collect()),
-            RawValue::Array(items) => TreeValue::Array(items.iter().map(Tree::from_raw).collect()),
+            RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| Tree::from_raw(i, file)).collect()),
+            RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect()),
         };
-        Tree { kind: node.kind.clone(), pos: Pos::unknown(), anns: Vec::new(), value }
+        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
+        Tree { kind: node.kind.clone(), pos, anns: Vec::new(), value }
     }
 
     pub fn ann(&self, name: &str) -> Option<&Ann> {
