@@ -53,10 +53,12 @@ pub struct Compiled {
 /// Generates the module for `compiled`.
 pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let rt: TokenStream = opts.runtime_path.parse().unwrap_or_else(|_| quote! { ::schemac_runtime });
-    let ir = IrTokens::new(&rt);
-    let starlark = ir::needs_starlark(&compiled.schema);
+    let lowering = crate::rules::lower(&compiled.schema, &compiled.sources, &rt);
+    let starlark = ir::needs_starlark(&compiled.schema) && !lowering.complete();
+    let ir = IrTokens::new(&rt, Some(&lowering));
     let schema_expr = ir.ty(&compiled.schema, !starlark);
     let type_fns = ir.fns.take();
+    let rule_fns = if starlark { Vec::new() } else { lowering.items.clone() };
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
 
@@ -91,6 +93,8 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
         }
 
         #(#type_fns)*
+
+        #(#rule_fns)*
 
         /// The `--data-values-schema-inspect -o openapi-v3` document.
         pub fn openapi() -> #rt::value::Node {
@@ -153,9 +157,15 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
     }
 }
 
-/// Whether the generated code needs the runtime's `starlark` feature.
+/// Whether the generated code needs the runtime's `starlark` feature: some rule function
+/// could not be translated to Rust.
 pub fn needs_starlark(compiled: &Compiled) -> bool {
-    ir::needs_starlark(&compiled.schema)
+    ir::needs_starlark(&compiled.schema) && !lowering(compiled).complete()
+}
+
+/// The schema's rule functions translated to Rust (see [`crate::rules`]).
+pub fn lowering(compiled: &Compiled) -> crate::rules::Lowering {
+    crate::rules::lower(&compiled.schema, &compiled.sources, &quote! { ::schemac_runtime })
 }
 
 /// Formats generated tokens as a Rust file.

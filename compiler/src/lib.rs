@@ -5,5 +5,6 @@ pub mod codegen;
 pub mod export;
 pub mod lower;
 pub mod macro_support;
+pub mod rules;
 #[cfg(feature = "cli")]
 pub mod standalone;

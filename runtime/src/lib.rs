@@ -4,6 +4,7 @@ pub mod __private;
 
 pub mod cli;
 pub mod engine;
+pub mod lowered;
 #[cfg(feature = "starlark")]
 pub mod starlark;
 pub mod overlay;

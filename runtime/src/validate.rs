@@ -55,6 +55,13 @@ pub trait Predicates {
     fn call_when(&self, f: &Handle, value: &Node, parent: &Node, root: &Node) -> Result<bool, String>;
 }
 
+/// The `found:` of a rule that failed with `message`: `fail("x")` and `assert.fail("x")` both
+/// read `x`.
+pub fn failure_found(message: &str) -> String {
+    let msg = message.trim_start();
+    msg.strip_prefix("fail: ").unwrap_or(msg).trim_end().to_string()
+}
+
 /// One failed rule of a value.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RuleViolation {
@@ -208,7 +215,11 @@ pub fn run(
         return Ok(Vec::new());
     }
     if let Some(when) = &v.when {
-        match predicates.call_when(when, value, parent, root) {
+        let answer = match when.0.downcast_ref::<crate::lowered::LoweredWhen>() {
+            Some(lowered) => lowered.call(value, parent, root),
+            None => predicates.call_when(when, value, parent, root),
+        };
+        match answer {
             Ok(true) => {}
             Ok(false) => return Ok(Vec::new()),
             Err(e) => return Err(format!("Validating {path}: {e}")),
@@ -224,7 +235,10 @@ pub fn run(
     }
     for rule in &v.custom {
         match &rule.check {
-            Check::Function(f) => match predicates.call_rule(f, value) {
+            Check::Function(f) => match match f.0.downcast_ref::<crate::lowered::LoweredRule>() {
+                Some(lowered) => lowered.call(value),
+                None => predicates.call_rule(f, value),
+            } {
                 CallOutcome::Pass => {}
                 CallOutcome::Fail => out.push(violation(rule.description.clone(), None)),
                 CallOutcome::Error(e) => out.push(violation(rule.description.clone(), Some(e))),
@@ -393,6 +407,8 @@ pub fn attach_validations(tree: &crate::template::tree::Tree, ty: &mut crate::sc
 impl Validation {
     /// Whether running it needs the Starlark interpreter (a custom function or `when=`).
     pub fn needs_starlark(&self) -> bool {
-        self.when.is_some() || self.custom.iter().any(|c| matches!(c.check, Check::Function(_)))
+        use crate::lowered::{LoweredRule, LoweredWhen};
+        self.when.as_ref().is_some_and(|w| !w.0.is::<LoweredWhen>())
+            || self.custom.iter().any(|c| matches!(&c.check, Check::Function(f) if !f.0.is::<LoweredRule>()))
     }
 }

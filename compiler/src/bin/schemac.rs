@@ -14,6 +14,8 @@ Usage:
   schemac check -f FILE... [ytt data-values flags]   the final data values, or every violation
   schemac gen SCHEMA... [-o FILE] [--name NAME]       the Rust code generated for a schema
   schemac build SCHEMA... -o BIN                      a standalone validator binary
+  schemac explain-rules SCHEMA...                     which rule functions compile to Rust, and why
+                                                      others stay in the Starlark interpreter
   schemac --version
 
 Flags of check (as in ytt): -f/--file, --data-values-inspect (default), --data-values-schema-inspect -o openapi-v3,
@@ -106,12 +108,31 @@ fn build(args: &[String]) -> ExitCode {
     }
 }
 
+fn explain_rules(args: &[String]) -> ExitCode {
+    let files = match files_and_output(args) {
+        Ok((files, None, None)) => files,
+        Ok(_) => return usage_error("schemac explain-rules takes schema files only"),
+        Err(e) => return usage_error(&e),
+    };
+    match standalone::compile(&files) {
+        Ok(compiled) => {
+            println!("{}", schemac::codegen::lowering(&compiled).explain());
+            ExitCode::SUCCESS
+        }
+        Err(CheckError(msg)) => {
+            eprintln!("schemac: Error: {}", multi_line(&msg));
+            ExitCode::from(1)
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("check") => ExitCode::from(schemac::check::main_with(&args[1..]) as u8),
         Some("gen") => gen(&args[1..]),
         Some("build") => build(&args[1..]),
+        Some("explain-rules") => explain_rules(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             ExitCode::SUCCESS

@@ -7,16 +7,20 @@ use schemac_runtime::schema::{Doc, Kind, Scalar, Type};
 use schemac_runtime::validate::{Check, Validation};
 use schemac_runtime::value::{Node, Pos, Value};
 
+use crate::rules::Lowering;
+
 /// `rt` is the path to the runtime crate (`::schemac_runtime`).
 pub struct IrTokens<'a> {
     pub rt: &'a TokenStream,
     /// Functions generated for map types (one each keeps every function small).
     pub fns: std::cell::RefCell<Vec<TokenStream>>,
+    /// Rule functions translated to Rust, referred to by the validations.
+    pub lowering: Option<&'a Lowering>,
 }
 
 impl<'a> IrTokens<'a> {
-    pub fn new(rt: &'a TokenStream) -> IrTokens<'a> {
-        IrTokens { rt, fns: std::cell::RefCell::new(Vec::new()) }
+    pub fn new(rt: &'a TokenStream, lowering: Option<&'a Lowering>) -> IrTokens<'a> {
+        IrTokens { rt, fns: std::cell::RefCell::new(Vec::new()), lowering }
     }
 }
 
@@ -86,26 +90,40 @@ impl IrTokens<'_> {
         quote! { #rt::rules::RuleName::parse(#name).expect("a rule name the runtime knows") }
     }
 
-    /// A validation with named rules and assertion objects only (no Starlark).
+    /// A validation whose functions (if any) were all translated to Rust.
     fn validation(&self, v: &Validation) -> TokenStream {
         let rt = self.rt;
         let pos = self.pos(&v.pos);
-        let custom = v.custom.iter().map(|c| {
+        let lowered = |key: &(Pos, usize)| self.lowering.and_then(|l| l.rules.get(key));
+        let custom = v.custom.iter().enumerate().map(|(i, c)| {
             let desc = &c.description;
-            let Check::Named(rule, arg) = &c.check else {
-                unreachable!("validations with functions are bound at start-up, not generated")
+            let check = match &c.check {
+                Check::Named(rule, arg) => {
+                    let rule = self.rule(*rule);
+                    let arg = self.value(arg);
+                    quote! { #rt::validate::Check::Named(#rule, #arg) }
+                }
+                Check::Function(_) => {
+                    let f = lowered(&(v.pos.clone(), i)).expect("validations with functions not translated are bound at start-up");
+                    quote! { #rt::validate::Check::Function(#rt::lowered::LoweredRule::handle(#f)) }
+                }
             };
-            let rule = self.rule(*rule);
-            let arg = self.value(arg);
-            quote! { #rt::validate::CustomRule { description: #desc.to_string(), check: #rt::validate::Check::Named(#rule, #arg) } }
+            quote! { #rt::validate::CustomRule { description: #desc.to_string(), check: #check } }
         });
+        let when = match &v.when {
+            None => quote! { None },
+            Some(_) => {
+                let f = self.lowering.and_then(|l| l.whens.get(&v.pos)).expect("when= not translated is bound at start-up");
+                quote! { Some(#rt::lowered::LoweredWhen::handle(#f)) }
+            }
+        };
         let named = v.named.iter().map(|(r, a)| {
             let r = self.rule(*r);
             let a = self.value(a);
             quote! { (#r, #a) }
         });
         quote! {
-            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], when: None })
+            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], when: #when })
         }
     }
 

@@ -94,7 +94,7 @@ impl<'a> TypeGen<'a> {
             let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() { quote! { #[doc = ""] } } else { quote! {} };
             let rename = if self.serde { quote! { #[serde(rename = #key)] } } else { quote! {} };
             decls.push(quote! { #doc #sep #[doc = #key_doc] #rename pub #fname: #fty });
-            let k = IrTokens::new(rt).value(&f.key);
+            let k = IrTokens::new(rt, None).value(&f.key);
             conversions.push(quote! {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
@@ -164,7 +164,7 @@ impl<'a> TypeGen<'a> {
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
-            (Kind::Any, v) => IrTokens::new(rt).value(v),
+            (Kind::Any, v) => IrTokens::new(rt, None).value(v),
             (Kind::Scalar(Scalar::String), Value::Str(s)) => quote! { ::std::string::String::from(#s) },
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
             (Kind::Scalar(Scalar::Float), Value::Float(f)) => quote! { #f },

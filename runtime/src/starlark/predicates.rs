@@ -36,12 +36,6 @@ fn arity(f: Value) -> Option<usize> {
     }
 }
 
-/// `fail("x")` and `assert.fail("x")` read as ytt shows them: `x`.
-fn failure_text(e: &starlark::Error) -> String {
-    let msg = super::error_message(e);
-    let msg = msg.trim_start();
-    msg.strip_prefix("fail: ").unwrap_or(msg).trim_end().to_string()
-}
 
 impl Predicates for StarlarkPredicates {
     fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome {
@@ -54,7 +48,7 @@ impl Predicates for StarlarkPredicates {
             match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                 Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
                 Ok(_) => CallOutcome::Fail,
-                Err(e) => CallOutcome::Error(failure_text(&e)),
+                Err(e) => CallOutcome::Error(crate::validate::failure_found(&super::error_message(&e))),
             }
         })
     }

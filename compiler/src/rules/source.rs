@@ -1,0 +1,313 @@
+//! The Starlark side of a schema, as lowering reads it: each file's program parsed into a
+//! syntax tree, its `#@schema/validation` annotations by line, its top-level functions
+//! (including those `load()`ed from `.star` files) and every name it binds anywhere.
+
+use std::collections::HashMap;
+
+use starlark_syntax::syntax::ast::{
+    ArgumentP, AssignTargetP, AstExpr, AstNoPayload, AstStmt, CallArgsP, DefP, ExprP, ParameterP, StmtP,
+};
+use starlark_syntax::syntax::{AstModule, Dialect};
+
+use schemac_runtime::template::compile::{compile, compile_starlark};
+use schemac_runtime::template::Sources;
+
+pub type Def = DefP<AstNoPayload>;
+pub type CallArgs = CallArgsP<AstNoPayload>;
+
+/// One parsed file.
+pub struct Module {
+    pub name: String,
+    ast: AstModule,
+}
+
+/// A top-level `def`: the module it lives in and its name there.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DefRef {
+    pub module: usize,
+    pub name: String,
+}
+
+/// What a name means at the top level of a module.
+#[derive(Clone, Debug)]
+pub enum Global {
+    Def(DefRef),
+    /// `assert`, loaded from `@ytt:assert`.
+    AssertModule,
+}
+
+/// Every file of the schema that lowering may need, parsed.
+pub struct Program {
+    pub modules: Vec<Module>,
+    /// Per module: names bound exactly once at top level (by `def` or `load`), and what they are.
+    globals: Vec<HashMap<String, Global>>,
+    /// Per module: how many times each name is bound anywhere (assignments, parameters,
+    /// loops, `def`s, `load`s): a name bound twice may be shadowed, so it is not lowered.
+    bindings: Vec<HashMap<String, usize>>,
+}
+
+fn dialect() -> Dialect {
+    Dialect { enable_top_level_stmt: true, enable_keyword_only_arguments: true, ..Dialect::Standard }
+}
+
+impl Program {
+    /// Parses the schema files (`.yml`/`.yaml` templates) and the `.star` files they load.
+    /// Files that do not parse are skipped: their rules stay with the interpreter.
+    pub fn parse(sources: &[(String, String)]) -> Program {
+        let files = Sources { files: sources.iter().map(|(n, t)| (n.clone(), std::sync::Arc::from(t.as_str()))).collect() };
+        let mut p = Program { modules: Vec::new(), globals: Vec::new(), bindings: Vec::new() };
+        for (name, text) in sources {
+            if name.ends_with(".yml") || name.ends_with(".yaml") {
+                p.module(name, text, &files);
+            }
+        }
+        p
+    }
+
+    /// The module of `name`, parsed on first use; None if it cannot be read.
+    fn module(&mut self, name: &str, text: &str, files: &Sources) -> Option<usize> {
+        if let Some(i) = self.modules.iter().position(|m| m.name == name) {
+            return Some(i);
+        }
+        let program = if name.ends_with(".star") {
+            compile_starlark(text).ok()?
+        } else {
+            let raw = schemac_runtime::yaml::parse::parse_file(name, text, false).ok()?;
+            compile(&raw).ok()?
+        };
+        let ast = AstModule::parse(name, program.source, &dialect()).ok()?;
+        let index = self.modules.len();
+        self.modules.push(Module { name: name.to_string(), ast });
+        self.globals.push(HashMap::new());
+        let mut bindings = HashMap::new();
+        count_bindings(self.modules[index].ast.statement(), &mut bindings);
+        self.bindings.push(bindings);
+        let mut globals = HashMap::new();
+        let mut loads = Vec::new();
+        for stmt in top_level(self.modules[index].ast.statement()) {
+            match &stmt.node {
+                StmtP::Def(d) => {
+                    globals.insert(d.name.ident.clone(), Global::Def(DefRef { module: index, name: d.name.ident.clone() }));
+                }
+                StmtP::Load(l) => {
+                    let symbols: Vec<(String, String)> = l.args.iter().map(|a| (a.local.ident.clone(), a.their.node.clone())).collect();
+                    loads.push((l.module.node.clone(), symbols));
+                }
+                _ => {}
+            }
+        }
+        for (path, symbols) in loads {
+            if path == "@ytt:assert" {
+                for (local, their) in symbols.iter().filter(|(_, their)| their == "assert") {
+                    let _ = their;
+                    globals.insert(local.clone(), Global::AssertModule);
+                    // ytt's templates call it `assert_` once compiled (see `rename_assert`).
+                    globals.insert(format!("{local}_"), Global::AssertModule);
+                }
+                continue;
+            }
+            let Some((found, text)) = files.find(name, &path) else { continue };
+            let Some(loaded) = self.module(&found, &text, files) else { continue };
+            for (local, their) in symbols {
+                if let Some(Global::Def(d)) = self.globals[loaded].get(&their) {
+                    globals.insert(local, Global::Def(d.clone()));
+                }
+            }
+        }
+        self.globals[index] = globals;
+        Some(index)
+    }
+
+    /// What `name` means at the top level of `module`, if it is bound once, to a lowerable kind.
+    pub fn global(&self, module: usize, name: &str) -> Option<&Global> {
+        let bound = self.bindings[module].get(name).copied().unwrap_or(0);
+        let assert_alias = name.ends_with('_') && self.bindings[module].get(name.trim_end_matches('_')).copied() == Some(1);
+        match self.globals[module].get(name)? {
+            g @ Global::AssertModule if bound == 1 || assert_alias => Some(g),
+            g @ Global::Def(_) if bound == 1 => Some(g),
+            _ => None,
+        }
+    }
+
+    /// Whether `name` is bound anywhere in `module` (then a builtin of that name is not used).
+    pub fn is_bound(&self, module: usize, name: &str) -> bool {
+        self.bindings[module].contains_key(name)
+    }
+
+    pub fn def(&self, r: &DefRef) -> Option<&Def> {
+        top_level(self.modules[r.module].ast.statement()).find_map(|s| match &s.node {
+            StmtP::Def(d) if d.name.ident == r.name => Some(d),
+            _ => None,
+        })
+    }
+
+    pub fn module_index(&self, name: &str) -> Option<usize> {
+        self.modules.iter().position(|m| m.name == name)
+    }
+
+    /// The arguments of the `#@schema/validation` annotation on `line` of `module`.
+    pub fn validation_args(&self, module: usize, line: u32) -> Option<&CallArgs> {
+        let mut found = None;
+        visit_exprs(self.modules[module].ast.statement(), &mut |e| {
+            if found.is_none() {
+                found = annotation_args(e, line);
+            }
+        });
+        found
+    }
+}
+
+/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → ARGS.
+fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
+    let ExprP::Call(f, args) = &e.node else { return None };
+    let ExprP::Identifier(id) = &f.node else { return None };
+    if id.node.ident != "__ytt_ann" || args.args.len() != 3 {
+        return None;
+    }
+    let literal = |i: usize| match &args.args[i].node {
+        ArgumentP::Positional(x) => match &x.node {
+            ExprP::Literal(l) => Some(l),
+            _ => None,
+        },
+        _ => None,
+    };
+    use starlark_syntax::lexer::TokenInt;
+    use starlark_syntax::syntax::ast::AstLiteral;
+    match (literal(0)?, literal(1)?) {
+        (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" && matches!(n.node, TokenInt::I32(l) if l as i64 == line as i64) => {}
+        _ => return None,
+    }
+    let ArgumentP::Positional(pack) = &args.args[2].node else { return None };
+    match &pack.node {
+        ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if id.node.ident == "__ytt_pack") => Some(inner),
+        _ => None,
+    }
+}
+
+fn top_level(stmt: &AstStmt) -> Box<dyn Iterator<Item = &AstStmt> + '_> {
+    match &stmt.node {
+        StmtP::Statements(items) => Box::new(items.iter().flat_map(top_level)),
+        _ => Box::new(std::iter::once(stmt)),
+    }
+}
+
+fn bind_target(t: &AssignTargetP<AstNoPayload>, out: &mut HashMap<String, usize>) {
+    match t {
+        AssignTargetP::Identifier(id) => *out.entry(id.node.ident.clone()).or_default() += 1,
+        AssignTargetP::Tuple(items) => items.iter().for_each(|i| bind_target(&i.node, out)),
+        _ => {}
+    }
+}
+
+fn bind_params(params: &[starlark_syntax::syntax::ast::AstParameter], out: &mut HashMap<String, usize>) {
+    for p in params {
+        match &p.node {
+            ParameterP::Normal(id, ..) | ParameterP::Args(id, _) | ParameterP::KwArgs(id, _) => {
+                *out.entry(id.node.ident.clone()).or_default() += 1
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Counts every binding of a name in `stmt` and the expressions in it.
+fn count_bindings(stmt: &AstStmt, out: &mut HashMap<String, usize>) {
+    visit_stmts(stmt, &mut |s| match &s.node {
+        StmtP::Assign(a) => bind_target(&a.lhs.node, out),
+        StmtP::AssignModify(t, ..) => bind_target(&t.node, out),
+        StmtP::For(f) => bind_target(&f.var.node, out),
+        StmtP::Def(d) => {
+            *out.entry(d.name.ident.clone()).or_default() += 1;
+            bind_params(&d.params, out);
+        }
+        StmtP::Load(l) => l.args.iter().for_each(|a| *out.entry(a.local.ident.clone()).or_default() += 1),
+        _ => {}
+    });
+    visit_exprs(stmt, &mut |e| match &e.node {
+        ExprP::Lambda(l) => bind_params(&l.params, out),
+        ExprP::ListComprehension(_, f, _) | ExprP::DictComprehension(_, f, _) => bind_target(&f.var.node, out),
+        _ => {}
+    });
+}
+
+fn visit_stmts<'a>(stmt: &'a AstStmt, f: &mut dyn FnMut(&'a AstStmt)) {
+    f(stmt);
+    match &stmt.node {
+        StmtP::Statements(items) => items.iter().for_each(|s| visit_stmts(s, f)),
+        StmtP::If(_, body) => visit_stmts(body, f),
+        StmtP::IfElse(_, branches) => {
+            visit_stmts(&branches.0, f);
+            visit_stmts(&branches.1, f);
+        }
+        StmtP::For(l) => visit_stmts(&l.body, f),
+        StmtP::Def(d) => visit_stmts(&d.body, f),
+        _ => {}
+    }
+}
+
+/// Calls `f` on every expression of `stmt`, outermost first.
+pub fn visit_exprs<'a>(stmt: &'a AstStmt, f: &mut dyn FnMut(&'a AstExpr)) {
+    visit_stmts(stmt, &mut |s| {
+        let mut top: Vec<&'a AstExpr> = Vec::new();
+        match &s.node {
+            StmtP::Return(Some(e)) | StmtP::Expression(e) | StmtP::If(e, _) | StmtP::IfElse(e, _) => top.push(e),
+            StmtP::Assign(a) => top.push(&a.rhs),
+            StmtP::AssignModify(_, _, e) => top.push(e),
+            StmtP::For(l) => top.push(&l.over),
+            _ => {}
+        }
+        for e in top {
+            visit_expr(e, f);
+        }
+    });
+}
+
+fn visit_expr<'a>(e: &'a AstExpr, f: &mut dyn FnMut(&'a AstExpr)) {
+    f(e);
+    let mut go = |x: &'a AstExpr| visit_expr(x, f);
+    match &e.node {
+        ExprP::Tuple(items) | ExprP::List(items) => items.iter().for_each(go),
+        ExprP::Dot(x, _) | ExprP::Not(x) | ExprP::Minus(x) | ExprP::Plus(x) | ExprP::BitNot(x) => go(x),
+        ExprP::Call(x, args) => {
+            go(x);
+            args.args.iter().for_each(|a| go(a.node.expr()));
+        }
+        ExprP::Index(b) => {
+            go(&b.0);
+            go(&b.1);
+        }
+        ExprP::Index2(b) => {
+            go(&b.0);
+            go(&b.1);
+            go(&b.2);
+        }
+        ExprP::Slice(x, a, b, c) => {
+            go(x);
+            [a, b, c].into_iter().flatten().for_each(|y| go(y));
+        }
+        ExprP::Lambda(l) => go(&l.body),
+        ExprP::Op(a, _, b) => {
+            go(a);
+            go(b);
+        }
+        ExprP::If(b) => {
+            go(&b.0);
+            go(&b.1);
+            go(&b.2);
+        }
+        ExprP::Dict(items) => items.iter().for_each(|(k, v)| {
+            go(k);
+            go(v);
+        }),
+        ExprP::ListComprehension(x, c, _) => {
+            go(x);
+            go(&c.over);
+        }
+        ExprP::DictComprehension(kv, c, _) => {
+            go(&kv.0);
+            go(&kv.1);
+            go(&c.over);
+        }
+        ExprP::Identifier(_) | ExprP::Literal(_) | ExprP::FString(_) => {}
+    }
+}

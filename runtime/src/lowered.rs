@@ -1,0 +1,376 @@
+//! Custom rules and `when=` predicates compiled to Rust: the operations their generated code
+//! calls.
+//!
+//! `schemac build` translates the Starlark functions of a schema into Rust when their meaning
+//! is certain (see the compiler's `rules` module). The generated code composes the functions
+//! of this module, one per Starlark operation, with Starlark's semantics: `and`/`or` yield an
+//! operand, `1 == 1.0`, `len` of a string counts bytes, NaN equals NaN and sorts last. The
+//! compiler only lowers a function when its static types rule out every Starlark error
+//! (indexing a missing key, comparing a string with an int...), so the one failure left is an
+//! explicit `fail()` / `assert.fail()`.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use crate::validate::CallOutcome;
+use crate::value::{Node, Value};
+
+/// A Starlark value during a lowered call: a scalar, a list built by the rule, or a map or
+/// array of the data values.
+#[derive(Clone, Debug)]
+pub enum Val<'a> {
+    None,
+    Bool(bool),
+    /// Wide enough that sums of 64-bit data values stay exact, as Starlark's big ints are.
+    Int(i128),
+    Float(f64),
+    Str(Cow<'a, str>),
+    List(Vec<Val<'a>>),
+    /// A map or an array of the data values.
+    Data(&'a Node),
+}
+
+/// An explicit failure: the message as the interpreter reports it (`fail: x` for `fail("x")`,
+/// `x` for `assert.fail("x")`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure(pub String);
+
+pub type Result<'a> = std::result::Result<Val<'a>, Failure>;
+
+/// A lowered custom rule, stored in a validation's [`crate::template::tree::Handle`].
+pub struct LoweredRule(pub for<'a> fn(&'a Node) -> Result<'a>);
+
+/// A lowered `when=` predicate: value, `ctx.parent`, `ctx.root`.
+pub struct LoweredWhen(pub for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>);
+
+impl LoweredRule {
+    pub fn handle(f: for<'a> fn(&'a Node) -> Result<'a>) -> crate::template::tree::Handle {
+        crate::template::tree::Handle(std::sync::Arc::new(LoweredRule(f)))
+    }
+
+    /// What the rule did, as [`crate::validate::Predicates::call_rule`] reports it.
+    pub fn call(&self, value: &Node) -> CallOutcome {
+        match (self.0)(value) {
+            Ok(Val::Bool(true)) => CallOutcome::Pass,
+            Ok(_) => CallOutcome::Fail,
+            Err(Failure(m)) => CallOutcome::Error(crate::validate::failure_found(&m)),
+        }
+    }
+}
+
+impl LoweredWhen {
+    pub fn handle(f: for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>) -> crate::template::tree::Handle {
+        crate::template::tree::Handle(std::sync::Arc::new(LoweredWhen(f)))
+    }
+
+    /// The predicate's answer, as [`crate::validate::Predicates::call_when`] reports it.
+    pub fn call(&self, value: &Node, parent: &Node, root: &Node) -> std::result::Result<bool, String> {
+        match (self.0)(value, parent, root) {
+            Ok(Val::Bool(b)) => Ok(b),
+            Ok(v) => Err(format!("want when= to be bool, got {}", type_name(&v))),
+            Err(Failure(m)) => Err(format!("Failure evaluating when=: {}", m.trim())),
+        }
+    }
+}
+
+/// A data value as Starlark sees it.
+pub fn node(n: &Node) -> Val<'_> {
+    match &n.value {
+        Value::Null => Val::None,
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Int(i) => Val::Int(*i as i128),
+        Value::Float(f) => Val::Float(*f),
+        Value::Str(s) => Val::Str(Cow::Borrowed(s)),
+        Value::Map(_) | Value::Array(_) => Val::Data(n),
+    }
+}
+
+pub fn text(s: &'static str) -> Val<'static> {
+    Val::Str(Cow::Borrowed(s))
+}
+
+/// `m["key"]` on a map of the data values. The compiler lowers it only for keys the schema
+/// guarantees, so a miss (impossible after defaults) reads as None.
+pub fn field<'a>(m: &Val<'a>, key: &str) -> Val<'a> {
+    match m {
+        Val::Data(n) => n.value.get(key).map_or(Val::None, node),
+        _ => Val::None,
+    }
+}
+
+/// Starlark's truth value.
+pub fn truth(v: &Val) -> bool {
+    match v {
+        Val::None => false,
+        Val::Bool(b) => *b,
+        Val::Int(i) => *i != 0,
+        Val::Float(f) => *f != 0.0,
+        Val::Str(s) => !s.is_empty(),
+        Val::List(items) => !items.is_empty(),
+        Val::Data(n) => match &n.value {
+            Value::Map(entries) => !entries.is_empty(),
+            Value::Array(items) => !items.is_empty(),
+            _ => true,
+        },
+    }
+}
+
+pub fn type_name(v: &Val) -> &'static str {
+    match v {
+        Val::None => "NoneType",
+        Val::Bool(_) => "bool",
+        Val::Int(_) => "int",
+        Val::Float(_) => "float",
+        Val::Str(_) => "string",
+        Val::List(_) => "list",
+        Val::Data(n) => crate::rules::starlark_type(&n.value),
+    }
+}
+
+/// Starlark's float order: NaN equals NaN and sorts after every other float.
+fn float_cmp(a: f64, b: f64) -> Ordering {
+    a.partial_cmp(&b).unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
+}
+
+/// The order of two numbers (ints compare exactly; a mix compares as floats).
+fn num_cmp(a: &Val, b: &Val) -> Option<Ordering> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Some(x.cmp(y)),
+        (Val::Int(x), Val::Float(y)) => Some(float_cmp(*x as f64, *y)),
+        (Val::Float(x), Val::Int(y)) => Some(float_cmp(*x, *y as f64)),
+        (Val::Float(x), Val::Float(y)) => Some(float_cmp(*x, *y)),
+        _ => None,
+    }
+}
+
+/// `a == b`.
+pub fn eq(a: &Val, b: &Val) -> bool {
+    if let Some(o) = num_cmp(a, b) {
+        return o == Ordering::Equal;
+    }
+    match (a, b) {
+        (Val::None, Val::None) => true,
+        (Val::Bool(x), Val::Bool(y)) => x == y,
+        (Val::Str(x), Val::Str(y)) => x == y,
+        (Val::List(x), Val::List(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b)),
+        (Val::Data(x), Val::Data(y)) => crate::rules::starlark_eq(&x.value, &y.value),
+        _ => false,
+    }
+}
+
+/// The order of two numbers or two strings (the compiler lowers `<` for nothing else).
+pub fn cmp(a: &Val, b: &Val) -> Ordering {
+    match (a, b) {
+        (Val::Str(x), Val::Str(y)) => x.as_ref().cmp(y.as_ref()),
+        _ => num_cmp(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+/// `needle in haystack`: a substring, an item of a list or array, a key of a map.
+pub fn contains(haystack: &Val, needle: &Val) -> bool {
+    match (haystack, needle) {
+        (Val::Str(h), Val::Str(n)) => h.contains(n.as_ref()),
+        (Val::List(items), _) => items.iter().any(|i| eq(i, needle)),
+        (Val::Data(n), _) => match &n.value {
+            Value::Array(items) => items.iter().any(|i| eq(&node(i), needle)),
+            Value::Map(entries) => entries.iter().any(|e| eq(&key(&e.key), needle)),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+fn key(k: &Value) -> Val<'_> {
+    match k {
+        Value::Str(s) => Val::Str(Cow::Borrowed(s)),
+        Value::Int(i) => Val::Int(*i as i128),
+        Value::Bool(b) => Val::Bool(*b),
+        Value::Float(f) => Val::Float(*f),
+        _ => Val::None,
+    }
+}
+
+/// `a + b` on numbers or strings.
+pub fn add<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Val::Int(x + y),
+        (Val::Str(x), Val::Str(y)) => Val::Str(Cow::Owned(format!("{x}{y}"))),
+        (x, y) => Val::Float(as_float(&x) + as_float(&y)),
+    }
+}
+
+/// `a - b` on numbers.
+pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
+    match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Val::Int(x - y),
+        (x, y) => Val::Float(as_float(&x) - as_float(&y)),
+    }
+}
+
+/// `-a` on a number.
+pub fn neg(a: Val) -> Val {
+    match a {
+        Val::Int(x) => Val::Int(-x),
+        x => Val::Float(-as_float(&x)),
+    }
+}
+
+fn as_float(v: &Val) -> f64 {
+    match v {
+        Val::Int(i) => *i as f64,
+        Val::Float(f) => *f,
+        _ => 0.0,
+    }
+}
+
+/// `len(x)`: bytes of a string (as starlark-go counts), items of a list, array or map.
+pub fn len<'a>(v: &Val) -> Val<'a> {
+    Val::Int(match v {
+        Val::Str(s) => s.len(),
+        Val::List(items) => items.len(),
+        Val::Data(n) => match &n.value {
+            Value::Map(entries) => entries.len(),
+            Value::Array(items) => items.len(),
+            _ => 0,
+        },
+        _ => 0,
+    } as i128)
+}
+
+/// `str(x)` of a string, an int, a bool or None.
+pub fn to_str<'a>(v: &Val<'a>) -> Cow<'a, str> {
+    match v {
+        Val::Str(s) => s.clone(),
+        Val::Int(i) => Cow::Owned(i.to_string()),
+        Val::Bool(true) => Cow::Borrowed("True"),
+        Val::Bool(false) => Cow::Borrowed("False"),
+        Val::None => Cow::Borrowed("None"),
+        _ => Cow::Borrowed(""),
+    }
+}
+
+fn string<'a>(v: &'a Val) -> &'a str {
+    match v {
+        Val::Str(s) => s,
+        _ => "",
+    }
+}
+
+pub fn lower<'a>(v: &Val) -> Val<'a> {
+    Val::Str(Cow::Owned(string(v).to_lowercase()))
+}
+
+pub fn upper<'a>(v: &Val) -> Val<'a> {
+    Val::Str(Cow::Owned(string(v).to_uppercase()))
+}
+
+pub fn strip<'a>(v: &Val) -> Val<'a> {
+    Val::Str(Cow::Owned(string(v).trim().to_string()))
+}
+
+pub fn startswith<'a>(v: &Val, prefix: &Val) -> Val<'a> {
+    Val::Bool(string(v).starts_with(string(prefix)))
+}
+
+pub fn endswith<'a>(v: &Val, suffix: &Val) -> Val<'a> {
+    Val::Bool(string(v).ends_with(string(suffix)))
+}
+
+/// `s.split()` (runs of whitespace) or `s.split(sep)` with a non-empty separator.
+pub fn split<'a>(v: &Val, sep: Option<&Val>) -> Val<'a> {
+    let s = string(v);
+    let parts: Vec<Val<'a>> = match sep {
+        None => s.split_whitespace().map(|p| Val::Str(Cow::Owned(p.to_string()))).collect(),
+        Some(sep) => s.split(string(sep)).map(|p| Val::Str(Cow::Owned(p.to_string()))).collect(),
+    };
+    Val::List(parts)
+}
+
+/// A piece of a `"...".format(...)` string, parsed by the compiler.
+pub enum Piece {
+    Text(&'static str),
+    Arg(usize),
+}
+
+/// `"...".format(args)` whose arguments are strings, ints, bools or None.
+pub fn format<'a>(pieces: &[Piece], args: &[Val]) -> Val<'a> {
+    let mut out = String::new();
+    for p in pieces {
+        match p {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Arg(i) => out.push_str(&args.get(*i).map(to_str).unwrap_or_default()),
+        }
+    }
+    Val::Str(Cow::Owned(out))
+}
+
+/// `fail(msg)` with one string.
+pub fn fail(msg: &Val) -> Failure {
+    Failure(format!("fail: {}", string(msg)))
+}
+
+/// `assert.fail(msg)`.
+pub fn assert_fail(msg: &Val) -> Failure {
+    Failure(string(msg).to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::Pos;
+
+    fn n(v: Value) -> Node {
+        Node::new(v, Pos::unknown())
+    }
+
+    #[test]
+    fn equality_follows_starlark() {
+        assert!(eq(&Val::Int(1), &Val::Float(1.0)));
+        assert!(!eq(&Val::Bool(true), &Val::Int(1)));
+        assert!(eq(&Val::Float(f64::NAN), &Val::Float(f64::NAN)));
+        assert!(!eq(&text("a"), &Val::None));
+        assert_eq!(cmp(&Val::Float(f64::NAN), &Val::Float(f64::INFINITY)), Ordering::Greater);
+        assert_eq!(cmp(&text("B"), &text("a")), Ordering::Less);
+    }
+
+    #[test]
+    fn and_or_values_and_truth() {
+        assert!(!truth(&text("")));
+        assert!(truth(&Val::List(vec![Val::None])));
+        let empty = n(Value::Map(vec![]));
+        assert!(!truth(&node(&empty)));
+    }
+
+    #[test]
+    fn strings() {
+        assert!(matches!(len(&text("é")), Val::Int(2)));
+        assert!(eq(&lower(&text("AbC")), &text("abc")));
+        assert!(eq(&strip(&text("  x \n")), &text("x")));
+        assert!(eq(&split(&text(" a  b "), None), &Val::List(vec![text("a"), text("b")])));
+        assert!(eq(&split(&text("a,,b"), Some(&text(","))), &Val::List(vec![text("a"), text(""), text("b")])));
+        let f = format(&[Piece::Text("x="), Piece::Arg(0), Piece::Text(" "), Piece::Arg(1)], &[Val::Int(3), Val::None]);
+        assert!(eq(&f, &text("x=3 None")));
+        assert_eq!(fail(&text("no")).0, "fail: no");
+    }
+
+    #[test]
+    fn outcomes() {
+        fn pass(_: &Node) -> Result<'_> {
+            Ok(Val::Bool(true))
+        }
+        fn truthy(_: &Node) -> Result<'_> {
+            Ok(Val::Int(1))
+        }
+        fn failing(_: &Node) -> Result<'_> {
+            Err(fail(&text("bad value")))
+        }
+        let v = n(Value::Null);
+        assert_eq!(LoweredRule(pass).call(&v), CallOutcome::Pass);
+        assert_eq!(LoweredRule(truthy).call(&v), CallOutcome::Fail);
+        assert_eq!(LoweredRule(failing).call(&v), CallOutcome::Error("bad value".into()));
+        fn when_str<'a>(_: &'a Node, _: &'a Node, _: &'a Node) -> Result<'a> {
+            Ok(text("yes"))
+        }
+        assert_eq!(LoweredWhen(when_str).call(&v, &v, &v), Err("want when= to be bool, got string".into()));
+    }
+}
