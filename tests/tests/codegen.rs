@@ -99,7 +99,7 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
         assert_eq!(validator.schema_files, [format!("{case}.yml").as_str()]);
     }
     let rules = generated::rules::DataValues::default();
-    assert_eq!((rules.count, rules.enabled), (1, true));
+    assert_eq!((rules.count, rules.enabled), (2, true));
 }
 
 /// Exercises the typed API of a generated module with good and bad values.

@@ -35,6 +35,8 @@ pub enum SType<'s> {
     Maybe(Box<SType<'s>>),
     /// `ctx` of a `when=` predicate.
     Ctx,
+    /// Some scalar or None (`a or b` of two kinds).
+    Plain,
     Unknown,
 }
 
@@ -63,6 +65,7 @@ impl std::fmt::Debug for SType<'_> {
             SType::Array(_) => f.write_str("array"),
             SType::Maybe(t) => write!(f, "{t:?} or None"),
             SType::Ctx => f.write_str("ctx"),
+            SType::Plain => f.write_str("scalar"),
             SType::Unknown => f.write_str("any value"),
         }
     }
@@ -95,6 +98,7 @@ impl<'s> SType<'s> {
             (SType::None, SType::Maybe(b)) | (SType::Maybe(b), SType::None) => SType::Maybe(b),
             (SType::None, b) | (b, SType::None) if b.is_scalar() => SType::Maybe(Box::new(b)),
             (SType::Int, SType::Num) | (SType::Num, SType::Int) => SType::Num,
+            (a, b) if a.is_plain() && b.is_plain() => SType::Plain,
             _ => SType::Unknown,
         }
     }
@@ -118,7 +122,7 @@ impl<'s> SType<'s> {
     fn is_plain(&self) -> bool {
         match self {
             SType::Maybe(b) => b.is_scalar(),
-            SType::None | SType::Never => true,
+            SType::None | SType::Never | SType::Plain => true,
             s => s.is_scalar(),
         }
     }
@@ -205,12 +209,10 @@ impl<'p, 's> Translator<'p, 's> {
     pub fn when(&mut self, module: usize, f: &AstExpr, value: SType<'s>, parent: SType<'s>) -> Result<Ident, String> {
         let rt = self.rt.clone();
         let name = format_ident!("__schemac_when_{}", self.entries);
-        let body = match self.function(module, f, vec![value.clone(), SType::Ctx], Some(parent.clone())) {
-            Ok(b) => b,
-            Err(two) => match self.function(module, f, vec![value], None) {
-                Ok(b) => b,
-                Err(_) => return Err(two),
-            },
+        // ytt passes `ctx` to predicates that take two parameters.
+        let body = match self.arity(module, f) {
+            Some(2) => self.function(module, f, vec![value, SType::Ctx], Some(parent))?,
+            _ => self.function(module, f, vec![value], None)?,
         };
         self.items.push(quote! {
             #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
@@ -221,6 +223,18 @@ impl<'p, 's> Translator<'p, 's> {
         });
         self.entries += 1;
         Ok(name)
+    }
+
+    /// How many parameters the function `f` has.
+    fn arity(&self, module: usize, f: &AstExpr) -> Option<usize> {
+        match &f.node {
+            ExprP::Lambda(l) => Some(l.params.len()),
+            ExprP::Identifier(id) => match self.program.global(module, &id.node.ident) {
+                Some(Global::Def(d)) => self.program.def(d).map(|d| d.params.len()),
+                _ => None,
+            },
+            _ => None,
+        }
     }
 
     /// The body of an entry function: `f` applied to `__args` (and the context).
