@@ -19,6 +19,8 @@ pub type CallArgs = CallArgsP<AstNoPayload>;
 pub struct Module {
     pub name: String,
     ast: AstModule,
+    /// The template line of each line of the compiled program.
+    line_map: Vec<u32>,
 }
 
 /// A top-level `def`: the module it lives in and its name there.
@@ -77,7 +79,7 @@ impl Program {
         };
         let ast = AstModule::parse(name, program.source, &dialect()).ok()?;
         let index = self.modules.len();
-        self.modules.push(Module { name: name.to_string(), ast });
+        self.modules.push(Module { name: name.to_string(), ast, line_map: program.line_map });
         self.globals.push(HashMap::new());
         let mut bindings = HashMap::new();
         count_bindings(self.modules[index].ast.statement(), &mut bindings);
@@ -139,6 +141,13 @@ impl Program {
             StmtP::Def(d) if d.name.ident == r.name => Some(d),
             _ => None,
         })
+    }
+
+    /// `file:line` of a piece of a module's program, as the template's author sees it.
+    pub fn locate(&self, module: usize, span: starlark_syntax::codemap::Span) -> String {
+        let m = &self.modules[module];
+        let line = m.ast.file_span(span).resolve_span().begin.line;
+        format!("{}:{}", m.name, m.line_map.get(line).copied().unwrap_or(line as u32 + 1))
     }
 
     pub fn module_index(&self, name: &str) -> Option<usize> {

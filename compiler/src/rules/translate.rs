@@ -341,8 +341,22 @@ impl<'p, 's> Translator<'p, 's> {
         Ok((quote! { #body #end }, returns))
     }
 
+    /// A reason with the place it is about, unless an inner piece already named one.
+    fn located(&self, module: usize, span: starlark_syntax::codemap::Span, reason: String) -> String {
+        if reason.contains(" (at ") {
+            reason
+        } else {
+            format!("{reason} (at {})", self.program.locate(module, span))
+        }
+    }
+
     /// A statement of a def's body; returns its code and whether control can reach its end.
     fn block(&mut self, s: &AstStmt, env: &mut Env<'s>, returns: &mut SType<'s>, top: bool) -> Result<(TokenStream, bool), String> {
+        let module = env.module;
+        self.block_inner(s, env, returns, top).map_err(|r| self.located(module, s.span, r))
+    }
+
+    fn block_inner(&mut self, s: &AstStmt, env: &mut Env<'s>, returns: &mut SType<'s>, top: bool) -> Result<(TokenStream, bool), String> {
         let rt = self.rt.clone();
         match &s.node {
             StmtP::Statements(items) => {
@@ -394,11 +408,19 @@ impl<'p, 's> Translator<'p, 's> {
                 let (other, b) = self.block(&branches.1, &mut env.clone(), returns, false)?;
                 Ok((quote! { if #rt::lowered::truth(&#cond) { #then } else { #other } }, a || b))
             }
-            _ => Err("it uses a statement that is not translated (loops, nested functions, assignments in branches...)".into()),
+            StmtP::Assign(_) => Err("it assigns a variable inside `if`".into()),
+            StmtP::For(_) => Err("it uses a `for` loop".into()),
+            StmtP::Def(_) => Err("it defines a nested function".into()),
+            StmtP::AssignModify(..) => Err("it uses an augmented assignment (`+=`...)".into()),
+            _ => Err("it uses `break`, `continue` or `load` in a function".into()),
         }
     }
 
     fn expr(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
+        self.expr_inner(e, env).map_err(|r| self.located(env.module, e.span, r))
+    }
+
+    fn expr_inner(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
         let rt = self.rt.clone();
         let l = quote! { #rt::lowered };
         match &e.node {
