@@ -147,3 +147,55 @@ fn validation<'s>(v: &Validation, ty: &'s Type, parent: SType<'s>, program: &Pro
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    /// The explanation for a schema written to a temporary folder.
+    fn explain(schema: &str) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("schema.yml");
+        std::fs::write(&path, schema).unwrap();
+        let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()]).unwrap_or_else(|e| panic!("{}", e.0));
+        let lowering = super::lower(&compiled.schema, &compiled.sources, &quote! { ::schemac_runtime });
+        lowering.explain().replace(&format!("{}/", dir.path().display()), "")
+    }
+
+    fn schema(rule: &str) -> String {
+        format!("#@data/values-schema\n---\n#@schema/validation {rule}\nport: 80\nname: \"\"\n#@schema/nullable\nhost: \"\"\n")
+    }
+
+    #[test]
+    fn exact_functions_are_translated() {
+        for rule in [
+            "(\"r\", lambda v: v > 0 and v < 65536)",
+            "(\"r\", lambda v: v in [80, 443] or fail(\"port {} is not allowed\".format(v))), when=lambda v, ctx: ctx.parent[\"name\"].startswith(\"web\")",
+            "(\"r\", lambda v: str(v) != \"\"), when=lambda v, ctx: ctx.root[\"host\"] == None",
+        ] {
+            assert_eq!(explain(&schema(rule)).lines().next().unwrap().split(',').nth(1), Some(" 0 left to the Starlark interpreter"), "{rule}");
+        }
+    }
+
+    #[test]
+    fn uncertain_functions_stay_in_starlark_with_the_reason() {
+        let cases = [
+            ("(\"r\", lambda v: v % 2 == 0)", "it uses the operator Percent, which is not translated (at schema.yml:3)"),
+            ("(\"r\", lambda v: v > 0), when=lambda v, ctx: ctx.parent[\"nope\"]", "key \"nope\" is not in the schema (it would fail) (at schema.yml:3)"),
+            ("(\"r\", lambda v: v > 0), when=lambda v, ctx: len(ctx.parent[\"host\"]) > 0", "it takes `len` of a value that is not certainly a string or a collection (string or None)"),
+            ("(\"r\", lambda v: v < \"80\")", "it orders values that are not certainly two numbers or two strings (int, string)"),
+            ("(\"r\", lambda v: \"{:x}\".format(v))", "its format string uses more than"),
+        ];
+        for (rule, reason) in cases {
+            let text = explain(&schema(rule));
+            assert!(text.contains("1 left to the Starlark interpreter"), "{rule}: {text}");
+            assert!(text.contains(reason), "{rule}: {text}");
+        }
+        let recursive = "#@ def f(v):\n#@   return f(v)\n#@ end\n".to_string() + &schema("(\"r\", f)");
+        assert!(explain(&recursive).contains("`f` is recursive"));
+        let captured = "#@ limit = 3\n".to_string() + &schema("(\"r\", lambda v: v > limit)");
+        assert!(explain(&captured).contains("it uses `limit`, which is not one of its parameters"));
+        let shadowed = "#@ len = 3\n".to_string() + &schema("(\"r\", lambda v: len(v) > 0)");
+        assert!(explain(&shadowed).contains("it calls `len`, which is not a function defined once"));
+    }
+}
