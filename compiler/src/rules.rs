@@ -7,6 +7,7 @@
 //! fallback keeps the interpreter for all its rules.
 
 pub mod source;
+pub mod stype;
 pub mod translate;
 
 use std::collections::HashMap;
@@ -19,7 +20,8 @@ use schemac_runtime::validate::{Check, Validation};
 use schemac_runtime::value::Pos;
 
 use source::Program;
-use translate::{SType, Translator};
+use stype::SType;
+use translate::Translator;
 
 /// A rule left to the interpreter, and why.
 #[derive(Clone, Debug, PartialEq)]
