@@ -7,6 +7,8 @@
 //! [`parse_file`](super::parse::parse_file) reads the file with saphyr-parser instead. The tests
 //! in `reader_tests.rs` check that both readers give identical results wherever this one answers.
 
+use std::borrow::Cow;
+
 use super::parse::{Comment, RawKind, RawNode, RawValue, Read};
 use super::scalar::resolve_plain;
 use crate::value::Value;
@@ -16,7 +18,17 @@ pub(super) fn read(src: &str, strict: bool) -> Option<Read> {
     if !plain_characters(src) {
         return None;
     }
-    let mut reader = Reader { src: src.as_bytes(), pos: 0, line: 1, indent: END, comments: Vec::new(), strict, depth: 0 };
+    let mut reader = Reader {
+        text: src,
+        src: src.as_bytes(),
+        pos: 0,
+        line: 1,
+        indent: END,
+        comments: Vec::new(),
+        open_items: Vec::new(),
+        strict,
+        depth: 0,
+    };
     let (docs, first_explicit) = reader.documents()?;
     Some(Read { docs, comments: reader.comments, first_explicit })
 }
@@ -24,7 +36,9 @@ pub(super) fn read(src: &str, strict: bool) -> Option<Read> {
 /// Whether `src` holds only characters every YAML reader treats alike: no tabs, carriage
 /// returns, control characters, byte-order marks or Unicode line separators.
 fn plain_characters(src: &str) -> bool {
-    if src.bytes().all(|b| b >= b' ' && b != 0x7f || b == b'\n') {
+    // Whole chunks without an early exit, which compilers turn into vector code.
+    let printable = |chunk: &[u8]| chunk.iter().fold(true, |ok, &b| ok & ((b >= b' ' && b != 0x7f) | (b == b'\n')));
+    if src.as_bytes().chunks(256).all(printable) {
         return src.is_ascii()
             || src.chars().all(|c| c.is_ascii() || (c >= '\u{a0}' && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')));
     }
@@ -41,6 +55,8 @@ const MAX_DEPTH: u32 = 100;
 const MAX_KEY_LEN: usize = 1000;
 
 struct Reader<'s> {
+    text: &'s str,
+    /// `text` as bytes. Every byte the reader stops at is ASCII, so offsets are char boundaries.
     src: &'s [u8],
     /// The current byte offset.
     pos: usize,
@@ -49,18 +65,30 @@ struct Reader<'s> {
     /// The column of the first character of the current line, or [`END`].
     indent: isize,
     comments: Vec<Comment>,
+    /// The items of the collections being read, innermost last: each collection moves its own
+    /// items into an exactly sized `Vec` when it ends.
+    open_items: Vec<RawNode>,
     strict: bool,
     /// How many collections enclose `pos`.
     depth: u32,
 }
 
+/// Where a plain scalar is: that decides which characters end it and which the reader
+/// leaves to saphyr-parser.
+#[derive(Clone, Copy, PartialEq)]
+enum Context {
+    Block,
+    FlowKey,
+    FlowValue,
+}
+
 /// A scalar as written: its text (unescaped) and whether it was quoted.
-struct Scalar {
-    text: String,
+struct Scalar<'s> {
+    text: Cow<'s, str>,
     quoted: bool,
 }
 
-impl Reader<'_> {
+impl<'s> Reader<'s> {
     fn peek(&self) -> u8 {
         self.src.get(self.pos).copied().unwrap_or(b'\n')
     }
@@ -201,24 +229,25 @@ impl Reader<'_> {
         }
     }
 
-    /// Reads a collection with `read`, giving up when collections nest too deeply.
-    fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<RawValue>) -> Option<RawValue> {
+    /// Reads the items of a collection with `read`, which pushes them on `open_items`; gives up
+    /// when collections nest too deeply.
+    fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<Vec<RawNode>> {
         if self.depth >= MAX_DEPTH {
             return None;
         }
         self.depth += 1;
-        let value = read(self);
+        let start = self.open_items.len();
+        read(self)?;
         self.depth -= 1;
-        value
+        Some(self.open_items.drain(start..).collect())
     }
 
     /// The items of a block sequence at column `indent`, from its first `-` on.
     fn block_sequence(&mut self, indent: isize) -> Option<RawValue> {
-        self.nested(|r| r.block_sequence_items(indent))
+        self.nested(|r| r.block_sequence_items(indent)).map(RawValue::Array)
     }
 
-    fn block_sequence_items(&mut self, indent: isize) -> Option<RawValue> {
-        let mut items = Vec::new();
+    fn block_sequence_items(&mut self, indent: isize) -> Option<()> {
         while self.indent == indent && self.at_dash() {
             let line = self.line;
             self.pos += 1;
@@ -235,10 +264,10 @@ impl Reader<'_> {
             } else {
                 self.sequence_item_on_line()?
             };
-            items.push(RawNode { kind: RawKind::ArrayItem, line, value, comments: Vec::new() });
+            self.open_items.push(RawNode { kind: RawKind::ArrayItem, line, value, comments: Vec::new() });
         }
         // What follows belongs to an enclosing map at the same column, or is further out.
-        (self.indent <= indent).then_some(RawValue::Array(items))
+        (self.indent <= indent).then_some(())
     }
 
     /// The content of a `- ` item on its own line: a scalar, a flow collection or a map whose
@@ -271,11 +300,10 @@ impl Reader<'_> {
 
     /// The items of a block map at column `indent`, from its first key on.
     fn block_map(&mut self, indent: isize) -> Option<RawValue> {
-        self.nested(|r| r.block_map_items(indent))
+        self.nested(|r| r.block_map_items(indent)).map(RawValue::Map)
     }
 
-    fn block_map_items(&mut self, indent: isize) -> Option<RawValue> {
-        let mut items = Vec::new();
+    fn block_map_items(&mut self, indent: isize) -> Option<()> {
         while self.indent == indent {
             if self.at_dash() {
                 return None;
@@ -288,9 +316,9 @@ impl Reader<'_> {
             let key = self.resolve(key)?;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
-            items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
+            self.open_items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
         }
-        (self.indent < indent).then_some(RawValue::Map(items))
+        (self.indent < indent).then_some(())
     }
 
     /// The value after `key:` in a block map at column `indent`.
@@ -324,29 +352,11 @@ impl Reader<'_> {
     }
 
     /// A scalar in block context, and whether it is a map key (then `pos` is at its `:`).
-    fn block_scalar_or_key(&mut self) -> Option<(Scalar, bool)> {
+    fn block_scalar_or_key(&mut self) -> Option<(Scalar<'s>, bool)> {
         let start = self.pos;
         let scalar = match self.peek() {
             b'"' | b'\'' => self.quoted()?,
-            b => {
-                if !plain_start(b, self.peek_at(1)) {
-                    return None;
-                }
-                let mut end = self.pos;
-                loop {
-                    match self.peek() {
-                        b'\n' => break,
-                        b':' if matches!(self.peek_at(1), b' ' | b'\n') => break,
-                        b'#' if self.src[self.pos - 1] == b' ' => break,
-                        b' ' => {}
-                        _ => end = self.pos + 1,
-                    }
-                    self.pos += 1;
-                }
-                let text = std::str::from_utf8(&self.src[start..end]).ok()?.to_string();
-                self.pos = end;
-                Scalar { text, quoted: false }
-            }
+            _ => self.plain(Context::Block)?,
         };
         let is_key = self.peek() == b':' && matches!(self.peek_at(1), b' ' | b'\n');
         if is_key && self.pos - start > MAX_KEY_LEN {
@@ -357,20 +367,21 @@ impl Reader<'_> {
 
     /// A flow collection that opens and closes on this line.
     fn flow_collection(&mut self) -> Option<RawValue> {
-        self.nested(Self::flow_items)
+        let is_sequence = self.peek() == b'[';
+        let items = self.nested(|r| r.flow_items(is_sequence))?;
+        Some(if is_sequence { RawValue::Array(items) } else { RawValue::Map(items) })
     }
 
-    fn flow_items(&mut self) -> Option<RawValue> {
-        let close = if self.peek() == b'[' { b']' } else { b'}' };
+    fn flow_items(&mut self, is_sequence: bool) -> Option<()> {
+        let close = if is_sequence { b']' } else { b'}' };
         self.pos += 1;
-        let mut items = Vec::new();
         self.skip_spaces();
         if self.peek() == close {
             self.pos += 1;
         } else {
             loop {
                 let line = self.line;
-                let (kind, value) = if close == b']' {
+                let (kind, value) = if is_sequence {
                     (RawKind::ArrayItem, self.flow_node()?)
                 } else {
                     let key = self.flow_scalar(true)?;
@@ -381,7 +392,7 @@ impl Reader<'_> {
                     self.skip_spaces();
                     (RawKind::MapItem(key), self.flow_node()?)
                 };
-                items.push(RawNode { kind, line, value, comments: Vec::new() });
+                self.open_items.push(RawNode { kind, line, value, comments: Vec::new() });
                 self.skip_spaces();
                 match self.peek() {
                     b',' => {
@@ -399,7 +410,7 @@ impl Reader<'_> {
                 }
             }
         }
-        Some(if close == b']' { RawValue::Array(items) } else { RawValue::Map(items) })
+        Some(())
     }
 
     /// An item or map value in a flow collection.
@@ -416,62 +427,80 @@ impl Reader<'_> {
     fn flow_scalar(&mut self, is_key: bool) -> Option<Value> {
         let scalar = match self.peek() {
             b'"' | b'\'' => self.quoted()?,
-            b => {
-                if !plain_start(b, self.peek_at(1)) {
-                    return None;
-                }
-                let start = self.pos;
-                let mut end = self.pos;
-                loop {
-                    match self.peek() {
-                        b',' | b']' | b'}' | b'\n' => break,
-                        b':' if is_key && self.peek_at(1) == b' ' => break,
-                        b':' | b'#' | b'[' | b'{' => return None,
-                        b' ' => {}
-                        _ => end = self.pos + 1,
-                    }
-                    self.pos += 1;
-                }
-                let text = std::str::from_utf8(&self.src[start..end]).ok()?.to_string();
-                self.pos = end;
-                Scalar { text, quoted: false }
-            }
+            _ => self.plain(if is_key { Context::FlowKey } else { Context::FlowValue })?,
         };
         self.resolve(scalar)
     }
 
-    /// A single- or double-quoted scalar that ends on this line; `pos` ends after the quote.
-    fn quoted(&mut self) -> Option<Scalar> {
-        let quote = self.peek();
-        self.pos += 1;
-        let mut text = Vec::new();
-        loop {
-            let b = self.peek();
-            self.pos += 1;
+    /// A plain scalar; `pos` ends right after its last non-blank character.
+    fn plain(&mut self, context: Context) -> Option<Scalar<'s>> {
+        let start = self.pos;
+        if !plain_start(self.peek(), self.peek_at(1)) {
+            return None;
+        }
+        let rest = &self.src[start..];
+        // The first character is neither blank nor one that ends the scalar.
+        let mut len = 1;
+        for (i, &b) in rest.iter().enumerate().skip(1) {
+            if !matches!(b, b'\n' | b' ' | b':' | b'#' | b',' | b'[' | b']' | b'{' | b'}') {
+                len = i + 1;
+                continue;
+            }
             match b {
-                b'\n' => return None,
-                b'\'' if quote == b'\'' => {
-                    if self.peek() != b'\'' {
-                        break;
-                    }
-                    text.push(b'\'');
-                    self.pos += 1;
-                }
-                b'"' if quote == b'"' => break,
-                b'\\' if quote == b'"' => {
-                    text.push(unescape(self.peek())?);
-                    self.pos += 1;
-                }
-                _ => text.push(b),
+                b'\n' => break,
+                b' ' => continue,
+                b':' if context != Context::FlowValue && matches!(rest.get(i + 1), None | Some(b' ' | b'\n')) => break,
+                b'#' if context == Context::Block && rest[i - 1] == b' ' => break,
+                b',' | b']' | b'}' if context != Context::Block => break,
+                b':' | b'#' | b'[' | b'{' if context != Context::Block => return None,
+                _ => len = i + 1,
             }
         }
-        Some(Scalar { text: String::from_utf8(text).ok()?, quoted: true })
+        self.pos = start + len;
+        Some(Scalar { text: Cow::Borrowed(&self.text[start..self.pos]), quoted: false })
+    }
+
+    /// A single- or double-quoted scalar that ends on this line; `pos` ends after the quote.
+    fn quoted(&mut self) -> Option<Scalar<'s>> {
+        let quote = self.peek();
+        self.pos += 1;
+        let start = self.pos;
+        // The text up to `copied`, once an escape makes it differ from the source.
+        let mut unescaped: Option<String> = None;
+        let mut copied = start;
+        loop {
+            let b = self.peek();
+            let escape = match b {
+                b'\n' => return None,
+                b'\'' if quote == b'\'' && self.peek_at(1) == b'\'' => '\'',
+                b'\\' if quote == b'"' => unescape(self.peek_at(1))?,
+                _ if b == quote => break,
+                _ => {
+                    self.pos += 1;
+                    continue;
+                }
+            };
+            let text = unescaped.get_or_insert_with(String::new);
+            text.push_str(&self.text[copied..self.pos]);
+            text.push(escape);
+            self.pos += 2;
+            copied = self.pos;
+        }
+        let text = match unescaped {
+            Some(mut text) => {
+                text.push_str(&self.text[copied..self.pos]);
+                Cow::Owned(text)
+            }
+            None => Cow::Borrowed(&self.text[start..self.pos]),
+        };
+        self.pos += 1;
+        Some(Scalar { text, quoted: true })
     }
 
     /// The value of a scalar, or `None` when `--strict` rejects it (the full reader reports that).
-    fn resolve(&self, scalar: Scalar) -> Option<Value> {
+    fn resolve(&self, scalar: Scalar<'_>) -> Option<Value> {
         if scalar.quoted {
-            return Some(Value::Str(scalar.text));
+            return Some(Value::Str(scalar.text.into_owned()));
         }
         resolve_plain(&scalar.text, self.strict).ok()
     }
@@ -486,12 +515,13 @@ fn plain_start(b: u8, next: u8) -> bool {
 }
 
 /// The character a double-quoted `\x` escape stands for, for the escapes that keep to one byte.
-fn unescape(b: u8) -> Option<u8> {
+fn unescape(b: u8) -> Option<char> {
     Some(match b {
-        b'\\' | b'"' => b,
-        b'n' => b'\n',
-        b't' => b'\t',
-        b'r' => b'\r',
+        b'\\' => '\\',
+        b'"' => '"',
+        b'n' => '\n',
+        b't' => '\t',
+        b'r' => '\r',
         _ => return None,
     })
 }
