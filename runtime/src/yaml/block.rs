@@ -310,10 +310,10 @@ impl<'s> Reader<'s> {
             }
             let line = self.line;
             let (key, is_key) = self.block_scalar_or_key()?;
-            if !is_key || (!key.quoted && key.text == "<<") {
+            if !is_key {
                 return None;
             }
-            let key = self.resolve(key)?;
+            let key = self.resolve_key(key)?;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
             self.open_items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
@@ -384,7 +384,7 @@ impl<'s> Reader<'s> {
                 let (kind, value) = if is_sequence {
                     (RawKind::ArrayItem, self.flow_node()?)
                 } else {
-                    let key = self.flow_scalar(true)?;
+                    let key = self.flow_key()?;
                     if !(self.peek() == b':' && self.peek_at(1) == b' ') {
                         return None;
                     }
@@ -418,18 +418,23 @@ impl<'s> Reader<'s> {
         if matches!(self.peek(), b'[' | b'{') {
             self.flow_collection()
         } else {
-            self.flow_scalar(false).map(RawValue::Scalar)
+            let scalar = self.flow_scalar(Context::FlowValue)?;
+            self.resolve(scalar).map(RawValue::Scalar)
         }
     }
 
-    /// A scalar in a flow collection, resolved; `pos` ends right after it. A map key (`is_key`)
-    /// ends at `: `.
-    fn flow_scalar(&mut self, is_key: bool) -> Option<Value> {
-        let scalar = match self.peek() {
-            b'"' | b'\'' => self.quoted()?,
-            _ => self.plain(if is_key { Context::FlowKey } else { Context::FlowValue })?,
-        };
-        self.resolve(scalar)
+    /// A scalar in a flow collection, unresolved; `pos` ends right after it.
+    fn flow_scalar(&mut self, context: Context) -> Option<Scalar<'s>> {
+        match self.peek() {
+            b'"' | b'\'' => self.quoted(),
+            _ => self.plain(context),
+        }
+    }
+
+    /// A key in a flow map, resolved; `pos` ends right after it.
+    fn flow_key(&mut self) -> Option<Value> {
+        let key = self.flow_scalar(Context::FlowKey)?;
+        self.resolve_key(key)
     }
 
     /// A plain scalar; `pos` ends right after its last non-blank character.
@@ -495,6 +500,14 @@ impl<'s> Reader<'s> {
         };
         self.pos += 1;
         Some(Scalar { text, quoted: true })
+    }
+
+    /// The value of a map key; `None` for the merge key `<<`, which the full reader handles.
+    fn resolve_key(&self, key: Scalar<'_>) -> Option<Value> {
+        if !key.quoted && key.text == "<<" {
+            return None;
+        }
+        self.resolve(key)
     }
 
     /// The value of a scalar, or `None` when `--strict` rejects it (the full reader reports that).

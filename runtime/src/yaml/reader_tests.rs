@@ -62,11 +62,12 @@ fn crafted_inputs() {
         "a: x,y\nb: x]\nc: x[0]\nd: {x\n", "a: ünïcödé\nb: 日本\n", "ключ: значение\n", "a: x\u{85}y\n", "a: x\u{2028}y\n",
         "a: \u{feff}x\n", "a:\tb\n", "a: b\r\nc: d\r\n", "a: b \n", "a: 'x'  \n", "long: key\n",
         // Flow collections.
-        "a: []\nb: {}\nc: [1, [2, 3], {d: e}]\nd: {'k': v, \"l\": [x]}\n", "a: [1, 2,]\n", "a: [1,2]\n", "a: {b:c}\n",
+        "a: []\nb: {}\nc: [1, [2, 3], {d: e}]\nd: {'k': v, \"l\": [x]}\n", "a: [1, 2,]\n", "a: {<<: {b: 1}}\n", "a: {'<<': 1}\n", "'<<': 1\n", "a: [1,2]\n", "a: {b:c}\n",
         "a: {b : c}\n", "a: {b}\n", "a: {b: }\n", "a: [a: 1]\n", "a: [x #c\n]\n", "a: [1,\n 2]\n", "a: [x] y\n",
         "a: [x]#c\n", "a: [x] #@ c\n", "a: {\"b\":1}\n", "a: [ ]\n", "a: [ 1 , 2 ]\n", "a: [\"a,b\", 'c]']\n",
         // Comments.
-        "#@ a\n#@ b\na: 1 #@ c\n#@ d\n", "a: 1\n#@ end\n", "#@ load(\"x\", \"y\")\n#@ def f():\n#@ end\n---\na: 1\n",
+        "#@ a\n#@ b\na: 1 #@ c\n#@ d\n", "a: [\"x\"] #@ c\n", "a: {b: 'c'} #@ d\n", "- 'x' #@ c\n- \"y\" #@ d\n",
+        "\"k\": #@ c\n  b: 1\n", "a: \"x\\\"y\\\\z\\n\" #@ c\nb: 'p''q''' #@ d\n", "- \"a\": 1 #@ c\n  'b': 2\n", "a: 1\n#@ end\n", "#@ load(\"x\", \"y\")\n#@ def f():\n#@ end\n---\na: 1\n",
         "  #@ indented\na:\n    #@ deeper\n  b: 1\n", "a: 1 #@x#y\n", "a:\n  #@ c\n- 1\n",
         // Errors.
         "a: 1\nb: [1, 2\n", "a:\n\t- 1\n", "a: 'x\n", "a: \"x\n", "- a\nb: 1\n", "a: 1\n- b\n", "]\n", "a: }\n",
