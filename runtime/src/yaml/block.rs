@@ -40,7 +40,10 @@ fn plain_characters(src: &str) -> bool {
     let printable = |chunk: &[u8]| chunk.iter().fold(true, |ok, &b| ok & ((b >= b' ' && b != 0x7f) | (b == b'\n')));
     if src.as_bytes().chunks(256).all(printable) {
         return src.is_ascii()
-            || src.chars().all(|c| c.is_ascii() || (c >= '\u{a0}' && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}')));
+            || src.chars().all(|c| {
+                c.is_ascii()
+                    || (c >= '\u{a0}' && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'))
+            });
     }
     false
 }

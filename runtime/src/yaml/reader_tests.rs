@@ -44,6 +44,7 @@ fn common_files_take_the_fast_path() {
 
 #[test]
 fn crafted_inputs() {
+    #[rustfmt::skip]
     let inputs = [
         // Documents.
         "---\n---\n", "a: 1\n---\n", "---\na: 1\n...\n", "--- a\n", "---a: 1\n", "--- # c\na: 1\n",
