@@ -7,7 +7,6 @@
 //! below it that holds a node — the innermost node when the comment shares the node's line
 //! (`key: #@ expr`), the outermost one otherwise (`#@schema/nullable` above `key:`).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
@@ -148,8 +147,7 @@ impl<'a> Builder<'a> {
                     let value = if matches!(ev, Event::DocumentEnd) {
                         RawValue::Scalar(Value::Null)
                     } else {
-                        let v = self.value(ev, span)?;
-                        v
+                        self.value(ev, span)?
                     };
                     docs.push(RawNode { kind: RawKind::Document, line, value, comments: Vec::new() });
                 }
@@ -248,7 +246,7 @@ impl<'a> Builder<'a> {
 
     fn scalar(
         &self,
-        text: &Cow<'a, str>,
+        text: &str,
         style: ScalarStyle,
         tag: Option<&Tag>,
         line: u32,
