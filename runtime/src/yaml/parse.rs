@@ -1,6 +1,8 @@
 //! YAML → raw node tree with lines and ytt comments.
 //!
-//! ytt's annotations live in comments, which YAML parsers drop, so this reader does two passes:
+//! Most files are block-style YAML, which the fast [`block`](super::block) reader reads in one
+//! pass, noting the `#@` comments as it goes. It gives up on anything else, and then, as ytt's
+//! annotations live in comments, which YAML parsers drop, this reader does two passes:
 //! saphyr-parser builds the node tree (with the line of every document, map item and array
 //! item), and a scan of the source text finds the `#@` comments outside scalars. Comments are
 //! then attached as ytt attaches them: a comment belongs to the nodes of the first line at or
