@@ -4,3 +4,6 @@ pub mod emit;
 pub mod json;
 pub mod parse;
 pub mod scalar;
+mod block;
+#[cfg(test)]
+mod reader_tests;

@@ -1,13 +1,14 @@
 //! YAML → raw node tree with lines and ytt comments.
 //!
-//! ytt's annotations live in comments, which YAML parsers drop, so this reader does two passes:
+//! Most files are block-style YAML, which the fast [`block`](super::block) reader reads in one
+//! pass, noting the `#@` comments as it goes. It gives up on anything else, and then, as ytt's
+//! annotations live in comments, which YAML parsers drop, this reader does two passes:
 //! saphyr-parser builds the node tree (with the line of every document, map item and array
 //! item), and a scan of the source text finds the `#@` comments outside scalars. Comments are
 //! then attached as ytt attaches them: a comment belongs to the nodes of the first line at or
 //! below it that holds a node — the innermost node when the comment shares the node's line
 //! (`key: #@ expr`), the outermost one otherwise (`#@schema/nullable` above `key:`).
 
-use std::borrow::Cow;
 use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
@@ -65,8 +66,32 @@ pub struct SyntaxError {
 }
 
 /// Parses `src` as a multi-document YAML file named `name`.
+///
+/// Most files are read by the fast [`block`](super::block) reader; files it does not take on
+/// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    let read = match super::block::read(src, strict) {
+        Some(read) => read,
+        None => read_with_saphyr(src, strict)?,
+    };
+    let Read { mut docs, comments, first_explicit } = read;
+    let trailing_comments = attach_comments(&mut docs, comments, first_explicit);
+    Ok(RawFile { name: Arc::from(name), docs, trailing_comments })
+}
+
+/// What a reader found in a file, before comments are attached.
+#[derive(Debug, PartialEq)]
+pub(super) struct Read {
+    pub docs: Vec<RawNode>,
+    /// Every `#@` comment outside scalars, in file order.
+    pub comments: Vec<Comment>,
+    /// Whether the first document starts with `---`.
+    pub first_explicit: bool,
+}
+
+/// Reads `src` (without its byte-order mark) with saphyr-parser.
+pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
     let mut builder = Builder {
         parser: Parser::new_from_str(src),
@@ -76,10 +101,9 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         strict,
         first_explicit: false,
     };
-    let mut docs = builder.documents()?;
+    let docs = builder.documents()?;
     let comments = scan_comments(&chars, &builder.scalar_spans);
-    let trailing_comments = attach_comments(&mut docs, comments, builder.first_explicit);
-    Ok(RawFile { name: Arc::from(name), docs, trailing_comments })
+    Ok(Read { docs, comments, first_explicit: builder.first_explicit })
 }
 
 struct Builder<'a> {
@@ -125,8 +149,7 @@ impl<'a> Builder<'a> {
                     let value = if matches!(ev, Event::DocumentEnd) {
                         RawValue::Scalar(Value::Null)
                     } else {
-                        let v = self.value(ev, span)?;
-                        v
+                        self.value(ev, span)?
                     };
                     docs.push(RawNode { kind: RawKind::Document, line, value, comments: Vec::new() });
                 }
@@ -192,7 +215,7 @@ impl<'a> Builder<'a> {
                     };
                     let (ev, span) = self.next()?;
                     let value = self.value(ev, span)?;
-                    if key == Value::Str("<<".into()) {
+                    if key.as_str() == Some("<<") {
                         // A YAML merge key: splice the referenced map's items in.
                         if let RawValue::Map(merged) = value {
                             for m in merged {
@@ -225,7 +248,7 @@ impl<'a> Builder<'a> {
 
     fn scalar(
         &self,
-        text: &Cow<'a, str>,
+        text: &str,
         style: ScalarStyle,
         tag: Option<&Tag>,
         line: u32,
@@ -309,57 +332,79 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
 }
 
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns.
+///
+/// Nodes are numbered in pre-order; each comment finds its owner by the lines of the nodes,
+/// and a second walk hands the comments to their owners in file order.
 fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>, first_explicit: bool) -> Vec<Comment> {
-    // Lines that hold nodes, each with the nodes in pre-order (outermost first).
-    let mut at_lines: std::collections::BTreeMap<u32, Vec<Vec<usize>>> = std::collections::BTreeMap::new();
-    fn walk(node: &RawNode, path: &mut Vec<usize>, out: &mut std::collections::BTreeMap<u32, Vec<Vec<usize>>>) {
-        out.entry(node.line).or_default().push(path.clone());
-        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
-            for (i, child) in items.iter().enumerate() {
-                path.push(i);
-                walk(child, path, out);
-                path.pop();
-            }
-        }
-    }
     if comments.is_empty() {
         return Vec::new();
     }
+    // Every node's line and pre-order number, sorted: the nodes of a line, outermost first.
+    let mut lines: Vec<(u32, u32)> = Vec::new();
+    let mut number = 0;
     for (i, doc) in docs.iter().enumerate() {
-        walk(doc, &mut vec![i], &mut at_lines);
-        if i == 0 && !first_explicit {
-            // ytt does not know the line of an implicit first document when it places comments.
-            for nodes in at_lines.values_mut() {
-                nodes.retain(|p| p.len() > 1);
-            }
-            at_lines.retain(|_, nodes| !nodes.is_empty());
-        }
+        // ytt does not know the line of an implicit first document when it places comments.
+        let skip_root = i == 0 && !first_explicit;
+        number_lines(doc, skip_root, &mut number, &mut lines);
     }
+    lines.sort_unstable();
 
+    let mut owned: Vec<(u32, Comment)> = Vec::new();
     let mut trailing = Vec::new();
     for comment in comments {
-        let owner = at_lines.range(comment.line..).next();
-        match owner {
-            Some((l, nodes)) => {
-                let path = if *l == comment.line { nodes.last() } else { nodes.first() };
-                let node = node_at(docs, path.expect("lines hold at least one node"));
-                node.comments.push(comment);
-            }
-            None => trailing.push(comment),
-        }
+        let first = lines.partition_point(|&(line, _)| line < comment.line);
+        let Some(&(line, outermost)) = lines.get(first) else {
+            trailing.push(comment);
+            continue;
+        };
+        let owner = if line == comment.line {
+            let end = first + lines[first..].partition_point(|&(l, _)| l == line);
+            lines[end - 1].1
+        } else {
+            outermost
+        };
+        owned.push((owner, comment));
+    }
+    owned.sort_by_key(|&(owner, _)| owner);
+    let mut owned = owned.into_iter().peekable();
+    let mut number = 0;
+    for doc in docs.iter_mut() {
+        hand_out(doc, &mut number, &mut owned);
     }
     trailing
 }
 
-fn node_at<'n>(docs: &'n mut [RawNode], path: &[usize]) -> &'n mut RawNode {
-    let mut node = &mut docs[path[0]];
-    for &i in &path[1..] {
-        node = match &mut node.value {
-            RawValue::Map(items) | RawValue::Array(items) => &mut items[i],
-            RawValue::Scalar(_) => unreachable!("paths only lead through collections"),
-        };
+/// Numbers `node` and its descendants in pre-order from `*number`, noting their lines.
+fn number_lines(node: &RawNode, skip: bool, number: &mut u32, lines: &mut Vec<(u32, u32)>) {
+    if !skip {
+        lines.push((node.line, *number));
     }
-    node
+    *number += 1;
+    if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+        for child in items {
+            number_lines(child, false, number, lines);
+        }
+    }
+}
+
+/// Gives the nodes numbered as [`number_lines`] did the comments they own (sorted by owner).
+fn hand_out(
+    node: &mut RawNode,
+    number: &mut u32,
+    owned: &mut std::iter::Peekable<impl Iterator<Item = (u32, Comment)>>,
+) {
+    while let Some((_, comment)) = owned.next_if(|(owner, _)| owner == number) {
+        node.comments.push(comment);
+    }
+    *number += 1;
+    if owned.peek().is_none() {
+        return;
+    }
+    if let RawValue::Map(items) | RawValue::Array(items) = &mut node.value {
+        for child in items {
+            hand_out(child, number, owned);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! `0x`, `0o`, `0b` and leading-zero octal, with `_` separators) or floats (including integers
 //! too large for 64 bits); anything else is a string. Quoted scalars are always strings.
 
+use std::borrow::Cow;
+
 use crate::value::Value;
 
 /// `--strict` found a scalar whose type YAML 1.1 and YAML 1.2 disagree on.
@@ -12,6 +14,11 @@ pub struct StrictError(pub String);
 
 /// Resolves a plain (unquoted) scalar.
 pub fn resolve_plain(text: &str, strict: bool) -> Result<Value, StrictError> {
+    let Some(first) = text.bytes().next() else { return Ok(Value::Null) };
+    // Null, booleans and numbers all start with one of these characters.
+    if !(first.is_ascii_digit() || b"~nNtTfFyYoO.+-".contains(&first)) {
+        return Ok(Value::Str(text.to_string()));
+    }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
         "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
@@ -43,7 +50,7 @@ fn resolve_number(text: &str) -> Option<Value> {
     if !(first.is_ascii_digit() || matches!(first, '+' | '-' | '.')) {
         return None;
     }
-    let plain: String = text.chars().filter(|&c| c != '_').collect();
+    let plain: Cow<str> = if text.contains('_') { text.replace('_', "").into() } else { text.into() };
     if let Some(i) = parse_int(&plain) {
         return Some(Value::Int(i));
     }

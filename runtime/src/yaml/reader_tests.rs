@@ -1,0 +1,161 @@
+//! The fast block reader against saphyr-parser: wherever the block reader answers, both must
+//! give the same nodes, lines, comments and document flags, in lax and strict mode.
+//!
+//! Inputs: crafted snippets, every YAML file of the shared conformance and real-world corpora
+//! (when `../shared` is present beside the repository), and mutations of those files.
+
+use std::path::{Path, PathBuf};
+
+use super::block;
+use super::parse::read_with_saphyr;
+
+/// Checks that both readers agree on `src`; returns whether the block reader answered.
+fn agree(src: &str) -> bool {
+    let mut answered = false;
+    for strict in [false, true] {
+        let Some(fast) = block::read(src, strict) else { continue };
+        answered = true;
+        match read_with_saphyr(src, strict) {
+            // `Debug` output too, as `NaN` values are not equal to themselves.
+            Ok(full) => assert!(
+                fast == full || format!("{fast:?}") == format!("{full:?}"),
+                "readers disagree (strict: {strict}) on:\n{src}\n{fast:#?}\n{full:#?}"
+            ),
+            Err(e) => panic!("block reader accepted what saphyr rejects ({e:?}):\n{src}"),
+        }
+    }
+    answered
+}
+
+#[test]
+fn common_files_take_the_fast_path() {
+    let files = [
+        "#@data/values\n---\na: 1\nb:\n- x\n- y: 2\n  z: [1, 'two', \"3\"]\nc: {d: e}\n",
+        "#@data/values-schema\n---\n#@schema/nullable\nendpoints:\n  - name: \"\"\n    #@schema/validation min=1\n    port: 80\n",
+        "a: 1 #@ x\n---\nb: 2\n--- #@ y\n- 1\n-\n  c: d\n",
+        "",
+        "# just a comment\n",
+        "---\n",
+    ];
+    for src in files {
+        assert!(agree(src), "the block reader gave up on:\n{src}");
+    }
+}
+
+#[test]
+fn crafted_inputs() {
+    #[rustfmt::skip]
+    let inputs = [
+        // Documents.
+        "---\n---\n", "a: 1\n---\n", "---\na: 1\n...\n", "--- a\n", "---a: 1\n", "--- # c\na: 1\n",
+        "%YAML 1.1\n---\na: 1\n", "\n\n  a: 1\n  b: 2\n", "  a: 1\nb: 2\n", "a\n", "[1, 2]\n", "'a'\n",
+        // Block maps and sequences.
+        "a:\n- 1\n- 2\nb: 3\n", "a:\n  - 1\n  b: 2\n", "a:\n    b: 1\n  c: 2\n", "- - 1\n", "-\n  - 1\n  - 2\n",
+        "-\n-\n- x\n", "- # c\n  a: 1\n", "-\n  # a-b\n  c: d\n", "- a: 1\n  b: 2\n- c\n", "- a: 1\n b: 2\n",
+        "a:\n  b:\n    c:\n", "a: b: c\n", "a: b:\n", "a:b: c\n", "a  : b\n", "a : b\n", "a: 1\n  b\n",
+        "- a\n  b\n", "a:\n  b\nc: 1\n", "? a\n: b\n", "<<: {a: 1}\n", "a: &x 1\nb: *x\n", "a: !!str 1\n",
+        "a: |\n  x\n", "a: >\n  x\n", "a:\n- 1\n-\n", "-\n", "- \n", "a:\n-\n  - 1\n-\n",
+        // Scalars.
+        "a: yes\nb: on\nc: 012\nd: 0x1F\ne: 1_000\nf: .inf\ng: ~\nh: 1e3\ni: 2001-01-01\n", "on: 1\n1: x\n~: y\n",
+        "a: 'it''s'\nb: \"q\\\"\\\\\\n\\t\"\n", "a: \"\\x41\"\n", "a: \"\\/\"\n", "a: \"x\ny\"\n", "a: 'x\n  y'\n",
+        "a: b#c\nd: e # f\ng: h#@ i\n", "a: x #@ y\n", "a: \"x\"#y\n", "a: \"x\" #@ y\n", "a: 'x' b\n", "a: -1\nb: -.5\nc: -x\n",
+        "a: ---\nb: ...\n", "a: --x\n", "a: -\n", "a: :x\n", "a: ?x\n", "a: @x\n", "a: `x`\n", "a: %x\n",
+        "a: x,y\nb: x]\nc: x[0]\nd: {x\n", "a: ünïcödé\nb: 日本\n", "ключ: значение\n", "a: x\u{85}y\n", "a: x\u{2028}y\n",
+        "a: \u{feff}x\n", "a:\tb\n", "a: b\r\nc: d\r\n", "a: b \n", "a: 'x'  \n", "long: key\n",
+        // Flow collections.
+        "a: []\nb: {}\nc: [1, [2, 3], {d: e}]\nd: {'k': v, \"l\": [x]}\n", "a: [1, 2,]\n", "a: {<<: {b: 1}}\n", "a: {'<<': 1}\n", "'<<': 1\n", "a: [1,2]\n", "a: {b:c}\n",
+        "a: {b : c}\n", "a: {b}\n", "a: {b: }\n", "a: [a: 1]\n", "a: [x #c\n]\n", "a: [1,\n 2]\n", "a: [x] y\n",
+        "a: [x]#c\n", "a: [x] #@ c\n", "a: {\"b\":1}\n", "a: [ ]\n", "a: [ 1 , 2 ]\n", "a: [\"a,b\", 'c]']\n",
+        // Comments.
+        "#@ a\n#@ b\na: 1 #@ c\n#@ d\n", "a: [\"x\"] #@ c\n", "a: {b: 'c'} #@ d\n", "- 'x' #@ c\n- \"y\" #@ d\n",
+        "\"k\": #@ c\n  b: 1\n", "a: \"x\\\"y\\\\z\\n\" #@ c\nb: 'p''q''' #@ d\n", "- \"a\": 1 #@ c\n  'b': 2\n", "a: 1\n#@ end\n", "#@ load(\"x\", \"y\")\n#@ def f():\n#@ end\n---\na: 1\n",
+        "  #@ indented\na:\n    #@ deeper\n  b: 1\n", "a: 1 #@x#y\n", "a:\n  #@ c\n- 1\n",
+        // Errors.
+        "a: 1\nb: [1, 2\n", "a:\n\t- 1\n", "a: 'x\n", "a: \"x\n", "- a\nb: 1\n", "a: 1\n- b\n", "]\n", "a: }\n",
+    ];
+    for src in inputs {
+        agree(src);
+    }
+    let long_key = format!("{}: 1\n", "k".repeat(1100));
+    agree(&long_key);
+    let deep = format!("{}1\n", "- ".repeat(300));
+    agree(&deep);
+    let deep_flow = format!("a: {}{}\n", "[".repeat(300), "]".repeat(300));
+    agree(&deep_flow);
+}
+
+/// The shared corpora beside the repository, if present.
+fn corpus_dirs() -> Vec<PathBuf> {
+    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
+    ["conformance", "realworld"].iter().map(|d| shared.join(d)).filter(|d| d.is_dir()).collect()
+}
+
+fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            yaml_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "yml" || e == "yaml") {
+            out.push(path);
+        }
+    }
+}
+
+/// Small edits of `src` that make unusual or broken YAML: each line dropped, indented by one
+/// more or one less space, or joined with the next.
+fn mutations(src: &str) -> Vec<String> {
+    let lines: Vec<&str> = src.split('\n').collect();
+    let mut out = Vec::new();
+    for i in 0..lines.len() {
+        let edit = |f: &dyn Fn(&mut Vec<String>)| {
+            let mut copy: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            f(&mut copy);
+            copy.join("\n")
+        };
+        out.push(edit(&|c| {
+            c.remove(i);
+        }));
+        out.push(edit(&|c| c[i].insert(0, ' ')));
+        if lines[i].starts_with(' ') {
+            out.push(edit(&|c| {
+                c[i].remove(0);
+            }));
+        }
+        if i + 1 < lines.len() {
+            out.push(edit(&|c| {
+                let next = c.remove(i + 1);
+                c[i].push_str(&next);
+            }));
+        }
+    }
+    out
+}
+
+#[test]
+fn corpus_files_and_their_mutations() {
+    let mut files = Vec::new();
+    for dir in corpus_dirs() {
+        yaml_files(&dir, &mut files);
+    }
+    if files.is_empty() {
+        eprintln!("../shared is absent: the corpus comparison is skipped");
+        return;
+    }
+    let (mut fast, mut mutated) = (0, 0);
+    for path in &files {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        if agree(text) {
+            fast += 1;
+        }
+        // Mutating every line of big files adds time but no new cases.
+        if text.len() < 20_000 {
+            for variant in mutations(text) {
+                mutated += usize::from(agree(&variant));
+            }
+        }
+    }
+    eprintln!("block reader answered for {fast} of {} corpus files and {mutated} mutations", files.len());
+    assert!(fast * 10 >= files.len() * 8, "the block reader gave up on too many corpus files");
+}
