@@ -13,7 +13,7 @@ use std::time::Instant;
 use schemac_runtime::engine::{load_schema, CheckError};
 
 use crate::check::Interpreter;
-use crate::codegen::{generate, lowering, needs_starlark, to_source, CodegenOptions, Compiled};
+use crate::codegen::{generate, lowering, to_source, CodegenOptions, Compiled};
 
 /// The lockfile the runtime was tested with, so builds resolve the same versions offline.
 const LOCKFILE: &str = include_str!("../../Cargo.lock");
@@ -75,18 +75,24 @@ pub struct Built {
     pub starlark: bool,
 }
 
-/// `schemac build FILES -o OUT`.
-pub fn build(files: &[String], out: &Path, progress: &mut dyn FnMut(&str)) -> Result<Built, String> {
+/// `schemac build FILES -o OUT`; `with_starlark` links the interpreter even when no rule
+/// needs it (for values files that run Starlark).
+pub fn build(files: &[String], out: &Path, with_starlark: bool, progress: &mut dyn FnMut(&str)) -> Result<Built, String> {
     let started = Instant::now();
     let name = binary_name(out);
     let opts = CodegenOptions { validator_name: name.clone(), ..CodegenOptions::default() };
     let compiled = compile(files).map_err(|CheckError(msg)| schemac_runtime::report::multi_line(&msg))?;
     let lowering = lowering(&compiled);
-    let starlark = needs_starlark(&compiled);
+    let needs = !lowering.complete();
+    let starlark = needs || with_starlark;
     progress(&format!(
         "generating Rust for {} ({})",
         files.join(", "),
-        if starlark { "some rules need the Starlark interpreter" } else { "no Starlark needed" }
+        match (needs, with_starlark) {
+            (true, _) => "some rules need the Starlark interpreter",
+            (false, true) => "linking the Starlark interpreter for values files (--with-starlark)",
+            (false, false) => "no Starlark needed",
+        }
     ));
     if lowering.lowered > 0 || !lowering.complete() {
         progress(&lowering.explain());

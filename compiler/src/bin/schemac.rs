@@ -13,7 +13,9 @@ const USAGE: &str = "schemac — ytt data-values schemas, checked fast
 Usage:
   schemac check -f FILE... [ytt data-values flags]   the final data values, or every violation
   schemac gen SCHEMA... [-o FILE] [--name NAME]       the Rust code generated for a schema
-  schemac build SCHEMA... -o BIN                      a standalone validator binary
+  schemac build SCHEMA... -o BIN [--with-starlark]    a standalone validator binary (--with-starlark:
+                                                      link the interpreter even if every rule compiled
+                                                      to Rust, for values files that run Starlark)
   schemac explain-rules SCHEMA...                     which rule functions compile to Rust, and why
                                                       others stay in the Starlark interpreter
   schemac --version
@@ -84,13 +86,17 @@ fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), String> {
 }
 
 fn build(args: &[String]) -> ExitCode {
-    let (files, out) = match files_and_output(args) {
+    // `--with-starlark`: link the interpreter even when every rule compiled to Rust, so that
+    // users' values files may run Starlark (their own `#@assert/validate` lambdas, functions).
+    let with_starlark = args.iter().any(|a| a == "--with-starlark");
+    let args: Vec<String> = args.iter().filter(|a| *a != "--with-starlark").cloned().collect();
+    let (files, out) = match files_and_output(&args) {
         Ok((files, Some(out), _)) => (files, out),
         Ok(_) => return usage_error("schemac build needs -o BIN"),
         Err(e) => return usage_error(&e),
     };
     let mut progress = |msg: &str| eprintln!("schemac: {msg}");
-    match standalone::build(&files, &PathBuf::from(&out), &mut progress) {
+    match standalone::build(&files, &PathBuf::from(&out), with_starlark, &mut progress) {
         Ok(b) => {
             eprintln!(
                 "schemac: built {} ({:.1} MB{}) in {:.1}s",
