@@ -239,23 +239,23 @@ fn order(files: &[String], extra: bool) -> String {
     names.join(", ")
 }
 
-fn schema_of(docs: &Documents, sources: &SourceLines, backend: &dyn Backend) -> Result<Option<Type>, CheckError> {
+/// The schema of the schema documents (which are consumed).
+fn schema_of(docs: &mut Documents, sources: &SourceLines, backend: &dyn Backend) -> Result<Option<Type>, CheckError> {
     let prefix = format!("Overlaying data values schema (in following order: {}): ", order(&docs.schema_files, false));
     let mut merged: Option<Tree> = None;
-    for doc in &docs.schema {
+    for doc in std::mem::take(&mut docs.schema) {
         merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?);
     }
     backend.schema(merged.as_ref(), sources).map_err(|e| CheckError(format!("{prefix}{e}")))
 }
 
-/// Fills defaults into `tree` and checks it; returns the checked data values.
-fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<Option<Node>, CheckError> {
-    let Some(ty) = schema else { return Ok(None) };
+/// Fills defaults into `tree` and checks it.
+fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
+    let Some(ty) = schema else { return Ok(()) };
     typecheck::fill_defaults(tree, ty);
-    let node = tree.to_node();
-    let violations = typecheck::check(&node, ty);
+    let violations = typecheck::check_tree(tree, ty);
     if violations.is_empty() {
-        return Ok(Some(node));
+        return Ok(());
     }
     let report = SchemaReport {
         summary: "One or more data values were invalid".into(),
@@ -263,10 +263,6 @@ fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, pre
         misc: String::new(),
     };
     Err(CheckError(format!("{prefix}{}", report.render())))
-}
-
-fn to_tree(node: &Node) -> Tree {
-    Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
 }
 
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
@@ -289,14 +285,14 @@ pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn B
 fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
-    let docs = load_documents(&inputs, &opts, &mut sources, backend)?;
+    let mut docs = load_documents(&inputs, &opts, &mut sources, backend)?;
     if !docs.values.is_empty() {
         return Err(CheckError(format!(
             "Expected only schema files, but {} has data values documents",
             docs.values_files.join(", ")
         )));
     }
-    let schema = schema_of(&docs, &sources, backend)?;
+    let schema = schema_of(&mut docs, &sources, backend)?;
     Ok((schema, inputs.into_iter().map(|i| (i.name, i.text)).collect()))
 }
 
@@ -339,8 +335,8 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
     }
-    let docs = load_documents(&inputs, opts, &mut sources, backend)?;
-    let schema = schema_of(&docs, &sources, backend)?;
+    let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
+    let schema = schema_of(&mut docs, &sources, backend)?;
     if opts.schema_inspect {
         return Ok(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }
@@ -350,20 +346,19 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
         "Overlaying data values (in following order: {}): ",
         order(&docs.values_files, !additional.is_empty())
     );
-    let mut current: Option<Tree> = schema.as_ref().map(|s| to_tree(&s.default));
-    let mut checked: Option<Node> = None;
+    let mut current: Option<Tree> = schema.as_ref().map(|s| Tree::document(&s.default));
     let transfer_validations = schema.is_none();
     // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
     // key were `missing_ok` and arrays were replaced.
-    let documents = docs.values.iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
-    let flags = additional.iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
+    let documents = docs.values.into_iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
+    let flags = additional.into_iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
     for (doc, mode) in documents.chain(flags) {
         let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        checked = type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
+        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
         current = Some(merged);
     }
     let Some(result) = current else { return Ok(Outcome::DataValues(Node::null(Pos::unknown()))) };
-    let node = checked.unwrap_or_else(|| result.to_node());
+    let node = result.to_node();
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;

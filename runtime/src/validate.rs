@@ -343,11 +343,9 @@ fn walk(
     });
     match &node.value {
         Value::Map(entries) => {
+            let fields = crate::schema::Fields::of(ty, entries.len());
             for (i, e) in entries.iter().enumerate() {
-                let child_ty = match ty.map(|t| &t.kind) {
-                    Some(Kind::Map(fields)) => fields.iter().find(|f| f.key.key_eq(&e.key)).map(|f| &f.ty),
-                    _ => None,
-                };
+                let child_ty = fields.get(&e.key).map(|f| &f.ty);
                 let child_tree = children.and_then(|c| c.get(i));
                 walk(child_tree, &e.value, child_ty, node, root, &child_path(path, &e.key), predicates, out)?;
             }
