@@ -288,15 +288,26 @@ pub fn to_json(violations: &[Violation]) -> String {
 
 /// A path segment joined the way ytt prints paths.
 pub fn child_path(parent: &str, key: &Value) -> String {
-    if parent.is_empty() {
-        key.key_string()
-    } else {
-        format!("{parent}.{}", key.key_string())
+    // Built without `format!`: the walk makes one for every node.
+    let mut path = String::with_capacity(parent.len() + 16);
+    if !parent.is_empty() {
+        path.push_str(parent);
+        path.push('.');
     }
+    match key {
+        Value::Str(s) => path.push_str(s),
+        other => path.push_str(&other.key_string()),
+    }
+    path
 }
 
 pub fn item_path(parent: &str, index: usize) -> String {
-    format!("{parent}[{index}]")
+    let mut path = String::with_capacity(parent.len() + 8);
+    path.push_str(parent);
+    path.push('[');
+    path.push_str(&index.to_string());
+    path.push(']');
+    path
 }
 
 /// Validates the final data values: the schema's rules and the `@assert/validate` rules that
