@@ -304,20 +304,42 @@ pub enum Outcome {
     Invalid(Vec<validate::Violation>),
 }
 
+/// What a run leaves in memory: its outcome, the data values as a tree, the schema. A process
+/// that exits next may leak it (`std::mem::forget`) rather than free it node by node, which
+/// costs about as much as type checking those nodes did.
+pub struct Leftovers {
+    outcome: Outcome,
+    /// Held only to go with the rest (freed or leaked).
+    _tree: Option<Tree>,
+    _schema: Option<Type>,
+}
+
 /// Runs the pipeline; returns what goes to stdout.
 pub fn run(opts: &Options, backend: &dyn Backend) -> Result<String, CheckError> {
-    Ok(match evaluate(opts, backend)? {
-        Outcome::Invalid(violations) => return Err(CheckError(validate::render(&violations))),
+    run_keeping(opts, backend).map(|(out, _)| out)
+}
+
+/// [`run`], also handing back the memory the run used.
+pub fn run_keeping(opts: &Options, backend: &dyn Backend) -> Result<(String, Leftovers), CheckError> {
+    let leftovers = evaluate_keeping(opts, backend)?;
+    let out = match &leftovers.outcome {
+        Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
         Outcome::OpenApi(doc) => crate::yaml::emit::to_yaml(&doc.value),
         Outcome::DataValues(result) => match opts.output.as_deref() {
             Some("json") => crate::yaml::json::to_json(&result.value),
             _ => crate::yaml::emit::to_yaml(&result.value),
         },
-    })
+    };
+    Ok((out, leftovers))
 }
 
 /// Runs the pipeline up to its result.
 pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckError> {
+    evaluate_keeping(opts, backend).map(|leftovers| leftovers.outcome)
+}
+
+fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
+    let done = |outcome: Outcome| Ok(Leftovers { outcome, _tree: None, _schema: None });
     if opts.output.is_some() && !opts.schema_inspect && opts.output.as_deref() != Some("json") && opts.output.as_deref() != Some("yaml") {
         if opts.output.as_deref() == Some("openapi-v3") {
             return Err(CheckError(
@@ -338,7 +360,7 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
     let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
     let schema = schema_of(&mut docs, &sources, backend)?;
     if opts.schema_inspect {
-        return Ok(Outcome::OpenApi(backend.openapi(schema.as_ref())));
+        return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }
 
     let additional = cli::additional_documents(opts, &mut sources)?;
@@ -357,15 +379,15 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
         type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
         current = Some(merged);
     }
-    let Some(result) = current else { return Ok(Outcome::DataValues(Node::null(Pos::unknown()))) };
+    let Some(result) = current else { return done(Outcome::DataValues(Node::null(Pos::unknown()))) };
     let node = result.to_node();
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
         if !violations.is_empty() {
-            return Ok(Outcome::Invalid(violations));
+            return done(Outcome::Invalid(violations));
         }
     }
-    Ok(Outcome::DataValues(node))
+    Ok(Leftovers { outcome: Outcome::DataValues(node), _tree: Some(result), _schema: schema })
 }
 

@@ -73,13 +73,14 @@ fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
         (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
         (Kind::Map(fields), TreeValue::Map(items)) => {
             let declared = Fields::of(Some(ty), items.len());
-            for item in items {
-                if declared.get(key_of(item)).is_none() {
+            let item_fields: Vec<Option<&Field>> = items.iter().map(|item| declared.get(key_of(item))).collect();
+            for (item, field) in items.iter().zip(&item_fields) {
+                if field.is_none() {
                     out.push(undeclared(item, ty, fields));
                 }
             }
-            for item in items {
-                if let Some(field) = declared.get(key_of(item)) {
+            for (item, field) in items.iter().zip(&item_fields) {
+                if let Some(field) = field {
                     check_into(item, &field.ty, out);
                 }
             }
@@ -145,6 +146,7 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
     match (&ty.kind, &mut tree.value) {
         (Kind::Map(fields), TreeValue::Map(items)) => {
             let mut index = KeyIndex::new(items, fields.len());
+            items.reserve(fields.len().saturating_sub(items.len()));
             for field in fields {
                 match index.find(items, &field.key) {
                     Some(i) => fill_defaults(&mut items[i], &field.ty),
