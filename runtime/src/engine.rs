@@ -6,6 +6,7 @@
 //! interpreter and a built validator is behind [`Backend`].
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::cli::{self, Options};
 use crate::overlay::{apply_document, Mode};
@@ -42,7 +43,8 @@ pub struct CheckError(pub String);
 /// An input file as given with `-f` (directories expanded).
 struct Input {
     name: String,
-    text: String,
+    /// Shared with the source lines reports quote and the files templates may load.
+    text: Arc<str>,
 }
 
 fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
@@ -54,7 +56,7 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
             collect_dir(path, &mut files);
             files.sort();
             for f in files {
-                let text = std::fs::read_to_string(&f).unwrap_or_default();
+                let text = Arc::from(std::fs::read_to_string(&f).unwrap_or_default());
                 // ytt names a file found in a directory by its path inside that directory.
                 let name = Path::new(&f).strip_prefix(path).map_or(f.clone(), |r| r.to_string_lossy().to_string());
                 out.push(Input { name, text });
@@ -63,7 +65,7 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
             let text = std::fs::read_to_string(path).map_err(|e| {
                 CheckError(format!("Checking file '{p}': {}", io_message(&e)))
             })?;
-            out.push(Input { name: p.clone(), text });
+            out.push(Input { name: p.clone(), text: Arc::from(text) });
         }
     }
     Ok(out)
@@ -128,11 +130,11 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
 
 fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, backend: &dyn Backend) -> Result<Documents, CheckError> {
     let star = Sources {
-        files: inputs.iter().map(|i| (i.name.clone(), std::sync::Arc::from(i.text.as_str()))).collect(),
+        files: inputs.iter().map(|i| (i.name.clone(), Arc::clone(&i.text))).collect(),
     };
     let mut docs = Documents { schema: vec![], schema_files: vec![], values: vec![], values_files: vec![] };
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
-        sources.add(&input.name, &input.text);
+        sources.add_shared(&input.name, Arc::clone(&input.text));
         let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
             let detail = match e.strict {
                 Some(msg) => format!("yaml: Strict parsing: {msg}"),
@@ -277,7 +279,7 @@ pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn B
     for (name, path) in files {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CheckError(format!("Checking file '{name}': {} ({})", io_message(&e), path.display())))?;
-        inputs.push(Input { name: name.clone(), text });
+        inputs.push(Input { name: name.clone(), text: Arc::from(text) });
     }
     load_schema_inputs(inputs, backend)
 }
@@ -293,7 +295,7 @@ fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Opti
         )));
     }
     let schema = schema_of(&mut docs, &sources, backend)?;
-    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text)).collect()))
+    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text.to_string())).collect()))
 }
 
 /// What a run produces: the final data values, or the schema's OpenAPI document.

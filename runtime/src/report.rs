@@ -6,7 +6,7 @@
 //! at `: ` before a capital letter, indenting each piece further.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The text of every file and flag a run has read, for quoting source lines.
 #[derive(Default, Clone, Debug)]
@@ -14,25 +14,33 @@ pub struct SourceLines {
     files: HashMap<Arc<str>, Lines>,
 }
 
-/// A file's text and where each of its lines starts (lines are quoted rarely: only errors do).
+/// A file's text, and where each of its lines starts once a line is quoted (only errors quote
+/// lines).
 #[derive(Clone, Debug)]
 struct Lines {
     text: Arc<str>,
-    starts: Vec<usize>,
+    starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceLines {
     pub fn add(&mut self, name: &str, text: &str) {
-        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        self.files.insert(Arc::from(name), Lines { text: Arc::from(text), starts });
+        self.add_shared(name, Arc::from(text));
+    }
+
+    /// [`SourceLines::add`] without copying the text.
+    pub fn add_shared(&mut self, name: &str, text: Arc<str>) {
+        self.files.insert(Arc::from(name), Lines { text, starts: OnceLock::new() });
     }
 
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
         let Some(lines) = self.files.get(file) else { return "" };
+        let starts = lines
+            .starts
+            .get_or_init(|| std::iter::once(0).chain(lines.text.match_indices('\n').map(|(i, _)| i + 1)).collect());
         let index = (line as usize).wrapping_sub(1);
-        let Some(&start) = lines.starts.get(index) else { return "" };
-        let end = lines.starts.get(index + 1).map_or(lines.text.len(), |next| next - 1);
+        let Some(&start) = starts.get(index) else { return "" };
+        let end = starts.get(index + 1).map_or(lines.text.len(), |next| next - 1);
         lines.text[start..end].trim_end_matches('\r')
     }
 }
