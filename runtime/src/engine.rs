@@ -22,7 +22,8 @@ use crate::{typecheck, validate};
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
     /// Evaluates a template file (Starlark, or annotations only in validators built without it).
-    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
+    /// The file is consumed: its nodes may move into the trees.
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
     /// Runs custom rules and `when=` predicates.
     fn predicates(&self) -> &dyn Predicates;
     /// The schema: lowered from the schema documents given (`files` names their files), or
@@ -149,7 +150,7 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, b
         }
         let has_schema = kinds.contains(&Some("data/values-schema"));
         let (mut schema_here, mut values_here) = (false, false);
-        let trees = backend.eval_template(&raw, &star).map_err(|e| {
+        let trees = backend.eval_template(raw, &star).map_err(|e| {
             let phase = if has_schema { "Overlaying data values schema" } else { "Overlaying data values" };
             CheckError(format!("{phase} (in following order: {}): {}", input.name, template_error(&e, sources)))
         })?;

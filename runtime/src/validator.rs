@@ -62,7 +62,7 @@ impl Predicates for NoPredicates {
 }
 
 impl Backend for Built {
-    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
         crate::template::evaluate(raw, files)
     }
 
