@@ -17,7 +17,7 @@ pub use schemac_runtime::engine::{evaluate, CheckError, Outcome};
 pub struct Interpreter;
 
 impl Backend for Interpreter {
-    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
         schemac_runtime::template::evaluate(raw, files)
     }
 

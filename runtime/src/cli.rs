@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::engine::{evaluate, io_message, run, Backend, CheckError, Outcome};
+use crate::engine::{evaluate, io_message, run_keeping, Backend, CheckError, Outcome};
 use crate::report::{multi_line, SourceLines};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate;
@@ -277,9 +277,12 @@ pub fn main_with(args: &[String], backend: &dyn Backend, usage: &str) -> i32 {
             return 1;
         }
     }
-    match run(&opts, backend) {
-        Ok(out) => {
+    match run_keeping(&opts, backend) {
+        Ok((out, leftovers)) => {
             print!("{out}");
+            // The process exits next and its memory goes back at once: freeing every node
+            // first would only take time.
+            std::mem::forget(leftovers);
             0
         }
         Err(CheckError(msg)) => {

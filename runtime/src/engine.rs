@@ -6,6 +6,7 @@
 //! interpreter and a built validator is behind [`Backend`].
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::cli::{self, Options};
 use crate::overlay::{apply_document, Mode};
@@ -21,7 +22,8 @@ use crate::{typecheck, validate};
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
     /// Evaluates a template file (Starlark, or annotations only in validators built without it).
-    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
+    /// The file is consumed: its nodes may move into the trees.
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
     /// Runs custom rules and `when=` predicates.
     fn predicates(&self) -> &dyn Predicates;
     /// The schema: lowered from the schema documents given (`files` names their files), or
@@ -42,7 +44,8 @@ pub struct CheckError(pub String);
 /// An input file as given with `-f` (directories expanded).
 struct Input {
     name: String,
-    text: String,
+    /// Shared with the source lines reports quote and the files templates may load.
+    text: Arc<str>,
 }
 
 fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
@@ -54,7 +57,7 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
             collect_dir(path, &mut files);
             files.sort();
             for f in files {
-                let text = std::fs::read_to_string(&f).unwrap_or_default();
+                let text = Arc::from(std::fs::read_to_string(&f).unwrap_or_default());
                 // ytt names a file found in a directory by its path inside that directory.
                 let name = Path::new(&f).strip_prefix(path).map_or(f.clone(), |r| r.to_string_lossy().to_string());
                 out.push(Input { name, text });
@@ -63,7 +66,7 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
             let text = std::fs::read_to_string(path).map_err(|e| {
                 CheckError(format!("Checking file '{p}': {}", io_message(&e)))
             })?;
-            out.push(Input { name: p.clone(), text });
+            out.push(Input { name: p.clone(), text: Arc::from(text) });
         }
     }
     Ok(out)
@@ -128,11 +131,11 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
 
 fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, backend: &dyn Backend) -> Result<Documents, CheckError> {
     let star = Sources {
-        files: inputs.iter().map(|i| (i.name.clone(), std::sync::Arc::from(i.text.as_str()))).collect(),
+        files: inputs.iter().map(|i| (i.name.clone(), Arc::clone(&i.text))).collect(),
     };
     let mut docs = Documents { schema: vec![], schema_files: vec![], values: vec![], values_files: vec![] };
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
-        sources.add(&input.name, &input.text);
+        sources.add_shared(&input.name, Arc::clone(&input.text));
         let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
             let detail = match e.strict {
                 Some(msg) => format!("yaml: Strict parsing: {msg}"),
@@ -147,7 +150,7 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, b
         }
         let has_schema = kinds.contains(&Some("data/values-schema"));
         let (mut schema_here, mut values_here) = (false, false);
-        let trees = backend.eval_template(&raw, &star).map_err(|e| {
+        let trees = backend.eval_template(raw, &star).map_err(|e| {
             let phase = if has_schema { "Overlaying data values schema" } else { "Overlaying data values" };
             CheckError(format!("{phase} (in following order: {}): {}", input.name, template_error(&e, sources)))
         })?;
@@ -239,23 +242,23 @@ fn order(files: &[String], extra: bool) -> String {
     names.join(", ")
 }
 
-fn schema_of(docs: &Documents, sources: &SourceLines, backend: &dyn Backend) -> Result<Option<Type>, CheckError> {
+/// The schema of the schema documents (which are consumed).
+fn schema_of(docs: &mut Documents, sources: &SourceLines, backend: &dyn Backend) -> Result<Option<Type>, CheckError> {
     let prefix = format!("Overlaying data values schema (in following order: {}): ", order(&docs.schema_files, false));
     let mut merged: Option<Tree> = None;
-    for doc in &docs.schema {
+    for doc in std::mem::take(&mut docs.schema) {
         merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?);
     }
     backend.schema(merged.as_ref(), sources).map_err(|e| CheckError(format!("{prefix}{e}")))
 }
 
-/// Fills defaults into `tree` and checks it; returns the checked data values.
-fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<Option<Node>, CheckError> {
-    let Some(ty) = schema else { return Ok(None) };
+/// Fills defaults into `tree` and checks it.
+fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
+    let Some(ty) = schema else { return Ok(()) };
     typecheck::fill_defaults(tree, ty);
-    let node = tree.to_node();
-    let violations = typecheck::check(&node, ty);
+    let violations = typecheck::check_tree(tree, ty);
     if violations.is_empty() {
-        return Ok(Some(node));
+        return Ok(());
     }
     let report = SchemaReport {
         summary: "One or more data values were invalid".into(),
@@ -263,10 +266,6 @@ fn type_check(tree: &mut Tree, schema: Option<&Type>, sources: &SourceLines, pre
         misc: String::new(),
     };
     Err(CheckError(format!("{prefix}{}", report.render())))
-}
-
-fn to_tree(node: &Node) -> Tree {
-    Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
 }
 
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
@@ -281,7 +280,7 @@ pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn B
     for (name, path) in files {
         let text = std::fs::read_to_string(path)
             .map_err(|e| CheckError(format!("Checking file '{name}': {} ({})", io_message(&e), path.display())))?;
-        inputs.push(Input { name: name.clone(), text });
+        inputs.push(Input { name: name.clone(), text: Arc::from(text) });
     }
     load_schema_inputs(inputs, backend)
 }
@@ -289,15 +288,15 @@ pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn B
 fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
-    let docs = load_documents(&inputs, &opts, &mut sources, backend)?;
+    let mut docs = load_documents(&inputs, &opts, &mut sources, backend)?;
     if !docs.values.is_empty() {
         return Err(CheckError(format!(
             "Expected only schema files, but {} has data values documents",
             docs.values_files.join(", ")
         )));
     }
-    let schema = schema_of(&docs, &sources, backend)?;
-    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text)).collect()))
+    let schema = schema_of(&mut docs, &sources, backend)?;
+    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text.to_string())).collect()))
 }
 
 /// What a run produces: the final data values, or the schema's OpenAPI document.
@@ -308,20 +307,42 @@ pub enum Outcome {
     Invalid(Vec<validate::Violation>),
 }
 
+/// What a run leaves in memory: its outcome, the data values as a tree, the schema. A process
+/// that exits next may leak it (`std::mem::forget`) rather than free it node by node, which
+/// costs about as much as type checking those nodes did.
+pub struct Leftovers {
+    outcome: Outcome,
+    /// Held only to go with the rest (freed or leaked).
+    _tree: Option<Tree>,
+    _schema: Option<Type>,
+}
+
 /// Runs the pipeline; returns what goes to stdout.
 pub fn run(opts: &Options, backend: &dyn Backend) -> Result<String, CheckError> {
-    Ok(match evaluate(opts, backend)? {
-        Outcome::Invalid(violations) => return Err(CheckError(validate::render(&violations))),
+    run_keeping(opts, backend).map(|(out, _)| out)
+}
+
+/// [`run`], also handing back the memory the run used.
+pub fn run_keeping(opts: &Options, backend: &dyn Backend) -> Result<(String, Leftovers), CheckError> {
+    let leftovers = evaluate_keeping(opts, backend)?;
+    let out = match &leftovers.outcome {
+        Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
         Outcome::OpenApi(doc) => crate::yaml::emit::to_yaml(&doc.value),
         Outcome::DataValues(result) => match opts.output.as_deref() {
             Some("json") => crate::yaml::json::to_json(&result.value),
             _ => crate::yaml::emit::to_yaml(&result.value),
         },
-    })
+    };
+    Ok((out, leftovers))
 }
 
 /// Runs the pipeline up to its result.
 pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckError> {
+    evaluate_keeping(opts, backend).map(|leftovers| leftovers.outcome)
+}
+
+fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
+    let done = |outcome: Outcome| Ok(Leftovers { outcome, _tree: None, _schema: None });
     if opts.output.is_some() && !opts.schema_inspect && opts.output.as_deref() != Some("json") && opts.output.as_deref() != Some("yaml") {
         if opts.output.as_deref() == Some("openapi-v3") {
             return Err(CheckError(
@@ -339,10 +360,10 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
     }
-    let docs = load_documents(&inputs, opts, &mut sources, backend)?;
-    let schema = schema_of(&docs, &sources, backend)?;
+    let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
+    let schema = schema_of(&mut docs, &sources, backend)?;
     if opts.schema_inspect {
-        return Ok(Outcome::OpenApi(backend.openapi(schema.as_ref())));
+        return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }
 
     let additional = cli::additional_documents(opts, &mut sources)?;
@@ -350,27 +371,26 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
         "Overlaying data values (in following order: {}): ",
         order(&docs.values_files, !additional.is_empty())
     );
-    let mut current: Option<Tree> = schema.as_ref().map(|s| to_tree(&s.default));
-    let mut checked: Option<Node> = None;
+    let mut current: Option<Tree> = schema.as_ref().map(|s| Tree::document(&s.default));
     let transfer_validations = schema.is_none();
     // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
     // key were `missing_ok` and arrays were replaced.
-    let documents = docs.values.iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
-    let flags = additional.iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
+    let documents = docs.values.into_iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
+    let flags = additional.into_iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
     for (doc, mode) in documents.chain(flags) {
         let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
-        checked = type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
+        type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
         current = Some(merged);
     }
-    let Some(result) = current else { return Ok(Outcome::DataValues(Node::null(Pos::unknown()))) };
-    let node = checked.unwrap_or_else(|| result.to_node());
+    let Some(result) = current else { return done(Outcome::DataValues(Node::null(Pos::unknown()))) };
+    let node = result.to_node();
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
         if !violations.is_empty() {
-            return Ok(Outcome::Invalid(violations));
+            return done(Outcome::Invalid(violations));
         }
     }
-    Ok(Outcome::DataValues(node))
+    Ok(Leftovers { outcome: Outcome::DataValues(node), _tree: Some(result), _schema: schema })
 }
 

@@ -6,7 +6,7 @@
 //! `#@overlay/match-child-defaults` change that per node.
 
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
-use crate::value::{Node, Value};
+use crate::value::{KeyIndex, Node, Pos, Value};
 
 /// How a document is applied.
 #[derive(Clone, Copy, Debug, Default)]
@@ -20,9 +20,9 @@ pub struct Mode {
     pub transfer_validations: bool,
 }
 
-fn transfer(left: &mut Tree, right: &Tree, mode: Mode) {
+fn transfer(left: &mut Tree, right_anns: &[Ann], mode: Mode) {
     if mode.transfer_validations {
-        if let Some(ann) = right.ann("assert/validate") {
+        if let Some(ann) = Ann::find(right_anns, "assert/validate") {
             left.anns.retain(|a| a.name != "assert/validate");
             left.anns.push(ann.clone());
         }
@@ -45,11 +45,36 @@ impl OverlayError {
     }
 }
 
-fn describe(tree: &Tree) -> String {
-    match &tree.kind {
-        TreeKind::Document => format!("Document on line {}", tree.pos),
-        TreeKind::MapItem(k) => format!("Map item (key '{}') on line {}", k.key_string(), tree.pos),
-        TreeKind::ArrayItem => format!("Array item on line {}", tree.pos),
+/// The nodes from the document down to the one being overlaid, described only when an error
+/// names them.
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    kind: &'a TreeKind,
+    pos: &'a Pos,
+}
+
+impl<'a> Path<'a> {
+    fn of(node: &'a Tree, parent: Option<&'a Path<'a>>) -> Path<'a> {
+        Path { parent, kind: &node.kind, pos: &node.pos }
+    }
+
+    fn describe(&self) -> String {
+        match self.kind {
+            TreeKind::Document => format!("Document on line {}", self.pos),
+            TreeKind::MapItem(k) => format!("Map item (key '{}') on line {}", k.key_string(), self.pos),
+            TreeKind::ArrayItem => format!("Array item on line {}", self.pos),
+        }
+    }
+
+    fn error(&self, message: impl Into<String>) -> OverlayError {
+        let mut context = Vec::new();
+        let mut at = Some(self);
+        while let Some(p) = at {
+            context.push(p.describe());
+            at = p.parent;
+        }
+        context.reverse();
+        OverlayError { context, message: message.into() }
     }
 }
 
@@ -61,157 +86,167 @@ fn truthy(node: Option<&Node>) -> bool {
     matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
 }
 
-/// Applies a document onto `left` (the current result, or `None` for the first document).
-pub fn apply_document(left: Option<Tree>, doc: &Tree, mode: Mode) -> Result<Tree, OverlayError> {
-    let ctx = vec![describe(doc)];
+/// Applies a document onto `left` (the current result, or `None` for the first document). The
+/// document's nodes move into the result.
+pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<Tree, OverlayError> {
     match left {
-        None => Ok(doc.clone()),
-        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc.clone()),
+        None => Ok(doc),
+        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
         Some(mut left) => {
-            left.value = merge_value(std::mem::take(&mut left.value), doc, mode, mode.missing_ok, &ctx)?;
-            transfer(&mut left, doc, mode);
+            let right = std::mem::take(&mut doc.value);
+            let path = Path::of(&doc, None);
+            left.value = merge_value(std::mem::take(&mut left.value), right, &doc.anns, mode, mode.missing_ok, &path)?;
+            transfer(&mut left, &doc.anns, mode);
             Ok(left)
         }
     }
 }
 
-fn merge_value(left: TreeValue, right: &Tree, mode: Mode, child_missing_ok: bool, ctx: &[String]) -> Result<TreeValue, OverlayError> {
-    match &right.value {
+/// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`.
+fn merge_value(
+    left: TreeValue,
+    right: TreeValue,
+    right_anns: &[Ann],
+    mode: Mode,
+    child_missing_ok: bool,
+    path: &Path,
+) -> Result<TreeValue, OverlayError> {
+    match right {
         TreeValue::Map(items) => {
             let mut entries = match left {
                 TreeValue::Map(entries) => entries,
-                TreeValue::Scalar(Value::Null) => return Ok(right.value.clone()),
-                other => {
-                    return Err(OverlayError {
-                        context: ctx.to_vec(),
-                        message: format!("Expected map, but was {}", type_name(&other)),
-                    })
-                }
+                TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Map(items)),
+                other => return Err(path.error(format!("Expected map, but was {}", other.type_name()))),
             };
             let child_missing_ok = child_missing_ok
-                || right.ann("overlay/match-child-defaults").is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+                || Ann::find(right_anns, "overlay/match-child-defaults").is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+            let mut index = KeyIndex::new(&entries, items.len());
             for item in items {
-                merge_map_item(&mut entries, item, mode, child_missing_ok, ctx)?;
+                merge_map_item(&mut entries, &mut index, item, mode, child_missing_ok, path)?;
             }
             Ok(TreeValue::Map(entries))
         }
         TreeValue::Array(items) => {
             let mut elems = match left {
                 TreeValue::Array(elems) => elems,
-                TreeValue::Scalar(Value::Null) => return Ok(right.value.clone()),
-                other => {
-                    return Err(OverlayError {
-                        context: ctx.to_vec(),
-                        message: format!("Expected array, but was {}", type_name(&other)),
-                    })
-                }
+                TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Array(items)),
+                other => return Err(path.error(format!("Expected array, but was {}", other.type_name()))),
             };
             if mode.replace_arrays {
-                return Ok(right.value.clone());
+                return Ok(TreeValue::Array(items));
             }
             for item in items {
-                merge_array_item(&mut elems, item, mode, child_missing_ok, ctx)?;
+                merge_array_item(&mut elems, item, mode, child_missing_ok, path)?;
             }
             Ok(TreeValue::Array(elems))
         }
-        TreeValue::Scalar(_) => Ok(right.value.clone()),
-    }
-}
-
-fn type_name(v: &TreeValue) -> &'static str {
-    match v {
-        TreeValue::Scalar(s) => s.type_name(),
-        TreeValue::Map(_) => "map",
-        TreeValue::Array(_) => "array",
+        scalar @ TreeValue::Scalar(_) => Ok(scalar),
     }
 }
 
 const NO_MATCH: &str = "Expected number of matched nodes to be 1, but was 0";
 
-fn merge_map_item(entries: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_missing_ok: bool, ctx: &[String]) -> Result<(), OverlayError> {
-    let key = item.key().cloned().unwrap_or(Value::Null);
-    let mut here = ctx.to_vec();
-    here.push(describe(item));
+/// A map item's key (`null` for a node that is not a map item).
+fn key_of(item: &Tree) -> &Value {
+    static NO_KEY: Value = Value::Null;
+    item.key().unwrap_or(&NO_KEY)
+}
+
+fn merge_map_item(
+    entries: &mut Vec<Tree>,
+    index: &mut KeyIndex,
+    mut item: Tree,
+    mode: Mode,
+    inherited_missing_ok: bool,
+    parent: &Path,
+) -> Result<(), OverlayError> {
     let matcher = item.ann("overlay/match");
     let missing_ok = inherited_missing_ok || mode.missing_ok || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
-    let found = entries.iter().position(|e| e.key().is_some_and(|k| k.key_eq(&key)));
+    let found = index.find(entries, key_of(&item));
     if item.ann("overlay/remove").is_some() {
         return match found {
             Some(i) => {
                 entries.remove(i);
+                index.removed(entries);
                 Ok(())
             }
             None if missing_ok => Ok(()),
-            None => Err(OverlayError { context: here, message: NO_MATCH.into() }),
+            None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
         };
     }
     match found {
         Some(i) if item.ann("overlay/replace").is_some() => {
-            entries[i].value = item.value.clone();
-            entries[i].pos = item.pos.clone();
+            entries[i].value = item.value;
+            entries[i].pos = item.pos;
             Ok(())
         }
         Some(i) => {
             let left = std::mem::take(&mut entries[i].value);
+            let right = std::mem::take(&mut item.value);
             // A value that is replaced rather than merged takes the new position.
             let merges = matches!(
-                (&left, &item.value),
+                (&left, &right),
                 (TreeValue::Map(_), TreeValue::Map(_)) | (TreeValue::Array(_), TreeValue::Array(_))
             );
             if !merges {
                 entries[i].pos = item.pos.clone();
             }
-            entries[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;
-            transfer(&mut entries[i], item, mode);
+            let path = Path::of(&item, Some(parent));
+            entries[i].value = merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
+            transfer(&mut entries[i], &item.anns, mode);
             Ok(())
         }
         None if missing_ok => {
-            entries.push(item.clone());
+            entries.push(item);
+            index.pushed(entries);
             Ok(())
         }
-        None => Err(OverlayError { context: here, message: NO_MATCH.into() }),
+        None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
     }
 }
 
-fn merge_array_item(elems: &mut Vec<Tree>, item: &Tree, mode: Mode, inherited_missing_ok: bool, ctx: &[String]) -> Result<(), OverlayError> {
-    let mut here = ctx.to_vec();
-    here.push(describe(item));
+fn merge_array_item(elems: &mut Vec<Tree>, mut item: Tree, mode: Mode, inherited_missing_ok: bool, parent: &Path) -> Result<(), OverlayError> {
     let Some(matcher) = item.ann("overlay/match") else {
         if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
-            return Err(OverlayError { context: here, message: NO_MATCH.into() });
+            return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
         }
-        elems.push(item.clone());
+        elems.push(item);
         return Ok(());
     };
     if item.ann("overlay/append").is_some() {
-        elems.push(item.clone());
+        elems.push(item);
         return Ok(());
     }
     let missing_ok = truthy(kwarg(matcher, "missing_ok"));
-    let by = Matcher::of(matcher, item);
+    let by = Matcher::of(matcher, &item);
     let matches: Vec<usize> = elems.iter().enumerate().filter(|(i, e)| by.matches(*i, &e.value)).map(|(i, _)| i).collect();
     let expects_many = matcher
         .kwargs
         .iter()
         .any(|(k, a)| k == "expects" && a.data().is_some_and(|n| n.value.as_str().is_some_and(|s| s.ends_with('+'))));
     if matches.is_empty() && missing_ok {
-        elems.push(item.clone());
+        elems.push(item);
         return Ok(());
     }
     if matches.len() != 1 && !(expects_many && !matches.is_empty()) {
-        return Err(OverlayError {
-            context: here,
-            message: format!("Expected number of matched nodes to be 1, but was {}", matches.len()),
-        });
+        let message = format!("Expected number of matched nodes to be 1, but was {}", matches.len());
+        return Err(Path::of(&item, Some(parent)).error(message));
     }
-    for &i in matches.iter().rev() {
-        if item.ann("overlay/remove").is_some() {
+    let (remove, replace) = (item.ann("overlay/remove").is_some(), item.ann("overlay/replace").is_some());
+    let mut right = std::mem::take(&mut item.value);
+    let path = Path::of(&item, Some(parent));
+    for (n, &i) in matches.iter().rev().enumerate() {
+        if remove {
             elems.remove(i);
-        } else if item.ann("overlay/replace").is_some() {
-            elems[i].value = item.value.clone();
+            continue;
+        }
+        // Every match but the last gets a copy of the item's value; the last gets the value.
+        let value = if n + 1 == matches.len() { std::mem::take(&mut right) } else { right.clone() };
+        if replace {
+            elems[i].value = value;
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            elems[i].value = merge_value(left, item, mode, inherited_missing_ok, &here)?;
+            elems[i].value = merge_value(left, value, &item.anns, mode, inherited_missing_ok, &path)?;
         }
     }
     Ok(())
@@ -338,11 +373,11 @@ mod tests {
             item("a", scalar(Value::Int(2)), vec![]),
             item("list", TreeValue::Array(vec![elem(TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]), vec![])]), vec![]),
         ]));
-        let out = value_of(&apply_document(Some(base()), &right, Mode::default()).unwrap());
+        let out = value_of(&apply_document(Some(base()), right.clone(), Mode::default()).unwrap());
         assert_eq!(out.get("a").unwrap().value, Value::Int(2));
         let Value::Array(list) = &out.get("list").unwrap().value else { panic!() };
         assert_eq!(list.len(), 2);
-        let replaced = apply_document(Some(base()), &right, Mode { replace_arrays: true, ..Mode::default() }).unwrap();
+        let replaced = apply_document(Some(base()), right, Mode { replace_arrays: true, ..Mode::default() }).unwrap();
         let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else { panic!() };
         assert_eq!(list.len(), 1);
     }
@@ -350,10 +385,10 @@ mod tests {
     #[test]
     fn unknown_keys_fail_unless_missing_ok() {
         let right = doc(TreeValue::Map(vec![item("b", scalar(Value::Int(2)), vec![])]));
-        let e = apply_document(Some(base()), &right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
         assert_eq!(e.render(), "Document on line v.yml:2: Map item (key 'b') on line v.yml:3: Expected number of matched nodes to be 1, but was 0");
         let ok = doc(TreeValue::Map(vec![item("b", scalar(Value::Int(2)), vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])])]));
-        assert!(value_of(&apply_document(Some(base()), &ok, Mode::default()).unwrap()).get("b").is_some());
+        assert!(value_of(&apply_document(Some(base()), ok, Mode::default()).unwrap()).get("b").is_some());
     }
 
     #[test]
@@ -367,21 +402,21 @@ mod tests {
             )]),
             vec![],
         )]));
-        let out = value_of(&apply_document(Some(base()), &right, Mode::default()).unwrap());
+        let out = value_of(&apply_document(Some(base()), right, Mode::default()).unwrap());
         let Value::Array(list) = &out.get("list").unwrap().value else { panic!() };
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].value.get("extra").unwrap().value, Value::Int(1));
         let remove = doc(TreeValue::Map(vec![item("a", scalar(Value::Null), vec![ann("overlay/remove", &[])])]));
-        assert!(value_of(&apply_document(Some(base()), &remove, Mode::default()).unwrap()).get("a").is_none());
+        assert!(value_of(&apply_document(Some(base()), remove, Mode::default()).unwrap()).get("a").is_none());
         let none = doc(TreeValue::Map(vec![item("list", TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]), vec![])]));
-        let e = apply_document(Some(base()), &none, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), none, Mode::default()).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
     }
 
     #[test]
     fn a_map_onto_a_scalar_is_an_error() {
         let right = doc(TreeValue::Map(vec![item("a", TreeValue::Map(vec![]), vec![])]));
-        let e = apply_document(Some(base()), &right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
         assert_eq!(e.message, "Expected map, but was integer");
     }
 }

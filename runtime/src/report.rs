@@ -6,25 +6,42 @@
 //! at `: ` before a capital letter, indenting each piece further.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The text of every file and flag a run has read, for quoting source lines.
 #[derive(Default, Clone, Debug)]
 pub struct SourceLines {
-    files: HashMap<Arc<str>, Vec<String>>,
+    files: HashMap<Arc<str>, Lines>,
+}
+
+/// A file's text, and where each of its lines starts once a line is quoted (only errors quote
+/// lines).
+#[derive(Clone, Debug)]
+struct Lines {
+    text: Arc<str>,
+    starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceLines {
     pub fn add(&mut self, name: &str, text: &str) {
-        self.files.insert(Arc::from(name), text.split('\n').map(|l| l.trim_end_matches('\r').to_string()).collect());
+        self.add_shared(name, Arc::from(text));
+    }
+
+    /// [`SourceLines::add`] without copying the text.
+    pub fn add_shared(&mut self, name: &str, text: Arc<str>) {
+        self.files.insert(Arc::from(name), Lines { text, starts: OnceLock::new() });
     }
 
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
-        self.files
-            .get(file)
-            .and_then(|lines| lines.get((line as usize).wrapping_sub(1)))
-            .map_or("", String::as_str)
+        let Some(lines) = self.files.get(file) else { return "" };
+        let starts = lines
+            .starts
+            .get_or_init(|| std::iter::once(0).chain(lines.text.match_indices('\n').map(|(i, _)| i + 1)).collect());
+        let index = (line as usize).wrapping_sub(1);
+        let Some(&start) = starts.get(index) else { return "" };
+        let end = starts.get(index + 1).map_or(lines.text.len(), |next| next - 1);
+        lines.text[start..end].trim_end_matches('\r')
     }
 }
 
@@ -155,6 +172,15 @@ pub fn multi_line(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn source_lines_are_quoted_by_number() {
+        let mut sources = SourceLines::default();
+        sources.add("v.yml", "a: 1\r\nb: 2\n\nlast");
+        let lines: Vec<&str> = (0..=5).map(|n| sources.line("v.yml", n)).collect();
+        assert_eq!(lines, ["", "a: 1", "b: 2", "", "last", ""]);
+        assert_eq!(sources.line("other.yml", 1), "");
+    }
 
     #[test]
     fn multi_line_splits_before_capitals_outside_brackets() {

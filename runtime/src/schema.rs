@@ -4,7 +4,7 @@
 //! OpenAPI export. Each field names the annotation or YAML construct that produces it.
 
 pub use crate::validate::Validation;
-use crate::value::{Node, Pos, Value};
+use crate::value::{KeyIndex, Keyed, Node, Pos, Value};
 
 /// A declared data value: a document, a map item's value or an array's item.
 #[derive(Clone, Debug)]
@@ -109,5 +109,34 @@ impl Type {
             Kind::Map(fields) => fields.iter().find(|f| f.key.key_eq(key)),
             _ => None,
         }
+    }
+}
+
+impl Keyed for Field {
+    fn map_key(&self) -> Option<&Value> {
+        Some(&self.key)
+    }
+}
+
+/// The fields of a map type, found by key (without scanning them all each time when there
+/// are many).
+pub struct Fields<'a> {
+    fields: &'a [Field],
+    index: KeyIndex,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `ty` if it is a map type (none otherwise), about to be looked up `lookups`
+    /// times.
+    pub fn of(ty: Option<&'a Type>, lookups: usize) -> Fields<'a> {
+        let fields = match ty.map(|t| &t.kind) {
+            Some(Kind::Map(fields)) => fields.as_slice(),
+            _ => &[],
+        };
+        Fields { fields, index: KeyIndex::new(fields, lookups) }
+    }
+
+    pub fn get(&self, key: &Value) -> Option<&'a Field> {
+        self.index.find(self.fields, key).map(|i| &self.fields[i])
     }
 }

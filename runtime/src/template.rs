@@ -46,16 +46,17 @@ fn normalize(path: &str) -> String {
 }
 
 /// Evaluates a template: files whose `#@` comments are only literal annotations are read
-/// without an interpreter; the others need Starlark (and fail to evaluate without it).
-pub fn evaluate(raw: &crate::yaml::parse::RawFile, files: &Sources) -> Result<Vec<tree::Tree>, TemplateError> {
-    let literal = literal::eval_literal(raw);
-    #[cfg(feature = "starlark")]
-    {
-        literal.or_else(|_| crate::starlark::eval_template(raw, files))
-    }
-    #[cfg(not(feature = "starlark"))]
-    {
-        let _ = files;
-        literal
+/// without an interpreter (their nodes move into the trees); the others need Starlark (and
+/// fail to evaluate without it).
+pub fn evaluate(raw: crate::yaml::parse::RawFile, files: &Sources) -> Result<Vec<tree::Tree>, TemplateError> {
+    match literal::annotations(&raw) {
+        Ok(annotations) => Ok(literal::build(raw, annotations)),
+        #[cfg(feature = "starlark")]
+        Err(_) => crate::starlark::eval_template(&raw, files),
+        #[cfg(not(feature = "starlark"))]
+        Err(e) => {
+            let _ = files;
+            Err(e)
+        }
     }
 }

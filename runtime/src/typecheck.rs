@@ -1,9 +1,9 @@
 //! Checking data values against the schema IR, and filling in defaults.
 
 use crate::report::{Failure, SourceLines};
-use crate::schema::{Kind, Type};
+use crate::schema::{Field, Fields, Kind, Type};
 use crate::template::tree::{Tree, TreeKind, TreeValue};
-use crate::value::{MapEntry, Node, Pos, Value};
+use crate::value::{KeyIndex, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,54 +34,68 @@ impl TypeViolation {
 /// depth-first walk in document order that reports a map's undeclared keys before looking into
 /// its declared items.
 pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
+    check_tree(&Tree::document(node), ty)
+}
+
+/// [`check`] for a tree (its annotations are not looked at).
+pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
     let mut out = Vec::new();
-    check_into(node, ty, &mut out);
+    check_into(tree, ty, &mut out);
     if let Some(first) = out.iter().find(|v| v.collection_for_scalar) {
         return vec![first.clone()];
     }
     out
 }
 
-fn mismatch(node: &Node, ty: &Type) -> TypeViolation {
+fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
+    let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
     TypeViolation {
-        pos: node.pos.clone(),
+        pos: tree.pos.clone(),
         description: None,
-        found: node.value.type_name().to_string(),
+        found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
         hints: Vec::new(),
-        collection_for_scalar: node.value.is_collection() && matches!(ty.kind, Kind::Scalar(_)),
+        collection_for_scalar: collection && matches!(ty.kind, Kind::Scalar(_)),
     }
 }
 
-fn check_into(node: &Node, ty: &Type, out: &mut Vec<TypeViolation>) {
-    if matches!(ty.kind, Kind::Any) || (ty.nullable && node.value.is_null()) {
+/// A map item's key (`null` for a node that is not a map item).
+fn key_of(item: &Tree) -> &Value {
+    static NO_KEY: Value = Value::Null;
+    item.key().unwrap_or(&NO_KEY)
+}
+
+fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
+    if matches!(ty.kind, Kind::Any) || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null))) {
         return;
     }
-    match (&ty.kind, &node.value) {
-        (Kind::Scalar(s), v) if s.accepts(v) => {}
-        (Kind::Map(fields), Value::Map(entries)) => {
-            for e in entries {
-                if !fields.iter().any(|f| f.key.key_eq(&e.key)) {
-                    out.push(undeclared(e, ty, fields));
+    match (&ty.kind, &tree.value) {
+        (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
+        (Kind::Map(fields), TreeValue::Map(items)) => {
+            let declared = Fields::of(Some(ty), items.len());
+            let item_fields: Vec<Option<&Field>> = items.iter().map(|item| declared.get(key_of(item))).collect();
+            for (item, field) in items.iter().zip(&item_fields) {
+                if field.is_none() {
+                    out.push(undeclared(item, ty, fields));
                 }
             }
-            for e in entries {
-                if let Some(field) = fields.iter().find(|f| f.key.key_eq(&e.key)) {
-                    check_into(&e.value, &field.ty, out);
+            for (item, field) in items.iter().zip(&item_fields) {
+                if let Some(field) = field {
+                    check_into(item, &field.ty, out);
                 }
             }
         }
-        (Kind::Array(item), Value::Array(items)) => {
+        (Kind::Array(item_ty), TreeValue::Array(items)) => {
             for i in items {
-                check_into(i, item, out);
+                check_into(i, item_ty, out);
             }
         }
-        _ => out.push(mismatch(node, ty)),
+        _ => out.push(mismatch(tree, ty)),
     }
 }
 
-fn undeclared(entry: &MapEntry, map: &Type, fields: &[crate::schema::Field]) -> TypeViolation {
-    let key = entry.key.key_string();
+fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
+    let key = key_of(item).key_string();
     let expected = match fields.len() {
         1 => format!("a map item with the key named \"{}\" (from {})", fields[0].key.key_string(), map.pos),
         2..=9 => {
@@ -102,7 +116,7 @@ fn undeclared(entry: &MapEntry, map: &Type, fields: &[crate::schema::Field]) -> 
         hints.push(format!("did you mean \"{}\"?", best.1));
     }
     TypeViolation {
-        pos: entry.value.pos.clone(),
+        pos: item.pos.clone(),
         description: Some("Given data value is not declared in schema".into()),
         found: key,
         expected,
@@ -131,15 +145,20 @@ fn edit_distance(a: &str, b: &str) -> usize {
 pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
     match (&ty.kind, &mut tree.value) {
         (Kind::Map(fields), TreeValue::Map(items)) => {
+            let mut index = KeyIndex::new(items, fields.len());
+            items.reserve(fields.len().saturating_sub(items.len()));
             for field in fields {
-                match items.iter_mut().find(|t| t.key().is_some_and(|k| k.key_eq(&field.key))) {
-                    Some(item) => fill_defaults(item, &field.ty),
-                    None => items.push(Tree {
-                        kind: TreeKind::MapItem(field.key.clone()),
-                        pos: field.ty.default.pos.clone(),
-                        anns: Vec::new(),
-                        value: TreeValue::from_node(&field.ty.default),
-                    }),
+                match index.find(items, &field.key) {
+                    Some(i) => fill_defaults(&mut items[i], &field.ty),
+                    None => {
+                        items.push(Tree {
+                            kind: TreeKind::MapItem(field.key.clone()),
+                            pos: field.ty.default.pos.clone(),
+                            anns: Vec::new(),
+                            value: TreeValue::from_node(&field.ty.default),
+                        });
+                        index.pushed(items);
+                    }
                 }
             }
         }
@@ -154,7 +173,7 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
 
 /// [`fill_defaults`] for plain data.
 pub fn fill_node_defaults(node: &mut Node, ty: &Type) {
-    let mut tree = Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) };
+    let mut tree = Tree::document(node);
     fill_defaults(&mut tree, ty);
     *node = tree.to_node();
 }
@@ -162,7 +181,8 @@ pub fn fill_node_defaults(node: &mut Node, ty: &Type) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::schema::{Doc, Field, Scalar};
+    use crate::schema::{Doc, Scalar};
+    use crate::value::MapEntry;
 
     fn scalar(s: Scalar, default: Value, line: u32) -> Type {
         let pos = Pos::new("s.yml", line);

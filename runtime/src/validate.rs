@@ -302,15 +302,26 @@ pub fn to_json(violations: &[Violation]) -> String {
 
 /// A path segment joined the way ytt prints paths.
 pub fn child_path(parent: &str, key: &Value) -> String {
-    if parent.is_empty() {
-        key.key_string()
-    } else {
-        format!("{parent}.{}", key.key_string())
+    // Built without `format!`: the walk makes one for every node.
+    let mut path = String::with_capacity(parent.len() + 16);
+    if !parent.is_empty() {
+        path.push_str(parent);
+        path.push('.');
     }
+    match key {
+        Value::Str(s) => path.push_str(s),
+        other => path.push_str(&other.key_string()),
+    }
+    path
 }
 
 pub fn item_path(parent: &str, index: usize) -> String {
-    format!("{parent}[{index}]")
+    let mut path = String::with_capacity(parent.len() + 8);
+    path.push_str(parent);
+    path.push('[');
+    path.push_str(&index.to_string());
+    path.push(']');
+    path
 }
 
 /// Validates the final data values: the schema's rules and the `@assert/validate` rules that
@@ -357,11 +368,9 @@ fn walk(
     });
     match &node.value {
         Value::Map(entries) => {
+            let fields = crate::schema::Fields::of(ty, entries.len());
             for (i, e) in entries.iter().enumerate() {
-                let child_ty = match ty.map(|t| &t.kind) {
-                    Some(Kind::Map(fields)) => fields.iter().find(|f| f.key.key_eq(&e.key)).map(|f| &f.ty),
-                    _ => None,
-                };
+                let child_ty = fields.get(&e.key).map(|f| &f.ty);
                 let child_tree = children.and_then(|c| c.get(i));
                 walk(child_tree, &e.value, child_ty, node, root, &child_path(path, &e.key), predicates, out)?;
             }

@@ -62,7 +62,7 @@ impl Predicates for NoPredicates {
 }
 
 impl Backend for Built {
-    fn eval_template(&self, raw: &RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
         crate::template::evaluate(raw, files)
     }
 
@@ -109,7 +109,7 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
     for (name, text) in v.sources.iter().filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml")) {
         let raw = crate::yaml::parse::parse_file(name, text, false).map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
         let docs = crate::starlark::eval_template(&raw, &files).map_err(|e| format!("{}: {}", e.file, e.message))?;
-        for doc in docs.iter().filter(|d| d.ann("data/values-schema").is_some()) {
+        for doc in docs.into_iter().filter(|d| d.ann("data/values-schema").is_some()) {
             merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| e.render())?);
         }
     }

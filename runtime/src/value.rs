@@ -4,7 +4,9 @@
 //! line a value came from (`values.yml:3`) and the schema line that demanded its type
 //! (`by schema.yml:4`). Maps keep their source order: ytt's output and its error reports follow it.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Where a node came from: a file name as the user gave it and a 1-based line.
@@ -141,5 +143,156 @@ impl Value {
             Value::Map(_) => "map".into(),
             Value::Array(_) => "array".into(),
         }
+    }
+}
+
+/// Something that may carry a map key: a map entry, a map item of a template tree, a schema
+/// field.
+pub trait Keyed {
+    fn map_key(&self) -> Option<&Value>;
+}
+
+impl Keyed for MapEntry {
+    fn map_key(&self) -> Option<&Value> {
+        Some(&self.key)
+    }
+}
+
+/// The hash of rustc's `FxHasher`: a multiply and rotate per word, fast on short keys. Keys
+/// that collide only cost a scan (see [`KeyIndex::find`]).
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxBuild = BuildHasherDefault<FxHasher>;
+
+/// Finds the items of a map by key, as a scan for the first item whose key is
+/// [`Value::key_eq`] would, but without the scan when the map is large and looked up often.
+///
+/// An index is built over the items it searches and knows nothing of later changes: report
+/// pushes with [`KeyIndex::pushed`] and removals with [`KeyIndex::removed`].
+#[derive(Debug)]
+pub struct KeyIndex {
+    /// The first item with each hash of a string key; `None` when scanning is cheaper.
+    by_hash: Option<HashMap<u64, usize, FxBuild>>,
+}
+
+/// Maps shorter than this are scanned.
+const INDEXED_LEN: usize = 16;
+/// Fewer lookups than this are scanned for.
+const INDEXED_LOOKUPS: usize = 4;
+
+fn key_hash(key: &str) -> u64 {
+    FxBuild::default().hash_one(key)
+}
+
+impl KeyIndex {
+    /// An index over `items`, which are about to be searched `lookups` times.
+    pub fn new<T: Keyed>(items: &[T], lookups: usize) -> KeyIndex {
+        if items.len() < INDEXED_LEN || lookups < INDEXED_LOOKUPS {
+            return KeyIndex { by_hash: None };
+        }
+        let mut index = KeyIndex { by_hash: Some(HashMap::with_capacity_and_hasher(items.len(), FxBuild::default())) };
+        for (i, item) in items.iter().enumerate() {
+            index.record(item, i);
+        }
+        index
+    }
+
+    fn record<T: Keyed>(&mut self, item: &T, i: usize) {
+        if let (Some(by_hash), Some(Value::Str(key))) = (&mut self.by_hash, item.map_key()) {
+            by_hash.entry(key_hash(key)).or_insert(i);
+        }
+    }
+
+    /// The position of the first item of `items` whose key is `key`.
+    pub fn find<T: Keyed>(&self, items: &[T], key: &Value) -> Option<usize> {
+        if let (Some(by_hash), Value::Str(s)) = (&self.by_hash, key) {
+            // No string key has this hash: no key equals `key`.
+            let i = *by_hash.get(&key_hash(s))?;
+            if items.get(i).and_then(Keyed::map_key).is_some_and(|k| k.key_eq(key)) {
+                return Some(i);
+            }
+            // Another key with the same hash came first: scan.
+        }
+        items.iter().position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
+    }
+
+    /// Records the item just pushed onto `items`.
+    pub fn pushed<T: Keyed>(&mut self, items: &[T]) {
+        if let Some(last) = items.last() {
+            self.record(last, items.len() - 1);
+        }
+    }
+
+    /// Re-indexes `items` after an item was removed (later items moved).
+    pub fn removed<T: Keyed>(&mut self, items: &[T]) {
+        if self.by_hash.is_some() {
+            *self = KeyIndex::new(items, INDEXED_LOOKUPS);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries(keys: &[Value]) -> Vec<MapEntry> {
+        keys.iter().map(|k| MapEntry { key: k.clone(), value: Node::null(Pos::unknown()) }).collect()
+    }
+
+    fn s(text: &str) -> Value {
+        Value::Str(text.into())
+    }
+
+    #[test]
+    fn finds_the_first_match_in_small_and_large_maps() {
+        for len in [3, 40] {
+            let mut keys: Vec<Value> = (0..len).map(|i| s(&format!("k{i}"))).collect();
+            keys.push(Value::Int(1));
+            keys.push(s("k1"));
+            let items = entries(&keys);
+            let index = KeyIndex::new(&items, 100);
+            assert_eq!(index.find(&items, &s("k1")), Some(1));
+            assert_eq!(index.find(&items, &Value::Int(1)), Some(len));
+            assert_eq!(index.find(&items, &s("1")), None);
+            assert_eq!(index.find(&items, &s("absent")), None);
+        }
+    }
+
+    #[test]
+    fn follows_pushes_and_removals() {
+        let mut items = entries(&(0..20).map(|i| s(&format!("k{i}"))).collect::<Vec<_>>());
+        let mut index = KeyIndex::new(&items, 100);
+        items.push(MapEntry { key: s("new"), value: Node::null(Pos::unknown()) });
+        index.pushed(&items);
+        assert_eq!(index.find(&items, &s("new")), Some(20));
+        items.remove(0);
+        index.removed(&items);
+        assert_eq!(index.find(&items, &s("new")), Some(19));
+        assert_eq!(index.find(&items, &s("k0")), None);
     }
 }

@@ -231,11 +231,13 @@ impl BuildState {
     }
 }
 
+/// The builder's state, when a template is being built (not while a rule or predicate runs).
+fn building<'a>(eval: &Evaluator<'_, 'a, '_>) -> Option<&'a BuildState> {
+    eval.extra.and_then(|e| e.downcast_ref::<BuildState>())
+}
+
 fn state<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a BuildState> {
-    let extra = eval.extra;
-    extra
-        .and_then(|e| e.downcast_ref::<BuildState>())
-        .ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
+    building(eval).ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
 }
 
 #[starlark_module]
@@ -281,17 +283,16 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     }
 
     fn __ytt_ctx_start(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        if let Ok(st) = state(eval) {
+        // Functions also run outside templating (custom rules): there is nothing to build then,
+        // and no error to construct (an `anyhow` error captures a backtrace, which is slow).
+        if let Some(st) = building(eval) {
             st.ctx_start();
         }
         Ok(NoneType)
     }
 
     fn __ytt_ctx_end<'v>(ret: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
-        let built = match state(eval) {
-            Ok(st) => st.ctx_end(),
-            Err(_) => None,
-        };
+        let built = building(eval).and_then(BuildState::ctx_end);
         if !ret.is_none() {
             return Ok(ret);
         }

@@ -13,13 +13,37 @@ use crate::value::{MapEntry, Node, Pos, Value};
 use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// Evaluates a template whose comments are annotations with literal arguments.
-pub fn eval_literal(file: &RawFile) -> Result<Vec<Tree>, TemplateError> {
+pub fn eval_literal(file: RawFile) -> Result<Vec<Tree>, TemplateError> {
+    let annotations = annotations(&file)?;
+    Ok(build(file, annotations))
+}
+
+/// The annotations of a template's nodes, read by [`annotations`] for [`build`].
+pub struct Annotations {
+    /// The annotated nodes by their index in document order (most nodes have none).
+    by_node: Vec<(usize, Vec<Ann>)>,
+}
+
+/// Reads the annotations of every node of `file` if all its comments are annotations with
+/// literal arguments or `load()`s; the error names the first comment that needs Starlark.
+pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     let name: Arc<str> = file.name.clone();
     let err = |line: u32, message: String| TemplateError { file: name.to_string(), line: Some(line), message, compile_time: true };
     for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
     }
-    file.docs.iter().map(|d| tree(d, &name).map_err(|(line, m)| err(line, m))).collect()
+    let mut out = Annotations { by_node: Vec::new() };
+    let mut index = 0;
+    for doc in &file.docs {
+        collect(doc, &name, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
+    }
+    Ok(out)
+}
+
+/// The template's documents: its nodes move into trees and take their `annotations`.
+pub fn build(file: RawFile, annotations: Annotations) -> Vec<Tree> {
+    let mut builder = Builder { file: file.name, annotations: annotations.by_node.into_iter().peekable(), index: 0 };
+    file.docs.into_iter().map(|d| builder.tree(d)).collect()
 }
 
 /// The `@ytt:` modules a literal template may load (their names are used only as literals).
@@ -43,8 +67,22 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
     ))
 }
 
-fn tree(node: &RawNode, file: &Arc<str>) -> Result<Tree, (u32, String)> {
-    let pos = Pos::new(file.clone(), node.line);
+/// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
+fn collect(node: &RawNode, file: &Arc<str>, index: &mut usize, out: &mut Annotations) -> Result<(), (u32, String)> {
+    let anns = node_annotations(node, file)?;
+    if !anns.is_empty() {
+        out.by_node.push((*index, anns));
+    }
+    *index += 1;
+    if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+        for item in items {
+            collect(item, file, index, out)?;
+        }
+    }
+    Ok(())
+}
+
+fn node_annotations(node: &RawNode, file: &Arc<str>) -> Result<Vec<Ann>, (u32, String)> {
     let mut anns = Vec::new();
     for c in &node.comments {
         let first = c.text.chars().next();
@@ -62,12 +100,30 @@ fn tree(node: &RawNode, file: &Arc<str>) -> Result<Tree, (u32, String)> {
             .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
         anns.push(Ann { name: name.to_string(), pos: ann_pos, args, kwargs });
     }
-    let value = match &node.value {
-        RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
-        RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| tree(i, file)).collect::<Result<_, _>>()?),
-        RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| tree(i, file)).collect::<Result<_, _>>()?),
-    };
-    Ok(Tree { kind: node.kind.clone(), pos, anns, value })
+    Ok(anns)
+}
+
+/// Turns raw nodes into trees, in document order, handing out the annotations read before.
+struct Builder {
+    file: Arc<str>,
+    annotations: std::iter::Peekable<std::vec::IntoIter<(usize, Vec<Ann>)>>,
+    /// The index of the next node in document order.
+    index: usize,
+}
+
+impl Builder {
+    fn tree(&mut self, node: RawNode) -> Tree {
+        let here = self.index;
+        self.index += 1;
+        let anns = self.annotations.next_if(|(i, _)| *i == here).map(|(_, anns)| anns).unwrap_or_default();
+        let RawNode { kind, line, value, .. } = node;
+        let value = match value {
+            RawValue::Scalar(v) => TreeValue::Scalar(v),
+            RawValue::Map(items) => TreeValue::Map(items.into_iter().map(|i| self.tree(i)).collect()),
+            RawValue::Array(items) => TreeValue::Array(items.into_iter().map(|i| self.tree(i)).collect()),
+        };
+        Tree { kind, pos: Pos::new(self.file.clone(), line), anns, value }
+    }
 }
 
 /// A parser for Starlark literals: strings, numbers, True/False/None, lists, dicts, tuples,
@@ -276,7 +332,7 @@ mod tests {
     use crate::yaml::parse::parse_file;
 
     fn eval(src: &str) -> Result<Vec<Tree>, TemplateError> {
-        eval_literal(&parse_file("v.yml", src, false).unwrap())
+        eval_literal(parse_file("v.yml", src, false).unwrap())
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 
-use crate::value::{MapEntry, Node, Pos, Value};
+use crate::value::{Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
 
 /// An evaluated template node: a document, map item or array item.
@@ -73,8 +73,13 @@ impl Tree {
         Tree { kind: node.kind.clone(), pos, anns: Vec::new(), value }
     }
 
+    /// A document holding plain data (no annotations).
+    pub fn document(node: &Node) -> Tree {
+        Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
+    }
+
     pub fn ann(&self, name: &str) -> Option<&Ann> {
-        self.anns.iter().rev().find(|a| a.name == name)
+        Ann::find(&self.anns, name)
     }
 
     pub fn key(&self) -> Option<&Value> {
@@ -90,7 +95,29 @@ impl Tree {
     }
 }
 
+impl Keyed for Tree {
+    fn map_key(&self) -> Option<&Value> {
+        self.key()
+    }
+}
+
+impl Ann {
+    /// The last annotation named `name` (the one that counts when a node repeats it).
+    pub fn find<'a>(anns: &'a [Ann], name: &str) -> Option<&'a Ann> {
+        anns.iter().rev().find(|a| a.name == name)
+    }
+}
+
 impl TreeValue {
+    /// The type name ytt uses in messages (`Expected map, but was integer`).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            TreeValue::Scalar(v) => v.type_name(),
+            TreeValue::Map(_) => "map",
+            TreeValue::Array(_) => "array",
+        }
+    }
+
     pub fn to_value(&self) -> Value {
         match self {
             TreeValue::Scalar(v) => v.clone(),

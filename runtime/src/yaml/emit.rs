@@ -391,9 +391,11 @@ impl Emitter {
 /// Whether go-yaml's `resolve` reads `s`, written plain, back as a string (not as a null, a
 /// boolean, a number or a timestamp).
 fn resolves_to_str(s: &str) -> bool {
-    const SPECIAL: &str = "y Y yes Yes YES true True TRUE on On ON n N no No NO false False FALSE \
-        off Off OFF ~ null Null NULL .nan .NaN .NAN .inf .Inf .INF +.inf +.Inf +.INF \
-        -.inf -.Inf -.INF";
+    const SPECIAL: &[&str] = &[
+        "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "n", "N", "no", "No", "NO", "false",
+        "False", "FALSE", "off", "Off", "OFF", "~", "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf",
+        ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
+    ];
     let Some(first) = s.bytes().next() else {
         return false;
     };
@@ -401,7 +403,7 @@ fn resolves_to_str(s: &str) -> bool {
     if !numeric && first != b'.' && !b"yYnNtTfFoO~".contains(&first) {
         return true;
     }
-    if SPECIAL.split(' ').any(|special| special == s) {
+    if SPECIAL.contains(&s) {
         return false;
     }
     if first == b'.' {
