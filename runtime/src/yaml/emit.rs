@@ -12,6 +12,8 @@
 //! spaces, `: `, ` #`, a leading indicator) to single quotes, and strings with control characters
 //! or characters outside the Basic Multilingual Plane to double quotes with escapes.
 
+use std::borrow::Cow;
+
 use crate::value::{MapEntry, Node, Value};
 
 /// Renders one document of data values. A null, an empty map or an empty array prints nothing,
@@ -103,28 +105,63 @@ fn is_printable(c: char) -> bool {
         && c != '\u{FEFF}'
 }
 
+/// What libyaml's scalar analysis finds in a text, in one pass.
+#[derive(Default)]
+struct Analysis {
+    multiline: bool,
+    special: bool,
+    space_break: bool,
+    break_space: bool,
+    edge: bool,
+    trailing_space: bool,
+    indicator: bool,
+}
+
+fn analyse(text: &str) -> Analysis {
+    let mut a = Analysis { indicator: text.starts_with("---") || text.starts_with("..."), ..Default::default() };
+    let mut prev: Option<char> = None;
+    let mut preceded_by_ws = true;
+    let mut chars = text.chars().enumerate().peekable();
+    while let Some((i, c)) = chars.next() {
+        let next = chars.peek().map(|(_, n)| *n);
+        let brk = is_break(c);
+        a.multiline |= brk;
+        a.special |= !is_printable(c);
+        if let Some(p) = prev {
+            a.space_break |= p == ' ' && brk;
+            a.break_space |= is_break(p) && c == ' ';
+        }
+        if i == 0 {
+            a.edge |= c == ' ' || brk;
+        }
+        if next.is_none() {
+            a.edge |= c == ' ' || brk;
+            a.trailing_space = c == ' ';
+        }
+        // A plain scalar in block context would be misread: a leading indicator, `: ` or ` #`.
+        let followed_by_ws = next.is_none_or(|n| n == ' ' || n == '\t');
+        a.indicator |= match c {
+            '#' => i == 0 || preceded_by_ws,
+            ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => i == 0,
+            '?' | '-' => i == 0 && followed_by_ws,
+            ':' => followed_by_ws,
+            _ => false,
+        };
+        preceded_by_ws = matches!(c, ' ' | '\t' | '\0') || brk;
+        prev = Some(c);
+    }
+    a
+}
+
 /// The style libyaml settles on for a scalar, given the style the encoder asked for. This is
 /// libyaml's scalar analysis, without the parts that only flow collections or tags reach.
 fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
-    let chars: Vec<char> = text.chars().collect();
-    let space = |c: &char| *c == ' ';
-    let brk = |c: &char| is_break(*c);
-    let pair = |a: &dyn Fn(&char) -> bool, b: &dyn Fn(&char) -> bool| {
-        chars.windows(2).any(|w| a(&w[0]) && b(&w[1]))
-    };
-    let multiline = chars.iter().any(brk);
-    let special = chars.iter().any(|&c| !is_printable(c));
-    let space_break = pair(&space, &brk);
-    let single_ok = !(space_break || pair(&brk, &space) || special);
-    let edge = chars.first().is_some_and(|c| space(c) || brk(c))
-        || chars.last().is_some_and(|c| space(c) || brk(c));
-    let block_plain = single_ok
-        && !(edge || multiline || has_block_indicator(text, &chars))
-        && !(text.is_empty() && simple_key);
-    let trailing_space = chars.last().is_some_and(space);
-    let block_ok = !(text.is_empty() || trailing_space || space_break || special);
+    let a = analyse(text);
+    let single_ok = !(a.space_break || a.break_space || a.special);
+    let block_plain = single_ok && !(a.edge || a.multiline || a.indicator) && !(text.is_empty() && simple_key);
+    let block_ok = !(text.is_empty() || a.trailing_space || a.space_break || a.special);
     match requested {
-        _ if simple_key && multiline => Style::Double,
+        _ if simple_key && a.multiline => Style::Double,
         Style::Plain if block_plain => Style::Plain,
         Style::Plain | Style::Single if single_ok => Style::Single,
         Style::Literal if block_ok && !simple_key => Style::Literal,
@@ -132,41 +169,18 @@ fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
     }
 }
 
-/// Whether a plain scalar in block context would be misread: a leading indicator, `: ` or ` #`.
-fn has_block_indicator(text: &str, chars: &[char]) -> bool {
-    if text.starts_with("---") || text.starts_with("...") {
-        return true;
-    }
-    let mut preceded_by_ws = true;
-    for (i, &c) in chars.iter().enumerate() {
-        let followed_by_ws = chars.get(i + 1).is_none_or(|&n| n == ' ' || n == '\t');
-        let hit = match c {
-            '#' if i == 0 || preceded_by_ws => true,
-            ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@'
-            | '`' => i == 0,
-            '?' | '-' => i == 0 && followed_by_ws,
-            ':' => followed_by_ws,
-            _ => false,
-        };
-        if hit {
-            return true;
-        }
-        preceded_by_ws = matches!(c, ' ' | '\t' | '\0') || is_break(c);
-    }
-    false
-}
-
 /// The text go-yaml's encoder writes for a scalar value, and the style it asks for.
-fn scalar_request(value: &Value) -> (String, Style) {
+fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
     match value {
-        Value::Null => ("null".into(), Style::Plain),
-        Value::Bool(b) => (b.to_string(), Style::Plain),
-        Value::Int(i) => (i.to_string(), Style::Plain),
-        Value::Float(f) => (format_float(*f), Style::Plain),
-        Value::Str(s) if s.contains('\n') => (s.clone(), Style::Literal),
-        Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => (s.clone(), Style::Plain),
-        Value::Str(s) => (s.clone(), Style::Double),
-        Value::Map(_) | Value::Array(_) => (String::new(), Style::Plain),
+        Value::Null => (Cow::Borrowed("null"), Style::Plain),
+        Value::Bool(true) => (Cow::Borrowed("true"), Style::Plain),
+        Value::Bool(false) => (Cow::Borrowed("false"), Style::Plain),
+        Value::Int(i) => (Cow::Owned(i.to_string()), Style::Plain),
+        Value::Float(f) => (Cow::Owned(format_float(*f)), Style::Plain),
+        Value::Str(s) if s.contains('\n') => (Cow::Borrowed(s), Style::Literal),
+        Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => (Cow::Borrowed(s), Style::Plain),
+        Value::Str(s) => (Cow::Borrowed(s), Style::Double),
+        Value::Map(_) | Value::Array(_) => (Cow::Borrowed(""), Style::Plain),
     }
 }
 
@@ -238,7 +252,8 @@ impl Emitter {
         if need_space && !self.whitespace {
             self.put(' ');
         }
-        text.chars().for_each(|c| self.put(c));
+        self.out.push_str(text);
+        self.column += if text.is_ascii() { text.len() } else { text.chars().count() };
         self.whitespace = is_space;
         self.indention = self.indention && indention;
     }
