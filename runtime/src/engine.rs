@@ -382,8 +382,8 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
         type_check(&mut merged, schema.as_ref(), &sources, &prefix)?;
         current = Some(merged);
     }
-    let Some(result) = current else { return done(Outcome::DataValues(Node::null(Pos::unknown()))) };
-    let node = result.to_node();
+    let Some(mut result) = current else { return done(Outcome::DataValues(Node::null(Pos::unknown()))) };
+    let node = result.take_node();
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;

@@ -56,8 +56,9 @@ pub struct Node {
 
 /// A YAML value. Map keys are scalars (`Value::Str` for almost every key, but YAML 1.1 allows
 /// `on:` to be the boolean `true` and `1:` to be an integer, and ytt keeps them so).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub enum Value {
+    #[default]
     Null,
     Bool(bool),
     Int(i64),

@@ -93,6 +93,12 @@ impl Tree {
     pub fn to_node(&self) -> Node {
         Node { value: self.value.to_value(), pos: self.pos.clone() }
     }
+
+    /// The tree as plain data, moved out: what stays is the tree's shape and annotations (its
+    /// scalars and keys become null), all that validation still reads of it.
+    pub fn take_node(&mut self) -> Node {
+        Node { value: self.value.take_value(), pos: self.pos.clone() }
+    }
 }
 
 impl Keyed for Tree {
@@ -128,6 +134,26 @@ impl TreeValue {
                     .collect(),
             ),
             TreeValue::Array(items) => Value::Array(items.iter().map(Tree::to_node).collect()),
+        }
+    }
+
+    /// See [`Tree::take_node`].
+    pub fn take_value(&mut self) -> Value {
+        match self {
+            TreeValue::Scalar(v) => std::mem::take(v),
+            TreeValue::Map(items) => Value::Map(
+                items
+                    .iter_mut()
+                    .map(|t| {
+                        let key = match &mut t.kind {
+                            TreeKind::MapItem(k) => std::mem::take(k),
+                            _ => Value::Null,
+                        };
+                        MapEntry { key, value: t.take_node() }
+                    })
+                    .collect(),
+            ),
+            TreeValue::Array(items) => Value::Array(items.iter_mut().map(Tree::take_node).collect()),
         }
     }
 

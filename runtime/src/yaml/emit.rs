@@ -156,6 +156,14 @@ fn analyse(text: &str) -> Analysis {
 /// The style libyaml settles on for a scalar, given the style the encoder asked for. This is
 /// libyaml's scalar analysis, without the parts that only flow collections or tags reach.
 fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
+    // Most keys and values are words such as `host0.example.com`: nothing to analyse.
+    let word = text.bytes().enumerate().all(|(i, b)| b.is_ascii_alphanumeric() || b == b'_' || b == b'/' || (i > 0 && matches!(b, b'.' | b'-')));
+    if word && !text.is_empty() {
+        return match requested {
+            Style::Plain | Style::Single => requested,
+            _ => Style::Double,
+        };
+    }
     let a = analyse(text);
     let single_ok = !(a.space_break || a.break_space || a.special);
     let block_plain = single_ok && !(a.edge || a.multiline || a.indicator) && !(text.is_empty() && simple_key);
@@ -406,11 +414,7 @@ impl Emitter {
 /// Whether go-yaml's `resolve` reads `s`, written plain, back as a string (not as a null, a
 /// boolean, a number or a timestamp).
 fn resolves_to_str(s: &str) -> bool {
-    const SPECIAL: &[&str] = &[
-        "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "n", "N", "no", "No", "NO", "false",
-        "False", "FALSE", "off", "Off", "OFF", "~", "null", "Null", "NULL", ".nan", ".NaN", ".NAN", ".inf", ".Inf",
-        ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
-    ];
+
     let Some(first) = s.bytes().next() else {
         return false;
     };
@@ -418,7 +422,13 @@ fn resolves_to_str(s: &str) -> bool {
     if !numeric && first != b'.' && !b"yYnNtTfFoO~".contains(&first) {
         return true;
     }
-    if SPECIAL.contains(&s) {
+    let special = matches!(
+        s,
+        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" | "n" | "N" | "no" | "No" | "NO"
+            | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" | "~" | "null" | "Null" | "NULL" | ".nan" | ".NaN"
+            | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+    );
+    if special {
         return false;
     }
     if first == b'.' {
