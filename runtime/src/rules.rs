@@ -120,45 +120,45 @@ pub fn len_of(value: &Value) -> Result<usize, String> {
 
 fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let op = if min { ">=" } else { "<=" };
-    let expected = format!("length {op} {}", repr(arg));
+    // Worded only when the rule fails: most values pass.
+    let expected = || format!("length {op} {}", repr(arg));
     let n = match len_of(value) {
         Ok(n) => n as f64,
-        Err(e) => return fail(expected, Some(e)),
+        Err(e) => return fail(expected(), Some(e)),
     };
     let limit = match arg {
         Value::Int(i) => *i as f64,
         Value::Float(f) => *f,
-        _ => return fail(expected, None),
+        _ => return fail(expected(), None),
     };
     let ok = if min { n >= limit } else { n <= limit };
     if ok {
         None
     } else {
-        fail(expected, Some(format!("length = {}", n as i64)))
+        fail(expected(), Some(format!("length = {}", n as i64)))
     }
 }
 
 fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
-    let expected = format!("a value {op} {}", repr(arg));
+    let expected = || format!("a value {op} {}", repr(arg));
     match compare(value, arg) {
         Ok(ord) => {
             let ok = if min { ord != Ordering::Less } else { ord != Ordering::Greater };
             if ok {
                 None
             } else {
-                fail(expected, Some(format!("value {bad} {}", repr(arg))))
+                fail(expected(), Some(format!("value {bad} {}", repr(arg))))
             }
         }
         Err(()) => fail(
-            expected,
+            expected(),
             Some(format!("{} {op} {} not implemented", starlark_type(value), starlark_type(arg))),
         ),
     }
 }
 
 fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
-    let expected = format!("one of {}", repr(arg));
     let found = match arg {
         Value::Array(items) => items.iter().any(|i| starlark_eq(&i.value, value)),
         Value::Str(s) => matches!(value, Value::Str(v) if s.contains(v.as_str())),
@@ -168,7 +168,7 @@ fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
     if found {
         None
     } else {
-        fail(expected, Some("not one of allowed values".into()))
+        fail(format!("one of {}", repr(arg)), Some("not one of allowed values".into()))
     }
 }
 

@@ -300,28 +300,21 @@ pub fn to_json(violations: &[Violation]) -> String {
     crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|| "[]".into())
 }
 
-/// A path segment joined the way ytt prints paths.
-pub fn child_path(parent: &str, key: &Value) -> String {
-    // Built without `format!`: the walk makes one for every node.
-    let mut path = String::with_capacity(parent.len() + 16);
-    if !parent.is_empty() {
-        path.push_str(parent);
+/// Appends a map key to a path, joined the way ytt prints paths (`db.port`).
+fn push_key(path: &mut String, key: &Value) {
+    if !path.is_empty() {
         path.push('.');
     }
     match key {
         Value::Str(s) => path.push_str(s),
         other => path.push_str(&other.key_string()),
     }
-    path
 }
 
-pub fn item_path(parent: &str, index: usize) -> String {
-    let mut path = String::with_capacity(parent.len() + 8);
-    path.push_str(parent);
-    path.push('[');
-    path.push_str(&index.to_string());
-    path.push(']');
-    path
+/// Appends an array index to a path (`ports[0]`).
+fn push_index(path: &mut String, index: usize) {
+    use std::fmt::Write;
+    let _ = write!(path, "[{index}]");
 }
 
 /// Validates the final data values: the schema's rules and the `@assert/validate` rules that
@@ -333,7 +326,9 @@ pub fn validate(
     predicates: &dyn Predicates,
 ) -> Result<Vec<Violation>, String> {
     let mut out = Vec::new();
-    walk(Some(tree), node, schema, node, node, "", predicates, &mut out)?;
+    // One path buffer for the whole walk, extended and cut back at each level.
+    let mut path = String::new();
+    walk(Some(tree), node, schema, node, node, &mut path, predicates, &mut out)?;
     Ok(out)
 }
 
@@ -344,13 +339,13 @@ fn walk(
     ty: Option<&crate::schema::Type>,
     parent: &Node,
     root: &Node,
-    path: &str,
+    path: &mut String,
     predicates: &dyn Predicates,
     out: &mut Vec<Violation>,
 ) -> Result<(), String> {
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
-    let shown = if path.is_empty() { "(document)" } else { path };
+    let shown = if path.is_empty() { "(document)" } else { path.as_str() };
     let mut rules = Vec::new();
     if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
         rules.extend(run(v, node, parent, root, predicates, shown)?);
@@ -372,7 +367,10 @@ fn walk(
             for (i, e) in entries.iter().enumerate() {
                 let child_ty = fields.get(&e.key).map(|f| &f.ty);
                 let child_tree = children.and_then(|c| c.get(i));
-                walk(child_tree, &e.value, child_ty, node, root, &child_path(path, &e.key), predicates, out)?;
+                let len = path.len();
+                push_key(path, &e.key);
+                walk(child_tree, &e.value, child_ty, node, root, path, predicates, out)?;
+                path.truncate(len);
             }
         }
         Value::Array(items) => {
@@ -382,7 +380,10 @@ fn walk(
                     _ => None,
                 };
                 let child_tree = children.and_then(|c| c.get(i));
-                walk(child_tree, item, child_ty, node, root, &item_path(path, i), predicates, out)?;
+                let len = path.len();
+                push_index(path, i);
+                walk(child_tree, item, child_ty, node, root, path, predicates, out)?;
+                path.truncate(len);
             }
         }
         _ => {}

@@ -44,6 +44,9 @@ pub fn format_float(f: f64) -> String {
         ".nan".into()
     } else if f.is_infinite() {
         if f > 0.0 { ".inf" } else { "-.inf" }.into()
+    } else if f.fract() == 0.0 && f.abs() < 1e6 && !(f == 0.0 && f.is_sign_negative()) {
+        // Whole numbers below the exponent form print as integers (`1`, `-250`).
+        (f as i64).to_string()
     } else {
         go_float_text(f, -4..6, 2)
     }
