@@ -7,6 +7,7 @@
 //!
 //! [`Validator`]: schemac_runtime::validator::Validator
 
+pub mod check;
 pub mod ir;
 pub mod names;
 pub mod types;
@@ -59,6 +60,9 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let schema_expr = ir.ty(&compiled.schema, !starlark);
     let type_fns = ir.fns.take();
     let rule_fns = if starlark { Vec::new() } else { lowering.items.clone() };
+    let mut checks = check::CheckGen::new(&rt);
+    let check_fn = checks.root(&compiled.schema);
+    let check_fns = checks.items;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
 
@@ -96,6 +100,8 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
 
         #(#rule_fns)*
 
+        #(#check_fns)*
+
         /// The `--data-values-schema-inspect -o openapi-v3` document.
         pub fn openapi() -> #rt::value::Node {
             #rt::__private::yaml_document(#openapi_yaml)
@@ -109,6 +115,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
             needs_starlark: #starlark,
             schema,
             openapi,
+            type_check: #check_fn,
         };
     }
 }

@@ -39,15 +39,25 @@ pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
 
 /// [`check`] for a tree (its annotations are not looked at).
 pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
+    check_tree_with(tree, ty, check_into)
+}
+
+/// A type check of a tree against the type it was made for: [`check_into`], or code that
+/// `schemac build` generated for the schema's types.
+pub type TypeChecker = fn(&Tree, &Type, &mut Vec<TypeViolation>);
+
+/// [`check_tree`] with `checker` walking the tree.
+pub fn check_tree_with(tree: &Tree, ty: &Type, checker: TypeChecker) -> Vec<TypeViolation> {
     let mut out = Vec::new();
-    check_into(tree, ty, &mut out);
+    checker(tree, ty, &mut out);
     if let Some(first) = out.iter().find(|v| v.collection_for_scalar) {
         return vec![first.clone()];
     }
     out
 }
 
-fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
+/// The violation of a value whose kind is not its type's.
+pub fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
     TypeViolation {
         pos: tree.pos.clone(),
@@ -65,7 +75,8 @@ fn key_of(item: &Tree) -> &Value {
     item.key().unwrap_or(&NO_KEY)
 }
 
-fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
+/// Checks `tree` against `ty`, appending violations in ytt's order.
+pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
     if matches!(ty.kind, Kind::Any) || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null))) {
         return;
     }
@@ -94,7 +105,8 @@ fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
     }
 }
 
-fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
+/// The violation of a map item whose key `map` does not declare.
+pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
     let expected = match fields.len() {
         1 => format!("a map item with the key named \"{}\" (from {})", fields[0].key.key_string(), map.pos),

@@ -28,11 +28,14 @@ pub struct Validator {
     pub needs_starlark: bool,
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
+    /// The type check generated for the schema's types.
+    pub type_check: crate::typecheck::TypeChecker,
 }
 
 /// A validator ready to run: its schema with custom rules bound.
 pub struct Built {
     schema: Type,
+    type_check: crate::typecheck::TypeChecker,
     openapi: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
 }
@@ -42,7 +45,7 @@ impl Built {
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
         bind_rules(v, &mut schema)?;
-        Ok(Built { schema, openapi: v.openapi, sources: v.sources })
+        Ok(Built { schema, type_check: v.type_check, openapi: v.openapi, sources: v.sources })
     }
 }
 
@@ -93,6 +96,10 @@ impl Backend for Built {
 
     fn builtin_sources(&self) -> &[(&str, &str)] {
         self.sources
+    }
+
+    fn type_checker(&self) -> crate::typecheck::TypeChecker {
+        self.type_check
     }
 }
 
