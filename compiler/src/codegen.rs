@@ -62,6 +62,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
     let rule_fns = if starlark { Vec::new() } else { lowering.items.clone() };
     let mut checks = check::CheckGen::new(&rt);
     let check_fn = checks.root(&compiled.schema);
+    let defaults_fn = checks.defaults_root(&compiled.schema);
     let check_fns = checks.items;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
@@ -116,6 +117,7 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
             schema,
             openapi,
             type_check: #check_fn,
+            fill_defaults: #defaults_fn,
         };
     }
 }

@@ -163,12 +163,7 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
                 match index.find(items, &field.key) {
                     Some(i) => fill_defaults(&mut items[i], &field.ty),
                     None => {
-                        items.push(Tree {
-                            kind: TreeKind::MapItem(field.key.clone()),
-                            pos: field.ty.default.pos.clone(),
-                            anns: Vec::new(),
-                            value: TreeValue::from_node(&field.ty.default),
-                        });
+                        items.push(default_item(field));
                         index.pushed(items);
                     }
                 }
@@ -182,6 +177,20 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
         _ => {}
     }
 }
+
+/// The map item a missing field gets: its key with its default.
+pub fn default_item(field: &Field) -> Tree {
+    Tree {
+        kind: TreeKind::MapItem(field.key.clone()),
+        pos: field.ty.default.pos.clone(),
+        anns: Vec::new(),
+        value: TreeValue::from_node(&field.ty.default),
+    }
+}
+
+/// Fills defaults into a tree of the type it was made for: [`fill_defaults`], or code that
+/// `schemac build` generated for the schema's types.
+pub type DefaultsFiller = fn(&mut Tree, &Type);
 
 /// [`fill_defaults`] for plain data.
 pub fn fill_node_defaults(node: &mut Node, ty: &Type) {

@@ -30,12 +30,15 @@ pub struct Validator {
     pub openapi: fn() -> Node,
     /// The type check generated for the schema's types.
     pub type_check: crate::typecheck::TypeChecker,
+    /// The defaulting generated for the schema's types.
+    pub fill_defaults: crate::typecheck::DefaultsFiller,
 }
 
 /// A validator ready to run: its schema with custom rules bound.
 pub struct Built {
     schema: Type,
     type_check: crate::typecheck::TypeChecker,
+    fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
 }
@@ -45,7 +48,7 @@ impl Built {
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
         bind_rules(v, &mut schema)?;
-        Ok(Built { schema, type_check: v.type_check, openapi: v.openapi, sources: v.sources })
+        Ok(Built { schema, type_check: v.type_check, fill_defaults: v.fill_defaults, openapi: v.openapi, sources: v.sources })
     }
 }
 
@@ -100,6 +103,10 @@ impl Backend for Built {
 
     fn type_checker(&self) -> crate::typecheck::TypeChecker {
         self.type_check
+    }
+
+    fn defaults_filler(&self) -> crate::typecheck::DefaultsFiller {
+        self.fill_defaults
     }
 }
 
