@@ -4,6 +4,8 @@
 //! and review the diff. The snapshots are also compiled, under `#![deny(warnings)]`, by the
 //! `generated` module below.
 
+mod common;
+
 use schemac::codegen::CodegenOptions;
 
 fn check_snapshot(case: &str) {
@@ -15,12 +17,7 @@ fn check_snapshot(case: &str) {
     let code = schemac::standalone::gen(&[format!("{case}.yml")], &opts);
     std::env::set_current_dir(cwd).unwrap();
     let code = code.unwrap_or_else(|e| panic!("{case}: {}", e.0));
-    let path = format!("{dir}/{case}.rs");
-    if std::env::var_os("SCHEMAC_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, &code).unwrap();
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(code == expected, "{case}: generated code differs from {path}; regenerate and review (see the module docs)");
+    common::assert_snapshot(&format!("{dir}/{case}.rs"), &code);
 }
 
 #[test]

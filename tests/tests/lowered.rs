@@ -5,6 +5,8 @@
 //! Regenerate the generated code with
 //! `SCHEMAC_UPDATE_SNAPSHOTS=1 cargo test --release -p schemac-tests --test lowered` and review it.
 
+mod common;
+
 use schemac_runtime::engine::{run, CheckError};
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::validator::Built;
@@ -79,12 +81,7 @@ fn check_snapshot() {
     let opts = schemac::codegen::CodegenOptions { validator_name: "rules".into(), ..Default::default() };
     let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
     let code = schemac::standalone::gen(&files, &opts).unwrap_or_else(|e| panic!("{}", e.0));
-    let path = format!("{FIXTURE}/rules.rs");
-    if std::env::var_os("SCHEMAC_UPDATE_SNAPSHOTS").is_some() {
-        std::fs::write(&path, &code).unwrap();
-    }
-    let expected = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(code == expected, "generated code differs from {path}; regenerate and review (see the module docs)");
+    common::assert_snapshot(&format!("{FIXTURE}/rules.rs"), &code);
 }
 
 #[test]

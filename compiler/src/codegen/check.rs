@@ -19,7 +19,7 @@ use std::collections::HashMap;
 
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
-use schemac_runtime::schema::{Kind, Scalar, Type};
+use schemac_runtime::schema::{Kind, Type};
 
 /// Above this many fields a map's keys are looked up through the runtime's index.
 const MAX_MATCHED_FIELDS: usize = 48;
@@ -173,12 +173,7 @@ impl<'a> CheckGen<'a> {
         match &t.kind {
             Kind::Any => quote! {},
             Kind::Scalar(s) => {
-                let s = match s {
-                    Scalar::String => quote! { String },
-                    Scalar::Int => quote! { Int },
-                    Scalar::Float => quote! { Float },
-                    Scalar::Bool => quote! { Bool },
-                };
+                let s = super::ir::scalar_variant(*s);
                 quote! {
                     match &#tree.value {
                         #null_ok

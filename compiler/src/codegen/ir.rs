@@ -178,12 +178,7 @@ impl IrTokens<'_> {
         let kind = match &t.kind {
             Kind::Any => quote! { #rt::schema::Kind::Any },
             Kind::Scalar(s) => {
-                let s = match s {
-                    Scalar::String => quote! { String },
-                    Scalar::Int => quote! { Int },
-                    Scalar::Float => quote! { Float },
-                    Scalar::Bool => quote! { Bool },
-                };
+                let s = scalar_variant(*s);
                 quote! { #rt::schema::Kind::Scalar(#rt::schema::Scalar::#s) }
             }
             Kind::Array(item) => {
@@ -203,6 +198,16 @@ impl IrTokens<'_> {
         quote! {
             #rt::schema::Type { kind: #kind, pos: #pos, nullable: #nullable, default: #default, doc: #doc, validation: #validation }
         }
+    }
+}
+
+/// The name of a scalar type's variant (`String`, `Int`...).
+pub fn scalar_variant(s: Scalar) -> TokenStream {
+    match s {
+        Scalar::String => quote! { String },
+        Scalar::Int => quote! { Int },
+        Scalar::Float => quote! { Float },
+        Scalar::Bool => quote! { Bool },
     }
 }
 
