@@ -187,6 +187,7 @@ mod tests {
             ("(\"r\", lambda v: v > 0), when=lambda v, ctx: len(ctx.parent[\"host\"]) > 0", "it takes `len` of a value that is not certainly a string or a collection (string or None)"),
             ("(\"r\", lambda v: v < \"80\")", "it orders values that are not certainly two numbers or two strings (int, string)"),
             ("(\"r\", lambda v: \"{:x}\".format(v))", "its format string uses more than"),
+            ("(\"r\", lambda v: v > 0), when=lambda v, ctx: ctx.root", "it may answer with a map rather than a bool"),
         ];
         for (rule, reason) in cases {
             let text = explain(&schema(rule));

@@ -71,7 +71,7 @@ impl<'p, 's> Translator<'p, 's> {
     pub fn rule(&mut self, module: usize, f: &AstExpr, value: SType<'s>) -> Result<Ident, String> {
         let rt = self.rt.clone();
         let name = format_ident!("__schemac_rule_{}", self.entries);
-        let body = self.function(module, f, vec![value], None)?;
+        let (body, _) = self.function(module, f, vec![value], None)?;
         self.items.push(quote! {
             #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
@@ -92,6 +92,12 @@ impl<'p, 's> Translator<'p, 's> {
             Some(2) => self.function(module, f, vec![value, SType::Ctx], Some(parent))?,
             _ => self.function(module, f, vec![value], None)?,
         };
+        // A predicate that answers with something else than a bool is reported with the
+        // answer's type, which for maps and arrays is the interpreter's own.
+        let (body, answer) = body;
+        if !answer.is_plain() {
+            return Err(format!("it may answer with a {answer:?} rather than a bool"));
+        }
         self.items.push(quote! {
             #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node, __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
@@ -116,7 +122,7 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// The body of an entry function: `f` applied to `__args` (and the context).
-    fn function(&mut self, module: usize, f: &AstExpr, args: Vec<SType<'s>>, parent: Option<SType<'s>>) -> Result<TokenStream, String> {
+    fn function(&mut self, module: usize, f: &AstExpr, args: Vec<SType<'s>>, parent: Option<SType<'s>>) -> Lowered<'s> {
         let rt = self.rt.clone();
         self.arithmetic = 0;
         let takes_ctx = parent.is_some();
@@ -137,18 +143,18 @@ impl<'p, 's> Translator<'p, 's> {
                     }
                 }
                 let binds = self.bind_args(&params, &args);
-                let (body, _) = self.expr(&l.body, &env)?;
-                Ok(quote! { #binds Ok(#body) })
+                let (body, ty) = self.expr(&l.body, &env)?;
+                Ok((quote! { #binds Ok(#body) }, ty))
             }
             ExprP::Identifier(id) => {
                 let Some(Global::Def(d)) = self.program.global(module, &id.node.ident) else {
                     return Err(format!("`{}` is not a function defined once in the schema's files", id.node.ident));
                 };
-                let (name, _) = self.def(d, args.clone(), parent)?;
+                let (name, ty) = self.def(d, args.clone(), parent)?;
                 let passed = (0..args.iter().filter(|a| **a != SType::Ctx).count()).map(|i| quote! { __args[#i].clone() });
                 let ctx = if takes_ctx { quote! { , __parent, __root } } else { quote! {} };
                 let _ = &rt;
-                Ok(quote! { #name(#(#passed),* #ctx) })
+                Ok((quote! { #name(#(#passed),* #ctx) }, ty))
             }
             _ => Err("it is not a lambda or the name of a function".into()),
         }
