@@ -51,15 +51,27 @@ pub struct Compiled {
     pub sources: Vec<(String, String)>,
 }
 
+/// The path generated code uses for the runtime crate.
+fn runtime_tokens(opts: &CodegenOptions) -> TokenStream {
+    opts.runtime_path.parse().unwrap_or_else(|_| quote! { ::schemac_runtime })
+}
+
 /// Generates the module for `compiled`.
 pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
-    let rt: TokenStream = opts.runtime_path.parse().unwrap_or_else(|_| quote! { ::schemac_runtime });
-    let lowering = crate::rules::lower(&compiled.schema, &compiled.sources, &rt);
-    let starlark = ir::needs_starlark(&compiled.schema) && !lowering.complete();
+    generate_lowered(compiled, opts, lowering(compiled, opts))
+}
+
+/// Generates the module for `compiled`, whose rule functions were translated as `lowering`
+/// says (with the same options). Rules are bound at start-up from Starlark unless every
+/// function was translated.
+pub fn generate_lowered(compiled: &Compiled, opts: &CodegenOptions, lowering: crate::rules::Lowering) -> TokenStream {
+    let rt = runtime_tokens(opts);
+    let starlark = !lowering.complete();
     let ir = IrTokens::new(&rt, Some(&lowering));
     let schema_expr = ir.ty(&compiled.schema, !starlark);
     let type_fns = ir.fns.take();
-    let rule_fns = if starlark { Vec::new() } else { lowering.items.clone() };
+    drop(ir);
+    let rule_fns = if starlark { Vec::new() } else { lowering.items };
     let mut checks = check::CheckGen::new(&rt);
     let check_fn = checks.root(&compiled.schema);
     let defaults_fn = checks.defaults_root(&compiled.schema);
@@ -166,15 +178,10 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
     }
 }
 
-/// Whether the generated code needs the runtime's `starlark` feature: some rule function
-/// could not be translated to Rust.
-pub fn needs_starlark(compiled: &Compiled) -> bool {
-    ir::needs_starlark(&compiled.schema) && !lowering(compiled).complete()
-}
-
-/// The schema's rule functions translated to Rust (see [`crate::rules`]).
-pub fn lowering(compiled: &Compiled) -> crate::rules::Lowering {
-    crate::rules::lower(&compiled.schema, &compiled.sources, &quote! { ::schemac_runtime })
+/// The schema's rule functions translated to Rust (see [`crate::rules`]); the generated code
+/// needs the runtime's `starlark` feature unless the lowering is complete.
+pub fn lowering(compiled: &Compiled, opts: &CodegenOptions) -> crate::rules::Lowering {
+    crate::rules::lower(&compiled.schema, &compiled.sources, &runtime_tokens(opts))
 }
 
 /// Formats generated tokens as a Rust file.

@@ -76,12 +76,19 @@ impl LoweredWhen {
 /// A data value as Starlark sees it.
 pub fn node(n: &Node) -> Val<'_> {
     match &n.value {
-        Value::Null => Val::None,
+        Value::Map(_) | Value::Array(_) => Val::Data(n),
+        v => scalar(v),
+    }
+}
+
+/// A scalar value (a map key, or a scalar node's value) as Starlark sees it.
+fn scalar(v: &Value) -> Val<'_> {
+    match v {
         Value::Bool(b) => Val::Bool(*b),
         Value::Int(i) => Val::Int(*i as i128),
         Value::Float(f) => Val::Float(*f),
         Value::Str(s) => Val::Str(Cow::Borrowed(s)),
-        Value::Map(_) | Value::Array(_) => Val::Data(n),
+        Value::Null | Value::Map(_) | Value::Array(_) => Val::None,
     }
 }
 
@@ -173,20 +180,10 @@ pub fn contains(haystack: &Val, needle: &Val) -> bool {
         (Val::List(items), _) => items.iter().any(|i| eq(i, needle)),
         (Val::Data(n), _) => match &n.value {
             Value::Array(items) => items.iter().any(|i| eq(&node(i), needle)),
-            Value::Map(entries) => entries.iter().any(|e| eq(&key(&e.key), needle)),
+            Value::Map(entries) => entries.iter().any(|e| eq(&scalar(&e.key), needle)),
             _ => false,
         },
         _ => false,
-    }
-}
-
-fn key(k: &Value) -> Val<'_> {
-    match k {
-        Value::Str(s) => Val::Str(Cow::Borrowed(s)),
-        Value::Int(i) => Val::Int(*i as i128),
-        Value::Bool(b) => Val::Bool(*b),
-        Value::Float(f) => Val::Float(*f),
-        _ => Val::None,
     }
 }
 

@@ -122,7 +122,7 @@ fn explain_rules(args: &[String]) -> ExitCode {
     };
     match standalone::compile(&files) {
         Ok(compiled) => {
-            println!("{}", schemac::codegen::lowering(&compiled).explain());
+            println!("{}", schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain());
             ExitCode::SUCCESS
         }
         Err(CheckError(msg)) => {

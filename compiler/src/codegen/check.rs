@@ -44,6 +44,21 @@ impl<'a> CheckGen<'a> {
         CheckGen { rt, fns: HashMap::new(), default_fns: HashMap::new(), items: Vec::new() }
     }
 
+    /// An expression: the index of the field `item`'s key declares, or `usize::MAX`.
+    fn field_of_item(&self, keys: &[&str]) -> TokenStream {
+        let rt = self.rt;
+        let arms = keys.iter().enumerate().map(|(i, k)| quote! { #k => #i });
+        quote! {
+            match item.key() {
+                Some(#rt::value::Value::Str(key)) => match key.as_str() {
+                    #(#arms,)*
+                    _ => usize::MAX,
+                },
+                _ => usize::MAX,
+            }
+        }
+    }
+
     /// The defaulting of the root type: a function with the runtime's `DefaultsFiller` signature.
     pub fn defaults_root(&mut self, t: &Type) -> Ident {
         let rt = self.rt;
@@ -95,7 +110,7 @@ impl<'a> CheckGen<'a> {
             Some(keys) if keys.is_empty() => quote! {},
             Some(keys) => {
                 let n = keys.len();
-                let ids = keys.iter().enumerate().map(|(i, k)| quote! { #k => #i });
+                let field_of_item = self.field_of_item(&keys);
                 let per_field: Vec<TokenStream> = fields
                     .iter()
                     .enumerate()
@@ -121,14 +136,8 @@ impl<'a> CheckGen<'a> {
                     // The first item of each declared key.
                     let mut found = [usize::MAX; #n];
                     for (i, item) in items.iter().enumerate() {
-                        let id = match item.key() {
-                            Some(#rt::value::Value::Str(key)) => match key.as_str() {
-                                #(#ids,)*
-                                _ => continue,
-                            },
-                            _ => continue,
-                        };
-                        if found[id] == usize::MAX {
+                        let id = #field_of_item;
+                        if id != usize::MAX && found[id] == usize::MAX {
                             found[id] = i;
                         }
                     }
@@ -224,7 +233,7 @@ impl<'a> CheckGen<'a> {
                 } else {
                     quote! {}
                 };
-                let ids = keys.iter().enumerate().map(|(i, k)| quote! { #k => #i });
+                let field_of_item = self.field_of_item(&keys);
                 let checks: Vec<TokenStream> = fields
                     .iter()
                     .enumerate()
@@ -242,16 +251,7 @@ impl<'a> CheckGen<'a> {
                         out.push(#rt::typecheck::mismatch(tree, ty));
                         return;
                     };
-                    let ids: ::std::vec::Vec<usize> = items
-                        .iter()
-                        .map(|item| match item.key() {
-                            Some(#rt::value::Value::Str(key)) => match key.as_str() {
-                                #(#ids,)*
-                                _ => usize::MAX,
-                            },
-                            _ => usize::MAX,
-                        })
-                        .collect();
+                    let ids: ::std::vec::Vec<usize> = items.iter().map(|item| #field_of_item).collect();
                     for (item, id) in items.iter().zip(&ids) {
                         if *id == usize::MAX {
                             out.push(#rt::typecheck::undeclared(item, ty, fields));

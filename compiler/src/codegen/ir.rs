@@ -210,13 +210,3 @@ pub fn scalar_variant(s: Scalar) -> TokenStream {
         Scalar::Bool => quote! { Bool },
     }
 }
-
-/// Whether any rule of the schema needs the Starlark interpreter.
-pub fn needs_starlark(t: &Type) -> bool {
-    t.validation.as_ref().is_some_and(Validation::needs_starlark)
-        || match &t.kind {
-            Kind::Map(fields) => fields.iter().any(|f| needs_starlark(&f.ty)),
-            Kind::Array(item) => needs_starlark(item),
-            _ => false,
-        }
-}

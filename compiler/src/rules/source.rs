@@ -100,8 +100,7 @@ impl Program {
         }
         for (path, symbols) in loads {
             if path == "@ytt:assert" {
-                for (local, their) in symbols.iter().filter(|(_, their)| their == "assert") {
-                    let _ = their;
+                for (local, _) in symbols.iter().filter(|(_, their)| their == "assert") {
                     globals.insert(local.clone(), Global::AssertModule);
                     // ytt's templates call it `assert_` once compiled (see `rename_assert`).
                     globals.insert(format!("{local}_"), Global::AssertModule);

@@ -30,6 +30,22 @@ struct Env<'s> {
     ctx: Option<(String, SType<'s>)>,
 }
 
+impl<'s> Env<'s> {
+    /// The scope of a function whose parameters `params` get values of types `args`; the one
+    /// of type `Ctx` is `ctx`, whose `parent` has type `parent`.
+    fn of_params(module: usize, params: &[String], args: &[SType<'s>], parent: Option<SType<'s>>) -> Env<'s> {
+        let mut env = Env { module, locals: HashMap::new(), ctx: None };
+        for (p, ty) in params.iter().zip(args) {
+            if *ty == SType::Ctx {
+                env.ctx = Some((p.clone(), parent.clone().unwrap_or(SType::Unknown)));
+            } else {
+                env.locals.insert(p.clone(), (local_ident(p), ty.clone()));
+            }
+        }
+        env
+    }
+}
+
 /// Translates a schema's rule functions, collecting the Rust items they need.
 pub struct Translator<'p, 's> {
     program: &'p Program,
@@ -123,7 +139,6 @@ impl<'p, 's> Translator<'p, 's> {
 
     /// The body of an entry function: `f` applied to `__args` (and the context).
     fn function(&mut self, module: usize, f: &AstExpr, args: Vec<SType<'s>>, parent: Option<SType<'s>>) -> Lowered<'s> {
-        let rt = self.rt.clone();
         self.arithmetic = 0;
         let takes_ctx = parent.is_some();
         match &f.node {
@@ -132,17 +147,13 @@ impl<'p, 's> Translator<'p, 's> {
                 if params.len() != args.len() {
                     return Err(format!("it takes {} parameters", params.len()));
                 }
-                let mut env = Env { module, locals: HashMap::new(), ctx: None };
-                for (i, (p, ty)) in params.iter().zip(&args).enumerate() {
-                    if *ty == SType::Ctx {
-                        env.ctx = Some((p.clone(), parent.clone().unwrap_or(SType::Unknown)));
-                    } else {
-                        let id = local_ident(p);
-                        env.locals.insert(p.clone(), (id, ty.clone()));
-                        let _ = i;
-                    }
-                }
-                let binds = self.bind_args(&params, &args);
+                let env = Env::of_params(module, &params, &args, parent);
+                // The entry's arguments come in `__args`, in order, without `ctx`.
+                let binds = params.iter().zip(&args).filter(|(_, t)| **t != SType::Ctx).enumerate().map(|(i, (p, _))| {
+                    let id = local_ident(p);
+                    quote! { let #id = __args[#i].clone(); }
+                });
+                let binds = quote! { #(#binds)* };
                 let (body, ty) = self.expr(&l.body, &env)?;
                 Ok((quote! { #binds Ok(#body) }, ty))
             }
@@ -153,19 +164,10 @@ impl<'p, 's> Translator<'p, 's> {
                 let (name, ty) = self.def(d, args.clone(), parent)?;
                 let passed = (0..args.iter().filter(|a| **a != SType::Ctx).count()).map(|i| quote! { __args[#i].clone() });
                 let ctx = if takes_ctx { quote! { , __parent, __root } } else { quote! {} };
-                let _ = &rt;
                 Ok((quote! { #name(#(#passed),* #ctx) }, ty))
             }
             _ => Err("it is not a lambda or the name of a function".into()),
         }
-    }
-
-    fn bind_args(&self, params: &[String], args: &[SType<'s>]) -> TokenStream {
-        let binds = params.iter().zip(args).enumerate().filter(|(_, (_, t))| **t != SType::Ctx).map(|(i, (p, _))| {
-            let id = local_ident(p);
-            quote! { let #id = __args[#i].clone(); }
-        });
-        quote! { #(#binds)* }
     }
 
     /// A generated function for `def` called with arguments of types `args`.
@@ -205,14 +207,7 @@ impl<'p, 's> Translator<'p, 's> {
         if params.len() != args.len() {
             return Err(format!("`{}` takes {} parameters, called with {}", r.name, params.len(), args.len()));
         }
-        let mut env = Env { module: r.module, locals: HashMap::new(), ctx: None };
-        for (p, ty) in params.iter().zip(args) {
-            if *ty == SType::Ctx {
-                env.ctx = Some((p.clone(), parent.clone().unwrap_or(SType::Unknown)));
-            } else {
-                env.locals.insert(p.clone(), (local_ident(p), ty.clone()));
-            }
-        }
+        let mut env = Env::of_params(r.module, &params, args, parent);
         let mut returns = SType::Never;
         let (body, falls_through) = self.block(&def.body, &mut env, &mut returns, true)?;
         let rt = &self.rt;

@@ -196,15 +196,14 @@ fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
 }
 
 /// libyaml writes a key as `key: value` when it is a one-line scalar (or an empty collection)
-/// of at most 128 bytes, and as `? key` followed by `: value` otherwise.
-fn is_simple_key(key: &Value) -> bool {
-    match key {
-        Value::Map(entries) => entries.is_empty(),
-        Value::Array(items) => items.is_empty(),
-        _ => {
-            let (text, _) = scalar_request(key);
-            !text.contains(is_break) && text.len() <= 128
-        }
+/// of at most 128 bytes, and as `? key` followed by `: value` otherwise. `request` is the
+/// scalar key's [`scalar_request`].
+fn is_simple_key(key: &Value, request: Option<&(Cow<'_, str>, Style)>) -> bool {
+    match (key, request) {
+        (Value::Map(entries), _) => entries.is_empty(),
+        (Value::Array(items), _) => items.is_empty(),
+        (_, Some((text, _))) => !text.contains(is_break) && text.len() <= 128,
+        (_, None) => false,
     }
 }
 
@@ -276,10 +275,21 @@ impl Emitter {
             Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
             Value::Map(entries) => self.block_mapping(entries),
             Value::Array(items) => self.block_sequence(items, mapping),
-            _ => {
-                let (text, requested) = scalar_request(value);
-                self.scalar(&text, choose_style(&text, requested, simple_key));
-            }
+            _ => self.requested_scalar(&scalar_request(value), simple_key),
+        }
+    }
+
+    /// Writes a scalar whose [`scalar_request`] is `request`.
+    fn requested_scalar(&mut self, request: &(Cow<'_, str>, Style), simple_key: bool) {
+        let (text, requested) = request;
+        self.scalar(text, choose_style(text, *requested, simple_key));
+    }
+
+    /// Writes a map key: a scalar (with its request, worked out once) or a collection.
+    fn key(&mut self, key: &Value, request: Option<&(Cow<'_, str>, Style)>, simple_key: bool) {
+        match request {
+            Some(r) => self.requested_scalar(r, simple_key),
+            None => self.node(key, true, simple_key),
         }
     }
 
@@ -305,12 +315,16 @@ impl Emitter {
         self.increase_indent(false, false);
         for entry in entries {
             self.write_indent();
-            if is_simple_key(&entry.key) {
-                self.node(&entry.key, true, true);
+            let request = match &entry.key {
+                Value::Map(_) | Value::Array(_) => None,
+                scalar => Some(scalar_request(scalar)),
+            };
+            if is_simple_key(&entry.key, request.as_ref()) {
+                self.key(&entry.key, request.as_ref(), true);
                 self.write_indicator(":", false, false, false);
             } else {
                 self.write_indicator("?", true, false, true);
-                self.node(&entry.key, true, false);
+                self.key(&entry.key, request.as_ref(), false);
                 self.write_indent();
                 self.write_indicator(":", true, false, true);
             }
