@@ -27,7 +27,9 @@ impl Backend for Interpreter {
 
     fn schema(&self, doc: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String> {
         match doc {
-            Some(doc) => crate::lower::lower(doc, sources).map(Some).map_err(|e| e.render()),
+            Some(doc) => crate::lower::lower(doc, sources)
+                .map(Some)
+                .map_err(|e| e.render()),
             None => Ok(None),
         }
     }

@@ -53,7 +53,9 @@ pub struct Compiled {
 
 /// The path generated code uses for the runtime crate.
 fn runtime_tokens(opts: &CodegenOptions) -> TokenStream {
-    opts.runtime_path.parse().unwrap_or_else(|_| quote! { ::schemac_runtime })
+    opts.runtime_path
+        .parse()
+        .unwrap_or_else(|_| quote! { ::schemac_runtime })
 }
 
 /// Generates the module for `compiled`.
@@ -64,7 +66,11 @@ pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
 /// Generates the module for `compiled`, whose rule functions were translated as `lowering`
 /// says (with the same options). Rules are bound at start-up from Starlark unless every
 /// function was translated.
-pub fn generate_lowered(compiled: &Compiled, opts: &CodegenOptions, lowering: crate::rules::Lowering) -> TokenStream {
+pub fn generate_lowered(
+    compiled: &Compiled,
+    opts: &CodegenOptions,
+    lowering: crate::rules::Lowering,
+) -> TokenStream {
     let rt = runtime_tokens(opts);
     let starlark = !lowering.complete();
     let ir = IrTokens::new(&rt, Some(&lowering));
@@ -82,7 +88,11 @@ pub fn generate_lowered(compiled: &Compiled, opts: &CodegenOptions, lowering: cr
     let mut types = TypeGen::new(&rt, opts.serde);
     // A root that is not a plain map gets a type alias; its map struct (if any) another name.
     let plain_map = matches!(compiled.schema.kind, Kind::Map(_)) && !compiled.schema.nullable;
-    let hint = if plain_map { opts.root_name.clone() } else { format!("{}Map", opts.root_name) };
+    let hint = if plain_map {
+        opts.root_name.clone()
+    } else {
+        format!("{}Map", opts.root_name)
+    };
     let root_ty = types.rust_type(&compiled.schema, &hint);
     let root = types::root_ident(&opts.root_name);
     let root_alias = match plain_map {
@@ -93,11 +103,19 @@ pub fn generate_lowered(compiled: &Compiled, opts: &CodegenOptions, lowering: cr
         },
     };
     let items = types.into_items();
-    let api = if plain_map { root_api(&rt, &root) } else { quote! {} };
+    let api = if plain_map {
+        root_api(&rt, &root)
+    } else {
+        quote! {}
+    };
 
     let name = &opts.validator_name;
     let files: Vec<&str> = compiled.sources.iter().map(|(n, _)| n.as_str()).collect();
-    let schema_files: Vec<&str> = files.iter().copied().filter(|n| !n.ends_with(".star")).collect();
+    let schema_files: Vec<&str> = files
+        .iter()
+        .copied()
+        .filter(|n| !n.ends_with(".star"))
+        .collect();
     let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
     quote! {
         #(#items)*
@@ -186,6 +204,7 @@ pub fn lowering(compiled: &Compiled, opts: &CodegenOptions) -> crate::rules::Low
 
 /// Formats generated tokens as a Rust file.
 pub fn to_source(tokens: TokenStream, header: &str) -> Result<String, String> {
-    let file: syn::File = syn::parse2(tokens).map_err(|e| format!("internal error: generated code does not parse: {e}"))?;
+    let file: syn::File = syn::parse2(tokens)
+        .map_err(|e| format!("internal error: generated code does not parse: {e}"))?;
     Ok(format!("{header}{}", prettyplease::unparse(&file)))
 }

@@ -3,8 +3,8 @@
 use schemac_runtime::report::{Failure, SchemaReport, SourceLines};
 use schemac_runtime::schema::{Doc, Field, Kind, Scalar, Type};
 use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind, TreeValue};
-use schemac_runtime::{typecheck, validate};
 use schemac_runtime::value::{MapEntry, Node, Value};
+use schemac_runtime::{typecheck, validate};
 
 const NULL_HINTS: [&str; 3] = [
     "in YAML, omitting a value implies null.",
@@ -50,12 +50,27 @@ pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
     Ok(ty)
 }
 
-
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {
-    invalid(l, tree, ann, &format!("syntax error in @{} annotation", ann.name), found, expected, &[])
+    invalid(
+        l,
+        tree,
+        ann,
+        &format!("syntax error in @{} annotation", ann.name),
+        found,
+        expected,
+        &[],
+    )
 }
 
-fn invalid(l: &Lowerer, tree: &Tree, ann: &Ann, description: &str, found: String, expected: &str, hints: &[&str]) -> SchemaReport {
+fn invalid(
+    l: &Lowerer,
+    tree: &Tree,
+    ann: &Ann,
+    description: &str,
+    found: String,
+    expected: &str,
+    hints: &[&str],
+) -> SchemaReport {
     SchemaReport {
         summary: "Invalid schema".into(),
         failures: vec![Failure {
@@ -69,7 +84,8 @@ fn invalid(l: &Lowerer, tree: &Tree, ann: &Ann, description: &str, found: String
     }
 }
 
-const EXAMPLES_EXPECTED: &str = "2-tuple containing description (string) and example value (of expected type)";
+const EXAMPLES_EXPECTED: &str =
+    "2-tuple containing description (string) and example value (of expected type)";
 
 impl Lowerer<'_> {
     fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
@@ -78,7 +94,11 @@ impl Lowerer<'_> {
             Some(a) => tree
                 .anns
                 .iter()
-                .filter(|x| x.pos.file == tree.pos.file && x.pos.line >= a.pos.line && !x.name.starts_with("data/"))
+                .filter(|x| {
+                    x.pos.file == tree.pos.file
+                        && x.pos.line >= a.pos.line
+                        && !x.name.starts_with("data/")
+                })
                 .map(|x| x.pos.line)
                 .collect(),
             None => Vec::new(),
@@ -86,24 +106,57 @@ impl Lowerer<'_> {
         numbers.push(tree.pos.line);
         numbers.sort_unstable();
         numbers.dedup();
-        let lines = numbers.into_iter().map(|n| (n, self.sources.line(&tree.pos.file, n).to_string())).collect();
-        Failure { file: tree.pos.file.to_string(), lines, ..Default::default() }
+        let lines = numbers
+            .into_iter()
+            .map(|n| (n, self.sources.line(&tree.pos.file, n).to_string()))
+            .collect();
+        Failure {
+            file: tree.pos.file.to_string(),
+            lines,
+            ..Default::default()
+        }
     }
 
     /// One string argument (`@schema/desc`, `@schema/title`, `@schema/deprecated`).
     fn string_arg(&self, tree: &Tree, ann: &Ann) -> Result<String, SchemaReport> {
         if !ann.kwargs.is_empty() {
-            let mut r = syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), "string");
-            r.failures[0].hints.push("this annotation only accepts one argument: a string.".into());
+            let mut r = syntax(
+                self,
+                tree,
+                ann,
+                format!("keyword argument in @{} (by {})", ann.name, ann.pos),
+                "string",
+            );
+            r.failures[0]
+                .hints
+                .push("this annotation only accepts one argument: a string.".into());
             return Err(r);
         }
         match ann.args.as_slice() {
-            [] => Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), "string")),
+            [] => Err(syntax(
+                self,
+                tree,
+                ann,
+                format!("missing value in @{} (by {})", ann.name, ann.pos),
+                "string",
+            )),
             [a] => match a.data().map(|n| &n.value) {
                 Some(Value::Str(s)) => Ok(s.clone()),
-                _ => Err(syntax(self, tree, ann, format!("Non-string value in @{} (by {})", ann.name, ann.pos), "string")),
+                _ => Err(syntax(
+                    self,
+                    tree,
+                    ann,
+                    format!("Non-string value in @{} (by {})", ann.name, ann.pos),
+                    "string",
+                )),
             },
-            more => Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos), "string")),
+            more => Err(syntax(
+                self,
+                tree,
+                ann,
+                format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos),
+                "string",
+            )),
         }
     }
 
@@ -119,7 +172,9 @@ impl Lowerer<'_> {
                         return Err(SchemaReport {
                             summary: "Invalid schema".into(),
                             failures: vec![Failure {
-                                description: Some("@schema/deprecated not supported on a document".into()),
+                                description: Some(
+                                    "@schema/deprecated not supported on a document".into(),
+                                ),
                                 hints: vec![
                                     "do you mean to deprecate the entire schema document?".into(),
                                     "use schema/deprecated on individual keys.".into(),
@@ -140,31 +195,85 @@ impl Lowerer<'_> {
 
     fn examples(&self, tree: &Tree, ann: &Ann) -> Result<Vec<(String, Node)>, SchemaReport> {
         if !ann.kwargs.is_empty() {
-            return Err(syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED));
+            return Err(syntax(
+                self,
+                tree,
+                ann,
+                format!("keyword argument in @{} (by {})", ann.name, ann.pos),
+                EXAMPLES_EXPECTED,
+            ));
         }
         if ann.args.is_empty() {
-            return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED));
+            return Err(syntax(
+                self,
+                tree,
+                ann,
+                format!("missing value in @{} (by {})", ann.name, ann.pos),
+                EXAMPLES_EXPECTED,
+            ));
         }
         let mut out = Vec::new();
         for arg in &ann.args {
             let ArgKind::Tuple(items) = &arg.kind else {
-                return Err(syntax(self, tree, ann, format!("{} for @{} (at {})", type_label(arg), ann.name, ann.pos), EXAMPLES_EXPECTED));
+                return Err(syntax(
+                    self,
+                    tree,
+                    ann,
+                    format!("{} for @{} (at {})", type_label(arg), ann.name, ann.pos),
+                    EXAMPLES_EXPECTED,
+                ));
             };
             match items.as_slice() {
-                [] => return Err(syntax(self, tree, ann, format!("empty tuple in @{} (by {})", ann.name, ann.pos), EXAMPLES_EXPECTED)),
+                [] => {
+                    return Err(syntax(
+                        self,
+                        tree,
+                        ann,
+                        format!("empty tuple in @{} (by {})", ann.name, ann.pos),
+                        EXAMPLES_EXPECTED,
+                    ))
+                }
                 [desc, value] | [desc, value, ..] if items.len() == 2 => {
                     let Some(Value::Str(d)) = desc.data().map(|n| &n.value) else {
-                        return Err(syntax(self, tree, ann, format!("{} value for @{} (at {})", type_label(desc), ann.name, ann.pos), EXAMPLES_EXPECTED));
+                        return Err(syntax(
+                            self,
+                            tree,
+                            ann,
+                            format!(
+                                "{} value for @{} (at {})",
+                                type_label(desc),
+                                ann.name,
+                                ann.pos
+                            ),
+                            EXAMPLES_EXPECTED,
+                        ));
                     };
-                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    let v = value
+                        .data()
+                        .cloned()
+                        .unwrap_or_else(|| Node::null(ann.pos.clone()));
                     out.push((d.clone(), v));
                 }
                 [value] => {
-                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    let v = value
+                        .data()
+                        .cloned()
+                        .unwrap_or_else(|| Node::null(ann.pos.clone()));
                     out.push((String::new(), v));
                 }
                 more => {
-                    return Err(syntax(self, tree, ann, format!("{}-tuple argument in @{} (by {})", more.len(), ann.name, ann.pos), EXAMPLES_EXPECTED))
+                    return Err(syntax(
+                        self,
+                        tree,
+                        ann,
+                        format!(
+                            "{}-tuple argument in @{} (by {})",
+                            more.len(),
+                            ann.name,
+                            ann.pos
+                        ),
+                        EXAMPLES_EXPECTED,
+                    ))
                 }
             }
         }
@@ -174,10 +283,18 @@ impl Lowerer<'_> {
     fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
         let doc = self.doc(tree)?;
         if in_any {
-            let names: Vec<String> =
-                tree.anns.iter().filter(|a| a.name.starts_with("schema/")).map(|a| format!("@{}", a.name)).collect();
+            let names: Vec<String> = tree
+                .anns
+                .iter()
+                .filter(|a| a.name.starts_with("schema/"))
+                .map(|a| format!("@{}", a.name))
+                .collect();
             if !names.is_empty() {
-                let first = tree.anns.iter().find(|a| a.name.starts_with("schema/")).expect("non-empty");
+                let first = tree
+                    .anns
+                    .iter()
+                    .find(|a| a.name.starts_with("schema/"))
+                    .expect("non-empty");
                 return Err(invalid(
                     self,
                     tree,
@@ -221,39 +338,45 @@ impl Lowerer<'_> {
                 }],
                 misc: String::new(),
             };
-            return Err(SchemaReport { summary: "Invalid schema".into(), failures: vec![], misc: inner.render() });
+            return Err(SchemaReport {
+                summary: "Invalid schema".into(),
+                failures: vec![],
+                misc: inner.render(),
+            });
         }
         let kind = if any {
             Kind::Any
         } else {
             match &tree.value {
                 TreeValue::Scalar(Value::Null) => {
-                    {
-                        return Err(SchemaReport {
-                            summary: "Invalid schema - null value not allowed here".into(),
-                            failures: vec![Failure {
-                                found: Some("null value".into()),
-                                expected: Some("non-null value".into()),
-                                hints: NULL_HINTS.iter().map(|h| h.to_string()).collect(),
-                                ..self.failure(tree, None)
-                            }],
-                            misc: String::new(),
-                        });
-                    }
+                    return Err(SchemaReport {
+                        summary: "Invalid schema - null value not allowed here".into(),
+                        failures: vec![Failure {
+                            found: Some("null value".into()),
+                            expected: Some("non-null value".into()),
+                            hints: NULL_HINTS.iter().map(|h| h.to_string()).collect(),
+                            ..self.failure(tree, None)
+                        }],
+                        misc: String::new(),
+                    });
                 }
                 TreeValue::Scalar(v) => Kind::Scalar(Scalar::of(v).unwrap_or(Scalar::String)),
                 TreeValue::Map(items) => {
                     let mut fields = Vec::new();
                     for item in items {
                         let key = item.key().cloned().unwrap_or(Value::Null);
-                        fields.push(Field { key, ty: self.node(item, false)? });
+                        fields.push(Field {
+                            key,
+                            ty: self.node(item, false)?,
+                        });
                     }
                     Kind::Map(fields)
                 }
                 TreeValue::Array(items) => {
                     if items.len() != 1 {
                         return Err(SchemaReport {
-                            summary: "Invalid schema - wrong number of items in array definition".into(),
+                            summary: "Invalid schema - wrong number of items in array definition"
+                                .into(),
                             failures: vec![Failure {
                                 found: Some(format!("{} array items", items.len())),
                                 expected: Some("exactly 1 array item, of the desired type".into()),
@@ -270,7 +393,14 @@ impl Lowerer<'_> {
         if any {
             self.check_nested_in_any(tree)?;
         }
-        let mut ty = Type { kind, pos: tree.pos.clone(), nullable, default: Node::null(tree.pos.clone()), doc, validation: None };
+        let mut ty = Type {
+            kind,
+            pos: tree.pos.clone(),
+            nullable,
+            default: Node::null(tree.pos.clone()),
+            doc,
+            validation: None,
+        };
         ty.default = self.default(tree, &ty, default_ann)?;
         self.check_examples(tree, &ty)?;
         Ok(ty)
@@ -323,7 +453,9 @@ impl Lowerer<'_> {
     }
 
     fn check_examples(&self, tree: &Tree, ty: &Type) -> Result<(), SchemaReport> {
-        let Some(ann) = tree.ann("schema/examples") else { return Ok(()) };
+        let Some(ann) = tree.ann("schema/examples") else {
+            return Ok(());
+        };
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
             typecheck::fill_node_defaults(&mut v, ty);
@@ -346,7 +478,13 @@ impl Lowerer<'_> {
         if let Some(ann) = ann {
             let expected = format!("{} (by {})", ty.name(), ty.pos);
             if !ann.kwargs.is_empty() {
-                let mut r = syntax(self, tree, ann, format!("keyword argument in @{} (by {})", ann.name, ann.pos), &expected);
+                let mut r = syntax(
+                    self,
+                    tree,
+                    ann,
+                    format!("keyword argument in @{} (by {})", ann.name, ann.pos),
+                    &expected,
+                );
                 r.failures[0].hints.extend([
                     "this annotation only accepts one argument: the default value.".to_string(),
                     "value must be in Starlark format, e.g.: {'key': 'value'}, True.".to_string(),
@@ -354,10 +492,27 @@ impl Lowerer<'_> {
                 return Err(r);
             }
             let value = match ann.args.as_slice() {
-                [] => return Err(syntax(self, tree, ann, format!("missing value in @{} (by {})", ann.name, ann.pos), &expected)),
-                [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos.clone())),
+                [] => {
+                    return Err(syntax(
+                        self,
+                        tree,
+                        ann,
+                        format!("missing value in @{} (by {})", ann.name, ann.pos),
+                        &expected,
+                    ))
+                }
+                [a] => a
+                    .data()
+                    .cloned()
+                    .unwrap_or_else(|| Node::null(ann.pos.clone())),
                 more => {
-                    return Err(syntax(self, tree, ann, format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos), &expected))
+                    return Err(syntax(
+                        self,
+                        tree,
+                        ann,
+                        format!("{} values in @{} (by {})", more.len(), ann.name, ann.pos),
+                        &expected,
+                    ))
                 }
             };
             let mut value = value;
@@ -389,7 +544,15 @@ impl Lowerer<'_> {
             Kind::Scalar(_) => tree.to_node(),
             Kind::Array(_) => Node::new(Value::Array(Vec::new()), tree.pos.clone()),
             Kind::Map(fields) => Node::new(
-                Value::Map(fields.iter().map(|f| MapEntry { key: f.key.clone(), value: f.ty.default.clone() }).collect()),
+                Value::Map(
+                    fields
+                        .iter()
+                        .map(|f| MapEntry {
+                            key: f.key.clone(),
+                            value: f.ty.default.clone(),
+                        })
+                        .collect(),
+                ),
                 tree.pos.clone(),
             ),
         })

@@ -54,7 +54,10 @@ fn position_line(message: &str, files: &[String]) -> Option<String> {
     for f in files {
         let needle = format!("{f}:");
         for (at, _) in message.match_indices(&needle) {
-            let digits: String = message[at + needle.len()..].chars().take_while(char::is_ascii_digit).collect();
+            let digits: String = message[at + needle.len()..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             if !digits.is_empty() && best.as_ref().is_none_or(|(b, _)| at < *b) {
                 best = Some((at, format!("--> {f}:{digits}")));
             }
@@ -77,10 +80,15 @@ fn position_line(message: &str, files: &[String]) -> Option<String> {
 
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let args: MacroArgs = syn::parse2(input)?;
-    let mut opts = CodegenOptions { validator_name: "include_schema".into(), ..CodegenOptions::default() };
+    let mut opts = CodegenOptions {
+        validator_name: "include_schema".into(),
+        ..CodegenOptions::default()
+    };
     let mut files: Vec<(String, PathBuf)> = Vec::new();
     let mut first: Option<LitStr> = None;
-    let root = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).unwrap_or_default();
+    let root = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_default();
     for arg in args.0 {
         match arg {
             MacroArg::File(lit) => {
@@ -94,33 +102,60 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                     opts.serde = match value.value().as_str() {
                         "true" => true,
                         "false" => false,
-                        _ => return Err(syn::Error::new(value.span(), "`serde` takes \"true\" or \"false\"")),
+                        _ => {
+                            return Err(syn::Error::new(
+                                value.span(),
+                                "`serde` takes \"true\" or \"false\"",
+                            ))
+                        }
                     }
                 }
                 other => {
-                    return Err(syn::Error::new(key.span(), format!("unknown option `{other}` (known: root, runtime, serde)")))
+                    return Err(syn::Error::new(
+                        key.span(),
+                        format!("unknown option `{other}` (known: root, runtime, serde)"),
+                    ))
                 }
             },
         }
     }
     let Some(first) = first else {
-        return Err(syn::Error::new(Span::call_site(), "include_schema! needs a schema file: include_schema!(\"schema.yml\")"));
+        return Err(syn::Error::new(
+            Span::call_site(),
+            "include_schema! needs a schema file: include_schema!(\"schema.yml\")",
+        ));
     };
     if syn::parse_str::<syn::Ident>(&opts.root_name).is_err() {
-        return Err(syn::Error::new(first.span(), format!("`root = \"{}\"` is not a Rust type name", opts.root_name)));
+        return Err(syn::Error::new(
+            first.span(),
+            format!("`root = \"{}\"` is not a Rust type name", opts.root_name),
+        ));
     }
     if syn::parse_str::<syn::Path>(&opts.runtime_path).is_err() {
-        return Err(syn::Error::new(first.span(), format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path)));
+        return Err(syn::Error::new(
+            first.span(),
+            format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path),
+        ));
     }
-    let (schema, sources) = schemac_runtime::engine::load_schema_named(&files, &Interpreter).map_err(|e| {
-        let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-        let message = schemac_runtime::report::multi_line(&e.0);
-        let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
-        syn::Error::new(first.span(), format!("schemac: {}\n{at}", message.trim_end()))
-    })?;
-    let compiled = Compiled { schema: schema.unwrap_or_else(crate::lower::empty_schema), sources };
+    let (schema, sources) = schemac_runtime::engine::load_schema_named(&files, &Interpreter)
+        .map_err(|e| {
+            let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+            let message = schemac_runtime::report::multi_line(&e.0);
+            let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
+            syn::Error::new(
+                first.span(),
+                format!("schemac: {}\n{at}", message.trim_end()),
+            )
+        })?;
+    let compiled = Compiled {
+        schema: schema.unwrap_or_else(crate::lower::empty_schema),
+        sources,
+    };
     let code = generate(&compiled, &opts);
-    let mut paths: Vec<String> = files.iter().map(|(_, p)| p.to_string_lossy().to_string()).collect();
+    let mut paths: Vec<String> = files
+        .iter()
+        .map(|(_, p)| p.to_string_lossy().to_string())
+        .collect();
     paths.sort();
     Ok(quote! {
         #(const _: &[u8] = include_bytes!(#paths);)*
@@ -135,10 +170,17 @@ mod tests {
     #[test]
     fn positions_point_into_the_schema() {
         let files = vec!["schema.yml".to_string()];
-        assert_eq!(position_line("bad\nschema.yml:\n  4 | x\n (by schema.yml:3)", &files).as_deref(), Some("--> schema.yml:3"));
+        assert_eq!(
+            position_line("bad\nschema.yml:\n  4 | x\n (by schema.yml:3)", &files).as_deref(),
+            Some("--> schema.yml:3")
+        );
         assert_eq!(position_line("nothing here", &files), None);
         assert_eq!(
-            position_line("Unmarshaling YAML template 'schema.yml': yaml: line 4: oops", &files).as_deref(),
+            position_line(
+                "Unmarshaling YAML template 'schema.yml': yaml: line 4: oops",
+                &files
+            )
+            .as_deref(),
             Some("--> schema.yml:4")
         );
     }

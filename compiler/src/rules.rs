@@ -61,7 +61,10 @@ impl Lowering {
             self.fallbacks.len()
         )];
         for f in &self.fallbacks {
-            lines.push(format!("  {} ({}): stays in Starlark: {}", f.pos, f.what, f.reason));
+            lines.push(format!(
+                "  {} ({}): stays in Starlark: {}",
+                f.pos, f.what, f.reason
+            ));
         }
         lines.join("\n")
     }
@@ -77,36 +80,71 @@ pub fn lower(schema: &Type, sources: &[(String, String)], rt: &TokenStream) -> L
     out
 }
 
-fn walk<'s>(ty: &'s Type, parent: SType<'s>, program: &Program, t: &mut Translator<'_, 's>, out: &mut Lowering) {
+fn walk<'s>(
+    ty: &'s Type,
+    parent: SType<'s>,
+    program: &Program,
+    t: &mut Translator<'_, 's>,
+    out: &mut Lowering,
+) {
     if let Some(v) = &ty.validation {
         if v.needs_starlark() {
             validation(v, ty, parent, program, t, out);
         }
     }
     match &ty.kind {
-        Kind::Map(fields) => fields.iter().for_each(|f| walk(&f.ty, SType::Map(ty), program, t, out)),
+        Kind::Map(fields) => fields
+            .iter()
+            .for_each(|f| walk(&f.ty, SType::Map(ty), program, t, out)),
         Kind::Array(item) => walk(item, SType::Array(ty), program, t, out),
         _ => {}
     }
 }
 
-fn validation<'s>(v: &Validation, ty: &'s Type, parent: SType<'s>, program: &Program, t: &mut Translator<'_, 's>, out: &mut Lowering) {
-    let functions: Vec<usize> = (0..v.custom.len()).filter(|i| matches!(v.custom[*i].check, Check::Function(_))).collect();
-    let mut fall = |what: String, reason: String| out.fallbacks.push(Fallback { pos: v.pos.clone(), what, reason });
-    let args = program.module_index(&v.pos.file).and_then(|m| Some((m, program.validation_args(m, v.pos.line)?)));
+fn validation<'s>(
+    v: &Validation,
+    ty: &'s Type,
+    parent: SType<'s>,
+    program: &Program,
+    t: &mut Translator<'_, 's>,
+    out: &mut Lowering,
+) {
+    let functions: Vec<usize> = (0..v.custom.len())
+        .filter(|i| matches!(v.custom[*i].check, Check::Function(_)))
+        .collect();
+    let mut fall = |what: String, reason: String| {
+        out.fallbacks.push(Fallback {
+            pos: v.pos.clone(),
+            what,
+            reason,
+        })
+    };
+    let args = program
+        .module_index(&v.pos.file)
+        .and_then(|m| Some((m, program.validation_args(m, v.pos.line)?)));
     let Some((module, args)) = args else {
         for i in &functions {
-            fall(format!("rule {}", i + 1), "its annotation is not found in a schema file".into());
+            fall(
+                format!("rule {}", i + 1),
+                "its annotation is not found in a schema file".into(),
+            );
         }
         if v.when.is_some() {
-            fall("when=".into(), "its annotation is not found in a schema file".into());
+            fall(
+                "when=".into(),
+                "its annotation is not found in a schema file".into(),
+            );
         }
         return;
     };
-    let positional: Vec<_> = args.args.iter().filter_map(|a| match &a.node {
-        ArgumentP::Positional(x) => Some(x),
-        _ => None,
-    }).collect();
+    let positional: Vec<_> = args
+        .args
+        .iter()
+        .filter_map(|a| match &a.node {
+            ArgumentP::Positional(x) => Some(x),
+            _ => None,
+        })
+        .collect();
     let mut results = Vec::new();
     for i in functions {
         let what = format!("rule {}", i + 1);
@@ -114,9 +152,18 @@ fn validation<'s>(v: &Validation, ty: &'s Type, parent: SType<'s>, program: &Pro
             continue;
         }
         let f = match positional.get(i).map(|x| &x.node) {
-            Some(ExprP::Tuple(pair)) if pair.len() == 2 && positional.len() == v.custom.len() => &pair[1],
+            Some(ExprP::Tuple(pair)) if pair.len() == 2 && positional.len() == v.custom.len() => {
+                &pair[1]
+            }
             _ => {
-                results.push((what, Err("its arguments are computed, not written as (description, function) tuples".to_string()), i));
+                results.push((
+                    what,
+                    Err(
+                        "its arguments are computed, not written as (description, function) tuples"
+                            .to_string(),
+                    ),
+                    i,
+                ));
                 continue;
             }
         };
@@ -128,7 +175,11 @@ fn validation<'s>(v: &Validation, ty: &'s Type, parent: SType<'s>, program: &Pro
                 out.lowered += 1;
                 out.rules.insert((v.pos.clone(), i), name);
             }
-            Err(reason) => out.fallbacks.push(Fallback { pos: v.pos.clone(), what, reason }),
+            Err(reason) => out.fallbacks.push(Fallback {
+                pos: v.pos.clone(),
+                what,
+                reason,
+            }),
         }
     }
     if v.when.is_some() && !out.whens.contains_key(&v.pos) {
@@ -145,7 +196,11 @@ fn validation<'s>(v: &Validation, ty: &'s Type, parent: SType<'s>, program: &Pro
                 out.lowered += 1;
                 out.whens.insert(v.pos.clone(), name);
             }
-            Err(reason) => out.fallbacks.push(Fallback { pos: v.pos.clone(), what: "when=".into(), reason }),
+            Err(reason) => out.fallbacks.push(Fallback {
+                pos: v.pos.clone(),
+                what: "when=".into(),
+                reason,
+            }),
         }
     }
 }
@@ -159,9 +214,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("schema.yml");
         std::fs::write(&path, schema).unwrap();
-        let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()]).unwrap_or_else(|e| panic!("{}", e.0));
-        let lowering = super::lower(&compiled.schema, &compiled.sources, &quote! { ::schemac_runtime });
-        lowering.explain().replace(&format!("{}/", dir.path().display()), "")
+        let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
+            .unwrap_or_else(|e| panic!("{}", e.0));
+        let lowering = super::lower(
+            &compiled.schema,
+            &compiled.sources,
+            &quote! { ::schemac_runtime },
+        );
+        lowering
+            .explain()
+            .replace(&format!("{}/", dir.path().display()), "")
     }
 
     fn schema(rule: &str) -> String {
@@ -191,10 +253,14 @@ mod tests {
         ];
         for (rule, reason) in cases {
             let text = explain(&schema(rule));
-            assert!(text.contains("1 left to the Starlark interpreter"), "{rule}: {text}");
+            assert!(
+                text.contains("1 left to the Starlark interpreter"),
+                "{rule}: {text}"
+            );
             assert!(text.contains(reason), "{rule}: {text}");
         }
-        let recursive = "#@ def f(v):\n#@   return f(v)\n#@ end\n".to_string() + &schema("(\"r\", f)");
+        let recursive =
+            "#@ def f(v):\n#@   return f(v)\n#@ end\n".to_string() + &schema("(\"r\", f)");
         assert!(explain(&recursive).contains("`f` is recursive"));
         let captured = "#@ limit = 3\n".to_string() + &schema("(\"r\", lambda v: v > limit)");
         assert!(explain(&captured).contains("it uses `limit`, which is not one of its parameters"));

@@ -15,12 +15,17 @@ fn schemac() -> Command {
 
 fn output(mut c: Command, dir: &Path) -> (i32, String, String) {
     let o = c.current_dir(dir).output().expect("runs");
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into(), String::from_utf8_lossy(&o.stderr).into())
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into(),
+        String::from_utf8_lossy(&o.stderr).into(),
+    )
 }
 
 #[test]
 fn a_built_validator_answers_as_check_does() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("schemac-build-test-{}", std::process::id()));
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("schemac-build-test-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -28,8 +33,16 @@ fn a_built_validator_answers_as_check_does() {
         "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 1\nname: web\nports:\n- 80\n",
     )
     .unwrap();
-    std::fs::write(dir.join("good.yml"), "#@data/values\n---\nreplicas: 3\nports:\n- 443\n").unwrap();
-    std::fs::write(dir.join("bad.yml"), "#@data/values\n---\nreplicas: 0\nname: 7\n").unwrap();
+    std::fs::write(
+        dir.join("good.yml"),
+        "#@data/values\n---\nreplicas: 3\nports:\n- 443\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("bad.yml"),
+        "#@data/values\n---\nreplicas: 0\nname: 7\n",
+    )
+    .unwrap();
 
     let mut build = schemac();
     build.args(["build", "schema.yml", "-o", "web-values"]);
@@ -48,20 +61,31 @@ fn a_built_validator_answers_as_check_does() {
     version.arg("--version");
     let (rc, out, _) = output(version, &dir);
     assert_eq!(rc, 0);
-    assert!(out.contains("web-values") && out.contains("schema.yml"), "{out}");
+    assert!(
+        out.contains("web-values") && out.contains("schema.yml"),
+        "{out}"
+    );
 }
 
 #[test]
 fn schema_errors_stop_the_build_before_compiling() {
-    let dir: PathBuf = std::env::temp_dir().join(format!("schemac-build-bad-{}", std::process::id()));
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("schemac-build-bad-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("schema.yml"), "#@data/values-schema\n---\nlist: []\n").unwrap();
+    std::fs::write(
+        dir.join("schema.yml"),
+        "#@data/values-schema\n---\nlist: []\n",
+    )
+    .unwrap();
     let mut build = schemac();
     build.args(["build", "schema.yml", "-o", "out"]);
     let (rc, _, err) = output(build, &dir);
     assert_eq!(rc, 1);
-    assert!(err.contains("wrong number of items in array definition"), "{err}");
+    assert!(
+        err.contains("wrong number of items in array definition"),
+        "{err}"
+    );
     assert!(!dir.join("out").exists());
     let mut usage = schemac();
     usage.args(["build", "schema.yml"]);

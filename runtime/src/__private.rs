@@ -17,7 +17,10 @@ const NULL: Value = Value::Null;
 /// The value of `key` in a map value (null when absent).
 pub fn field<'a>(value: &'a Value, key: &Value) -> &'a Value {
     match value {
-        Value::Map(entries) => entries.iter().find(|e| e.key.key_eq(key)).map_or(&NULL, |e| &e.value.value),
+        Value::Map(entries) => entries
+            .iter()
+            .find(|e| e.key.key_eq(key))
+            .map_or(&NULL, |e| &e.value.value),
         _ => &NULL,
     }
 }
@@ -123,13 +126,20 @@ impl<T: ToValue> ToValue for Option<T> {
 
 impl<T: ToValue> ToValue for Vec<T> {
     fn to_value(&self) -> Value {
-        Value::Array(self.iter().map(|v| crate::value::Node::new(v.to_value(), crate::value::Pos::unknown())).collect())
+        Value::Array(
+            self.iter()
+                .map(|v| crate::value::Node::new(v.to_value(), crate::value::Pos::unknown()))
+                .collect(),
+        )
     }
 }
 
 /// A map entry for generated `ToValue` impls.
 pub fn entry(key: Value, value: Value) -> crate::value::MapEntry {
-    crate::value::MapEntry { key, value: crate::value::Node::new(value, crate::value::Pos::unknown()) }
+    crate::value::MapEntry {
+        key,
+        value: crate::value::Node::new(value, crate::value::Pos::unknown()),
+    }
 }
 
 /// A map type whose default is its fields' defaults (or `default` when `@schema/default` set
@@ -148,12 +158,22 @@ pub fn map_type(
         } else {
             let entries = fields
                 .iter()
-                .map(|f| crate::value::MapEntry { key: f.key.clone(), value: f.ty.default.clone() })
+                .map(|f| crate::value::MapEntry {
+                    key: f.key.clone(),
+                    value: f.ty.default.clone(),
+                })
                 .collect();
             crate::value::Node::new(Value::Map(entries), pos.clone())
         }
     });
-    crate::schema::Type { kind: crate::schema::Kind::Map(fields), pos, nullable, default, doc, validation }
+    crate::schema::Type {
+        kind: crate::schema::Kind::Map(fields),
+        pos,
+        nullable,
+        default,
+        doc,
+        validation,
+    }
 }
 
 /// A YAML document embedded in generated code (the OpenAPI export), read back.

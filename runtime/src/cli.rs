@@ -31,6 +31,17 @@ pub struct Options {
     pub data_values_inline: Vec<(String, String)>,
 }
 
+/// Whether data values come from flags too (ytt's "additional data values").
+pub fn has_additional(o: &Options) -> bool {
+    !(o.data_values_files.is_empty()
+        && o.env.is_empty()
+        && o.env_yaml.is_empty()
+        && o.data_value.is_empty()
+        && o.data_value_yaml.is_empty()
+        && o.data_value_file.is_empty()
+        && o.data_values_inline.is_empty())
+}
+
 /// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...).
 pub fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options::default();
@@ -46,7 +57,9 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
                 return Ok(v.clone());
             }
             i += 1;
-            args.get(i).cloned().ok_or_else(|| format!("flag needs an argument: {name}"))
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| format!("flag needs an argument: {name}"))
         };
         match name.as_str() {
             "-f" | "--file" => o.files.push(value()?),
@@ -63,7 +76,11 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             "--dangerous-data-values-disable-validation" => o.disable_validation = true,
             "--violations-format" => match value()?.as_str() {
                 f @ ("json" | "text") => o.violations_format = Some(f.to_string()),
-                other => return Err(format!("unknown violations format '{other}' (expected json or text)")),
+                other => {
+                    return Err(format!(
+                        "unknown violations format '{other}' (expected json or text)"
+                    ))
+                }
             },
             other => return Err(format!("unknown flag: {other}")),
         }
@@ -73,7 +90,12 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
 }
 
 fn doc(value: TreeValue, pos: Pos) -> Tree {
-    Tree { kind: TreeKind::Document, pos, anns: Vec::new(), value }
+    Tree {
+        kind: TreeKind::Document,
+        pos,
+        anns: Vec::new(),
+        value,
+    }
 }
 
 /// `a.b.c` = value → `{a: {b: {c: value}}}`.
@@ -83,11 +105,21 @@ fn nested(path: &str, leaf: TreeValue, pos: &Pos) -> TreeValue {
     let mut value = leaf;
     for (i, key) in path.rsplit('.').enumerate() {
         let anns = if i == 0 {
-            vec![Ann { name: "overlay/replace".into(), pos: pos.clone(), args: Vec::new(), kwargs: Vec::new() }]
+            vec![Ann {
+                name: "overlay/replace".into(),
+                pos: pos.clone(),
+                args: Vec::new(),
+                kwargs: Vec::new(),
+            }]
         } else {
             Vec::new()
         };
-        value = TreeValue::Map(vec![Tree { kind: TreeKind::MapItem(Value::Str(key.to_string())), pos: pos.clone(), anns, value }]);
+        value = TreeValue::Map(vec![Tree {
+            kind: TreeKind::MapItem(Value::Str(key.to_string())),
+            pos: pos.clone(),
+            anns,
+            value,
+        }]);
     }
     value
 }
@@ -115,7 +147,9 @@ fn files_of(path: &str) -> Result<Vec<String>, CheckError> {
     let mut out = Vec::new();
     let mut stack = vec![(p.to_path_buf(), 0)];
     while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for e in entries.flatten() {
             let ep = e.path();
             if ep.is_dir() {
@@ -136,7 +170,10 @@ fn files_of(path: &str) -> Result<Vec<String>, CheckError> {
 
 /// The documents contributed by `--data-values-file`, env, and `--data-value*` flags, in
 /// ytt's fixed order.
-pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Vec<Tree>, CheckError> {
+pub fn additional_documents(
+    o: &Options,
+    sources: &mut SourceLines,
+) -> Result<Vec<Tree>, CheckError> {
     let mut out = Vec::new();
     let mut plain: Vec<(String, String)> = Vec::new();
     for path in &o.data_values_files {
@@ -155,7 +192,8 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
             };
             CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
         })?;
-        let annotated = raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
+        let annotated =
+            raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
         if annotated {
             return Err(CheckError(format!(
                 "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
@@ -170,22 +208,30 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
     }
     for (prefixes, yaml) in [(&o.env, false), (&o.env_yaml, true)] {
         for prefix in prefixes {
-            let mut vars: Vec<(String, String)> =
-                std::env::vars().filter(|(k, _)| k.starts_with(&format!("{prefix}_"))).collect();
+            let mut vars: Vec<(String, String)> = std::env::vars()
+                .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
+                .collect();
             vars.sort();
             for (k, v) in vars {
                 let path = k[prefix.len() + 1..].replace("__", ".");
                 let pos = Pos::new("(data-values-env)", 1);
-                let leaf = if yaml { parse_yaml_value(&v, &pos, &path, o.strict)? } else { TreeValue::Scalar(Value::Str(v)) };
+                let leaf = if yaml {
+                    parse_yaml_value(&v, &pos, &path, o.strict)?
+                } else {
+                    TreeValue::Scalar(Value::Str(v))
+                };
                 out.push(doc(nested(&path, leaf, &pos), pos));
             }
         }
     }
-    for (flags, label, yaml) in [(&o.data_value, "(data-value arg)", false), (&o.data_value_yaml, "(data-value-yaml arg)", true)] {
+    for (flags, label, yaml) in [
+        (&o.data_value, "(data-value arg)", false),
+        (&o.data_value_yaml, "(data-value-yaml arg)", true),
+    ] {
         for kv in flags {
-            let (k, v) = kv
-                .split_once('=')
-                .ok_or_else(|| CheckError("Extracting data value from KV: Expected format key=value".into()))?;
+            let (k, v) = kv.split_once('=').ok_or_else(|| {
+                CheckError("Extracting data value from KV: Expected format key=value".into())
+            })?;
             let Some(k) = root_key(k)? else { continue };
             sources.add(label, kv);
             let pos = Pos::new(label, 1);
@@ -200,9 +246,9 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
         }
     }
     for kv in &o.data_value_file {
-        let (k, path) = kv
-            .split_once('=')
-            .ok_or_else(|| CheckError("Extracting data value from file: Expected format key=/file/path".into()))?;
+        let (k, path) = kv.split_once('=').ok_or_else(|| {
+            CheckError("Extracting data value from file: Expected format key=/file/path".into())
+        })?;
         let text = std::fs::read_to_string(path).map_err(|e| {
             CheckError(format!(
                 "Extracting data value from file: Finding file '{path}': Checking file '{path}': lstat {path}: {}",
@@ -212,7 +258,10 @@ pub fn additional_documents(o: &Options, sources: &mut SourceLines) -> Result<Ve
         let label = format!("(data-value-file arg) {kv}");
         sources.add(&label, &text);
         let pos = Pos::new(label, 1);
-        out.push(doc(nested(k, TreeValue::Scalar(Value::Str(text)), &pos), pos));
+        out.push(doc(
+            nested(k, TreeValue::Scalar(Value::Str(text)), &pos),
+            pos,
+        ));
     }
     Ok(out)
 }
@@ -223,16 +272,22 @@ fn root_key(k: &str) -> Result<Option<&str>, CheckError> {
     let err = |m: String| CheckError(format!("Extracting data value from KV: {m}"));
     match k.strip_prefix('@') {
         Some(rest) => {
-            let (lib, key) = rest.split_once(':').ok_or_else(|| err(format!("Expected library ref to end with ':' in '{k}'")))?;
+            let (lib, key) = rest
+                .split_once(':')
+                .ok_or_else(|| err(format!("Expected library ref to end with ':' in '{k}'")))?;
             if lib.is_empty() {
                 return Err(err("Expected library ref to not be empty".into()));
             }
             if key.contains(':') {
-                return Err(err(format!("Expected at most one library-key separator ':' in '{k}'")));
+                return Err(err(format!(
+                    "Expected at most one library-key separator ':' in '{k}'"
+                )));
             }
             Ok(None)
         }
-        None if k.contains(':') => Err(err(format!("Expected at most one library-key separator ':' in '{k}'"))),
+        None if k.contains(':') => Err(err(format!(
+            "Expected at most one library-key separator ':' in '{k}'"
+        ))),
         None => Ok(Some(k)),
     }
 }
@@ -242,7 +297,12 @@ fn has_comments(node: &RawNode) -> bool {
         || matches!(&node.value, RawValue::Map(items) | RawValue::Array(items) if items.iter().any(has_comments))
 }
 
-fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<TreeValue, CheckError> {
+fn parse_yaml_value(
+    text: &str,
+    pos: &Pos,
+    key: &str,
+    strict: bool,
+) -> Result<TreeValue, CheckError> {
     let raw = parse_file(&pos.file, text, strict).map_err(|e| {
         let detail = match e.strict {
             Some(msg) => format!("yaml: Strict parsing: {msg}"),
@@ -252,7 +312,9 @@ fn parse_yaml_value(text: &str, pos: &Pos, key: &str, strict: bool) -> Result<Tr
             "Extracting data value from KV: Deserializing value for key '{key}': Deserializing YAML value: {detail}"
         ))
     })?;
-    let Some(first) = raw.docs.first() else { return Ok(TreeValue::Scalar(Value::Null)) };
+    let Some(first) = raw.docs.first() else {
+        return Ok(TreeValue::Scalar(Value::Null));
+    };
     let mut tree = Tree::from_raw(first, Some(""));
     if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
         relabel(&mut tree, pos);

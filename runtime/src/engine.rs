@@ -5,7 +5,6 @@
 //! (type checked after each) → flags → validations → output. What differs between the
 //! interpreter and a built validator is behind [`Backend`].
 
-use std::path::Path;
 use std::sync::Arc;
 
 use crate::cli::{self, Options};
@@ -49,53 +48,17 @@ pub trait Backend {
 #[derive(Debug)]
 pub struct CheckError(pub String);
 
-/// An input file as given with `-f` (directories expanded).
-struct Input {
-    name: String,
-    /// Shared with the source lines reports quote and the files templates may load.
-    text: Arc<str>,
-}
+use crate::inputs::InputFile as Input;
 
 fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
-    let mut out = Vec::new();
-    for p in paths {
-        let path = Path::new(p);
-        if path.is_dir() {
-            let mut files = Vec::new();
-            collect_dir(path, &mut files);
-            files.sort();
-            for f in files {
-                let text = Arc::from(std::fs::read_to_string(&f).unwrap_or_default());
-                // ytt names a file found in a directory by its path inside that directory.
-                let name = Path::new(&f).strip_prefix(path).map_or(f.clone(), |r| r.to_string_lossy().to_string());
-                out.push(Input { name, text });
-            }
-        } else {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                CheckError(format!("Checking file '{p}': {}", io_message(&e)))
-            })?;
-            out.push(Input { name: p.clone(), text: Arc::from(text) });
-        }
-    }
-    Ok(out)
+    crate::inputs::read_files(paths).map_err(CheckError)
 }
 
+/// An I/O error as ytt words it (`lstat: no such file or directory` for a missing file).
 pub fn io_message(e: &std::io::Error) -> String {
     match e.kind() {
         std::io::ErrorKind::NotFound => "lstat: no such file or directory".into(),
-        _ => e.to_string(),
-    }
-}
-
-fn collect_dir(dir: &Path, out: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            collect_dir(&p, out);
-        } else {
-            out.push(p.to_string_lossy().to_string());
-        }
+        _ => crate::inputs::io_text(e),
     }
 }
 
@@ -126,30 +89,64 @@ struct Documents {
 
 fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
     let mut s = format!("Templating file '{}': \n- {}", e.file, e.message);
+    for frame in &e.stack {
+        let src = sources.line(&frame.file, frame.line);
+        s.push_str(&format!(
+            "\n    in {}\n      {}:{} | {}",
+            frame.function, frame.file, frame.line, src
+        ));
+    }
+    if !e.stack.is_empty() {
+        return s;
+    }
     if let Some(line) = e.line {
-        let src = sources.line(&e.file, line).trim();
+        let src = sources.line(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {}:{} | {}", e.file, line, src));
         } else {
-            s.push_str(&format!("\n    in <toplevel>\n      {}:{} | {}", e.file, line, src));
+            s.push_str(&format!(
+                "\n    in <toplevel>\n      {}:{} | {}",
+                e.file, line, src
+            ));
         }
     }
     s
 }
 
-fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, backend: &dyn Backend) -> Result<Documents, CheckError> {
-    let star = Sources {
-        files: inputs.iter().map(|i| (i.name.clone(), Arc::clone(&i.text))).collect(),
+fn load_documents(
+    inputs: &[Input],
+    opts: &Options,
+    sources: &mut SourceLines,
+    backend: &dyn Backend,
+) -> Result<Documents, CheckError> {
+    let star = Sources::new(
+        inputs
+            .iter()
+            .map(|i| (i.name.clone(), Arc::clone(&i.text)))
+            .collect(),
+    );
+    let mut docs = Documents {
+        schema: vec![],
+        schema_files: vec![],
+        values: vec![],
+        values_files: vec![],
     };
-    let mut docs = Documents { schema: vec![], schema_files: vec![], values: vec![], values_files: vec![] };
+    // Every file is read before any is evaluated; schema files are evaluated first.
+    let mut templates = Vec::new();
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
         sources.add_shared(&input.name, Arc::clone(&input.text));
+        if let Some(error) = input.encoding_error {
+            return Err(CheckError(format!(
+                "Unmarshaling YAML template '{}': yaml: {error}",
+                input.name
+            )));
+        }
         let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
-            let detail = match e.strict {
-                Some(msg) => format!("yaml: Strict parsing: {msg}"),
-                None => format!("yaml: line {}: {}", e.line, e.message),
-            };
-            CheckError(format!("Unmarshaling YAML template '{}': {}", input.name, detail))
+            CheckError(format!(
+                "Unmarshaling YAML template '{}': {}",
+                input.name,
+                e.detail()
+            ))
         })?;
         let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
         if kinds.iter().all(Option::is_none) {
@@ -157,33 +154,67 @@ fn load_documents(inputs: &[Input], opts: &Options, sources: &mut SourceLines, b
             continue;
         }
         let has_schema = kinds.contains(&Some("data/values-schema"));
+        templates.push((input, raw, has_schema));
+    }
+    templates.sort_by_key(|(_, _, has_schema)| !has_schema);
+    // A template error names every file of its phase (and the flags' data values).
+    let names = |schema: bool| -> Vec<String> {
+        templates
+            .iter()
+            .filter(|t| t.2 == schema)
+            .map(|t| t.0.name.clone())
+            .collect()
+    };
+    let (schema_names, values_names) = (names(true), names(false));
+    for (input, raw, has_schema) in templates {
         let (mut schema_here, mut values_here) = (false, false);
         let trees = backend.eval_template(raw, &star).map_err(|e| {
-            let phase = if has_schema { "Overlaying data values schema" } else { "Overlaying data values" };
-            CheckError(format!("{phase} (in following order: {}): {}", input.name, template_error(&e, sources)))
+            let (phase, files) = if has_schema {
+                ("Overlaying data values schema", order(&schema_names, false))
+            } else {
+                (
+                    "Overlaying data values",
+                    order(&values_names, cli::has_additional(opts)),
+                )
+            };
+            CheckError(format!(
+                "{phase} (in following order: {files}): {}",
+                template_error(&e, sources)
+            ))
         })?;
         for tree in trees {
             if tree.kind != TreeKind::Document {
                 continue;
             }
             if let Some(ann) = tree.ann("data/values") {
-                if let Some((k, _)) = ann.kwargs.iter().find(|(k, _)| k != "library_ref" && k != "after_library_module") {
+                if let Some((k, _)) = ann
+                    .kwargs
+                    .iter()
+                    .find(|(k, _)| k != "library_ref" && k != "after_library_module")
+                {
                     return Err(CheckError(format!(
                         "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
                         input.name
                     )));
                 }
             }
-            let plain = tree.ann("data/values-schema").is_none() && tree.ann("data/values").is_none();
+            let plain =
+                tree.ann("data/values-schema").is_none() && tree.ann("data/values").is_none();
             let empty = match &tree.value {
                 TreeValue::Scalar(v) => v.is_null(),
                 TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
             };
             if plain && !(tree.anns.is_empty() && empty) {
                 let (phase, what) = if has_schema {
-                    ("Overlaying data values schema", "Expected schema file '{}' to only have schema documents")
+                    (
+                        "Overlaying data values schema",
+                        "Expected schema file '{}' to only have schema documents",
+                    )
                 } else {
-                    ("Overlaying data values", "Expected data values file '{}' to only have data values documents")
+                    (
+                        "Overlaying data values",
+                        "Expected data values file '{}' to only have data values documents",
+                    )
                 };
                 return Err(CheckError(format!(
                     "{phase} (in following order: {}): Templating file '{}': {}",
@@ -251,17 +282,35 @@ fn order(files: &[String], extra: bool) -> String {
 }
 
 /// The schema of the schema documents (which are consumed).
-fn schema_of(docs: &mut Documents, sources: &SourceLines, backend: &dyn Backend) -> Result<Option<Type>, CheckError> {
-    let prefix = format!("Overlaying data values schema (in following order: {}): ", order(&docs.schema_files, false));
+fn schema_of(
+    docs: &mut Documents,
+    sources: &SourceLines,
+    backend: &dyn Backend,
+) -> Result<Option<Type>, CheckError> {
+    let prefix = format!(
+        "Overlaying data values schema (in following order: {}): ",
+        order(&docs.schema_files, false)
+    );
     let mut merged: Option<Tree> = None;
     for doc in std::mem::take(&mut docs.schema) {
-        merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?);
+        merged = Some(
+            apply_document(merged, doc, Mode::default())
+                .map_err(|e| CheckError(format!("{prefix}{}", e.render())))?,
+        );
     }
-    backend.schema(merged.as_ref(), sources).map_err(|e| CheckError(format!("{prefix}{e}")))
+    backend
+        .schema(merged.as_ref(), sources)
+        .map_err(|e| CheckError(format!("{prefix}{e}")))
 }
 
 /// Fills defaults into `tree` and checks it.
-fn type_check(tree: &mut Tree, schema: Option<&Type>, backend: &dyn Backend, sources: &SourceLines, prefix: &str) -> Result<(), CheckError> {
+fn type_check(
+    tree: &mut Tree,
+    schema: Option<&Type>,
+    backend: &dyn Backend,
+    sources: &SourceLines,
+    prefix: &str,
+) -> Result<(), CheckError> {
     let Some(ty) = schema else { return Ok(()) };
     (backend.defaults_filler())(tree, ty);
     let violations = typecheck::check_tree_with(tree, ty, backend.type_checker());
@@ -278,22 +327,36 @@ fn type_check(tree: &mut Tree, schema: Option<&Type>, backend: &dyn Backend, sou
 
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
 /// every file read.
-pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+pub fn load_schema(
+    files: &[String],
+    backend: &dyn Backend,
+) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     load_schema_inputs(read_inputs(files)?, backend)
 }
 
 /// [`load_schema`] for files named otherwise than their paths: `(name, path)` pairs.
-pub fn load_schema_named(files: &[(String, std::path::PathBuf)], backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+pub fn load_schema_named(
+    files: &[(String, std::path::PathBuf)],
+    backend: &dyn Backend,
+) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut inputs = Vec::new();
     for (name, path) in files {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| CheckError(format!("Checking file '{name}': {} ({})", io_message(&e), path.display())))?;
-        inputs.push(Input { name: name.clone(), text: Arc::from(text) });
+        let bytes = std::fs::read(path).map_err(|e| {
+            CheckError(format!(
+                "Checking file '{name}': {} ({})",
+                io_message(&e),
+                path.display()
+            ))
+        })?;
+        inputs.push(crate::inputs::decode(name.clone(), bytes));
     }
     load_schema_inputs(inputs, backend)
 }
 
-fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+fn load_schema_inputs(
+    inputs: Vec<Input>,
+    backend: &dyn Backend,
+) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
     let mut docs = load_documents(&inputs, &opts, &mut sources, backend)?;
@@ -304,7 +367,13 @@ fn load_schema_inputs(inputs: Vec<Input>, backend: &dyn Backend) -> Result<(Opti
         )));
     }
     let schema = schema_of(&mut docs, &sources, backend)?;
-    Ok((schema, inputs.into_iter().map(|i| (i.name, i.text.to_string())).collect()))
+    Ok((
+        schema,
+        inputs
+            .into_iter()
+            .map(|i| (i.name, i.text.to_string()))
+            .collect(),
+    ))
 }
 
 /// What a run produces: the final data values, or the schema's OpenAPI document.
@@ -331,7 +400,10 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> Result<String, CheckError> 
 }
 
 /// [`run`], also handing back the memory the run used.
-pub fn run_keeping(opts: &Options, backend: &dyn Backend) -> Result<(String, Leftovers), CheckError> {
+pub fn run_keeping(
+    opts: &Options,
+    backend: &dyn Backend,
+) -> Result<(String, Leftovers), CheckError> {
     let leftovers = evaluate_keeping(opts, backend)?;
     let out = match &leftovers.outcome {
         Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
@@ -350,8 +422,18 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
 }
 
 fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
-    let done = |outcome: Outcome| Ok(Leftovers { outcome, _tree: None, _schema: None });
-    if opts.output.is_some() && !opts.schema_inspect && opts.output.as_deref() != Some("json") && opts.output.as_deref() != Some("yaml") {
+    let done = |outcome: Outcome| {
+        Ok(Leftovers {
+            outcome,
+            _tree: None,
+            _schema: None,
+        })
+    };
+    if opts.output.is_some()
+        && !opts.schema_inspect
+        && opts.output.as_deref() != Some("json")
+        && opts.output.as_deref() != Some("yaml")
+    {
         if opts.output.as_deref() == Some("openapi-v3") {
             return Err(CheckError(
                 "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
@@ -383,14 +465,34 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
     let transfer_validations = schema.is_none();
     // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
     // key were `missing_ok` and arrays were replaced.
-    let documents = docs.values.into_iter().map(|d| (d, Mode { transfer_validations, ..Mode::default() }));
-    let flags = additional.into_iter().map(|d| (d, Mode { missing_ok: true, replace_arrays: true, transfer_validations }));
+    let documents = docs.values.into_iter().map(|d| {
+        (
+            d,
+            Mode {
+                transfer_validations,
+                ..Mode::default()
+            },
+        )
+    });
+    let flags = additional.into_iter().map(|d| {
+        (
+            d,
+            Mode {
+                missing_ok: true,
+                replace_arrays: true,
+                transfer_validations,
+            },
+        )
+    });
     for (doc, mode) in documents.chain(flags) {
-        let mut merged = apply_document(current, doc, mode).map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
+        let mut merged = apply_document(current, doc, mode)
+            .map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
         type_check(&mut merged, schema.as_ref(), backend, &sources, &prefix)?;
         current = Some(merged);
     }
-    let Some(mut result) = current else { return done(Outcome::DataValues(Node::null(Pos::unknown()))) };
+    let Some(mut result) = current else {
+        return done(Outcome::DataValues(Node::null(Pos::unknown())));
+    };
     let node = result.take_node();
     if !opts.disable_validation {
         let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
@@ -399,6 +501,9 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
             return done(Outcome::Invalid(violations));
         }
     }
-    Ok(Leftovers { outcome: Outcome::DataValues(node), _tree: Some(result), _schema: schema })
+    Ok(Leftovers {
+        outcome: Outcome::DataValues(node),
+        _tree: Some(result),
+        _schema: schema,
+    })
 }
-

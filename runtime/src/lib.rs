@@ -4,13 +4,14 @@ pub mod __private;
 
 pub mod cli;
 pub mod engine;
+pub mod inputs;
 pub mod lowered;
-#[cfg(feature = "starlark")]
-pub mod starlark;
 pub mod overlay;
 pub mod report;
 pub mod rules;
 pub mod schema;
+#[cfg(feature = "starlark")]
+pub mod starlark;
 pub mod template;
 pub mod typecheck;
 pub mod typed;

@@ -59,12 +59,19 @@ impl LoweredRule {
 }
 
 impl LoweredWhen {
-    pub fn handle(f: for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>) -> crate::template::tree::Handle {
+    pub fn handle(
+        f: for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>,
+    ) -> crate::template::tree::Handle {
         crate::template::tree::Handle(std::sync::Arc::new(LoweredWhen(f)))
     }
 
     /// The predicate's answer, as [`crate::validate::Predicates::call_when`] reports it.
-    pub fn call(&self, value: &Node, parent: &Node, root: &Node) -> std::result::Result<bool, String> {
+    pub fn call(
+        &self,
+        value: &Node,
+        parent: &Node,
+        root: &Node,
+    ) -> std::result::Result<bool, String> {
         match (self.0)(value, parent, root) {
             Ok(Val::Bool(b)) => Ok(b),
             Ok(v) => Err(format!("want when= to be bool, got {}", type_name(&v))),
@@ -136,7 +143,8 @@ pub fn type_name(v: &Val) -> &'static str {
 
 /// Starlark's float order: NaN equals NaN and sorts after every other float.
 fn float_cmp(a: f64, b: f64) -> Ordering {
-    a.partial_cmp(&b).unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
+    a.partial_cmp(&b)
+        .unwrap_or_else(|| a.is_nan().cmp(&b.is_nan()))
 }
 
 /// The order of two numbers (ints compare exactly; a mix compares as floats).
@@ -159,7 +167,9 @@ pub fn eq(a: &Val, b: &Val) -> bool {
         (Val::None, Val::None) => true,
         (Val::Bool(x), Val::Bool(y)) => x == y,
         (Val::Str(x), Val::Str(y)) => x == y,
-        (Val::List(x), Val::List(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b)),
+        (Val::List(x), Val::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| eq(a, b))
+        }
         (Val::Data(x), Val::Data(y)) => crate::rules::starlark_eq(&x.value, &y.value),
         _ => false,
     }
@@ -277,8 +287,14 @@ pub fn endswith<'a>(v: &Val, suffix: &Val) -> Val<'a> {
 pub fn split<'a>(v: &Val, sep: Option<&Val>) -> Val<'a> {
     let s = string(v);
     let parts: Vec<Val<'a>> = match sep {
-        None => s.split_whitespace().map(|p| Val::Str(Cow::Owned(p.to_string()))).collect(),
-        Some(sep) => s.split(string(sep)).map(|p| Val::Str(Cow::Owned(p.to_string()))).collect(),
+        None => s
+            .split_whitespace()
+            .map(|p| Val::Str(Cow::Owned(p.to_string())))
+            .collect(),
+        Some(sep) => s
+            .split(string(sep))
+            .map(|p| Val::Str(Cow::Owned(p.to_string())))
+            .collect(),
     };
     Val::List(parts)
 }
@@ -326,7 +342,10 @@ mod tests {
         assert!(!eq(&Val::Bool(true), &Val::Int(1)));
         assert!(eq(&Val::Float(f64::NAN), &Val::Float(f64::NAN)));
         assert!(!eq(&text("a"), &Val::None));
-        assert_eq!(cmp(&Val::Float(f64::NAN), &Val::Float(f64::INFINITY)), Ordering::Greater);
+        assert_eq!(
+            cmp(&Val::Float(f64::NAN), &Val::Float(f64::INFINITY)),
+            Ordering::Greater
+        );
         assert_eq!(cmp(&text("B"), &text("a")), Ordering::Less);
     }
 
@@ -343,9 +362,23 @@ mod tests {
         assert!(matches!(len(&text("é")), Val::Int(2)));
         assert!(eq(&lower(&text("AbC")), &text("abc")));
         assert!(eq(&strip(&text("  x \n")), &text("x")));
-        assert!(eq(&split(&text(" a  b "), None), &Val::List(vec![text("a"), text("b")])));
-        assert!(eq(&split(&text("a,,b"), Some(&text(","))), &Val::List(vec![text("a"), text(""), text("b")])));
-        let f = format(&[Piece::Text("x="), Piece::Arg(0), Piece::Text(" "), Piece::Arg(1)], &[Val::Int(3), Val::None]);
+        assert!(eq(
+            &split(&text(" a  b "), None),
+            &Val::List(vec![text("a"), text("b")])
+        ));
+        assert!(eq(
+            &split(&text("a,,b"), Some(&text(","))),
+            &Val::List(vec![text("a"), text(""), text("b")])
+        ));
+        let f = format(
+            &[
+                Piece::Text("x="),
+                Piece::Arg(0),
+                Piece::Text(" "),
+                Piece::Arg(1),
+            ],
+            &[Val::Int(3), Val::None],
+        );
         assert!(eq(&f, &text("x=3 None")));
         assert_eq!(fail(&text("no")).0, "fail: no");
     }
@@ -364,10 +397,16 @@ mod tests {
         let v = n(Value::Null);
         assert_eq!(LoweredRule(pass).call(&v), CallOutcome::Pass);
         assert_eq!(LoweredRule(truthy).call(&v), CallOutcome::Fail);
-        assert_eq!(LoweredRule(failing).call(&v), CallOutcome::Error("bad value".into()));
+        assert_eq!(
+            LoweredRule(failing).call(&v),
+            CallOutcome::Error("bad value".into())
+        );
         fn when_str<'a>(_: &'a Node, _: &'a Node, _: &'a Node) -> Result<'a> {
             Ok(text("yes"))
         }
-        assert_eq!(LoweredWhen(when_str).call(&v, &v, &v), Err("want when= to be bool, got string".into()));
+        assert_eq!(
+            LoweredWhen(when_str).call(&v, &v, &v),
+            Err("want when= to be bool, got string".into())
+        );
     }
 }

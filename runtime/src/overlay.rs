@@ -55,13 +55,19 @@ struct Path<'a> {
 
 impl<'a> Path<'a> {
     fn of(node: &'a Tree, parent: Option<&'a Path<'a>>) -> Path<'a> {
-        Path { parent, kind: &node.kind, pos: &node.pos }
+        Path {
+            parent,
+            kind: &node.kind,
+            pos: &node.pos,
+        }
     }
 
     fn describe(&self) -> String {
         match self.kind {
             TreeKind::Document => format!("Document on line {}", self.pos),
-            TreeKind::MapItem(k) => format!("Map item (key '{}') on line {}", k.key_string(), self.pos),
+            TreeKind::MapItem(k) => {
+                format!("Map item (key '{}') on line {}", k.key_string(), self.pos)
+            }
             TreeKind::ArrayItem => format!("Array item on line {}", self.pos),
         }
     }
@@ -74,12 +80,18 @@ impl<'a> Path<'a> {
             at = p.parent;
         }
         context.reverse();
-        OverlayError { context, message: message.into() }
+        OverlayError {
+            context,
+            message: message.into(),
+        }
     }
 }
 
 fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<&'a Node> {
-    ann.kwargs.iter().find(|(k, _)| k == name).and_then(|(_, a)| a.data())
+    ann.kwargs
+        .iter()
+        .find(|(k, _)| k == name)
+        .and_then(|(_, a)| a.data())
 }
 
 fn truthy(node: Option<&Node>) -> bool {
@@ -95,7 +107,14 @@ pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<T
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
             let path = Path::of(&doc, None);
-            left.value = merge_value(std::mem::take(&mut left.value), right, &doc.anns, mode, mode.missing_ok, &path)?;
+            left.value = merge_value(
+                std::mem::take(&mut left.value),
+                right,
+                &doc.anns,
+                mode,
+                mode.missing_ok,
+                &path,
+            )?;
             transfer(&mut left, &doc.anns, mode);
             Ok(left)
         }
@@ -116,10 +135,13 @@ fn merge_value(
             let mut entries = match left {
                 TreeValue::Map(entries) => entries,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Map(items)),
-                other => return Err(path.error(format!("Expected map, but was {}", other.type_name()))),
+                other => {
+                    return Err(path.error(format!("Expected map, but was {}", other.type_name())))
+                }
             };
             let child_missing_ok = child_missing_ok
-                || Ann::find(right_anns, "overlay/match-child-defaults").is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+                || Ann::find(right_anns, "overlay/match-child-defaults")
+                    .is_some_and(|a| truthy(kwarg(a, "missing_ok")));
             let mut index = KeyIndex::new(&entries, items.len());
             for item in items {
                 merge_map_item(&mut entries, &mut index, item, mode, child_missing_ok, path)?;
@@ -130,7 +152,9 @@ fn merge_value(
             let mut elems = match left {
                 TreeValue::Array(elems) => elems,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Array(items)),
-                other => return Err(path.error(format!("Expected array, but was {}", other.type_name()))),
+                other => {
+                    return Err(path.error(format!("Expected array, but was {}", other.type_name())))
+                }
             };
             if mode.replace_arrays {
                 return Ok(TreeValue::Array(items));
@@ -161,7 +185,9 @@ fn merge_map_item(
     parent: &Path,
 ) -> Result<(), OverlayError> {
     let matcher = item.ann("overlay/match");
-    let missing_ok = inherited_missing_ok || mode.missing_ok || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
+    let missing_ok = inherited_missing_ok
+        || mode.missing_ok
+        || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
     let found = index.find(entries, key_of(&item));
     if item.ann("overlay/remove").is_some() {
         return match found {
@@ -192,7 +218,8 @@ fn merge_map_item(
                 entries[i].pos = item.pos.clone();
             }
             let path = Path::of(&item, Some(parent));
-            entries[i].value = merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
+            entries[i].value =
+                merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
             transfer(&mut entries[i], &item.anns, mode);
             Ok(())
         }
@@ -205,7 +232,13 @@ fn merge_map_item(
     }
 }
 
-fn merge_array_item(elems: &mut Vec<Tree>, mut item: Tree, mode: Mode, inherited_missing_ok: bool, parent: &Path) -> Result<(), OverlayError> {
+fn merge_array_item(
+    elems: &mut Vec<Tree>,
+    mut item: Tree,
+    mode: Mode,
+    inherited_missing_ok: bool,
+    parent: &Path,
+) -> Result<(), OverlayError> {
     let Some(matcher) = item.ann("overlay/match") else {
         if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
             return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
@@ -219,20 +252,32 @@ fn merge_array_item(elems: &mut Vec<Tree>, mut item: Tree, mode: Mode, inherited
     }
     let missing_ok = truthy(kwarg(matcher, "missing_ok"));
     let by = Matcher::of(matcher, &item);
-    let matches: Vec<usize> = elems.iter().enumerate().filter(|(i, e)| by.matches(*i, &e.value)).map(|(i, _)| i).collect();
-    let expects_many = matcher
-        .kwargs
+    let matches: Vec<usize> = elems
         .iter()
-        .any(|(k, a)| k == "expects" && a.data().is_some_and(|n| n.value.as_str().is_some_and(|s| s.ends_with('+'))));
+        .enumerate()
+        .filter(|(i, e)| by.matches(*i, &e.value))
+        .map(|(i, _)| i)
+        .collect();
+    let expects_many = matcher.kwargs.iter().any(|(k, a)| {
+        k == "expects"
+            && a.data()
+                .is_some_and(|n| n.value.as_str().is_some_and(|s| s.ends_with('+')))
+    });
     if matches.is_empty() && missing_ok {
         elems.push(item);
         return Ok(());
     }
     if matches.len() != 1 && !(expects_many && !matches.is_empty()) {
-        let message = format!("Expected number of matched nodes to be 1, but was {}", matches.len());
+        let message = format!(
+            "Expected number of matched nodes to be 1, but was {}",
+            matches.len()
+        );
         return Err(Path::of(&item, Some(parent)).error(message));
     }
-    let (remove, replace) = (item.ann("overlay/remove").is_some(), item.ann("overlay/replace").is_some());
+    let (remove, replace) = (
+        item.ann("overlay/remove").is_some(),
+        item.ann("overlay/replace").is_some(),
+    );
     let mut right = std::mem::take(&mut item.value);
     let path = Path::of(&item, Some(parent));
     for (n, &i) in matches.iter().rev().enumerate() {
@@ -241,12 +286,17 @@ fn merge_array_item(elems: &mut Vec<Tree>, mut item: Tree, mode: Mode, inherited
             continue;
         }
         // Every match but the last gets a copy of the item's value; the last gets the value.
-        let value = if n + 1 == matches.len() { std::mem::take(&mut right) } else { right.clone() };
+        let value = if n + 1 == matches.len() {
+            std::mem::take(&mut right)
+        } else {
+            right.clone()
+        };
         if replace {
             elems[i].value = value;
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            elems[i].value = merge_value(left, value, &item.anns, mode, inherited_missing_ok, &path)?;
+            elems[i].value =
+                merge_value(left, value, &item.anns, mode, inherited_missing_ok, &path)?;
         }
     }
     Ok(())
@@ -265,7 +315,10 @@ enum Matcher<'a> {
 /// The value of `key` in a map.
 fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
     match value {
-        TreeValue::Map(items) => items.iter().find(|t| t.key().and_then(Value::as_str) == Some(key)).map(|t| &t.value),
+        TreeValue::Map(items) => items
+            .iter()
+            .find(|t| t.key().and_then(Value::as_str) == Some(key))
+            .map(|t| &t.value),
         _ => None,
     }
 }
@@ -279,7 +332,12 @@ fn same(a: &TreeValue, b: &TreeValue) -> bool {
 
 impl<'a> Matcher<'a> {
     fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
-        let Some(by) = ann.kwargs.iter().find(|(k, _)| k == "by").and_then(|(_, a)| a.data()) else {
+        let Some(by) = ann
+            .kwargs
+            .iter()
+            .find(|(k, _)| k == "by")
+            .and_then(|(_, a)| a.data())
+        else {
             return Matcher::Nothing;
         };
         let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
@@ -287,7 +345,9 @@ impl<'a> Matcher<'a> {
             Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
             Value::Str(k) => key(k),
             Value::Map(_) => match (
-                by.value.get("__ytt_matcher__").and_then(|n| n.value.as_str()),
+                by.value
+                    .get("__ytt_matcher__")
+                    .and_then(|n| n.value.as_str()),
                 by.value.get("arg").map(|n| &n.value),
             ) {
                 (Some("all"), _) => Matcher::All,
@@ -315,7 +375,9 @@ impl<'a> Matcher<'a> {
 fn subset(actual: &TreeValue, expected: &Value) -> bool {
     match (actual, expected) {
         (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
-            items.iter().any(|t| t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value))
+            items.iter().any(|t| {
+                t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value)
+            })
         }),
         (TreeValue::Scalar(a), e) => a == e,
         (a, e) => a.to_value() == *e,
@@ -333,15 +395,30 @@ mod tests {
     }
 
     fn item(key: &str, value: TreeValue, anns: Vec<Ann>) -> Tree {
-        Tree { kind: TreeKind::MapItem(Value::Str(key.into())), pos: Pos::new("v.yml", 3), anns, value }
+        Tree {
+            kind: TreeKind::MapItem(Value::Str(key.into())),
+            pos: Pos::new("v.yml", 3),
+            anns,
+            value,
+        }
     }
 
     fn elem(value: TreeValue, anns: Vec<Ann>) -> Tree {
-        Tree { kind: TreeKind::ArrayItem, pos: Pos::new("v.yml", 4), anns, value }
+        Tree {
+            kind: TreeKind::ArrayItem,
+            pos: Pos::new("v.yml", 4),
+            anns,
+            value,
+        }
     }
 
     fn doc(value: TreeValue) -> Tree {
-        Tree { kind: TreeKind::Document, pos: Pos::new("v.yml", 2), anns: Vec::new(), value }
+        Tree {
+            kind: TreeKind::Document,
+            pos: Pos::new("v.yml", 2),
+            anns: Vec::new(),
+            value,
+        }
     }
 
     fn ann(name: &str, kwargs: &[(&str, Value)]) -> Ann {
@@ -351,7 +428,15 @@ mod tests {
             args: Vec::new(),
             kwargs: kwargs
                 .iter()
-                .map(|(k, v)| (k.to_string(), Arg { type_name: String::new(), kind: ArgKind::Data(Node::new(v.clone(), Pos::unknown())) }))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        Arg {
+                            type_name: String::new(),
+                            kind: ArgKind::Data(Node::new(v.clone(), Pos::unknown())),
+                        },
+                    )
+                })
                 .collect(),
         }
     }
@@ -359,7 +444,14 @@ mod tests {
     fn base() -> Tree {
         doc(TreeValue::Map(vec![
             item("a", scalar(Value::Int(1)), vec![]),
-            item("list", TreeValue::Array(vec![elem(TreeValue::Map(vec![item("name", scalar(Value::Str("x".into())), vec![])]), vec![])]), vec![]),
+            item(
+                "list",
+                TreeValue::Array(vec![elem(
+                    TreeValue::Map(vec![item("name", scalar(Value::Str("x".into())), vec![])]),
+                    vec![],
+                )]),
+                vec![],
+            ),
         ]))
     }
 
@@ -371,24 +463,55 @@ mod tests {
     fn maps_merge_and_arrays_append() {
         let right = doc(TreeValue::Map(vec![
             item("a", scalar(Value::Int(2)), vec![]),
-            item("list", TreeValue::Array(vec![elem(TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]), vec![])]), vec![]),
+            item(
+                "list",
+                TreeValue::Array(vec![elem(
+                    TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]),
+                    vec![],
+                )]),
+                vec![],
+            ),
         ]));
         let out = value_of(&apply_document(Some(base()), right.clone(), Mode::default()).unwrap());
         assert_eq!(out.get("a").unwrap().value, Value::Int(2));
-        let Value::Array(list) = &out.get("list").unwrap().value else { panic!() };
+        let Value::Array(list) = &out.get("list").unwrap().value else {
+            panic!()
+        };
         assert_eq!(list.len(), 2);
-        let replaced = apply_document(Some(base()), right, Mode { replace_arrays: true, ..Mode::default() }).unwrap();
-        let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else { panic!() };
+        let replaced = apply_document(
+            Some(base()),
+            right,
+            Mode {
+                replace_arrays: true,
+                ..Mode::default()
+            },
+        )
+        .unwrap();
+        let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else {
+            panic!()
+        };
         assert_eq!(list.len(), 1);
     }
 
     #[test]
     fn unknown_keys_fail_unless_missing_ok() {
-        let right = doc(TreeValue::Map(vec![item("b", scalar(Value::Int(2)), vec![])]));
+        let right = doc(TreeValue::Map(vec![item(
+            "b",
+            scalar(Value::Int(2)),
+            vec![],
+        )]));
         let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
         assert_eq!(e.render(), "Document on line v.yml:2: Map item (key 'b') on line v.yml:3: Expected number of matched nodes to be 1, but was 0");
-        let ok = doc(TreeValue::Map(vec![item("b", scalar(Value::Int(2)), vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])])]));
-        assert!(value_of(&apply_document(Some(base()), ok, Mode::default()).unwrap()).get("b").is_some());
+        let ok = doc(TreeValue::Map(vec![item(
+            "b",
+            scalar(Value::Int(2)),
+            vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
+        )]));
+        assert!(
+            value_of(&apply_document(Some(base()), ok, Mode::default()).unwrap())
+                .get("b")
+                .is_some()
+        );
     }
 
     #[test]
@@ -397,25 +520,50 @@ mod tests {
         let right = doc(TreeValue::Map(vec![item(
             "list",
             TreeValue::Array(vec![elem(
-                TreeValue::Map(vec![item("name", scalar(Value::Str("x".into())), vec![]), item("extra", scalar(Value::Int(1)), vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])])]),
+                TreeValue::Map(vec![
+                    item("name", scalar(Value::Str("x".into())), vec![]),
+                    item(
+                        "extra",
+                        scalar(Value::Int(1)),
+                        vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
+                    ),
+                ]),
                 vec![by_name.clone()],
             )]),
             vec![],
         )]));
         let out = value_of(&apply_document(Some(base()), right, Mode::default()).unwrap());
-        let Value::Array(list) = &out.get("list").unwrap().value else { panic!() };
+        let Value::Array(list) = &out.get("list").unwrap().value else {
+            panic!()
+        };
         assert_eq!(list.len(), 1);
         assert_eq!(list[0].value.get("extra").unwrap().value, Value::Int(1));
-        let remove = doc(TreeValue::Map(vec![item("a", scalar(Value::Null), vec![ann("overlay/remove", &[])])]));
-        assert!(value_of(&apply_document(Some(base()), remove, Mode::default()).unwrap()).get("a").is_none());
-        let none = doc(TreeValue::Map(vec![item("list", TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]), vec![])]));
+        let remove = doc(TreeValue::Map(vec![item(
+            "a",
+            scalar(Value::Null),
+            vec![ann("overlay/remove", &[])],
+        )]));
+        assert!(
+            value_of(&apply_document(Some(base()), remove, Mode::default()).unwrap())
+                .get("a")
+                .is_none()
+        );
+        let none = doc(TreeValue::Map(vec![item(
+            "list",
+            TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+            vec![],
+        )]));
         let e = apply_document(Some(base()), none, Mode::default()).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
     }
 
     #[test]
     fn a_map_onto_a_scalar_is_an_error() {
-        let right = doc(TreeValue::Map(vec![item("a", TreeValue::Map(vec![]), vec![])]));
+        let right = doc(TreeValue::Map(vec![item(
+            "a",
+            TreeValue::Map(vec![]),
+            vec![],
+        )]));
         let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
         assert_eq!(e.message, "Expected map, but was integer");
     }

@@ -29,18 +29,32 @@ impl SourceLines {
 
     /// [`SourceLines::add`] without copying the text.
     pub fn add_shared(&mut self, name: &str, text: Arc<str>) {
-        self.files.insert(Arc::from(name), Lines { text, starts: OnceLock::new() });
+        self.files.insert(
+            Arc::from(name),
+            Lines {
+                text,
+                starts: OnceLock::new(),
+            },
+        );
     }
 
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
-        let Some(lines) = self.files.get(file) else { return "" };
-        let starts = lines
-            .starts
-            .get_or_init(|| std::iter::once(0).chain(lines.text.match_indices('\n').map(|(i, _)| i + 1)).collect());
+        let Some(lines) = self.files.get(file) else {
+            return "";
+        };
+        let starts = lines.starts.get_or_init(|| {
+            std::iter::once(0)
+                .chain(lines.text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
         let index = (line as usize).wrapping_sub(1);
-        let Some(&start) = starts.get(index) else { return "" };
-        let end = starts.get(index + 1).map_or(lines.text.len(), |next| next - 1);
+        let Some(&start) = starts.get(index) else {
+            return "";
+        };
+        let end = starts
+            .get(index + 1)
+            .map_or(lines.text.len(), |next| next - 1);
         lines.text[start..end].trim_end_matches('\r')
     }
 }
@@ -189,7 +203,9 @@ mod tests {
             "Extracting data value from KV:\n  Deserializing value for key 'db':\n    Deserializing YAML value: yaml: x"
         );
         assert_eq!(
-            multi_line("Overlaying data values schema (in following order: Schema.yml): \nInvalid schema"),
+            multi_line(
+                "Overlaying data values schema (in following order: Schema.yml): \nInvalid schema"
+            ),
             "Overlaying data values schema (in following order: Schema.yml): \nInvalid schema"
         );
     }

@@ -68,7 +68,10 @@ impl RuleName {
     }
 
     pub fn as_str(self) -> &'static str {
-        NAMES.iter().find(|(r, _)| *r == self).map_or("", |(_, n)| n)
+        NAMES
+            .iter()
+            .find(|(r, _)| *r == self)
+            .map_or("", |(_, n)| n)
     }
 
     /// Whether ytt itself has this rule (the others are ours).
@@ -105,7 +108,10 @@ fn fail(expected: String, found: Option<String>) -> Option<RuleFailure> {
 }
 
 fn not_null(value: &Value) -> Option<RuleFailure> {
-    value.is_null().then(|| RuleFailure { expected: "not null".into(), found: Some("value is null".into()) })
+    value.is_null().then(|| RuleFailure {
+        expected: "not null".into(),
+        found: Some("value is null".into()),
+    })
 }
 
 /// Length as starlark-go's `len`: bytes of a string, items of a list or map.
@@ -114,7 +120,10 @@ pub fn len_of(value: &Value) -> Result<usize, String> {
         Value::Str(s) => Ok(s.len()),
         Value::Array(a) => Ok(a.len()),
         Value::Map(m) => Ok(m.len()),
-        other => Err(format!("len: value of type {} has no len", starlark_type(other))),
+        other => Err(format!(
+            "len: value of type {} has no len",
+            starlark_type(other)
+        )),
     }
 }
 
@@ -144,7 +153,11 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let expected = || format!("a value {op} {}", repr(arg));
     match compare(value, arg) {
         Ok(ord) => {
-            let ok = if min { ord != Ordering::Less } else { ord != Ordering::Greater };
+            let ok = if min {
+                ord != Ordering::Less
+            } else {
+                ord != Ordering::Greater
+            };
             if ok {
                 None
             } else {
@@ -153,7 +166,11 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
         }
         Err(()) => fail(
             expected(),
-            Some(format!("{} {op} {} not implemented", starlark_type(value), starlark_type(arg))),
+            Some(format!(
+                "{} {op} {} not implemented",
+                starlark_type(value),
+                starlark_type(arg)
+            )),
         ),
     }
 }
@@ -168,30 +185,48 @@ fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
     if found {
         None
     } else {
-        fail(format!("one of {}", repr(arg)), Some("not one of allowed values".into()))
+        fail(
+            format!("one of {}", repr(arg)),
+            Some("not one of allowed values".into()),
+        )
     }
 }
 
 fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let Value::Map(entries) = value else {
-        return fail("exactly one of all children to be not null".into(), Some(format!("{} has no children", starlark_type(value))));
+        return fail(
+            "exactly one of all children to be not null".into(),
+            Some(format!("{} has no children", starlark_type(value))),
+        );
     };
     let (expected, keys): (String, Vec<Value>) = match arg {
         Value::Array(keys) => (
             format!("exactly one of {} to be not null", repr(arg)),
             keys.iter().map(|k| k.value.clone()).collect(),
         ),
-        _ => ("exactly one of all children to be not null".into(), entries.iter().map(|e| e.key.clone()).collect()),
+        _ => (
+            "exactly one of all children to be not null".into(),
+            entries.iter().map(|e| e.key.clone()).collect(),
+        ),
     };
     let not_null: Vec<&Value> = keys
         .iter()
-        .filter(|k| entries.iter().any(|e| e.key.key_eq(k) && !e.value.value.is_null()))
+        .filter(|k| {
+            entries
+                .iter()
+                .any(|e| e.key.key_eq(k) && !e.value.value.is_null())
+        })
         .collect();
     match not_null.len() {
         1 => None,
         0 => fail(expected, Some("all values are null".into())),
         _ => {
-            let list = Value::Array(not_null.iter().map(|k| Node::new((*k).clone(), Default::default())).collect());
+            let list = Value::Array(
+                not_null
+                    .iter()
+                    .map(|k| Node::new((*k).clone(), Default::default()))
+                    .collect(),
+            );
             fail(expected, Some(format!("{} are not null", repr(&list))))
         }
     }
@@ -215,11 +250,18 @@ pub fn starlark_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64) == *y,
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| starlark_eq(&a.value, &b.value))
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|(a, b)| starlark_eq(&a.value, &b.value))
         }
         (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
-                && x.iter().all(|e| y.iter().any(|f| f.key.key_eq(&e.key) && starlark_eq(&e.value.value, &f.value.value)))
+                && x.iter().all(|e| {
+                    y.iter().any(|f| {
+                        f.key.key_eq(&e.key) && starlark_eq(&e.value.value, &f.value.value)
+                    })
+                })
         }
         _ => a == b,
     }
@@ -256,10 +298,21 @@ pub fn repr(v: &Value) -> String {
         Value::Int(i) => i.to_string(),
         Value::Float(f) => float_repr(*f),
         Value::Str(s) => quote(s),
-        Value::Array(items) => format!("[{}]", items.iter().map(|i| repr(&i.value)).collect::<Vec<_>>().join(", ")),
+        Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(|i| repr(&i.value))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         Value::Map(entries) => format!(
             "{{{}}}",
-            entries.iter().map(|e| format!("{}: {}", repr(&e.key), repr(&e.value.value))).collect::<Vec<_>>().join(", ")
+            entries
+                .iter()
+                .map(|e| format!("{}: {}", repr(&e.key), repr(&e.value.value)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -270,7 +323,11 @@ pub fn float_repr(f: f64) -> String {
         return "nan".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 { "+inf".into() } else { "-inf".into() };
+        return if f > 0.0 {
+            "+inf".into()
+        } else {
+            "-inf".into()
+        };
     }
     let s = crate::yaml::emit::format_float(f);
     if s.contains(['.', 'e', 'n', 'i']) {
@@ -290,7 +347,9 @@ fn quote(s: &str) -> String {
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
             '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
             c => out.push(c),
         }
     }
@@ -304,38 +363,73 @@ mod tests {
     use crate::value::{MapEntry, Pos};
 
     fn list(items: &[Value]) -> Value {
-        Value::Array(items.iter().map(|v| Node::new(v.clone(), Pos::unknown())).collect())
+        Value::Array(
+            items
+                .iter()
+                .map(|v| Node::new(v.clone(), Pos::unknown()))
+                .collect(),
+        )
     }
 
     #[test]
     fn min_and_max() {
         assert_eq!(RuleName::Min.check(&Value::Int(1), &Value::Int(1)), None);
         let f = RuleName::Min.check(&Value::Int(1), &Value::Int(0)).unwrap();
-        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a value >= 1", Some("value < 1")));
-        let f = RuleName::Max.check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)])).unwrap();
+        assert_eq!(
+            (f.expected.as_str(), f.found.as_deref()),
+            ("a value >= 1", Some("value < 1"))
+        );
+        let f = RuleName::Max
+            .check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)]))
+            .unwrap();
         assert_eq!(f.found.as_deref(), Some("value > [0]"));
-        let f = RuleName::Min.check(&Value::Int(1), &Value::Map(vec![])).unwrap();
+        let f = RuleName::Min
+            .check(&Value::Int(1), &Value::Map(vec![]))
+            .unwrap();
         assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
     }
 
     #[test]
     fn lengths_count_bytes() {
-        let f = RuleName::MaxLen.check(&Value::Int(1), &Value::Str("é".into())).unwrap();
-        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("length <= 1", Some("length = 2")));
-        let f = RuleName::MinLen.check(&Value::Int(1), &Value::Int(5)).unwrap();
-        assert_eq!(f.found.as_deref(), Some("len: value of type int has no len"));
+        let f = RuleName::MaxLen
+            .check(&Value::Int(1), &Value::Str("é".into()))
+            .unwrap();
+        assert_eq!(
+            (f.expected.as_str(), f.found.as_deref()),
+            ("length <= 1", Some("length = 2"))
+        );
+        let f = RuleName::MinLen
+            .check(&Value::Int(1), &Value::Int(5))
+            .unwrap();
+        assert_eq!(
+            f.found.as_deref(),
+            Some("len: value of type int has no len")
+        );
     }
 
     #[test]
     fn one_of_and_one_not_null() {
-        let f = RuleName::OneOf.check(&list(&[Value::Str("x".into())]), &Value::Str("y".into())).unwrap();
+        let f = RuleName::OneOf
+            .check(&list(&[Value::Str("x".into())]), &Value::Str("y".into()))
+            .unwrap();
         assert_eq!(f.expected, "one of [\"x\"]");
-        assert_eq!(RuleName::OneOf.check(&list(&[Value::Float(1.0)]), &Value::Int(1)), None);
+        assert_eq!(
+            RuleName::OneOf.check(&list(&[Value::Float(1.0)]), &Value::Int(1)),
+            None
+        );
         let map = Value::Map(vec![
-            MapEntry { key: Value::Str("a".into()), value: Node::new(Value::Int(1), Pos::unknown()) },
-            MapEntry { key: Value::Str("b".into()), value: Node::new(Value::Int(2), Pos::unknown()) },
+            MapEntry {
+                key: Value::Str("a".into()),
+                value: Node::new(Value::Int(1), Pos::unknown()),
+            },
+            MapEntry {
+                key: Value::Str("b".into()),
+                value: Node::new(Value::Int(2), Pos::unknown()),
+            },
         ]);
-        let f = RuleName::OneNotNull.check(&Value::Bool(true), &map).unwrap();
+        let f = RuleName::OneNotNull
+            .check(&Value::Bool(true), &map)
+            .unwrap();
         assert_eq!(f.found.as_deref(), Some("[\"a\", \"b\"] are not null"));
     }
 

@@ -133,7 +133,10 @@ impl<'a> Fields<'a> {
             Some(Kind::Map(fields)) => fields.as_slice(),
             _ => &[],
         };
-        Fields { fields, index: KeyIndex::new(fields, lookups) }
+        Fields {
+            fields,
+            index: KeyIndex::new(fields, lookups),
+        }
     }
 
     pub fn get(&self, key: &Value) -> Option<&'a Field> {

@@ -21,7 +21,11 @@ use crate::yaml::parse::RawFile;
 use builder::{keep_name, BuildState};
 
 fn dialect() -> Dialect {
-    Dialect { enable_top_level_stmt: true, enable_keyword_only_arguments: true, ..Dialect::Standard }
+    Dialect {
+        enable_top_level_stmt: true,
+        enable_keyword_only_arguments: true,
+        ..Dialect::Standard
+    }
 }
 
 fn globals() -> &'static Globals {
@@ -48,7 +52,8 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
         if let Some(s) = x.unpack_str() {
             return Ok(s.len() as i32);
         }
-        x.length().map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
+        x.length()
+            .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
     }
 }
 
@@ -70,7 +75,9 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         _eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
         self.steps += 1;
-        if self.steps % 1024 == 0 && (self.steps > MAX_STEPS || std::time::Instant::now() > self.deadline) {
+        if self.steps % 1024 == 0
+            && (self.steps > MAX_STEPS || std::time::Instant::now() > self.deadline)
+        {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
                 "evaluation stopped: it ran longer than {} ms (an endless loop?)",
                 MAX_TIME.as_millis()
@@ -83,10 +90,12 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
 /// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
 /// functions defined now can be bounded when they are called later).
 pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
-    let hook = StepBound { steps: 0, deadline: std::time::Instant::now() + MAX_TIME };
+    let hook = StepBound {
+        steps: 0,
+        deadline: std::time::Instant::now() + MAX_TIME,
+    };
     eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(hook)));
 }
-
 
 struct Loader<'a> {
     sources: &'a Sources,
@@ -99,7 +108,9 @@ impl FileLoader for Loader<'_> {
             return Ok(m);
         }
         if path.starts_with("@ytt:") {
-            return Err(starlark::Error::new_other(anyhow::anyhow!("cannot find module '{path}'")));
+            return Err(starlark::Error::new_other(anyhow::anyhow!(
+                "cannot find module '{path}'"
+            )));
         }
         let Some((name, src)) = self.sources.find(self.from, path) else {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
@@ -109,9 +120,8 @@ impl FileLoader for Loader<'_> {
         let program = compile_starlark(&src).map_err(|e| {
             starlark::Error::new_other(anyhow::anyhow!("{}:{}: {}", name, e.line, e.message))
         })?;
-        let (module, _) = run(&name, &program, self.sources).map_err(|e| {
-            starlark::Error::new_other(anyhow::anyhow!("{}", e.message))
-        })?;
+        let (module, _) = run(&name, &program, self.sources)
+            .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("{}", e.message)))?;
         Ok(module)
     }
 }
@@ -133,7 +143,10 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
 }
 
 fn go_wording(msg: &str) -> String {
-    if let Some(name) = msg.strip_prefix("Variable `").and_then(|r| r.strip_suffix("` not found")) {
+    if let Some(name) = msg
+        .strip_prefix("Variable `")
+        .and_then(|r| r.strip_suffix("` not found"))
+    {
         return format!("undefined: {name}");
     }
     if msg.starts_with("Floor division by zero") || msg.starts_with("Integer division by zero") {
@@ -153,7 +166,10 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
         let gen_line = s.resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)
     });
-    let compile_time = matches!(e.kind(), starlark::ErrorKind::Parser(_) | starlark::ErrorKind::Scope(_));
+    let compile_time = matches!(
+        e.kind(),
+        starlark::ErrorKind::Parser(_) | starlark::ErrorKind::Scope(_)
+    );
     let mut message = error_message(e);
     if message.starts_with("load: name ") {
         // starlark-go names the module: take it from the `load(...)` line.
@@ -165,27 +181,110 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
             message = format!("{message} {m}");
         }
     }
-    TemplateError { file: name.to_string(), line, message, compile_time }
+    let stack = if compile_time {
+        Vec::new()
+    } else {
+        call_stack(name, program, e, line)
+    };
+    TemplateError {
+        file: name.to_string(),
+        line,
+        message,
+        compile_time,
+        stack,
+    }
 }
 
-fn run(name: &str, program: &Program, sources: &Sources) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
+/// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
+/// empty when the error is in the top level itself. Lines of this template are mapped back to
+/// its YAML; native functions (the builder's, the `@ytt:` modules') are not frames of their own.
+fn call_stack(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    line: Option<u32>,
+) -> Vec<crate::template::StackFrame> {
+    use crate::template::StackFrame;
+    let frames = &e.call_stack().frames;
+    let map_line = |file: &str, gen_line: usize| -> u32 {
+        if file == name {
+            program.line_map.get(gen_line).copied().unwrap_or(0)
+        } else {
+            gen_line as u32 + 1
+        }
+    };
+    // Each frame names a callee and where it was called from: the caller is the frame before.
+    let mut out = Vec::new();
+    if let (Some(last), Some(line)) = (frames.last(), line) {
+        if last.location.is_some() && !last.name.starts_with("__ytt_") && frames.len() > 1 {
+            out.push(StackFrame {
+                function: last.name.clone(),
+                file: name.to_string(),
+                line,
+            });
+        }
+    }
+    for (i, frame) in frames.iter().enumerate().rev() {
+        let Some(loc) = &frame.location else { continue };
+        let function = if i == 0 {
+            "<toplevel>".to_string()
+        } else {
+            frames[i - 1].name.clone()
+        };
+        let span = loc.resolve_span();
+        let file = loc.filename().to_string();
+        let line = map_line(&file, span.begin.line);
+        if out
+            .last()
+            .is_some_and(|f: &StackFrame| f.function == function && f.line == line)
+        {
+            continue;
+        }
+        out.push(StackFrame {
+            function,
+            file,
+            line,
+        });
+    }
+    if out.len() <= 1 {
+        return Vec::new();
+    }
+    out
+}
+
+fn run(
+    name: &str,
+    program: &Program,
+    sources: &Sources,
+) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let ast = AstModule::parse(name, program.source.clone(), &dialect())
         .map_err(|e| to_template_error(name, program, &e))?;
-    let state = BuildState::new(Arc::from(name), program.nodes.clone(), sources.files.iter().map(|(n, _)| n.clone()).collect());
-    let loader = Loader { sources, from: name };
+    let files = sources.files.iter().map(|(n, _)| n.clone()).collect();
+    let state = BuildState::new(
+        Arc::from(name),
+        program.nodes.clone(),
+        files,
+        sources.next_template_id(),
+    );
+    let loader = Loader {
+        sources,
+        from: name,
+    };
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {
             let mut eval = Evaluator::new(&module);
             eval.set_loader(&loader);
             eval.extra = Some(&state);
             bound(&mut eval);
-            eval.eval_module(ast, globals()).map_err(|e| to_template_error(name, program, &e))?;
+            eval.eval_module(ast, globals())
+                .map_err(|e| to_template_error(name, program, &e))?;
         }
         module.freeze().map_err(|e| TemplateError {
             file: name.to_string(),
             line: None,
             message: format!("{e:?}"),
             compile_time: false,
+            stack: Vec::new(),
         })
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
@@ -203,6 +302,7 @@ pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, Tem
         line: Some(e.line),
         message: e.message,
         compile_time: true,
+        stack: Vec::new(),
     })?;
     run(&file.name, &program, sources).map(|(_, trees)| trees)
 }

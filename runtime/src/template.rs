@@ -7,6 +7,23 @@ pub mod tree;
 
 use std::sync::Arc;
 
+/// ytt's error for a key given twice in one map (`template_id` from [`Sources::next_template_id`]).
+pub fn duplicate_key_message(template_id: u32, key: &crate::value::Value) -> String {
+    let key = match key {
+        crate::value::Value::Str(s) => s.clone(),
+        crate::value::Value::Int(i) => i.to_string(),
+        crate::value::Value::Bool(b) => b.to_string(),
+        crate::value::Value::Null => "<nil>".to_string(),
+        other => format!("{other:?}"),
+    };
+    format!(
+        "__ytt_tpl{template_id}_start_node: expected key '{key}' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
+    )
+}
+
+/// The annotation that lets a map item replace an earlier item with the same key.
+pub const MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
+
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {
@@ -15,19 +32,51 @@ pub struct TemplateError {
     pub message: String,
     /// A syntax or name-resolution error (ytt prints no `in <toplevel>` frame for those).
     pub compile_time: bool,
+    /// The Starlark call stack, innermost call first, when the error happened inside a
+    /// function (empty: the error is at `line` in the template's top level).
+    pub stack: Vec<StackFrame>,
+}
+
+/// One call of a Starlark call stack as ytt prints it: `in f` / `schema.yml:5 | x: 2`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StackFrame {
+    /// The function running (`<toplevel>` for the file's top level).
+    pub function: String,
+    pub file: String,
+    pub line: u32,
 }
 
 /// Files a template may `load()`, by the name they were given on the command line.
 #[derive(Default, Clone)]
 pub struct Sources {
     pub files: Vec<(String, Arc<str>)>,
+    /// Templates compiled so far in this run (ytt numbers each one, `__ytt_tpl2_...` first, and
+    /// its messages name the number).
+    pub compiled: Arc<std::sync::atomic::AtomicU32>,
 }
 
 impl Sources {
+    pub fn new(files: Vec<(String, Arc<str>)>) -> Sources {
+        Sources {
+            files,
+            compiled: Arc::default(),
+        }
+    }
+
+    /// The number ytt gives the next template it compiles (a YAML template or a loaded `.star`).
+    pub fn next_template_id(&self) -> u32 {
+        2 + self
+            .compiled
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+
     pub fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
         let dir = from.rfind('/').map_or("", |i| &from[..=i]);
         let wanted = normalize(&format!("{dir}{path}"));
-        self.files.iter().find(|(n, _)| normalize(n) == wanted).cloned()
+        self.files
+            .iter()
+            .find(|(n, _)| normalize(n) == wanted)
+            .cloned()
     }
 }
 
@@ -48,9 +97,12 @@ fn normalize(path: &str) -> String {
 /// Evaluates a template: files whose `#@` comments are only literal annotations are read
 /// without an interpreter (their nodes move into the trees); the others need Starlark (and
 /// fail to evaluate without it).
-pub fn evaluate(raw: crate::yaml::parse::RawFile, files: &Sources) -> Result<Vec<tree::Tree>, TemplateError> {
+pub fn evaluate(
+    raw: crate::yaml::parse::RawFile,
+    files: &Sources,
+) -> Result<Vec<tree::Tree>, TemplateError> {
     match literal::annotations(&raw) {
-        Ok(annotations) => Ok(literal::build(raw, annotations)),
+        Ok(annotations) => literal::build(raw, annotations, files.next_template_id()),
         #[cfg(feature = "starlark")]
         Err(_) => crate::starlark::eval_template(&raw, files),
         #[cfg(not(feature = "starlark"))]

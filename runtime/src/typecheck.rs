@@ -22,7 +22,10 @@ impl TypeViolation {
         Failure {
             description: self.description.clone(),
             file: self.pos.file.to_string(),
-            lines: vec![(self.pos.line, sources.line(&self.pos.file, self.pos.line).to_string())],
+            lines: vec![(
+                self.pos.line,
+                sources.line(&self.pos.file, self.pos.line).to_string(),
+            )],
             found: Some(self.found.clone()),
             expected: Some(self.expected.clone()),
             hints: self.hints.clone(),
@@ -77,14 +80,19 @@ fn key_of(item: &Tree) -> &Value {
 
 /// Checks `tree` against `ty`, appending violations in ytt's order.
 pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
-    if matches!(ty.kind, Kind::Any) || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null))) {
+    if matches!(ty.kind, Kind::Any)
+        || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
+    {
         return;
     }
     match (&ty.kind, &tree.value) {
         (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
         (Kind::Map(fields), TreeValue::Map(items)) => {
             let declared = Fields::of(Some(ty), items.len());
-            let item_fields: Vec<Option<&Field>> = items.iter().map(|item| declared.get(key_of(item))).collect();
+            let item_fields: Vec<Option<&Field>> = items
+                .iter()
+                .map(|item| declared.get(key_of(item)))
+                .collect();
             for (item, field) in items.iter().zip(&item_fields) {
                 if field.is_none() {
                     out.push(undeclared(item, ty, fields));
@@ -109,7 +117,11 @@ pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
 pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
     let expected = match fields.len() {
-        1 => format!("a map item with the key named \"{}\" (from {})", fields[0].key.key_string(), map.pos),
+        1 => format!(
+            "a map item with the key named \"{}\" (from {})",
+            fields[0].key.key_string(),
+            map.pos
+        ),
         2..=9 => {
             let mut names: Vec<String> = fields.iter().map(|f| f.key.key_string()).collect();
             names.sort();
@@ -207,30 +219,72 @@ mod tests {
 
     fn scalar(s: Scalar, default: Value, line: u32) -> Type {
         let pos = Pos::new("s.yml", line);
-        Type { kind: Kind::Scalar(s), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default(), validation: None }
+        Type {
+            kind: Kind::Scalar(s),
+            pos: pos.clone(),
+            nullable: false,
+            default: Node::new(default, pos),
+            doc: Doc::default(),
+            validation: None,
+        }
     }
 
     fn schema() -> Type {
         let pos = Pos::new("s.yml", 1);
         let fields = vec![
-            Field { key: Value::Str("port".into()), ty: scalar(Scalar::Int, Value::Int(80), 2) },
-            Field { key: Value::Str("host".into()), ty: scalar(Scalar::String, Value::Str("".into()), 3) },
+            Field {
+                key: Value::Str("port".into()),
+                ty: scalar(Scalar::Int, Value::Int(80), 2),
+            },
+            Field {
+                key: Value::Str("host".into()),
+                ty: scalar(Scalar::String, Value::Str("".into()), 3),
+            },
         ];
-        let default = Value::Map(fields.iter().map(|f| MapEntry { key: f.key.clone(), value: f.ty.default.clone() }).collect());
-        Type { kind: Kind::Map(fields), pos: pos.clone(), nullable: false, default: Node::new(default, pos), doc: Doc::default(), validation: None }
+        let default = Value::Map(
+            fields
+                .iter()
+                .map(|f| MapEntry {
+                    key: f.key.clone(),
+                    value: f.ty.default.clone(),
+                })
+                .collect(),
+        );
+        Type {
+            kind: Kind::Map(fields),
+            pos: pos.clone(),
+            nullable: false,
+            default: Node::new(default, pos),
+            doc: Doc::default(),
+            validation: None,
+        }
     }
 
     fn map(items: &[(&str, Value)]) -> Node {
         let pos = Pos::new("v.yml", 1);
         Node::new(
-            Value::Map(items.iter().map(|(k, v)| MapEntry { key: Value::Str(k.to_string()), value: Node::new(v.clone(), Pos::new("v.yml", 2)) }).collect()),
+            Value::Map(
+                items
+                    .iter()
+                    .map(|(k, v)| MapEntry {
+                        key: Value::Str(k.to_string()),
+                        value: Node::new(v.clone(), Pos::new("v.yml", 2)),
+                    })
+                    .collect(),
+            ),
             pos,
         )
     }
 
     #[test]
     fn wrong_scalar_and_undeclared_key() {
-        let v = check(&map(&[("port", Value::Str("x".into())), ("hostt", Value::Str("h".into()))]), &schema());
+        let v = check(
+            &map(&[
+                ("port", Value::Str("x".into())),
+                ("hostt", Value::Str("h".into())),
+            ]),
+            &schema(),
+        );
         assert_eq!(v.len(), 2);
         assert_eq!(v[0].expected, "one of { host, port } (from s.yml:1)");
         assert_eq!(v[0].hints, vec!["did you mean \"host\"?".to_string()]);
@@ -252,6 +306,9 @@ mod tests {
         let mut n = map(&[("host", Value::Str("a".into()))]);
         fill_node_defaults(&mut n, &schema());
         let Value::Map(e) = &n.value else { panic!() };
-        assert_eq!(e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(), ["host", "port"]);
+        assert_eq!(
+            e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(),
+            ["host", "port"]
+        );
     }
 }

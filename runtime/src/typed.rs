@@ -23,7 +23,10 @@ pub struct Violations {
 
 impl Violations {
     fn message(msg: &str) -> Violations {
-        Violations { report: multi_line(msg), violations: Vec::new() }
+        Violations {
+            report: multi_line(msg),
+            violations: Vec::new(),
+        }
     }
 
     /// The report, as ytt prints it.
@@ -45,9 +48,10 @@ fn run(v: &Validator, opts: &Options) -> Result<Node, Violations> {
     match evaluate(opts, &built) {
         Ok(Outcome::DataValues(node)) => Ok(node),
         Ok(Outcome::OpenApi(node)) => Ok(node),
-        Ok(Outcome::Invalid(violations)) => {
-            Err(Violations { report: crate::validate::render(&violations), violations })
-        }
+        Ok(Outcome::Invalid(violations)) => Err(Violations {
+            report: crate::validate::render(&violations),
+            violations,
+        }),
         Err(CheckError(msg)) => Err(Violations::message(&msg)),
     }
 }
@@ -58,8 +62,10 @@ pub fn load<P: AsRef<Path>>(v: &Validator, files: &[P]) -> Result<Node, Violatio
     let mut opts = Options::default();
     for f in files {
         let path = f.as_ref().to_string_lossy().to_string();
-        let text = std::fs::read_to_string(f.as_ref()).unwrap_or_default();
-        if text.contains("#@") {
+        // A file that cannot be read goes to the engine as `-f`, which reports why.
+        let templated =
+            std::fs::read(f.as_ref()).map_or(true, |bytes| bytes.windows(2).any(|w| w == b"#@"));
+        if templated {
             opts.files.push(path);
         } else {
             opts.data_values_files.push(path);
@@ -70,11 +76,16 @@ pub fn load<P: AsRef<Path>>(v: &Validator, files: &[P]) -> Result<Node, Violatio
 
 /// Loads plain YAML data values given as a string (named `name` in messages).
 pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violations> {
-    let opts = Options { data_values_inline: vec![(name.to_string(), yaml.to_string())], ..Options::default() };
+    let opts = Options {
+        data_values_inline: vec![(name.to_string(), yaml.to_string())],
+        ..Options::default()
+    };
     run(v, &opts)
 }
 
 /// Converts checked data values to a generated type.
 pub fn convert<T: crate::__private::FromValue>(node: &Node) -> Result<T, Violations> {
-    T::from_value(&node.value).ok_or_else(|| Violations::message("data values do not match the generated types (schemac internal error)"))
+    T::from_value(&node.value).ok_or_else(|| {
+        Violations::message("data values do not match the generated types (schemac internal error)")
+    })
 }

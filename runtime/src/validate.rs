@@ -52,14 +52,23 @@ pub enum CallOutcome {
 pub trait Predicates {
     fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome;
     /// `Ok(true)` to run the rules; `Err` ends validation with ytt's message.
-    fn call_when(&self, f: &Handle, value: &Node, parent: &Node, root: &Node) -> Result<bool, String>;
+    fn call_when(
+        &self,
+        f: &Handle,
+        value: &Node,
+        parent: &Node,
+        root: &Node,
+    ) -> Result<bool, String>;
 }
 
 /// The `found:` of a rule that failed with `message`: `fail("x")` and `assert.fail("x")` both
 /// read `x`.
 pub fn failure_found(message: &str) -> String {
     let msg = message.trim_start();
-    msg.strip_prefix("fail: ").unwrap_or(msg).trim_end().to_string()
+    msg.strip_prefix("fail: ")
+        .unwrap_or(msg)
+        .trim_end()
+        .to_string()
 }
 
 /// One failed rule of a value.
@@ -90,7 +99,10 @@ fn kind_name(arg: &Arg) -> String {
 fn arg_repr(arg: &Arg) -> String {
     match &arg.kind {
         ArgKind::Data(n) => repr(&n.value),
-        ArgKind::Tuple(items) => format!("({})", items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")),
+        ArgKind::Tuple(items) => format!(
+            "({})",
+            items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
+        ),
         ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
         ArgKind::Opaque(_) => format!("<{}>", arg.type_name),
     }
@@ -99,16 +111,28 @@ fn arg_repr(arg: &Arg) -> String {
 /// The assertion object an `@ytt:assert` constructor returned, if `node` is one.
 fn assertion(node: &Node) -> Option<(RuleName, Value)> {
     let name = node.value.get("__ytt_assert__")?.value.as_str()?;
-    let arg = node.value.get("arg").map(|n| n.value.clone()).unwrap_or(Value::Null);
+    let arg = node
+        .value
+        .get("arg")
+        .map(|n| n.value.clone())
+        .unwrap_or(Value::Null);
     RuleName::parse(name).map(|r| (r, arg))
 }
 
 /// Reads a validation annotation; the error is ytt's `Invalid @... annotation - ...` text.
 pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     let invalid = |m: String| format!("Invalid @{} annotation - {m}", ann.name);
-    let mut v = Validation { pos: ann.pos.clone(), custom: Vec::new(), named: Vec::new(), when: None };
+    let mut v = Validation {
+        pos: ann.pos.clone(),
+        custom: Vec::new(),
+        named: Vec::new(),
+        when: None,
+    };
     if ann.args.is_empty() && ann.kwargs.is_empty() {
-        return Err(invalid(format!("expected annotation to have 2-tuple as argument(s), but found no arguments (by {})", ann.pos)));
+        return Err(invalid(format!(
+            "expected annotation to have 2-tuple as argument(s), but found no arguments (by {})",
+            ann.pos
+        )));
     }
     for arg in &ann.args {
         let ArgKind::Tuple(items) = &arg.kind else {
@@ -119,7 +143,11 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             )));
         };
         if items.len() != 2 {
-            return Err(invalid(format!("expected 2-tuple, but found tuple with length {} (by {})", items.len(), ann.pos)));
+            return Err(invalid(format!(
+                "expected 2-tuple, but found tuple with length {} (by {})",
+                items.len(),
+                ann.pos
+            )));
         }
         let description = match items[0].data().map(|n| &n.value) {
             Some(Value::Str(s)) => s.clone(),
@@ -162,35 +190,49 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             continue;
         }
         let Some(rule) = RuleName::parse(key) else {
-            return Err(invalid(format!("unknown keyword argument \"{key}\" (at {})", ann.pos)));
+            return Err(invalid(format!(
+                "unknown keyword argument \"{key}\" (at {})",
+                ann.pos
+            )));
         };
         let value = arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null);
         match rule {
             RuleName::NotNull => match value {
                 Value::Bool(true) => {}
                 Value::Bool(false) => continue,
-                _ => {
-                    return Err(invalid(format!(
-                        "expected keyword argument \"not_null\" to be a boolean, but was {} (at {})",
-                        kind_name(arg),
-                        ann.pos
-                    )))
-                }
+                _ => return Err(invalid(format!(
+                    "expected keyword argument \"not_null\" to be a boolean, but was {} (at {})",
+                    kind_name(arg),
+                    ann.pos
+                ))),
             },
-            RuleName::MinLen | RuleName::MaxLen if !matches!(value, Value::Int(_) | Value::Float(_)) => {
+            RuleName::MinLen | RuleName::MaxLen
+                if !matches!(value, Value::Int(_) | Value::Float(_)) =>
+            {
                 return Err(invalid(format!(
                     "expected keyword argument \"{key}\" to be a number, but was {} (at {})",
                     kind_name(arg),
                     ann.pos
                 )))
             }
-            RuleName::OneOf if !matches!(value, Value::Array(_) | Value::Map(_)) || matches!(arg.kind, ArgKind::Opaque(_)) => {
-                return Err(invalid(format!("expected keyword argument one_of to be a sequence, but was {}", kind_name(arg))))
+            RuleName::OneOf
+                if !matches!(value, Value::Array(_) | Value::Map(_))
+                    || matches!(arg.kind, ArgKind::Opaque(_)) =>
+            {
+                return Err(invalid(format!(
+                    "expected keyword argument one_of to be a sequence, but was {}",
+                    kind_name(arg)
+                )))
             }
             RuleName::OneNotNull => match &value {
                 Value::Bool(true) | Value::Array(_) => {}
                 Value::Bool(false) => return Err(invalid("one_not_null= cannot be False".into())),
-                _ => return Err(invalid(format!("expected True or a sequence of keys, but was a '{}'", kind_name(arg)))),
+                _ => {
+                    return Err(invalid(format!(
+                        "expected True or a sequence of keys, but was a '{}'",
+                        kind_name(arg)
+                    )))
+                }
             },
             _ if !rule.is_ytt() => beyond::check_arg(key, &value).map_err(invalid)?,
             _ => {}
@@ -226,7 +268,11 @@ pub fn run(
         }
     }
     let mut out = Vec::new();
-    let violation = |expected: String, found: Option<String>| RuleViolation { expected, found, rule_pos: v.pos.clone() };
+    let violation = |expected: String, found: Option<String>| RuleViolation {
+        expected,
+        found,
+        rule_pos: v.pos.clone(),
+    };
     if not_null {
         if let Some(f) = RuleName::NotNull.check(&Value::Bool(true), &value.value) {
             out.push(violation(f.expected, f.found));
@@ -264,7 +310,10 @@ pub fn render(violations: &[Violation]) -> String {
     for v in violations {
         s.push_str(&format!("\n  {}\n    from: {}", v.path, v.value_pos));
         for r in &v.rules {
-            s.push_str(&format!("\n    - must be: {} (by: {})", r.expected, r.rule_pos));
+            s.push_str(&format!(
+                "\n    - must be: {} (by: {})",
+                r.expected, r.rule_pos
+            ));
             if let Some(found) = &r.found {
                 s.push_str(&format!("\n      found: {found}"));
             }
@@ -279,7 +328,10 @@ pub fn render(violations: &[Violation]) -> String {
 pub fn to_json(violations: &[Violation]) -> String {
     use crate::value::MapEntry;
     let s = |x: &str| Node::new(Value::Str(x.to_string()), Pos::unknown());
-    let entry = |k: &str, v: Node| MapEntry { key: Value::Str(k.to_string()), value: v };
+    let entry = |k: &str, v: Node| MapEntry {
+        key: Value::Str(k.to_string()),
+        value: v,
+    };
     let items = violations
         .iter()
         .flat_map(|v| {
@@ -290,7 +342,10 @@ pub fn to_json(violations: &[Violation]) -> String {
                         entry("value_position", s(&v.value_pos.to_string())),
                         entry("rule_position", s(&r.rule_pos.to_string())),
                         entry("expected", s(&r.expected)),
-                        entry("found", r.found.as_deref().map_or(Node::null(Pos::unknown()), s)),
+                        entry(
+                            "found",
+                            r.found.as_deref().map_or(Node::null(Pos::unknown()), s),
+                        ),
                     ]),
                     Pos::unknown(),
                 )
@@ -328,7 +383,16 @@ pub fn validate(
     let mut out = Vec::new();
     // One path buffer for the whole walk, extended and cut back at each level.
     let mut path = String::new();
-    walk(Some(tree), node, schema, node, node, &mut path, predicates, &mut out)?;
+    walk(
+        Some(tree),
+        node,
+        schema,
+        node,
+        node,
+        &mut path,
+        predicates,
+        &mut out,
+    )?;
     Ok(out)
 }
 
@@ -345,7 +409,11 @@ fn walk(
 ) -> Result<(), String> {
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
-    let shown = if path.is_empty() { "(document)" } else { path.as_str() };
+    let shown = if path.is_empty() {
+        "(document)"
+    } else {
+        path.as_str()
+    };
     let mut rules = Vec::new();
     if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
         rules.extend(run(v, node, parent, root, predicates, shown)?);
@@ -355,7 +423,11 @@ fn walk(
         rules.extend(run(&v, node, parent, root, predicates, shown)?);
     }
     if !rules.is_empty() {
-        out.push(Violation { path: shown.to_string(), value_pos: node.pos.clone(), rules });
+        out.push(Violation {
+            path: shown.to_string(),
+            value_pos: node.pos.clone(),
+            rules,
+        });
     }
     let children = tree.map(|t| match &t.value {
         TreeValue::Map(items) | TreeValue::Array(items) => items.as_slice(),
@@ -369,7 +441,9 @@ fn walk(
                 let child_tree = children.and_then(|c| c.get(i));
                 let len = path.len();
                 push_key(path, &e.key);
-                walk(child_tree, &e.value, child_ty, node, root, path, predicates, out)?;
+                walk(
+                    child_tree, &e.value, child_ty, node, root, path, predicates, out,
+                )?;
                 path.truncate(len);
             }
         }
@@ -382,7 +456,9 @@ fn walk(
                 let child_tree = children.and_then(|c| c.get(i));
                 let len = path.len();
                 push_index(path, i);
-                walk(child_tree, item, child_ty, node, root, path, predicates, out)?;
+                walk(
+                    child_tree, item, child_ty, node, root, path, predicates, out,
+                )?;
                 path.truncate(len);
             }
         }
@@ -392,7 +468,10 @@ fn walk(
 }
 
 /// Reads `#@schema/validation` of every node of a schema document into its type.
-pub fn attach_validations(tree: &crate::template::tree::Tree, ty: &mut crate::schema::Type) -> Result<(), String> {
+pub fn attach_validations(
+    tree: &crate::template::tree::Tree,
+    ty: &mut crate::schema::Type,
+) -> Result<(), String> {
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
     if let Some(ann) = tree.ann("schema/validation") {
@@ -419,6 +498,9 @@ impl Validation {
     pub fn needs_starlark(&self) -> bool {
         use crate::lowered::{LoweredRule, LoweredWhen};
         self.when.as_ref().is_some_and(|w| !w.0.is::<LoweredWhen>())
-            || self.custom.iter().any(|c| matches!(&c.check, Check::Function(f) if !f.0.is::<LoweredRule>()))
+            || self
+                .custom
+                .iter()
+                .any(|c| matches!(&c.check, Check::Function(f) if !f.0.is::<LoweredRule>()))
     }
 }

@@ -48,7 +48,13 @@ impl Built {
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
         bind_rules(v, &mut schema)?;
-        Ok(Built { schema, type_check: v.type_check, fill_defaults: v.fill_defaults, openapi: v.openapi, sources: v.sources })
+        Ok(Built {
+            schema,
+            type_check: v.type_check,
+            fill_defaults: v.fill_defaults,
+            openapi: v.openapi,
+            sources: v.sources,
+        })
     }
 }
 
@@ -62,7 +68,13 @@ impl Predicates for NoPredicates {
         CallOutcome::Error("this validator was built without the Starlark interpreter".into())
     }
 
-    fn call_when(&self, _: &crate::template::tree::Handle, _: &Node, _: &Node, _: &Node) -> Result<bool, String> {
+    fn call_when(
+        &self,
+        _: &crate::template::tree::Handle,
+        _: &Node,
+        _: &Node,
+        _: &Node,
+    ) -> Result<bool, String> {
         Err("this validator was built without the Starlark interpreter".into())
     }
 }
@@ -118,12 +130,26 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
     if !v.needs_starlark {
         return Ok(());
     }
-    let files = Sources { files: v.sources.iter().map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t))).collect() };
+    let files = Sources::new(
+        v.sources
+            .iter()
+            .map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t)))
+            .collect(),
+    );
     let mut merged: Option<Tree> = None;
-    for (name, text) in v.sources.iter().filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml")) {
-        let raw = crate::yaml::parse::parse_file(name, text, false).map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
-        let docs = crate::starlark::eval_template(&raw, &files).map_err(|e| format!("{}: {}", e.file, e.message))?;
-        for doc in docs.into_iter().filter(|d| d.ann("data/values-schema").is_some()) {
+    for (name, text) in v
+        .sources
+        .iter()
+        .filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml"))
+    {
+        let raw = crate::yaml::parse::parse_file(name, text, false)
+            .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let docs = crate::starlark::eval_template(&raw, &files)
+            .map_err(|e| format!("{}: {}", e.file, e.message))?;
+        for doc in docs
+            .into_iter()
+            .filter(|d| d.ann("data/values-schema").is_some())
+        {
             merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| e.render())?);
         }
     }

@@ -21,12 +21,18 @@ pub struct Pos {
 
 impl Pos {
     pub fn new(file: impl Into<Arc<str>>, line: u32) -> Pos {
-        Pos { file: file.into(), line }
+        Pos {
+            file: file.into(),
+            line,
+        }
     }
 
     /// A position that points nowhere (values synthesised by the tool itself).
     pub fn unknown() -> Pos {
-        Pos { file: Arc::from(""), line: 0 }
+        Pos {
+            file: Arc::from(""),
+            line: 0,
+        }
     }
 
     pub fn is_unknown(&self) -> bool {
@@ -81,7 +87,10 @@ impl Node {
     }
 
     pub fn null(pos: Pos) -> Node {
-        Node { value: Value::Null, pos }
+        Node {
+            value: Value::Null,
+            pos,
+        }
     }
 }
 
@@ -216,7 +225,12 @@ impl KeyIndex {
         if items.len() < INDEXED_LEN || lookups < INDEXED_LOOKUPS {
             return KeyIndex { by_hash: None };
         }
-        let mut index = KeyIndex { by_hash: Some(HashMap::with_capacity_and_hasher(items.len(), FxBuild::default())) };
+        let mut index = KeyIndex {
+            by_hash: Some(HashMap::with_capacity_and_hasher(
+                items.len(),
+                FxBuild::default(),
+            )),
+        };
         for (i, item) in items.iter().enumerate() {
             index.record(item, i);
         }
@@ -234,12 +248,18 @@ impl KeyIndex {
         if let (Some(by_hash), Value::Str(s)) = (&self.by_hash, key) {
             // No string key has this hash: no key equals `key`.
             let i = *by_hash.get(&key_hash(s))?;
-            if items.get(i).and_then(Keyed::map_key).is_some_and(|k| k.key_eq(key)) {
+            if items
+                .get(i)
+                .and_then(Keyed::map_key)
+                .is_some_and(|k| k.key_eq(key))
+            {
                 return Some(i);
             }
             // Another key with the same hash came first: scan.
         }
-        items.iter().position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
+        items
+            .iter()
+            .position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
     }
 
     /// Records the item just pushed onto `items`.
@@ -262,7 +282,12 @@ mod tests {
     use super::*;
 
     fn entries(keys: &[Value]) -> Vec<MapEntry> {
-        keys.iter().map(|k| MapEntry { key: k.clone(), value: Node::null(Pos::unknown()) }).collect()
+        keys.iter()
+            .map(|k| MapEntry {
+                key: k.clone(),
+                value: Node::null(Pos::unknown()),
+            })
+            .collect()
     }
 
     fn s(text: &str) -> Value {
@@ -288,7 +313,10 @@ mod tests {
     fn follows_pushes_and_removals() {
         let mut items = entries(&(0..20).map(|i| s(&format!("k{i}"))).collect::<Vec<_>>());
         let mut index = KeyIndex::new(&items, 100);
-        items.push(MapEntry { key: s("new"), value: Node::null(Pos::unknown()) });
+        items.push(MapEntry {
+            key: s("new"),
+            value: Node::null(Pos::unknown()),
+        });
         index.pushed(&items);
         assert_eq!(index.find(&items, &s("new")), Some(20));
         items.remove(0);

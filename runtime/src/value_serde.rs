@@ -87,7 +87,10 @@ impl<'de> Visitor<'de> for ValueVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut entries = Vec::new();
         while let Some((key, value)) = map.next_entry::<Value, Value>()? {
-            entries.push(MapEntry { key, value: node(value) });
+            entries.push(MapEntry {
+                key,
+                value: node(value),
+            });
         }
         Ok(Value::Map(entries))
     }

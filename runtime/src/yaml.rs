@@ -1,9 +1,9 @@
 //! Reading and writing YAML the way ytt does.
 
+mod block;
 pub mod emit;
 pub mod json;
 pub mod parse;
-pub mod scalar;
-mod block;
 #[cfg(test)]
 mod reader_tests;
+pub mod scalar;

@@ -26,7 +26,13 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
     let dir = workdir(files);
     let args: Vec<String> = args
         .iter()
-        .map(|a| if files.iter().any(|(n, _)| n == a) { dir.join(a).to_string_lossy().to_string() } else { a.to_string() })
+        .map(|a| {
+            if files.iter().any(|(n, _)| n == a) {
+                dir.join(a).to_string_lossy().to_string()
+            } else {
+                a.to_string()
+            }
+        })
         .collect();
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
     match evaluate(&opts, &Interpreter) {
@@ -44,7 +50,11 @@ fn get<'a>(node: &'a Node, path: &str) -> &'a Value {
                 Value::Array(items) => &items[i].value,
                 _ => panic!("{key}: not an array in {v:?}"),
             },
-            Err(_) => &v.get(key).unwrap_or_else(|| panic!("no key {key} in {v:?}")).value,
+            Err(_) => {
+                &v.get(key)
+                    .unwrap_or_else(|| panic!("no key {key} in {v:?}"))
+                    .value
+            }
         };
     }
     v
@@ -63,7 +73,11 @@ fn defaults_come_from_the_schema() {
 #[test]
 fn values_overlay_and_array_items_get_defaults() {
     let values = "#@data/values\n---\nreplicas: 3\nports:\n- port: 443\n";
-    let out = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap();
+    let out = check(
+        &[("schema.yml", SCHEMA), ("values.yml", values)],
+        &["-f", "schema.yml", "-f", "values.yml"],
+    )
+    .unwrap();
     assert_eq!(get(&out, "replicas"), &Value::Int(3));
     assert_eq!(get(&out, "ports.0.port"), &Value::Int(443));
     assert_eq!(get(&out, "ports.0.protocol"), &Value::Str("TCP".into()));
@@ -72,8 +86,15 @@ fn values_overlay_and_array_items_get_defaults() {
 #[test]
 fn wrong_type_is_reported_with_both_positions() {
     let values = "#@data/values\n---\nreplicas: many\n";
-    let err = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
-    assert!(err.contains("One or more data values were invalid"), "{err}");
+    let err = check(
+        &[("schema.yml", SCHEMA), ("values.yml", values)],
+        &["-f", "schema.yml", "-f", "values.yml"],
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("One or more data values were invalid"),
+        "{err}"
+    );
     assert!(err.contains("  3 | replicas: many"), "{err}");
     assert!(err.contains("= found: string"), "{err}");
     assert!(err.contains("= expected: integer (by "), "{err}");
@@ -82,15 +103,29 @@ fn wrong_type_is_reported_with_both_positions() {
 #[test]
 fn unknown_key_in_a_values_document_fails_the_overlay() {
     let values = "#@data/values\n---\nreplica: 3\n";
-    let err = check(&[("schema.yml", SCHEMA), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
+    let err = check(
+        &[("schema.yml", SCHEMA), ("values.yml", values)],
+        &["-f", "schema.yml", "-f", "values.yml"],
+    )
+    .unwrap_err();
     assert!(err.contains("Map item (key 'replica')"), "{err}");
-    assert!(err.contains("Expected number of matched nodes to be 1, but was 0"), "{err}");
+    assert!(
+        err.contains("Expected number of matched nodes to be 1, but was 0"),
+        "{err}"
+    );
 }
 
 #[test]
 fn unknown_key_from_a_flag_is_not_declared_with_a_hint() {
-    let err = check(&[("schema.yml", SCHEMA)], &["-f", "schema.yml", "--data-value-yaml", "replica=3"]).unwrap_err();
-    assert!(err.contains("Given data value is not declared in schema"), "{err}");
+    let err = check(
+        &[("schema.yml", SCHEMA)],
+        &["-f", "schema.yml", "--data-value-yaml", "replica=3"],
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("Given data value is not declared in schema"),
+        "{err}"
+    );
     assert!(err.contains("did you mean \"replicas\"?"), "{err}");
 }
 
@@ -98,7 +133,14 @@ fn unknown_key_from_a_flag_is_not_declared_with_a_hint() {
 fn flags_apply_in_ytt_order_not_command_line_order() {
     let out = check(
         &[("schema.yml", "#@data/values-schema\n---\nname: a\n")],
-        &["-f", "schema.yml", "--data-value-yaml", "name=from-yaml", "--data-value", "name=from-string"],
+        &[
+            "-f",
+            "schema.yml",
+            "--data-value-yaml",
+            "name=from-yaml",
+            "--data-value",
+            "name=from-string",
+        ],
     )
     .unwrap();
     assert_eq!(get(&out, "name"), &Value::Str("from-yaml".into()));
@@ -114,11 +156,22 @@ fn data_value_flag_gives_strings_and_nested_paths() {
 fn documents_append_arrays_and_files_replace_them() {
     let schema = "#@data/values-schema\n---\n#@schema/default [\"x\"]\nlist:\n- \"\"\n";
     let values = "#@data/values\n---\nlist:\n- yy\n";
-    let out = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap();
+    let out = check(
+        &[("schema.yml", schema), ("values.yml", values)],
+        &["-f", "schema.yml", "-f", "values.yml"],
+    )
+    .unwrap();
     assert_eq!(get(&out, "list.1"), &Value::Str("yy".into()));
     let plain = "list:\n- z\n";
-    let out = check(&[("schema.yml", schema), ("plain.yml", plain)], &["-f", "schema.yml", "--data-values-file", "plain.yml"]).unwrap();
-    assert_eq!(get(&out, "list"), &Value::Array(vec![Node::new(Value::Str("z".into()), get_pos(&out))]));
+    let out = check(
+        &[("schema.yml", schema), ("plain.yml", plain)],
+        &["-f", "schema.yml", "--data-values-file", "plain.yml"],
+    )
+    .unwrap();
+    assert_eq!(
+        get(&out, "list"),
+        &Value::Array(vec![Node::new(Value::Str("z".into()), get_pos(&out))])
+    );
 }
 
 fn get_pos(out: &Node) -> schemac_runtime::value::Pos {
@@ -149,20 +202,29 @@ fn starlark_errors_name_the_template_line() {
 fn schema_errors_are_reported_before_values() {
     let schema = "#@data/values-schema\n---\nlist: []\n";
     let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
-    assert!(err.contains("wrong number of items in array definition"), "{err}");
+    assert!(
+        err.contains("wrong number of items in array definition"),
+        "{err}"
+    );
     assert!(err.contains("= found: 0 array items"), "{err}");
 }
 
 #[test]
 fn bad_yaml_reports_a_line() {
-    let err = check(&[("values.yml", "#@data/values\n---\na: [1, 2\n")], &["-f", "values.yml"]).unwrap_err();
+    let err = check(
+        &[("values.yml", "#@data/values\n---\na: [1, 2\n")],
+        &["-f", "values.yml"],
+    )
+    .unwrap_err();
     assert!(err.starts_with("Unmarshaling YAML template"), "{err}");
     assert!(err.contains("line "), "{err}");
 }
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    assert!(check(&[], &["--no-such-flag"]).unwrap_err().starts_with("usage:"));
+    assert!(check(&[], &["--no-such-flag"])
+        .unwrap_err()
+        .starts_with("usage:"));
     assert!(check(&[], &["-f"]).unwrap_err().starts_with("usage:"));
     let err = check(&[], &["--data-value", "novalue"]).unwrap_err();
     assert!(err.contains("Expected format key=value"), "{err}");
@@ -173,7 +235,11 @@ fn a_rule_that_never_ends_is_stopped_with_an_error() {
     let schema = "#@ def forever(v):\n#@   for i in range(1000000000):\n#@     for j in range(1000000000):\n#@       v = v\n#@     end\n#@   end\n#@   return True\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"stops\", forever)\nx: 1\n";
     let started = std::time::Instant::now();
     let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
-    assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
     assert!(err.contains("must be: stops"), "{err}");
     assert!(err.contains("endless loop"), "{err}");
 }
@@ -190,11 +256,27 @@ fn string_length_counts_bytes_as_ytt_does() {
 fn every_violation_is_reported_with_its_path() {
     let schema = "#@data/values-schema\n---\n#@schema/validation min=1\na: 1\nlist:\n#@schema/validation one_of=[\"x\"]\n- x\n";
     let values = "#@data/values\n---\na: 0\nlist:\n- x\n- z\n";
-    let err = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml"]).unwrap_err();
-    assert!(err.starts_with("Validating final data values:\n  a\n"), "{err}");
+    let err = check(
+        &[("schema.yml", schema), ("values.yml", values)],
+        &["-f", "schema.yml", "-f", "values.yml"],
+    )
+    .unwrap_err();
+    assert!(
+        err.starts_with("Validating final data values:\n  a\n"),
+        "{err}"
+    );
     assert!(err.contains("\n  list[1]\n    from: "), "{err}");
     assert!(err.contains("- must be: one of [\"x\"] (by: "), "{err}");
-    let ok = check(&[("schema.yml", schema), ("values.yml", values)], &["-f", "schema.yml", "-f", "values.yml", "--dangerous-data-values-disable-validation"]);
+    let ok = check(
+        &[("schema.yml", schema), ("values.yml", values)],
+        &[
+            "-f",
+            "schema.yml",
+            "-f",
+            "values.yml",
+            "--dangerous-data-values-disable-validation",
+        ],
+    );
     assert!(ok.is_ok());
 }
 
@@ -202,18 +284,44 @@ fn every_violation_is_reported_with_its_path() {
 fn beyond_ytt_rules_pass_fail_and_reject_bad_arguments() {
     let schema = "#@data/values-schema\n---\n#@schema/validation format=\"hostname\", ends_with=\".com\"\nhost: api.example.com\n#@schema/validation multiple_of=1024, even=True\nmemory: 2048\n#@schema/validation unique=True, len=2\n#@schema/default [\"a\", \"b\"]\ntags: [\"\"]\n";
     assert!(check(&[("schema.yml", schema)], &["-f", "schema.yml"]).is_ok());
-    let err = check(&[("schema.yml", schema)], &["-f", "schema.yml", "--data-value", "host=bad_host.org", "--data-value-yaml", "memory=1000"]).unwrap_err();
+    let err = check(
+        &[("schema.yml", schema)],
+        &[
+            "-f",
+            "schema.yml",
+            "--data-value",
+            "host=bad_host.org",
+            "--data-value-yaml",
+            "memory=1000",
+        ],
+    )
+    .unwrap_err();
     assert!(err.contains("  host\n"), "{err}");
     assert!(err.contains("- must be: a valid hostname (by: "), "{err}");
-    assert!(err.contains("found: \"bad_host.org\" is not a valid hostname"), "{err}");
-    assert!(err.contains("- must be: a value ending with \".com\""), "{err}");
-    assert!(err.contains("found: 1000 is not a multiple of 1024"), "{err}");
+    assert!(
+        err.contains("found: \"bad_host.org\" is not a valid hostname"),
+        "{err}"
+    );
+    assert!(
+        err.contains("- must be: a value ending with \".com\""),
+        "{err}"
+    );
+    assert!(
+        err.contains("found: 1000 is not a multiple of 1024"),
+        "{err}"
+    );
     let bad = "#@data/values-schema\n---\n#@schema/validation format=\"color\"\nx: red\n";
     let err = check(&[("schema.yml", bad)], &["-f", "schema.yml"]).unwrap_err();
-    assert!(err.contains("Invalid @schema/validation annotation - unknown format \"color\""), "{err}");
+    assert!(
+        err.contains("Invalid @schema/validation annotation - unknown format \"color\""),
+        "{err}"
+    );
     let unknown = "#@data/values-schema\n---\n#@schema/validation no_such_rule=1\nx: 1\n";
     let err = check(&[("schema.yml", unknown)], &["-f", "schema.yml"]).unwrap_err();
-    assert!(err.contains("unknown keyword argument \"no_such_rule\""), "{err}");
+    assert!(
+        err.contains("unknown keyword argument \"no_such_rule\""),
+        "{err}"
+    );
 }
 
 #[test]
@@ -222,8 +330,16 @@ fn violations_as_json() {
     let schema = "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 0\n";
     let dir = workdir(&[("schema.yml", schema)]);
     let path = dir.join("schema.yml").to_string_lossy().to_string();
-    let opts = parse(&["-f".into(), path, "--violations-format".into(), "json".into()]).unwrap();
-    let Ok(Outcome::Invalid(violations)) = evaluate(&opts, &Interpreter) else { panic!("expected violations") };
+    let opts = parse(&[
+        "-f".into(),
+        path,
+        "--violations-format".into(),
+        "json".into(),
+    ])
+    .unwrap();
+    let Ok(Outcome::Invalid(violations)) = evaluate(&opts, &Interpreter) else {
+        panic!("expected violations")
+    };
     let json = to_json(&violations);
     assert!(json.starts_with("[{\"expected\":\"a value \\u003e= 1\",\"found\":\"value \\u003c 1\",\"path\":\"replicas\""), "{json}");
     assert!(parse(&["--violations-format".into(), "xml".into()]).is_err());

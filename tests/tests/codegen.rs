@@ -13,7 +13,10 @@ fn check_snapshot(case: &str) {
     // Generate from inside the fixture folder, so file names in the code are stable.
     let cwd = std::env::current_dir().unwrap();
     std::env::set_current_dir(dir).unwrap();
-    let opts = CodegenOptions { validator_name: case.into(), ..CodegenOptions::default() };
+    let opts = CodegenOptions {
+        validator_name: case.into(),
+        ..CodegenOptions::default()
+    };
     let code = schemac::standalone::gen(&[format!("{case}.yml")], &opts);
     std::env::set_current_dir(cwd).unwrap();
     let code = code.unwrap_or_else(|e| panic!("{case}: {}", e.0));
@@ -53,9 +56,22 @@ fn typed_structs_carry_the_schema_defaults() {
     assert_eq!(d.ratio, 0.5);
     // The IR's default converts to the same struct.
     let ir = generated::web::schema();
-    assert_eq!(generated::web::DataValues::from_value(&ir.default.value), Some(d));
+    assert_eq!(
+        generated::web::DataValues::from_value(&ir.default.value),
+        Some(d)
+    );
     let k = generated::keys::DataValues::default();
-    assert_eq!((k.tls_crt.as_str(), k.db_conn.max_idle, k.r#type.as_str(), k.self_, k._1st.as_str(), k.db_conn_2), ("", 2, "web", true, "one", 3));
+    assert_eq!(
+        (
+            k.tls_crt.as_str(),
+            k.db_conn.max_idle,
+            k.r#type.as_str(),
+            k.self_,
+            k._1st.as_str(),
+            k.db_conn_2
+        ),
+        ("", 2, "web", true, "one", 3)
+    );
 }
 
 #[test]
@@ -73,14 +89,35 @@ fn only_schemas_with_functions_need_starlark() {
 #[test]
 fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen");
-    let cases: [(&str, fn() -> schemac_runtime::schema::Type, fn() -> schemac_runtime::value::Node, &schemac_runtime::validator::Validator); 3] = [
-        ("web", generated::web::schema, generated::web::openapi, &generated::web::VALIDATOR),
-        ("keys", generated::keys::schema, generated::keys::openapi, &generated::keys::VALIDATOR),
-        ("rules", generated::rules::schema, generated::rules::openapi, &generated::rules::VALIDATOR),
+    let cases: [(
+        &str,
+        fn() -> schemac_runtime::schema::Type,
+        fn() -> schemac_runtime::value::Node,
+        &schemac_runtime::validator::Validator,
+    ); 3] = [
+        (
+            "web",
+            generated::web::schema,
+            generated::web::openapi,
+            &generated::web::VALIDATOR,
+        ),
+        (
+            "keys",
+            generated::keys::schema,
+            generated::keys::openapi,
+            &generated::keys::VALIDATOR,
+        ),
+        (
+            "rules",
+            generated::rules::schema,
+            generated::rules::openapi,
+            &generated::rules::VALIDATOR,
+        ),
     ];
     for (case, schema, openapi, validator) in cases {
         let file = format!("{dir}/{case}.yml");
-        let compiled = schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {}", e.0));
+        let compiled =
+            schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {}", e.0));
         let generated = schema();
         // Positions differ only in the file name (the snapshot was generated from the folder).
         assert_eq!(
@@ -90,7 +127,9 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
         );
         assert_eq!(
             schemac_runtime::yaml::emit::to_yaml(&openapi().value),
-            schemac_runtime::yaml::emit::to_yaml(&schemac::export::openapi::to_openapi(&compiled.schema).value),
+            schemac_runtime::yaml::emit::to_yaml(
+                &schemac::export::openapi::to_openapi(&compiled.schema).value
+            ),
             "{case}"
         );
         assert_eq!(validator.schema_files, [format!("{case}.yml").as_str()]);
@@ -104,12 +143,24 @@ macro_rules! typed_api {
     ($m:path, $good:expr, $bad:expr, $bad_text:expr) => {{
         use $m as m;
         let d = m::DataValues::default();
-        d.validate().unwrap_or_else(|e| panic!("defaults must pass: {e}"));
+        d.validate()
+            .unwrap_or_else(|e| panic!("defaults must pass: {e}"));
         let loaded = m::DataValues::from_yaml_str($good).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(m::DataValues::from_node(&schemac_runtime::value::Node::new(loaded.to_value(), Default::default())).unwrap(), loaded);
+        assert_eq!(
+            m::DataValues::from_node(&schemac_runtime::value::Node::new(
+                loaded.to_value(),
+                Default::default()
+            ))
+            .unwrap(),
+            loaded
+        );
         let err = m::DataValues::from_yaml_str($bad).unwrap_err();
         assert!(err.to_string().contains($bad_text), "{err}");
-        let dir = std::env::temp_dir().join(format!("schemac-typed-{}-{}", std::process::id(), stringify!($m).len()));
+        let dir = std::env::temp_dir().join(format!(
+            "schemac-typed-{}-{}",
+            std::process::id(),
+            stringify!($m).len()
+        ));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join("values.yml");
         std::fs::write(&file, format!("#@data/values\n---\n{}", $good)).unwrap();
@@ -122,16 +173,38 @@ macro_rules! typed_api {
 
 #[test]
 fn typed_api_loads_checks_and_converts() {
-    let web = typed_api!(generated::web, "replicas: 3\nports:\n- port: 443\n", "replicas: 0\n", "must be: a value >= 1");
-    assert_eq!((web.replicas, web.ports[0].port, web.ports[0].protocol.as_str()), (3, 443, "TCP"));
+    let web = typed_api!(
+        generated::web,
+        "replicas: 3\nports:\n- port: 443\n",
+        "replicas: 0\n",
+        "must be: a value >= 1"
+    );
+    assert_eq!(
+        (
+            web.replicas,
+            web.ports[0].port,
+            web.ports[0].protocol.as_str()
+        ),
+        (3, 443, "TCP")
+    );
     let mut too_many = web.clone();
     too_many.replicas = 11;
     let err = too_many.validate().unwrap_err();
     assert!(err.to_string().contains("a value <= 10"), "{err}");
     assert_eq!(err.violations.len(), 1);
-    let keys = typed_api!(generated::keys, "type: api\n", "type: 1\n", "expected: string");
+    let keys = typed_api!(
+        generated::keys,
+        "type: api\n",
+        "type: 1\n",
+        "expected: string"
+    );
     assert_eq!(keys.r#type, "api");
-    let rules = typed_api!(generated::rules, "count: 2\n", "count: -1\n", "must be: positive");
+    let rules = typed_api!(
+        generated::rules,
+        "count: 2\n",
+        "count: -1\n",
+        "must be: positive"
+    );
     assert_eq!(rules.count, 2);
     // The rule's when= reads ctx.parent: disabled, a negative count passes.
     assert!(generated::rules::DataValues::from_yaml_str("count: -1\nenabled: false\n").is_ok());

@@ -38,12 +38,59 @@ impl Rng {
 }
 
 const STRINGS: &[&str] = &[
-    "", "a", "A", "abc", "Hello World", " padded ", "x", "y", "pq", "pxq", "p", "none", "a,b,,c", "one two",
-    "host0.example.com", "EXAMPLE.example.com", ".example.com", "localhost", "ünïcödé", "İstanbul", "straße", "ǅ",
-    "an-unusually-long-host-name-that-goes-on-and-on-and-on.example.com", "tab\there", "b",
+    "",
+    "a",
+    "A",
+    "abc",
+    "Hello World",
+    " padded ",
+    "x",
+    "y",
+    "pq",
+    "pxq",
+    "p",
+    "none",
+    "a,b,,c",
+    "one two",
+    "host0.example.com",
+    "EXAMPLE.example.com",
+    ".example.com",
+    "localhost",
+    "ünïcödé",
+    "İstanbul",
+    "straße",
+    "ǅ",
+    "an-unusually-long-host-name-that-goes-on-and-on-and-on.example.com",
+    "tab\there",
+    "b",
 ];
-const INTS: &[i64] = &[0, 1, -1, 5, 7, 80, 99, 100, 1000, 1001, 65535, 65536, i64::MAX, i64::MIN];
-const FLOATS: &[f64] = &[0.0, 0.5, 1.0, -2.5, 99.9, 1e300, f64::NAN, f64::INFINITY, f64::NEG_INFINITY];
+const INTS: &[i64] = &[
+    0,
+    1,
+    -1,
+    5,
+    7,
+    80,
+    99,
+    100,
+    1000,
+    1001,
+    65535,
+    65536,
+    i64::MAX,
+    i64::MIN,
+];
+const FLOATS: &[f64] = &[
+    0.0,
+    0.5,
+    1.0,
+    -2.5,
+    99.9,
+    1e300,
+    f64::NAN,
+    f64::INFINITY,
+    f64::NEG_INFINITY,
+];
 
 /// A value of type `t` (now and then null where the schema allows it).
 fn sample(t: &Type, rng: &mut Rng) -> Value {
@@ -65,11 +112,18 @@ fn sample(t: &Type, rng: &mut Rng) -> Value {
                 if rng.below(2) == 0 {
                     continue;
                 }
-                entries.push(MapEntry { key: f.key.clone(), value: Node::new(sample(&f.ty, rng), Pos::unknown()) });
+                entries.push(MapEntry {
+                    key: f.key.clone(),
+                    value: Node::new(sample(&f.ty, rng), Pos::unknown()),
+                });
             }
             Value::Map(entries)
         }
-        Kind::Array(item) => Value::Array((0..rng.below(5)).map(|_| Node::new(sample(item, rng), Pos::unknown())).collect()),
+        Kind::Array(item) => Value::Array(
+            (0..rng.below(5))
+                .map(|_| Node::new(sample(item, rng), Pos::unknown()))
+                .collect(),
+        ),
     }
 }
 
@@ -78,7 +132,10 @@ fn args(list: &[&str]) -> Vec<String> {
 }
 
 fn check_snapshot() {
-    let opts = schemac::codegen::CodegenOptions { validator_name: "rules".into(), ..Default::default() };
+    let opts = schemac::codegen::CodegenOptions {
+        validator_name: "rules".into(),
+        ..Default::default()
+    };
     let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
     let code = schemac::standalone::gen(&files, &opts).unwrap_or_else(|e| panic!("{}", e.0));
     common::assert_snapshot(&format!("{FIXTURE}/rules.rs"), &code);
@@ -89,7 +146,10 @@ fn lowered_rules_agree_with_the_interpreter() {
     // One test: it works in the fixture folder, so that file names in reports are as given.
     std::env::set_current_dir(FIXTURE).unwrap();
     check_snapshot();
-    assert!(!generated::VALIDATOR.needs_starlark, "every rule of the fixture should be translated");
+    assert!(
+        !generated::VALIDATOR.needs_starlark,
+        "every rule of the fixture should be translated"
+    );
     let built = Built::new(&generated::VALIDATOR).unwrap();
     let schema = generated::schema();
     let dir = tempfile::tempdir().unwrap();
@@ -103,25 +163,54 @@ fn lowered_rules_agree_with_the_interpreter() {
         let yaml = schemac_runtime::yaml::emit::to_yaml(&doc);
         std::fs::write(&values, &yaml).unwrap();
         let interpreted = run(
-            &schemac_runtime::cli::parse(&args(&["-f", FILES[0], "-f", FILES[1], "--data-values-file", &values_arg])).unwrap(),
+            &schemac_runtime::cli::parse(&args(&[
+                "-f",
+                FILES[0],
+                "-f",
+                FILES[1],
+                "--data-values-file",
+                &values_arg,
+            ]))
+            .unwrap(),
             &schemac::check::Interpreter,
         );
-        let lowered = run(&schemac_runtime::cli::parse(&args(&["--data-values-file", &values_arg])).unwrap(), &built);
+        let lowered = run(
+            &schemac_runtime::cli::parse(&args(&["--data-values-file", &values_arg])).unwrap(),
+            &built,
+        );
         let show = |r: &Result<String, CheckError>| match r {
             Ok(s) => format!("ok:\n{s}"),
             Err(CheckError(e)) => format!("error:\n{e}"),
         };
-        assert_eq!(show(&lowered), show(&interpreted), "run {i}: lowered and interpreted rules differ on\n{yaml}");
+        assert_eq!(
+            show(&lowered),
+            show(&interpreted),
+            "run {i}: lowered and interpreted rules differ on\n{yaml}"
+        );
         match &interpreted {
             Ok(_) => passed += 1,
             Err(CheckError(e)) => {
                 failed += 1;
-                seen.extend(e.lines().filter_map(|l| l.trim().strip_prefix("- must be: ")).map(|l| l.split(" (by").next().unwrap_or("").to_string()));
-                seen.extend(e.lines().filter_map(|l| l.trim().strip_prefix("found: ")).map(str::to_string));
+                seen.extend(
+                    e.lines()
+                        .filter_map(|l| l.trim().strip_prefix("- must be: "))
+                        .map(|l| l.split(" (by").next().unwrap_or("").to_string()),
+                );
+                seen.extend(
+                    e.lines()
+                        .filter_map(|l| l.trim().strip_prefix("found: "))
+                        .map(str::to_string),
+                );
             }
         }
     }
     // The inputs reach both outcomes, most rules and every kind of failure message.
-    assert!(passed > 5 && failed > 100, "passed {passed}, failed {failed}");
-    assert!(seen.len() >= 12, "rules and messages seen failing: {seen:?}");
+    assert!(
+        passed > 5 && failed > 100,
+        "passed {passed}, failed {failed}"
+    );
+    assert!(
+        seen.len() >= 12,
+        "rules and messages seen failing: {seen:?}"
+    );
 }

@@ -10,17 +10,29 @@ mod web {
 fn generated_types_round_trip_through_serde() {
     let defaults = web::DataValues::default();
     let json = serde_json::to_string(&defaults).unwrap();
-    assert!(json.starts_with("{\"replicas\":1,\"hostname\":\"example.com\",\"tls\":null"), "{json}");
+    assert!(
+        json.starts_with("{\"replicas\":1,\"hostname\":\"example.com\",\"tls\":null"),
+        "{json}"
+    );
     let back: web::DataValues = serde_json::from_str(&json).unwrap();
     assert_eq!(back, defaults);
 }
 
 #[test]
 fn missing_fields_take_the_schema_defaults_and_wrong_types_fail() {
-    let partial: web::DataValues = serde_json::from_str(r#"{"replicas": 4, "extra": {"a": [1, "x"]}}"#).unwrap();
+    let partial: web::DataValues =
+        serde_json::from_str(r#"{"replicas": 4, "extra": {"a": [1, "x"]}}"#).unwrap();
     assert_eq!(partial.replicas, 4);
     assert_eq!(partial.hostname, "example.com");
     assert_eq!(partial.ports, vec![]);
-    assert_eq!(partial.extra.get("a").map(|n| n.value.clone()).unwrap().type_name(), "array");
+    assert_eq!(
+        partial
+            .extra
+            .get("a")
+            .map(|n| n.value.clone())
+            .unwrap()
+            .type_name(),
+        "array"
+    );
     assert!(serde_json::from_str::<web::DataValues>(r#"{"replicas": "four"}"#).is_err());
 }

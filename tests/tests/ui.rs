@@ -7,12 +7,17 @@
 
 #[test]
 fn ui() {
-    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/tests/trybuild/schemac-tests");
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/tests/trybuild/schemac-tests");
     std::fs::create_dir_all(&project).unwrap();
     let link = project.join("ui-schemas");
     let _ = std::fs::remove_file(&link);
     #[cfg(unix)]
-    std::os::unix::fs::symlink(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/schemas"), &link).unwrap();
+    std::os::unix::fs::symlink(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("ui/schemas"),
+        &link,
+    )
+    .unwrap();
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/missing_file.rs");
     t.compile_fail("ui/bad_yaml.rs");

@@ -31,7 +31,9 @@ fn usage_error(msg: &str) -> ExitCode {
 }
 
 /// Splits `SCHEMA... -o OUT [--name N]`.
-fn files_and_output(args: &[String]) -> Result<(Vec<String>, Option<String>, Option<String>), String> {
+fn files_and_output(
+    args: &[String],
+) -> Result<(Vec<String>, Option<String>, Option<String>), String> {
     let (mut files, mut out, mut name) = (Vec::new(), None, None);
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -54,7 +56,10 @@ fn gen(args: &[String]) -> ExitCode {
         Ok(x) => x,
         Err(e) => return usage_error(&e),
     };
-    let opts = CodegenOptions { validator_name: name.unwrap_or_else(|| "validator".into()), ..CodegenOptions::default() };
+    let opts = CodegenOptions {
+        validator_name: name.unwrap_or_else(|| "validator".into()),
+        ..CodegenOptions::default()
+    };
     match standalone::gen(&files, &opts) {
         Ok(code) => match out {
             None => {
@@ -89,7 +94,11 @@ fn build(args: &[String]) -> ExitCode {
     // `--with-starlark`: link the interpreter even when every rule compiled to Rust, so that
     // users' values files may run Starlark (their own `#@assert/validate` lambdas, functions).
     let with_starlark = args.iter().any(|a| a == "--with-starlark");
-    let args: Vec<String> = args.iter().filter(|a| *a != "--with-starlark").cloned().collect();
+    let args: Vec<String> = args
+        .iter()
+        .filter(|a| *a != "--with-starlark")
+        .cloned()
+        .collect();
     let (files, out) = match files_and_output(&args) {
         Ok((files, Some(out), _)) => (files, out),
         Ok(_) => return usage_error("schemac build needs -o BIN"),
@@ -102,7 +111,11 @@ fn build(args: &[String]) -> ExitCode {
                 "schemac: built {} ({:.1} MB{}) in {:.1}s",
                 b.path.display(),
                 b.size as f64 / 1e6,
-                if b.starlark { ", with the Starlark interpreter" } else { "" },
+                if b.starlark {
+                    ", with the Starlark interpreter"
+                } else {
+                    ""
+                },
                 b.seconds
             );
             ExitCode::SUCCESS
@@ -122,7 +135,10 @@ fn explain_rules(args: &[String]) -> ExitCode {
     };
     match standalone::compile(&files) {
         Ok(compiled) => {
-            println!("{}", schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain());
+            println!(
+                "{}",
+                schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain()
+            );
             ExitCode::SUCCESS
         }
         Err(CheckError(msg)) => {

@@ -41,7 +41,12 @@ fn matched_keys(fields: &[schemac_runtime::schema::Field]) -> Option<Vec<&str>> 
 
 impl<'a> CheckGen<'a> {
     pub fn new(rt: &'a TokenStream) -> Self {
-        CheckGen { rt, fns: HashMap::new(), default_fns: HashMap::new(), items: Vec::new() }
+        CheckGen {
+            rt,
+            fns: HashMap::new(),
+            default_fns: HashMap::new(),
+            items: Vec::new(),
+        }
     }
 
     /// An expression: the index of the field `item`'s key declares, or `usize::MAX`.
@@ -104,7 +109,9 @@ impl<'a> CheckGen<'a> {
         let rt = self.rt;
         let name = format_ident!("__schemac_defaults_map_{}", self.default_fns.len());
         self.default_fns.insert(t as *const Type, name.clone());
-        let Kind::Map(fields) = &t.kind else { unreachable!("defaults_fn is called for map types") };
+        let Kind::Map(fields) = &t.kind else {
+            unreachable!("defaults_fn is called for map types")
+        };
         let body = match matched_keys(fields) {
             // A map without fields has no defaults.
             Some(keys) if keys.is_empty() => quote! {},
@@ -115,7 +122,11 @@ impl<'a> CheckGen<'a> {
                     .iter()
                     .enumerate()
                     .map(|(i, f)| {
-                        let fill = self.defaults(&f.ty, quote! { (&mut items[at]) }, quote! { (&fields[#i].ty) });
+                        let fill = self.defaults(
+                            &f.ty,
+                            quote! { (&mut items[at]) },
+                            quote! { (&fields[#i].ty) },
+                        );
                         let add = quote! { items.push(#rt::typecheck::default_item(&fields[#i])) };
                         if fill.is_empty() {
                             quote! { if found[#i] == usize::MAX { #add; } }
@@ -225,7 +236,9 @@ impl<'a> CheckGen<'a> {
         let rt = self.rt;
         let name = format_ident!("__schemac_check_map_{}", self.fns.len());
         self.fns.insert(t as *const Type, name.clone());
-        let Kind::Map(fields) = &t.kind else { unreachable!("map_fn is called for map types") };
+        let Kind::Map(fields) = &t.kind else {
+            unreachable!("map_fn is called for map types")
+        };
         let body = match matched_keys(fields) {
             Some(keys) => {
                 let null_ok = if t.nullable {

@@ -20,7 +20,11 @@ pub struct IrTokens<'a> {
 
 impl<'a> IrTokens<'a> {
     pub fn new(rt: &'a TokenStream, lowering: Option<&'a Lowering>) -> IrTokens<'a> {
-        IrTokens { rt, fns: std::cell::RefCell::new(Vec::new()), lowering }
+        IrTokens {
+            rt,
+            fns: std::cell::RefCell::new(Vec::new()),
+            lowering,
+        }
     }
 }
 
@@ -39,8 +43,12 @@ impl IrTokens<'_> {
             Value::Bool(b) => quote! { #rt::value::Value::Bool(#b) },
             Value::Int(i) => quote! { #rt::value::Value::Int(#i) },
             Value::Float(f) if f.is_nan() => quote! { #rt::value::Value::Float(f64::NAN) },
-            Value::Float(f) if f.is_infinite() && *f > 0.0 => quote! { #rt::value::Value::Float(f64::INFINITY) },
-            Value::Float(f) if f.is_infinite() => quote! { #rt::value::Value::Float(f64::NEG_INFINITY) },
+            Value::Float(f) if f.is_infinite() && *f > 0.0 => {
+                quote! { #rt::value::Value::Float(f64::INFINITY) }
+            }
+            Value::Float(f) if f.is_infinite() => {
+                quote! { #rt::value::Value::Float(f64::NEG_INFINITY) }
+            }
             Value::Float(f) => quote! { #rt::value::Value::Float(#f) },
             Value::Str(s) => quote! { #rt::value::Value::Str(#s.to_string()) },
             Value::Array(items) => {
@@ -104,7 +112,8 @@ impl IrTokens<'_> {
                     quote! { #rt::validate::Check::Named(#rule, #arg) }
                 }
                 Check::Function(_) => {
-                    let f = lowered(&(v.pos.clone(), i)).expect("validations with functions not translated are bound at start-up");
+                    let f = lowered(&(v.pos.clone(), i))
+                        .expect("validations with functions not translated are bound at start-up");
                     quote! { #rt::validate::Check::Function(#rt::lowered::LoweredRule::handle(#f)) }
                 }
             };
@@ -113,7 +122,10 @@ impl IrTokens<'_> {
         let when = match &v.when {
             None => quote! { None },
             Some(_) => {
-                let f = self.lowering.and_then(|l| l.whens.get(&v.pos)).expect("when= not translated is bound at start-up");
+                let f = self
+                    .lowering
+                    .and_then(|l| l.whens.get(&v.pos))
+                    .expect("when= not translated is bound at start-up");
                 quote! { Some(#rt::lowered::LoweredWhen::handle(#f)) }
             }
         };
@@ -148,7 +160,10 @@ impl IrTokens<'_> {
                 match &t.default.value {
                     Value::Map(entries) => {
                         entries.len() == fields.len()
-                            && entries.iter().zip(fields).all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
+                            && entries
+                                .iter()
+                                .zip(fields)
+                                .all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
                     }
                     _ => false,
                 }

@@ -3,10 +3,11 @@
 use std::collections::BTreeSet;
 
 const KEYWORDS: &[&str] = &[
-    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for", "if", "impl", "in", "let",
-    "loop", "match", "mod", "move", "mut", "pub", "ref", "return", "self", "Self", "static", "struct", "super", "trait",
-    "true", "type", "unsafe", "use", "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do",
-    "final", "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
 ];
 
 /// Splits a key into words at separators and lower-to-upper case changes.
@@ -36,7 +37,11 @@ fn words(key: &str) -> Vec<String> {
 
 /// `tlsCert` → `tls_cert`, `db-conn` → `db_conn`, `type` → `r#type`, `1x` → `_1x`.
 pub fn field_name(key: &str) -> String {
-    let name = words(key).iter().map(|w| w.to_ascii_lowercase()).collect::<Vec<_>>().join("_");
+    let name = words(key)
+        .iter()
+        .map(|w| w.to_ascii_lowercase())
+        .collect::<Vec<_>>()
+        .join("_");
     if name.is_empty() {
         return "_field".into();
     }
@@ -44,7 +49,11 @@ pub fn field_name(key: &str) -> String {
         return format!("_{name}");
     }
     if KEYWORDS.contains(&name.as_str()) {
-        return if matches!(name.as_str(), "self" | "Self" | "super" | "crate") { format!("{name}_") } else { format!("r#{name}") };
+        return if matches!(name.as_str(), "self" | "Self" | "super" | "crate") {
+            format!("{name}_")
+        } else {
+            format!("r#{name}")
+        };
     }
     name
 }
@@ -55,7 +64,9 @@ pub fn type_name(key: &str) -> String {
         .iter()
         .map(|w| {
             let mut c = w.chars();
-            c.next().map_or(String::new(), |f| f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase())
+            c.next().map_or(String::new(), |f| {
+                f.to_ascii_uppercase().to_string() + &c.as_str().to_ascii_lowercase()
+            })
         })
         .collect();
     if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {

@@ -44,7 +44,13 @@ fn doc_attr(t: &Type) -> TokenStream {
 
 impl<'a> TypeGen<'a> {
     pub fn new(rt: &'a TokenStream, serde: bool) -> TypeGen<'a> {
-        TypeGen { rt, serde, items: Vec::new(), types: Scope::default(), names: HashMap::new() }
+        TypeGen {
+            rt,
+            serde,
+            items: Vec::new(),
+            types: Scope::default(),
+            names: HashMap::new(),
+        }
     }
 
     pub fn into_items(self) -> Vec<TokenStream> {
@@ -77,7 +83,9 @@ impl<'a> TypeGen<'a> {
     }
 
     fn map_struct(&mut self, t: &Type, hint: &str) -> Ident {
-        let Kind::Map(fields) = &t.kind else { unreachable!("called for maps") };
+        let Kind::Map(fields) = &t.kind else {
+            unreachable!("called for maps")
+        };
         let name = ident(&self.types.claim_type(hint.to_string()));
         self.names.insert(t as *const Type, name.clone());
         let rt = self.rt;
@@ -91,8 +99,16 @@ impl<'a> TypeGen<'a> {
             let fty = self.rust_type(&f.ty, &type_name(&key));
             let doc = doc_attr(&f.ty);
             let key_doc = format!(" YAML key: `{key}`.");
-            let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() { quote! { #[doc = ""] } } else { quote! {} };
-            let rename = if self.serde { quote! { #[serde(rename = #key)] } } else { quote! {} };
+            let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() {
+                quote! { #[doc = ""] }
+            } else {
+                quote! {}
+            };
+            let rename = if self.serde {
+                quote! { #[serde(rename = #key)] }
+            } else {
+                quote! {}
+            };
             decls.push(quote! { #doc #sep #[doc = #key_doc] #rename pub #fname: #fty });
             let k = IrTokens::new(rt, None).value(&f.key);
             conversions.push(quote! {
@@ -101,7 +117,11 @@ impl<'a> TypeGen<'a> {
             entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
         }
         let doc = doc_attr(t);
-        let value_param = if fields.is_empty() { quote! { _value } } else { quote! { value } };
+        let value_param = if fields.is_empty() {
+            quote! { _value }
+        } else {
+            quote! { value }
+        };
         let defaults: Vec<TokenStream> = fields
             .iter()
             .zip(Scope::default().names_for(fields.iter().map(|f| field_name(&f.key.key_string()))))
@@ -165,7 +185,9 @@ impl<'a> TypeGen<'a> {
         let rt = self.rt;
         match (&t.kind, &node.value) {
             (Kind::Any, v) => IrTokens::new(rt, None).value(v),
-            (Kind::Scalar(Scalar::String), Value::Str(s)) => quote! { ::std::string::String::from(#s) },
+            (Kind::Scalar(Scalar::String), Value::Str(s)) => {
+                quote! { ::std::string::String::from(#s) }
+            }
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
             (Kind::Scalar(Scalar::Float), Value::Float(f)) => quote! { #f },
             (Kind::Scalar(Scalar::Float), Value::Int(i)) => {
@@ -184,7 +206,10 @@ impl<'a> TypeGen<'a> {
                 let mut scope = Scope::default();
                 let inits = fields.iter().map(|f| {
                     let fname = ident(&scope.claim(field_name(&f.key.key_string())));
-                    let v = entries.iter().find(|e| e.key.key_eq(&f.key)).map_or(&f.ty.default, |e| &e.value);
+                    let v = entries
+                        .iter()
+                        .find(|e| e.key.key_eq(&f.key))
+                        .map_or(&f.ty.default, |e| &e.value);
                     let d = self.default_expr(v, &f.ty);
                     quote! { #fname: #d }
                 });

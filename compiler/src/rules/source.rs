@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use starlark_syntax::syntax::ast::{
-    ArgumentP, AssignTargetP, AstExpr, AstNoPayload, AstStmt, CallArgsP, DefP, ExprP, ParameterP, StmtP,
+    ArgumentP, AssignTargetP, AstExpr, AstNoPayload, AstStmt, CallArgsP, DefP, ExprP, ParameterP,
+    StmtP,
 };
 use starlark_syntax::syntax::{AstModule, Dialect};
 
@@ -49,15 +50,28 @@ pub struct Program {
 }
 
 fn dialect() -> Dialect {
-    Dialect { enable_top_level_stmt: true, enable_keyword_only_arguments: true, ..Dialect::Standard }
+    Dialect {
+        enable_top_level_stmt: true,
+        enable_keyword_only_arguments: true,
+        ..Dialect::Standard
+    }
 }
 
 impl Program {
     /// Parses the schema files (`.yml`/`.yaml` templates) and the `.star` files they load.
     /// Files that do not parse are skipped: their rules stay with the interpreter.
     pub fn parse(sources: &[(String, String)]) -> Program {
-        let files = Sources { files: sources.iter().map(|(n, t)| (n.clone(), std::sync::Arc::from(t.as_str()))).collect() };
-        let mut p = Program { modules: Vec::new(), globals: Vec::new(), bindings: Vec::new() };
+        let files = Sources::new(
+            sources
+                .iter()
+                .map(|(n, t)| (n.clone(), std::sync::Arc::from(t.as_str())))
+                .collect(),
+        );
+        let mut p = Program {
+            modules: Vec::new(),
+            globals: Vec::new(),
+            bindings: Vec::new(),
+        };
         for (name, text) in sources {
             if name.ends_with(".yml") || name.ends_with(".yaml") {
                 p.module(name, text, &files);
@@ -79,7 +93,11 @@ impl Program {
         };
         let ast = AstModule::parse(name, program.source, &dialect()).ok()?;
         let index = self.modules.len();
-        self.modules.push(Module { name: name.to_string(), ast, line_map: program.line_map });
+        self.modules.push(Module {
+            name: name.to_string(),
+            ast,
+            line_map: program.line_map,
+        });
         self.globals.push(HashMap::new());
         let mut bindings = HashMap::new();
         count_bindings(self.modules[index].ast.statement(), &mut bindings);
@@ -89,10 +107,20 @@ impl Program {
         for stmt in top_level(self.modules[index].ast.statement()) {
             match &stmt.node {
                 StmtP::Def(d) => {
-                    globals.insert(d.name.ident.clone(), Global::Def(DefRef { module: index, name: d.name.ident.clone() }));
+                    globals.insert(
+                        d.name.ident.clone(),
+                        Global::Def(DefRef {
+                            module: index,
+                            name: d.name.ident.clone(),
+                        }),
+                    );
                 }
                 StmtP::Load(l) => {
-                    let symbols: Vec<(String, String)> = l.args.iter().map(|a| (a.local.ident.clone(), a.their.node.clone())).collect();
+                    let symbols: Vec<(String, String)> = l
+                        .args
+                        .iter()
+                        .map(|a| (a.local.ident.clone(), a.their.node.clone()))
+                        .collect();
                     loads.push((l.module.node.clone(), symbols));
                 }
                 _ => {}
@@ -107,8 +135,12 @@ impl Program {
                 }
                 continue;
             }
-            let Some((found, text)) = files.find(name, &path) else { continue };
-            let Some(loaded) = self.module(&found, &text, files) else { continue };
+            let Some((found, text)) = files.find(name, &path) else {
+                continue;
+            };
+            let Some(loaded) = self.module(&found, &text, files) else {
+                continue;
+            };
             for (local, their) in symbols {
                 if let Some(Global::Def(d)) = self.globals[loaded].get(&their) {
                     globals.insert(local, Global::Def(d.clone()));
@@ -122,7 +154,11 @@ impl Program {
     /// What `name` means at the top level of `module`, if it is bound once, to a lowerable kind.
     pub fn global(&self, module: usize, name: &str) -> Option<&Global> {
         let bound = self.bindings[module].get(name).copied().unwrap_or(0);
-        let assert_alias = name.ends_with('_') && self.bindings[module].get(name.trim_end_matches('_')).copied() == Some(1);
+        let assert_alias = name.ends_with('_')
+            && self.bindings[module]
+                .get(name.trim_end_matches('_'))
+                .copied()
+                == Some(1);
         match self.globals[module].get(name)? {
             g @ Global::AssertModule if bound == 1 || assert_alias => Some(g),
             g @ Global::Def(_) if bound == 1 => Some(g),
@@ -146,7 +182,11 @@ impl Program {
     pub fn locate(&self, module: usize, span: starlark_syntax::codemap::Span) -> String {
         let m = &self.modules[module];
         let line = m.ast.file_span(span).resolve_span().begin.line;
-        format!("{}:{}", m.name, m.line_map.get(line).copied().unwrap_or(line as u32 + 1))
+        format!(
+            "{}:{}",
+            m.name,
+            m.line_map.get(line).copied().unwrap_or(line as u32 + 1)
+        )
     }
 
     pub fn module_index(&self, name: &str) -> Option<usize> {
@@ -167,8 +207,12 @@ impl Program {
 
 /// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → ARGS.
 fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
-    let ExprP::Call(f, args) = &e.node else { return None };
-    let ExprP::Identifier(id) = &f.node else { return None };
+    let ExprP::Call(f, args) = &e.node else {
+        return None;
+    };
+    let ExprP::Identifier(id) = &f.node else {
+        return None;
+    };
     if id.node.ident != "__ytt_ann" || args.args.len() != 3 {
         return None;
     }
@@ -182,12 +226,18 @@ fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
     use starlark_syntax::lexer::TokenInt;
     use starlark_syntax::syntax::ast::AstLiteral;
     match (literal(0)?, literal(1)?) {
-        (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" && matches!(n.node, TokenInt::I32(l) if l as i64 == line as i64) => {}
+        (AstLiteral::String(s), AstLiteral::Int(n))
+            if s.node == "schema/validation"
+                && matches!(n.node, TokenInt::I32(l) if l as i64 == line as i64) => {}
         _ => return None,
     }
-    let ArgumentP::Positional(pack) = &args.args[2].node else { return None };
+    let ArgumentP::Positional(pack) = &args.args[2].node else {
+        return None;
+    };
     match &pack.node {
-        ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if id.node.ident == "__ytt_pack") => Some(inner),
+        ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if id.node.ident == "__ytt_pack") => {
+            Some(inner)
+        }
         _ => None,
     }
 }
@@ -207,7 +257,10 @@ fn bind_target(t: &AssignTargetP<AstNoPayload>, out: &mut HashMap<String, usize>
     }
 }
 
-fn bind_params(params: &[starlark_syntax::syntax::ast::AstParameter], out: &mut HashMap<String, usize>) {
+fn bind_params(
+    params: &[starlark_syntax::syntax::ast::AstParameter],
+    out: &mut HashMap<String, usize>,
+) {
     for p in params {
         match &p.node {
             ParameterP::Normal(id, ..) | ParameterP::Args(id, _) | ParameterP::KwArgs(id, _) => {
@@ -228,12 +281,17 @@ fn count_bindings(stmt: &AstStmt, out: &mut HashMap<String, usize>) {
             *out.entry(d.name.ident.clone()).or_default() += 1;
             bind_params(&d.params, out);
         }
-        StmtP::Load(l) => l.args.iter().for_each(|a| *out.entry(a.local.ident.clone()).or_default() += 1),
+        StmtP::Load(l) => l
+            .args
+            .iter()
+            .for_each(|a| *out.entry(a.local.ident.clone()).or_default() += 1),
         _ => {}
     });
     visit_exprs(stmt, &mut |e| match &e.node {
         ExprP::Lambda(l) => bind_params(&l.params, out),
-        ExprP::ListComprehension(_, f, _) | ExprP::DictComprehension(_, f, _) => bind_target(&f.var.node, out),
+        ExprP::ListComprehension(_, f, _) | ExprP::DictComprehension(_, f, _) => {
+            bind_target(&f.var.node, out)
+        }
         _ => {}
     });
 }
@@ -258,7 +316,10 @@ pub fn visit_exprs<'a>(stmt: &'a AstStmt, f: &mut dyn FnMut(&'a AstExpr)) {
     visit_stmts(stmt, &mut |s| {
         let mut top: Vec<&'a AstExpr> = Vec::new();
         match &s.node {
-            StmtP::Return(Some(e)) | StmtP::Expression(e) | StmtP::If(e, _) | StmtP::IfElse(e, _) => top.push(e),
+            StmtP::Return(Some(e))
+            | StmtP::Expression(e)
+            | StmtP::If(e, _)
+            | StmtP::IfElse(e, _) => top.push(e),
             StmtP::Assign(a) => top.push(&a.rhs),
             StmtP::AssignModify(_, _, e) => top.push(e),
             StmtP::For(l) => top.push(&l.over),
@@ -275,7 +336,9 @@ fn visit_expr<'a>(e: &'a AstExpr, f: &mut dyn FnMut(&'a AstExpr)) {
     let mut go = |x: &'a AstExpr| visit_expr(x, f);
     match &e.node {
         ExprP::Tuple(items) | ExprP::List(items) => items.iter().for_each(go),
-        ExprP::Dot(x, _) | ExprP::Not(x) | ExprP::Minus(x) | ExprP::Plus(x) | ExprP::BitNot(x) => go(x),
+        ExprP::Dot(x, _) | ExprP::Not(x) | ExprP::Minus(x) | ExprP::Plus(x) | ExprP::BitNot(x) => {
+            go(x)
+        }
         ExprP::Call(x, args) => {
             go(x);
             args.args.iter().for_each(|a| go(a.node.expr()));

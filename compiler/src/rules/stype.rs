@@ -28,9 +28,17 @@ pub enum SType<'s> {
 impl PartialEq for SType<'_> {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
-            (SType::Map(a), SType::Map(b)) | (SType::Array(a), SType::Array(b)) => std::ptr::eq(*a, *b),
+            (SType::Map(a), SType::Map(b)) | (SType::Array(a), SType::Array(b)) => {
+                std::ptr::eq(*a, *b)
+            }
             (SType::List(a), SType::List(b)) | (SType::Maybe(a), SType::Maybe(b)) => a == b,
-            (a, b) => std::mem::discriminant(a) == std::mem::discriminant(b) && !matches!(a, SType::Map(_) | SType::Array(_) | SType::List(_) | SType::Maybe(_)),
+            (a, b) => {
+                std::mem::discriminant(a) == std::mem::discriminant(b)
+                    && !matches!(
+                        a,
+                        SType::Map(_) | SType::Array(_) | SType::List(_) | SType::Maybe(_)
+                    )
+            }
         }
     }
 }
@@ -125,4 +133,3 @@ impl<'s> SType<'s> {
         }
     }
 }
-

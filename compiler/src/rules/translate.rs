@@ -11,7 +11,9 @@ use std::collections::{HashMap, HashSet};
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 use starlark_syntax::lexer::TokenInt;
-use starlark_syntax::syntax::ast::{ArgumentP, AstExpr, AstLiteral, AstParameter, AstStmt, BinOp, ExprP, ParameterP, StmtP};
+use starlark_syntax::syntax::ast::{
+    ArgumentP, AstExpr, AstLiteral, AstParameter, AstStmt, BinOp, ExprP, ParameterP, StmtP,
+};
 
 use schemac_runtime::schema::{Kind, Type};
 
@@ -33,8 +35,17 @@ struct Env<'s> {
 impl<'s> Env<'s> {
     /// The scope of a function whose parameters `params` get values of types `args`; the one
     /// of type `Ctx` is `ctx`, whose `parent` has type `parent`.
-    fn of_params(module: usize, params: &[String], args: &[SType<'s>], parent: Option<SType<'s>>) -> Env<'s> {
-        let mut env = Env { module, locals: HashMap::new(), ctx: None };
+    fn of_params(
+        module: usize,
+        params: &[String],
+        args: &[SType<'s>],
+        parent: Option<SType<'s>>,
+    ) -> Env<'s> {
+        let mut env = Env {
+            module,
+            locals: HashMap::new(),
+            ctx: None,
+        };
         for (p, ty) in params.iter().zip(args) {
             if *ty == SType::Ctx {
                 env.ctx = Some((p.clone(), parent.clone().unwrap_or(SType::Unknown)));
@@ -79,7 +90,16 @@ fn local_ident(name: &str) -> Ident {
 
 impl<'p, 's> Translator<'p, 's> {
     pub fn new(program: &'p Program, root: &'s Type, rt: TokenStream) -> Self {
-        Translator { program, root, rt, items: Vec::new(), defs: HashMap::new(), in_progress: HashSet::new(), arithmetic: 0, entries: 0 }
+        Translator {
+            program,
+            root,
+            rt,
+            items: Vec::new(),
+            defs: HashMap::new(),
+            in_progress: HashSet::new(),
+            arithmetic: 0,
+            entries: 0,
+        }
     }
 
     /// A custom rule `f` (a lambda or a def's name) of a value of type `value`: the name of
@@ -100,7 +120,13 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// A `when=` predicate of a value of type `value` whose parent has type `parent`.
-    pub fn when(&mut self, module: usize, f: &AstExpr, value: SType<'s>, parent: SType<'s>) -> Result<Ident, String> {
+    pub fn when(
+        &mut self,
+        module: usize,
+        f: &AstExpr,
+        value: SType<'s>,
+        parent: SType<'s>,
+    ) -> Result<Ident, String> {
         let rt = self.rt.clone();
         let name = format_ident!("__schemac_when_{}", self.entries);
         // ytt passes `ctx` to predicates that take two parameters.
@@ -112,7 +138,9 @@ impl<'p, 's> Translator<'p, 's> {
         // answer's type, which for maps and arrays is the interpreter's own.
         let (body, answer) = body;
         if !answer.is_plain() {
-            return Err(format!("it may answer with a {answer:?} rather than a bool"));
+            return Err(format!(
+                "it may answer with a {answer:?} rather than a bool"
+            ));
         }
         self.items.push(quote! {
             #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
@@ -138,32 +166,52 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// The body of an entry function: `f` applied to `__args` (and the context).
-    fn function(&mut self, module: usize, f: &AstExpr, args: Vec<SType<'s>>, parent: Option<SType<'s>>) -> Lowered<'s> {
+    fn function(
+        &mut self,
+        module: usize,
+        f: &AstExpr,
+        args: Vec<SType<'s>>,
+        parent: Option<SType<'s>>,
+    ) -> Lowered<'s> {
         self.arithmetic = 0;
         let takes_ctx = parent.is_some();
         match &f.node {
             ExprP::Lambda(l) => {
-                let params = positional(&l.params).ok_or("its parameters have defaults or are variadic")?;
+                let params =
+                    positional(&l.params).ok_or("its parameters have defaults or are variadic")?;
                 if params.len() != args.len() {
                     return Err(format!("it takes {} parameters", params.len()));
                 }
                 let env = Env::of_params(module, &params, &args, parent);
                 // The entry's arguments come in `__args`, in order, without `ctx`.
-                let binds = params.iter().zip(&args).filter(|(_, t)| **t != SType::Ctx).enumerate().map(|(i, (p, _))| {
-                    let id = local_ident(p);
-                    quote! { let #id = __args[#i].clone(); }
-                });
+                let binds = params
+                    .iter()
+                    .zip(&args)
+                    .filter(|(_, t)| **t != SType::Ctx)
+                    .enumerate()
+                    .map(|(i, (p, _))| {
+                        let id = local_ident(p);
+                        quote! { let #id = __args[#i].clone(); }
+                    });
                 let binds = quote! { #(#binds)* };
                 let (body, ty) = self.expr(&l.body, &env)?;
                 Ok((quote! { #binds Ok(#body) }, ty))
             }
             ExprP::Identifier(id) => {
                 let Some(Global::Def(d)) = self.program.global(module, &id.node.ident) else {
-                    return Err(format!("`{}` is not a function defined once in the schema's files", id.node.ident));
+                    return Err(format!(
+                        "`{}` is not a function defined once in the schema's files",
+                        id.node.ident
+                    ));
                 };
                 let (name, ty) = self.def(d, args.clone(), parent)?;
-                let passed = (0..args.iter().filter(|a| **a != SType::Ctx).count()).map(|i| quote! { __args[#i].clone() });
-                let ctx = if takes_ctx { quote! { , __parent, __root } } else { quote! {} };
+                let passed = (0..args.iter().filter(|a| **a != SType::Ctx).count())
+                    .map(|i| quote! { __args[#i].clone() });
+                let ctx = if takes_ctx {
+                    quote! { , __parent, __root }
+                } else {
+                    quote! {}
+                };
                 Ok((quote! { #name(#(#passed),* #ctx) }, ty))
             }
             _ => Err("it is not a lambda or the name of a function".into()),
@@ -171,8 +219,18 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// A generated function for `def` called with arguments of types `args`.
-    fn def(&mut self, r: &DefRef, args: Vec<SType<'s>>, parent: Option<SType<'s>>) -> Result<(Ident, SType<'s>), String> {
-        let signature: String = args.iter().chain(parent.as_ref()).map(SType::identity).collect::<Vec<_>>().join(",");
+    fn def(
+        &mut self,
+        r: &DefRef,
+        args: Vec<SType<'s>>,
+        parent: Option<SType<'s>>,
+    ) -> Result<(Ident, SType<'s>), String> {
+        let signature: String = args
+            .iter()
+            .chain(parent.as_ref())
+            .map(SType::identity)
+            .collect::<Vec<_>>()
+            .join(",");
         if let Some(found) = self.defs.get(&(r.clone(), signature.clone())) {
             return Ok(found.clone());
         }
@@ -186,26 +244,44 @@ impl<'p, 's> Translator<'p, 's> {
         let name = format_ident!("__schemac_def_{}_{}", r.name, self.defs.len());
         let def = self.program.def(r).ok_or("its definition is not found")?;
         let params = positional(&def.params).unwrap_or_default();
-        let decls = params.iter().zip(&args).filter(|(_, t)| **t != SType::Ctx).map(|(p, _)| {
-            let id = local_ident(p);
-            quote! { #id: #rt::lowered::Val<'a> }
-        });
-        let ctx = args.contains(&SType::Ctx).then(|| quote! { , __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node });
+        let decls = params
+            .iter()
+            .zip(&args)
+            .filter(|(_, t)| **t != SType::Ctx)
+            .map(|(p, _)| {
+                let id = local_ident(p);
+                quote! { #id: #rt::lowered::Val<'a> }
+            });
+        let ctx = args
+            .contains(&SType::Ctx)
+            .then(|| quote! { , __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node });
         self.items.push(quote! {
             #[allow(dead_code, unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(#(#decls),* #ctx) -> #rt::lowered::Result<'a> {
                 #body
             }
         });
-        self.defs.insert((r.clone(), signature), (name.clone(), ty.clone()));
+        self.defs
+            .insert((r.clone(), signature), (name.clone(), ty.clone()));
         Ok((name, ty))
     }
 
-    fn def_body(&mut self, r: &DefRef, args: &[SType<'s>], parent: Option<SType<'s>>) -> Result<(TokenStream, SType<'s>), String> {
+    fn def_body(
+        &mut self,
+        r: &DefRef,
+        args: &[SType<'s>],
+        parent: Option<SType<'s>>,
+    ) -> Result<(TokenStream, SType<'s>), String> {
         let def = self.program.def(r).ok_or("its definition is not found")?;
-        let params = positional(&def.params).ok_or_else(|| format!("`{}` has parameters with defaults or variadic ones", r.name))?;
+        let params = positional(&def.params)
+            .ok_or_else(|| format!("`{}` has parameters with defaults or variadic ones", r.name))?;
         if params.len() != args.len() {
-            return Err(format!("`{}` takes {} parameters, called with {}", r.name, params.len(), args.len()));
+            return Err(format!(
+                "`{}` takes {} parameters, called with {}",
+                r.name,
+                params.len(),
+                args.len()
+            ));
         }
         let mut env = Env::of_params(r.module, &params, args, parent);
         let mut returns = SType::Never;
@@ -221,7 +297,12 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// A reason with the place it is about, unless an inner piece already named one.
-    fn located(&self, module: usize, span: starlark_syntax::codemap::Span, reason: String) -> String {
+    fn located(
+        &self,
+        module: usize,
+        span: starlark_syntax::codemap::Span,
+        reason: String,
+    ) -> String {
         if reason.contains(" (at ") {
             reason
         } else {
@@ -230,12 +311,25 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     /// A statement of a def's body; returns its code and whether control can reach its end.
-    fn block(&mut self, s: &AstStmt, env: &mut Env<'s>, returns: &mut SType<'s>, top: bool) -> Result<(TokenStream, bool), String> {
+    fn block(
+        &mut self,
+        s: &AstStmt,
+        env: &mut Env<'s>,
+        returns: &mut SType<'s>,
+        top: bool,
+    ) -> Result<(TokenStream, bool), String> {
         let module = env.module;
-        self.block_inner(s, env, returns, top).map_err(|r| self.located(module, s.span, r))
+        self.block_inner(s, env, returns, top)
+            .map_err(|r| self.located(module, s.span, r))
     }
 
-    fn block_inner(&mut self, s: &AstStmt, env: &mut Env<'s>, returns: &mut SType<'s>, top: bool) -> Result<(TokenStream, bool), String> {
+    fn block_inner(
+        &mut self,
+        s: &AstStmt,
+        env: &mut Env<'s>,
+        returns: &mut SType<'s>,
+        top: bool,
+    ) -> Result<(TokenStream, bool), String> {
         let rt = self.rt.clone();
         match &s.node {
             StmtP::Statements(items) => {
@@ -264,7 +358,8 @@ impl<'p, 's> Translator<'p, 's> {
                 Ok((quote! { let _ = #code; }, ty != SType::Never))
             }
             StmtP::Assign(a) if top => {
-                let starlark_syntax::syntax::ast::AssignTargetP::Identifier(id) = &a.lhs.node else {
+                let starlark_syntax::syntax::ast::AssignTargetP::Identifier(id) = &a.lhs.node
+                else {
                     return Err("it assigns to something other than a name".into());
                 };
                 let name = id.node.ident.clone();
@@ -285,7 +380,10 @@ impl<'p, 's> Translator<'p, 's> {
                 let (cond, _) = self.expr(c, env)?;
                 let (then, a) = self.block(&branches.0, &mut env.clone(), returns, false)?;
                 let (other, b) = self.block(&branches.1, &mut env.clone(), returns, false)?;
-                Ok((quote! { if #rt::lowered::truth(&#cond) { #then } else { #other } }, a || b))
+                Ok((
+                    quote! { if #rt::lowered::truth(&#cond) { #then } else { #other } },
+                    a || b,
+                ))
             }
             StmtP::Assign(_) => Err("it assigns a variable inside `if`".into()),
             StmtP::For(_) => Err("it uses a `for` loop".into()),
@@ -296,7 +394,8 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     fn expr(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
-        self.expr_inner(e, env).map_err(|r| self.located(env.module, e.span, r))
+        self.expr_inner(e, env)
+            .map_err(|r| self.located(env.module, e.span, r))
     }
 
     fn expr_inner(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
@@ -413,19 +512,33 @@ impl<'p, 's> Translator<'p, 's> {
         let l = quote! { #rt::lowered };
         let (x, tx) = self.expr(a, env)?;
         let (y, ty) = self.expr(b, env)?;
-        let bool_of = |cond: TokenStream| quote! { { let __x = #x; let __y = #y; #l::Val::Bool(#cond) } };
+        let bool_of =
+            |cond: TokenStream| quote! { { let __x = #x; let __y = #y; #l::Val::Bool(#cond) } };
         match op {
-            BinOp::And => Ok((quote! { { let __x = #x; if #l::truth(&__x) { #y } else { __x } } }, tx.union(ty))),
-            BinOp::Or => Ok((quote! { { let __x = #x; if #l::truth(&__x) { __x } else { #y } } }, tx.union(ty))),
+            BinOp::And => Ok((
+                quote! { { let __x = #x; if #l::truth(&__x) { #y } else { __x } } },
+                tx.union(ty),
+            )),
+            BinOp::Or => Ok((
+                quote! { { let __x = #x; if #l::truth(&__x) { __x } else { #y } } },
+                tx.union(ty),
+            )),
             BinOp::Equal | BinOp::NotEqual => {
                 if !(tx.is_plain() && ty.is_plain()) {
-                    return Err(format!("it compares values that are not certainly scalars ({tx:?} == {ty:?})"));
+                    return Err(format!(
+                        "it compares values that are not certainly scalars ({tx:?} == {ty:?})"
+                    ));
                 }
-                let cond = if op == BinOp::Equal { quote! { #l::eq(&__x, &__y) } } else { quote! { !#l::eq(&__x, &__y) } };
+                let cond = if op == BinOp::Equal {
+                    quote! { #l::eq(&__x, &__y) }
+                } else {
+                    quote! { !#l::eq(&__x, &__y) }
+                };
                 Ok((bool_of(cond), SType::Bool))
             }
             BinOp::Less | BinOp::Greater | BinOp::LessOrEqual | BinOp::GreaterOrEqual => {
-                let comparable = (tx.is_number() && ty.is_number()) || (tx == SType::Str && ty == SType::Str);
+                let comparable =
+                    (tx.is_number() && ty.is_number()) || (tx == SType::Str && ty == SType::Str);
                 if !comparable {
                     return Err(format!("it orders values that are not certainly two numbers or two strings ({tx:?}, {ty:?})"));
                 }
@@ -446,7 +559,11 @@ impl<'p, 's> Translator<'p, 's> {
                 if !ok {
                     return Err(format!("it tests `in` on values that are not certainly strings or lists of scalars ({tx:?} in {ty:?})"));
                 }
-                let cond = if op == BinOp::In { quote! { #l::contains(&__y, &__x) } } else { quote! { !#l::contains(&__y, &__x) } };
+                let cond = if op == BinOp::In {
+                    quote! { #l::contains(&__y, &__x) }
+                } else {
+                    quote! { !#l::contains(&__y, &__x) }
+                };
                 Ok((bool_of(cond), SType::Bool))
             }
             BinOp::Add | BinOp::Subtract => {
@@ -459,14 +576,28 @@ impl<'p, 's> Translator<'p, 's> {
                 if result != SType::Str {
                     self.count_arithmetic()?;
                 }
-                let f = if op == BinOp::Add { quote! { add } } else { quote! { sub } };
-                Ok((quote! { { let __x = #x; let __y = #y; #l::#f(__x, __y) } }, result))
+                let f = if op == BinOp::Add {
+                    quote! { add }
+                } else {
+                    quote! { sub }
+                };
+                Ok((
+                    quote! { { let __x = #x; let __y = #y; #l::#f(__x, __y) } },
+                    result,
+                ))
             }
-            _ => Err(format!("it uses the operator {op:?}, which is not translated")),
+            _ => Err(format!(
+                "it uses the operator {op:?}, which is not translated"
+            )),
         }
     }
 
-    fn call(&mut self, f: &AstExpr, args: &starlark_syntax::syntax::ast::CallArgsP<starlark_syntax::syntax::ast::AstNoPayload>, env: &Env<'s>) -> Lowered<'s> {
+    fn call(
+        &mut self,
+        f: &AstExpr,
+        args: &starlark_syntax::syntax::ast::CallArgsP<starlark_syntax::syntax::ast::AstNoPayload>,
+        env: &Env<'s>,
+    ) -> Lowered<'s> {
         let rt = self.rt.clone();
         let l = quote! { #rt::lowered };
         let mut positional = Vec::new();
@@ -506,18 +637,26 @@ impl<'p, 's> Translator<'p, 's> {
                 }
                 let one = |this: &mut Self| -> Lowered<'s> {
                     if positional.len() != 1 {
-                        return Err(format!("it calls `{name}` with {} arguments", positional.len()));
+                        return Err(format!(
+                            "it calls `{name}` with {} arguments",
+                            positional.len()
+                        ));
                     }
                     this.expr(positional[0], env)
                 };
                 match name {
                     // Inside a def, ytt's template context calls do nothing when a rule runs:
                     // `__ytt_ctx_end(x)` is `x`.
-                    "__ytt_ctx_start" if positional.is_empty() => Ok((quote! { #l::Val::None }, SType::None)),
+                    "__ytt_ctx_start" if positional.is_empty() => {
+                        Ok((quote! { #l::Val::None }, SType::None))
+                    }
                     "__ytt_ctx_end" => one(self),
                     "len" => {
                         let (c, t) = one(self)?;
-                        if !matches!(t, SType::Str | SType::List(_) | SType::Map(_) | SType::Array(_)) {
+                        if !matches!(
+                            t,
+                            SType::Str | SType::List(_) | SType::Map(_) | SType::Array(_)
+                        ) {
                             return Err(format!("it takes `len` of a value that is not certainly a string or a collection ({t:?})"));
                         }
                         Ok((quote! { #l::len(&#c) }, SType::Int))
@@ -534,23 +673,37 @@ impl<'p, 's> Translator<'p, 's> {
                         if t != SType::Str {
                             return Err("it calls `fail` with something other than a string".into());
                         }
-                        Ok((quote! { { let __m = #c; return Err(#l::fail(&__m)) } }, SType::Never))
+                        Ok((
+                            quote! { { let __m = #c; return Err(#l::fail(&__m)) } },
+                            SType::Never,
+                        ))
                     }
                     _ => Err(format!("it calls `{name}`, which is not translated")),
                 }
             }
             ExprP::Dot(obj, method) => {
                 if let ExprP::Identifier(id) = &obj.node {
-                    let assert = matches!(self.program.global(env.module, &id.node.ident), Some(Global::AssertModule));
+                    let assert = matches!(
+                        self.program.global(env.module, &id.node.ident),
+                        Some(Global::AssertModule)
+                    );
                     if assert && !env.locals.contains_key(&id.node.ident) {
                         if method.node != "fail" || positional.len() != 1 {
-                            return Err(format!("it calls `assert.{}`, which is not translated", method.node));
+                            return Err(format!(
+                                "it calls `assert.{}`, which is not translated",
+                                method.node
+                            ));
                         }
                         let (c, t) = self.expr(positional[0], env)?;
                         if t != SType::Str {
-                            return Err("it calls `assert.fail` with something other than a string".into());
+                            return Err(
+                                "it calls `assert.fail` with something other than a string".into(),
+                            );
                         }
-                        return Ok((quote! { { let __m = #c; return Err(#l::assert_fail(&__m)) } }, SType::Never));
+                        return Ok((
+                            quote! { { let __m = #c; return Err(#l::assert_fail(&__m)) } },
+                            SType::Never,
+                        ));
                     }
                 }
                 if method.node == "format" {
@@ -558,13 +711,19 @@ impl<'p, 's> Translator<'p, 's> {
                 }
                 let (this, t) = self.expr(obj, env)?;
                 if t != SType::Str {
-                    return Err(format!("it calls `.{}` on a value that is not certainly a string ({t:?})", method.node));
+                    return Err(format!(
+                        "it calls `.{}` on a value that is not certainly a string ({t:?})",
+                        method.node
+                    ));
                 }
                 let mut str_args = Vec::new();
                 for x in &positional {
                     let (c, t) = self.expr(x, env)?;
                     if t != SType::Str {
-                        return Err(format!("it passes a value that is not certainly a string to `.{}`", method.node));
+                        return Err(format!(
+                            "it passes a value that is not certainly a string to `.{}`",
+                            method.node
+                        ));
                     }
                     str_args.push(c);
                 }
@@ -602,7 +761,8 @@ impl<'p, 's> Translator<'p, 's> {
         let ExprP::Literal(AstLiteral::String(template)) = &obj.node else {
             return Err("it formats a string that is not a literal".into());
         };
-        let pieces = parse_format(&template.node, args.len()).ok_or("its format string uses more than `{}`, `{N}`, `{{` and `}}`")?;
+        let pieces = parse_format(&template.node, args.len())
+            .ok_or("its format string uses more than `{}`, `{N}`, `{{` and `}}`")?;
         let mut codes = Vec::new();
         for x in args {
             let (c, t) = self.expr(x, env)?;
@@ -615,7 +775,10 @@ impl<'p, 's> Translator<'p, 's> {
             FormatPiece::Text(t) => quote! { #l::Piece::Text(#t) },
             FormatPiece::Arg(i) => quote! { #l::Piece::Arg(#i) },
         });
-        Ok((quote! { #l::format(&[#(#pieces),*], &[#(#codes),*]) }, SType::Str))
+        Ok((
+            quote! { #l::format(&[#(#pieces),*], &[#(#codes),*]) },
+            SType::Str,
+        ))
     }
 }
 

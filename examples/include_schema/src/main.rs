@@ -21,7 +21,10 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    println!("listening on {}:{} (log level {})", config.listen.host, config.listen.port, config.log_level);
+    println!(
+        "listening on {}:{} (log level {})",
+        config.listen.host, config.listen.port, config.log_level
+    );
     println!("tls: {}", if config.tls.is_some() { "on" } else { "off" });
     for u in &config.upstreams {
         println!("upstream {} -> {} (weight {})", u.name, u.url, u.weight);

@@ -8,11 +8,26 @@ use crate::value::Value;
 
 /// The formats `format=` knows.
 pub const FORMATS: &[&str] = &[
-    "date-time", "date", "time", "email", "hostname", "ip", "ipv4", "ipv6", "uri", "port", "percent", "duration", "quantity",
+    "date-time",
+    "date",
+    "time",
+    "email",
+    "hostname",
+    "ip",
+    "ipv4",
+    "ipv6",
+    "uri",
+    "port",
+    "percent",
+    "duration",
+    "quantity",
 ];
 
 fn fail(expected: String, found: impl Into<String>) -> Option<RuleFailure> {
-    Some(RuleFailure { expected, found: Some(found.into()) })
+    Some(RuleFailure {
+        expected,
+        found: Some(found.into()),
+    })
 }
 
 /// Checks a rule's argument when the annotation is read; the error completes
@@ -21,40 +36,64 @@ pub fn check_arg(name: &str, arg: &Value) -> Result<(), String> {
     let kind = starlark_type(arg);
     match name {
         "len" | "multiple_of" => match arg {
-            Value::Int(0) if name == "multiple_of" => Err("expected keyword argument \"multiple_of\" to be non-zero".into()),
+            Value::Int(0) if name == "multiple_of" => {
+                Err("expected keyword argument \"multiple_of\" to be non-zero".into())
+            }
             Value::Int(_) => Ok(()),
             Value::Float(f) if name == "multiple_of" && *f != 0.0 => Ok(()),
-            _ => Err(format!("expected keyword argument \"{name}\" to be a number, but was {kind}")),
+            _ => Err(format!(
+                "expected keyword argument \"{name}\" to be a number, but was {kind}"
+            )),
         },
         "format" => match arg {
             Value::Str(f) if FORMATS.contains(&f.as_str()) => Ok(()),
-            Value::Str(f) => Err(format!("unknown format \"{f}\" (known formats: {})", FORMATS.join(", "))),
-            _ => Err(format!("expected keyword argument \"format\" to be a string, but was {kind}")),
+            Value::Str(f) => Err(format!(
+                "unknown format \"{f}\" (known formats: {})",
+                FORMATS.join(", ")
+            )),
+            _ => Err(format!(
+                "expected keyword argument \"format\" to be a string, but was {kind}"
+            )),
         },
         "matches" => match arg {
-            Value::Str(re) => regex::Regex::new(re)
-                .map(|_| ())
-                .map_err(|e| format!("expected keyword argument \"matches\" to be a regular expression: {}", first_line(&e.to_string()))),
-            _ => Err(format!("expected keyword argument \"matches\" to be a string, but was {kind}")),
+            Value::Str(re) => regex::Regex::new(re).map(|_| ()).map_err(|e| {
+                format!(
+                    "expected keyword argument \"matches\" to be a regular expression: {}",
+                    first_line(&e.to_string())
+                )
+            }),
+            _ => Err(format!(
+                "expected keyword argument \"matches\" to be a string, but was {kind}"
+            )),
         },
         "starts_with" | "ends_with" => match arg {
             Value::Str(_) => Ok(()),
-            _ => Err(format!("expected keyword argument \"{name}\" to be a string, but was {kind}")),
+            _ => Err(format!(
+                "expected keyword argument \"{name}\" to be a string, but was {kind}"
+            )),
         },
         "contains" => match arg {
-            Value::Map(_) | Value::Array(_) => Err(format!("expected keyword argument \"contains\" to be a scalar, but was {kind}")),
+            Value::Map(_) | Value::Array(_) => Err(format!(
+                "expected keyword argument \"contains\" to be a scalar, but was {kind}"
+            )),
             _ => Ok(()),
         },
         "even" | "odd" | "unique" => match arg {
             Value::Bool(_) => Ok(()),
-            _ => Err(format!("expected keyword argument \"{name}\" to be a boolean, but was {kind}")),
+            _ => Err(format!(
+                "expected keyword argument \"{name}\" to be a boolean, but was {kind}"
+            )),
         },
         _ => Ok(()),
     }
 }
 
 fn first_line(s: &str) -> &str {
-    s.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or(s).trim()
+    s.lines()
+        .rev()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or(s)
+        .trim()
 }
 
 /// `len=N`: exactly N bytes, items or map items.
@@ -70,7 +109,10 @@ pub fn exact_len(arg: &Value, value: &Value) -> Option<RuleFailure> {
 fn string_of<'a>(expected: &str, value: &'a Value) -> Result<&'a str, Option<RuleFailure>> {
     match value {
         Value::Str(s) => Ok(s),
-        other => Err(fail(expected.to_string(), format!("value of type {} is not a string", starlark_type(other)))),
+        other => Err(fail(
+            expected.to_string(),
+            format!("value of type {} is not a string", starlark_type(other)),
+        )),
     }
 }
 
@@ -94,7 +136,10 @@ pub fn starts_with(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let expected = format!("a value starting with {}", repr(arg));
     match string_of(&expected, value) {
         Ok(s) if s.starts_with(prefix.as_str()) => None,
-        Ok(_) => fail(expected, format!("{} does not start with {}", repr(value), repr(arg))),
+        Ok(_) => fail(
+            expected,
+            format!("{} does not start with {}", repr(value), repr(arg)),
+        ),
         Err(f) => f,
     }
 }
@@ -104,7 +149,10 @@ pub fn ends_with(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let expected = format!("a value ending with {}", repr(arg));
     match string_of(&expected, value) {
         Ok(s) if s.ends_with(suffix.as_str()) => None,
-        Ok(_) => fail(expected, format!("{} does not end with {}", repr(value), repr(arg))),
+        Ok(_) => fail(
+            expected,
+            format!("{} does not end with {}", repr(value), repr(arg)),
+        ),
         Err(f) => f,
     }
 }
@@ -116,7 +164,15 @@ pub fn contains(arg: &Value, value: &Value) -> Option<RuleFailure> {
         (Value::Str(s), Value::Str(x)) => s.contains(x.as_str()),
         (Value::Array(items), x) => items.iter().any(|i| starlark_eq(&i.value, x)),
         (Value::Map(entries), x) => entries.iter().any(|e| e.key.key_eq(x)),
-        (other, _) => return fail(expected, format!("value of type {} cannot contain anything", starlark_type(other))),
+        (other, _) => {
+            return fail(
+                expected,
+                format!(
+                    "value of type {} cannot contain anything",
+                    starlark_type(other)
+                ),
+            )
+        }
     };
     if found {
         None
@@ -129,7 +185,10 @@ fn remainder(value: &Value, by: f64) -> Result<f64, String> {
     match value {
         Value::Int(i) => Ok((*i as f64) % by),
         Value::Float(f) => Ok(f % by),
-        other => Err(format!("value of type {} is not a number", starlark_type(other))),
+        other => Err(format!(
+            "value of type {} is not a number",
+            starlark_type(other)
+        )),
     }
 }
 
@@ -138,10 +197,22 @@ pub fn parity(arg: &Value, value: &Value, even: bool) -> Option<RuleFailure> {
     if *arg != Value::Bool(true) {
         return None;
     }
-    let expected = if even { "an even number" } else { "an odd number" }.to_string();
+    let expected = if even {
+        "an even number"
+    } else {
+        "an odd number"
+    }
+    .to_string();
     match remainder(value, 2.0) {
         Ok(r) if (r == 0.0) == even => None,
-        Ok(_) => fail(expected, if even { "value is odd" } else { "value is even" }),
+        Ok(_) => fail(
+            expected,
+            if even {
+                "value is odd"
+            } else {
+                "value is even"
+            },
+        ),
         Err(e) => fail(expected, e),
     }
 }
@@ -155,7 +226,10 @@ pub fn multiple_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let expected = format!("a multiple of {}", repr(arg));
     match remainder(value, by) {
         Ok(r) if r == 0.0 => None,
-        Ok(_) => fail(expected, format!("{} is not a multiple of {}", repr(value), repr(arg))),
+        Ok(_) => fail(
+            expected,
+            format!("{} is not a multiple of {}", repr(value), repr(arg)),
+        ),
         Err(e) => fail(expected, e),
     }
 }
@@ -167,11 +241,17 @@ pub fn unique(arg: &Value, value: &Value) -> Option<RuleFailure> {
     }
     let expected = "unique items".to_string();
     let Value::Array(items) = value else {
-        return fail(expected, format!("value of type {} is not a list", starlark_type(value)));
+        return fail(
+            expected,
+            format!("value of type {} is not a list", starlark_type(value)),
+        );
     };
     for (i, a) in items.iter().enumerate() {
         if items[..i].iter().any(|b| starlark_eq(&a.value, &b.value)) {
-            return fail(expected, format!("{} appears more than once", repr(&a.value)));
+            return fail(
+                expected,
+                format!("{} appears more than once", repr(&a.value)),
+            );
         }
     }
     None
@@ -186,7 +266,12 @@ pub fn format(arg: &Value, value: &Value) -> Option<RuleFailure> {
         ("percent", Value::Int(p)) => (0..=100).contains(p),
         ("percent", Value::Float(p)) => (0.0..=100.0).contains(p),
         (_, Value::Str(s)) => valid_format(f, s),
-        (_, other) => return fail(expected, format!("value of type {} is not a string", starlark_type(other))),
+        (_, other) => {
+            return fail(
+                expected,
+                format!("value of type {} is not a string", starlark_type(other)),
+            )
+        }
     };
     if ok {
         None
@@ -245,7 +330,9 @@ fn valid_hostname(s: &str) -> bool {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
 }
 
@@ -260,13 +347,17 @@ fn valid_duration(s: &str) -> bool {
         return false;
     }
     while !rest.is_empty() {
-        let num_len = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(rest.len());
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
         let num = &rest[..num_len];
         if num.is_empty() || num == "." || num.matches('.').count() > 1 {
             return false;
         }
         rest = &rest[num_len..];
-        let unit = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"].iter().find(|u| rest.starts_with(**u));
+        let unit = ["ns", "us", "µs", "μs", "ms", "s", "m", "h"]
+            .iter()
+            .find(|u| rest.starts_with(**u));
         match unit {
             Some(u) => rest = &rest[u.len()..],
             None => return false,
@@ -278,16 +369,22 @@ fn valid_duration(s: &str) -> bool {
 /// A Kubernetes resource quantity: `100m`, `1.5Gi`, `2e3`.
 fn valid_quantity(s: &str) -> bool {
     let s = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let num_len = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+    let num_len = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
     let (num, suffix) = s.split_at(num_len);
     if num.is_empty() || num == "." || num.matches('.').count() > 1 {
         return false;
     }
-    const SUFFIXES: &[&str] = &["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E"];
+    const SUFFIXES: &[&str] = &[
+        "", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei", "n", "u", "m", "k", "M", "G", "T", "P", "E",
+    ];
     if SUFFIXES.contains(&suffix) {
         return true;
     }
-    let exp = suffix.strip_prefix(['e', 'E']).map(|e| e.strip_prefix(['+', '-']).unwrap_or(e));
+    let exp = suffix
+        .strip_prefix(['e', 'E'])
+        .map(|e| e.strip_prefix(['+', '-']).unwrap_or(e));
     exp.is_some_and(|e| !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit()))
 }
 
@@ -295,22 +392,36 @@ fn valid_format(format: &str, s: &str) -> bool {
     match format {
         "date" => valid_date(s),
         "time" => valid_time(s, false),
-        "date-time" => s.split_once(['T', 't', ' ']).is_some_and(|(d, t)| valid_date(d) && valid_time(t, true)),
+        "date-time" => s
+            .split_once(['T', 't', ' '])
+            .is_some_and(|(d, t)| valid_date(d) && valid_time(t, true)),
         "email" => s.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !local.contains(char::is_whitespace) && domain.contains('.') && valid_hostname(domain)
+            !local.is_empty()
+                && !local.contains(char::is_whitespace)
+                && domain.contains('.')
+                && valid_hostname(domain)
         }),
         "hostname" => valid_hostname(s),
         "ip" => s.parse::<std::net::IpAddr>().is_ok(),
         "ipv4" => s.parse::<std::net::Ipv4Addr>().is_ok(),
         "ipv6" => s.parse::<std::net::Ipv6Addr>().is_ok(),
         "uri" => s.split_once(':').is_some_and(|(scheme, rest)| {
-            scheme.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+            scheme
+                .chars()
+                .next()
+                .is_some_and(|c| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
                 && !rest.is_empty()
                 && !s.contains(char::is_whitespace)
         }),
         "port" => s.parse::<u32>().is_ok_and(|p| (1..=65535).contains(&p)),
-        "percent" => s.strip_suffix('%').unwrap_or(s).parse::<f64>().is_ok_and(|p| (0.0..=100.0).contains(&p)),
+        "percent" => s
+            .strip_suffix('%')
+            .unwrap_or(s)
+            .parse::<f64>()
+            .is_ok_and(|p| (0.0..=100.0).contains(&p)),
         "duration" => valid_duration(s),
         "quantity" => valid_quantity(s),
         _ => false,
@@ -352,56 +463,111 @@ mod tests {
             assert_eq!(f.found, Some(format!("\"{bad}\" is not a valid {fmt}")));
         }
         assert_eq!(format(&s("port"), &Value::Int(443)), None);
-        assert_eq!(found(format(&s("email"), &Value::Int(1))).as_deref(), Some("value of type int is not a string"));
+        assert_eq!(
+            found(format(&s("email"), &Value::Int(1))).as_deref(),
+            Some("value of type int is not a string")
+        );
     }
 
     #[test]
     fn string_rules() {
         assert_eq!(matches(&s("^v[0-9]+$"), &s("v12")), None);
         let f = matches(&s("^v[0-9]+$"), &s("12")).unwrap();
-        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a value matching \"^v[0-9]+$\"", Some("\"12\" does not match")));
+        assert_eq!(
+            (f.expected.as_str(), f.found.as_deref()),
+            (
+                "a value matching \"^v[0-9]+$\"",
+                Some("\"12\" does not match")
+            )
+        );
         assert_eq!(starts_with(&s("https://"), &s("https://x")), None);
-        assert_eq!(found(starts_with(&s("https://"), &s("http://x"))).as_deref(), Some("\"http://x\" does not start with \"https://\""));
+        assert_eq!(
+            found(starts_with(&s("https://"), &s("http://x"))).as_deref(),
+            Some("\"http://x\" does not start with \"https://\"")
+        );
         assert_eq!(ends_with(&s(".git"), &s("repo.git")), None);
-        assert_eq!(found(ends_with(&s(".git"), &s("repo"))).as_deref(), Some("\"repo\" does not end with \".git\""));
+        assert_eq!(
+            found(ends_with(&s(".git"), &s("repo"))).as_deref(),
+            Some("\"repo\" does not end with \".git\"")
+        );
         assert_eq!(contains(&s("@sha256:"), &s("img@sha256:ab")), None);
-        assert_eq!(found(contains(&s("@sha256:"), &s("img:latest"))).as_deref(), Some("\"@sha256:\" not found"));
+        assert_eq!(
+            found(contains(&s("@sha256:"), &s("img:latest"))).as_deref(),
+            Some("\"@sha256:\" not found")
+        );
     }
 
     #[test]
     fn number_rules() {
         assert_eq!(parity(&Value::Bool(true), &Value::Int(4), true), None);
-        assert_eq!(found(parity(&Value::Bool(true), &Value::Int(3), true)).as_deref(), Some("value is odd"));
+        assert_eq!(
+            found(parity(&Value::Bool(true), &Value::Int(3), true)).as_deref(),
+            Some("value is odd")
+        );
         assert_eq!(parity(&Value::Bool(true), &Value::Int(3), false), None);
-        assert_eq!(found(parity(&Value::Bool(true), &Value::Int(2), false)).as_deref(), Some("value is even"));
+        assert_eq!(
+            found(parity(&Value::Bool(true), &Value::Int(2), false)).as_deref(),
+            Some("value is even")
+        );
         assert_eq!(multiple_of(&Value::Int(1024), &Value::Int(2048)), None);
         let f = multiple_of(&Value::Int(1024), &Value::Int(1000)).unwrap();
-        assert_eq!((f.expected.as_str(), f.found.as_deref()), ("a multiple of 1024", Some("1000 is not a multiple of 1024")));
+        assert_eq!(
+            (f.expected.as_str(), f.found.as_deref()),
+            ("a multiple of 1024", Some("1000 is not a multiple of 1024"))
+        );
     }
 
     #[test]
     fn collection_rules() {
         assert_eq!(exact_len(&Value::Int(3), &s("abc")), None);
-        assert_eq!(found(exact_len(&Value::Int(16), &s("abc"))).as_deref(), Some("length = 3"));
-        let list = |xs: &[i64]| Value::Array(xs.iter().map(|x| crate::value::Node::new(Value::Int(*x), Default::default())).collect());
+        assert_eq!(
+            found(exact_len(&Value::Int(16), &s("abc"))).as_deref(),
+            Some("length = 3")
+        );
+        let list = |xs: &[i64]| {
+            Value::Array(
+                xs.iter()
+                    .map(|x| crate::value::Node::new(Value::Int(*x), Default::default()))
+                    .collect(),
+            )
+        };
         assert_eq!(unique(&Value::Bool(true), &list(&[1, 2])), None);
-        assert_eq!(found(unique(&Value::Bool(true), &list(&[1, 2, 1]))).as_deref(), Some("1 appears more than once"));
-        assert_eq!(found(contains(&Value::Int(5), &list(&[1]))).as_deref(), Some("5 not found"));
+        assert_eq!(
+            found(unique(&Value::Bool(true), &list(&[1, 2, 1]))).as_deref(),
+            Some("1 appears more than once")
+        );
+        assert_eq!(
+            found(contains(&Value::Int(5), &list(&[1]))).as_deref(),
+            Some("5 not found")
+        );
     }
 
     #[test]
     fn bad_arguments() {
-        assert!(check_arg("format", &s("nope")).unwrap_err().starts_with("unknown format \"nope\""));
-        assert!(check_arg("format", &Value::Int(1)).unwrap_err().contains("to be a string, but was int"));
-        assert!(check_arg("matches", &s("(")).unwrap_err().contains("to be a regular expression"));
+        assert!(check_arg("format", &s("nope"))
+            .unwrap_err()
+            .starts_with("unknown format \"nope\""));
+        assert!(check_arg("format", &Value::Int(1))
+            .unwrap_err()
+            .contains("to be a string, but was int"));
+        assert!(check_arg("matches", &s("("))
+            .unwrap_err()
+            .contains("to be a regular expression"));
         assert!(check_arg("starts_with", &Value::Int(1)).is_err());
         assert!(check_arg("ends_with", &Value::Null).is_err());
         assert!(check_arg("contains", &Value::Array(vec![])).is_err());
-        assert!(check_arg("even", &s("yes")).unwrap_err().contains("to be a boolean"));
+        assert!(check_arg("even", &s("yes"))
+            .unwrap_err()
+            .contains("to be a boolean"));
         assert!(check_arg("odd", &Value::Int(1)).is_err());
         assert!(check_arg("unique", &Value::Int(1)).is_err());
-        assert_eq!(check_arg("multiple_of", &Value::Int(0)).unwrap_err(), "expected keyword argument \"multiple_of\" to be non-zero");
-        assert!(check_arg("len", &s("3")).unwrap_err().contains("to be a number"));
+        assert_eq!(
+            check_arg("multiple_of", &Value::Int(0)).unwrap_err(),
+            "expected keyword argument \"multiple_of\" to be non-zero"
+        );
+        assert!(check_arg("len", &s("3"))
+            .unwrap_err()
+            .contains("to be a number"));
         assert!(check_arg("len", &Value::Int(3)).is_ok());
     }
 }

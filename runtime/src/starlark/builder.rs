@@ -29,6 +29,8 @@ pub struct BuildState {
     pub nodes: Arc<Vec<NodeInfo>>,
     /// Every file of the run, for `data.list()`.
     pub files: Vec<String>,
+    /// ytt's number for this template, named in its messages.
+    pub template_id: u32,
     inner: RefCell<Inner>,
 }
 
@@ -66,19 +68,32 @@ pub fn keep_name(i: usize) -> String {
 }
 
 impl BuildState {
-    pub fn new(file: Arc<str>, nodes: Vec<NodeInfo>, files: Vec<String>) -> BuildState {
+    pub fn new(
+        file: Arc<str>,
+        nodes: Vec<NodeInfo>,
+        files: Vec<String>,
+        template_id: u32,
+    ) -> BuildState {
         BuildState {
             file,
             nodes: Arc::new(nodes),
             files,
-            inner: RefCell::new(Inner { ctxs: vec![Ctx::default()], slots: Vec::new() }),
+            template_id,
+            inner: RefCell::new(Inner {
+                ctxs: vec![Ctx::default()],
+                slots: Vec::new(),
+            }),
         }
     }
 
     /// The documents built at the top level.
     pub fn take_output(&self) -> Vec<Tree> {
         let mut inner = self.inner.borrow_mut();
-        inner.ctxs.first_mut().map(|c| std::mem::take(&mut c.out)).unwrap_or_default()
+        inner
+            .ctxs
+            .first_mut()
+            .map(|c| std::mem::take(&mut c.out))
+            .unwrap_or_default()
     }
 
     pub fn slots(&self) -> Vec<Arc<FrozenSlot>> {
@@ -94,19 +109,55 @@ impl BuildState {
             anyhow::bail!("internal error: unknown template node {id}");
         }
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
-        let value = match self.nodes[id].value {
+        let ctx = inner
+            .ctxs
+            .last_mut()
+            .expect("the file context is never popped");
+        let info = &self.nodes[id];
+        if let TreeKind::MapItem(key) = &info.kind {
+            // A key given twice: an error unless this item overrides the earlier one.
+            let siblings = match ctx.stack.last_mut() {
+                Some(Frame {
+                    value: FrameValue::Children(siblings),
+                    ..
+                }) => Some(siblings),
+                Some(_) => None,
+                None => Some(&mut ctx.out),
+            };
+            if let Some(siblings) = siblings {
+                if let Some(i) = siblings.iter().position(|t| t.key() == Some(key)) {
+                    if !info.key_override {
+                        anyhow::bail!(crate::template::duplicate_key_message(
+                            self.template_id,
+                            key
+                        ));
+                    }
+                    siblings.remove(i);
+                }
+            }
+        }
+        let value = match info.value {
             RawShape::Scalar(_) => FrameValue::Template,
             RawShape::Map | RawShape::Array => FrameValue::Children(Vec::new()),
         };
-        ctx.stack.push(Frame { id, anns: Vec::new(), value, key: None });
+        ctx.stack.push(Frame {
+            id,
+            anns: Vec::new(),
+            value,
+            key: None,
+        });
         Ok(())
     }
 
     fn end(&self) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
-        let Some(frame) = ctx.stack.pop() else { anyhow::bail!("internal error: no open node") };
+        let ctx = inner
+            .ctxs
+            .last_mut()
+            .expect("the file context is never popped");
+        let Some(frame) = ctx.stack.pop() else {
+            anyhow::bail!("internal error: no open node")
+        };
         let info = &self.nodes[frame.id];
         let pos = self.pos(frame.id);
         let value = match frame.value {
@@ -125,10 +176,15 @@ impl BuildState {
                 let items = match v {
                     TreeValue::Map(items) | TreeValue::Array(items) => items,
                     TreeValue::Scalar(YValue::Null) => Vec::new(),
-                    TreeValue::Scalar(_) => anyhow::bail!("Expected template.replace argument to be a collection"),
+                    TreeValue::Scalar(_) => {
+                        anyhow::bail!("Expected template.replace argument to be a collection")
+                    }
                 };
                 match ctx.stack.last_mut() {
-                    Some(Frame { value: FrameValue::Children(siblings), .. }) => siblings.extend(items),
+                    Some(Frame {
+                        value: FrameValue::Children(siblings),
+                        ..
+                    }) => siblings.extend(items),
                     _ => ctx.out.extend(items),
                 }
                 return Ok(());
@@ -138,12 +194,22 @@ impl BuildState {
             Some(k) => TreeKind::MapItem(k),
             None => info.kind.clone(),
         };
-        let tree = Tree { kind, pos, anns: frame.anns, value };
+        let tree = Tree {
+            kind,
+            pos,
+            anns: frame.anns,
+            value,
+        };
         match ctx.stack.last_mut() {
-            Some(Frame { value: FrameValue::Children(siblings), .. }) => siblings.push(tree),
+            Some(Frame {
+                value: FrameValue::Children(siblings),
+                ..
+            }) => siblings.push(tree),
             Some(parent) => {
                 // A node under a value set by an expression replaces nothing: keep it anyway.
-                if let FrameValue::Set(TreeValue::Map(items) | TreeValue::Array(items)) = &mut parent.value {
+                if let FrameValue::Set(TreeValue::Map(items) | TreeValue::Array(items)) =
+                    &mut parent.value
+                {
                     items.push(tree);
                 }
             }
@@ -154,35 +220,58 @@ impl BuildState {
 
     fn set(&self, v: Value) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
-        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
+        let ctx = inner
+            .ctxs
+            .last_mut()
+            .expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else {
+            anyhow::bail!("internal error: no open node")
+        };
         let pos = self.pos(frame.id);
         if let Some(dict) = DictRef::from_value(v) {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
-                    let tv = to_tree_value(inner_v, &pos)
-                        .map_err(|e| anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0))?;
+                    let tv = to_tree_value(inner_v, &pos).map_err(|e| {
+                        anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0)
+                    })?;
                     frame.value = FrameValue::Replace(tv);
                     return Ok(());
                 }
             }
         }
-        let tv = to_tree_value(v, &pos).map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
+        let tv = to_tree_value(v, &pos)
+            .map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
         frame.value = FrameValue::Set(tv);
         Ok(())
     }
 
     fn set_key(&self, v: Value) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
-        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
-        frame.key = Some(YValue::Str(v.unpack_str().map_or_else(|| v.to_str(), str::to_string)));
+        let ctx = inner
+            .ctxs
+            .last_mut()
+            .expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else {
+            anyhow::bail!("internal error: no open node")
+        };
+        frame.key = Some(YValue::Str(
+            v.unpack_str().map_or_else(|| v.to_str(), str::to_string),
+        ));
         Ok(())
     }
 
-    fn annotate<'v>(&self, name: &str, line: u32, packed: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<()> {
+    fn annotate<'v>(
+        &self,
+        name: &str,
+        line: u32,
+        packed: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<()> {
         let pos = Pos::new(self.file.clone(), line);
-        let (args, kwargs) = match TupleRef::from_value(packed).map(|t| t.content().to_vec()).as_deref() {
+        let (args, kwargs) = match TupleRef::from_value(packed)
+            .map(|t| t.content().to_vec())
+            .as_deref()
+        {
             Some([a, k]) => (*a, *k),
             _ => anyhow::bail!("internal error: bad annotation arguments"),
         };
@@ -194,19 +283,37 @@ impl BuildState {
             eval.module().set(&keep_name(i), v);
             Handle(slot)
         };
-        let args_v = TupleRef::from_value(args).map(|t| t.content().to_vec()).unwrap_or_default();
-        let args = args_v.into_iter().map(|a| to_arg(a, &pos, &mut keep)).collect();
+        let args_v = TupleRef::from_value(args)
+            .map(|t| t.content().to_vec())
+            .unwrap_or_default();
+        let args = args_v
+            .into_iter()
+            .map(|a| to_arg(a, &pos, &mut keep))
+            .collect();
         let mut kw = Vec::new();
         if let Some(d) = DictRef::from_value(kwargs) {
             let pairs: Vec<_> = d.iter().collect();
             for (k, v) in pairs {
-                kw.push((k.unpack_str().unwrap_or_default().to_string(), to_arg(v, &pos, &mut keep)));
+                kw.push((
+                    k.unpack_str().unwrap_or_default().to_string(),
+                    to_arg(v, &pos, &mut keep),
+                ));
             }
         }
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner.ctxs.last_mut().expect("the file context is never popped");
-        let Some(frame) = ctx.stack.last_mut() else { anyhow::bail!("internal error: no open node") };
-        frame.anns.push(Ann { name: name.to_string(), pos, args, kwargs: kw });
+        let ctx = inner
+            .ctxs
+            .last_mut()
+            .expect("the file context is never popped");
+        let Some(frame) = ctx.stack.last_mut() else {
+            anyhow::bail!("internal error: no open node")
+        };
+        frame.anns.push(Ann {
+            name: name.to_string(),
+            pos,
+            args,
+            kwargs: kw,
+        });
         Ok(())
     }
 
@@ -237,7 +344,8 @@ fn building<'a>(eval: &Evaluator<'_, 'a, '_>) -> Option<&'a BuildState> {
 }
 
 fn state<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a BuildState> {
-    building(eval).ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
+    building(eval)
+        .ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
 }
 
 #[starlark_module]
@@ -252,12 +360,18 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
-    fn __ytt_set<'v>(value: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<NoneType> {
+    fn __ytt_set<'v>(
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<NoneType> {
         state(eval)?.set(value)?;
         Ok(NoneType)
     }
 
-    fn __ytt_set_key<'v>(key: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<NoneType> {
+    fn __ytt_set_key<'v>(
+        key: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<NoneType> {
         state(eval)?.set_key(key)?;
         Ok(NoneType)
     }
@@ -291,7 +405,10 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
-    fn __ytt_ctx_end<'v>(ret: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
+    fn __ytt_ctx_end<'v>(
+        ret: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
         let built = building(eval).and_then(BuildState::ctx_end);
         if !ret.is_none() {
             return Ok(ret);

@@ -10,7 +10,8 @@ use starlark::values::list::ListRef;
 use starlark::values::structs::StructRef;
 use starlark::values::tuple::TupleRef;
 use starlark::values::{
-    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value, ValueLike,
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value,
+    ValueLike,
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
@@ -46,7 +47,10 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
         let found = match &*self.value {
             TreeValue::Map(items) => {
                 let key = to_scalar_key(index);
-                items.iter().find(|t| key.as_ref().is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k))))
+                items.iter().find(|t| {
+                    key.as_ref()
+                        .is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k)))
+                })
             }
             TreeValue::Array(items) => i64::unpack_value(index).ok().flatten().and_then(|i| {
                 let i = if i < 0 { i + items.len() as i64 } else { i };
@@ -56,7 +60,10 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
         };
         match found {
             Some(t) => Ok(tree_value_to_starlark(&t.value, heap)),
-            None => Err(starlark::Error::new_other(anyhow::anyhow!("key {} not in yamlfragment", index.to_repr()))),
+            None => Err(starlark::Error::new_other(anyhow::anyhow!(
+                "key {} not in yamlfragment",
+                index.to_repr()
+            ))),
         }
     }
 
@@ -74,11 +81,16 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
         Ok(match &*self.value {
             TreeValue::Map(items) => {
                 let key = to_scalar_key(other);
-                items.iter().any(|t| key.as_ref().is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k))))
+                items.iter().any(|t| {
+                    key.as_ref()
+                        .is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k)))
+                })
             }
             TreeValue::Array(items) => {
                 let v = to_scalar_key(other);
-                items.iter().any(|t| matches!((&t.value, &v), (TreeValue::Scalar(a), Some(b)) if a == b))
+                items
+                    .iter()
+                    .any(|t| matches!((&t.value, &v), (TreeValue::Scalar(a), Some(b)) if a == b))
             }
             TreeValue::Scalar(_) => false,
         })
@@ -109,7 +121,9 @@ fn to_scalar_key(v: Value) -> Option<YValue> {
 pub fn tree_value_to_starlark<'v>(value: &TreeValue, heap: Heap<'v>) -> Value<'v> {
     match value {
         TreeValue::Scalar(v) => scalar_to_starlark(v, heap),
-        other => heap.alloc(YamlFragment { value: Arc::new(other.clone()) }),
+        other => heap.alloc(YamlFragment {
+            value: Arc::new(other.clone()),
+        }),
     }
 }
 
@@ -120,9 +134,9 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
         YValue::Int(i) => heap.alloc(*i),
         YValue::Float(f) => heap.alloc(*f),
         YValue::Str(s) => heap.alloc(s.as_str()),
-        YValue::Map(_) | YValue::Array(_) => {
-            heap.alloc(YamlFragment { value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))) })
-        }
+        YValue::Map(_) | YValue::Array(_) => heap.alloc(YamlFragment {
+            value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))),
+        }),
     }
 }
 
@@ -137,22 +151,48 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
     if let Some(frag) = v.downcast_ref::<YamlFragment>() {
         return Ok((*frag.value).clone());
     }
-    let item = |value: TreeValue| Tree { kind: TreeKind::ArrayItem, pos: pos.clone(), anns: Vec::new(), value };
+    let item = |value: TreeValue| Tree {
+        kind: TreeKind::ArrayItem,
+        pos: pos.clone(),
+        anns: Vec::new(),
+        value,
+    };
     if let Some(list) = ListRef::from_value(v) {
-        return list.iter().map(|x| to_tree_value(x, pos).map(item)).collect::<Result<_, _>>().map(TreeValue::Array);
+        return list
+            .iter()
+            .map(|x| to_tree_value(x, pos).map(item))
+            .collect::<Result<_, _>>()
+            .map(TreeValue::Array);
     }
     if let Some(tuple) = TupleRef::from_value(v) {
-        return tuple.iter().map(|x| to_tree_value(x, pos).map(item)).collect::<Result<_, _>>().map(TreeValue::Array);
+        return tuple
+            .iter()
+            .map(|x| to_tree_value(x, pos).map(item))
+            .collect::<Result<_, _>>()
+            .map(TreeValue::Array);
     }
     let entry = |k: Value, x: Value| -> Result<Tree, NotData> {
         let key = to_scalar_key(k).ok_or_else(|| NotData(k.get_type().to_string()))?;
-        Ok(Tree { kind: TreeKind::MapItem(key), pos: pos.clone(), anns: Vec::new(), value: to_tree_value(x, pos)? })
+        Ok(Tree {
+            kind: TreeKind::MapItem(key),
+            pos: pos.clone(),
+            anns: Vec::new(),
+            value: to_tree_value(x, pos)?,
+        })
     };
     if let Some(dict) = DictRef::from_value(v) {
-        return dict.iter().map(|(k, x)| entry(k, x)).collect::<Result<_, _>>().map(TreeValue::Map);
+        return dict
+            .iter()
+            .map(|(k, x)| entry(k, x))
+            .collect::<Result<_, _>>()
+            .map(TreeValue::Map);
     }
     if let Some(st) = StructRef::from_value(v) {
-        return st.iter().map(|(k, x)| entry(k.to_value(), x)).collect::<Result<_, _>>().map(TreeValue::Map);
+        return st
+            .iter()
+            .map(|(k, x)| entry(k.to_value(), x))
+            .collect::<Result<_, _>>()
+            .map(TreeValue::Map);
     }
     Err(NotData(v.get_type().to_string()))
 }
@@ -163,10 +203,19 @@ pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> Ha
     let type_name = v.get_type().to_string();
     if let Some(tuple) = TupleRef::from_value(v) {
         let items = tuple.iter().map(|x| to_arg(x, pos, keep)).collect();
-        return Arg { type_name, kind: ArgKind::Tuple(items) };
+        return Arg {
+            type_name,
+            kind: ArgKind::Tuple(items),
+        };
     }
     match to_tree_value(v, pos) {
-        Ok(tv) => Arg { type_name, kind: ArgKind::Data(Node::new(tv.to_value(), pos.clone())) },
-        Err(_) => Arg { type_name, kind: ArgKind::Opaque(keep(v)) },
+        Ok(tv) => Arg {
+            type_name,
+            kind: ArgKind::Data(Node::new(tv.to_value(), pos.clone())),
+        },
+        Err(_) => Arg {
+            type_name,
+            kind: ArgKind::Opaque(keep(v)),
+        },
     }
 }

@@ -8,10 +8,10 @@ use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
 use starlark::values::dict::AllocDict;
+use starlark::values::float::UnpackFloat;
 use starlark::values::none::NoneType;
 use starlark::values::structs::AllocStruct;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::float::UnpackFloat;
 use starlark::values::{Heap, Value};
 
 use super::convert::to_tree_value;
@@ -56,15 +56,30 @@ fn assert_members(builder: &mut GlobalsBuilder) {
     }
 
     fn not_null<'v>(heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "not_null", Value::new_bool(true)))
+        Ok(marker(
+            heap,
+            "__ytt_assert__",
+            "not_null",
+            Value::new_bool(true),
+        ))
     }
 
-    fn one_of<'v>(#[starlark(args)] args: UnpackTuple<Value<'v>>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        let items = if args.items.len() == 1 { args.items[0] } else { heap.alloc(args.items) };
+    fn one_of<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let items = if args.items.len() == 1 {
+            args.items[0]
+        } else {
+            heap.alloc(args.items)
+        };
         Ok(marker(heap, "__ytt_assert__", "one_of", items))
     }
 
-    fn one_not_null<'v>(#[starlark(args)] args: UnpackTuple<Value<'v>>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn one_not_null<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
         let items = match args.items.len() {
             0 => Value::new_bool(true),
             1 => args.items[0],
@@ -102,7 +117,6 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     fn subset<'v>(expected: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
         Ok(marker(heap, "__ytt_matcher__", "subset", expected))
     }
-
 }
 
 /// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
@@ -139,7 +153,10 @@ fn data_members(builder: &mut GlobalsBuilder) {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let heap = eval.heap();
-        let Some(state) = eval.extra.and_then(|e| e.downcast_ref::<super::builder::BuildState>()) else {
+        let Some(state) = eval
+            .extra
+            .and_then(|e| e.downcast_ref::<super::builder::BuildState>())
+        else {
             return Ok(heap.alloc(Vec::<Value<'v>>::new()));
         };
         let dir = state.file.rfind('/').map_or("", |i| &state.file[..=i]);
@@ -150,7 +167,8 @@ fn data_members(builder: &mut GlobalsBuilder) {
                 if let Some(root) = path.strip_prefix('/') {
                     f.strip_prefix(root).map(|_| format!("/{f}"))
                 } else {
-                    f.strip_prefix(dir).and_then(|r| r.strip_prefix(path))
+                    f.strip_prefix(dir)
+                        .and_then(|r| r.strip_prefix(path))
                         .map(|_| f[dir.len()..].to_string())
                 }
             })
@@ -163,10 +181,14 @@ fn data_members(builder: &mut GlobalsBuilder) {
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
     let raw = crate::yaml::parse::parse_file("", text, false)
         .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
-    let Some(doc) = raw.docs.first() else { return Ok(Value::new_none()) };
-    Ok(super::convert::tree_value_to_starlark(&crate::template::tree::Tree::from_raw(doc, None).value, heap))
+    let Some(doc) = raw.docs.first() else {
+        return Ok(Value::new_none());
+    };
+    Ok(super::convert::tree_value_to_starlark(
+        &crate::template::tree::Tree::from_raw(doc, None).value,
+        heap,
+    ))
 }
-
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {
@@ -203,44 +225,33 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
     }
 
     fn replace(pattern: &str, s: &str, replacement: &str) -> anyhow::Result<String> {
-        Ok(regex::Regex::new(pattern)?.replace_all(s, replacement).into_owned())
+        Ok(regex::Regex::new(pattern)?
+            .replace_all(s, replacement)
+            .into_owned())
     }
 }
-
-const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 #[starlark_module]
 fn base64_members(builder: &mut GlobalsBuilder) {
     fn encode(s: &str) -> anyhow::Result<String> {
-        let mut out = String::new();
-        for chunk in s.as_bytes().chunks(3) {
-            let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
-            let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
-            for i in 0..4 {
-                if i <= chunk.len() {
-                    out.push(BASE64[(n >> (18 - 6 * i) & 63) as usize] as char);
-                } else {
-                    out.push('=');
-                }
-            }
-        }
-        Ok(out)
+        use base64::Engine as _;
+        Ok(base64::engine::general_purpose::STANDARD.encode(s))
     }
 
+    /// As Go's `base64.StdEncoding.DecodeString`, which skips line breaks.
     fn decode(s: &str) -> anyhow::Result<String> {
-        let mut bits = 0u32;
-        let mut count = 0;
-        let mut out = Vec::new();
-        for c in s.bytes().filter(|&c| c != b'=' && !c.is_ascii_whitespace()) {
-            let v = BASE64.iter().position(|&b| b == c).ok_or_else(|| anyhow::anyhow!("illegal base64 data"))?;
-            bits = (bits << 6) | v as u32;
-            count += 6;
-            if count >= 8 {
-                count -= 8;
-                out.push((bits >> count) as u8);
-            }
-        }
-        Ok(String::from_utf8(out)?)
+        use base64::Engine as _;
+        let text: String = s.chars().filter(|&c| c != '\r' && c != '\n').collect();
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map_err(|e| match e {
+                base64::DecodeError::InvalidByte(at, _)
+                | base64::DecodeError::InvalidLastSymbol(at, _) => {
+                    anyhow::anyhow!("illegal base64 data at input byte {at}")
+                }
+                _ => anyhow::anyhow!("illegal base64 data at input byte {}", s.len()),
+            })?;
+        Ok(String::from_utf8(bytes)?)
     }
 }
 

@@ -31,15 +31,18 @@ fn to_starlark<'v>(node: &Node, heap: Heap<'v>) -> Value<'v> {
 /// The number of positional parameters of a function value.
 fn arity(f: Value) -> Option<usize> {
     match f.documentation() {
-        DocItem::Member(DocMember::Function(d)) => Some(d.params.pos_only.len() + d.params.pos_or_named.len()),
+        DocItem::Member(DocMember::Function(d)) => {
+            Some(d.params.pos_only.len() + d.params.pos_or_named.len())
+        }
         _ => None,
     }
 }
 
-
 impl Predicates for StarlarkPredicates {
     fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome {
-        let Some(owned) = frozen(f) else { return CallOutcome::Error("rule is not available".into()) };
+        let Some(owned) = frozen(f) else {
+            return CallOutcome::Error("rule is not available".into());
+        };
         Module::with_temp_heap(|m| {
             let heap = m.heap();
             let fv = heap.access_owned_frozen_value(owned);
@@ -48,13 +51,23 @@ impl Predicates for StarlarkPredicates {
             match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                 Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
                 Ok(_) => CallOutcome::Fail,
-                Err(e) => CallOutcome::Error(crate::validate::failure_found(&super::error_message(&e))),
+                Err(e) => {
+                    CallOutcome::Error(crate::validate::failure_found(&super::error_message(&e)))
+                }
             }
         })
     }
 
-    fn call_when(&self, f: &Handle, value: &Node, parent: &Node, root: &Node) -> Result<bool, String> {
-        let Some(owned) = frozen(f) else { return Err("when= is not available".into()) };
+    fn call_when(
+        &self,
+        f: &Handle,
+        value: &Node,
+        parent: &Node,
+        root: &Node,
+    ) -> Result<bool, String> {
+        let Some(owned) = frozen(f) else {
+            return Err("when= is not available".into());
+        };
         Module::with_temp_heap(|m| {
             let heap = m.heap();
             let fv = heap.access_owned_frozen_value(owned);
@@ -63,10 +76,15 @@ impl Predicates for StarlarkPredicates {
             let args = match n {
                 1 => vec![v],
                 2 => {
-                    let ctx = heap.alloc(AllocStruct([("parent", to_starlark(parent, heap)), ("root", to_starlark(root, heap))]));
+                    let ctx = heap.alloc(AllocStruct([
+                        ("parent", to_starlark(parent, heap)),
+                        ("root", to_starlark(root, heap)),
+                    ]));
                     vec![v, ctx]
                 }
-                n => return Err(format!("Failed to evaluate when=: function must accept 1 or 2 arguments ({n} given)")),
+                n => return Err(format!(
+                    "Failed to evaluate when=: function must accept 1 or 2 arguments ({n} given)"
+                )),
             };
             let mut eval = Evaluator::new(&m);
             super::bound(&mut eval);
@@ -75,7 +93,10 @@ impl Predicates for StarlarkPredicates {
                     Some(b) => Ok(b),
                     None => Err(format!("want when= to be bool, got {}", r.get_type())),
                 },
-                Err(e) => Err(format!("Failure evaluating when=: {}", super::error_message(&e).trim())),
+                Err(e) => Err(format!(
+                    "Failure evaluating when=: {}",
+                    super::error_message(&e).trim()
+                )),
             }
         })
     }

@@ -35,6 +35,8 @@ pub struct NodeInfo {
     pub line: u32,
     /// The YAML value written in the template (collections start empty).
     pub value: RawShape,
+    /// `#@yaml/map-key-override`: the item may replace an earlier item with the same key.
+    pub key_override: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -91,15 +93,27 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     for (i, doc) in file.docs.iter().enumerate() {
         c.node(doc, &mut vec![i])?;
     }
-    for comment in &file.trailing_comments {
+    // An annotation after the last node annotates nothing: ytt ignores it.
+    for comment in file
+        .trailing_comments
+        .iter()
+        .filter(|c| !is_annotation(&c.text))
+    {
         c.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
         c.code(comment)?;
     }
     c.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
     if let Some(_open) = c.blocks.last() {
-        return Err(CompileError { line: 0, message: "expected 'end' keyword to close an open block".into() });
+        return Err(CompileError {
+            line: 0,
+            message: "expected 'end' keyword to close an open block".into(),
+        });
     }
-    Ok(Program { source: c.out, line_map: c.line_map, nodes: c.nodes })
+    Ok(Program {
+        source: c.out,
+        line_map: c.line_map,
+        nodes: c.nodes,
+    })
 }
 
 /// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
@@ -114,15 +128,25 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
         pending_def: false,
     };
     for (i, line) in src.lines().enumerate() {
-        c.code(&Comment { line: i as u32 + 1, text: format!(" {line}") })?;
+        c.code(&Comment {
+            line: i as u32 + 1,
+            text: format!(" {line}"),
+        })?;
     }
     if !c.blocks.is_empty() {
-        return Err(CompileError { line: src.lines().count() as u32, message: "expected 'end' keyword to close an open block".into() });
+        return Err(CompileError {
+            line: src.lines().count() as u32,
+            message: "expected 'end' keyword to close an open block".into(),
+        });
     }
-    Ok(Program { source: c.out, line_map: c.line_map, nodes: c.nodes })
+    Ok(Program {
+        source: c.out,
+        line_map: c.line_map,
+        nodes: c.nodes,
+    })
 }
 
-fn is_annotation(text: &str) -> bool {
+pub(crate) fn is_annotation(text: &str) -> bool {
     text.chars().next().is_some_and(|c| !c.is_whitespace())
 }
 
@@ -150,7 +174,12 @@ impl Compiler {
         self.node_templated(node, path, false)
     }
 
-    fn node_templated(&mut self, node: &RawNode, path: &mut Vec<usize>, templated: bool) -> Result<(), CompileError> {
+    fn node_templated(
+        &mut self,
+        node: &RawNode,
+        path: &mut Vec<usize>,
+        templated: bool,
+    ) -> Result<(), CompileError> {
         let (before, same): (Vec<&Comment>, Vec<&Comment>) =
             node.comments.iter().partition(|c| c.line < node.line);
         // Code lines above the node run before it; annotations apply to it.
@@ -182,6 +211,9 @@ impl Compiler {
                 RawValue::Map(_) => RawShape::Map,
                 RawValue::Array(_) => RawShape::Array,
             },
+            key_override: annotations
+                .iter()
+                .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
         });
         let depth = self.depth();
         self.emit(node.line, depth, &format!("__ytt_start({id})"));
@@ -189,11 +221,18 @@ impl Compiler {
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
             let args = rename_assert(args.trim());
-            self.emit(ann.line, depth, &format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args));
+            self.emit(
+                ann.line,
+                depth,
+                &format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args),
+            );
         }
         // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
         let templated = templated
-            || node.comments.iter().any(|c| split_annotation(&c.text).0 == "yaml/text-templated-strings");
+            || node
+                .comments
+                .iter()
+                .any(|c| split_annotation(&c.text).0 == "yaml/text-templated-strings");
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
                 if let Some(expr) = text_template(key) {
@@ -211,7 +250,10 @@ impl Compiler {
                 self.emit(node.line, depth, &format!("__ytt_set({expr})"));
             }
         }
-        self.frames.push(Frame { path: path.clone(), depth });
+        self.frames.push(Frame {
+            path: path.clone(),
+            depth,
+        });
         if let Some(b) = self.blocks.last_mut() {
             if b.auto_close && b.auto_frame.is_none() {
                 b.auto_frame = Some(self.frames.len() - 1);
@@ -228,7 +270,11 @@ impl Compiler {
     }
 
     /// Ends every open node that is not an ancestor of the node at `path`.
-    fn close_frames_not_ancestors_of(&mut self, path: &[usize], line: u32) -> Result<(), CompileError> {
+    fn close_frames_not_ancestors_of(
+        &mut self,
+        path: &[usize],
+        line: u32,
+    ) -> Result<(), CompileError> {
         while let Some(top) = self.frames.last() {
             if path.starts_with(&top.path) && path.len() > top.path.len() {
                 break;
@@ -259,7 +305,11 @@ impl Compiler {
     /// Ends the open nodes that were started inside the innermost block.
     fn close_frames_in_block(&mut self, line: u32) -> Result<(), CompileError> {
         let depth = self.depth();
-        while self.frames.last().is_some_and(|f| f.depth >= depth && depth > 0) {
+        while self
+            .frames
+            .last()
+            .is_some_and(|f| f.depth >= depth && depth > 0)
+        {
             self.end_top_frame(line)?;
         }
         Ok(())
@@ -268,7 +318,10 @@ impl Compiler {
     fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
         self.close_frames_in_block(line)?;
         let Some(block) = self.blocks.last() else {
-            return Err(CompileError { line, message: "unexpected 'end' keyword (no open block)".into() });
+            return Err(CompileError {
+                line,
+                message: "unexpected 'end' keyword (no open block)".into(),
+            });
         };
         let depth = self.depth();
         if block.is_def {
@@ -293,7 +346,12 @@ impl Compiler {
                 if opens_block {
                     // A statement such as `if a and \` + `b:` opens its block on its last line.
                     let is_def = self.pending_def;
-                    self.blocks.push(Block { is_def, has_body: false, auto_close: false, auto_frame: None });
+                    self.blocks.push(Block {
+                        is_def,
+                        has_body: false,
+                        auto_close: false,
+                        auto_frame: None,
+                    });
                     if is_def {
                         let d = self.depth();
                         self.emit(line, d, "__ytt_ctx_start()");
@@ -314,28 +372,51 @@ impl Compiler {
                             self.emit(line, d, "pass");
                         }
                         let Some(b) = self.blocks.pop() else {
-                            return Err(CompileError { line, message: format!("unexpected '{first}'") });
+                            return Err(CompileError {
+                                line,
+                                message: format!("unexpected '{first}'"),
+                            });
                         };
                         let d = self.depth();
                         self.emit(line, d, &rename_assert(stmt));
-                        self.blocks.push(Block { is_def: b.is_def, has_body: false, auto_close: false, auto_frame: None });
+                        self.blocks.push(Block {
+                            is_def: b.is_def,
+                            has_body: false,
+                            auto_close: false,
+                            auto_frame: None,
+                        });
                         return Ok(());
                     }
                     _ => {}
                 }
-                let (stmt, auto_close) = match stmt.strip_prefix("for/end ").or_else(|| stmt.strip_prefix("if/end ")) {
-                    Some(rest) => (format!("{} {}", &stmt[..stmt.find('/').unwrap_or(0)], rest), true),
+                let (stmt, auto_close) = match stmt
+                    .strip_prefix("for/end ")
+                    .or_else(|| stmt.strip_prefix("if/end "))
+                {
+                    Some(rest) => (
+                        format!("{} {}", &stmt[..stmt.find('/').unwrap_or(0)], rest),
+                        true,
+                    ),
                     None => (stmt.to_string(), false),
                 };
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_assert(&stmt);
-                let stmt = if in_def && first == "return" { wrap_return(&stmt) } else { stmt };
+                let stmt = if in_def && first == "return" {
+                    wrap_return(&stmt)
+                } else {
+                    stmt
+                };
                 self.emit(line, d, &stmt);
                 if opens_block {
                     let is_def = first == "def";
-                    self.blocks.push(Block { is_def, has_body: false, auto_close, auto_frame: None });
+                    self.blocks.push(Block {
+                        is_def,
+                        has_body: false,
+                        auto_close,
+                        auto_frame: None,
+                    });
                     if is_def {
                         self.emit(line, d + 1, "__ytt_ctx_start()");
                     }
@@ -368,7 +449,9 @@ fn text_template(text: &str) -> Option<String> {
 }
 
 fn first_word(stmt: &str) -> &str {
-    let end = stmt.find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/')).unwrap_or(stmt.len());
+    let end = stmt
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/'))
+        .unwrap_or(stmt.len());
     &stmt[..end]
 }
 
@@ -416,7 +499,12 @@ mod tests {
     #[test]
     fn for_loops_wrap_their_nodes_and_end_closes() {
         let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
-        assert!(p.source.contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set(i)\n  __ytt_end()\n"), "{}", p.source);
+        assert!(
+            p.source
+                .contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set(i)\n  __ytt_end()\n"),
+            "{}",
+            p.source
+        );
     }
 
     #[test]
@@ -428,14 +516,28 @@ mod tests {
     #[test]
     fn fragment_functions_capture_yaml() {
         let p = compile_src("#@ def f():\nk: v\n#@ end\n---\nx: #@ f()\n");
-        assert!(p.source.starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_start()\n  __ytt_start(1)\n"), "{}", p.source);
-        assert!(p.source.contains("  return __ytt_ctx_end(None)\n"), "{}", p.source);
+        assert!(
+            p.source
+                .starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_start()\n  __ytt_start(1)\n"),
+            "{}",
+            p.source
+        );
+        assert!(
+            p.source.contains("  return __ytt_ctx_end(None)\n"),
+            "{}",
+            p.source
+        );
     }
 
     #[test]
     fn annotations_are_calls_with_packed_arguments() {
         let p = compile_src("#@schema/validation min=1, max=assert.x\nk: 2\n");
-        assert!(p.source.contains("__ytt_ann(\"schema/validation\", 1, __ytt_pack(min=1, max=assert_.x))"), "{}", p.source);
+        assert!(
+            p.source
+                .contains("__ytt_ann(\"schema/validation\", 1, __ytt_pack(min=1, max=assert_.x))"),
+            "{}",
+            p.source
+        );
     }
 
     #[test]
@@ -448,7 +550,12 @@ mod tests {
 
     #[test]
     fn star_files_use_end_blocks() {
-        let p = compile_starlark("def f(x):\n  if x:\n    return 1\n  end\n  return 2\nend\n").unwrap();
-        assert!(p.source.contains("  if x:\n    return __ytt_ctx_end(1)\n"), "{}", p.source);
+        let p =
+            compile_starlark("def f(x):\n  if x:\n    return 1\n  end\n  return 2\nend\n").unwrap();
+        assert!(
+            p.source.contains("  if x:\n    return __ytt_ctx_end(1)\n"),
+            "{}",
+            p.source
+        );
     }
 }

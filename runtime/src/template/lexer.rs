@@ -126,7 +126,9 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
         let ident_char = |c: char| c.is_alphanumeric() || c == '_';
         let starts_here = chars[i..].starts_with(&from_chars)
             && (i == 0 || !ident_char(chars[i - 1]) && chars[i - 1] != '.')
-            && chars.get(i + from_chars.len()).is_none_or(|&n| !ident_char(n));
+            && chars
+                .get(i + from_chars.len())
+                .is_none_or(|&n| !ident_char(n));
         if starts_here {
             // `load("@ytt:assert", "assert")` binds the name through a string: keep the
             // module's symbol and bind it under the new name.
@@ -154,7 +156,10 @@ mod tests {
     use super::*;
 
     fn opens(line: &str) -> bool {
-        matches!(LineScanner::default().scan(line), CodeLine::Statement { opens_block: true })
+        matches!(
+            LineScanner::default().scan(line),
+            CodeLine::Statement { opens_block: true }
+        )
     }
 
     #[test]
@@ -170,23 +175,44 @@ mod tests {
     fn continuations() {
         let mut s = LineScanner::default();
         assert_eq!(s.scan("x = ["), CodeLine::Statement { opens_block: false });
-        assert_eq!(s.scan("  1,"), CodeLine::Continuation { opens_block: false });
+        assert_eq!(
+            s.scan("  1,"),
+            CodeLine::Continuation { opens_block: false }
+        );
         assert_eq!(s.scan("]"), CodeLine::Continuation { opens_block: false });
-        assert_eq!(s.scan("if a and \\"), CodeLine::Statement { opens_block: false });
+        assert_eq!(
+            s.scan("if a and \\"),
+            CodeLine::Statement { opens_block: false }
+        );
         assert_eq!(s.scan("  b:"), CodeLine::Continuation { opens_block: true });
-        assert_eq!(s.scan("s = \"\"\"if x:"), CodeLine::Statement { opens_block: false });
-        assert_eq!(s.scan("end \"\"\""), CodeLine::Continuation { opens_block: false });
+        assert_eq!(
+            s.scan("s = \"\"\"if x:"),
+            CodeLine::Statement { opens_block: false }
+        );
+        assert_eq!(
+            s.scan("end \"\"\""),
+            CodeLine::Continuation { opens_block: false }
+        );
         assert_eq!(s.scan("z = 1"), CodeLine::Statement { opens_block: false });
     }
 
     #[test]
     fn renames_assert() {
-        assert_eq!(rename_identifier("assert.min(1)", "assert", "assert_"), "assert_.min(1)");
-        assert_eq!(rename_identifier("x.assert + 'assert'", "assert", "assert_"), "x.assert + 'assert'");
+        assert_eq!(
+            rename_identifier("assert.min(1)", "assert", "assert_"),
+            "assert_.min(1)"
+        );
+        assert_eq!(
+            rename_identifier("x.assert + 'assert'", "assert", "assert_"),
+            "x.assert + 'assert'"
+        );
         assert_eq!(
             rename_identifier("load(\"@ytt:assert\", \"assert\")", "assert", "assert_"),
             "load(\"@ytt:assert\", assert_=\"assert\")"
         );
-        assert_eq!(rename_identifier("asserted(1)", "assert", "assert_"), "asserted(1)");
+        assert_eq!(
+            rename_identifier("asserted(1)", "assert", "assert_"),
+            "asserted(1)"
+        );
     }
 }

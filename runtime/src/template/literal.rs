@@ -15,7 +15,7 @@ use crate::yaml::parse::{RawFile, RawNode, RawValue};
 /// Evaluates a template whose comments are annotations with literal arguments.
 pub fn eval_literal(file: RawFile) -> Result<Vec<Tree>, TemplateError> {
     let annotations = annotations(&file)?;
-    Ok(build(file, annotations))
+    build(file, annotations, 2)
 }
 
 /// The annotations of a template's nodes, read by [`annotations`] for [`build`].
@@ -28,11 +28,23 @@ pub struct Annotations {
 /// literal arguments or `load()`s; the error names the first comment that needs Starlark.
 pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     let name: Arc<str> = file.name.clone();
-    let err = |line: u32, message: String| TemplateError { file: name.to_string(), line: Some(line), message, compile_time: true };
-    for c in &file.trailing_comments {
+    let err = |line: u32, message: String| TemplateError {
+        file: name.to_string(),
+        line: Some(line),
+        message,
+        compile_time: true,
+        stack: Vec::new(),
+    };
+    for c in file
+        .trailing_comments
+        .iter()
+        .filter(|c| !super::compile::is_annotation(&c.text))
+    {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
     }
-    let mut out = Annotations { by_node: Vec::new() };
+    let mut out = Annotations {
+        by_node: Vec::new(),
+    };
     let mut index = 0;
     for doc in &file.docs {
         collect(doc, &name, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
@@ -40,14 +52,37 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     Ok(out)
 }
 
-/// The template's documents: its nodes move into trees and take their `annotations`.
-pub fn build(file: RawFile, annotations: Annotations) -> Vec<Tree> {
-    let mut builder = Builder { file: file.name, annotations: annotations.by_node.into_iter().peekable(), index: 0 };
-    file.docs.into_iter().map(|d| builder.tree(d)).collect()
+/// The template's documents: its nodes move into trees and take their `annotations`. A key
+/// given twice in a map is an error unless the later item says `#@yaml/map-key-override`
+/// (`template_id` numbers the template in ytt's message).
+pub fn build(
+    file: RawFile,
+    annotations: Annotations,
+    template_id: u32,
+) -> Result<Vec<Tree>, TemplateError> {
+    let mut builder = Builder {
+        file: file.name,
+        annotations: annotations.by_node.into_iter().peekable(),
+        index: 0,
+    };
+    let docs = file
+        .docs
+        .into_iter()
+        .map(|d| builder.tree(d))
+        .collect::<Result<_, _>>();
+    docs.map_err(|(line, key)| TemplateError {
+        file: builder.file.to_string(),
+        line: Some(line),
+        message: super::duplicate_key_message(template_id, &key),
+        compile_time: false,
+        stack: Vec::new(),
+    })
 }
 
 /// The `@ytt:` modules a literal template may load (their names are used only as literals).
-const MODULES: &[&str] = &["assert", "overlay", "template", "data", "struct", "yaml", "json", "regexp", "base64", "math"];
+const MODULES: &[&str] = &[
+    "assert", "overlay", "template", "data", "struct", "yaml", "json", "regexp", "base64", "math",
+];
 
 /// Accepts blank lines and `load("@ytt:...", ...)` of modules that exist; anything else needs
 /// Starlark.
@@ -68,7 +103,12 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
 }
 
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
-fn collect(node: &RawNode, file: &Arc<str>, index: &mut usize, out: &mut Annotations) -> Result<(), (u32, String)> {
+fn collect(
+    node: &RawNode,
+    file: &Arc<str>,
+    index: &mut usize,
+    out: &mut Annotations,
+) -> Result<(), (u32, String)> {
     let anns = node_annotations(node, file)?;
     if !anns.is_empty() {
         out.by_node.push((*index, anns));
@@ -92,13 +132,25 @@ fn node_annotations(node: &RawNode, file: &Arc<str>) -> Result<Vec<Ann>, (u32, S
         }
         let (name, args) = super::compile::split_annotation(&c.text);
         if name == "yaml/text-templated-strings" {
-            return Err((c.line, "text templating needs the Starlark interpreter".into()));
+            return Err((
+                c.line,
+                "text templating needs the Starlark interpreter".into(),
+            ));
         }
         let ann_pos = Pos::new(file.clone(), c.line);
-        let (args, kwargs) = Parser { s: args.as_bytes(), i: 0, pos: &ann_pos }
-            .arguments()
-            .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
-        anns.push(Ann { name: name.to_string(), pos: ann_pos, args, kwargs });
+        let (args, kwargs) = Parser {
+            s: args.as_bytes(),
+            i: 0,
+            pos: &ann_pos,
+        }
+        .arguments()
+        .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
+        anns.push(Ann {
+            name: name.to_string(),
+            pos: ann_pos,
+            args,
+            kwargs,
+        });
     }
     Ok(anns)
 }
@@ -112,17 +164,42 @@ struct Builder {
 }
 
 impl Builder {
-    fn tree(&mut self, node: RawNode) -> Tree {
+    /// The tree of `node`; `Err` names the line and key of a map item whose key came before.
+    fn tree(&mut self, node: RawNode) -> Result<Tree, (u32, Value)> {
         let here = self.index;
         self.index += 1;
-        let anns = self.annotations.next_if(|(i, _)| *i == here).map(|(_, anns)| anns).unwrap_or_default();
-        let RawNode { kind, line, value, .. } = node;
+        let anns = self
+            .annotations
+            .next_if(|(i, _)| *i == here)
+            .map(|(_, anns)| anns)
+            .unwrap_or_default();
+        let RawNode {
+            kind, line, value, ..
+        } = node;
         let value = match value {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
-            RawValue::Map(items) => TreeValue::Map(items.into_iter().map(|i| self.tree(i)).collect()),
-            RawValue::Array(items) => TreeValue::Array(items.into_iter().map(|i| self.tree(i)).collect()),
+            RawValue::Map(items) => {
+                let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
+                for item in items {
+                    let tree = self.tree(item)?;
+                    super::tree::add_map_item(&mut trees, tree)
+                        .map_err(|t| (t.pos.line, t.key().cloned().unwrap_or(Value::Null)))?;
+                }
+                TreeValue::Map(trees)
+            }
+            RawValue::Array(items) => TreeValue::Array(
+                items
+                    .into_iter()
+                    .map(|i| self.tree(i))
+                    .collect::<Result<_, _>>()?,
+            ),
         };
-        Tree { kind, pos: Pos::new(self.file.clone(), line), anns, value }
+        Ok(Tree {
+            kind,
+            pos: Pos::new(self.file.clone(), line),
+            anns,
+            value,
+        })
     }
 }
 
@@ -156,7 +233,9 @@ impl Parser<'_> {
     fn ident(&mut self) -> Option<String> {
         self.ws();
         let start = self.i;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.')) {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'_' | b'.'))
+        {
             self.i += 1;
         }
         (self.i > start).then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
@@ -195,7 +274,10 @@ impl Parser<'_> {
     fn end(&mut self) -> Result<(), String> {
         self.ws();
         if self.i < self.s.len() {
-            return Err(format!("unexpected `{}`", String::from_utf8_lossy(&self.s[self.i..])));
+            return Err(format!(
+                "unexpected `{}`",
+                String::from_utf8_lossy(&self.s[self.i..])
+            ));
         }
         Ok(())
     }
@@ -213,11 +295,17 @@ impl Parser<'_> {
                     break;
                 }
             }
-            return Ok(Arg { type_name: "tuple".into(), kind: ArgKind::Tuple(items) });
+            return Ok(Arg {
+                type_name: "tuple".into(),
+                kind: ArgKind::Tuple(items),
+            });
         }
         let value = self.value()?;
         let type_name = crate::rules::starlark_type(&value).to_string();
-        Ok(Arg { type_name, kind: ArgKind::Data(Node::new(value, self.pos.clone())) })
+        Ok(Arg {
+            type_name,
+            kind: ArgKind::Data(Node::new(value, self.pos.clone())),
+        })
     }
 
     fn node(&mut self) -> Result<Node, String> {
@@ -249,7 +337,10 @@ impl Parser<'_> {
                     if !self.eat(b':') {
                         return Err("expected `:` in a dict".into());
                     }
-                    entries.push(MapEntry { key, value: self.node()? });
+                    entries.push(MapEntry {
+                        key,
+                        value: self.node()?,
+                    });
                     if !self.eat(b',') && !self.eat(b'}') {
                         return Err("expected `,` or `}`".into());
                     } else if self.s.get(self.i - 1) == Some(&b'}') {
@@ -291,14 +382,18 @@ impl Parser<'_> {
     fn number(&mut self) -> Result<Value, String> {
         let start = self.i;
         self.i += 1;
-        while self.i < self.s.len() && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'.' | b'_')) {
+        while self.i < self.s.len()
+            && (self.s[self.i].is_ascii_alphanumeric() || matches!(self.s[self.i], b'.' | b'_'))
+        {
             self.i += 1;
         }
         let text = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
         if let Ok(i) = text.parse::<i64>() {
             return Ok(Value::Int(i));
         }
-        text.parse::<f64>().map(Value::Float).map_err(|_| format!("bad number `{text}`"))
+        text.parse::<f64>()
+            .map(Value::Float)
+            .map_err(|_| format!("bad number `{text}`"))
     }
 
     fn string(&mut self, q: u8) -> Result<String, String> {
@@ -315,7 +410,12 @@ impl Parser<'_> {
                         b't' => b'\t',
                         b'r' => b'\r',
                         b'\\' | b'"' | b'\'' => e,
-                        other => return Err(format!("escape `\\{}` needs the Starlark interpreter", other as char)),
+                        other => {
+                            return Err(format!(
+                                "escape `\\{}` needs the Starlark interpreter",
+                                other as char
+                            ))
+                        }
                     });
                 }
                 c if c == q => return String::from_utf8(out).map_err(|e| e.to_string()),
@@ -340,35 +440,64 @@ mod tests {
         let src = "#@ load(\"@ytt:overlay\", \"overlay\")\n#@data/values\n---\nlist:\n#@overlay/match by=overlay.subset({\"name\": 'a'}), missing_ok=True\n- name: a\n#@overlay/match by=\"name\"\n- name: b\n";
         let docs = eval(src).unwrap();
         assert!(docs[0].ann("data/values").is_some());
-        let TreeValue::Map(items) = &docs[0].value else { panic!() };
-        let TreeValue::Array(list) = &items[0].value else { panic!() };
+        let TreeValue::Map(items) = &docs[0].value else {
+            panic!()
+        };
+        let TreeValue::Array(list) = &items[0].value else {
+            panic!()
+        };
         let m = list[0].ann("overlay/match").unwrap();
         assert_eq!(m.kwargs[1].0, "missing_ok");
         let by = m.kwargs[0].1.data().unwrap();
-        assert_eq!(by.value.get("__ytt_matcher__").unwrap().value, Value::Str("subset".into()));
-        assert_eq!(list[1].ann("overlay/match").unwrap().kwargs[0].1.data().unwrap().value, Value::Str("name".into()));
+        assert_eq!(
+            by.value.get("__ytt_matcher__").unwrap().value,
+            Value::Str("subset".into())
+        );
+        assert_eq!(
+            list[1].ann("overlay/match").unwrap().kwargs[0]
+                .1
+                .data()
+                .unwrap()
+                .value,
+            Value::Str("name".into())
+        );
     }
 
     #[test]
     fn tuples_lists_and_numbers() {
-        let docs = eval("#@schema/examples (\"a\", [1, -2.5, None]), (\"b\", {\"k\": True})\nx: 1\n").unwrap();
-        let TreeValue::Map(items) = &docs[0].value else { panic!() };
+        let docs =
+            eval("#@schema/examples (\"a\", [1, -2.5, None]), (\"b\", {\"k\": True})\nx: 1\n")
+                .unwrap();
+        let TreeValue::Map(items) = &docs[0].value else {
+            panic!()
+        };
         let ann = items[0].ann("schema/examples").unwrap();
         assert_eq!(ann.args.len(), 2);
-        let ArgKind::Tuple(t) = &ann.args[0].kind else { panic!() };
-        assert_eq!(t[1].data().unwrap().value, Value::Array(vec![
-            Node::new(Value::Int(1), ann.pos.clone()),
-            Node::new(Value::Float(-2.5), ann.pos.clone()),
-            Node::new(Value::Null, ann.pos.clone()),
-        ]));
+        let ArgKind::Tuple(t) = &ann.args[0].kind else {
+            panic!()
+        };
+        assert_eq!(
+            t[1].data().unwrap().value,
+            Value::Array(vec![
+                Node::new(Value::Int(1), ann.pos.clone()),
+                Node::new(Value::Float(-2.5), ann.pos.clone()),
+                Node::new(Value::Null, ann.pos.clone()),
+            ])
+        );
     }
 
     #[test]
     fn code_needs_the_interpreter() {
         let e = eval("#@data/values\n---\nport: #@ 80 + 1\n").unwrap_err();
-        assert!(e.message.contains("without the Starlark interpreter"), "{e:?}");
+        assert!(
+            e.message.contains("without the Starlark interpreter"),
+            "{e:?}"
+        );
         assert_eq!(e.line, Some(3));
         let e = eval("#@assert/validate (\"x\", lambda v: v)\nx: 1\n").unwrap_err();
-        assert!(e.message.contains("needs the Starlark interpreter"), "{e:?}");
+        assert!(
+            e.message.contains("needs the Starlark interpreter"),
+            "{e:?}"
+        );
     }
 }

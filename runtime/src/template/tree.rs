@@ -66,16 +66,30 @@ impl Tree {
         use crate::yaml::parse::RawValue;
         let value = match &node.value {
             RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
-            RawValue::Map(items) => TreeValue::Map(items.iter().map(|i| Tree::from_raw(i, file)).collect()),
-            RawValue::Array(items) => TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect()),
+            RawValue::Map(items) => {
+                TreeValue::Map(items.iter().map(|i| Tree::from_raw(i, file)).collect())
+            }
+            RawValue::Array(items) => {
+                TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect())
+            }
         };
         let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
-        Tree { kind: node.kind.clone(), pos, anns: Vec::new(), value }
+        Tree {
+            kind: node.kind.clone(),
+            pos,
+            anns: Vec::new(),
+            value,
+        }
     }
 
     /// A document holding plain data (no annotations).
     pub fn document(node: &Node) -> Tree {
-        Tree { kind: TreeKind::Document, pos: node.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(node) }
+        Tree {
+            kind: TreeKind::Document,
+            pos: node.pos.clone(),
+            anns: Vec::new(),
+            value: TreeValue::from_node(node),
+        }
     }
 
     pub fn ann(&self, name: &str) -> Option<&Ann> {
@@ -91,14 +105,36 @@ impl Tree {
 
     /// Drops annotations: the plain data value of this node.
     pub fn to_node(&self) -> Node {
-        Node { value: self.value.to_value(), pos: self.pos.clone() }
+        Node {
+            value: self.value.to_value(),
+            pos: self.pos.clone(),
+        }
     }
 
     /// The tree as plain data, moved out: what stays is the tree's shape and annotations (its
     /// scalars and keys become null), all that validation still reads of it.
     pub fn take_node(&mut self) -> Node {
-        Node { value: self.value.take_value(), pos: self.pos.clone() }
+        Node {
+            value: self.value.take_value(),
+            pos: self.pos.clone(),
+        }
     }
+}
+
+/// Adds map item `item` to `items`. An item whose key came before replaces the earlier one (at
+/// the end, as ytt orders it) when it says `#@yaml/map-key-override`; otherwise it is handed
+/// back as the error.
+pub fn add_map_item(items: &mut Vec<Tree>, item: Tree) -> Result<(), Tree> {
+    if let Some(key) = item.key() {
+        if let Some(i) = items.iter().position(|t| t.key() == Some(key)) {
+            if item.ann(super::MAP_KEY_OVERRIDE).is_none() {
+                return Err(item);
+            }
+            items.remove(i);
+        }
+    }
+    items.push(item);
+    Ok(())
 }
 
 impl Keyed for Tree {
@@ -130,7 +166,10 @@ impl TreeValue {
             TreeValue::Map(items) => Value::Map(
                 items
                     .iter()
-                    .map(|t| MapEntry { key: t.key().cloned().unwrap_or(Value::Null), value: t.to_node() })
+                    .map(|t| MapEntry {
+                        key: t.key().cloned().unwrap_or(Value::Null),
+                        value: t.to_node(),
+                    })
                     .collect(),
             ),
             TreeValue::Array(items) => Value::Array(items.iter().map(Tree::to_node).collect()),
@@ -149,11 +188,16 @@ impl TreeValue {
                             TreeKind::MapItem(k) => std::mem::take(k),
                             _ => Value::Null,
                         };
-                        MapEntry { key, value: t.take_node() }
+                        MapEntry {
+                            key,
+                            value: t.take_node(),
+                        }
                     })
                     .collect(),
             ),
-            TreeValue::Array(items) => Value::Array(items.iter_mut().map(Tree::take_node).collect()),
+            TreeValue::Array(items) => {
+                Value::Array(items.iter_mut().map(Tree::take_node).collect())
+            }
         }
     }
 
@@ -174,7 +218,12 @@ impl TreeValue {
             Value::Array(items) => TreeValue::Array(
                 items
                     .iter()
-                    .map(|n| Tree { kind: TreeKind::ArrayItem, pos: n.pos.clone(), anns: Vec::new(), value: TreeValue::from_node(n) })
+                    .map(|n| Tree {
+                        kind: TreeKind::ArrayItem,
+                        pos: n.pos.clone(),
+                        anns: Vec::new(),
+                        value: TreeValue::from_node(n),
+                    })
                     .collect(),
             ),
             v => TreeValue::Scalar(v.clone()),

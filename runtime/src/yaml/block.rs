@@ -30,19 +30,31 @@ pub(super) fn read(src: &str, strict: bool) -> Option<Read> {
         depth: 0,
     };
     let (docs, first_explicit) = reader.documents()?;
-    Some(Read { docs, comments: reader.comments, first_explicit })
+    Some(Read {
+        docs,
+        comments: reader.comments,
+        first_explicit,
+    })
 }
 
 /// Whether `src` holds only characters every YAML reader treats alike: no tabs, carriage
 /// returns, control characters, byte-order marks or Unicode line separators.
 fn plain_characters(src: &str) -> bool {
     // Whole chunks without an early exit, which compilers turn into vector code.
-    let printable = |chunk: &[u8]| chunk.iter().fold(true, |ok, &b| ok & ((b >= b' ' && b != 0x7f) | (b == b'\n')));
+    let printable = |chunk: &[u8]| {
+        chunk.iter().fold(true, |ok, &b| {
+            ok & ((b >= b' ' && b != 0x7f) | (b == b'\n'))
+        })
+    };
     if src.as_bytes().chunks(256).all(printable) {
         return src.is_ascii()
             || src.chars().all(|c| {
                 c.is_ascii()
-                    || (c >= '\u{a0}' && !matches!(c, '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'))
+                    || (c >= '\u{a0}'
+                        && !matches!(
+                            c,
+                            '\u{2028}' | '\u{2029}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+                        ))
             });
     }
     false
@@ -159,11 +171,20 @@ impl<'s> Reader<'s> {
 
     /// At a `#`: records the comment if it is a `#@` one (and `record`) and moves to the next line.
     fn comment_to_line_end(&mut self, record: bool) {
-        let end = self.src[self.pos..].iter().position(|&b| b == b'\n').map_or(self.src.len(), |p| self.pos + p);
-        if let Some(rest) = self.src[self.pos + 1..end].strip_prefix(b"@").filter(|_| record) {
+        let end = self.src[self.pos..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(self.src.len(), |p| self.pos + p);
+        if let Some(rest) = self.src[self.pos + 1..end]
+            .strip_prefix(b"@")
+            .filter(|_| record)
+        {
             // The source is a `str` and `#`, `@` and `\n` are ASCII, so this is whole characters.
             let text = String::from_utf8_lossy(rest).into_owned();
-            self.comments.push(Comment { line: self.line, text });
+            self.comments.push(Comment {
+                line: self.line,
+                text,
+            });
         }
         self.pos = end;
         if !self.at_eof() {
@@ -206,7 +227,11 @@ impl<'s> Reader<'s> {
             if !explicit && (self.at_eof() || !docs.is_empty()) {
                 break;
             }
-            let line = if explicit || !docs.is_empty() { self.line } else { 1 };
+            let line = if explicit || !docs.is_empty() {
+                self.line
+            } else {
+                1
+            };
             if docs.is_empty() {
                 first_explicit = explicit;
             }
@@ -214,11 +239,20 @@ impl<'s> Reader<'s> {
                 self.pos += 3;
                 self.end_line()?;
             }
-            let value = if self.indent == END { RawValue::Scalar(Value::Null) } else { self.block_node()? };
+            let value = if self.indent == END {
+                RawValue::Scalar(Value::Null)
+            } else {
+                self.block_node()?
+            };
             if self.indent != END {
                 return None;
             }
-            docs.push(RawNode { kind: RawKind::Document, line, value, comments: Vec::new() });
+            docs.push(RawNode {
+                kind: RawKind::Document,
+                line,
+                value,
+                comments: Vec::new(),
+            });
         }
         Some((docs, first_explicit))
     }
@@ -247,7 +281,8 @@ impl<'s> Reader<'s> {
 
     /// The items of a block sequence at column `indent`, from its first `-` on.
     fn block_sequence(&mut self, indent: isize) -> Option<RawValue> {
-        self.nested(|r| r.block_sequence_items(indent)).map(RawValue::Array)
+        self.nested(|r| r.block_sequence_items(indent))
+            .map(RawValue::Array)
     }
 
     fn block_sequence_items(&mut self, indent: isize) -> Option<()> {
@@ -267,7 +302,12 @@ impl<'s> Reader<'s> {
             } else {
                 self.sequence_item_on_line()?
             };
-            self.open_items.push(RawNode { kind: RawKind::ArrayItem, line, value, comments: Vec::new() });
+            self.open_items.push(RawNode {
+                kind: RawKind::ArrayItem,
+                line,
+                value,
+                comments: Vec::new(),
+            });
         }
         // What follows belongs to an enclosing map at the same column, or is further out.
         (self.indent <= indent).then_some(())
@@ -297,13 +337,17 @@ impl<'s> Reader<'s> {
 
     /// The column of `pos` in its line.
     fn column(&self) -> isize {
-        let line_start = self.src[..self.pos].iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        let line_start = self.src[..self.pos]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
         (self.pos - line_start) as isize
     }
 
     /// The items of a block map at column `indent`, from its first key on.
     fn block_map(&mut self, indent: isize) -> Option<RawValue> {
-        self.nested(|r| r.block_map_items(indent)).map(RawValue::Map)
+        self.nested(|r| r.block_map_items(indent))
+            .map(RawValue::Map)
     }
 
     fn block_map_items(&mut self, indent: isize) -> Option<()> {
@@ -319,7 +363,12 @@ impl<'s> Reader<'s> {
             let key = self.resolve_key(key)?;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
-            self.open_items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
+            self.open_items.push(RawNode {
+                kind: RawKind::MapItem(key),
+                line,
+                value,
+                comments: Vec::new(),
+            });
         }
         (self.indent < indent).then_some(())
     }
@@ -372,7 +421,11 @@ impl<'s> Reader<'s> {
     fn flow_collection(&mut self) -> Option<RawValue> {
         let is_sequence = self.peek() == b'[';
         let items = self.nested(|r| r.flow_items(is_sequence))?;
-        Some(if is_sequence { RawValue::Array(items) } else { RawValue::Map(items) })
+        Some(if is_sequence {
+            RawValue::Array(items)
+        } else {
+            RawValue::Map(items)
+        })
     }
 
     fn flow_items(&mut self, is_sequence: bool) -> Option<()> {
@@ -395,7 +448,12 @@ impl<'s> Reader<'s> {
                     self.skip_spaces();
                     (RawKind::MapItem(key), self.flow_node()?)
                 };
-                self.open_items.push(RawNode { kind, line, value, comments: Vec::new() });
+                self.open_items.push(RawNode {
+                    kind,
+                    line,
+                    value,
+                    comments: Vec::new(),
+                });
                 self.skip_spaces();
                 match self.peek() {
                     b',' => {
@@ -450,14 +508,21 @@ impl<'s> Reader<'s> {
         // The first character is neither blank nor one that ends the scalar.
         let mut len = 1;
         for (i, &b) in rest.iter().enumerate().skip(1) {
-            if !matches!(b, b'\n' | b' ' | b':' | b'#' | b',' | b'[' | b']' | b'{' | b'}') {
+            if !matches!(
+                b,
+                b'\n' | b' ' | b':' | b'#' | b',' | b'[' | b']' | b'{' | b'}'
+            ) {
                 len = i + 1;
                 continue;
             }
             match b {
                 b'\n' => break,
                 b' ' => continue,
-                b':' if context != Context::FlowValue && matches!(rest.get(i + 1), None | Some(b' ' | b'\n')) => break,
+                b':' if context != Context::FlowValue
+                    && matches!(rest.get(i + 1), None | Some(b' ' | b'\n')) =>
+                {
+                    break
+                }
                 b'#' if context == Context::Block && rest[i - 1] == b' ' => break,
                 b',' | b']' | b'}' if context != Context::Block => break,
                 b':' | b'#' | b'[' | b'{' if context != Context::Block => return None,
@@ -465,7 +530,10 @@ impl<'s> Reader<'s> {
             }
         }
         self.pos = start + len;
-        Some(Scalar { text: Cow::Borrowed(&self.text[start..self.pos]), quoted: false })
+        Some(Scalar {
+            text: Cow::Borrowed(&self.text[start..self.pos]),
+            quoted: false,
+        })
     }
 
     /// A single- or double-quoted scalar that ends on this line; `pos` ends after the quote.
@@ -526,7 +594,21 @@ impl<'s> Reader<'s> {
 fn plain_start(b: u8, next: u8) -> bool {
     b.is_ascii_alphanumeric()
         || b >= 0x80
-        || matches!(b, b'_' | b'.' | b'/' | b'~' | b'$' | b'+' | b'(' | b')' | b'=' | b'^' | b';' | b'<' | b'\\')
+        || matches!(
+            b,
+            b'_' | b'.'
+                | b'/'
+                | b'~'
+                | b'$'
+                | b'+'
+                | b'('
+                | b')'
+                | b'='
+                | b'^'
+                | b';'
+                | b'<'
+                | b'\\'
+        )
         || (b == b'-' && (next.is_ascii_alphanumeric() || next == b'.'))
 }
 

@@ -121,7 +121,10 @@ struct Analysis {
 }
 
 fn analyse(text: &str) -> Analysis {
-    let mut a = Analysis { indicator: text.starts_with("---") || text.starts_with("..."), ..Default::default() };
+    let mut a = Analysis {
+        indicator: text.starts_with("---") || text.starts_with("..."),
+        ..Default::default()
+    };
     let mut prev: Option<char> = None;
     let mut preceded_by_ws = true;
     let mut chars = text.chars().enumerate().peekable();
@@ -145,7 +148,8 @@ fn analyse(text: &str) -> Analysis {
         let followed_by_ws = next.is_none_or(|n| n == ' ' || n == '\t');
         a.indicator |= match c {
             '#' => i == 0 || preceded_by_ws,
-            ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@' | '`' => i == 0,
+            ',' | '[' | ']' | '{' | '}' | '&' | '*' | '!' | '|' | '>' | '\'' | '"' | '%' | '@'
+            | '`' => i == 0,
             '?' | '-' => i == 0 && followed_by_ws,
             ':' => followed_by_ws,
             _ => false,
@@ -160,7 +164,9 @@ fn analyse(text: &str) -> Analysis {
 /// libyaml's scalar analysis, without the parts that only flow collections or tags reach.
 fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
     // Most keys and values are words such as `host0.example.com`: nothing to analyse.
-    let word = text.bytes().enumerate().all(|(i, b)| b.is_ascii_alphanumeric() || b == b'_' || b == b'/' || (i > 0 && matches!(b, b'.' | b'-')));
+    let word = text.bytes().enumerate().all(|(i, b)| {
+        b.is_ascii_alphanumeric() || b == b'_' || b == b'/' || (i > 0 && matches!(b, b'.' | b'-'))
+    });
     if word && !text.is_empty() {
         return match requested {
             Style::Plain | Style::Single => requested,
@@ -169,7 +175,8 @@ fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
     }
     let a = analyse(text);
     let single_ok = !(a.space_break || a.break_space || a.special);
-    let block_plain = single_ok && !(a.edge || a.multiline || a.indicator) && !(text.is_empty() && simple_key);
+    let block_plain =
+        single_ok && !(a.edge || a.multiline || a.indicator) && !(text.is_empty() && simple_key);
     let block_ok = !(text.is_empty() || a.trailing_space || a.space_break || a.special);
     match requested {
         _ if simple_key && a.multiline => Style::Double,
@@ -189,7 +196,9 @@ fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
         Value::Int(i) => (Cow::Owned(i.to_string()), Style::Plain),
         Value::Float(f) => (Cow::Owned(format_float(*f)), Style::Plain),
         Value::Str(s) if s.contains('\n') => (Cow::Borrowed(s), Style::Literal),
-        Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => (Cow::Borrowed(s), Style::Plain),
+        Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => {
+            (Cow::Borrowed(s), Style::Plain)
+        }
         Value::Str(s) => (Cow::Borrowed(s), Style::Double),
         Value::Map(_) | Value::Array(_) => (Cow::Borrowed(""), Style::Plain),
     }
@@ -263,7 +272,11 @@ impl Emitter {
             self.put(' ');
         }
         self.out.push_str(text);
-        self.column += if text.is_ascii() { text.len() } else { text.chars().count() };
+        self.column += if text.is_ascii() {
+            text.len()
+        } else {
+            text.chars().count()
+        };
         self.whitespace = is_space;
         self.indention = self.indention && indention;
     }
@@ -431,7 +444,6 @@ impl Emitter {
 /// Whether go-yaml's `resolve` reads `s`, written plain, back as a string (not as a null, a
 /// boolean, a number or a timestamp).
 fn resolves_to_str(s: &str) -> bool {
-
     let Some(first) = s.bytes().next() else {
         return false;
     };
@@ -441,9 +453,43 @@ fn resolves_to_str(s: &str) -> bool {
     }
     let special = matches!(
         s,
-        "y" | "Y" | "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" | "n" | "N" | "no" | "No" | "NO"
-            | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" | "~" | "null" | "Null" | "NULL" | ".nan" | ".NaN"
-            | ".NAN" | ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" | "-.inf" | "-.Inf" | "-.INF"
+        "y" | "Y"
+            | "yes"
+            | "Yes"
+            | "YES"
+            | "true"
+            | "True"
+            | "TRUE"
+            | "on"
+            | "On"
+            | "ON"
+            | "n"
+            | "N"
+            | "no"
+            | "No"
+            | "NO"
+            | "false"
+            | "False"
+            | "FALSE"
+            | "off"
+            | "Off"
+            | "OFF"
+            | "~"
+            | "null"
+            | "Null"
+            | "NULL"
+            | ".nan"
+            | ".NaN"
+            | ".NAN"
+            | ".inf"
+            | ".Inf"
+            | ".INF"
+            | "+.inf"
+            | "+.Inf"
+            | "+.INF"
+            | "-.inf"
+            | "-.Inf"
+            | "-.INF"
     );
     if special {
         return false;

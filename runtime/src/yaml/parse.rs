@@ -59,10 +59,22 @@ pub struct RawFile {
 /// A YAML syntax error, with the 1-based line ytt would report.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SyntaxError {
+    /// 0 where ytt names no line (a tagged scalar that cannot be decoded, an unknown anchor).
     pub line: u32,
     pub message: String,
     /// `--strict` rejected an ambiguous scalar (reported differently by ytt).
     pub strict: Option<String>,
+}
+
+impl SyntaxError {
+    /// The error as ytt words it after the file name: `yaml: line 3: ...`.
+    pub fn detail(&self) -> String {
+        match (&self.strict, self.line) {
+            (Some(msg), _) => format!("yaml: Strict parsing: {msg}"),
+            (None, 0) => format!("yaml: {}", self.message),
+            (None, line) => format!("yaml: line {line}: {}", self.message),
+        }
+    }
 }
 
 /// Parses `src` as a multi-document YAML file named `name`.
@@ -75,9 +87,17 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         Some(read) => read,
         None => read_with_saphyr(src, strict)?,
     };
-    let Read { mut docs, comments, first_explicit } = read;
+    let Read {
+        mut docs,
+        comments,
+        first_explicit,
+    } = read;
     let trailing_comments = attach_comments(&mut docs, comments, first_explicit);
-    Ok(RawFile { name: Arc::from(name), docs, trailing_comments })
+    Ok(RawFile {
+        name: Arc::from(name),
+        docs,
+        trailing_comments,
+    })
 }
 
 /// What a reader found in a file, before comments are attached.
@@ -103,7 +123,11 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     };
     let docs = builder.documents()?;
     let comments = scan_comments(&chars, &builder.scalar_spans);
-    Ok(Read { docs, comments, first_explicit: builder.first_explicit })
+    Ok(Read {
+        docs,
+        comments,
+        first_explicit: builder.first_explicit,
+    })
 }
 
 struct Builder<'a> {
@@ -124,12 +148,19 @@ impl<'a> Builder<'a> {
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
         match self.parser.next_event() {
             Some(Ok(ev)) => Ok(ev),
+            Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
+                Err(self.unknown_anchor(e.marker().index()))
+            }
             Some(Err(e)) => Err(SyntaxError {
                 line: e.marker().line() as u32,
                 message: e.info().to_string(),
                 strict: None,
             }),
-            None => Err(SyntaxError { line: 0, message: "unexpected end of input".into(), strict: None }),
+            None => Err(SyntaxError {
+                line: 0,
+                message: "unexpected end of input".into(),
+                strict: None,
+            }),
         }
     }
 
@@ -141,7 +172,13 @@ impl<'a> Builder<'a> {
                 Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
                 Event::StreamEnd => break,
                 Event::DocumentStart(explicit) => {
-                    let line = if explicit || !docs.is_empty() { line_of(&span) } else { 1 };
+                    // Anchors do not reach across documents.
+                    self.anchors.clear();
+                    let line = if explicit || !docs.is_empty() {
+                        line_of(&span)
+                    } else {
+                        1
+                    };
                     if docs.is_empty() {
                         self.first_explicit = explicit;
                     }
@@ -151,7 +188,12 @@ impl<'a> Builder<'a> {
                     } else {
                         self.value(ev, span)?
                     };
-                    docs.push(RawNode { kind: RawKind::Document, line, value, comments: Vec::new() });
+                    docs.push(RawNode {
+                        kind: RawKind::Document,
+                        line,
+                        value,
+                        comments: Vec::new(),
+                    });
                 }
                 other => {
                     return Err(SyntaxError {
@@ -168,18 +210,17 @@ impl<'a> Builder<'a> {
     fn value(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
-                self.scalar_spans.push((span.start.index(), span.end.index()));
+                self.scalar_spans
+                    .push((span.start.index(), span.end.index()));
                 let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
                 Ok(v)
             }
-            Event::Alias(id) => {
-                match self.anchors.iter().rev().find(|(a, _)| *a == id) {
-                    Some((_, v)) => Ok(v.clone()),
-                    None => Err(SyntaxError { line: line_of(&span), message: "unknown anchor".into(), strict: None }),
-                }
-            }
+            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _)| *a == id) {
+                Some((_, v)) => Ok(v.clone()),
+                None => Err(self.unknown_anchor(span.start.index())),
+            },
             Event::SequenceStart(anchor, _) => {
                 let mut items = Vec::new();
                 loop {
@@ -189,7 +230,12 @@ impl<'a> Builder<'a> {
                     }
                     let line = self.dash_line(&span);
                     let value = self.value(ev, span)?;
-                    items.push(RawNode { kind: RawKind::ArrayItem, line, value, comments: Vec::new() });
+                    items.push(RawNode {
+                        kind: RawKind::ArrayItem,
+                        line,
+                        value,
+                        comments: Vec::new(),
+                    });
                 }
                 let v = RawValue::Array(items);
                 self.remember(anchor, &v);
@@ -226,7 +272,12 @@ impl<'a> Builder<'a> {
                             continue;
                         }
                     }
-                    items.push(RawNode { kind: RawKind::MapItem(key), line, value, comments: Vec::new() });
+                    items.push(RawNode {
+                        kind: RawKind::MapItem(key),
+                        line,
+                        value,
+                        comments: Vec::new(),
+                    });
                 }
                 let v = RawValue::Map(items);
                 self.remember(anchor, &v);
@@ -237,6 +288,22 @@ impl<'a> Builder<'a> {
                 message: format!("unexpected event {other:?}"),
                 strict: None,
             }),
+        }
+    }
+
+    /// go-yaml's error for an alias `*name` (at character `at`) with no anchor before it in
+    /// its document: the anchor's name, no line.
+    fn unknown_anchor(&self, at: usize) -> SyntaxError {
+        let at = at.min(self.chars.len());
+        let name: String = self.chars[at..]
+            .iter()
+            .skip_while(|&&c| c == '*')
+            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
+            .collect();
+        SyntaxError {
+            line: 0,
+            message: format!("unknown anchor '{name}' referenced"),
+            strict: None,
         }
     }
 
@@ -254,9 +321,11 @@ impl<'a> Builder<'a> {
         line: u32,
     ) -> Result<Value, SyntaxError> {
         if let Some(tag) = tag {
-            if let Some(v) = resolve_tagged(&tag.handle, &tag.suffix, text) {
-                return Ok(v);
-            }
+            return resolve_tagged(&tag.handle, &tag.suffix, text).map_err(|message| SyntaxError {
+                line: 0,
+                message,
+                strict: None,
+            });
         }
         if style != ScalarStyle::Plain {
             return Ok(Value::Str(text.to_string()));
@@ -284,7 +353,10 @@ impl<'a> Builder<'a> {
                 _ if c.is_whitespace() => {}
                 _ => {
                     // Comment text on an earlier line: skip to that line's start.
-                    let line_start = self.chars[..i].iter().rposition(|&c| c == '\n').map_or(0, |p| p + 1);
+                    let line_start = self.chars[..i]
+                        .iter()
+                        .rposition(|&c| c == '\n')
+                        .map_or(0, |p| p + 1);
                     let hash = self.chars[line_start..=i].iter().position(|&c| c == '#');
                     match hash {
                         Some(h) => i = line_start + h,
@@ -317,11 +389,17 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
         }
         let after_blank = i == 0 || matches!(chars[i - 1], ' ' | '\t' | '\n' | '\r');
         if c == '#' && after_blank && !inside(i) {
-            let end = chars[i..].iter().position(|&c| c == '\n').map_or(chars.len(), |p| i + p);
+            let end = chars[i..]
+                .iter()
+                .position(|&c| c == '\n')
+                .map_or(chars.len(), |p| i + p);
             let text: String = chars[i + 1..end].iter().collect();
             let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
             if let Some(rest) = text.strip_prefix('@') {
-                out.push(Comment { line, text: rest.to_string() });
+                out.push(Comment {
+                    line,
+                    text: rest.to_string(),
+                });
             }
             i = end;
             continue;
@@ -335,7 +413,11 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
 ///
 /// Nodes are numbered in pre-order; each comment finds its owner by the lines of the nodes,
 /// and a second walk hands the comments to their owners in file order.
-fn attach_comments(docs: &mut [RawNode], comments: Vec<Comment>, first_explicit: bool) -> Vec<Comment> {
+fn attach_comments(
+    docs: &mut [RawNode],
+    comments: Vec<Comment>,
+    first_explicit: bool,
+) -> Vec<Comment> {
     if comments.is_empty() {
         return Vec::new();
     }
@@ -422,11 +504,15 @@ mod tests {
         let doc = &f.docs[0];
         assert_eq!(doc.line, 2);
         assert_eq!(doc.comments[0].text, "data/values");
-        let RawValue::Map(items) = &doc.value else { panic!("map expected") };
+        let RawValue::Map(items) = &doc.value else {
+            panic!("map expected")
+        };
         assert_eq!(items[0].line, 3);
         assert_eq!(items[1].line, 5);
         assert_eq!(items[1].comments[0].text, "schema/nullable");
-        let RawValue::Array(arr) = &items[1].value else { panic!("array expected") };
+        let RawValue::Array(arr) = &items[1].value else {
+            panic!("array expected")
+        };
         assert_eq!(arr[0].line, 6);
         assert_eq!(arr[0].comments[0].text, " 3");
         assert_eq!(arr[1].line, 7);
@@ -435,9 +521,13 @@ mod tests {
     #[test]
     fn same_line_comment_goes_to_innermost_node() {
         let f = parse("- a: #@ 1\n");
-        let RawValue::Array(arr) = &f.docs[0].value else { panic!() };
+        let RawValue::Array(arr) = &f.docs[0].value else {
+            panic!()
+        };
         assert!(arr[0].comments.is_empty());
-        let RawValue::Map(items) = &arr[0].value else { panic!() };
+        let RawValue::Map(items) = &arr[0].value else {
+            panic!()
+        };
         assert_eq!(items[0].comments[0].text, " 1");
     }
 
@@ -445,7 +535,9 @@ mod tests {
     fn hashes_inside_scalars_are_not_comments() {
         let f = parse("a: \"x #@ y\"\nb: |\n  #@ not code\nc: d#@e\n");
         assert!(f.trailing_comments.is_empty());
-        let RawValue::Map(items) = &f.docs[0].value else { panic!() };
+        let RawValue::Map(items) = &f.docs[0].value else {
+            panic!()
+        };
         assert!(items.iter().all(|i| i.comments.is_empty()));
     }
 

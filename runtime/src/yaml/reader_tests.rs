@@ -13,7 +13,9 @@ use super::parse::read_with_saphyr;
 fn agree(src: &str) -> bool {
     let mut answered = false;
     for strict in [false, true] {
-        let Some(fast) = block::read(src, strict) else { continue };
+        let Some(fast) = block::read(src, strict) else {
+            continue;
+        };
         answered = true;
         match read_with_saphyr(src, strict) {
             // `Debug` output too, as `NaN` values are not equal to themselves.
@@ -87,11 +89,17 @@ fn crafted_inputs() {
 /// The shared corpora beside the repository, if present.
 fn corpus_dirs() -> Vec<PathBuf> {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
-    ["conformance", "realworld"].iter().map(|d| shared.join(d)).filter(|d| d.is_dir()).collect()
+    ["conformance", "realworld"]
+        .iter()
+        .map(|d| shared.join(d))
+        .filter(|d| d.is_dir())
+        .collect()
 }
 
 fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -156,6 +164,12 @@ fn corpus_files_and_their_mutations() {
             }
         }
     }
-    eprintln!("block reader answered for {fast} of {} corpus files and {mutated} mutations", files.len());
-    assert!(fast * 10 >= files.len() * 8, "the block reader gave up on too many corpus files");
+    eprintln!(
+        "block reader answered for {fast} of {} corpus files and {mutated} mutations",
+        files.len()
+    );
+    assert!(
+        fast * 10 >= files.len() * 8,
+        "the block reader gave up on too many corpus files"
+    );
 }

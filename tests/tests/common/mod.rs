@@ -7,5 +7,8 @@ pub fn assert_snapshot(path: &str, code: &str) {
         std::fs::write(path, code).unwrap();
     }
     let expected = std::fs::read_to_string(path).unwrap_or_default();
-    assert!(code == expected, "generated code differs from {path}; regenerate and review (see the test's module docs)");
+    assert!(
+        code == expected,
+        "generated code differs from {path}; regenerate and review (see the test's module docs)"
+    );
 }

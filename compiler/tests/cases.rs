@@ -1,0 +1,113 @@
+//! The project's own corpus (`tests/cases/<group>/<case>/`): inputs with ytt's answer recorded
+//! by `tests/cases/record`, replayed through `schemac check`. stdout and the exit status must be
+//! identical; stderr too, with ytt's `ytt: ` prefix read as `schemac: `. Cases listed in
+//! `tests/xfail-cases.txt` (with a reason) must still differ.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/cases")
+}
+
+fn cases() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for group in std::fs::read_dir(corpus()).unwrap().flatten() {
+        if !group.path().is_dir() {
+            continue;
+        }
+        for case in std::fs::read_dir(group.path()).unwrap().flatten() {
+            if case.path().join("args").exists() {
+                out.push(case.path());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// What differs between schemac's run of `case` and ytt's recorded one, if anything.
+fn run(case: &Path) -> Option<String> {
+    let args: Vec<String> = String::from_utf8(read(&case.join("args")))
+        .unwrap()
+        .split('\n')
+        .filter(|a| !a.is_empty() && *a != "--data-values-inspect")
+        .map(str::to_string)
+        .collect();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_schemac"));
+    cmd.arg("check")
+        .args(&args)
+        .current_dir(case)
+        .env_clear()
+        .env("PATH", std::env::var_os("PATH").unwrap_or_default());
+    if let Ok(env) = std::fs::read_to_string(case.join("env")) {
+        for line in env.lines() {
+            if let Some((k, v)) = line.split_once('=') {
+                cmd.env(k, v);
+            }
+        }
+    }
+    let out = cmd.output().unwrap();
+    let expected_rc: i32 = String::from_utf8(read(&case.join("expected.rc")))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let expected_err = String::from_utf8_lossy(&read(&case.join("expected.stderr"))).replacen(
+        "ytt: ",
+        "schemac: ",
+        1,
+    );
+    let mut diffs = Vec::new();
+    if out.status.code() != Some(expected_rc) {
+        diffs.push(format!("exit {:?}, ytt {expected_rc}", out.status.code()));
+    }
+    if out.stdout != read(&case.join("expected.stdout")) {
+        diffs.push(format!("stdout:\n{}", String::from_utf8_lossy(&out.stdout)));
+    }
+    if String::from_utf8_lossy(&out.stderr) != expected_err {
+        diffs.push(format!(
+            "stderr:\n{}\nytt's:\n{expected_err}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    (!diffs.is_empty()).then(|| diffs.join("\n"))
+}
+
+#[test]
+fn own_corpus_agrees_with_recorded_ytt() {
+    let xfail_text =
+        std::fs::read_to_string(corpus().join("../xfail-cases.txt")).unwrap_or_default();
+    let xfail: Vec<&str> = xfail_text
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for case in cases() {
+        count += 1;
+        let id = case
+            .strip_prefix(corpus())
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        match (run(&case), xfail.contains(&id.as_str())) {
+            (Some(diff), false) => failures.push(format!("{id}: {diff}")),
+            (None, true) => failures.push(format!(
+                "{id}: listed in xfail-cases.txt but now agrees with ytt"
+            )),
+            _ => {}
+        }
+    }
+    assert!(count > 0, "no cases found under {}", corpus().display());
+    assert!(
+        failures.is_empty(),
+        "{} of {count} cases differ:\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}

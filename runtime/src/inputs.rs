@@ -1,0 +1,215 @@
+//! Reading input files as ytt does: `-f FILE`, `-f DIR` (walked in ytt's order), and the files
+//! of data-value flags.
+//!
+//! ytt refuses symlinks "as a security feature" (schemac has no flag to allow them), reads only
+//! regular files, and reports a file that is not UTF-8 as go-yaml does. Every refusal is an error
+//! naming the file; nothing unreadable is taken as empty.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+/// A file to read: its name in messages and its contents, or why they cannot be used.
+pub struct InputFile {
+    pub name: String,
+    pub text: Arc<str>,
+    /// go-yaml's complaint when the file is not UTF-8 (reported when the file is parsed).
+    pub encoding_error: Option<&'static str>,
+}
+
+/// The files named by `-f` arguments, directories expanded in ytt's order. `Err` is ytt's
+/// message (after `Error: `).
+pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
+    let mut out = Vec::new();
+    for p in paths {
+        let path = Path::new(p);
+        let meta = std::fs::symlink_metadata(path)
+            .map_err(|e| format!("Checking file '{p}': {}", lstat_message(p, &e)))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!(
+                "Checking symlink file '{p}': {}",
+                symlink_refusal(path)
+            ));
+        }
+        if meta.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files).map_err(|e| format!("Listing files '{p}': {e}"))?;
+            for f in files {
+                // ytt names a file found in a directory by its path inside that directory.
+                let name = f
+                    .strip_prefix(path)
+                    .unwrap_or(&f)
+                    .to_string_lossy()
+                    .to_string();
+                out.push(read_regular(&f, name)?);
+            }
+        } else if meta.is_file() {
+            out.push(read_regular(path, p.clone())?);
+        } else {
+            return Err(format!(
+                "Expected file '{p}' to be a regular file, but was not"
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// Reads a regular file (already checked to be one).
+fn read_regular(path: &Path, name: String) -> Result<InputFile, String> {
+    let bytes =
+        std::fs::read(path).map_err(|e| format!("Reading file '{name}': {}", io_text(&e)))?;
+    Ok(decode(name, bytes))
+}
+
+/// The file's text; invalid UTF-8 is kept as go-yaml's message, with the text read lossily.
+pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
+    match String::from_utf8(bytes) {
+        Ok(text) => InputFile {
+            name,
+            text: Arc::from(text),
+            encoding_error: None,
+        },
+        Err(e) => {
+            let error = utf8_error_message(e.utf8_error(), e.as_bytes());
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            InputFile {
+                name,
+                text: Arc::from(text),
+                encoding_error: Some(error),
+            }
+        }
+    }
+}
+
+/// go-yaml's words for the first invalid UTF-8 sequence.
+fn utf8_error_message(e: std::str::Utf8Error, bytes: &[u8]) -> &'static str {
+    let first = bytes[e.valid_up_to()];
+    let leading_ok = matches!(first, 0xC2..=0xF4);
+    match (leading_ok, e.error_len()) {
+        (false, _) => "invalid leading UTF-8 octet",
+        (true, None) => "incomplete UTF-8 octet sequence",
+        (true, Some(_)) => "invalid trailing UTF-8 octet",
+    }
+}
+
+/// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
+/// entries sorted by name, subdirectories entered where they sort.
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| format!("Reading directory '{}': {}", dir.display(), io_text(&e)))?;
+    let mut entries: Vec<_> = entries
+        .map(|e| e.map(|e| e.path()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("Reading directory '{}': {}", dir.display(), io_text(&e)))?;
+    entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
+    for path in entries {
+        let shown = path.to_string_lossy().to_string();
+        let meta = std::fs::symlink_metadata(&path)
+            .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
+        if meta.file_type().is_symlink() {
+            return Err(format!(
+                "Checking symlink file '{shown}': {}",
+                symlink_refusal(&path)
+            ));
+        }
+        if meta.is_dir() {
+            walk(&path, out)?;
+        } else if meta.is_file() {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Why a symlink is not read: where it points (as Go's `filepath.EvalSymlinks` says it).
+fn symlink_refusal(link: &Path) -> String {
+    let shown = link.to_string_lossy();
+    let target = std::fs::read_link(link).unwrap_or_default();
+    let joined = if target.is_absolute() {
+        target
+    } else {
+        link.parent().unwrap_or(Path::new("")).join(target)
+    };
+    let resolved = clean(&joined);
+    match std::fs::symlink_metadata(&resolved) {
+        Err(e) => format!("Eval symlink: {}", lstat_message(&resolved.to_string_lossy(), &e)),
+        Ok(_) => format!(
+            "Expected symlink file '{shown}' -> '{}' to be allowed, but was not (hint: symlinks are disallowed as a security feature, use '--allow-symlink-destination' flags to override)",
+            resolved.to_string_lossy()
+        ),
+    }
+}
+
+/// Go's `filepath.Clean`: `.` and `x/..` removed lexically.
+fn clean(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) =>
+            {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        out.push(".");
+    }
+    out
+}
+
+/// `lstat PATH: no such file or directory`, as Go words a failed `os.Lstat`.
+pub fn lstat_message(path: &str, e: &std::io::Error) -> String {
+    format!("lstat {path}: {}", io_text(e))
+}
+
+/// An I/O error in Go's words (`no such file or directory`), without Rust's `(os error 2)`.
+pub fn io_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    let text = match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    };
+    // Rust capitalises the OS's message; Go prints it as the C library does.
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_is_lexical() {
+        assert_eq!(
+            clean(Path::new("d/../outside.yml")),
+            PathBuf::from("outside.yml")
+        );
+        assert_eq!(clean(Path::new("./a/./b")), PathBuf::from("a/b"));
+        assert_eq!(
+            clean(Path::new("/etc/passwd")),
+            PathBuf::from("/etc/passwd")
+        );
+    }
+
+    #[test]
+    fn invalid_utf8_is_named_as_go_yaml_names_it() {
+        assert_eq!(
+            decode("x".into(), b"a: \xff\n".to_vec()).encoding_error,
+            Some("invalid leading UTF-8 octet")
+        );
+        assert_eq!(
+            decode("x".into(), b"a: \xc3(".to_vec()).encoding_error,
+            Some("invalid trailing UTF-8 octet")
+        );
+        assert_eq!(
+            decode("x".into(), b"a: \xc3".to_vec()).encoding_error,
+            Some("incomplete UTF-8 octet sequence")
+        );
+        assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
+    }
+}
