@@ -57,14 +57,32 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Statements one evaluation may run, and for how long, before it is stopped.
-const MAX_STEPS: u64 = 50_000_000;
-const MAX_TIME: std::time::Duration = std::time::Duration::from_millis(800);
+/// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
+/// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
+/// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
+/// `SCHEMAC_STARLARK_MEMORY` (bytes).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
-/// Stops a Starlark evaluation that runs too long (an endless loop in a rule).
+/// The budget in force: the defaults, or what the environment raises them to.
+fn budget() -> (u64, usize) {
+    static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        (
+            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
+            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
+        )
+    })
+}
+
+/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
 struct StepBound {
     steps: u64,
-    deadline: std::time::Instant,
 }
 
 impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
@@ -72,29 +90,62 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         &mut self,
         _span: starlark::codemap::FileSpanRef,
         _continued: bool,
-        _eval: &mut Evaluator<'v, '_, 'e>,
+        eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
         self.steps += 1;
-        if self.steps % 1024 == 0
-            && (self.steps > MAX_STEPS || std::time::Instant::now() > self.deadline)
-        {
-            return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "evaluation stopped: it ran longer than {} ms (an endless loop?)",
-                MAX_TIME.as_millis()
-            )));
+        if self.steps % 1024 == 0 {
+            let (max_steps, max_memory) = budget();
+            if self.steps > max_steps {
+                return Err(starlark::Error::new_other(anyhow::anyhow!(
+                    "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
+                )));
+            }
+            if eval.heap().allocated_bytes() > max_memory {
+                return Err(starlark::Error::new_other(anyhow::anyhow!(
+                    "evaluation stopped: it allocated more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
+                )));
+            }
         }
         Ok(())
     }
 }
 
+thread_local! {
+    /// Whether this thread is inside [`guarded`] (its panics are reported as errors).
+    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs an evaluation, turning a panic of the interpreter (it panics on a value over 4 GiB,
+/// such as `list(range(600000000))`) into an error message instead of an abort.
+pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    static HOOK: std::sync::Once = std::sync::Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if GUARDED.with(|g| g.get()) == 0 {
+                previous(info);
+            }
+        }));
+    });
+    GUARDED.with(|g| g.set(g.get() + 1));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    GUARDED.with(|g| g.set(g.get() - 1));
+    result.map_err(|payload| {
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown failure".into());
+        format!("Starlark evaluation failed: {text} (a value too large for the interpreter?)")
+    })
+}
+
 /// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
 /// functions defined now can be bounded when they are called later).
 pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
-    let hook = StepBound {
-        steps: 0,
-        deadline: std::time::Instant::now() + MAX_TIME,
-    };
-    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(hook)));
+    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
+        StepBound { steps: 0 },
+    )));
 }
 
 struct Loader<'a> {
@@ -253,6 +304,22 @@ fn call_stack(
 }
 
 fn run(
+    name: &str,
+    program: &Program,
+    sources: &Sources,
+) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
+    guarded(|| run_unguarded(name, program, sources)).unwrap_or_else(|message| {
+        Err(TemplateError {
+            file: name.to_string(),
+            line: None,
+            message,
+            compile_time: false,
+            stack: Vec::new(),
+        })
+    })
+}
+
+fn run_unguarded(
     name: &str,
     program: &Program,
     sources: &Sources,

@@ -200,11 +200,13 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             RuleName::NotNull => match value {
                 Value::Bool(true) => {}
                 Value::Bool(false) => continue,
-                _ => return Err(invalid(format!(
+                _ => {
+                    return Err(invalid(format!(
                     "expected keyword argument \"not_null\" to be a boolean, but was {} (at {})",
                     kind_name(arg),
                     ann.pos
-                ))),
+                )))
+                }
             },
             RuleName::MinLen | RuleName::MaxLen
                 if !matches!(value, Value::Int(_) | Value::Float(_)) =>

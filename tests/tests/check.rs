@@ -344,3 +344,13 @@ fn violations_as_json() {
     assert!(json.starts_with("[{\"expected\":\"a value \\u003e= 1\",\"found\":\"value \\u003c 1\",\"path\":\"replicas\""), "{json}");
     assert!(parse(&["--violations-format".into(), "xml".into()]).is_err());
 }
+
+/// Starlark that would exhaust the interpreter is an error with the template's name, not a
+/// panic or an abort (ytt takes the same input minutes or crashes: schemac does better).
+#[test]
+fn oversized_starlark_values_are_errors() {
+    let values = "#@data/values\n---\n#@ x = list(range(600000000))\na: 1\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("Templating file"), "{err}");
+    assert!(err.contains("Starlark evaluation failed"), "{err}");
+}

@@ -43,19 +43,22 @@ impl Predicates for StarlarkPredicates {
         let Some(owned) = frozen(f) else {
             return CallOutcome::Error("rule is not available".into());
         };
-        Module::with_temp_heap(|m| {
-            let heap = m.heap();
-            let fv = heap.access_owned_frozen_value(owned);
-            let mut eval = Evaluator::new(&m);
-            super::bound(&mut eval);
-            match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
-                Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
-                Ok(_) => CallOutcome::Fail,
-                Err(e) => {
-                    CallOutcome::Error(crate::validate::failure_found(&super::error_message(&e)))
+        let outcome = super::guarded(|| {
+            Module::with_temp_heap(|m| {
+                let heap = m.heap();
+                let fv = heap.access_owned_frozen_value(owned);
+                let mut eval = Evaluator::new(&m);
+                super::bound(&mut eval);
+                match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
+                    Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
+                    Ok(_) => CallOutcome::Fail,
+                    Err(e) => CallOutcome::Error(crate::validate::failure_found(
+                        &super::error_message(&e),
+                    )),
                 }
-            }
-        })
+            })
+        });
+        outcome.unwrap_or_else(CallOutcome::Error)
     }
 
     fn call_when(
@@ -82,9 +85,11 @@ impl Predicates for StarlarkPredicates {
                     ]));
                     vec![v, ctx]
                 }
-                n => return Err(format!(
+                n => {
+                    return Err(format!(
                     "Failed to evaluate when=: function must accept 1 or 2 arguments ({n} given)"
-                )),
+                ))
+                }
             };
             let mut eval = Evaluator::new(&m);
             super::bound(&mut eval);

@@ -364,6 +364,13 @@ impl Compiler {
                 let first = first_word(stmt);
                 match first {
                     "end" => return self.close_block(line),
+                    // ytt's dialect closes blocks with `end`; it reserves `pass`.
+                    "pass" => {
+                        return Err(CompileError {
+                            line,
+                            message: "use of reserved keyword 'pass' is not allowed".into(),
+                        })
+                    }
                     "elif" | "else" => {
                         self.close_frames_in_block(line)?;
                         let has_body = self.blocks.last().is_some_and(|b| b.has_body);
