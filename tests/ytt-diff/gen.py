@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 
 KEYS = ['replicas', 'port', 'name', 'namespace', 'image', 'tag', 'enabled', 'debug', 'labels',
@@ -26,7 +27,7 @@ KEYS = ['replicas', 'port', 'name', 'namespace', 'image', 'tag', 'enabled', 'deb
         'service', 'type', 'annotations', 'env', 'value', 'count', 'threshold', 'weight', 'mode',
         'registry', 'repository', 'pullPolicy', 'protocol', 'targetPort', 'nodePort', 'ca', 'cert',
         'key', 'level', 'format', 'interval', 'backup', 'schedule', 'retention', 'owner', 'team',
-        'zone', 'cluster', 'app', 'component', 'priority', 'max_conns', 'min-size', 'on', 'yes']
+        'zone', 'cluster', 'app', 'component', 'priority', 'max_conns', 'min-size', 'on']
 
 # scalar texts by type: (yaml text, starlark literal) -- plausible, incl. YAML 1.1 forms
 INTS = [('0', '0'), ('1', '1'), ('3', '3'), ('8080', '8080'), ('443', '443'), ('-1', '-1'),
@@ -213,7 +214,7 @@ class Case:
             return self.schema_array(depth + 1, budget)
         stype = self.ch(STYPES + ['str', 'int', 'bool'])
         n, lit = self.scalar(stype)
-        n.meta.update(stype=stype, lit=lit)
+        n.meta.update(stype=stype, lit=lit, py=eval(lit))
         return n
 
     def schema_map(self, depth, budget, nkeys=None):
@@ -234,8 +235,8 @@ class Case:
         else:
             stype = self.ch(STYPES)
             item, lit = self.scalar(stype)
-            item.meta.update(stype=stype, lit=lit)
-        a = Y('seq', [item], stype='seq')
+            item.meta.update(stype=stype, lit=lit, py=eval(lit))
+        a = Y('seq', [item], stype='seq', py=[])
         if item.kind == 'scalar' and self.p(0.3):
             a.flow = True
         return a
@@ -243,6 +244,10 @@ class Case:
     # annotations ----------------------------------------------------------------------------
     def annotate(self, node, path, parent, root, f):
         """Add schema annotations to node (recursively)."""
+        if path and path[-1] != '[]' and self.p(0.05) and node.meta.get('stype') != 'map':
+            self.make_any(node)
+            self.annotate_common(node, path, parent, root, f)
+            return
         if node.kind == 'map':
             for k, v in node.items:
                 self.annotate(v, path + [k], node, root, f)
@@ -252,17 +257,21 @@ class Case:
             if path and self.p(0.12):
                 self.add_validation(node, path, parent, root, f)
             return
-        st = node.meta.get('stype')
         if self.p(0.10):
             node.anns.append('schema/nullable')
             node.meta['nullable'] = True
             self.feat('@schema/nullable')
-        if self.p(0.05) and st != 'map' and not node.meta.get('nullable'):
-            self.make_any(node)
+        if path[-1] == '[]':
+            if self.p(0.02):
+                self.add_default(node, f)
+                self.mark_bad('@schema/default on an array item')
         elif self.p(0.09):
             self.add_default(node, f)
+        self.annotate_common(node, path, parent, root, f)
+
+    def annotate_common(self, node, path, parent, root, f):
         if self.p(0.09):
-            node.anns.append('schema/desc "%s"' % self.ch(['The number of replicas', 'Hostname', 'TLS settings', 'Log level — verbose', 'a "quoted" word']))
+            node.anns.append('schema/desc "%s"' % self.ch(['The number of replicas', 'Hostname', 'TLS settings', 'Log level — verbose', 'a \\"quoted\\" word']))
             self.feat('@schema/desc')
         if self.p(0.05):
             node.anns.append('schema/title "%s"' % self.ch(['Replicas', 'Host', 'Settings']))
@@ -301,12 +310,14 @@ class Case:
                 lit = self.scalar(self.ch([t for t in STYPES if t != st]))[1]
                 self.mark_bad('schema default of the wrong type')
             node.anns.append('schema/default %s' % lit)
+            node.meta['py'] = eval(lit)
             self.feat('@schema/default literal')
         elif node.kind == 'seq':
             item = node.items[0]
             if item.kind == 'scalar' and 'lit' in item.meta:
                 lits = [self.scalar(item.meta['stype'])[1] for _ in range(self.r.randint(0, 3))]
                 node.anns.append('schema/default [%s]' % ', '.join(lits))
+                node.meta['py'] = [eval(x) for x in lits]
                 self.feat('@schema/default literal')
             else:
                 fn = 'default_%s' % self.r.randint(1, 999)
@@ -334,130 +345,143 @@ class Case:
     # validations ----------------------------------------------------------------------------
     def add_validation(self, node, path, parent, root, f):
         st = node.meta.get('stype') if not node.meta.get('any') else 'any'
-        rules = []
         if st in ('int', 'float'):
-            rules += self.num_rules(st, f)
+            opts = self.num_rules(st, node)
         elif st == 'str':
-            rules += self.str_rules(f)
+            opts = self.str_rules(node)
         elif st == 'bool':
-            rules += self.ch([['one_of=[True]'], ['("must be enabled", lambda v: v == True)'],
-                              ['("a bool", lambda v: type(v) == "bool")'], ['one_of=(True, False)']])
+            opts = [(['one_of=[True]'], lambda v: v is True), (['("must be enabled", lambda v: v == True)'], lambda v: v is True),
+                    (['("a bool", lambda v: type(v) == "bool")'], T), (['one_of=(True, False)'], T)]
         elif st == 'seq':
-            rules += self.seq_rules(node, f)
+            opts = self.seq_rules(node)
         elif st == 'map':
-            rules += self.map_rules(node, f)
+            opts = self.map_rules(node)
         else:
-            rules += [self.ch(['("not empty", lambda v: v != "")', '("short", lambda v: len(str(v)) < 20)',
-                               '("typed", lambda v: type(v) in ["int", "string", "dict", "list", "bool", "float"])'])]
-        if not rules:
+            opts = [(['("not empty", lambda v: v != "")'], T), (['("short", lambda v: len(str(v)) < 20)'], T),
+                    (['("typed", lambda v: type(v) in ["int", "string", "dict", "list", "bool", "float", "NoneType"])'], T)]
+        if not opts:
             return
+        # mostly rules the default satisfies (ytt checks defaults too); sometimes any rule
+        if 'py' in node.meta and self.p(0.85):
+            good = [o for o in opts if safe(o[1], node.meta['py'])]
+            opts = good or opts
+        rules, pred = self.ch(opts)
+        rules = list(rules)
+        self.rule_feats(rules, f)
+        node.meta['pred'] = pred
         if node.meta.get('nullable') and self.p(0.4):
+            node.meta['not_null'] = True
             rules.append('not_null=True')
             self.feat('rule not_null')
         if self.p(0.15):
             w = self.when_clause(node, path, parent, root)
             if w:
                 rules.append(w)
-        if self.p(0.05):
+        if self.p(0.03):
             self.bad_rule_args(rules)
-        self.r.shuffle(rules) if self.p(0.2) else None
+        if self.p(0.2):
+            self.r.shuffle(rules)
         # positional rules must come before keyword args
-        pos = [x for x in rules if not ('=' in x.split('(')[0] and not x.startswith('('))]
+        pos = [x for x in rules if x.startswith(('(', 'lambda'))]
         kw = [x for x in rules if x not in pos]
         node.anns.append('schema/validation ' + ', '.join(pos + kw))
         self.feat('@schema/validation')
 
-    def num_rules(self, st, f):
+    def num_rules(self, st, node):
         lo, hi = (self.ch(['0', '1', '-5', '10']), self.ch(['100', '65535', '3', '0'])) if st == 'int' else \
             (self.ch(['0.0', '0.5', '0', '-1.5']), self.ch(['1.0', '100.0', '2', '0.25']))
+        flo, fhi = float(lo), float(hi)
+        one = [self.scalar(st)[1] for _ in range(2)] + ([node.meta['lit']] if 'lit' in node.meta and self.p(0.8) else [])
+        self.r.shuffle(one)
+        one_py = [eval(x) for x in one]
         opts = [
-            ['min=%s' % lo], ['max=%s' % hi], ['min=%s' % lo, 'max=%s' % hi],
-            ['one_of=[%s]' % ', '.join(self.scalar(st)[1] for _ in range(3))],
-            ['one_of=(%s)' % ', '.join(self.scalar(st)[1] for _ in range(2))],
-            ['("a positive number", lambda v: v > 0)'],
-            ['("at most 100", lambda v: v <= 100 or assert.fail("{} is too big".format(v)))'],
-            ['("a small number", lambda v: len(str(v)) <= 3)'],
-            ['("typed", lambda v: type(v) == "%s")' % st],
+            (['min=%s' % lo], lambda v: v >= flo), (['max=%s' % hi], lambda v: v <= fhi),
+            (['min=%s' % lo, 'max=%s' % hi], lambda v: flo <= v <= fhi),
+            (['one_of=[%s]' % ', '.join(one)], lambda v: v in one_py),
+            (['one_of=(%s)' % ', '.join(one)], lambda v: v in one_py),
+            (['("a positive number", lambda v: v > 0)'], lambda v: v > 0),
+            (['("at most 100", lambda v: v <= 100 or assert.fail("{} is too big".format(v)))'], lambda v: v <= 100),
+            (['("a small number", lambda v: len(str(v)) <= 4)'], lambda v: len(str(v)) <= 4),
+            (['("typed", lambda v: type(v) == "%s")' % st], lambda v: type(v).__name__ == st),
         ]
         if st == 'int':
-            opts += [['("an even number", lambda v: v % 2 == 0)'],
-                     ['("a valid port", lambda v: v > 0 and v < 65536)'],
-                     ['("a power of two", is_pow2)']]
+            opts += [(['("an even number", lambda v: v % 2 == 0)'], lambda v: v % 2 == 0),
+                     (['("a valid port", lambda v: v > 0 and v < 65536)'], lambda v: 0 < v < 65536),
+                     (['("a power of two", is_pow2)'], lambda v: v > 0 and v & (v - 1) == 0 and v < 2 ** 32)]
         else:
-            opts += [['("a whole number", lambda v: math.floor(v) == v)'],
-                     ['("rounded", lambda v: math.round(v * 10) / 10 == v)']]
-        r = self.ch(opts)
-        self.rule_feats(r, f)
-        return r
+            opts += [(['("a whole number", lambda v: math.floor(v) == v)'], lambda v: int(v) == v),
+                     (['("rounded", lambda v: math.round(v * 10) / 10 == v)'], lambda v: round(v * 10) / 10 == v)]
+        return opts
 
-    def str_rules(self, f):
+    def str_rules(self, node):
+        ml = self.ch([3, 10, 63])
         opts = [
-            ['min_len=1'], ['max_len=%s' % self.ch(['3', '10', '63'])], ['min_len=1', 'max_len=20'],
-            ['one_of=["debug", "info", "warn", "error"]'], ['one_of=("nginx", "Always", "")'],
-            ['("a URL", lambda v: v.startswith("http"))'],
-            ['("a DNS label", lambda v: regexp.match("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", v))'],
-            ['("lowercase", lambda v: v == v.lower())'],
-            ['("a dotted name", lambda v: len(v.split(".")) >= 2)'],
-            ['("trimmed", lambda v: v.strip() == v)'],
-            ['("no leading dash", lambda v: v[0] != "-")'],
-            ['("not numeric", lambda v: not v.isdigit())'],
-            ['("few a", lambda v: v.count("a") < 3)'],
-            ['("alnum", lambda v: v.replace("-", "").replace(".", "").isalnum())'],
-            ['("all lowercase letters", all_lower)'],
-            ['("valid json", lambda v: json.decode(v) != None)'],
-            ['("yaml roundtrip", lambda v: yaml.decode(yaml.encode(v)) == v)'],
-            ['("not reserved", lambda v: v not in ["admin", "root"])'],
-            ['("known prefix", lambda v: any([v.startswith(p) for p in ["ng", "he", "ex"]]))'],
-            ['("short", lambda v: len(v) <= 12 or assert.fail("got {} bytes".format(len(v))))'],
-            ['("formatted", lambda v: "%s!" % v != "")'],
+            (['min_len=1'], lambda v: blen(v) >= 1), (['max_len=%d' % ml], lambda v: blen(v) <= ml),
+            (['min_len=1', 'max_len=20'], lambda v: 1 <= blen(v) <= 20),
+            (['one_of=["debug", "info", "warn", "error"]'], lambda v: v in ["debug", "info", "warn", "error"]),
+            (['one_of=("nginx", "Always", "")'], lambda v: v in ("nginx", "Always", "")),
+            (['("a URL", lambda v: v.startswith("http"))'], lambda v: v.startswith('http')),
+            (['("a DNS label", lambda v: regexp.match("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", v))'],
+             lambda v: re.match(r'^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', v) is not None),
+            (['("lowercase", lambda v: v == v.lower())'], lambda v: v == v.lower()),
+            (['("a dotted name", lambda v: len(v.split(".")) >= 2)'], lambda v: len(v.split('.')) >= 2),
+            (['("trimmed", lambda v: v.strip() == v)'], lambda v: v.strip() == v),
+            (['("no leading dash", lambda v: v[0] != "-")'], lambda v: v[0] != '-'),
+            (['("not numeric", lambda v: not v.isdigit())'], lambda v: not v.isdigit()),
+            (['("few a", lambda v: v.count("a") < 3)'], lambda v: v.count('a') < 3),
+            (['("alnum", lambda v: v.replace("-", "").replace(".", "").isalnum())'],
+             lambda v: v.replace('-', '').replace('.', '').isalnum() and v.isascii()),
+            (['("all lowercase letters", all_lower)'], lambda v: not any(c.isupper() for c in v)),
+            (['("valid json", lambda v: json.decode(v) != None)'], lambda v: json.loads(v) is not None),
+            (['("yaml roundtrip", lambda v: yaml.decode(yaml.encode(v)) == v)'], T),
+            (['("not reserved", lambda v: v not in ["admin", "root"])'], T),
+            (['("known prefix", lambda v: any([v.startswith(p) for p in ["ng", "he", "ex"]]))'],
+             lambda v: v.startswith(('ng', 'he', 'ex'))),
+            (['("short", lambda v: len(v) <= 12 or assert.fail("got {} bytes".format(len(v))))'], lambda v: blen(v) <= 12),
+            (['("formatted", lambda v: "%s!" % v != "")'], T),
         ]
-        r = self.ch(opts)
-        self.rule_feats(r, f)
-        return r
+        return opts
 
-    def seq_rules(self, node, f):
+    def seq_rules(self, node):
         item = node.items[0]
-        opts = [['min_len=1'], ['max_len=2'], ['min_len=1', 'max_len=5'],
-                ['("not empty", lambda v: len(v) > 0)']]
+        opts = [(['min_len=1'], lambda v: len(v) >= 1), (['max_len=2'], lambda v: len(v) <= 2),
+                (['min_len=1', 'max_len=5'], lambda v: 1 <= len(v) <= 5),
+                (['("not empty", lambda v: len(v) > 0)'], lambda v: len(v) > 0)]
         if item.kind == 'scalar' and item.meta.get('stype') in ('int', 'str', 'float'):
-            opts += [['("unique items", lambda v: len(v) == len({x: True for x in v}))'],
-                     ['("sorted", lambda v: sorted(v) == list(v))'],
-                     ['("unique", has_no_duplicates)']]
+            opts += [(['("unique items", lambda v: len(v) == len({x: True for x in v}))'], T),
+                     (['("sorted", lambda v: sorted(v) == list(v))'], T),
+                     (['("unique", has_no_duplicates)'], T)]
             if item.meta.get('stype') in ('int', 'float'):
-                opts += [['("all positive", lambda v: all([x > 0 for x in v]))'],
-                         ['("small sum", lambda v: sum_of(v) < 1000)']]
+                opts += [(['("all positive", lambda v: all([x > 0 for x in v]))'], T),
+                         (['("small sum", lambda v: sum_of(v) < 1000000)'], T)]
             else:
-                opts += [['("joined short", lambda v: len(", ".join(v)) < 40)'],
-                         ['("indexable", lambda v: len(v) == 0 or v[-1] != "")']]
+                opts += [(['("joined short", lambda v: len(", ".join(v)) < 80)'], T),
+                         (['("indexable", lambda v: len(v) == 0 or v[-1] != "")'], T)]
         if item.kind == 'map' and item.items:
             k, kv = item.items[0]
-            opts += [['("has %s", lambda v: len([x for x in v if x["%s"] != None]) == len(v))' % (k, k)],
-                     ['("items have keys", lambda v: all([len(x.keys()) > 0 for x in v]))'],
-                     ['("encodes", lambda v: len(json.encode(v)) > 2)']]
-        r = self.ch(opts)
-        self.rule_feats(r, f)
-        return r
+            opts += [(['("has %s", lambda v: len([x for x in v if x["%s"] != None]) == len(v))' % (k, k)], T),
+                     (['("items have keys", lambda v: all([len(x.keys()) > 0 for x in v]))'], T),
+                     (['("encodes", lambda v: len(json.encode(v)) > 1)'], T)]
+        return opts
 
-    def map_rules(self, node, f):
-        opts = [['("not empty", lambda v: len(v) > 0)'], ['("encodes", lambda v: len(yaml.encode(v)) > 0)'],
-                ['("as struct", lambda v: struct.encode(v) != None)']]
+    def map_rules(self, node):
+        opts = [(['("not empty", lambda v: len(v) > 0)'], T), (['("encodes", lambda v: len(yaml.encode(v)) > 0)'], T),
+                (['("as struct", lambda v: struct.encode(v) != None)'], T)]
         keys = [k for k, _ in node.items]
         nullable = [k for k, v in node.items if v.meta.get('nullable')]
         ints = [k for k, v in node.items if v.meta.get('stype') in ('int', 'float') and not v.meta.get('nullable')]
         strs = [k for k, v in node.items if v.meta.get('stype') == 'str' and not v.meta.get('nullable')]
         if len(nullable) >= 2:
-            opts += [['one_not_null=%s' % json.dumps(nullable[:2])], ['one_not_null=True']] * 3
+            opts += [(['one_not_null=%s' % json.dumps(nullable[:2])], T), (['one_not_null=True'], T)]
         if keys:
-            opts += [['one_not_null=["%s"]' % keys[0]], ['("has %s", lambda v: "%s" in v)' % (keys[0], keys[0])],
-                     ['("key order", lambda v: list(v.keys())[0] == "%s")' % keys[0]]]
+            opts += [(['one_not_null=["%s"]' % keys[0]], T), (['("has %s", lambda v: "%s" in v)' % (keys[0], keys[0])], T),
+                     (['("key order", lambda v: list(v.keys())[0] == "%s")' % keys[0]], T)]
         if len(ints) >= 2:
-            opts += [['("%s below %s", lambda v: v["%s"] <= v["%s"])' % (ints[0], ints[1], ints[0], ints[1])]] * 2
+            opts += [(['("%s below %s", lambda v: v["%s"] <= v["%s"])' % (ints[0], ints[1], ints[0], ints[1])], T)]
         if strs:
-            opts += [['("%s set", lambda v: v["%s"] != "" or assert.fail("%s is empty"))' % (strs[0], strs[0], strs[0])],
-                     ['("dict view", lambda v: dict(v).get("%s", "") != "x")' % strs[0]]]
-        r = self.ch(opts)
-        self.rule_feats(r, f)
-        return r
+            opts += [(['("%s set", lambda v: v["%s"] != "" or assert.fail("%s is empty"))' % (strs[0], strs[0], strs[0])], T),
+                     (['("dict view", lambda v: dict(v).get("%s", "") != "x")' % strs[0]], T)]
+        return opts
 
     def rule_feats(self, rules, f):
         for r in rules:
@@ -536,22 +560,34 @@ class Case:
         if wrong and self.p(wrong):
             self.mark_bad('value of the wrong type')
             return self.wrong_value(snode)
-        if snode.meta.get('nullable') and self.p(0.15):
+        if snode.meta.get('nullable') and self.p(0.15) and not snode.meta.get('not_null'):
             return self.scalar('null')[0]
         if snode.kind == 'map':
             m = Y('map')
             for k, v in snode.items:
-                if full or self.p(0.55):
+                if full or self.p(0.55) or v.meta.get('not_null'):
                     m.items.append([k, self.value_for(v, full, wrong)])
             return m
         if snode.kind == 'seq':
-            return Y('seq', [self.value_for(snode.items[0], True, wrong) for _ in range(self.r.randint(0, 3))],
-                     )
+            pred = snode.meta.get('pred') or T
+            n = self.r.randint(0, 3)
+            for _ in range(6):
+                if safe(pred, [0] * n):
+                    break
+                n = self.r.randint(0, 3)
+            return Y('seq', [self.value_for(snode.items[0], True, wrong) for _ in range(n)])
         st = snode.meta.get('stype', 'str')
         if st == 'float' and self.p(0.3):
             st = 'int'
             self.feat('int given for float')
-        return self.scalar(st)[0]
+        pred = snode.meta.get('pred')
+        if pred is None or self.p(0.05):
+            return self.scalar(st)[0]
+        for _ in range(12):
+            n, lit = self.scalar(st)
+            if safe(pred, eval(lit)):
+                return n
+        return sc(snode.meta.get('lit', '""') if 'lit' in snode.meta and st == snode.meta.get('stype') else snode.text or '""')
 
     def wrong_value(self, snode):
         if snode.kind == 'map':
@@ -617,7 +653,7 @@ class Case:
                 files_args.append(self.star)
 
         wrong = 0.0
-        if self.p(0.18):
+        if self.p(0.10):
             wrong = self.ch([0.1, 0.25, 0.5])
         flags = []
         # #@data/values documents
@@ -629,12 +665,15 @@ class Case:
         if sdir:
             files_args.append('config/')
         # other data value sources
-        spaths = self.scalar_paths(root)
+        spaths = [(p, n) for p, n in self.scalar_paths(root) if 'on' not in p]
+        strpaths = [(p, n) for p, n in spaths if n.kind == 'scalar' and (n.meta.get('stype') == 'str' or n.meta.get('any'))]
+        if self.p(0.05) or no_schema:
+            strpaths = spaths
         if self.p(0.15):
             self.write_plain_values(root, wrong, flags)
-        if spaths and self.p(0.18):
+        if strpaths and self.p(0.25):
             for _ in range(r.randint(1, 2)):
-                path, node = self.ch(spaths)
+                path, node = self.ch(strpaths)
                 flags += ['--data-value' if self.p(0.8) else '-v', '%s=%s' % ('.'.join(path), self.flag_str(node))]
                 self.feat('--data-value')
         if spaths and self.p(0.18):
@@ -642,17 +681,17 @@ class Case:
                 path, node = self.ch(spaths)
                 flags += ['--data-value-yaml', '%s=%s' % ('.'.join(path), flow_text(self.value_for(node, True, wrong)))]
                 self.feat('--data-value-yaml')
-        if spaths and self.p(0.05):
-            path, node = self.ch(spaths)
+        if strpaths and self.p(0.06):
+            path, node = self.ch(strpaths)
             with_nl = self.p(0.5)
             self.files['value.txt'] = 'file content' + ('\n' if with_nl else '')
             flags += ['--data-value-file', '%s=value.txt' % '.'.join(path)]
             self.feat('--data-value-file')
-        if spaths and self.p(0.07):
+        if strpaths and self.p(0.07):
             yaml_env = self.p(0.4)
             pre = self.ch(['DVS', 'MYAPP'])
             for _ in range(r.randint(1, 2)):
-                path, node = self.ch(spaths)
+                path, node = self.ch(spaths if yaml_env else strpaths)
                 val = flow_text(self.value_for(node, True, wrong)) if yaml_env else self.flag_str(node)
                 self.env['%s_%s' % (pre, '__'.join(path))] = val
             flags += ['--data-values-env-yaml' if yaml_env else '--data-values-env', pre]
@@ -701,7 +740,7 @@ class Case:
     def write_schema(self, f, root, seq_ind):
         lines = sorted(self.loads.get(f, ())) + [ln for d in self.defs.get(f, []) for ln in d]
         lines += ['#@data/values-schema', '---'] + render_doc(root, seq_ind)
-        if self.p(0.05):
+        if self.p(0.025):
             self.mark_bad('null in schema')
             lines.append('%s: null' % self.fresh_keys(1, [k for k, _ in root.items])[0])
         if self.p(0.03):
@@ -736,7 +775,7 @@ class Case:
                 self.feat('schema overlay: @overlay/replace')
         elif kind < 0.8:
             k, v = self.ch(root.items)
-            lines += ['#@overlay/remove', '%s:' % k]
+            lines += ['#@overlay/remove', '%s: %s' % (k, flow_text(v) if v.kind == 'scalar' else '0')]
             root.items = [[a, b] for a, b in root.items if a != k]
             self.feat('schema overlay: @overlay/remove')
         else:
@@ -777,17 +816,26 @@ class Case:
             else:
                 v = self.value_for(root, wrong=wrong)
                 self.overlay_annotations(v, root, loads)
-                if self.p(0.06) and v.items:
+                if self.p(0.03) and v.items:
                     v.items.append([v.items[0][0], self.ch(v.items)[1].copy()])
                     self.mark_bad('duplicate key in values')
-            lines = ['#@data/values'] + (['---'] if self.p(0.9) or docs else [])
-            body = render_doc(v, seq_ind)
-            if not v.items and self.p(0.7):
+            if not v.items and self.p(0.9):
                 continue
+            lines = ['#@data/values', '---']
+            if self.p(0.01):
+                lines = ['#@data/values']
+                self.mark_bad('#@data/values without ---')
+            body = render_doc(v, seq_ind)
             docs.append(lines + body)
-        if not docs:
+        if not docs and self.p(0.1) or not root.items:
             docs.append(['#@data/values', '---'])
             self.feat('empty #@data/values document')
+            self.mark_bad('empty #@data/values document')
+        elif not docs:
+            k, n = self.ch(root.items)
+            v = Y('map', [[k, self.value_for(n, full=True)]])
+            self.overlay_annotations(v, root, loads)
+            docs.append(['#@data/values', '---'] + render_doc(v, seq_ind))
         out = sorted(loads) + [ln for d in docs for ln in d]
         self.files[f] = '\n'.join(out) + '\n'
         self.feat('#@data/values document')
@@ -796,12 +844,16 @@ class Case:
         if v.kind == 'map' and snode.kind == 'map':
             skeys = dict((k, n) for k, n in snode.items)
             for k, child in v.items:
-                if k in skeys:
+                if k in skeys and skeys[k].meta.get('any'):
+                    if child.kind != 'scalar' or skeys[k].kind != 'scalar':
+                        child.anns.append('overlay/replace')
+                        self.feat('values: @overlay/replace')
+                elif k in skeys:
                     self.overlay_annotations(child, skeys[k], loads, depth + 1)
                     if child.kind == 'seq' and self.p(0.1):
                         child.anns.append('overlay/replace')
                         self.feat('values: @overlay/replace')
-            if self.p(0.06):
+            if self.p(0.03):
                 k = self.fresh_keys(1, list(skeys))[0]
                 n = self.scalar('int')[0]
                 if self.p(0.5):
@@ -824,7 +876,7 @@ class Case:
                     self.feat('values: @overlay/append')
                 elif item.kind == 'map' and it.kind == 'map' and it.items and self.p(0.1):
                     if self.p(0.5):
-                        it.anns.append('overlay/match by="%s"' % it.items[0][0])
+                        it.anns.append('overlay/match by="%s", missing_ok=True' % it.items[0][0])
                         self.feat('values: @overlay/match by=')
                     else:
                         it.anns.append('overlay/match by=overlay.all, expects="0+"')
@@ -876,6 +928,21 @@ class Case:
                                      '#@schema/title', '#@overlay/match nope=1', '#@schema/nullable()']))
         self.files[f] = '\n'.join(lines)
         self.mark_bad('mutated text (%s)' % m)
+
+
+def T(v):
+    return True
+
+
+def blen(v):
+    return len(v.encode('utf-8'))
+
+
+def safe(pred, v):
+    try:
+        return bool(pred(v))
+    except Exception:
+        return False
 
 
 DEFS = {
