@@ -466,7 +466,7 @@ class Case:
 
     def map_rules(self, node):
         opts = [(['("not empty", lambda v: len(v) > 0)'], T), (['("encodes", lambda v: len(yaml.encode(v)) > 0)'], T),
-                (['("as struct", lambda v: struct.encode(v) != None)'], T)]
+                (['("struct ok", lambda v: struct.make(n=len(v)).n > 0)'], T)]
         keys = [k for k, _ in node.items]
         nullable = [k for k, v in node.items if v.meta.get('nullable')]
         ints = [k for k, v in node.items if v.meta.get('stype') in ('int', 'float') and not v.meta.get('nullable')]

@@ -85,6 +85,7 @@ def norm_line(ln):
     ln = re.sub(r"'[^']*'", "'S'", ln)
     ln = KEYRE.sub('K', ln)
     ln = re.sub(r'-?\b\d[\d_.e+x]*\b', 'N', ln)
+    ln = re.sub(r'\d+', 'N', ln)
     ln = re.sub(r'^\s*\|?\s*N\s*\|', 'N |', ln)
     ln = re.sub(r'(K\.)+K', 'K', ln)
     ln = re.sub(r'(: )[A-Za-z][\w.-]*$', r'\1W', ln) if re.match(r'^-? ?K:', ln) else ln
@@ -113,23 +114,28 @@ def signature(y, s):
     yrc, yout, yerr = y
     src, sout, serr = s
     yerr_t, serr_t = norm_stderr(yerr), serr.decode('utf-8', errors='replace')
-    if src == 'timeout' or (isinstance(src, int) and src not in (0, 1)) or 'panicked at' in serr_t:
+    if src == 'timeout' or (isinstance(src, int) and src < 0) or 'panicked at' in serr_t:
         return 'crash: schemac rc=%s %s' % (src, headline(serr_t))
     if yrc != src:
         if yrc == 0:
             return 'schemac fails, ytt ok: %s' % detail(serr_t)
         if src == 0:
             return 'ytt fails, schemac ok: %s' % detail(yerr_t)
-        return 'rc ytt=%s schemac=%s' % (yrc, src)
+        return 'rc ytt=%s schemac=%s: ytt %s / schemac %s' % (yrc, src, headline(yerr_t), headline(serr_t))
     if yout != sout:
         i, a, b = first_diff(yout.decode('utf-8', 'replace'), sout.decode('utf-8', 'replace'))
         return 'stdout: ytt `%s` / schemac `%s`' % (norm_line(a), norm_line(b))
     if yerr_t != serr_t:
         i, a, b = first_diff(yerr_t, serr_t)
-        if a.rstrip() == b.rstrip():
+        if a.rstrip() == b.rstrip() or yerr_t.rstrip() == serr_t.rstrip() or \
+                [x.rstrip() for x in yerr_t.rstrip().split('\n')] == [x.rstrip() for x in serr_t.rstrip().split('\n')]:
             return 'stderr whitespace: ytt `%s` / schemac `%s`' % (norm_line(a) + '⏎' * (a != a.rstrip()),
                                                                  norm_line(b) + '⏎' * (b != b.rstrip()))
-        return 'stderr [%s]: ytt `%s` / schemac `%s`' % (headline(yerr_t), norm_line(a), norm_line(b))
+        sig = 'stderr [%s]: ytt `%s` / schemac `%s`' % (headline(yerr_t), norm_line(a), norm_line(b))
+        if norm_line(a) == headline(yerr_t):
+            # the kind of error differs: say what each side complains about
+            sig += ' … ytt `%s` / schemac `%s`' % (detail(yerr_t).split(' … ')[-1], detail(serr_t).split(' … ')[-1])
+        return sig
     return None
 
 
