@@ -367,6 +367,8 @@ class Case:
             opts = good or opts
         rules, pred = self.ch(opts)
         rules = list(rules)
+        if rules[0].startswith('one_of=(') and self.p(0.6):
+            rules[0] = 'one_of=[' + rules[0][len('one_of=('):-1] + ']'
         self.rule_feats(rules, f)
         node.meta['pred'] = pred
         if node.meta.get('nullable') and self.p(0.4):
@@ -617,6 +619,7 @@ class Case:
         r = self.r
         self.star = None
         self.star_fns = []
+        self.star_extra = []
         if self.p(0.12):
             self.star = 'helpers.star'
         sdir = ''
@@ -633,6 +636,8 @@ class Case:
             root.items.append([k, self.schema_node(1, budget)])
         if not no_schema:
             self.annotate(root, [], None, root, schema_file)
+            if self.star:
+                self.use_star(root, schema_file)
         seq_ind = self.ch([0, 2, 2])
 
         files_args = []
@@ -784,19 +789,38 @@ class Case:
             self.mark_bad('schema overlay of an unknown key')
         self.files[f] = '\n'.join(lines) + '\n'
 
+    def use_star(self, root, f):
+        strs = [v for k, v in root.items if v.kind == 'scalar' and v.meta.get('stype') == 'str' and not v.meta.get('any')
+                and not any(a.startswith('schema/default') for a in v.anns)]
+        ints = [v for k, v in root.items if v.kind == 'scalar' and v.meta.get('stype') == 'int' and not v.meta.get('any')
+                and not any(a.startswith('schema/validation') for a in v.anns)]
+        if strs and (not ints or self.p(0.5)):
+            n = self.ch(strs)
+            n.anns.insert(0, 'schema/default default_name()')
+            n.meta['py'] = 'from-star'
+            self.load(f, self.star, 'default_name')
+            self.star_extra.append('default_name')
+        elif ints:
+            n = self.ch(ints)
+            n.anns.append('schema/validation ("a port", is_port)')
+            n.meta['pred'] = lambda v: 0 < v < 65536
+            self.load(f, self.star, 'is_port')
+            self.star_extra.append('is_port')
+        else:
+            return
+        self.feat('.star file loaded by schema')
+
     def write_star(self):
         lines = ['load("@ytt:assert", "assert")', '']
         for fn in self.star_fns:
             for ln in DEFS[fn]:
                 s = ln[3:] if ln.startswith('#@ ') else ln[2:]
-                if s.strip() == 'end':
-                    continue
                 lines.append(s)
             lines.append('')
-        if self.p(0.5):
-            lines += ['def default_name():', '  return "from-star"', '']
-        if not self.star_fns:
-            lines += ['def is_port(v):', '  return v > 0 and v < 65536', '']
+        if self.p(0.5) or 'default_name' in self.star_extra:
+            lines += ['def default_name():', '  return "from-star"', 'end', '']
+        if not self.star_fns or 'is_port' in self.star_extra:
+            lines += ['def is_port(v):', '  return v > 0 and v < 65536', 'end', '']
         self.files[self.star] = '\n'.join(lines)
 
     def write_values_file(self, f, root, wrong, no_schema, seq_ind):

@@ -59,7 +59,8 @@ def run_one(cmd, cwd, env):
 
 
 def ytt_args(args):
-    return args if any(a in INSPECT for a in args) else args + ['--data-values-inspect']
+    # in front, so that a flag missing its argument at the end of the line stays without one
+    return args if any(a in INSPECT for a in args) else ['--data-values-inspect'] + args
 
 
 def run_pair(d, ytt, schemac):
