@@ -840,7 +840,7 @@ class Case:
             else:
                 v = self.value_for(root, wrong=wrong)
                 self.overlay_annotations(v, root, loads)
-                if self.p(0.03) and v.items:
+                if self.p(0.03) and v.kind == "map" and v.items:
                     v.items.append([v.items[0][0], self.ch(v.items)[1].copy()])
                     self.mark_bad('duplicate key in values')
             if not v.items and self.p(0.9):
