@@ -27,7 +27,7 @@ KEYS = ['replicas', 'port', 'name', 'namespace', 'image', 'tag', 'enabled', 'deb
         'service', 'type', 'annotations', 'env', 'value', 'count', 'threshold', 'weight', 'mode',
         'registry', 'repository', 'pullPolicy', 'protocol', 'targetPort', 'nodePort', 'ca', 'cert',
         'key', 'level', 'format', 'interval', 'backup', 'schedule', 'retention', 'owner', 'team',
-        'zone', 'cluster', 'app', 'component', 'priority', 'max_conns', 'min-size', 'on']
+        'zone', 'cluster', 'app', 'component', 'priority', 'max_conns', 'min-size']
 
 # scalar texts by type: (yaml text, starlark literal) -- plausible, incl. YAML 1.1 forms
 INTS = [('0', '0'), ('1', '1'), ('3', '3'), ('8080', '8080'), ('443', '443'), ('-1', '-1'),
@@ -508,7 +508,7 @@ class Case:
             return
         if self.star and self.p(0.6) and f.endswith('.yml'):
             self.star_fns.append(fn)
-            self.load(f, self.star, fn)
+            self.load(f, 'helpers.star', fn)
             self.feat('.star file loaded by schema')
             return
         self.defs.setdefault(f, []).append(lines)
@@ -620,12 +620,13 @@ class Case:
         self.star = None
         self.star_fns = []
         self.star_extra = []
-        if self.p(0.12):
-            self.star = 'helpers.star'
+        use_star = self.p(0.12)
         sdir = ''
         if self.p(0.05):
             sdir = 'config/'
             self.feat('-f directory')
+        if use_star:
+            self.star = sdir + 'helpers.star'
         schema_file = sdir + 'schema.yml'
         no_schema = self.p(0.06)
         budget = [r.randint(2, 15)]
@@ -634,6 +635,9 @@ class Case:
             budget[0] -= 1
             k = self.fresh_keys(1, [k for k, _ in root.items])[0]
             root.items.append([k, self.schema_node(1, budget)])
+        if self.p(0.02):
+            root.items[-1][0] = 'on'
+            self.feat('map key `on` (a YAML 1.1 bool key)')
         if not no_schema:
             self.annotate(root, [], None, root, schema_file)
             if self.star:
@@ -798,13 +802,13 @@ class Case:
             n = self.ch(strs)
             n.anns.insert(0, 'schema/default default_name()')
             n.meta['py'] = 'from-star'
-            self.load(f, self.star, 'default_name')
+            self.load(f, 'helpers.star', 'default_name')
             self.star_extra.append('default_name')
         elif ints:
             n = self.ch(ints)
             n.anns.append('schema/validation ("a port", is_port)')
             n.meta['pred'] = lambda v: 0 < v < 65536
-            self.load(f, self.star, 'is_port')
+            self.load(f, 'helpers.star', 'is_port')
             self.star_extra.append('is_port')
         else:
             return

@@ -127,9 +127,12 @@ def signature(y, s):
         i, a, b = first_diff(yout.decode('utf-8', 'replace'), sout.decode('utf-8', 'replace'))
         return 'stdout: ytt `%s` / schemac `%s`' % (norm_line(a), norm_line(b))
     if yerr_t != serr_t:
-        i, a, b = first_diff(yerr_t, serr_t)
-        if a.rstrip() == b.rstrip() or yerr_t.rstrip() == serr_t.rstrip() or \
-                [x.rstrip() for x in yerr_t.rstrip().split('\n')] == [x.rstrip() for x in serr_t.rstrip().split('\n')]:
+        strip = lambda t: '\n'.join(x.rstrip() for x in t.rstrip().split('\n'))
+        if strip(yerr_t) != strip(serr_t):
+            i, a, b = first_diff(strip(yerr_t), strip(serr_t))
+        else:
+            i, a, b = first_diff(yerr_t, serr_t)
+        if strip(yerr_t) == strip(serr_t):
             return 'stderr whitespace: ytt `%s` / schemac `%s`' % (norm_line(a) + '⏎' * (a != a.rstrip()),
                                                                  norm_line(b) + '⏎' * (b != b.rstrip()))
         sig = 'stderr [%s]: ytt `%s` / schemac `%s`' % (headline(yerr_t), norm_line(a), norm_line(b))
