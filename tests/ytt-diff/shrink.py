@@ -71,6 +71,20 @@ def blocks(lines):
             j += 1
         if j - i > 1:
             out.append((i, j - i))
+    # Starlark blocks in templates: `#@ def/if/for ...:` up to its `#@ end`
+    for i, ln in enumerate(lines):
+        s = ln.strip()
+        if s.startswith('#@') and s.endswith(':') and s[2:].strip().split(' ')[0] in ('def', 'if', 'for', 'elif', 'else:'):
+            depth = 0
+            for j in range(i, len(lines)):
+                t = lines[j].strip()
+                if t.startswith('#@') and t.endswith(':') and t[2:].strip().split(' ')[0] in ('def', 'if', 'for'):
+                    depth += 1
+                elif t.startswith('#@') and t[2:].strip() == 'end':
+                    depth -= 1
+                    if depth == 0:
+                        out.append((i, j - i + 1))
+                        break
     out.sort(key=lambda t: -t[1])
     return out
 
@@ -138,6 +152,8 @@ def main():
     ap.add_argument('--max-tries', type=int, default=300)
     o = ap.parse_args()
     ytt, schemac = os.path.abspath(o.ytt), os.path.abspath(o.schemac)
+    sig_path = os.path.join(o.case, 'signature')
+    keep_sig = open(sig_path, encoding='utf-8').read() if os.path.exists(sig_path) else None
     y, s = run.run_pair(os.path.abspath(o.case), ytt, schemac)
     target = run.signature(y, s)
     if target is None:
@@ -147,6 +163,9 @@ def main():
     got = shrink(os.path.abspath(o.case), os.path.abspath(o.out), target, ytt, schemac, run.signature, o.max_tries)
     y, s = run.run_pair(os.path.abspath(o.out), ytt, schemac)
     run.write_outputs(os.path.abspath(o.out), y, s)
+    if keep_sig is not None:
+        with open(os.path.join(o.out, 'signature'), 'w', encoding='utf-8') as fh:
+            fh.write(keep_sig)
     print('shrunk to %s (%s)' % (o.out, 'same signature' if got == target else 'signature drifted: %s' % got))
     return 0
 
