@@ -19,6 +19,9 @@ pub struct Validation {
     pub custom: Vec<CustomRule>,
     /// Named rules (`min=1`), in ytt's fixed order.
     pub named: Vec<(RuleName, Value)>,
+    /// Named rules whose argument was written as a tuple (`one_of=(1, 2)`): an array to the
+    /// rule, shown in parentheses in what it expects, as ytt shows it.
+    pub tuple_args: Vec<RuleName>,
     /// `when=`: the rules apply only when it returns True.
     pub when: Option<Handle>,
 }
@@ -126,6 +129,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
         pos: ann.pos.clone(),
         custom: Vec::new(),
         named: Vec::new(),
+        tuple_args: Vec::new(),
         when: None,
     };
     if ann.args.is_empty() && ann.kwargs.is_empty() {
@@ -195,7 +199,14 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
                 ann.pos
             )));
         };
-        let value = arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null);
+        let value = match &arg.kind {
+            // A tuple of plain values is a sequence to the rules that take one.
+            ArgKind::Tuple(items) if items.iter().all(|i| i.data().is_some()) => {
+                v.tuple_args.push(rule);
+                Value::Array(items.iter().filter_map(|i| i.data().cloned()).collect())
+            }
+            _ => arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null),
+        };
         match rule {
             RuleName::NotNull => match value {
                 Value::Bool(true) => {}
@@ -299,11 +310,28 @@ pub fn run(
         }
     }
     for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
-        if let Some(f) = rule.check(arg, &value.value) {
+        if let Some(mut f) = rule.check(arg, &value.value) {
+            if v.tuple_args.contains(rule) {
+                f.expected = f
+                    .expected
+                    .replacen(&crate::rules::repr(arg), &tuple_repr(arg), 1);
+            }
             out.push(violation(f.expected, f.found));
         }
     }
     Ok(out)
+}
+
+/// A sequence as Starlark prints a tuple: `(1, 2)`, `(1,)`, `()`.
+fn tuple_repr(arg: &Value) -> String {
+    let Value::Array(items) = arg else {
+        return crate::rules::repr(arg);
+    };
+    let items: Vec<String> = items.iter().map(|i| crate::rules::repr(&i.value)).collect();
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
 }
 
 /// ytt's report of every violation.
@@ -322,6 +350,8 @@ pub fn render(violations: &[Violation]) -> String {
         }
         s.push('\n');
     }
+    // ytt's report ends with one more empty line.
+    s.push('\n');
     s
 }
 

@@ -134,8 +134,9 @@ impl IrTokens<'_> {
             let a = self.value(a);
             quote! { (#r, #a) }
         });
+        let tuple_args = v.tuple_args.iter().map(|r| self.rule(*r));
         quote! {
-            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], when: #when })
+            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], tuple_args: vec![#(#tuple_args),*], when: #when })
         }
     }
 
