@@ -130,6 +130,59 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     })
 }
 
+/// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
+///
+/// go-yaml prints only the problem, not its context (`while parsing a block mapping, `), and
+/// numbers lines of parser errors from 0 (one less than the 1-based line of the token it
+/// stopped at: 0 means no line at all), while scanner errors count from 1.
+fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
+    let problem = match info.split_once(", ") {
+        Some((context, problem)) if context.starts_with("while ") => problem,
+        _ => info,
+    };
+    let (message, parser_error) = match problem {
+        // ytt cuts this message short where it reads `]` or `}`.
+        "expected ',' or ']'"
+        | "did not find expected ',' or ']'"
+        | "did not find expected ',' or '}'" => {
+            ("did not find expected ',' or '".to_string(), true)
+        }
+        "did not find expected key"
+        | "did not find expected node content"
+        | "did not find expected '-' indicator" => (problem.to_string(), true),
+        "missing explicit document end marker before directive" => {
+            ("did not find expected <document start>".into(), false)
+        }
+        "simple key expect ':'" => ("could not find expected ':'".into(), false),
+        "tabs disallowed within this context (block indentation)" => {
+            ("found character that cannot start any token".into(), false)
+        }
+        "found unexpected end of stream" => {
+            // go-yaml stops at the end of the text.
+            let last = chars.iter().filter(|&&c| c == '\n').count() as u32 + 1;
+            return SyntaxError {
+                line: last,
+                message: problem.into(),
+                strict: None,
+            };
+        }
+        p if p.starts_with("unexpected character: ") => {
+            ("found character that cannot start any token".into(), false)
+        }
+        p => (p.to_string(), false),
+    };
+    let line = if parser_error {
+        line.saturating_sub(1)
+    } else {
+        line
+    };
+    SyntaxError {
+        line,
+        message,
+        strict: None,
+    }
+}
+
 struct Builder<'a> {
     parser: Parser<'a, saphyr_parser::StrInput<'a>>,
     chars: &'a [char],
@@ -151,11 +204,11 @@ impl<'a> Builder<'a> {
             Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
                 Err(self.unknown_anchor(e.marker().index()))
             }
-            Some(Err(e)) => Err(SyntaxError {
-                line: e.marker().line() as u32,
-                message: e.info().to_string(),
-                strict: None,
-            }),
+            Some(Err(e)) => Err(go_yaml_error(
+                e.info(),
+                e.marker().line() as u32,
+                self.chars,
+            )),
             None => Err(SyntaxError {
                 line: 0,
                 message: "unexpected end of input".into(),
