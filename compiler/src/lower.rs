@@ -89,32 +89,29 @@ const EXAMPLES_EXPECTED: &str =
 
 impl Lowerer<'_> {
     fn failure(&self, tree: &Tree, ann: Option<&Ann>) -> Failure {
-        // An annotation's error quotes every annotation line of the node, then the node.
-        let mut numbers: Vec<u32> = match ann {
-            Some(a) => tree
-                .anns
-                .iter()
-                .filter(|x| {
-                    x.pos.file == tree.pos.file
-                        && x.pos.line >= a.pos.line
-                        && !x.name.starts_with("data/")
-                })
-                .map(|x| x.pos.line)
-                .collect(),
-            None => Vec::new(),
-        };
+        // An annotation's error quotes the annotation's line and the node's.
+        let anns: Vec<&Ann> = ann.into_iter().collect();
+        Failure {
+            file: tree.pos.file.to_string(),
+            lines: self.quoted_lines(tree, &anns),
+            ..Default::default()
+        }
+    }
+
+    /// The lines of `anns` (those in the node's file) and of the node, in order.
+    fn quoted_lines(&self, tree: &Tree, anns: &[&Ann]) -> Vec<(u32, String)> {
+        let mut numbers: Vec<u32> = anns
+            .iter()
+            .filter(|a| a.pos.file == tree.pos.file)
+            .map(|a| a.pos.line)
+            .collect();
         numbers.push(tree.pos.line);
         numbers.sort_unstable();
         numbers.dedup();
-        let lines = numbers
+        numbers
             .into_iter()
             .map(|n| (n, self.sources.line(&tree.pos.file, n).to_string()))
-            .collect();
-        Failure {
-            file: tree.pos.file.to_string(),
-            lines,
-            ..Default::default()
-        }
+            .collect()
     }
 
     /// One string argument (`@schema/desc`, `@schema/title`, `@schema/deprecated`).
@@ -290,12 +287,14 @@ impl Lowerer<'_> {
                 .map(|a| format!("@{}", a.name))
                 .collect();
             if !names.is_empty() {
-                let first = tree
+                let schema_anns: Vec<&Ann> = tree
                     .anns
                     .iter()
-                    .find(|a| a.name.starts_with("schema/"))
-                    .expect("non-empty");
-                return Err(invalid(
+                    .filter(|a| a.name.starts_with("schema/"))
+                    .collect();
+                let first = schema_anns[0];
+                // This error quotes every annotation it names.
+                let mut report = invalid(
                     self,
                     tree,
                     first,
@@ -303,7 +302,11 @@ impl Lowerer<'_> {
                     format!("{} annotation(s)", names.join(", ")),
                     "no '@schema/...' on nodes within a node annotated '@schema/type any=True'",
                     &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
-                ));
+                );
+                for failure in &mut report.failures {
+                    failure.lines = self.quoted_lines(tree, &schema_anns);
+                }
+                return Err(report);
             }
         }
         let any = match tree.ann("schema/type") {

@@ -108,7 +108,12 @@ impl SchemaReport {
             out.push_str(":\n");
             out.push_str(&pad("|", ""));
             out.push('\n');
-            for (n, text) in &f.lines {
+            for (i, (n, text)) in f.lines.iter().enumerate() {
+                // Lines that do not follow each other are separated by `| ...`.
+                if i > 0 && f.lines[i - 1].0 + 1 < *n {
+                    out.push_str(&pad("|", ""));
+                    out.push_str(" ...\n");
+                }
                 out.push_str(&pad("|", &n.to_string()));
                 out.push(' ');
                 out.push_str(text);
