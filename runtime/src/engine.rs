@@ -450,13 +450,14 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
     }
+    // ytt reads the data value flags (and their files) before it evaluates any template.
+    let additional = cli::additional_documents(opts, &mut sources)?;
     let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
     let schema = schema_of(&mut docs, &sources, backend)?;
     if opts.schema_inspect {
         return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }
 
-    let additional = cli::additional_documents(opts, &mut sources)?;
     let prefix = format!(
         "Overlaying data values (in following order: {}): ",
         order(&docs.values_files, !additional.is_empty())
