@@ -45,9 +45,40 @@ impl LowerError {
 
 /// Builds the IR from the merged schema document.
 pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
-    let mut ty = Lowerer { sources }.node(doc, false)?;
+    let mut ty = match (Lowerer { sources }).node(doc, false) {
+        Ok(ty) => ty,
+        Err(report) => {
+            // ytt reads the schema in document order: a `@schema/validation` with bad arguments
+            // above the node this report is about is the error it reports.
+            let at = report
+                .failures
+                .first()
+                .and_then(|f| Some((f.file.as_str(), f.lines.first()?.0)));
+            if let (Some((file, line)), Some((pos, message))) = (at, first_validation_error(doc)) {
+                if &*pos.file == file && pos.line < line {
+                    return Err(LowerError::Message(message));
+                }
+            }
+            return Err(report.into());
+        }
+    };
     validate::attach_validations(doc, &mut ty).map_err(LowerError::Message)?;
     Ok(ty)
+}
+
+/// The first `@schema/validation` annotation, in document order, whose arguments are wrong.
+fn first_validation_error(tree: &Tree) -> Option<(schemac_runtime::value::Pos, String)> {
+    if let Some(ann) = tree.ann("schema/validation") {
+        if let Err(message) = validate::parse_validation(ann) {
+            return Some((ann.pos.clone(), message));
+        }
+    }
+    match &tree.value {
+        TreeValue::Map(items) | TreeValue::Array(items) => {
+            items.iter().find_map(first_validation_error)
+        }
+        TreeValue::Scalar(_) => None,
+    }
 }
 
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {

@@ -291,6 +291,14 @@ fn schema_of(
         "Overlaying data values schema (in following order: {}): ",
         order(&docs.schema_files, false)
     );
+    // ytt checks each schema document on its own before overlaying them.
+    if docs.schema.len() > 1 {
+        for doc in &docs.schema {
+            backend
+                .schema(Some(doc), sources)
+                .map_err(|e| CheckError(format!("{prefix}{e}")))?;
+        }
+    }
     let mut merged: Option<Tree> = None;
     for doc in std::mem::take(&mut docs.schema) {
         merged = Some(
