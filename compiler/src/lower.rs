@@ -54,31 +54,60 @@ pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
                 .failures
                 .first()
                 .and_then(|f| Some((f.file.as_str(), f.lines.first()?.0)));
-            if let (Some((file, line)), Some((pos, message))) = (at, first_validation_error(doc)) {
+            if let (Some((file, line)), Some((pos, message, n))) =
+                (at, first_validation_error(doc, 0))
+            {
                 if &*pos.file == file && pos.line < line {
-                    return Err(LowerError::Message(message));
+                    return Err(wrapped_message(message, n));
                 }
             }
             return Err(report.into());
         }
     };
-    validate::attach_validations(doc, &mut ty).map_err(LowerError::Message)?;
+    validate::attach_validations(doc, &mut ty).map_err(|(m, n)| wrapped_message(m, n))?;
     Ok(ty)
 }
 
-/// The first `@schema/validation` annotation, in document order, whose arguments are wrong.
-fn first_validation_error(tree: &Tree) -> Option<(schemac_runtime::value::Pos, String)> {
+/// The first `@schema/validation` annotation, in document order, whose arguments are wrong:
+/// where, the message, and how many nullable nodes it is under (`nullables` above `tree`).
+fn first_validation_error(
+    tree: &Tree,
+    nullables: usize,
+) -> Option<(schemac_runtime::value::Pos, String, usize)> {
     if let Some(ann) = tree.ann("schema/validation") {
         if let Err(message) = validate::parse_validation(ann) {
-            return Some((ann.pos.clone(), message));
+            return Some((ann.pos.clone(), message, nullables));
         }
     }
+    let below = nullables + usize::from(tree.ann("schema/nullable").is_some());
     match &tree.value {
-        TreeValue::Map(items) | TreeValue::Array(items) => {
-            items.iter().find_map(first_validation_error)
-        }
+        TreeValue::Map(items) | TreeValue::Array(items) => items
+            .iter()
+            .find_map(|item| first_validation_error(item, below)),
         TreeValue::Scalar(_) => None,
     }
+}
+
+/// ytt's `Invalid schema` wrapper around an error `text` (a rendered report, or a message):
+/// errors from the inside of a nullable node's type, and from a default on an array item.
+fn wrap_invalid(text: String) -> SchemaReport {
+    SchemaReport {
+        summary: "Invalid schema".into(),
+        failures: vec![],
+        misc: text + " \n",
+    }
+}
+
+/// A message, wrapped once for each of the `nullables` nodes it is under.
+fn wrapped_message(message: String, nullables: usize) -> LowerError {
+    if nullables == 0 {
+        return LowerError::Message(message);
+    }
+    let mut report = wrap_invalid(message);
+    for _ in 1..nullables {
+        report = wrap_invalid(report.render());
+    }
+    LowerError::Report(report)
 }
 
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {
@@ -138,7 +167,7 @@ impl Lowerer<'_> {
             .collect();
         numbers.push(tree.pos.line);
         numbers.sort_unstable();
-        numbers.dedup();
+        // ytt quotes a line twice when the annotation shares it with its node.
         numbers
             .into_iter()
             .map(|n| (n, self.sources.line(&tree.pos.file, n).to_string()))
@@ -372,12 +401,16 @@ impl Lowerer<'_> {
                 }],
                 misc: String::new(),
             };
-            return Err(SchemaReport {
-                summary: "Invalid schema".into(),
-                failures: vec![],
-                misc: inner.render(),
-            });
+            return Err(wrap_invalid(inner.render()));
         }
+        // ytt builds a nullable node's type inside a wrapper of its own.
+        let wrap = |r: SchemaReport| {
+            if nullable {
+                wrap_invalid(r.render())
+            } else {
+                r
+            }
+        };
         let kind = if any {
             Kind::Any
         } else {
@@ -401,14 +434,14 @@ impl Lowerer<'_> {
                         let key = item.key().cloned().unwrap_or(Value::Null);
                         fields.push(Field {
                             key,
-                            ty: self.node(item, false)?,
+                            ty: self.node(item, false).map_err(wrap)?,
                         });
                     }
                     Kind::Map(fields)
                 }
                 TreeValue::Array(items) => {
                     if items.len() != 1 {
-                        return Err(SchemaReport {
+                        return Err(wrap(SchemaReport {
                             summary: "Invalid schema - wrong number of items in array definition"
                                 .into(),
                             failures: vec![Failure {
@@ -418,9 +451,9 @@ impl Lowerer<'_> {
                                 ..self.failure(tree, None)
                             }],
                             misc: String::new(),
-                        });
+                        }));
                     }
-                    Kind::Array(Box::new(self.node(&items[0], false)?))
+                    Kind::Array(Box::new(self.node(&items[0], false).map_err(wrap)?))
                 }
             }
         };

@@ -500,24 +500,28 @@ fn walk(
 }
 
 /// Reads `#@schema/validation` of every node of a schema document into its type.
+/// `Err` holds the message and how many nullable nodes the annotation is under (ytt wraps the
+/// message once for each).
 pub fn attach_validations(
     tree: &crate::template::tree::Tree,
     ty: &mut crate::schema::Type,
-) -> Result<(), String> {
+) -> Result<(), (String, usize)> {
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
     if let Some(ann) = tree.ann("schema/validation") {
-        ty.validation = Some(parse_validation(ann)?);
+        ty.validation = Some(parse_validation(ann).map_err(|m| (m, 0))?);
     }
+    let under_nullable = usize::from(ty.nullable);
+    let nested = |(m, n): (String, usize)| (m, n + under_nullable);
     match (&tree.value, &mut ty.kind) {
         (TreeValue::Map(items), Kind::Map(fields)) => {
             for (item, field) in items.iter().zip(fields.iter_mut()) {
-                attach_validations(item, &mut field.ty)?;
+                attach_validations(item, &mut field.ty).map_err(nested)?;
             }
         }
         (TreeValue::Array(items), Kind::Array(item_ty)) => {
             if let Some(item) = items.first() {
-                attach_validations(item, item_ty)?;
+                attach_validations(item, item_ty).map_err(nested)?;
             }
         }
         _ => {}

@@ -154,7 +154,7 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
         }
     }
     match merged {
-        Some(doc) => crate::validate::attach_validations(&doc, schema),
+        Some(doc) => crate::validate::attach_validations(&doc, schema).map_err(|(m, _)| m),
         None => Ok(()),
     }
 }
