@@ -22,9 +22,11 @@ pub struct Mode {
 
 fn transfer(left: &mut Tree, right_anns: &[Ann], mode: Mode) {
     if mode.transfer_validations {
+        // The node that was there first keeps its rules (ytt ignores a later node's).
         if let Some(ann) = Ann::find(right_anns, "assert/validate") {
-            left.anns.retain(|a| a.name != "assert/validate");
-            left.anns.push(ann.clone());
+            if left.ann("assert/validate").is_none() {
+                left.anns.push(ann.clone());
+            }
         }
     }
 }
@@ -204,23 +206,31 @@ fn merge_map_item(
         Some(i) if item.ann("overlay/replace").is_some() => {
             entries[i].value = item.value;
             entries[i].pos = item.pos;
+            if mode.replace_arrays {
+                entries[i].anns.retain(|a| a.name != "assert/validate");
+            }
             Ok(())
         }
         Some(i) => {
             let left = std::mem::take(&mut entries[i].value);
             let right = std::mem::take(&mut item.value);
-            // A value that is replaced rather than merged takes the new position.
-            let merges = matches!(
-                (&left, &right),
-                (TreeValue::Map(_), TreeValue::Map(_)) | (TreeValue::Array(_), TreeValue::Array(_))
-            );
+            // A value that is replaced rather than merged takes the new position; replaced by
+            // a flag or a plain file, it also loses the rules the replaced node carried.
+            let merges = match (&left, &right) {
+                (TreeValue::Map(_), TreeValue::Map(_)) => true,
+                (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
+                _ => false,
+            };
             if !merges {
                 entries[i].pos = item.pos.clone();
+                if mode.replace_arrays {
+                    entries[i].anns.retain(|a| a.name != "assert/validate");
+                }
             }
             let path = Path::of(&item, Some(parent));
             entries[i].value =
                 merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
-            transfer(&mut entries[i], &item.anns, mode);
+            // A node that was there keeps its rules: ytt ignores the later node's.
             Ok(())
         }
         None if missing_ok => {
