@@ -148,14 +148,17 @@ fn load_documents(
                 e.detail()
             ))
         })?;
-        let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
-        if kinds.iter().all(Option::is_none) {
-            check_misplaced(&raw)?;
-            continue;
-        }
-        let has_schema = kinds.contains(&Some("data/values-schema"));
-        templates.push((input, raw, has_schema));
+        templates.push((input, raw, false));
     }
+    // Then each file's data values annotations are checked, and files without any dropped.
+    for (_, raw, _) in &templates {
+        check_misplaced(raw)?;
+    }
+    templates.retain_mut(|(_, raw, has_schema)| {
+        let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
+        *has_schema = kinds.contains(&Some("data/values-schema"));
+        kinds.iter().any(Option::is_some)
+    });
     templates.sort_by_key(|(_, _, has_schema)| !has_schema);
     // A template error names every file of its phase (and the flags' data values).
     let names = |schema: bool| -> Vec<String> {
@@ -242,10 +245,23 @@ fn load_documents(
     Ok(docs)
 }
 
-/// `#@data/values` on anything but a document is an error.
+/// `#@data/values` on anything but a document is an error, and so is a document that has it twice.
 fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
     fn walk(node: &RawNode, file: &str) -> Result<(), CheckError> {
-        if node.kind != RawKind::Document {
+        if node.kind == RawKind::Document {
+            for name in ["data/values", "data/values-schema"] {
+                let count = node
+                    .comments
+                    .iter()
+                    .filter(|c| c.text.split_whitespace().next() == Some(name))
+                    .count();
+                if count > 1 {
+                    return Err(CheckError(format!(
+                        "{name} annotation may only be used once per document"
+                    )));
+                }
+            }
+        } else {
             for c in &node.comments {
                 let name = c.text.split_whitespace().next().unwrap_or("");
                 if name == "data/values" || name == "data/values-schema" {

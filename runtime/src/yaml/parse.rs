@@ -121,7 +121,14 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         strict,
         first_explicit: false,
     };
-    let docs = builder.documents()?;
+    // A tab in the indentation is found by go-yaml where it is, even before a later error.
+    let docs = builder.documents();
+    let tab = check_tab_indentation(&chars, &builder.scalar_spans);
+    let docs = match (docs, tab) {
+        (Err(e), Err(t)) if t.line <= e.line => return Err(t),
+        (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
+        (Ok(docs), Ok(())) => docs,
+    };
     let comments = scan_comments(&chars, &builder.scalar_spans);
     Ok(Read {
         docs,
@@ -420,6 +427,77 @@ impl<'a> Builder<'a> {
         }
         span.start.line() as u32
     }
+}
+
+/// go-yaml refuses a tab in the indentation of a block-context line (saphyr-parser lets some
+/// through), on the tab's line: `found a tab character that violates indentation` once a block
+/// collection of the document is open or on a line of blanks, `found character that cannot start
+/// any token` before.
+fn check_tab_indentation(
+    chars: &[char],
+    scalar_spans: &[(usize, usize)],
+) -> Result<(), SyntaxError> {
+    let mut spans = scalar_spans.to_vec();
+    spans.sort_unstable();
+    let inside = |i: usize| {
+        let idx = spans.partition_point(|&(s, _)| s <= i);
+        idx > 0 && i < spans[idx - 1].1
+    };
+    let (mut line, mut flow_depth, mut at_line_start) = (1u32, 0i32, true);
+    // Whether the current document has content before this line.
+    let mut content = false;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if at_line_start && flow_depth == 0 && !inside(i) {
+            let mut j = i;
+            while j < chars.len() && chars[j] == ' ' {
+                j += 1;
+            }
+            if j < chars.len() && chars[j] == '\t' && !inside(j) {
+                let mut k = j;
+                while k < chars.len() && matches!(chars[k], ' ' | '\t') {
+                    k += 1;
+                }
+                let message = if content || k == chars.len() || matches!(chars[k], '\n' | '\r') {
+                    "found a tab character that violates indentation"
+                } else {
+                    "found character that cannot start any token"
+                };
+                return Err(SyntaxError {
+                    line,
+                    message: message.into(),
+                    strict: None,
+                });
+            }
+        }
+        if at_line_start {
+            let rest: String = chars[i..chars.len().min(i + 3)].iter().collect();
+            if rest == "---" {
+                content = false;
+            } else if !matches!(c, ' ' | '\n' | '\r' | '#') {
+                content = true;
+            }
+        }
+        at_line_start = false;
+        match c {
+            '\n' => {
+                line += 1;
+                at_line_start = true;
+            }
+            '#' if !inside(i) && (i == 0 || chars[i - 1].is_whitespace()) => {
+                // A comment runs to the end of its line.
+                while i + 1 < chars.len() && chars[i + 1] != '\n' {
+                    i += 1;
+                }
+            }
+            '[' | '{' if !inside(i) => flow_depth += 1,
+            ']' | '}' if !inside(i) => flow_depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
 }
 
 /// Finds every `#@` comment that is not inside a scalar.
