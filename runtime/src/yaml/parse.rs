@@ -125,7 +125,7 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     let docs = builder.documents();
     let tab = check_tab_indentation(&chars, &builder.scalar_spans);
     let docs = match (docs, tab) {
-        (Err(e), Err(t)) if t.line <= e.line => return Err(t),
+        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => return Err(t),
         (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
         (Ok(docs), Ok(())) => docs,
     };
@@ -430,9 +430,9 @@ impl<'a> Builder<'a> {
 }
 
 /// go-yaml refuses a tab in the indentation of a block-context line (saphyr-parser lets some
-/// through), on the tab's line: `found a tab character that violates indentation` once a block
-/// collection of the document is open or on a line of blanks, `found character that cannot start
-/// any token` before.
+/// through), on the tab's line: `found a tab character that violates indentation` on a line of
+/// blanks or after a line that holds a whole item, `found character that cannot start any
+/// token` at the start of a document or where the previous line (`key:`) opened a nested block.
 fn check_tab_indentation(
     chars: &[char],
     scalar_spans: &[(usize, usize)],
@@ -444,8 +444,8 @@ fn check_tab_indentation(
         idx > 0 && i < spans[idx - 1].1
     };
     let (mut line, mut flow_depth, mut at_line_start) = (1u32, 0i32, true);
-    // Whether the current document has content before this line.
-    let mut content = false;
+    // Whether the previous line with content in this document opened a block (`key:`).
+    let mut previous_opens: Option<bool> = None;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
@@ -459,7 +459,8 @@ fn check_tab_indentation(
                 while k < chars.len() && matches!(chars[k], ' ' | '\t') {
                     k += 1;
                 }
-                let message = if content || k == chars.len() || matches!(chars[k], '\n' | '\r') {
+                let blank = k == chars.len() || matches!(chars[k], '\n' | '\r');
+                let message = if blank || previous_opens == Some(false) {
                     "found a tab character that violates indentation"
                 } else {
                     "found character that cannot start any token"
@@ -471,12 +472,20 @@ fn check_tab_indentation(
                 });
             }
         }
-        if at_line_start {
+        if at_line_start && !inside(i) {
             let rest: String = chars[i..chars.len().min(i + 3)].iter().collect();
+            let indent = chars[i..].iter().take_while(|&&c| c == ' ').count();
+            let first = chars.get(i + indent).copied().unwrap_or('\n');
             if rest == "---" {
-                content = false;
-            } else if !matches!(c, ' ' | '\n' | '\r' | '#') {
-                content = true;
+                previous_opens = None;
+            } else if !matches!(first, '\n' | '\r' | '#' | '\t') {
+                let end = chars[i..]
+                    .iter()
+                    .position(|&c| c == '\n')
+                    .map_or(chars.len(), |p| i + p);
+                let text: String = chars[i..end].iter().collect();
+                let code = text.split(" #").next().unwrap_or("").trim_end();
+                previous_opens = Some(code.ends_with(':'));
             }
         }
         at_line_start = false;
