@@ -16,6 +16,10 @@ use std::borrow::Cow;
 
 use crate::value::{MapEntry, Node, Value};
 
+mod resolve;
+
+use resolve::{is_base60_float, resolves_to_str};
+
 /// Renders one document of data values. A null, an empty map or an empty array prints nothing,
 /// because ytt skips empty documents.
 pub fn to_yaml(value: &Value) -> String {
@@ -441,233 +445,6 @@ impl Emitter {
     }
 }
 
-/// Whether go-yaml's `resolve` reads `s`, written plain, back as a string (not as a null, a
-/// boolean, a number or a timestamp).
-fn resolves_to_str(s: &str) -> bool {
-    let Some(first) = s.bytes().next() else {
-        return false;
-    };
-    let numeric = matches!(first, b'+' | b'-' | b'0'..=b'9');
-    if !numeric && first != b'.' && !b"yYnNtTfFoO~".contains(&first) {
-        return true;
-    }
-    let special = matches!(
-        s,
-        "y" | "Y"
-            | "yes"
-            | "Yes"
-            | "YES"
-            | "true"
-            | "True"
-            | "TRUE"
-            | "on"
-            | "On"
-            | "ON"
-            | "n"
-            | "N"
-            | "no"
-            | "No"
-            | "NO"
-            | "false"
-            | "False"
-            | "FALSE"
-            | "off"
-            | "Off"
-            | "OFF"
-            | "~"
-            | "null"
-            | "Null"
-            | "NULL"
-            | ".nan"
-            | ".NaN"
-            | ".NAN"
-            | ".inf"
-            | ".Inf"
-            | ".INF"
-            | "+.inf"
-            | "+.Inf"
-            | "+.INF"
-            | "-.inf"
-            | "-.Inf"
-            | "-.INF"
-    );
-    if special {
-        return false;
-    }
-    if first == b'.' {
-        return !is_dot_float(s);
-    }
-    if !numeric || is_timestamp(s) {
-        return !numeric;
-    }
-    let plain = s.replace('_', "");
-    let float = is_yaml_float_syntax(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite);
-    if go_int(&plain, 0) || float {
-        return false;
-    }
-    // go-yaml retries binary numbers after a `0b` or `-0b` prefix with a signed base-2 parse.
-    match (plain.strip_prefix("0b"), plain.strip_prefix("-0b")) {
-        (Some(rest), _) => !go_int(rest, 2),
-        (_, Some(rest)) => !go_int(&format!("-{rest}"), 2),
-        _ => true,
-    }
-}
-
-/// Go's `ParseInt(s, radix, 64)`, or `ParseUint(s, radix, 64)` for unsigned text; radix 0 reads
-/// a `0x`, `0o`, `0b` or `0` prefix. The caller has removed any `_`.
-fn go_int(s: &str, radix: u32) -> bool {
-    let (sign, body) = match s.as_bytes().first() {
-        Some(&c @ (b'+' | b'-')) => (Some(c), &s[1..]),
-        _ => (None, s),
-    };
-    let prefix = body.get(..2).map(|p| p.to_ascii_lowercase());
-    let (radix, digits) = match prefix.as_deref() {
-        _ if radix != 0 => (radix, body),
-        Some("0x") if body.len() >= 3 => (16, &body[2..]),
-        Some("0o") if body.len() >= 3 => (8, &body[2..]),
-        Some("0b") if body.len() >= 3 => (2, &body[2..]),
-        _ if body == "0" => return true,
-        _ if body.starts_with('0') => (8, &body[1..]),
-        _ => (10, body),
-    };
-    let valid = !digits.is_empty() && digits.chars().all(|c| c.is_digit(radix));
-    match (
-        valid
-            .then(|| u64::from_str_radix(digits, radix).ok())
-            .flatten(),
-        sign,
-    ) {
-        (None, _) => false,
-        (Some(_), None) => true,
-        (Some(m), Some(b'-')) => m <= 1 << 63,
-        (Some(m), _) => m < 1 << 63,
-    }
-}
-
-/// `^[-+]?[0-9]*\.?[0-9]+([eE][-+][0-9]+)?$`, go-yaml's test before it tries a float.
-fn is_yaml_float_syntax(s: &str) -> bool {
-    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
-    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
-    let (mantissa, exponent) = s
-        .split_once(['e', 'E'])
-        .map_or((s, None), |(m, e)| (m, Some(e)));
-    let mantissa_ok = match mantissa.split_once('.') {
-        Some((int, frac)) => (int.is_empty() || digits(int)) && digits(frac),
-        None => digits(mantissa),
-    };
-    mantissa_ok && exponent.is_none_or(|e| e.starts_with(['+', '-']) && digits(&e[1..]))
-}
-
-/// Go's `strconv.ParseFloat` on text that starts with `.`: digits (single `_` allowed between
-/// them), an optional exponent, and a finite value.
-fn is_dot_float(s: &str) -> bool {
-    let digits = |t: &str| {
-        t.starts_with(|c: char| c.is_ascii_digit())
-            && t.bytes().all(|c| c.is_ascii_digit() || c == b'_')
-            && !t.ends_with('_')
-            && !t.contains("__")
-    };
-    let (mantissa, exponent) = s
-        .split_once(['e', 'E'])
-        .map_or((s, None), |(m, e)| (m, Some(e)));
-    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
-    let value = s.replace('_', "").parse::<f64>();
-    digits(&mantissa[1..]) && exponent_ok && value.is_ok_and(f64::is_finite)
-}
-
-/// go-yaml's timestamps, as Go's `time.Parse` reads its layouts `2006-1-2`,
-/// `2006-1-2T15:4:5.999999999Z07:00` (or with `t`) and `2006-1-2 15:4:5.999999999`: one- or
-/// two-digit fields in range, a real day of the month, an optional fraction of a second.
-fn is_timestamp(s: &str) -> bool {
-    let b = s.as_bytes();
-    if b.len() < 5 || !b[..4].iter().all(u8::is_ascii_digit) || b[4] != b'-' {
-        return false;
-    }
-    let mut rest = &b[5..];
-    let (Some(month @ 1..), true, Some(day @ 1..)) = (
-        take_num(&mut rest, 12),
-        take_lit(&mut rest, b'-'),
-        take_num(&mut rest, 31),
-    ) else {
-        return false;
-    };
-    let year: u32 = s[..4].parse().unwrap_or(0);
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = if month == 2 {
-        28 + u32::from(leap)
-    } else {
-        30 + (month + month / 8) % 2
-    };
-    let zoned = match rest.first() {
-        _ if day > days => return false,
-        None => return true,
-        Some(b'T' | b't') => true,
-        Some(b' ') => false,
-        Some(_) => return false,
-    };
-    rest = &rest[if zoned {
-        1
-    } else {
-        rest.iter().take_while(|&&c| c == b' ').count()
-    }..];
-    let time_ok = take_num(&mut rest, 23).is_some()
-        && take_lit(&mut rest, b':')
-        && take_num(&mut rest, 59).is_some()
-        && take_lit(&mut rest, b':')
-        && take_num(&mut rest, 59).is_some();
-    if rest.len() >= 2 && matches!(rest[0], b'.' | b',') && rest[1].is_ascii_digit() {
-        rest = &rest[1 + rest[1..].iter().take_while(|c| c.is_ascii_digit()).count()..];
-    }
-    let two = |p: &[u8]| take_num(&mut &p[..], 99).filter(|_| p.iter().all(u8::is_ascii_digit));
-    let zone_ok = match rest {
-        [] => !zoned,
-        [b'Z'] => zoned,
-        [b'+' | b'-', h @ .., b':', _, _] if h.len() == 2 => {
-            zoned && two(h).is_some_and(|h| h <= 24) && two(&rest[4..]).is_some_and(|m| m <= 60)
-        }
-        _ => false,
-    };
-    time_ok && zone_ok
-}
-
-/// Reads a one- or two-digit number no larger than `max` (Go's `getnum`).
-fn take_num(rest: &mut &[u8], max: u32) -> Option<u32> {
-    let n = rest
-        .iter()
-        .take(2)
-        .take_while(|c| c.is_ascii_digit())
-        .count();
-    let value = rest[..n]
-        .iter()
-        .fold(0, |acc, c| acc * 10 + u32::from(c - b'0'));
-    *rest = &rest[n..];
-    (n > 0 && value <= max).then_some(value)
-}
-
-fn take_lit(rest: &mut &[u8], lit: u8) -> bool {
-    let found = rest.first() == Some(&lit);
-    *rest = &rest[usize::from(found)..];
-    found
-}
-
-/// YAML 1.1 base-60 numbers (`1:30`, `-2:10:05.5`), which go-yaml quotes for other parsers.
-fn is_base60_float(s: &str) -> bool {
-    let body = s.strip_prefix(['+', '-']).unwrap_or(s);
-    if !body.starts_with(|c: char| c.is_ascii_digit()) || !body.contains(':') {
-        return false;
-    }
-    let (main, frac) = body.split_once('.').unwrap_or((body, ""));
-    let mut parts = main.split(':');
-    let digits_ok = |t: &str| t.bytes().all(|c| c.is_ascii_digit() || c == b'_');
-    let head_ok = parts.next().is_some_and(digits_ok);
-    let sexagesimal_ok = parts.all(|p| match p.as_bytes() {
-        [d] => d.is_ascii_digit(),
-        [t, d] => (b'0'..=b'5').contains(t) && d.is_ascii_digit(),
-        _ => false,
-    });
-    head_ok && sexagesimal_ok && digits_ok(frac)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -738,12 +515,11 @@ mod tests {
     fn ambiguous_strings_are_double_quoted() {
         let quoted = "y Yes on OFF ~ null true 10 -1 +3 0x1F 0o17 0b101 017 1_000 1.0 .5 -.5 1e+3 \
             1.5E-2 .inf -.Inf .NaN 99999999999999999999999 1:1 -2:30:00.5 2015-02-24T18:19:39Z \
-            2024-01-15 2024-02-29 2024-1-5t1:2:3,5+05:30 0b-1 .5_5";
+            2024-01-15 2024-02-29 2024-1-5t1:2:3,5+05:30 0b-1 .5_5 1e3 8. 0. 1.e3 1e0_3";
         for text in quoted.split(' ').chain(["2024-1-5  10:00:00.5"]) {
             assert_eq!(under_v(s(text)), format!(" \"{text}\"\n"), "{text}");
         }
-        let plain =
-            "yess 1e3 1.2.3 8. 0x 2023-02-29 2024-01-15T10:00:00 2024-01-15T10:00:00+25:00 \
+        let plain = "yess 1.2.3 0x 2023-02-29 2024-01-15T10:00:00 2024-01-15T10:00:00+25:00 \
             1:70 << <foo> .a a:b -foo x-y 1e+400 0xFFFFFFFFFFFFFFFFFF 你好 a'b NaN Infinity \
             ._5 .2_";
         for text in plain.split(' ') {

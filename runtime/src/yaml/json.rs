@@ -88,8 +88,8 @@ fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
     true
 }
 
-/// Writes a JSON string as Go's encoder does with HTML escaping on. The `\b` and `\f` escapes
-/// are those of Go 1.22 and later (older releases wrote `\u0008` and `\u000c`).
+/// Writes a JSON string as Go's encoder does with HTML escaping on. ytt's Go release writes
+/// backspace and form feed as `\u0008` and `\u000c` (Go 1.22 and later write `\b` and `\f`).
 fn write_string(out: &mut String, s: &str) {
     out.push('"');
     for c in s.chars() {
@@ -99,8 +99,6 @@ fn write_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{C}' => out.push_str("\\f"),
             '\0'..='\u{1F}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
@@ -188,7 +186,7 @@ mod tests {
                 "<a href=\"x\">&</a>",
                 r#""\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e""#,
             ),
-            ("\\ \n\r\t\u{8}\u{c}", r#""\\ \n\r\t\b\f""#),
+            ("\\ \n\r\t\u{8}\u{c}", r#""\\ \n\r\t\u0008\u000c""#),
             ("\0\u{1}\u{1f}\u{7f}", "\"\\u0000\\u0001\\u001f\u{7f}\""),
             ("é \u{2028}\u{2029} 🚀", "\"é \\u2028\\u2029 🚀\""),
         ];

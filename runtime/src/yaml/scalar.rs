@@ -65,7 +65,8 @@ fn resolve_number(text: &str) -> Option<Value> {
         return Some(Value::Int(i));
     }
     if is_yaml_float(&plain) {
-        if let Ok(f) = plain.parse::<f64>() {
+        // Go's `ParseFloat` fails on a value out of range (`1e400`), which then stays a string.
+        if let Some(f) = plain.parse::<f64>().ok().filter(|f| f.is_finite()) {
             return Some(Value::Float(f));
         }
     }
