@@ -39,9 +39,19 @@ impl Backend for Interpreter {
     }
 }
 
-const USAGE: &str = "Usage: schemac check -f FILE... [--data-value k=v ...] [--data-values-inspect | --data-values-schema-inspect -o openapi-v3]";
-
 /// `schemac check ARGS...`: prints the result; returns the exit status.
-pub fn main_with(args: &[String]) -> i32 {
-    schemac_runtime::cli::main_with(args, &Interpreter, USAGE)
+pub fn main_with(args: &[std::ffi::OsString]) -> i32 {
+    let version = format!("schemac {}", env!("CARGO_PKG_VERSION"));
+    let program = schemac_runtime::cli::Program {
+        command: command(),
+        version: &version,
+    };
+    schemac_runtime::cli::main_with(args, &Interpreter, &program)
+}
+
+/// The flags of `schemac check` (ytt's), for `--help` and completions.
+pub fn command() -> schemac_runtime::cli::Command {
+    schemac_runtime::cli::command("check")
+        .bin_name("schemac check")
+        .about("Check data values against a ytt schema; print what `ytt ... --data-values-inspect` prints")
 }

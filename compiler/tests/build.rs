@@ -57,6 +57,39 @@ fn a_built_validator_answers_as_check_does() {
         validator.args(["-f", values]);
         assert_eq!(output(validator, &dir), output(check, &dir), "{values}");
     }
+    // ytt's flags: the validator parses and answers them as `schemac check` does.
+    for args in [
+        &["-f", "good.yml", "--bogus"][..],
+        &["-f"],
+        &["-xyz"],
+        &["-f", "good.yml", "-o", "xml"],
+        &["-f", "good.yml", "-o", "json,yaml"],
+        &["-f", "good.yml", "extra"],
+        &["--data-values-schema-inspect", "-o", "openapi-v3,json"],
+    ] {
+        let mut check = schemac();
+        check.args(["check", "-f", "schema.yml"]).args(args);
+        let mut validator = Command::new(dir.join("web-values"));
+        validator.args(args);
+        assert_eq!(output(validator, &dir), output(check, &dir), "{args:?}");
+    }
+    let mut help = Command::new(dir.join("web-values"));
+    help.args(["-f", "good.yml", "--help"]);
+    let (rc, out, _) = output(help, &dir);
+    assert_eq!(rc, 0);
+    assert!(
+        out.contains("Usage: web-values [OPTIONS]") && out.contains("--data-values-file"),
+        "{out}"
+    );
+    if let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") {
+        let o = Command::new(dir.join("web-values"))
+            .current_dir(&dir)
+            .stdout(full)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&o.stderr).starts_with("schemac: Error: writing to stdout"));
+    }
     let mut version = Command::new(dir.join("web-values"));
     version.arg("--version");
     let (rc, out, _) = output(version, &dir);

@@ -1,6 +1,7 @@
 //! The command line of `schemac check` and of built validators: ytt's flags for data values,
 //! the documents the flags contribute, and the process's output and exit status.
 
+use std::ffi::OsString;
 use std::path::Path;
 
 use crate::engine::{evaluate, io_message, run_keeping, Backend, CheckError, Outcome};
@@ -10,12 +11,19 @@ use crate::validate;
 use crate::value::{Pos, Value};
 use crate::yaml::parse::{parse_file, RawNode, RawValue};
 
+mod flags;
+pub mod output;
+
+pub use clap::Command;
+pub use flags::{command, FlagError, Kind, Support, FLAGS};
+
 /// What the command line asked for.
 #[derive(Debug, Default, Clone)]
 pub struct Options {
     pub files: Vec<String>,
     pub schema_inspect: bool,
-    pub output: Option<String>,
+    /// `-o`: the output types, every use's comma-separated list in order (none: YAML).
+    pub output: Vec<String>,
     pub data_values_files: Vec<String>,
     pub env: Vec<String>,
     pub env_yaml: Vec<String>,
@@ -42,51 +50,146 @@ pub fn has_additional(o: &Options) -> bool {
         && o.data_values_inline.is_empty())
 }
 
-/// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...).
+/// What the arguments ask a process to do.
+#[derive(Debug)]
+pub enum Request {
+    Run(Box<Options>),
+    Help,
+    Version,
+}
+
+/// Why arguments are unusable.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ArgError {
+    /// As ytt reports it (`unknown flag: --bogus`): the text after `Error: `, exit status 1.
+    Ytt(String),
+    /// A value only schemac takes, misspelled: exit status 2, with the usage.
+    Usage(String),
+}
+
+/// Parses ytt-style arguments (`-f x`, `--data-value=k=v`, ...); `--help` and `--version`
+/// are [`Options`] with nothing asked (see [`parse_os`]).
 pub fn parse(args: &[String]) -> Result<Options, String> {
+    let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+    match parse_os(&args) {
+        Ok(Request::Run(o)) => Ok(*o),
+        Ok(_) => Ok(Options::default()),
+        Err(ArgError::Ytt(m) | ArgError::Usage(m)) => Err(m),
+    }
+}
+
+/// Parses the arguments as ytt does (pflag's forms and messages): the flags ytt takes, the
+/// errors it reports, then the flags schemac accepts and ignores or refuses.
+pub fn parse_os(args: &[OsString]) -> Result<Request, ArgError> {
+    let parsed = flags::parse(args).map_err(|FlagError(m)| ArgError::Ytt(m))?;
+    if parsed.help {
+        return Ok(Request::Help);
+    }
     let mut o = Options::default();
-    let mut i = 0;
-    while i < args.len() {
-        let arg = &args[i];
-        let (name, inline) = match arg.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n.to_string(), Some(v.to_string())),
-            _ => (arg.clone(), None),
-        };
-        let mut value = || -> Result<String, String> {
-            if let Some(v) = &inline {
-                return Ok(v.clone());
-            }
-            i += 1;
-            args.get(i)
-                .cloned()
-                .ok_or_else(|| format!("flag needs an argument: {name}"))
-        };
-        match name.as_str() {
-            "-f" | "--file" => o.files.push(value()?),
-            "--data-values-inspect" => {}
-            "--data-values-schema-inspect" => o.schema_inspect = true,
-            "-o" | "--output" => o.output = Some(value()?),
-            "-v" | "--data-value" => o.data_value.push(value()?),
-            "--data-value-yaml" => o.data_value_yaml.push(value()?),
-            "--data-value-file" => o.data_value_file.push(value()?),
-            "--data-values-file" => o.data_values_files.push(value()?),
-            "--data-values-env" => o.env.push(value()?),
-            "--data-values-env-yaml" => o.env_yaml.push(value()?),
-            "--strict" | "-s" => o.strict = true,
-            "--dangerous-data-values-disable-validation" => o.disable_validation = true,
-            "--violations-format" => match value()?.as_str() {
-                f @ ("json" | "text") => o.violations_format = Some(f.to_string()),
+    let mut version = false;
+    let mut refused = None;
+    for (flag, value) in parsed.flags {
+        let on = value == "true";
+        match flag.long {
+            "file" => o.files.push(value),
+            "data-values-inspect" => {}
+            "data-values-schema-inspect" => o.schema_inspect = on,
+            "output" => o.output.extend(
+                flags::csv_record(&value, &flags::names_of("output"))
+                    .map_err(|FlagError(m)| ArgError::Ytt(m))?,
+            ),
+            "data-value" => o.data_value.push(value),
+            "data-value-yaml" => o.data_value_yaml.push(value),
+            "data-value-file" => o.data_value_file.push(value),
+            "data-values-file" => o.data_values_files.push(value),
+            "data-values-env" => o.env.push(value),
+            "data-values-env-yaml" => o.env_yaml.push(value),
+            "strict" => o.strict = on,
+            "dangerous-data-values-disable-validation" => o.disable_validation = on,
+            "violations-format" => match value.as_str() {
+                "json" | "text" => o.violations_format = Some(value),
                 other => {
-                    return Err(format!(
+                    return Err(ArgError::Usage(format!(
                         "unknown violations format '{other}' (expected json or text)"
-                    ))
+                    )))
                 }
             },
-            other => return Err(format!("unknown flag: {other}")),
+            "version" => version = on,
+            _ => {
+                if flag.kind == Kind::List {
+                    // pflag reads every use as CSV, and says when it cannot.
+                    flags::csv_record(&value, &flags::names_of(flag.long))
+                        .map_err(|FlagError(m)| ArgError::Ytt(m))?;
+                }
+                match flag.support {
+                    Support::Refused(why) if value != "false" => {
+                        refused = refused.or(Some((flag.long, why)))
+                    }
+                    _ => {}
+                }
+            }
         }
-        i += 1;
     }
-    Ok(o)
+    if version {
+        return Ok(Request::Version);
+    }
+    if let Some(extra) = parsed.extra.first() {
+        return Err(ArgError::Ytt(format!(
+            "command 'ytt' does not accept extra arguments '{}'",
+            extra.to_string_lossy()
+        )));
+    }
+    if let Some((long, why)) = refused {
+        return Err(ArgError::Ytt(format!(
+            "flag --{long} is not supported by schemac ({why})"
+        )));
+    }
+    Ok(Request::Run(Box::new(o)))
+}
+
+impl Options {
+    /// ytt's checks of `-o`, made once the schema is known (before any data value is merged):
+    /// unknown types, then the schema type with or without `--data-values-schema-inspect`.
+    pub fn check_output(&self) -> Result<(), CheckError> {
+        if let Some(t) = self
+            .output
+            .iter()
+            .find(|t| !matches!(t.as_str(), "yaml" | "json" | "pos" | "openapi-v3"))
+        {
+            return Err(CheckError(format!("Unknown output type '{t}'")));
+        }
+        let openapi = self.output.iter().any(|t| t == "openapi-v3");
+        if self.schema_inspect && !openapi {
+            return Err(CheckError(
+                "Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+            ));
+        }
+        if !self.schema_inspect && openapi {
+            return Err(CheckError(
+                "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
+            ));
+        }
+        if self.format() == "pos" {
+            return Err(CheckError(
+                "output type 'pos' is not supported by schemac (use yaml or json)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file format asked for: the first of `yaml`, `json` and `pos` given, else `yaml`.
+    pub fn format(&self) -> &str {
+        self.output
+            .iter()
+            .map(String::as_str)
+            .find(|t| matches!(*t, "yaml" | "json" | "pos"))
+            .unwrap_or("yaml")
+    }
+
+    /// Whether the output is JSON.
+    pub fn json(&self) -> bool {
+        self.format() == "json"
+    }
 }
 
 fn doc(value: TreeValue, pos: Pos) -> Tree {
@@ -98,12 +201,15 @@ fn doc(value: TreeValue, pos: Pos) -> Tree {
     }
 }
 
-/// `a.b.c` = value → `{a: {b: {c: value}}}`.
-/// `a.b.c` = value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
+/// `[a, b, c]`, value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
 /// ytt's `@overlay/replace or_add=True` on values from flags).
-fn nested(path: &str, leaf: TreeValue, pos: &Pos) -> TreeValue {
+fn nested<'k>(
+    keys: impl DoubleEndedIterator<Item = &'k str>,
+    leaf: TreeValue,
+    pos: &Pos,
+) -> TreeValue {
     let mut value = leaf;
-    for (i, key) in path.rsplit('.').enumerate() {
+    for (i, key) in keys.rev().enumerate() {
         let anns = if i == 0 {
             vec![Ann {
                 name: "overlay/replace".into(),
@@ -192,8 +298,7 @@ pub fn additional_documents(
             };
             CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
         })?;
-        let annotated =
-            raw.docs.iter().any(|d| has_comments(d)) || !raw.trailing_comments.is_empty();
+        let annotated = raw.docs.iter().any(has_comments) || !raw.trailing_comments.is_empty();
         if annotated {
             return Err(CheckError(format!(
                 "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
@@ -208,20 +313,7 @@ pub fn additional_documents(
     }
     for (prefixes, yaml) in [(&o.env, false), (&o.env_yaml, true)] {
         for prefix in prefixes {
-            let mut vars: Vec<(String, String)> = std::env::vars()
-                .filter(|(k, _)| k.starts_with(&format!("{prefix}_")))
-                .collect();
-            vars.sort();
-            for (k, v) in vars {
-                let path = k[prefix.len() + 1..].replace("__", ".");
-                let pos = Pos::new("(data-values-env)", 1);
-                let leaf = if yaml {
-                    parse_yaml_value(&v, &pos, &path, o.strict)?
-                } else {
-                    TreeValue::Scalar(Value::Str(v))
-                };
-                out.push(doc(nested(&path, leaf, &pos), pos));
-            }
+            out.extend(env_documents(prefix, yaml, o.strict, sources)?);
         }
     }
     for (flags, label, yaml) in [
@@ -238,11 +330,16 @@ pub fn additional_documents(
             let leaf = if yaml {
                 // ytt parses the value as a file without a name: collections keep those positions.
                 sources.add("", v);
-                parse_yaml_value(v, &pos, k, o.strict)?
+                parse_yaml_value(
+                    v,
+                    &pos,
+                    &format!("Extracting data value from KV: Deserializing value for key '{k}'"),
+                    o.strict,
+                )?
             } else {
                 TreeValue::Scalar(Value::Str(v.to_string()))
             };
-            out.push(doc(nested(k, leaf, &pos), pos));
+            out.push(doc(nested(k.split('.'), leaf, &pos), pos));
         }
     }
     for kv in &o.data_value_file {
@@ -259,7 +356,7 @@ pub fn additional_documents(
         sources.add(&label, &text);
         let pos = Pos::new(label, 1);
         out.push(doc(
-            nested(k, TreeValue::Scalar(Value::Str(text)), &pos),
+            nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),
             pos,
         ));
     }
@@ -297,10 +394,107 @@ fn has_comments(node: &RawNode) -> bool {
         || matches!(&node.value, RawValue::Map(items) | RawValue::Array(items) if items.iter().any(has_comments))
 }
 
+/// The documents of `--data-values-env[-yaml] PREFIX`: one per variable `PREFIX_a__b`, in the
+/// environment's order, keys split at `__` only (as ytt does).
+fn env_documents(
+    prefix: &str,
+    yaml: bool,
+    strict: bool,
+    sources: &mut SourceLines,
+) -> Result<Vec<Tree>, CheckError> {
+    let start = format!("{prefix}_");
+    let mut out = Vec::new();
+    for (name, value) in std::env::vars_os() {
+        let Some(key) = name.as_encoded_bytes().strip_prefix(start.as_bytes()) else {
+            continue;
+        };
+        let context = format!(
+            "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{}'",
+            name.to_string_lossy()
+        );
+        let Ok(key) = std::str::from_utf8(key) else {
+            return Err(CheckError(format!(
+                "{context}: schemac takes names of env variables in UTF-8 only"
+            )));
+        };
+        let label = format!(
+            "(data-values-env{} arg) {prefix}",
+            if yaml { "-yaml" } else { "" }
+        );
+        let pos = Pos::new(label.clone(), 1);
+        if let Some(v) = value.to_str() {
+            sources.add(
+                &label,
+                &format!("{key_name}={v}", key_name = name.to_string_lossy()),
+            );
+        }
+        let leaf = match (value.to_str(), yaml) {
+            (Some(v), true) => {
+                // As for `--data-value-yaml`: collections keep the positions of a nameless file.
+                sources.add("", v);
+                parse_yaml_value(v, &pos, &context, strict)?
+            }
+            (Some(v), false) => TreeValue::Scalar(Value::Str(v.to_string())),
+            (None, true) => {
+                let why = yaml_utf8_error(value.as_encoded_bytes());
+                return Err(CheckError(format!("{context}: Deserializing YAML value: yaml: {why}")));
+            }
+            (None, false) => {
+                return Err(CheckError(format!(
+                    "{context}: the value is not valid UTF-8 (ytt would make it a !!binary value; schemac takes text only)"
+                )))
+            }
+        };
+        let keys: Vec<&str> = key.split("__").collect();
+        out.push(doc(nested(keys.into_iter(), leaf, &pos), pos));
+    }
+    Ok(out)
+}
+
+/// The complaint of ytt's YAML reader about bytes that are not UTF-8.
+fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (width, first) = match b {
+            _ if b & 0x80 == 0 => (1, b & 0x7f),
+            _ if b & 0xe0 == 0xc0 => (2, b & 0x1f),
+            _ if b & 0xf0 == 0xe0 => (3, b & 0x0f),
+            _ if b & 0xf8 == 0xf0 => (4, b & 0x07),
+            _ => return "invalid leading UTF-8 octet",
+        };
+        if i + width > bytes.len() {
+            return "incomplete UTF-8 octet sequence";
+        }
+        let mut value = u32::from(first);
+        for t in &bytes[i + 1..i + width] {
+            if t & 0xc0 != 0x80 {
+                return "invalid trailing UTF-8 octet";
+            }
+            value = (value << 6) | u32::from(t & 0x3f);
+        }
+        let shortest = match width {
+            1 => true,
+            2 => value >= 0x80,
+            3 => value >= 0x800,
+            _ => value >= 0x10000,
+        };
+        if !shortest {
+            return "invalid length of a UTF-8 sequence";
+        }
+        if (0xd800..=0xdfff).contains(&value) || value > 0x10ffff {
+            return "invalid Unicode character";
+        }
+        i += width;
+    }
+    "invalid leading UTF-8 octet"
+}
+
+/// A value parsed as YAML; errors read `{context}: Deserializing YAML value: yaml: ...`.
 fn parse_yaml_value(
     text: &str,
     pos: &Pos,
-    key: &str,
+    context: &str,
     strict: bool,
 ) -> Result<TreeValue, CheckError> {
     let raw = parse_file(&pos.file, text, strict).map_err(|e| {
@@ -308,9 +502,7 @@ fn parse_yaml_value(
             Some(msg) => format!("yaml: Strict parsing: {msg}"),
             None => format!("yaml: line {}: {}", e.line, e.message),
         };
-        CheckError(format!(
-            "Extracting data value from KV: Deserializing value for key '{key}': Deserializing YAML value: {detail}"
-        ))
+        CheckError(format!("{context}: Deserializing YAML value: {detail}"))
     })?;
     let Some(first) = raw.docs.first() else {
         return Ok(TreeValue::Scalar(Value::Null));
@@ -322,33 +514,69 @@ fn parse_yaml_value(
     Ok(tree.value)
 }
 
+/// The program behind the arguments: for `--help` and `--version`.
+pub struct Program<'a> {
+    /// The flags described (by [`command`]), with the program's name and about text.
+    pub command: clap::Command,
+    /// What `--version` prints (one line).
+    pub version: &'a str,
+}
+
+/// The help text of a program taking ytt's flags.
+pub fn help(command: &clap::Command) -> String {
+    let mut cmd = command.clone().after_help(
+        "Flags of ytt that cannot change the data values are accepted and ignored; those that would\n\
+         change the data values or the output are errors naming the flag. Errors read as ytt's, with\n\
+         exit status 1.",
+    );
+    cmd.render_help().to_string()
+}
+
 /// The process: arguments in, output printed, exit status out (0 fine, 1 an error ytt would
-/// report, 2 unusable arguments).
-pub fn main_with(args: &[String], backend: &dyn Backend, usage: &str) -> i32 {
-    let opts = match parse(args) {
-        Ok(o) => o,
-        Err(msg) => {
-            eprintln!("schemac: Error: {msg}");
-            eprintln!("{usage}");
-            return 2;
+/// report, 2 a value only schemac takes misspelled, 141 stdout's reader gone).
+pub fn main_with(args: &[OsString], backend: &dyn Backend, program: &Program) -> i32 {
+    match answer_args(args, program) {
+        Ok(opts) => run(&opts, backend),
+        Err(status) => status,
+    }
+}
+
+/// The options to run with, or the exit status after answering the arguments (`--help`,
+/// `--version`, unusable arguments).
+pub fn answer_args(args: &[OsString], program: &Program) -> Result<Options, i32> {
+    match parse_os(args) {
+        Ok(Request::Run(o)) => Ok(*o),
+        Ok(Request::Help) => Err(output::print_then(&help(&program.command), 0)),
+        Ok(Request::Version) => Err(output::print_then(&format!("{}\n", program.version), 0)),
+        Err(ArgError::Ytt(msg)) => {
+            output::stderr(&format!("schemac: Error: {msg}\n"));
+            Err(1)
         }
-    };
-    if opts.violations_format.as_deref() == Some("json") {
-        if let Ok(Outcome::Invalid(violations)) = evaluate(&opts, backend) {
-            println!("{}", validate::to_json(&violations));
-            return 1;
+        Err(ArgError::Usage(msg)) => {
+            let usage = program.command.clone().render_usage().to_string();
+            output::stderr(&format!("schemac: Error: {msg}\n{usage}\n"));
+            Err(2)
         }
     }
-    match run_keeping(&opts, backend) {
+}
+
+/// Runs the pipeline and prints its result; returns the exit status.
+pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
+    if opts.violations_format.as_deref() == Some("json") {
+        if let Ok(Outcome::Invalid(violations)) = evaluate(opts, backend) {
+            return output::print_then(&format!("{}\n", validate::to_json(&violations)), 1);
+        }
+    }
+    match run_keeping(opts, backend) {
         Ok((out, leftovers)) => {
-            print!("{out}");
+            let status = output::print_then(&out, 0);
             // The process exits next and its memory goes back at once: freeing every node
             // first would only take time.
             std::mem::forget(leftovers);
-            0
+            status
         }
         Err(CheckError(msg)) => {
-            eprintln!("schemac: Error: {}", multi_line(&msg));
+            output::stderr(&format!("schemac: Error: {}\n", multi_line(&msg)));
             1
         }
     }

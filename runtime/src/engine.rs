@@ -431,11 +431,12 @@ pub fn run_keeping(
     let leftovers = evaluate_keeping(opts, backend)?;
     let out = match &leftovers.outcome {
         Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
-        Outcome::OpenApi(doc) => crate::yaml::emit::to_yaml(&doc.value),
-        Outcome::DataValues(result) => match opts.output.as_deref() {
-            Some("json") => crate::yaml::json::to_json(&result.value),
-            _ => crate::yaml::emit::to_yaml(&result.value),
-        },
+        Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
+            crate::yaml::json::to_json(&node.value)
+        }
+        Outcome::OpenApi(node) | Outcome::DataValues(node) => {
+            crate::yaml::emit::to_yaml(&node.value)
+        }
     };
     Ok((out, leftovers))
 }
@@ -453,31 +454,16 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
             _schema: None,
         })
     };
-    if opts.output.is_some()
-        && !opts.schema_inspect
-        && opts.output.as_deref() != Some("json")
-        && opts.output.as_deref() != Some("yaml")
-    {
-        if opts.output.as_deref() == Some("openapi-v3") {
-            return Err(CheckError(
-                "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
-            ));
-        }
-    }
-    if opts.schema_inspect && opts.output.as_deref() != Some("openapi-v3") {
-        return Err(CheckError(
-            "Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
-        ));
-    }
     let inputs = read_inputs(&opts.files)?;
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
     }
-    // ytt reads the data value flags (and their files) before it evaluates any template.
+    // ytt reads the data values flags before the files' YAML, and checks `-o` after the schema.
     let additional = cli::additional_documents(opts, &mut sources)?;
     let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
     let schema = schema_of(&mut docs, &sources, backend)?;
+    opts.check_output()?;
     if opts.schema_inspect {
         return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }

@@ -177,39 +177,44 @@ impl Validator {
 
 /// Runs the validator on the process's arguments; returns the exit status.
 pub fn main(v: &Validator) -> i32 {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let about = format!(
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    main_with(v, &args)
+}
+
+/// Runs the validator on `args` (without the program's name); returns the exit status.
+pub fn main_with(v: &Validator, args: &[std::ffi::OsString]) -> i32 {
+    let about = about(v);
+    let program = crate::cli::Program {
+        command: command(v),
+        version: &about,
+    };
+    // Arguments that ytt rejects, `--help` and `--version` are answered before the schema's
+    // rules are bound.
+    let opts = match crate::cli::answer_args(args, &program) {
+        Ok(o) => o,
+        Err(status) => return status,
+    };
+    let built = match Built::new(v) {
+        Ok(b) => b,
+        Err(e) => {
+            crate::cli::output::stderr(&format!("schemac: Error: {e}\n"));
+            return 1;
+        }
+    };
+    crate::cli::run(&opts, &built)
+}
+
+/// What `--version` prints, and the first line of `--help`.
+fn about(v: &Validator) -> String {
+    format!(
         "{} — data values validator for {}, built by schemac {}",
         v.name,
         v.schema_files.join(", "),
         env!("CARGO_PKG_VERSION")
-    );
-    match args.first().map(String::as_str) {
-        Some("--version") => {
-            println!("{about}");
-            return 0;
-        }
-        Some("-h" | "--help") => {
-            println!("{about}\n\n{}", usage(v.name));
-            return 0;
-        }
-        _ => {}
-    }
-    let built = match Built::new(v) {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("schemac: Error: {e}");
-            return 1;
-        }
-    };
-    crate::cli::main_with(&args, &built, &usage(v.name))
+    )
 }
 
-fn usage(name: &str) -> String {
-    format!(
-        "Usage: {name} [-f values.yml]... [--data-value k=v] [--data-value-yaml k=yaml] [--data-value-file k=path]\n\
-         \x20      [--data-values-file path] [--data-values-env PREFIX] [--data-values-env-yaml PREFIX]\n\
-         \x20      [-o json] [--data-values-schema-inspect -o openapi-v3] [--violations-format json]\n\
-         \x20      [--dangerous-data-values-disable-validation] [--strict]"
-    )
+/// The validator's flags (ytt's), for `--help`.
+pub fn command(v: &Validator) -> clap::Command {
+    crate::cli::command(v.name).about(about(v))
 }

@@ -1,83 +1,122 @@
 //! The `schemac` command line.
+//!
+//! `schemac check` takes ytt's flags and answers as ytt does (its errors included), so its
+//! arguments go to the runtime's ytt-style parser untouched; clap parses the other commands
+//! and describes `check` for `--help` and shell completions.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
+use clap_complete::Shell;
 use schemac::codegen::CodegenOptions;
 use schemac::standalone;
+use schemac_runtime::cli::output;
 use schemac_runtime::engine::CheckError;
 use schemac_runtime::report::multi_line;
 
-const USAGE: &str = "schemac — ytt data-values schemas, checked fast
-
-Usage:
-  schemac check -f FILE... [ytt data-values flags]   the final data values, or every violation
-  schemac gen SCHEMA... [-o FILE] [--name NAME]       the Rust code generated for a schema
-  schemac build SCHEMA... -o BIN [--with-starlark]    a standalone validator binary (--with-starlark:
-                                                      link the interpreter even if every rule compiled
-                                                      to Rust, for values files that run Starlark)
-  schemac explain-rules SCHEMA...                     which rule functions compile to Rust, and why
-                                                      others stay in the Starlark interpreter
-  schemac --version
-
-Flags of check (as in ytt): -f/--file, --data-values-inspect (default), --data-values-schema-inspect -o openapi-v3,
--o json, -v/--data-value k=v, --data-value-yaml k=yaml, --data-value-file k=path, --data-values-file path,
---data-values-env PREFIX, --data-values-env-yaml PREFIX, --strict, --dangerous-data-values-disable-validation,
---violations-format json";
-
-fn usage_error(msg: &str) -> ExitCode {
-    eprintln!("schemac: Error: {msg}\n\n{USAGE}");
-    ExitCode::from(2)
+fn schema_args(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("schema")
+            .value_name("SCHEMA")
+            .help("Schema files (and the .star files they load)")
+            .action(ArgAction::Append)
+            .value_hint(clap::ValueHint::FilePath),
+    )
+    .arg(
+        Arg::new("file")
+            .short('f')
+            .long("file")
+            .value_name("SCHEMA")
+            .help("A schema file, as ytt takes it (same as a positional SCHEMA)")
+            .action(ArgAction::Append)
+            .value_hint(clap::ValueHint::FilePath),
+    )
 }
 
-/// Splits `SCHEMA... -o OUT [--name N]`.
-fn files_and_output(
-    args: &[String],
-) -> Result<(Vec<String>, Option<String>, Option<String>), String> {
-    let (mut files, mut out, mut name) = (Vec::new(), None, None);
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        match a.as_str() {
-            "-o" | "--output" => out = Some(it.next().ok_or("-o needs a file name")?.clone()),
-            "--name" => name = Some(it.next().ok_or("--name needs a name")?.clone()),
-            "-f" | "--file" => files.push(it.next().ok_or("-f needs a file name")?.clone()),
-            flag if flag.starts_with('-') => return Err(format!("unknown flag: {flag}")),
-            file => files.push(file.to_string()),
+fn cli() -> Command {
+    let out = |help: &'static str| {
+        Arg::new("output")
+            .short('o')
+            .long("output")
+            .value_name("FILE")
+            .help(help)
+    };
+    Command::new("schemac")
+        .about("schemac — ytt data-values schemas, checked fast")
+        .version(env!("CARGO_PKG_VERSION"))
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(schemac::check::command())
+        .subcommand(schema_args(Command::new("gen").about("Print the Rust code generated for a schema"))
+            .arg(out("Write the code to FILE (atomically) instead of stdout").value_hint(clap::ValueHint::FilePath))
+            .arg(Arg::new("name").long("name").value_name("NAME").help("The validator's name in the generated code")))
+        .subcommand(schema_args(Command::new("build").about("Build a standalone validator binary"))
+            .arg(out("The validator binary to write").required(true).value_hint(clap::ValueHint::FilePath))
+            .arg(Arg::new("with-starlark").long("with-starlark").action(ArgAction::SetTrue).help(
+                "Link the Starlark interpreter even if every rule compiled to Rust (for values files that run Starlark)",
+            )))
+        .subcommand(schema_args(Command::new("explain-rules").about(
+            "Say which rule functions compile to Rust, and why others stay in the Starlark interpreter",
+        )))
+        .subcommand(
+            Command::new("completions")
+                .about("Print a shell completion script")
+                .arg(Arg::new("shell").required(true).value_parser(value_parser!(Shell))),
+        )
+        .subcommand(Command::new("version").hide(true))
+}
+
+/// The schema files of subcommand `name`: positional, and given with `-f` (in the order given).
+fn schema_files(name: &str, m: &ArgMatches) -> Result<Vec<String>, clap::Error> {
+    let mut files: Vec<(usize, String)> = Vec::new();
+    for id in ["schema", "file"] {
+        if let (Some(values), Some(indices)) = (m.get_many::<String>(id), m.indices_of(id)) {
+            files.extend(indices.zip(values.cloned()));
         }
     }
     if files.is_empty() {
-        return Err("no schema files given".into());
+        let mut cmd = cli();
+        let sub = cmd
+            .find_subcommand_mut(name)
+            .expect("a subcommand of schemac");
+        return Err(sub.error(
+            clap::error::ErrorKind::MissingRequiredArgument,
+            "no schema files given",
+        ));
     }
-    Ok((files, out, name))
+    files.sort_by_key(|(i, _)| *i);
+    Ok(files.into_iter().map(|(_, f)| f).collect())
 }
 
-fn gen(args: &[String]) -> ExitCode {
-    let (files, out, name) = match files_and_output(args) {
-        Ok(x) => x,
-        Err(e) => return usage_error(&e),
-    };
+fn fail(msg: &str) -> ExitCode {
+    output::stderr(&format!("schemac: Error: {msg}\n"));
+    ExitCode::from(1)
+}
+
+fn print(text: &str) -> ExitCode {
+    ExitCode::from(output::print_then(text, 0) as u8)
+}
+
+fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
+    let name = m
+        .get_one::<String>("name")
+        .cloned()
+        .unwrap_or_else(|| "validator".into());
     let opts = CodegenOptions {
-        validator_name: name.unwrap_or_else(|| "validator".into()),
+        validator_name: name,
         ..CodegenOptions::default()
     };
-    match standalone::gen(&files, &opts) {
-        Ok(code) => match out {
-            None => {
-                print!("{code}");
-                ExitCode::SUCCESS
-            }
-            Some(path) => match write_atomically(&PathBuf::from(&path), &code) {
+    match standalone::gen(files, &opts) {
+        Ok(code) => match m.get_one::<String>("output") {
+            None => print(&code),
+            Some(path) => match write_atomically(&PathBuf::from(path), &code) {
                 Ok(()) => ExitCode::SUCCESS,
-                Err(e) => {
-                    eprintln!("schemac: Error: {e}");
-                    ExitCode::from(1)
-                }
+                Err(e) => fail(&e),
             },
         },
-        Err(CheckError(msg)) => {
-            eprintln!("schemac: Error: {}", multi_line(&msg));
-            ExitCode::from(1)
-        }
+        Err(CheckError(msg)) => fail(&multi_line(&msg)),
     }
 }
 
@@ -90,25 +129,16 @@ fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), String> {
     })
 }
 
-fn build(args: &[String]) -> ExitCode {
+fn build(files: &[String], m: &ArgMatches) -> ExitCode {
     // `--with-starlark`: link the interpreter even when every rule compiled to Rust, so that
     // users' values files may run Starlark (their own `#@assert/validate` lambdas, functions).
-    let with_starlark = args.iter().any(|a| a == "--with-starlark");
-    let args: Vec<String> = args
-        .iter()
-        .filter(|a| *a != "--with-starlark")
-        .cloned()
-        .collect();
-    let (files, out) = match files_and_output(&args) {
-        Ok((files, Some(out), _)) => (files, out),
-        Ok(_) => return usage_error("schemac build needs -o BIN"),
-        Err(e) => return usage_error(&e),
-    };
-    let mut progress = |msg: &str| eprintln!("schemac: {msg}");
-    match standalone::build(&files, &PathBuf::from(&out), with_starlark, &mut progress) {
+    let with_starlark = m.get_flag("with-starlark");
+    let out = m.get_one::<String>("output").cloned().unwrap_or_default();
+    let mut progress = |msg: &str| output::stderr(&format!("schemac: {msg}\n"));
+    match standalone::build(files, &PathBuf::from(&out), with_starlark, &mut progress) {
         Ok(b) => {
-            eprintln!(
-                "schemac: built {} ({:.1} MB{}) in {:.1}s",
+            output::stderr(&format!(
+                "schemac: built {} ({:.1} MB{}) in {:.1}s\n",
                 b.path.display(),
                 b.size as f64 / 1e6,
                 if b.starlark {
@@ -117,53 +147,43 @@ fn build(args: &[String]) -> ExitCode {
                     ""
                 },
                 b.seconds
-            );
+            ));
             ExitCode::SUCCESS
         }
-        Err(msg) => {
-            eprintln!("schemac: Error: {msg}");
-            ExitCode::from(1)
-        }
+        Err(msg) => fail(&msg),
     }
 }
 
-fn explain_rules(args: &[String]) -> ExitCode {
-    let files = match files_and_output(args) {
-        Ok((files, None, None)) => files,
-        Ok(_) => return usage_error("schemac explain-rules takes schema files only"),
-        Err(e) => return usage_error(&e),
-    };
-    match standalone::compile(&files) {
-        Ok(compiled) => {
-            println!(
-                "{}",
-                schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(CheckError(msg)) => {
-            eprintln!("schemac: Error: {}", multi_line(&msg));
-            ExitCode::from(1)
-        }
+fn explain_rules(files: &[String]) -> ExitCode {
+    match standalone::compile(files) {
+        Ok(compiled) => print(&format!(
+            "{}\n",
+            schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain()
+        )),
+        Err(CheckError(msg)) => fail(&multi_line(&msg)),
     }
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
-        Some("check") => ExitCode::from(schemac::check::main_with(&args[1..]) as u8),
-        Some("gen") => gen(&args[1..]),
-        Some("build") => build(&args[1..]),
-        Some("explain-rules") => explain_rules(&args[1..]),
-        Some("-h" | "--help" | "help") => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
+    let args: Vec<OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| a == "check") {
+        return ExitCode::from(schemac::check::main_with(&args[2..]) as u8);
+    }
+    let m = cli()
+        .try_get_matches_from(&args)
+        .unwrap_or_else(|e| e.exit());
+    let (name, sub) = m.subcommand().expect("a subcommand is required");
+    let files = || schema_files(name, sub).unwrap_or_else(|e| e.exit());
+    match name {
+        "gen" => gen(&files(), sub),
+        "build" => build(&files(), sub),
+        "explain-rules" => explain_rules(&files()),
+        "completions" => {
+            let shell = *sub.get_one::<Shell>("shell").expect("required");
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut cli(), "schemac", &mut script);
+            print(&String::from_utf8_lossy(&script))
         }
-        Some("--version" | "version") => {
-            println!("schemac {}", env!("CARGO_PKG_VERSION"));
-            ExitCode::SUCCESS
-        }
-        Some(other) => usage_error(&format!("unknown command: {other}")),
-        None => usage_error("no command given"),
+        _ => print(&format!("schemac {}\n", env!("CARGO_PKG_VERSION"))),
     }
 }

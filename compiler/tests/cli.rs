@@ -1,0 +1,432 @@
+//! The `schemac` command line, run as a process.
+//!
+//! `cli/ytt-flags.txt` holds cases of `schemac check` that mirror ytt: arguments, environment
+//! and what ytt answered (recorded by running the oracle, never written by hand). Regenerate
+//! it after adding a case with `SCHEMAC_RECORD=1 cargo test --release -p schemac --test cli`
+//! (it needs `../shared/oracle/ytt`; without it the recorded answers are used as they are).
+//! `cli/help/*.txt` are schemac's own help texts: regenerate them with
+//! `SCHEMAC_BLESS=1 cargo test --release -p schemac --test cli`.
+#![cfg(unix)]
+
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::unix::ffi::OsStringExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_schemac");
+
+fn here(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// A directory with the files the cases name.
+fn workdir() -> PathBuf {
+    static ONCE: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("schemac-cli-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let files = [
+            (
+                "schema.yml",
+                "#@data/values-schema\n---\nname: \"\"\nport: 8080\na:\n  b: \"\"\n",
+            ),
+            ("values.yml", "#@data/values\n---\nname: hi\n"),
+            (
+                "bad-schema.yml",
+                "#@data/values-schema\n---\n#@schema/nullable foo=1\nname: \"\"\n",
+            ),
+            ("missing-key.yml", "#@data/values\n---\nnokey: 1\n"),
+            (
+                "any.yml",
+                "#@data/values-schema\n#@schema/type any=True\n---\n",
+            ),
+        ];
+        for (name, text) in files {
+            std::fs::write(dir.join(name), text).unwrap();
+        }
+        let mut big = String::from("#@data/values-schema\n---\n");
+        for i in 0..30000 {
+            big.push_str(&format!("key{i}: \"value {i}\"\n"));
+        }
+        std::fs::write(dir.join("big.yml"), big).unwrap();
+        dir
+    })
+    .clone()
+}
+
+/// `\xNN` → that byte, `\s` → a space, `''` → the empty argument.
+fn unescape(word: &str) -> OsString {
+    if word == "''" {
+        return OsString::new();
+    }
+    let (mut out, b) = (Vec::new(), word.as_bytes());
+    let mut i = 0;
+    while i < b.len() {
+        match (b[i], b.get(i + 1)) {
+            (b'\\', Some(b'x')) => {
+                out.push(u8::from_str_radix(&word[i + 2..i + 4], 16).unwrap());
+                i += 4;
+            }
+            (b'\\', Some(b's')) => {
+                out.push(b' ');
+                i += 2;
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    OsString::from_vec(out)
+}
+
+struct Answer {
+    rc: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(program: &str, check: bool, args: &str, env: &str) -> Answer {
+    // `env -i` sets the variables in the order given (`Command::env` would sort them).
+    let mut c = Command::new("env");
+    c.arg("-i")
+        .args(env.split_whitespace().map(unescape))
+        .arg(program);
+    if check {
+        c.arg("check");
+    }
+    c.args(args.split_whitespace().map(unescape))
+        .current_dir(workdir())
+        .stdin(Stdio::null());
+    let o = c.output().expect("runs");
+    Answer {
+        rc: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into(),
+        stderr: String::from_utf8_lossy(&o.stderr).into(),
+    }
+}
+
+/// Text as the case file keeps it: `|` before every line, a last line saying when the text
+/// does not end with a newline.
+fn quote(text: &str) -> String {
+    let mut out: String = text
+        .split_inclusive('\n')
+        .map(|l| format!("|{}", l))
+        .collect();
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push_str("\n\\ no newline\n");
+    }
+    out
+}
+
+fn unquote(lines: &[&str]) -> String {
+    let mut out = String::new();
+    for l in lines {
+        match l.strip_prefix('|') {
+            Some(text) => {
+                out.push_str(text);
+                out.push('\n');
+            }
+            None => {
+                out.pop();
+            }
+        }
+    }
+    out
+}
+
+struct Case {
+    name: String,
+    args: String,
+    env: String,
+    /// Why schemac still answers differently (a known difference, outside the command line).
+    xfail: String,
+    expected: Option<Answer>,
+}
+
+fn read_cases(text: &str) -> Vec<Case> {
+    let mut cases = Vec::new();
+    for block in text.split("\n=== ").skip(1) {
+        let lines: Vec<&str> = block.lines().collect();
+        let field = |key: &str| {
+            lines[1..]
+                .iter()
+                .find_map(|l| l.strip_prefix(key))
+                .unwrap_or("")
+                .trim()
+                .to_string()
+        };
+        let section = |from: &str, to: &str| {
+            let start = lines.iter().position(|l| *l == from).map(|i| i + 1);
+            let end = lines.iter().position(|l| *l == to).unwrap_or(lines.len());
+            start.map(|s| unquote(&lines[s..end.max(s)]))
+        };
+        let expected = field("rc:").parse().ok().map(|rc| Answer {
+            rc,
+            stdout: section("--- stdout", "--- stderr").unwrap_or_default(),
+            stderr: section("--- stderr", "").unwrap_or_default(),
+        });
+        cases.push(Case {
+            name: lines[0].to_string(),
+            args: field("args:"),
+            env: field("env:"),
+            xfail: field("xfail:"),
+            expected,
+        });
+    }
+    cases
+}
+
+fn oracle() -> Option<PathBuf> {
+    let p = here("../../shared/oracle/ytt");
+    p.exists().then_some(p)
+}
+
+#[test]
+fn check_answers_flags_as_ytt_does() {
+    let path = here("tests/cli/ytt-flags.txt");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut cases = read_cases(&text);
+    if std::env::var_os("SCHEMAC_RECORD").is_some() {
+        let ytt = oracle().expect("SCHEMAC_RECORD needs the oracle at ../shared/oracle/ytt");
+        let mut out = text.split("\n=== ").next().unwrap().to_string();
+        for case in &mut cases {
+            let a = run(ytt.to_str().unwrap(), false, &case.args, &case.env);
+            out.push_str(&format!("\n=== {}\nargs: {}\n", case.name, case.args));
+            if !case.env.is_empty() {
+                out.push_str(&format!("env: {}\n", case.env));
+            }
+            if !case.xfail.is_empty() {
+                out.push_str(&format!("xfail: {}\n", case.xfail));
+            }
+            out.push_str(&format!(
+                "rc: {}\n--- stdout\n{}--- stderr\n{}",
+                a.rc,
+                quote(&a.stdout),
+                quote(&a.stderr)
+            ));
+            case.expected = Some(a);
+        }
+        std::fs::write(&path, out).unwrap();
+    }
+    let mut failures = Vec::new();
+    for case in &cases {
+        let expected = case
+            .expected
+            .as_ref()
+            .unwrap_or_else(|| panic!("{}: not recorded (SCHEMAC_RECORD=1)", case.name));
+        let got = run(BIN, true, &case.args, &case.env);
+        let stderr = got.stderr.replace("schemac: ", "ytt: ");
+        let same =
+            (got.rc, &got.stdout, &stderr) == (expected.rc, &expected.stdout, &expected.stderr);
+        if same && !case.xfail.is_empty() {
+            failures.push(format!(
+                "{}: listed as a known difference ({}) but answers as ytt: remove the xfail line",
+                case.name, case.xfail
+            ));
+        }
+        if !same && case.xfail.is_empty() {
+            failures.push(format!(
+                "{} (check {}):\n  expected rc {} stdout {:?} stderr {:?}\n  got      rc {} stdout {:?} stderr {:?}",
+                case.name, case.args, expected.rc, expected.stdout, expected.stderr, got.rc, got.stdout, stderr
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases differ from ytt:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn help_texts() {
+    let bless = std::env::var_os("SCHEMAC_BLESS").is_some();
+    for (name, args) in [
+        ("schemac", "--help"),
+        ("check", "check --help"),
+        ("gen", "gen --help"),
+        ("build", "build --help"),
+        ("explain-rules", "explain-rules --help"),
+        ("completions", "completions --help"),
+    ] {
+        let a = run(BIN, false, args, "");
+        assert_eq!((a.rc, a.stderr.as_str()), (0, ""), "{args}");
+        let golden = here(&format!("tests/cli/help/{name}.txt"));
+        if bless {
+            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
+            std::fs::write(&golden, &a.stdout).unwrap();
+        }
+        let expected = std::fs::read_to_string(&golden).unwrap_or_default();
+        assert_eq!(
+            a.stdout,
+            expected,
+            "{args}: help differs from {} (SCHEMAC_BLESS=1 to update)",
+            golden.display()
+        );
+    }
+    assert_eq!(
+        run(BIN, true, "-h", "").stdout,
+        run(BIN, true, "--help", "").stdout
+    );
+    let version = run(BIN, true, "-f schema.yml --version", "");
+    assert_eq!(
+        (version.rc, version.stdout),
+        (0, format!("schemac {}\n", env!("CARGO_PKG_VERSION")))
+    );
+}
+
+#[test]
+fn schemac_commands_follow_clap_conventions() {
+    for (args, needle) in [
+        ("gen --bogus schema.yml", "unexpected argument '--bogus'"),
+        ("gen", "no schema files given"),
+        ("build schema.yml", "--output <FILE>"),
+        ("completions nosuch", "invalid value 'nosuch'"),
+        ("nosuch", "unrecognized subcommand 'nosuch'"),
+    ] {
+        let a = run(BIN, false, args, "");
+        assert_eq!(a.rc, 2, "{args}: {}", a.stderr);
+        assert!(
+            a.stderr.contains(needle) && a.stderr.contains("--help"),
+            "{args}: {}",
+            a.stderr
+        );
+    }
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let a = run(BIN, false, &format!("completions {shell}"), "");
+        assert_eq!(a.rc, 0, "{shell}");
+        assert!(
+            a.stdout.contains("data-values-file") && a.stdout.contains("explain-rules"),
+            "{shell}"
+        );
+    }
+    let a = run(BIN, false, "gen -f schema.yml", "");
+    assert_eq!(a.rc, 0, "{}", a.stderr);
+}
+
+#[test]
+fn flags_schemac_does_not_implement() {
+    let a = run(
+        BIN,
+        true,
+        "-f schema.yml --file-mark schema.yml:type=data",
+        "",
+    );
+    assert_eq!(a.rc, 1);
+    assert_eq!(a.stderr, "schemac: Error: flag --file-mark is not supported by schemac (it can change the files and the data values)\n");
+    let a = run(BIN, true, "-f schema.yml --files-inspect", "");
+    assert_eq!((a.rc, a.stdout.as_str()), (1, ""));
+    assert!(
+        a.stderr.contains("flag --files-inspect is not supported"),
+        "{}",
+        a.stderr
+    );
+    // Switched off, they change nothing.
+    assert_eq!(
+        run(
+            BIN,
+            true,
+            "-f schema.yml --files-inspect=false --bulk-out=false",
+            ""
+        )
+        .rc,
+        0
+    );
+    let a = run(BIN, true, "-f schema.yml -o pos", "");
+    assert_eq!(
+        a.stderr,
+        "schemac: Error: output type 'pos' is not supported by schemac (use yaml or json)\n"
+    );
+}
+
+#[test]
+fn arguments_and_environments_that_are_not_utf8() {
+    for (args, needle) in [
+        (
+            "-f \\xff.yml",
+            "invalid argument \"\\xff.yml\" for \"-f, --file\" flag: not valid UTF-8",
+        ),
+        (
+            "-f schema.yml -va=\\xff",
+            "invalid argument \"a=\\xff\" for \"-v, --data-value\" flag",
+        ),
+        ("-f schema.yml --fi\\xffle", "unknown flag: --fi\u{fffd}le"),
+        ("-f schema.yml \\xff", "does not accept extra arguments"),
+    ] {
+        let a = run(BIN, true, args, "");
+        assert_eq!(a.rc, 1, "{args}: {}", a.stderr);
+        assert!(
+            a.stderr.starts_with("schemac: Error: ") && a.stderr.contains(needle),
+            "{args}: {}",
+            a.stderr
+        );
+    }
+    for env in ["P_x=\\xff", "P_\\xff=1"] {
+        let a = run(BIN, true, "-f any.yml --data-values-env P", env);
+        assert_eq!(a.rc, 1, "{env}: {}", a.stderr);
+        assert!(
+            a.stderr.contains("UTF-8") && !a.stderr.contains("panicked"),
+            "{env}: {}",
+            a.stderr
+        );
+    }
+    // Other variables that are not UTF-8 are none of schemac's business.
+    let a = run(
+        BIN,
+        true,
+        "-f any.yml --data-values-env P",
+        "Q_x=\\xff P_a=1",
+    );
+    assert_eq!((a.rc, a.stdout.as_str()), (0, "a: \"1\"\n"), "{}", a.stderr);
+}
+
+#[test]
+fn a_reader_that_goes_away_ends_the_run_quietly() {
+    let mut child = Command::new(BIN)
+        .args(["check", "-f", "big.yml"])
+        .current_dir(workdir())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 10];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    // The pipe's reading end is closed here.
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(&first, b"key0: valu");
+    assert_eq!(
+        (o.status.code(), String::from_utf8_lossy(&o.stderr).as_ref()),
+        (Some(141), "")
+    );
+}
+
+#[test]
+fn a_full_disk_is_an_error() {
+    let Ok(full) = std::fs::OpenOptions::new().write(true).open("/dev/full") else {
+        eprintln!("skipped: no /dev/full");
+        return;
+    };
+    for args in [
+        &["check", "-f", "big.yml"][..],
+        &["check", "--help"],
+        &["completions", "bash"],
+    ] {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(workdir())
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("schemac: Error: writing to stdout: "),
+            "{args:?}: {stderr}"
+        );
+    }
+}
