@@ -1,22 +1,27 @@
 //! `schemac gen` and `schemac build`: a schema compiled to Rust, and to a validator binary.
 //!
-//! `build` writes a small cargo project into a temporary directory (generated `lib.rs`, a
-//! five-line `main.rs`, a `Cargo.toml` that depends on the runtime by path and a copy of this
-//! workspace's `Cargo.lock`), builds it in release mode into a persistent cache directory (so
-//! that the second build of any schema only compiles the generated crate), and moves the
-//! binary to its destination atomically.
+//! `build` reads and checks the schema, generates the crate's `lib.rs` and `main.rs`, and
+//! derives a key from everything that decides the binary (those texts, schemac's version, the
+//! runtime's digest, rustc's version, the target, the rustc flags). The crate is built in
+//! `CACHE/builds/KEY` (one project per key: see `standalone/cargo.rs`) into a target directory
+//! shared by all builds, and the binary is kept there: the next build with the same key is a
+//! cache hit that runs no cargo. The runtime's sources come from the `schemac` binary itself
+//! (`standalone/runtime.rs`). Outputs are written whole or not at all ([`files`]).
+
+mod cargo;
+pub mod files;
+mod runtime;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Instant;
 
 use schemac_runtime::engine::{load_schema, CheckError};
+use sha2::{Digest, Sha256};
 
 use crate::check::Interpreter;
 use crate::codegen::{generate, generate_lowered, lowering, to_source, CodegenOptions, Compiled};
 
-/// The lockfile the runtime was tested with, so builds resolve the same versions offline.
-const LOCKFILE: &str = include_str!("../../Cargo.lock");
+pub use files::{remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
@@ -48,20 +53,8 @@ pub fn cache_dir() -> PathBuf {
     base.join("schemac")
 }
 
-fn runtime_dir() -> Result<PathBuf, String> {
-    let dir = std::env::var_os("SCHEMAC_RUNTIME_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime"));
-    dir.canonicalize().map_err(|_| {
-        format!(
-            "cannot find the schemac runtime sources at {}; set SCHEMAC_RUNTIME_DIR to the `runtime` folder of schemac",
-            dir.display()
-        )
-    })
-}
-
-/// A name cargo accepts for the binary: the output file's name, sanitized.
-fn binary_name(out: &Path) -> String {
+/// The validator's name: the output file's name, sanitized.
+fn validator_name(out: &Path) -> String {
     let stem = out
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -83,42 +76,105 @@ fn binary_name(out: &Path) -> String {
     }
 }
 
+/// What to build.
+#[derive(Default)]
+pub struct BuildOptions {
+    /// Link the Starlark interpreter even when no rule needs it (for values files that run
+    /// Starlark).
+    pub with_starlark: bool,
+    /// The target triple (`--target`); the host's when `None`.
+    pub target: Option<String>,
+}
+
 /// How a build went.
 pub struct Built {
     pub path: PathBuf,
     pub size: u64,
     pub seconds: f64,
     pub starlark: bool,
+    /// Whether the binary came from the cache (no cargo run).
+    pub cached: bool,
 }
 
-/// `schemac build FILES -o OUT`; `with_starlark` links the interpreter even when no rule
-/// needs it (for values files that run Starlark).
+/// What `--version` of a validator prints: its name, schemac's version, each file it was
+/// built from with its SHA-256 (as `sha256sum` prints it), the digest of that listing
+/// (`sha256sum FILES | sha256sum`), and the toolchain and target.
+pub fn version_text(
+    name: &str,
+    files: &[String],
+    compiled: &Compiled,
+    rustc: &str,
+    target: &str,
+) -> String {
+    let listing: String = compiled
+        .sources
+        .iter()
+        .map(|(file, text)| {
+            format!(
+                "{}  {file}\n",
+                runtime::hex(&Sha256::digest(text.as_bytes()))
+            )
+        })
+        .collect();
+    let rustc = rustc.lines().next().unwrap_or("rustc");
+    format!(
+        "{name} — data values validator for {}, built by schemac {}\nschema sha256: {}\n{}built with {rustc} for {target}\n",
+        files.join(", "),
+        env!("CARGO_PKG_VERSION"),
+        runtime::hex(&Sha256::digest(listing.as_bytes())),
+        listing.lines().map(|l| format!("  {l}\n")).collect::<String>(),
+    )
+}
+
+/// One line of progress: the phase, what happened, and how long it took.
+fn phase(progress: &mut dyn FnMut(&str), name: &str, what: &str, since: Instant) -> Instant {
+    progress(&format!(
+        "{name}: {what} ({:.2}s)",
+        since.elapsed().as_secs_f64()
+    ));
+    Instant::now()
+}
+
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1_000_000 {
+        format!("{:.1} MB", bytes as f64 / 1e6)
+    } else {
+        format!("{:.1} kB", bytes as f64 / 1e3)
+    }
+}
+
+/// `schemac build FILES -o OUT`.
 pub fn build(
     files: &[String],
     out: &Path,
-    with_starlark: bool,
+    opts: &BuildOptions,
     progress: &mut dyn FnMut(&str),
 ) -> Result<Built, String> {
     let started = Instant::now();
-    let name = binary_name(out);
-    let opts = CodegenOptions {
+    let mut t = started;
+    let name = validator_name(out);
+    let codegen = CodegenOptions {
         validator_name: name.clone(),
         ..CodegenOptions::default()
     };
     let compiled =
         compile(files).map_err(|CheckError(msg)| schemac_runtime::report::multi_line(&msg))?;
-    let lowering = lowering(&compiled, &opts);
+    t = phase(
+        progress,
+        "schema",
+        &format!("{} read and checked", files.join(", ")),
+        t,
+    );
+
+    // The output's directory must take a file before anything is compiled.
+    let probe = files::TempPath::beside(out);
+    std::fs::write(probe.path(), b"")
+        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+    drop(probe);
+
+    let lowering = lowering(&compiled, &codegen);
     let needs = !lowering.complete();
-    let starlark = needs || with_starlark;
-    progress(&format!(
-        "generating Rust for {} ({})",
-        files.join(", "),
-        match (needs, with_starlark) {
-            (true, _) => "some rules need the Starlark interpreter",
-            (false, true) => "linking the Starlark interpreter for values files (--with-starlark)",
-            (false, false) => "no Starlark needed",
-        }
-    ));
+    let starlark = needs || opts.with_starlark;
     if lowering.lowered > 0 || needs {
         progress(&lowering.explain());
     }
@@ -127,69 +183,154 @@ pub fn build(
         env!("CARGO_PKG_VERSION"),
         files.join(", ")
     );
-    let lib = to_source(generate_lowered(&compiled, &opts, lowering), &header)?;
-
-    let runtime = runtime_dir()?;
-    let project = tempfile::Builder::new()
-        .prefix("schemac-build-")
-        .tempdir()
-        .map_err(|e| format!("cannot create a temporary directory: {e}"))?;
-    let features = if starlark { "[\"starlark\"]" } else { "[]" };
-    let manifest = format!(
-        "[package]\nname = \"schemac-validator\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-         [lib]\npath = \"src/lib.rs\"\n\n[[bin]]\nname = \"{name}\"\npath = \"src/main.rs\"\n\n\
-         [dependencies]\nschemac-runtime = {{ path = {:?}, default-features = false, features = {features} }}\n\n\
-         [profile.release]\nstrip = true\n\n[workspace]\n",
-        runtime.to_string_lossy()
+    let lib = to_source(generate_lowered(&compiled, &codegen, lowering), &header)?;
+    let toolchain = cargo::toolchain()?;
+    let triple = opts
+        .target
+        .clone()
+        .unwrap_or_else(|| toolchain.host.clone());
+    let main = format!(
+        "//! A data values validator built by schemac.\n\n\
+         const VERSION: &str = {:?};\n\n\
+         fn main() {{\n    if std::env::args().nth(1).as_deref() == Some(\"--version\") {{\n        print!(\"{{VERSION}}\");\n        return;\n    }}\n    \
+         std::process::exit(schemac_validator::VALIDATOR.run());\n}}\n",
+        version_text(&name, files, &compiled, &toolchain.version, &triple)
     );
-    let main = "//! A data values validator built by schemac.\n\nfn main() {\n    std::process::exit(schemac_validator::VALIDATOR.run());\n}\n";
-    let write = |rel: &str, text: &str| -> Result<(), String> {
-        let path = project.path().join(rel);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        }
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    write("Cargo.toml", &manifest)?;
-    write("Cargo.lock", LOCKFILE)?;
-    write("src/lib.rs", &format!("#![deny(warnings)]\n{lib}"))?;
-    write("src/main.rs", main)?;
+    t = phase(
+        progress,
+        "generate",
+        &format!(
+            "{} of Rust, {}",
+            size_text(lib.len()),
+            match (needs, opts.with_starlark) {
+                (true, _) => "some rules need the Starlark interpreter",
+                (false, true) =>
+                    "linking the Starlark interpreter for values files (--with-starlark)",
+                (false, false) => "no Starlark needed",
+            }
+        ),
+        t,
+    );
 
-    let target = cache_dir().join("target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    progress(&format!(
-        "compiling with cargo (cache: {})",
-        target.display()
-    ));
-    let status = Command::new(&cargo)
-        .args(["build", "--release", "--offline", "--quiet", "--bin", &name])
-        .current_dir(project.path())
-        .env("CARGO_TARGET_DIR", &target)
-        .status()
-        .map_err(|e| {
-            format!(
-                "cannot run cargo ({}): {e}; schemac build needs a Rust toolchain",
-                Path::new(&cargo).display()
-            )
-        })?;
-    if !status.success() {
-        return Err(format!(
-            "cargo failed to build the validator ({status}); its messages are above"
-        ));
+    if let Some(target) = &opts.target {
+        cargo::check_target(target)?;
     }
-    let built = target.join("release").join(&name);
-    let tmp = out.with_file_name(format!(".{}.schemac-tmp-{}", name, std::process::id()));
-    std::fs::copy(&built, &tmp).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, out).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", out.display())
-    })?;
+    let cache = cache_dir();
+    std::fs::create_dir_all(&cache)
+        .map_err(|e| format!("cannot create the cache {}: {e}", cache.display()))?;
+    let cache = cache
+        .canonicalize()
+        .map_err(|e| format!("cannot use the cache {}: {e}", cache.display()))?;
+    let rt = runtime::prepare(&cache)?;
+    t = phase(
+        progress,
+        "runtime",
+        &match (rt.embedded, rt.written) {
+            (false, _) => format!("sources from SCHEMAC_RUNTIME_DIR={}", rt.dir.display()),
+            (true, true) => format!("cache miss, sources written to {}", rt.dir.display()),
+            (true, false) => format!("cache hit, {}", rt.dir.display()),
+        },
+        t,
+    );
+
+    let mut rustflags = cargo::remap_flags(&cache);
+    let user_flags = cargo::user_rustflags();
+    rustflags.extend(user_flags.iter().cloned());
+    let key = {
+        let mut h = Sha256::new();
+        for part in [
+            env!("CARGO_PKG_VERSION"),
+            &rt.digest,
+            &toolchain.version,
+            // `--target` given or not: cargo builds the same triple differently either way.
+            opts.target.as_deref().unwrap_or("host"),
+            &triple,
+            if starlark { "starlark" } else { "" },
+            &lib,
+            &main,
+        ] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part.as_bytes());
+        }
+        h.update(user_flags.join("\x1f").as_bytes());
+        runtime::hex(&h.finalize())[..20].to_string()
+    };
+    let project = cache.join("builds").join(&key);
+    std::fs::create_dir_all(&project)
+        .map_err(|e| format!("cannot create {}: {e}", project.display()))?;
+    // One build per key at a time: the project's files, cargo's run and the kept binary.
+    let lock = std::fs::File::create(project.join(".lock"))
+        .map_err(|e| format!("cannot lock {}: {e}", project.display()))?;
+    lock.lock()
+        .map_err(|e| format!("cannot lock {}: {e}", project.display()))?;
+    let exe = if triple.contains("windows") {
+        ".exe"
+    } else {
+        ""
+    };
+    let kept = project.join(format!("validator{exe}"));
+    let cached = kept.exists();
+    if cached {
+        t = phase(
+            progress,
+            "compile",
+            &format!("cache hit, {}", kept.display()),
+            t,
+        );
+    } else {
+        let (project_files, link) = cargo::project_files(&key, &rt, starlark, &lib, &main);
+        for (rel, text) in &project_files {
+            files::write_if_changed(&project.join(rel), text)?;
+        }
+        cargo::link_runtime(&project, &link, &rt)?;
+        let target_dir = match &opts.target {
+            None => cache.join("target"),
+            Some(triple) => cache.join(format!("target-{triple}")),
+        };
+        let bin = format!("schemac-validator-{key}");
+        let b = cargo::CargoBuild {
+            project: &project,
+            target_dir: &target_dir,
+            bin: &bin,
+            target: opts.target.as_deref(),
+            rustflags,
+            starlark,
+        };
+        let run = cargo::build(&b, progress)?;
+        files::copy_atomically(&run.artifact, &kept)?;
+        t = phase(
+            progress,
+            "compile",
+            &format!(
+                "cache miss, cargo build --release{} in {}{}",
+                opts.target
+                    .as_deref()
+                    .map(|t| format!(" --target {t}"))
+                    .unwrap_or_default(),
+                project.display(),
+                if run.fetched {
+                    ", crates downloaded"
+                } else {
+                    ", offline"
+                }
+            ),
+            t,
+        );
+    }
+    drop(lock);
+    files::copy_atomically(&kept, out)?;
     let size = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
+    phase(
+        progress,
+        "write",
+        &format!("{}, {}", out.display(), size_text(size as usize)),
+        t,
+    );
     Ok(Built {
         path: out.to_path_buf(),
         size,
         seconds: started.elapsed().as_secs_f64(),
         starlark,
+        cached,
     })
 }

@@ -1,16 +1,33 @@
-//! End to end: `schemac build` makes a validator that answers exactly as `schemac check`.
+//! End to end: `schemac build` makes a validator that answers exactly as `schemac check`,
+//! concurrently, from its cache, reproducibly, and leaves no partial file behind.
 //!
-//! The build's cargo cache is `target/schemac-cache`, so reruns only compile the generated
-//! crate.
+//! Every test shares one build cache, `schemac-cache` in cargo's target directory (beside the
+//! `release` folder of the `schemac` under test), so that the runtime is compiled once; the
+//! reproducibility test adds a second one, `schemac-cache-repro`. Schemas stay tiny. Tests
+//! that must miss the cache put a nonce in a comment and remove their projects afterwards.
 
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_schemac"))
+        .parent()
+        .and_then(Path::parent)
+        .expect("target/release/schemac")
+        .to_path_buf()
+}
+
+fn schemac_in(cache: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_schemac"));
+    c.env("SCHEMAC_CACHE_DIR", cache)
+        .env_remove("SCHEMAC_RUNTIME_DIR");
+    c
+}
 
 fn schemac() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_schemac"));
-    let cache = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/schemac-cache");
-    c.env("SCHEMAC_CACHE_DIR", cache);
-    c
+    schemac_in(&target_dir().join("schemac-cache"))
 }
 
 fn output(mut c: Command, dir: &Path) -> (i32, String, String) {
@@ -22,28 +39,82 @@ fn output(mut c: Command, dir: &Path) -> (i32, String, String) {
     )
 }
 
-#[test]
-fn a_built_validator_answers_as_check_does() {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("schemac-build-test-{}", std::process::id()));
+/// A fresh directory holding `files`.
+fn dir_with(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("schemac-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("schema.yml"),
-        "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 1\nname: web\nports:\n- 80\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("good.yml"),
-        "#@data/values\n---\nreplicas: 3\nports:\n- 443\n",
-    )
-    .unwrap();
-    std::fs::write(
-        dir.join("bad.yml"),
-        "#@data/values\n---\nreplicas: 0\nname: 7\n",
-    )
-    .unwrap();
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+    }
+    dir
+}
 
+fn listing(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into())
+        .collect();
+    names.sort();
+    names
+}
+
+fn nonce() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// Removes the cache projects (and their binaries) that a build's progress names.
+fn forget(progress: &str) {
+    for project in progress
+        .split_whitespace()
+        .filter(|w| w.contains("/builds/"))
+    {
+        let project = Path::new(project.trim_end_matches(','));
+        if project
+            .parent()
+            .and_then(Path::file_name)
+            .is_none_or(|p| p != "builds")
+        {
+            continue;
+        }
+        if let Some(key) = project.file_name() {
+            let release = target_dir().join("schemac-cache/target/release");
+            let bin = format!("schemac-validator-{}", key.to_string_lossy());
+            let _ = std::fs::remove_file(release.join(&bin));
+            let crate_name = format!("{}-", bin.replace('-', "_"));
+            for entry in std::fs::read_dir(release.join("deps"))
+                .into_iter()
+                .flatten()
+                .flatten()
+            {
+                if entry.file_name().to_string_lossy().starts_with(&crate_name) {
+                    let _ = std::fs::remove_file(entry.path());
+                }
+            }
+        }
+        let _ = std::fs::remove_dir_all(project);
+    }
+}
+
+const SCHEMA: &str =
+    "#@data/values-schema\n---\n#@schema/validation min=1\nreplicas: 1\nname: web\nports:\n- 80\n";
+
+#[test]
+fn a_built_validator_answers_as_check_does() {
+    let dir = dir_with(
+        "answers",
+        &[
+            ("schema.yml", SCHEMA),
+            (
+                "good.yml",
+                "#@data/values\n---\nreplicas: 3\nports:\n- 443\n",
+            ),
+            ("bad.yml", "#@data/values\n---\nreplicas: 0\nname: 7\n"),
+        ],
+    );
     let mut build = schemac();
     build.args(["build", "schema.yml", "-o", "web-values"]);
     let (rc, _, err) = output(build, &dir);
@@ -90,27 +161,38 @@ fn a_built_validator_answers_as_check_does() {
         assert_eq!(o.status.code(), Some(1));
         assert!(String::from_utf8_lossy(&o.stderr).starts_with("schemac: Error: writing to stdout"));
     }
+    // `--version`: the sources' SHA-256 as `sha256sum` prints them, and their digest.
     let mut version = Command::new(dir.join("web-values"));
     version.arg("--version");
     let (rc, out, _) = output(version, &dir);
     assert_eq!(rc, 0);
+    let lines: Vec<&str> = out.lines().collect();
     assert!(
-        out.contains("web-values") && out.contains("schema.yml"),
+        lines[0]
+            .starts_with("web-values — data values validator for schema.yml, built by schemac "),
         "{out}"
     );
+    assert!(
+        lines[1].starts_with("schema sha256: ") && lines[1].len() == 15 + 64,
+        "{out}"
+    );
+    assert!(
+        lines[2].ends_with("  schema.yml") && lines[2].trim().len() == 64 + 2 + 10,
+        "{out}"
+    );
+    assert!(
+        lines[3].starts_with("built with rustc ") && lines[3].contains(" for "),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn schema_errors_stop_the_build_before_compiling() {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("schemac-build-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("schema.yml"),
-        "#@data/values-schema\n---\nlist: []\n",
-    )
-    .unwrap();
+    let dir = dir_with(
+        "bad",
+        &[("schema.yml", "#@data/values-schema\n---\nlist: []\n")],
+    );
     let mut build = schemac();
     build.args(["build", "schema.yml", "-o", "out"]);
     let (rc, _, err) = output(build, &dir);
@@ -119,8 +201,296 @@ fn schema_errors_stop_the_build_before_compiling() {
         err.contains("wrong number of items in array definition"),
         "{err}"
     );
-    assert!(!dir.join("out").exists());
+    let mut gen = schemac();
+    gen.args(["gen", "schema.yml", "-o", "out.rs"]);
+    assert_eq!(output(gen, &dir).0, 1);
+    assert_eq!(listing(&dir), ["schema.yml"]);
     let mut usage = schemac();
     usage.args(["build", "schema.yml"]);
     assert_eq!(output(usage, &dir).0, 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn outputs_that_cannot_be_written_leave_nothing_behind() {
+    let dir = dir_with("unwritable", &[("schema.yml", SCHEMA), ("file", "")]);
+    for out in ["no/such/dir/out", "file/out"] {
+        let mut build = schemac();
+        build.args(["build", "schema.yml", "-o", out]);
+        let (rc, _, err) = output(build, &dir);
+        assert_eq!(rc, 1, "{err}");
+        assert!(err.contains(&format!("cannot write {out}")), "{err}");
+        assert!(!err.contains("compile:"), "nothing is compiled: {err}");
+        let mut gen = schemac();
+        gen.args(["gen", "schema.yml", "-o", &format!("{out}.rs")]);
+        let (rc, _, err) = output(gen, &dir);
+        assert_eq!(rc, 1, "{err}");
+    }
+    // A directory in the way of the output: the binary cannot replace it.
+    std::fs::create_dir(dir.join("taken")).unwrap();
+    let mut gen = schemac();
+    gen.args(["gen", "schema.yml", "-o", "taken"]);
+    assert_eq!(output(gen, &dir).0, 1);
+    assert_eq!(listing(&dir), ["file", "schema.yml", "taken"]);
+    assert_eq!(listing(&dir.join("taken")), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn concurrent_builds_of_different_schemas_get_their_own_binaries() {
+    let started = Instant::now();
+    let n = nonce();
+    let dirs: Vec<PathBuf> = (1..=4)
+        .map(|i| {
+            dir_with(
+                &format!("concurrent{i}"),
+                &[(
+                    "schema.yml",
+                    &format!("#@data/values-schema\n---\n#! {n}\nschema: {i}\n"),
+                )],
+            )
+        })
+        .collect();
+    let children: Vec<_> = dirs
+        .iter()
+        .map(|dir| {
+            let mut build = schemac();
+            build
+                .args(["build", "schema.yml", "-o", "values"])
+                .current_dir(dir)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped());
+            build.spawn().expect("runs")
+        })
+        .collect();
+    for (i, (child, dir)) in children.into_iter().zip(&dirs).enumerate() {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("compile: cache miss"), "{err}");
+        let (rc, values, _) = output(Command::new(dir.join("values")), dir);
+        assert_eq!(
+            (rc, values.as_str()),
+            (0, format!("schema: {}\n", i + 1).as_str()),
+            "{err}"
+        );
+        forget(&err);
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    eprintln!(
+        "four concurrent builds: {:.1}s",
+        started.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn a_second_build_is_a_cache_hit_and_quiet_is_quiet() {
+    let dir = dir_with(
+        "cache",
+        &[("schema.yml", "#@data/values-schema\n---\ncached: true\n")],
+    );
+    let mut first = schemac();
+    first.args(["build", "schema.yml", "-o", "cached-values"]);
+    let (rc, _, err) = output(first, &dir);
+    assert_eq!(rc, 0, "{err}");
+    for phase in [
+        "schema: ",
+        "generate: ",
+        "runtime: ",
+        "compile: ",
+        "write: cached-values, ",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with(&format!("schemac: {phase}")) && l.ends_with("s)")),
+            "{phase}: {err}"
+        );
+    }
+    let mut second = schemac();
+    second.args(["build", "schema.yml", "-o", "cached-values"]);
+    let (rc, _, err) = output(second, &dir);
+    assert_eq!(rc, 0, "{err}");
+    assert!(
+        err.contains("schemac: compile: cache hit") && err.contains("from the cache"),
+        "{err}"
+    );
+    std::fs::remove_file(dir.join("cached-values")).unwrap();
+    let mut quiet = schemac();
+    quiet.args(["build", "--quiet", "schema.yml", "-o", "cached-values"]);
+    assert_eq!(output(quiet, &dir), (0, String::new(), String::new()));
+    assert_eq!(
+        output(Command::new(dir.join("cached-values")), &dir).1,
+        "cached: true\n"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_interrupted_build_leaves_nothing_behind() {
+    let dir = dir_with(
+        "interrupt",
+        &[(
+            "schema.yml",
+            &format!("#@data/values-schema\n---\n#! {}\nstopped: true\n", nonce()),
+        )],
+    );
+    let mut build = schemac();
+    build
+        .args(["build", "schema.yml", "-o", "stopped"])
+        .current_dir(&dir)
+        .stderr(Stdio::piped());
+    let mut child = build.spawn().unwrap();
+    let mut progress = String::new();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    // The runtime phase is the last before cargo runs.
+    while err.read_line(&mut progress).unwrap() > 0 && !progress.contains("schemac: runtime: ") {}
+    Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let status = child.wait().unwrap();
+    std::io::Read::read_to_string(&mut err, &mut progress).unwrap();
+    let cache_builds = target_dir().join("schemac-cache/builds");
+    match status.code() {
+        Some(130) => {
+            assert!(progress.contains("schemac: interrupted"), "{progress}");
+            assert_eq!(listing(&dir), ["schema.yml"]);
+        }
+        // The build won the race: its output is whole.
+        _ => assert_eq!(
+            output(Command::new(dir.join("stopped")), &dir).1,
+            "stopped: true\n",
+            "{progress}"
+        ),
+    }
+    let leftovers: Vec<String> = listing(&cache_builds)
+        .into_iter()
+        .filter(|n| n.contains("schemac-tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    forget(&progress);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_target_without_its_standard_library_says_how_to_add_it() {
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .unwrap();
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    let candidates = [
+        "aarch64-unknown-linux-gnu",
+        "riscv64gc-unknown-linux-gnu",
+        "x86_64-unknown-freebsd",
+    ];
+    let Some(triple) = candidates
+        .into_iter()
+        .find(|t| !sysroot.join("lib/rustlib").join(t).exists())
+    else {
+        panic!("every candidate target is installed: name another in this test");
+    };
+    let dir = dir_with("target", &[("schema.yml", SCHEMA)]);
+    let mut build = schemac();
+    build.args(["build", "schema.yml", "-o", "cross", "--target", triple]);
+    let (rc, _, err) = output(build, &dir);
+    assert_eq!(rc, 1, "{err}");
+    assert!(
+        err.contains(&format!("run `rustup target add {triple}`")),
+        "{err}"
+    );
+    let mut unknown = schemac();
+    unknown.args([
+        "build",
+        "schema.yml",
+        "-o",
+        "cross",
+        "--target",
+        "no-such-target",
+    ]);
+    let (rc, _, err) = output(unknown, &dir);
+    assert_eq!(rc, 1, "{err}");
+    assert!(err.contains("unknown target `no-such-target`"), "{err}");
+    assert_eq!(listing(&dir), ["schema.yml"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_schema_builds_to_the_same_bytes_in_another_cache() {
+    let started = Instant::now();
+    let dir = dir_with(
+        "repro",
+        &[(
+            "schema.yml",
+            "#@data/values-schema\n---\nreproducible: true\n",
+        )],
+    );
+    let sub = dir.join("other");
+    std::fs::create_dir(&sub).unwrap();
+    std::fs::copy(dir.join("schema.yml"), sub.join("schema.yml")).unwrap();
+    let mut first = schemac();
+    first.args(["build", "schema.yml", "-o", "repro-values"]);
+    let (rc, _, err) = output(first, &dir);
+    assert_eq!(rc, 0, "{err}");
+    let mut second = schemac_in(&target_dir().join("schemac-cache-repro"));
+    second.args(["build", "schema.yml", "-o", "repro-values"]);
+    let (rc, _, err) = output(second, &sub);
+    assert_eq!(rc, 0, "{err}");
+    let (a, b) = (
+        std::fs::read(dir.join("repro-values")).unwrap(),
+        std::fs::read(sub.join("repro-values")).unwrap(),
+    );
+    assert!(a == b, "the two builds differ");
+    eprintln!("reproducibility: {:.1}s", started.elapsed().as_secs_f64());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn without_network_the_missing_crates_are_named() {
+    let home = dir_with("cargo-home", &[]);
+    let dir = dir_with(
+        "offline",
+        &[("schema.yml", "#@data/values-schema\n---\noffline: true\n")],
+    );
+    // A cache of its own (the runtime's sources are written there), an empty cargo home, and
+    // a proxy that refuses connections.
+    let mut build = schemac_in(&dir.join("cache"));
+    build.args(["build", "schema.yml", "-o", "offline"]);
+    build
+        .env("CARGO_HOME", &home)
+        .env("CARGO_HTTP_PROXY", "http://127.0.0.1:9")
+        .env("CARGO_NET_RETRY", "0");
+    let (rc, _, err) = output(build, &dir);
+    assert_eq!(rc, 1, "{err}");
+    assert!(
+        err.contains("schemac: fetch: cargo's cache lacks crates the runtime needs ("),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "cargo could not download the crates the validator needs (not in cargo's cache: "
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains("saphyr-parser 0.3.3") && err.contains("connect to the network once"),
+        "{err}"
+    );
+    assert!(!dir.join("offline").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// `cargo install` from a copy of the sources, the copy deleted, a validator built from
+/// another directory: slow (it compiles schemac), so it runs when SCHEMAC_TEST_INSTALL=1
+/// (`.ci/install-check` is the script).
+#[test]
+fn an_installed_schemac_needs_no_checkout() {
+    if std::env::var_os("SCHEMAC_TEST_INSTALL").is_none() {
+        eprintln!("skipped: set SCHEMAC_TEST_INSTALL=1 to run .ci/install-check");
+        return;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../.ci/install-check");
+    let status = Command::new("bash").arg(script).status().unwrap();
+    assert!(status.success());
 }

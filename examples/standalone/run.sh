@@ -8,6 +8,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$here"
 "$schemac" build schema.yml -o "$out/harbor-values"
+echo "--- what it was built from"
+"$out/harbor-values" --version
 echo "--- good-values.yml"
 "$out/harbor-values" -f good-values.yml
 echo "--- bad-values.yml (must fail)"
@@ -17,4 +19,8 @@ if "$out/harbor-values" -f bad-values.yml; then
 fi
 echo "--- the validator agrees with schemac check"
 diff <("$out/harbor-values" -f bad-values.yml 2>&1 || true) <("$schemac" check -f schema.yml -f bad-values.yml 2>&1 || true)
+echo "--- built again: a cache hit, the same bytes"
+mkdir "$out/again"
+"$schemac" build schema.yml -o "$out/again/harbor-values" 2>&1 | grep 'compile: cache hit'
+cmp "$out/harbor-values" "$out/again/harbor-values"
 echo "standalone example: ok"

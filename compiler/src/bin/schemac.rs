@@ -56,6 +56,12 @@ fn cli() -> Command {
             .arg(out("The validator binary to write").required(true).value_hint(clap::ValueHint::FilePath))
             .arg(Arg::new("with-starlark").long("with-starlark").action(ArgAction::SetTrue).help(
                 "Link the Starlark interpreter even if every rule compiled to Rust (for values files that run Starlark)",
+            ))
+            .arg(Arg::new("target").long("target").value_name("TRIPLE").help(
+                "Build for this target triple (passed to cargo; its standard library must be installed)",
+            ))
+            .arg(Arg::new("quiet").short('q').long("quiet").action(ArgAction::SetTrue).help(
+                "Print no progress lines",
             )))
         .subcommand(schema_args(Command::new("explain-rules").about(
             "Say which rule functions compile to Rust, and why others stay in the Starlark interpreter",
@@ -108,10 +114,11 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         validator_name: name,
         ..CodegenOptions::default()
     };
+    standalone::remove_on_interrupt();
     match standalone::gen(files, &opts) {
         Ok(code) => match m.get_one::<String>("output") {
             None => print(&code),
-            Some(path) => match write_atomically(&PathBuf::from(path), &code) {
+            Some(path) => match standalone::write_atomically(&PathBuf::from(path), code.as_bytes()) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(&e),
             },
@@ -120,32 +127,29 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
     }
 }
 
-fn write_atomically(path: &std::path::Path, text: &str) -> Result<(), String> {
-    let tmp = path.with_extension("schemac-tmp");
-    std::fs::write(&tmp, text).map_err(|e| format!("cannot write {}: {e}", tmp.display()))?;
-    std::fs::rename(&tmp, path).map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}: {e}", path.display())
-    })
-}
-
 fn build(files: &[String], m: &ArgMatches) -> ExitCode {
     // `--with-starlark`: link the interpreter even when every rule compiled to Rust, so that
     // users' values files may run Starlark (their own `#@assert/validate` lambdas, functions).
     let with_starlark = m.get_flag("with-starlark");
+    let quiet = m.get_flag("quiet");
+    let target = m.get_one::<String>("target").cloned();
     let out = m.get_one::<String>("output").cloned().unwrap_or_default();
-    let mut progress = |msg: &str| output::stderr(&format!("schemac: {msg}\n"));
-    match standalone::build(files, &PathBuf::from(&out), with_starlark, &mut progress) {
+    standalone::remove_on_interrupt();
+    let mut progress = |msg: &str| {
+        if !quiet {
+            output::stderr(&format!("schemac: {msg}\n"))
+        }
+    };
+    let opts = standalone::BuildOptions { with_starlark, target };
+    match standalone::build(files, &PathBuf::from(&out), &opts, &mut progress) {
+        Ok(_) if quiet => ExitCode::SUCCESS,
         Ok(b) => {
             output::stderr(&format!(
-                "schemac: built {} ({:.1} MB{}) in {:.1}s\n",
+                "schemac: built {} ({:.1} MB{}{}) in {:.1}s\n",
                 b.path.display(),
                 b.size as f64 / 1e6,
-                if b.starlark {
-                    ", with the Starlark interpreter"
-                } else {
-                    ""
-                },
+                if b.starlark { ", with the Starlark interpreter" } else { "" },
+                if b.cached { ", from the cache" } else { "" },
                 b.seconds
             ));
             ExitCode::SUCCESS

@@ -1,0 +1,80 @@
+//! Packs the runtime's sources into the `schemac` binary, so that `schemac build` needs no
+//! checkout: `$OUT_DIR/runtime_files.rs` lists `runtime/Cargo.toml` and every file under
+//! `runtime/src`, each as `include_str!` of its path, sorted by path.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
+    for entry in entries {
+        let path = entry.expect("a directory entry").path();
+        if path.is_dir() {
+            walk(&path, files);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+}
+
+fn main() {
+    let manifest_dir = PathBuf::from(
+        std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
+    );
+    let runtime = manifest_dir.join("../runtime");
+    let workspace = manifest_dir.join("../Cargo.toml");
+    println!("cargo:rerun-if-changed={}", runtime.join("src").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        runtime.join("Cargo.toml").display()
+    );
+    println!("cargo:rerun-if-changed={}", workspace.display());
+
+    let mut files = vec![runtime.join("Cargo.toml")];
+    walk(&runtime.join("src"), &mut files);
+    files.sort();
+    let mut out = String::from(
+        "/// The runtime's files (relative path, text), `Cargo.toml` first, then `src/` sorted.\n\
+         pub const RUNTIME_FILES: &[(&str, &str)] = &[\n",
+    );
+    for file in &files {
+        let rel = file.strip_prefix(&runtime).expect("under runtime/");
+        let rel = rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/");
+        let abs = file
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+        writeln!(
+            out,
+            "    ({rel:?}, include_str!({:?})),",
+            abs.to_string_lossy()
+        )
+        .unwrap();
+    }
+    out.push_str("];\n\n/// The workspace manifest, whose `[workspace.package]` and `[workspace.dependencies]` the runtime's manifest inherits.\n");
+    let ws = workspace.canonicalize().expect("the workspace Cargo.toml");
+    writeln!(
+        out,
+        "pub const WORKSPACE_MANIFEST: &str = include_str!({:?});",
+        ws.to_string_lossy()
+    )
+    .unwrap();
+    let lock = manifest_dir
+        .join("../Cargo.lock")
+        .canonicalize()
+        .expect("the workspace Cargo.lock");
+    out.push_str("\n/// The lockfile the runtime was tested with.\n");
+    writeln!(
+        out,
+        "pub const LOCKFILE: &str = include_str!({:?});",
+        lock.to_string_lossy()
+    )
+    .unwrap();
+    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
+        .join("runtime_files.rs");
+    std::fs::write(&dest, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", dest.display()));
+}

@@ -1,0 +1,132 @@
+//! Files written whole or not at all: each output is written to a temporary file beside it
+//! and renamed into place; temporary files and directories are removed on failure (their
+//! guards' `Drop`) and on SIGINT/SIGTERM/SIGHUP ([`remove_on_interrupt`], which stops a
+//! running cargo too).
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// Temporary paths to remove if the process is interrupted.
+static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// The process id of a running cargo, stopped too on interrupt (0: none).
+pub static CHILD: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// The suffix of temporary files, so that a leftover one is recognisable.
+pub const TMP_SUFFIX: &str = "schemac-tmp";
+
+/// Installs a handler that removes every pending temporary path and exits with status 130
+/// when the process is interrupted. Call it once, early; later calls do nothing.
+pub fn remove_on_interrupt() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        // A failure to install leaves only the guards' cleanup, on ordinary errors.
+        let _ = ctrlc::set_handler(|| {
+            let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
+            if cfg!(unix) && child != 0 {
+                let _ = std::process::Command::new("kill")
+                    .args(["-TERM", &child.to_string()])
+                    .status();
+            }
+            let pending = PENDING.lock().map(|p| p.clone()).unwrap_or_default();
+            for path in pending {
+                remove(&path);
+            }
+            eprintln!("schemac: interrupted");
+            std::process::exit(130);
+        });
+    });
+}
+
+fn remove(path: &Path) {
+    if path.is_dir() {
+        let _ = std::fs::remove_dir_all(path);
+    } else {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// A temporary file or directory that is removed unless it is kept (renamed into place).
+pub struct TempPath {
+    path: PathBuf,
+    armed: bool,
+}
+
+impl TempPath {
+    /// Registers `path` (not yet created) for removal on failure and on interrupt.
+    pub fn new(path: PathBuf) -> TempPath {
+        if let Ok(mut pending) = PENDING.lock() {
+            pending.push(path.clone());
+        }
+        TempPath { path, armed: true }
+    }
+
+    /// A fresh name beside `target`: `.NAME.PID.N.schemac-tmp`.
+    pub fn beside(target: &Path) -> TempPath {
+        static COUNTER: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        TempPath::new(
+            target.with_file_name(format!(".{name}.{}.{n}.{TMP_SUFFIX}", std::process::id())),
+        )
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Renames the temporary path to `target` (atomically, on one file system).
+    pub fn persist(mut self, target: &Path) -> Result<(), String> {
+        std::fs::rename(&self.path, target)
+            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        self.disarm();
+        Ok(())
+    }
+
+    fn disarm(&mut self) {
+        self.armed = false;
+        if let Ok(mut pending) = PENDING.lock() {
+            pending.retain(|p| p != &self.path);
+        }
+    }
+}
+
+impl Drop for TempPath {
+    fn drop(&mut self) {
+        if self.armed {
+            remove(&self.path);
+            self.disarm();
+        }
+    }
+}
+
+/// Writes `bytes` to `path` whole or not at all.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let tmp = TempPath::beside(path);
+    std::fs::write(tmp.path(), bytes)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tmp.persist(path)
+}
+
+/// Copies `from` to `path` whole or not at all (keeping `from`'s permissions).
+pub fn copy_atomically(from: &Path, path: &Path) -> Result<(), String> {
+    let tmp = TempPath::beside(path);
+    std::fs::copy(from, tmp.path()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    tmp.persist(path)
+}
+
+/// Writes `text` to `path` unless it already holds exactly that (so that cargo, which
+/// compares modification times, sees unchanged files as unchanged).
+pub fn write_if_changed(path: &Path, text: &str) -> Result<(), String> {
+    if std::fs::read(path).is_ok_and(|old| old == text.as_bytes()) {
+        return Ok(());
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    write_atomically(path, text.as_bytes())
+}
