@@ -2,9 +2,8 @@
 //! the documents the flags contribute, and the process's output and exit status.
 
 use std::ffi::OsString;
-use std::path::Path;
 
-use crate::engine::{evaluate, io_message, run_keeping, Backend, CheckError, Outcome};
+use crate::engine::{evaluate, run_keeping, Backend, CheckError, Outcome};
 use crate::report::{multi_line, SourceLines};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate;
@@ -239,41 +238,6 @@ fn relabel(tree: &mut Tree, pos: &Pos) {
     }
 }
 
-fn files_of(path: &str) -> Result<Vec<String>, CheckError> {
-    let p = Path::new(path);
-    let meta = std::fs::metadata(p).map_err(|e| {
-        CheckError(format!(
-            "Extracting data value from file: Find files '{path}': Checking file '{path}': lstat {path}: {}",
-            io_message(&e).trim_start_matches("lstat: ")
-        ))
-    })?;
-    if !meta.is_dir() {
-        return Ok(vec![path.to_string()]);
-    }
-    let mut out = Vec::new();
-    let mut stack = vec![(p.to_path_buf(), 0)];
-    while let Some((dir, depth)) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for e in entries.flatten() {
-            let ep = e.path();
-            if ep.is_dir() {
-                stack.push((ep, depth + 1));
-            } else {
-                let name = ep.to_string_lossy().to_string();
-                let yaml = name.ends_with(".yml") || name.ends_with(".yaml");
-                // ytt skips non-YAML files in subdirectories only.
-                if yaml || depth == 0 {
-                    out.push(name);
-                }
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The documents contributed by `--data-values-file`, env, and `--data-value*` flags, in
 /// ytt's fixed order.
 pub fn additional_documents(
@@ -283,20 +247,29 @@ pub fn additional_documents(
     let mut out = Vec::new();
     let mut plain: Vec<(String, String)> = Vec::new();
     for path in &o.data_values_files {
-        for file in files_of(path)? {
-            let text = std::fs::read_to_string(&file).unwrap_or_default();
-            plain.push((file, text));
+        let files = crate::inputs::data_values_files(path).map_err(|e| {
+            CheckError(format!(
+                "Extracting data value from file: Find files '{path}': {e}"
+            ))
+        })?;
+        for file in files {
+            if let Some(error) = file.encoding_error {
+                return Err(CheckError(format!(
+                    "Extracting data value from file: Unmarshaling YAML data values file '{}': yaml: {error}",
+                    file.name
+                )));
+            }
+            plain.push((file.name, file.text.to_string()));
         }
     }
     plain.extend(o.data_values_inline.iter().cloned());
     for (file, text) in plain {
         sources.add(&file, &text);
         let raw = parse_file(&file, &text, o.strict).map_err(|e| {
-            let detail = match e.strict {
-                Some(msg) => format!("yaml: Strict parsing: {msg}"),
-                None => format!("yaml: line {}: {}", e.line, e.message),
-            };
-            CheckError(format!("Extracting data value from file: Unmarshaling YAML data values file '{file}': {detail}"))
+            CheckError(format!(
+                "Extracting data value from file: Unmarshaling YAML data values file '{file}': {}",
+                e.detail()
+            ))
         })?;
         let annotated = raw.docs.iter().any(has_comments) || !raw.trailing_comments.is_empty();
         if annotated {
@@ -346,11 +319,14 @@ pub fn additional_documents(
         let (k, path) = kv.split_once('=').ok_or_else(|| {
             CheckError("Extracting data value from file: Expected format key=/file/path".into())
         })?;
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            CheckError(format!(
-                "Extracting data value from file: Finding file '{path}': Checking file '{path}': lstat {path}: {}",
-                io_message(&e).trim_start_matches("lstat: ")
-            ))
+        let text = crate::inputs::data_value_file(path).map_err(|e| {
+            // ytt names the step, except for a directory.
+            let step = if e.ends_with("but is a directory") {
+                String::new()
+            } else {
+                format!("Finding file '{path}': ")
+            };
+            CheckError(format!("Extracting data value from file: {step}{e}"))
         })?;
         let label = format!("(data-value-file arg) {kv}");
         sources.add(&label, &text);
@@ -498,11 +474,10 @@ fn parse_yaml_value(
     strict: bool,
 ) -> Result<TreeValue, CheckError> {
     let raw = parse_file(&pos.file, text, strict).map_err(|e| {
-        let detail = match e.strict {
-            Some(msg) => format!("yaml: Strict parsing: {msg}"),
-            None => format!("yaml: line {}: {}", e.line, e.message),
-        };
-        CheckError(format!("{context}: Deserializing YAML value: {detail}"))
+        CheckError(format!(
+            "{context}: Deserializing YAML value: {}",
+            e.detail()
+        ))
     })?;
     let Some(first) = raw.docs.first() else {
         return Ok(TreeValue::Scalar(Value::Null));

@@ -53,6 +53,71 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
     Ok(out)
 }
 
+/// The files of `--data-values-file PATH`: the file, or the files under the directory (YAML
+/// files only below its top level, as ytt takes them), named by their paths. `Err` is ytt's
+/// message after `Find files 'PATH': `.
+pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
+    let p = Path::new(path);
+    let meta = std::fs::symlink_metadata(p)
+        .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "Checking symlink file '{path}': {}",
+            symlink_refusal(p)
+        ));
+    }
+    if meta.is_file() {
+        return Ok(vec![read_regular(p, path.to_string())?]);
+    }
+    if !meta.is_dir() {
+        return Err(format!(
+            "Expected file '{path}' to be a regular file, but was not"
+        ));
+    }
+    let mut files = Vec::new();
+    walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
+    let mut out = Vec::new();
+    for f in files {
+        let name = f.to_string_lossy().to_string();
+        let top_level = f.parent() == Some(p);
+        if top_level || name.ends_with(".yml") || name.ends_with(".yaml") {
+            out.push(read_regular(&f, name)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The text of `--data-value-file KEY=PATH` (lossy where it is not UTF-8, as ytt shows it).
+/// `Err` is ytt's message after `Finding file 'PATH': `.
+pub fn data_value_file(path: &str) -> Result<String, String> {
+    let p = Path::new(path);
+    let meta = std::fs::symlink_metadata(p)
+        .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "Checking symlink file '{path}': {}",
+            symlink_refusal(p)
+        ));
+    }
+    if meta.is_dir() {
+        // A directory holding exactly one file stands for that file (ytt panics on an empty one).
+        let mut files = Vec::new();
+        walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
+        return match files.as_slice() {
+            [file] => Ok(read_regular(file, path.to_string())?.text.to_string()),
+            _ => Err(format!(
+                "Expected '{path}' to be a file, but is a directory"
+            )),
+        };
+    }
+    if !meta.is_file() {
+        return Err(format!(
+            "Expected file '{path}' to be a regular file, but was not"
+        ));
+    }
+    Ok(read_regular(p, path.to_string())?.text.to_string())
+}
+
 /// Reads a regular file (already checked to be one).
 fn read_regular(path: &Path, name: String) -> Result<InputFile, String> {
     let bytes =

@@ -118,7 +118,8 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
     match standalone::gen(files, &opts) {
         Ok(code) => match m.get_one::<String>("output") {
             None => print(&code),
-            Some(path) => match standalone::write_atomically(&PathBuf::from(path), code.as_bytes()) {
+            Some(path) => match standalone::write_atomically(&PathBuf::from(path), code.as_bytes())
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => fail(&e),
             },
@@ -140,7 +141,10 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
             output::stderr(&format!("schemac: {msg}\n"))
         }
     };
-    let opts = standalone::BuildOptions { with_starlark, target };
+    let opts = standalone::BuildOptions {
+        with_starlark,
+        target,
+    };
     match standalone::build(files, &PathBuf::from(&out), &opts, &mut progress) {
         Ok(_) if quiet => ExitCode::SUCCESS,
         Ok(b) => {
@@ -148,7 +152,11 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
                 "schemac: built {} ({:.1} MB{}{}) in {:.1}s\n",
                 b.path.display(),
                 b.size as f64 / 1e6,
-                if b.starlark { ", with the Starlark interpreter" } else { "" },
+                if b.starlark {
+                    ", with the Starlark interpreter"
+                } else {
+                    ""
+                },
                 if b.cached { ", from the cache" } else { "" },
                 b.seconds
             ));
