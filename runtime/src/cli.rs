@@ -507,6 +507,24 @@ pub fn help(command: &clap::Command) -> String {
     cmd.render_help().to_string()
 }
 
+/// The stack a process runs its pipeline on: deep documents (up to the reader's depth budget)
+/// recurse through every stage, deeper than a main thread's 8 MiB allows.
+pub const STACK_BYTES: usize = 512 << 20;
+
+/// Runs `f` on a thread with a [`STACK_BYTES`] stack and returns what it returns, or `failed`
+/// if the thread cannot be made or panics.
+pub fn with_large_stack<T: Send + 'static>(failed: T, f: impl FnOnce() -> T + Send + 'static) -> T {
+    match std::thread::Builder::new().stack_size(STACK_BYTES).spawn(f) {
+        Ok(handle) => handle.join().unwrap_or(failed),
+        Err(e) => {
+            output::stderr(&format!(
+                "schemac: Error: cannot start the main thread: {e}\n"
+            ));
+            failed
+        }
+    }
+}
+
 /// The process: arguments in, output printed, exit status out (0 fine, 1 an error ytt would
 /// report, 2 a value only schemac takes misspelled, 141 stdout's reader gone).
 pub fn main_with(args: &[OsString], backend: &dyn Backend, program: &Program) -> i32 {

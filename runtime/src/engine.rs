@@ -54,14 +54,6 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
     crate::inputs::read_files(paths).map_err(CheckError)
 }
 
-/// An I/O error as ytt words it (`lstat: no such file or directory` for a missing file).
-pub fn io_message(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "lstat: no such file or directory".into(),
-        _ => crate::inputs::io_text(e),
-    }
-}
-
 fn is_yaml(name: &str) -> bool {
     name.ends_with(".yml") || name.ends_with(".yaml")
 }
@@ -367,9 +359,8 @@ pub fn load_schema_named(
     for (name, path) in files {
         let bytes = std::fs::read(path).map_err(|e| {
             CheckError(format!(
-                "Checking file '{name}': {} ({})",
-                io_message(&e),
-                path.display()
+                "Checking file '{name}': {}",
+                crate::inputs::lstat_message(name, &e)
             ))
         })?;
         inputs.push(crate::inputs::decode(name.clone(), bytes));

@@ -170,8 +170,8 @@ fn bind_rules(v: &Validator, _: &mut Type) -> Result<(), String> {
 
 impl Validator {
     /// Runs the validator on the process's arguments; returns the exit status.
-    pub fn run(&self) -> i32 {
-        main(self)
+    pub fn run(&'static self) -> i32 {
+        crate::cli::with_large_stack(101, move || main(self))
     }
 }
 

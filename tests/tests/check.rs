@@ -354,3 +354,37 @@ fn oversized_starlark_values_are_errors() {
     assert!(err.contains("Templating file"), "{err}");
     assert!(err.contains("Starlark evaluation failed"), "{err}");
 }
+
+/// Collections nested past the reader's depth budget are an error with a line, not a stack
+/// overflow; up to the budget they are read.
+#[test]
+fn nesting_deeper_than_the_budget_is_an_error() {
+    let deep = |n: usize| {
+        let mut s = String::from("#@data/values\n---\n");
+        for i in 0..n {
+            s.push_str(&format!("{}a:\n", " ".repeat(i)));
+        }
+        s
+    };
+    let err = check(&[("values.yml", &deep(2_500))], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("collections nested deeper than 2000 levels"),
+        "{err}"
+    );
+    assert!(err.contains("yaml: line 2003:"), "{err}");
+}
+
+/// A "billion laughs" document stops at the alias budget instead of exhausting memory.
+#[test]
+fn nested_aliases_are_bounded() {
+    let mut bomb = String::from("#@data/values\n---\na0: &a0 [1,1,1,1,1,1,1,1,1]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(",");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let err = check(&[("values.yml", &bomb)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("document contains excessive aliasing"),
+        "{err}"
+    );
+}

@@ -7,8 +7,12 @@
 
 #[test]
 fn ui() {
-    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../target/tests/trybuild/schemac-tests");
+    // trybuild builds in the target directory: `CARGO_TARGET_DIR` (relative to the workspace
+    // root) or the workspace's `target/`.
+    let workspace = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map_or_else(|| workspace.join("target"), |dir| workspace.join(dir));
+    let project = target.join("tests/trybuild/schemac-tests");
     std::fs::create_dir_all(&project).unwrap();
     let link = project.join("ui-schemas");
     let _ = std::fs::remove_file(&link);

@@ -177,6 +177,11 @@ fn explain_rules(files: &[String]) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // Deep documents recurse through every stage: the program runs on a large stack.
+    schemac_runtime::cli::with_large_stack(ExitCode::from(101), run_main)
+}
+
+fn run_main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "check") {
         return ExitCode::from(schemac::check::main_with(&args[2..]) as u8);

@@ -63,9 +63,6 @@ fn plain_characters(src: &str) -> bool {
 /// The indent of the next line when there is none: end of input or a `---` line.
 const END: isize = -1;
 
-/// The deepest nesting of collections the reader accepts.
-const MAX_DEPTH: u32 = 100;
-
 /// The longest key the reader accepts (YAML limits simple keys to 1024 characters).
 const MAX_KEY_LEN: usize = 1000;
 
@@ -269,7 +266,8 @@ impl<'s> Reader<'s> {
     /// Reads the items of a collection with `read`, which pushes them on `open_items`; gives up
     /// when collections nest too deeply.
     fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<Vec<RawNode>> {
-        if self.depth >= MAX_DEPTH {
+        // Deeper than the budget: saphyr-parser's reading reports it.
+        if self.depth as usize >= super::parse::budget::max_depth() {
             return None;
         }
         self.depth += 1;

@@ -120,6 +120,8 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         anchors: Vec::new(),
         strict,
         first_explicit: false,
+        depth: 0,
+        alias_nodes: 0,
     };
     // A tab in the indentation is found by go-yaml where it is, even before a later error.
     let docs = builder.documents();
@@ -135,6 +137,43 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         comments,
         first_explicit: builder.first_explicit,
     })
+}
+
+/// The nodes of `v` (itself included).
+fn node_count(v: &RawValue) -> usize {
+    match v {
+        RawValue::Scalar(_) => 1,
+        RawValue::Map(items) | RawValue::Array(items) => {
+            1 + items.iter().map(|i| node_count(&i.value)).sum::<usize>()
+        }
+    }
+}
+
+/// The reader's budgets, raised by environment variables.
+pub mod budget {
+    /// Collections nested in one another (ytt reads 1,000 and more).
+    pub const DEFAULT_MAX_DEPTH: usize = 2_000;
+    pub const DEPTH_VAR: &str = "SCHEMAC_MAX_DEPTH";
+    /// Nodes that aliases copy in one file.
+    pub const DEFAULT_MAX_ALIAS_NODES: usize = 1_000_000;
+    pub const ALIAS_VAR: &str = "SCHEMAC_MAX_ALIAS_NODES";
+
+    fn from_env(var: &str, default: usize) -> usize {
+        std::env::var(var)
+            .ok()
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or(default)
+    }
+
+    pub fn max_depth() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(DEPTH_VAR, DEFAULT_MAX_DEPTH))
+    }
+
+    pub fn max_alias_nodes() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
+    }
 }
 
 /// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
@@ -195,8 +234,13 @@ struct Builder<'a> {
     chars: &'a [char],
     /// Character ranges covered by scalars: a `#` inside them is not a comment.
     scalar_spans: Vec<(usize, usize)>,
-    anchors: Vec<(usize, RawValue)>,
+    /// Anchored values with their node counts.
+    anchors: Vec<(usize, RawValue, usize)>,
     strict: bool,
+    /// Collections open around the node being read.
+    depth: usize,
+    /// Nodes copied by aliases so far.
+    alias_nodes: usize,
     first_explicit: bool,
 }
 
@@ -268,6 +312,29 @@ impl<'a> Builder<'a> {
     }
 
     fn value(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        let collection = matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..));
+        if collection {
+            self.depth += 1;
+            if self.depth > budget::max_depth() {
+                return Err(SyntaxError {
+                    line: line_of(&span),
+                    message: format!(
+                        "collections nested deeper than {} levels (raise the budget with {})",
+                        budget::max_depth(),
+                        budget::DEPTH_VAR
+                    ),
+                    strict: None,
+                });
+            }
+        }
+        let value = self.value_at_depth(ev, span);
+        if collection {
+            self.depth -= 1;
+        }
+        value
+    }
+
+    fn value_at_depth(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
                 self.scalar_spans
@@ -277,8 +344,24 @@ impl<'a> Builder<'a> {
                 self.remember(anchor, &v);
                 Ok(v)
             }
-            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _)| *a == id) {
-                Some((_, v)) => Ok(v.clone()),
+            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _, _)| *a == id) {
+                Some((_, v, count)) => {
+                    // An alias copies its anchor's nodes: bounded, so that nested aliases
+                    // (a "billion laughs" document) cannot exhaust memory.
+                    self.alias_nodes += count;
+                    if self.alias_nodes > budget::max_alias_nodes() {
+                        return Err(SyntaxError {
+                            line: line_of(&span),
+                            message: format!(
+                                "document contains excessive aliasing (more than {} nodes copied by aliases; raise the budget with {})",
+                                budget::max_alias_nodes(),
+                                budget::ALIAS_VAR
+                            ),
+                            strict: None,
+                        });
+                    }
+                    Ok(v.clone())
+                }
                 None => Err(self.unknown_anchor(span.start.index())),
             },
             Event::SequenceStart(anchor, _) => {
@@ -369,7 +452,7 @@ impl<'a> Builder<'a> {
 
     fn remember(&mut self, anchor: usize, v: &RawValue) {
         if anchor != 0 {
-            self.anchors.push((anchor, v.clone()));
+            self.anchors.push((anchor, v.clone(), node_count(v)));
         }
     }
 
