@@ -233,15 +233,10 @@ fn bad_arguments_are_usage_errors() {
 #[test]
 fn a_rule_that_never_ends_is_stopped_with_an_error() {
     let schema = "#@ def forever(v):\n#@   for i in range(1000000000):\n#@     for j in range(1000000000):\n#@       v = v\n#@     end\n#@   end\n#@   return True\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"stops\", forever)\nx: 1\n";
-    let started = std::time::Instant::now();
+    // The budget counts statements, not time: no clock in this test.
     let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(2),
-        "took {:?}",
-        started.elapsed()
-    );
     assert!(err.contains("must be: stops"), "{err}");
-    assert!(err.contains("endless loop"), "{err}");
+    assert!(err.contains("evaluation stopped after 100000000 Starlark statements"), "{err}");
 }
 
 #[test]
