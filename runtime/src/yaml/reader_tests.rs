@@ -23,6 +23,8 @@ fn agree(src: &str) -> bool {
                 fast == full || format!("{fast:?}") == format!("{full:?}"),
                 "readers disagree (strict: {strict}) on:\n{src}\n{fast:#?}\n{full:#?}"
             ),
+            // saphyr-parser counts flow nesting in a byte; ytt (and the fast reader) go deeper.
+            Err(e) if e.message == "recursion limit exceeded" => {}
             Err(e) => panic!("block reader accepted what saphyr rejects ({e:?}):\n{src}"),
         }
     }
