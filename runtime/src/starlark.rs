@@ -55,6 +55,38 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
         x.length()
             .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
     }
+
+    /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything
+    /// else goes to the standard `dict`.
+    fn dict<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let heap = eval.heap();
+        let pos: Vec<_> = args
+            .items
+            .into_iter()
+            .map(|v| convert::map_fragment_items(v, heap).unwrap_or(v))
+            .collect();
+        let named: Vec<(&str, starlark::values::Value<'v>)> =
+            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        eval.eval_function(standard_dict(), &pos, &named)
+    }
+}
+
+/// The interpreter's own `dict`, which [`go_compatible`] wraps.
+fn standard_dict<'v>() -> starlark::values::Value<'v> {
+    static STANDARD: OnceLock<Globals> = OnceLock::new();
+    STANDARD
+        .get_or_init(Globals::standard)
+        .iter()
+        .find(|(name, _)| *name == "dict")
+        .map(|(_, v)| v.to_value())
+        .expect("the standard globals have dict")
 }
 
 /// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
