@@ -217,7 +217,10 @@ pub fn error_message(e: &starlark::Error) -> String {
             return f.0.clone();
         }
     }
-    go_wording(&e.without_diagnostic().to_string())
+    go_wording(
+        &e.without_diagnostic().to_string(),
+        e.span().map(|s| s.source_span()),
+    )
 }
 
 fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
@@ -225,7 +228,85 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
     Some(&rest[..rest.find(end)?])
 }
 
-fn go_wording(msg: &str) -> String {
+/// `Operation `OP` not supported for types `A` and `B``: the operator and both types.
+fn binary_op(msg: &str) -> Option<(&str, &str, &str)> {
+    let rest = msg.strip_prefix("Operation `")?;
+    let (op, rest) = rest.split_once("` not supported for types `")?;
+    let (a, rest) = rest.split_once("` and `")?;
+    let b = rest.strip_suffix('`')?;
+    Some((op, a, b))
+}
+
+/// The operators of `text` outside brackets and strings, in order.
+fn operators(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut depth = 0i32;
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'"' | b'\'' => quote = Some(c),
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            _ if depth == 0 => {
+                let two = text.get(i..i + 2).unwrap_or("");
+                if ["<=", ">=", "==", "!=", "//", "<<", ">>", "**"].contains(&two) {
+                    out.push(two);
+                    i += 2;
+                    continue;
+                }
+                if matches!(c, b'<' | b'>' | b'/' | b'%' | b'*') {
+                    out.push(&text[i..i + 1]);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The comparison operator of the expression `span` (`a > b`): starlark-rust's error does not
+/// name it, starlark-go's does. Starlark has no chained comparisons, so there is one at most.
+fn comparison_op(span: Option<&str>) -> Option<&str> {
+    let ops: Vec<&str> = operators(span?)
+        .into_iter()
+        .filter(|o| ["<", ">", "<=", ">=", "==", "!="].contains(o))
+        .collect();
+    match ops[..] {
+        [op] => Some(op),
+        _ => None,
+    }
+}
+
+/// The operator of the multiplicative expression `span` (`a / b`): the last one at the top level,
+/// as they associate to the left.
+fn multiplicative_op(span: Option<&str>) -> Option<&str> {
+    operators(span?)
+        .into_iter()
+        .rfind(|o| ["*", "/", "//", "%"].contains(o))
+}
+
+/// Rewords a starlark-rust error message as starlark-go words it. `span` is the source text of
+/// the expression that failed, when known (it names operators that the message does not).
+fn go_wording(msg: &str, span: Option<&str>) -> String {
     if let Some(name) = msg
         .strip_prefix("Variable `")
         .and_then(|r| r.strip_suffix("` not found"))
@@ -235,11 +316,88 @@ fn go_wording(msg: &str) -> String {
     if msg.starts_with("Floor division by zero") || msg.starts_with("Integer division by zero") {
         return "floored division by zero".into();
     }
-    if msg.starts_with("Division by zero") {
-        return "floating-point division by zero".into();
+    if msg.starts_with("Division by zero") || msg.starts_with("float division by zero") {
+        // `1 / 0` divides as reals in starlark-go, ints or not.
+        return "real division by zero".into();
+    }
+    if msg.starts_with("Modulo by zero") {
+        return "integer modulo by zero".into();
+    }
+    if msg == "Cannot divide by zero" {
+        // A float `//` or `%` by zero.
+        match multiplicative_op(span) {
+            Some("%") => return "float modulo by zero".into(),
+            Some("//") => return "floored division by zero".into(),
+            _ => {}
+        }
     }
     if let Some(name) = between(msg, "Module has no symbol `", "`") {
         return format!("load: name {name} not found in module");
+    }
+    // `x.name` of a value without it; functions are left alone: starlark-go tells builtins
+    // (`builtin_function_or_method`) from `def`s (`function`), this message does not.
+    if let Some(rest) = msg.strip_prefix("Object of type `") {
+        if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
+            if let Some(attr) = rest.split('`').next() {
+                if ty != "function" {
+                    return format!("{ty} has no .{attr} field or method");
+                }
+            }
+        }
+    }
+    if let Some((op, a, b)) = binary_op(msg) {
+        if ["compare", "cmp()", "<>"].contains(&op) {
+            if let Some(cmp) = comparison_op(span) {
+                return format!("{a} {cmp} {b} not implemented");
+            }
+        } else if !op.starts_with('(') && !op.starts_with('.') {
+            return format!("unknown binary op: {a} {op} {b}");
+        }
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `") {
+        if let Some((op, ty)) = rest.split_once("` not supported on type `") {
+            if ["-", "+", "~"].contains(&op) {
+                if let Some(ty) = ty.strip_suffix('`') {
+                    return format!("unknown unary op: {op} {ty}");
+                }
+            }
+        }
+    }
+    if let Some(key) = msg
+        .strip_prefix("Key `")
+        .and_then(|r| r.strip_suffix("` was not found"))
+    {
+        return format!("key {key} not in dict");
+    }
+    if let Some(ty) = msg
+        .strip_prefix("Value of type `")
+        .and_then(|r| r.strip_suffix("` is not hashable"))
+    {
+        return format!("unhashable type: {ty}");
+    }
+    if msg.starts_with("Element '") && msg.contains("' not found in list '") {
+        return "remove: element not found".into();
+    }
+    if msg.starts_with("Element '") && msg.contains("' not found in '") {
+        return "index: value not in list".into();
+    }
+    if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
+        return "pop: missing key".into();
+    }
+    if msg == "Third argument of range (step) cannot be zero" {
+        return "range: step argument must not be zero".into();
+    }
+    if let Some(rest) = msg.strip_prefix("Cannot parse `") {
+        if let Some((text, base)) = rest.rsplit_once("` as an integer in base ") {
+            return format!("int: invalid literal with base {base}: {text}");
+        }
+    }
+    if let Some(rest) =
+        msg.strip_prefix("Type of parameter `to_join` doesn't match, expected `str`, actual `")
+    {
+        if let Some((ty, _)) = rest.split_once(" (repr: ") {
+            return format!("join: in list, want string, got {ty}");
+        }
     }
     msg.to_string()
 }
