@@ -457,7 +457,10 @@ fn call_stack(
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();
     if let (Some(last), Some(line)) = (frames.last(), line) {
-        if last.location.is_some() && !last.name.starts_with("__ytt_") && frames.len() > 1 {
+        // The error is in the body of the innermost function, unless it is the call itself
+        // that failed (a native function such as `fail`).
+        let in_body = e.span() != last.location.as_ref();
+        if last.location.is_some() && !last.name.starts_with("__ytt_") && in_body {
             out.push(StackFrame {
                 function: last.name.clone(),
                 file: name.to_string(),
