@@ -322,6 +322,18 @@ fn parse_yaml_value(
     Ok(tree.value)
 }
 
+/// Set when a `@ytt:math` function is called: ytt then warns on stderr, once per run.
+pub static MATH_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// ytt's warning after a run that called a `@ytt:math` function (an empty line first).
+fn warn_if_math_used() {
+    if MATH_USED.load(std::sync::atomic::Ordering::Relaxed) {
+        eprintln!(
+            "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures."
+        );
+    }
+}
+
 /// The process: arguments in, output printed, exit status out (0 fine, 1 an error ytt would
 /// report, 2 unusable arguments).
 pub fn main_with(args: &[String], backend: &dyn Backend, usage: &str) -> i32 {
@@ -335,11 +347,14 @@ pub fn main_with(args: &[String], backend: &dyn Backend, usage: &str) -> i32 {
     };
     if opts.violations_format.as_deref() == Some("json") {
         if let Ok(Outcome::Invalid(violations)) = evaluate(&opts, backend) {
+            warn_if_math_used();
             println!("{}", validate::to_json(&violations));
             return 1;
         }
     }
-    match run_keeping(&opts, backend) {
+    let result = run_keeping(&opts, backend);
+    warn_if_math_used();
+    match result {
         Ok((out, leftovers)) => {
             print!("{out}");
             // The process exits next and its memory goes back at once: freeing every node

@@ -12,7 +12,7 @@ use starlark::values::float::UnpackFloat;
 use starlark::values::none::NoneType;
 use starlark::values::structs::AllocStruct;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, Value};
+use starlark::values::{Heap, UnpackValue, Value};
 
 use super::convert::to_tree_value;
 use crate::value::Pos;
@@ -255,30 +255,109 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// A `@ytt:math` function's arguments, checked as ytt checks them: `want` numbers (ints or
+/// floats), no keywords. Marks the run as one that used the math module, even if the call fails.
+fn math_args(
+    name: &str,
+    args: &[Value],
+    kwargs: &starlark::collections::SmallMap<starlark::values::StringValue, Value>,
+    want: usize,
+) -> anyhow::Result<Vec<f64>> {
+    crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    if !kwargs.is_empty() {
+        anyhow::bail!("{name}: {name}: unexpected keyword arguments");
+    }
+    if args.len() != want {
+        anyhow::bail!("{name}: {name}: got {} arguments, want {want}", args.len());
+    }
+    args.iter()
+        .map(|v| {
+            if v.unpack_bool().is_none() {
+                if let Some(f) = UnpackFloat::unpack_value(*v).ok().flatten() {
+                    return Ok(f.0);
+                }
+            }
+            // The Go type of the value in starlark-go.
+            let go_type = match v.get_type() {
+                "string" => "starlark.String".to_string(),
+                "bool" => "starlark.Bool".to_string(),
+                "NoneType" => "starlark.NoneType".to_string(),
+                "tuple" => "starlark.Tuple".to_string(),
+                "list" => "*starlark.List".to_string(),
+                "dict" => "*starlark.Dict".to_string(),
+                other => format!("starlark.{other}"),
+            };
+            anyhow::bail!("{name}: expected float value, but was {go_type}")
+        })
+        .collect()
+}
+
 #[starlark_module]
 fn math_members(builder: &mut GlobalsBuilder) {
-    fn ceil(x: UnpackFloat) -> anyhow::Result<i64> {
-        Ok(x.0.ceil() as i64)
+    fn ceil<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<i64> {
+        let x = math_args("ceil", &args.items, &kwargs, 1)?;
+        Ok(x[0].ceil() as i64)
     }
 
-    fn floor(x: UnpackFloat) -> anyhow::Result<i64> {
-        Ok(x.0.floor() as i64)
+    fn floor<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<i64> {
+        let x = math_args("floor", &args.items, &kwargs, 1)?;
+        Ok(x[0].floor() as i64)
     }
 
-    fn round(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.round())
+    fn round<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("round", &args.items, &kwargs, 1)?;
+        Ok(x[0].round())
     }
 
-    fn sqrt(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.sqrt())
+    fn sqrt<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("sqrt", &args.items, &kwargs, 1)?;
+        Ok(x[0].sqrt())
     }
 
-    fn pow(x: UnpackFloat, y: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.powf(y.0))
+    fn pow<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("pow", &args.items, &kwargs, 2)?;
+        Ok(x[0].powf(x[1]))
     }
 
-    fn fabs(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.abs())
+    fn fabs<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("fabs", &args.items, &kwargs, 1)?;
+        Ok(x[0].abs())
     }
 }
 
