@@ -168,10 +168,20 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             expected(),
             Some(format!(
                 "{} {op} {} not implemented",
-                starlark_type(value),
-                starlark_type(arg)
+                bound_operand_type(value),
+                bound_operand_type(arg)
             )),
         ),
+    }
+}
+
+/// The type ytt's `assert.min`/`max` name for a value: an empty map or array reaches them as
+/// `None` (ytt converts it to a nil Go value).
+fn bound_operand_type(v: &Value) -> &'static str {
+    match v {
+        Value::Array(items) if items.is_empty() => "NoneType",
+        Value::Map(entries) if entries.is_empty() => "NoneType",
+        v => starlark_type(v),
     }
 }
 
