@@ -393,9 +393,16 @@ mod tests {
             .check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)]))
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("value > [0]"));
+        // ytt hands an empty map to the comparison as None, a non-empty one as a dict.
         let f = RuleName::Min
             .check(&Value::Int(1), &Value::Map(vec![]))
             .unwrap();
+        assert_eq!(f.found.as_deref(), Some("NoneType >= int not implemented"));
+        let one = Value::Map(vec![MapEntry {
+            key: Value::Str("a".into()),
+            value: Node::new(Value::Int(1), Pos::unknown()),
+        }]);
+        let f = RuleName::Min.check(&Value::Int(1), &one).unwrap();
         assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
     }
 
