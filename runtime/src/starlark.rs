@@ -190,14 +190,14 @@ impl FileLoader for Loader<'_> {
         if let Some(m) = modules::ytt_module(path) {
             return Ok(m);
         }
-        if path.starts_with("@ytt:") {
+        if let Some(module) = path.strip_prefix("@ytt:") {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot find module '{path}'"
+                "cannot load {path}: builtin ytt library does not have module '{module}' (hint: is it available in newer version of ytt?)"
             )));
         }
         let Some((name, src)) = self.sources.find(self.from, path) else {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "Expected to find file '{path}' (hint: only files included via -f flag are available)"
+                "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
             )));
         };
         let program = compile_starlark(&src).map_err(|e| {
