@@ -35,8 +35,9 @@ fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'
 
 #[starlark_module]
 fn assert_members(builder: &mut GlobalsBuilder) {
+    /// ytt words it `assert.fail: fail: MSG`, in a `found:` line as in a template error.
     fn fail(msg: &str) -> anyhow::Result<NoneType> {
-        Err(AssertFail(msg.to_owned()).into())
+        Err(AssertFail(format!("assert.fail: fail: {msg}")).into())
     }
 
     fn min<'v>(minimum: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
