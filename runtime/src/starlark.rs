@@ -283,6 +283,12 @@ fn operators(text: &str) -> Vec<&str> {
     out
 }
 
+/// The keyword of a "repeated named argument" error: its span is the keyword itself.
+fn repeated_keyword(span: &str) -> Option<&str> {
+    let is_name = !span.is_empty() && span.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+    is_name.then_some(span)
+}
+
 /// The comparison operator of the expression `span` (`a > b`): starlark-rust's error does not
 /// name it, starlark-go's does. Starlark has no chained comparisons, so there is one at most.
 fn comparison_op(span: Option<&str>) -> Option<&str> {
@@ -383,6 +389,11 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
     }
     if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
         return "pop: missing key".into();
+    }
+    if msg == "repeated named argument" {
+        if let Some(name) = span.and_then(repeated_keyword) {
+            return format!("keyword argument {name} repeated");
+        }
     }
     if msg == "Third argument of range (step) cannot be zero" {
         return "range: step argument must not be zero".into();
