@@ -56,6 +56,23 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
             .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
     }
 
+    /// `str(v)`: a string itself, anything else as [`go_repr`] (floats as starlark-go writes them).
+    fn str<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<String> {
+        Ok(match x.unpack_str() {
+            Some(s) => s.to_string(),
+            None => go_repr(x),
+        })
+    }
+
+    /// `repr(v)` with floats as starlark-go writes them.
+    fn repr<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<String> {
+        Ok(go_repr(x))
+    }
+
     /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything
     /// else goes to the standard `dict`.
     fn dict<'v>(
@@ -76,6 +93,69 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
             kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         eval.eval_function(standard_dict(), &pos, &named)
     }
+}
+
+/// starlark-go's text of a float as ytt's fork writes it: `%g`, six significant digits
+/// (`1.0` is `1`, `1/3` is `0.333333`, `123456789.0` is `1.23457e+08`).
+pub fn go_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".into();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    }
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let sci = format!("{f:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.unsigned_abs())
+    } else {
+        trim(&format!("{f:.*}", (5 - exp) as usize))
+    }
+}
+
+/// `repr(v)` as starlark-go writes it: floats as [`go_float`], also inside lists, tuples and
+/// dicts; a struct as `struct(...)` (ytt's); anything else as the interpreter writes it.
+pub(crate) fn go_repr(v: starlark::values::Value) -> String {
+    use starlark::values::dict::DictRef;
+    use starlark::values::list::ListRef;
+    use starlark::values::tuple::TupleRef;
+    use starlark::values::ValueLike;
+    if let Some(f) = v.downcast_ref::<starlark::values::float::StarlarkFloat>() {
+        return go_float(f.0);
+    }
+    let join = |items: &mut dyn Iterator<Item = starlark::values::Value>| {
+        items.map(go_repr).collect::<Vec<_>>().join(", ")
+    };
+    if let Some(list) = ListRef::from_value(v) {
+        return format!("[{}]", join(&mut list.iter()));
+    }
+    if let Some(tuple) = TupleRef::from_value(v) {
+        let comma = if tuple.len() == 1 { "," } else { "" };
+        return format!("({}{comma})", join(&mut tuple.iter()));
+    }
+    if let Some(dict) = DictRef::from_value(v) {
+        let items: Vec<String> = dict
+            .iter()
+            .map(|(k, x)| format!("{}: {}", go_repr(k), go_repr(x)))
+            .collect();
+        return format!("{{{}}}", items.join(", "));
+    }
+    if starlark::values::structs::StructRef::from_value(v).is_some() {
+        return "struct(...)".into();
+    }
+    v.to_repr()
 }
 
 /// The interpreter's own `dict`, which [`go_compatible`] wraps.

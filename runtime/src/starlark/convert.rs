@@ -94,7 +94,7 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
             Some(t) => Ok(tree_value_to_starlark(&t.value, heap)),
             None => Err(starlark::Error::new_other(anyhow::anyhow!(
                 "key {} not in yamlfragment",
-                index.to_repr()
+                super::go_repr(index)
             ))),
         }
     }
