@@ -178,17 +178,43 @@ fn data_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Parses YAML (or JSON) text into a Starlark value.
+/// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
+/// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
+/// ytt, so its maps come out with sorted keys and its numbers as floats.
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
     let raw = crate::yaml::parse::parse_file("", text, false)
         .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
+    if what == "yaml" && raw.docs.len() > 1 {
+        anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
+    }
     let Some(doc) = raw.docs.first() else {
         return Ok(Value::new_none());
     };
-    Ok(super::convert::tree_value_to_starlark(
-        &crate::template::tree::Tree::from_raw(doc, None).value,
-        heap,
-    ))
+    let tree = crate::template::tree::Tree::from_raw(doc, None);
+    Ok(plain(&tree.value.to_value(), heap, what == "json"))
+}
+
+/// A decoded value as Starlark dicts and lists; `json` sorts map keys and makes numbers floats.
+fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
+    use crate::value::Value as Y;
+    match v {
+        Y::Int(i) if json => heap.alloc(*i as f64),
+        Y::Map(entries) => {
+            let mut items: Vec<(Value<'v>, Value<'v>)> = entries
+                .iter()
+                .map(|e| (plain(&e.key, heap, json), plain(&e.value.value, heap, json)))
+                .collect();
+            if json {
+                items.sort_by_key(|(k, _)| k.unpack_str().map(str::to_string));
+            }
+            heap.alloc(AllocDict(items))
+        }
+        Y::Array(items) => {
+            let items: Vec<Value<'v>> = items.iter().map(|n| plain(&n.value, heap, json)).collect();
+            heap.alloc(items)
+        }
+        scalar => super::convert::scalar_to_starlark(scalar, heap),
+    }
 }
 
 #[starlark_module]
