@@ -5,6 +5,7 @@
 
 pub mod builder;
 pub mod convert;
+pub mod json_decode;
 pub mod modules;
 pub mod predicates;
 
@@ -135,6 +136,9 @@ pub(crate) fn go_repr(v: starlark::values::Value) -> String {
     if let Some(f) = v.downcast_ref::<starlark::values::float::StarlarkFloat>() {
         return go_float(f.0);
     }
+    if let Some(s) = v.unpack_str() {
+        return go_quote(s);
+    }
     let join = |items: &mut dyn Iterator<Item = starlark::values::Value>| {
         items.map(go_repr).collect::<Vec<_>>().join(", ")
     };
@@ -156,6 +160,32 @@ pub(crate) fn go_repr(v: starlark::values::Value) -> String {
         return "struct(...)".into();
     }
     v.to_repr()
+}
+
+/// A string literal as starlark-go quotes it: printable Unicode kept as is (starlark-rust
+/// escapes everything outside ASCII), control characters escaped.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\u{b}' => out.push_str("\\v"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32))
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The interpreter's own `dict`, which [`go_compatible`] wraps.

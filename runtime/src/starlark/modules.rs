@@ -233,7 +233,9 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
     fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        decode(text, heap, "json")
+        let value =
+            super::json_decode::decode(text).map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
+        Ok(plain(&value, heap, true))
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
