@@ -96,34 +96,9 @@ fn go_compatible(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// starlark-go's text of a float as ytt's fork writes it: `%g`, six significant digits
-/// (`1.0` is `1`, `1/3` is `0.333333`, `123456789.0` is `1.23457e+08`).
+/// starlark-go's text of a float as ytt's fork writes it (`%g`, six significant digits).
 pub fn go_float(f: f64) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
-    }
-    if f == 0.0 {
-        return if f.is_sign_negative() { "-0" } else { "0" }.into();
-    }
-    let trim = |s: &str| -> String {
-        if s.contains('.') {
-            s.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            s.to_string()
-        }
-    };
-    let sci = format!("{f:.5e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exp.unsigned_abs())
-    } else {
-        trim(&format!("{f:.*}", (5 - exp) as usize))
-    }
+    crate::rules::float_repr(f)
 }
 
 /// `repr(v)` as starlark-go writes it: floats as [`go_float`], also inside lists, tuples and
