@@ -441,6 +441,18 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
             if let Some(cmp) = comparison_op(span) {
                 return format!("{a} {cmp} {b} not implemented");
             }
+            // Comparisons inside builtins: sorted() compares with `<` in the same order;
+            // max()/min() name the builtin and the operands the other way round.
+            let call = span.map(str::trim_start).unwrap_or("");
+            if call.starts_with("sorted(") && !call.contains("reverse") {
+                return format!("{a} < {b} not implemented");
+            }
+            if call.starts_with("max(") {
+                return format!("max: {b} > {a} not implemented");
+            }
+            if call.starts_with("min(") {
+                return format!("min: {b} < {a} not implemented");
+            }
         } else if !op.starts_with('(') && !op.starts_with('.') {
             return format!("unknown binary op: {a} {op} {b}");
         }
