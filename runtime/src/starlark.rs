@@ -368,6 +368,44 @@ fn operators(text: &str) -> Vec<&str> {
     out
 }
 
+/// The function that the expression `span` calls (`sorted` for `sorted(v)`, `join` for
+/// `", ".join(v)`), or `None` when it is not a call.
+fn called_builtin(span: &str) -> Option<&str> {
+    let span = span.trim();
+    if !span.ends_with(')') {
+        return None;
+    }
+    let bytes = span.as_bytes();
+    let (mut depth, mut quote, mut i) = (0i32, None::<u8>, 0);
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' if depth == 0 => {
+                    let callee = &span[..i];
+                    let name = callee.rsplit('.').next().unwrap_or(callee);
+                    return name
+                        .bytes()
+                        .all(|c| c.is_ascii_alphanumeric() || c == b'_')
+                        .then_some(name);
+                }
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The keyword of a "repeated named argument" error: its span is the keyword itself.
 fn repeated_keyword(span: &str) -> Option<&str> {
     let is_name = !span.is_empty() && span.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
@@ -400,9 +438,15 @@ fn multiplicative_op(span: Option<&str>) -> Option<&str> {
 fn go_wording(msg: &str, span: Option<&str>) -> String {
     if let Some(name) = msg
         .strip_prefix("Variable `")
-        .and_then(|r| r.strip_suffix("` not found"))
+        .and_then(|r| r.split_once("` not found"))
+        .map(|(name, _)| name)
     {
         return format!("undefined: {name}");
+    }
+    if let Some(rest) = msg.strip_suffix(" arguments for format string") {
+        if rest == "Too many" || rest == "Not enough" {
+            return format!("{} arguments for format string", rest.to_lowercase());
+        }
     }
     if msg.starts_with("Floor division by zero") || msg.starts_with("Integer division by zero") {
         return "floored division by zero".into();
@@ -453,8 +497,40 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
             if call.starts_with("min(") {
                 return format!("min: {b} < {a} not implemented");
             }
-        } else if !op.starts_with('(') && !op.starts_with('.') {
+        } else if op == "[]" {
+            return format!("unhandled index operation {a}[{b}]");
+        } else if !op.starts_with('(') && !op.starts_with('.') && !op.contains('[') {
             return format!("unknown binary op: {a} {op} {b}");
+        }
+    }
+    if let Some(ty) = msg
+        .strip_prefix("Operation `(iter)` not supported on type `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        // starlark-go names the builtin that wanted to iterate; a loop or a comprehension
+        // says the value is not iterable.
+        return match span.map(called_builtin) {
+            Some(Some("list" | "tuple" | "any" | "all" | "enumerate" | "reversed" | "set"))
+            | Some(Some("join")) => format!(
+                "{}: for parameter 1: got {ty}, want iterable",
+                span.and_then(called_builtin).unwrap_or_default()
+            ),
+            Some(Some("sorted")) => {
+                format!("sorted: for parameter iterable: got {ty}, want iterable")
+            }
+            Some(Some("dict")) => format!("dict: got {ty}, want iterable"),
+            Some(Some(f @ ("max" | "min"))) => format!("{f}: {ty} value is not iterable"),
+            Some(None) => format!("{ty} value is not iterable"),
+            _ => msg.to_string(),
+        };
+    }
+    if let Some(rest) = msg.strip_prefix("Operation `format(%") {
+        if let Some((verb, ty)) = rest.split_once(")` not supported on type `") {
+            if ["d", "x", "X", "o"].contains(&verb) {
+                if let Some(ty) = ty.strip_suffix('`') {
+                    return format!("%{verb} format requires integer: cannot convert {ty} to int");
+                }
+            }
         }
     }
     if let Some(rest) = msg.strip_prefix("Operation `") {

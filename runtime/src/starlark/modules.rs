@@ -178,6 +178,16 @@ fn data_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
+fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
+    text.unpack_str().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{what}.decode: expected a string, but was {}",
+            text.get_type()
+        )
+    })
+}
+
 /// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
 /// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
 /// ytt, so its maps come out with sorted keys and its numbers as floats.
@@ -219,8 +229,8 @@ fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        decode(text, heap, "yaml")
+    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        decode(decode_text(text, "yaml")?, heap, "yaml")
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
@@ -232,9 +242,9 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        let value =
-            super::json_decode::decode(text).map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
+    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        let value = super::json_decode::decode(decode_text(text, "json")?)
+            .map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
         Ok(plain(&value, heap, true))
     }
 
