@@ -368,6 +368,33 @@ fn operators(text: &str) -> Vec<&str> {
     out
 }
 
+/// Whether the expression `span` is an `in` / `not in` test at its top level.
+fn operators_in(span: &str) -> bool {
+    let bytes = span.as_bytes();
+    let (mut depth, mut quote) = (0i32, None::<u8>);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if let Some(q) = quote {
+            if c == b'\\' {
+                i += 1;
+            } else if c == q {
+                quote = None;
+            }
+        } else {
+            match c {
+                b'"' | b'\'' => quote = Some(c),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                b' ' if depth == 0 && span[i..].starts_with(" in ") => return true,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
 /// The function that the expression `span` calls (`sorted` for `sorted(v)`, `join` for
 /// `", ".join(v)`), or `None` when it is not a call.
 fn called_builtin(span: &str) -> Option<&str> {
@@ -523,6 +550,27 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
             Some(None) => format!("{ty} value is not iterable"),
             _ => msg.to_string(),
         };
+    }
+    if let Some(rest) = msg.strip_prefix("Type of parameters mismatch, expected `str`, actual `") {
+        // `1 in "abc"`: the only operator whose string operand checks the other's type.
+        let is_in = span.is_some_and(|s| operators_in(s));
+        if let (true, Some((ty, _))) = (is_in, rest.split_once(" (repr: ")) {
+            return format!("'in <string>' requires string as left operand, not {ty}");
+        }
+    }
+    for (param, method) in [("prefix", "startswith"), ("suffix", "endswith")] {
+        let head = format!(
+            "Type of parameter `{param}` doesn't match, expected `str | tuple[str, ...]`, actual `"
+        );
+        if let Some((ty, _)) = msg
+            .strip_prefix(head.as_str())
+            .and_then(|r| r.split_once(" (repr: "))
+        {
+            // A tuple with a non-string item has its own text in starlark-go: not mapped.
+            if ty != "tuple" {
+                return format!("{method}: got {ty}, want string or tuple of string");
+            }
+        }
     }
     if let Some(rest) = msg.strip_prefix("Operation `format(%") {
         if let Some((verb, ty)) = rest.split_once(")` not supported on type `") {
