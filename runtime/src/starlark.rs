@@ -553,7 +553,7 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
     }
     if let Some(rest) = msg.strip_prefix("Type of parameters mismatch, expected `str`, actual `") {
         // `1 in "abc"`: the only operator whose string operand checks the other's type.
-        let is_in = span.is_some_and(|s| operators_in(s));
+        let is_in = span.is_some_and(operators_in);
         if let (true, Some((ty, _))) = (is_in, rest.split_once(" (repr: ")) {
             return format!("'in <string>' requires string as left operand, not {ty}");
         }
