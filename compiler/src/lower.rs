@@ -601,6 +601,8 @@ impl Lowerer<'_> {
                     misc: String::new(),
                 });
             }
+            // Checked where the annotation is; the value is the node's (`from:` names its line).
+            value.pos = tree.pos.clone();
             return Ok(value);
         }
         if ty.nullable {

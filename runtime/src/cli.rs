@@ -489,6 +489,18 @@ fn parse_yaml_value(
     Ok(tree.value)
 }
 
+/// Set when a `@ytt:math` function is called: ytt then warns on stderr, once per run.
+pub static MATH_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// ytt's warning after a run that called a `@ytt:math` function (an empty line first).
+fn warn_if_math_used() {
+    if MATH_USED.load(std::sync::atomic::Ordering::Relaxed) {
+        output::stderr(
+            "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures.\n",
+        );
+    }
+}
+
 /// The program behind the arguments: for `--help` and `--version`.
 pub struct Program<'a> {
     /// The flags described (by [`command`]), with the program's name and about text.
@@ -557,10 +569,13 @@ pub fn answer_args(args: &[OsString], program: &Program) -> Result<Options, i32>
 pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
     if opts.violations_format.as_deref() == Some("json") {
         if let Ok(Outcome::Invalid(violations)) = evaluate(opts, backend) {
+            warn_if_math_used();
             return output::print_then(&format!("{}\n", validate::to_json(&violations)), 1);
         }
     }
-    match run_keeping(opts, backend) {
+    let result = run_keeping(opts, backend);
+    warn_if_math_used();
+    match result {
         Ok((out, leftovers)) => {
             let status = output::print_then(&out, 0);
             // The process exits next and its memory goes back at once: freeing every node

@@ -31,7 +31,7 @@ pub enum Val<'a> {
 }
 
 /// An explicit failure: the message as the interpreter reports it (`fail: x` for `fail("x")`,
-/// `x` for `assert.fail("x")`).
+/// `assert.fail: fail: x` for `assert.fail("x")`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure(pub String);
 
@@ -322,9 +322,9 @@ pub fn fail(msg: &Val) -> Failure {
     Failure(format!("fail: {}", string(msg)))
 }
 
-/// `assert.fail(msg)`.
+/// `assert.fail(msg)`: ytt words it `assert.fail: fail: MSG`.
 pub fn assert_fail(msg: &Val) -> Failure {
-    Failure(string(msg).to_string())
+    Failure(format!("assert.fail: fail: {}", string(msg)))
 }
 
 #[cfg(test)]

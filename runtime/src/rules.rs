@@ -151,7 +151,16 @@ fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
 fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
     let expected = || format!("a value {op} {}", repr(arg));
-    match compare(value, arg) {
+    // ytt hands an empty collection over as None, which compares with nothing.
+    let empty = |v: &Value| {
+        matches!(v, Value::Array(i) if i.is_empty()) || matches!(v, Value::Map(e) if e.is_empty())
+    };
+    let order = if empty(value) || empty(arg) {
+        Err(())
+    } else {
+        compare(value, arg)
+    };
+    match order {
         Ok(ord) => {
             let ok = if min {
                 ord != Ordering::Less
@@ -164,14 +173,38 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
                 fail(expected(), Some(format!("value {bad} {}", repr(arg))))
             }
         }
-        Err(()) => fail(
-            expected(),
-            Some(format!(
-                "{} {op} {} not implemented",
-                starlark_type(value),
-                starlark_type(arg)
-            )),
-        ),
+        Err(()) => {
+            // Items of lists keep their own types; only the operands themselves go through
+            // ytt's conversion (an empty collection is None).
+            let (a, b) = match incomparable_pair(value, arg) {
+                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), bound_operand_type(b)),
+                (a, b) => (starlark_type(a), starlark_type(b)),
+            };
+            fail(expected(), Some(format!("{a} {op} {b} not implemented")))
+        }
+    }
+}
+
+/// The two values whose comparison fails: starlark-go compares two lists by their first
+/// unequal items, and names those items' types in the error.
+fn incomparable_pair<'a>(a: &'a Value, b: &'a Value) -> (&'a Value, &'a Value) {
+    if let (Value::Array(x), Value::Array(y)) = (a, b) {
+        for (p, q) in x.iter().zip(y) {
+            if !starlark_eq(&p.value, &q.value) {
+                return incomparable_pair(&p.value, &q.value);
+            }
+        }
+    }
+    (a, b)
+}
+
+/// The type ytt's `assert.min`/`max` name for a value: an empty map or array reaches them as
+/// `None` (ytt converts it to a nil Go value).
+fn bound_operand_type(v: &Value) -> &'static str {
+    match v {
+        Value::Array(items) if items.is_empty() => "NoneType",
+        Value::Map(entries) if entries.is_empty() => "NoneType",
+        v => starlark_type(v),
     }
 }
 
@@ -317,23 +350,33 @@ pub fn repr(v: &Value) -> String {
     }
 }
 
-/// starlark-go's float formatting: shortest round-trip, always with a fraction or exponent.
+/// starlark-go's text of a float as ytt's fork writes it: `%g`, six significant digits
+/// (`1.0` is `1`, `1/3` is `0.333333`, `123456789.0` is `1.23457e+08`, infinity `+Inf`).
 pub fn float_repr(f: f64) -> String {
     if f.is_nan() {
-        return "nan".into();
+        return "NaN".into();
     }
     if f.is_infinite() {
-        return if f > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        };
+        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
     }
-    let s = crate::yaml::emit::format_float(f);
-    if s.contains(['.', 'e', 'n', 'i']) {
-        s
+    if f == 0.0 {
+        return if f.is_sign_negative() { "-0" } else { "0" }.into();
+    }
+    let trim = |s: &str| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let sci = format!("{f:.5e}");
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if !(-4..6).contains(&exp) {
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(mantissa), exp.unsigned_abs())
     } else {
-        format!("{s}.0")
+        trim(&format!("{f:.*}", (5 - exp) as usize))
     }
 }
 
@@ -383,9 +426,16 @@ mod tests {
             .check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)]))
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("value > [0]"));
+        // ytt hands an empty map to the comparison as None, a non-empty one as a dict.
         let f = RuleName::Min
             .check(&Value::Int(1), &Value::Map(vec![]))
             .unwrap();
+        assert_eq!(f.found.as_deref(), Some("NoneType >= int not implemented"));
+        let one = Value::Map(vec![MapEntry {
+            key: Value::Str("a".into()),
+            value: Node::new(Value::Int(1), Pos::unknown()),
+        }]);
+        let f = RuleName::Min.check(&Value::Int(1), &one).unwrap();
         assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
     }
 
@@ -435,7 +485,11 @@ mod tests {
 
     #[test]
     fn reprs() {
-        assert_eq!(repr(&Value::Float(1.0)), "1.0");
+        // ytt's starlark-go writes floats with %g (checked against the oracle).
+        assert_eq!(repr(&Value::Float(1.0)), "1");
+        assert_eq!(repr(&Value::Float(123456789.0)), "1.23457e+08");
+        assert_eq!(repr(&Value::Float(1.0 / 3.0)), "0.333333");
+        assert_eq!(repr(&Value::Float(f64::INFINITY)), "+Inf");
         assert_eq!(repr(&Value::Str("a\"b".into())), "\"a\\\"b\"");
         assert_eq!(repr(&Value::Null), "None");
     }

@@ -64,8 +64,8 @@ pub trait Predicates {
     ) -> Result<bool, String>;
 }
 
-/// The `found:` of a rule that failed with `message`: `fail("x")` and `assert.fail("x")` both
-/// read `x`.
+/// The `found:` of a rule that failed with `message`: `fail("x")` reads `x`,
+/// `assert.fail("x")` keeps ytt's prefixes (`assert.fail: fail: x`).
 pub fn failure_found(message: &str) -> String {
     let msg = message.trim_start();
     msg.strip_prefix("fail: ")

@@ -236,7 +236,10 @@ fn a_rule_that_never_ends_is_stopped_with_an_error() {
     // The budget counts statements, not time: no clock in this test.
     let err = check(&[("schema.yml", schema)], &["-f", "schema.yml"]).unwrap_err();
     assert!(err.contains("must be: stops"), "{err}");
-    assert!(err.contains("evaluation stopped after 100000000 Starlark statements"), "{err}");
+    assert!(
+        err.contains("evaluation stopped after 100000000 Starlark statements"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -28,10 +28,41 @@ pub struct YamlFragment {
 
 starlark_simple_value!(YamlFragment);
 
+/// ytt prints a fragment as its Go type (`str(v)` of a map is `yamlfragment(*yamlmeta.Map)`).
 impl fmt::Display for YamlFragment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::yaml::emit::to_yaml(&self.value.to_value()))
+        match &*self.value {
+            TreeValue::Map(_) => f.write_str("yamlfragment(*yamlmeta.Map)"),
+            TreeValue::Array(_) => f.write_str("yamlfragment(*yamlmeta.Array)"),
+            TreeValue::Scalar(_) => {
+                f.write_str(&crate::yaml::emit::to_yaml(&self.value.to_value()))
+            }
+        }
     }
+}
+
+/// The error of `a[i]` on an array fragment when `i` is not an int, with the Go type ytt names.
+fn array_index_error(index: Value) -> starlark::Error {
+    let go_type = if index.is_none() {
+        "<nil>".to_string()
+    } else if index.unpack_bool().is_some() {
+        "bool".to_string()
+    } else if index.unpack_str().is_some() {
+        "string".to_string()
+    } else if index.downcast_ref::<StarlarkFloat>().is_some() {
+        "float64".to_string()
+    } else {
+        index.get_type().to_string()
+    };
+    starlark::Error::new_other(anyhow::anyhow!(
+        "yamlfragment.Get: Expected array index to be an int64, but was {go_type}"
+    ))
+}
+
+fn not_implemented() -> starlark::Error {
+    starlark::Error::new_other(anyhow::anyhow!(
+        "yamlfragment.CompareSameType: Not implemented"
+    ))
 }
 
 #[starlark_value(type = "yamlfragment")]
@@ -52,29 +83,61 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
                         .is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k)))
                 })
             }
-            TreeValue::Array(items) => i64::unpack_value(index).ok().flatten().and_then(|i| {
-                let i = if i < 0 { i + items.len() as i64 } else { i };
-                usize::try_from(i).ok().and_then(|i| items.get(i))
-            }),
+            // No negative indexes: `v[-1]` is `key -1 not in yamlfragment` in ytt.
+            TreeValue::Array(items) => match i64::unpack_value(index).ok().flatten() {
+                Some(i) => usize::try_from(i).ok().and_then(|i| items.get(i)),
+                None => return Err(array_index_error(index)),
+            },
             TreeValue::Scalar(_) => None,
         };
         match found {
             Some(t) => Ok(tree_value_to_starlark(&t.value, heap)),
             None => Err(starlark::Error::new_other(anyhow::anyhow!(
                 "key {} not in yamlfragment",
-                index.to_repr()
+                super::go_repr(index)
             ))),
         }
     }
 
-    fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+    // No attributes: in ytt `v.name` of a map fragment is `yamlfragment has no .name field or
+    // method`, and so are `.keys()`, `.items()`, `.get()`.
+
+    /// Iterating a map gives its keys (as a dict does), an array its items.
+    fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
         match &*self.value {
-            TreeValue::Map(items) => items
+            TreeValue::Map(items) => Ok(items
                 .iter()
-                .find(|t| t.key().and_then(|k| k.as_str()) == Some(attribute))
-                .map(|t| tree_value_to_starlark(&t.value, heap)),
-            _ => None,
+                .map(|t| match t.key() {
+                    Some(k) => scalar_to_starlark(k, heap),
+                    None => Value::new_none(),
+                })
+                .collect()),
+            TreeValue::Array(items) => Ok(items
+                .iter()
+                .map(|t| tree_value_to_starlark(&t.value, heap))
+                .collect()),
+            TreeValue::Scalar(_) => Err(starlark::Error::new_other(anyhow::anyhow!(
+                "Operation `(iter)` not supported on type `yamlfragment`"
+            ))),
         }
+    }
+
+    /// Two fragments cannot be compared in ytt, not even with `==`.
+    fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {
+        if other.downcast_ref::<YamlFragment>().is_some() {
+            return Err(not_implemented());
+        }
+        Ok(false)
+    }
+
+    fn compare(&self, other: Value<'v>) -> starlark::Result<std::cmp::Ordering> {
+        if other.downcast_ref::<YamlFragment>().is_some() {
+            return Err(not_implemented());
+        }
+        Err(starlark::Error::new_other(anyhow::anyhow!(
+            "Operation `compare` not supported for types `yamlfragment` and `{}`",
+            other.get_type()
+        )))
     }
 
     fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
@@ -99,6 +162,25 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
     fn to_bool(&self) -> bool {
         !matches!(&*self.value, TreeValue::Map(i) | TreeValue::Array(i) if i.is_empty())
     }
+}
+
+/// The items of a map fragment as a list of `(key, value)` pairs (for `dict(v)`).
+pub fn map_fragment_items<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Value<'v>> {
+    let frag = v.downcast_ref::<YamlFragment>()?;
+    let TreeValue::Map(items) = &*frag.value else {
+        return None;
+    };
+    let pairs: Vec<Value<'v>> = items
+        .iter()
+        .map(|t| {
+            let k = match t.key() {
+                Some(k) => scalar_to_starlark(k, heap),
+                None => Value::new_none(),
+            };
+            heap.alloc((k, tree_value_to_starlark(&t.value, heap)))
+        })
+        .collect();
+    Some(heap.alloc(pairs))
 }
 
 fn to_scalar_key(v: Value) -> Option<YValue> {

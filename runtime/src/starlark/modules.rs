@@ -12,7 +12,7 @@ use starlark::values::float::UnpackFloat;
 use starlark::values::none::NoneType;
 use starlark::values::structs::AllocStruct;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, Value};
+use starlark::values::{Heap, UnpackValue, Value};
 
 use super::convert::to_tree_value;
 use crate::value::Pos;
@@ -35,8 +35,9 @@ fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'
 
 #[starlark_module]
 fn assert_members(builder: &mut GlobalsBuilder) {
+    /// ytt words it `assert.fail: fail: MSG`, in a `found:` line as in a template error.
     fn fail(msg: &str) -> anyhow::Result<NoneType> {
-        Err(AssertFail(msg.to_owned()).into())
+        Err(AssertFail(format!("assert.fail: fail: {msg}")).into())
     }
 
     fn min<'v>(minimum: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
@@ -177,23 +178,59 @@ fn data_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Parses YAML (or JSON) text into a Starlark value.
+/// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
+fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
+    text.unpack_str().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{what}.decode: expected a string, but was {}",
+            text.get_type()
+        )
+    })
+}
+
+/// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
+/// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
+/// ytt, so its maps come out with sorted keys and its numbers as floats.
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
     let raw = crate::yaml::parse::parse_file("", text, false)
         .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
+    if what == "yaml" && raw.docs.len() > 1 {
+        anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
+    }
     let Some(doc) = raw.docs.first() else {
         return Ok(Value::new_none());
     };
-    Ok(super::convert::tree_value_to_starlark(
-        &crate::template::tree::Tree::from_raw(doc, None).value,
-        heap,
-    ))
+    let tree = crate::template::tree::Tree::from_raw(doc, None);
+    Ok(plain(&tree.value.to_value(), heap, what == "json"))
+}
+
+/// A decoded value as Starlark dicts and lists; `json` sorts map keys and makes numbers floats.
+fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
+    use crate::value::Value as Y;
+    match v {
+        Y::Int(i) if json => heap.alloc(*i as f64),
+        Y::Map(entries) => {
+            let mut items: Vec<(Value<'v>, Value<'v>)> = entries
+                .iter()
+                .map(|e| (plain(&e.key, heap, json), plain(&e.value.value, heap, json)))
+                .collect();
+            if json {
+                items.sort_by_key(|(k, _)| k.unpack_str().map(str::to_string));
+            }
+            heap.alloc(AllocDict(items))
+        }
+        Y::Array(items) => {
+            let items: Vec<Value<'v>> = items.iter().map(|n| plain(&n.value, heap, json)).collect();
+            heap.alloc(items)
+        }
+        scalar => super::convert::scalar_to_starlark(scalar, heap),
+    }
 }
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        decode(text, heap, "yaml")
+    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        decode(decode_text(text, "yaml")?, heap, "yaml")
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
@@ -205,8 +242,10 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: &str, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        decode(text, heap, "json")
+    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        let value = super::json_decode::decode(decode_text(text, "json")?)
+            .map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
+        Ok(plain(&value, heap, true))
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
@@ -255,30 +294,109 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// A `@ytt:math` function's arguments, checked as ytt checks them: `want` numbers (ints or
+/// floats), no keywords. Marks the run as one that used the math module, even if the call fails.
+fn math_args(
+    name: &str,
+    args: &[Value],
+    kwargs: &starlark::collections::SmallMap<starlark::values::StringValue, Value>,
+    want: usize,
+) -> anyhow::Result<Vec<f64>> {
+    crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    if !kwargs.is_empty() {
+        anyhow::bail!("{name}: {name}: unexpected keyword arguments");
+    }
+    if args.len() != want {
+        anyhow::bail!("{name}: {name}: got {} arguments, want {want}", args.len());
+    }
+    args.iter()
+        .map(|v| {
+            if v.unpack_bool().is_none() {
+                if let Some(f) = UnpackFloat::unpack_value(*v).ok().flatten() {
+                    return Ok(f.0);
+                }
+            }
+            // The Go type of the value in starlark-go.
+            let go_type = match v.get_type() {
+                "string" => "starlark.String".to_string(),
+                "bool" => "starlark.Bool".to_string(),
+                "NoneType" => "starlark.NoneType".to_string(),
+                "tuple" => "starlark.Tuple".to_string(),
+                "list" => "*starlark.List".to_string(),
+                "dict" => "*starlark.Dict".to_string(),
+                other => format!("starlark.{other}"),
+            };
+            anyhow::bail!("{name}: expected float value, but was {go_type}")
+        })
+        .collect()
+}
+
 #[starlark_module]
 fn math_members(builder: &mut GlobalsBuilder) {
-    fn ceil(x: UnpackFloat) -> anyhow::Result<i64> {
-        Ok(x.0.ceil() as i64)
+    fn ceil<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<i64> {
+        let x = math_args("ceil", &args.items, &kwargs, 1)?;
+        Ok(x[0].ceil() as i64)
     }
 
-    fn floor(x: UnpackFloat) -> anyhow::Result<i64> {
-        Ok(x.0.floor() as i64)
+    fn floor<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<i64> {
+        let x = math_args("floor", &args.items, &kwargs, 1)?;
+        Ok(x[0].floor() as i64)
     }
 
-    fn round(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.round())
+    fn round<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("round", &args.items, &kwargs, 1)?;
+        Ok(x[0].round())
     }
 
-    fn sqrt(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.sqrt())
+    fn sqrt<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("sqrt", &args.items, &kwargs, 1)?;
+        Ok(x[0].sqrt())
     }
 
-    fn pow(x: UnpackFloat, y: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.powf(y.0))
+    fn pow<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("pow", &args.items, &kwargs, 2)?;
+        Ok(x[0].powf(x[1]))
     }
 
-    fn fabs(x: UnpackFloat) -> anyhow::Result<f64> {
-        Ok(x.0.abs())
+    fn fabs<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<f64> {
+        let x = math_args("fabs", &args.items, &kwargs, 1)?;
+        Ok(x[0].abs())
     }
 }
 

@@ -55,6 +55,8 @@ pub struct CompileError {
 
 #[derive(Debug)]
 struct Block {
+    /// The line that opened it (ytt names the first block left open).
+    line: u32,
     is_def: bool,
     has_body: bool,
     /// `for/end` and `if/end` close after the next node: the depth of that node's frame.
@@ -103,10 +105,10 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
         c.code(comment)?;
     }
     c.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
-    if let Some(_open) = c.blocks.last() {
+    if let Some(open) = c.blocks.first() {
         return Err(CompileError {
-            line: 0,
-            message: "expected 'end' keyword to close an open block".into(),
+            line: open.line,
+            message: UNCLOSED_BLOCK.into(),
         });
     }
     Ok(Program {
@@ -115,6 +117,10 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
         nodes: c.nodes,
     })
 }
+
+/// ytt's error for a block that no `end` closes.
+const UNCLOSED_BLOCK: &str =
+    "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
 
 /// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
 pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
@@ -133,10 +139,10 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
             text: format!(" {line}"),
         })?;
     }
-    if !c.blocks.is_empty() {
+    if let Some(open) = c.blocks.first() {
         return Err(CompileError {
-            line: src.lines().count() as u32,
-            message: "expected 'end' keyword to close an open block".into(),
+            line: open.line,
+            message: UNCLOSED_BLOCK.into(),
         });
     }
     Ok(Program {
@@ -320,7 +326,7 @@ impl Compiler {
         let Some(block) = self.blocks.last() else {
             return Err(CompileError {
                 line,
-                message: "unexpected 'end' keyword (no open block)".into(),
+                message: "unexpected end".into(),
             });
         };
         let depth = self.depth();
@@ -347,6 +353,7 @@ impl Compiler {
                     // A statement such as `if a and \` + `b:` opens its block on its last line.
                     let is_def = self.pending_def;
                     self.blocks.push(Block {
+                        line,
                         is_def,
                         has_body: false,
                         auto_close: false,
@@ -387,6 +394,7 @@ impl Compiler {
                         let d = self.depth();
                         self.emit(line, d, &rename_assert(stmt));
                         self.blocks.push(Block {
+                            line,
                             is_def: b.is_def,
                             has_body: false,
                             auto_close: false,
@@ -419,6 +427,7 @@ impl Compiler {
                 if opens_block {
                     let is_def = first == "def";
                     self.blocks.push(Block {
+                        line,
                         is_def,
                         has_body: false,
                         auto_close,
