@@ -105,11 +105,14 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
     s
 }
 
+/// `schema_done` runs once the schema files are evaluated, before the data values files are:
+/// ytt reports a schema's errors before any of a data values template's.
 fn load_documents(
     inputs: &[Input],
     opts: &Options,
     sources: &mut SourceLines,
     backend: &dyn Backend,
+    schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
     let star = Sources::new(
         inputs
@@ -161,7 +164,12 @@ fn load_documents(
             .collect()
     };
     let (schema_names, values_names) = (names(true), names(false));
+    let mut schema_pending = true;
     for (input, raw, has_schema) in templates {
+        if !has_schema && schema_pending {
+            schema_pending = false;
+            schema_done(&mut docs, sources)?;
+        }
         let (mut schema_here, mut values_here) = (false, false);
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             let (phase, files) = if has_schema {
@@ -233,6 +241,9 @@ fn load_documents(
         if values_here {
             docs.values_files.push(input.name.clone());
         }
+    }
+    if schema_pending {
+        schema_done(&mut docs, sources)?;
     }
     Ok(docs)
 }
@@ -374,7 +385,7 @@ fn load_schema_inputs(
 ) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
-    let mut docs = load_documents(&inputs, &opts, &mut sources, backend)?;
+    let mut docs = load_documents(&inputs, &opts, &mut sources, backend, &mut |_, _| Ok(()))?;
     if !docs.values.is_empty() {
         return Err(CheckError(format!(
             "Expected only schema files, but {} has data values documents",
@@ -452,9 +463,18 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
     }
     // ytt reads the data values flags before the files' YAML, and checks `-o` after the schema.
     let additional = cli::additional_documents(opts, &mut sources)?;
-    let mut docs = load_documents(&inputs, opts, &mut sources, backend)?;
-    let schema = schema_of(&mut docs, &sources, backend)?;
-    opts.check_output()?;
+    let mut schema = None;
+    let docs = load_documents(
+        &inputs,
+        opts,
+        &mut sources,
+        backend,
+        &mut |docs, sources| {
+            schema = Some(schema_of(docs, sources, backend)?);
+            opts.check_output()
+        },
+    )?;
+    let schema = schema.flatten();
     if opts.schema_inspect {
         return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
     }
