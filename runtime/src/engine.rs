@@ -146,8 +146,16 @@ fn load_documents(
         templates.push((input, raw, false));
     }
     // Then each file's data values annotations are checked, and files without any dropped.
+    // With --data-values-schema-inspect, ytt looks at the schema files only.
     for (_, raw, _) in &templates {
-        check_misplaced(raw)?;
+        if !opts.schema_inspect
+            || raw
+                .docs
+                .iter()
+                .any(|d| doc_annotation(d) == Some("data/values-schema"))
+        {
+            check_misplaced(raw)?;
+        }
     }
     templates.retain_mut(|(_, raw, has_schema)| {
         let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
@@ -169,6 +177,9 @@ fn load_documents(
         if !has_schema && schema_pending {
             schema_pending = false;
             schema_done(&mut docs, sources)?;
+        }
+        if !has_schema && opts.schema_inspect {
+            break;
         }
         let (mut schema_here, mut values_here) = (false, false);
         let trees = backend.eval_template(raw, &star).map_err(|e| {
