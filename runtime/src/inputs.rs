@@ -78,7 +78,12 @@ pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
     walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
     let mut out = Vec::new();
     for f in files {
-        let name = f.to_string_lossy().to_string();
+        // ytt names a file found in the directory by its path inside it.
+        let name = f
+            .strip_prefix(p)
+            .unwrap_or(&f)
+            .to_string_lossy()
+            .to_string();
         let top_level = f.parent() == Some(p);
         if top_level || name.ends_with(".yml") || name.ends_with(".yaml") {
             out.push(read_regular(&f, name)?);

@@ -121,7 +121,8 @@ impl SchemaReport {
             }
             out.push_str(&pad("|", ""));
             out.push_str("\n\n");
-            if let Some(found) = &f.found {
+            // ytt leaves the line empty when nothing was found (an empty key).
+            if let Some(found) = f.found.as_ref().filter(|found| !found.is_empty()) {
                 out.push_str(&format!("{} found: {found}", pad("=", "")));
             }
             out.push('\n');
