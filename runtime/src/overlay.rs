@@ -96,6 +96,66 @@ fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<&'a Node> {
         .and_then(|(_, a)| a.data())
 }
 
+/// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, or a list
+/// of those), `missing_ok=True` (zero or one), or exactly one.
+struct Expects(Vec<Count>);
+
+#[derive(Clone, Copy)]
+enum Count {
+    Exactly(i64),
+    AtLeast(i64),
+}
+
+impl Expects {
+    fn of(matcher: Option<&Ann>, missing_ok: bool) -> Expects {
+        let parse = |v: &Value| match v {
+            Value::Int(n) => Some(Count::Exactly(*n)),
+            Value::Str(s) => match s.strip_suffix('+') {
+                Some(n) => n.trim().parse().ok().map(Count::AtLeast),
+                None => s.trim().parse().ok().map(Count::Exactly),
+            },
+            _ => None,
+        };
+        if let Some(v) = matcher.and_then(|m| kwarg(m, "expects")) {
+            let counts: Vec<Count> = match &v.value {
+                Value::Array(items) => items.iter().filter_map(|i| parse(&i.value)).collect(),
+                other => parse(other).into_iter().collect(),
+            };
+            if !counts.is_empty() {
+                return Expects(counts);
+            }
+        }
+        if missing_ok {
+            return Expects(vec![Count::Exactly(0), Count::Exactly(1)]);
+        }
+        Expects(vec![Count::Exactly(1)])
+    }
+
+    fn allows(&self, n: usize) -> bool {
+        let n = n as i64;
+        self.0.iter().any(|c| match *c {
+            Count::Exactly(e) => n == e,
+            Count::AtLeast(e) => n >= e,
+        })
+    }
+
+    /// ytt's error for `found` matches (at `lines`).
+    fn error(&self, found: usize, lines: &[&Pos]) -> String {
+        let wanted = match self.0.last() {
+            Some(Count::AtLeast(n)) => format!(">= {n}"),
+            Some(Count::Exactly(n)) => n.to_string(),
+            None => "1".into(),
+        };
+        let mut message =
+            format!("Expected number of matched nodes to be {wanted}, but was {found}");
+        if !lines.is_empty() {
+            let lines: Vec<String> = lines.iter().map(|p| p.to_string()).collect();
+            message.push_str(&format!(" (lines: {})", lines.join(", ")));
+        }
+        message
+    }
+}
+
 fn truthy(node: Option<&Node>) -> bool {
     matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
 }
@@ -191,6 +251,13 @@ fn merge_map_item(
         || mode.missing_ok
         || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
     let found = index.find(entries, key_of(&item));
+    let expects = Expects::of(matcher, missing_ok);
+    if !expects.allows(usize::from(found.is_some())) {
+        let lines: Vec<&Pos> = found.iter().map(|&i| &entries[i].pos).collect();
+        return Err(Path::of(&item, Some(parent))
+            .error(expects.error(usize::from(found.is_some()), &lines)));
+    }
+    let missing_ok = expects.allows(0);
     if item.ann("overlay/remove").is_some() {
         return match found {
             Some(i) => {
@@ -260,7 +327,7 @@ fn merge_array_item(
         elems.push(item);
         return Ok(());
     }
-    let missing_ok = truthy(kwarg(matcher, "missing_ok"));
+    let expects = Expects::of(Some(matcher), truthy(kwarg(matcher, "missing_ok")));
     let by = Matcher::of(matcher, &item);
     let matches: Vec<usize> = elems
         .iter()
@@ -268,21 +335,14 @@ fn merge_array_item(
         .filter(|(i, e)| by.matches(*i, &e.value))
         .map(|(i, _)| i)
         .collect();
-    let expects_many = matcher.kwargs.iter().any(|(k, a)| {
-        k == "expects"
-            && a.data()
-                .is_some_and(|n| n.value.as_str().is_some_and(|s| s.ends_with('+')))
-    });
-    if matches.is_empty() && missing_ok {
+    if !expects.allows(matches.len()) {
+        let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
+        return Err(Path::of(&item, Some(parent)).error(expects.error(matches.len(), &lines)));
+    }
+    if matches.is_empty() {
+        // Nothing to merge with, and none expected: the item is added.
         elems.push(item);
         return Ok(());
-    }
-    if matches.len() != 1 && !(expects_many && !matches.is_empty()) {
-        let message = format!(
-            "Expected number of matched nodes to be 1, but was {}",
-            matches.len()
-        );
-        return Err(Path::of(&item, Some(parent)).error(message));
     }
     let (remove, replace) = (
         item.ann("overlay/remove").is_some(),
