@@ -9,13 +9,7 @@ use std::sync::Arc;
 
 /// ytt's error for a key given twice in one map (`template_id` from [`Sources::next_template_id`]).
 pub fn duplicate_key_message(template_id: u32, key: &crate::value::Value) -> String {
-    let key = match key {
-        crate::value::Value::Str(s) => s.clone(),
-        crate::value::Value::Int(i) => i.to_string(),
-        crate::value::Value::Bool(b) => b.to_string(),
-        crate::value::Value::Null => "<nil>".to_string(),
-        other => format!("{other:?}"),
-    };
+    let key = key.go_percent_s();
     format!(
         "__ytt_tpl{template_id}_start_node: expected key '{key}' to not be specified again (unless 'yaml/map-key-override' annotation is added)"
     )

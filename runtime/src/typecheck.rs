@@ -113,19 +113,6 @@ pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
     }
 }
 
-/// A key as Go's `%s` prints it, as ytt lists declared keys: strings as they are, other values
-/// as `%!s(int=1)`.
-fn go_percent_s(key: &Value) -> String {
-    match key {
-        Value::Str(s) => s.clone(),
-        Value::Null => "%!s(<nil>)".into(),
-        Value::Bool(b) => format!("%!s(bool={b})"),
-        Value::Int(i) => format!("%!s(int={i})"),
-        Value::Float(f) => format!("%!s(float64={})", crate::yaml::emit::format_float(*f)),
-        other => other.key_string(),
-    }
-}
-
 /// The violation of a map item whose key `map` does not declare.
 pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
@@ -136,7 +123,7 @@ pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
             map.pos
         ),
         2..=9 => {
-            let mut names: Vec<String> = fields.iter().map(|f| go_percent_s(&f.key)).collect();
+            let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
             names.sort();
             format!("one of {{ {} }} (from {})", names.join(", "), map.pos)
         }

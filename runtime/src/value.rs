@@ -143,6 +143,19 @@ impl Value {
     }
 
     /// The key as ytt shows it in paths and messages.
+    /// The value as Go's `%s` prints it (ytt's messages use it for keys): strings as they are,
+    /// other values as `%!s(int=1)`, `%!s(bool=true)`, `%!s(<nil>)`.
+    pub fn go_percent_s(&self) -> String {
+        match self {
+            Value::Str(s) => s.clone(),
+            Value::Null => "%!s(<nil>)".into(),
+            Value::Bool(b) => format!("%!s(bool={b})"),
+            Value::Int(i) => format!("%!s(int={i})"),
+            Value::Float(f) => format!("%!s(float64={})", crate::yaml::emit::format_float(*f)),
+            other => other.key_string(),
+        }
+    }
+
     pub fn key_string(&self) -> String {
         match self {
             Value::Null => "null".into(),
