@@ -363,12 +363,13 @@ fn type_check(
     Err(CheckError(format!("{prefix}{}", report.render())))
 }
 
+/// A schema as read: its IR (none when the files declare no schema) and the text of every file
+/// read, as `(name, text)`.
+pub type LoadedSchema = (Option<Type>, Vec<(String, String)>);
+
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
 /// every file read.
-pub fn load_schema(
-    files: &[String],
-    backend: &dyn Backend,
-) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
     load_schema_inputs(read_inputs(files)?, backend)
 }
 
@@ -376,7 +377,7 @@ pub fn load_schema(
 pub fn load_schema_named(
     files: &[(String, std::path::PathBuf)],
     backend: &dyn Backend,
-) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+) -> Result<LoadedSchema, CheckError> {
     let mut inputs = Vec::new();
     for (name, path) in files {
         let bytes = std::fs::read(path).map_err(|e| {
@@ -393,7 +394,7 @@ pub fn load_schema_named(
 fn load_schema_inputs(
     inputs: Vec<Input>,
     backend: &dyn Backend,
-) -> Result<(Option<Type>, Vec<(String, String)>), CheckError> {
+) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
     let opts = Options::default();
     let mut docs = load_documents(&inputs, &opts, &mut sources, backend, &mut |_, _| Ok(()))?;

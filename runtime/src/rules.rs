@@ -156,7 +156,7 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
         matches!(v, Value::Array(i) if i.is_empty()) || matches!(v, Value::Map(e) if e.is_empty())
     };
     let order = if empty(value) || empty(arg) {
-        Err(())
+        Err(Incomparable)
     } else {
         compare(value, arg)
     };
@@ -173,7 +173,7 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
                 fail(expected(), Some(format!("value {bad} {}", repr(arg))))
             }
         }
-        Err(()) => {
+        Err(Incomparable) => {
             // Items of lists keep their own types; only the operands themselves go through
             // ytt's conversion (an empty collection is None).
             let (a, b) = match incomparable_pair(value, arg) {
@@ -300,13 +300,17 @@ pub fn starlark_eq(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// Two values of types that Starlark does not order (`1 < "a"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Incomparable;
+
 /// Ordering as Starlark defines it; `Err` where the types do not compare.
-pub fn compare(a: &Value, b: &Value) -> Result<Ordering, ()> {
+pub fn compare(a: &Value, b: &Value) -> Result<Ordering, Incomparable> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y).ok_or(()),
-        (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)).ok_or(()),
-        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).ok_or(()),
+        (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y).ok_or(Incomparable),
+        (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)).ok_or(Incomparable),
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).ok_or(Incomparable),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
         (Value::Array(x), Value::Array(y)) => {
@@ -318,7 +322,7 @@ pub fn compare(a: &Value, b: &Value) -> Result<Ordering, ()> {
             }
             Ok(x.len().cmp(&y.len()))
         }
-        _ => Err(()),
+        _ => Err(Incomparable),
     }
 }
 

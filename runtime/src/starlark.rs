@@ -210,7 +210,7 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
         self.steps += 1;
-        if self.steps % 1024 == 0 {
+        if self.steps.is_multiple_of(1024) {
             let (max_steps, max_memory) = budget();
             if self.steps > max_steps {
                 return Err(starlark::Error::new_other(anyhow::anyhow!(

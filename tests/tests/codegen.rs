@@ -89,12 +89,13 @@ fn only_schemas_with_functions_need_starlark() {
 #[test]
 fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/codegen");
-    let cases: [(
-        &str,
+    type Case = (
+        &'static str,
         fn() -> schemac_runtime::schema::Type,
         fn() -> schemac_runtime::value::Node,
-        &schemac_runtime::validator::Validator,
-    ); 3] = [
+        &'static schemac_runtime::validator::Validator,
+    );
+    let cases: [Case; 3] = [
         (
             "web",
             generated::web::schema,
