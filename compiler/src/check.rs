@@ -5,6 +5,7 @@ use schemac_runtime::engine::Backend;
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::StarlarkPredicates;
+use schemac_runtime::template::functions::Functions;
 use schemac_runtime::template::tree::Tree;
 use schemac_runtime::template::{Sources, TemplateError};
 use schemac_runtime::validate::Predicates;
@@ -21,8 +22,8 @@ impl Backend for Interpreter {
         schemac_runtime::template::evaluate(raw, files)
     }
 
-    fn predicates(&self) -> &dyn Predicates {
-        &StarlarkPredicates
+    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a> {
+        Box::new(StarlarkPredicates { functions })
     }
 
     fn schema(&self, doc: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String> {

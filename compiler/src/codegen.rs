@@ -49,6 +49,19 @@ pub struct Compiled {
     pub schema: Type,
     /// Every file read, in order (schemas and `.star` helpers), with its text.
     pub sources: Vec<(String, String)>,
+    /// How many values the schema's templates keep for annotations (the validator reserves
+    /// their indices: see [`schemac_runtime::schema::FunctionRef`]).
+    pub functions: usize,
+}
+
+impl From<schemac_runtime::engine::LoadedSchema> for Compiled {
+    fn from(loaded: schemac_runtime::engine::LoadedSchema) -> Compiled {
+        Compiled {
+            schema: loaded.schema.unwrap_or_else(crate::lower::empty_schema),
+            sources: loaded.sources,
+            functions: loaded.functions,
+        }
+    }
 }
 
 /// The path generated code uses for the runtime crate.
@@ -73,11 +86,13 @@ pub fn generate_lowered(
 ) -> TokenStream {
     let rt = runtime_tokens(opts);
     let starlark = !lowering.complete();
-    let ir = IrTokens::new(&rt, Some(&lowering));
-    let schema_expr = ir.ty(&compiled.schema, !starlark);
+    let ir = IrTokens::new(&rt);
+    let schema_expr = ir.ty(&compiled.schema);
     let type_fns = ir.fns.take();
     drop(ir);
-    let rule_fns = if starlark { Vec::new() } else { lowering.items };
+    let translated = lowering.translations(&rt);
+    let rule_fns = lowering.items;
+    let functions = compiled.functions;
     let mut checks = check::CheckGen::new(&rt);
     let check_fn = checks.root(&compiled.schema);
     let defaults_fn = checks.defaults_root(&compiled.schema);
@@ -131,6 +146,8 @@ pub fn generate_lowered(
 
         #(#rule_fns)*
 
+        #translated
+
         #(#check_fns)*
 
         /// The `--data-values-schema-inspect -o openapi-v3` document.
@@ -144,10 +161,13 @@ pub fn generate_lowered(
             schema_files: &[#(#schema_files),*],
             sources: &[#(#pairs),*],
             needs_starlark: #starlark,
+            functions: #functions,
+            translated,
             schema,
             openapi,
             type_check: #check_fn,
             fill_defaults: #defaults_fn,
+            built: #rt::validator::BuiltOnce::new(),
         };
     }
 }

@@ -137,20 +137,16 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path),
         ));
     }
-    let (schema, sources) = schemac_runtime::engine::load_schema_named(&files, &Interpreter)
-        .map_err(|e| {
-            let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-            let message = schemac_runtime::report::multi_line(&e.0);
-            let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
-            syn::Error::new(
-                first.span(),
-                format!("schemac: {}\n{at}", message.trim_end()),
-            )
-        })?;
-    let compiled = Compiled {
-        schema: schema.unwrap_or_else(crate::lower::empty_schema),
-        sources,
-    };
+    let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter).map_err(|e| {
+        let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+        let message = schemac_runtime::report::multi_line(&e.0);
+        let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
+        syn::Error::new(
+            first.span(),
+            format!("schemac: {}\n{at}", message.trim_end()),
+        )
+    })?;
+    let compiled = Compiled::from(loaded);
     let code = generate(&compiled, &opts);
     let mut paths: Vec<String> = files
         .iter()

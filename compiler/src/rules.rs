@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use proc_macro2::{Ident, TokenStream};
 use starlark_syntax::syntax::ast::{ArgumentP, ExprP};
 
+use quote::quote;
+use schemac_runtime::schema::{Check, FunctionRef, Validation};
 use schemac_runtime::schema::{Kind, Type};
-use schemac_runtime::validate::{Check, Validation};
 use schemac_runtime::value::Pos;
 
 use source::Program;
@@ -38,10 +39,10 @@ pub struct Fallback {
 pub struct Lowering {
     /// Generated functions.
     pub items: Vec<TokenStream>,
-    /// The function of custom rule `i` of the validation at a position.
-    pub rules: HashMap<(Pos, usize), Ident>,
-    /// The function of the `when=` of the validation at a position.
-    pub whens: HashMap<Pos, Ident>,
+    /// The translation of a custom rule's function, by [`FunctionRef`] index.
+    pub rules: HashMap<usize, Ident>,
+    /// The translation of a `when=` function, by [`FunctionRef`] index.
+    pub whens: HashMap<usize, Ident>,
     pub fallbacks: Vec<Fallback>,
     /// How many functions were translated.
     pub lowered: usize,
@@ -51,6 +52,45 @@ impl Lowering {
     /// Whether every Starlark function of the schema was translated.
     pub fn complete(&self) -> bool {
         self.fallbacks.is_empty()
+    }
+
+    /// The generated `translated` function: the translation of the function with an index.
+    pub fn translations(&self, rt: &TokenStream) -> TokenStream {
+        let mut arms: Vec<(usize, TokenStream)> = self
+            .rules
+            .iter()
+            .map(|(i, f)| {
+                (
+                    *i,
+                    quote! { #rt::lowered::Translated::Rule(#rt::lowered::LoweredRule(#f)) },
+                )
+            })
+            .chain(self.whens.iter().map(|(i, f)| {
+                (
+                    *i,
+                    quote! { #rt::lowered::Translated::When(#rt::lowered::LoweredWhen(#f)) },
+                )
+            }))
+            .collect();
+        arms.sort_by_key(|(i, _)| *i);
+        if arms.is_empty() {
+            return quote! {
+                /// The Rust translations of the schema's rule functions (it has none).
+                pub fn translated(_index: usize) -> Option<#rt::lowered::Translated> {
+                    None
+                }
+            };
+        }
+        let arms = arms.iter().map(|(i, t)| quote! { #i => Some(#t), });
+        quote! {
+            /// The Rust translations of the schema's rule functions, by function index.
+            pub fn translated(index: usize) -> Option<#rt::lowered::Translated> {
+                match index {
+                    #(#arms)*
+                    _ => None,
+                }
+            }
+        }
     }
 
     /// `schemac build --explain-rules`: one line per Starlark function.
@@ -88,7 +128,7 @@ fn walk<'s>(
     out: &mut Lowering,
 ) {
     if let Some(v) = &ty.validation {
-        if v.needs_starlark() {
+        if v.functions().next().is_some() {
             validation(v, ty, parent, program, t, out);
         }
     }
@@ -109,8 +149,14 @@ fn validation<'s>(
     t: &mut Translator<'_, 's>,
     out: &mut Lowering,
 ) {
-    let functions: Vec<usize> = (0..v.custom.len())
-        .filter(|i| matches!(v.custom[*i].check, Check::Function(_)))
+    let functions: Vec<(usize, FunctionRef)> = v
+        .custom
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| match c.check {
+            Check::Function(f) => Some((i, f)),
+            Check::Named(..) => None,
+        })
         .collect();
     let mut fall = |what: String, reason: String| {
         out.fallbacks.push(Fallback {
@@ -123,7 +169,7 @@ fn validation<'s>(
         .module_index(&v.pos.file)
         .and_then(|m| Some((m, program.validation_args(m, v.pos.line)?)));
     let Some((module, args)) = args else {
-        for i in &functions {
+        for (i, _) in &functions {
             fall(
                 format!("rule {}", i + 1),
                 "its annotation is not found in a schema file".into(),
@@ -146,11 +192,8 @@ fn validation<'s>(
         })
         .collect();
     let mut results = Vec::new();
-    for i in functions {
+    for (i, function) in functions {
         let what = format!("rule {}", i + 1);
-        if out.rules.contains_key(&(v.pos.clone(), i)) {
-            continue;
-        }
         let f = match positional.get(i).map(|x| &x.node) {
             Some(ExprP::Tuple(pair)) if pair.len() == 2 && positional.len() == v.custom.len() => {
                 &pair[1]
@@ -162,18 +205,22 @@ fn validation<'s>(
                         "its arguments are computed, not written as (description, function) tuples"
                             .to_string(),
                     ),
-                    i,
+                    function.index,
                 ));
                 continue;
             }
         };
-        results.push((what, t.rule(module, f, SType::of(ty, false)), i));
+        results.push((
+            what,
+            t.rule(module, f, SType::of(ty, false)),
+            function.index,
+        ));
     }
-    for (what, result, i) in results {
+    for (what, result, index) in results {
         match result {
             Ok(name) => {
                 out.lowered += 1;
-                out.rules.insert((v.pos.clone(), i), name);
+                out.rules.insert(index, name);
             }
             Err(reason) => out.fallbacks.push(Fallback {
                 pos: v.pos.clone(),
@@ -182,7 +229,7 @@ fn validation<'s>(
             }),
         }
     }
-    if v.when.is_some() && !out.whens.contains_key(&v.pos) {
+    if let Some(when) = v.when {
         let f = args.args.iter().find_map(|a| match &a.node {
             ArgumentP::Named(name, x) if name.node == "when" => Some(x),
             _ => None,
@@ -194,7 +241,7 @@ fn validation<'s>(
         match result {
             Ok(name) => {
                 out.lowered += 1;
-                out.whens.insert(v.pos.clone(), name);
+                out.whens.insert(when.index, name);
             }
             Err(reason) => out.fallbacks.push(Fallback {
                 pos: v.pos.clone(),

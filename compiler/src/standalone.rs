@@ -25,9 +25,7 @@ pub use files::{remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
-    let (schema, sources) = load_schema(files, &Interpreter)?;
-    let schema = schema.unwrap_or_else(crate::lower::empty_schema);
-    Ok(Compiled { schema, sources })
+    Ok(load_schema(files, &Interpreter)?.into())
 }
 
 /// The generated Rust for `files`, formatted.

@@ -150,7 +150,7 @@ pub fn map_type(
     nullable: bool,
     default: Option<crate::value::Node>,
     doc: crate::schema::Doc,
-    validation: Option<crate::validate::Validation>,
+    validation: Option<crate::schema::Validation>,
 ) -> crate::schema::Type {
     let default = default.unwrap_or_else(|| {
         if nullable {
@@ -174,6 +174,22 @@ pub fn map_type(
         doc,
         validation,
     }
+}
+
+/// A validation, for generated schema IR.
+pub fn validation(
+    pos: crate::value::Pos,
+    custom: Vec<crate::schema::CustomRule>,
+    named: Vec<(crate::rules::RuleName, Value)>,
+    tuple_args: Vec<crate::rules::RuleName>,
+    when: Option<crate::schema::FunctionRef>,
+) -> crate::schema::Validation {
+    let mut v = crate::schema::Validation::new(pos);
+    v.custom = custom;
+    v.named = named;
+    v.tuple_args = tuple_args;
+    v.when = when;
+    v
 }
 
 /// A YAML document embedded in generated code (the OpenAPI export), read back.

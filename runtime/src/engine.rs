@@ -11,6 +11,7 @@ use crate::cli::{self, Options};
 use crate::overlay::{apply_document, Mode};
 use crate::report::{SchemaReport, SourceLines};
 use crate::schema::Type;
+use crate::template::functions::Functions;
 use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
@@ -23,8 +24,13 @@ pub trait Backend {
     /// Evaluates a template file (Starlark, or annotations only in validators built without it).
     /// The file is consumed: its nodes may move into the trees.
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
-    /// Runs custom rules and `when=` predicates.
-    fn predicates(&self) -> &dyn Predicates;
+    /// The table a run's kept functions start from: a built validator's holds its schema's
+    /// (or reserves their indices), so the functions of the run's files come after them.
+    fn functions(&self) -> Functions {
+        Functions::default()
+    }
+    /// Runs custom rules and `when=` predicates; `functions` is what the run's templates kept.
+    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a>;
     /// The schema: lowered from the schema documents given (`files` names their files), or
     /// the one built in. `Err` is the text after ytt's `Overlaying data values schema (...): `.
     fn schema(&self, docs: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String>;
@@ -77,6 +83,8 @@ struct Documents {
     schema_files: Vec<String>,
     values: Vec<Tree>,
     values_files: Vec<String>,
+    /// The functions the templates passed to annotations.
+    functions: Functions,
 }
 
 fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
@@ -114,17 +122,19 @@ fn load_documents(
     backend: &dyn Backend,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
-    let star = Sources::new(
+    let star = Sources::with_functions(
         inputs
             .iter()
             .map(|i| (i.name.clone(), Arc::clone(&i.text)))
             .collect(),
+        backend.functions(),
     );
     let mut docs = Documents {
         schema: vec![],
         schema_files: vec![],
         values: vec![],
         values_files: vec![],
+        functions: star.functions.clone(),
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
@@ -363,9 +373,15 @@ fn type_check(
     Err(CheckError(format!("{prefix}{}", report.render())))
 }
 
-/// A schema as read: its IR (none when the files declare no schema) and the text of every file
-/// read, as `(name, text)`.
-pub type LoadedSchema = (Option<Type>, Vec<(String, String)>);
+/// A schema as read.
+pub struct LoadedSchema {
+    /// Its IR (none when the files declare no schema).
+    pub schema: Option<Type>,
+    /// The text of every file read, as `(name, text)`.
+    pub sources: Vec<(String, String)>,
+    /// How many values its templates kept for annotations (see [`Functions`]).
+    pub functions: usize,
+}
 
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
 /// every file read.
@@ -405,13 +421,14 @@ fn load_schema_inputs(
         )));
     }
     let schema = schema_of(&mut docs, &sources, backend)?;
-    Ok((
+    Ok(LoadedSchema {
         schema,
-        inputs
+        sources: inputs
             .into_iter()
             .map(|i| (i.name, i.text.to_string()))
             .collect(),
-    ))
+        functions: docs.functions.len(),
+    })
 }
 
 /// What a run produces: the final data values, or the schema's OpenAPI document.
@@ -529,7 +546,8 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
     };
     let node = result.take_node();
     if !opts.disable_validation {
-        let violations = validate::validate(&result, &node, schema.as_ref(), backend.predicates())
+        let predicates = backend.predicates(&docs.functions);
+        let violations = validate::validate(&result, &node, schema.as_ref(), &*predicates)
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
         if !violations.is_empty() {
             return done(Outcome::Invalid(violations));

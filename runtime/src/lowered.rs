@@ -37,17 +37,26 @@ pub struct Failure(pub String);
 
 pub type Result<'a> = std::result::Result<Val<'a>, Failure>;
 
-/// A lowered custom rule, stored in a validation's [`crate::template::tree::Handle`].
+/// The translation of one function of a schema (one IR node's: see
+/// [`crate::schema::FunctionRef`]).
+#[derive(Clone, Copy)]
+pub enum Translated {
+    Rule(LoweredRule),
+    When(LoweredWhen),
+}
+
+/// What generated code supplies: the translation of the function with an index, if it has one.
+pub type Translations = fn(usize) -> Option<Translated>;
+
+/// A lowered custom rule.
+#[derive(Clone, Copy)]
 pub struct LoweredRule(pub for<'a> fn(&'a Node) -> Result<'a>);
 
 /// A lowered `when=` predicate: value, `ctx.parent`, `ctx.root`.
+#[derive(Clone, Copy)]
 pub struct LoweredWhen(pub for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>);
 
 impl LoweredRule {
-    pub fn handle(f: for<'a> fn(&'a Node) -> Result<'a>) -> crate::template::tree::Handle {
-        crate::template::tree::Handle(std::sync::Arc::new(LoweredRule(f)))
-    }
-
     /// What the rule did, as [`crate::validate::Predicates::call_rule`] reports it.
     pub fn call(&self, value: &Node) -> CallOutcome {
         match (self.0)(value) {
@@ -59,12 +68,6 @@ impl LoweredRule {
 }
 
 impl LoweredWhen {
-    pub fn handle(
-        f: for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a>,
-    ) -> crate::template::tree::Handle {
-        crate::template::tree::Handle(std::sync::Arc::new(LoweredWhen(f)))
-    }
-
     /// The predicate's answer, as [`crate::validate::Predicates::call_when`] reports it.
     pub fn call(
         &self,

@@ -3,11 +3,13 @@
 //! One IR feeds every back end: the interpreter (`schemac check`), code generation and the
 //! OpenAPI export. Each field names the annotation or YAML construct that produces it.
 
-pub use crate::validate::Validation;
+mod validation;
+
 use crate::value::{KeyIndex, Keyed, Node, Pos, Value};
+pub use validation::{Check, CustomRule, FunctionRef, Validation};
 
 /// A declared data value: a document, a map item's value or an array's item.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Type {
     pub kind: Kind,
     /// Where the type is declared (`by schema.yml:4` in messages): the map item or array item.
@@ -21,7 +23,7 @@ pub struct Type {
     pub validation: Option<Validation>,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
     /// A map: its items in schema order.
     Map(Vec<Field>),
@@ -33,7 +35,7 @@ pub enum Kind {
 }
 
 /// A map item declared in the schema.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Field {
     pub key: Value,
     pub ty: Type,
@@ -48,7 +50,7 @@ pub enum Scalar {
 }
 
 /// Documentation annotations.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Doc {
     /// `#@schema/title`
     pub title: Option<String>,
@@ -101,6 +103,27 @@ impl Type {
             Kind::Array(_) => "array",
             Kind::Scalar(s) => s.name(),
             Kind::Any => "any",
+        }
+    }
+
+    /// The rule functions of this type and the types under it, in schema order.
+    pub fn functions(&self) -> Vec<FunctionRef> {
+        let mut out = Vec::new();
+        self.each_type(&mut |t| {
+            if let Some(v) = &t.validation {
+                out.extend(v.functions().copied());
+            }
+        });
+        out
+    }
+
+    /// Calls `f` on this type and every type under it, parents first, in schema order.
+    pub fn each_type<'a>(&'a self, f: &mut dyn FnMut(&'a Type)) {
+        f(self);
+        match &self.kind {
+            Kind::Map(fields) => fields.iter().for_each(|x| x.ty.each_type(f)),
+            Kind::Array(item) => item.each_type(f),
+            Kind::Scalar(_) | Kind::Any => {}
         }
     }
 

@@ -757,6 +757,7 @@ fn run_unguarded(
         program.nodes.clone(),
         files,
         sources.next_template_id(),
+        sources.functions.clone(),
     );
     let loader = Loader {
         sources,

@@ -1,6 +1,7 @@
 //! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
 
 pub mod compile;
+pub mod functions;
 pub mod lexer;
 pub mod literal;
 pub mod tree;
@@ -47,13 +48,24 @@ pub struct Sources {
     /// Templates compiled so far in this run (ytt numbers each one, `__ytt_tpl2_...` first, and
     /// its messages name the number).
     pub compiled: Arc<std::sync::atomic::AtomicU32>,
+    /// The functions and other opaque values the run's annotations were given.
+    pub functions: functions::Functions,
 }
 
 impl Sources {
     pub fn new(files: Vec<(String, Arc<str>)>) -> Sources {
+        Sources::with_functions(files, functions::Functions::default())
+    }
+
+    /// Sources whose annotations' functions go into `functions` (after the values it holds).
+    pub fn with_functions(
+        files: Vec<(String, Arc<str>)>,
+        functions: functions::Functions,
+    ) -> Sources {
         Sources {
             files,
             compiled: Arc::default(),
+            functions,
         }
     }
 

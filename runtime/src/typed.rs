@@ -8,7 +8,7 @@ use crate::cli::Options;
 use crate::engine::{evaluate, CheckError, Outcome};
 use crate::report::multi_line;
 use crate::validate::Violation;
-use crate::validator::{Built, Validator};
+use crate::validator::Validator;
 use crate::value::Node;
 
 /// Why data values were rejected. `Display` is ytt's report (what `schemac check` prints
@@ -44,8 +44,8 @@ impl fmt::Display for Violations {
 impl std::error::Error for Violations {}
 
 fn run(v: &Validator, opts: &Options) -> Result<Node, Violations> {
-    let built = Built::new(v).map_err(|e| Violations::message(&e))?;
-    match evaluate(opts, &built) {
+    let built = v.built().map_err(|e| Violations::message(&e))?;
+    match evaluate(opts, built) {
         Ok(Outcome::DataValues(node)) => Ok(node),
         Ok(Outcome::OpenApi(node)) => Ok(node),
         Ok(Outcome::Invalid(violations)) => Err(Violations {

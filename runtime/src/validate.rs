@@ -7,39 +7,9 @@
 //! stops validation with an error, as in ytt.
 
 use crate::rules::{beyond, repr, starlark_type, RuleName};
-use crate::template::tree::{Ann, Arg, ArgKind, Handle};
+pub use crate::schema::{Check, CustomRule, FunctionRef, Validation};
+use crate::template::tree::{Ann, Arg, ArgKind};
 use crate::value::{Node, Pos, Value};
-
-/// The rules of one `#@schema/validation` / `#@assert/validate` annotation.
-#[derive(Clone, Debug)]
-pub struct Validation {
-    /// Where the annotation is (`by: schema.yml:3`).
-    pub pos: Pos,
-    /// Custom rules (`("description", function)`), in the order written.
-    pub custom: Vec<CustomRule>,
-    /// Named rules (`min=1`), in ytt's fixed order.
-    pub named: Vec<(RuleName, Value)>,
-    /// Named rules whose argument was written as a tuple (`one_of=(1, 2)`): an array to the
-    /// rule, shown in parentheses in what it expects, as ytt shows it.
-    pub tuple_args: Vec<RuleName>,
-    /// `when=`: the rules apply only when it returns True.
-    pub when: Option<Handle>,
-}
-
-#[derive(Clone, Debug)]
-pub struct CustomRule {
-    pub description: String,
-    pub check: Check,
-}
-
-/// What a custom rule calls.
-#[derive(Clone, Debug)]
-pub enum Check {
-    /// A Starlark function (lambda or def).
-    Function(Handle),
-    /// An `@ytt:assert` object (`assert.min(1)`), run as the named rule.
-    Named(RuleName, Value),
-}
 
 /// What a custom rule's function did.
 #[derive(Debug, PartialEq)]
@@ -51,13 +21,14 @@ pub enum CallOutcome {
     Error(String),
 }
 
-/// Calls Starlark predicates on data values.
+/// Calls the functions of custom rules and `when=` on data values: the interpreter's, or
+/// the translations generated for them.
 pub trait Predicates {
-    fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome;
+    fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome;
     /// `Ok(true)` to run the rules; `Err` ends validation with ytt's message.
     fn call_when(
         &self,
-        f: &Handle,
+        f: &FunctionRef,
         value: &Node,
         parent: &Node,
         root: &Node,
@@ -125,13 +96,7 @@ fn assertion(node: &Node) -> Option<(RuleName, Value)> {
 /// Reads a validation annotation; the error is ytt's `Invalid @... annotation - ...` text.
 pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     let invalid = |m: String| format!("Invalid @{} annotation - {m}", ann.name);
-    let mut v = Validation {
-        pos: ann.pos.clone(),
-        custom: Vec::new(),
-        named: Vec::new(),
-        tuple_args: Vec::new(),
-        when: None,
-    };
+    let mut v = Validation::new(ann.pos.clone());
     if ann.args.is_empty() && ann.kwargs.is_empty() {
         return Err(invalid(format!(
             "expected annotation to have 2-tuple as argument(s), but found no arguments (by {})",
@@ -164,7 +129,9 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             }
         };
         let check = match &items[1].kind {
-            ArgKind::Opaque(h) if items[1].type_name == "function" => Check::Function(h.clone()),
+            ArgKind::Opaque(index) if items[1].type_name == "function" => {
+                Check::Function(FunctionRef { index: *index })
+            }
             ArgKind::Data(n) if assertion(n).is_some() => {
                 let (r, a) = assertion(n).expect("checked");
                 Check::Named(r, a)
@@ -182,7 +149,9 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     for (key, arg) in &ann.kwargs {
         if key == "when" {
             match &arg.kind {
-                ArgKind::Opaque(h) if arg.type_name == "function" => v.when = Some(h.clone()),
+                ArgKind::Opaque(index) if arg.type_name == "function" => {
+                    v.when = Some(FunctionRef { index: *index })
+                }
                 _ => {
                     return Err(invalid(format!(
                         "expected keyword argument \"when\" to be a function, but was {} (at {})",
@@ -270,11 +239,7 @@ pub fn run(
         return Ok(Vec::new());
     }
     if let Some(when) = &v.when {
-        let answer = match when.0.downcast_ref::<crate::lowered::LoweredWhen>() {
-            Some(lowered) => lowered.call(value, parent, root),
-            None => predicates.call_when(when, value, parent, root),
-        };
-        match answer {
+        match predicates.call_when(when, value, parent, root) {
             Ok(true) => {}
             Ok(false) => return Ok(Vec::new()),
             Err(e) => return Err(format!("Validating {path}: {e}")),
@@ -294,10 +259,7 @@ pub fn run(
     }
     for rule in &v.custom {
         match &rule.check {
-            Check::Function(f) => match match f.0.downcast_ref::<crate::lowered::LoweredRule>() {
-                Some(lowered) => lowered.call(value),
-                None => predicates.call_rule(f, value),
-            } {
+            Check::Function(f) => match predicates.call_rule(f, value) {
                 CallOutcome::Pass => {}
                 CallOutcome::Fail => out.push(violation(rule.description.clone(), None)),
                 CallOutcome::Error(e) => out.push(violation(rule.description.clone(), Some(e))),
@@ -527,16 +489,4 @@ pub fn attach_validations(
         _ => {}
     }
     Ok(())
-}
-
-impl Validation {
-    /// Whether running it needs the Starlark interpreter (a custom function or `when=`).
-    pub fn needs_starlark(&self) -> bool {
-        use crate::lowered::{LoweredRule, LoweredWhen};
-        self.when.as_ref().is_some_and(|w| !w.0.is::<LoweredWhen>())
-            || self
-                .custom
-                .iter()
-                .any(|c| matches!(&c.check, Check::Function(f) if !f.0.is::<LoweredRule>()))
-    }
 }

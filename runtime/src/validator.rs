@@ -1,17 +1,19 @@
 //! The `main` of a validator built by `schemac build`: the engine over a compiled-in schema.
 //!
-//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document, and (when
-//! a rule needs Starlark) the schema's sources, evaluated once at start-up to bind custom rules
-//! and `when=` predicates to the IR.
+//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document, the Rust
+//! translations of its rule functions, and (when a function has no translation) the schema's
+//! sources, evaluated once at start-up so that the interpreter can call those functions.
+
+use std::sync::OnceLock;
 
 use crate::engine::Backend;
+use crate::lowered::{Translated, Translations};
 use crate::report::SourceLines;
-use crate::schema::Type;
+use crate::schema::{FunctionRef, Type};
+use crate::template::functions::Functions;
 use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
-#[cfg(not(feature = "starlark"))]
-use crate::validate::CallOutcome;
-use crate::validate::Predicates;
+use crate::validate::{CallOutcome, Predicates};
 use crate::value::Node;
 use crate::yaml::parse::RawFile;
 
@@ -24,58 +26,111 @@ pub struct Validator {
     /// The text of every file it was built from (schemas and `.star` helpers), for quoting
     /// schema lines in reports and for binding custom rules at start-up.
     pub sources: &'static [(&'static str, &'static str)],
-    /// Whether some rule is a Starlark function (bound at start-up from `sources`).
+    /// Whether some rule function has no translation (the interpreter runs it: the schema's
+    /// sources are evaluated at start-up).
     pub needs_starlark: bool,
+    /// How many values the schema's templates keep for annotations (the indices of
+    /// [`crate::schema::FunctionRef`]s in the schema).
+    pub functions: usize,
+    /// The translations of the schema's rule functions.
+    pub translated: Translations,
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
     /// The type check generated for the schema's types.
     pub type_check: crate::typecheck::TypeChecker,
     /// The defaulting generated for the schema's types.
     pub fill_defaults: crate::typecheck::DefaultsFiller,
+    /// The validator made ready once, for the typed API's repeated loads.
+    pub built: BuiltOnce,
 }
 
-/// A validator ready to run: its schema with custom rules bound.
+/// Where a [`Validator`] keeps itself once made ready ([`BuiltOnce::new`] in generated code).
+pub struct BuiltOnce(OnceLock<Result<Built, String>>);
+
+impl BuiltOnce {
+    #[allow(clippy::new_without_default)]
+    pub const fn new() -> BuiltOnce {
+        BuiltOnce(OnceLock::new())
+    }
+}
+
+impl Validator {
+    /// The validator made ready: built on the first call, kept for the next.
+    pub fn built(&self) -> Result<&Built, String> {
+        self.built
+            .0
+            .get_or_init(|| Built::new(self))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// A validator ready to run: its schema, and the functions its rules call.
 pub struct Built {
     schema: Type,
     type_check: crate::typecheck::TypeChecker,
     fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
+    /// The schema's kept functions (evaluated at start-up), or their indices reserved.
+    functions: Functions,
+    translated: Translations,
 }
 
 impl Built {
     /// Builds the schema and binds its custom rules (errors are start-up failures).
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
-        bind_rules(v, &mut schema)?;
+        let functions = bind_rules(v, &mut schema)?;
         Ok(Built {
             schema,
             type_check: v.type_check,
             fill_defaults: v.fill_defaults,
             openapi: v.openapi,
             sources: v.sources,
+            functions,
+            translated: v.translated,
         })
     }
 }
 
-/// A validator built without Starlark has no functions to call.
-#[cfg(not(feature = "starlark"))]
-struct NoPredicates;
+/// Calls a function's translation when it has one, else the interpreter (when linked).
+struct BuiltPredicates<'a> {
+    translated: Translations,
+    #[cfg(feature = "starlark")]
+    interpreter: crate::starlark::predicates::StarlarkPredicates<'a>,
+    #[cfg(not(feature = "starlark"))]
+    interpreter: std::marker::PhantomData<&'a ()>,
+}
 
 #[cfg(not(feature = "starlark"))]
-impl Predicates for NoPredicates {
-    fn call_rule(&self, _: &crate::template::tree::Handle, _: &Node) -> CallOutcome {
-        CallOutcome::Error("this validator was built without the Starlark interpreter".into())
+const NO_INTERPRETER: &str = "this validator was built without the Starlark interpreter";
+
+impl Predicates for BuiltPredicates<'_> {
+    fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
+        if let Some(Translated::Rule(rule)) = (self.translated)(f.index) {
+            return rule.call(value);
+        }
+        #[cfg(feature = "starlark")]
+        return self.interpreter.call_rule(f, value);
+        #[cfg(not(feature = "starlark"))]
+        CallOutcome::Error(NO_INTERPRETER.into())
     }
 
     fn call_when(
         &self,
-        _: &crate::template::tree::Handle,
-        _: &Node,
-        _: &Node,
-        _: &Node,
+        f: &FunctionRef,
+        value: &Node,
+        parent: &Node,
+        root: &Node,
     ) -> Result<bool, String> {
-        Err("this validator was built without the Starlark interpreter".into())
+        if let Some(Translated::When(when)) = (self.translated)(f.index) {
+            return when.call(value, parent, root);
+        }
+        #[cfg(feature = "starlark")]
+        return self.interpreter.call_when(f, value, parent, root);
+        #[cfg(not(feature = "starlark"))]
+        Err(NO_INTERPRETER.into())
     }
 }
 
@@ -84,15 +139,20 @@ impl Backend for Built {
         crate::template::evaluate(raw, files)
     }
 
-    fn predicates(&self) -> &dyn Predicates {
-        #[cfg(feature = "starlark")]
-        {
-            &crate::starlark::predicates::StarlarkPredicates
-        }
+    fn functions(&self) -> Functions {
+        self.functions.fork()
+    }
+
+    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a> {
         #[cfg(not(feature = "starlark"))]
-        {
-            &NoPredicates
-        }
+        let _ = functions;
+        Box::new(BuiltPredicates {
+            translated: self.translated,
+            #[cfg(feature = "starlark")]
+            interpreter: crate::starlark::predicates::StarlarkPredicates { functions },
+            #[cfg(not(feature = "starlark"))]
+            interpreter: std::marker::PhantomData,
+        })
     }
 
     fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, String> {
@@ -122,14 +182,16 @@ impl Backend for Built {
     }
 }
 
-/// Binds custom rules and `when=` predicates: evaluates the schema's sources and reads the
-/// validations off the merged schema document.
+/// The functions of the schema's rules: evaluated from the schema's sources when some
+/// function has no translation (the validations read off the evaluated schema document must
+/// name the same functions as the IR built in), else their indices reserved.
 #[cfg(feature = "starlark")]
-fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
+fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
     use crate::overlay::{apply_document, Mode};
     if !v.needs_starlark {
-        return Ok(());
+        return Ok(Functions::reserved(v.functions));
     }
+    let built_in = schema.functions();
     let files = Sources::new(
         v.sources
             .iter()
@@ -153,16 +215,23 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(), String> {
             merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| e.render())?);
         }
     }
-    match merged {
-        Some(doc) => crate::validate::attach_validations(&doc, schema).map_err(|(m, _)| m),
-        None => Ok(()),
+    if let Some(doc) = merged {
+        crate::validate::attach_validations(&doc, schema).map_err(|(m, _)| m)?;
     }
+    if files.functions.len() != v.functions || schema.functions() != built_in {
+        return Err(format!(
+            "internal error: the schema's rule functions evaluated differently at start-up ({} kept values, {} when built)",
+            files.functions.len(),
+            v.functions
+        ));
+    }
+    Ok(files.functions)
 }
 
 #[cfg(not(feature = "starlark"))]
-fn bind_rules(v: &Validator, _: &mut Type) -> Result<(), String> {
+fn bind_rules(v: &Validator, _: &mut Type) -> Result<Functions, String> {
     if !v.needs_starlark {
-        Ok(())
+        Ok(Functions::reserved(v.functions))
     } else {
         Err("this validator needs the Starlark interpreter: build it with the runtime's `starlark` feature".into())
     }
@@ -194,14 +263,14 @@ pub fn main_with(v: &Validator, args: &[std::ffi::OsString]) -> i32 {
         Ok(o) => o,
         Err(status) => return status,
     };
-    let built = match Built::new(v) {
+    let built = match v.built() {
         Ok(b) => b,
         Err(e) => {
             crate::cli::output::stderr(&format!("schemac: Error: {e}\n"));
             return 1;
         }
     };
-    crate::cli::run(&opts, &built)
+    crate::cli::run(&opts, built)
 }
 
 /// What `--version` prints, and the first line of `--help`.

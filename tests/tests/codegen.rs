@@ -26,14 +26,14 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules"] {
+    for case in ["web", "keys", "rules", "fragments"] {
         check_snapshot(case);
     }
 }
 
 #[deny(warnings)]
 #[allow(clippy::all)]
-mod generated {
+pub mod generated {
     pub mod web {
         include!("../fixtures/codegen/web.rs");
     }
@@ -42,6 +42,9 @@ mod generated {
     }
     pub mod rules {
         include!("../fixtures/codegen/rules.rs");
+    }
+    pub mod fragments {
+        include!("../fixtures/codegen/fragments.rs");
     }
 }
 
@@ -209,4 +212,46 @@ fn typed_api_loads_checks_and_converts() {
     assert_eq!(rules.count, 2);
     // The rule's when= reads ctx.parent: disabled, a negative count passes.
     assert!(generated::rules::DataValues::from_yaml_str("count: -1\nenabled: false\n").is_ok());
+}
+
+#[test]
+fn each_instance_of_a_fragment_has_its_own_translation() {
+    // `fragments.yml` instantiates one fragment twice; its `when=` reads `ctx.parent["enabled"]`,
+    // which only the first instance has. The first instance's functions are translated; the
+    // second's `when=` stays with the interpreter, which fails on the missing key as ytt does.
+    use schemac_runtime::engine::{run, CheckError};
+    use schemac_runtime::lowered::Translated;
+    let v = &generated::fragments::VALIDATOR;
+    let refs = generated::fragments::schema().functions();
+    let translated: Vec<&str> = refs
+        .iter()
+        .map(|f| match (v.translated)(f.index) {
+            Some(Translated::Rule(_)) => "rule",
+            Some(Translated::When(_)) => "when",
+            None => "interpreted",
+        })
+        .collect();
+    assert_eq!(translated, ["rule", "when", "rule", "interpreted"]);
+    assert!(v.needs_starlark);
+
+    let dir = tempfile::tempdir().unwrap();
+    let values = dir.path().join("values.yml");
+    std::fs::write(&values, "a:\n  port: 0\nb:\n  port: 0\n").unwrap();
+    let values = values.to_string_lossy().to_string();
+    let schema = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/codegen/fragments.yml"
+    );
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let opts = |a: &[&str]| schemac_runtime::cli::parse(&args(a)).unwrap();
+    let built = v.built().unwrap();
+    let compiled = run(&opts(&["--data-values-file", &values]), built);
+    let interpreted = run(
+        &opts(&["-f", schema, "--data-values-file", &values]),
+        &schemac::check::Interpreter,
+    );
+    let message = |r: Result<String, CheckError>| r.map_err(|e| e.0);
+    let expected = Err("Validating final data values:\nValidating b.port: Failure evaluating when=: key \"enabled\" not in yamlfragment".to_string());
+    assert_eq!(message(interpreted), expected);
+    assert_eq!(message(compiled), expected);
 }

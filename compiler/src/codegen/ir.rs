@@ -3,27 +3,22 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use schemac_runtime::rules::RuleName;
+use schemac_runtime::schema::{Check, FunctionRef, Validation};
 use schemac_runtime::schema::{Doc, Kind, Scalar, Type};
-use schemac_runtime::validate::{Check, Validation};
 use schemac_runtime::value::{Node, Pos, Value};
-
-use crate::rules::Lowering;
 
 /// `rt` is the path to the runtime crate (`::schemac_runtime`).
 pub struct IrTokens<'a> {
     pub rt: &'a TokenStream,
     /// Functions generated for map types (one each keeps every function small).
     pub fns: std::cell::RefCell<Vec<TokenStream>>,
-    /// Rule functions translated to Rust, referred to by the validations.
-    pub lowering: Option<&'a Lowering>,
 }
 
 impl<'a> IrTokens<'a> {
-    pub fn new(rt: &'a TokenStream, lowering: Option<&'a Lowering>) -> IrTokens<'a> {
+    pub fn new(rt: &'a TokenStream) -> IrTokens<'a> {
         IrTokens {
             rt,
             fns: std::cell::RefCell::new(Vec::new()),
-            lowering,
         }
     }
 }
@@ -98,35 +93,36 @@ impl IrTokens<'_> {
         quote! { #rt::rules::RuleName::parse(#name).expect("a rule name the runtime knows") }
     }
 
-    /// A validation whose functions (if any) were all translated to Rust.
+    fn function(&self, f: &FunctionRef) -> TokenStream {
+        let rt = self.rt;
+        let index = f.index;
+        quote! { #rt::schema::FunctionRef { index: #index } }
+    }
+
+    /// A validation; its functions are [`FunctionRef`]s, resolved when the validator runs.
     fn validation(&self, v: &Validation) -> TokenStream {
         let rt = self.rt;
         let pos = self.pos(&v.pos);
-        let lowered = |key: &(Pos, usize)| self.lowering.and_then(|l| l.rules.get(key));
-        let custom = v.custom.iter().enumerate().map(|(i, c)| {
+        let custom = v.custom.iter().map(|c| {
             let desc = &c.description;
             let check = match &c.check {
                 Check::Named(rule, arg) => {
                     let rule = self.rule(*rule);
                     let arg = self.value(arg);
-                    quote! { #rt::validate::Check::Named(#rule, #arg) }
+                    quote! { #rt::schema::Check::Named(#rule, #arg) }
                 }
-                Check::Function(_) => {
-                    let f = lowered(&(v.pos.clone(), i))
-                        .expect("validations with functions not translated are bound at start-up");
-                    quote! { #rt::validate::Check::Function(#rt::lowered::LoweredRule::handle(#f)) }
+                Check::Function(f) => {
+                    let f = self.function(f);
+                    quote! { #rt::schema::Check::Function(#f) }
                 }
             };
-            quote! { #rt::validate::CustomRule { description: #desc.to_string(), check: #check } }
+            quote! { #rt::schema::CustomRule { description: #desc.to_string(), check: #check } }
         });
         let when = match &v.when {
             None => quote! { None },
-            Some(_) => {
-                let f = self
-                    .lowering
-                    .and_then(|l| l.whens.get(&v.pos))
-                    .expect("when= not translated is bound at start-up");
-                quote! { Some(#rt::lowered::LoweredWhen::handle(#f)) }
+            Some(f) => {
+                let f = self.function(f);
+                quote! { Some(#f) }
             }
         };
         let named = v.named.iter().map(|(r, a)| {
@@ -136,22 +132,20 @@ impl IrTokens<'_> {
         });
         let tuple_args = v.tuple_args.iter().map(|r| self.rule(*r));
         quote! {
-            Some(#rt::validate::Validation { pos: #pos, custom: vec![#(#custom),*], named: vec![#(#named),*], tuple_args: vec![#(#tuple_args),*], when: #when })
+            Some(#rt::__private::validation(#pos, vec![#(#custom),*], vec![#(#named),*], vec![#(#tuple_args),*], #when))
         }
     }
 
-    /// The whole type tree. Validations are generated only when `with_validations` (a schema
-    /// whose rules need Starlark binds all of them at start-up instead). A map type becomes a
-    /// function of its own, and its default is assembled from its fields' defaults unless
-    /// `@schema/default` gave another one.
-    pub fn ty(&self, t: &Type, with_validations: bool) -> TokenStream {
+    /// The whole type tree. A map type becomes a function of its own, and its default is
+    /// assembled from its fields' defaults unless `@schema/default` gave another one.
+    pub fn ty(&self, t: &Type) -> TokenStream {
         let rt = self.rt;
         if let Kind::Map(fields) = &t.kind {
             let field_tokens: Vec<TokenStream> = fields
                 .iter()
                 .map(|f| {
                     let key = self.value(&f.key);
-                    let ty = self.ty(&f.ty, with_validations);
+                    let ty = self.ty(&f.ty);
                     quote! { #rt::schema::Field { key: #key, ty: #ty } }
                 })
                 .collect();
@@ -178,9 +172,9 @@ impl IrTokens<'_> {
             let pos = self.pos(&t.pos);
             let nullable = t.nullable;
             let doc = self.doc(&t.doc);
-            let validation = match (&t.validation, with_validations) {
-                (Some(v), true) => self.validation(v),
-                _ => quote! { None },
+            let validation = match &t.validation {
+                Some(v) => self.validation(v),
+                None => quote! { None },
             };
             let mut fns = self.fns.borrow_mut();
             let name = quote::format_ident!("__schemac_type_{}", fns.len());
@@ -198,7 +192,7 @@ impl IrTokens<'_> {
                 quote! { #rt::schema::Kind::Scalar(#rt::schema::Scalar::#s) }
             }
             Kind::Array(item) => {
-                let item = self.ty(item, with_validations);
+                let item = self.ty(item);
                 quote! { #rt::schema::Kind::Array(Box::new(#item)) }
             }
             Kind::Map(_) => unreachable!("map types are generated above"),
@@ -207,9 +201,9 @@ impl IrTokens<'_> {
         let nullable = t.nullable;
         let default = self.node(&t.default);
         let doc = self.doc(&t.doc);
-        let validation = match (&t.validation, with_validations) {
-            (Some(v), true) => self.validation(v),
-            _ => quote! { None },
+        let validation = match &t.validation {
+            Some(v) => self.validation(v),
+            None => quote! { None },
         };
         quote! {
             #rt::schema::Type { kind: #kind, pos: #pos, nullable: #nullable, default: #default, doc: #doc, validation: #validation }

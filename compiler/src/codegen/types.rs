@@ -110,7 +110,7 @@ impl<'a> TypeGen<'a> {
                 quote! {}
             };
             decls.push(quote! { #doc #sep #[doc = #key_doc] #rename pub #fname: #fty });
-            let k = IrTokens::new(rt, None).value(&f.key);
+            let k = IrTokens::new(rt).value(&f.key);
             conversions.push(quote! {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
@@ -184,7 +184,7 @@ impl<'a> TypeGen<'a> {
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
-            (Kind::Any, v) => IrTokens::new(rt, None).value(v),
+            (Kind::Any, v) => IrTokens::new(rt).value(v),
             (Kind::Scalar(Scalar::String), Value::Str(s)) => {
                 quote! { ::std::string::String::from(#s) }
             }

@@ -158,7 +158,8 @@ fn section_values(manifest: &str, section: &str) -> Vec<(String, String)> {
 }
 
 /// The runtime's manifest with `x.workspace = true` and `{ workspace = true, ... }` replaced
-/// by the workspace's values, so that it builds outside the workspace.
+/// by the workspace's values, and without its `[lints]` table, so that it builds outside the
+/// workspace.
 pub fn standalone_manifest(manifest: &str, workspace: &str) -> Result<String, String> {
     let package = section_values(workspace, "workspace.package");
     let deps = section_values(workspace, "workspace.dependencies");
@@ -175,6 +176,10 @@ pub fn standalone_manifest(manifest: &str, workspace: &str) -> Result<String, St
         let trimmed = line.trim();
         if trimmed.starts_with('[') {
             section = trimmed.trim_matches(['[', ']']).to_string();
+        }
+        // The workspace's lints are for its own development: a validator's build needs none.
+        if section == "lints" {
+            continue;
         }
         let table = if section == "package" {
             &package

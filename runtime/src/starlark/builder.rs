@@ -15,7 +15,8 @@ use starlark::values::{OwnedFrozenValue, Value};
 
 use super::convert::{to_arg, to_tree_value, YamlFragment};
 use crate::template::compile::{NodeInfo, RawShape};
-use crate::template::tree::{Ann, Handle, Tree, TreeKind, TreeValue};
+use crate::template::functions::Functions;
+use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{Pos, Value as YValue};
 
 /// Where an opaque annotation argument will live once the module is frozen.
@@ -31,6 +32,8 @@ pub struct BuildState {
     pub files: Vec<String>,
     /// ytt's number for this template, named in its messages.
     pub template_id: u32,
+    /// The run's kept values, where annotation arguments that are not data go.
+    functions: Functions,
     inner: RefCell<Inner>,
 }
 
@@ -73,12 +76,14 @@ impl BuildState {
         nodes: Vec<NodeInfo>,
         files: Vec<String>,
         template_id: u32,
+        functions: Functions,
     ) -> BuildState {
         BuildState {
             file,
             nodes: Arc::new(nodes),
             files,
             template_id,
+            functions,
             inner: RefCell::new(Inner {
                 ctxs: vec![Ctx::default()],
                 slots: Vec::new(),
@@ -275,13 +280,13 @@ impl BuildState {
             Some([a, k]) => (*a, *k),
             _ => anyhow::bail!("internal error: bad annotation arguments"),
         };
-        let mut keep = |v: Value<'v>| -> Handle {
+        let mut keep = |v: Value<'v>| -> usize {
             let mut inner = self.inner.borrow_mut();
             let i = inner.slots.len();
             let slot = Arc::new(FrozenSlot::default());
             inner.slots.push(slot.clone());
             eval.module().set(&keep_name(i), v);
-            Handle(slot)
+            self.functions.keep(slot)
         };
         let args_v = TupleRef::from_value(args)
             .map(|t| t.content().to_vec())

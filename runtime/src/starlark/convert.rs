@@ -15,7 +15,7 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
-use crate::template::tree::{Arg, ArgKind, Handle, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Arg, ArgKind, Tree, TreeKind, TreeValue};
 use crate::value::{Node, Pos, Value as YValue};
 
 /// YAML built by a fragment function (`#@ def f():` with YAML in its body), as a Starlark value.
@@ -281,7 +281,7 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
 
 /// Converts an annotation argument. Values that are not data are kept through `keep`, which
 /// returns a handle that is filled in once the module is frozen.
-pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> Handle) -> Arg {
+pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> usize) -> Arg {
     let type_name = v.get_type().to_string();
     if let Some(tuple) = TupleRef::from_value(v) {
         let items = tuple.iter().map(|x| to_arg(x, pos, keep)).collect();

@@ -8,15 +8,25 @@ use starlark::values::{Heap, OwnedFrozenValue, Value};
 
 use super::builder::FrozenSlot;
 use super::convert::scalar_to_starlark;
-use crate::template::tree::{Handle, TreeValue};
+use crate::schema::FunctionRef;
+use crate::template::functions::Functions;
+use crate::template::tree::TreeValue;
 use crate::validate::{CallOutcome, Predicates};
 use crate::value::Node;
 
-/// Runs predicates with the Starlark interpreter, a fresh heap per call.
-pub struct StarlarkPredicates;
+/// Runs predicates with the Starlark interpreter, a fresh heap per call: the functions the
+/// run's templates kept.
+pub struct StarlarkPredicates<'a> {
+    pub functions: &'a Functions,
+}
 
-fn frozen(h: &Handle) -> Option<&OwnedFrozenValue> {
-    h.0.downcast_ref::<FrozenSlot>().and_then(|s| s.0.get())
+impl StarlarkPredicates<'_> {
+    fn frozen(&self, f: &FunctionRef) -> Option<OwnedFrozenValue> {
+        let kept = self.functions.get(f.index)?;
+        kept.downcast_ref::<FrozenSlot>()
+            .and_then(|s| s.0.get())
+            .cloned()
+    }
 }
 
 fn to_starlark<'v>(node: &Node, heap: Heap<'v>) -> Value<'v> {
@@ -38,15 +48,15 @@ fn arity(f: Value) -> Option<usize> {
     }
 }
 
-impl Predicates for StarlarkPredicates {
-    fn call_rule(&self, f: &Handle, value: &Node) -> CallOutcome {
-        let Some(owned) = frozen(f) else {
+impl Predicates for StarlarkPredicates<'_> {
+    fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
+        let Some(owned) = self.frozen(f) else {
             return CallOutcome::Error("rule is not available".into());
         };
         let outcome = super::guarded(|| {
             Module::with_temp_heap(|m| {
                 let heap = m.heap();
-                let fv = heap.access_owned_frozen_value(owned);
+                let fv = heap.access_owned_frozen_value(&owned);
                 let mut eval = Evaluator::new(&m);
                 super::bound(&mut eval);
                 match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
@@ -63,17 +73,17 @@ impl Predicates for StarlarkPredicates {
 
     fn call_when(
         &self,
-        f: &Handle,
+        f: &FunctionRef,
         value: &Node,
         parent: &Node,
         root: &Node,
     ) -> Result<bool, String> {
-        let Some(owned) = frozen(f) else {
+        let Some(owned) = self.frozen(f) else {
             return Err("when= is not available".into());
         };
         Module::with_temp_heap(|m| {
             let heap = m.heap();
-            let fv = heap.access_owned_frozen_value(owned);
+            let fv = heap.access_owned_frozen_value(&owned);
             let n = arity(fv).unwrap_or(1);
             let v = to_starlark(value, heap);
             let args = match n {

@@ -1,9 +1,5 @@
 //! The output of templating: documents, map items and array items with their annotations.
 
-use std::any::Any;
-use std::fmt;
-use std::sync::Arc;
-
 use crate::value::{Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
 
@@ -45,18 +41,9 @@ pub enum ArgKind {
     /// Plain data: None, bools, numbers, strings, lists, dicts and YAML fragments.
     Data(Node),
     Tuple(Vec<Arg>),
-    /// A value only Starlark can use (a function, an assertion object), kept alive by `handle`.
-    Opaque(Handle),
-}
-
-/// A frozen Starlark value, type-erased so that this module does not depend on the interpreter.
-#[derive(Clone)]
-pub struct Handle(pub Arc<dyn Any + Send + Sync>);
-
-impl fmt::Debug for Handle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("<starlark value>")
-    }
+    /// A value only Starlark can use (a function, an assertion object): its index in the run's
+    /// [`super::functions::Functions`].
+    Opaque(usize),
 }
 
 impl Tree {

@@ -1,0 +1,61 @@
+//! The values a run's templates pass to annotations that are not data (functions, assertion
+//! objects), kept for as long as the run needs them and named by their index.
+//!
+//! The table is type-erased so that templates and the IR do not depend on the interpreter:
+//! the Starlark back end stores its frozen values here and finds them again by
+//! [`crate::schema::FunctionRef`].
+
+use std::any::Any;
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// A kept value (a frozen Starlark value, for the interpreter).
+pub type Kept = Arc<dyn Any + Send + Sync>;
+
+/// The values kept so far in a run, in the order the templates passed them.
+#[derive(Clone, Default)]
+pub struct Functions(Arc<Mutex<Vec<Option<Kept>>>>);
+
+impl Functions {
+    /// A table whose first `n` indices are taken by values kept elsewhere (a built validator's
+    /// schema, evaluated when it was built): values kept in this run get the indices after.
+    pub fn reserved(n: usize) -> Functions {
+        Functions(Arc::new(Mutex::new(vec![None; n])))
+    }
+
+    /// A new table that starts with this one's values (a run starting from a schema evaluated
+    /// once).
+    pub fn fork(&self) -> Functions {
+        Functions(Arc::new(Mutex::new(self.lock().clone())))
+    }
+
+    /// Keeps `value`; returns its index.
+    pub fn keep(&self, value: Kept) -> usize {
+        let mut values = self.lock();
+        values.push(Some(value));
+        values.len() - 1
+    }
+
+    /// The value kept at `index` (none when the index was reserved).
+    pub fn get(&self, index: usize) -> Option<Kept> {
+        self.lock().get(index).cloned().flatten()
+    }
+
+    /// How many indices are taken.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Kept>>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl std::fmt::Debug for Functions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Functions({} kept)", self.len())
+    }
+}
