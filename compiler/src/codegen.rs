@@ -177,10 +177,16 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
     quote! {
         impl #root {
             /// Loads data values files onto the schema's defaults, with every check of
-            /// `schemac check`: files with `#@data/values` documents overlay as with `ytt -f`,
-            /// plain YAML files as with `--data-values-file`.
+            /// `schemac check`: their `#@data/values` documents overlay as with `ytt -f` (a
+            /// YAML file without one is an error; plain YAML goes to `load_plain`).
             pub fn load<P: ::core::convert::AsRef<::std::path::Path>>(files: &[P]) -> ::core::result::Result<Self, #rt::typed::Violations> {
                 #rt::typed::convert(&#rt::typed::load(&VALIDATOR, files)?)
+            }
+
+            /// Loads plain YAML data values files onto the schema's defaults, as
+            /// `--data-values-file` does, with every check of `schemac check`.
+            pub fn load_plain<P: ::core::convert::AsRef<::std::path::Path>>(files: &[P]) -> ::core::result::Result<Self, #rt::typed::Violations> {
+                #rt::typed::convert(&#rt::typed::load_plain(&VALIDATOR, files)?)
             }
 
             /// Loads plain YAML data values from a string.

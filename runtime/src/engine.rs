@@ -7,9 +7,9 @@
 
 use std::sync::Arc;
 
-use crate::cli::{self, Options};
 use crate::overlay::{apply_document, Mode};
 use crate::report::{SchemaReport, SourceLines};
+use crate::request::Request;
 use crate::schema::Type;
 use crate::template::functions::Functions;
 use crate::template::tree::{Tree, TreeKind, TreeValue};
@@ -117,7 +117,7 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
 /// ytt reports a schema's errors before any of a data values template's.
 fn load_documents(
     inputs: &[Input],
-    opts: &Options,
+    opts: &Request,
     sources: &mut SourceLines,
     backend: &dyn Backend,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
@@ -172,6 +172,15 @@ fn load_documents(
         *has_schema = kinds.contains(&Some("data/values-schema"));
         kinds.iter().any(Option::is_some)
     });
+    if opts.files_give_values {
+        let gives = |name: &str| templates.iter().any(|(i, _, _)| i.name == name);
+        if let Some(input) = inputs.iter().find(|i| is_yaml(&i.name) && !gives(&i.name)) {
+            return Err(CheckError(format!(
+                "Checking file '{}': it has no `#@data/values` or `#@data/values-schema` document (plain YAML data values are read as data values files)",
+                input.name
+            )));
+        }
+    }
     templates.sort_by_key(|(_, _, has_schema)| !has_schema);
     // A template error names every file of its phase (and the flags' data values).
     let names = |schema: bool| -> Vec<String> {
@@ -198,7 +207,7 @@ fn load_documents(
             } else {
                 (
                     "Overlaying data values",
-                    order(&values_names, cli::has_additional(opts)),
+                    order(&values_names, !opts.data_values.is_empty()),
                 )
             };
             CheckError(format!(
@@ -412,7 +421,7 @@ fn load_schema_inputs(
     backend: &dyn Backend,
 ) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
-    let opts = Options::default();
+    let opts = Request::default();
     let mut docs = load_documents(&inputs, &opts, &mut sources, backend, &mut |_, _| Ok(()))?;
     if !docs.values.is_empty() {
         return Err(CheckError(format!(
@@ -443,41 +452,47 @@ pub enum Outcome {
 /// that exits next may leak it (`std::mem::forget`) rather than free it node by node, which
 /// costs about as much as type checking those nodes did.
 pub struct Leftovers {
-    outcome: Outcome,
+    pub outcome: Outcome,
     /// Held only to go with the rest (freed or leaked).
     _tree: Option<Tree>,
     _schema: Option<Type>,
 }
 
 /// Runs the pipeline; returns what goes to stdout.
-pub fn run(opts: &Options, backend: &dyn Backend) -> Result<String, CheckError> {
+pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> {
     run_keeping(opts, backend).map(|(out, _)| out)
+}
+
+/// What an outcome prints on stdout; violations are the error ytt reports.
+pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
+    match outcome {
+        Outcome::Invalid(violations) => Err(CheckError(validate::render(violations))),
+        Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
+            Ok(crate::yaml::json::to_json(&node.value))
+        }
+        Outcome::OpenApi(node) | Outcome::DataValues(node) => {
+            Ok(crate::yaml::emit::to_yaml(&node.value))
+        }
+    }
 }
 
 /// [`run`], also handing back the memory the run used.
 pub fn run_keeping(
-    opts: &Options,
+    opts: &Request,
     backend: &dyn Backend,
 ) -> Result<(String, Leftovers), CheckError> {
     let leftovers = evaluate_keeping(opts, backend)?;
-    let out = match &leftovers.outcome {
-        Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
-        Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
-            crate::yaml::json::to_json(&node.value)
-        }
-        Outcome::OpenApi(node) | Outcome::DataValues(node) => {
-            crate::yaml::emit::to_yaml(&node.value)
-        }
-    };
+    let out = render(&leftovers.outcome, opts)?;
     Ok((out, leftovers))
 }
 
 /// Runs the pipeline up to its result.
-pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckError> {
+pub fn evaluate(opts: &Request, backend: &dyn Backend) -> Result<Outcome, CheckError> {
     evaluate_keeping(opts, backend).map(|leftovers| leftovers.outcome)
 }
 
-fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
+/// [`evaluate`], also handing back the memory the run used.
+pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
     let done = |outcome: Outcome| {
         Ok(Leftovers {
             outcome,
@@ -491,7 +506,7 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
         sources.add(name, text);
     }
     // ytt reads the data values flags before the files' YAML, and checks `-o` after the schema.
-    let additional = cli::additional_documents(opts, &mut sources)?;
+    let additional = crate::data_values::documents(opts, &mut sources)?;
     let mut schema = None;
     let docs = load_documents(
         &inputs,
@@ -545,7 +560,7 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
         return done(Outcome::DataValues(Node::null(Pos::unknown())));
     };
     let node = result.take_node();
-    if !opts.disable_validation {
+    if opts.validate {
         let predicates = backend.predicates(&docs.functions);
         let violations = validate::validate(&result, &node, schema.as_ref(), &*predicates)
             .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;

@@ -3,11 +3,13 @@
 pub mod __private;
 
 pub mod cli;
+pub mod data_values;
 pub mod engine;
 pub mod inputs;
 pub mod lowered;
 pub mod overlay;
 pub mod report;
+pub mod request;
 pub mod rules;
 pub mod schema;
 #[cfg(feature = "starlark")]

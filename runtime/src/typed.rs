@@ -4,9 +4,9 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::cli::Options;
 use crate::engine::{evaluate, CheckError, Outcome};
 use crate::report::multi_line;
+use crate::request::{DataValues, Request};
 use crate::validate::Violation;
 use crate::validator::Validator;
 use crate::value::Node;
@@ -43,7 +43,7 @@ impl fmt::Display for Violations {
 
 impl std::error::Error for Violations {}
 
-fn run(v: &Validator, opts: &Options) -> Result<Node, Violations> {
+fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
     let built = v.built().map_err(|e| Violations::message(&e))?;
     match evaluate(opts, built) {
         Ok(Outcome::DataValues(node)) => Ok(node),
@@ -56,31 +56,45 @@ fn run(v: &Validator, opts: &Options) -> Result<Node, Violations> {
     }
 }
 
-/// Loads data values files onto the schema's defaults. Files with `#@data/values` documents
-/// are read as `ytt -f` reads them (overlays); plain YAML files as `--data-values-file`.
+/// Loads data values files onto the schema's defaults as `ytt -f` does: their
+/// `#@data/values` documents overlay in order (templates evaluated). A YAML file with no
+/// `#@data/values` document is an error: plain YAML goes to [`load_plain`].
 pub fn load<P: AsRef<Path>>(v: &Validator, files: &[P]) -> Result<Node, Violations> {
-    let mut opts = Options::default();
-    for f in files {
-        let path = f.as_ref().to_string_lossy().to_string();
-        // A file that cannot be read goes to the engine as `-f`, which reports why.
-        let templated =
-            std::fs::read(f.as_ref()).map_or(true, |bytes| bytes.windows(2).any(|w| w == b"#@"));
-        if templated {
-            opts.files.push(path);
-        } else {
-            opts.data_values_files.push(path);
-        }
-    }
-    run(v, &opts)
+    let request = Request {
+        files: files.iter().map(|f| path_name(f.as_ref())).collect(),
+        files_give_values: true,
+        ..Request::default()
+    };
+    run(v, &request)
+}
+
+/// Loads plain YAML data values files onto the schema's defaults, as
+/// `--data-values-file` does (a directory: its YAML files).
+pub fn load_plain<P: AsRef<Path>>(v: &Validator, files: &[P]) -> Result<Node, Violations> {
+    let request = Request {
+        data_values: files
+            .iter()
+            .map(|f| DataValues::Files(path_name(f.as_ref())))
+            .collect(),
+        ..Request::default()
+    };
+    run(v, &request)
+}
+
+fn path_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
 }
 
 /// Loads plain YAML data values given as a string (named `name` in messages).
 pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violations> {
-    let opts = Options {
-        data_values_inline: vec![(name.to_string(), yaml.to_string())],
-        ..Options::default()
+    let request = Request {
+        data_values: vec![DataValues::Inline {
+            name: name.to_string(),
+            text: yaml.to_string(),
+        }],
+        ..Request::default()
     };
-    run(v, &opts)
+    run(v, &request)
 }
 
 /// Converts checked data values to a generated type.

@@ -35,7 +35,7 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
         })
         .collect();
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
-    match evaluate(&opts, &Interpreter) {
+    match evaluate(&opts.request, &Interpreter) {
         Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
         Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
         Err(CheckError(msg)) => Err(msg),
@@ -335,7 +335,7 @@ fn violations_as_json() {
         "json".into(),
     ])
     .unwrap();
-    let Ok(Outcome::Invalid(violations)) = evaluate(&opts, &Interpreter) else {
+    let Ok(Outcome::Invalid(violations)) = evaluate(&opts.request, &Interpreter) else {
         panic!("expected violations")
     };
     let json = to_json(&violations);

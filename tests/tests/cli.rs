@@ -8,7 +8,7 @@ mod web {
     include!("../fixtures/codegen/web.rs");
 }
 
-use schemac_runtime::cli::{help, parse_os, ArgError, Request};
+use schemac_runtime::cli::{help, parse_os, ArgError, DataValues, Invocation};
 
 #[test]
 fn validator_help() {
@@ -33,17 +33,17 @@ fn validators_parse_ytt_flags() {
     let args = |a: &[&str]| a.iter().map(std::ffi::OsString::from).collect::<Vec<_>>();
     assert!(matches!(
         parse_os(&args(&["-f", "x", "--help"])),
-        Ok(Request::Help)
+        Ok(Invocation::Help)
     ));
     assert!(matches!(
         parse_os(&args(&["extra", "--version"])),
-        Ok(Request::Version)
+        Ok(Invocation::Version)
     ));
     assert_eq!(
         parse_os(&args(&["--bogus"])).unwrap_err(),
         ArgError::Ytt("unknown flag: --bogus".into())
     );
-    let Ok(Request::Run(o)) = parse_os(&args(&[
+    let Ok(Invocation::Run(o)) = parse_os(&args(&[
         "-fa.yml",
         "-f=b.yml",
         "--file",
@@ -52,16 +52,33 @@ fn validators_parse_ytt_flags() {
         "k=v",
         "-o",
         "json,yaml",
+        "--data-value-file=k=f",
+        "--data-values-file=d",
+        "--data-value-yaml=y=1",
     ])) else {
         panic!("parses")
     };
+    let r = o.request;
     assert_eq!(
-        (o.files, o.strict, o.data_value, o.output),
+        (r.files, r.strict, r.output),
         (
             vec!["a.yml".into(), "b.yml".into(), "c.yml".into()],
             true,
-            vec!["k=v".into()],
             vec!["json".into(), "yaml".into()]
         )
+    );
+    // The data values flags in ytt's order of application, whatever their order given.
+    let kv = |a: &str, yaml| DataValues::KeyValue {
+        assignment: a.into(),
+        yaml,
+    };
+    assert_eq!(
+        r.data_values,
+        [
+            DataValues::Files("d".into()),
+            kv("k=v", false),
+            kv("y=1", true),
+            DataValues::KeyFile("k=f".into())
+        ]
     );
 }

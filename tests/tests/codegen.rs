@@ -169,6 +169,13 @@ macro_rules! typed_api {
         let file = dir.join("values.yml");
         std::fs::write(&file, format!("#@data/values\n---\n{}", $good)).unwrap();
         assert_eq!(m::DataValues::load(&[&file]).unwrap(), loaded);
+        // Plain YAML is read by `load_plain`; `load` (ytt's `-f`) refuses it rather than
+        // ignore it.
+        let plain = dir.join("plain.yml");
+        std::fs::write(&plain, $good).unwrap();
+        assert_eq!(m::DataValues::load_plain(&[&plain]).unwrap(), loaded);
+        let err = m::DataValues::load(&[&plain]).unwrap_err();
+        assert!(err.to_string().contains("has no `#@data/values`"), "{err}");
         assert!(!loaded.to_yaml().is_empty());
         assert!(loaded.to_json().starts_with('{'));
         loaded
@@ -243,7 +250,7 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
         "/fixtures/codegen/fragments.yml"
     );
     let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let opts = |a: &[&str]| schemac_runtime::cli::parse(&args(a)).unwrap();
+    let opts = |a: &[&str]| schemac_runtime::cli::parse(&args(a)).unwrap().request;
     let built = v.built().unwrap();
     let compiled = run(&opts(&["--data-values-file", &values]), built);
     let interpreted = run(

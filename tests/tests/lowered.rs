@@ -9,7 +9,6 @@ mod common;
 
 use schemac_runtime::engine::{run, CheckError};
 use schemac_runtime::schema::{Kind, Scalar, Type};
-use schemac_runtime::validator::Built;
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
 
 #[deny(warnings)]
@@ -150,7 +149,7 @@ fn lowered_rules_agree_with_the_interpreter() {
         !generated::VALIDATOR.needs_starlark,
         "every rule of the fixture should be translated"
     );
-    let built = Built::new(&generated::VALIDATOR).unwrap();
+    let built = generated::VALIDATOR.built().unwrap();
     let schema = generated::schema();
     let dir = tempfile::tempdir().unwrap();
     let values = dir.path().join("values.yml");
@@ -171,12 +170,15 @@ fn lowered_rules_agree_with_the_interpreter() {
                 "--data-values-file",
                 &values_arg,
             ]))
-            .unwrap(),
+            .unwrap()
+            .request,
             &schemac::check::Interpreter,
         );
         let lowered = run(
-            &schemac_runtime::cli::parse(&args(&["--data-values-file", &values_arg])).unwrap(),
-            &built,
+            &schemac_runtime::cli::parse(&args(&["--data-values-file", &values_arg]))
+                .unwrap()
+                .request,
+            built,
         );
         let show = |r: &Result<String, CheckError>| match r {
             Ok(s) => format!("ok:\n{s}"),

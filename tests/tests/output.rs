@@ -90,7 +90,7 @@ fn output_matches_ytt() {
         .collect();
         let opts =
             parse(&args).unwrap_or_else(|e| panic!("{}: unusable arguments: {e}", case.id()));
-        let (status, stdout) = match run(&opts, &Interpreter) {
+        let (status, stdout) = match run(&opts.request, &Interpreter) {
             Ok(out) => (0, out),
             Err(CheckError(_)) => (1, String::new()),
         };

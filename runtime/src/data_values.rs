@@ -1,0 +1,329 @@
+//! The data values given besides the files (`--data-values-file`, `--data-values-env`,
+//! `--data-value*`, and plain YAML held in memory): the documents each contributes, with
+//! ytt's positions and messages.
+
+use crate::engine::CheckError;
+use crate::report::SourceLines;
+use crate::request::{DataValues, Request};
+use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
+use crate::value::{Pos, Value};
+use crate::yaml::parse::{parse_file, RawNode, RawValue};
+
+fn doc(value: TreeValue, pos: Pos) -> Tree {
+    Tree {
+        kind: TreeKind::Document,
+        pos,
+        anns: Vec::new(),
+        value,
+    }
+}
+
+/// `[a, b, c]`, value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
+/// ytt's `@overlay/replace or_add=True` on values from flags).
+fn nested<'k>(
+    keys: impl DoubleEndedIterator<Item = &'k str>,
+    leaf: TreeValue,
+    pos: &Pos,
+) -> TreeValue {
+    let mut value = leaf;
+    for (i, key) in keys.rev().enumerate() {
+        let anns = if i == 0 {
+            vec![Ann {
+                name: "overlay/replace".into(),
+                pos: pos.clone(),
+                args: Vec::new(),
+                kwargs: Vec::new(),
+            }]
+        } else {
+            Vec::new()
+        };
+        value = TreeValue::Map(vec![Tree {
+            kind: TreeKind::MapItem(Value::Str(key.to_string())),
+            pos: pos.clone(),
+            anns,
+            value,
+        }]);
+    }
+    value
+}
+
+fn relabel(tree: &mut Tree, pos: &Pos) {
+    tree.pos = pos.clone();
+    if let TreeValue::Map(items) | TreeValue::Array(items) = &mut tree.value {
+        for i in items {
+            relabel(i, pos);
+        }
+    }
+}
+
+/// The documents of the data values given besides the files, in the request's order.
+pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, CheckError> {
+    let mut out = Vec::new();
+    for source in &r.data_values {
+        match source {
+            DataValues::Files(path) => {
+                let files = crate::inputs::data_values_files(path).map_err(|e| {
+                    CheckError(format!(
+                        "Extracting data value from file: Find files '{path}': {e}"
+                    ))
+                })?;
+                for file in files {
+                    if let Some(error) = file.encoding_error {
+                        return Err(CheckError(format!(
+                            "Extracting data value from file: Unmarshaling YAML data values file '{}': yaml: {error}",
+                            file.name
+                        )));
+                    }
+                    out.extend(plain_documents(&file.name, &file.text, r.strict, sources)?);
+                }
+            }
+            DataValues::Inline { name, text } => {
+                out.extend(plain_documents(name, text, r.strict, sources)?)
+            }
+            DataValues::Env { prefix, yaml } => {
+                out.extend(env_documents(prefix, *yaml, r.strict, sources)?)
+            }
+            DataValues::KeyValue { assignment, yaml } => {
+                out.extend(key_value_document(assignment, *yaml, r.strict, sources)?)
+            }
+            DataValues::KeyFile(assignment) => out.push(key_file_document(assignment, sources)?),
+        }
+    }
+    Ok(out)
+}
+
+/// The documents of a plain YAML data values file (`--data-values-file`).
+fn plain_documents(
+    file: &str,
+    text: &str,
+    strict: bool,
+    sources: &mut SourceLines,
+) -> Result<Vec<Tree>, CheckError> {
+    sources.add(file, text);
+    let raw = parse_file(file, text, strict).map_err(|e| {
+        CheckError(format!(
+            "Extracting data value from file: Unmarshaling YAML data values file '{file}': {}",
+            e.detail()
+        ))
+    })?;
+    let annotated = raw.docs.iter().any(has_comments) || !raw.trailing_comments.is_empty();
+    if annotated {
+        return Err(CheckError(format!(
+            "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+        )));
+    }
+    Ok(raw
+        .docs
+        .iter()
+        .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
+        .map(|d| Tree::from_raw(d, Some(file)))
+        .collect())
+}
+
+/// The document of `--data-value[-yaml] key=value` (none for a library's key).
+fn key_value_document(
+    kv: &str,
+    yaml: bool,
+    strict: bool,
+    sources: &mut SourceLines,
+) -> Result<Option<Tree>, CheckError> {
+    let (k, v) = kv.split_once('=').ok_or_else(|| {
+        CheckError("Extracting data value from KV: Expected format key=value".into())
+    })?;
+    let Some(k) = root_key(k)? else {
+        return Ok(None);
+    };
+    let label = if yaml {
+        "(data-value-yaml arg)"
+    } else {
+        "(data-value arg)"
+    };
+    sources.add(label, kv);
+    let pos = Pos::new(label, 1);
+    let leaf = if yaml {
+        // ytt parses the value as a file without a name: collections keep those positions.
+        sources.add("", v);
+        parse_yaml_value(
+            v,
+            &pos,
+            &format!("Extracting data value from KV: Deserializing value for key '{k}'"),
+            strict,
+        )?
+    } else {
+        TreeValue::Scalar(Value::Str(v.to_string()))
+    };
+    Ok(Some(doc(nested(k.split('.'), leaf, &pos), pos)))
+}
+
+/// The document of `--data-value-file key=path`.
+fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckError> {
+    let (k, path) = kv.split_once('=').ok_or_else(|| {
+        CheckError("Extracting data value from file: Expected format key=/file/path".into())
+    })?;
+    let text = crate::inputs::data_value_file(path).map_err(|e| {
+        // ytt names the step, except for a directory.
+        let step = if e.ends_with("but is a directory") {
+            String::new()
+        } else {
+            format!("Finding file '{path}': ")
+        };
+        CheckError(format!("Extracting data value from file: {step}{e}"))
+    })?;
+    let label = format!("(data-value-file arg) {kv}");
+    sources.add(&label, &text);
+    let pos = Pos::new(label, 1);
+    Ok(doc(
+        nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),
+        pos,
+    ))
+}
+
+/// The key of a `[@lib:]key=value` flag when it targets the root library; `None` for a
+/// library (libraries are not evaluated here, so their values are dropped).
+fn root_key(k: &str) -> Result<Option<&str>, CheckError> {
+    let err = |m: String| CheckError(format!("Extracting data value from KV: {m}"));
+    match k.strip_prefix('@') {
+        Some(rest) => {
+            let (lib, key) = rest
+                .split_once(':')
+                .ok_or_else(|| err(format!("Expected library ref to end with ':' in '{k}'")))?;
+            if lib.is_empty() {
+                return Err(err("Expected library ref to not be empty".into()));
+            }
+            if key.contains(':') {
+                return Err(err(format!(
+                    "Expected at most one library-key separator ':' in '{k}'"
+                )));
+            }
+            Ok(None)
+        }
+        None if k.contains(':') => Err(err(format!(
+            "Expected at most one library-key separator ':' in '{k}'"
+        ))),
+        None => Ok(Some(k)),
+    }
+}
+
+fn has_comments(node: &RawNode) -> bool {
+    !node.comments.is_empty()
+        || matches!(&node.value, RawValue::Map(items) | RawValue::Array(items) if items.iter().any(has_comments))
+}
+
+/// The documents of `--data-values-env[-yaml] PREFIX`: one per variable `PREFIX_a__b`, in the
+/// environment's order, keys split at `__` only (as ytt does).
+fn env_documents(
+    prefix: &str,
+    yaml: bool,
+    strict: bool,
+    sources: &mut SourceLines,
+) -> Result<Vec<Tree>, CheckError> {
+    let start = format!("{prefix}_");
+    let mut out = Vec::new();
+    for (name, value) in std::env::vars_os() {
+        let Some(key) = name.as_encoded_bytes().strip_prefix(start.as_bytes()) else {
+            continue;
+        };
+        let context = format!(
+            "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{}'",
+            name.to_string_lossy()
+        );
+        let Ok(key) = std::str::from_utf8(key) else {
+            return Err(CheckError(format!(
+                "{context}: schemac takes names of env variables in UTF-8 only"
+            )));
+        };
+        let label = format!(
+            "(data-values-env{} arg) {prefix}",
+            if yaml { "-yaml" } else { "" }
+        );
+        let pos = Pos::new(label.clone(), 1);
+        if let Some(v) = value.to_str() {
+            sources.add(
+                &label,
+                &format!("{key_name}={v}", key_name = name.to_string_lossy()),
+            );
+        }
+        let leaf = match (value.to_str(), yaml) {
+            (Some(v), true) => {
+                // As for `--data-value-yaml`: collections keep the positions of a nameless file.
+                sources.add("", v);
+                parse_yaml_value(v, &pos, &context, strict)?
+            }
+            (Some(v), false) => TreeValue::Scalar(Value::Str(v.to_string())),
+            (None, true) => {
+                let why = yaml_utf8_error(value.as_encoded_bytes());
+                return Err(CheckError(format!("{context}: Deserializing YAML value: yaml: {why}")));
+            }
+            (None, false) => {
+                return Err(CheckError(format!(
+                    "{context}: the value is not valid UTF-8 (ytt would make it a !!binary value; schemac takes text only)"
+                )))
+            }
+        };
+        let keys: Vec<&str> = key.split("__").collect();
+        out.push(doc(nested(keys.into_iter(), leaf, &pos), pos));
+    }
+    Ok(out)
+}
+
+/// The complaint of ytt's YAML reader about bytes that are not UTF-8.
+fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        let (width, first) = match b {
+            _ if b & 0x80 == 0 => (1, b & 0x7f),
+            _ if b & 0xe0 == 0xc0 => (2, b & 0x1f),
+            _ if b & 0xf0 == 0xe0 => (3, b & 0x0f),
+            _ if b & 0xf8 == 0xf0 => (4, b & 0x07),
+            _ => return "invalid leading UTF-8 octet",
+        };
+        if i + width > bytes.len() {
+            return "incomplete UTF-8 octet sequence";
+        }
+        let mut value = u32::from(first);
+        for t in &bytes[i + 1..i + width] {
+            if t & 0xc0 != 0x80 {
+                return "invalid trailing UTF-8 octet";
+            }
+            value = (value << 6) | u32::from(t & 0x3f);
+        }
+        let shortest = match width {
+            1 => true,
+            2 => value >= 0x80,
+            3 => value >= 0x800,
+            _ => value >= 0x10000,
+        };
+        if !shortest {
+            return "invalid length of a UTF-8 sequence";
+        }
+        if (0xd800..=0xdfff).contains(&value) || value > 0x10ffff {
+            return "invalid Unicode character";
+        }
+        i += width;
+    }
+    "invalid leading UTF-8 octet"
+}
+
+/// A value parsed as YAML; errors read `{context}: Deserializing YAML value: yaml: ...`.
+fn parse_yaml_value(
+    text: &str,
+    pos: &Pos,
+    context: &str,
+    strict: bool,
+) -> Result<TreeValue, CheckError> {
+    let raw = parse_file(&pos.file, text, strict).map_err(|e| {
+        CheckError(format!(
+            "{context}: Deserializing YAML value: {}",
+            e.detail()
+        ))
+    })?;
+    let Some(first) = raw.docs.first() else {
+        return Ok(TreeValue::Scalar(Value::Null));
+    };
+    let mut tree = Tree::from_raw(first, Some(""));
+    if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
+        relabel(&mut tree, pos);
+    }
+    Ok(tree.value)
+}

@@ -1,0 +1,104 @@
+//! What one run of the pipeline is asked to do: the engine's only input.
+//!
+//! The command line builds a [`Request`] from ytt's flags ([`crate::cli`]); the typed API
+//! builds one explicitly ([`crate::typed`]). The engine never sees flags.
+
+use crate::engine::CheckError;
+
+/// One run: the files, the data values given besides them, what to print and how strictly.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct Request {
+    /// Files as `ytt -f` takes them: templates with schema and `#@data/values` documents, and
+    /// the `.star` files they load.
+    pub files: Vec<String>,
+    /// Data values given besides the files, applied after them in this order (the command line
+    /// lists them in ytt's fixed order: files, env, key-values, key-files).
+    pub data_values: Vec<DataValues>,
+    /// `-o`: the output types as given (ytt checks them once the schema is known).
+    pub output: Vec<String>,
+    /// `--data-values-schema-inspect`: print the schema rather than the data values.
+    pub schema_inspect: bool,
+    /// `--strict`: YAML scalars read strictly (no `yes`/`no` booleans, ...).
+    pub strict: bool,
+    /// Run the validations (`--dangerous-data-values-disable-validation` turns them off).
+    pub validate: bool,
+    /// Every YAML file must give data values: a file with no `#@data/values` or schema
+    /// document is an error (the typed API's `load`, where such a file is a mistake).
+    pub files_give_values: bool,
+}
+
+impl Default for Request {
+    fn default() -> Self {
+        Request {
+            files: Vec::new(),
+            data_values: Vec::new(),
+            output: Vec::new(),
+            schema_inspect: false,
+            strict: false,
+            validate: true,
+            files_give_values: false,
+        }
+    }
+}
+
+/// A source of data values besides the files.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DataValues {
+    /// `--data-values-file PATH`: plain YAML files (a directory: its YAML files).
+    Files(String),
+    /// Plain YAML held in memory, named `name` in messages.
+    Inline { name: String, text: String },
+    /// `--data-values-env PREFIX` (`yaml`: `--data-values-env-yaml`).
+    Env { prefix: String, yaml: bool },
+    /// `--data-value key=value` (`yaml`: `--data-value-yaml`).
+    KeyValue { assignment: String, yaml: bool },
+    /// `--data-value-file key=path`.
+    KeyFile(String),
+}
+
+impl Request {
+    /// ytt's checks of `-o`, made once the schema is known (before any data value is merged):
+    /// unknown types, then the schema type with or without `--data-values-schema-inspect`.
+    pub fn check_output(&self) -> Result<(), CheckError> {
+        if let Some(t) = self
+            .output
+            .iter()
+            .find(|t| !matches!(t.as_str(), "yaml" | "json" | "pos" | "openapi-v3"))
+        {
+            return Err(CheckError(format!("Unknown output type '{t}'")));
+        }
+        let openapi = self.output.iter().any(|t| t == "openapi-v3");
+        if self.schema_inspect && !openapi {
+            return Err(CheckError(
+                "Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+            ));
+        }
+        if !self.schema_inspect && openapi {
+            return Err(CheckError(
+                "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
+            ));
+        }
+        if self.format() == "pos" {
+            return Err(CheckError(
+                "output type 'pos' is not supported by schemac (use yaml or json)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The file format asked for: the first of `yaml`, `json` and `pos` given, else `yaml`.
+    pub fn format(&self) -> &str {
+        self.output
+            .iter()
+            .map(String::as_str)
+            .find(|t| matches!(*t, "yaml" | "json" | "pos"))
+            .unwrap_or("yaml")
+    }
+
+    /// Whether the output is JSON.
+    pub fn json(&self) -> bool {
+        self.format() == "json"
+    }
+}
