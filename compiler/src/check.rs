@@ -26,11 +26,15 @@ impl Backend for Interpreter {
         Box::new(StarlarkPredicates { functions })
     }
 
-    fn schema(&self, doc: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String> {
+    fn schema(
+        &self,
+        doc: Option<&Tree>,
+        sources: &SourceLines,
+    ) -> Result<Option<Type>, CheckError> {
         match doc {
             Some(doc) => crate::lower::lower(doc, sources)
                 .map(Some)
-                .map_err(|e| e.render()),
+                .map_err(CheckError::from),
             None => Ok(None),
         }
     }

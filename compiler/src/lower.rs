@@ -1,9 +1,10 @@
 //! Schema document (evaluated template) → schema IR, with ytt's schema errors.
 
+use schemac_runtime::error::{CheckError, ErrorKind};
 use schemac_runtime::report::{Failure, SchemaReport, SourceLines};
 use schemac_runtime::schema::{Doc, Field, Kind, Scalar, Type};
 use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind, TreeValue};
-use schemac_runtime::value::{MapEntry, Node, Value};
+use schemac_runtime::value::{MapEntry, Node, Pos, Value};
 use schemac_runtime::{typecheck, validate};
 
 const NULL_HINTS: [&str; 3] = [
@@ -21,25 +22,40 @@ struct Lowerer<'a> {
     sources: &'a SourceLines,
 }
 
-/// Why a schema cannot be lowered: a schema report, or a one-line message.
+/// Why a schema cannot be lowered: a schema report, or a one-line message, and where.
 #[derive(Debug)]
-pub enum LowerError {
+pub struct LowerError {
+    pub text: LowerText,
+    pub pos: Option<Pos>,
+}
+
+#[derive(Debug)]
+pub enum LowerText {
     Report(SchemaReport),
     Message(String),
 }
 
 impl From<SchemaReport> for LowerError {
     fn from(r: SchemaReport) -> LowerError {
-        LowerError::Report(r)
+        LowerError {
+            pos: r.first_pos(),
+            text: LowerText::Report(r),
+        }
     }
 }
 
 impl LowerError {
     pub fn render(&self) -> String {
-        match self {
-            LowerError::Report(r) => r.render(),
-            LowerError::Message(m) => m.clone(),
+        match &self.text {
+            LowerText::Report(r) => r.render(),
+            LowerText::Message(m) => m.clone(),
         }
+    }
+}
+
+impl From<LowerError> for CheckError {
+    fn from(e: LowerError) -> CheckError {
+        CheckError::new(ErrorKind::Schema, e.render()).at_opt(e.pos)
     }
 }
 
@@ -58,13 +74,13 @@ pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
                 (at, first_validation_error(doc, 0))
             {
                 if &*pos.file == file && pos.line < line {
-                    return Err(wrapped_message(message, n));
+                    return Err(wrapped_message(message, n, pos));
                 }
             }
             return Err(report.into());
         }
     };
-    validate::attach_validations(doc, &mut ty).map_err(|(m, n)| wrapped_message(m, n))?;
+    validate::attach_validations(doc, &mut ty).map_err(|(m, n, pos)| wrapped_message(m, n, pos))?;
     Ok(ty)
 }
 
@@ -99,15 +115,20 @@ fn wrap_invalid(text: String) -> SchemaReport {
 }
 
 /// A message, wrapped once for each of the `nullables` nodes it is under.
-fn wrapped_message(message: String, nullables: usize) -> LowerError {
-    if nullables == 0 {
-        return LowerError::Message(message);
+fn wrapped_message(message: String, nullables: usize, pos: Pos) -> LowerError {
+    let text = if nullables == 0 {
+        LowerText::Message(message)
+    } else {
+        let mut report = wrap_invalid(message);
+        for _ in 1..nullables {
+            report = wrap_invalid(report.render());
+        }
+        LowerText::Report(report)
+    };
+    LowerError {
+        text,
+        pos: Some(pos),
     }
-    let mut report = wrap_invalid(message);
-    for _ in 1..nullables {
-        report = wrap_invalid(report.render());
-    }
-    LowerError::Report(report)
 }
 
 fn syntax(l: &Lowerer, tree: &Tree, ann: &Ann, found: String, expected: &str) -> SchemaReport {

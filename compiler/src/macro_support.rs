@@ -48,36 +48,6 @@ pub fn include_schema(input: TokenStream) -> TokenStream {
     expand(input).unwrap_or_else(|e| e.to_compile_error())
 }
 
-/// `--> file:line` for the first position in `message` that names one of `files`.
-fn position_line(message: &str, files: &[String]) -> Option<String> {
-    let mut best: Option<(usize, String)> = None;
-    for f in files {
-        let needle = format!("{f}:");
-        for (at, _) in message.match_indices(&needle) {
-            let digits: String = message[at + needle.len()..]
-                .chars()
-                .take_while(char::is_ascii_digit)
-                .collect();
-            if !digits.is_empty() && best.as_ref().is_none_or(|(b, _)| at < *b) {
-                best = Some((at, format!("--> {f}:{digits}")));
-            }
-        }
-    }
-    if best.is_none() {
-        // YAML syntax errors say `... 'file': yaml: line N: ...`.
-        for f in files {
-            if let Some(at) = message.find(&format!("'{f}': yaml: line ")) {
-                let rest = &message[at + f.len() + "'': yaml: line ".len()..];
-                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                if !digits.is_empty() {
-                    return Some(format!("--> {f}:{digits}"));
-                }
-            }
-        }
-    }
-    best.map(|(_, line)| line)
-}
-
 fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     let args: MacroArgs = syn::parse2(input)?;
     let mut opts = CodegenOptions {
@@ -139,8 +109,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     }
     let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter).map_err(|e| {
         let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-        let message = schemac_runtime::report::multi_line(&e.0);
-        let at = position_line(&message, &names).unwrap_or_else(|| format!("--> {}", names[0]));
+        let message = schemac_runtime::report::multi_line(e.message());
+        let at = match &e.pos {
+            Some(pos) => format!("--> {}:{}", pos.file, pos.line),
+            None => format!("--> {}", names[0]),
+        };
         syn::Error::new(
             first.span(),
             format!("schemac: {}\n{at}", message.trim_end()),
@@ -162,24 +135,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn positions_point_into_the_schema() {
-        let files = vec!["schema.yml".to_string()];
-        assert_eq!(
-            position_line("bad\nschema.yml:\n  4 | x\n (by schema.yml:3)", &files).as_deref(),
-            Some("--> schema.yml:3")
-        );
-        assert_eq!(position_line("nothing here", &files), None);
-        assert_eq!(
-            position_line(
-                "Unmarshaling YAML template 'schema.yml': yaml: line 4: oops",
-                &files
-            )
-            .as_deref(),
-            Some("--> schema.yml:4")
-        );
-    }
 
     #[test]
     fn bad_arguments_are_compile_errors() {

@@ -262,7 +262,7 @@ mod tests {
         let path = dir.path().join("schema.yml");
         std::fs::write(&path, schema).unwrap();
         let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
-            .unwrap_or_else(|e| panic!("{}", e.0));
+            .unwrap_or_else(|e| panic!("{e}"));
         let lowering = super::lower(
             &compiled.schema,
             &compiled.sources,

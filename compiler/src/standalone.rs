@@ -36,7 +36,8 @@ pub fn gen(files: &[String], opts: &CodegenOptions) -> Result<String, CheckError
         env!("CARGO_PKG_VERSION"),
         files.join(", ")
     );
-    to_source(generate(&compiled, opts), &header).map_err(CheckError)
+    to_source(generate(&compiled, opts), &header)
+        .map_err(|m| CheckError::new(schemac_runtime::error::ErrorKind::Internal, m))
 }
 
 /// Where builds keep their compiled dependencies between runs.
@@ -155,8 +156,7 @@ pub fn build(
         validator_name: name.clone(),
         ..CodegenOptions::default()
     };
-    let compiled =
-        compile(files).map_err(|CheckError(msg)| schemac_runtime::report::multi_line(&msg))?;
+    let compiled = compile(files).map_err(|e| schemac_runtime::report::multi_line(e.message()))?;
     t = phase(
         progress,
         "schema",

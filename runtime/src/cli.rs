@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::engine::{evaluate_keeping, render, Backend, CheckError, Outcome};
+use crate::engine::{evaluate_keeping, render, Backend, Outcome};
 use crate::report::multi_line;
 pub use crate::request::{DataValues, Request};
 use crate::validate;
@@ -234,8 +234,8 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
             std::mem::forget(leftovers);
             status
         }
-        Err(CheckError(msg)) => {
-            output::stderr(&format!("schemac: Error: {}\n", multi_line(&msg)));
+        Err(e) => {
+            output::stderr(&format!("schemac: Error: {}\n", multi_line(e.message())));
             1
         }
     }

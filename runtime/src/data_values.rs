@@ -2,7 +2,7 @@
 //! `--data-value*`, and plain YAML held in memory): the documents each contributes, with
 //! ytt's positions and messages.
 
-use crate::engine::CheckError;
+use crate::error::{CheckError, ErrorKind};
 use crate::report::SourceLines;
 use crate::request::{DataValues, Request};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
@@ -63,13 +63,14 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
         match source {
             DataValues::Files(path) => {
                 let files = crate::inputs::data_values_files(path).map_err(|e| {
-                    CheckError(format!(
-                        "Extracting data value from file: Find files '{path}': {e}"
-                    ))
+                    CheckError::new(
+                        ErrorKind::Io,
+                        format!("Extracting data value from file: Find files '{path}': {e}"),
+                    )
                 })?;
                 for file in files {
                     if let Some(error) = file.encoding_error {
-                        return Err(CheckError(format!(
+                        return Err(CheckError::new(ErrorKind::Yaml, format!(
                             "Extracting data value from file: Unmarshaling YAML data values file '{}': yaml: {error}",
                             file.name
                         )));
@@ -101,14 +102,18 @@ fn plain_documents(
 ) -> Result<Vec<Tree>, CheckError> {
     sources.add(file, text);
     let raw = parse_file(file, text, strict).map_err(|e| {
-        CheckError(format!(
-            "Extracting data value from file: Unmarshaling YAML data values file '{file}': {}",
-            e.detail()
-        ))
+        CheckError::new(
+            ErrorKind::Yaml,
+            format!(
+                "Extracting data value from file: Unmarshaling YAML data values file '{file}': {}",
+                e.detail()
+            ),
+        )
+        .at_opt((e.line > 0).then(|| Pos::new(file, e.line)))
     })?;
     let annotated = raw.docs.iter().any(has_comments) || !raw.trailing_comments.is_empty();
     if annotated {
-        return Err(CheckError(format!(
+        return Err(CheckError::new(ErrorKind::Usage, format!(
             "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
         )));
     }
@@ -128,7 +133,10 @@ fn key_value_document(
     sources: &mut SourceLines,
 ) -> Result<Option<Tree>, CheckError> {
     let (k, v) = kv.split_once('=').ok_or_else(|| {
-        CheckError("Extracting data value from KV: Expected format key=value".into())
+        CheckError::new(
+            ErrorKind::Usage,
+            "Extracting data value from KV: Expected format key=value",
+        )
     })?;
     let Some(k) = root_key(k)? else {
         return Ok(None);
@@ -158,7 +166,10 @@ fn key_value_document(
 /// The document of `--data-value-file key=path`.
 fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckError> {
     let (k, path) = kv.split_once('=').ok_or_else(|| {
-        CheckError("Extracting data value from file: Expected format key=/file/path".into())
+        CheckError::new(
+            ErrorKind::Usage,
+            "Extracting data value from file: Expected format key=/file/path",
+        )
     })?;
     let text = crate::inputs::data_value_file(path).map_err(|e| {
         // ytt names the step, except for a directory.
@@ -167,7 +178,10 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
         } else {
             format!("Finding file '{path}': ")
         };
-        CheckError(format!("Extracting data value from file: {step}{e}"))
+        CheckError::new(
+            ErrorKind::Io,
+            format!("Extracting data value from file: {step}{e}"),
+        )
     })?;
     let label = format!("(data-value-file arg) {kv}");
     sources.add(&label, &text);
@@ -181,7 +195,12 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
 /// The key of a `[@lib:]key=value` flag when it targets the root library; `None` for a
 /// library (libraries are not evaluated here, so their values are dropped).
 fn root_key(k: &str) -> Result<Option<&str>, CheckError> {
-    let err = |m: String| CheckError(format!("Extracting data value from KV: {m}"));
+    let err = |m: String| {
+        CheckError::new(
+            ErrorKind::Usage,
+            format!("Extracting data value from KV: {m}"),
+        )
+    };
     match k.strip_prefix('@') {
         Some(rest) => {
             let (lib, key) = rest
@@ -228,9 +247,10 @@ fn env_documents(
             name.to_string_lossy()
         );
         let Ok(key) = std::str::from_utf8(key) else {
-            return Err(CheckError(format!(
-                "{context}: schemac takes names of env variables in UTF-8 only"
-            )));
+            return Err(CheckError::new(
+                ErrorKind::Usage,
+                format!("{context}: schemac takes names of env variables in UTF-8 only"),
+            ));
         };
         let label = format!(
             "(data-values-env{} arg) {prefix}",
@@ -252,10 +272,13 @@ fn env_documents(
             (Some(v), false) => TreeValue::Scalar(Value::Str(v.to_string())),
             (None, true) => {
                 let why = yaml_utf8_error(value.as_encoded_bytes());
-                return Err(CheckError(format!("{context}: Deserializing YAML value: yaml: {why}")));
+                return Err(CheckError::new(
+                    ErrorKind::Yaml,
+                    format!("{context}: Deserializing YAML value: yaml: {why}"),
+                ));
             }
             (None, false) => {
-                return Err(CheckError(format!(
+                return Err(CheckError::new(ErrorKind::Usage, format!(
                     "{context}: the value is not valid UTF-8 (ytt would make it a !!binary value; schemac takes text only)"
                 )))
             }
@@ -313,10 +336,10 @@ fn parse_yaml_value(
     strict: bool,
 ) -> Result<TreeValue, CheckError> {
     let raw = parse_file(&pos.file, text, strict).map_err(|e| {
-        CheckError(format!(
-            "{context}: Deserializing YAML value: {}",
-            e.detail()
-        ))
+        CheckError::new(
+            ErrorKind::Yaml,
+            format!("{context}: Deserializing YAML value: {}", e.detail()),
+        )
     })?;
     let Some(first) = raw.docs.first() else {
         return Ok(TreeValue::Scalar(Value::Null));

@@ -32,8 +32,13 @@ pub trait Backend {
     /// Runs custom rules and `when=` predicates; `functions` is what the run's templates kept.
     fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a>;
     /// The schema: lowered from the schema documents given (`files` names their files), or
-    /// the one built in. `Err` is the text after ytt's `Overlaying data values schema (...): `.
-    fn schema(&self, docs: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String>;
+    /// the one built in. The error's message is the text after ytt's
+    /// `Overlaying data values schema (...): `.
+    fn schema(
+        &self,
+        docs: Option<&Tree>,
+        sources: &SourceLines,
+    ) -> Result<Option<Type>, CheckError>;
     /// The OpenAPI document of `--data-values-schema-inspect -o openapi-v3`.
     fn openapi(&self, schema: Option<&Type>) -> Node;
     /// Files whose lines reports may quote besides those given (a built-in schema's).
@@ -50,14 +55,12 @@ pub trait Backend {
     }
 }
 
-/// A failed run: the message ytt prints after `Error: `.
-#[derive(Debug)]
-pub struct CheckError(pub String);
+pub use crate::error::{CheckError, ErrorKind};
 
 use crate::inputs::InputFile as Input;
 
 fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
-    crate::inputs::read_files(paths).map_err(CheckError)
+    crate::inputs::read_files(paths).map_err(|m| CheckError::new(ErrorKind::Io, m))
 }
 
 fn is_yaml(name: &str) -> bool {
@@ -141,17 +144,21 @@ fn load_documents(
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
         sources.add_shared(&input.name, Arc::clone(&input.text));
         if let Some(error) = input.encoding_error {
-            return Err(CheckError(format!(
-                "Unmarshaling YAML template '{}': yaml: {error}",
-                input.name
-            )));
+            return Err(CheckError::new(
+                ErrorKind::Yaml,
+                format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
+            ));
         }
         let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
-            CheckError(format!(
-                "Unmarshaling YAML template '{}': {}",
-                input.name,
-                e.detail()
-            ))
+            CheckError::new(
+                ErrorKind::Yaml,
+                format!(
+                    "Unmarshaling YAML template '{}': {}",
+                    input.name,
+                    e.detail()
+                ),
+            )
+            .at_opt((e.line > 0).then(|| Pos::new(input.name.as_str(), e.line)))
         })?;
         templates.push((input, raw, false));
     }
@@ -175,7 +182,7 @@ fn load_documents(
     if opts.files_give_values {
         let gives = |name: &str| templates.iter().any(|(i, _, _)| i.name == name);
         if let Some(input) = inputs.iter().find(|i| is_yaml(&i.name) && !gives(&i.name)) {
-            return Err(CheckError(format!(
+            return Err(CheckError::new(ErrorKind::Usage, format!(
                 "Checking file '{}': it has no `#@data/values` or `#@data/values-schema` document (plain YAML data values are read as data values files)",
                 input.name
             )));
@@ -210,10 +217,14 @@ fn load_documents(
                     order(&values_names, !opts.data_values.is_empty()),
                 )
             };
-            CheckError(format!(
-                "{phase} (in following order: {files}): {}",
-                template_error(&e, sources)
-            ))
+            CheckError::new(
+                ErrorKind::Template,
+                format!(
+                    "{phase} (in following order: {files}): {}",
+                    template_error(&e, sources)
+                ),
+            )
+            .at_opt(e.line.map(|line| Pos::new(e.file.as_str(), line)))
         })?;
         for tree in trees {
             if tree.kind != TreeKind::Document {
@@ -225,10 +236,10 @@ fn load_documents(
                     .iter()
                     .find(|(k, _)| k != "library_ref" && k != "after_library_module")
                 {
-                    return Err(CheckError(format!(
+                    return Err(CheckError::new(ErrorKind::Template, format!(
                         "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
                         input.name
-                    )));
+                    )).at(ann.pos.clone()));
                 }
             }
             let plain =
@@ -249,12 +260,16 @@ fn load_documents(
                         "Expected data values file '{}' to only have data values documents",
                     )
                 };
-                return Err(CheckError(format!(
-                    "{phase} (in following order: {}): Templating file '{}': {}",
-                    input.name,
-                    input.name,
-                    what.replace("{}", &input.name)
-                )));
+                return Err(CheckError::new(
+                    ErrorKind::Template,
+                    format!(
+                        "{phase} (in following order: {}): Templating file '{}': {}",
+                        input.name,
+                        input.name,
+                        what.replace("{}", &input.name)
+                    ),
+                )
+                .at(tree.pos.clone()));
             }
             if tree.ann("data/values-schema").is_some() {
                 docs.schema.push(tree);
@@ -289,9 +304,11 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
                     .filter(|c| c.text.split_whitespace().next() == Some(name))
                     .count();
                 if count > 1 {
-                    return Err(CheckError(format!(
-                        "{name} annotation may only be used once per document"
-                    )));
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!("{name} annotation may only be used once per document"),
+                    )
+                    .at(Pos::new(file, node.line)));
                 }
             }
         } else {
@@ -302,10 +319,10 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
                         RawKind::MapItem(_) => "map item",
                         _ => "array item",
                     };
-                    return Err(CheckError(format!(
+                    return Err(CheckError::new(ErrorKind::Template, format!(
                         "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
                         node.line
-                    )));
+                    )).at(Pos::new(file, node.line)));
                 }
             }
         }
@@ -345,19 +362,19 @@ fn schema_of(
         for doc in &docs.schema {
             backend
                 .schema(Some(doc), sources)
-                .map_err(|e| CheckError(format!("{prefix}{e}")))?;
+                .map_err(|e| e.prefixed(&prefix))?;
         }
     }
     let mut merged: Option<Tree> = None;
     for doc in std::mem::take(&mut docs.schema) {
-        merged = Some(
-            apply_document(merged, doc, Mode::default())
-                .map_err(|e| CheckError(format!("{prefix}{}", e.render())))?,
-        );
+        merged =
+            Some(apply_document(merged, doc, Mode::default()).map_err(|e| {
+                CheckError::new(ErrorKind::Schema, format!("{prefix}{}", e.render()))
+            })?);
     }
     backend
         .schema(merged.as_ref(), sources)
-        .map_err(|e| CheckError(format!("{prefix}{e}")))
+        .map_err(|e| e.prefixed(&prefix))
 }
 
 /// Fills defaults into `tree` and checks it.
@@ -379,7 +396,10 @@ fn type_check(
         failures: violations.iter().map(|v| v.to_failure(sources)).collect(),
         misc: String::new(),
     };
-    Err(CheckError(format!("{prefix}{}", report.render())))
+    Err(
+        CheckError::new(ErrorKind::TypeCheck, format!("{prefix}{}", report.render()))
+            .at_opt(report.first_pos()),
+    )
 }
 
 /// A schema as read.
@@ -406,10 +426,13 @@ pub fn load_schema_named(
     let mut inputs = Vec::new();
     for (name, path) in files {
         let bytes = std::fs::read(path).map_err(|e| {
-            CheckError(format!(
-                "Checking file '{name}': {}",
-                crate::inputs::lstat_message(name, &e)
-            ))
+            CheckError::new(
+                ErrorKind::Io,
+                format!(
+                    "Checking file '{name}': {}",
+                    crate::inputs::lstat_message(name, &e)
+                ),
+            )
         })?;
         inputs.push(crate::inputs::decode(name.clone(), bytes));
     }
@@ -424,10 +447,13 @@ fn load_schema_inputs(
     let opts = Request::default();
     let mut docs = load_documents(&inputs, &opts, &mut sources, backend, &mut |_, _| Ok(()))?;
     if !docs.values.is_empty() {
-        return Err(CheckError(format!(
-            "Expected only schema files, but {} has data values documents",
-            docs.values_files.join(", ")
-        )));
+        return Err(CheckError::new(
+            ErrorKind::Usage,
+            format!(
+                "Expected only schema files, but {} has data values documents",
+                docs.values_files.join(", ")
+            ),
+        ));
     }
     let schema = schema_of(&mut docs, &sources, backend)?;
     Ok(LoadedSchema {
@@ -466,7 +492,11 @@ pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> 
 /// What an outcome prints on stdout; violations are the error ytt reports.
 pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
     match outcome {
-        Outcome::Invalid(violations) => Err(CheckError(validate::render(violations))),
+        Outcome::Invalid(violations) => Err(CheckError::new(
+            ErrorKind::Validation,
+            validate::render(violations),
+        )
+        .at_opt(violations.first().map(|v| v.value_pos.clone()))),
         Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
             Ok(crate::yaml::json::to_json(&node.value))
         }
@@ -552,7 +582,7 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     });
     for (doc, mode) in documents.chain(flags) {
         let mut merged = apply_document(current, doc, mode)
-            .map_err(|e| CheckError(format!("{prefix}{}", e.render())))?;
+            .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
         type_check(&mut merged, schema.as_ref(), backend, &sources, &prefix)?;
         current = Some(merged);
     }
@@ -563,7 +593,12 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     if opts.validate {
         let predicates = backend.predicates(&docs.functions);
         let violations = validate::validate(&result, &node, schema.as_ref(), &*predicates)
-            .map_err(|e| CheckError(format!("Validating final data values:\n{e}")))?;
+            .map_err(|e| {
+                CheckError::new(
+                    ErrorKind::Validation,
+                    format!("Validating final data values:\n{e}"),
+                )
+            })?;
         if !violations.is_empty() {
             return done(Outcome::Invalid(violations));
         }

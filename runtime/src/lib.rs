@@ -5,6 +5,7 @@ pub mod __private;
 pub mod cli;
 pub mod data_values;
 pub mod engine;
+pub mod error;
 pub mod inputs;
 pub mod lowered;
 pub mod overlay;

@@ -82,6 +82,13 @@ pub struct SchemaReport {
 }
 
 impl SchemaReport {
+    /// The first place the report quotes.
+    pub fn first_pos(&self) -> Option<crate::value::Pos> {
+        let f = self.failures.first()?;
+        let (line, _) = f.lines.first()?;
+        Some(crate::value::Pos::new(f.file.as_str(), *line))
+    }
+
     pub fn render(&self) -> String {
         let width = self
             .failures

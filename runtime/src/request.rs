@@ -3,7 +3,7 @@
 //! The command line builds a [`Request`] from ytt's flags ([`crate::cli`]); the typed API
 //! builds one explicitly ([`crate::typed`]). The engine never sees flags.
 
-use crate::engine::CheckError;
+use crate::error::{CheckError, ErrorKind};
 
 /// One run: the files, the data values given besides them, what to print and how strictly.
 #[derive(Debug, Clone)]
@@ -67,22 +67,28 @@ impl Request {
             .iter()
             .find(|t| !matches!(t.as_str(), "yaml" | "json" | "pos" | "openapi-v3"))
         {
-            return Err(CheckError(format!("Unknown output type '{t}'")));
+            return Err(CheckError::new(
+                ErrorKind::Usage,
+                format!("Unknown output type '{t}'"),
+            ));
         }
         let openapi = self.output.iter().any(|t| t == "openapi-v3");
         if self.schema_inspect && !openapi {
-            return Err(CheckError(
-                "Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag".into(),
+            return Err(CheckError::new(
+                ErrorKind::Usage,
+                "Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag",
             ));
         }
         if !self.schema_inspect && openapi {
-            return Err(CheckError(
-                "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)".into(),
+            return Err(CheckError::new(
+                ErrorKind::Usage,
+                "Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)",
             ));
         }
         if self.format() == "pos" {
-            return Err(CheckError(
-                "output type 'pos' is not supported by schemac (use yaml or json)".into(),
+            return Err(CheckError::new(
+                ErrorKind::Usage,
+                "output type 'pos' is not supported by schemac (use yaml or json)",
             ));
         }
         Ok(())

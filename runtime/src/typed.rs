@@ -4,7 +4,7 @@
 use std::fmt;
 use std::path::Path;
 
-use crate::engine::{evaluate, CheckError, Outcome};
+use crate::engine::{evaluate, Outcome};
 use crate::report::multi_line;
 use crate::request::{DataValues, Request};
 use crate::validate::Violation;
@@ -52,7 +52,7 @@ fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
             report: crate::validate::render(&violations),
             violations,
         }),
-        Err(CheckError(msg)) => Err(Violations::message(&msg)),
+        Err(e) => Err(Violations::message(e.message())),
     }
 }
 

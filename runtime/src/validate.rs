@@ -462,19 +462,19 @@ fn walk(
 }
 
 /// Reads `#@schema/validation` of every node of a schema document into its type.
-/// `Err` holds the message and how many nullable nodes the annotation is under (ytt wraps the
-/// message once for each).
+/// `Err` holds the message, how many nullable nodes the annotation is under (ytt wraps the
+/// message once for each) and where the annotation is.
 pub fn attach_validations(
     tree: &crate::template::tree::Tree,
     ty: &mut crate::schema::Type,
-) -> Result<(), (String, usize)> {
+) -> Result<(), (String, usize, Pos)> {
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
     if let Some(ann) = tree.ann("schema/validation") {
-        ty.validation = Some(parse_validation(ann).map_err(|m| (m, 0))?);
+        ty.validation = Some(parse_validation(ann).map_err(|m| (m, 0, ann.pos.clone()))?);
     }
     let under_nullable = usize::from(ty.nullable);
-    let nested = |(m, n): (String, usize)| (m, n + under_nullable);
+    let nested = |(m, n, p): (String, usize, Pos)| (m, n + under_nullable, p);
     match (&tree.value, &mut ty.kind) {
         (TreeValue::Map(items), Kind::Map(fields)) => {
             for (item, field) in items.iter().zip(fields.iter_mut()) {

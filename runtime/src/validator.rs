@@ -7,6 +7,7 @@
 use std::sync::OnceLock;
 
 use crate::engine::Backend;
+use crate::error::{CheckError, ErrorKind};
 use crate::lowered::{Translated, Translations};
 use crate::report::SourceLines;
 use crate::schema::{FunctionRef, Type};
@@ -155,13 +156,13 @@ impl Backend for Built {
         })
     }
 
-    fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, String> {
+    fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, CheckError> {
         match docs {
             None => Ok(Some(self.schema.clone())),
-            Some(doc) => Err(format!(
+            Some(doc) => Err(CheckError::new(ErrorKind::Usage, format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
                 doc.pos
-            )),
+            )).at(doc.pos.clone())),
         }
     }
 
@@ -216,7 +217,7 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
         }
     }
     if let Some(doc) = merged {
-        crate::validate::attach_validations(&doc, schema).map_err(|(m, _)| m)?;
+        crate::validate::attach_validations(&doc, schema).map_err(|(m, _, _)| m)?;
     }
     if files.functions.len() != v.functions || schema.functions() != built_in {
         return Err(format!(

@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use schemac::check::{evaluate, CheckError, Interpreter, Outcome};
+use schemac::check::{evaluate, Interpreter, Outcome};
 use schemac_runtime::cli::parse;
 use schemac_runtime::value::{Node, Value};
 
@@ -38,7 +38,7 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
     match evaluate(&opts.request, &Interpreter) {
         Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
         Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
-        Err(CheckError(msg)) => Err(msg),
+        Err(e) => Err(e.into_message()),
     }
 }
 
@@ -385,4 +385,68 @@ fn nested_aliases_are_bounded() {
         err.contains("document contains excessive aliasing"),
         "{err}"
     );
+}
+
+#[test]
+fn errors_say_which_step_failed_and_where() {
+    use schemac::check::CheckError;
+    use schemac_runtime::error::ErrorKind;
+    let run = |files: &[(&str, &str)], extra: &[&str]| -> CheckError {
+        let dir = workdir(files);
+        let mut args = vec![
+            "-f".to_string(),
+            dir.join("schema.yml").to_string_lossy().into(),
+        ];
+        args.extend(extra.iter().map(|a| a.to_string()));
+        let opts = parse(&args).unwrap();
+        match schemac_runtime::engine::run(&opts.request, &Interpreter) {
+            Err(e) => e,
+            Ok(out) => panic!("expected an error, got {out}"),
+        }
+    };
+    let at = |e: &CheckError| {
+        e.pos
+            .as_ref()
+            .map(|p| (p.file.rsplit('/').next().unwrap().to_string(), p.line))
+    };
+    let e = run(&[("schema.yml", "#@data/values-schema\n---\na: [\n")], &[]);
+    assert_eq!(
+        (e.kind, at(&e)),
+        (ErrorKind::Yaml, Some(("schema.yml".into(), 3))),
+        "{e}"
+    );
+    let e = run(
+        &[(
+            "schema.yml",
+            "#@data/values-schema\n---\n#@schema/validation min=\"x\", when=1\na: 1\n",
+        )],
+        &[],
+    );
+    assert_eq!(
+        (e.kind, at(&e)),
+        (ErrorKind::Schema, Some(("schema.yml".into(), 3))),
+        "{e}"
+    );
+    let e = run(
+        &[("schema.yml", "#@data/values-schema\n---\na: 1\n")],
+        &["--data-value-yaml", "a=x"],
+    );
+    assert_eq!(e.kind, ErrorKind::TypeCheck, "{e}");
+    let e = run(
+        &[(
+            "schema.yml",
+            "#@data/values-schema\n---\n#@schema/validation min=2\na: 1\n",
+        )],
+        &[],
+    );
+    assert_eq!(
+        (e.kind, at(&e)),
+        (ErrorKind::Validation, Some(("schema.yml".into(), 4))),
+        "{e}"
+    );
+    let e = run(
+        &[("schema.yml", "#@data/values-schema\n---\na: 1\n")],
+        &["--data-values-file", "/nonexistent/x.yml"],
+    );
+    assert_eq!(e.kind, ErrorKind::Io, "{e}");
 }

@@ -19,7 +19,7 @@ fn check_snapshot(case: &str) {
     };
     let code = schemac::standalone::gen(&[format!("{case}.yml")], &opts);
     std::env::set_current_dir(cwd).unwrap();
-    let code = code.unwrap_or_else(|e| panic!("{case}: {}", e.0));
+    let code = code.unwrap_or_else(|e| panic!("{case}: {e}"));
     common::assert_snapshot(&format!("{dir}/{case}.rs"), &code);
 }
 
@@ -121,7 +121,7 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     for (case, schema, openapi, validator) in cases {
         let file = format!("{dir}/{case}.yml");
         let compiled =
-            schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {}", e.0));
+            schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {e}"));
         let generated = schema();
         // Positions differ only in the file name (the snapshot was generated from the folder).
         assert_eq!(
@@ -257,7 +257,7 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
         &opts(&["-f", schema, "--data-values-file", &values]),
         &schemac::check::Interpreter,
     );
-    let message = |r: Result<String, CheckError>| r.map_err(|e| e.0);
+    let message = |r: Result<String, CheckError>| r.map_err(CheckError::into_message);
     let expected = Err("Validating final data values:\nValidating b.port: Failure evaluating when=: key \"enabled\" not in yamlfragment".to_string());
     assert_eq!(message(interpreted), expected);
     assert_eq!(message(compiled), expected);

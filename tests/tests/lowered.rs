@@ -136,7 +136,7 @@ fn check_snapshot() {
         ..Default::default()
     };
     let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
-    let code = schemac::standalone::gen(&files, &opts).unwrap_or_else(|e| panic!("{}", e.0));
+    let code = schemac::standalone::gen(&files, &opts).unwrap_or_else(|e| panic!("{e}"));
     common::assert_snapshot(&format!("{FIXTURE}/rules.rs"), &code);
 }
 
@@ -182,7 +182,7 @@ fn lowered_rules_agree_with_the_interpreter() {
         );
         let show = |r: &Result<String, CheckError>| match r {
             Ok(s) => format!("ok:\n{s}"),
-            Err(CheckError(e)) => format!("error:\n{e}"),
+            Err(e) => format!("error:\n{e}"),
         };
         assert_eq!(
             show(&lowered),
@@ -191,7 +191,8 @@ fn lowered_rules_agree_with_the_interpreter() {
         );
         match &interpreted {
             Ok(_) => passed += 1,
-            Err(CheckError(e)) => {
+            Err(e) => {
+                let e = e.message();
                 failed += 1;
                 seen.extend(
                     e.lines()

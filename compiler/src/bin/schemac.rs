@@ -13,7 +13,6 @@ use clap_complete::Shell;
 use schemac::codegen::CodegenOptions;
 use schemac::standalone;
 use schemac_runtime::cli::output;
-use schemac_runtime::engine::CheckError;
 use schemac_runtime::report::multi_line;
 
 fn schema_args(cmd: Command) -> Command {
@@ -124,7 +123,7 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
                 Err(e) => fail(&e),
             },
         },
-        Err(CheckError(msg)) => fail(&multi_line(&msg)),
+        Err(e) => fail(&multi_line(e.message())),
     }
 }
 
@@ -172,7 +171,7 @@ fn explain_rules(files: &[String]) -> ExitCode {
             "{}\n",
             schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain()
         )),
-        Err(CheckError(msg)) => fail(&multi_line(&msg)),
+        Err(e) => fail(&multi_line(e.message())),
     }
 }
 
