@@ -132,7 +132,15 @@ pub fn generate_lowered(
         .filter(|n| !n.ends_with(".star"))
         .collect();
     let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
+    let requires_starlark = match starlark {
+        true => {
+            let files = schema_files.join(", ");
+            quote! { #rt::__schemac_requires_starlark!(#files); }
+        }
+        false => quote! {},
+    };
     quote! {
+        #requires_starlark
         #(#items)*
         #root_alias
         #api

@@ -13,7 +13,8 @@
 //! `Default` from its defaults) and the root type's `load`, `from_yaml_str`, `from_node`,
 //! `validate`, `to_value`, `to_yaml` and `to_json`. Errors are a
 //! `schemac_runtime::typed::Violations` whose `Display` is ytt's report. A crate that uses
-//! the macro depends on `schemac-runtime` and `schemac-macros`. Schema problems are compile
+//! the macro depends on `schemac-runtime` and `schemac-macros`, with the runtime's `starlark`
+//! feature when a rule of the schema needs the interpreter (the expansion says so otherwise). Schema problems are compile
 //! errors that name the schema file and line.
 //!
 //! All the work happens in `schemac::macro_support`, shared with `schemac gen` and

@@ -200,3 +200,27 @@ pub fn yaml_document(text: &str) -> crate::value::Node {
         None => crate::value::Node::null(crate::value::Pos::unknown()),
     }
 }
+
+/// Generated code whose rules need the Starlark interpreter invokes this: without the
+/// runtime's `starlark` feature it is a compile error that says what to enable.
+#[cfg(feature = "starlark")]
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __schemac_requires_starlark {
+    ($schema:literal) => {};
+}
+
+/// Generated code whose rules need the Starlark interpreter invokes this: without the
+/// runtime's `starlark` feature it is a compile error that says what to enable.
+#[cfg(not(feature = "starlark"))]
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __schemac_requires_starlark {
+    ($schema:literal) => {
+        compile_error!(concat!(
+            "the rules of ",
+            $schema,
+            " need the Starlark interpreter: enable the `starlark` feature of schemac-runtime"
+        ));
+    };
+}
