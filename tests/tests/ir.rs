@@ -103,10 +103,7 @@ fn realworld_schemas_lower_to_the_recorded_ir() {
             Err(e) => format!("error: {:?} {:?}\n{}\n", e.kind, e.pos, e.message()),
         };
         let path = format!("{snapshots}/{name}.txt");
-        if std::env::var_os("SCHEMAC_UPDATE_SNAPSHOTS").is_some() {
-            std::fs::write(&path, &text).unwrap();
-        }
-        if std::fs::read_to_string(&path).unwrap_or_default() != text {
+        if common::update_snapshot(&path, &text) {
             differ.push(name);
         }
     }
