@@ -30,6 +30,8 @@ pub trait Backend {
     fn schema(&self, docs: Option<&Tree>, sources: &SourceLines) -> Result<Option<Type>, String>;
     /// The OpenAPI document of `--data-values-schema-inspect -o openapi-v3`.
     fn openapi(&self, schema: Option<&Type>) -> Node;
+    /// The JSON Schema of `--data-values-schema-inspect -o json-schema`.
+    fn json_schema(&self, schema: Option<&Type>) -> Node;
     /// Files whose lines reports may quote besides those given (a built-in schema's).
     fn builtin_sources(&self) -> &[(&str, &str)] {
         &[]
@@ -418,6 +420,8 @@ fn load_schema_inputs(
 pub enum Outcome {
     DataValues(Node),
     OpenApi(Node),
+    /// The schema's JSON Schema (printed as indented JSON whatever the output format).
+    JsonSchema(Node),
     /// The data values broke validation rules.
     Invalid(Vec<validate::Violation>),
 }
@@ -445,6 +449,7 @@ pub fn run_keeping(
     let leftovers = evaluate_keeping(opts, backend)?;
     let out = match &leftovers.outcome {
         Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
+        Outcome::JsonSchema(node) => crate::yaml::json::to_json_indented(&node.value),
         Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
             crate::yaml::json::to_json(&node.value)
         }
@@ -488,7 +493,12 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
     )?;
     let schema = schema.flatten();
     if opts.schema_inspect {
-        return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
+        return done(match opts.schema_type() {
+            Some(cli::SchemaType::JsonSchema) => {
+                Outcome::JsonSchema(backend.json_schema(schema.as_ref()))
+            }
+            _ => Outcome::OpenApi(backend.openapi(schema.as_ref())),
+        });
     }
 
     let prefix = format!(

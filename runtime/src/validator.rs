@@ -1,6 +1,6 @@
 //! The `main` of a validator built by `schemac build`: the engine over a compiled-in schema.
 //!
-//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document, and (when
+//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document and JSON Schema, and (when
 //! a rule needs Starlark) the schema's sources, evaluated once at start-up to bind custom rules
 //! and `when=` predicates to the IR.
 
@@ -28,6 +28,7 @@ pub struct Validator {
     pub needs_starlark: bool,
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
+    pub json_schema: fn() -> Node,
     /// The type check generated for the schema's types.
     pub type_check: crate::typecheck::TypeChecker,
     /// The defaulting generated for the schema's types.
@@ -40,6 +41,7 @@ pub struct Built {
     type_check: crate::typecheck::TypeChecker,
     fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
+    json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
 }
 
@@ -53,6 +55,7 @@ impl Built {
             type_check: v.type_check,
             fill_defaults: v.fill_defaults,
             openapi: v.openapi,
+            json_schema: v.json_schema,
             sources: v.sources,
         })
     }
@@ -107,6 +110,10 @@ impl Backend for Built {
 
     fn openapi(&self, _: Option<&Type>) -> Node {
         (self.openapi)()
+    }
+
+    fn json_schema(&self, _: Option<&Type>) -> Node {
+        (self.json_schema)()
     }
 
     fn builtin_sources(&self) -> &[(&str, &str)] {

@@ -35,6 +35,73 @@ pub fn marshal_json(value: &Value) -> Option<String> {
     write_value(&mut out, value).then_some(out)
 }
 
+/// Renders a document (a schema export) as JSON indented by two spaces, keeping map keys in
+/// their order, ending with a newline. A NaN or an infinity is written as `null`.
+pub fn to_json_indented(value: &Value) -> String {
+    let mut out = String::new();
+    write_indented(&mut out, value, 0);
+    out.push('\n');
+    out
+}
+
+fn write_indented(out: &mut String, value: &Value, depth: usize) {
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_indented(out, &item.value, depth + 1);
+            }
+            newline(out, depth);
+            out.push(']');
+        }
+        Value::Map(entries) if !entries.is_empty() => {
+            out.push('{');
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_plain_string(out, &e.key.key_string());
+                out.push_str(": ");
+                write_indented(out, &e.value.value, depth + 1);
+            }
+            newline(out, depth);
+            out.push('}');
+        }
+        Value::Str(text) => write_plain_string(out, text),
+        other => {
+            if !write_value(out, other) {
+                out.push_str("null");
+            }
+        }
+    }
+}
+
+/// A JSON string with only the escapes JSON requires.
+fn write_plain_string(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\0'..='\u{1F}' => out.push_str(&format!("\\u{:04x}", c as u32)),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
 /// Appends `value`; false when Go's encoder would fail (a NaN or an infinity).
 fn write_value(out: &mut String, value: &Value) -> bool {
     match value {

@@ -1,0 +1,222 @@
+//! The exports of `schemac inspect` and `schemac check --data-values-schema-inspect -o
+//! json-schema`, checked against their meta-schemas and against the data values schemac
+//! accepts (with the `jsonschema` crate), and the references against reviewed snapshots in
+//! `tests/exports/` (regenerate with `SCHEMAC_BLESS=1 cargo test --release -p schemac --test
+//! exports`, then review the diff). `openapi-3.0-schema.json` is the OpenAPI 3.0 schema from
+//! OAI/OpenAPI-Specification (`_archive_/schemas/v3.0/schema.yaml` at 46c1076, Apache-2.0),
+//! converted to JSON.
+#![cfg(unix)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value as Json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_schemac");
+
+fn here(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+struct Answer {
+    rc: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Answer {
+    let o = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("schemac runs");
+    Answer {
+        rc: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into(),
+        stderr: String::from_utf8_lossy(&o.stderr).into(),
+    }
+}
+
+/// A YAML document (as schemac prints it) as JSON.
+fn yaml_to_json(text: &str) -> Json {
+    let node = schemac_runtime::__private::yaml_document(text);
+    let json = schemac_runtime::yaml::json::marshal_json(&node.value).expect("JSON-able");
+    serde_json::from_str(&json).expect("valid JSON")
+}
+
+fn openapi_meta() -> jsonschema::Validator {
+    let text = std::fs::read_to_string(here("tests/exports/openapi-3.0-schema.json")).unwrap();
+    let schema: Json = serde_json::from_str(&text).unwrap();
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft4)
+        .build(&schema)
+        .expect("the OpenAPI 3.0 schema compiles")
+}
+
+fn json_schema_validator(schema: &Json) -> Result<jsonschema::Validator, String> {
+    jsonschema::meta::validate(schema).map_err(|e| format!("not a valid JSON Schema: {e}"))?;
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|e| format!("does not compile: {e}"))
+}
+
+fn errors(v: &jsonschema::Validator, instance: &Json) -> Vec<String> {
+    v.iter_errors(instance)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// `args` less what selects the output (`--data-values-inspect`, `-o ...`).
+fn without_output(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in args {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        match a.as_str() {
+            "--data-values-inspect" | "--data-values-schema-inspect" => {}
+            "-o" | "--output" => skip = true,
+            _ if a.starts_with("--output=") || (a.starts_with("-o") && a.len() > 2) => {}
+            _ => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// The `-f` files of `args`.
+fn files_of(args: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "-f" | "--file" => out.extend(it.next().cloned()),
+            _ if a.starts_with("--file=") => out.push(a["--file=".len()..].to_string()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every recorded run of the shared corpora: (directory, ytt arguments).
+fn shared_runs() -> Option<Vec<(PathBuf, Vec<String>)>> {
+    let shared = here("../../shared");
+    if !shared.join("conformance").is_dir() || !shared.join("realworld").is_dir() {
+        return None;
+    }
+    let lines = |p: &Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let mut runs = Vec::new();
+    let cases = shared.join("conformance/cases");
+    for group in std::fs::read_dir(&cases).unwrap().flatten() {
+        for case in std::fs::read_dir(group.path()).into_iter().flatten().flatten() {
+            if case.path().join("args").is_file() {
+                runs.push((case.path(), lines(&case.path().join("args"))));
+            }
+        }
+    }
+    for pkg in std::fs::read_dir(shared.join("realworld")).unwrap().flatten() {
+        for name in ["args.ok", "args.defaults"] {
+            if pkg.path().join(name).is_file() {
+                runs.push((pkg.path(), lines(&pkg.path().join(name))));
+            }
+        }
+    }
+    runs.sort();
+    Some(runs)
+}
+
+#[test]
+fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
+    let Some(runs) = shared_runs() else {
+        eprintln!("skipped: ../shared/conformance and ../shared/realworld are not beside the repository");
+        return;
+    };
+    let openapi = openapi_meta();
+    let mut failures = Vec::new();
+    // Exports are made once per schema (directory and files).
+    let mut schemas: BTreeMap<(PathBuf, Vec<String>), Option<jsonschema::Validator>> =
+        BTreeMap::new();
+    let (mut accepted, mut checked, mut documents) = (0, 0, 0);
+    for (dir, args) in &runs {
+        let args = without_output(args);
+        let name = dir.display();
+        let key = (dir.clone(), files_of(&args));
+        if !schemas.contains_key(&key) {
+            let mut export = args.clone();
+            export.extend(["--data-values-schema-inspect", "-o", "json-schema"].map(String::from));
+            let a = run(dir, &[&["check".to_string()], &export[..]].concat());
+            let validator = if a.rc != 0 {
+                None
+            } else {
+                documents += 1;
+                let schema: Json = serde_json::from_str(&a.stdout).expect("JSON");
+                match json_schema_validator(&schema) {
+                    Ok(v) => Some(v),
+                    Err(e) => {
+                        failures.push(format!("{name}: the JSON Schema {e}"));
+                        None
+                    }
+                }
+            };
+            // The OpenAPI export with rules, of the same files.
+            if validator.is_some() && !key.1.is_empty() {
+                let mut inspect = vec!["inspect".to_string()];
+                for f in &key.1 {
+                    inspect.extend(["-f".to_string(), f.clone()]);
+                }
+                inspect.extend(["-o".to_string(), "openapi-v3".to_string()]);
+                let a = run(dir, &inspect);
+                if a.rc == 0 {
+                    let doc = yaml_to_json(&a.stdout);
+                    let errs = errors(&openapi, &doc);
+                    if !errs.is_empty() {
+                        failures.push(format!("{name}: OpenAPI with rules is not OpenAPI 3.0: {errs:?}"));
+                    }
+                } else if !a.stderr.contains("values") {
+                    failures.push(format!("{name}: inspect failed: {}", a.stderr));
+                }
+            }
+            schemas.insert(key.clone(), validator);
+        }
+        let Some(validator) = &schemas[&key] else {
+            continue;
+        };
+        // Values schemac accepts without running the rules need not pass them.
+        if args.iter().any(|a| a.starts_with("--dangerous-data-values-disable-validation")) {
+            continue;
+        }
+        let mut values = vec!["check".to_string()];
+        values.extend(args.iter().cloned());
+        values.extend(["-o".to_string(), "json".to_string()]);
+        let a = run(dir, &values);
+        if a.rc != 0 {
+            continue;
+        }
+        accepted += 1;
+        // ytt prints nothing for null and empty documents.
+        let Ok(instance) = serde_json::from_str::<Json>(&a.stdout) else {
+            continue;
+        };
+        checked += 1;
+        let errs = errors(validator, &instance);
+        if !errs.is_empty() {
+            failures.push(format!("{name} {args:?}: accepted by schemac, rejected by its JSON Schema: {errs:?}"));
+        }
+    }
+    eprintln!(
+        "{} runs, {documents} JSON Schemas, {accepted} accepted runs, {checked} validated",
+        runs.len()
+    );
+    assert!(documents > 100 && checked > 100, "too few exports checked");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
