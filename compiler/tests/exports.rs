@@ -220,3 +220,149 @@ fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
     assert!(documents > 100 && checked > 100, "too few exports checked");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// A schema with every rule the JSON Schema states exactly.
+const RULES_SCHEMA: &str = r#"#@data/values-schema
+---
+#@schema/validation min=1
+minimum: 1
+#@schema/validation max=10
+maximum: 1
+#@schema/validation min_len=1
+min_len_string: "x"
+#@schema/validation max_len=3
+max_len_string: "x"
+#@schema/validation min_len=1
+min_len_array: [1]
+#@schema/validation max_len=1
+max_len_array: [1]
+#@schema/type any=True
+#@schema/validation min_len=1
+min_len_map: null
+#@schema/type any=True
+#@schema/validation max_len=1
+max_len_map: {a: 1}
+#@schema/nullable
+#@schema/validation one_of=["a", "b"]
+one_of: "a"
+#@schema/nullable
+#@schema/validation not_null=True
+not_null: 1
+#@schema/validation one_not_null=True
+one_not_null:
+  #@schema/nullable
+  a: 0
+  #@schema/nullable
+  b: 0
+#@schema/validation len=2
+len: [0]
+#@schema/validation format="ipv4"
+format: "10.0.0.1"
+#@schema/validation matches="^v[0-9]+$"
+matches: "v1"
+#@schema/validation starts_with="https://"
+starts_with: "https://x"
+#@schema/validation ends_with=".git"
+ends_with: "a.git"
+#@schema/validation contains=5
+contains: [5]
+#@schema/validation multiple_of=3
+multiple_of: 3
+#@schema/validation even=True
+even: 2
+#@schema/validation odd=True
+odd: 1
+#@schema/validation unique=True
+unique: [0]
+"#;
+
+/// Values that pass every rule of [`RULES_SCHEMA`] (arrays default to empty).
+const GOOD_VALUES: &[(&str, &str)] = &[
+    ("one_not_null", "{a: 1}"),
+    ("not_null", "1"),
+    ("min_len_map", "{a: 1}"),
+    ("min_len_array", "[1]"),
+    ("len", "[1, 2]"),
+    ("contains", "[5]"),
+];
+
+fn values_file(replace: Option<(&str, &str)>) -> String {
+    let mut out = String::new();
+    for (k, v) in GOOD_VALUES.iter().copied().filter(|(k, _)| replace.is_none_or(|(r, _)| r != *k)) {
+        out.push_str(&format!("{k}: {v}\n"));
+    }
+    if let Some((k, v)) = replace {
+        out.push_str(&format!("{k}: {v}\n"));
+    }
+    out
+}
+
+#[test]
+fn exactly_mapped_rules_reject_what_schemac_rejects() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("schema.yml"), RULES_SCHEMA).unwrap();
+    std::fs::write(dir.path().join("good.yml"), values_file(None)).unwrap();
+    let a = run(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    assert_eq!(a.rc, 0, "{}", a.stderr);
+    let schema: Json = serde_json::from_str(&a.stdout).unwrap();
+    // Only the looser string length (characters rather than bytes) is noted.
+    let noted: Vec<&String> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v.get("x-schemac-rules").is_some())
+        .map(|(k, _)| k)
+        .collect();
+    assert_eq!(noted, ["max_len_map", "max_len_string"], "{}", a.stdout);
+    let validator = json_schema_validator(&schema).unwrap();
+    let values = |file: &str, disabled: bool| {
+        let mut args = vec!["check", "-f", "schema.yml", "--data-values-file", file];
+        if disabled {
+            args.push("--dangerous-data-values-disable-validation");
+        }
+        args.extend(["-o", "json"]);
+        run(dir.path(), &args)
+    };
+    let good = values("good.yml", false);
+    assert_eq!(good.rc, 0, "{}", good.stderr);
+    assert_eq!(errors(&validator, &serde_json::from_str(&good.stdout).unwrap()), Vec::<String>::new());
+    for (key, bad, keyword) in [
+        ("minimum", "0", "minimum"),
+        ("maximum", "11", "maximum"),
+        ("min_len_string", "\"\"", "minLength"),
+        ("max_len_string", "abcd", "maxLength"),
+        ("min_len_array", "[]", "minItems"),
+        ("max_len_array", "[1, 2]", "maxItems"),
+        ("min_len_map", "{}", "minProperties"),
+        ("max_len_map", "{a: 1, b: 2}", "maxProperties"),
+        ("one_of", "c", "enum"),
+        ("not_null", "null", "type"),
+        ("one_not_null", "{a: 1, b: 2}", "oneOf"),
+        ("len", "[1]", "minItems"),
+        ("format", "10.0.0.256", "format"),
+        ("matches", "x1", "pattern"),
+        ("starts_with", "http://x", "pattern"),
+        ("ends_with", "a.svn", "pattern"),
+        ("contains", "[1]", "contains"),
+        ("multiple_of", "4", "multipleOf"),
+        ("even", "3", "multipleOf"),
+        ("odd", "4", "not"),
+        ("unique", "[1, 1]", "uniqueItems"),
+    ] {
+        let file = format!("bad-{key}.yml");
+        std::fs::write(dir.path().join(&file), values_file(Some((key, bad)))).unwrap();
+        let checked = values(&file, false);
+        assert_eq!(checked.rc, 1, "{key}: schemac accepted {bad}: {}", checked.stdout);
+        assert!(checked.stderr.contains(&format!("\n  {key}\n")), "{key}: {}", checked.stderr);
+        let all = values(&file, true);
+        assert_eq!(all.rc, 0, "{key}: {}", all.stderr);
+        let instance: Json = serde_json::from_str(&all.stdout).unwrap();
+        let errs = errors(&validator, &instance);
+        assert!(
+            errs.len() == 1 && errs[0].contains(&format!("/{key}")),
+            "{key}={bad} ({keyword}): the JSON Schema should reject it once, said {errs:?}"
+        );
+        let keyword_schema = &schema["properties"][key];
+        assert!(keyword_schema.to_string().contains(&format!("\"{keyword}\"")), "{key}: {keyword_schema}");
+    }
+}
