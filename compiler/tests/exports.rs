@@ -366,3 +366,120 @@ fn exactly_mapped_rules_reject_what_schemac_rejects() {
         assert!(keyword_schema.to_string().contains(&format!("\"{keyword}\"")), "{key}: {keyword_schema}");
     }
 }
+
+/// Schemas shaped like published packages' (nested maps, arrays of maps, rules, docs).
+const SNAPSHOT_SCHEMAS: &[&str] = &["webapp", "scalar"];
+
+#[test]
+fn references_match_their_reviewed_snapshots() {
+    let dir = here("tests/exports");
+    let bless = std::env::var_os("SCHEMAC_BLESS").is_some();
+    for name in SNAPSHOT_SCHEMAS {
+        for (format, ext) in [("markdown", "md"), ("html", "html"), ("json-schema", "json")] {
+            let schema = format!("{name}.yml");
+            let a = run(&dir, &["inspect", &schema, "-o", format]);
+            assert_eq!(a.rc, 0, "{name} {format}: {}", a.stderr);
+            // The same schema gives the same bytes.
+            assert_eq!(run(&dir, &["inspect", &schema, "-o", format]).stdout, a.stdout);
+            let golden = dir.join(format!("{name}.{ext}"));
+            if bless {
+                std::fs::write(&golden, &a.stdout).unwrap();
+            }
+            assert_eq!(
+                a.stdout,
+                std::fs::read_to_string(&golden).unwrap_or_default(),
+                "{} differs (SCHEMAC_BLESS=1 to update, then review)",
+                golden.display()
+            );
+            // `--check` agrees with the snapshot.
+            let check = run(&dir, &["inspect", &schema, "-o", format, "--check", &format!("{name}.{ext}")]);
+            assert_eq!((check.rc, check.stderr.as_str()), (0, ""), "{name} {format}");
+        }
+    }
+}
+
+#[test]
+fn check_names_a_file_that_is_out_of_date() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(here("tests/exports/webapp.yml"), dir.path().join("schema.yml")).unwrap();
+    let write = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--output-file", "VALUES.md"]);
+    assert_eq!((write.rc, write.stdout.as_str()), (0, ""), "{}", write.stderr);
+    let current = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "VALUES.md"]);
+    assert_eq!((current.rc, current.stderr.as_str()), (0, ""));
+    std::fs::write(dir.path().join("VALUES.md"), "# Data values\n").unwrap();
+    let stale = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "VALUES.md"]);
+    assert_eq!(stale.rc, 1);
+    assert_eq!(
+        stale.stderr,
+        "schemac: Error: VALUES.md is out of date: run `schemac inspect schema.yml -o markdown --output-file VALUES.md`\n"
+    );
+    let missing = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "NONE.md"]);
+    assert_eq!(missing.rc, 1);
+    assert!(missing.stderr.starts_with("schemac: Error: NONE.md: "), "{}", missing.stderr);
+    let bad = run(dir.path(), &["inspect", "schema.yml", "-o", "yaml"]);
+    assert_eq!(bad.rc, 2, "{}", bad.stderr);
+}
+
+#[test]
+fn html_links_resolve_and_the_page_needs_no_network() {
+    let html = std::fs::read_to_string(here("tests/exports/webapp.html")).unwrap();
+    for link in html.split("href=\"#").skip(1) {
+        let anchor = &link[..link.find('"').unwrap()];
+        assert!(html.contains(&format!("id=\"{anchor}\"")), "no table {anchor}");
+    }
+    for remote in ["http://", "https://", "src=", "<link"] {
+        assert!(!html.contains(remote), "the page loads {remote}");
+    }
+    assert!(html.contains("name=\"viewport\""));
+}
+
+/// The page in headless Chromium: rows and tables shown, and the filter from the address.
+#[test]
+fn html_filters_in_a_browser() {
+    let chromium = Path::new("/usr/bin/chromium");
+    if !chromium.exists() {
+        eprintln!("skipped: /usr/bin/chromium is missing (apt-get install -y chromium)");
+        return;
+    }
+    let page = here("tests/exports/webapp.html");
+    let dom = |fragment: &str| {
+        let profile = tempfile::tempdir().unwrap();
+        let o = Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("--dump-dom")
+            .arg(format!("file://{}{fragment}", page.display()))
+            .stdin(Stdio::null())
+            .output()
+            .expect("chromium runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let row = |dom: &str, path: &str| -> Option<bool> {
+        let start = dom.find(&format!("<tr data-path=\"{path}\""))?;
+        let tag = &dom[start..start + dom[start..].find('>')?];
+        Some(tag.contains("hidden"))
+    };
+    let all = dom("");
+    let rows = all.matches("<tr data-path=").count();
+    assert!(all.contains(&format!("data-shown=\"{rows}\"")), "every row shown");
+    assert_eq!(row(&all, "ingress.hosts[].paths"), Some(false));
+    let filtered = dom("#filter=port");
+    assert!(filtered.contains("data-shown=\"2\""), "{filtered}");
+    assert_eq!(row(&filtered, "service.port"), Some(false));
+    assert_eq!(row(&filtered, "service.targetPort"), Some(false));
+    assert_eq!(row(&filtered, "replicas"), Some(true));
+    assert!(filtered.contains("<section class=\"values\" id=\"dv-root\" hidden"));
+    // Words match anywhere in a row, all of them.
+    let words = dom("#filter=one%20of%20never");
+    assert!(words.contains("data-shown=\"1\""), "{words}");
+    assert_eq!(row(&words, "image.pullPolicy"), Some(false));
+}
