@@ -42,9 +42,9 @@ pub fn render(schema: &Type, format: Format, files: &[String]) -> String {
         Format::JsonSchema => {
             schemac_runtime::yaml::json::to_json_indented(&jsonschema::to_json_schema(schema).value)
         }
-        Format::OpenApiV3 => schemac_runtime::yaml::emit::to_yaml(
-            &openapi::to_openapi_with_rules(schema).value,
-        ),
+        Format::OpenApiV3 => {
+            schemac_runtime::yaml::emit::to_yaml(&openapi::to_openapi_with_rules(schema).value)
+        }
         Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)),
         Format::Html => html::to_html(&reference::Reference::of(schema, files)),
     }

@@ -118,13 +118,20 @@ fn shared_runs() -> Option<Vec<(PathBuf, Vec<String>)>> {
     let mut runs = Vec::new();
     let cases = shared.join("conformance/cases");
     for group in std::fs::read_dir(&cases).unwrap().flatten() {
-        for case in std::fs::read_dir(group.path()).into_iter().flatten().flatten() {
+        for case in std::fs::read_dir(group.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
             if case.path().join("args").is_file() {
                 runs.push((case.path(), lines(&case.path().join("args"))));
             }
         }
     }
-    for pkg in std::fs::read_dir(shared.join("realworld")).unwrap().flatten() {
+    for pkg in std::fs::read_dir(shared.join("realworld"))
+        .unwrap()
+        .flatten()
+    {
         for name in ["args.ok", "args.defaults"] {
             if pkg.path().join(name).is_file() {
                 runs.push((pkg.path(), lines(&pkg.path().join(name))));
@@ -138,7 +145,9 @@ fn shared_runs() -> Option<Vec<(PathBuf, Vec<String>)>> {
 #[test]
 fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
     let Some(runs) = shared_runs() else {
-        eprintln!("skipped: ../shared/conformance and ../shared/realworld are not beside the repository");
+        eprintln!(
+            "skipped: ../shared/conformance and ../shared/realworld are not beside the repository"
+        );
         return;
     };
     let openapi = openapi_meta();
@@ -180,7 +189,9 @@ fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
                     let doc = yaml_to_json(&a.stdout);
                     let errs = errors(&openapi, &doc);
                     if !errs.is_empty() {
-                        failures.push(format!("{name}: OpenAPI with rules is not OpenAPI 3.0: {errs:?}"));
+                        failures.push(format!(
+                            "{name}: OpenAPI with rules is not OpenAPI 3.0: {errs:?}"
+                        ));
                     }
                 } else if !a.stderr.contains("values") {
                     failures.push(format!("{name}: inspect failed: {}", a.stderr));
@@ -192,7 +203,10 @@ fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
             continue;
         };
         // Values schemac accepts without running the rules need not pass them.
-        if args.iter().any(|a| a.starts_with("--dangerous-data-values-disable-validation")) {
+        if args
+            .iter()
+            .any(|a| a.starts_with("--dangerous-data-values-disable-validation"))
+        {
             continue;
         }
         let mut values = vec!["check".to_string()];
@@ -210,7 +224,9 @@ fn shared_corpora_exports_are_valid_and_accept_what_schemac_accepts() {
         checked += 1;
         let errs = errors(validator, &instance);
         if !errs.is_empty() {
-            failures.push(format!("{name} {args:?}: accepted by schemac, rejected by its JSON Schema: {errs:?}"));
+            failures.push(format!(
+                "{name} {args:?}: accepted by schemac, rejected by its JSON Schema: {errs:?}"
+            ));
         }
     }
     eprintln!(
@@ -288,7 +304,11 @@ const GOOD_VALUES: &[(&str, &str)] = &[
 
 fn values_file(replace: Option<(&str, &str)>) -> String {
     let mut out = String::new();
-    for (k, v) in GOOD_VALUES.iter().copied().filter(|(k, _)| replace.is_none_or(|(r, _)| r != *k)) {
+    for (k, v) in GOOD_VALUES
+        .iter()
+        .copied()
+        .filter(|(k, _)| replace.is_none_or(|(r, _)| r != *k))
+    {
         out.push_str(&format!("{k}: {v}\n"));
     }
     if let Some((k, v)) = replace {
@@ -325,7 +345,10 @@ fn exactly_mapped_rules_reject_what_schemac_rejects() {
     };
     let good = values("good.yml", false);
     assert_eq!(good.rc, 0, "{}", good.stderr);
-    assert_eq!(errors(&validator, &serde_json::from_str(&good.stdout).unwrap()), Vec::<String>::new());
+    assert_eq!(
+        errors(&validator, &serde_json::from_str(&good.stdout).unwrap()),
+        Vec::<String>::new()
+    );
     for (key, bad, keyword) in [
         ("minimum", "0", "minimum"),
         ("maximum", "11", "maximum"),
@@ -352,8 +375,16 @@ fn exactly_mapped_rules_reject_what_schemac_rejects() {
         let file = format!("bad-{key}.yml");
         std::fs::write(dir.path().join(&file), values_file(Some((key, bad)))).unwrap();
         let checked = values(&file, false);
-        assert_eq!(checked.rc, 1, "{key}: schemac accepted {bad}: {}", checked.stdout);
-        assert!(checked.stderr.contains(&format!("\n  {key}\n")), "{key}: {}", checked.stderr);
+        assert_eq!(
+            checked.rc, 1,
+            "{key}: schemac accepted {bad}: {}",
+            checked.stdout
+        );
+        assert!(
+            checked.stderr.contains(&format!("\n  {key}\n")),
+            "{key}: {}",
+            checked.stderr
+        );
         let all = values(&file, true);
         assert_eq!(all.rc, 0, "{key}: {}", all.stderr);
         let instance: Json = serde_json::from_str(&all.stdout).unwrap();
@@ -363,7 +394,12 @@ fn exactly_mapped_rules_reject_what_schemac_rejects() {
             "{key}={bad} ({keyword}): the JSON Schema should reject it once, said {errs:?}"
         );
         let keyword_schema = &schema["properties"][key];
-        assert!(keyword_schema.to_string().contains(&format!("\"{keyword}\"")), "{key}: {keyword_schema}");
+        assert!(
+            keyword_schema
+                .to_string()
+                .contains(&format!("\"{keyword}\"")),
+            "{key}: {keyword_schema}"
+        );
     }
 }
 
@@ -375,12 +411,19 @@ fn references_match_their_reviewed_snapshots() {
     let dir = here("tests/exports");
     let bless = std::env::var_os("SCHEMAC_BLESS").is_some();
     for name in SNAPSHOT_SCHEMAS {
-        for (format, ext) in [("markdown", "md"), ("html", "html"), ("json-schema", "json")] {
+        for (format, ext) in [
+            ("markdown", "md"),
+            ("html", "html"),
+            ("json-schema", "json"),
+        ] {
             let schema = format!("{name}.yml");
             let a = run(&dir, &["inspect", &schema, "-o", format]);
             assert_eq!(a.rc, 0, "{name} {format}: {}", a.stderr);
             // The same schema gives the same bytes.
-            assert_eq!(run(&dir, &["inspect", &schema, "-o", format]).stdout, a.stdout);
+            assert_eq!(
+                run(&dir, &["inspect", &schema, "-o", format]).stdout,
+                a.stdout
+            );
             let golden = dir.join(format!("{name}.{ext}"));
             if bless {
                 std::fs::write(&golden, &a.stdout).unwrap();
@@ -392,8 +435,22 @@ fn references_match_their_reviewed_snapshots() {
                 golden.display()
             );
             // `--check` agrees with the snapshot.
-            let check = run(&dir, &["inspect", &schema, "-o", format, "--check", &format!("{name}.{ext}")]);
-            assert_eq!((check.rc, check.stderr.as_str()), (0, ""), "{name} {format}");
+            let check = run(
+                &dir,
+                &[
+                    "inspect",
+                    &schema,
+                    "-o",
+                    format,
+                    "--check",
+                    &format!("{name}.{ext}"),
+                ],
+            );
+            assert_eq!(
+                (check.rc, check.stderr.as_str()),
+                (0, ""),
+                "{name} {format}"
+            );
         }
     }
 }
@@ -401,21 +458,74 @@ fn references_match_their_reviewed_snapshots() {
 #[test]
 fn check_names_a_file_that_is_out_of_date() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(here("tests/exports/webapp.yml"), dir.path().join("schema.yml")).unwrap();
-    let write = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--output-file", "VALUES.md"]);
-    assert_eq!((write.rc, write.stdout.as_str()), (0, ""), "{}", write.stderr);
-    let current = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "VALUES.md"]);
+    std::fs::copy(
+        here("tests/exports/webapp.yml"),
+        dir.path().join("schema.yml"),
+    )
+    .unwrap();
+    let write = run(
+        dir.path(),
+        &[
+            "inspect",
+            "schema.yml",
+            "-o",
+            "markdown",
+            "--output-file",
+            "VALUES.md",
+        ],
+    );
+    assert_eq!(
+        (write.rc, write.stdout.as_str()),
+        (0, ""),
+        "{}",
+        write.stderr
+    );
+    let current = run(
+        dir.path(),
+        &[
+            "inspect",
+            "schema.yml",
+            "-o",
+            "markdown",
+            "--check",
+            "VALUES.md",
+        ],
+    );
     assert_eq!((current.rc, current.stderr.as_str()), (0, ""));
     std::fs::write(dir.path().join("VALUES.md"), "# Data values\n").unwrap();
-    let stale = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "VALUES.md"]);
+    let stale = run(
+        dir.path(),
+        &[
+            "inspect",
+            "schema.yml",
+            "-o",
+            "markdown",
+            "--check",
+            "VALUES.md",
+        ],
+    );
     assert_eq!(stale.rc, 1);
     assert_eq!(
         stale.stderr,
         "schemac: Error: VALUES.md is out of date: run `schemac inspect schema.yml -o markdown --output-file VALUES.md`\n"
     );
-    let missing = run(dir.path(), &["inspect", "schema.yml", "-o", "markdown", "--check", "NONE.md"]);
+    let missing = run(
+        dir.path(),
+        &[
+            "inspect",
+            "schema.yml",
+            "-o",
+            "markdown",
+            "--check",
+            "NONE.md",
+        ],
+    );
     assert_eq!(missing.rc, 1);
-    assert!(missing.stderr.starts_with("schemac: Error: NONE.md: "), "{}", missing.stderr);
+    assert!(
+        missing.stderr.starts_with("schemac: Error: NONE.md: "),
+        "{}",
+        missing.stderr
+    );
     let bad = run(dir.path(), &["inspect", "schema.yml", "-o", "yaml"]);
     assert_eq!(bad.rc, 2, "{}", bad.stderr);
 }
@@ -425,7 +535,10 @@ fn html_links_resolve_and_the_page_needs_no_network() {
     let html = std::fs::read_to_string(here("tests/exports/webapp.html")).unwrap();
     for link in html.split("href=\"#").skip(1) {
         let anchor = &link[..link.find('"').unwrap()];
-        assert!(html.contains(&format!("id=\"{anchor}\"")), "no table {anchor}");
+        assert!(
+            html.contains(&format!("id=\"{anchor}\"")),
+            "no table {anchor}"
+        );
     }
     for remote in ["http://", "https://", "src=", "<link"] {
         assert!(!html.contains(remote), "the page loads {remote}");
@@ -470,7 +583,10 @@ fn html_filters_in_a_browser() {
     };
     let all = dom("");
     let rows = all.matches("<tr data-path=").count();
-    assert!(all.contains(&format!("data-shown=\"{rows}\"")), "every row shown");
+    assert!(
+        all.contains(&format!("data-shown=\"{rows}\"")),
+        "every row shown"
+    );
     assert_eq!(row(&all, "ingress.hosts[].paths"), Some(false));
     let filtered = dom("#filter=port");
     assert!(filtered.contains("data-shown=\"2\""), "{filtered}");
@@ -482,4 +598,35 @@ fn html_filters_in_a_browser() {
     let words = dom("#filter=one%20of%20never");
     assert!(words.contains("data-shown=\"1\""), "{words}");
     assert_eq!(row(&words, "image.pullPolicy"), Some(false));
+}
+
+#[test]
+fn check_exports_json_schema_and_keeps_ytts_messages() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        here("tests/exports/webapp.yml"),
+        dir.path().join("schema.yml"),
+    )
+    .unwrap();
+    let check = |args: &[&str]| run(dir.path(), &[&["check", "-f", "schema.yml"], args].concat());
+    let a = check(&["--data-values-schema-inspect", "-o", "json-schema"]);
+    assert_eq!(a.rc, 0, "{}", a.stderr);
+    let inspect = run(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    assert_eq!(a.stdout, inspect.stdout);
+    // ytt's messages for the formats it knows, and for a schema format without the flag.
+    let a = check(&["--data-values-schema-inspect", "-o", "yaml"]);
+    assert_eq!(
+        a.stderr,
+        "schemac: Error: Data values schema export only supported in OpenAPI v3 format; specify format with --output=openapi-v3 flag\n"
+    );
+    let a = check(&["-o", "json-schema"]);
+    assert_eq!(
+        a.stderr,
+        "schemac: Error: Output type currently only supported for data values schema (i.e. include --data-values-schema-inspect)\n"
+    );
+    let a = check(&["--data-values-schema-inspect", "-o", "jsonschema"]);
+    assert_eq!(
+        a.stderr,
+        "schemac: Error: Unknown output type 'jsonschema'\n"
+    );
 }

@@ -57,7 +57,8 @@ const SCRIPT: &str = r#"
 
 pub fn to_html(r: &Reference) -> String {
     let files = r.files.join(", ");
-    let mut out = String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    let mut out =
+        String::from("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     out.push_str(&format!(
         "<title>Data values — {}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",

@@ -56,10 +56,9 @@ fn schema_object(ty: &Type) -> Node {
             out.push(entry("type", list(vec![string(t), string("null")])))
         }
         Some(t) => out.push(entry("type", string(t))),
-        None if exported.not_null => out.push(entry(
-            "not",
-            map(vec![entry("type", string("null"))]),
-        )),
+        None if exported.not_null => {
+            out.push(entry("not", map(vec![entry("type", string("null"))])))
+        }
         None => {}
     }
     match &ty.kind {

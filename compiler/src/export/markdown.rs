@@ -27,7 +27,10 @@ fn table(out: &mut String, t: &Table) {
     } else {
         code(&t.path)
     };
-    out.push_str(&format!("\n<a id=\"{}\"></a>\n\n## {heading}\n\n", t.anchor));
+    out.push_str(&format!(
+        "\n<a id=\"{}\"></a>\n\n## {heading}\n\n",
+        t.anchor
+    ));
     if let Some(title) = &t.title {
         out.push_str(&format!("**{}**\n\n", cell(title)));
     }

@@ -22,7 +22,15 @@ use super::{entry, int, list, map, string};
 const EXACT_INT: i64 = 1 << 53;
 
 /// Formats whose definition in schemac is the one JSON Schema names (see README, formats).
-const SAME_FORMATS: &[&str] = &["date-time", "date", "email", "hostname", "ipv4", "ipv6", "uri"];
+const SAME_FORMATS: &[&str] = &[
+    "date-time",
+    "date",
+    "email",
+    "hostname",
+    "ipv4",
+    "ipv6",
+    "uri",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -222,7 +230,14 @@ impl Ctx<'_> {
         let (_, first) = keywords.remove(i);
         let mut all = vec![map(vec![entry(key, first)])];
         if let Some(j) = keywords.iter().position(|(k, _)| k == "allOf") {
-            if let (_, Node { value: Value::Array(items), .. }) = keywords.remove(j) {
+            if let (
+                _,
+                Node {
+                    value: Value::Array(items),
+                    ..
+                },
+            ) = keywords.remove(j)
+            {
                 all = items.into_iter().chain(all).collect();
             }
         }
@@ -325,7 +340,10 @@ impl Ctx<'_> {
                         return Err("maxLength counts characters: looser than schemac's UTF-8 bytes for non-ASCII text");
                     }
                 }
-                if !holds(self.kind, "array") && !holds(self.kind, "map") && !holds(self.kind, "string") {
+                if !holds(self.kind, "array")
+                    && !holds(self.kind, "map")
+                    && !holds(self.kind, "string")
+                {
                     return Err("a value of this type has no length");
                 }
             }
@@ -405,7 +423,13 @@ impl Ctx<'_> {
                     said = true;
                 }
                 if holds(self.kind, "array") && json {
-                    self.put("contains", map(vec![entry("const", Node::new(arg.clone(), Default::default()))]));
+                    self.put(
+                        "contains",
+                        map(vec![entry(
+                            "const",
+                            Node::new(arg.clone(), Default::default()),
+                        )]),
+                    );
                     said = true;
                 }
                 if let (true, Value::Str(s)) = (holds(self.kind, "map"), arg) {
@@ -443,7 +467,10 @@ impl Ctx<'_> {
                 if !holds(self.kind, "array") {
                     return Err("a value of this type is not a list");
                 }
-                self.put("uniqueItems", Node::new(Value::Bool(true), Default::default()));
+                self.put(
+                    "uniqueItems",
+                    Node::new(Value::Bool(true), Default::default()),
+                );
             }
         }
         Ok(())
@@ -553,8 +580,20 @@ mod tests {
         assert_eq!(ecma_pattern("^v[0-9]+$").as_deref(), Some("^v[0-9]+$"));
         assert_eq!(ecma_pattern("a.b").as_deref(), Some("a[^\\n]b"));
         assert_eq!(ecma_pattern("[.]").as_deref(), Some("[.]"));
-        assert_eq!(ecma_pattern("(?:ab){2,3}\\.").as_deref(), Some("(?:ab){2,3}\\."));
-        for refused in ["(?i)abc", "\\s+", "\\bword", "[[:alpha:]]", "\\pL", "a{", "\\Aa\\z", "[]a]"] {
+        assert_eq!(
+            ecma_pattern("(?:ab){2,3}\\.").as_deref(),
+            Some("(?:ab){2,3}\\.")
+        );
+        for refused in [
+            "(?i)abc",
+            "\\s+",
+            "\\bword",
+            "[[:alpha:]]",
+            "\\pL",
+            "a{",
+            "\\Aa\\z",
+            "[]a]",
+        ] {
             assert_eq!(ecma_pattern(refused), None, "{refused}");
         }
         assert_eq!(escape("a.b/c"), "a\\.b\\/c");
