@@ -630,3 +630,86 @@ fn check_exports_json_schema_and_keeps_ytts_messages() {
         "schemac: Error: Unknown output type 'jsonschema'\n"
     );
 }
+
+/// The formats written as `format` keywords accept the edge cases schemac's definitions accept
+/// (checked with formats asserted, as strict validators do).
+#[test]
+fn exported_formats_accept_what_schemac_accepts() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "date-time",
+            &[
+                "2024-01-15T10:00:00Z",
+                "2024-01-15t10:00:00.5z",
+                "2016-12-31T23:59:60Z",
+                "2024-02-29T00:00:00+23:59",
+            ],
+        ),
+        ("date", &["2024-02-29", "0001-01-01"]),
+        (
+            "email",
+            &[
+                "root@localhost",
+                "a.b+c@example.com",
+                "a@[127.0.0.1]",
+                "\"q t\"@example.org",
+            ],
+        ),
+        (
+            "hostname",
+            &[
+                "a",
+                "1.2.3.4",
+                "a-b.c",
+                "xn--bcher-kva.example",
+                &"x".repeat(63),
+            ],
+        ),
+        ("ipv4", &["10.0.0.1", "255.255.255.255", "0.0.0.0"]),
+        ("ipv6", &["::1", "fe80::1", "::ffff:1.2.3.4", "2001:db8::"]),
+        (
+            "uri",
+            &[
+                "https://example.com/a?b#c",
+                "urn:isbn:0451450523",
+                "mailto:a@b",
+            ],
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let mut schema = String::from("#@data/values-schema\n---\n");
+    for (format, _) in cases {
+        schema.push_str(&format!(
+            "#@schema/nullable\n#@schema/validation format=\"{format}\"\n{format}: \"\"\n"
+        ));
+    }
+    std::fs::write(dir.path().join("schema.yml"), schema).unwrap();
+    let a = run(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    assert!(!a.stdout.contains("x-schemac-rules"), "{}", a.stdout);
+    let validator = json_schema_validator(&serde_json::from_str(&a.stdout).unwrap()).unwrap();
+    for (format, values) in cases {
+        for value in *values {
+            let text = format!("{format}: '{}'\n", value.replace('\'', "''"));
+            std::fs::write(dir.path().join("values.yml"), text).unwrap();
+            let checked = run(
+                dir.path(),
+                &[
+                    "check",
+                    "-f",
+                    "schema.yml",
+                    "--data-values-file",
+                    "values.yml",
+                    "-o",
+                    "json",
+                ],
+            );
+            assert_eq!(checked.rc, 0, "{format} {value}: {}", checked.stderr);
+            let instance: Json = serde_json::from_str(&checked.stdout).unwrap();
+            assert_eq!(
+                errors(&validator, &instance),
+                Vec::<String>::new(),
+                "{format} {value}"
+            );
+        }
+    }
+}

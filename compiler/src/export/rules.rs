@@ -485,11 +485,12 @@ impl Ctx<'_> {
     }
 }
 
-/// A literal as a regular expression that both RE2 and ECMA-262 read as that text.
+/// A literal as a regular expression that Rust's `regex` and ECMA-262 (in Unicode mode) read
+/// as that text.
 fn escape(s: &str) -> String {
     let mut out = String::new();
     for c in s.chars() {
-        if "\\^$.|?*+()[]{}/-".contains(c) {
+        if "\\^$.|?*+()[]{}".contains(c) {
             out.push('\\');
         }
         out.push(c);
@@ -497,10 +498,11 @@ fn escape(s: &str) -> String {
     out
 }
 
-/// An RE2 expression (Go's, as `matches=` reads it) written for ECMA-262 with the same
-/// meaning, where it uses only syntax both read alike: `.` becomes `[^\n]` (RE2's `.` takes
-/// `\r`, ECMA-262's does not); flags, `\s`, `\b`, `\p`, POSIX classes, `\A`, `\z` and literal
-/// braces are refused.
+/// A `matches=` expression (Rust's `regex` syntax, RE2's) written for ECMA-262 in Unicode mode
+/// with the same meaning, where it uses only syntax both read alike: `.` becomes `[^\n]`
+/// (`regex`'s `.` takes `\r`, ECMA-262's does not) and `\d` `\p{Nd}` (`regex`'s digits are
+/// Unicode's); flags, named groups, `\w`, `\s`, `\b`, `\p`, `\x`, POSIX and nested classes,
+/// class set operations, `\A`, `\z` and literal braces are refused.
 pub fn ecma_pattern(re: &str) -> Option<String> {
     let chars: Vec<char> = re.chars().collect();
     let mut out = String::new();
@@ -511,11 +513,20 @@ pub fn ecma_pattern(re: &str) -> Option<String> {
         match c {
             '\\' => {
                 let e = *chars.get(i + 1)?;
-                if !(e.is_ascii_punctuation() || "dDwWntr".contains(e)) {
-                    return None;
+                match e {
+                    'd' => out.push_str("\\p{Nd}"),
+                    'D' => out.push_str("\\P{Nd}"),
+                    'n' | 't' | 'r' => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    '-' if in_class => out.push_str("\\-"),
+                    _ if "\\^$.|?*+()[]{}/".contains(e) => {
+                        out.push('\\');
+                        out.push(e);
+                    }
+                    _ => return None,
                 }
-                out.push('\\');
-                out.push(e);
                 i += 2;
                 continue;
             }
@@ -527,7 +538,7 @@ pub fn ecma_pattern(re: &str) -> Option<String> {
                     out.push('^');
                     i += 1;
                 }
-                // A `]` first in a class is a literal in RE2, an empty class in ECMA-262.
+                // A `]` first in a class is a literal in `regex`, an empty class in ECMA-262.
                 if chars.get(i + 1) == Some(&']') {
                     return None;
                 }
@@ -536,6 +547,8 @@ pub fn ecma_pattern(re: &str) -> Option<String> {
                 in_class = false;
                 out.push(']');
             }
+            // `regex`'s class set operations (`&&`, `--`, `~~`).
+            '&' | '-' | '~' if in_class && chars.get(i + 1) == Some(&c) => return None,
             _ if in_class => out.push(c),
             '.' => out.push_str("[^\\n]"),
             '(' => {
@@ -581,22 +594,32 @@ mod tests {
         assert_eq!(ecma_pattern("a.b").as_deref(), Some("a[^\\n]b"));
         assert_eq!(ecma_pattern("[.]").as_deref(), Some("[.]"));
         assert_eq!(
+            ecma_pattern("^\\d+[\\d-]$").as_deref(),
+            Some("^\\p{Nd}+[\\p{Nd}-]$")
+        );
+        assert_eq!(
             ecma_pattern("(?:ab){2,3}\\.").as_deref(),
             Some("(?:ab){2,3}\\.")
         );
         for refused in [
             "(?i)abc",
             "\\s+",
+            "\\w",
             "\\bword",
             "[[:alpha:]]",
             "\\pL",
             "a{",
             "\\Aa\\z",
             "[]a]",
+            "[a-z&&b]",
+            "[a--b]",
+            "\\#",
+            "\\-",
+            "(?P<n>a)",
         ] {
             assert_eq!(ecma_pattern(refused), None, "{refused}");
         }
-        assert_eq!(escape("a.b/c"), "a\\.b\\/c");
+        assert_eq!(escape("a.b/c-d"), "a\\.b/c-d");
     }
 
     #[test]
