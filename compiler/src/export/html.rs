@@ -6,7 +6,7 @@
 //! Filtering hides rows (`hidden`) and the tables left empty, and writes how many rows are
 //! shown into `<body data-shown>`.
 
-use super::reference::{Reference, Row, Table};
+use super::reference::{Part, Reference, Row, Table};
 
 const STYLE: &str = r#"
 body { font-family: system-ui, sans-serif; margin: 0 auto; max-width: 72rem; padding: 1rem; line-height: 1.4; color: #1b1b1b; }
@@ -113,31 +113,22 @@ fn table(out: &mut String, t: &Table) {
 }
 
 fn description(row: &Row) -> String {
-    let mut parts = Vec::new();
-    if let Some(notice) = &row.deprecated {
-        parts.push(if notice.is_empty() {
-            "<span class=\"deprecated\">Deprecated.</span>".to_string()
-        } else {
-            format!(
+    let parts: Vec<String> = row
+        .description_parts()
+        .into_iter()
+        .map(|part| match part {
+            Part::Deprecated("") => "<span class=\"deprecated\">Deprecated.</span>".to_string(),
+            Part::Deprecated(notice) => format!(
                 "<span class=\"deprecated\">Deprecated:</span> {}",
                 lines(notice)
-            )
-        });
-    }
-    if let Some(title) = &row.title {
-        parts.push(format!("<strong>{}</strong>", escape(title)));
-    }
-    if let Some(desc) = &row.description {
-        parts.push(lines(desc));
-    }
-    for (what, value) in &row.examples {
-        let label = if what.is_empty() {
-            "Example".to_string()
-        } else {
-            format!("Example ({})", escape(what))
-        };
-        parts.push(format!("{label}: <code>{}</code>", escape(value)));
-    }
+            ),
+            Part::Title(title) => format!("<strong>{}</strong>", escape(title)),
+            Part::Text(text) => lines(text),
+            Part::Example(label, value) => {
+                format!("{}: <code>{}</code>", escape(&label), escape(value))
+            }
+        })
+        .collect();
     parts.join("<br>")
 }
 

@@ -2,7 +2,7 @@
 //! `VALUES.md`. The same schema always gives the same bytes, so CI can check the file is current
 //! (`schemac inspect ... -o markdown --check VALUES.md`).
 
-use super::reference::{Reference, Row, Table};
+use super::reference::{Part, Reference, Row, Table};
 
 pub fn to_markdown(r: &Reference) -> String {
     let mut out = String::from("# Data values\n\n");
@@ -59,28 +59,17 @@ fn table(out: &mut String, t: &Table) {
 }
 
 fn description(row: &Row) -> String {
-    let mut parts = Vec::new();
-    if let Some(notice) = &row.deprecated {
-        parts.push(if notice.is_empty() {
-            "**Deprecated.**".to_string()
-        } else {
-            format!("**Deprecated:** {}", cell(notice))
-        });
-    }
-    if let Some(title) = &row.title {
-        parts.push(format!("**{}**", cell(title)));
-    }
-    if let Some(desc) = &row.description {
-        parts.push(cell(desc));
-    }
-    for (what, value) in &row.examples {
-        let label = if what.is_empty() {
-            "Example".to_string()
-        } else {
-            format!("Example ({})", cell(what))
-        };
-        parts.push(format!("{label}: {}", code(value)));
-    }
+    let parts: Vec<String> = row
+        .description_parts()
+        .into_iter()
+        .map(|part| match part {
+            Part::Deprecated("") => "**Deprecated.**".to_string(),
+            Part::Deprecated(notice) => format!("**Deprecated:** {}", cell(notice)),
+            Part::Title(title) => format!("**{}**", cell(title)),
+            Part::Text(text) => cell(text),
+            Part::Example(label, value) => format!("{}: {}", cell(&label), code(value)),
+        })
+        .collect();
     parts.join("<br>")
 }
 

@@ -46,6 +46,33 @@ pub struct Row {
     pub examples: Vec<(String, String)>,
 }
 
+/// A piece of a row's description column, in the order written.
+pub enum Part<'a> {
+    /// A deprecation, with its notice (possibly empty).
+    Deprecated(&'a str),
+    Title(&'a str),
+    Text(&'a str),
+    /// `Example` or `Example (description)`, and the value.
+    Example(String, &'a str),
+}
+
+impl Row {
+    pub fn description_parts(&self) -> Vec<Part<'_>> {
+        let mut parts = Vec::new();
+        parts.extend(self.deprecated.as_deref().map(Part::Deprecated));
+        parts.extend(self.title.as_deref().map(Part::Title));
+        parts.extend(self.description.as_deref().map(Part::Text));
+        for (what, value) in &self.examples {
+            let label = match what.as_str() {
+                "" => "Example".to_string(),
+                what => format!("Example ({what})"),
+            };
+            parts.push(Part::Example(label, value));
+        }
+        parts
+    }
+}
+
 impl Reference {
     pub fn of(schema: &Type, files: &[String]) -> Reference {
         let mut r = Reference {

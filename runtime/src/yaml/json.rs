@@ -69,37 +69,20 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_plain_string(out, &e.key.key_string());
+                write_escaped(out, &e.key.key_string(), false);
                 out.push_str(": ");
                 write_indented(out, &e.value.value, depth + 1);
             }
             newline(out, depth);
             out.push('}');
         }
-        Value::Str(text) => write_plain_string(out, text),
+        Value::Str(text) => write_escaped(out, text, false),
         other => {
             if !write_value(out, other) {
                 out.push_str("null");
             }
         }
     }
-}
-
-/// A JSON string with only the escapes JSON requires.
-fn write_plain_string(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\0'..='\u{1F}' => out.push_str(&format!("\\u{:04x}", c as u32)),
-            _ => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// Appends `value`; false when Go's encoder would fail (a NaN or an infinity).
@@ -158,6 +141,11 @@ fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
 /// Writes a JSON string as Go's encoder does with HTML escaping on. ytt's Go release writes
 /// backspace and form feed as `\u0008` and `\u000c` (Go 1.22 and later write `\b` and `\f`).
 fn write_string(out: &mut String, s: &str) {
+    write_escaped(out, s, true)
+}
+
+/// A JSON string; `html`: also `<`, `>`, `&`, U+2028 and U+2029 escaped, as Go's encoder does.
+fn write_escaped(out: &mut String, s: &str, html: bool) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -166,6 +154,7 @@ fn write_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if !html => out.push(c),
             '\0'..='\u{1F}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
