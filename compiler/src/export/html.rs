@@ -23,6 +23,7 @@ ul.rules { margin: 0; padding-left: 1.1rem; }
   tr { border: 1px solid #ccc; margin-bottom: 0.75rem; }
   td { border: none; border-bottom: 1px solid #eee; }
   td::before { content: attr(data-label) ": "; font-weight: bold; }
+  td:empty { display: none; }
 }
 "#;
 
