@@ -713,3 +713,38 @@ fn exported_formats_accept_what_schemac_accepts() {
         }
     }
 }
+
+/// Built validators carry the JSON Schema as YAML text (like the OpenAPI document), read back
+/// when asked for: the text must read back as the same document.
+#[test]
+fn json_schema_survives_the_validators_yaml_round_trip() {
+    let Some(runs) = shared_runs() else {
+        eprintln!("skipped: ../shared is not beside the repository");
+        return;
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    let mut compared = 0;
+    for (dir, args) in runs {
+        let files: Vec<String> = files_of(&args)
+            .iter()
+            .map(|f| dir.join(f).display().to_string())
+            .collect();
+        if !seen.insert(files.clone()) {
+            continue;
+        }
+        let Ok(compiled) = schemac::standalone::compile(&files) else {
+            continue;
+        };
+        let doc = schemac::export::jsonschema::to_json_schema(&compiled.schema);
+        let yaml = schemac_runtime::yaml::emit::to_yaml(&doc.value);
+        let json = |v: &schemac_runtime::value::Value| schemac_runtime::yaml::json::marshal_json(v);
+        assert_eq!(
+            json(&schemac_runtime::__private::yaml_document(&yaml).value),
+            json(&doc.value),
+            "{}",
+            dir.display()
+        );
+        compared += 1;
+    }
+    assert!(compared > 100, "only {compared} schemas compared");
+}
