@@ -748,3 +748,48 @@ fn json_schema_survives_the_validators_yaml_round_trip() {
     }
     assert!(compared > 100, "only {compared} schemas compared");
 }
+
+/// ytt counts a string's length in UTF-8 bytes (`max_len=1` rejects "é", checked with the
+/// oracle): `min_len=2` accepts "é", which `minLength: 2` would reject, so it is noted rather
+/// than exported; `max_len=1` exports as the looser `maxLength: 1`.
+#[test]
+fn string_lengths_in_bytes_stay_sound() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "#@data/values-schema\n---\n#@schema/validation min_len=2\nlong: \"ab\"\n#@schema/validation max_len=1\nshort: \"a\"\n";
+    std::fs::write(dir.path().join("schema.yml"), schema).unwrap();
+    let a = run(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    let json: Json = serde_json::from_str(&a.stdout).unwrap();
+    assert!(json["properties"]["long"].get("minLength").is_none());
+    assert_eq!(
+        json["properties"]["long"]["x-schemac-rules"][0]["rule"],
+        "min_len=2"
+    );
+    assert_eq!(json["properties"]["short"]["maxLength"], 1);
+    let validator = json_schema_validator(&json).unwrap();
+    let check = |values: &str| {
+        std::fs::write(dir.path().join("values.yml"), values).unwrap();
+        run(
+            dir.path(),
+            &[
+                "check",
+                "-f",
+                "schema.yml",
+                "--data-values-file",
+                "values.yml",
+                "-o",
+                "json",
+            ],
+        )
+    };
+    let accepted = check("long: é\n");
+    assert_eq!(accepted.rc, 0, "{}", accepted.stderr);
+    let instance: Json = serde_json::from_str(&accepted.stdout).unwrap();
+    assert_eq!(errors(&validator, &instance), Vec::<String>::new());
+    let rejected = check("short: é\n");
+    assert_eq!(rejected.rc, 1);
+    assert!(
+        rejected.stderr.contains("found: length = 2"),
+        "{}",
+        rejected.stderr
+    );
+}

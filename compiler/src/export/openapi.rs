@@ -482,4 +482,32 @@ mod tests {
             other => panic!("properties is not a map: {other:?}"),
         }
     }
+
+    #[test]
+    fn rules_follow_ytts_keys_in_ytts_order() {
+        use schemac_runtime::rules::RuleName;
+        use schemac_runtime::validate::Validation;
+        let mut ty = scalar(Scalar::String, str_val("a"));
+        let list = Value::Array(vec![node(str_val("a")), node(str_val("b"))]);
+        ty.validation = Some(Validation {
+            pos: Pos::unknown(),
+            custom: Vec::new(),
+            named: vec![
+                (RuleName::MinLen, Value::Int(1)),
+                (RuleName::OneOf, list),
+                (RuleName::StartsWith, str_val("a")),
+            ],
+            tuple_args: Vec::new(),
+            when: None,
+        });
+        let doc = to_openapi_with_rules(&ty);
+        let dv = get(&doc, &["components", "schemas", "dataValues"]);
+        assert_eq!(
+            keys(dv),
+            ["type", "default", "minLength", "enum", "pattern"]
+        );
+        assert_eq!(get(dv, &["pattern"]).value, str_val("^a"));
+        // ytt's own document stays without them.
+        assert_eq!(keys(&data_values(&ty)), ["type", "default"]);
+    }
 }
