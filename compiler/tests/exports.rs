@@ -39,6 +39,33 @@ fn run<S: AsRef<std::ffi::OsStr>>(dir: &Path, args: &[S]) -> Answer {
     }
 }
 
+/// `schemac check -f schema.yml --data-values-file VALUES -o json` in `dir`.
+fn final_values(dir: &Path, values: &str) -> Answer {
+    run(
+        dir,
+        &[
+            "check",
+            "-f",
+            "schema.yml",
+            "--data-values-file",
+            values,
+            "-o",
+            "json",
+        ],
+    )
+}
+
+/// A temporary directory with `tests/exports/NAME` as `schema.yml`.
+fn with_schema(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        here(&format!("tests/exports/{name}")),
+        dir.path().join("schema.yml"),
+    )
+    .unwrap();
+    dir
+}
+
 /// A YAML document (as schemac prints it) as JSON.
 fn yaml_to_json(text: &str) -> Json {
     let node = schemac_runtime::__private::yaml_document(text);
@@ -457,69 +484,30 @@ fn references_match_their_reviewed_snapshots() {
 
 #[test]
 fn check_names_a_file_that_is_out_of_date() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        here("tests/exports/webapp.yml"),
-        dir.path().join("schema.yml"),
-    )
-    .unwrap();
-    let write = run(
-        dir.path(),
-        &[
-            "inspect",
-            "schema.yml",
-            "-o",
-            "markdown",
-            "--output-file",
-            "VALUES.md",
-        ],
-    );
+    let dir = with_schema("webapp.yml");
+    let markdown = |flag: &str, file: &str| {
+        run(
+            dir.path(),
+            &["inspect", "schema.yml", "-o", "markdown", flag, file],
+        )
+    };
+    let write = markdown("--output-file", "VALUES.md");
     assert_eq!(
         (write.rc, write.stdout.as_str()),
         (0, ""),
         "{}",
         write.stderr
     );
-    let current = run(
-        dir.path(),
-        &[
-            "inspect",
-            "schema.yml",
-            "-o",
-            "markdown",
-            "--check",
-            "VALUES.md",
-        ],
-    );
+    let current = markdown("--check", "VALUES.md");
     assert_eq!((current.rc, current.stderr.as_str()), (0, ""));
     std::fs::write(dir.path().join("VALUES.md"), "# Data values\n").unwrap();
-    let stale = run(
-        dir.path(),
-        &[
-            "inspect",
-            "schema.yml",
-            "-o",
-            "markdown",
-            "--check",
-            "VALUES.md",
-        ],
-    );
+    let stale = markdown("--check", "VALUES.md");
     assert_eq!(stale.rc, 1);
     assert_eq!(
         stale.stderr,
         "schemac: Error: VALUES.md is out of date: run `schemac inspect schema.yml -o markdown --output-file VALUES.md`\n"
     );
-    let missing = run(
-        dir.path(),
-        &[
-            "inspect",
-            "schema.yml",
-            "-o",
-            "markdown",
-            "--check",
-            "NONE.md",
-        ],
-    );
+    let missing = markdown("--check", "NONE.md");
     assert_eq!(missing.rc, 1);
     assert!(
         missing.stderr.starts_with("schemac: Error: NONE.md: "),
@@ -602,12 +590,7 @@ fn html_filters_in_a_browser() {
 
 #[test]
 fn check_exports_json_schema_and_keeps_ytts_messages() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(
-        here("tests/exports/webapp.yml"),
-        dir.path().join("schema.yml"),
-    )
-    .unwrap();
+    let dir = with_schema("webapp.yml");
     let check = |args: &[&str]| run(dir.path(), &[&["check", "-f", "schema.yml"], args].concat());
     let a = check(&["--data-values-schema-inspect", "-o", "json-schema"]);
     assert_eq!(a.rc, 0, "{}", a.stderr);
@@ -691,18 +674,7 @@ fn exported_formats_accept_what_schemac_accepts() {
         for value in *values {
             let text = format!("{format}: '{}'\n", value.replace('\'', "''"));
             std::fs::write(dir.path().join("values.yml"), text).unwrap();
-            let checked = run(
-                dir.path(),
-                &[
-                    "check",
-                    "-f",
-                    "schema.yml",
-                    "--data-values-file",
-                    "values.yml",
-                    "-o",
-                    "json",
-                ],
-            );
+            let checked = final_values(dir.path(), "values.yml");
             assert_eq!(checked.rc, 0, "{format} {value}: {}", checked.stderr);
             let instance: Json = serde_json::from_str(&checked.stdout).unwrap();
             assert_eq!(
@@ -768,18 +740,7 @@ fn string_lengths_in_bytes_stay_sound() {
     let validator = json_schema_validator(&json).unwrap();
     let check = |values: &str| {
         std::fs::write(dir.path().join("values.yml"), values).unwrap();
-        run(
-            dir.path(),
-            &[
-                "check",
-                "-f",
-                "schema.yml",
-                "--data-values-file",
-                "values.yml",
-                "-o",
-                "json",
-            ],
-        )
+        final_values(dir.path(), "values.yml")
     };
     let accepted = check("long: é\n");
     assert_eq!(accepted.rc, 0, "{}", accepted.stderr);
