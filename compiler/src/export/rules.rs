@@ -13,7 +13,6 @@
 
 use schemac_runtime::rules::{repr, RuleName};
 use schemac_runtime::schema::{Kind, Scalar, Type};
-use schemac_runtime::validate::Check;
 use schemac_runtime::value::{Node, Value};
 
 use super::{entry, int, list, map, string};
@@ -86,13 +85,7 @@ pub fn rules(ty: &Type) -> Vec<Rule> {
     let mut out: Vec<Rule> = v
         .custom
         .iter()
-        .map(|c| {
-            let written = match &c.check {
-                Check::Named(name, arg) => format!("assert.{}({})", name.as_str(), repr(arg)),
-                Check::Function(_) => "custom rule".to_string(),
-            };
-            rule(written, c.description.clone())
-        })
+        .map(|c| rule("custom rule".to_string(), c.description.clone()))
         .collect();
     for (name, arg) in &v.named {
         out.push(rule(
