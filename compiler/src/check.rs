@@ -42,6 +42,10 @@ impl Backend for Interpreter {
     fn openapi(&self, schema: Option<&Type>) -> Node {
         crate::export::openapi::to_openapi(schema.unwrap_or(&crate::lower::empty_schema()))
     }
+
+    fn json_schema(&self, schema: Option<&Type>) -> Node {
+        crate::export::jsonschema::to_json_schema(schema.unwrap_or(&crate::lower::empty_schema()))
+    }
 }
 
 /// `schemac check ARGS...`: prints the result; returns the exit status.

@@ -99,6 +99,8 @@ pub fn generate_lowered(
     let check_fns = checks.items;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
+    let json_schema = crate::export::jsonschema::to_json_schema(&compiled.schema);
+    let json_schema_yaml = schemac_runtime::yaml::emit::to_yaml(&json_schema.value);
 
     let mut types = TypeGen::new(&rt, opts.serde);
     // A root that is not a plain map gets a type alias; its map struct (if any) another name.
@@ -163,6 +165,11 @@ pub fn generate_lowered(
             #rt::__private::yaml_document(#openapi_yaml)
         }
 
+        /// The `--data-values-schema-inspect -o json-schema` document.
+        pub fn json_schema() -> #rt::value::Node {
+            #rt::__private::yaml_document(#json_schema_yaml)
+        }
+
         /// What a validator binary runs.
         pub static VALIDATOR: #rt::validator::Validator = #rt::validator::Validator {
             name: #name,
@@ -173,6 +180,7 @@ pub fn generate_lowered(
             translated,
             schema,
             openapi,
+            json_schema,
             type_check: #check_fn,
             fill_defaults: #defaults_fn,
             built: #rt::validator::BuiltOnce::new(),

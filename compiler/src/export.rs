@@ -1,3 +1,99 @@
-//! Exports of the schema IR to other formats.
+//! Exports of the schema IR to other formats: ytt's OpenAPI document (and one with the rules),
+//! a JSON Schema, and references of the data values in Markdown and HTML.
+//!
+//! What the rules become is decided once, in [`rules`]; the references share [`reference`].
 
+pub mod html;
+pub mod jsonschema;
+pub mod markdown;
 pub mod openapi;
+pub mod reference;
+pub mod rules;
+
+use schemac_runtime::schema::Type;
+use schemac_runtime::value::{MapEntry, Node, Pos, Value};
+
+/// A format of `schemac inspect -o FORMAT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    JsonSchema,
+    OpenApiV3,
+    Markdown,
+    Html,
+}
+
+impl Format {
+    pub const NAMES: &'static [&'static str] = &["json-schema", "openapi-v3", "markdown", "html"];
+
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            "json-schema" => Some(Format::JsonSchema),
+            "openapi-v3" => Some(Format::OpenApiV3),
+            "markdown" => Some(Format::Markdown),
+            "html" => Some(Format::Html),
+            _ => None,
+        }
+    }
+}
+
+/// The text of `schema` in `format`; `files` are the schema files it was read from.
+pub fn render(schema: &Type, format: Format, files: &[String]) -> String {
+    match format {
+        Format::JsonSchema => {
+            schemac_runtime::yaml::json::to_json_indented(&jsonschema::to_json_schema(schema).value)
+        }
+        Format::OpenApiV3 => {
+            schemac_runtime::yaml::emit::to_yaml(&openapi::to_openapi_with_rules(schema).value)
+        }
+        Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)),
+        Format::Html => html::to_html(&reference::Reference::of(schema, files)),
+    }
+}
+
+/// The notes of rules no keyword states exactly, as `x-schemac-rules`.
+fn notes_node(notes: &[rules::Note]) -> Node {
+    list(
+        notes
+            .iter()
+            .map(|n| {
+                let mut e = vec![
+                    entry("rule", string(&n.rule.written)),
+                    entry("means", string(&n.rule.words)),
+                    entry("at", string(&n.rule.at)),
+                ];
+                if n.rule.conditional {
+                    e.push(entry("when", boolean(true)));
+                }
+                e.push(entry("why", string(n.why)));
+                map(e)
+            })
+            .collect(),
+    )
+}
+
+fn entry(key: &str, value: Node) -> MapEntry {
+    MapEntry {
+        key: Value::Str(key.to_string()),
+        value,
+    }
+}
+
+fn map(entries: Vec<MapEntry>) -> Node {
+    Node::new(Value::Map(entries), Pos::unknown())
+}
+
+fn list(items: Vec<Node>) -> Node {
+    Node::new(Value::Array(items), Pos::unknown())
+}
+
+fn string(text: &str) -> Node {
+    Node::new(Value::Str(text.to_string()), Pos::unknown())
+}
+
+fn boolean(b: bool) -> Node {
+    Node::new(Value::Bool(b), Pos::unknown())
+}
+
+fn int(i: i64) -> Node {
+    Node::new(Value::Int(i), Pos::unknown())
+}

@@ -252,6 +252,7 @@ fn help_texts() {
         ("gen", "gen --help"),
         ("build", "build --help"),
         ("explain-rules", "explain-rules --help"),
+        ("inspect", "inspect --help"),
         ("completions", "completions --help"),
     ] {
         let a = run(BIN, false, args, "");

@@ -5,7 +5,7 @@ use std::ffi::OsString;
 
 use crate::engine::{evaluate_keeping, render, Backend, Outcome};
 use crate::report::multi_line;
-pub use crate::request::{DataValues, Request};
+pub use crate::request::{DataValues, Request, SchemaType};
 use crate::validate;
 
 mod flags;

@@ -41,6 +41,8 @@ pub trait Backend {
     ) -> Result<Option<Type>, CheckError>;
     /// The OpenAPI document of `--data-values-schema-inspect -o openapi-v3`.
     fn openapi(&self, schema: Option<&Type>) -> Node;
+    /// The JSON Schema of `--data-values-schema-inspect -o json-schema`.
+    fn json_schema(&self, schema: Option<&Type>) -> Node;
     /// Files whose lines reports may quote besides those given (a built-in schema's).
     fn builtin_sources(&self) -> &[(&str, &str)] {
         &[]
@@ -470,6 +472,8 @@ fn load_schema_inputs(
 pub enum Outcome {
     DataValues(Node),
     OpenApi(Node),
+    /// The schema's JSON Schema (printed as indented JSON whatever the output format).
+    JsonSchema(Node),
     /// The data values broke validation rules.
     Invalid(Vec<validate::Violation>),
 }
@@ -492,6 +496,7 @@ pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> 
 /// What an outcome prints on stdout; violations are the error ytt reports.
 pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
     match outcome {
+        Outcome::JsonSchema(node) => Ok(crate::yaml::json::to_json_indented(&node.value)),
         Outcome::Invalid(violations) => Err(CheckError::new(
             ErrorKind::Validation,
             validate::render(violations),
@@ -550,7 +555,12 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     )?;
     let schema = schema.flatten();
     if opts.schema_inspect {
-        return done(Outcome::OpenApi(backend.openapi(schema.as_ref())));
+        return done(match opts.schema_type() {
+            Some(crate::request::SchemaType::JsonSchema) => {
+                Outcome::JsonSchema(backend.json_schema(schema.as_ref()))
+            }
+            _ => Outcome::OpenApi(backend.openapi(schema.as_ref())),
+        });
     }
 
     let prefix = format!(

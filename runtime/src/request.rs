@@ -65,14 +65,15 @@ impl Request {
         if let Some(t) = self
             .output
             .iter()
-            .find(|t| !matches!(t.as_str(), "yaml" | "json" | "pos" | "openapi-v3"))
+            .find(|t| !matches!(t.as_str(), "yaml" | "json" | "pos") && schema_type(t).is_none())
         {
             return Err(CheckError::new(
                 ErrorKind::Usage,
                 format!("Unknown output type '{t}'"),
             ));
         }
-        let openapi = self.output.iter().any(|t| t == "openapi-v3");
+        // `json-schema` is schemac's: ytt knows only `openapi-v3`, and its messages stay.
+        let openapi = self.schema_type().is_some();
         if self.schema_inspect && !openapi {
             return Err(CheckError::new(
                 ErrorKind::Usage,
@@ -94,6 +95,12 @@ impl Request {
         Ok(())
     }
 
+    /// The schema export asked for with `--data-values-schema-inspect`: the first of
+    /// `openapi-v3` and `json-schema` given.
+    pub fn schema_type(&self) -> Option<SchemaType> {
+        self.output.iter().find_map(|t| schema_type(t))
+    }
+
     /// The file format asked for: the first of `yaml`, `json` and `pos` given, else `yaml`.
     pub fn format(&self) -> &str {
         self.output
@@ -106,5 +113,22 @@ impl Request {
     /// Whether the output is JSON.
     pub fn json(&self) -> bool {
         self.format() == "json"
+    }
+}
+
+/// A schema export `--data-values-schema-inspect` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SchemaType {
+    /// `-o openapi-v3`: ytt's OpenAPI document.
+    OpenApiV3,
+    /// `-o json-schema`: a JSON Schema (draft 2020-12), printed as JSON.
+    JsonSchema,
+}
+
+fn schema_type(output: &str) -> Option<SchemaType> {
+    match output {
+        "openapi-v3" => Some(SchemaType::OpenApiV3),
+        "json-schema" => Some(SchemaType::JsonSchema),
+        _ => None,
     }
 }

@@ -47,7 +47,7 @@ fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
     let built = v.built().map_err(|e| Violations::message(&e))?;
     match evaluate(opts, built) {
         Ok(Outcome::DataValues(node)) => Ok(node),
-        Ok(Outcome::OpenApi(node)) => Ok(node),
+        Ok(Outcome::OpenApi(node) | Outcome::JsonSchema(node)) => Ok(node),
         Ok(Outcome::Invalid(violations)) => Err(Violations {
             report: crate::validate::render(&violations),
             violations,

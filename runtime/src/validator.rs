@@ -1,8 +1,9 @@
 //! The `main` of a validator built by `schemac build`: the engine over a compiled-in schema.
 //!
-//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document, the Rust
-//! translations of its rule functions, and (when a function has no translation) the schema's
-//! sources, evaluated once at start-up so that the interpreter can call those functions.
+//! The generated crate provides a [`Validator`]: its schema IR, its OpenAPI document and JSON
+//! Schema, the Rust translations of its rule functions, and (when a function has no
+//! translation) the schema's sources, evaluated once at start-up so that the interpreter can
+//! call those functions.
 
 use std::sync::OnceLock;
 
@@ -37,6 +38,7 @@ pub struct Validator {
     pub translated: Translations,
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
+    pub json_schema: fn() -> Node,
     /// The type check generated for the schema's types.
     pub type_check: crate::typecheck::TypeChecker,
     /// The defaulting generated for the schema's types.
@@ -72,6 +74,7 @@ pub struct Built {
     type_check: crate::typecheck::TypeChecker,
     fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
+    json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
     /// The schema's kept functions (evaluated at start-up), or their indices reserved.
     functions: Functions,
@@ -88,6 +91,7 @@ impl Built {
             type_check: v.type_check,
             fill_defaults: v.fill_defaults,
             openapi: v.openapi,
+            json_schema: v.json_schema,
             sources: v.sources,
             functions,
             translated: v.translated,
@@ -168,6 +172,10 @@ impl Backend for Built {
 
     fn openapi(&self, _: Option<&Type>) -> Node {
         (self.openapi)()
+    }
+
+    fn json_schema(&self, _: Option<&Type>) -> Node {
+        (self.json_schema)()
     }
 
     fn builtin_sources(&self) -> &[(&str, &str)] {

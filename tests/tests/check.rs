@@ -36,7 +36,7 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
         .collect();
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
     match evaluate(&opts.request, &Interpreter) {
-        Ok(Outcome::DataValues(n)) | Ok(Outcome::OpenApi(n)) => Ok(n),
+        Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
         Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
         Err(e) => Err(e.into_message()),
     }

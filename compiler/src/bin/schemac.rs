@@ -62,6 +62,17 @@ fn cli() -> Command {
             .arg(Arg::new("quiet").short('q').long("quiet").action(ArgAction::SetTrue).help(
                 "Print no progress lines",
             )))
+        .subcommand(schema_args(Command::new("inspect").about(
+            "Export the schema: JSON Schema, OpenAPI with its rules, or a reference in Markdown or HTML",
+        ))
+            .arg(Arg::new("output").short('o').long("output").value_name("FORMAT").required(true)
+                .value_parser(clap::builder::PossibleValuesParser::new(schemac::export::Format::NAMES))
+                .help("The format: json-schema (draft 2020-12, for editors), openapi-v3 (with the rules), markdown, html"))
+            .arg(Arg::new("output-file").long("output-file").value_name("FILE").value_hint(clap::ValueHint::FilePath)
+                .help("Write to FILE (atomically) instead of stdout"))
+            .arg(Arg::new("check").long("check").value_name("FILE").value_hint(clap::ValueHint::FilePath)
+                .conflicts_with("output-file")
+                .help("Write nothing; exit 1 if FILE is not what would be written (for CI)")))
         .subcommand(schema_args(Command::new("explain-rules").about(
             "Say which rule functions compile to Rust, and why others stay in the Starlark interpreter",
         )))
@@ -165,6 +176,33 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
     }
 }
 
+fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
+    let name = m.get_one::<String>("output").expect("required");
+    let format = schemac::export::Format::parse(name).expect("one of the possible values");
+    let compiled = match standalone::compile(files) {
+        Ok(compiled) => compiled,
+        Err(e) => return fail(&multi_line(e.message())),
+    };
+    let text = schemac::export::render(&compiled.schema, format, files);
+    if let Some(path) = m.get_one::<String>("check") {
+        return match std::fs::read(path) {
+            Ok(current) if current == text.as_bytes() => ExitCode::SUCCESS,
+            Ok(_) => fail(&format!(
+                "{path} is out of date: run `schemac inspect {} -o {name} --output-file {path}`",
+                files.join(" ")
+            )),
+            Err(e) => fail(&format!("{path}: {e}")),
+        };
+    }
+    match m.get_one::<String>("output-file") {
+        None => print(&text),
+        Some(path) => match standalone::write_atomically(&PathBuf::from(path), text.as_bytes()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => fail(&e),
+        },
+    }
+}
+
 fn explain_rules(files: &[String]) -> ExitCode {
     match standalone::compile(files) {
         Ok(compiled) => print(&format!(
@@ -194,6 +232,7 @@ fn run_main() -> ExitCode {
         "gen" => gen(&files(), sub),
         "build" => build(&files(), sub),
         "explain-rules" => explain_rules(&files()),
+        "inspect" => inspect(&files(), sub),
         "completions" => {
             let shell = *sub.get_one::<Shell>("shell").expect("required");
             let mut script = Vec::new();

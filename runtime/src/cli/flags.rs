@@ -102,8 +102,8 @@ use Kind::{Bool, List, Value};
 pub const FLAGS: &[Flag] = &[
     flag("file", Some('f'), Value, "PATH", "File(s) to process (can be specified multiple times)"),
     flag("data-values-inspect", None, Bool, "", "Determine the final data values and display that result (the default)"),
-    flag("data-values-schema-inspect", None, Bool, "", "Display the schema of data values (with --output=openapi-v3)"),
-    flag("output", Some('o'), List, "TYPES", "Output format: yaml, json, and/or the schema type openapi-v3 (can be specified multiple times)"),
+    flag("data-values-schema-inspect", None, Bool, "", "Display the schema of data values (with --output=openapi-v3 or json-schema)"),
+    flag("output", Some('o'), List, "TYPES", "Output format: yaml, json, and/or the schema type openapi-v3 or json-schema (can be specified multiple times)"),
     flag("data-value", Some('v'), Value, "KEY=VALUE", "Set specific data value to given value, as string (format: all.key1.subkey=123)"),
     flag("data-value-yaml", None, Value, "KEY=YAML", "Set specific data value to given value, parsed as YAML (format: all.key1.subkey=true)"),
     flag("data-value-file", None, Value, "KEY=PATH", "Set specific data value to contents of a file (format: all.key1.subkey=path)"),

@@ -35,6 +35,56 @@ pub fn marshal_json(value: &Value) -> Option<String> {
     write_value(&mut out, value).then_some(out)
 }
 
+/// Renders a document (a schema export) as JSON indented by two spaces, keeping map keys in
+/// their order, ending with a newline. A NaN or an infinity is written as `null`.
+pub fn to_json_indented(value: &Value) -> String {
+    let mut out = String::new();
+    write_indented(&mut out, value, 0);
+    out.push('\n');
+    out
+}
+
+fn write_indented(out: &mut String, value: &Value, depth: usize) {
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    match value {
+        Value::Array(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_indented(out, &item.value, depth + 1);
+            }
+            newline(out, depth);
+            out.push(']');
+        }
+        Value::Map(entries) if !entries.is_empty() => {
+            out.push('{');
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(out, depth + 1);
+                write_escaped(out, &e.key.key_string(), false);
+                out.push_str(": ");
+                write_indented(out, &e.value.value, depth + 1);
+            }
+            newline(out, depth);
+            out.push('}');
+        }
+        Value::Str(text) => write_escaped(out, text, false),
+        other => {
+            if !write_value(out, other) {
+                out.push_str("null");
+            }
+        }
+    }
+}
+
 /// Appends `value`; false when Go's encoder would fail (a NaN or an infinity).
 fn write_value(out: &mut String, value: &Value) -> bool {
     match value {
@@ -91,6 +141,11 @@ fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
 /// Writes a JSON string as Go's encoder does with HTML escaping on. ytt's Go release writes
 /// backspace and form feed as `\u0008` and `\u000c` (Go 1.22 and later write `\b` and `\f`).
 fn write_string(out: &mut String, s: &str) {
+    write_escaped(out, s, true)
+}
+
+/// A JSON string; `html`: also `<`, `>`, `&`, U+2028 and U+2029 escaped, as Go's encoder does.
+fn write_escaped(out: &mut String, s: &str, html: bool) {
     out.push('"');
     for c in s.chars() {
         match c {
@@ -99,6 +154,7 @@ fn write_string(out: &mut String, s: &str) {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
+            '<' | '>' | '&' | '\u{2028}' | '\u{2029}' if !html => out.push(c),
             '\0'..='\u{1F}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => {
                 out.push_str(&format!("\\u{:04x}", c as u32));
             }
