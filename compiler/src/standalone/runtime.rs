@@ -181,7 +181,11 @@ pub fn standalone_manifest(manifest: &str, workspace: &str) -> Result<String, St
         } else {
             &deps
         };
-        let resolved = if let Some(key) = trimmed.strip_suffix(".workspace = true") {
+        let resolved = if section == "lints" && trimmed == "workspace = true" {
+            // The workspace's lints matter to its own builds only; a validator's build of
+            // the runtime keeps rustc's defaults.
+            "# (the lints of the schemac checkout are not inherited)".to_string()
+        } else if let Some(key) = trimmed.strip_suffix(".workspace = true") {
             format!("{key} = {}", lookup(table, key)?)
         } else if let Some((key, rest)) = trimmed.split_once("= { workspace = true") {
             let key = key.trim();
