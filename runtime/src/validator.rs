@@ -35,26 +35,35 @@ pub struct Validator {
 }
 
 /// A validator ready to run: its schema with custom rules bound.
-pub struct Built {
-    schema: Type,
+pub struct Built<'v> {
+    validator: &'v Validator,
+    /// The schema, handed to the engine without a copy the first time it asks (copying a
+    /// schema of 5,000 keys costs as much as checking values against it); built again if it
+    /// asks again.
+    schema: std::cell::RefCell<Option<Type>>,
     type_check: crate::typecheck::TypeChecker,
     fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
 }
 
-impl Built {
+impl<'v> Built<'v> {
     /// Builds the schema and binds its custom rules (errors are start-up failures).
-    pub fn new(v: &Validator) -> Result<Built, String> {
-        let mut schema = (v.schema)();
-        bind_rules(v, &mut schema)?;
+    pub fn new(v: &'v Validator) -> Result<Built<'v>, String> {
         Ok(Built {
-            schema,
+            validator: v,
+            schema: std::cell::RefCell::new(Some(Built::bound_schema(v)?)),
             type_check: v.type_check,
             fill_defaults: v.fill_defaults,
             openapi: v.openapi,
             sources: v.sources,
         })
+    }
+
+    fn bound_schema(v: &Validator) -> Result<Type, String> {
+        let mut schema = (v.schema)();
+        bind_rules(v, &mut schema)?;
+        Ok(schema)
     }
 }
 
@@ -79,7 +88,7 @@ impl Predicates for NoPredicates {
     }
 }
 
-impl Backend for Built {
+impl Backend for Built<'_> {
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
         crate::template::evaluate(raw, files)
     }
@@ -97,7 +106,10 @@ impl Backend for Built {
 
     fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, String> {
         match docs {
-            None => Ok(Some(self.schema.clone())),
+            None => match self.schema.take() {
+                Some(schema) => Ok(Some(schema)),
+                None => Built::bound_schema(self.validator).map(Some),
+            },
             Some(doc) => Err(format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
                 doc.pos
