@@ -14,7 +14,7 @@ over rounds of ytt's time divided by the program's time in the same round (so th
 the machine cancels), and the peak resident memory (from /usr/bin/time, one more run).
 
 Scaling: values files of the array10k schema from 1 KB to SIZE (default 100M; `--max-size 1M`
-for a quick run), one decade apart, each run by ytt (up to --ytt-max-size, default 1M: ytt
+for a quick run), one decade apart, each run by ytt (up to --ytt-max-size, default 2M: ytt
 takes ~9 s and ~0.5 GB per MB of values), `schemac check` and the array10k validator; the time
 and peak memory of each, drawn to bench/scaling.svg (written here, no plotting library).
 
@@ -223,14 +223,15 @@ def svg_plot(rows):
         for e in range(x0, x1 + 1):
             x = px(10 ** e)
             parts.append(f'<line x1="{x}" y1="{top}" x2="{x}" y2="{top + ph}" stroke="#ddd"/>')
-            parts.append(f'<text x="{x}" y="{top + ph + 15}" text-anchor="middle">{human(10 ** e).replace(" ", "")}</text>')
+            label = f"{10 ** (e % 3):d} {['B', 'kB', 'MB', 'GB'][e // 3]}"
+            parts.append(f'<text x="{x}" y="{top + ph + 15}" text-anchor="middle">{label}</text>')
         for e in range(y0, y1 + 1):
             y = py(10 ** e)
             parts.append(f'<line x1="{ox}" y1="{y}" x2="{ox + pw}" y2="{y}" stroke="#ddd"/>')
             parts.append(f'<text x="{ox - 5}" y="{y + 4}" text-anchor="end">{10.0 ** e:g}</text>')
         parts.append(f'<text x="{ox + pw / 2}" y="{top + ph + 32}" text-anchor="middle">values file size (bytes, log)</text>')
         if index == 3:  # the memory budget: 3× the input
-            line = " ".join(f"{px(s):.1f},{py(3 * s * scale):.1f}" for s in sorted(set(sizes)) if py(3 * s * scale) >= top)
+            line = " ".join(f"{px(s):.1f},{py(3 * s * scale):.1f}" for s in sorted(set(sizes)) if top <= py(3 * s * scale) <= top + ph)
             parts.append(f'<polyline points="{line}" fill="none" stroke="#888" stroke-dasharray="4 3"/>')
         for what, color in colors.items():
             points = [(r[1], r[index] * scale) for r in rows if r[0] == what]
@@ -258,7 +259,7 @@ def main():
     runs = int(flag("--runs", "11"))
     ytt_runs = int(flag("--ytt-runs", "3"))
     max_size = size_arg(flag("--max-size", "100M"))
-    ytt_max = size_arg(flag("--ytt-max-size", "1M"))
+    ytt_max = size_arg(flag("--ytt-max-size", "2M"))
     spec = importlib.util.spec_from_file_location("gen", os.path.join(shared, "bench", "gen.py"))
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
