@@ -30,10 +30,10 @@ impl Backend for Interpreter {
         &self,
         doc: Option<&Tree>,
         sources: &SourceLines,
-    ) -> Result<Option<Type>, CheckError> {
+    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
         match doc {
             Some(doc) => crate::lower::lower(doc, sources)
-                .map(Some)
+                .map(|t| Some(std::sync::Arc::new(t)))
                 .map_err(CheckError::from),
             None => Ok(None),
         }

@@ -33,12 +33,13 @@ pub trait Backend {
     fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a>;
     /// The schema: lowered from the schema documents given (`files` names their files), or
     /// the one built in. The error's message is the text after ytt's
-    /// `Overlaying data values schema (...): `.
+    /// `Overlaying data values schema (...): `. Shared, so that a built-in schema is not copied
+    /// for each run.
     fn schema(
         &self,
         docs: Option<&Tree>,
         sources: &SourceLines,
-    ) -> Result<Option<Type>, CheckError>;
+    ) -> Result<Option<Arc<Type>>, CheckError>;
     /// The OpenAPI document of `--data-values-schema-inspect -o openapi-v3`.
     fn openapi(&self, schema: Option<&Type>) -> Node;
     /// The JSON Schema of `--data-values-schema-inspect -o json-schema`.
@@ -354,7 +355,7 @@ fn schema_of(
     docs: &mut Documents,
     sources: &SourceLines,
     backend: &dyn Backend,
-) -> Result<Option<Type>, CheckError> {
+) -> Result<Option<Arc<Type>>, CheckError> {
     let prefix = format!(
         "Overlaying data values schema (in following order: {}): ",
         order(&docs.schema_files, false)
@@ -457,7 +458,8 @@ fn load_schema_inputs(
             ),
         ));
     }
-    let schema = schema_of(&mut docs, &sources, backend)?;
+    let schema = schema_of(&mut docs, &sources, backend)?
+        .map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| (*shared).clone()));
     Ok(LoadedSchema {
         schema,
         sources: inputs
@@ -485,7 +487,7 @@ pub struct Leftovers {
     pub outcome: Outcome,
     /// Held only to go with the rest (freed or leaked).
     _tree: Option<Tree>,
-    _schema: Option<Type>,
+    _schema: Option<Arc<Type>>,
 }
 
 /// Runs the pipeline; returns what goes to stdout.
@@ -557,9 +559,9 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     if opts.schema_inspect {
         return done(match opts.schema_type() {
             Some(crate::request::SchemaType::JsonSchema) => {
-                Outcome::JsonSchema(backend.json_schema(schema.as_ref()))
+                Outcome::JsonSchema(backend.json_schema(schema.as_deref()))
             }
-            _ => Outcome::OpenApi(backend.openapi(schema.as_ref())),
+            _ => Outcome::OpenApi(backend.openapi(schema.as_deref())),
         });
     }
 
@@ -593,7 +595,7 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     for (doc, mode) in documents.chain(flags) {
         let mut merged = apply_document(current, doc, mode)
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
-        type_check(&mut merged, schema.as_ref(), backend, &sources, &prefix)?;
+        type_check(&mut merged, schema.as_deref(), backend, &sources, &prefix)?;
         current = Some(merged);
     }
     let Some(mut result) = current else {
@@ -602,7 +604,7 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     let node = result.take_node();
     if opts.validate {
         let predicates = backend.predicates(&docs.functions);
-        let violations = validate::validate(&result, &node, schema.as_ref(), &*predicates)
+        let violations = validate::validate(&result, &node, schema.as_deref(), &*predicates)
             .map_err(|e| {
                 CheckError::new(
                     ErrorKind::Validation,

@@ -70,7 +70,7 @@ impl Validator {
 
 /// A validator ready to run: its schema, and the functions its rules call.
 pub struct Built {
-    schema: Type,
+    schema: std::sync::Arc<Type>,
     type_check: crate::typecheck::TypeChecker,
     fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
@@ -87,7 +87,7 @@ impl Built {
         let mut schema = (v.schema)();
         let functions = bind_rules(v, &mut schema)?;
         Ok(Built {
-            schema,
+            schema: std::sync::Arc::new(schema),
             type_check: v.type_check,
             fill_defaults: v.fill_defaults,
             openapi: v.openapi,
@@ -160,9 +160,13 @@ impl Backend for Built {
         })
     }
 
-    fn schema(&self, docs: Option<&Tree>, _: &SourceLines) -> Result<Option<Type>, CheckError> {
+    fn schema(
+        &self,
+        docs: Option<&Tree>,
+        _: &SourceLines,
+    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
         match docs {
-            None => Ok(Some(self.schema.clone())),
+            None => Ok(Some(std::sync::Arc::clone(&self.schema))),
             Some(doc) => Err(CheckError::new(ErrorKind::Usage, format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
                 doc.pos

@@ -4,7 +4,7 @@
 //! line a value came from (`values.yml:3`) and the schema line that demanded its type
 //! (`by schema.yml:4`). Maps keep their source order: ytt's output and its error reports follow it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -287,6 +287,39 @@ impl KeyIndex {
         if self.by_hash.is_some() {
             *self = KeyIndex::new(items, INDEXED_LOOKUPS);
         }
+    }
+}
+
+/// The string keys a map being built holds, for maps of many keys: whether a new key may
+/// already be there, so that adding each of n keys does not scan the map (n² compares for
+/// 5,000 keys). Small maps are scanned as before; keys that are not strings always are.
+#[derive(Default)]
+pub struct KeySet {
+    /// The hashes of the string keys added so far, once the map has [`INDEXED_LEN`] items.
+    hashes: Option<HashSet<u64, FxBuild>>,
+}
+
+impl KeySet {
+    /// Records `key`, about to be added to `items`; `true` if no item of `items` has it (then
+    /// there is no need to look), `false` if one may.
+    pub fn surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
+        let Value::Str(key) = key else {
+            return false;
+        };
+        let hashes = match &mut self.hashes {
+            Some(hashes) => hashes,
+            None if items.len() < INDEXED_LEN => return false,
+            None => self.hashes.insert(
+                items
+                    .iter()
+                    .filter_map(|item| match item.map_key() {
+                        Some(Value::Str(k)) => Some(key_hash(k)),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        };
+        hashes.insert(key_hash(key))
     }
 }
 

@@ -180,9 +180,10 @@ impl Builder {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
             RawValue::Map(items) => {
                 let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
+                let mut keys = crate::value::KeySet::default();
                 for item in items {
                     let tree = self.tree(item)?;
-                    super::tree::add_map_item(&mut trees, tree)
+                    super::tree::add_map_item(&mut trees, tree, &mut keys)
                         .map_err(|t| (t.pos.line, t.key().cloned().unwrap_or(Value::Null)))?;
                 }
                 TreeValue::Map(trees)

@@ -18,7 +18,7 @@ use crate::value::{MapEntry, Node, Value};
 
 mod resolve;
 
-use resolve::{is_base60_float, resolves_to_str};
+use resolve::{is_base60_float, is_special, resolves_to_str};
 
 /// Renders one document of data values. A null, an empty map or an empty array prints nothing,
 /// because ytt skips empty documents.
@@ -191,6 +191,19 @@ fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
     }
 }
 
+/// Whether go-yaml and libyaml write `s` plain and as it is, decided without the analysis
+/// above: a word of ASCII letters, digits, `_`, `/`, `.` and `-` that starts with a letter and
+/// is not one of YAML 1.1's booleans or nulls (most keys and values: `port`, `host0.example.com`).
+/// What [`scalar_request`] and [`choose_style`] decide for such a word, in one pass.
+fn is_plain_word(s: &str) -> bool {
+    let bytes = s.as_bytes();
+    bytes.first().is_some_and(u8::is_ascii_alphabetic)
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'/' | b'.' | b'-'))
+        && !is_special(s)
+}
+
 /// The text go-yaml's encoder writes for a scalar value, and the style it asks for.
 fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
     match value {
@@ -264,8 +277,10 @@ impl Emitter {
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
             self.put_break('\n');
         }
-        while self.column < indent {
-            self.put(' ');
+        if self.column < indent {
+            self.out
+                .extend(std::iter::repeat_n(' ', indent - self.column));
+            self.column = indent;
         }
         self.whitespace = true;
         self.indention = true;
@@ -292,8 +307,35 @@ impl Emitter {
             Value::Array(items) if items.is_empty() => self.empty_flow("[", "]"),
             Value::Map(entries) => self.block_mapping(entries),
             Value::Array(items) => self.block_sequence(items, mapping),
+            Value::Str(s) if is_plain_word(s) => self.plain(s),
+            Value::Str(s) if s.is_empty() => {
+                self.write_indicator("\"", true, false, false);
+                self.write_indicator("\"", false, false, false);
+            }
+            Value::Int(i) => self.plain_int(*i),
+            Value::Bool(b) => self.plain(if *b { "true" } else { "false" }),
+            Value::Null => self.plain("null"),
             _ => self.requested_scalar(&scalar_request(value), simple_key),
         }
+    }
+
+    /// Writes a scalar that is plain as it is (what [`Emitter::scalar`] does in plain style,
+    /// where the indentation it sets is not used).
+    fn plain(&mut self, text: &str) {
+        self.write_indicator(text, true, false, false);
+    }
+
+    /// Writes an integer: always plain, in decimal (go-yaml's `strconv.FormatInt`).
+    fn plain_int(&mut self, i: i64) {
+        use std::fmt::Write;
+        if !self.whitespace {
+            self.put(' ');
+        }
+        let before = self.out.len();
+        let _ = write!(self.out, "{i}");
+        self.column += self.out.len() - before;
+        self.whitespace = false;
+        self.indention = false;
     }
 
     /// Writes a scalar whose [`scalar_request`] is `request`.
@@ -332,6 +374,15 @@ impl Emitter {
         self.increase_indent(false, false);
         for entry in entries {
             self.write_indent();
+            if let Value::Str(key) = &entry.key {
+                // A simple key (one line, at most 128 bytes) written plain.
+                if key.len() <= 128 && is_plain_word(key) {
+                    self.plain(key);
+                    self.write_indicator(":", false, false, false);
+                    self.node(&entry.value.value, true, false);
+                    continue;
+                }
+            }
             let request = match &entry.key {
                 Value::Map(_) | Value::Array(_) => None,
                 scalar => Some(scalar_request(scalar)),

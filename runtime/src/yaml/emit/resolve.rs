@@ -16,7 +16,32 @@ pub(super) fn resolves_to_str(s: &str) -> bool {
     if !numeric && first != b'.' && !b"yYnNtTfFoO~".contains(&first) {
         return true;
     }
-    let special = matches!(
+    if is_special(s) {
+        return false;
+    }
+    if first == b'.' {
+        return !is_dot_float(s);
+    }
+    if !numeric || is_timestamp(s) {
+        return !numeric;
+    }
+    let plain = s.replace('_', "");
+    let float = is_yaml_float_syntax(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite);
+    if go_int(&plain, 0) || float {
+        return false;
+    }
+    // go-yaml retries binary numbers after a `0b` or `-0b` prefix with a signed base-2 parse.
+    match (plain.strip_prefix("0b"), plain.strip_prefix("-0b")) {
+        (Some(rest), _) => !go_int(rest, 2),
+        (_, Some(rest)) => !go_int(&format!("-{rest}"), 2),
+        _ => true,
+    }
+}
+
+/// YAML 1.1's booleans and nulls, and the special floats: go-yaml's table of words it reads
+/// as something other than a string.
+pub(super) fn is_special(s: &str) -> bool {
+    matches!(
         s,
         "y" | "Y"
             | "yes"
@@ -55,27 +80,7 @@ pub(super) fn resolves_to_str(s: &str) -> bool {
             | "-.inf"
             | "-.Inf"
             | "-.INF"
-    );
-    if special {
-        return false;
-    }
-    if first == b'.' {
-        return !is_dot_float(s);
-    }
-    if !numeric || is_timestamp(s) {
-        return !numeric;
-    }
-    let plain = s.replace('_', "");
-    let float = is_yaml_float_syntax(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite);
-    if go_int(&plain, 0) || float {
-        return false;
-    }
-    // go-yaml retries binary numbers after a `0b` or `-0b` prefix with a signed base-2 parse.
-    match (plain.strip_prefix("0b"), plain.strip_prefix("-0b")) {
-        (Some(rest), _) => !go_int(rest, 2),
-        (_, Some(rest)) => !go_int(&format!("-{rest}"), 2),
-        _ => true,
-    }
+    )
 }
 
 /// Go's `ParseInt(s, radix, 64)`, or `ParseUint(s, radix, 64)` for unsigned text; radix 0 reads

@@ -1,0 +1,187 @@
+//! The typed API in process (`cargo bench -p schemac-bench`): per workload, the time of
+//!   - `saphyr-parser events`: saphyr-parser reading the values, every event, nothing built
+//!     (the reading floor of the issue);
+//!   - `schemac reader`: the runtime's reader (the tree with lines and comments);
+//!   - `typed from_yaml_str`: `include_schema!`'s `from_yaml_str`: read, defaults, type
+//!     checks, rules, conversion to the generated structs;
+//!   - `jsonschema is_valid`: jsonschema-rs deciding the same values (as JSON, parsed once
+//!     outside the timing) against a JSON Schema of the workload's schema;
+//!   - `serde_json + jsonschema is_valid`: the same, parsing the JSON text each time.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use serde_json::{json, Map, Value as Json};
+
+use schemac_bench::{plain_values, same_as_gen_py, WORKLOADS};
+use schemac_runtime::value::{MapEntry, Node, Pos, Value};
+use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
+
+mod typical {
+    schemac_macros::include_schema!("workloads/typical/schema.yml", root = "Config");
+}
+mod array10k {
+    schemac_macros::include_schema!("workloads/array10k/schema.yml", root = "Config");
+}
+mod keys5k {
+    schemac_macros::include_schema!("workloads/keys5k/schema.yml", root = "Config");
+}
+
+fn typed_load(workload: &str, yaml: &str) -> bool {
+    match workload {
+        "typical" => typical::Config::from_yaml_str(yaml).is_ok(),
+        "array10k" => array10k::Config::from_yaml_str(yaml).is_ok(),
+        _ => keys5k::Config::from_yaml_str(yaml).is_ok(),
+    }
+}
+
+// TEMPORARY: JSON Schemas written by hand for the three workloads, until `schemac inspect
+// -o json-schema` (in progress on another branch) exports them; then the bench should take
+// the exported ones. Each says what the workload's schema.yml says: the types of the
+// defaults, no undeclared keys, the named rules (min/max, min_len, one_of), nullable.
+fn json_schema(workload: &str) -> Json {
+    let object = |properties: Map<String, Json>| json!({"type": "object", "additionalProperties": false, "properties": properties});
+    let string = || json!({"type": "string"});
+    let port = json!({"type": "integer", "minimum": 1, "maximum": 65535});
+    match workload {
+        "typical" => {
+            let mut groups = Map::new();
+            for g in 0..12 {
+                let tls = object(Map::from_iter([
+                    ("cert".into(), string()),
+                    ("key".into(), string()),
+                ]));
+                let group = object(Map::from_iter([
+                    ("name".into(), json!({"type": "string", "minLength": 1})),
+                    ("port".into(), port.clone()),
+                    ("enabled".into(), json!({"type": "boolean"})),
+                    ("ratio".into(), json!({"type": "number"})),
+                    (
+                        "level".into(),
+                        json!({"type": "string", "enum": ["debug", "info", "warn"]}),
+                    ),
+                    ("tls".into(), json!({"anyOf": [{"type": "null"}, tls]})),
+                    ("hosts".into(), json!({"type": "array", "items": string()})),
+                    (
+                        "limits".into(),
+                        object(Map::from_iter([
+                            ("cpu".into(), string()),
+                            ("memory".into(), string()),
+                        ])),
+                    ),
+                ]));
+                groups.insert(format!("group{g}"), group);
+            }
+            object(groups)
+        }
+        "array10k" => {
+            let labels = object(Map::from_iter([
+                ("team".into(), string()),
+                ("tier".into(), string()),
+            ]));
+            let item = object(Map::from_iter([
+                ("weight".into(), json!({"type": "number"})),
+                ("name".into(), string()),
+                ("port".into(), port),
+                ("protocol".into(), string()),
+                ("host".into(), json!({"type": "string", "minLength": 1})),
+                ("enabled".into(), json!({"type": "boolean"})),
+                ("labels".into(), labels),
+            ]));
+            object(Map::from_iter([(
+                "endpoints".into(),
+                json!({"type": "array", "items": item}),
+            )]))
+        }
+        _ => {
+            let kinds = ["string", "integer", "boolean", "number"];
+            let groups = (0..50).map(|g| {
+                let keys = (0..100).map(|k| (format!("k{k}"), json!({"type": kinds[k % 4]})));
+                (format!("g{g}"), object(keys.collect()))
+            });
+            object(groups.collect())
+        }
+    }
+}
+
+/// The values as JSON, converted from the runtime's reading of the YAML (outside the timing).
+fn json_values(yaml: &str) -> String {
+    fn value(node: &RawNode) -> Value {
+        match &node.value {
+            RawValue::Scalar(v) => v.clone(),
+            RawValue::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .map(|i| Node::new(value(i), Pos::unknown()))
+                    .collect(),
+            ),
+            RawValue::Map(items) => Value::Map(
+                items
+                    .iter()
+                    .map(|i| MapEntry {
+                        key: match &i.kind {
+                            schemac_runtime::yaml::parse::RawKind::MapItem(k) => k.clone(),
+                            _ => Value::Null,
+                        },
+                        value: Node::new(value(i), Pos::unknown()),
+                    })
+                    .collect(),
+            ),
+        }
+    }
+    let file = parse_file("values.yml", yaml, false).expect("the workload's values are YAML");
+    schemac_runtime::yaml::json::to_json(&value(&file.docs[0]))
+}
+
+fn benches(c: &mut Criterion) {
+    match same_as_gen_py() {
+        Some(true) => {}
+        Some(false) => {
+            panic!("bench/src/lib.rs no longer writes what ../shared/bench/gen.py writes")
+        }
+        None => eprintln!("(../shared/bench/gen.py not found: workloads not compared with it)"),
+    }
+    for workload in WORKLOADS {
+        let yaml = plain_values(workload);
+        assert!(
+            typed_load(workload, &yaml),
+            "{workload}: the typed API rejects the workload"
+        );
+        let json_text = json_values(&yaml);
+        let instance: Json = serde_json::from_str(&json_text).unwrap();
+        let validator = jsonschema::validator_for(&json_schema(workload)).unwrap();
+        assert!(
+            validator.is_valid(&instance),
+            "{workload}: jsonschema-rs rejects the workload"
+        );
+        let mut group = c.benchmark_group(workload);
+        group.bench_function("saphyr-parser events", |b| {
+            b.iter(|| {
+                saphyr_parser::Parser::new_from_str(black_box(&yaml))
+                    .try_fold(0usize, |n, event| event.map(|_| n + 1))
+                    .unwrap()
+            })
+        });
+        group.bench_function("schemac reader", |b| {
+            b.iter(|| {
+                parse_file("values.yml", black_box(&yaml), false)
+                    .unwrap()
+                    .docs
+                    .len()
+            })
+        });
+        group.bench_function("typed from_yaml_str", |b| {
+            b.iter(|| typed_load(workload, black_box(&yaml)))
+        });
+        group.bench_function("jsonschema is_valid", |b| {
+            b.iter(|| validator.is_valid(black_box(&instance)))
+        });
+        group.bench_function("serde_json + jsonschema is_valid", |b| {
+            b.iter(|| {
+                validator.is_valid(&serde_json::from_str::<Json>(black_box(&json_text)).unwrap())
+            })
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(typed, benches);
+criterion_main!(typed);
