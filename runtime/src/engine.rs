@@ -443,7 +443,13 @@ pub fn run_keeping(
     backend: &dyn Backend,
 ) -> Result<(String, Leftovers), CheckError> {
     let leftovers = evaluate_keeping(opts, backend)?;
-    let out = match &leftovers.outcome {
+    let out = render(&leftovers.outcome, opts)?;
+    Ok((out, leftovers))
+}
+
+/// What goes to stdout for `outcome`; broken validations are the error.
+fn render(outcome: &Outcome, opts: &Options) -> Result<String, CheckError> {
+    Ok(match outcome {
         Outcome::Invalid(violations) => return Err(CheckError(validate::render(violations))),
         Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
             crate::yaml::json::to_json(&node.value)
@@ -451,8 +457,7 @@ pub fn run_keeping(
         Outcome::OpenApi(node) | Outcome::DataValues(node) => {
             crate::yaml::emit::to_yaml(&node.value)
         }
-    };
-    Ok((out, leftovers))
+    })
 }
 
 /// Runs the pipeline up to its result.
@@ -461,6 +466,25 @@ pub fn evaluate(opts: &Options, backend: &dyn Backend) -> Result<Outcome, CheckE
 }
 
 fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
+    evaluate_inputs(read_inputs(&opts.files)?, opts, backend)
+}
+
+/// [`run`] on files already in memory, in place of those `opts.files` names (for the fuzz
+/// targets: the whole pipeline without a file system).
+pub fn run_inputs(
+    inputs: Vec<Input>,
+    opts: &Options,
+    backend: &dyn Backend,
+) -> Result<String, CheckError> {
+    let leftovers = evaluate_inputs(inputs, opts, backend)?;
+    render(&leftovers.outcome, opts)
+}
+
+fn evaluate_inputs(
+    inputs: Vec<Input>,
+    opts: &Options,
+    backend: &dyn Backend,
+) -> Result<Leftovers, CheckError> {
     let done = |outcome: Outcome| {
         Ok(Leftovers {
             outcome,
@@ -468,7 +492,6 @@ fn evaluate_keeping(opts: &Options, backend: &dyn Backend) -> Result<Leftovers, 
             _schema: None,
         })
     };
-    let inputs = read_inputs(&opts.files)?;
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
