@@ -48,7 +48,7 @@ impl Predicates for StarlarkPredicates {
                 let heap = m.heap();
                 let fv = heap.access_owned_frozen_value(owned);
                 let mut eval = Evaluator::new(&m);
-                super::bound(&mut eval);
+                super::budget::bound(&mut eval);
                 match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                     Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
                     Ok(_) => CallOutcome::Fail,
@@ -92,7 +92,7 @@ impl Predicates for StarlarkPredicates {
                 }
             };
             let mut eval = Evaluator::new(&m);
-            super::bound(&mut eval);
+            super::budget::bound(&mut eval);
             match eval.eval_function(fv, &args, &[]) {
                 Ok(r) => match r.unpack_bool() {
                     Some(b) => Ok(b),

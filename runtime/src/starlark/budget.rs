@@ -1,0 +1,247 @@
+//! The budget of each Starlark evaluation: statements run and bytes on its heap, counted (not
+//! timed) so that the same input passes or fails on any machine.
+//!
+//! Statements are counted by a hook the interpreter calls before each one, which also looks at
+//! the heap. One operation can allocate a huge value at once, before the hook runs again:
+//! every `*` of a program is therefore a call of [`REPEAT`], which refuses a repetition
+//! (`[0] * 10**9`, `"x" * 10**9`) whose result would take the heap past the budget before
+//! anything is allocated. Comprehensions run no statements: the iterable of each passes
+//! through [`ITERATE`], which charges its items as statements (and the list they may make to
+//! the heap) before the comprehension starts.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
+use starlark::syntax::AstModule;
+use starlark::values::{Heap, UnpackValue, Value};
+
+/// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
+/// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
+/// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
+/// `SCHEMAC_STARLARK_MEMORY` (bytes).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+
+/// The budget in force: the defaults, or what the environment raises them to.
+pub(super) fn budget() -> (u64, usize) {
+    static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        (
+            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
+            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
+        )
+    })
+}
+
+thread_local! {
+    /// Comprehension iterations charged on this thread (a running total): they run no
+    /// statement, so the statement hook does not see them; [`ITERATE`] charges them.
+    static ITERATIONS: Cell<u64> = const { Cell::new(0) };
+    /// [`ITERATIONS`] when the latest evaluation on this thread began.
+    static ITERATIONS_AT_START: Cell<u64> = const { Cell::new(0) };
+}
+
+fn iterations_since(start: u64) -> u64 {
+    ITERATIONS.with(|i| i.get()).saturating_sub(start)
+}
+
+fn steps_exceeded() -> starlark::Error {
+    let (max_steps, _) = budget();
+    starlark::Error::new_other(anyhow::anyhow!(
+        "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
+    ))
+}
+
+/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
+struct StepBound {
+    steps: u64,
+    /// [`ITERATIONS`] when this evaluation began.
+    iterations_at_start: u64,
+}
+
+impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
+    fn call<'v>(
+        &mut self,
+        _span: starlark::codemap::FileSpanRef,
+        _continued: bool,
+        eval: &mut Evaluator<'v, '_, 'e>,
+    ) -> starlark::Result<()> {
+        self.steps += 1;
+        if self.steps.is_multiple_of(1024) {
+            let (max_steps, max_memory) = budget();
+            if self.steps + iterations_since(self.iterations_at_start) > max_steps {
+                return Err(steps_exceeded());
+            }
+            if eval.heap().allocated_bytes() > max_memory {
+                return Err(heap_exceeded("allocated"));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
+/// functions defined now can be bounded when they are called later).
+pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
+    let start = ITERATIONS.with(|i| i.get());
+    ITERATIONS_AT_START.with(|s| s.set(start));
+    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
+        StepBound {
+            steps: 0,
+            iterations_at_start: start,
+        },
+    )));
+}
+
+/// The global function the iterable of every comprehension passes through (see
+/// [`guard_comprehensions`]).
+pub(super) const ITERATE: &str = "__schemac_iter";
+
+/// `source` with the iterable of every comprehension (`[f(x) for x in ITERABLE]`) passed
+/// through [`ITERATE`], which charges its items to the budget before the comprehension runs;
+/// `None` when the program has no comprehension. Only text is added, inside lines: errors keep
+/// their lines.
+pub(super) fn guard_comprehensions(ast: &AstModule, source: &str) -> Option<String> {
+    use starlark::syntax::ast::{AstExpr, ClauseP, ExprP};
+    fn expr(e: &AstExpr, out: &mut Vec<(usize, usize)>) {
+        let clauses = match &e.node {
+            ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
+                Some((first, rest))
+            }
+            _ => None,
+        };
+        if let Some((first, rest)) = clauses {
+            let overs = rest.iter().filter_map(|c| match c {
+                ClauseP::For(f) => Some(&f.over),
+                ClauseP::If(_) => None,
+            });
+            for over in std::iter::once(&first.over).chain(overs) {
+                out.push((
+                    over.span.begin().get() as usize,
+                    over.span.end().get() as usize,
+                ));
+            }
+        }
+        e.visit_expr(|c| expr(c, out));
+    }
+    let mut spans = Vec::new();
+    // The statement's expressions, those of nested statements included.
+    ast.statement().visit_expr(|e| expr(e, &mut spans));
+    spans.sort();
+    spans.dedup();
+    if spans.is_empty() {
+        return None;
+    }
+    // Insertions by offset: closing parentheses before opening ones at the same offset, an
+    // outer iterable opened before and closed after one it contains.
+    let mut inserts: Vec<(usize, u8, isize, &str)> = Vec::new();
+    let open = format!("{ITERATE}(");
+    for (begin, end) in spans {
+        let len = (end - begin) as isize;
+        inserts.push((begin, 1, -len, open.as_str()));
+        inserts.push((end, 0, len, ")"));
+    }
+    inserts.sort();
+    let mut out = String::with_capacity(source.len() + inserts.len() * open.len());
+    let mut at = 0;
+    for (offset, _, _, text) in inserts {
+        out.push_str(source.get(at..offset)?);
+        out.push_str(text);
+        at = offset;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
+}
+
+/// Charges `n` comprehension iterations to the evaluation running on this thread.
+fn charge_iterations(n: u64) -> starlark::Result<()> {
+    let (max_steps, _) = budget();
+    ITERATIONS.with(|i| i.set(i.get().saturating_add(n)));
+    if iterations_since(ITERATIONS_AT_START.with(|s| s.get())) > max_steps {
+        return Err(steps_exceeded());
+    }
+    Ok(())
+}
+
+/// The heap budget's error: the evaluation `verb` ("allocated", "would allocate") more than it.
+fn heap_exceeded(verb: &str) -> starlark::Error {
+    let (_, max_memory) = budget();
+    starlark::Error::new_other(anyhow::anyhow!(
+        "evaluation stopped: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
+    ))
+}
+
+/// Fails with the heap budget's error if `bytes` more would take `heap` past the budget.
+fn reserve(heap: Heap<'_>, bytes: u128) -> starlark::Result<()> {
+    let (_, max_memory) = budget();
+    if heap.allocated_bytes() as u128 + bytes > max_memory as u128 {
+        return Err(heap_exceeded("would allocate"));
+    }
+    Ok(())
+}
+
+/// The global function every `*` of a program calls (see [`guard_repetition`]).
+pub(super) const REPEAT: &str = "__schemac_mul";
+
+/// Makes every binary `*` of `ast` a call of [`REPEAT`]. (`x *= n` stays an operator: the
+/// interpreter offers no way to replace it; see README "Budgets".)
+pub(super) fn guard_repetition(ast: &mut AstModule) {
+    ast.replace_binary_operators(&HashMap::from([("*".to_string(), REPEAT.to_string())]));
+}
+
+/// The bytes `a * b` allocates when it repeats a string, list or tuple; 0 for anything else
+/// (numbers, or operands the operator refuses, which it then reports itself).
+fn repetition_bytes(a: Value, b: Value) -> u128 {
+    let sized = |seq: Value, count: Value| -> Option<u128> {
+        let count = i32::unpack_value(count).ok().flatten()?;
+        let item_bytes = if seq.unpack_str().is_some() {
+            1
+        } else if matches!(seq.get_type(), "list" | "tuple") {
+            std::mem::size_of::<Value>() as u128
+        } else {
+            return None;
+        };
+        let len = match seq.unpack_str() {
+            Some(s) => s.len() as u128,
+            None => seq.length().ok()?.max(0) as u128,
+        };
+        Some(len * count.max(0) as u128 * item_bytes)
+    };
+    sized(a, b).or_else(|| sized(b, a)).unwrap_or(0)
+}
+
+/// [`REPEAT`] and [`ITERATE`].
+#[starlark::starlark_module]
+pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
+    /// `a * b`, refused with the heap budget's error when its result would not fit the budget.
+    fn __schemac_mul<'v>(
+        #[starlark(require = pos)] a: Value<'v>,
+        #[starlark(require = pos)] b: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        reserve(heap, repetition_bytes(a, b))?;
+        a.mul(b, heap)
+    }
+
+    /// A comprehension's iterable, its items charged to the statement budget (one statement
+    /// per iteration) and the list it may make to the heap budget, before it runs.
+    fn __schemac_iter<'v>(
+        #[starlark(require = pos)] iterable: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        if let Ok(n) = iterable.length() {
+            let n = n.max(0) as u64;
+            charge_iterations(n)?;
+            reserve(heap, n as u128 * std::mem::size_of::<Value>() as u128)?;
+        }
+        Ok(iterable)
+    }
+}
