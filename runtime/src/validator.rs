@@ -72,8 +72,7 @@ impl Predicates for NoPredicates {
         &self,
         _: &crate::template::tree::Handle,
         _: &Node,
-        _: &Node,
-        _: &Node,
+        _: &crate::validate::WhenContext,
     ) -> Result<bool, String> {
         Err("this validator was built without the Starlark interpreter".into())
     }

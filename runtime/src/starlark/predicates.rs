@@ -9,7 +9,7 @@ use starlark::values::{Heap, OwnedFrozenValue, Value};
 use super::builder::FrozenSlot;
 use super::convert::scalar_to_starlark;
 use crate::template::tree::{Handle, TreeValue};
-use crate::validate::{CallOutcome, Predicates};
+use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
 
 /// Runs predicates with the Starlark interpreter, a fresh heap per call.
@@ -25,6 +25,21 @@ fn to_starlark<'v>(node: &Node, heap: Heap<'v>) -> Value<'v> {
             super::convert::tree_value_to_starlark(&TreeValue::from_node(node), heap)
         }
         v => scalar_to_starlark(v, heap),
+    }
+}
+
+/// `node` for Starlark, converted once per validation run and shared (frozen) by every call
+/// that sees it: `ctx.parent` and `ctx.root` of `when=`.
+fn shared<'v>(node: &Node, memo: &NodeMemo, heap: Heap<'v>) -> Value<'v> {
+    let frozen = memo.get_or_make(node, || {
+        Module::with_temp_heap(|module| {
+            module.set("node", to_starlark(node, module.heap()));
+            module.freeze().ok()?.get("node").ok()
+        })
+    });
+    match &*frozen {
+        Some(v) => heap.access_owned_frozen_value(v),
+        None => to_starlark(node, heap),
     }
 }
 
@@ -61,13 +76,7 @@ impl Predicates for StarlarkPredicates {
         outcome.unwrap_or_else(CallOutcome::Error)
     }
 
-    fn call_when(
-        &self,
-        f: &Handle,
-        value: &Node,
-        parent: &Node,
-        root: &Node,
-    ) -> Result<bool, String> {
+    fn call_when(&self, f: &Handle, value: &Node, ctx: &WhenContext) -> Result<bool, String> {
         let Some(owned) = frozen(f) else {
             return Err("when= is not available".into());
         };
@@ -80,8 +89,8 @@ impl Predicates for StarlarkPredicates {
                 1 => vec![v],
                 2 => {
                     let ctx = heap.alloc(AllocStruct([
-                        ("parent", to_starlark(parent, heap)),
-                        ("root", to_starlark(root, heap)),
+                        ("parent", shared(ctx.parent, ctx.memo, heap)),
+                        ("root", shared(ctx.root, ctx.memo, heap)),
                     ]));
                     vec![v, ctx]
                 }
