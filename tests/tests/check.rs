@@ -390,7 +390,11 @@ fn nested_aliases_are_bounded() {
 #[test]
 fn a_repetition_past_the_heap_budget_is_refused_before_it_allocates() {
     // Each would allocate gigabytes at once, before the statement hook could look at the heap.
-    for expr in ["[0] * 1000000000", "1000000000 * (1, 2)", "\"ab\" * 2000000000"] {
+    for expr in [
+        "[0] * 1000000000",
+        "1000000000 * (1, 2)",
+        "\"ab\" * 2000000000",
+    ] {
         let values = format!("#@data/values\n---\na: #@ {expr}\n");
         let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
         assert!(
