@@ -197,25 +197,38 @@ pub(super) fn guard_repetition(ast: &mut AstModule) {
     ast.replace_binary_operators(&HashMap::from([("*".to_string(), REPEAT.to_string())]));
 }
 
-/// The bytes `a * b` allocates when it repeats a string, list or tuple; 0 for anything else
-/// (numbers, or operands the operator refuses, which it then reports itself).
-fn repetition_bytes(a: Value, b: Value) -> u128 {
-    let sized = |seq: Value, count: Value| -> Option<u128> {
-        let count = i32::unpack_value(count).ok().flatten()?;
-        let item_bytes = if seq.unpack_str().is_some() {
-            1
-        } else if matches!(seq.get_type(), "list" | "tuple") {
-            std::mem::size_of::<Value>() as u128
-        } else {
-            return None;
-        };
-        let len = match seq.unpack_str() {
-            Some(s) => s.len() as u128,
-            None => seq.length().ok()?.max(0) as u128,
-        };
-        Some(len * count.max(0) as u128 * item_bytes)
+/// The sequence and the count of `a * b` when it repeats a string, list or tuple.
+fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> {
+    let is_seq = |v: Value| matches!(v.get_type(), "string" | "list" | "tuple");
+    match (a, b) {
+        (seq, count) | (count, seq) if is_seq(seq) && count.get_type() == "int" => {
+            Some((seq, count))
+        }
+        _ => None,
+    }
+}
+
+/// `seq * count`: refused past the heap budget before it allocates, and worded as
+/// starlark-go when the count is beyond 32 bits.
+fn repeat<'v>(seq: Value<'v>, count: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+    let len = match seq.unpack_str() {
+        Some(s) => s.len(),
+        None => seq.length()?.max(0) as usize,
     };
-    sized(a, b).or_else(|| sized(b, a)).unwrap_or(0)
+    let Some(n) = i32::unpack_value(count).ok().flatten() else {
+        if len == 0 {
+            return seq.mul(heap.alloc(0), heap);
+        }
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "repeat count {count} too large"
+        )));
+    };
+    let item_bytes = match seq.unpack_str() {
+        Some(_) => 1,
+        None => std::mem::size_of::<Value>() as u128,
+    };
+    reserve(heap, len as u128 * n.max(0) as u128 * item_bytes)?;
+    seq.mul(count, heap)
 }
 
 /// [`REPEAT`] and [`ITERATE`].
@@ -227,8 +240,10 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] b: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        reserve(heap, repetition_bytes(a, b))?;
-        a.mul(b, heap)
+        match repetition(a, b) {
+            Some((seq, count)) => repeat(seq, count, heap),
+            None => a.mul(b, heap),
+        }
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement
