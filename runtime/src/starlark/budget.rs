@@ -2,7 +2,7 @@
 //! timed) so that the same input passes or fails on any machine.
 //!
 //! Statements are counted by a hook the interpreter calls before each one, which also looks at
-//! the heap. One operation can allocate a huge value at once, before the hook runs again:
+//! the heap (at every statement: a value may double in one, `x += x`). One operation can allocate a huge value at once, before the hook runs again:
 //! every `*` of a program is therefore a call of [`REPEAT`], which refuses a repetition
 //! (`[0] * 10**9`, `"x" * 10**9`) whose result would take the heap past the budget before
 //! anything is allocated. Comprehensions run no statements: the iterable of each passes
@@ -75,14 +75,15 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
         self.steps += 1;
-        if self.steps.is_multiple_of(1024) {
-            let (max_steps, max_memory) = budget();
-            if self.steps + iterations_since(self.iterations_at_start) > max_steps {
-                return Err(steps_exceeded());
-            }
-            if eval.heap().allocated_bytes() > max_memory {
-                return Err(heap_exceeded("allocated"));
-            }
+        let (max_steps, max_memory) = budget();
+        if self.steps.is_multiple_of(1024)
+            && self.steps + iterations_since(self.iterations_at_start) > max_steps
+        {
+            return Err(steps_exceeded());
+        }
+        // The heap at every statement: a value may double in one (`x += x`).
+        if eval.heap().allocated_bytes() > max_memory {
+            return Err(heap_exceeded("allocated"));
         }
         Ok(())
     }
