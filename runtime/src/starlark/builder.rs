@@ -338,6 +338,19 @@ impl BuildState {
     }
 }
 
+/// How many YAML contexts are open (the file's, and one per fragment function running), for
+/// [`close_contexts_from`] once a caught error (`assert.try_to`) has left some open.
+pub(super) fn open_contexts(eval: &Evaluator) -> Option<usize> {
+    building(eval).map(|b| b.inner.borrow().ctxs.len())
+}
+
+/// Closes the YAML contexts of fragment functions that an error ended, back to `depth`.
+pub(super) fn close_contexts_from(eval: &Evaluator, depth: usize) {
+    if let Some(b) = building(eval) {
+        b.inner.borrow_mut().ctxs.truncate(depth.max(1));
+    }
+}
+
 /// The builder's state, when a template is being built (not while a rule or predicate runs).
 fn building<'a>(eval: &Evaluator<'_, 'a, '_>) -> Option<&'a BuildState> {
     eval.extra.and_then(|e| e.downcast_ref::<BuildState>())
