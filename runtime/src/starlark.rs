@@ -696,7 +696,7 @@ fn run_unguarded(
         AstModule::parse(name, source, &dialect()).map_err(|e| to_template_error(name, program, &e))
     };
     let mut ast = parse(program.source.clone())?;
-    if let Some(guarded) = budget::guard_comprehensions(&ast, &program.source) {
+    if let Some(guarded) = budget::guard_source(&ast, &program.source) {
         ast = parse(guarded)?;
     }
     budget::guard_repetition(&mut ast);

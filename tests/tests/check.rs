@@ -422,3 +422,14 @@ fn comprehension_iterations_count_against_the_statement_budget() {
         "a:\n- - 0\n- - 0\n  - 2\nb:\n  x: 1\n"
     );
 }
+
+#[test]
+fn an_augmented_repetition_past_the_heap_budget_is_refused_before_it_allocates() {
+    let values = "#@ def f():\n#@   x = [0]\n#@   x *= 1000000000\n#@   return x\n#@ end\n#@data/values\n---\na: #@ len(f())\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+        "{err}"
+    );
+    assert!(err.contains("values.yml:3 | #@   x *= 1000000000"), "{err}");
+}

@@ -103,16 +103,24 @@ pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
 }
 
 /// The global function the iterable of every comprehension passes through (see
-/// [`guard_comprehensions`]).
+/// [`guard_source`]).
 pub(super) const ITERATE: &str = "__schemac_iter";
 
-/// `source` with the iterable of every comprehension (`[f(x) for x in ITERABLE]`) passed
-/// through [`ITERATE`], which charges its items to the budget before the comprehension runs;
-/// `None` when the program has no comprehension. Only text is added, inside lines: errors keep
-/// their lines.
-pub(super) fn guard_comprehensions(ast: &AstModule, source: &str) -> Option<String> {
-    use starlark::syntax::ast::{AstExpr, ClauseP, ExprP};
-    fn expr(e: &AstExpr, out: &mut Vec<(usize, usize)>) {
+/// The global function the right side of `x *= n` passes through (see [`guard_source`]).
+pub(super) const TIMES: &str = "__schemac_times";
+
+/// `source` with calls wrapped around what one statement could do unseen by the statement
+/// hook, `None` when there is none: the iterable of every comprehension (`[f(x) for x in
+/// ITERABLE]`) passes through [`ITERATE`], which charges its items to the budget before the
+/// comprehension runs, and the right side of `LHS *= N` through [`TIMES`] (given `LHS` again),
+/// which sizes the repetition first. Only text is added, inside lines: errors keep their lines.
+/// A `*=` whose left side calls anything (evaluating it twice could differ) or spans lines is
+/// left as it is.
+pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
+    use starlark::syntax::ast::{AssignOp, AstExpr, AstStmt, ClauseP, ExprP, StmtP};
+    /// Where a wrapping call opens, what it opens with, and where it closes.
+    type Wrap = (usize, String, usize);
+    fn expr(e: &AstExpr, out: &mut Vec<Wrap>) {
         let clauses = match &e.node {
             ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
                 Some((first, rest))
@@ -125,33 +133,43 @@ pub(super) fn guard_comprehensions(ast: &AstModule, source: &str) -> Option<Stri
                 ClauseP::If(_) => None,
             });
             for over in std::iter::once(&first.over).chain(overs) {
-                out.push((
-                    over.span.begin().get() as usize,
-                    over.span.end().get() as usize,
-                ));
+                let (begin, end) = (over.span.begin().get(), over.span.end().get());
+                out.push((begin as usize, format!("{ITERATE}("), end as usize));
             }
         }
         e.visit_expr(|c| expr(c, out));
     }
-    let mut spans = Vec::new();
+    fn stmt(s: &AstStmt, source: &str, out: &mut Vec<Wrap>) {
+        if let StmtP::AssignModify(lhs, AssignOp::Multiply, rhs) = &s.node {
+            let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
+            let target = source.get(begin as usize..end as usize).unwrap_or("(");
+            if !target.contains(['(', '\n']) {
+                let (begin, end) = (rhs.span.begin().get(), rhs.span.end().get());
+                out.push((begin as usize, format!("{TIMES}({target}, "), end as usize));
+            }
+        }
+        s.visit_stmt(|c| stmt(c, source, out));
+    }
+    let mut wraps = Vec::new();
     // The statement's expressions, those of nested statements included.
-    ast.statement().visit_expr(|e| expr(e, &mut spans));
-    spans.sort();
-    spans.dedup();
-    if spans.is_empty() {
+    ast.statement().visit_expr(|e| expr(e, &mut wraps));
+    stmt(ast.statement(), source, &mut wraps);
+    wraps.sort();
+    wraps.dedup();
+    if wraps.is_empty() {
         return None;
     }
     // Insertions by offset: closing parentheses before opening ones at the same offset, an
-    // outer iterable opened before and closed after one it contains.
+    // outer call opened before and closed after one it contains.
     let mut inserts: Vec<(usize, u8, isize, &str)> = Vec::new();
-    let open = format!("{ITERATE}(");
-    for (begin, end) in spans {
+    for (begin, open, end) in &wraps {
         let len = (end - begin) as isize;
-        inserts.push((begin, 1, -len, open.as_str()));
-        inserts.push((end, 0, len, ")"));
+        inserts.push((*begin, 1, -len, open.as_str()));
+        inserts.push((*end, 0, len, ")"));
     }
     inserts.sort();
-    let mut out = String::with_capacity(source.len() + inserts.len() * open.len());
+    let added: usize = inserts.iter().map(|i| i.3.len()).sum();
+    let mut out = String::with_capacity(source.len() + added);
     let mut at = 0;
     for (offset, _, _, text) in inserts {
         out.push_str(source.get(at..offset)?);
@@ -209,16 +227,17 @@ fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> 
     }
 }
 
-/// `seq * count`: refused past the heap budget before it allocates, and worded as
-/// starlark-go when the count is beyond 32 bits.
-fn repeat<'v>(seq: Value<'v>, count: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+/// Whether `seq * count` may run: an error past the heap budget, or (in starlark-go's words)
+/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` for such a count on an
+/// empty one (which repeats to itself).
+fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<bool> {
     let len = match seq.unpack_str() {
         Some(s) => s.len(),
         None => seq.length()?.max(0) as usize,
     };
     let Some(n) = i32::unpack_value(count).ok().flatten() else {
         if len == 0 {
-            return seq.mul(heap.alloc(0), heap);
+            return Ok(false);
         }
         return Err(starlark::Error::new_other(anyhow::anyhow!(
             "repeat count {count} too large"
@@ -229,10 +248,10 @@ fn repeat<'v>(seq: Value<'v>, count: Value<'v>, heap: Heap<'v>) -> starlark::Res
         None => std::mem::size_of::<Value>() as u128,
     };
     reserve(heap, len as u128 * n.max(0) as u128 * item_bytes)?;
-    seq.mul(count, heap)
+    Ok(true)
 }
 
-/// [`REPEAT`] and [`ITERATE`].
+/// [`REPEAT`], [`ITERATE`] and [`TIMES`].
 #[starlark::starlark_module]
 pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
     /// `a * b`, refused with the heap budget's error when its result would not fit the budget.
@@ -242,8 +261,26 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
         match repetition(a, b) {
-            Some((seq, count)) => repeat(seq, count, heap),
-            None => a.mul(b, heap),
+            Some((seq, count)) if !repetition_fits(seq, count, heap)? => {
+                seq.mul(heap.alloc(0), heap)
+            }
+            _ => a.mul(b, heap),
+        }
+    }
+
+    /// The right side of `current *= n`, once the repetition is known to fit the budget.
+    fn __schemac_times<'v>(
+        #[starlark(require = pos)] current: Value<'v>,
+        #[starlark(require = pos)] n: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        match repetition(current, n) {
+            // An empty sequence and a count beyond 32 bits: `current * 0` is `current * n`.
+            Some((seq, _)) if seq.ptr_eq(current) && !repetition_fits(seq, n, heap)? => {
+                Ok(heap.alloc(0))
+            }
+            Some((seq, count)) => repetition_fits(seq, count, heap).map(|_| n),
+            None => Ok(n),
         }
     }
 
