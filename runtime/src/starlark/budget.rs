@@ -275,11 +275,15 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
         match repetition(current, n) {
-            // An empty sequence and a count beyond 32 bits: `current * 0` is `current * n`.
-            Some((seq, _)) if seq.ptr_eq(current) && !repetition_fits(seq, n, heap)? => {
-                Ok(heap.alloc(0))
+            Some((seq, count)) => {
+                let fits = repetition_fits(seq, count, heap)?;
+                // An empty `current` and a count beyond 32 bits: `current * 0` is the answer.
+                Ok(if fits || !seq.ptr_eq(current) {
+                    n
+                } else {
+                    heap.alloc(0)
+                })
             }
-            Some((seq, count)) => repetition_fits(seq, count, heap).map(|_| n),
             None => Ok(n),
         }
     }
