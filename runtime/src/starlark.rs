@@ -730,7 +730,7 @@ fn run_unguarded(
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
         if let Ok(v) = frozen.get(&keep_name(i)) {
-            let _ = slot.0.set(v);
+            let _ = slot.value.set(v);
         }
     }
     Ok((frozen, state.take_output()))

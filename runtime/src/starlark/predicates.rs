@@ -15,8 +15,12 @@ use crate::value::Node;
 /// Runs predicates with the Starlark interpreter, a fresh heap per call.
 pub struct StarlarkPredicates;
 
+fn slot(h: &Handle) -> Option<&FrozenSlot> {
+    h.0.downcast_ref::<FrozenSlot>()
+}
+
 fn frozen(h: &Handle) -> Option<&OwnedFrozenValue> {
-    h.0.downcast_ref::<FrozenSlot>().and_then(|s| s.0.get())
+    slot(h).and_then(|s| s.value.get())
 }
 
 fn to_starlark<'v>(node: &Node, heap: Heap<'v>) -> Value<'v> {
@@ -62,7 +66,9 @@ impl Predicates for StarlarkPredicates {
             Module::with_temp_heap(|m| {
                 let heap = m.heap();
                 let fv = heap.access_owned_frozen_value(owned);
+                let state = slot(f).and_then(FrozenSlot::build_state);
                 let mut eval = Evaluator::new(&m);
+                eval.extra = state.as_ref().map(|s| s as _);
                 super::budget::bound(&mut eval);
                 match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                     Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
@@ -100,7 +106,9 @@ impl Predicates for StarlarkPredicates {
                 ))
                 }
             };
+            let state = slot(f).and_then(FrozenSlot::build_state);
             let mut eval = Evaluator::new(&m);
+            eval.extra = state.as_ref().map(|s| s as _);
             super::budget::bound(&mut eval);
             match eval.eval_function(fv, &args, &[]) {
                 Ok(r) => match r.unpack_bool() {
