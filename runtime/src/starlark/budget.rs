@@ -228,17 +228,18 @@ fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> 
 }
 
 /// Whether `seq * count` may run: an error past the heap budget, or (in starlark-go's words)
-/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` for such a count on an
-/// empty one (which repeats to itself).
+/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` when `seq` is empty (and
+/// `seq * 0` is the answer).
 fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<bool> {
     let len = match seq.unpack_str() {
         Some(s) => s.len(),
         None => seq.length()?.max(0) as usize,
     };
+    if len == 0 {
+        // Empty whatever the count (the interpreter would still loop `count` times).
+        return Ok(false);
+    }
     let Some(n) = i32::unpack_value(count).ok().flatten() else {
-        if len == 0 {
-            return Ok(false);
-        }
         return Err(starlark::Error::new_other(anyhow::anyhow!(
             "repeat count {count} too large"
         )));
@@ -277,7 +278,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         match repetition(current, n) {
             Some((seq, count)) => {
                 let fits = repetition_fits(seq, count, heap)?;
-                // An empty `current` and a count beyond 32 bits: `current * 0` is the answer.
+                // An empty `current`: `current * 0` is the answer.
                 Ok(if fits || !seq.ptr_eq(current) {
                     n
                 } else {
