@@ -431,3 +431,25 @@ fn a_full_disk_is_an_error() {
         );
     }
 }
+
+#[test]
+fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
+    // 2^60 items after 60 statements: the heap is looked at after every statement, not only
+    // every 1,024th. The budget is lowered so that the test stays small.
+    let dir = workdir().join("doubling");
+    std::fs::create_dir_all(&dir).unwrap();
+    let values = "#@ def grow():\n#@   x = [0]\n#@   for i in range(60):\n#@     x += x\n#@   end\n#@   return len(x)\n#@ end\n#@data/values\n---\na: #@ grow()\n";
+    std::fs::write(dir.join("values.yml"), values).unwrap();
+    let o = Command::new(BIN)
+        .args(["check", "-f", "values.yml"])
+        .current_dir(&dir)
+        .env("SCHEMAC_STARLARK_MEMORY", "50000000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it allocated more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x += x"),
+        "{stderr}"
+    );
+}

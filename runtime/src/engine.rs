@@ -530,6 +530,25 @@ pub fn evaluate(opts: &Request, backend: &dyn Backend) -> Result<Outcome, CheckE
 
 /// [`evaluate`], also handing back the memory the run used.
 pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
+    evaluate_inputs(read_inputs(&opts.files)?, opts, backend)
+}
+
+/// [`run`] on files already in memory, in place of those `opts.files` names (for the fuzz
+/// targets: the whole pipeline without a file system).
+pub fn run_inputs(
+    inputs: Vec<Input>,
+    opts: &Request,
+    backend: &dyn Backend,
+) -> Result<String, CheckError> {
+    let leftovers = evaluate_inputs(inputs, opts, backend)?;
+    render(&leftovers.outcome, opts)
+}
+
+fn evaluate_inputs(
+    inputs: Vec<Input>,
+    opts: &Request,
+    backend: &dyn Backend,
+) -> Result<Leftovers, CheckError> {
     let done = |outcome: Outcome| {
         Ok(Leftovers {
             outcome,
@@ -537,7 +556,6 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
             _schema: None,
         })
     };
-    let inputs = read_inputs(&opts.files)?;
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);

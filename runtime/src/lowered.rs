@@ -201,28 +201,34 @@ pub fn contains(haystack: &Val, needle: &Val) -> bool {
 }
 
 /// `a + b` on numbers or strings.
-pub fn add<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
-    match (a, b) {
-        (Val::Int(x), Val::Int(y)) => Val::Int(x + y),
+pub fn add<'a>(a: Val<'a>, b: Val<'a>) -> Result<'a> {
+    Ok(match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Val::Int(x.checked_add(y).ok_or_else(overflow)?),
         (Val::Str(x), Val::Str(y)) => Val::Str(Cow::Owned(format!("{x}{y}"))),
         (x, y) => Val::Float(as_float(&x) + as_float(&y)),
-    }
+    })
 }
 
 /// `a - b` on numbers.
-pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Val<'a> {
-    match (a, b) {
-        (Val::Int(x), Val::Int(y)) => Val::Int(x - y),
+pub fn sub<'a>(a: Val<'a>, b: Val<'a>) -> Result<'a> {
+    Ok(match (a, b) {
+        (Val::Int(x), Val::Int(y)) => Val::Int(x.checked_sub(y).ok_or_else(overflow)?),
         (x, y) => Val::Float(as_float(&x) - as_float(&y)),
-    }
+    })
 }
 
 /// `-a` on a number.
-pub fn neg(a: Val) -> Val {
-    match a {
-        Val::Int(x) => Val::Int(-x),
+pub fn neg(a: Val) -> Result {
+    Ok(match a {
+        Val::Int(x) => Val::Int(x.checked_neg().ok_or_else(overflow)?),
         x => Val::Float(-as_float(&x)),
-    }
+    })
+}
+
+/// Starlark's ints have no bounds; a compiled rule's are 128-bit. Going past them is an error
+/// rather than a wrapped (wrong) answer.
+fn overflow() -> Failure {
+    Failure("integer arithmetic beyond 128 bits in a rule compiled to Rust (the interpreter, `schemac check`, computes it exactly)".into())
 }
 
 fn as_float(v: &Val) -> f64 {
@@ -411,5 +417,22 @@ mod tests {
             LoweredWhen(when_str).call(&v, &v, &v),
             Err("want when= to be bool, got string".into())
         );
+    }
+
+    #[test]
+    fn int_arithmetic_past_128_bits_is_an_error_not_a_wrapped_answer() {
+        let (max, min) = (Val::Int(i128::MAX), Val::Int(i128::MIN));
+        assert!(matches!(add(Val::Int(1), Val::Int(2)), Ok(Val::Int(3))));
+        for result in [
+            add(max.clone(), Val::Int(1)),
+            sub(min.clone(), Val::Int(1)),
+            neg(min),
+        ] {
+            let Err(failure) = result else {
+                panic!("no overflow error")
+            };
+            assert!(failure.0.contains("beyond 128 bits"), "{}", failure.0);
+        }
+        assert!(matches!(sub(max, Val::Int(1)), Ok(Val::Int(n)) if n == i128::MAX - 1));
     }
 }

@@ -3,6 +3,7 @@
 //! It evaluates compiled templates ([`crate::template::compile`]) with the builder functions of
 //! [`builder`], the `@ytt:` modules of [`modules`] and `load()` of sibling `.star` files.
 
+pub mod budget;
 pub mod builder;
 pub mod convert;
 pub mod json_decode;
@@ -19,6 +20,8 @@ use crate::template::compile::{compile, compile_starlark, Program};
 use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
 use crate::yaml::parse::RawFile;
+use budget::bound;
+pub use budget::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
 
 fn dialect() -> Dialect {
@@ -41,6 +44,7 @@ fn globals() -> &'static Globals {
         ])
         .with(builder::builder_functions)
         .with(go_compatible)
+        .with(budget::sized_builtins)
         .build()
     })
 }
@@ -174,59 +178,6 @@ fn standard_dict<'v>() -> starlark::values::Value<'v> {
         .expect("the standard globals have dict")
 }
 
-/// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
-/// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
-/// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
-/// `SCHEMAC_STARLARK_MEMORY` (bytes).
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
-pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
-
-/// The budget in force: the defaults, or what the environment raises them to.
-fn budget() -> (u64, usize) {
-    static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
-    *BUDGET.get_or_init(|| {
-        let env = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        };
-        (
-            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
-            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
-        )
-    })
-}
-
-/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
-struct StepBound {
-    steps: u64,
-}
-
-impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
-    fn call<'v>(
-        &mut self,
-        _span: starlark::codemap::FileSpanRef,
-        _continued: bool,
-        eval: &mut Evaluator<'v, '_, 'e>,
-    ) -> starlark::Result<()> {
-        self.steps += 1;
-        if self.steps.is_multiple_of(1024) {
-            let (max_steps, max_memory) = budget();
-            if self.steps > max_steps {
-                return Err(starlark::Error::new_other(anyhow::anyhow!(
-                    "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
-                )));
-            }
-            if eval.heap().allocated_bytes() > max_memory {
-                return Err(starlark::Error::new_other(anyhow::anyhow!(
-                    "evaluation stopped: it allocated more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
-                )));
-            }
-        }
-        Ok(())
-    }
-}
-
 thread_local! {
     /// Whether this thread is inside [`guarded`] (its panics are reported as errors).
     static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
@@ -255,14 +206,6 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
             .unwrap_or_else(|| "unknown failure".into());
         format!("Starlark evaluation failed: {text} (a value too large for the interpreter?)")
     })
-}
-
-/// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
-/// functions defined now can be bounded when they are called later).
-pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
-    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
-        StepBound { steps: 0 },
-    )));
 }
 
 struct Loader<'a> {
@@ -418,10 +361,10 @@ fn called_builtin(span: &str) -> Option<&str> {
                 b'(' if depth == 0 => {
                     let callee = &span[..i];
                     let name = callee.rsplit('.').next().unwrap_or(callee);
-                    return name
-                        .bytes()
-                        .all(|c| c.is_ascii_alphanumeric() || c == b'_')
-                        .then_some(name);
+                    // The iterable of a comprehension, wrapped by the budget, is not a call.
+                    return (name != budget::ITERATE
+                        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+                    .then_some(name);
                 }
                 b'(' | b'[' | b'{' => depth += 1,
                 b')' | b']' | b'}' => depth -= 1,
@@ -749,8 +692,14 @@ fn run_unguarded(
     program: &Program,
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    let ast = AstModule::parse(name, program.source.clone(), &dialect())
-        .map_err(|e| to_template_error(name, program, &e))?;
+    let parse = |source: String| {
+        AstModule::parse(name, source, &dialect()).map_err(|e| to_template_error(name, program, &e))
+    };
+    let mut ast = parse(program.source.clone())?;
+    if let Some(guarded) = budget::guard_source(&ast, &program.source) {
+        ast = parse(guarded)?;
+    }
+    budget::guard_repetition(&mut ast);
     let files = sources.files.iter().map(|(n, _)| n.clone()).collect();
     let state = BuildState::new(
         Arc::from(name),
@@ -782,7 +731,7 @@ fn run_unguarded(
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
         if let Ok(v) = frozen.get(&keep_name(i)) {
-            let _ = slot.0.set(v);
+            let _ = slot.value.set(v);
         }
     }
     Ok((frozen, state.take_output()))

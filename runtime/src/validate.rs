@@ -6,6 +6,11 @@
 //! adapter, or code generated from them). Every violation is collected; a `when=` that fails
 //! stops validation with an error, as in ytt.
 
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use crate::rules::{beyond, repr, starlark_type, RuleName};
 pub use crate::schema::{Check, CustomRule, FunctionRef, Validation};
 use crate::template::tree::{Ann, Arg, ArgKind};
@@ -26,13 +31,36 @@ pub enum CallOutcome {
 pub trait Predicates {
     fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome;
     /// `Ok(true)` to run the rules; `Err` ends validation with ytt's message.
-    fn call_when(
-        &self,
-        f: &FunctionRef,
-        value: &Node,
-        parent: &Node,
-        root: &Node,
-    ) -> Result<bool, String>;
+    fn call_when(&self, f: &FunctionRef, value: &Node, ctx: &WhenContext) -> Result<bool, String>;
+}
+
+/// What a `when=` predicate sees besides the value: `ctx.parent` and `ctx.root`.
+pub struct WhenContext<'a> {
+    pub parent: &'a Node,
+    pub root: &'a Node,
+    /// What the predicates made of nodes earlier in this validation run.
+    pub memo: &'a NodeMemo,
+}
+
+/// Values made from nodes of the data values under validation, kept for the rest of the run:
+/// the `ctx.root` of `when=` is converted for Starlark once, not once per call (which made a
+/// `when=` on 4,000 array items quadratic). The data values do not change while they are
+/// validated, so a node's address names it for that time.
+#[derive(Default)]
+pub struct NodeMemo(RefCell<HashMap<*const Node, Rc<dyn Any>>>);
+
+impl NodeMemo {
+    /// What `make` makes of `node`, made on the first call for that node in this run.
+    pub fn get_or_make<T: 'static>(&self, node: &Node, make: impl FnOnce() -> T) -> Rc<T> {
+        let key = node as *const Node;
+        let known = self.0.borrow().get(&key).cloned();
+        if let Some(made) = known.and_then(|m| m.downcast::<T>().ok()) {
+            return made;
+        }
+        let made = Rc::new(make());
+        self.0.borrow_mut().insert(key, made.clone());
+        made
+    }
 }
 
 /// The `found:` of a rule that failed with `message`: `fail("x")` reads `x`,
@@ -225,12 +253,11 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     Ok(v)
 }
 
-/// Runs one validation on `value`; `parent` and `root` are what `when=` sees as `ctx`.
+/// Runs one validation on `value`; `ctx` is what `when=` sees as `ctx`.
 pub fn run(
     v: &Validation,
     value: &Node,
-    parent: &Node,
-    root: &Node,
+    ctx: &WhenContext,
     predicates: &dyn Predicates,
     path: &str,
 ) -> Result<Vec<RuleViolation>, String> {
@@ -239,7 +266,7 @@ pub fn run(
         return Ok(Vec::new());
     }
     if let Some(when) = &v.when {
-        match predicates.call_when(when, value, parent, root) {
+        match predicates.call_when(when, value, ctx) {
             Ok(true) => {}
             Ok(false) => return Ok(Vec::new()),
             Err(e) => return Err(format!("Validating {path}: {e}")),
@@ -377,12 +404,17 @@ pub fn validate(
     let mut out = Vec::new();
     // One path buffer for the whole walk, extended and cut back at each level.
     let mut path = String::new();
+    let memo = NodeMemo::default();
+    let whole = WhenContext {
+        parent: node,
+        root: node,
+        memo: &memo,
+    };
     walk(
         Some(tree),
         node,
         schema,
-        node,
-        node,
+        &whole,
         &mut path,
         predicates,
         &mut out,
@@ -395,8 +427,7 @@ fn walk(
     tree: Option<&crate::template::tree::Tree>,
     node: &Node,
     ty: Option<&crate::schema::Type>,
-    parent: &Node,
-    root: &Node,
+    ctx: &WhenContext,
     path: &mut String,
     predicates: &dyn Predicates,
     out: &mut Vec<Violation>,
@@ -410,11 +441,11 @@ fn walk(
     };
     let mut rules = Vec::new();
     if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
-        rules.extend(run(v, node, parent, root, predicates, shown)?);
+        rules.extend(run(v, node, ctx, predicates, shown)?);
     }
     if let Some(ann) = tree.and_then(|t| t.ann("assert/validate")) {
         let v = parse_validation(ann)?;
-        rules.extend(run(&v, node, parent, root, predicates, shown)?);
+        rules.extend(run(&v, node, ctx, predicates, shown)?);
     }
     if !rules.is_empty() {
         out.push(Violation {
@@ -423,6 +454,11 @@ fn walk(
             rules,
         });
     }
+    let inside = WhenContext {
+        parent: node,
+        root: ctx.root,
+        memo: ctx.memo,
+    };
     let children = tree.map(|t| match &t.value {
         TreeValue::Map(items) | TreeValue::Array(items) => items.as_slice(),
         TreeValue::Scalar(_) => &[],
@@ -436,7 +472,7 @@ fn walk(
                 let len = path.len();
                 push_key(path, &e.key);
                 walk(
-                    child_tree, &e.value, child_ty, node, root, path, predicates, out,
+                    child_tree, &e.value, child_ty, &inside, path, predicates, out,
                 )?;
                 path.truncate(len);
             }
@@ -450,9 +486,7 @@ fn walk(
                 let child_tree = children.and_then(|c| c.get(i));
                 let len = path.len();
                 push_index(path, i);
-                walk(
-                    child_tree, item, child_ty, node, root, path, predicates, out,
-                )?;
+                walk(child_tree, item, child_ty, &inside, path, predicates, out)?;
                 path.truncate(len);
             }
         }
@@ -489,4 +523,21 @@ pub fn attach_validations(
         _ => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NodeMemo;
+    use crate::value::{Node, Pos};
+
+    #[test]
+    fn a_node_is_made_once_per_run() {
+        let (a, b) = (Node::null(Pos::unknown()), Node::null(Pos::unknown()));
+        let memo = NodeMemo::default();
+        let mut made = 0;
+        for node in [&a, &b, &a, &b, &a] {
+            memo.get_or_make(node, || made += 1);
+        }
+        assert_eq!(made, 2);
+    }
 }

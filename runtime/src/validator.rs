@@ -126,14 +126,13 @@ impl Predicates for BuiltPredicates<'_> {
         &self,
         f: &FunctionRef,
         value: &Node,
-        parent: &Node,
-        root: &Node,
+        ctx: &crate::validate::WhenContext,
     ) -> Result<bool, String> {
         if let Some(Translated::When(when)) = (self.translated)(f.index) {
-            return when.call(value, parent, root);
+            return when.call(value, ctx.parent, ctx.root);
         }
         #[cfg(feature = "starlark")]
-        return self.interpreter.call_when(f, value, parent, root);
+        return self.interpreter.call_when(f, value, ctx);
         #[cfg(not(feature = "starlark"))]
         Err(NO_INTERPRETER.into())
     }

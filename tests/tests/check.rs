@@ -450,3 +450,50 @@ fn errors_say_which_step_failed_and_where() {
     );
     assert_eq!(e.kind, ErrorKind::Io, "{e}");
 }
+
+#[test]
+fn a_repetition_past_the_heap_budget_is_refused_before_it_allocates() {
+    // Each would allocate gigabytes at once, before the statement hook could look at the heap.
+    for expr in [
+        "[0] * 1000000000",
+        "1000000000 * (1, 2)",
+        "\"ab\" * 2000000000",
+    ] {
+        let values = format!("#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(
+            err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+            "{expr}: {err}"
+        );
+        assert!(err.contains("values.yml:3 |"), "{expr}: {err}");
+    }
+}
+
+#[test]
+fn comprehension_iterations_count_against_the_statement_budget() {
+    // 10^10 iterations and no statement: a hang before comprehensions were counted.
+    let values = "#@ def none():\n#@   return [0 for i in range(100000) for j in range(100000) if False]\n#@ end\n#@data/values\n---\na: #@ none()\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped after 100000000 Starlark statements"),
+        "{err}"
+    );
+    // Ordinary comprehensions are untouched, nested ones and dict ones included.
+    let values = "#@data/values\n---\na: #@ [[y * 2 for y in range(x)] for x in range(3) if x]\nb: #@ {k: v for k, v in {\"x\": 1}.items()}\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "a:\n- - 0\n- - 0\n  - 2\nb:\n  x: 1\n"
+    );
+}
+
+#[test]
+fn an_augmented_repetition_past_the_heap_budget_is_refused_before_it_allocates() {
+    let values = "#@ def f():\n#@   x = [0]\n#@   x *= 1000000000\n#@   return x\n#@ end\n#@data/values\n---\na: #@ len(f())\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+        "{err}"
+    );
+    assert!(err.contains("values.yml:3 | #@   x *= 1000000000"), "{err}");
+}

@@ -475,7 +475,7 @@ impl<'p, 's> Translator<'p, 's> {
                     return Err("it negates a value that is not certainly a number".into());
                 }
                 self.count_arithmetic()?;
-                Ok((quote! { #l::neg(#x) }, ty))
+                Ok((quote! { #l::neg(#x)? }, ty))
             }
             ExprP::If(parts) => {
                 let (c, _) = self.expr(&parts.0, env)?;
@@ -582,7 +582,7 @@ impl<'p, 's> Translator<'p, 's> {
                     quote! { sub }
                 };
                 Ok((
-                    quote! { { let __x = #x; let __y = #y; #l::#f(__x, __y) } },
+                    quote! { { let __x = #x; let __y = #y; #l::#f(__x, __y)? } },
                     result,
                 ))
             }

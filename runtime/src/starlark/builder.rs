@@ -20,8 +20,40 @@ use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{Pos, Value as YValue};
 
 /// Where an opaque annotation argument will live once the module is frozen.
-#[derive(Default, Allocative)]
-pub struct FrozenSlot(#[allocative(skip)] pub OnceLock<OwnedFrozenValue>);
+#[derive(Allocative)]
+pub struct FrozenSlot {
+    #[allocative(skip)]
+    pub value: OnceLock<OwnedFrozenValue>,
+    /// The template the value comes from, so that a fragment function it calls later (a rule
+    /// calling a `def` with YAML in it) can build that YAML.
+    #[allocative(skip)]
+    template: Option<Arc<TemplateNodes>>,
+}
+
+/// What the builder needs of a template besides its running state.
+struct TemplateNodes {
+    file: Arc<str>,
+    nodes: Arc<Vec<NodeInfo>>,
+    files: Vec<String>,
+    template_id: u32,
+}
+
+impl FrozenSlot {
+    /// A builder for calls of the slot's value after its template ran (rules, `when=`).
+    pub fn build_state(&self) -> Option<BuildState> {
+        let t = self.template.as_ref()?;
+        // Annotations of YAML a rule builds are not applied: what they keep is dropped.
+        let mut state = BuildState::new(
+            t.file.clone(),
+            Vec::new(),
+            t.files.clone(),
+            t.template_id,
+            Functions::default(),
+        );
+        state.nodes = t.nodes.clone();
+        Some(state)
+    }
+}
 
 /// The builder's state while a template runs; reached through `Evaluator::extra`.
 #[derive(ProvidesStaticType)]
@@ -283,7 +315,15 @@ impl BuildState {
         let mut keep = |v: Value<'v>| -> usize {
             let mut inner = self.inner.borrow_mut();
             let i = inner.slots.len();
-            let slot = Arc::new(FrozenSlot::default());
+            let slot = Arc::new(FrozenSlot {
+                value: OnceLock::new(),
+                template: Some(Arc::new(TemplateNodes {
+                    file: self.file.clone(),
+                    nodes: self.nodes.clone(),
+                    files: self.files.clone(),
+                    template_id: self.template_id,
+                })),
+            });
             inner.slots.push(slot.clone());
             eval.module().set(&keep_name(i), v);
             self.functions.keep(slot)
@@ -340,6 +380,19 @@ impl BuildState {
             // A function that returns documents returns a document set, indexed by document.
             TreeKind::Document => TreeValue::Array(ctx.out),
         })
+    }
+}
+
+/// How many YAML contexts are open (the file's, and one per fragment function running), for
+/// [`close_contexts_from`] once a caught error (`assert.try_to`) has left some open.
+pub(super) fn open_contexts(eval: &Evaluator) -> Option<usize> {
+    building(eval).map(|b| b.inner.borrow().ctxs.len())
+}
+
+/// Closes the YAML contexts of fragment functions that an error ended, back to `depth`.
+pub(super) fn close_contexts_from(eval: &Evaluator, depth: usize) {
+    if let Some(b) = building(eval) {
+        b.inner.borrow_mut().ctxs.truncate(depth.max(1));
     }
 }
 

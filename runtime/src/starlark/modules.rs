@@ -91,9 +91,14 @@ fn assert_members(builder: &mut GlobalsBuilder) {
 
     fn try_to<'v>(f: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
         let heap = eval.heap();
+        let depth = super::builder::open_contexts(eval);
         match eval.eval_function(f, &[], &[]) {
             Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
             Err(e) => {
+                // A fragment function the error ended left its YAML context open.
+                if let Some(depth) = depth {
+                    super::builder::close_contexts_from(eval, depth);
+                }
                 let msg = super::error_message(&e);
                 Ok(heap.alloc((Value::new_none(), heap.alloc(msg))))
             }

@@ -11,7 +11,7 @@ use super::convert::scalar_to_starlark;
 use crate::schema::FunctionRef;
 use crate::template::functions::Functions;
 use crate::template::tree::TreeValue;
-use crate::validate::{CallOutcome, Predicates};
+use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
 
 /// Runs predicates with the Starlark interpreter, a fresh heap per call: the functions the
@@ -21,11 +21,12 @@ pub struct StarlarkPredicates<'a> {
 }
 
 impl StarlarkPredicates<'_> {
+    fn slot(&self, f: &FunctionRef) -> Option<std::sync::Arc<FrozenSlot>> {
+        self.functions.get(f.index)?.downcast::<FrozenSlot>().ok()
+    }
+
     fn frozen(&self, f: &FunctionRef) -> Option<OwnedFrozenValue> {
-        let kept = self.functions.get(f.index)?;
-        kept.downcast_ref::<FrozenSlot>()
-            .and_then(|s| s.0.get())
-            .cloned()
+        self.slot(f)?.value.get().cloned()
     }
 }
 
@@ -35,6 +36,21 @@ fn to_starlark<'v>(node: &Node, heap: Heap<'v>) -> Value<'v> {
             super::convert::tree_value_to_starlark(&TreeValue::from_node(node), heap)
         }
         v => scalar_to_starlark(v, heap),
+    }
+}
+
+/// `node` for Starlark, converted once per validation run and shared (frozen) by every call
+/// that sees it: `ctx.parent` and `ctx.root` of `when=`.
+fn shared<'v>(node: &Node, memo: &NodeMemo, heap: Heap<'v>) -> Value<'v> {
+    let frozen = memo.get_or_make(node, || {
+        Module::with_temp_heap(|module| {
+            module.set("node", to_starlark(node, module.heap()));
+            module.freeze().ok()?.get("node").ok()
+        })
+    });
+    match &*frozen {
+        Some(v) => heap.access_owned_frozen_value(v),
+        None => to_starlark(node, heap),
     }
 }
 
@@ -57,8 +73,10 @@ impl Predicates for StarlarkPredicates<'_> {
             Module::with_temp_heap(|m| {
                 let heap = m.heap();
                 let fv = heap.access_owned_frozen_value(&owned);
+                let state = self.slot(f).and_then(|s| s.build_state());
                 let mut eval = Evaluator::new(&m);
-                super::bound(&mut eval);
+                eval.extra = state.as_ref().map(|s| s as _);
+                super::budget::bound(&mut eval);
                 match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                     Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
                     Ok(_) => CallOutcome::Fail,
@@ -71,13 +89,7 @@ impl Predicates for StarlarkPredicates<'_> {
         outcome.unwrap_or_else(CallOutcome::Error)
     }
 
-    fn call_when(
-        &self,
-        f: &FunctionRef,
-        value: &Node,
-        parent: &Node,
-        root: &Node,
-    ) -> Result<bool, String> {
+    fn call_when(&self, f: &FunctionRef, value: &Node, ctx: &WhenContext) -> Result<bool, String> {
         let Some(owned) = self.frozen(f) else {
             return Err("when= is not available".into());
         };
@@ -90,8 +102,8 @@ impl Predicates for StarlarkPredicates<'_> {
                 1 => vec![v],
                 2 => {
                     let ctx = heap.alloc(AllocStruct([
-                        ("parent", to_starlark(parent, heap)),
-                        ("root", to_starlark(root, heap)),
+                        ("parent", shared(ctx.parent, ctx.memo, heap)),
+                        ("root", shared(ctx.root, ctx.memo, heap)),
                     ]));
                     vec![v, ctx]
                 }
@@ -101,8 +113,10 @@ impl Predicates for StarlarkPredicates<'_> {
                 ))
                 }
             };
+            let state = self.slot(f).and_then(|s| s.build_state());
             let mut eval = Evaluator::new(&m);
-            super::bound(&mut eval);
+            eval.extra = state.as_ref().map(|s| s as _);
+            super::budget::bound(&mut eval);
             match eval.eval_function(fv, &args, &[]) {
                 Ok(r) => match r.unpack_bool() {
                     Some(b) => Ok(b),

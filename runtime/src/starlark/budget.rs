@@ -1,0 +1,305 @@
+//! The budget of each Starlark evaluation: statements run and bytes on its heap, counted (not
+//! timed) so that the same input passes or fails on any machine.
+//!
+//! Statements are counted by a hook the interpreter calls before each one, which also looks at
+//! the heap (at every statement: a value may double in one, `x += x`). One operation can allocate a huge value at once, before the hook runs again:
+//! every `*` of a program is therefore a call of [`REPEAT`], which refuses a repetition
+//! (`[0] * 10**9`, `"x" * 10**9`) whose result would take the heap past the budget before
+//! anything is allocated. Comprehensions run no statements: the iterable of each passes
+//! through [`ITERATE`], which charges its items as statements (and the list they may make to
+//! the heap) before the comprehension starts.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use starlark::environment::GlobalsBuilder;
+use starlark::eval::Evaluator;
+use starlark::syntax::AstModule;
+use starlark::values::{Heap, UnpackValue, Value};
+
+/// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
+/// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
+/// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
+/// `SCHEMAC_STARLARK_MEMORY` (bytes).
+pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+
+/// The budget in force: the defaults, or what the environment raises them to.
+pub(super) fn budget() -> (u64, usize) {
+    static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
+    *BUDGET.get_or_init(|| {
+        let env = |name: &str| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        };
+        (
+            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
+            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
+        )
+    })
+}
+
+thread_local! {
+    /// Comprehension iterations charged on this thread (a running total): they run no
+    /// statement, so the statement hook does not see them; [`ITERATE`] charges them.
+    static ITERATIONS: Cell<u64> = const { Cell::new(0) };
+    /// [`ITERATIONS`] when the latest evaluation on this thread began.
+    static ITERATIONS_AT_START: Cell<u64> = const { Cell::new(0) };
+}
+
+fn iterations_since(start: u64) -> u64 {
+    ITERATIONS.with(|i| i.get()).saturating_sub(start)
+}
+
+fn steps_exceeded() -> starlark::Error {
+    let (max_steps, _) = budget();
+    starlark::Error::new_other(anyhow::anyhow!(
+        "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
+    ))
+}
+
+/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
+struct StepBound {
+    steps: u64,
+    /// [`ITERATIONS`] when this evaluation began.
+    iterations_at_start: u64,
+}
+
+impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
+    fn call<'v>(
+        &mut self,
+        _span: starlark::codemap::FileSpanRef,
+        _continued: bool,
+        eval: &mut Evaluator<'v, '_, 'e>,
+    ) -> starlark::Result<()> {
+        self.steps += 1;
+        let (max_steps, max_memory) = budget();
+        if self.steps.is_multiple_of(1024)
+            && self.steps + iterations_since(self.iterations_at_start) > max_steps
+        {
+            return Err(steps_exceeded());
+        }
+        // The heap at every statement: a value may double in one (`x += x`).
+        if eval.heap().allocated_bytes() > max_memory {
+            return Err(heap_exceeded("allocated"));
+        }
+        Ok(())
+    }
+}
+
+/// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
+/// functions defined now can be bounded when they are called later).
+pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
+    let start = ITERATIONS.with(|i| i.get());
+    ITERATIONS_AT_START.with(|s| s.set(start));
+    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
+        StepBound {
+            steps: 0,
+            iterations_at_start: start,
+        },
+    )));
+}
+
+/// The global function the iterable of every comprehension passes through (see
+/// [`guard_source`]).
+pub(super) const ITERATE: &str = "__schemac_iter";
+
+/// The global function the right side of `x *= n` passes through (see [`guard_source`]).
+pub(super) const TIMES: &str = "__schemac_times";
+
+/// `source` with calls wrapped around what one statement could do unseen by the statement
+/// hook, `None` when there is none: the iterable of every comprehension (`[f(x) for x in
+/// ITERABLE]`) passes through [`ITERATE`], which charges its items to the budget before the
+/// comprehension runs, and the right side of `LHS *= N` through [`TIMES`] (given `LHS` again),
+/// which sizes the repetition first. Only text is added, inside lines: errors keep their lines.
+/// A `*=` whose left side calls anything (evaluating it twice could differ) or spans lines is
+/// left as it is.
+pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
+    use starlark::syntax::ast::{AssignOp, AstExpr, AstStmt, ClauseP, ExprP, StmtP};
+    /// Where a wrapping call opens, what it opens with, and where it closes.
+    type Wrap = (usize, String, usize);
+    fn expr(e: &AstExpr, out: &mut Vec<Wrap>) {
+        let clauses = match &e.node {
+            ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
+                Some((first, rest))
+            }
+            _ => None,
+        };
+        if let Some((first, rest)) = clauses {
+            let overs = rest.iter().filter_map(|c| match c {
+                ClauseP::For(f) => Some(&f.over),
+                ClauseP::If(_) => None,
+            });
+            for over in std::iter::once(&first.over).chain(overs) {
+                let (begin, end) = (over.span.begin().get(), over.span.end().get());
+                out.push((begin as usize, format!("{ITERATE}("), end as usize));
+            }
+        }
+        e.visit_expr(|c| expr(c, out));
+    }
+    fn stmt(s: &AstStmt, source: &str, out: &mut Vec<Wrap>) {
+        if let StmtP::AssignModify(lhs, AssignOp::Multiply, rhs) = &s.node {
+            let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
+            let target = source.get(begin as usize..end as usize).unwrap_or("(");
+            if !target.contains(['(', '\n']) {
+                let (begin, end) = (rhs.span.begin().get(), rhs.span.end().get());
+                out.push((begin as usize, format!("{TIMES}({target}, "), end as usize));
+            }
+        }
+        s.visit_stmt(|c| stmt(c, source, out));
+    }
+    let mut wraps = Vec::new();
+    // The statement's expressions, those of nested statements included.
+    ast.statement().visit_expr(|e| expr(e, &mut wraps));
+    stmt(ast.statement(), source, &mut wraps);
+    wraps.sort();
+    wraps.dedup();
+    if wraps.is_empty() {
+        return None;
+    }
+    // Insertions by offset: closing parentheses before opening ones at the same offset, an
+    // outer call opened before and closed after one it contains.
+    let mut inserts: Vec<(usize, u8, isize, &str)> = Vec::new();
+    for (begin, open, end) in &wraps {
+        let len = (end - begin) as isize;
+        inserts.push((*begin, 1, -len, open.as_str()));
+        inserts.push((*end, 0, len, ")"));
+    }
+    inserts.sort();
+    let added: usize = inserts.iter().map(|i| i.3.len()).sum();
+    let mut out = String::with_capacity(source.len() + added);
+    let mut at = 0;
+    for (offset, _, _, text) in inserts {
+        out.push_str(source.get(at..offset)?);
+        out.push_str(text);
+        at = offset;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
+}
+
+/// Charges `n` comprehension iterations to the evaluation running on this thread.
+fn charge_iterations(n: u64) -> starlark::Result<()> {
+    let (max_steps, _) = budget();
+    ITERATIONS.with(|i| i.set(i.get().saturating_add(n)));
+    if iterations_since(ITERATIONS_AT_START.with(|s| s.get())) > max_steps {
+        return Err(steps_exceeded());
+    }
+    Ok(())
+}
+
+/// The heap budget's error: the evaluation `verb` ("allocated", "would allocate") more than it.
+fn heap_exceeded(verb: &str) -> starlark::Error {
+    let (_, max_memory) = budget();
+    starlark::Error::new_other(anyhow::anyhow!(
+        "evaluation stopped: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
+    ))
+}
+
+/// Fails with the heap budget's error if `bytes` more would take `heap` past the budget.
+fn reserve(heap: Heap<'_>, bytes: u128) -> starlark::Result<()> {
+    let (_, max_memory) = budget();
+    if heap.allocated_bytes() as u128 + bytes > max_memory as u128 {
+        return Err(heap_exceeded("would allocate"));
+    }
+    Ok(())
+}
+
+/// The global function every `*` of a program calls (see [`guard_repetition`]).
+pub(super) const REPEAT: &str = "__schemac_mul";
+
+/// Makes every binary `*` of `ast` a call of [`REPEAT`]. (`x *= n` stays an operator: the
+/// interpreter offers no way to replace it; see README "Budgets".)
+pub(super) fn guard_repetition(ast: &mut AstModule) {
+    ast.replace_binary_operators(&HashMap::from([("*".to_string(), REPEAT.to_string())]));
+}
+
+/// The sequence and the count of `a * b` when it repeats a string, list or tuple.
+fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> {
+    let is_seq = |v: Value| matches!(v.get_type(), "string" | "list" | "tuple");
+    match (a, b) {
+        (seq, count) | (count, seq) if is_seq(seq) && count.get_type() == "int" => {
+            Some((seq, count))
+        }
+        _ => None,
+    }
+}
+
+/// Whether `seq * count` may run: an error past the heap budget, or (in starlark-go's words)
+/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` when `seq` is empty (and
+/// `seq * 0` is the answer).
+fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<bool> {
+    let len = match seq.unpack_str() {
+        Some(s) => s.len(),
+        None => seq.length()?.max(0) as usize,
+    };
+    if len == 0 {
+        // Empty whatever the count (the interpreter would still loop `count` times).
+        return Ok(false);
+    }
+    let Some(n) = i32::unpack_value(count).ok().flatten() else {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "repeat count {count} too large"
+        )));
+    };
+    let item_bytes = match seq.unpack_str() {
+        Some(_) => 1,
+        None => std::mem::size_of::<Value>() as u128,
+    };
+    reserve(heap, len as u128 * n.max(0) as u128 * item_bytes)?;
+    Ok(true)
+}
+
+/// [`REPEAT`], [`ITERATE`] and [`TIMES`].
+#[starlark::starlark_module]
+pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
+    /// `a * b`, refused with the heap budget's error when its result would not fit the budget.
+    fn __schemac_mul<'v>(
+        #[starlark(require = pos)] a: Value<'v>,
+        #[starlark(require = pos)] b: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        match repetition(a, b) {
+            Some((seq, count)) if !repetition_fits(seq, count, heap)? => {
+                seq.mul(heap.alloc(0), heap)
+            }
+            _ => a.mul(b, heap),
+        }
+    }
+
+    /// The right side of `current *= n`, once the repetition is known to fit the budget.
+    fn __schemac_times<'v>(
+        #[starlark(require = pos)] current: Value<'v>,
+        #[starlark(require = pos)] n: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        match repetition(current, n) {
+            Some((seq, count)) => {
+                let fits = repetition_fits(seq, count, heap)?;
+                // An empty `current`: `current * 0` is the answer.
+                Ok(if fits || !seq.ptr_eq(current) {
+                    n
+                } else {
+                    heap.alloc(0)
+                })
+            }
+            None => Ok(n),
+        }
+    }
+
+    /// A comprehension's iterable, its items charged to the statement budget (one statement
+    /// per iteration) and the list it may make to the heap budget, before it runs.
+    fn __schemac_iter<'v>(
+        #[starlark(require = pos)] iterable: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        if let Ok(n) = iterable.length() {
+            let n = n.max(0) as u64;
+            charge_iterations(n)?;
+            reserve(heap, n as u128 * std::mem::size_of::<Value>() as u128)?;
+        }
+        Ok(iterable)
+    }
+}
