@@ -428,16 +428,18 @@ pub fn load_schema_named(
 ) -> Result<LoadedSchema, CheckError> {
     let mut inputs = Vec::new();
     for (name, path) in files {
-        let bytes = std::fs::read(path).map_err(|e| {
-            CheckError::new(
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(CheckError::new(
                 ErrorKind::Io,
                 format!(
                     "Checking file '{name}': {}",
                     crate::inputs::lstat_message(name, &e)
                 ),
-            )
-        })?;
-        inputs.push(crate::inputs::decode(name.clone(), bytes));
+            ));
+        }
+        let input = crate::inputs::read_regular(path, name.clone())
+            .map_err(|m| CheckError::new(ErrorKind::Io, m))?;
+        inputs.push(input);
     }
     load_schema_inputs(inputs, backend)
 }

@@ -123,10 +123,25 @@ pub fn data_value_file(path: &str) -> Result<String, String> {
     Ok(read_regular(p, path.to_string())?.text.to_string())
 }
 
-/// Reads a regular file (already checked to be one).
-fn read_regular(path: &Path, name: String) -> Result<InputFile, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("Reading file '{name}': {}", io_text(&e)))?;
+/// Reads a regular file (already checked to be one), within the input budget.
+pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, String> {
+    read_within(path, name, crate::yaml::parse::budget::max_input_bytes())
+}
+
+/// Reads a file of at most `max` bytes; a larger one is an error naming the budget.
+fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, String> {
+    use std::io::Read;
+    let reading = |e: std::io::Error| format!("Reading file '{name}': {}", io_text(&e));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(max as u64 + 1).read_to_end(&mut bytes))
+        .map_err(reading)?;
+    if bytes.len() > max {
+        return Err(format!(
+            "Reading file '{name}': it is larger than the input budget of {max} bytes (raise it with {})",
+            crate::yaml::parse::budget::INPUT_VAR
+        ));
+    }
     Ok(decode(name, bytes))
 }
 
@@ -281,5 +296,22 @@ mod tests {
             Some("incomplete UTF-8 octet sequence")
         );
         assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
+    }
+
+    #[test]
+    fn a_file_past_the_input_budget_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("schemac-inputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("big.yml");
+        std::fs::write(&path, "a: 123456789\n").unwrap();
+        assert!(read_within(&path, "big.yml".into(), 13).is_ok());
+        let Err(e) = read_within(&path, "big.yml".into(), 12) else {
+            panic!("read past the budget")
+        };
+        assert_eq!(
+            e,
+            "Reading file 'big.yml': it is larger than the input budget of 12 bytes (raise it with SCHEMAC_MAX_INPUT_BYTES)"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

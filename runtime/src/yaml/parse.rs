@@ -158,11 +158,20 @@ pub mod budget {
     pub const DEFAULT_MAX_ALIAS_NODES: usize = 1_000_000;
     pub const ALIAS_VAR: &str = "SCHEMAC_MAX_ALIAS_NODES";
 
+    /// Bytes of one input file (what the pipeline holds of a file is tens of times its size).
+    pub const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
+    pub const INPUT_VAR: &str = "SCHEMAC_MAX_INPUT_BYTES";
+
     fn from_env(var: &str, default: usize) -> usize {
         std::env::var(var)
             .ok()
             .and_then(|v| v.trim().parse().ok())
             .unwrap_or(default)
+    }
+
+    pub fn max_input_bytes() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(INPUT_VAR, DEFAULT_MAX_INPUT_BYTES))
     }
 
     pub fn max_depth() -> usize {
