@@ -9,7 +9,7 @@
 //!   - `serde_json + jsonschema is_valid`: the same, parsing the JSON text each time.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
-use serde_json::{json, Map, Value as Json};
+use serde_json::Value as Json;
 
 use schemac_bench::{plain_values, same_as_gen_py, WORKLOADS};
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
@@ -33,73 +33,18 @@ fn typed_load(workload: &str, yaml: &str) -> bool {
     }
 }
 
-// TEMPORARY: JSON Schemas written by hand for the three workloads, until `schemac inspect
-// -o json-schema` (in progress on another branch) exports them; then the bench should take
-// the exported ones. Each says what the workload's schema.yml says: the types of the
-// defaults, no undeclared keys, the named rules (min/max, min_len, one_of), nullable.
+/// The JSON Schema `schemac inspect -o json-schema` exports for the workload's schema.
 fn json_schema(workload: &str) -> Json {
-    let object = |properties: Map<String, Json>| json!({"type": "object", "additionalProperties": false, "properties": properties});
-    let string = || json!({"type": "string"});
-    let port = json!({"type": "integer", "minimum": 1, "maximum": 65535});
-    match workload {
-        "typical" => {
-            let mut groups = Map::new();
-            for g in 0..12 {
-                let tls = object(Map::from_iter([
-                    ("cert".into(), string()),
-                    ("key".into(), string()),
-                ]));
-                let group = object(Map::from_iter([
-                    ("name".into(), json!({"type": "string", "minLength": 1})),
-                    ("port".into(), port.clone()),
-                    ("enabled".into(), json!({"type": "boolean"})),
-                    ("ratio".into(), json!({"type": "number"})),
-                    (
-                        "level".into(),
-                        json!({"type": "string", "enum": ["debug", "info", "warn"]}),
-                    ),
-                    ("tls".into(), json!({"anyOf": [{"type": "null"}, tls]})),
-                    ("hosts".into(), json!({"type": "array", "items": string()})),
-                    (
-                        "limits".into(),
-                        object(Map::from_iter([
-                            ("cpu".into(), string()),
-                            ("memory".into(), string()),
-                        ])),
-                    ),
-                ]));
-                groups.insert(format!("group{g}"), group);
-            }
-            object(groups)
-        }
-        "array10k" => {
-            let labels = object(Map::from_iter([
-                ("team".into(), string()),
-                ("tier".into(), string()),
-            ]));
-            let item = object(Map::from_iter([
-                ("weight".into(), json!({"type": "number"})),
-                ("name".into(), string()),
-                ("port".into(), port),
-                ("protocol".into(), string()),
-                ("host".into(), json!({"type": "string", "minLength": 1})),
-                ("enabled".into(), json!({"type": "boolean"})),
-                ("labels".into(), labels),
-            ]));
-            object(Map::from_iter([(
-                "endpoints".into(),
-                json!({"type": "array", "items": item}),
-            )]))
-        }
-        _ => {
-            let kinds = ["string", "integer", "boolean", "number"];
-            let groups = (0..50).map(|g| {
-                let keys = (0..100).map(|k| (format!("k{k}"), json!({"type": kinds[k % 4]})));
-                (format!("g{g}"), object(keys.collect()))
-            });
-            object(groups.collect())
-        }
-    }
+    let path = format!(
+        "{}/workloads/{workload}/schema.yml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let loaded = schemac_runtime::engine::load_schema(&[path], &schemac::check::Interpreter)
+        .unwrap_or_else(|e| panic!("{workload}: {e}"));
+    let schema = loaded.schema.expect("the workload declares a schema");
+    let exported = schemac::export::jsonschema::to_json_schema(&schema);
+    serde_json::from_str(&schemac_runtime::yaml::json::to_json(&exported.value))
+        .expect("the export is JSON")
 }
 
 /// The values as JSON, converted from the runtime's reading of the YAML (outside the timing).
