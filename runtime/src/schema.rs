@@ -106,6 +106,21 @@ impl Type {
         }
     }
 
+    /// Whether a map type's default is its fields' defaults, key for key (what a map's default
+    /// is unless `@schema/default` gave another one).
+    pub fn default_is_fields_defaults(&self) -> bool {
+        match (&self.kind, &self.default.value) {
+            (Kind::Map(fields), Value::Map(entries)) => {
+                entries.len() == fields.len()
+                    && entries
+                        .iter()
+                        .zip(fields)
+                        .all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
+            }
+            _ => false,
+        }
+    }
+
     /// The rule functions of this type and the types under it, in schema order.
     pub fn functions(&self) -> Vec<FunctionRef> {
         let mut out = Vec::new();

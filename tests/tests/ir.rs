@@ -13,7 +13,6 @@ use std::fmt::Write;
 use std::path::Path;
 
 use schemac_runtime::schema::{Kind, Type};
-use schemac_runtime::value::Value;
 
 /// One line per type, depth first.
 fn outline(ty: &Type, path: &str, out: &mut String) {
@@ -22,17 +21,7 @@ fn outline(ty: &Type, path: &str, out: &mut String) {
         Kind::Array(_) => "array".to_string(),
         other => format!("{other:?}"),
     };
-    let composed = match (&ty.kind, &ty.default.value) {
-        (Kind::Map(fields), Value::Map(entries)) => {
-            entries.len() == fields.len()
-                && entries
-                    .iter()
-                    .zip(fields)
-                    .all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
-        }
-        _ => false,
-    };
-    let default = if composed {
+    let default = if ty.default_is_fields_defaults() {
         "(fields)".to_string()
     } else {
         format!("{:?}", ty.default)

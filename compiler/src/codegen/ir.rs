@@ -152,16 +152,7 @@ impl IrTokens<'_> {
             let composed = if t.nullable {
                 t.default.value.is_null()
             } else {
-                match &t.default.value {
-                    Value::Map(entries) => {
-                        entries.len() == fields.len()
-                            && entries
-                                .iter()
-                                .zip(fields)
-                                .all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
-                    }
-                    _ => false,
-                }
+                t.default_is_fields_defaults()
             } && t.default.pos == t.pos;
             let default = if composed {
                 quote! { None }
