@@ -251,7 +251,7 @@ fn load_documents(
                 TreeValue::Scalar(v) => v.is_null(),
                 TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
             };
-            if plain && !(tree.anns.is_empty() && empty) {
+            if plain && !empty {
                 let (phase, what) = if has_schema {
                     (
                         "Overlaying data values schema",

@@ -271,11 +271,11 @@ fn merge_map_item(
     }
     match found {
         Some(i) if item.ann("overlay/replace").is_some() => {
+            // The new node replaces the old one whole: value, position and annotations (the
+            // old node's rules and schema annotations go with it, as in ytt).
             entries[i].value = item.value;
             entries[i].pos = item.pos;
-            if mode.replace_arrays {
-                entries[i].anns.retain(|a| a.name != "assert/validate");
-            }
+            entries[i].anns = item.anns;
             Ok(())
         }
         Some(i) => {
@@ -363,6 +363,8 @@ fn merge_array_item(
         };
         if replace {
             elems[i].value = value;
+            elems[i].pos = item.pos.clone();
+            elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
             elems[i].value =

@@ -111,7 +111,12 @@ impl SchemaReport {
                 out.push_str(d);
             }
             out.push('\n');
-            out.push_str(&f.file);
+            // Line 0 is a node without a position (a document made of annotations after a
+            // file's last node): ytt names no file and shows its line as `?`.
+            let unplaced = !f.lines.is_empty() && f.lines.iter().all(|&(n, _)| n == 0);
+            if !unplaced {
+                out.push_str(&f.file);
+            }
             out.push_str(":\n");
             out.push_str(&pad("|", ""));
             out.push('\n');
@@ -121,7 +126,12 @@ impl SchemaReport {
                     out.push_str(&pad("|", ""));
                     out.push_str(" ...\n");
                 }
-                out.push_str(&pad("|", &n.to_string()));
+                let number = if *n == 0 {
+                    "?".to_string()
+                } else {
+                    n.to_string()
+                };
+                out.push_str(&pad("|", &number));
                 out.push(' ');
                 out.push_str(text);
                 out.push('\n');

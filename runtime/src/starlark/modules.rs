@@ -336,28 +336,57 @@ fn math_args(
         .collect()
 }
 
+/// `math.floor`/`math.ceil` as starlark-go has them: an int argument is returned as it is; a
+/// float is rounded by `round` and converted exactly to an int of any size (`1e23` gives
+/// `99999999999999991611392`); infinities and NaN are an error.
+fn math_to_int<'v>(
+    name: &str,
+    args: &[Value<'v>],
+    kwargs: &starlark::collections::SmallMap<starlark::values::StringValue, Value>,
+    heap: Heap<'v>,
+    round: fn(f64) -> f64,
+) -> anyhow::Result<Value<'v>> {
+    let x = math_args(name, args, kwargs, 1)?;
+    if args[0].get_type() == "int" {
+        return Ok(args[0]);
+    }
+    let rounded = round(x[0]);
+    if rounded.is_nan() {
+        anyhow::bail!("{name}: cannot convert float NaN to integer");
+    }
+    if rounded.is_infinite() {
+        anyhow::bail!("{name}: cannot convert float infinity to integer");
+    }
+    if rounded.abs() < 9.0e18 {
+        return Ok(heap.alloc(rounded as i64));
+    }
+    let big = <num_bigint::BigInt as num_traits::FromPrimitive>::from_f64(rounded)
+        .ok_or_else(|| anyhow::anyhow!("{name}: cannot convert float {rounded} to integer"))?;
+    Ok(heap.alloc(big))
+}
+
 #[starlark_module]
 fn math_members(builder: &mut GlobalsBuilder) {
     fn ceil<'v>(
+        heap: Heap<'v>,
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-    ) -> anyhow::Result<i64> {
-        let x = math_args("ceil", &args.items, &kwargs, 1)?;
-        Ok(x[0].ceil() as i64)
+    ) -> anyhow::Result<Value<'v>> {
+        math_to_int("ceil", &args.items, &kwargs, heap, f64::ceil)
     }
 
     fn floor<'v>(
+        heap: Heap<'v>,
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-    ) -> anyhow::Result<i64> {
-        let x = math_args("floor", &args.items, &kwargs, 1)?;
-        Ok(x[0].floor() as i64)
+    ) -> anyhow::Result<Value<'v>> {
+        math_to_int("floor", &args.items, &kwargs, heap, f64::floor)
     }
 
     fn round<'v>(

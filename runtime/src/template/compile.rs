@@ -95,12 +95,7 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     for (i, doc) in file.docs.iter().enumerate() {
         c.node(doc, &mut vec![i])?;
     }
-    // An annotation after the last node annotates nothing: ytt ignores it.
-    for comment in file
-        .trailing_comments
-        .iter()
-        .filter(|c| !is_annotation(&c.text))
-    {
+    for comment in &file.trailing_comments {
         c.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
         c.code(comment)?;
     }
@@ -152,10 +147,6 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     })
 }
 
-pub(crate) fn is_annotation(text: &str) -> bool {
-    text.chars().next().is_some_and(|c| !c.is_whitespace())
-}
-
 impl Compiler {
     fn emit(&mut self, line: u32, depth: usize, text: &str) {
         for _ in 0..depth {
@@ -191,7 +182,7 @@ impl Compiler {
         // Code lines above the node run before it; annotations apply to it.
         let mut annotations = Vec::new();
         for comment in before.iter().copied() {
-            if is_annotation(&comment.text) {
+            if comment.is_annotation() {
                 annotations.push(comment);
             } else {
                 self.close_frames_not_ancestors_of(path, comment.line)?;
@@ -200,7 +191,7 @@ impl Compiler {
         }
         let mut value_expr = None;
         for comment in same.iter().copied() {
-            if is_annotation(&comment.text) {
+            if comment.is_annotation() {
                 annotations.push(comment);
             } else {
                 value_expr = Some(comment);

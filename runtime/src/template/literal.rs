@@ -35,11 +35,7 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
         compile_time: true,
         stack: Vec::new(),
     };
-    for c in file
-        .trailing_comments
-        .iter()
-        .filter(|c| !super::compile::is_annotation(&c.text))
-    {
+    for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
     }
     let mut out = Annotations {

@@ -24,6 +24,13 @@ pub struct Comment {
     pub text: String,
 }
 
+impl Comment {
+    /// `#@name ...` annotates a node; `#@ code` (a space after `#@`) is Starlark code.
+    pub fn is_annotation(&self) -> bool {
+        self.text.chars().next().is_some_and(|c| !c.is_whitespace())
+    }
+}
+
 /// What a raw node is in its parent.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawKind {
@@ -48,7 +55,8 @@ pub enum RawValue {
     Array(Vec<RawNode>),
 }
 
-/// A parsed file: its documents, and comments that no node owns (after the last node).
+/// A parsed file: its documents, and code comments that no node owns (after the last node;
+/// annotations there form a document of their own).
 #[derive(Clone, Debug)]
 pub struct RawFile {
     pub name: Arc<str>,
@@ -92,7 +100,17 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         comments,
         first_explicit,
     } = read;
-    let trailing_comments = attach_comments(&mut docs, comments, first_explicit);
+    let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
+    if trailing_comments.iter().any(Comment::is_annotation) {
+        // As in ytt, annotations after the last node make an empty document of their own (it
+        // has no position: ytt prints `?` for its line).
+        docs.push(RawNode {
+            kind: RawKind::Document,
+            line: 0,
+            value: RawValue::Scalar(Value::Null),
+            comments: std::mem::take(&mut trailing_comments),
+        });
+    }
     Ok(RawFile {
         name: Arc::from(name),
         docs,
