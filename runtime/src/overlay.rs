@@ -163,6 +163,9 @@ fn truthy(node: Option<&Node>) -> bool {
 /// Applies a document onto `left` (the current result, or `None` for the first document). The
 /// document's nodes move into the result.
 pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<Tree, OverlayError> {
+    if left.is_some() {
+        check_overlay_kwargs(&doc, None)?;
+    }
     match left {
         None => Ok(doc),
         Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
@@ -238,6 +241,35 @@ fn key_of(item: &Tree) -> &Value {
     item.key().unwrap_or(&NO_KEY)
 }
 
+/// The keyword arguments each overlay annotation takes; ytt rejects any other.
+const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
+    ("overlay/match", &["by", "expects", "missing_ok", "when"]),
+    ("overlay/match-child-defaults", &["expects", "missing_ok"]),
+    ("overlay/replace", &["via", "or_add"]),
+    ("overlay/assert", &["via"]),
+    ("overlay/insert", &["before", "after"]),
+];
+
+/// ytt's error for an overlay annotation of `item` given a keyword argument it does not take.
+fn check_overlay_kwargs(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
+    for ann in &item.anns {
+        let Some((_, known)) = OVERLAY_KWARGS.iter().find(|(name, _)| *name == ann.name) else {
+            continue;
+        };
+        if let Some((k, _)) = ann
+            .kwargs
+            .iter()
+            .find(|(k, _)| !known.contains(&k.as_str()))
+        {
+            return Err(Path::of(item, parent).error(format!(
+                "Unknown '{}' annotation keyword argument '{k}'",
+                ann.name
+            )));
+        }
+    }
+    Ok(())
+}
+
 fn merge_map_item(
     entries: &mut Vec<Tree>,
     index: &mut KeyIndex,
@@ -246,6 +278,7 @@ fn merge_map_item(
     inherited_missing_ok: bool,
     parent: &Path,
 ) -> Result<(), OverlayError> {
+    check_overlay_kwargs(&item, Some(parent))?;
     let matcher = item.ann("overlay/match");
     let missing_ok = inherited_missing_ok
         || mode.missing_ok
@@ -316,6 +349,7 @@ fn merge_array_item(
     inherited_missing_ok: bool,
     parent: &Path,
 ) -> Result<(), OverlayError> {
+    check_overlay_kwargs(&item, Some(parent))?;
     let Some(matcher) = item.ann("overlay/match") else {
         if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
             return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
