@@ -58,9 +58,16 @@ def run_one(cmd, cwd, env):
         return 'timeout', ex.stdout or b'', ex.stderr or b''
 
 
+# Flags whose value is the next argument (`--data-values-env --data-values-inspect` makes
+# `--data-values-inspect` the prefix, not an action).
+TAKES_VALUE = ('-f', '--file', '-v', '--data-value', '--data-value-yaml', '--data-value-file',
+               '--data-values-file', '--data-values-env', '--data-values-env-yaml', '-o', '--output')
+
+
 def ytt_args(args):
     # in front, so that a flag missing its argument at the end of the line stays without one
-    return args if any(a in INSPECT for a in args) else ['--data-values-inspect'] + args
+    actions = [a for i, a in enumerate(args) if a in INSPECT and (i == 0 or args[i - 1] not in TAKES_VALUE)]
+    return args if actions else ['--data-values-inspect'] + args
 
 
 def run_pair(d, ytt, schemac):
