@@ -8,6 +8,7 @@ use crate::request::{DataValues, Request};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{Pos, Value};
 use crate::yaml::parse::{parse_file, RawNode, RawValue};
+use std::sync::Arc;
 
 fn doc(value: TreeValue, pos: Pos) -> Tree {
     Tree {
@@ -141,12 +142,12 @@ fn key_value_document(
     let Some(k) = root_key(k)? else {
         return Ok(None);
     };
-    let label = if yaml {
+    let label: Arc<str> = Arc::from(if yaml {
         "(data-value-yaml arg)"
     } else {
         "(data-value arg)"
-    };
-    sources.add(label, kv);
+    });
+    sources.add_source(&label, kv);
     let pos = Pos::new(label, 1);
     let leaf = if yaml {
         // ytt parses the value as a file without a name: collections keep those positions.
@@ -183,8 +184,8 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
             format!("Extracting data value from file: {step}{e}"),
         )
     })?;
-    let label = format!("(data-value-file arg) {kv}");
-    sources.add(&label, &text);
+    let label: Arc<str> = Arc::from(format!("(data-value-file arg) {kv}"));
+    sources.add_source(&label, &text);
     let pos = Pos::new(label, 1);
     Ok(doc(
         nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),
@@ -252,17 +253,17 @@ fn env_documents(
                 format!("{context}: schemac takes names of env variables in UTF-8 only"),
             ));
         };
-        let label = format!(
+        let label: Arc<str> = Arc::from(format!(
             "(data-values-env{} arg) {prefix}",
             if yaml { "-yaml" } else { "" }
-        );
-        let pos = Pos::new(label.clone(), 1);
+        ));
         if let Some(v) = value.to_str() {
-            sources.add(
+            sources.add_source(
                 &label,
                 &format!("{key_name}={v}", key_name = name.to_string_lossy()),
             );
         }
+        let pos = Pos::new(label, 1);
         let leaf = match (value.to_str(), yaml) {
             (Some(v), true) => {
                 // As for `--data-value-yaml`: collections keep the positions of a nameless file.

@@ -214,6 +214,11 @@ fn merge_value(
             Ok(TreeValue::Map(entries))
         }
         TreeValue::Array(items) => {
+            if mode.replace_arrays {
+                // A plain file's or a flag's array replaces whatever was there (a map or a
+                // scalar too: the type check then reports it, as ytt does).
+                return Ok(TreeValue::Array(items));
+            }
             let mut elems = match left {
                 TreeValue::Array(elems) => elems,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Array(items)),
@@ -221,9 +226,6 @@ fn merge_value(
                     return Err(path.error(format!("Expected array, but was {}", other.type_name())))
                 }
             };
-            if mode.replace_arrays {
-                return Ok(TreeValue::Array(items));
-            }
             for item in items {
                 merge_array_item(&mut elems, item, mode, child_missing_ok, path)?;
             }

@@ -12,6 +12,9 @@ use std::sync::{Arc, OnceLock};
 #[derive(Default, Clone, Debug)]
 pub struct SourceLines {
     files: HashMap<Arc<str>, Lines>,
+    /// Sources that share a name with others (every `--data-value` flag is a
+    /// `(data-value arg)`), found by the identity of the name their positions hold.
+    by_identity: HashMap<usize, (Arc<str>, Lines)>,
 }
 
 /// A file's text, and where each of its lines starts once a line is quoted (only errors quote
@@ -38,11 +41,45 @@ impl SourceLines {
         );
     }
 
+    /// Adds the text of one of several sources named alike. Positions whose `file` is a clone
+    /// of `name` (the same `Arc`) quote this text; others quote the last text added by name.
+    pub fn add_source(&mut self, name: &Arc<str>, text: &str) {
+        self.add(name, text);
+        let lines = Lines {
+            text: Arc::from(text),
+            starts: OnceLock::new(),
+        };
+        // The map keeps `name` alive, so its address cannot be reused by another name.
+        self.by_identity.insert(
+            Arc::as_ptr(name) as *const u8 as usize,
+            (Arc::clone(name), lines),
+        );
+    }
+
+    /// The line `pos` points at, or "" when unknown.
+    pub fn line_at(&self, pos: &crate::value::Pos) -> &str {
+        match self
+            .by_identity
+            .get(&(Arc::as_ptr(&pos.file) as *const u8 as usize))
+        {
+            Some((_, lines)) => lines.line(pos.line),
+            None => self.line(&pos.file, pos.line),
+        }
+    }
+
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
-        let Some(lines) = self.files.get(file) else {
-            return "";
-        };
+        match self.files.get(file) {
+            Some(lines) => lines.line(line),
+            None => "",
+        }
+    }
+}
+
+impl Lines {
+    /// Line `line` (1-based), or "" when there is none.
+    fn line(&self, line: u32) -> &str {
+        let lines = self;
         let starts = lines.starts.get_or_init(|| {
             std::iter::once(0)
                 .chain(lines.text.match_indices('\n').map(|(i, _)| i + 1))

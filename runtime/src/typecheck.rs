@@ -13,7 +13,7 @@ pub struct TypeViolation {
     pub found: String,
     pub expected: String,
     pub hints: Vec<String>,
-    /// A map or array where a scalar was declared: ytt then reports this violation alone.
+    /// A map or array where another type was declared: ytt then reports only such violations.
     pub collection_for_scalar: bool,
 }
 
@@ -22,10 +22,7 @@ impl TypeViolation {
         Failure {
             description: self.description.clone(),
             file: self.pos.file.to_string(),
-            lines: vec![(
-                self.pos.line,
-                sources.line(&self.pos.file, self.pos.line).to_string(),
-            )],
+            lines: vec![(self.pos.line, sources.line_at(&self.pos).to_string())],
             found: Some(self.found.clone()),
             expected: Some(self.expected.clone()),
             hints: self.hints.clone(),
@@ -53,8 +50,8 @@ pub type TypeChecker = fn(&Tree, &Type, &mut Vec<TypeViolation>);
 pub fn check_tree_with(tree: &Tree, ty: &Type, checker: TypeChecker) -> Vec<TypeViolation> {
     let mut out = Vec::new();
     checker(tree, ty, &mut out);
-    if let Some(first) = out.iter().find(|v| v.collection_for_scalar) {
-        return vec![first.clone()];
+    if out.iter().any(|v| v.collection_for_scalar) {
+        out.retain(|v| v.collection_for_scalar);
     }
     out
 }
@@ -68,7 +65,7 @@ pub fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
         found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
         hints: Vec::new(),
-        collection_for_scalar: collection && matches!(ty.kind, Kind::Scalar(_)),
+        collection_for_scalar: collection,
     }
 }
 
