@@ -622,7 +622,9 @@ impl Lowerer<'_> {
                     misc: String::new(),
                 });
             }
-            // Checked where the annotation is; the value is the node's (`from:` names its line).
+            // Checked where the annotation is; the value is the node's (`from:` names its line,
+            // for every node the annotation gave; filled-in fields keep their own).
+            relabel_nodes_at(&mut value, &ann.pos, &tree.pos);
             value.pos = tree.pos.clone();
             return Ok(value);
         }
@@ -646,6 +648,26 @@ impl Lowerer<'_> {
                 tree.pos.clone(),
             ),
         })
+    }
+}
+
+/// Moves the nodes of `node` that are at `from` to `to`.
+fn relabel_nodes_at(node: &mut Node, from: &Pos, to: &Pos) {
+    if node.pos == *from {
+        node.pos = to.clone();
+    }
+    match &mut node.value {
+        Value::Map(entries) => {
+            for e in entries {
+                relabel_nodes_at(&mut e.value, from, to);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                relabel_nodes_at(item, from, to);
+            }
+        }
+        _ => {}
     }
 }
 

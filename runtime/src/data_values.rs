@@ -185,7 +185,7 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
         )
     })?;
     let label: Arc<str> = Arc::from(format!("(data-value-file arg) {kv}"));
-    sources.add_source(&label, &text);
+    sources.add_source_unsplit(&label, &text);
     let pos = Pos::new(label, 1);
     Ok(doc(
         nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),

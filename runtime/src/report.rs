@@ -44,11 +44,21 @@ impl SourceLines {
     /// Adds the text of one of several sources named alike. Positions whose `file` is a clone
     /// of `name` (the same `Arc`) quote this text; others quote the last text added by name.
     pub fn add_source(&mut self, name: &Arc<str>, text: &str) {
-        self.add(name, text);
+        self.add_source_lines(name, text, OnceLock::new());
+    }
+
+    /// [`SourceLines::add_source`] for a text ytt quotes whole as its line 1 (the contents of
+    /// a `--data-value-file`, line breaks and all).
+    pub fn add_source_unsplit(&mut self, name: &Arc<str>, text: &str) {
+        self.add_source_lines(name, text, OnceLock::from(vec![0]));
+    }
+
+    fn add_source_lines(&mut self, name: &Arc<str>, text: &str, starts: OnceLock<Vec<usize>>) {
         let lines = Lines {
             text: Arc::from(text),
-            starts: OnceLock::new(),
+            starts,
         };
+        self.files.insert(Arc::clone(name), lines.clone());
         // The map keeps `name` alive, so its address cannot be reused by another name.
         self.by_identity.insert(
             Arc::as_ptr(name) as *const u8 as usize,

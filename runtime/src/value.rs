@@ -41,8 +41,12 @@ impl Pos {
 }
 
 impl fmt::Display for Pos {
-    /// `file:line`, as ytt prints positions.
+    /// `file:line`, as ytt prints positions; a node of a nameless text (a `--data-value-yaml`
+    /// collection) is its line alone.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.file.is_empty() && self.line > 0 {
+            return write!(f, "{}", self.line);
+        }
         write!(f, "{}:{}", self.file, self.line)
     }
 }
