@@ -76,11 +76,14 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                             file.name
                         )));
                     }
-                    out.extend(plain_documents(&file.name, &file.text, r.strict, sources)?);
+                    // ytt names the flag's path (a directory too) when it finds annotations.
+                    out.extend(plain_documents(
+                        &file.name, path, &file.text, r.strict, sources,
+                    )?);
                 }
             }
             DataValues::Inline { name, text } => {
-                out.extend(plain_documents(name, text, r.strict, sources)?)
+                out.extend(plain_documents(name, name, text, r.strict, sources)?)
             }
             DataValues::Env { prefix, yaml } => {
                 out.extend(env_documents(prefix, *yaml, r.strict, sources)?)
@@ -94,9 +97,11 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
     Ok(out)
 }
 
-/// The documents of a plain YAML data values file (`--data-values-file`).
+/// The documents of a plain YAML data values file (`--data-values-file`); `given_as` is the
+/// path the flag named.
 fn plain_documents(
     file: &str,
+    given_as: &str,
     text: &str,
     strict: bool,
     sources: &mut SourceLines,
@@ -112,10 +117,16 @@ fn plain_documents(
         )
         .at_opt((e.line > 0).then(|| Pos::new(file, e.line)))
     })?;
-    let annotated = raw.docs.iter().any(has_comments) || !raw.trailing_comments.is_empty();
+    // Comments of an empty document (annotations after the last node make one) do not count,
+    // as in ytt; empty documents are dropped below.
+    let annotated = raw
+        .docs
+        .iter()
+        .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
+        .any(has_comments);
     if annotated {
         return Err(CheckError::new(ErrorKind::Usage, format!(
-            "Extracting data value from file: Checking data values file '{file}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
+            "Extracting data value from file: Checking data values file '{given_as}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
         )));
     }
     Ok(raw
