@@ -240,7 +240,11 @@ impl Lowerer<'_> {
 
     fn doc(&self, tree: &Tree) -> Result<Doc, SchemaReport> {
         let mut doc = Doc::default();
-        for ann in &tree.anns {
+        for (i, ann) in tree.anns.iter().enumerate() {
+            // A later annotation of the same name replaces this one, as in ytt.
+            if tree.anns[i + 1..].iter().any(|a| a.name == ann.name) {
+                continue;
+            }
             match ann.name.as_str() {
                 "schema/desc" => doc.desc = Some(self.string_arg(tree, ann)?),
                 "schema/title" => doc.title = Some(self.string_arg(tree, ann)?),
@@ -359,7 +363,6 @@ impl Lowerer<'_> {
     }
 
     fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
-        let doc = self.doc(tree)?;
         if in_any {
             let names: Vec<String> = tree
                 .anns
@@ -481,6 +484,8 @@ impl Lowerer<'_> {
         if any {
             self.check_nested_in_any(tree)?;
         }
+        // ytt reads the documentation annotations once the children's types are built.
+        let doc = self.doc(tree)?;
         let mut ty = Type {
             kind,
             pos: tree.pos.clone(),

@@ -165,18 +165,26 @@ fn load_documents(
         })?;
         templates.push((input, raw, false));
     }
-    // Then each file's data values annotations are checked, and files without any dropped.
-    // With --data-values-schema-inspect, ytt looks at the schema files only.
+    // Then each file's data values annotations are checked, and files without any dropped:
+    // schema files now, the others' first error once the schema is built (ytt reads data
+    // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
+    // files only.
+    let mut values_misplaced = None;
     for (_, raw, _) in &templates {
-        if !opts.schema_inspect
-            || raw
-                .docs
-                .iter()
-                .any(|d| doc_annotation(d) == Some("data/values-schema"))
-        {
+        let schema_file = raw
+            .docs
+            .iter()
+            .any(|d| doc_annotation(d) == Some("data/values-schema"));
+        if schema_file {
             check_misplaced(raw)?;
+        } else if !opts.schema_inspect && values_misplaced.is_none() {
+            values_misplaced = check_misplaced(raw).err();
         }
     }
+    let mut schema_done = |docs: &mut Documents, sources: &SourceLines| {
+        schema_done(docs, sources)?;
+        values_misplaced.take().map_or(Ok(()), Err)
+    };
     templates.retain_mut(|(_, raw, has_schema)| {
         let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
         *has_schema = kinds.contains(&Some("data/values-schema"));
