@@ -2,6 +2,7 @@
 
 mod block;
 pub mod emit;
+mod go_error;
 pub mod json;
 pub mod parse;
 #[cfg(test)]

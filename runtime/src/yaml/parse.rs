@@ -145,10 +145,16 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     let docs = builder.documents();
     let tab = check_tab_indentation(&chars, &builder.scalar_spans);
     let docs = match (docs, tab) {
-        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => return Err(t),
-        (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
         (Ok(docs), Ok(())) => docs,
+        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => {
+            return Err(super::go_error::first_error(src).unwrap_or(t))
+        }
+        (Err(e), _) | (Ok(_), Err(e)) => return Err(super::go_error::first_error(src).unwrap_or(e)),
     };
+    // saphyr-parser reads some texts go-yaml rejects (`- : x` under a key).
+    if let Some(e) = super::go_error::first_error(src) {
+        return Err(e);
+    }
     let comments = scan_comments(&chars, &builder.scalar_spans);
     Ok(Read {
         docs,
