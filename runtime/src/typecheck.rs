@@ -116,7 +116,7 @@ pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let expected = match fields.len() {
         1 => format!(
             "a map item with the key named \"{}\" (from {})",
-            fields[0].key.key_string(),
+            fields[0].key.go_percent_s(),
             map.pos
         ),
         2..=9 => {

@@ -381,9 +381,10 @@ fn push_key(path: &mut String, key: &Value) {
     if !path.is_empty() {
         path.push('.');
     }
+    // ytt writes each key with Go's `%s`: `%!s(bool=true)` for the YAML 1.1 key `on:`.
     match key {
         Value::Str(s) => path.push_str(s),
-        other => path.push_str(&other.key_string()),
+        other => path.push_str(&other.go_percent_s()),
     }
 }
 
