@@ -7,7 +7,6 @@
 //!
 //! [`Validator`]: schemac_runtime::validator::Validator
 
-pub mod check;
 pub mod ir;
 pub mod names;
 pub mod types;
@@ -93,10 +92,6 @@ pub fn generate_lowered(
     let translated = lowering.translations(&rt);
     let rule_fns = lowering.items;
     let functions = compiled.functions;
-    let mut checks = check::CheckGen::new(&rt);
-    let check_fn = checks.root(&compiled.schema);
-    let defaults_fn = checks.defaults_root(&compiled.schema);
-    let check_fns = checks.items;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
     let json_schema = crate::export::jsonschema::to_json_schema(&compiled.schema);
@@ -158,8 +153,6 @@ pub fn generate_lowered(
 
         #translated
 
-        #(#check_fns)*
-
         /// The `--data-values-schema-inspect -o openapi-v3` document.
         pub fn openapi() -> #rt::value::Node {
             #rt::__private::yaml_document(#openapi_yaml)
@@ -181,8 +174,6 @@ pub fn generate_lowered(
             schema,
             openapi,
             json_schema,
-            type_check: #check_fn,
-            fill_defaults: #defaults_fn,
             built: #rt::validator::BuiltOnce::new(),
         };
     }
