@@ -58,7 +58,7 @@ fn typed_structs_carry_the_schema_defaults() {
     assert!(d.ports.is_empty());
     assert_eq!(d.ratio, 0.5);
     // The IR's default converts to the same struct.
-    let ir = generated::web::schema();
+    let ir = generated::web::__schemac_internals::schema();
     assert_eq!(
         generated::web::DataValues::from_value(&ir.default.value),
         Some(d)
@@ -81,8 +81,10 @@ fn typed_structs_carry_the_schema_defaults() {
 fn only_schemas_with_functions_need_starlark() {
     assert!(!generated::web::VALIDATOR.needs_starlark);
     assert!(generated::rules::VALIDATOR.needs_starlark);
-    assert!(generated::web::schema().validation.is_none());
-    let replicas = match generated::web::schema().kind {
+    assert!(generated::web::__schemac_internals::schema()
+        .validation
+        .is_none());
+    let replicas = match generated::web::__schemac_internals::schema().kind {
         schemac_runtime::schema::Kind::Map(fields) => fields.into_iter().next().unwrap(),
         _ => unreachable!(),
     };
@@ -101,20 +103,20 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     let cases: [Case; 3] = [
         (
             "web",
-            generated::web::schema,
-            generated::web::openapi,
+            generated::web::__schemac_internals::schema,
+            generated::web::__schemac_internals::openapi,
             &generated::web::VALIDATOR,
         ),
         (
             "keys",
-            generated::keys::schema,
-            generated::keys::openapi,
+            generated::keys::__schemac_internals::schema,
+            generated::keys::__schemac_internals::openapi,
             &generated::keys::VALIDATOR,
         ),
         (
             "rules",
-            generated::rules::schema,
-            generated::rules::openapi,
+            generated::rules::__schemac_internals::schema,
+            generated::rules::__schemac_internals::openapi,
             &generated::rules::VALIDATOR,
         ),
     ];
@@ -229,7 +231,7 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
     use schemac_runtime::engine::{run, CheckError};
     use schemac_runtime::lowered::Translated;
     let v = &generated::fragments::VALIDATOR;
-    let refs = generated::fragments::schema().functions();
+    let refs = generated::fragments::__schemac_internals::schema().functions();
     let translated: Vec<&str> = refs
         .iter()
         .map(|f| match (v.translated)(f.index) {
