@@ -26,7 +26,7 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules", "fragments"] {
+    for case in ["web", "keys", "rules", "fragments", "names"] {
         check_snapshot(case);
     }
 }
@@ -46,6 +46,45 @@ pub mod generated {
     pub mod fragments {
         include!("../fixtures/codegen/fragments.rs");
     }
+    pub mod names {
+        include!("../fixtures/codegen/names.rs");
+    }
+}
+
+#[test]
+fn types_are_named_by_path_and_one_of_strings_are_enums() {
+    use generated::names::{
+        ClientTls, DataValues, Level, Option2, Protocol, Server, ServerTls, Tls,
+    };
+    let d = DataValues::default();
+    // Structs are built from their fields' own defaults.
+    assert_eq!(d.tls, Tls { enabled: false });
+    assert_eq!(d.server.tls, ServerTls::default());
+    assert_eq!(d.client.tls, ClientTls::default());
+    assert_eq!(d.option, Option2 { value: 1 });
+    // `one_of` strings are enums named from their values, with the YAML value as their text.
+    assert_eq!(d.server.protocol, Protocol::Tcp);
+    assert_eq!(Protocol::TcpV2.as_str(), "tcp-v2");
+    assert_eq!(d.client.level, None);
+    // Values that make the same variant name, or a one_of under when=, stay strings.
+    assert_eq!(
+        (d.client.mode.as_str(), d.client.gated.as_str()),
+        ("a-b", "x")
+    );
+    let loaded =
+        DataValues::from_yaml_str("server:\n  protocol: tcp-v2\nclient:\n  level: debug\n")
+            .unwrap();
+    assert_eq!(
+        loaded.server,
+        Server {
+            protocol: Protocol::TcpV2,
+            ..Server::default()
+        }
+    );
+    assert_eq!(loaded.client.level, Some(Level::Debug));
+    assert!(loaded.to_yaml().contains("protocol: tcp-v2\n"));
+    let err = DataValues::from_yaml_str("server:\n  protocol: SCTP\n").unwrap_err();
+    assert!(err.to_string().contains("one of"), "{err}");
 }
 
 #[test]

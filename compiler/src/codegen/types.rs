@@ -1,11 +1,13 @@
-//! Typed structs for a schema: one struct per map type, fields typed by the schema, `Default`
-//! from the schema's defaults (a field's map type from its own `Default`), and conversion
-//! from and to checked data values (in the internals module).
+//! Typed structs for a schema: one struct per map type, fields typed by the schema (an enum
+//! for a string limited by `one_of`), `Default` from the schema's defaults (a field's map type
+//! from its own `Default`), and conversion from and to checked data values (in the internals
+//! module).
 
 use std::collections::HashMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
+use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
@@ -64,8 +66,45 @@ fn map_paths(t: &Type, segments: Vec<String>, out: &mut Vec<(*const Type, Vec<St
             s.push(format!("{last}Item"));
             map_paths(item, s, out);
         }
+        Kind::Scalar(_) if !segments.is_empty() && string_enum(t).is_some() => {
+            out.push((t as *const Type, segments));
+        }
         _ => {}
     }
+}
+
+/// The values and variant names of a string type whose values the schema limits to a list
+/// (`one_of=[...]` of strings, without `when=`, the default among them or null), when each
+/// value makes a distinct variant name; otherwise the field stays a `String`.
+fn string_enum(t: &Type) -> Option<Vec<(String, Ident)>> {
+    if !matches!(t.kind, Kind::Scalar(Scalar::String)) {
+        return None;
+    }
+    let v = t.validation.as_ref().filter(|v| v.when.is_none())?;
+    let (_, Value::Array(items)) = v.named.iter().find(|(r, _)| *r == RuleName::OneOf)? else {
+        return None;
+    };
+    let values: Vec<String> = items
+        .iter()
+        .map(|n| n.value.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    let default_ok = match &t.default.value {
+        Value::Str(d) => values.contains(d),
+        Value::Null => t.nullable,
+        _ => false,
+    };
+    let mut seen = std::collections::HashSet::new();
+    let variants: Vec<(String, Ident)> = values
+        .into_iter()
+        .filter(|value| seen.insert(value.clone()))
+        .map(|value| {
+            let name = type_name(&value);
+            syn::parse_str::<Ident>(&name).ok().map(|i| (value, i))
+        })
+        .collect::<Option<_>>()?;
+    let names: std::collections::HashSet<String> =
+        variants.iter().map(|(_, i)| i.to_string()).collect();
+    (default_ok && !variants.is_empty() && names.len() == variants.len()).then_some(variants)
 }
 
 impl<'a> TypeGen<'a> {
@@ -105,7 +144,13 @@ impl<'a> TypeGen<'a> {
         let rt = self.rt;
         let inner = match &t.kind {
             Kind::Any => quote! { #rt::value::Value },
-            Kind::Scalar(Scalar::String) => quote! { String },
+            Kind::Scalar(Scalar::String) => match string_enum(t) {
+                Some(variants) if self.names.contains_key(&(t as *const Type)) => {
+                    let name = self.enum_type(t, &variants);
+                    quote! { #name }
+                }
+                _ => quote! { String },
+            },
             Kind::Scalar(Scalar::Int) => quote! { i64 },
             Kind::Scalar(Scalar::Float) => quote! { f64 },
             Kind::Scalar(Scalar::Bool) => quote! { bool },
@@ -205,6 +250,65 @@ impl<'a> TypeGen<'a> {
         name
     }
 
+    /// The enum of a string type limited to `variants` (see [`string_enum`]).
+    fn enum_type(&mut self, t: &Type, variants: &[(String, Ident)]) -> Ident {
+        let name = self.names[&(t as *const Type)].clone();
+        let rt = self.rt;
+        let decls = variants.iter().map(|(value, v)| {
+            let doc = format!(" YAML value: `{value}`.");
+            let rename = match self.serde {
+                true => quote! { #[serde(rename = #value)] },
+                false => quote! {},
+            };
+            quote! { #[doc = #doc] #rename #v }
+        });
+        let to_str = variants
+            .iter()
+            .map(|(value, v)| quote! { Self::#v => #value });
+        let from_str = variants
+            .iter()
+            .map(|(value, v)| quote! { #value => Some(Self::#v) });
+        let serde = if self.serde {
+            let krate = format!("{rt}::__private::serde").replace(' ', "");
+            quote! {
+                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+                #[serde(crate = #krate)]
+            }
+        } else {
+            quote! {}
+        };
+        self.public.push(quote! {
+            /// The values the schema allows (`one_of`).
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            #serde
+            pub enum #name { #(#decls,)* }
+
+            impl #name {
+                /// The value as written in YAML.
+                pub fn as_str(&self) -> &'static str {
+                    match self { #(#to_str,)* }
+                }
+            }
+        });
+        self.internal.push(quote! {
+            impl #rt::__private::FromValue for super::#name {
+                fn from_value(value: &#rt::value::Value) -> Option<Self> {
+                    match value.as_str()? {
+                        #(#from_str,)*
+                        _ => None,
+                    }
+                }
+            }
+
+            impl #rt::__private::ToValue for super::#name {
+                fn to_value(&self) -> #rt::value::Value {
+                    #rt::value::Value::Str(self.as_str().to_string())
+                }
+            }
+        });
+        name
+    }
+
     /// A Rust expression for the default value `node` of type `t`.
     fn default_expr(&self, node: &Node, t: &Type) -> TokenStream {
         if t.nullable {
@@ -223,6 +327,17 @@ impl<'a> TypeGen<'a> {
         let rt = self.rt;
         match (&t.kind, &node.value) {
             (Kind::Any, v) => IrTokens::new(rt).value(v),
+            (Kind::Scalar(Scalar::String), Value::Str(s))
+                if self.names.contains_key(&(t as *const Type)) =>
+            {
+                let name = &self.names[&(t as *const Type)];
+                let variants = string_enum(t).unwrap_or_default();
+                let (_, v) = variants
+                    .iter()
+                    .find(|(value, _)| value == s)
+                    .expect("an enum's default is one of its values (see string_enum)");
+                quote! { #name::#v }
+            }
             (Kind::Scalar(Scalar::String), Value::Str(s)) if s.is_empty() => {
                 quote! { String::new() }
             }

@@ -109,7 +109,6 @@ impl<'p, 's> Translator<'p, 's> {
         let name = format_ident!("__schemac_rule_{}", self.entries);
         let (body, _) = self.function(module, f, vec![value], None)?;
         self.items.push(quote! {
-            #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
                 let __args = [#rt::lowered::node(value)];
                 #body
@@ -143,7 +142,6 @@ impl<'p, 's> Translator<'p, 's> {
             ));
         }
         self.items.push(quote! {
-            #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node, __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
                 let __args = [#rt::lowered::node(value)];
                 #body
@@ -256,7 +254,6 @@ impl<'p, 's> Translator<'p, 's> {
             .contains(&SType::Ctx)
             .then(|| quote! { , __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node });
         self.items.push(quote! {
-            #[allow(dead_code, unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(#(#decls),* #ctx) -> #rt::lowered::Result<'a> {
                 #body
             }
