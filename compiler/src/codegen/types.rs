@@ -98,8 +98,11 @@ fn string_enum(t: &Type) -> Option<Vec<(String, Ident)>> {
         .into_iter()
         .filter(|value| seen.insert(value.clone()))
         .map(|value| {
+            // A value without letters or digits (`""`, `-`) names nothing.
+            let nameable = value.chars().any(|c| c.is_ascii_alphanumeric());
             let name = type_name(&value);
-            syn::parse_str::<Ident>(&name).ok().map(|i| (value, i))
+            let ident = syn::parse_str::<Ident>(&name).ok().filter(|_| nameable);
+            ident.map(|i| (value, i))
         })
         .collect::<Option<_>>()?;
     let names: std::collections::HashSet<String> =
@@ -212,15 +215,7 @@ impl<'a> TypeGen<'a> {
         } else {
             quote! { value }
         };
-        let serde = if self.serde {
-            let krate = format!("{rt}::__private::serde").replace(' ', "");
-            quote! {
-                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
-                #[serde(crate = #krate, default)]
-            }
-        } else {
-            quote! {}
-        };
+        let serde = self.serde_derives(quote! { , default });
         self.public.push(quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
@@ -250,6 +245,20 @@ impl<'a> TypeGen<'a> {
         name
     }
 
+    /// serde's derives (through the runtime's re-export) when asked for, with `options` added
+    /// to the `#[serde(...)]` attribute.
+    fn serde_derives(&self, options: TokenStream) -> TokenStream {
+        if !self.serde {
+            return quote! {};
+        }
+        let rt = self.rt;
+        let krate = format!("{rt}::__private::serde").replace(' ', "");
+        quote! {
+            #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+            #[serde(crate = #krate #options)]
+        }
+    }
+
     /// The enum of a string type limited to `variants` (see [`string_enum`]).
     fn enum_type(&mut self, t: &Type, variants: &[(String, Ident)]) -> Ident {
         let name = self.names[&(t as *const Type)].clone();
@@ -268,15 +277,7 @@ impl<'a> TypeGen<'a> {
         let from_str = variants
             .iter()
             .map(|(value, v)| quote! { #value => Some(Self::#v) });
-        let serde = if self.serde {
-            let krate = format!("{rt}::__private::serde").replace(' ', "");
-            quote! {
-                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
-                #[serde(crate = #krate)]
-            }
-        } else {
-            quote! {}
-        };
+        let serde = self.serde_derives(quote! {});
         self.public.push(quote! {
             /// The values the schema allows (`one_of`).
             #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -287,6 +288,12 @@ impl<'a> TypeGen<'a> {
                 /// The value as written in YAML.
                 pub fn as_str(&self) -> &'static str {
                     match self { #(#to_str,)* }
+                }
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
                 }
             }
         });

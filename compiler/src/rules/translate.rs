@@ -193,7 +193,11 @@ impl<'p, 's> Translator<'p, 's> {
                     });
                 let binds = quote! { #(#binds)* };
                 let (body, ty) = self.expr(&l.body, &env)?;
-                Ok((quote! { #binds Ok(#body) }, ty))
+                // A body that never answers (`fail(...)`) returns its error itself.
+                match ty {
+                    SType::Never => Ok((quote! { #binds #body }, ty)),
+                    _ => Ok((quote! { #binds Ok(#body) }, ty)),
+                }
             }
             ExprP::Identifier(id) => {
                 let Some(Global::Def(d)) = self.program.global(module, &id.node.ident) else {
@@ -347,12 +351,19 @@ impl<'p, 's> Translator<'p, 's> {
                     Some(e) => self.expr(e, env)?,
                     None => (quote! { #rt::lowered::Val::None }, SType::None),
                 };
+                let code = match ty {
+                    SType::Never => quote! { #code; },
+                    _ => quote! { return Ok(#code); },
+                };
                 *returns = std::mem::replace(returns, SType::Never).union(ty);
-                Ok((quote! { return Ok(#code); }, false))
+                Ok((code, false))
             }
             StmtP::Expression(e) => {
                 let (code, ty) = self.expr(e, env)?;
-                Ok((quote! { let _ = #code; }, ty != SType::Never))
+                match ty {
+                    SType::Never => Ok((quote! { #code; }, false)),
+                    _ => Ok((quote! { let _ = #code; }, true)),
+                }
             }
             StmtP::Assign(a) if top => {
                 let starlark_syntax::syntax::ast::AssignTargetP::Identifier(id) = &a.lhs.node
