@@ -174,3 +174,56 @@ fn nested(rt: &TokenStream) -> TokenStream {
         _ => rt.clone(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn short(code: TokenStream, rt: TokenStream) -> String {
+        let file: syn::File = syn::parse2(shorten(code, &rt)).unwrap();
+        prettyplease::unparse(&file)
+    }
+
+    #[test]
+    fn imports_what_is_used_once_and_keeps_modules_where_names_clash() {
+        let rt = quote! { ::schemac_runtime };
+        let code = quote! {
+            fn f(v: &#rt::value::Value) -> #rt::lowered::Result<'_> {
+                #rt::lowered::field(&#rt::lowered::node(v), "a");
+                #rt::__private::field(v, &#rt::value::Value::Null);
+                todo!()
+            }
+        };
+        let text = short(code, rt);
+        // `field` is in two modules and `Result` is the prelude's: their modules stay.
+        assert!(text.contains("use ::schemac_runtime::{\n    __private::{self},\n    lowered::{self, node},\n    value::Value,\n};"), "{text}");
+        assert!(
+            text.contains("fn f(v: &Value) -> lowered::Result<'_>"),
+            "{text}"
+        );
+        assert!(text.contains("lowered::field(&node(v), \"a\");"), "{text}");
+        assert!(
+            text.contains("__private::field(v, &Value::Null);"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_relative_runtime_path_is_read_from_the_nested_module() {
+        let rt = quote! { super::rt };
+        let text = short(
+            quote! { static V: #rt::value::Value = #rt::value::Value::Null; },
+            rt,
+        );
+        assert!(
+            text.contains("use super::super::rt::value::Value;"),
+            "{text}"
+        );
+        assert!(text.contains("static V: Value = Value::Null;"), "{text}");
+        // Nothing used, nothing imported.
+        assert_eq!(
+            short(quote! { fn g() {} }, quote! { ::schemac_runtime }),
+            "fn g() {}\n"
+        );
+    }
+}
