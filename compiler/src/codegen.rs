@@ -1,23 +1,28 @@
 //! Rust code from the schema IR: the one producer of Rust for `schemac gen`, `schemac build`
 //! and (later) `include_schema!`.
 //!
-//! The generated module holds typed structs for the data values (with the schema's defaults),
-//! the schema IR as a Rust expression, the OpenAPI document, and the [`Validator`] that a
-//! validator binary's `main` runs.
+//! The generated code holds, first, typed structs for the data values (with the schema's
+//! defaults) and the root type's API, then one `#[doc(hidden)]` module, [`INTERNALS`], with
+//! the structs' conversions, the schema IR as a Rust expression, the rule functions translated
+//! to Rust, the exports, and the [`Validator`] that a validator binary's `main` runs
+//! (re-exported beside the types). The internals use short paths (see [`paths`]).
 //!
 //! [`Validator`]: schemac_runtime::validator::Validator
 
-pub mod check;
 pub mod ir;
 pub mod names;
+pub mod paths;
 pub mod types;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote};
 use schemac_runtime::schema::{Kind, Type};
 
 use ir::IrTokens;
 use types::TypeGen;
+
+/// The name of the generated internals module.
+pub const INTERNALS: &str = "__schemac_internals";
 
 /// What to generate, and how generated code names things.
 #[derive(Clone, Debug)]
@@ -93,24 +98,21 @@ pub fn generate_lowered(
     let translated = lowering.translations(&rt);
     let rule_fns = lowering.items;
     let functions = compiled.functions;
-    let mut checks = check::CheckGen::new(&rt);
-    let check_fn = checks.root(&compiled.schema);
-    let defaults_fn = checks.defaults_root(&compiled.schema);
-    let check_fns = checks.items;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
     let json_schema = crate::export::jsonschema::to_json_schema(&compiled.schema);
     let json_schema_yaml = schemac_runtime::yaml::emit::to_yaml(&json_schema.value);
 
-    let mut types = TypeGen::new(&rt, opts.serde);
     // A root that is not a plain map gets a type alias; its map struct (if any) another name.
     let plain_map = matches!(compiled.schema.kind, Kind::Map(_)) && !compiled.schema.nullable;
-    let hint = if plain_map {
-        opts.root_name.clone()
-    } else {
-        format!("{}Map", opts.root_name)
-    };
-    let root_ty = types.rust_type(&compiled.schema, &hint);
+    let mut types = TypeGen::new(
+        &rt,
+        opts.serde,
+        &compiled.schema,
+        &opts.root_name,
+        plain_map,
+    );
+    let root_ty = types.rust_type(&compiled.schema);
     let root = types::root_ident(&opts.root_name);
     let root_alias = match plain_map {
         true => quote! {},
@@ -119,12 +121,12 @@ pub fn generate_lowered(
             pub type #root = #root_ty;
         },
     };
-    let items = types.into_items();
     let api = if plain_map {
         root_api(&rt, &root)
     } else {
         quote! {}
     };
+    let (public, conversions) = (types.public, types.internal);
 
     let name = &opts.validator_name;
     let files: Vec<&str> = compiled.sources.iter().map(|(n, _)| n.as_str()).collect();
@@ -141,50 +143,61 @@ pub fn generate_lowered(
         }
         false => quote! {},
     };
+    let internals_mod = format_ident!("{INTERNALS}");
+    let internals = paths::shorten(
+        quote! {
+            #(#conversions)*
+
+            /// The schema IR.
+            pub fn schema() -> #rt::schema::Type {
+                #schema_expr
+            }
+
+            #(#type_fns)*
+
+            #(#rule_fns)*
+
+            #translated
+
+            /// The `--data-values-schema-inspect -o openapi-v3` document.
+            pub fn openapi() -> #rt::value::Node {
+                #rt::__private::yaml_document(#openapi_yaml)
+            }
+
+            /// The `--data-values-schema-inspect -o json-schema` document.
+            pub fn json_schema() -> #rt::value::Node {
+                #rt::__private::yaml_document(#json_schema_yaml)
+            }
+
+            /// What a validator binary runs.
+            pub static VALIDATOR: #rt::validator::Validator = #rt::validator::Validator {
+                name: #name,
+                schema_files: &[#(#schema_files),*],
+                sources: &[#(#pairs),*],
+                needs_starlark: #starlark,
+                functions: #functions,
+                translated,
+                schema,
+                openapi,
+                json_schema,
+                built: #rt::validator::BuiltOnce::new(),
+            };
+        },
+        &rt,
+    );
     quote! {
         #requires_starlark
-        #(#items)*
+        #(#public)*
         #root_alias
         #api
 
-        /// The schema IR.
-        pub fn schema() -> #rt::schema::Type {
-            #schema_expr
+        pub use #internals_mod::VALIDATOR;
+
+        /// The validator's internals: conversions, the schema IR, translated rules, exports.
+        #[doc(hidden)]
+        pub mod #internals_mod {
+            #internals
         }
-
-        #(#type_fns)*
-
-        #(#rule_fns)*
-
-        #translated
-
-        #(#check_fns)*
-
-        /// The `--data-values-schema-inspect -o openapi-v3` document.
-        pub fn openapi() -> #rt::value::Node {
-            #rt::__private::yaml_document(#openapi_yaml)
-        }
-
-        /// The `--data-values-schema-inspect -o json-schema` document.
-        pub fn json_schema() -> #rt::value::Node {
-            #rt::__private::yaml_document(#json_schema_yaml)
-        }
-
-        /// What a validator binary runs.
-        pub static VALIDATOR: #rt::validator::Validator = #rt::validator::Validator {
-            name: #name,
-            schema_files: &[#(#schema_files),*],
-            sources: &[#(#pairs),*],
-            needs_starlark: #starlark,
-            functions: #functions,
-            translated,
-            schema,
-            openapi,
-            json_schema,
-            type_check: #check_fn,
-            fill_defaults: #defaults_fn,
-            built: #rt::validator::BuiltOnce::new(),
-        };
     }
 }
 

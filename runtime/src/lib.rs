@@ -16,7 +16,8 @@
 //! ([`cli`]), the typed API builds one explicitly ([`typed`]). What differs between the
 //! interpreter and a built validator is an [`engine::Backend`]: the interpreter (in the
 //! `schemac` crate) lowers schema documents itself and calls Starlark; a built validator
-//! ([`validator`]) has its IR, type checks and translated rules ([`lowered`]) generated.
+//! ([`validator`]) has its IR and translated rules ([`lowered`]) generated, and type-checks
+//! and fills defaults with the same [`typecheck`] as the interpreter.
 //!
 //! # Invariants
 //!

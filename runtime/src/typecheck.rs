@@ -39,17 +39,8 @@ pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
 
 /// [`check`] for a tree (its annotations are not looked at).
 pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
-    check_tree_with(tree, ty, check_into)
-}
-
-/// A type check of a tree against the type it was made for: [`check_into`], or code that
-/// `schemac build` generated for the schema's types.
-pub type TypeChecker = fn(&Tree, &Type, &mut Vec<TypeViolation>);
-
-/// [`check_tree`] with `checker` walking the tree.
-pub fn check_tree_with(tree: &Tree, ty: &Type, checker: TypeChecker) -> Vec<TypeViolation> {
     let mut out = Vec::new();
-    checker(tree, ty, &mut out);
+    check_into(tree, ty, &mut out);
     if out.iter().any(|v| v.collection_for_scalar) {
         out.retain(|v| v.collection_for_scalar);
     }
@@ -57,7 +48,7 @@ pub fn check_tree_with(tree: &Tree, ty: &Type, checker: TypeChecker) -> Vec<Type
 }
 
 /// The violation of a value whose kind is not its type's.
-pub fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
+fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
     TypeViolation {
         pos: tree.pos.clone(),
@@ -76,7 +67,7 @@ fn key_of(item: &Tree) -> &Value {
 }
 
 /// Checks `tree` against `ty`, appending violations in ytt's order.
-pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
+fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
     if matches!(ty.kind, Kind::Any)
         || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
     {
@@ -111,7 +102,7 @@ pub fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
 }
 
 /// The violation of a map item whose key `map` does not declare.
-pub fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
+fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
     let expected = match fields.len() {
         1 => format!(
@@ -188,7 +179,7 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
 }
 
 /// The map item a missing field gets: its key with its default.
-pub fn default_item(field: &Field) -> Tree {
+fn default_item(field: &Field) -> Tree {
     Tree {
         kind: TreeKind::MapItem(field.key.clone()),
         pos: field.ty.default.pos.clone(),
@@ -196,10 +187,6 @@ pub fn default_item(field: &Field) -> Tree {
         value: TreeValue::from_node(&field.ty.default),
     }
 }
-
-/// Fills defaults into a tree of the type it was made for: [`fill_defaults`], or code that
-/// `schemac build` generated for the schema's types.
-pub type DefaultsFiller = fn(&mut Tree, &Type);
 
 /// [`fill_defaults`] for plain data.
 pub fn fill_node_defaults(node: &mut Node, ty: &Type) {

@@ -39,10 +39,6 @@ pub struct Validator {
     pub schema: fn() -> Type,
     pub openapi: fn() -> Node,
     pub json_schema: fn() -> Node,
-    /// The type check generated for the schema's types.
-    pub type_check: crate::typecheck::TypeChecker,
-    /// The defaulting generated for the schema's types.
-    pub fill_defaults: crate::typecheck::DefaultsFiller,
     /// The validator made ready once, for the typed API's repeated loads.
     pub built: BuiltOnce,
 }
@@ -71,8 +67,6 @@ impl Validator {
 /// A validator ready to run: its schema, and the functions its rules call.
 pub struct Built {
     schema: std::sync::Arc<Type>,
-    type_check: crate::typecheck::TypeChecker,
-    fill_defaults: crate::typecheck::DefaultsFiller,
     openapi: fn() -> Node,
     json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
@@ -88,8 +82,6 @@ impl Built {
         let functions = bind_rules(v, &mut schema)?;
         Ok(Built {
             schema: std::sync::Arc::new(schema),
-            type_check: v.type_check,
-            fill_defaults: v.fill_defaults,
             openapi: v.openapi,
             json_schema: v.json_schema,
             sources: v.sources,
@@ -183,14 +175,6 @@ impl Backend for Built {
 
     fn builtin_sources(&self) -> &[(&str, &str)] {
         self.sources
-    }
-
-    fn type_checker(&self) -> crate::typecheck::TypeChecker {
-        self.type_check
-    }
-
-    fn defaults_filler(&self) -> crate::typecheck::DefaultsFiller {
-        self.fill_defaults
     }
 }
 

@@ -26,7 +26,7 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules", "fragments"] {
+    for case in ["web", "keys", "rules", "fragments", "names"] {
         check_snapshot(case);
     }
 }
@@ -46,6 +46,45 @@ pub mod generated {
     pub mod fragments {
         include!("../fixtures/codegen/fragments.rs");
     }
+    pub mod names {
+        include!("../fixtures/codegen/names.rs");
+    }
+}
+
+#[test]
+fn types_are_named_by_path_and_one_of_strings_are_enums() {
+    use generated::names::{
+        ClientTls, DataValues, Level, Option2, Protocol, Server, ServerTls, Tls,
+    };
+    let d = DataValues::default();
+    // Structs are built from their fields' own defaults.
+    assert_eq!(d.tls, Tls { enabled: false });
+    assert_eq!(d.server.tls, ServerTls::default());
+    assert_eq!(d.client.tls, ClientTls::default());
+    assert_eq!(d.option, Option2 { value: 1 });
+    // `one_of` strings are enums named from their values, with the YAML value as their text.
+    assert_eq!(d.server.protocol, Protocol::Tcp);
+    assert_eq!(Protocol::TcpV2.as_str(), "tcp-v2");
+    assert_eq!(d.client.level, None);
+    // Values that make the same variant name, or a one_of under when=, stay strings.
+    assert_eq!(
+        (d.client.mode.as_str(), d.client.gated.as_str()),
+        ("a-b", "x")
+    );
+    let loaded =
+        DataValues::from_yaml_str("server:\n  protocol: tcp-v2\nclient:\n  level: debug\n")
+            .unwrap();
+    assert_eq!(
+        loaded.server,
+        Server {
+            protocol: Protocol::TcpV2,
+            ..Server::default()
+        }
+    );
+    assert_eq!(loaded.client.level, Some(Level::Debug));
+    assert!(loaded.to_yaml().contains("protocol: tcp-v2\n"));
+    let err = DataValues::from_yaml_str("server:\n  protocol: SCTP\n").unwrap_err();
+    assert!(err.to_string().contains("one of"), "{err}");
 }
 
 #[test]
@@ -58,7 +97,7 @@ fn typed_structs_carry_the_schema_defaults() {
     assert!(d.ports.is_empty());
     assert_eq!(d.ratio, 0.5);
     // The IR's default converts to the same struct.
-    let ir = generated::web::schema();
+    let ir = generated::web::__schemac_internals::schema();
     assert_eq!(
         generated::web::DataValues::from_value(&ir.default.value),
         Some(d)
@@ -81,8 +120,10 @@ fn typed_structs_carry_the_schema_defaults() {
 fn only_schemas_with_functions_need_starlark() {
     assert!(!generated::web::VALIDATOR.needs_starlark);
     assert!(generated::rules::VALIDATOR.needs_starlark);
-    assert!(generated::web::schema().validation.is_none());
-    let replicas = match generated::web::schema().kind {
+    assert!(generated::web::__schemac_internals::schema()
+        .validation
+        .is_none());
+    let replicas = match generated::web::__schemac_internals::schema().kind {
         schemac_runtime::schema::Kind::Map(fields) => fields.into_iter().next().unwrap(),
         _ => unreachable!(),
     };
@@ -101,20 +142,20 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     let cases: [Case; 3] = [
         (
             "web",
-            generated::web::schema,
-            generated::web::openapi,
+            generated::web::__schemac_internals::schema,
+            generated::web::__schemac_internals::openapi,
             &generated::web::VALIDATOR,
         ),
         (
             "keys",
-            generated::keys::schema,
-            generated::keys::openapi,
+            generated::keys::__schemac_internals::schema,
+            generated::keys::__schemac_internals::openapi,
             &generated::keys::VALIDATOR,
         ),
         (
             "rules",
-            generated::rules::schema,
-            generated::rules::openapi,
+            generated::rules::__schemac_internals::schema,
+            generated::rules::__schemac_internals::openapi,
             &generated::rules::VALIDATOR,
         ),
     ];
@@ -229,7 +270,7 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
     use schemac_runtime::engine::{run, CheckError};
     use schemac_runtime::lowered::Translated;
     let v = &generated::fragments::VALIDATOR;
-    let refs = generated::fragments::schema().functions();
+    let refs = generated::fragments::__schemac_internals::schema().functions();
     let translated: Vec<&str> = refs
         .iter()
         .map(|f| match (v.translated)(f.index) {

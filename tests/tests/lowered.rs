@@ -150,7 +150,7 @@ fn lowered_rules_agree_with_the_interpreter() {
         "every rule of the fixture should be translated"
     );
     let built = generated::VALIDATOR.built().unwrap();
-    let schema = generated::schema();
+    let schema = generated::__schemac_internals::schema();
     let dir = tempfile::tempdir().unwrap();
     let values = dir.path().join("values.yml");
     let values_arg = values.to_string_lossy().to_string();

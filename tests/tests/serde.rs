@@ -36,3 +36,17 @@ fn missing_fields_take_the_schema_defaults_and_wrong_types_fail() {
     );
     assert!(serde_json::from_str::<web::DataValues>(r#"{"replicas": "four"}"#).is_err());
 }
+
+#[allow(dead_code)]
+mod names {
+    schemac_macros::include_schema!("fixtures/codegen/names.yml", serde = "true");
+}
+
+#[test]
+fn one_of_enums_take_the_yaml_values_as_serde_names() {
+    let json = serde_json::to_string(&names::DataValues::default().server).unwrap();
+    assert_eq!(json, r#"{"tls":{"cert":""},"protocol":"TCP"}"#);
+    let server: names::Server = serde_json::from_str(r#"{"protocol": "tcp-v2"}"#).unwrap();
+    assert_eq!(server.protocol, names::Protocol::TcpV2);
+    assert!(serde_json::from_str::<names::Server>(r#"{"protocol": "SCTP"}"#).is_err());
+}

@@ -168,7 +168,7 @@ impl IrTokens<'_> {
                 None => quote! { None },
             };
             let mut fns = self.fns.borrow_mut();
-            let name = quote::format_ident!("__schemac_type_{}", fns.len());
+            let name = quote::format_ident!("map_type_{}", fns.len());
             fns.push(quote! {
                 fn #name() -> #rt::schema::Type {
                     #rt::__private::map_type(vec![#(#field_tokens),*], #pos, #nullable, #default, #doc, #validation)

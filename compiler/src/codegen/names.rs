@@ -1,6 +1,6 @@
 //! Rust names for YAML keys: fields in snake_case, types in UpperCamelCase, never colliding.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 const KEYWORDS: &[&str] = &[
     "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
@@ -76,30 +76,80 @@ pub fn type_name(key: &str) -> String {
     }
 }
 
-/// Hands out names that are unique within one scope.
+/// Hands out field names that are unique within one struct: `wanted`, or `wanted_2`,
+/// `wanted_3`... (two keys of one map whose snake_case names are the same).
 #[derive(Default)]
 pub struct Scope(BTreeSet<String>);
 
 impl Scope {
-    /// `wanted`, or `wanted_2`, `wanted_3`... (fields).
     pub fn claim(&mut self, wanted: String) -> String {
-        self.claim_with(wanted, "_")
-    }
-
-    /// `Wanted`, or `Wanted2`, `Wanted3`... (types).
-    pub fn claim_type(&mut self, wanted: String) -> String {
-        self.claim_with(wanted, "")
-    }
-
-    fn claim_with(&mut self, wanted: String, sep: &str) -> String {
         let mut name = wanted.clone();
         let mut n = 2;
         while !self.0.insert(name.clone()) {
-            name = format!("{}{sep}{n}", wanted.trim_start_matches("r#"));
+            name = format!("{}_{n}", wanted.trim_start_matches("r#"));
             n += 1;
         }
         name
     }
+}
+
+/// Names a generated type must not take: the prelude's (the generated code uses them) and the
+/// internals module's.
+const RESERVED_TYPES: &[&str] = &[
+    "Option", "Some", "None", "Result", "Ok", "Err", "String", "Vec", "Box", "Default", "Self",
+];
+
+/// The names of the structs generated for a schema's map types (keyed by the type's address).
+///
+/// A map's name is made of the last segments of its path, in UpperCamelCase: a key is a
+/// segment (`tls` → `Tls`) and an array's items are its key's segment with `Item`
+/// (`ports[]` → `PortsItem`). Every map starts with its last segment; while two maps (or a
+/// map and the root type or a reserved name) have the same name, each of them that can takes
+/// one more segment from its path (`server.tls` and `client.tls` → `ServerTls`, `ClientTls`;
+/// a root-level `tls` beside `server.tls` keeps `Tls`). Names that are still the same when the
+/// whole path is used (keys of one map differing only in case or punctuation: `a-b` and `A_b`)
+/// get `2`, `3`... in schema order.
+pub fn type_names(
+    entries: &[(*const schemac_runtime::schema::Type, Vec<String>)],
+    taken: &[String],
+) -> HashMap<*const schemac_runtime::schema::Type, String> {
+    let mut used = vec![1usize; entries.len()];
+    let name = |i: usize, k: usize| entries[i].1[entries[i].1.len() - k..].concat();
+    let reserved = |n: &str| RESERVED_TYPES.contains(&n) || taken.iter().any(|t| t == n);
+    loop {
+        let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, k) in used.iter().enumerate() {
+            groups.entry(name(i, *k)).or_default().push(i);
+        }
+        let mut grew = false;
+        for (n, members) in &groups {
+            if members.len() > 1 || reserved(n) {
+                for &i in members {
+                    if used[i] < entries[i].1.len() {
+                        used[i] += 1;
+                        grew = true;
+                    }
+                }
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    let mut taken: BTreeSet<String> = taken.iter().cloned().collect();
+    taken.extend(RESERVED_TYPES.iter().map(|s| s.to_string()));
+    let mut out = HashMap::new();
+    for (i, (ty, _)) in entries.iter().enumerate() {
+        let wanted = name(i, used[i]);
+        let mut n = 1;
+        let mut candidate = wanted.clone();
+        while !taken.insert(candidate.clone()) {
+            n += 1;
+            candidate = format!("{wanted}{n}");
+        }
+        out.insert(*ty, candidate);
+    }
+    out
 }
 
 #[cfg(test)]
@@ -125,5 +175,33 @@ mod tests {
         let mut s = Scope::default();
         assert_eq!(s.claim("a_b".into()), "a_b");
         assert_eq!(s.claim("a_b".into()), "a_b_2");
+    }
+
+    #[test]
+    fn type_names_take_path_segments_until_unique() {
+        let ids: Vec<schemac_runtime::schema::Type> =
+            (0..6).map(|_| crate::lower::empty_schema()).collect();
+        let paths: &[&[&str]] = &[
+            &["Tls"],
+            &["Server", "Tls"],
+            &["Client", "Tls"],
+            &["Option"],
+            &["AB"],
+            &["AB"],
+        ];
+        let entries: Vec<_> = ids
+            .iter()
+            .zip(paths)
+            .map(|(t, p)| (t as *const _, p.iter().map(|s| s.to_string()).collect()))
+            .collect();
+        let names = type_names(&entries, &["DataValues".to_string()]);
+        let got: Vec<&str> = ids
+            .iter()
+            .map(|t| names[&(t as *const _)].as_str())
+            .collect();
+        assert_eq!(
+            got,
+            ["Tls", "ServerTls", "ClientTls", "Option2", "AB", "AB2"]
+        );
     }
 }

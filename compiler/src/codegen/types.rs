@@ -1,21 +1,26 @@
-//! Typed structs for a schema: one struct per map type, fields typed by the schema, `Default`
-//! from the schema's defaults, and conversion from checked data values.
+//! Typed structs for a schema: one struct per map type, fields typed by the schema (an enum
+//! for a string limited by `one_of`), `Default` from the schema's defaults (a field's map type
+//! from its own `Default`), and conversion from and to checked data values (in the internals
+//! module).
 
 use std::collections::HashMap;
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
+use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
 use super::ir::IrTokens;
-use super::names::{field_name, type_name, Scope};
+use super::names::{field_name, type_name, type_names, Scope};
 
 pub struct TypeGen<'a> {
     pub rt: &'a TokenStream,
     serde: bool,
-    items: Vec<TokenStream>,
-    types: Scope,
+    /// The structs and their `Default` impls.
+    pub public: Vec<TokenStream>,
+    /// Their conversions, for the internals module.
+    pub internal: Vec<TokenStream>,
     /// The struct generated for each map type (by address in the schema being generated).
     names: HashMap<*const Type, Ident>,
 }
@@ -42,61 +47,147 @@ fn doc_attr(t: &Type) -> TokenStream {
     quote! { #(#[doc = #lines])* }
 }
 
+/// Every map type under `t` with its path's name segments (see [`type_names`]).
+fn map_paths(t: &Type, segments: Vec<String>, out: &mut Vec<(*const Type, Vec<String>)>) {
+    match &t.kind {
+        Kind::Map(fields) => {
+            if !segments.is_empty() {
+                out.push((t as *const Type, segments.clone()));
+            }
+            for f in fields {
+                let mut s = segments.clone();
+                s.push(type_name(&f.key.key_string()));
+                map_paths(&f.ty, s, out);
+            }
+        }
+        Kind::Array(item) => {
+            let mut s = segments;
+            let last = s.pop().unwrap_or_default();
+            s.push(format!("{last}Item"));
+            map_paths(item, s, out);
+        }
+        Kind::Scalar(_) if !segments.is_empty() && string_enum(t).is_some() => {
+            out.push((t as *const Type, segments));
+        }
+        _ => {}
+    }
+}
+
+/// The values and variant names of a string type whose values the schema limits to a list
+/// (`one_of=[...]` of strings, without `when=`, the default among them or null), when each
+/// value makes a distinct variant name; otherwise the field stays a `String`.
+fn string_enum(t: &Type) -> Option<Vec<(String, Ident)>> {
+    if !matches!(t.kind, Kind::Scalar(Scalar::String)) {
+        return None;
+    }
+    let v = t.validation.as_ref().filter(|v| v.when.is_none())?;
+    let (_, Value::Array(items)) = v.named.iter().find(|(r, _)| *r == RuleName::OneOf)? else {
+        return None;
+    };
+    let values: Vec<String> = items
+        .iter()
+        .map(|n| n.value.as_str().map(str::to_string))
+        .collect::<Option<_>>()?;
+    let default_ok = match &t.default.value {
+        Value::Str(d) => values.contains(d),
+        Value::Null => t.nullable,
+        _ => false,
+    };
+    let mut seen = std::collections::HashSet::new();
+    let variants: Vec<(String, Ident)> = values
+        .into_iter()
+        .filter(|value| seen.insert(value.clone()))
+        .map(|value| {
+            // A value without letters or digits (`""`, `-`) names nothing.
+            let nameable = value.chars().any(|c| c.is_ascii_alphanumeric());
+            let name = type_name(&value);
+            let ident = syn::parse_str::<Ident>(&name).ok().filter(|_| nameable);
+            ident.map(|i| (value, i))
+        })
+        .collect::<Option<_>>()?;
+    let names: std::collections::HashSet<String> =
+        variants.iter().map(|(_, i)| i.to_string()).collect();
+    (default_ok && !variants.is_empty() && names.len() == variants.len()).then_some(variants)
+}
+
 impl<'a> TypeGen<'a> {
-    pub fn new(rt: &'a TokenStream, serde: bool) -> TypeGen<'a> {
+    /// Names the structs of `schema`: the root map `root` when `plain_map`, else `{root}Map`.
+    pub fn new(
+        rt: &'a TokenStream,
+        serde: bool,
+        schema: &Type,
+        root: &str,
+        plain_map: bool,
+    ) -> TypeGen<'a> {
+        let mut entries = Vec::new();
+        let root_segments = if plain_map {
+            vec![]
+        } else {
+            vec![format!("{root}Map")]
+        };
+        map_paths(schema, root_segments, &mut entries);
+        let mut names: HashMap<*const Type, Ident> = type_names(&entries, &[root.to_string()])
+            .into_iter()
+            .map(|(t, n)| (t, ident(&n)))
+            .collect();
+        if plain_map {
+            names.insert(schema as *const Type, ident(root));
+        }
         TypeGen {
             rt,
             serde,
-            items: Vec::new(),
-            types: Scope::default(),
-            names: HashMap::new(),
+            public: Vec::new(),
+            internal: Vec::new(),
+            names,
         }
     }
 
-    pub fn into_items(self) -> Vec<TokenStream> {
-        self.items
-    }
-
-    /// The Rust type of values of `t`, generating structs for its maps (named after `hint`).
-    pub fn rust_type(&mut self, t: &Type, hint: &str) -> TokenStream {
+    /// The Rust type of values of `t`, generating structs for its maps.
+    pub fn rust_type(&mut self, t: &Type) -> TokenStream {
         let rt = self.rt;
         let inner = match &t.kind {
             Kind::Any => quote! { #rt::value::Value },
-            Kind::Scalar(Scalar::String) => quote! { ::std::string::String },
+            Kind::Scalar(Scalar::String) => match string_enum(t) {
+                Some(variants) if self.names.contains_key(&(t as *const Type)) => {
+                    let name = self.enum_type(t, &variants);
+                    quote! { #name }
+                }
+                _ => quote! { String },
+            },
             Kind::Scalar(Scalar::Int) => quote! { i64 },
             Kind::Scalar(Scalar::Float) => quote! { f64 },
             Kind::Scalar(Scalar::Bool) => quote! { bool },
             Kind::Array(item) => {
-                let item = self.rust_type(item, &format!("{hint}Item"));
-                quote! { ::std::vec::Vec<#item> }
+                let item = self.rust_type(item);
+                quote! { Vec<#item> }
             }
             Kind::Map(_) => {
-                let name = self.map_struct(t, hint);
+                let name = self.map_struct(t);
                 quote! { #name }
             }
         };
         if t.nullable {
-            quote! { ::core::option::Option<#inner> }
+            quote! { Option<#inner> }
         } else {
             inner
         }
     }
 
-    fn map_struct(&mut self, t: &Type, hint: &str) -> Ident {
+    fn map_struct(&mut self, t: &Type) -> Ident {
         let Kind::Map(fields) = &t.kind else {
             unreachable!("called for maps")
         };
-        let name = ident(&self.types.claim_type(hint.to_string()));
-        self.names.insert(t as *const Type, name.clone());
+        let name = self.names[&(t as *const Type)].clone();
         let rt = self.rt;
         let mut scope = Scope::default();
         let mut decls = Vec::new();
         let mut conversions = Vec::new();
         let mut entries = Vec::new();
+        let mut defaults = Vec::new();
         for f in fields {
             let key = f.key.key_string();
             let fname = ident(&scope.claim(field_name(&key)));
-            let fty = self.rust_type(&f.ty, &type_name(&key));
+            let fty = self.rust_type(&f.ty);
             let doc = doc_attr(&f.ty);
             let key_doc = format!(" YAML key: `{key}`.");
             let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() {
@@ -115,6 +206,8 @@ impl<'a> TypeGen<'a> {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
             entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
+            let d = self.default_expr(&f.ty.default, &f.ty);
+            defaults.push(quote! { #fname: #d });
         }
         let doc = doc_attr(t);
         let value_param = if fields.is_empty() {
@@ -122,46 +215,101 @@ impl<'a> TypeGen<'a> {
         } else {
             quote! { value }
         };
-        let defaults: Vec<TokenStream> = fields
-            .iter()
-            .zip(Scope::default().names_for(fields.iter().map(|f| field_name(&f.key.key_string()))))
-            .map(|(f, fname)| {
-                let fname = ident(&fname);
-                let d = self.default_expr(&f.ty.default, &f.ty);
-                quote! { #fname: #d }
-            })
-            .collect();
-        let serde = if self.serde {
-            let krate = format!("{rt}::__private::serde").replace(' ', "");
-            quote! {
-                #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
-                #[serde(crate = #krate, default)]
-            }
-        } else {
-            quote! {}
-        };
-        self.items.push(quote! {
+        let serde = self.serde_derives(quote! { , default });
+        self.public.push(quote! {
             #doc
             #[derive(Debug, Clone, PartialEq)]
             #serde
             pub struct #name { #(#decls,)* }
 
-            impl ::core::default::Default for #name {
+            impl Default for #name {
                 /// The schema's defaults.
                 fn default() -> Self {
-                    #name { #(#defaults,)* }
+                    Self { #(#defaults,)* }
+                }
+            }
+        });
+        self.internal.push(quote! {
+            impl #rt::__private::FromValue for super::#name {
+                fn from_value(#value_param: &#rt::value::Value) -> Option<Self> {
+                    Some(Self { #(#conversions,)* })
                 }
             }
 
-            impl #rt::__private::FromValue for #name {
-                fn from_value(#value_param: &#rt::value::Value) -> ::core::option::Option<Self> {
-                    ::core::option::Option::Some(#name { #(#conversions,)* })
-                }
-            }
-
-            impl #rt::__private::ToValue for #name {
+            impl #rt::__private::ToValue for super::#name {
                 fn to_value(&self) -> #rt::value::Value {
-                    #rt::value::Value::Map(::std::vec![#(#entries),*])
+                    #rt::value::Value::Map(vec![#(#entries),*])
+                }
+            }
+        });
+        name
+    }
+
+    /// serde's derives (through the runtime's re-export) when asked for, with `options` added
+    /// to the `#[serde(...)]` attribute.
+    fn serde_derives(&self, options: TokenStream) -> TokenStream {
+        if !self.serde {
+            return quote! {};
+        }
+        let rt = self.rt;
+        let krate = format!("{rt}::__private::serde").replace(' ', "");
+        quote! {
+            #[derive(#rt::__private::serde::Serialize, #rt::__private::serde::Deserialize)]
+            #[serde(crate = #krate #options)]
+        }
+    }
+
+    /// The enum of a string type limited to `variants` (see [`string_enum`]).
+    fn enum_type(&mut self, t: &Type, variants: &[(String, Ident)]) -> Ident {
+        let name = self.names[&(t as *const Type)].clone();
+        let rt = self.rt;
+        let decls = variants.iter().map(|(value, v)| {
+            let doc = format!(" YAML value: `{value}`.");
+            let rename = match self.serde {
+                true => quote! { #[serde(rename = #value)] },
+                false => quote! {},
+            };
+            quote! { #[doc = #doc] #rename #v }
+        });
+        let to_str = variants
+            .iter()
+            .map(|(value, v)| quote! { Self::#v => #value });
+        let from_str = variants
+            .iter()
+            .map(|(value, v)| quote! { #value => Some(Self::#v) });
+        let serde = self.serde_derives(quote! {});
+        self.public.push(quote! {
+            /// The values the schema allows (`one_of`).
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            #serde
+            pub enum #name { #(#decls,)* }
+
+            impl #name {
+                /// The value as written in YAML.
+                pub fn as_str(&self) -> &'static str {
+                    match self { #(#to_str,)* }
+                }
+            }
+
+            impl ::core::fmt::Display for #name {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.as_str())
+                }
+            }
+        });
+        self.internal.push(quote! {
+            impl #rt::__private::FromValue for super::#name {
+                fn from_value(value: &#rt::value::Value) -> Option<Self> {
+                    match value.as_str()? {
+                        #(#from_str,)*
+                        _ => None,
+                    }
+                }
+            }
+
+            impl #rt::__private::ToValue for super::#name {
+                fn to_value(&self) -> #rt::value::Value {
+                    #rt::value::Value::Str(self.as_str().to_string())
                 }
             }
         });
@@ -172,22 +320,35 @@ impl<'a> TypeGen<'a> {
     fn default_expr(&self, node: &Node, t: &Type) -> TokenStream {
         if t.nullable {
             if node.value.is_null() {
-                return quote! { ::core::option::Option::None };
+                return quote! { None };
             }
             let e = self.present_default(node, t);
-            return quote! { ::core::option::Option::Some(#e) };
+            return quote! { Some(#e) };
         }
         self.present_default(node, t)
     }
 
-    /// [`Self::default_expr`] for a value that is there (nullability aside).
+    /// [`Self::default_expr`] for a value that is there (nullability aside). A map's value is
+    /// its struct's `Default`, with the fields whose value is not their default set.
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
             (Kind::Any, v) => IrTokens::new(rt).value(v),
-            (Kind::Scalar(Scalar::String), Value::Str(s)) => {
-                quote! { ::std::string::String::from(#s) }
+            (Kind::Scalar(Scalar::String), Value::Str(s))
+                if self.names.contains_key(&(t as *const Type)) =>
+            {
+                let name = &self.names[&(t as *const Type)];
+                let variants = string_enum(t).unwrap_or_default();
+                let (_, v) = variants
+                    .iter()
+                    .find(|(value, _)| value == s)
+                    .expect("an enum's default is one of its values (see string_enum)");
+                quote! { #name::#v }
             }
+            (Kind::Scalar(Scalar::String), Value::Str(s)) if s.is_empty() => {
+                quote! { String::new() }
+            }
+            (Kind::Scalar(Scalar::String), Value::Str(s)) => quote! { #s.into() },
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
             (Kind::Scalar(Scalar::Float), Value::Float(f)) => quote! { #f },
             (Kind::Scalar(Scalar::Float), Value::Int(i)) => {
@@ -195,36 +356,37 @@ impl<'a> TypeGen<'a> {
                 quote! { #f }
             }
             (Kind::Scalar(Scalar::Bool), Value::Bool(b)) => quote! { #b },
+            (Kind::Array(_), Value::Array(items)) if items.is_empty() => quote! { Vec::new() },
             (Kind::Array(item), Value::Array(items)) => {
                 let items = items.iter().map(|i| self.default_expr(i, item));
-                quote! { ::std::vec![#(#items),*] }
+                quote! { vec![#(#items),*] }
             }
             (Kind::Map(fields), Value::Map(entries)) => {
-                let Some(name) = self.names.get(&(t as *const Type)) else {
-                    return quote! { ::core::default::Default::default() };
-                };
                 let mut scope = Scope::default();
-                let inits = fields.iter().map(|f| {
-                    let fname = ident(&scope.claim(field_name(&f.key.key_string())));
-                    let v = entries
-                        .iter()
-                        .find(|e| e.key.key_eq(&f.key))
-                        .map_or(&f.ty.default, |e| &e.value);
-                    let d = self.default_expr(v, &f.ty);
-                    quote! { #fname: #d }
-                });
-                quote! { #name { #(#inits,)* } }
+                let set: Vec<TokenStream> = fields
+                    .iter()
+                    .filter_map(|f| {
+                        let fname = ident(&scope.claim(field_name(&f.key.key_string())));
+                        let v = entries
+                            .iter()
+                            .find(|e| e.key.key_eq(&f.key))
+                            .map_or(&f.ty.default, |e| &e.value);
+                        (v.value != f.ty.default.value).then(|| {
+                            let d = self.default_expr(v, &f.ty);
+                            quote! { #fname: #d }
+                        })
+                    })
+                    .collect();
+                match self.names.get(&(t as *const Type)) {
+                    Some(name) if !set.is_empty() => {
+                        quote! { #name { #(#set,)* ..Default::default() } }
+                    }
+                    _ => quote! { Default::default() },
+                }
             }
             // Defaults conform to their types (the schema was checked); keep the code total.
-            _ => quote! { ::core::default::Default::default() },
+            _ => quote! { Default::default() },
         }
-    }
-}
-
-impl Scope {
-    /// The names `claim` would hand out for `wanted`, in order.
-    pub fn names_for(mut self, wanted: impl Iterator<Item = String>) -> Vec<String> {
-        wanted.map(|w| self.claim(w)).collect()
     }
 }
 

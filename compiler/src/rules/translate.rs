@@ -109,7 +109,6 @@ impl<'p, 's> Translator<'p, 's> {
         let name = format_ident!("__schemac_rule_{}", self.entries);
         let (body, _) = self.function(module, f, vec![value], None)?;
         self.items.push(quote! {
-            #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
                 let __args = [#rt::lowered::node(value)];
                 #body
@@ -143,7 +142,6 @@ impl<'p, 's> Translator<'p, 's> {
             ));
         }
         self.items.push(quote! {
-            #[allow(unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(value: &'a #rt::value::Node, __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
                 let __args = [#rt::lowered::node(value)];
                 #body
@@ -195,7 +193,11 @@ impl<'p, 's> Translator<'p, 's> {
                     });
                 let binds = quote! { #(#binds)* };
                 let (body, ty) = self.expr(&l.body, &env)?;
-                Ok((quote! { #binds Ok(#body) }, ty))
+                // A body that never answers (`fail(...)`) returns its error itself.
+                match ty {
+                    SType::Never => Ok((quote! { #binds #body }, ty)),
+                    _ => Ok((quote! { #binds Ok(#body) }, ty)),
+                }
             }
             ExprP::Identifier(id) => {
                 let Some(Global::Def(d)) = self.program.global(module, &id.node.ident) else {
@@ -256,7 +258,6 @@ impl<'p, 's> Translator<'p, 's> {
             .contains(&SType::Ctx)
             .then(|| quote! { , __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node });
         self.items.push(quote! {
-            #[allow(dead_code, unused_variables, unused_parens, unused_braces, unreachable_code)]
             fn #name<'a>(#(#decls),* #ctx) -> #rt::lowered::Result<'a> {
                 #body
             }
@@ -350,12 +351,19 @@ impl<'p, 's> Translator<'p, 's> {
                     Some(e) => self.expr(e, env)?,
                     None => (quote! { #rt::lowered::Val::None }, SType::None),
                 };
+                let code = match ty {
+                    SType::Never => quote! { #code; },
+                    _ => quote! { return Ok(#code); },
+                };
                 *returns = std::mem::replace(returns, SType::Never).union(ty);
-                Ok((quote! { return Ok(#code); }, false))
+                Ok((code, false))
             }
             StmtP::Expression(e) => {
                 let (code, ty) = self.expr(e, env)?;
-                Ok((quote! { let _ = #code; }, ty != SType::Never))
+                match ty {
+                    SType::Never => Ok((quote! { #code; }, false)),
+                    _ => Ok((quote! { let _ = #code; }, true)),
+                }
             }
             StmtP::Assign(a) if top => {
                 let starlark_syntax::syntax::ast::AssignTargetP::Identifier(id) = &a.lhs.node
