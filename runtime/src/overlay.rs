@@ -386,11 +386,14 @@ fn merge_array_item(
     );
     let mut right = std::mem::take(&mut item.value);
     let path = Path::of(&item, Some(parent));
-    for (n, &i) in matches.iter().rev().enumerate() {
-        if remove {
+    if remove {
+        for &i in matches.iter().rev() {
             elems.remove(i);
-            continue;
         }
+        return Ok(());
+    }
+    // In order, as ytt (the first failing match is the one reported).
+    for (n, &i) in matches.iter().enumerate() {
         // Every match but the last gets a copy of the item's value; the last gets the value.
         let value = if n + 1 == matches.len() {
             std::mem::take(&mut right)

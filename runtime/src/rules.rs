@@ -170,7 +170,12 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             if ok {
                 None
             } else {
-                fail(expected(), Some(format!("value {bad} {}", repr(arg))))
+                // ytt formats the bound with `%s` here: a string shows unquoted.
+                let shown = match arg {
+                    Value::Str(s) => s.clone(),
+                    other => repr(other),
+                };
+                fail(expected(), Some(format!("value {bad} {shown}")))
             }
         }
         Err(Incomparable) => {
