@@ -211,15 +211,16 @@ fn load_documents(
             break;
         }
         let (mut schema_here, mut values_here) = (false, false);
+        // The phase this file is read in, and the files ytt names in its errors.
+        let (phase, files) = if has_schema {
+            ("Overlaying data values schema", order(&schema_names, false))
+        } else {
+            (
+                "Overlaying data values",
+                order(&values_names, !opts.data_values.is_empty()),
+            )
+        };
         let trees = backend.eval_template(raw, &star).map_err(|e| {
-            let (phase, files) = if has_schema {
-                ("Overlaying data values schema", order(&schema_names, false))
-            } else {
-                (
-                    "Overlaying data values",
-                    order(&values_names, !opts.data_values.is_empty()),
-                )
-            };
             CheckError::new(
                 ErrorKind::Template,
                 format!(
@@ -252,22 +253,15 @@ fn load_documents(
                 TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
             };
             if plain && !empty {
-                let (phase, what) = if has_schema {
-                    (
-                        "Overlaying data values schema",
-                        "Expected schema file '{}' to only have schema documents",
-                    )
+                let what = if has_schema {
+                    "Expected schema file '{}' to only have schema documents"
                 } else {
-                    (
-                        "Overlaying data values",
-                        "Expected data values file '{}' to only have data values documents",
-                    )
+                    "Expected data values file '{}' to only have data values documents"
                 };
                 return Err(CheckError::new(
                     ErrorKind::Template,
                     format!(
-                        "{phase} (in following order: {}): Templating file '{}': {}",
-                        input.name,
+                        "{phase} (in following order: {files}): Templating file '{}': {}",
                         input.name,
                         what.replace("{}", &input.name)
                     ),
