@@ -113,9 +113,12 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
 
 /// `schema_done` runs once the schema files are evaluated, before the data values files are:
 /// ytt reports a schema's errors before any of a data values template's.
+/// `additional` says whether the data values flags and plain files gave any document (ytt's
+/// errors then name `additional data values` after the files).
 fn load_documents(
     inputs: &[Input],
     opts: &Request,
+    additional: bool,
     sources: &mut SourceLines,
     backend: &dyn Backend,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
@@ -215,10 +218,7 @@ fn load_documents(
         let (phase, files) = if has_schema {
             ("Overlaying data values schema", order(&schema_names, false))
         } else {
-            (
-                "Overlaying data values",
-                order(&values_names, !opts.data_values.is_empty()),
-            )
+            ("Overlaying data values", order(&values_names, additional))
         };
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             CheckError::new(
@@ -443,7 +443,9 @@ fn load_schema_inputs(
 ) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
     let opts = Request::default();
-    let mut docs = load_documents(&inputs, &opts, &mut sources, backend, &mut |_, _| Ok(()))?;
+    let mut docs = load_documents(&inputs, &opts, false, &mut sources, backend, &mut |_, _| {
+        Ok(())
+    })?;
     if !docs.values.is_empty() {
         return Err(CheckError::new(
             ErrorKind::Usage,
@@ -561,6 +563,7 @@ fn evaluate_inputs(
     let docs = load_documents(
         &inputs,
         opts,
+        !additional.is_empty(),
         &mut sources,
         backend,
         &mut |docs, sources| {
