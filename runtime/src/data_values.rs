@@ -133,7 +133,7 @@ fn plain_documents(
         .docs
         .iter()
         .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
-        .map(|d| Tree::from_raw(d, Some(file)))
+        .map(|d| Tree::from_raw(d, Some(&raw.name)))
         .collect())
 }
 
@@ -161,13 +161,12 @@ fn key_value_document(
     sources.add_source(&label, kv);
     let pos = Pos::new(label, 1);
     let leaf = if yaml {
-        // ytt parses the value as a file without a name: collections keep those positions.
-        sources.add("", v);
         parse_yaml_value(
             v,
             &pos,
             &format!("Extracting data value from KV: Deserializing value for key '{k}'"),
             strict,
+            sources,
         )?
     } else {
         TreeValue::Scalar(Value::Str(v.to_string()))
@@ -277,9 +276,7 @@ fn env_documents(
         let pos = Pos::new(label, 1);
         let leaf = match (value.to_str(), yaml) {
             (Some(v), true) => {
-                // As for `--data-value-yaml`: collections keep the positions of a nameless file.
-                sources.add("", v);
-                parse_yaml_value(v, &pos, &context, strict)?
+                parse_yaml_value(v, &pos, &context, strict, sources)?
             }
             (Some(v), false) => TreeValue::Scalar(Value::Str(v.to_string())),
             (None, true) => {
@@ -341,11 +338,15 @@ fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
 }
 
 /// A value parsed as YAML; errors read `{context}: Deserializing YAML value: yaml: ...`.
+///
+/// ytt parses the value as a file without a name: the nodes of a collection keep positions in
+/// that text (quoted as its own, even when several flags give one).
 fn parse_yaml_value(
     text: &str,
     pos: &Pos,
     context: &str,
     strict: bool,
+    sources: &mut SourceLines,
 ) -> Result<TreeValue, CheckError> {
     let raw = parse_file(&pos.file, text, strict).map_err(|e| {
         CheckError::new(
@@ -356,7 +357,9 @@ fn parse_yaml_value(
     let Some(first) = raw.docs.first() else {
         return Ok(TreeValue::Scalar(Value::Null));
     };
-    let mut tree = Tree::from_raw(first, Some(""));
+    let nameless: Arc<str> = Arc::from("");
+    sources.add_source(&nameless, text);
+    let mut tree = Tree::from_raw(first, Some(&nameless));
     if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
         relabel(&mut tree, pos);
     }

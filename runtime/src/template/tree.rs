@@ -2,6 +2,7 @@
 
 use crate::value::{KeySet, Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
+use std::sync::Arc;
 
 /// An evaluated template node: a document, map item or array item.
 #[derive(Clone, Debug)]
@@ -49,7 +50,7 @@ pub enum ArgKind {
 impl Tree {
     /// A parsed YAML node as a tree without annotations (comments are dropped). Positions
     /// name `file`, or are unknown without one.
-    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<&str>) -> Tree {
+    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<&Arc<str>>) -> Tree {
         use crate::yaml::parse::RawValue;
         let value = match &node.value {
             RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
@@ -60,7 +61,7 @@ impl Tree {
                 TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect())
             }
         };
-        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
+        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(Arc::clone(f), node.line));
         Tree {
             kind: node.kind.clone(),
             pos,
