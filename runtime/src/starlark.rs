@@ -362,7 +362,7 @@ fn called_builtin(span: &str) -> Option<&str> {
                     let callee = &span[..i];
                     let name = callee.rsplit('.').next().unwrap_or(callee);
                     // The iterable of a comprehension, wrapped by the budget, is not a call.
-                    return (name != budget::ITERATE
+                    return (![budget::ITERATE, budget::JOINED].contains(&name)
                         && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
                     .then_some(name);
                 }

@@ -350,7 +350,12 @@ fn oversized_starlark_values_are_errors() {
     let values = "#@data/values\n---\n#@ x = list(range(600000000))\na: 1\n";
     let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
     assert!(err.contains("Templating file"), "{err}");
-    assert!(err.contains("Starlark evaluation failed"), "{err}");
+    // The compiler once ran this call itself and panicked; now the budget refuses it first.
+    assert!(
+        err.contains("evaluation stopped after 100000000 Starlark statements"),
+        "{err}"
+    );
+    assert!(err.contains("values.yml:3 |"), "{err}");
 }
 
 /// Collections nested past the reader's depth budget are an error with a line, not a stack
@@ -496,4 +501,41 @@ fn an_augmented_repetition_past_the_heap_budget_is_refused_before_it_allocates()
         "{err}"
     );
     assert!(err.contains("values.yml:3 | #@   x *= 1000000000"), "{err}");
+}
+
+#[test]
+fn an_augmented_repetition_of_an_item_whose_container_is_called_for_is_sized() {
+    // `f()[0] *= n` was left unsized: the left side cannot be evaluated twice.
+    let values = "#@ def f(l):\n#@   return l\n#@ end\n#@ y = [[0]]\n#@ f(y)[len([])] *= 1000000000\n#@data/values\n---\na: #@ y\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("values.yml:5 | #@ f(y)[len([])] *= 1000000000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn builtins_that_go_through_an_iterable_are_charged_before_they_run() {
+    // Each made a value of 3 * 10^8 items or more (or looped as long) in one call, unseen by
+    // the statement hook; with constant arguments the compiler itself ran `list(range(N))`.
+    let steps = "evaluation stopped after 100000000 Starlark statements";
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    for (expr, error) in [
+        ("list(range(300000000))", steps),
+        ("len(tuple(range(300000000)))", steps),
+        ("sorted(range(300000000))", steps),
+        ("dict(enumerate(range(300000000)))", steps),
+        ("all(range(1, 1000000000))", steps),
+        ("max(reversed(range(300000000)))", steps),
+        ("\",\".join([\"abcdefgh\" * 1000000] * 300)", heap),
+    ] {
+        let values = format!("#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(error), "{expr}: {err}");
+        assert!(err.contains("values.yml:3 |"), "{expr}: {err}");
+    }
 }
