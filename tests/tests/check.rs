@@ -539,3 +539,12 @@ fn builtins_that_go_through_an_iterable_are_charged_before_they_run() {
         assert!(err.contains("values.yml:3 |"), "{expr}: {err}");
     }
 }
+
+#[test]
+fn a_starlark_int_past_64_bits_is_an_error_with_a_position() {
+    // ytt panics ("not sure how to get int"); an int in [2^63, 2^64) is data (a uint64).
+    let values = "#@data/values\n---\na: #@ 18446744073709551615\nb: #@ 18446744073709551615 + 1\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("Unsupported value type int in YAML"), "{err}");
+    assert!(err.contains("values.yml:4 |"), "{err}");
+}
