@@ -377,6 +377,35 @@ fn nesting_deeper_than_the_budget_is_an_error() {
     assert!(err.contains("yaml: line 2003:"), "{err}");
 }
 
+/// Flow collections as ytt reads them: 1,000 deep in a file, as a whole document and through
+/// `--data-value-yaml` (once saphyr-parser's 255); past the budget, the budget's error.
+#[test]
+fn flow_nesting_is_read_up_to_the_budget() {
+    let flow = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for values in [
+        format!("#@data/values\n---\na: {}\n", flow(1_000)),
+        format!("#@data/values\n---\n{}\n", flow(1_000)),
+    ] {
+        let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+        assert!(schemac_runtime::yaml::emit::to_yaml(&out.value).contains("- - - "));
+    }
+    let arg = format!("a={}", flow(1_000));
+    assert!(check(&[], &["--data-value-yaml", &arg]).is_ok());
+    let values = format!("#@data/values\n---\na: {}\n", flow(2_500));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml: line 3: collections nested deeper than 2000 levels"),
+        "{err}"
+    );
+    // Behind an anchor the full reader is needed: its limit, named, with the line.
+    let values = format!("#@data/values\n---\na: &x {}\nb: *x\n", flow(300));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml: line 3: flow collections ([...], {...}) nested deeper than 255 levels"),
+        "{err}"
+    );
+}
+
 /// A "billion laughs" document stops at the alias budget instead of exhausting memory.
 #[test]
 fn nested_aliases_are_bounded() {

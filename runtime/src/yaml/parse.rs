@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
+use super::block::GaveUp;
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -84,8 +85,9 @@ impl SyntaxError {
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let read = match super::block::read(src, strict) {
-        Some(read) => read,
-        None => read_with_saphyr(src, strict)?,
+        Ok(read) => read,
+        Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
+        Err(GaveUp::NeedsFullReader) => read_with_saphyr(src, strict)?,
     };
     let Read {
         mut docs,
@@ -253,6 +255,22 @@ struct Builder<'a> {
     first_explicit: bool,
 }
 
+/// The depth budget's error, for the collection on `line`.
+fn too_deep(line: u32) -> SyntaxError {
+    SyntaxError {
+        line,
+        message: format!(
+            "collections nested deeper than {} levels (raise the budget with {})",
+            budget::max_depth(),
+            budget::DEPTH_VAR
+        ),
+        strict: None,
+    }
+}
+
+/// How deep saphyr-parser nests flow collections (its flow level is a `u8`).
+const SAPHYR_FLOW_LEVELS: usize = 255;
+
 fn line_of(span: &Span) -> u32 {
     span.start.line() as u32
 }
@@ -264,6 +282,16 @@ impl<'a> Builder<'a> {
             Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
                 Err(self.unknown_anchor(e.marker().index()))
             }
+            // saphyr-parser counts flow levels in a byte; the fast block reader (and ytt) go
+            // deeper, but this file needs the full reader (anchors, tags, ...).
+            Some(Err(e)) if e.info() == "recursion limit exceeded" => Err(SyntaxError {
+                line: e.marker().line() as u32,
+                message: format!(
+                    "flow collections ([...], {{...}}) nested deeper than {SAPHYR_FLOW_LEVELS} levels: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
+                    budget::max_depth()
+                ),
+                strict: None,
+            }),
             Some(Err(e)) => Err(go_yaml_error(
                 e.info(),
                 e.marker().line() as u32,
@@ -325,15 +353,7 @@ impl<'a> Builder<'a> {
         if collection {
             self.depth += 1;
             if self.depth > budget::max_depth() {
-                return Err(SyntaxError {
-                    line: line_of(&span),
-                    message: format!(
-                        "collections nested deeper than {} levels (raise the budget with {})",
-                        budget::max_depth(),
-                        budget::DEPTH_VAR
-                    ),
-                    strict: None,
-                });
+                return Err(too_deep(line_of(&span)));
             }
         }
         let value = self.value_at_depth(ev, span);

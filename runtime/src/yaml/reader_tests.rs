@@ -13,7 +13,7 @@ use super::parse::read_with_saphyr;
 fn agree(src: &str) -> bool {
     let mut answered = false;
     for strict in [false, true] {
-        let Some(fast) = block::read(src, strict) else {
+        let Ok(fast) = block::read(src, strict) else {
             continue;
         };
         answered = true;
@@ -24,7 +24,7 @@ fn agree(src: &str) -> bool {
                 "readers disagree (strict: {strict}) on:\n{src}\n{fast:#?}\n{full:#?}"
             ),
             // saphyr-parser counts flow nesting in a byte; ytt (and the fast reader) go deeper.
-            Err(e) if e.message == "recursion limit exceeded" => {}
+            Err(e) if e.message.contains("nested deeper than 255 levels") => {}
             Err(e) => panic!("block reader accepted what saphyr rejects ({e:?}):\n{src}"),
         }
     }
