@@ -268,8 +268,9 @@ fn too_deep(line: u32) -> SyntaxError {
     }
 }
 
-/// How deep saphyr-parser nests flow collections (its flow level is a `u8`).
-const SAPHYR_FLOW_LEVELS: usize = 255;
+/// How deep saphyr-parser nests flow collections (its flow level is a `u8`), as its error says.
+pub(super) const SAPHYR_FLOW_LIMIT: &str =
+    "flow collections ([...], {...}) nested deeper than 255 levels";
 
 fn line_of(span: &Span) -> u32 {
     span.start.line() as u32
@@ -287,7 +288,7 @@ impl<'a> Builder<'a> {
             Some(Err(e)) if e.info() == "recursion limit exceeded" => Err(SyntaxError {
                 line: e.marker().line() as u32,
                 message: format!(
-                    "flow collections ([...], {{...}}) nested deeper than {SAPHYR_FLOW_LEVELS} levels: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
+                    "{SAPHYR_FLOW_LIMIT}: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
                     budget::max_depth()
                 ),
                 strict: None,

@@ -6,29 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use super::block;
-use super::parse::read_with_saphyr;
-
 /// Checks that both readers agree on `src`; returns whether the block reader answered.
 fn agree(src: &str) -> bool {
-    let mut answered = false;
-    for strict in [false, true] {
-        let Ok(fast) = block::read(src, strict) else {
-            continue;
-        };
-        answered = true;
-        match read_with_saphyr(src, strict) {
-            // `Debug` output too, as `NaN` values are not equal to themselves.
-            Ok(full) => assert!(
-                fast == full || format!("{fast:?}") == format!("{full:?}"),
-                "readers disagree (strict: {strict}) on:\n{src}\n{fast:#?}\n{full:#?}"
-            ),
-            // saphyr-parser counts flow nesting in a byte; ytt (and the fast reader) go deeper.
-            Err(e) if e.message.contains("nested deeper than 255 levels") => {}
-            Err(e) => panic!("block reader accepted what saphyr rejects ({e:?}):\n{src}"),
-        }
-    }
-    answered
+    super::compare_readers(src).unwrap_or_else(|e| panic!("{e}\non:\n{src}"))
 }
 
 #[test]
