@@ -577,3 +577,33 @@ fn a_starlark_int_past_64_bits_is_an_error_with_a_position() {
     assert!(err.contains("Unsupported value type int in YAML"), "{err}");
     assert!(err.contains("values.yml:4 |"), "{err}");
 }
+
+#[test]
+fn a_load_cycle_is_an_error_not_a_stack_overflow() {
+    // ytt (and schemac before) recursed until the stack overflowed.
+    let files = [
+        (
+            "v.yml",
+            "#@ load(\"a.star\", \"f\")\n#@data/values\n---\na: #@ f()\n",
+        ),
+        ("a.star", "load(\"b.star\", \"g\")\ndef f(): return 1\n"),
+        ("b.star", "load(\"a.star\", \"f\")\ndef g(): return 2\n"),
+    ];
+    let args = ["-f", "v.yml", "-f", "a.star", "-f", "b.star"];
+    let err = check(&files, &args).unwrap_err();
+    let cycle = load_cycle_files(&err);
+    assert_eq!(cycle, ["a.star", "b.star", "a.star"], "{err}");
+    assert!(err.contains("v.yml:1 |"), "{err}");
+}
+
+/// The files of a `cycle in load graph (A -> B -> A)` message, without their directories.
+fn load_cycle_files(err: &str) -> Vec<&str> {
+    let (_, rest) = err
+        .split_once("cannot load a.star: cycle in load graph (")
+        .unwrap_or(("", ""));
+    let chain = rest.split(')').next().unwrap_or("");
+    chain
+        .split(" -> ")
+        .map(|f| f.rsplit('/').next().unwrap_or(f))
+        .collect()
+}
