@@ -519,23 +519,26 @@ impl<'a> Builder<'a> {
         while i > 0 {
             i -= 1;
             let c = self.chars[i];
+            if c == '\n' {
+                line = line.saturating_sub(1);
+                continue;
+            }
+            if c.is_whitespace() {
+                continue;
+            }
+            // Comment text on an earlier line (a `-` in it included): skip to its `#`.
+            let line_start = self.chars[..i]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |p| p + 1);
+            if let Some(h) = self.chars[line_start..i].iter().position(|&c| c == '#') {
+                i = line_start + h;
+                continue;
+            }
             match c {
                 '-' => return line,
-                '[' | ',' => return span.start.line() as u32,
-                '\n' => line = line.saturating_sub(1),
-                _ if c.is_whitespace() => {}
-                _ => {
-                    // Comment text on an earlier line: skip to that line's start.
-                    let line_start = self.chars[..i]
-                        .iter()
-                        .rposition(|&c| c == '\n')
-                        .map_or(0, |p| p + 1);
-                    let hash = self.chars[line_start..=i].iter().position(|&c| c == '#');
-                    match hash {
-                        Some(h) => i = line_start + h,
-                        None => return span.start.line() as u32,
-                    }
-                }
+                '#' => {}
+                _ => return span.start.line() as u32,
             }
         }
         span.start.line() as u32
