@@ -607,3 +607,70 @@ fn load_cycle_files(err: &str) -> Vec<&str> {
         .map(|f| f.rsplit('/').next().unwrap_or(f))
         .collect()
 }
+
+/// [`check`] on a thread with the stack `schemac` runs on (deep values recurse).
+fn check_on_schemac_stack(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(schemac_runtime::cli::STACK_BYTES)
+            .spawn_scoped(scope, || check(files, args))
+            .expect("a thread")
+            .join()
+            .expect("no panic")
+    })
+}
+
+/// Hostile inputs of issue 11 that once overflowed the stack or exhausted memory: each ends in
+/// an answer or a named budget's error.
+#[test]
+fn deep_and_repeated_inputs_end_in_an_answer_or_a_budget_error() {
+    let deep = "#@ def deep(n):\n#@   v = []\n#@   for i in range(n):\n#@     v = [v]\n#@   end\n#@   return v\n#@ end\n#@ load(\"@ytt:json\", \"json\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n#@ x = deep(5000)\n#@data/values\n---\na: #@ [len(json.encode(x)), len(yaml.encode(x)), len(str(x)), x == x]\n";
+    let out = check_on_schemac_stack(&[("values.yml", deep)], &["-f", "values.yml"]).unwrap();
+    let a = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(a, "a:\n- 10002\n- 10003\n- 10002\n- true\n");
+    let sum = format!(
+        "#@data/values\n---\na: #@ {}\n",
+        vec!["1"; 10_000].join("+")
+    );
+    let out = check_on_schemac_stack(&[("values.yml", &sum)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "a"), &Value::Int(10_000));
+    let literal = format!(
+        "#@data/values\n---\na: #@ {}{}\n",
+        "[".repeat(3_000),
+        "]".repeat(3_000)
+    );
+    assert!(check_on_schemac_stack(&[("values.yml", &literal)], &["-f", "values.yml"]).is_ok());
+    let decode = format!(
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ yaml.decode(\"{}{}\")\n",
+        "[".repeat(5_000),
+        "]".repeat(5_000)
+    );
+    let err =
+        check_on_schemac_stack(&[("values.yml", &decode)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml.decode: line 1: collections nested deeper than 2000 levels"),
+        "{err}"
+    );
+    // An alias bomb through the other routes than `-f`.
+    let mut bomb = String::from("a0: &a0 [1,1,1,1,1,1,1,1,1]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(",");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let aliasing = "document contains excessive aliasing";
+    let err = check(
+        &[("plain.yml", &bomb)],
+        &["--data-values-file", "plain.yml"],
+    )
+    .unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
+    let flow = format!("x={{{}}}", bomb.trim_end().replace('\n', ", "));
+    let err = check(&[], &["--data-value-yaml", &flow]).unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
+    let decoded = format!(
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ yaml.decode({:?})\n",
+        bomb
+    );
+    let err = check(&[("values.yml", &decoded)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
+}
