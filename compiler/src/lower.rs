@@ -699,7 +699,7 @@ pub fn empty_schema() -> Type {
 /// starlark-go's type names (`Int`, `String`...), as ytt prints them in some errors.
 fn starlark_type(arg: &Arg) -> String {
     let t = match arg.data().map(|n| &n.value) {
-        Some(Value::Int(_)) => "Int",
+        Some(Value::Int(_) | Value::UInt(_)) => "Int",
         Some(Value::Float(_)) => "Float",
         Some(Value::Str(_)) => "String",
         Some(Value::Bool(_)) => "Bool",

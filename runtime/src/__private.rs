@@ -45,6 +45,7 @@ impl FromValue for f64 {
         match value {
             Value::Float(f) => Some(*f),
             Value::Int(i) => Some(*i as f64),
+            Value::UInt(u) => Some(*u as f64),
             _ => None,
         }
     }

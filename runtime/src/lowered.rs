@@ -96,6 +96,7 @@ fn scalar(v: &Value) -> Val<'_> {
     match v {
         Value::Bool(b) => Val::Bool(*b),
         Value::Int(i) => Val::Int(*i as i128),
+        Value::UInt(u) => Val::Int(*u as i128),
         Value::Float(f) => Val::Float(*f),
         Value::Str(s) => Val::Str(Cow::Borrowed(s)),
         Value::Null | Value::Map(_) | Value::Array(_) => Val::None,

@@ -137,6 +137,7 @@ fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     };
     let limit = match arg {
         Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
         Value::Float(f) => *f,
         _ => return fail(expected(), None),
     };
@@ -275,7 +276,7 @@ pub fn starlark_type(v: &Value) -> &'static str {
     match v {
         Value::Null => "NoneType",
         Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
+        Value::Int(_) | Value::UInt(_) => "int",
         Value::Float(_) => "float",
         Value::Str(_) => "string",
         Value::Array(_) => "list",
@@ -287,6 +288,7 @@ pub fn starlark_type(v: &Value) -> &'static str {
 pub fn starlark_eq(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64) == *y,
+        (Value::UInt(x), Value::Float(y)) | (Value::Float(y), Value::UInt(x)) => (*x as f64) == *y,
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len()
                 && x.iter()
@@ -311,10 +313,16 @@ pub struct Incomparable;
 
 /// Ordering as Starlark defines it; `Err` where the types do not compare.
 pub fn compare(a: &Value, b: &Value) -> Result<Ordering, Incomparable> {
+    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
+        return Ok(x.cmp(&y));
+    }
     match (a, b) {
-        (Value::Int(x), Value::Int(y)) => Ok(x.cmp(y)),
-        (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y).ok_or(Incomparable),
-        (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)).ok_or(Incomparable),
+        (Value::Int(_) | Value::UInt(_), Value::Float(y)) => (a.as_int().unwrap_or(0) as f64)
+            .partial_cmp(y)
+            .ok_or(Incomparable),
+        (Value::Float(x), Value::Int(_) | Value::UInt(_)) => x
+            .partial_cmp(&(b.as_int().unwrap_or(0) as f64))
+            .ok_or(Incomparable),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).ok_or(Incomparable),
         (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
@@ -338,6 +346,7 @@ pub fn repr(v: &Value) -> String {
         Value::Bool(true) => "True".into(),
         Value::Bool(false) => "False".into(),
         Value::Int(i) => i.to_string(),
+        Value::UInt(u) => u.to_string(),
         Value::Float(f) => float_repr(*f),
         Value::Str(s) => quote(s),
         Value::Array(items) => format!(

@@ -76,7 +76,7 @@ impl Scalar {
     pub fn of(value: &Value) -> Option<Scalar> {
         match value {
             Value::Str(_) => Some(Scalar::String),
-            Value::Int(_) => Some(Scalar::Int),
+            Value::Int(_) | Value::UInt(_) => Some(Scalar::Int),
             Value::Float(_) => Some(Scalar::Float),
             Value::Bool(_) => Some(Scalar::Bool),
             _ => None,
@@ -88,8 +88,11 @@ impl Scalar {
         matches!(
             (self, value),
             (Scalar::String, Value::Str(_))
-                | (Scalar::Int, Value::Int(_))
-                | (Scalar::Float, Value::Float(_) | Value::Int(_))
+                | (Scalar::Int, Value::Int(_) | Value::UInt(_))
+                | (
+                    Scalar::Float,
+                    Value::Float(_) | Value::Int(_) | Value::UInt(_)
+                )
                 | (Scalar::Bool, Value::Bool(_))
         )
     }

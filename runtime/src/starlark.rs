@@ -228,13 +228,36 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
             )));
         };
+        // A file loading itself, directly or not, would recurse until the stack overflows (as
+        // it does in ytt).
+        let cycle = LOADING.with(|loading| {
+            let loading = loading.borrow();
+            let at = loading.iter().position(|f| *f == name)?;
+            let chain: Vec<&str> = loading[at..].iter().map(String::as_str).collect();
+            Some(format!("{} -> {name}", chain.join(" -> ")))
+        });
+        if let Some(cycle) =
+            cycle.or_else(|| (name == self.from).then(|| format!("{name} -> {name}")))
+        {
+            return Err(starlark::Error::new_other(anyhow::anyhow!(
+                "cannot load {path}: cycle in load graph ({cycle})"
+            )));
+        }
         let program = compile_starlark(&src).map_err(|e| {
             starlark::Error::new_other(anyhow::anyhow!("{}:{}: {}", name, e.line, e.message))
         })?;
-        let (module, _) = run(&name, &program, self.sources)
-            .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("{}", e.message)))?;
+        LOADING.with(|loading| loading.borrow_mut().push(name.clone()));
+        let ran = run(&name, &program, self.sources);
+        LOADING.with(|loading| loading.borrow_mut().pop());
+        let (module, _) =
+            ran.map_err(|e| starlark::Error::new_other(anyhow::anyhow!("{}", e.message)))?;
         Ok(module)
     }
+}
+
+thread_local! {
+    /// The files whose `load()` is running on this thread, outermost first.
+    static LOADING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The message of a Starlark error, without traceback, worded as ytt's starlark-go words it
@@ -362,7 +385,7 @@ fn called_builtin(span: &str) -> Option<&str> {
                     let callee = &span[..i];
                     let name = callee.rsplit('.').next().unwrap_or(callee);
                     // The iterable of a comprehension, wrapped by the budget, is not a call.
-                    return (name != budget::ITERATE
+                    return (![budget::ITERATE, budget::JOINED].contains(&name)
                         && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
                     .then_some(name);
                 }

@@ -9,7 +9,7 @@ use crate::report::multi_line;
 use crate::request::{DataValues, Request};
 use crate::validate::Violation;
 use crate::validator::Validator;
-use crate::value::Node;
+use crate::value::{Node, Value};
 
 /// Why data values were rejected. `Display` is ytt's report (what `schemac check` prints
 /// after `Error: `).
@@ -99,7 +99,24 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
 
 /// Converts checked data values to a generated type.
 pub fn convert<T: crate::__private::FromValue>(node: &Node) -> Result<T, Violations> {
-    T::from_value(&node.value).ok_or_else(|| {
-        Violations::message("data values do not match the generated types (schemac internal error)")
+    T::from_value(&node.value).ok_or_else(|| match uint_in(node) {
+        Some(at) => Violations::message(&format!(
+            "data values do not fit the generated types: the integer at {} is in [2^63, 2^64), beyond the field's i64",
+            at.pos
+        )),
+        None => Violations::message(
+            "data values do not match the generated types (schemac internal error)",
+        ),
     })
+}
+
+/// The first integer in [2^63, 2^64) under `node`: the one kind of value that passes a schema's
+/// `int` (as in ytt) but has no generated type (`i64`).
+fn uint_in(node: &Node) -> Option<&Node> {
+    match &node.value {
+        Value::UInt(_) => Some(node),
+        Value::Map(entries) => entries.iter().find_map(|e| uint_in(&e.value)),
+        Value::Array(items) => items.iter().find_map(uint_in),
+        _ => None,
+    }
 }

@@ -217,7 +217,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
                 }
             },
             RuleName::MinLen | RuleName::MaxLen
-                if !matches!(value, Value::Int(_) | Value::Float(_)) =>
+                if !matches!(value, Value::Int(_) | Value::UInt(_) | Value::Float(_)) =>
             {
                 return Err(invalid(format!(
                     "expected keyword argument \"{key}\" to be a number, but was {} (at {})",

@@ -72,6 +72,9 @@ pub enum Value {
     Null,
     Bool(bool),
     Int(i64),
+    /// An integer in [2^63, 2^64): go-yaml reads one as a Go `uint64`, and ytt keeps it an
+    /// integer. Every smaller integer is an `Int` (see [`Value::int`]).
+    UInt(u64),
     Float(f64),
     Str(String),
     Map(Vec<MapEntry>),
@@ -104,11 +107,29 @@ impl Value {
         match self {
             Value::Null => "null",
             Value::Bool(_) => "boolean",
-            Value::Int(_) => "integer",
+            Value::Int(_) | Value::UInt(_) => "integer",
             Value::Float(_) => "float",
             Value::Str(_) => "string",
             Value::Map(_) => "map",
             Value::Array(_) => "array",
+        }
+    }
+
+    /// The integer `i` as a value: an `Int` when it fits 64 signed bits, a `UInt` when it fits
+    /// 64 unsigned bits, `None` past both (as ytt, which has no larger integer).
+    pub fn int(i: i128) -> Option<Value> {
+        i64::try_from(i)
+            .map(Value::Int)
+            .or_else(|_| u64::try_from(i).map(Value::UInt))
+            .ok()
+    }
+
+    /// The integer this value holds, `Int` or `UInt`.
+    pub fn as_int(&self) -> Option<i128> {
+        match self {
+            Value::Int(i) => Some(*i as i128),
+            Value::UInt(u) => Some(*u as i128),
+            _ => None,
         }
     }
 
@@ -155,6 +176,7 @@ impl Value {
             Value::Null => "%!s(<nil>)".into(),
             Value::Bool(b) => format!("%!s(bool={b})"),
             Value::Int(i) => format!("%!s(int={i})"),
+            Value::UInt(u) => format!("%!s(uint64={u})"),
             Value::Float(f) => format!("%!s(float64={})", crate::yaml::emit::format_float(*f)),
             other => other.key_string(),
         }
@@ -165,6 +187,7 @@ impl Value {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
+            Value::UInt(u) => u.to_string(),
             Value::Float(f) => crate::yaml::emit::format_float(*f),
             Value::Str(s) => s.clone(),
             Value::Map(_) => "map".into(),

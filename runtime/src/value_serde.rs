@@ -11,6 +11,7 @@ impl Serialize for Value {
             Value::Null => s.serialize_unit(),
             Value::Bool(b) => s.serialize_bool(*b),
             Value::Int(i) => s.serialize_i64(*i),
+            Value::UInt(u) => s.serialize_u64(*u),
             Value::Float(f) => s.serialize_f64(*f),
             Value::Str(x) => s.serialize_str(x),
             Value::Array(items) => {
@@ -65,7 +66,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_u64<E>(self, u: u64) -> Result<Value, E> {
-        Ok(i64::try_from(u).map_or(Value::Float(u as f64), Value::Int))
+        Ok(i64::try_from(u).map_or(Value::UInt(u), Value::Int))
     }
 
     fn visit_f64<E>(self, f: f64) -> Result<Value, E> {

@@ -42,10 +42,14 @@ pub struct Target {
 }
 
 /// Every target, in the order `fuzz/README.md` lists them.
-pub const TARGETS: [Target; 3] = [
+pub const TARGETS: [Target; 4] = [
     Target {
         name: "yaml",
         run: yaml,
+    },
+    Target {
+        name: "readers",
+        run: readers,
     },
     Target {
         name: "check",
@@ -67,6 +71,19 @@ pub fn yaml(data: &[u8]) {
             if let Err(e) = parse_file("fuzz.yml", &text, strict) {
                 assert_message(&e.detail(), "yaml reader");
             }
+        }
+    });
+}
+
+/// The fast block reader against saphyr-parser: wherever the block reader reads the input, the
+/// same nodes, lines, comments and document flags; where it stops at the depth budget,
+/// saphyr-parser fails too (`schemac_runtime::yaml::compare_readers`).
+pub fn readers(data: &[u8]) {
+    set_budgets();
+    let text = String::from_utf8_lossy(data).into_owned();
+    on_large_stack(move || {
+        if let Err(e) = schemac_runtime::yaml::compare_readers(&text) {
+            panic!("{e}");
         }
     });
 }

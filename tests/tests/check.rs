@@ -350,7 +350,12 @@ fn oversized_starlark_values_are_errors() {
     let values = "#@data/values\n---\n#@ x = list(range(600000000))\na: 1\n";
     let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
     assert!(err.contains("Templating file"), "{err}");
-    assert!(err.contains("Starlark evaluation failed"), "{err}");
+    // The compiler once ran this call itself and panicked; now the budget refuses it first.
+    assert!(
+        err.contains("evaluation stopped after 100000000 Starlark statements"),
+        "{err}"
+    );
+    assert!(err.contains("values.yml:3 |"), "{err}");
 }
 
 /// Collections nested past the reader's depth budget are an error with a line, not a stack
@@ -370,6 +375,35 @@ fn nesting_deeper_than_the_budget_is_an_error() {
         "{err}"
     );
     assert!(err.contains("yaml: line 2003:"), "{err}");
+}
+
+/// Flow collections as ytt reads them: 1,000 deep in a file, as a whole document and through
+/// `--data-value-yaml` (once saphyr-parser's 255); past the budget, the budget's error.
+#[test]
+fn flow_nesting_is_read_up_to_the_budget() {
+    let flow = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    for values in [
+        format!("#@data/values\n---\na: {}\n", flow(1_000)),
+        format!("#@data/values\n---\n{}\n", flow(1_000)),
+    ] {
+        let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+        assert!(schemac_runtime::yaml::emit::to_yaml(&out.value).contains("- - - "));
+    }
+    let arg = format!("a={}", flow(1_000));
+    assert!(check(&[], &["--data-value-yaml", &arg]).is_ok());
+    let values = format!("#@data/values\n---\na: {}\n", flow(2_500));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml: line 3: collections nested deeper than 2000 levels"),
+        "{err}"
+    );
+    // Behind an anchor the full reader is needed: its limit, named, with the line.
+    let values = format!("#@data/values\n---\na: &x {}\nb: *x\n", flow(300));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml: line 3: flow collections ([...], {...}) nested deeper than 255 levels"),
+        "{err}"
+    );
 }
 
 /// A "billion laughs" document stops at the alias budget instead of exhausting memory.
@@ -496,4 +530,147 @@ fn an_augmented_repetition_past_the_heap_budget_is_refused_before_it_allocates()
         "{err}"
     );
     assert!(err.contains("values.yml:3 | #@   x *= 1000000000"), "{err}");
+}
+
+#[test]
+fn an_augmented_repetition_of_an_item_whose_container_is_called_for_is_sized() {
+    // `f()[0] *= n` was left unsized: the left side cannot be evaluated twice.
+    let values = "#@ def f(l):\n#@   return l\n#@ end\n#@ y = [[0]]\n#@ f(y)[len([])] *= 1000000000\n#@data/values\n---\na: #@ y\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("values.yml:5 | #@ f(y)[len([])] *= 1000000000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn builtins_that_go_through_an_iterable_are_charged_before_they_run() {
+    // Each made a value of 3 * 10^8 items or more (or looped as long) in one call, unseen by
+    // the statement hook; with constant arguments the compiler itself ran `list(range(N))`.
+    let steps = "evaluation stopped after 100000000 Starlark statements";
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    for (expr, error) in [
+        ("list(range(300000000))", steps),
+        ("len(tuple(range(300000000)))", steps),
+        ("sorted(range(300000000))", steps),
+        ("dict(enumerate(range(300000000)))", steps),
+        ("all(range(1, 1000000000))", steps),
+        ("max(reversed(range(300000000)))", steps),
+        ("\",\".join([\"abcdefgh\" * 1000000] * 300)", heap),
+    ] {
+        let values = format!("#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(error), "{expr}: {err}");
+        assert!(err.contains("values.yml:3 |"), "{expr}: {err}");
+    }
+}
+
+#[test]
+fn a_starlark_int_past_64_bits_is_an_error_with_a_position() {
+    // ytt panics ("not sure how to get int"); an int in [2^63, 2^64) is data (a uint64).
+    let values = "#@data/values\n---\na: #@ 18446744073709551615\nb: #@ 18446744073709551615 + 1\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains("Unsupported value type int in YAML"), "{err}");
+    assert!(err.contains("values.yml:4 |"), "{err}");
+}
+
+#[test]
+fn a_load_cycle_is_an_error_not_a_stack_overflow() {
+    // ytt (and schemac before) recursed until the stack overflowed.
+    let files = [
+        (
+            "v.yml",
+            "#@ load(\"a.star\", \"f\")\n#@data/values\n---\na: #@ f()\n",
+        ),
+        ("a.star", "load(\"b.star\", \"g\")\ndef f(): return 1\n"),
+        ("b.star", "load(\"a.star\", \"f\")\ndef g(): return 2\n"),
+    ];
+    let args = ["-f", "v.yml", "-f", "a.star", "-f", "b.star"];
+    let err = check(&files, &args).unwrap_err();
+    let cycle = load_cycle_files(&err);
+    assert_eq!(cycle, ["a.star", "b.star", "a.star"], "{err}");
+    assert!(err.contains("v.yml:1 |"), "{err}");
+}
+
+/// The files of a `cycle in load graph (A -> B -> A)` message, without their directories.
+fn load_cycle_files(err: &str) -> Vec<&str> {
+    let (_, rest) = err
+        .split_once("cannot load a.star: cycle in load graph (")
+        .unwrap_or(("", ""));
+    let chain = rest.split(')').next().unwrap_or("");
+    chain
+        .split(" -> ")
+        .map(|f| f.rsplit('/').next().unwrap_or(f))
+        .collect()
+}
+
+/// [`check`] on a thread with the stack `schemac` runs on (deep values recurse).
+fn check_on_schemac_stack(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(schemac_runtime::cli::STACK_BYTES)
+            .spawn_scoped(scope, || check(files, args))
+            .expect("a thread")
+            .join()
+            .expect("no panic")
+    })
+}
+
+/// Hostile inputs of issue 11 that once overflowed the stack or exhausted memory: each ends in
+/// an answer or a named budget's error.
+#[test]
+fn deep_and_repeated_inputs_end_in_an_answer_or_a_budget_error() {
+    let deep = "#@ def deep(n):\n#@   v = []\n#@   for i in range(n):\n#@     v = [v]\n#@   end\n#@   return v\n#@ end\n#@ load(\"@ytt:json\", \"json\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n#@ x = deep(5000)\n#@data/values\n---\na: #@ [len(json.encode(x)), len(yaml.encode(x)), len(str(x)), x == x]\n";
+    let out = check_on_schemac_stack(&[("values.yml", deep)], &["-f", "values.yml"]).unwrap();
+    let a = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(a, "a:\n- 10002\n- 10003\n- 10002\n- true\n");
+    let sum = format!(
+        "#@data/values\n---\na: #@ {}\n",
+        vec!["1"; 10_000].join("+")
+    );
+    let out = check_on_schemac_stack(&[("values.yml", &sum)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "a"), &Value::Int(10_000));
+    let literal = format!(
+        "#@data/values\n---\na: #@ {}{}\n",
+        "[".repeat(3_000),
+        "]".repeat(3_000)
+    );
+    assert!(check_on_schemac_stack(&[("values.yml", &literal)], &["-f", "values.yml"]).is_ok());
+    let decode = format!(
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ yaml.decode(\"{}{}\")\n",
+        "[".repeat(5_000),
+        "]".repeat(5_000)
+    );
+    let err =
+        check_on_schemac_stack(&[("values.yml", &decode)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml.decode: line 1: collections nested deeper than 2000 levels"),
+        "{err}"
+    );
+    // An alias bomb through the other routes than `-f`.
+    let mut bomb = String::from("a0: &a0 [1,1,1,1,1,1,1,1,1]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(",");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let aliasing = "document contains excessive aliasing";
+    let err = check(
+        &[("plain.yml", &bomb)],
+        &["--data-values-file", "plain.yml"],
+    )
+    .unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
+    let flow = format!("x={{{}}}", bomb.trim_end().replace('\n', ", "));
+    let err = check(&[], &["--data-value-yaml", &flow]).unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
+    let decoded = format!(
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ yaml.decode({:?})\n",
+        bomb
+    );
+    let err = check(&[("values.yml", &decoded)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains(aliasing), "{err}");
 }

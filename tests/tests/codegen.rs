@@ -260,6 +260,14 @@ fn typed_api_loads_checks_and_converts() {
     assert_eq!(rules.count, 2);
     // The rule's when= reads ctx.parent: disabled, a negative count passes.
     assert!(generated::rules::DataValues::from_yaml_str("count: -1\nenabled: false\n").is_ok());
+    // An integer in [2^63, 2^64) is an int to ytt (a uint64) but has no i64.
+    let err = generated::rules::DataValues::from_yaml_str("count: 18446744073709551614\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("is in [2^63, 2^64), beyond the field's i64"),
+        "{err}"
+    );
 }
 
 #[test]

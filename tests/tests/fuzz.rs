@@ -177,6 +177,11 @@ fn yaml_reader_keeps_the_contract() {
 }
 
 #[test]
+fn block_reader_agrees_with_saphyr() {
+    replay(target("readers"));
+}
+
+#[test]
 fn check_pipeline_keeps_the_contract() {
     replay(target("check"));
 }

@@ -37,6 +37,7 @@ impl IrTokens<'_> {
             Value::Null => quote! { #rt::value::Value::Null },
             Value::Bool(b) => quote! { #rt::value::Value::Bool(#b) },
             Value::Int(i) => quote! { #rt::value::Value::Int(#i) },
+            Value::UInt(u) => quote! { #rt::value::Value::UInt(#u) },
             Value::Float(f) if f.is_nan() => quote! { #rt::value::Value::Float(f64::NAN) },
             Value::Float(f) if f.is_infinite() && *f > 0.0 => {
                 quote! { #rt::value::Value::Float(f64::INFINITY) }

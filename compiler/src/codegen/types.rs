@@ -355,6 +355,18 @@ impl<'a> TypeGen<'a> {
                 let f = *i as f64;
                 quote! { #f }
             }
+            (Kind::Scalar(Scalar::Float), Value::UInt(u)) => {
+                let f = *u as f64;
+                quote! { #f }
+            }
+            // A typed int is an `i64`: a default in [2^63, 2^64) has no value there.
+            (Kind::Scalar(Scalar::Int), Value::UInt(u)) => {
+                let message = format!(
+                    "schemac: the default {u} (at {}) does not fit the typed field's i64",
+                    node.pos
+                );
+                quote! { ::core::compile_error!(#message) }
+            }
             (Kind::Scalar(Scalar::Bool), Value::Bool(b)) => quote! { #b },
             (Kind::Array(_), Value::Array(items)) if items.is_empty() => quote! { Vec::new() },
             (Kind::Array(item), Value::Array(items)) => {

@@ -26,7 +26,7 @@ pub fn check_arg(name: &str, arg: &Value) -> Result<(), String> {
             Value::Int(0) if name == "multiple_of" => {
                 Err("expected keyword argument \"multiple_of\" to be non-zero".into())
             }
-            Value::Int(_) => Ok(()),
+            Value::Int(_) | Value::UInt(_) => Ok(()),
             Value::Float(f) if name == "multiple_of" && *f != 0.0 => Ok(()),
             _ => Err(format!(
                 "expected keyword argument \"{name}\" to be a number, but was {kind}"
@@ -170,7 +170,13 @@ pub fn contains(arg: &Value, value: &Value) -> Option<RuleFailure> {
 
 fn remainder(value: &Value, by: f64) -> Result<f64, String> {
     match value {
+        // Exact for integers (2^64 - 1 is odd, though not as a float).
+        Value::Int(_) | Value::UInt(_) if by.fract() == 0.0 && by.abs() < 2f64.powi(64) => {
+            let i = value.as_int().unwrap_or(0);
+            Ok((i % (by as i128)) as f64)
+        }
         Value::Int(i) => Ok((*i as f64) % by),
+        Value::UInt(u) => Ok((*u as f64) % by),
         Value::Float(f) => Ok(f % by),
         other => Err(format!(
             "value of type {} is not a number",
@@ -207,6 +213,7 @@ pub fn parity(arg: &Value, value: &Value, even: bool) -> Option<RuleFailure> {
 pub fn multiple_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let by = match arg {
         Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
         Value::Float(f) => *f,
         _ => return None,
     };

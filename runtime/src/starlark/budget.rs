@@ -109,72 +109,207 @@ pub(super) const ITERATE: &str = "__schemac_iter";
 /// The global function the right side of `x *= n` passes through (see [`guard_source`]).
 pub(super) const TIMES: &str = "__schemac_times";
 
-/// `source` with calls wrapped around what one statement could do unseen by the statement
-/// hook, `None` when there is none: the iterable of every comprehension (`[f(x) for x in
-/// ITERABLE]`) passes through [`ITERATE`], which charges its items to the budget before the
-/// comprehension runs, and the right side of `LHS *= N` through [`TIMES`] (given `LHS` again),
-/// which sizes the repetition first. Only text is added, inside lines: errors keep their lines.
-/// A `*=` whose left side calls anything (evaluating it twice could differ) or spans lines is
-/// left as it is.
-pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
-    use starlark::syntax::ast::{AssignOp, AstExpr, AstStmt, ClauseP, ExprP, StmtP};
-    /// Where a wrapping call opens, what it opens with, and where it closes.
-    type Wrap = (usize, String, usize);
-    fn expr(e: &AstExpr, out: &mut Vec<Wrap>) {
-        let clauses = match &e.node {
-            ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
-                Some((first, rest))
-            }
-            _ => None,
-        };
-        if let Some((first, rest)) = clauses {
-            let overs = rest.iter().filter_map(|c| match c {
-                ClauseP::For(f) => Some(&f.over),
-                ClauseP::If(_) => None,
-            });
-            for over in std::iter::once(&first.over).chain(overs) {
-                let (begin, end) = (over.span.begin().get(), over.span.end().get());
-                out.push((begin as usize, format!("{ITERATE}("), end as usize));
-            }
-        }
-        e.visit_expr(|c| expr(c, out));
+/// Builtins that go through all of an iterable in one call, making a value as long as it or
+/// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
+/// (This also keeps the compiler from running `list(range(10**8))` while it compiles: the
+/// call's arguments are no longer constants.)
+const ITERATING_BUILTINS: &[&str] = &[
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "zip",
+    "any",
+    "all",
+    "min",
+    "max",
+    "map",
+    "filter",
+];
+
+/// The global function the items of every `SEP.join(ITEMS)` pass through (see [`guard_source`]).
+pub(super) const JOINED: &str = "__schemac_joined";
+
+/// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
+const TEMPORARY: &str = "__schemac_t";
+
+/// One change to a program's text: `remove` bytes at `at` replaced by `text`. Edits at one
+/// offset apply in the order of `order`: closing parentheses first, then an outer call opened
+/// before one it contains.
+struct Edit {
+    at: usize,
+    order: (u8, isize),
+    remove: usize,
+    text: String,
+}
+
+impl Edit {
+    /// `open` and `(` before the text `begin..end` and `))` after it: the text in parentheses
+    /// of its own, since a tuple's text may have none (`list(("a", "b"))`).
+    fn wrap(out: &mut Vec<Edit>, begin: u32, open: String, end: u32) {
+        let (begin, end) = (begin as usize, end as usize);
+        let len = (end - begin) as isize;
+        let open = open + "(";
+        out.push(Edit {
+            at: begin,
+            order: (1, -len),
+            remove: 0,
+            text: open,
+        });
+        out.push(Edit {
+            at: end,
+            order: (0, len),
+            remove: 0,
+            text: "))".to_string(),
+        });
     }
-    fn stmt(s: &AstStmt, source: &str, out: &mut Vec<Wrap>) {
+}
+
+/// `source` with calls wrapped around what one statement could do unseen by the statement
+/// hook, `None` when there is none:
+/// - the iterable of every comprehension (`[f(x) for x in ITERABLE]`), and the positional
+///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
+///   which charges their items to the budget before anything runs;
+/// - the items of `SEP.join(ITEMS)` pass through [`JOINED`], which sizes the string it makes;
+/// - the right side of `LHS *= N` passes through [`TIMES`] (given `LHS` again), which sizes the
+///   repetition first. When `LHS` is `OBJ[INDEX]` and calls a function or spans lines (and
+///   evaluating it twice could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1]
+///   *= TIMES(T0[T1], N)`, in one line as before.
+///
+/// Only text is added, inside lines: errors keep their lines.
+pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
+    use starlark::syntax::ast::{
+        ArgumentP, AssignOp, AssignTargetP, AstExpr, AstStmt, ClauseP, ExprP, StmtP,
+    };
+    /// The text of `e` when evaluating it again is harmless: no call, on one line.
+    fn plain<'s>(e: &AstExpr, source: &'s str) -> Option<&'s str> {
+        let text = source.get(e.span.begin().get() as usize..e.span.end().get() as usize)?;
+        (!text.contains(['(', '\n'])).then_some(text)
+    }
+    fn expr(e: &AstExpr, source: &str, out: &mut Vec<Edit>) {
+        let mut iterables = Vec::new();
+        match &e.node {
+            ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
+                iterables.push(&first.over);
+                iterables.extend(rest.iter().filter_map(|c| match c {
+                    ClauseP::For(f) => Some(&f.over),
+                    ClauseP::If(_) => None,
+                }));
+            }
+            ExprP::Call(callee, args) => {
+                let positional: Vec<&AstExpr> = args
+                    .args
+                    .iter()
+                    .filter_map(|a| match &a.node {
+                        ArgumentP::Positional(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                match &callee.node {
+                    // `min(a, b)` compares its arguments; `min(xs)` goes through `xs`.
+                    ExprP::Identifier(name)
+                        if ITERATING_BUILTINS.contains(&name.ident.as_str())
+                            && !(matches!(name.ident.as_str(), "min" | "max")
+                                && positional.len() > 1) =>
+                    {
+                        iterables.extend(positional)
+                    }
+                    ExprP::Dot(sep, method) if method.node == "join" && positional.len() == 1 => {
+                        // A separator that cannot be evaluated again is counted as empty.
+                        let sep = plain(sep, source).unwrap_or("\"\"");
+                        let items = positional[0];
+                        Edit::wrap(
+                            out,
+                            items.span.begin().get(),
+                            format!("{JOINED}({sep}, "),
+                            items.span.end().get(),
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        for over in iterables {
+            Edit::wrap(
+                out,
+                over.span.begin().get(),
+                format!("{ITERATE}("),
+                over.span.end().get(),
+            );
+        }
+        e.visit_expr(|c| expr(c, source, out));
+    }
+    fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
         if let StmtP::AssignModify(lhs, AssignOp::Multiply, rhs) = &s.node {
             let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
             let target = source.get(begin as usize..end as usize).unwrap_or("(");
             if !target.contains(['(', '\n']) {
-                let (begin, end) = (rhs.span.begin().get(), rhs.span.end().get());
-                out.push((begin as usize, format!("{TIMES}({target}, "), end as usize));
+                let open = format!("{TIMES}({target}, ");
+                Edit::wrap(out, rhs.span.begin().get(), open, rhs.span.end().get());
+            } else if let AssignTargetP::Index(parts) = &lhs.node {
+                let (obj, index) = &**parts;
+                let (obj_end, index_begin) = (
+                    obj.span.end().get() as usize,
+                    index.span.begin().get() as usize,
+                );
+                let (index_end, rhs_begin) = (
+                    index.span.end().get() as usize,
+                    rhs.span.begin().get() as usize,
+                );
+                // `[` and `] *=` as they stand between the parts (no comment, no line break).
+                let bracket = source.get(obj_end..index_begin).and_then(|t| t.find('['));
+                let between = source.get(index_end..rhs_begin).unwrap_or("");
+                if let (Some(bracket), false) = (bracket, between.contains(['#', '\n'])) {
+                    let k = *temporaries;
+                    *temporaries += 1;
+                    let (t0, t1) = (format!("{TEMPORARY}{k}o"), format!("{TEMPORARY}{k}i"));
+                    let edits = [
+                        (
+                            begin as usize,
+                            (1, isize::MIN),
+                            0,
+                            format!("{t0}, {t1} = ("),
+                        ),
+                        (obj_end + bracket, (2, 0), 1, ", ".to_string()),
+                        (
+                            index_end,
+                            (2, 0),
+                            between.len(),
+                            format!("); {t0}[{t1}] *= {TIMES}({t0}[{t1}], "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
+                    ];
+                    out.extend(edits.into_iter().map(|(at, order, remove, text)| Edit {
+                        at,
+                        order,
+                        remove,
+                        text,
+                    }));
+                }
             }
         }
-        s.visit_stmt(|c| stmt(c, source, out));
+        s.visit_stmt(|c| stmt(c, source, temporaries, out));
     }
-    let mut wraps = Vec::new();
+    let mut edits = Vec::new();
     // The statement's expressions, those of nested statements included.
-    ast.statement().visit_expr(|e| expr(e, &mut wraps));
-    stmt(ast.statement(), source, &mut wraps);
-    wraps.sort();
-    wraps.dedup();
-    if wraps.is_empty() {
+    ast.statement().visit_expr(|e| expr(e, source, &mut edits));
+    stmt(ast.statement(), source, &mut 0, &mut edits);
+    if edits.is_empty() {
         return None;
     }
-    // Insertions by offset: closing parentheses before opening ones at the same offset, an
-    // outer call opened before and closed after one it contains.
-    let mut inserts: Vec<(usize, u8, isize, &str)> = Vec::new();
-    for (begin, open, end) in &wraps {
-        let len = (end - begin) as isize;
-        inserts.push((*begin, 1, -len, open.as_str()));
-        inserts.push((*end, 0, len, ")"));
-    }
-    inserts.sort();
-    let added: usize = inserts.iter().map(|i| i.3.len()).sum();
+    edits.sort_by_key(|a| (a.at, a.order));
+    edits.dedup_by(|a, b| (a.at, a.order, a.remove, &a.text) == (b.at, b.order, b.remove, &b.text));
+    let added: usize = edits.iter().map(|e| e.text.len()).sum();
     let mut out = String::with_capacity(source.len() + added);
     let mut at = 0;
-    for (offset, _, _, text) in inserts {
-        out.push_str(source.get(at..offset)?);
-        out.push_str(text);
-        at = offset;
+    for edit in edits {
+        out.push_str(source.get(at..edit.at)?);
+        out.push_str(&edit.text);
+        at = edit.at + edit.remove;
     }
     out.push_str(source.get(at..)?);
     Some(out)
@@ -287,6 +422,24 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             }
             None => Ok(n),
         }
+    }
+
+    /// The items of `sep.join(items)`, once the string it makes is known to fit the heap
+    /// budget (and its items are charged to the statement budget).
+    fn __schemac_joined<'v>(
+        #[starlark(require = pos)] sep: Value<'v>,
+        #[starlark(require = pos)] items: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        if let (Some(sep), Ok(n)) = (sep.unpack_str(), items.length()) {
+            charge_iterations(n.max(0) as u64)?;
+            let mut bytes = sep.len() as u128 * n.max(0) as u128;
+            for item in items.iterate(heap)? {
+                bytes += item.unpack_str().map_or(0, str::len) as u128;
+            }
+            reserve(heap, bytes)?;
+        }
+        Ok(items)
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement

@@ -193,6 +193,10 @@ fn to_scalar_key(v: Value) -> Option<YValue> {
     if let Ok(Some(i)) = i64::unpack_value(v) {
         return Some(YValue::Int(i));
     }
+    // An int in [2^63, 2^64) is ytt's uint64; a larger one is not data.
+    if let Ok(Some(u)) = u64::unpack_value(v) {
+        return Some(YValue::UInt(u));
+    }
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
         return Some(YValue::Float(f.0));
     }
@@ -214,6 +218,7 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
         YValue::Null => Value::new_none(),
         YValue::Bool(b) => Value::new_bool(*b),
         YValue::Int(i) => heap.alloc(*i),
+        YValue::UInt(u) => heap.alloc(*u),
         YValue::Float(f) => heap.alloc(*f),
         YValue::Str(s) => heap.alloc(s.as_str()),
         YValue::Map(_) | YValue::Array(_) => heap.alloc(YamlFragment {

@@ -388,6 +388,9 @@ impl Parser<'_> {
         if let Ok(i) = text.parse::<i64>() {
             return Ok(Value::Int(i));
         }
+        if let Ok(u) = text.parse::<u64>() {
+            return Ok(Value::UInt(u));
+        }
         text.parse::<f64>()
             .map(Value::Float)
             .map_err(|_| format!("bad number `{text}`"))

@@ -13,10 +13,20 @@ use super::parse::{Comment, RawKind, RawNode, RawValue, Read};
 use super::scalar::resolve_plain;
 use crate::value::Value;
 
-/// Reads `src` (without its byte-order mark), or `None` when the file needs the full YAML reader.
-pub(super) fn read(src: &str, strict: bool) -> Option<Read> {
+/// Why the block reader did not read a file.
+#[derive(Debug, PartialEq)]
+pub(super) enum GaveUp {
+    /// The file needs the full YAML reader.
+    NeedsFullReader,
+    /// Collections nest deeper than the depth budget, from the collection on this line on (the
+    /// full reader cannot always say so: it nests flow collections only 255 deep).
+    TooDeep { line: u32 },
+}
+
+/// Reads `src` (without its byte-order mark).
+pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
     if !plain_characters(src) {
-        return None;
+        return Err(GaveUp::NeedsFullReader);
     }
     let mut reader = Reader {
         text: src,
@@ -28,9 +38,15 @@ pub(super) fn read(src: &str, strict: bool) -> Option<Read> {
         open_items: Vec::new(),
         strict,
         depth: 0,
+        too_deep: None,
     };
-    let (docs, first_explicit) = reader.documents()?;
-    Some(Read {
+    let Some((docs, first_explicit)) = reader.documents() else {
+        return Err(match reader.too_deep {
+            Some(line) => GaveUp::TooDeep { line },
+            None => GaveUp::NeedsFullReader,
+        });
+    };
+    Ok(Read {
         docs,
         comments: reader.comments,
         first_explicit,
@@ -83,6 +99,8 @@ struct Reader<'s> {
     strict: bool,
     /// How many collections enclose `pos`.
     depth: u32,
+    /// The line of the collection that went past the depth budget.
+    too_deep: Option<u32>,
 }
 
 /// Where a plain scalar is: that decides which characters end it and which the reader
@@ -238,6 +256,11 @@ impl<'s> Reader<'s> {
             }
             let value = if self.indent == END {
                 RawValue::Scalar(Value::Null)
+            } else if matches!(self.peek(), b'[' | b'{') {
+                // A flow collection as the whole document (`--data-value-yaml k=[...]`).
+                let value = self.flow_collection()?;
+                self.end_line()?;
+                value
             } else {
                 self.block_node()?
             };
@@ -266,8 +289,8 @@ impl<'s> Reader<'s> {
     /// Reads the items of a collection with `read`, which pushes them on `open_items`; gives up
     /// when collections nest too deeply.
     fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<Vec<RawNode>> {
-        // Deeper than the budget: saphyr-parser's reading reports it.
         if self.depth as usize >= super::parse::budget::max_depth() {
+            self.too_deep = Some(self.line);
             return None;
         }
         self.depth += 1;

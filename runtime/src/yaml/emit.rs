@@ -211,6 +211,7 @@ fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
         Value::Bool(true) => (Cow::Borrowed("true"), Style::Plain),
         Value::Bool(false) => (Cow::Borrowed("false"), Style::Plain),
         Value::Int(i) => (Cow::Owned(i.to_string()), Style::Plain),
+        Value::UInt(u) => (Cow::Owned(u.to_string()), Style::Plain),
         Value::Float(f) => (Cow::Owned(format_float(*f)), Style::Plain),
         Value::Str(s) if s.contains('\n') => (Cow::Borrowed(s), Style::Literal),
         Value::Str(s) if resolves_to_str(s) && !is_base60_float(s) => {

@@ -91,6 +91,7 @@ fn write_value(out: &mut String, value: &Value) -> bool {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(i) => out.push_str(&i.to_string()),
+        Value::UInt(u) => out.push_str(&u.to_string()),
         Value::Float(f) => match format_json_float(*f) {
             Some(text) => out.push_str(&text),
             None => return false,

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
+use super::block::GaveUp;
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -92,8 +93,9 @@ impl SyntaxError {
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
     let src = src.strip_prefix('\u{feff}').unwrap_or(src);
     let read = match super::block::read(src, strict) {
-        Some(read) => read,
-        None => read_with_saphyr(src, strict)?,
+        Ok(read) => read,
+        Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
+        Err(GaveUp::NeedsFullReader) => read_with_saphyr(src, strict)?,
     };
     let Read {
         mut docs,
@@ -277,6 +279,23 @@ struct Builder<'a> {
     first_explicit: bool,
 }
 
+/// The depth budget's error, for the collection on `line`.
+fn too_deep(line: u32) -> SyntaxError {
+    SyntaxError {
+        line,
+        message: format!(
+            "collections nested deeper than {} levels (raise the budget with {})",
+            budget::max_depth(),
+            budget::DEPTH_VAR
+        ),
+        strict: None,
+    }
+}
+
+/// How deep saphyr-parser nests flow collections (its flow level is a `u8`), as its error says.
+pub(super) const SAPHYR_FLOW_LIMIT: &str =
+    "flow collections ([...], {...}) nested deeper than 255 levels";
+
 fn line_of(span: &Span) -> u32 {
     span.start.line() as u32
 }
@@ -288,6 +307,16 @@ impl<'a> Builder<'a> {
             Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
                 Err(self.unknown_anchor(e.marker().index()))
             }
+            // saphyr-parser counts flow levels in a byte; the fast block reader (and ytt) go
+            // deeper, but this file needs the full reader (anchors, tags, ...).
+            Some(Err(e)) if e.info() == "recursion limit exceeded" => Err(SyntaxError {
+                line: e.marker().line() as u32,
+                message: format!(
+                    "{SAPHYR_FLOW_LIMIT}: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
+                    budget::max_depth()
+                ),
+                strict: None,
+            }),
             Some(Err(e)) => Err(go_yaml_error(
                 e.info(),
                 e.marker().line() as u32,
@@ -349,15 +378,7 @@ impl<'a> Builder<'a> {
         if collection {
             self.depth += 1;
             if self.depth > budget::max_depth() {
-                return Err(SyntaxError {
-                    line: line_of(&span),
-                    message: format!(
-                        "collections nested deeper than {} levels (raise the budget with {})",
-                        budget::max_depth(),
-                        budget::DEPTH_VAR
-                    ),
-                    strict: None,
-                });
+                return Err(too_deep(line_of(&span)));
             }
         }
         let value = self.value_at_depth(ev, span);
@@ -522,23 +543,26 @@ impl<'a> Builder<'a> {
         while i > 0 {
             i -= 1;
             let c = self.chars[i];
+            if c == '\n' {
+                line = line.saturating_sub(1);
+                continue;
+            }
+            if c.is_whitespace() {
+                continue;
+            }
+            // Comment text on an earlier line (a `-` in it included): skip to its `#`.
+            let line_start = self.chars[..i]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |p| p + 1);
+            if let Some(h) = self.chars[line_start..i].iter().position(|&c| c == '#') {
+                i = line_start + h;
+                continue;
+            }
             match c {
                 '-' => return line,
-                '[' | ',' => return span.start.line() as u32,
-                '\n' => line = line.saturating_sub(1),
-                _ if c.is_whitespace() => {}
-                _ => {
-                    // Comment text on an earlier line: skip to that line's start.
-                    let line_start = self.chars[..i]
-                        .iter()
-                        .rposition(|&c| c == '\n')
-                        .map_or(0, |p| p + 1);
-                    let hash = self.chars[line_start..=i].iter().position(|&c| c == '#');
-                    match hash {
-                        Some(h) => i = line_start + h,
-                        None => return span.start.line() as u32,
-                    }
-                }
+                '#' => {}
+                _ => return span.start.line() as u32,
             }
         }
         span.start.line() as u32

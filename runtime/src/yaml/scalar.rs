@@ -62,7 +62,7 @@ fn resolve_number(text: &str) -> Option<Value> {
         text.into()
     };
     if let Some(i) = parse_int(&plain) {
-        return Some(Value::Int(i));
+        return Some(i);
     }
     if is_yaml_float(&plain) {
         // Go's `ParseFloat` fails on a value out of range (`1e400`), which then stays a string.
@@ -73,8 +73,9 @@ fn resolve_number(text: &str) -> Option<Value> {
     None
 }
 
-/// Integers as Go's `strconv.ParseInt(s, 0, 64)` reads them.
-fn parse_int(s: &str) -> Option<i64> {
+/// Integers as go-yaml reads them: Go's `strconv.ParseInt(s, 0, 64)`, then (for an integer in
+/// [2^63, 2^64) written without a sign) `strconv.ParseUint(s, 0, 64)`.
+fn parse_int(s: &str) -> Option<Value> {
     let (neg, body) = match s.as_bytes().first()? {
         b'-' => (true, &s[1..]),
         b'+' => (false, &s[1..]),
@@ -96,14 +97,14 @@ fn parse_int(s: &str) -> Option<i64> {
         return None;
     }
     let magnitude = u64::from_str_radix(digits, radix).ok()?;
-    if neg {
-        if magnitude <= i64::MAX as u64 + 1 {
-            Some((magnitude as i128).wrapping_neg() as i64)
-        } else {
-            None
+    match (neg, i64::try_from(magnitude)) {
+        (true, _) if magnitude <= i64::MAX as u64 + 1 => {
+            Some(Value::Int((magnitude as i128).wrapping_neg() as i64))
         }
-    } else {
-        i64::try_from(magnitude).ok()
+        (true, _) => None,
+        (false, Ok(i)) => Some(Value::Int(i)),
+        (false, Err(_)) if !s.starts_with('+') => Some(Value::UInt(magnitude)),
+        (false, Err(_)) => None,
     }
 }
 
@@ -168,7 +169,7 @@ pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, S
     let found = match &resolved {
         Value::Null => "null",
         Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
+        Value::Int(_) | Value::UInt(_) => "int",
         Value::Float(_) => "float",
         _ if wanted == "timestamp" && is_timestamp(text) => {
             return Ok(Value::Str(text.to_string()))
@@ -178,6 +179,7 @@ pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, S
     match (wanted, resolved) {
         (w, v) if w == found => Ok(v),
         ("float", Value::Int(i)) => Ok(Value::Float(i as f64)),
+        ("float", Value::UInt(u)) => Ok(Value::Float(u as f64)),
         _ => Err(format!("cannot decode !!{found} `{text}` as a !!{wanted}")),
     }
 }
@@ -304,6 +306,14 @@ mod tests {
         assert_eq!(r("-0x1F"), Value::Int(-31));
         assert_eq!(r("010"), Value::Int(8));
         assert_eq!(r("1_000"), Value::Int(1000));
+        // go-yaml's uint64: unsigned, in [2^63, 2^64); signed or larger, a float.
+        assert_eq!(r("0x8000000000000000"), Value::UInt(1 << 63));
+        assert_eq!(r("18446744073709551615"), Value::UInt(u64::MAX));
+        assert_eq!(
+            r("+9223372036854775808"),
+            Value::Float(9223372036854775808.0)
+        );
+        assert_eq!(r("-9223372036854775808"), Value::Int(i64::MIN));
         assert_eq!(r("1e3"), Value::Float(1000.0));
         assert_eq!(r("1.5"), Value::Float(1.5));
         assert_eq!(r("99999999999999999999999"), Value::Float(1e23));

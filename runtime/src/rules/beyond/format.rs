@@ -39,6 +39,7 @@ pub fn is_valid(format: &str, value: &Value) -> Option<bool> {
     match (format, value) {
         ("port", Value::Int(p)) => Some((1..=65535).contains(p)),
         ("percent", Value::Int(p)) => Some((0..=100).contains(p)),
+        ("port" | "percent", Value::UInt(_)) => Some(false),
         ("percent", Value::Float(p)) => Some((0.0..=100.0).contains(p)),
         (_, Value::Str(s)) => Some(is_valid_str(format, s)),
         _ => None,
