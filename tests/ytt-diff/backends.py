@@ -105,6 +105,88 @@ def compare_typed(check, typed):
     return 'typed: %s: check `%s` / typed `%s`' % ('stdout' if rc == 0 else 'report', run.norm_line(a), run.norm_line(b))
 
 
+def check_of(d, args, env):
+    return run.run_one([backend_crates.schemac_binary(), 'check'] + args, d, env)
+
+
+def env_of(env):
+    e = dict(os.environ)
+    e.update(env)
+    return e
+
+
+def run_batch(o, seeds, index, skips, plan, results, rejected_rc):
+    """Writes the cases of seeds, builds their crates (named after the batch's index, so that
+    every batch's binaries stay for shrinking) and runs them; appends to plan, results and
+    rejected_rc. Returns the name of a crate that does not build, or None."""
+    started = time.time()
+    cases_dir = os.path.join(o.work, 'cases')
+    os.makedirs(cases_dir, exist_ok=True)
+    batch = backend_crates.Batch('ytt-diff-backends-%d' % index, o.work)
+    modules = {}                   # schema files and their text -> handle or rejection
+
+    def write(seed):
+        d = os.path.join(cases_dir, str(seed))
+        shutil.rmtree(d, ignore_errors=True)
+        gen.write_case(gen.generate(seed), d)
+        return seed, d
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
+        written = list(pool.map(write, seeds))
+    rejected = []                  # cases whose schema `schemac gen` rejects
+    mine = []
+    for seed, d in written:
+        args, env = run.read_case(d)
+        split = backend_crates.split_args(d, args)
+        if isinstance(split, str):
+            skips.setdefault('both: ' + split, []).append(seed)
+            continue
+        schema, rest = split
+        if not schema:
+            skips.setdefault('both: no schema (data values only)', []).append(seed)
+            continue
+        key = tuple((f, open(os.path.join(d, f), encoding='utf-8', errors='replace').read()) for f in schema)
+        if key not in modules:
+            modules[key] = batch.add_generated(schema, d)
+        handle, err = modules[key]
+        if handle is None:
+            rejected.append((seed, d, args, env))
+            continue
+        mine.append((seed, d, args, env, rest, (batch, handle), schema))
+    without, withs = batch.counts()
+    print('batch %d: seeds %d:%d, %d distinct schemas compiled (%d without Starlark, %d with) in %.0fs' % (
+        index, seeds[0], seeds[-1] + 1, without + withs, without, withs, time.time() - started), flush=True)
+    t = time.time()
+    failed = batch.build()
+    if failed:
+        return failed
+    print('batch %d: built in %.0fs' % (index, time.time() - t), flush=True)
+
+    def one(item):
+        seed, d, args, env, rest, (batch, handle), schema = item
+        check = check_of(d, args, env)
+        validator = batch.validator(handle, rest, d, env=env_of(env), timeout=run.TIMEOUT)
+        sig_v = run.signature(check, validator, names=('check', 'validator'))
+        call = typed_call(rest)
+        sig_t = None
+        if not isinstance(call, str):
+            files, plain, as_json = call
+            typed = batch.typed(handle, files, d, plain=plain, json=as_json, env=env_of(env), timeout=run.TIMEOUT)
+            sig_t = compare_typed(check, typed)
+        return seed, call, sig_v and 'validator: ' + sig_v, sig_t
+
+    def one_rejected(item):
+        # `schemac gen` rejects the schema: check must reject the run too
+        seed, d, args, env = item
+        return seed, check_of(d, args, env)[0]
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
+        results += pool.map(one, mine)
+        rejected_rc += pool.map(one_rejected, rejected)
+    plan += mine
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--seeds', default='0:200')
@@ -114,6 +196,7 @@ def main():
     ap.add_argument('--no-shrink', action='store_true')
     ap.add_argument('--max-shrink', type=int, default=20)
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--batch', type=int, default=300, help='seeds per batch (one crate build each)')
     ap.add_argument('--without-oracle', action='store_true',
                     help='run even when ../shared/oracle/ytt is missing (no oracle is used)')
     o = ap.parse_args()
@@ -126,91 +209,20 @@ def main():
         print('ytt-diff backends: schemac not found at %s' % schemac)
         return 2
     started = time.time()
-    cases_dir = os.path.join(o.work, 'cases')
-    os.makedirs(cases_dir, exist_ok=True)
-    batch = backend_crates.Batch('ytt-diff-backends', o.work)
-
-    # 1. cases, their schema split and one module per distinct schema
-    skips = {}                     # reason -> seeds, per back end
-    plan = []                      # (seed, dir, args, env, rest, handle)
-    modules = {}                   # schema files and their text -> handle or rejection
-
-    def skip(why, seed):
-        skips.setdefault(why, []).append(seed)
-
-    def write(seed):
-        d = os.path.join(cases_dir, str(seed))
-        shutil.rmtree(d, ignore_errors=True)
-        gen.write_case(gen.generate(seed), d)
-        return seed, d
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-        written = list(pool.map(write, gen.parse_range(o.seeds)))
-    rejected = []                  # cases whose schema `schemac gen` rejects
-    for seed, d in written:
-        args, env = run.read_case(d)
-        split = backend_crates.split_args(d, args)
-        if isinstance(split, str):
-            skip('both: ' + split, seed)
-            continue
-        schema, rest = split
-        if not schema:
-            skip('both: no schema (data values only)', seed)
-            continue
-        key = tuple((f, open(os.path.join(d, f), encoding='utf-8', errors='replace').read()) for f in schema)
-        if key not in modules:
-            modules[key] = batch.add_generated(schema, d)
-        handle, err = modules[key]
-        if handle is None:
-            rejected.append((seed, d, args, env))
-            continue
-        plan.append((seed, d, args, env, rest, handle, schema))
-    without, withs = batch.counts()
-    print('ytt-diff backends: %d cases, %d distinct schemas compiled (%d without Starlark, %d with) in %.0fs' % (
-        len(written), without + withs, without, withs, time.time() - started))
-    t = time.time()
-    failed = batch.build()
-    if failed:
-        print('ytt-diff backends: the crate %s does not build' % failed)
-        return 2
-    print('built in %.0fs' % (time.time() - t))
-
-    # 2. every case through check and the back ends that take it
-    def check_of(d, args, env):
-        return run.run_one([schemac, 'check'] + args, d, env)
-
-    def env_of(env):
-        e = dict(os.environ)
-        e.update(env)
-        return e
-
-    def one(item):
-        seed, d, args, env, rest, handle, schema = item
-        check = check_of(d, args, env)
-        validator = batch.validator(handle, rest, d, env=env_of(env), timeout=run.TIMEOUT)
-        sig_v = run.signature(check, validator, names=('check', 'validator'))
-        call = typed_call(rest)
-        sig_t, typed = None, None
-        if not isinstance(call, str):
-            files, plain, as_json = call
-            typed = batch.typed(handle, files, d, plain=plain, json=as_json, env=env_of(env), timeout=run.TIMEOUT)
-            sig_t = compare_typed(check, typed)
-        return seed, check, validator, call, typed, sig_v and 'validator: ' + sig_v, sig_t
-
-    def one_rejected(item):
-        # `schemac gen` rejects the schema: check must reject the run too
-        seed, d, args, env = item
-        return seed, check_of(d, args, env)[0]
-
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
-        results = list(pool.map(one, plan))
-        rejected_rc = list(pool.map(one_rejected, rejected))
+    skips = {}                     # reason -> seeds
+    plan, results, rejected_rc = [], [], []
+    seeds = list(gen.parse_range(o.seeds))
+    for b in range(0, len(seeds), o.batch):
+        failed = run_batch(o, seeds[b:b + o.batch], b // o.batch, skips, plan, results, rejected_rc)
+        if failed:
+            print('ytt-diff backends: the crate %s does not build' % failed)
+            return 2
 
     groups = {}
     typed_runs = 0
-    for seed, check, validator, call, typed, sig_v, sig_t in results:
+    for seed, call, sig_v, sig_t in results:
         if isinstance(call, str):
-            skip(call, seed)
+            skips.setdefault(call, []).append(seed)
         else:
             typed_runs += 1
         for sig in (sig_v, sig_t):
@@ -222,11 +234,11 @@ def main():
         if rc == 0:
             groups.setdefault('gen: schemac gen rejects a schema that check accepts', []).append(seed)
         else:
-            skip('both: schema rejected by schemac gen (check fails too)', seed)
+            skips.setdefault('both: schema rejected by schemac gen (check fails too)', []).append(seed)
 
     n_v = len(results)
-    agree_v = sum(1 for r in results if r[5] is None)
-    agree_t = sum(1 for r in results if not isinstance(r[3], str) and r[6] is None)
+    agree_v = sum(1 for r in results if r[2] is None)
+    agree_t = sum(1 for r in results if not isinstance(r[1], str) and r[3] is None)
     print('validator: %d/%d cases agree with check byte for byte' % (agree_v, n_v))
     print('typed:     %d/%d cases agree with check (values or report)' % (agree_t, typed_runs))
     print('not compared (cases, by reason):')
@@ -245,7 +257,7 @@ def main():
         print('%s %4d  %s%s' % (run.group_id(sig), len(groups[sig]), sig, '  [known: %s]' % reason if reason else ''))
 
     if not o.no_shrink:
-        shrink_groups(o, summary, plan, batch, check_of)
+        shrink_groups(o, summary, plan)
     with open(os.path.join(o.work, 'results.json'), 'w') as fh:
         json.dump({'seeds': o.seeds, 'validator': [agree_v, n_v], 'typed': [agree_t, typed_runs],
                    'skips': {k: len(v) for k, v in skips.items()}, 'groups': summary}, fh, indent=1)
@@ -258,13 +270,13 @@ def main():
     return 0
 
 
-def shrink_groups(o, summary, plan, batch, check_of):
+def shrink_groups(o, summary, plan):
     """Shrinks the first case of each unknown group, its schema files kept."""
     import shrink
     by_seed = {p[0]: p for p in plan}
     repro = os.path.join(o.work, 'repro')
     for entry in [e for e in summary if not e['known'] and e['seeds'][0] in by_seed][:o.max_shrink]:
-        seed, d, args, env, rest, handle, schema = by_seed[entry['seeds'][0]]
+        seed, d, args, env, rest, (batch, handle), schema = by_seed[entry['seeds'][0]]
         typed = entry['signature'].startswith('typed: ')
 
         def pair(case):

@@ -167,9 +167,25 @@ def load_xfail(path):
     return out
 
 
+def matches(sig, pat):
+    """Whether a signature matches an xfail pattern, where each `*` matches any text."""
+    parts = pat.split('*')
+    if not sig.startswith(parts[0]):
+        return False
+    if len(parts) == 1:
+        return sig == pat
+    pos = len(parts[0])
+    for mid in parts[1:-1]:
+        pos = sig.find(mid, pos)
+        if pos < 0:
+            return False
+        pos += len(mid)
+    return len(sig) - len(parts[-1]) >= pos and sig.endswith(parts[-1])
+
+
 def known(sig, xfail):
     for pat, reason in xfail:
-        if sig == pat or (pat.endswith('*') and sig.startswith(pat[:-1])):
+        if matches(sig, pat):
             return reason
     return None
 
