@@ -26,6 +26,10 @@ pub struct Request {
     /// Every YAML file must give data values: a file with no `#@data/values` or schema
     /// document is an error (the typed API's `load`, where such a file is a mistake).
     pub files_give_values: bool,
+    /// The data values are complete (the typed API's `validate` of values it loaded): they
+    /// replace the schema's defaults rather than overlay them, then are type-checked and
+    /// validated. Overlaying would change them: an `any` map default would merge into them.
+    pub values_complete: bool,
 }
 
 impl Default for Request {
@@ -38,6 +42,7 @@ impl Default for Request {
             strict: false,
             validate: true,
             files_give_values: false,
+            values_complete: false,
         }
     }
 }

@@ -97,6 +97,21 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
     run(v, &request)
 }
 
+/// Checks complete data values given as plain YAML (named `name` in messages), as the typed
+/// API's `validate` writes them: their types and rules, without overlaying them on the schema's
+/// defaults first.
+pub fn check_complete(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violations> {
+    let request = Request {
+        data_values: vec![DataValues::Inline {
+            name: name.to_string(),
+            text: yaml.to_string(),
+        }],
+        values_complete: true,
+        ..Request::default()
+    };
+    run(v, &request)
+}
+
 /// Converts checked data values to a generated type.
 pub fn convert<T: crate::__private::FromValue>(node: &Node) -> Result<T, Violations> {
     T::from_value(&node.value).ok_or_else(|| {
