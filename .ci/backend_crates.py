@@ -99,13 +99,19 @@ class Batch:
         self.name = name          # crate name prefix
         self.work = work          # where the crates are written
         self.macros = macros      # whether modules call include_schema! (needs schemac-macros)
-        self.modules = {False: [], True: []}
+        self.modules = {False: [], True: []}   # (code, has the typed API) per Starlark-ness
         self.binaries = {}
 
-    def add(self, code, starlark):
-        """Adds a module's Rust code; returns its handle (starlark, index)."""
-        self.modules[starlark].append(code)
+    def add(self, code, starlark, typed=True):
+        """Adds a module's Rust code (`typed`: it has `DataValues::load`); returns its handle
+        (starlark, index)."""
+        self.modules[starlark].append((code, typed))
         return starlark, len(self.modules[starlark]) - 1
+
+    def has_typed(self, handle):
+        """Whether a module has the typed API (a schema whose root is not a map has none)."""
+        starlark, i = handle
+        return self.modules[starlark][i][1]
 
     def add_generated(self, schema_files, cwd):
         """Adds `schemac gen` of the schema files (named as given, relative to cwd): the handle,
@@ -114,7 +120,7 @@ class Batch:
         if rc != 0:
             return None, err.decode(errors="replace")
         code = out.decode()
-        return self.add(code, "needs_starlark: true" in code), None
+        return self.add(code, "needs_starlark: true" in code, "pub fn load_plain<" in code), None
 
     def counts(self):
         return len(self.modules[False]), len(self.modules[True])
@@ -150,6 +156,8 @@ class Batch:
 
 
 MAIN = """
+#[allow(dead_code)] // when no module has the typed API
+#[allow(clippy::too_many_arguments)]
 fn typed<T: PartialEq + Default + std::fmt::Debug>(
     files: &[String],
     plain: bool,
@@ -178,6 +186,12 @@ fn typed<T: PartialEq + Default + std::fmt::Debug>(
             1
         }
     }
+}
+
+#[allow(dead_code)] // when every module has the typed API
+fn no_typed_api() -> i32 {
+    eprintln!("this schema's root is not a map: it has no typed API");
+    2
 }
 
 fn main() {
@@ -212,13 +226,16 @@ def write_crate(path, modules, starlark, macros):
     shutil.copy(os.path.join(ROOT, "Cargo.lock"), os.path.join(path, "Cargo.lock"))
     with open(os.path.join(src, "main.rs"), "w") as f:
         f.write("#![deny(warnings)]\n//! Many schemas' validators and typed APIs in one binary: SCHEMAC_CASE picks one.\n\n")
-        for i, code in enumerate(modules):
+        for i, (code, _) in enumerate(modules):
             f.write(f"#[allow(clippy::all)]\npub mod case_{i} {{\n{code}\n}}\n")
         f.write("\nstatic VALIDATORS: &[&schemac_runtime::validator::Validator] = &[\n")
         f.write("".join(f"    &case_{i}::VALIDATOR,\n" for i in range(len(modules))))
         f.write("];\n\ntype Typed = fn(&[String], bool, bool) -> i32;\n\nstatic TYPED: &[Typed] = &[\n")
-        for i in range(len(modules)):
+        for i, (_, has_typed) in enumerate(modules):
             t = f"case_{i}::DataValues"
-            f.write(f"    |files, plain, json| typed(files, plain, json, {t}::load, {t}::load_plain, {t}::validate, {t}::to_yaml, {t}::to_json),\n")
+            if has_typed:
+                f.write(f"    |files, plain, json| typed(files, plain, json, {t}::load, {t}::load_plain, {t}::validate, {t}::to_yaml, {t}::to_json),\n")
+            else:
+                f.write("    |_, _, _| no_typed_api(),\n")
         f.write("];\n")
         f.write(MAIN)
