@@ -114,11 +114,11 @@ class Batch:
         return self.modules[starlark][i][1]
 
     def add_generated(self, schema_files, cwd):
-        """Adds `schemac gen` of the schema files (named as given, relative to cwd): the handle,
-        or `(None, stderr)` when schemac rejects the schema."""
+        """Adds `schemac gen` of the schema files (named as given, relative to cwd): (the handle,
+        None), or (None, (exit status, stdout, stderr)) when schemac rejects the schema."""
         rc, out, err = run([schemac_binary(), "gen", "--name", "validator"] + schema_files, cwd)
         if rc != 0:
-            return None, err.decode(errors="replace")
+            return None, (rc, out, err)
         code = out.decode()
         return self.add(code, "needs_starlark: true" in code, "pub fn load_plain<" in code), None
 

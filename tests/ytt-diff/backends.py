@@ -115,10 +115,10 @@ def env_of(env):
     return e
 
 
-def run_batch(o, seeds, index, skips, plan, results, rejected_rc):
+def run_batch(o, seeds, index, skips, plan, results, rejected):
     """Writes the cases of seeds, builds their crates (named after the batch's index, so that
     every batch's binaries stay for shrinking) and runs them; appends to plan, results and
-    rejected_rc. Returns the name of a crate that does not build, or None."""
+    rejected (the signatures of cases whose schema `schemac gen` rejects). Returns the name of a crate that does not build, or None."""
     started = time.time()
     cases_dir = os.path.join(o.work, 'cases')
     os.makedirs(cases_dir, exist_ok=True)
@@ -133,24 +133,24 @@ def run_batch(o, seeds, index, skips, plan, results, rejected_rc):
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
         written = list(pool.map(write, seeds))
-    rejected = []                  # cases whose schema `schemac gen` rejects
+    rejects = []                   # cases whose schema `schemac gen` rejects
     mine = []
     for seed, d in written:
         args, env = run.read_case(d)
         split = backend_crates.split_args(d, args)
         if isinstance(split, str):
-            skips.setdefault('both: ' + split, []).append(seed)
+            skips.setdefault('validator and typed: ' + split, []).append(seed)
             continue
         schema, rest = split
         if not schema:
-            skips.setdefault('both: no schema (data values only)', []).append(seed)
+            skips.setdefault('validator and typed: no schema (data values only)', []).append(seed)
             continue
         key = tuple((f, open(os.path.join(d, f), encoding='utf-8', errors='replace').read()) for f in schema)
         if key not in modules:
             modules[key] = batch.add_generated(schema, d)
         handle, err = modules[key]
         if handle is None:
-            rejected.append((seed, d, args, env))
+            rejects.append((seed, d, args, env, schema, err))
             continue
         mine.append((seed, d, args, env, rest, (batch, handle), schema))
     without, withs = batch.counts()
@@ -167,7 +167,7 @@ def run_batch(o, seeds, index, skips, plan, results, rejected_rc):
         check = check_of(d, args, env)
         validator = batch.validator(handle, rest, d, env=env_of(env), timeout=run.TIMEOUT)
         sig_v = run.signature(check, validator, names=('check', 'validator'))
-        call = typed_call(rest)
+        call = typed_call(rest) if batch.has_typed(handle) else "typed: the schema's root is not a map (no typed API)"
         sig_t = None
         if not isinstance(call, str):
             files, plain, as_json = call
@@ -176,13 +176,18 @@ def run_batch(o, seeds, index, skips, plan, results, rejected_rc):
         return seed, call, sig_v and 'validator: ' + sig_v, sig_t
 
     def one_rejected(item):
-        # `schemac gen` rejects the schema: check must reject the run too
-        seed, d, args, env = item
-        return seed, check_of(d, args, env)[0]
+        # `schemac gen` (and so `schemac build`) rejects the schema: check must reject the run
+        # too, and report as gen does when given only the schema files
+        seed, d, args, env, schema, gen = item
+        if check_of(d, args, env)[0] == 0:
+            return seed, 'build: schemac gen rejects a schema that check accepts'
+        alone = check_of(d, sum((['-f', f] for f in schema), []), env)
+        sig = run.signature(alone, gen, names=('check', 'gen'))
+        return seed, sig and 'build: ' + sig
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
         results += pool.map(one, mine)
-        rejected_rc += pool.map(one_rejected, rejected)
+        rejected += pool.map(one_rejected, rejects)
     plan += mine
     return None
 
@@ -210,10 +215,10 @@ def main():
         return 2
     started = time.time()
     skips = {}                     # reason -> seeds
-    plan, results, rejected_rc = [], [], []
+    plan, results, rejected = [], [], []
     seeds = list(gen.parse_range(o.seeds))
     for b in range(0, len(seeds), o.batch):
-        failed = run_batch(o, seeds[b:b + o.batch], b // o.batch, skips, plan, results, rejected_rc)
+        failed = run_batch(o, seeds[b:b + o.batch], b // o.batch, skips, plan, results, rejected)
         if failed:
             print('ytt-diff backends: the crate %s does not build' % failed)
             return 2
@@ -230,17 +235,18 @@ def main():
                 groups.setdefault(sig, []).append(seed)
                 if o.verbose:
                     print('seed %d: %s' % (seed, sig))
-    for seed, rc in rejected_rc:
-        if rc == 0:
-            groups.setdefault('gen: schemac gen rejects a schema that check accepts', []).append(seed)
-        else:
-            skips.setdefault('both: schema rejected by schemac gen (check fails too)', []).append(seed)
+    for seed, sig in rejected:
+        if sig:
+            groups.setdefault(sig, []).append(seed)
+        skips.setdefault('validator and typed: schemac gen rejects the schema (compared as build)', []).append(seed)
 
     n_v = len(results)
     agree_v = sum(1 for r in results if r[2] is None)
     agree_t = sum(1 for r in results if not isinstance(r[1], str) and r[3] is None)
     print('validator: %d/%d cases agree with check byte for byte' % (agree_v, n_v))
     print('typed:     %d/%d cases agree with check (values or report)' % (agree_t, typed_runs))
+    print('build:     %d/%d schemas that schemac gen rejects are reported as check reports them' % (
+        sum(1 for r in rejected if r[1] is None), len(rejected)))
     print('not compared (cases, by reason):')
     for why in sorted(skips, key=lambda k: (-len(skips[k]), k)):
         print('  %5d  %s' % (len(skips[why]), why))
@@ -260,6 +266,7 @@ def main():
         shrink_groups(o, summary, plan)
     with open(os.path.join(o.work, 'results.json'), 'w') as fh:
         json.dump({'seeds': o.seeds, 'validator': [agree_v, n_v], 'typed': [agree_t, typed_runs],
+                   'build': [sum(1 for r in rejected if r[1] is None), len(rejected)],
                    'skips': {k: len(v) for k, v in skips.items()}, 'groups': summary}, fh, indent=1)
     print('ytt-diff backends: %.0fs in all' % (time.time() - started))
     if unexplained:
