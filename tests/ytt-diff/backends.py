@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Generated cases through every back end: built validators and the typed API against `schemac check`.
 
-usage: backends.py [--seeds A:B] [--jobs N] [--xfail FILE] [--work DIR] [--no-shrink]
-                   [--max-shrink N] [--verbose]
+usage: backends.py [--seeds A:B] [--batch N] [--jobs N] [--xfail FILE] [--work DIR]
+                   [--no-shrink] [--max-shrink N] [--verbose] [--without-oracle]
 
 For every seed, gen.py writes a case into WORK/cases/<seed> (the same cases run.py gives to
 ytt). The schema files of its command line (split as .ci/differential splits them) are compiled
 with `schemac gen`, one module per distinct schema, into one crate per batch (two crates:
 with and without the Starlark interpreter; .ci/backend_crates.py), built with one `cargo build`
-in the workspace's target directory. Then, in the case directory with the case's env:
+in the workspace's target directory; a batch is --batch seeds. Then, in the case directory
+with the case's env:
 
 * validator: the module's built validator runs with the rest of the arguments, and its stdout,
   stderr and exit status must equal `schemac check`'s on the whole command line, byte for byte;
@@ -16,7 +17,12 @@ in the workspace's target directory. Then, in the case directory with the case's
   `--data-values-file`) and output flags (`-o json`, `--data-values-inspect`), the module's
   `DataValues::load` (or `load_plain`) of those files must succeed exactly when `check` does,
   print the same bytes with `to_yaml()`/`to_json()` (and pass `validate()` again), or fail
-  with `check`'s report (its stderr after `schemac: Error: `).
+  with `check`'s report (its stderr after `schemac: Error: `);
+* build: a schema `schemac gen` rejects must fail the whole `check` run too, and gen's report
+  must be `check`'s on the schema files alone.
+
+A built validator names itself `schemac:` in messages, as `check` does: stderr needs no
+normalising.
 
 Cases a back end cannot take are counted by reason, not compared. Differences are grouped by
 signature (run.signature with `check` as the reference), prefixed with the back end; groups
