@@ -223,7 +223,7 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
 
             /// Runs the schema's type checks and rules on these values.
             pub fn validate(&self) -> ::core::result::Result<(), #rt::typed::Violations> {
-                #rt::typed::check_complete(&VALIDATOR, "(value)", &self.to_yaml()).map(|_| ())
+                #rt::typed::check_complete(&VALIDATOR, "(value)", &self.to_value()).map(|_| ())
             }
 
             /// The values as the runtime's value type, keys in schema order.

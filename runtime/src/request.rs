@@ -48,7 +48,7 @@ impl Default for Request {
 }
 
 /// A source of data values besides the files.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum DataValues {
     /// `--data-values-file PATH`: plain YAML files (a directory: its YAML files).
@@ -61,6 +61,14 @@ pub enum DataValues {
     KeyValue { assignment: String, yaml: bool },
     /// `--data-value-file key=path`.
     KeyFile(String),
+    /// Plain data values already in memory (the typed API's `validate`): `node`, whose
+    /// positions are lines of `text` (its YAML, named `name`), with its scalars' types as they
+    /// are (YAML text would read a float `2.0` written `2` back as an int).
+    Node {
+        name: String,
+        text: String,
+        node: crate::value::Node,
+    },
 }
 
 impl Request {

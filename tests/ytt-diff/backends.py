@@ -33,6 +33,7 @@ with the ytt run), 1 otherwise, 2 when a crate does not build.
 """
 import argparse
 import concurrent.futures
+import hashlib
 import json
 import os
 import shutil
@@ -81,7 +82,9 @@ def typed_expected(check):
     if rc == 0:
         return 0, out
     text = err.decode('utf-8', 'replace')
-    return 1, text.removeprefix('schemac: Error: ').rstrip().encode()
+    # warnings (e.g. for @ytt:math) come before the error; the typed API has no channel for them
+    at = text.find('schemac: Error: ')
+    return 1, (text[at:] if at >= 0 else text).removeprefix('schemac: Error: ').rstrip().encode()
 
 
 def same_data(a, b):
@@ -128,7 +131,9 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
     started = time.time()
     cases_dir = os.path.join(o.work, 'cases')
     os.makedirs(cases_dir, exist_ok=True)
-    batch = backend_crates.Batch('ytt-diff-backends-%d' % index, o.work)
+    # crates are named after the work folder too: their binaries share the target directory
+    tag = hashlib.sha1(os.path.abspath(o.work).encode()).hexdigest()[:6]
+    batch = backend_crates.Batch('ytt-diff-backends-%s-%d' % (tag, index), o.work)
     modules = {}                   # schema files and their text -> handle or rejection
 
     def write(seed):
