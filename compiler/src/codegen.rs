@@ -57,6 +57,9 @@ pub struct Compiled {
     /// How many values the schema's templates keep for annotations (the validator reserves
     /// their indices: see [`schemac_runtime::schema::FunctionRef`]).
     pub functions: usize,
+    /// How many templates the schema's evaluation compiled (ytt numbers a run's templates
+    /// after them: see `Backend::schema_templates`).
+    pub templates: u32,
 }
 
 impl From<schemac_runtime::engine::LoadedSchema> for Compiled {
@@ -65,6 +68,7 @@ impl From<schemac_runtime::engine::LoadedSchema> for Compiled {
             schema: loaded.schema.unwrap_or_else(crate::lower::empty_schema),
             sources: loaded.sources,
             functions: loaded.functions,
+            templates: loaded.templates,
         }
     }
 }
@@ -98,6 +102,7 @@ pub fn generate_lowered(
     let translated = lowering.translations(&rt);
     let rule_fns = lowering.items;
     let functions = compiled.functions;
+    let templates = compiled.templates;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
     let json_schema = crate::export::jsonschema::to_json_schema(&compiled.schema);
@@ -176,6 +181,7 @@ pub fn generate_lowered(
                 sources: &[#(#pairs),*],
                 needs_starlark: #starlark,
                 functions: #functions,
+                templates: #templates,
                 translated,
                 schema,
                 openapi,
@@ -230,7 +236,7 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
 
             /// Runs the schema's type checks and rules on these values.
             pub fn validate(&self) -> ::core::result::Result<(), #rt::typed::Violations> {
-                #rt::typed::load_str(&VALIDATOR, "(value)", &self.to_yaml()).map(|_| ())
+                #rt::typed::check_complete(&VALIDATOR, "(value)", &self.to_value()).map(|_| ())
             }
 
             /// The values as the runtime's value type, keys in schema order.

@@ -197,8 +197,36 @@ pub fn validation(
 pub fn yaml_document(text: &str) -> crate::value::Node {
     let raw = crate::yaml::parse::parse_file("", text, false).expect("generated YAML is valid");
     match raw.docs.into_iter().next() {
-        Some(doc) => crate::template::tree::Tree::from_raw(&doc, None).to_node(),
+        Some(mut doc) => {
+            let lines: Vec<&str> = text.lines().collect();
+            restore_negative_zero(&mut doc, &lines);
+            crate::template::tree::Tree::from_raw(&doc, None).to_node()
+        }
         None => crate::value::Node::null(crate::value::Pos::unknown()),
+    }
+}
+
+/// The YAML writer prints a float negative zero as `-0` (as ytt does), which YAML reads as the
+/// integer 0: an embedded document (the writer's output) reads it back as the float it was, so
+/// that it prints `-0` again. The writer prints the integer 0 as `0` and a string `-0` quoted,
+/// so a plain `-0` at the end of a line is always such a float.
+fn restore_negative_zero(node: &mut crate::yaml::parse::RawNode, lines: &[&str]) {
+    use crate::yaml::parse::RawValue;
+    match &mut node.value {
+        RawValue::Scalar(v @ crate::value::Value::Int(0)) => {
+            let line = (node.line as usize)
+                .checked_sub(1)
+                .and_then(|i| lines.get(i));
+            if line.is_some_and(|l| l.trim_end().ends_with(" -0")) {
+                *v = crate::value::Value::Float(-0.0);
+            }
+        }
+        RawValue::Scalar(_) => {}
+        RawValue::Map(items) | RawValue::Array(items) => {
+            for item in items {
+                restore_negative_zero(item, lines);
+            }
+        }
     }
 }
 
@@ -224,4 +252,30 @@ macro_rules! __schemac_requires_starlark {
             " need the Starlark interpreter: enable the `starlark` feature of schemac-runtime"
         ));
     };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn embedded_documents_keep_a_float_negative_zero() {
+        use crate::value::{MapEntry, Node, Pos, Value};
+        let entry = |k: &str, v: Value| MapEntry {
+            key: Value::Str(k.into()),
+            value: Node::new(v, Pos::unknown()),
+        };
+        let doc = Value::Map(vec![
+            entry("float", Value::Float(-0.0)),
+            entry("int", Value::Int(0)),
+            entry("text", Value::Str("-0".into())),
+            entry(
+                "items",
+                Value::Array(vec![Node::new(Value::Float(-0.0), Pos::unknown())]),
+            ),
+        ]);
+        let text = crate::yaml::emit::to_yaml(&doc);
+        assert_eq!(
+            crate::yaml::emit::to_yaml(&super::yaml_document(&text).value),
+            text
+        );
+    }
 }

@@ -92,6 +92,10 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                 out.extend(key_value_document(assignment, *yaml, r.strict, sources)?)
             }
             DataValues::KeyFile(assignment) => out.push(key_file_document(assignment, sources)?),
+            DataValues::Node { name, text, node } => {
+                sources.add(name, text);
+                out.push(Tree::document(node));
+            }
         }
     }
     Ok(out)

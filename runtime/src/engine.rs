@@ -29,6 +29,12 @@ pub trait Backend {
     fn functions(&self) -> Functions {
         Functions::default()
     }
+    /// How many templates ytt compiled for a built-in schema (its files and the `.star` files
+    /// they load) before the run's files: ytt numbers templates in one sequence
+    /// (`__ytt_tpl3_...` in messages), so the run's are numbered after them.
+    fn schema_templates(&self) -> u32 {
+        0
+    }
     /// Runs custom rules and `when=` predicates; `functions` is what the run's templates kept.
     fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a>;
     /// The schema: lowered from the schema documents given (`files` names their files), or
@@ -83,6 +89,8 @@ struct Documents {
     values_files: Vec<String>,
     /// The functions the templates passed to annotations.
     functions: Functions,
+    /// How many templates were compiled (ytt's numbering, see [`Sources::next_template_id`]).
+    templates: u32,
 }
 
 fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
@@ -130,12 +138,17 @@ fn load_documents(
             .collect(),
         backend.functions(),
     );
+    star.compiled.store(
+        backend.schema_templates(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
     let mut docs = Documents {
         schema: vec![],
         schema_files: vec![],
         values: vec![],
         values_files: vec![],
         functions: star.functions.clone(),
+        templates: 0,
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
@@ -287,6 +300,7 @@ fn load_documents(
     if schema_pending {
         schema_done(&mut docs, sources)?;
     }
+    docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
 }
 
@@ -406,6 +420,8 @@ pub struct LoadedSchema {
     pub sources: Vec<(String, String)>,
     /// How many values its templates kept for annotations (see [`Functions`]).
     pub functions: usize,
+    /// How many templates its evaluation compiled (see [`Backend::schema_templates`]).
+    pub templates: u32,
 }
 
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
@@ -464,6 +480,7 @@ fn load_schema_inputs(
             .map(|i| (i.name, i.text.to_string()))
             .collect(),
         functions: docs.functions.len(),
+        templates: docs.templates,
     })
 }
 
@@ -585,7 +602,10 @@ fn evaluate_inputs(
         "Overlaying data values (in following order: {}): ",
         order(&docs.values_files, !additional.is_empty())
     );
-    let mut current: Option<Tree> = schema.as_ref().map(|s| Tree::document(&s.default));
+    let mut current: Option<Tree> = schema
+        .as_ref()
+        .filter(|_| !opts.values_complete)
+        .map(|s| Tree::document(&s.default));
     let transfer_validations = schema.is_none();
     // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
     // key were `missing_ok` and arrays were replaced.

@@ -26,6 +26,10 @@ pub struct Request {
     /// Every YAML file must give data values: a file with no `#@data/values` or schema
     /// document is an error (the typed API's `load`, where such a file is a mistake).
     pub files_give_values: bool,
+    /// The data values are complete (the typed API's `validate` of values it loaded): they
+    /// replace the schema's defaults rather than overlay them, then are type-checked and
+    /// validated. Overlaying would change them: an `any` map default would merge into them.
+    pub values_complete: bool,
 }
 
 impl Default for Request {
@@ -38,12 +42,13 @@ impl Default for Request {
             strict: false,
             validate: true,
             files_give_values: false,
+            values_complete: false,
         }
     }
 }
 
 /// A source of data values besides the files.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum DataValues {
     /// `--data-values-file PATH`: plain YAML files (a directory: its YAML files).
@@ -56,6 +61,14 @@ pub enum DataValues {
     KeyValue { assignment: String, yaml: bool },
     /// `--data-value-file key=path`.
     KeyFile(String),
+    /// Plain data values already in memory (the typed API's `validate`): `node`, whose
+    /// positions are lines of `text` (its YAML, named `name`), with its scalars' types as they
+    /// are (YAML text would read a float `2.0` written `2` back as an int).
+    Node {
+        name: String,
+        text: String,
+        node: crate::value::Node,
+    },
 }
 
 impl Request {

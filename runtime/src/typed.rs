@@ -97,6 +97,52 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
     run(v, &request)
 }
 
+/// Checks complete data values (the typed API's `validate`): their types and rules, without
+/// overlaying them on the schema's defaults first. Messages name lines of their YAML text,
+/// as a file named `name`.
+pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, Violations> {
+    let text = crate::yaml::emit::to_yaml(value);
+    let raw = crate::yaml::parse::parse_file(name, &text, false).map_err(|e| {
+        Violations::message(&format!(
+            "{name}:{}: {} (schemac internal error)",
+            e.line, e.message
+        ))
+    })?;
+    let mut node = match raw.docs.first() {
+        Some(doc) => crate::template::tree::Tree::from_raw(doc, None).to_node(),
+        None => Node::null(crate::value::Pos::new(name, 1)),
+    };
+    // The text gave positions; the values keep their own types.
+    retype(&mut node, value);
+    let request = Request {
+        data_values: vec![DataValues::Node {
+            name: name.to_string(),
+            text,
+            node,
+        }],
+        values_complete: true,
+        ..Request::default()
+    };
+    run(v, &request)
+}
+
+/// Puts `value`'s scalars into `node`, which has its shape (read from its YAML).
+fn retype(node: &mut Node, value: &Value) {
+    match (&mut node.value, value) {
+        (Value::Map(entries), Value::Map(given)) if entries.len() == given.len() => {
+            for (entry, g) in entries.iter_mut().zip(given) {
+                retype(&mut entry.value, &g.value.value);
+            }
+        }
+        (Value::Array(items), Value::Array(given)) if items.len() == given.len() => {
+            for (item, g) in items.iter_mut().zip(given) {
+                retype(item, &g.value);
+            }
+        }
+        _ => node.value = value.clone(),
+    }
+}
+
 /// Converts checked data values to a generated type.
 pub fn convert<T: crate::__private::FromValue>(node: &Node) -> Result<T, Violations> {
     T::from_value(&node.value).ok_or_else(|| match uint_in(node) {

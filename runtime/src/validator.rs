@@ -34,6 +34,9 @@ pub struct Validator {
     /// How many values the schema's templates keep for annotations (the indices of
     /// [`crate::schema::FunctionRef`]s in the schema).
     pub functions: usize,
+    /// How many templates the schema's evaluation compiled when it was built (the run's
+    /// templates are numbered after them, as when `schemac check` is given the schema files).
+    pub templates: u32,
     /// The translations of the schema's rule functions.
     pub translated: Translations,
     pub schema: fn() -> Type,
@@ -73,6 +76,7 @@ pub struct Built {
     /// The schema's kept functions (evaluated at start-up), or their indices reserved.
     functions: Functions,
     translated: Translations,
+    templates: u32,
 }
 
 impl Built {
@@ -87,6 +91,7 @@ impl Built {
             sources: v.sources,
             functions,
             translated: v.translated,
+            templates: v.templates,
         })
     }
 }
@@ -137,6 +142,10 @@ impl Backend for Built {
 
     fn functions(&self) -> Functions {
         self.functions.fork()
+    }
+
+    fn schema_templates(&self) -> u32 {
+        self.templates
     }
 
     fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a> {

@@ -311,3 +311,47 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
     assert_eq!(message(interpreted), expected);
     assert_eq!(message(compiled), expected);
 }
+
+/// Writes `text` to a file named `name` in a fresh temporary folder; returns its path.
+fn temp_file(name: &str, text: &str) -> String {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("schemac-codegen-{}-{n}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn templates_are_numbered_after_the_built_in_schema() {
+    // ytt numbers the templates it compiles in one sequence, the schema's first (web.yml is
+    // `__ytt_tpl2`; a schema and a `.star` file it loads are 2 and 3), and a values file's
+    // error names its number: a built schema keeps the count, so the number is the same as
+    // when the schema files are given with -f (found by tests/ytt-diff/backends.py).
+    assert_eq!(generated::web::VALIDATOR.templates, 1);
+    let values = temp_file("dup.yml", "#@data/values\n---\nreplicas: 1\nreplicas: 2\n");
+    let err = generated::web::DataValues::load(&[&values])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("- __ytt_tpl3_start_node: expected key 'replicas' to not be specified again"),
+        "{err}"
+    );
+}
+
+#[test]
+fn validate_checks_loaded_values_as_they_are() {
+    // An `any` value of another shape than its default: validating must not overlay it on the
+    // default again (an array does not overlay a map; found by tests/ytt-diff/backends.py).
+    let values = temp_file(
+        "extra.yml",
+        "#@data/values\n---\n#@overlay/replace\nextra: [1, 2]\n",
+    );
+    let loaded = generated::web::DataValues::load(&[&values]).unwrap();
+    loaded.validate().unwrap();
+    let mut bad = loaded.clone();
+    bad.replicas = 0;
+    let err = bad.validate().unwrap_err().to_string();
+    assert!(err.contains("replicas"), "{err}");
+}

@@ -117,35 +117,37 @@ def first_diff(a, b):
     return None
 
 
-def signature(y, s):
-    """None when equal, else a short normalised description of the first difference."""
+def signature(y, s, names=('ytt', 'schemac')):
+    """None when equal, else a short normalised description of the first difference between
+    y (the reference: ytt, or `schemac check` for the other back ends) and s."""
+    a, b = names
     yrc, yout, yerr = y
     src, sout, serr = s
     yerr_t, serr_t = norm_stderr(yerr), serr.decode('utf-8', errors='replace')
     if src == 'timeout' or (isinstance(src, int) and src < 0) or 'panicked at' in serr_t:
-        return 'crash: schemac rc=%s %s' % (src, headline(serr_t))
+        return 'crash: %s rc=%s %s' % (b, src, headline(serr_t))
     if yrc != src:
         if yrc == 0:
-            return 'schemac fails, ytt ok: %s' % detail(serr_t)
+            return '%s fails, %s ok: %s' % (b, a, detail(serr_t))
         if src == 0:
-            return 'ytt fails, schemac ok: %s' % detail(yerr_t)
-        return 'rc ytt=%s schemac=%s: ytt %s / schemac %s' % (yrc, src, headline(yerr_t), headline(serr_t))
+            return '%s fails, %s ok: %s' % (a, b, detail(yerr_t))
+        return 'rc %s=%s %s=%s: %s %s / %s %s' % (a, yrc, b, src, a, headline(yerr_t), b, headline(serr_t))
     if yout != sout:
-        i, a, b = first_diff(yout.decode('utf-8', 'replace'), sout.decode('utf-8', 'replace'))
-        return 'stdout: ytt `%s` / schemac `%s`' % (norm_line(a), norm_line(b))
+        i, x, z = first_diff(yout.decode('utf-8', 'replace'), sout.decode('utf-8', 'replace'))
+        return 'stdout: %s `%s` / %s `%s`' % (a, norm_line(x), b, norm_line(z))
     if yerr_t != serr_t:
         strip = lambda t: '\n'.join(x.rstrip() for x in t.rstrip().split('\n'))
         if strip(yerr_t) != strip(serr_t):
-            i, a, b = first_diff(strip(yerr_t), strip(serr_t))
+            i, x, z = first_diff(strip(yerr_t), strip(serr_t))
         else:
-            i, a, b = first_diff(yerr_t, serr_t)
+            i, x, z = first_diff(yerr_t, serr_t)
         if strip(yerr_t) == strip(serr_t):
-            return 'stderr whitespace: ytt `%s` / schemac `%s`' % (norm_line(a) + '⏎' * (a != a.rstrip()),
-                                                                 norm_line(b) + '⏎' * (b != b.rstrip()))
-        sig = 'stderr [%s]: ytt `%s` / schemac `%s`' % (headline(yerr_t), norm_line(a), norm_line(b))
-        if norm_line(a) == headline(yerr_t):
+            return 'stderr whitespace: %s `%s` / %s `%s`' % (a, norm_line(x) + '⏎' * (x != x.rstrip()),
+                                                           b, norm_line(z) + '⏎' * (z != z.rstrip()))
+        sig = 'stderr [%s]: %s `%s` / %s `%s`' % (headline(yerr_t), a, norm_line(x), b, norm_line(z))
+        if norm_line(x) == headline(yerr_t):
             # the kind of error differs: say what each side complains about
-            sig += ' … ytt `%s` / schemac `%s`' % (detail(yerr_t).split(' … ')[-1], detail(serr_t).split(' … ')[-1])
+            sig += ' … %s `%s` / %s `%s`' % (a, detail(yerr_t).split(' … ')[-1], b, detail(serr_t).split(' … ')[-1])
         return sig
     return None
 
@@ -172,9 +174,25 @@ def load_xfail(path):
     return out
 
 
+def matches(sig, pat):
+    """Whether a signature matches an xfail pattern, where each `*` matches any text."""
+    parts = pat.split('*')
+    if not sig.startswith(parts[0]):
+        return False
+    if len(parts) == 1:
+        return sig == pat
+    pos = len(parts[0])
+    for mid in parts[1:-1]:
+        pos = sig.find(mid, pos)
+        if pos < 0:
+            return False
+        pos += len(mid)
+    return len(sig) - len(parts[-1]) >= pos and sig.endswith(parts[-1])
+
+
 def known(sig, xfail):
     for pat, reason in xfail:
-        if sig == pat or (pat.endswith('*') and sig.startswith(pat[:-1])):
+        if matches(sig, pat):
             return reason
     return None
 
@@ -273,7 +291,7 @@ def main():
             src = os.path.join(cases_dir, str(seed))
             dst = os.path.join(repro, entry['id'])
             shutil.rmtree(dst, ignore_errors=True)
-            sig = shrink.shrink(src, dst, entry['signature'], ytt, schemac, lambda y, s: signature(y, s))
+            sig = shrink.shrink(src, dst, entry['signature'], lambda d: run_pair(d, ytt, schemac), signature)
             y, s = run_pair(dst, ytt, schemac)
             write_outputs(dst, y, s)
             with open(os.path.join(dst, 'signature'), 'w', encoding='utf-8') as fh:
