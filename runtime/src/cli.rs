@@ -94,6 +94,8 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
             }),
             "data-value-file" => data_values[5].push(DataValues::KeyFile(value)),
             "strict" => r.strict = on,
+            "ignore-unknown-comments" => r.ignore_unknown_comments = on,
+            "implicit-map-key-overrides" => r.implicit_map_key_overrides = on,
             "dangerous-data-values-disable-validation" => r.validate = !on,
             "violations-format" => match value.as_str() {
                 "json" | "text" => violations_json = value == "json",

@@ -171,6 +171,10 @@ fn load_documents(
             )
             .at_opt((e.line > 0).then(|| Pos::new(input.name.as_str(), e.line)))
         })?;
+        let mut raw = raw;
+        if opts.implicit_map_key_overrides {
+            allow_key_overrides(&mut raw.docs);
+        }
         templates.push((input, raw, false));
     }
     // Then each file's data values annotations are checked, and files without any dropped:
@@ -233,6 +237,22 @@ fn load_documents(
         } else {
             ("Overlaying data values", order(&values_names, additional))
         };
+        if let Some(c) = raw
+            .unknown_comment
+            .as_ref()
+            .filter(|_| !opts.ignore_unknown_comments)
+        {
+            let name = &input.name;
+            return Err(CheckError::new(
+                ErrorKind::Template,
+                format!(
+                    "{phase} (in following order: {files}): Templating file '{name}': Compiling YAML template '{name}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+                    c.line,
+                    c.text.trim_end()
+                ),
+            )
+            .at(Pos::new(name.as_str(), c.line)));
+        }
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             CheckError::new(
                 ErrorKind::Template,
@@ -302,6 +322,22 @@ fn load_documents(
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
+}
+
+/// `--implicit-map-key-overrides`: every map item may replace an earlier one with its key, as
+/// if it said `#@yaml/map-key-override` (which is how ytt implements the flag).
+fn allow_key_overrides(nodes: &mut [RawNode]) {
+    for node in nodes {
+        if matches!(node.kind, RawKind::MapItem(_)) {
+            node.comments.push(crate::yaml::parse::Comment {
+                line: node.line,
+                text: crate::template::MAP_KEY_OVERRIDE.to_string(),
+            });
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &mut node.value {
+            allow_key_overrides(items);
+        }
+    }
 }
 
 /// `#@data/values` on anything but a document is an error, and so is a document that has it twice.

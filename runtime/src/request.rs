@@ -21,6 +21,11 @@ pub struct Request {
     pub schema_inspect: bool,
     /// `--strict`: YAML scalars read strictly (no `yes`/`no` booleans, ...).
     pub strict: bool,
+    /// `--ignore-unknown-comments`: templates may hold comments that are neither `#@` nor `#!`.
+    pub ignore_unknown_comments: bool,
+    /// `--implicit-map-key-overrides`: a key given twice in a template's map replaces the
+    /// earlier item, as if it said `#@yaml/map-key-override`.
+    pub implicit_map_key_overrides: bool,
     /// Run the validations (`--dangerous-data-values-disable-validation` turns them off).
     pub validate: bool,
     /// Every YAML file must give data values: a file with no `#@data/values` or schema
@@ -40,6 +45,8 @@ impl Default for Request {
             output: Vec::new(),
             schema_inspect: false,
             strict: false,
+            ignore_unknown_comments: false,
+            implicit_map_key_overrides: false,
             validate: true,
             files_give_values: false,
             values_complete: false,

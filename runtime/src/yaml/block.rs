@@ -35,6 +35,7 @@ pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
         line: 1,
         indent: END,
         comments: Vec::new(),
+        unknown_comment: None,
         open_items: Vec::new(),
         strict,
         depth: 0,
@@ -49,6 +50,7 @@ pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
     Ok(Read {
         docs,
         comments: reader.comments,
+        unknown_comment: reader.unknown_comment,
         first_explicit,
     })
 }
@@ -93,6 +95,8 @@ struct Reader<'s> {
     /// The column of the first character of the current line, or [`END`].
     indent: isize,
     comments: Vec<Comment>,
+    /// The first comment that is neither `#@` nor `#!`.
+    unknown_comment: Option<Comment>,
     /// The items of the collections being read, innermost last: each collection moves its own
     /// items into an exactly sized `Vec` when it ends.
     open_items: Vec<RawNode>,
@@ -190,15 +194,23 @@ impl<'s> Reader<'s> {
             .iter()
             .position(|&b| b == b'\n')
             .map_or(self.src.len(), |p| self.pos + p);
-        if let Some(rest) = self.src[self.pos + 1..end]
-            .strip_prefix(b"@")
-            .filter(|_| record)
-        {
+        let body = &self.src[self.pos + 1..end];
+        if let Some(rest) = body.strip_prefix(b"@").filter(|_| record) {
             // The source is a `str` and `#`, `@` and `\n` are ASCII, so this is whole characters.
             let text = String::from_utf8_lossy(rest).into_owned();
             self.comments.push(Comment {
                 line: self.line,
                 text,
+            });
+        } else if record
+            && self.unknown_comment.is_none()
+            && !body.starts_with(b"@")
+            && !body.starts_with(b"!")
+        {
+            let text = String::from_utf8_lossy(body);
+            self.unknown_comment = Some(Comment {
+                line: self.line,
+                text: text.strip_suffix('\r').unwrap_or(&text).to_string(),
             });
         }
         self.pos = end;

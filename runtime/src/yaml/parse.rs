@@ -63,6 +63,9 @@ pub struct RawFile {
     pub name: Arc<str>,
     pub docs: Vec<RawNode>,
     pub trailing_comments: Vec<Comment>,
+    /// The first comment that is neither `#@` nor `#!` (its text after `#`): ytt refuses it in
+    /// a template unless `--ignore-unknown-comments`.
+    pub unknown_comment: Option<Comment>,
 }
 
 /// A YAML syntax error, with the 1-based line ytt would report.
@@ -100,6 +103,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
     let Read {
         mut docs,
         comments,
+        unknown_comment,
         first_explicit,
     } = read;
     let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
@@ -117,6 +121,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         name: Arc::from(name),
         docs,
         trailing_comments,
+        unknown_comment,
     })
 }
 
@@ -126,6 +131,8 @@ pub(super) struct Read {
     pub docs: Vec<RawNode>,
     /// Every `#@` comment outside scalars, in file order.
     pub comments: Vec<Comment>,
+    /// The first comment that is neither `#@` nor `#!` (text after `#`).
+    pub unknown_comment: Option<Comment>,
     /// Whether the first document starts with `---`.
     pub first_explicit: bool,
 }
@@ -157,10 +164,11 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     if let Some(e) = super::go_error::first_error(src) {
         return Err(e);
     }
-    let comments = scan_comments(&chars, &builder.scalar_spans);
+    let (comments, unknown_comment) = scan_comments(&chars, &builder.scalar_spans);
     Ok(Read {
         docs,
         comments,
+        unknown_comment,
         first_explicit: builder.first_explicit,
     })
 }
@@ -650,7 +658,11 @@ fn check_tab_indentation(
 }
 
 /// Finds every `#@` comment that is not inside a scalar.
-fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment> {
+/// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
+fn scan_comments(
+    chars: &[char],
+    scalar_spans: &[(usize, usize)],
+) -> (Vec<Comment>, Option<Comment>) {
     let mut spans = scalar_spans.to_vec();
     spans.sort_unstable();
     let inside = |i: usize| {
@@ -658,6 +670,7 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
         idx > 0 && i < spans[idx - 1].1
     };
     let mut out = Vec::new();
+    let mut unknown = None;
     let mut line = 1u32;
     let mut i = 0;
     while i < chars.len() {
@@ -680,13 +693,15 @@ fn scan_comments(chars: &[char], scalar_spans: &[(usize, usize)]) -> Vec<Comment
                     line,
                     text: rest.to_string(),
                 });
+            } else if unknown.is_none() && !text.starts_with('!') {
+                unknown = Some(Comment { line, text });
             }
             i = end;
             continue;
         }
         i += 1;
     }
-    out
+    (out, unknown)
 }
 
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns.
