@@ -434,10 +434,12 @@ fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
     }
 }
 
+/// Whether `by="key"` matches: only scalars compare equal (ytt never matches a map or an
+/// array value, not even an empty one against an empty one).
 fn same(a: &TreeValue, b: &TreeValue) -> bool {
     match (a, b) {
         (TreeValue::Scalar(x), TreeValue::Scalar(y)) => x == y,
-        _ => a.to_value() == b.to_value(),
+        _ => false,
     }
 }
 
