@@ -95,6 +95,15 @@ fn first_validation_error(
             return Some((ann.pos.clone(), message, nullables));
         }
     }
+    // ytt ignores the validations inside an "any type" fragment.
+    let any = tree.ann("schema/type").is_some_and(|a| {
+        a.kwargs.iter().any(|(k, v)| {
+            k == "any" && matches!(v.data().map(|n| &n.value), Some(Value::Bool(true)))
+        })
+    });
+    if any {
+        return None;
+    }
     let below = nullables + usize::from(tree.ann("schema/nullable").is_some());
     match &tree.value {
         TreeValue::Map(items) | TreeValue::Array(items) => items
@@ -364,18 +373,22 @@ impl Lowerer<'_> {
 
     fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
         if in_any {
+            // Only the annotations that give a type conflict with an "any type" fragment; ytt
+            // ignores documentation and validations inside it.
+            let gives_type = |a: &&Ann| {
+                matches!(
+                    a.name.as_str(),
+                    "schema/type" | "schema/nullable" | "schema/default"
+                )
+            };
             let names: Vec<String> = tree
                 .anns
                 .iter()
-                .filter(|a| a.name.starts_with("schema/"))
+                .filter(gives_type)
                 .map(|a| format!("@{}", a.name))
                 .collect();
             if !names.is_empty() {
-                let schema_anns: Vec<&Ann> = tree
-                    .anns
-                    .iter()
-                    .filter(|a| a.name.starts_with("schema/"))
-                    .collect();
+                let schema_anns: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
                 let first = schema_anns[0];
                 // This error quotes every annotation it names.
                 let mut report = invalid(
@@ -484,8 +497,13 @@ impl Lowerer<'_> {
         if any {
             self.check_nested_in_any(tree)?;
         }
-        // ytt reads the documentation annotations once the children's types are built.
-        let doc = self.doc(tree)?;
+        // ytt reads the documentation annotations once the children's types are built (and
+        // not at all inside an "any type" fragment).
+        let doc = if in_any {
+            Doc::default()
+        } else {
+            self.doc(tree)?
+        };
         let mut ty = Type {
             kind,
             pos: tree.pos.clone(),
