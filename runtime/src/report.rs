@@ -89,10 +89,9 @@ impl SourceLines {
 impl Lines {
     /// Line `line` (1-based), or "" when there is none.
     fn line(&self, line: u32) -> &str {
-        let lines = self;
-        let starts = lines.starts.get_or_init(|| {
+        let starts = self.starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(lines.text.match_indices('\n').map(|(i, _)| i + 1))
+                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
                 .collect()
         });
         let index = (line as usize).wrapping_sub(1);
@@ -101,8 +100,8 @@ impl Lines {
         };
         let end = starts
             .get(index + 1)
-            .map_or(lines.text.len(), |next| next - 1);
-        lines.text[start..end].trim_end_matches('\r')
+            .map_or(self.text.len(), |next| next - 1);
+        self.text[start..end].trim_end_matches('\r')
     }
 }
 

@@ -195,28 +195,31 @@ impl<'s> Reader<'s> {
             .position(|&b| b == b'\n')
             .map_or(self.src.len(), |p| self.pos + p);
         let body = &self.src[self.pos + 1..end];
-        if let Some(rest) = body.strip_prefix(b"@").filter(|_| record) {
-            // The source is a `str` and `#`, `@` and `\n` are ASCII, so this is whole characters.
-            let text = String::from_utf8_lossy(rest).into_owned();
-            self.comments.push(Comment {
-                line: self.line,
-                text,
-            });
-        } else if record
-            && self.unknown_comment.is_none()
-            && !body.starts_with(b"@")
-            && !body.starts_with(b"!")
-        {
-            let text = String::from_utf8_lossy(body);
-            self.unknown_comment = Some(Comment {
-                line: self.line,
-                text: text.strip_suffix('\r').unwrap_or(&text).to_string(),
-            });
+        if record {
+            self.record_comment(body);
         }
         self.pos = end;
         if !self.at_eof() {
             self.pos += 1;
             self.line += 1;
+        }
+    }
+
+    /// Records the comment `body` (its text after `#`) on the current line: a `#@` one in
+    /// `comments`, the first that is neither `#@` nor `#!` as the unknown one.
+    fn record_comment(&mut self, body: &[u8]) {
+        if let Some(rest) = body.strip_prefix(b"@") {
+            // The source is a `str` and `#`, `@` and `\n` are ASCII, so this is whole characters.
+            self.comments.push(Comment {
+                line: self.line,
+                text: String::from_utf8_lossy(rest).into_owned(),
+            });
+        } else if self.unknown_comment.is_none() && !body.starts_with(b"!") {
+            let text = String::from_utf8_lossy(body);
+            self.unknown_comment = Some(Comment {
+                line: self.line,
+                text: text.strip_suffix('\r').unwrap_or(&text).to_string(),
+            });
         }
     }
 

@@ -153,17 +153,16 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     // A tab in the indentation is found by go-yaml where it is, even before a later error.
     let docs = builder.documents();
     let tab = check_tab_indentation(&chars, &builder.scalar_spans);
-    let docs = match (docs, tab) {
-        (Ok(docs), Ok(())) => docs,
-        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => {
-            return Err(super::go_error::first_error(src).unwrap_or(t))
-        }
-        (Err(e), _) | (Ok(_), Err(e)) => return Err(super::go_error::first_error(src).unwrap_or(e)),
-    };
-    // saphyr-parser reads some texts go-yaml rejects (`- : x` under a key).
+    // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
+    // texts go-yaml rejects: `- : x` under a key); saphyr's own otherwise.
     if let Some(e) = super::go_error::first_error(src) {
         return Err(e);
     }
+    let docs = match (docs, tab) {
+        (Ok(docs), Ok(())) => docs,
+        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => return Err(t),
+        (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
+    };
     let (comments, unknown_comment) = scan_comments(&chars, &builder.scalar_spans);
     Ok(Read {
         docs,
