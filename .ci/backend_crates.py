@@ -222,7 +222,11 @@ def write_crate(path, modules, starlark, macros):
         deps += f'schemac-macros = {{ path = "{ROOT}/macros" }}\n'
     with open(os.path.join(path, "Cargo.toml"), "w") as f:
         f.write(f'[package]\nname = "{os.path.basename(path)}"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n'
-                f'[dependencies]\n{deps}\n[workspace]\n')
+                f'[dependencies]\n{deps}\n[workspace]\n\n'
+                # The crate's own code unoptimised (its dependencies, the runtime, stay at the
+                # release profile): the generated code behaves the same (overflow checks and debug
+                # assertions are off either way) and a batch builds about 4x faster.
+                f'[profile.release.package.{os.path.basename(path)}]\nopt-level = 0\n')
     shutil.copy(os.path.join(ROOT, "Cargo.lock"), os.path.join(path, "Cargo.lock"))
     with open(os.path.join(src, "main.rs"), "w") as f:
         f.write("#![deny(warnings)]\n//! Many schemas' validators and typed APIs in one binary: SCHEMAC_CASE picks one.\n\n")
