@@ -171,6 +171,11 @@ pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<T
         Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
+            if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
+                // A plain file's array or scalar replaces the whole document (the type check
+                // then reports it): the result is that document, at its position.
+                left.pos = doc.pos.clone();
+            }
             let path = Path::of(&doc, None);
             left.value = merge_value(
                 std::mem::take(&mut left.value),

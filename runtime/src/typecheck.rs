@@ -15,14 +15,26 @@ pub struct TypeViolation {
     pub hints: Vec<String>,
     /// A map or array where another type was declared: ytt then reports only such violations.
     pub collection_for_scalar: bool,
+    /// The value is a whole document: its excerpt is its `---` line, or empty for a document
+    /// that has none (a plain file's first document, as ytt shows it).
+    pub document: bool,
 }
 
 impl TypeViolation {
+    fn excerpt_line<'a>(&self, sources: &'a SourceLines) -> &'a str {
+        let line = sources.line_at(&self.pos);
+        if self.document && !line.starts_with("---") {
+            ""
+        } else {
+            line
+        }
+    }
+
     pub fn to_failure(&self, sources: &SourceLines) -> Failure {
         Failure {
             description: self.description.clone(),
             file: self.pos.file.to_string(),
-            lines: vec![(self.pos.line, sources.line_at(&self.pos).to_string())],
+            lines: vec![(self.pos.line, self.excerpt_line(sources).to_string())],
             found: Some(self.found.clone()),
             expected: Some(self.expected.clone()),
             hints: self.hints.clone(),
@@ -57,6 +69,7 @@ fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
         expected: format!("{} (by {})", ty.name(), ty.pos),
         hints: Vec::new(),
         collection_for_scalar: collection,
+        document: tree.kind == TreeKind::Document,
     }
 }
 
@@ -134,6 +147,7 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         expected,
         hints,
         collection_for_scalar: false,
+        document: false,
     }
 }
 
