@@ -687,6 +687,23 @@ fn evaluate_inputs(
             return done(Outcome::Invalid(violations));
         }
     }
+    if let Some((first, again)) = node.first_repeated_key() {
+        // ytt keeps such a map and then panics writing it (`Unexpected duplicate key`).
+        let (a, b) = (&first.value.pos, &again.value.pos);
+        let lines = if a.file.is_empty() {
+            String::new() // a flag's value: its lines mean nothing on their own
+        } else {
+            format!(" ({a} and {b})")
+        };
+        return Err(CheckError::new(
+            ErrorKind::Overlay,
+            format!(
+                "Final data values: map key '{}' is given twice{lines}; a map cannot hold a key twice",
+                first.key.go_percent_s(),
+            ),
+        )
+        .at(again.value.pos.clone()));
+    }
     Ok(Leftovers {
         outcome: Outcome::DataValues(node),
         _tree: Some(result),

@@ -99,6 +99,32 @@ impl Node {
             pos,
         }
     }
+
+    /// The first map (in document order) that holds a key twice: its two entries. Overlays
+    /// merge maps key by key, but a plain file's or a flag's map that is taken whole (inside an
+    /// array, or under a key that was not there) keeps what the file repeats.
+    pub fn first_repeated_key(&self) -> Option<(&MapEntry, &MapEntry)> {
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            match &node.value {
+                Value::Map(entries) => {
+                    let mut keys = KeySet::default();
+                    for (i, entry) in entries.iter().enumerate() {
+                        if keys.surely_new(&entries[..i], &entry.key) {
+                            continue;
+                        }
+                        if let Some(first) = entries[..i].iter().find(|e| e.key == entry.key) {
+                            return Some((first, entry));
+                        }
+                    }
+                    stack.extend(entries.iter().rev().map(|e| &e.value));
+                }
+                Value::Array(items) => stack.extend(items.iter().rev()),
+                _ => {}
+            }
+        }
+        None
+    }
 }
 
 impl Value {

@@ -674,3 +674,40 @@ fn deep_and_repeated_inputs_end_in_an_answer_or_a_budget_error() {
     let err = check(&[("values.yml", &decoded)], &["-f", "values.yml"]).unwrap_err();
     assert!(err.contains(aliasing), "{err}");
 }
+
+#[test]
+fn a_map_taken_whole_with_a_repeated_key_is_an_error() {
+    // ytt keeps the repeated key and panics writing the data values (rc 2).
+    let schema = "#@data/values-schema\n---\na:\n- b: 0\n";
+    let err = check(
+        &[
+            ("schema.yml", schema),
+            ("values.yml", "a:\n- b: 1\n  b: 2\n"),
+        ],
+        &["-f", "schema.yml", "--data-values-file", "values.yml"],
+    )
+    .unwrap_err();
+    assert!(err.contains("map key 'b' is given twice ("), "{err}");
+    assert!(
+        err.contains("values.yml:2 and ")
+            && err.ends_with("values.yml:3); a map cannot hold a key twice"),
+        "{err}"
+    );
+    let err = check(
+        &[("values.yml", "#@data/values\n---\nc: {}\n")],
+        &["-f", "values.yml", "--data-value-yaml", "c={b: 1, b: 2}"],
+    )
+    .unwrap_err();
+    assert!(err.contains("map key 'b' is given twice;"), "{err}");
+    // Merged key by key onto the schema's map, a repeated key is the last one given, as in ytt.
+    let schema = "#@data/values-schema\n---\na:\n  b: 0\n";
+    let out = check(
+        &[
+            ("schema.yml", schema),
+            ("values.yml", "a:\n  b: 1\n  b: 2\n"),
+        ],
+        &["-f", "schema.yml", "--data-values-file", "values.yml"],
+    )
+    .unwrap();
+    assert_eq!(get(&out, "a.b"), &Value::Int(2));
+}
