@@ -109,6 +109,10 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
         let src = sources.line(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {}:{} | {}", e.file, line, src));
+            for (line, message) in &e.also {
+                let src = sources.line(&e.file, *line);
+                s.push_str(&format!("\n- {message}\n    {}:{line} | {src}", e.file));
+            }
         } else {
             s.push_str(&format!(
                 "\n    in <toplevel>\n      {}:{} | {}",

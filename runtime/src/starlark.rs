@@ -9,6 +9,7 @@ pub mod convert;
 pub mod json_decode;
 pub mod modules;
 pub mod predicates;
+mod resolve;
 
 use std::sync::{Arc, OnceLock};
 
@@ -631,7 +632,33 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
         message,
         compile_time,
         stack,
+        also: Vec::new(),
     }
+}
+
+/// Every undefined name of the program, in starlark-go's order and words ([`resolve`]), as one
+/// error; starlark-rust would report only the first (and a global used before its assignment
+/// only when it runs).
+fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
+    static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
+    let predeclared =
+        PREDECLARED.get_or_init(|| globals().names().map(|n| n.as_str().to_string()).collect());
+    let line_of = |span| {
+        let gen_line = ast.file_span(span).resolve_span().begin.line;
+        program.line_map.get(gen_line).copied().unwrap_or(0)
+    };
+    let mut found = resolve::undefined_names(ast, &|n| predeclared.contains(n))
+        .into_iter()
+        .map(|u| (line_of(u.span), u.message));
+    let (line, message) = found.next()?;
+    Some(TemplateError {
+        file: name.to_string(),
+        line: Some(line),
+        message,
+        compile_time: true,
+        stack: Vec::new(),
+        also: found.collect(),
+    })
 }
 
 /// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
@@ -706,6 +733,7 @@ fn run(
             message,
             compile_time: false,
             stack: Vec::new(),
+            also: Vec::new(),
         })
     })
 }
@@ -719,6 +747,9 @@ fn run_unguarded(
         AstModule::parse(name, source, &dialect()).map_err(|e| to_template_error(name, program, &e))
     };
     let mut ast = parse(program.source.clone())?;
+    if let Some(e) = undefined_names(name, program, &ast) {
+        return Err(e);
+    }
     if let Some(guarded) = budget::guard_source(&ast, &program.source) {
         ast = parse(guarded)?;
     }
@@ -750,6 +781,7 @@ fn run_unguarded(
             message: format!("{e:?}"),
             compile_time: false,
             stack: Vec::new(),
+            also: Vec::new(),
         })
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
@@ -768,6 +800,7 @@ pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, Tem
         message: e.message,
         compile_time: true,
         stack: Vec::new(),
+        also: Vec::new(),
     })?;
     run(&file.name, &program, sources).map(|(_, trees)| trees)
 }

@@ -30,6 +30,9 @@ pub struct TemplateError {
     /// The Starlark call stack, innermost call first, when the error happened inside a
     /// function (empty: the error is at `line` in the template's top level).
     pub stack: Vec<StackFrame>,
+    /// Further compile-time errors after this one, as (line, message): starlark-go lists every
+    /// undefined name of a file.
+    pub also: Vec<(u32, String)>,
 }
 
 /// One call of a Starlark call stack as ytt prints it: `in f` / `schema.yml:5 | x: 2`.

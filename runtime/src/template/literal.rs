@@ -34,6 +34,7 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
         message,
         compile_time: true,
         stack: Vec::new(),
+        also: Vec::new(),
     };
     for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
@@ -72,6 +73,7 @@ pub fn build(
         message: super::duplicate_key_message(template_id, &key),
         compile_time: false,
         stack: Vec::new(),
+        also: Vec::new(),
     })
 }
 

@@ -1,0 +1,375 @@
+//! Undefined names as starlark-go reports them. starlark-rust stops at the first name it cannot
+//! resolve; starlark-go (ytt's interpreter) lists every one, each with a spelling hint
+//! (`undefined: nme (did you mean name?)`), in the order of its resolver:
+//!
+//! - first the uses in the module's own top level, in source order (default values of
+//!   parameters and the first iterable of a comprehension belong to the block around them); a
+//!   top-level use sees only the globals bound before it;
+//! - then each function, lambda and comprehension of the top level, in source order, where a
+//!   block's nested blocks come before its own uses (they see every global).
+//!
+//! (Measured with ytt; see `tests/cases/starlark/undefined-*`.)
+//!
+//! A name is defined when a block on the way from its use to the module binds it (parameters,
+//! assignment and `for` targets, `def` names, `load`ed names; comprehension variables in their
+//! comprehension) or when it is predeclared. The hint is starlark-go's: the bound name nearest
+//! in Levenshtein distance (case and underscores ignored, fewer edits than half the name's
+//! length, the first in byte order on a tie) among the bindings of those blocks.
+
+use std::collections::BTreeSet;
+
+use starlark::codemap::Span;
+use starlark::syntax::ast::{
+    ArgumentP, AssignTargetP, AstAssignTarget, AstExpr, AstParameter, AstStmt, Clause, ClauseP,
+    ExprP, ForClause, ParameterP, StmtP,
+};
+use starlark::syntax::AstModule;
+
+/// An undefined name: where it is used and starlark-go's message.
+pub(super) struct Undefined {
+    pub span: Span,
+    pub message: String,
+}
+
+/// Every undefined name of `ast` in starlark-go's order; `predeclared` says which names the
+/// interpreter provides. Names of schemac's own code (`__...`) are never suggested.
+pub(super) fn undefined_names(
+    ast: &AstModule,
+    predeclared: &dyn Fn(&str) -> bool,
+) -> Vec<Undefined> {
+    let mut walk = Walk {
+        blocks: vec![Block::default()],
+        current: 0,
+        predeclared,
+        top_level: Vec::new(),
+    };
+    walk.stmt(ast.statement());
+    let mut order = Vec::new();
+    for &child in &walk.blocks[0].children {
+        walk.children_first(child, &mut order);
+    }
+    let nested = order
+        .into_iter()
+        .filter(|u| !walk.bound(u.block, &u.name) && !predeclared(&u.name))
+        .map(|u| walk.undefined(&u))
+        .collect::<Vec<_>>();
+    let mut out = std::mem::take(&mut walk.top_level);
+    out.extend(nested);
+    out
+}
+
+#[derive(Default)]
+struct Block {
+    parent: Option<usize>,
+    bindings: BTreeSet<String>,
+    uses: Vec<Use>,
+    children: Vec<usize>,
+}
+
+#[derive(Clone)]
+struct Use {
+    name: String,
+    span: Span,
+    block: usize,
+}
+
+struct Walk<'p> {
+    blocks: Vec<Block>,
+    current: usize,
+    predeclared: &'p dyn Fn(&str) -> bool,
+    /// The undefined names of the top level, found as the walk meets them.
+    top_level: Vec<Undefined>,
+}
+
+impl Walk<'_> {
+    /// starlark-go's message for an undefined name, with its hint from the names bound now.
+    fn undefined(&self, u: &Use) -> Undefined {
+        let hint = match (nearest(&u.name, &self.candidates(u.block)), u.name.as_str()) {
+            (Some(n), _) => format!(" (did you mean {n}?)"),
+            // ytt's own hints for YAML's words.
+            (None, "true") => " (hint: use 'True' instead of 'true' for boolean assignment)".into(),
+            (None, "false") => {
+                " (hint: use 'False' instead of 'false' for boolean assignment)".into()
+            }
+            (None, word @ ("nil" | "null" | "none")) => {
+                format!(" (hint: use 'None' instead of '{word}' to indicate no value)")
+            }
+            (None, _) => String::new(),
+        };
+        Undefined {
+            span: u.span,
+            message: format!("undefined: {}{hint}", u.name),
+        }
+    }
+
+    fn children_first(&self, block: usize, order: &mut Vec<Use>) {
+        for &child in &self.blocks[block].children {
+            self.children_first(child, order);
+        }
+        order.extend(self.blocks[block].uses.iter().cloned());
+    }
+
+    fn bound(&self, mut block: usize, name: &str) -> bool {
+        loop {
+            if self.blocks[block].bindings.contains(name) {
+                return true;
+            }
+            match self.blocks[block].parent {
+                Some(p) => block = p,
+                None => return false,
+            }
+        }
+    }
+
+    /// The names bound on the way from `block` to the module, sorted.
+    fn candidates(&self, mut block: usize) -> Vec<&str> {
+        let mut names = BTreeSet::new();
+        loop {
+            names.extend(
+                self.blocks[block]
+                    .bindings
+                    .iter()
+                    .filter(|n| !n.starts_with("__"))
+                    .map(String::as_str),
+            );
+            match self.blocks[block].parent {
+                Some(p) => block = p,
+                None => return names.into_iter().collect(),
+            }
+        }
+    }
+
+    /// Runs `f` in a new block inside the current one.
+    fn nested(&mut self, f: impl FnOnce(&mut Self)) {
+        let outer = self.current;
+        self.blocks.push(Block {
+            parent: Some(outer),
+            ..Block::default()
+        });
+        let inner = self.blocks.len() - 1;
+        self.blocks[outer].children.push(inner);
+        self.current = inner;
+        f(self);
+        self.current = outer;
+    }
+
+    fn bind(&mut self, name: &str) {
+        self.blocks[self.current].bindings.insert(name.to_string());
+    }
+
+    fn use_name(&mut self, name: &str, span: Span) {
+        let block = self.current;
+        let u = Use {
+            name: name.to_string(),
+            span,
+            block,
+        };
+        if block == 0 {
+            if !self.bound(0, name) && !(self.predeclared)(name) {
+                let undefined = self.undefined(&u);
+                self.top_level.push(undefined);
+            }
+        } else {
+            self.blocks[block].uses.push(u);
+        }
+    }
+
+    fn stmt(&mut self, s: &AstStmt) {
+        match &s.node {
+            StmtP::Break | StmtP::Continue | StmtP::Pass | StmtP::Return(None) => {}
+            StmtP::Return(Some(e)) | StmtP::Expression(e) => self.expr(e),
+            StmtP::Assign(a) => {
+                self.expr(&a.rhs);
+                self.target(&a.lhs, false);
+            }
+            StmtP::AssignModify(lhs, _, rhs) => {
+                self.expr(rhs);
+                self.target(lhs, true);
+            }
+            StmtP::Statements(stmts) => stmts.iter().for_each(|s| self.stmt(s)),
+            StmtP::If(cond, then) => {
+                self.expr(cond);
+                self.stmt(then);
+            }
+            StmtP::IfElse(cond, branches) => {
+                self.expr(cond);
+                self.stmt(&branches.0);
+                self.stmt(&branches.1);
+            }
+            StmtP::For(f) => {
+                self.expr(&f.over);
+                self.target(&f.var, false);
+                self.stmt(&f.body);
+            }
+            StmtP::Def(d) => {
+                self.bind(&d.name.node.ident);
+                self.function(&d.params, |w| w.stmt(&d.body));
+            }
+            StmtP::Load(l) => l.args.iter().for_each(|a| self.bind(&a.local.node.ident)),
+        }
+    }
+
+    /// A function's parameters (their defaults are used in the block around it) and body.
+    fn function(&mut self, params: &[AstParameter], body: impl FnOnce(&mut Self)) {
+        for p in params {
+            if let ParameterP::Normal(_, _, Some(default)) = &p.node {
+                self.expr(default);
+            }
+        }
+        self.nested(|w| {
+            params
+                .iter()
+                .filter_map(|p| p.node.ident())
+                .for_each(|id| w.bind(&id.node.ident));
+            body(w);
+        });
+    }
+
+    fn target(&mut self, t: &AstAssignTarget, augmented: bool) {
+        match &t.node {
+            AssignTargetP::Tuple(items) => items.iter().for_each(|i| self.target(i, augmented)),
+            AssignTargetP::Index(pair) => {
+                self.expr(&pair.0);
+                self.expr(&pair.1);
+            }
+            AssignTargetP::Dot(obj, _) => self.expr(obj),
+            AssignTargetP::Identifier(id) => {
+                if augmented {
+                    self.use_name(&id.node.ident, id.span);
+                }
+                self.bind(&id.node.ident);
+            }
+        }
+    }
+
+    fn comprehension(&mut self, first: &ForClause, rest: &[Clause], body: impl FnOnce(&mut Self)) {
+        self.expr(&first.over);
+        self.nested(|w| {
+            w.target(&first.var, false);
+            for clause in rest {
+                match clause {
+                    ClauseP::If(cond) => w.expr(cond),
+                    ClauseP::For(f) => {
+                        w.target(&f.var, false);
+                        w.expr(&f.over);
+                    }
+                }
+            }
+            body(w);
+        });
+    }
+
+    fn expr(&mut self, e: &AstExpr) {
+        match &e.node {
+            ExprP::Identifier(id) => self.use_name(&id.node.ident, e.span),
+            ExprP::Lambda(l) => self.function(&l.params, |w| w.expr(&l.body)),
+            ExprP::ListComprehension(body, first, rest) => {
+                self.comprehension(first, rest, |w| w.expr(body))
+            }
+            ExprP::DictComprehension(pair, first, rest) => self.comprehension(first, rest, |w| {
+                w.expr(&pair.0);
+                w.expr(&pair.1);
+            }),
+            ExprP::Tuple(items) | ExprP::List(items) => items.iter().for_each(|i| self.expr(i)),
+            ExprP::Dict(pairs) => pairs.iter().for_each(|(k, v)| {
+                self.expr(k);
+                self.expr(v);
+            }),
+            ExprP::Dot(obj, _) => self.expr(obj),
+            ExprP::Call(callee, args) => {
+                self.expr(callee);
+                for a in &args.args {
+                    match &a.node {
+                        ArgumentP::Positional(x)
+                        | ArgumentP::Named(_, x)
+                        | ArgumentP::Args(x)
+                        | ArgumentP::KwArgs(x) => self.expr(x),
+                    }
+                }
+            }
+            ExprP::Index(pair) => {
+                self.expr(&pair.0);
+                self.expr(&pair.1);
+            }
+            ExprP::Index2(triple) => {
+                self.expr(&triple.0);
+                self.expr(&triple.1);
+                self.expr(&triple.2);
+            }
+            ExprP::Slice(x, a, b, c) => {
+                self.expr(x);
+                [a, b, c].into_iter().flatten().for_each(|i| self.expr(i));
+            }
+            ExprP::Not(x) | ExprP::Minus(x) | ExprP::Plus(x) | ExprP::BitNot(x) => self.expr(x),
+            ExprP::Op(a, _, b) => {
+                self.expr(a);
+                self.expr(b);
+            }
+            ExprP::If(triple) => {
+                // `v1 if cond else v2`: starlark-go resolves the condition first.
+                self.expr(&triple.0);
+                self.expr(&triple.1);
+                self.expr(&triple.2);
+            }
+            ExprP::FString(f) => f.expressions.iter().for_each(|x| self.expr(x)),
+            ExprP::Literal(_) => {}
+        }
+    }
+}
+
+/// starlark-go's spelling hint: the candidate nearest to `name`, or none within half its length.
+fn nearest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+    let fold = |s: &str| -> Vec<u8> {
+        s.chars()
+            .filter(|&c| c != '_')
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+            .into_bytes()
+    };
+    let x = fold(name);
+    let mut best = None;
+    let mut best_distance = x.len().div_ceil(2); // fewer edits than half the name
+    for &c in candidates {
+        let d = levenshtein(&x, &fold(c));
+        if d < best_distance {
+            best_distance = d;
+            best = Some(c);
+        }
+    }
+    best
+}
+
+/// The Levenshtein edit distance between two byte strings.
+fn levenshtein(x: &[u8], y: &[u8]) -> usize {
+    let mut row: Vec<usize> = (0..=y.len()).collect();
+    for (i, a) in x.iter().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, b) in y.iter().enumerate() {
+            let substitution = prev + usize::from(a != b);
+            prev = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(prev + 1);
+        }
+    }
+    row[y.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hints_follow_starlark_go() {
+        assert_eq!(levenshtein(b"kitten", b"sitting"), 3);
+        assert_eq!(
+            nearest("undefined_name", &["default_name"]),
+            Some("default_name")
+        );
+        assert_eq!(nearest("undefined_fn", &["default_name"]), None);
+        // Case and underscores are ignored; a tie goes to the first candidate in byte order.
+        assert_eq!(nearest("My_Var", &["myvar"]), Some("myvar"));
+        assert_eq!(nearest("abcd", &["abce", "abcf"]), Some("abce"));
+        assert_eq!(nearest("ab", &["ac"]), None); // one edit is half of two letters
+        assert_eq!(nearest("x", &["y"]), None);
+    }
+}
