@@ -6,6 +6,7 @@
 pub mod budget;
 pub mod builder;
 pub mod convert;
+mod go_builtins;
 pub mod json_decode;
 pub mod modules;
 pub mod predicates;
@@ -44,61 +45,10 @@ fn globals() -> &'static Globals {
             LibraryExtension::Print,
         ])
         .with(builder::builder_functions)
-        .with(go_compatible)
+        .with(go_builtins::go_compatible)
         .with(budget::sized_builtins)
         .build()
     })
-}
-
-/// Builtins that behave as in starlark-go, which ytt embeds.
-#[starlark::starlark_module]
-fn go_compatible(builder: &mut GlobalsBuilder) {
-    /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).
-    fn len<'v>(#[starlark(require = pos)] x: starlark::values::Value<'v>) -> anyhow::Result<i32> {
-        if let Some(s) = x.unpack_str() {
-            return Ok(s.len() as i32);
-        }
-        x.length()
-            .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
-    }
-
-    /// `str(v)`: a string itself, anything else as [`go_repr`] (floats as starlark-go writes them).
-    fn str<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-    ) -> anyhow::Result<String> {
-        Ok(match x.unpack_str() {
-            Some(s) => s.to_string(),
-            None => go_repr(x),
-        })
-    }
-
-    /// `repr(v)` with floats as starlark-go writes them.
-    fn repr<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-    ) -> anyhow::Result<String> {
-        Ok(go_repr(x))
-    }
-
-    /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything
-    /// else goes to the standard `dict`.
-    fn dict<'v>(
-        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            starlark::values::Value<'v>,
-        >,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        let heap = eval.heap();
-        let pos: Vec<_> = args
-            .items
-            .into_iter()
-            .map(|v| convert::map_fragment_items(v, heap).unwrap_or(v))
-            .collect();
-        let named: Vec<(&str, starlark::values::Value<'v>)> =
-            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        eval.eval_function(standard_dict(), &pos, &named)
-    }
 }
 
 /// starlark-go's text of a float as ytt's fork writes it (`%g`, six significant digits).
@@ -166,17 +116,6 @@ fn go_quote(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// The interpreter's own `dict`, which [`go_compatible`] wraps.
-fn standard_dict<'v>() -> starlark::values::Value<'v> {
-    static STANDARD: OnceLock<Globals> = OnceLock::new();
-    STANDARD
-        .get_or_init(Globals::standard)
-        .iter()
-        .find(|(name, _)| *name == "dict")
-        .map(|(_, v)| v.to_value())
-        .expect("the standard globals have dict")
 }
 
 thread_local! {

@@ -18,6 +18,8 @@ use starlark::eval::Evaluator;
 use starlark::syntax::AstModule;
 use starlark::values::{Heap, UnpackValue, Value};
 
+use super::go_builtins::INDEX;
+
 /// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
 /// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
 /// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
@@ -174,6 +176,8 @@ impl Edit {
 ///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
 ///   which charges their items to the budget before anything runs;
 /// - the items of `SEP.join(ITEMS)` pass through [`JOINED`], which sizes the string it makes;
+/// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
+///   index out of range);
 /// - the right side of `LHS *= N` passes through [`TIMES`] (given `LHS` again), which sizes the
 ///   repetition first. When `LHS` is `OBJ[INDEX]` and calls a function or spans lines (and
 ///   evaluating it twice could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1]
@@ -188,6 +192,29 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
     fn plain<'s>(e: &AstExpr, source: &'s str) -> Option<&'s str> {
         let text = source.get(e.span.begin().get() as usize..e.span.end().get() as usize)?;
         (!text.contains(['(', '\n'])).then_some(text)
+    }
+    /// Where the text of `e` starts. The span of a postfix expression (`OBJ[I]`, `OBJ.name`,
+    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have.
+    fn start(e: &AstExpr, source: &str) -> usize {
+        let (obj, op) = match &e.node {
+            ExprP::Index(parts) => (&parts.0, '['),
+            ExprP::Slice(obj, ..) => (&**obj, '['),
+            ExprP::Dot(obj, _) => (&**obj, '.'),
+            ExprP::Call(obj, _) => (&**obj, '('),
+            _ => return e.span.begin().get() as usize,
+        };
+        let mut begin = start(obj, source);
+        let obj_end = obj.span.end().get() as usize;
+        let between = source
+            .get(obj_end..)
+            .and_then(|t| t.find(op).map(|at| &t[..at]));
+        for _ in 0..between.map_or(0, |t| t.matches(')').count()) {
+            match source[..begin].trim_end().strip_suffix('(') {
+                Some(before) => begin = before.len(),
+                None => break,
+            }
+        }
+        begin
     }
     fn expr(e: &AstExpr, source: &str, out: &mut Vec<Edit>) {
         let mut iterables = Vec::new();
@@ -229,6 +256,47 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                         );
                     }
                     _ => {}
+                }
+            }
+            ExprP::Index(parts) => {
+                // `OBJ[I]` becomes `INDEX(OBJ, I)`, in the same lines.
+                let (obj, index) = &**parts;
+                let (begin, obj_end) = (start(e, source), obj.span.end().get() as usize);
+                let (index_begin, index_end) = (
+                    index.span.begin().get() as usize,
+                    index.span.end().get() as usize,
+                );
+                let end = e.span.end().get() as usize;
+                // Only brackets, parentheses and spaces between the parts (no comment).
+                let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
+                let open = source
+                    .get(obj_end..index_begin)
+                    .filter(|t| plain(t))
+                    .and_then(|t| t.find('['));
+                let close = source
+                    .get(index_end..end)
+                    .filter(|t| plain(t))
+                    .and_then(|t| t.rfind(']'));
+                if let (Some(open), Some(close)) = (open, close) {
+                    let len = (end - begin) as isize;
+                    out.push(Edit {
+                        at: begin,
+                        order: (1, -len),
+                        remove: 0,
+                        text: format!("{INDEX}("),
+                    });
+                    out.push(Edit {
+                        at: obj_end + open,
+                        order: (2, 0),
+                        remove: 1,
+                        text: ", ".to_string(),
+                    });
+                    out.push(Edit {
+                        at: index_end + close,
+                        order: (0, len),
+                        remove: 1,
+                        text: ")".to_string(),
+                    });
                 }
             }
             _ => {}

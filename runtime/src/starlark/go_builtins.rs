@@ -1,0 +1,106 @@
+//! Builtins that behave as in starlark-go, which ytt embeds, where the `starlark` crate's differ.
+
+use std::sync::OnceLock;
+
+use starlark::environment::{Globals, GlobalsBuilder};
+use starlark::eval::Evaluator;
+
+/// The global function every index expression `x[i]` calls (see [`super::budget::guard_source`]).
+pub(super) const INDEX: &str = "__schemac_at";
+
+/// Builtins that behave as in starlark-go, which ytt embeds.
+#[starlark::starlark_module]
+pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
+    /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).
+    fn len<'v>(#[starlark(require = pos)] x: starlark::values::Value<'v>) -> anyhow::Result<i32> {
+        if let Some(s) = x.unpack_str() {
+            return Ok(s.len() as i32);
+        }
+        x.length()
+            .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
+    }
+
+    /// `str(v)`: a string itself, anything else as [`go_repr`] (floats as starlark-go writes them).
+    fn str<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<String> {
+        Ok(match x.unpack_str() {
+            Some(s) => s.to_string(),
+            None => super::go_repr(x),
+        })
+    }
+
+    /// `repr(v)` with floats as starlark-go writes them.
+    fn repr<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<String> {
+        Ok(super::go_repr(x))
+    }
+
+    /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything
+    /// else goes to the standard `dict`.
+    fn dict<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let heap = eval.heap();
+        let pos: Vec<_> = args
+            .items
+            .into_iter()
+            .map(|v| super::convert::map_fragment_items(v, heap).unwrap_or(v))
+            .collect();
+        let named: Vec<(&str, starlark::values::Value<'v>)> =
+            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        eval.eval_function(standard_dict(), &pos, &named)
+    }
+
+    /// `x[i]` (every index expression of a program calls it; see
+    /// [`super::budget::guard_source`]): the interpreter's indexing, with starlark-go's error for
+    /// an index out of a string's, list's or tuple's range (`list index 2 out of range [-2:1]`,
+    /// `index 0 out of range: empty string`), which names the type and the range.
+    fn __schemac_at<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] i: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        if let Some(message) = out_of_range(x, i) {
+            return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
+        }
+        x.at(i, heap)
+    }
+}
+
+/// starlark-go's error for `x[i]` when `i` is an int outside the range of a string (its bytes),
+/// list or tuple `x`.
+fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Option<String> {
+    let ty = x.get_type();
+    let len = match ty {
+        "string" => x.unpack_str()?.len() as i64,
+        "list" | "tuple" => x.length().ok()? as i64,
+        _ => return None,
+    };
+    let i = i.unpack_i32()? as i64;
+    if (-len..len).contains(&i) {
+        return None;
+    }
+    Some(if len == 0 {
+        format!("index {i} out of range: empty {ty}")
+    } else {
+        format!("{ty} index {i} out of range [{}:{}]", -len, len - 1)
+    })
+}
+
+/// The interpreter's own `dict`, which [`go_compatible`] wraps.
+fn standard_dict<'v>() -> starlark::values::Value<'v> {
+    static STANDARD: OnceLock<Globals> = OnceLock::new();
+    STANDARD
+        .get_or_init(Globals::standard)
+        .iter()
+        .find(|(name, _)| *name == "dict")
+        .map(|(_, v)| v.to_value())
+        .expect("the standard globals have dict")
+}
