@@ -12,10 +12,24 @@ use super::parse::SyntaxError;
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
 /// reads the whole text.
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
-    let mut input = src.as_bytes();
-    let mut parser = libyaml_safer::Parser::new();
-    parser.set_input_string(&mut input);
-    let error = parser.find_map(Result::err)?;
+    // libyaml-safer's scanner panics where a text ends without a line break inside a block
+    // scalar (libyaml reads a NUL there): it is given one, which changes no line. Any other
+    // panic counts as no error found (the caller's reader decides).
+    let text;
+    let src = if src.ends_with(['\n', '\r']) {
+        src
+    } else {
+        text = format!("{src}\n");
+        &text
+    };
+    let error = crate::panic_guard::catch_panic(|| {
+        let mut input = src.as_bytes();
+        let mut parser = libyaml_safer::Parser::new();
+        parser.set_input_string(&mut input);
+        parser.find_map(Result::err)
+    })
+    .ok()
+    .flatten()?;
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.

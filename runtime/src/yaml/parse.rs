@@ -400,7 +400,13 @@ impl<'a> Builder<'a> {
             Event::Scalar(text, style, anchor, tag) => {
                 self.scalar_spans
                     .push((span.start.index(), span.end.index()));
-                let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
+                let mut v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
+                if let Value::Str(s) = &mut v {
+                    if self.block_scalar_at_end_without_break(style, &span) && s.ends_with('\n') {
+                        // saphyr-parser reads a line break that the text does not have.
+                        s.pop();
+                    }
+                }
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
                 Ok(v)
@@ -515,6 +521,17 @@ impl<'a> Builder<'a> {
         if anchor != 0 {
             self.anchors.push((anchor, v.clone(), node_count(v)));
         }
+    }
+
+    /// Whether a `|` or `>` scalar ends the text, with no line break after its last line (its
+    /// value then has one line break fewer than saphyr-parser reads; go-yaml reads it so).
+    fn block_scalar_at_end_without_break(&self, style: ScalarStyle, span: &Span) -> bool {
+        matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
+            && !matches!(self.chars.last(), Some('\n' | '\r'))
+            && self
+                .chars
+                .get(span.end.index()..)
+                .is_some_and(|rest| rest.iter().all(|c| *c == ' ' || *c == '\t'))
     }
 
     fn scalar(
