@@ -97,9 +97,15 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
     let mut s = format!("Templating file '{}': \n- {}", e.file, e.message);
     for frame in &e.stack {
         let src = sources.line(&frame.file, frame.line);
+        // ytt names the template of a frame, not a `.star` file.
+        let file = if frame.file.ends_with(".star") {
+            String::new()
+        } else {
+            format!("{}:", frame.file)
+        };
         s.push_str(&format!(
-            "\n    in {}\n      {}:{} | {}",
-            frame.function, frame.file, frame.line, src
+            "\n    in {}\n      {file}{} | {src}",
+            frame.function, frame.line
         ));
     }
     if !e.stack.is_empty() {
@@ -156,6 +162,10 @@ fn load_documents(
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
+    for input in inputs.iter().filter(|i| i.name.ends_with(".star")) {
+        // For the lines of call-stack frames in them.
+        sources.add_shared(&input.name, Arc::clone(&input.text));
+    }
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
         sources.add_shared(&input.name, Arc::clone(&input.text));
         if let Some(error) = input.encoding_error {

@@ -43,7 +43,7 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
                 out.push(read_regular(&f, name)?);
             }
         } else if meta.is_file() {
-            out.push(read_regular(path, p.clone())?);
+            out.push(read_regular(path, base_name(p))?);
         } else {
             return Err(format!(
                 "Expected file '{p}' to be a regular file, but was not"
@@ -53,8 +53,17 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
     Ok(out)
 }
 
-/// The files of `--data-values-file PATH`: the file, or the files under the directory (YAML
-/// files only below its top level, as ytt takes them), named by their paths. `Err` is ytt's
+/// The name ytt gives a file named on the command line: its base name (`config/schema.yml`
+/// is `schema.yml` in messages and to `load()`, as if it were in the current directory).
+fn base_name(path: &str) -> String {
+    Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().to_string())
+}
+
+/// The files of `--data-values-file PATH`: the file (named by its base name), or the files
+/// under the directory (YAML files only below its top level, as ytt takes them), named by
+/// their paths inside it. `Err` is ytt's
 /// message after `Find files 'PATH': `.
 pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
     let p = Path::new(path);
@@ -67,7 +76,7 @@ pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
         ));
     }
     if meta.is_file() {
-        return Ok(vec![read_regular(p, path.to_string())?]);
+        return Ok(vec![read_regular(p, base_name(path))?]);
     }
     if !meta.is_dir() {
         return Err(format!(

@@ -518,7 +518,12 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
     msg.to_string()
 }
 
-fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> TemplateError {
+fn to_template_error(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    sources: &Sources,
+) -> TemplateError {
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)
@@ -541,7 +546,7 @@ fn to_template_error(name: &str, program: &Program, e: &starlark::Error) -> Temp
     let stack = if compile_time {
         Vec::new()
     } else {
-        call_stack(name, program, e, line)
+        call_stack(name, program, e, sources)
     };
     TemplateError {
         file: name.to_string(),
@@ -585,27 +590,40 @@ fn call_stack(
     name: &str,
     program: &Program,
     e: &starlark::Error,
-    line: Option<u32>,
+    sources: &Sources,
 ) -> Vec<crate::template::StackFrame> {
     use crate::template::StackFrame;
     let frames = &e.call_stack().frames;
+    // A loaded `.star` file's lines, as compiled again (errors only).
     let map_line = |file: &str, gen_line: usize| -> u32 {
         if file == name {
-            program.line_map.get(gen_line).copied().unwrap_or(0)
-        } else {
-            gen_line as u32 + 1
+            return program.line_map.get(gen_line).copied().unwrap_or(0);
         }
+        sources
+            .files
+            .iter()
+            .find(|(n, _)| n == file)
+            .and_then(|(_, text)| compile_starlark(text).ok())
+            .and_then(|p| p.line_map.get(gen_line).copied())
+            .unwrap_or(gen_line as u32 + 1)
     };
+    // Where the error itself is (in this template or in a loaded file).
+    let at = e.span().map(|s| {
+        (
+            s.filename().to_string(),
+            map_line(s.filename(), s.resolve_span().begin.line),
+        )
+    });
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();
-    if let (Some(last), Some(line)) = (frames.last(), line) {
+    if let (Some(last), Some((file, line))) = (frames.last(), at) {
         // The error is in the body of the innermost function, unless it is the call itself
         // that failed (a native function such as `fail`).
         let in_body = e.span() != last.location.as_ref();
         if last.location.is_some() && !last.name.starts_with("__ytt_") && in_body {
             out.push(StackFrame {
                 function: last.name.clone(),
-                file: name.to_string(),
+                file,
                 line,
             });
         }
@@ -661,7 +679,8 @@ fn run_unguarded(
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let parse = |source: String| {
-        AstModule::parse(name, source, &dialect()).map_err(|e| to_template_error(name, program, &e))
+        AstModule::parse(name, source, &dialect())
+            .map_err(|e| to_template_error(name, program, &e, sources))
     };
     let mut ast = parse(program.source.clone())?;
     if let Some(e) = undefined_names(name, program, &ast) {
@@ -690,7 +709,7 @@ fn run_unguarded(
             eval.extra = Some(&state);
             bound(&mut eval);
             eval.eval_module(ast, globals())
-                .map_err(|e| to_template_error(name, program, &e))?;
+                .map_err(|e| to_template_error(name, program, &e, sources))?;
         }
         module.freeze().map_err(|e| TemplateError {
             file: name.to_string(),

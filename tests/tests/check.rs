@@ -35,11 +35,19 @@ fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
         })
         .collect();
     let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
-    match evaluate(&opts.request, &Interpreter) {
-        Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
-        Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
-        Err(e) => Err(e.into_message()),
-    }
+    // On the stack the command line gives its pipeline (deep documents recurse through it).
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .stack_size(schemac_runtime::cli::STACK_BYTES)
+            .spawn_scoped(scope, || match evaluate(&opts.request, &Interpreter) {
+                Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
+                Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
+                Err(e) => Err(e.into_message()),
+            })
+            .expect("a thread for the pipeline")
+            .join()
+            .expect("the pipeline does not panic")
+    })
 }
 
 fn get<'a>(node: &'a Node, path: &str) -> &'a Value {
