@@ -64,8 +64,13 @@ fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
     crate::inputs::read_files(paths).map_err(|m| CheckError::new(ErrorKind::Io, m))
 }
 
+/// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
+/// loaded) and not in a private library (`_ytt_lib/`), which ytt leaves out of the root.
 fn is_yaml(name: &str) -> bool {
-    name.ends_with(".yml") || name.ends_with(".yaml")
+    let library = name.ends_with(".lib.yml")
+        || name.ends_with(".lib.yaml")
+        || name.split('/').rev().skip(1).any(|dir| dir == "_ytt_lib");
+    (name.ends_with(".yml") || name.ends_with(".yaml")) && !library
 }
 
 fn doc_annotation(doc: &RawNode) -> Option<&'static str> {
@@ -293,13 +298,18 @@ fn load_documents(
                     )).at(ann.pos.clone()));
                 }
             }
-            let plain =
-                tree.ann("data/values-schema").is_none() && tree.ann("data/values").is_none();
+            // A schema file holds schema documents only (a data values document included); a
+            // data values file, data values documents only.
+            let misplaced = if has_schema {
+                tree.ann("data/values-schema").is_none()
+            } else {
+                tree.ann("data/values").is_none()
+            };
             let empty = match &tree.value {
                 TreeValue::Scalar(v) => v.is_null(),
                 TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
             };
-            if plain && !empty {
+            if misplaced && !empty {
                 let what = if has_schema {
                     "Expected schema file '{}' to only have schema documents"
                 } else {
@@ -314,6 +324,10 @@ fn load_documents(
                     ),
                 )
                 .at(tree.pos.clone()));
+            }
+            if tree.ann("library/ref").is_some() {
+                // Data values for a library (`#@library/ref "@lib"`), not for the root.
+                continue;
             }
             if tree.ann("data/values-schema").is_some() {
                 docs.schema.push(tree);
