@@ -196,7 +196,8 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
         .map_err(|e| format!("Reading directory '{}': {}", dir.display(), io_text(&e)))?;
     entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for path in entries {
-        let shown = path.to_string_lossy().to_string();
+        // As Go's `filepath.Walk` names it (`link.yml` under `.`, not `./link.yml`).
+        let shown = clean(&path).to_string_lossy().to_string();
         let meta = std::fs::symlink_metadata(&path)
             .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
         if meta.file_type().is_symlink() {
@@ -216,7 +217,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
 
 /// Why a symlink is not read: where it points (as Go's `filepath.EvalSymlinks` says it).
 fn symlink_refusal(link: &Path) -> String {
-    let shown = link.to_string_lossy();
+    let shown = clean(link).to_string_lossy().to_string();
     let target = std::fs::read_link(link).unwrap_or_default();
     let joined = if target.is_absolute() {
         target
