@@ -12,35 +12,105 @@ use crate::value::Value;
 #[derive(Debug)]
 pub struct StrictError(pub String);
 
-/// Resolves a plain (unquoted) scalar.
+/// Resolves a plain (unquoted) scalar; with `strict`, refuses it as ytt's `--strict` does.
 pub fn resolve_plain(text: &str, strict: bool) -> Result<Value, StrictError> {
+    let value = resolve_yaml11(text);
+    if strict {
+        check_strict(text, &value)?;
+    }
+    Ok(value)
+}
+
+/// ytt's `--strict`: a plain scalar must read the same in YAML 1.1 and as JSON would write it.
+/// Strings may hold no whitespace and no colon; other types only JSON's forms (`true`,
+/// `false`, decimal numbers, and an empty value for null).
+fn check_strict(text: &str, value: &Value) -> Result<(), StrictError> {
+    let tag = match value {
+        Value::Str(s) => {
+            return if s.contains([' ', '\t']) {
+                Err(StrictError(format!(
+                    "Strings with whitespace must be explicitly quoted: '{s}'"
+                )))
+            } else if s.contains(':') {
+                Err(StrictError(format!(
+                    "Strings with colon must be explicitly quoted: '{s}'"
+                )))
+            } else if is_yaml_float(&s.replace('_', "")) && s.bytes().any(|b| b.is_ascii_digit()) {
+                // A float beyond Go's range stays a string in ytt's reading, but not here.
+                Err(StrictError(format!(
+                    "Parsing float '{s}': strconv.ParseFloat: parsing \"{s}\": value out of range"
+                )))
+            } else {
+                Ok(())
+            };
+        }
+        Value::Null if text.is_empty() => return Ok(()),
+        Value::Bool(_) if text == "true" || text == "false" => return Ok(()),
+        Value::Int(_) | Value::UInt(_) | Value::Float(_) if is_json_number(text) => return Ok(()),
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Int(_) | Value::UInt(_) => "int",
+        _ => "float",
+    };
+    Err(StrictError(format!(
+        "Found '{text}' ambigious (could be !!str or !!{tag})"
+    )))
+}
+
+/// A number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
+fn is_json_number(text: &str) -> bool {
+    let b = text.strip_prefix('-').unwrap_or(text).as_bytes();
+    let digits = |b: &[u8]| b.iter().take_while(|c| c.is_ascii_digit()).count();
+    let int = digits(b);
+    if int == 0 || (int > 1 && b[0] == b'0') {
+        return false;
+    }
+    let mut rest = &b[int..];
+    if let Some(r) = rest.strip_prefix(b".") {
+        let n = digits(r);
+        if n == 0 {
+            return false;
+        }
+        rest = &r[n..];
+    }
+    if let Some(r) = rest.strip_prefix(b"e").or_else(|| rest.strip_prefix(b"E")) {
+        let r = r
+            .strip_prefix(b"-")
+            .or_else(|| r.strip_prefix(b"+"))
+            .unwrap_or(r);
+        let n = digits(r);
+        if n == 0 {
+            return false;
+        }
+        rest = &r[n..];
+    }
+    rest.is_empty()
+}
+
+/// Resolves a plain scalar as go-yaml does (YAML 1.1 booleans, ints in every base...).
+fn resolve_yaml11(text: &str) -> Value {
     let Some(first) = text.bytes().next() else {
-        return Ok(Value::Null);
+        return Value::Null;
     };
     // Null, booleans and numbers all start with one of these characters.
     if !(first.is_ascii_digit() || b"~nNtTfFyYoO.+-".contains(&first)) {
-        return Ok(Value::Str(text.to_string()));
+        return Value::Str(text.to_string());
     }
     match text {
-        "" | "~" | "null" | "Null" | "NULL" => return Ok(Value::Null),
-        "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
-        "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
+        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
+        "true" | "True" | "TRUE" => return Value::Bool(true),
+        "false" | "False" | "FALSE" => return Value::Bool(false),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Ok(Value::Float(f64::INFINITY))
+            return Value::Float(f64::INFINITY)
         }
-        "-.inf" | "-.Inf" | "-.INF" => return Ok(Value::Float(f64::NEG_INFINITY)),
-        ".nan" | ".NaN" | ".NAN" => return Ok(Value::Float(f64::NAN)),
+        "-.inf" | "-.Inf" | "-.INF" => return Value::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Value::Float(f64::NAN),
         _ => {}
     }
     if let Some(b) = yaml11_bool(text) {
-        if strict {
-            return Err(StrictError(format!(
-                "Found '{text}' ambigious (could be !!str or !!bool)"
-            )));
-        }
-        return Ok(Value::Bool(b));
+        return Value::Bool(b);
     }
-    Ok(resolve_number(text).unwrap_or_else(|| Value::Str(text.to_string())))
+    resolve_number(text).unwrap_or_else(|| Value::Str(text.to_string()))
 }
 
 fn yaml11_bool(text: &str) -> Option<bool> {
