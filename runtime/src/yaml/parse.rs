@@ -398,8 +398,13 @@ impl<'a> Builder<'a> {
     fn value_at_depth(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
-                self.scalar_spans
-                    .push((span.start.index(), span.end.index()));
+                let end = match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        quoted_scalar_end(self.chars, span.start.index(), span.end.index())
+                    }
+                    _ => span.end.index(),
+                };
+                self.scalar_spans.push((span.start.index(), end));
                 let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
@@ -656,7 +661,45 @@ fn check_tab_indentation(
     Ok(())
 }
 
-/// Finds every `#@` comment that is not inside a scalar.
+/// Where the quoted scalar of the event spanning `start..end` ends: right after its closing
+/// quote. saphyr-parser ends the span after what follows on the line, a comment included
+/// (`a: "x" # c`), and the comment must stay outside the scalar to be seen. The span starts at
+/// the node's properties (`&anchor !tag`), if any, which are skipped with what separates them
+/// from the quote. Gives `end` when the text is not as expected.
+fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usize {
+    let end = end.min(chars.len());
+    let mut i = start;
+    while i < end && matches!(chars[i], '&' | '!') {
+        while i < end && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < end && chars[i] == '#' {
+            while i < end && chars[i] != '\n' {
+                i += 1;
+            }
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+    }
+    let Some(&quote) = chars.get(i).filter(|&&c| c == '"' || c == '\'') else {
+        return end;
+    };
+    i += 1;
+    while i < end {
+        match chars[i] {
+            '\\' if quote == '"' => i += 2,
+            '\'' if quote == '\'' && chars.get(i + 1) == Some(&'\'') => i += 2,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    end
+}
+
 /// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
 fn scan_comments(
     chars: &[char],
