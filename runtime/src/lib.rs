@@ -44,6 +44,7 @@ pub mod error;
 pub mod inputs;
 pub mod lowered;
 pub mod overlay;
+mod panic_guard;
 pub mod report;
 pub mod request;
 pub mod rules;

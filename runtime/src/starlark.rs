@@ -178,32 +178,10 @@ fn standard_dict<'v>() -> starlark::values::Value<'v> {
         .expect("the standard globals have dict")
 }
 
-thread_local! {
-    /// Whether this thread is inside [`guarded`] (its panics are reported as errors).
-    static GUARDED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
 /// Runs an evaluation, turning a panic of the interpreter (it panics on a value over 4 GiB,
 /// such as `list(range(600000000))`) into an error message instead of an abort.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    static HOOK: std::sync::Once = std::sync::Once::new();
-    HOOK.call_once(|| {
-        let previous = std::panic::take_hook();
-        std::panic::set_hook(Box::new(move |info| {
-            if GUARDED.with(|g| g.get()) == 0 {
-                previous(info);
-            }
-        }));
-    });
-    GUARDED.with(|g| g.set(g.get() + 1));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
-    GUARDED.with(|g| g.set(g.get() - 1));
-    result.map_err(|payload| {
-        let text = payload
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown failure".into());
+    crate::panic_guard::catch_panic(f).map_err(|text| {
         format!("Starlark evaluation failed: {text} (a value too large for the interpreter?)")
     })
 }

@@ -405,6 +405,13 @@ impl<'a> Builder<'a> {
                     _ => span.end.index(),
                 };
                 self.scalar_spans.push((span.start.index(), end));
+                let text = match style {
+                    ScalarStyle::Literal | ScalarStyle::Folded if self.ends_unterminated(end) => {
+                        text.strip_suffix('\n')
+                            .map_or(text.clone(), |t| t.to_string().into())
+                    }
+                    _ => text,
+                };
                 let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
@@ -544,6 +551,14 @@ impl<'a> Builder<'a> {
             message: msg.clone(),
             strict: Some(msg),
         })
+    }
+
+    /// Whether a block scalar whose span ends at `end` reaches the end of the text, and the
+    /// text's last line has no line break: saphyr-parser counts one there, go-yaml does not
+    /// (`a: |` + `  x` at the end of a file is `"x"`, with `|+` too; `a: |` + `  x` + `  ` is
+    /// `"x\n"`).
+    fn ends_unterminated(&self, end: usize) -> bool {
+        end >= self.chars.len() && !matches!(self.chars.last(), None | Some('\n' | '\r'))
     }
 
     /// The line of the `-` that introduces an array item whose content starts at `span`.
