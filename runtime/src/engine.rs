@@ -506,7 +506,7 @@ pub fn load_schema_named(
             ));
         }
         let input = crate::inputs::read_regular(path, name.clone())
-            .map_err(|m| CheckError::new(ErrorKind::Io, m))?;
+            .map_err(|e| CheckError::new(ErrorKind::Io, e.for_template()))?;
         inputs.push(input);
     }
     load_schema_inputs(inputs, backend)
