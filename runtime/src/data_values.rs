@@ -66,7 +66,7 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                 let files = crate::inputs::data_values_files(path).map_err(|e| {
                     CheckError::new(
                         ErrorKind::Io,
-                        format!("Extracting data value from file: Find files '{path}': {e}"),
+                        format!("Extracting data value from file: {e}"),
                     )
                 })?;
                 for file in files {
@@ -187,8 +187,8 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
         )
     })?;
     let text = crate::inputs::data_value_file(path).map_err(|e| {
-        // ytt names the step, except for a directory.
-        let step = if e.ends_with("but is a directory") {
+        // ytt names the step, except for a directory and a file it cannot read.
+        let step = if e.ends_with("but is a directory") || e.starts_with("Reading file '") {
             String::new()
         } else {
             format!("Finding file '{path}': ")

@@ -134,6 +134,35 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
     s
 }
 
+/// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
+/// the file: an unknown comment (unless `ignore_unknown_comments`), or a node with both a YAML
+/// value and code computing one on its line. Its line and ytt's message.
+fn compile_error(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, String)> {
+    let unknown = raw
+        .unknown_comment
+        .as_ref()
+        .filter(|_| !ignore_unknown_comments)
+        .map(|c| {
+            let message = format!(
+                "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+                c.line,
+                c.text.trim_end()
+            );
+            (c.line, message)
+        });
+    let both = crate::template::compile::value_with_code(raw).map(|line| {
+        let message = format!(
+            "Expected YAML node at line {}:{line} to have either computed or YAML value, but found both",
+            raw.name
+        );
+        (line, message)
+    });
+    [unknown, both]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(line, _)| *line)
+}
+
 /// `schema_done` runs once the schema files are evaluated, before the data values files are:
 /// ytt reports a schema's errors before any of a data values template's.
 /// `additional` says whether the data values flags and plain files gave any document (ytt's
@@ -256,21 +285,15 @@ fn load_documents(
         } else {
             ("Overlaying data values", order(&values_names, additional))
         };
-        if let Some(c) = raw
-            .unknown_comment
-            .as_ref()
-            .filter(|_| !opts.ignore_unknown_comments)
-        {
+        if let Some((line, detail)) = compile_error(&raw, opts.ignore_unknown_comments) {
             let name = &input.name;
             return Err(CheckError::new(
                 ErrorKind::Template,
                 format!(
-                    "{phase} (in following order: {files}): Templating file '{name}': Compiling YAML template '{name}': Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
-                    c.line,
-                    c.text.trim_end()
+                    "{phase} (in following order: {files}): Templating file '{name}': Compiling YAML template '{name}': {detail}"
                 ),
             )
-            .at(Pos::new(name.as_str(), c.line)));
+            .at(Pos::new(name.as_str(), line)));
         }
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             CheckError::new(
@@ -511,7 +534,7 @@ pub fn load_schema_named(
             ));
         }
         let input = crate::inputs::read_regular(path, name.clone())
-            .map_err(|m| CheckError::new(ErrorKind::Io, m))?;
+            .map_err(|e| CheckError::new(ErrorKind::Io, e.for_template()))?;
         inputs.push(input);
     }
     load_schema_inputs(inputs, backend)

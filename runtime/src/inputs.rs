@@ -40,10 +40,10 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
                     .unwrap_or(&f)
                     .to_string_lossy()
                     .to_string();
-                out.push(read_regular(&f, name)?);
+                out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
         } else if meta.is_file() {
-            out.push(read_regular(path, base_name(p))?);
+            out.push(read_regular(path, base_name(p)).map_err(ReadError::for_template)?);
         } else {
             return Err(format!(
                 "Expected file '{p}' to be a regular file, but was not"
@@ -63,9 +63,18 @@ fn base_name(path: &str) -> String {
 
 /// The files of `--data-values-file PATH`: the file (named by its base name), or the files
 /// under the directory (YAML files only below its top level, as ytt takes them), named by
-/// their paths inside it. `Err` is ytt's
-/// message after `Find files 'PATH': `.
+/// their paths inside it. `Err` is ytt's message after `Extracting data value from file: `:
+/// finding the files is a step of its own (`Find files 'PATH': `), reading them is not.
 pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
+    let found = data_values_paths(path).map_err(|e| format!("Find files '{path}': {e}"))?;
+    found
+        .into_iter()
+        .map(|(f, name)| read_regular(&f, name).map_err(ReadError::for_data_values))
+        .collect()
+}
+
+/// The files [`data_values_files`] reads, with their names.
+fn data_values_paths(path: &str) -> Result<Vec<(PathBuf, String)>, String> {
     let p = Path::new(path);
     let meta = std::fs::symlink_metadata(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
@@ -76,7 +85,7 @@ pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
         ));
     }
     if meta.is_file() {
-        return Ok(vec![read_regular(p, base_name(path))?]);
+        return Ok(vec![(p.to_path_buf(), base_name(path))]);
     }
     if !meta.is_dir() {
         return Err(format!(
@@ -95,7 +104,7 @@ pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
             .to_string();
         let top_level = f.parent() == Some(p);
         if top_level || name.ends_with(".yml") || name.ends_with(".yaml") {
-            out.push(read_regular(&f, name)?);
+            out.push((f, name));
         }
     }
     Ok(out)
@@ -118,7 +127,7 @@ pub fn data_value_file(path: &str) -> Result<String, String> {
         let mut files = Vec::new();
         walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
         return match files.as_slice() {
-            [file] => Ok(read_regular(file, path.to_string())?.text.to_string()),
+            [file] => Ok(read_value_file(file, path)?),
             _ => Err(format!(
                 "Expected '{path}' to be a file, but is a directory"
             )),
@@ -129,27 +138,71 @@ pub fn data_value_file(path: &str) -> Result<String, String> {
             "Expected file '{path}' to be a regular file, but was not"
         ));
     }
-    Ok(read_regular(p, path.to_string())?.text.to_string())
+    read_value_file(p, path)
+}
+
+/// The text of the file of `--data-value-file KEY=PATH`. ytt gives no reason when it cannot
+/// read it: `Reading file 'PATH'`.
+fn read_value_file(file: &Path, path: &str) -> Result<String, String> {
+    match read_regular(file, path.to_string()) {
+        Ok(input) => Ok(input.text.to_string()),
+        Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{path}'")),
+        Err(ReadError::TooLarge(message)) => Err(message),
+    }
+}
+
+/// Why a regular file could not be read.
+pub(crate) enum ReadError {
+    /// Opening or reading failed (no permission): the file's name and Go's `open PATH: REASON`.
+    Unreadable { name: String, open: String },
+    /// The file is larger than the input budget (the whole message).
+    TooLarge(String),
+}
+
+impl ReadError {
+    /// The message as ytt gives it for an `-f` file: Go's error alone.
+    pub(crate) fn for_template(self) -> String {
+        match self {
+            ReadError::Unreadable { open, .. } => open,
+            ReadError::TooLarge(message) => message,
+        }
+    }
+
+    /// The message as ytt gives it for a data values file: `Reading file 'NAME': ` first.
+    fn for_data_values(self) -> String {
+        match self {
+            ReadError::Unreadable { name, open } => format!("Reading file '{name}': {open}"),
+            ReadError::TooLarge(message) => message,
+        }
+    }
 }
 
 /// Reads a regular file (already checked to be one), within the input budget.
-pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, String> {
+pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadError> {
     read_within(path, name, crate::yaml::parse::budget::max_input_bytes())
 }
 
 /// Reads a file of at most `max` bytes; a larger one is an error naming the budget.
-fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, String> {
+fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadError> {
     use std::io::Read;
-    let reading = |e: std::io::Error| format!("Reading file '{name}': {}", io_text(&e));
+    // Go's error for a file it cannot open or read (`open d/v.yml: permission denied`): ytt
+    // prints it alone for `-f`, after `Reading file 'NAME': ` for data values files.
+    let reading = |e: std::io::Error| {
+        let open = format!("open {}: {}", path.display(), io_text(&e));
+        ReadError::Unreadable {
+            name: name.clone(),
+            open,
+        }
+    };
     let mut bytes = Vec::new();
     std::fs::File::open(path)
         .and_then(|f| f.take(max as u64 + 1).read_to_end(&mut bytes))
         .map_err(reading)?;
     if bytes.len() > max {
-        return Err(format!(
+        return Err(ReadError::TooLarge(format!(
             "Reading file '{name}': it is larger than the input budget of {max} bytes (raise it with {})",
             crate::yaml::parse::budget::INPUT_VAR
-        ));
+        )));
     }
     Ok(decode(name, bytes))
 }
@@ -188,12 +241,13 @@ fn utf8_error_message(e: std::str::Utf8Error, bytes: &[u8]) -> &'static str {
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
 /// entries sorted by name, subdirectories entered where they sort.
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir)
-        .map_err(|e| format!("Reading directory '{}': {}", dir.display(), io_text(&e)))?;
+    // Go's error for a directory it cannot list: `open d: permission denied`.
+    let listing = |e: std::io::Error| format!("open {}: {}", dir.display(), io_text(&e));
+    let entries = std::fs::read_dir(dir).map_err(listing)?;
     let mut entries: Vec<_> = entries
         .map(|e| e.map(|e| e.path()))
         .collect::<Result<_, _>>()
-        .map_err(|e| format!("Reading directory '{}': {}", dir.display(), io_text(&e)))?;
+        .map_err(listing)?;
     entries.sort_by(|a, b| a.file_name().cmp(&b.file_name()));
     for path in entries {
         // As Go's `filepath.Walk` names it (`link.yml` under `.`, not `./link.yml`).
@@ -319,7 +373,7 @@ mod tests {
             panic!("read past the budget")
         };
         assert_eq!(
-            e,
+            e.for_template(),
             "Reading file 'big.yml': it is larger than the input budget of 12 bytes (raise it with SCHEMAC_MAX_INPUT_BYTES)"
         );
         std::fs::remove_dir_all(&dir).unwrap();

@@ -1,21 +1,22 @@
-//! Third-party code that may panic on hostile input (the `starlark` crate on a value over
-//! 4 GiB, `libyaml-safer` on some texts that end early) runs inside [`catch_panic`]: its panic
-//! becomes an error value, and its message is not printed.
+//! Panics of third-party code turned into errors: the interpreter panics on a value over
+//! 4 GiB, libyaml-safer on some texts that end inside a scalar. Such a panic is caught and its
+//! message returned, without the default hook printing it.
 
 use std::cell::Cell;
+use std::sync::Once;
 
 thread_local! {
-    /// How many [`catch_panic`] calls this thread is inside (their panics print nothing).
+    /// Whether this thread is inside [`catch_panic`] (its panics are not printed).
     static GUARDED: Cell<u32> = const { Cell::new(0) };
 }
 
-/// Runs `f`; a panic in it is returned as its message instead of unwinding further.
+/// Runs `f`; a panic inside it is returned as its message.
 pub(crate) fn catch_panic<T>(f: impl FnOnce() -> T) -> Result<T, String> {
-    static HOOK: std::sync::Once = std::sync::Once::new();
+    static HOOK: Once = Once::new();
     HOOK.call_once(|| {
         let previous = std::panic::take_hook();
         std::panic::set_hook(Box::new(move |info| {
-            if GUARDED.with(|g| g.get()) == 0 {
+            if GUARDED.with(Cell::get) == 0 {
                 previous(info);
             }
         }));

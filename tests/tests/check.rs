@@ -556,6 +556,55 @@ fn an_augmented_repetition_of_an_item_whose_container_is_called_for_is_sized() {
 }
 
 #[test]
+fn an_augmented_repetition_of_a_field_whose_object_is_called_for_is_sized() {
+    // `f(s).b *= n` was left unsized: the object cannot be evaluated twice. The repetition
+    // ran (8 GB) before the struct refused the assignment.
+    let values = "#@ load(\"@ytt:struct\", \"struct\")\n#@ def f(s):\n#@   return s\n#@ end\n#@ s = struct.make(b=[0])\n#@ f(s).b *= 1000000000\n#@data/values\n---\na: 1\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped: it would allocate more than 2147483648 bytes"),
+        "{err}"
+    );
+    assert!(
+        err.contains("values.yml:6 | #@ f(s).b *= 1000000000"),
+        "{err}"
+    );
+}
+
+#[test]
+fn string_methods_that_multiply_their_input_are_sized_before_they_run() {
+    // Each made gigabytes in one call, seen only by the heap check at the next statement: a
+    // separator that calls a function was counted as empty, `replace` and `format` unsized.
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    let sep = "#@ def sep():\n#@   return \"-\" * 1000\n#@ end\n";
+    for (defs, expr) in [
+        (sep, "len(sep().join([\"abcdefgh\"] * 3000000))"),
+        ("", "len((\"x\" * 1000000).replace(\"x\", \"x\" * 10000))"),
+        (
+            "",
+            "len((\"\" + \"x\" * 1000000).replace(\"\", \"y\" * 5000))",
+        ),
+        ("", "len((\"{0}\" * 1000).format(\"x\" * 10000000))"),
+        ("", "len((\"{a}\" * 30).format(a=\"x\" * 100000000))"),
+    ] {
+        let values = format!("{defs}#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(heap), "{expr}: {err}");
+        assert!(
+            err.contains(&format!("values.yml:{} |", defs.lines().count() + 3)),
+            "{expr}: {err}"
+        );
+    }
+    // The same methods otherwise answer as before, receivers in parentheses included.
+    let values = "#@data/values\n---\na: #@ ((\"a\" + (\"b\"))).replace(\"b\", \"c\", 1)\nb: #@ \"-\".join([\"x\", \",\".join([\"y\", \"z\"])])\nc: #@ \"{}{k}\".format(1, k=2)\nd: #@ (\"(\" + \")\") . replace ( \"(\", \"[\" )\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "a: ac\nb: x-y,z\nc: \"12\"\nd: '[)'\n"
+    );
+}
+
+#[test]
 fn builtins_that_go_through_an_iterable_are_charged_before_they_run() {
     // Each made a value of 3 * 10^8 items or more (or looped as long) in one call, unseen by
     // the statement hook; with constant arguments the compiler itself ran `list(range(N))`.

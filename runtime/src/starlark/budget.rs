@@ -7,16 +7,19 @@
 //! (`[0] * 10**9`, `"x" * 10**9`) whose result would take the heap past the budget before
 //! anything is allocated. Comprehensions run no statements: the iterable of each passes
 //! through [`ITERATE`], which charges its items as statements (and the list they may make to
-//! the heap) before the comprehension starts.
+//! the heap) before the comprehension starts. `join`, `replace` and `format` calls go through
+//! [`METHOD`], which sizes the string they make first.
 
 use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::eval::Evaluator;
 use starlark::syntax::AstModule;
-use starlark::values::{Heap, UnpackValue, Value};
+use starlark::values::tuple::UnpackTuple;
+use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
 use super::go_builtins::INDEX;
 
@@ -132,8 +135,13 @@ const ITERATING_BUILTINS: &[&str] = &[
     "filter",
 ];
 
-/// The global function the items of every `SEP.join(ITEMS)` pass through (see [`guard_source`]).
-pub(super) const JOINED: &str = "__schemac_joined";
+/// The global function every call of a [`SIZED_METHODS`] method becomes (see [`guard_source`]).
+pub(super) const METHOD: &str = "__schemac_method";
+
+/// String methods whose result can be much longer than their receiver and arguments together:
+/// `SEP.join(ITEMS)` (the separator repeated), `S.replace(OLD, NEW)` (`NEW` once per `OLD`),
+/// `FMT.format(ARGS)` (an argument once per `{}`).
+const SIZED_METHODS: &[&str] = &["join", "replace", "format"];
 
 /// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
 const TEMPORARY: &str = "__schemac_t";
@@ -149,6 +157,19 @@ struct Edit {
 }
 
 impl Edit {
+    /// Adds `edits`, each `(at, order, remove, text)`.
+    fn extend(
+        out: &mut Vec<Edit>,
+        edits: impl IntoIterator<Item = (usize, (u8, isize), usize, String)>,
+    ) {
+        out.extend(edits.into_iter().map(|(at, order, remove, text)| Edit {
+            at,
+            order,
+            remove,
+            text,
+        }));
+    }
+
     /// `open` and `(` before the text `begin..end` and `))` after it: the text in parentheses
     /// of its own, since a tuple's text may have none (`list(("a", "b"))`).
     fn wrap(out: &mut Vec<Edit>, begin: u32, open: String, end: u32) {
@@ -170,29 +191,59 @@ impl Edit {
     }
 }
 
+/// How many `)` of `text` close a parenthesis opened before it (outside string literals).
+fn unopened_parentheses(text: &str) -> usize {
+    let (mut depth, mut lowest, mut quote, mut escaped) = (0i64, 0i64, None, false);
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    lowest = lowest.min(depth);
+                }
+                _ => {}
+            },
+        }
+    }
+    lowest.unsigned_abs() as usize
+}
+
+/// Where the `count` opening parentheses before `at` (blanks between them) begin.
+fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
+    let mut begin = at;
+    for _ in 0..count {
+        let before = source.get(..begin)?.trim_end();
+        begin = before.strip_suffix('(')?.len();
+    }
+    Some(begin)
+}
+
 /// `source` with calls wrapped around what one statement could do unseen by the statement
 /// hook, `None` when there is none:
 /// - the iterable of every comprehension (`[f(x) for x in ITERABLE]`), and the positional
 ///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
 ///   which charges their items to the budget before anything runs;
-/// - the items of `SEP.join(ITEMS)` pass through [`JOINED`], which sizes the string it makes;
+/// - `OBJ.M(ARGS)` for a method `M` of [`SIZED_METHODS`] becomes `METHOD("M", OBJ, ARGS)`
+///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
 /// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
 ///   index out of range);
 /// - the right side of `LHS *= N` passes through [`TIMES`] (given `LHS` again), which sizes the
-///   repetition first. When `LHS` is `OBJ[INDEX]` and calls a function or spans lines (and
-///   evaluating it twice could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1]
-///   *= TIMES(T0[T1], N)`, in one line as before.
+///   repetition first. When `LHS` calls a function or spans lines (and evaluating it twice
+///   could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1] *= TIMES(T0[T1], N)`
+///   for `OBJ[INDEX]` and `T0 = (OBJ); T0.NAME *= TIMES(T0.NAME, N)` for `OBJ.NAME`, in one
+///   line as before.
 ///
 /// Only text is added, inside lines: errors keep their lines.
 pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
     use starlark::syntax::ast::{
         ArgumentP, AssignOp, AssignTargetP, AstExpr, AstStmt, ClauseP, ExprP, StmtP,
     };
-    /// The text of `e` when evaluating it again is harmless: no call, on one line.
-    fn plain<'s>(e: &AstExpr, source: &'s str) -> Option<&'s str> {
-        let text = source.get(e.span.begin().get() as usize..e.span.end().get() as usize)?;
-        (!text.contains(['(', '\n'])).then_some(text)
-    }
     /// Where the text of `e` starts. The span of a postfix expression (`OBJ[I]`, `OBJ.name`,
     /// `OBJ(...)`) starts at its object's, without the parentheses the object may have.
     fn start(e: &AstExpr, source: &str) -> usize {
@@ -244,16 +295,38 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     {
                         iterables.extend(positional)
                     }
-                    ExprP::Dot(sep, method) if method.node == "join" && positional.len() == 1 => {
-                        // A separator that cannot be evaluated again is counted as empty.
-                        let sep = plain(sep, source).unwrap_or("\"\"");
-                        let items = positional[0];
-                        Edit::wrap(
-                            out,
-                            items.span.begin().get(),
-                            format!("{JOINED}({sep}, "),
-                            items.span.end().get(),
-                        );
+                    ExprP::Dot(obj, method) if SIZED_METHODS.contains(&method.node.as_str()) => {
+                        // `OBJ.M(` becomes `METHOD("M", OBJ, ` (`METHOD("M", OBJ` without
+                        // arguments); the call's `)` closes it. `OBJ` may stand in parentheses
+                        // that its span leaves out.
+                        let obj_end = obj.span.end().get() as usize;
+                        let dot_to_paren = source
+                            .get(obj_end..e.span.end().get() as usize)
+                            .filter(|t| !t.contains('#'))
+                            .and_then(|t| {
+                                let paren = t.find('(')?;
+                                Some((t[..paren].rfind('.')?, paren))
+                            });
+                        let obj_begin = obj.span.begin().get() as usize;
+                        let closing = dot_to_paren.map_or(0, |(dot, _)| {
+                            unopened_parentheses(&source[obj_begin..obj_end + dot])
+                        });
+                        let begin = opening_parentheses(source, obj_begin, closing);
+                        if let (Some((dot, paren)), Some(begin)) = (dot_to_paren, begin) {
+                            let call_len = (e.span.end().get() as usize - begin) as isize;
+                            out.push(Edit {
+                                at: begin,
+                                order: (1, -call_len),
+                                remove: 0,
+                                text: format!("{METHOD}({:?}, ", method.node),
+                            });
+                            out.push(Edit {
+                                at: obj_end + dot,
+                                order: (2, 0),
+                                remove: paren + 1 - dot,
+                                text: if args.args.is_empty() { "" } else { ", " }.to_string(),
+                            });
+                        }
                     }
                     _ => {}
                 }
@@ -351,12 +424,30 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                         ),
                         (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
                     ];
-                    out.extend(edits.into_iter().map(|(at, order, remove, text)| Edit {
-                        at,
-                        order,
-                        remove,
-                        text,
-                    }));
+                    Edit::extend(out, edits);
+                }
+            } else if let AssignTargetP::Dot(obj, name) = &lhs.node {
+                let (obj_end, rhs_begin) = (
+                    obj.span.end().get() as usize,
+                    rhs.span.begin().get() as usize,
+                );
+                // `.NAME *=` as it stands after the object (no comment, no line break).
+                let between = source.get(obj_end..rhs_begin).unwrap_or("#");
+                if !between.contains(['#', '\n']) {
+                    let t0 = format!("{TEMPORARY}{}o", *temporaries);
+                    *temporaries += 1;
+                    let field = format!("{t0}.{}", name.node);
+                    let edits = [
+                        (begin as usize, (1, isize::MIN), 0, format!("{t0} = (")),
+                        (
+                            obj_end,
+                            (2, 0),
+                            between.len(),
+                            format!("); {field} *= {TIMES}({field}, "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
+                    ];
+                    Edit::extend(out, edits);
                 }
             }
         }
@@ -455,7 +546,64 @@ fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<boo
     Ok(true)
 }
 
-/// [`REPEAT`], [`ITERATE`] and [`TIMES`].
+/// The bytes of `sep.join(items)`; its items are charged to the statement budget.
+fn joined_bytes<'v>(
+    sep: &str,
+    items: Option<&Value<'v>>,
+    heap: Heap<'v>,
+) -> starlark::Result<u128> {
+    let Some(n) = items.and_then(|items| items.length().ok()) else {
+        return Ok(0);
+    };
+    charge_iterations(n.max(0) as u64)?;
+    let mut bytes = sep.len() as u128 * n.max(0) as u128;
+    for item in items
+        .into_iter()
+        .flat_map(|items| items.iterate(heap).ok())
+        .flatten()
+    {
+        bytes += item.unpack_str().map_or(0, str::len) as u128;
+    }
+    Ok(bytes)
+}
+
+/// At most the bytes of `s.replace(old, new[, count])`: `new` for each `old` replaced (between
+/// each two characters and at both ends when `old` is empty).
+fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
+    let (Some(old), Some(new)) = (
+        args.first().and_then(|v| v.unpack_str()),
+        args.get(1).and_then(|v| v.unpack_str()),
+    ) else {
+        return 0;
+    };
+    let found = if old.is_empty() {
+        s.chars().count() as u128 + 1
+    } else {
+        s.matches(old).count() as u128
+    };
+    let count = args
+        .get(2)
+        .and_then(|c| i64::unpack_value(*c).ok().flatten())
+        .filter(|&c| c >= 0)
+        .map_or(found, |c| found.min(c as u128));
+    s.len() as u128 + count * new.len() as u128
+}
+
+/// At most the bytes of `fmt.format(...)` with `values` as its arguments: the format, and
+/// the longest argument's text for each `{` (each field may name any argument).
+fn formatted_bytes<'a, 'v: 'a>(fmt: &str, values: impl Iterator<Item = &'a Value<'v>>) -> u128 {
+    let fields = fmt.matches('{').count() as u128;
+    if fields == 0 {
+        return fmt.len() as u128;
+    }
+    let longest = values
+        .map(|v| v.unpack_str().map_or_else(|| v.to_str().len(), str::len))
+        .max()
+        .unwrap_or(0);
+    fmt.len() as u128 + fields * longest as u128
+}
+
+/// [`REPEAT`], [`ITERATE`], [`TIMES`] and [`METHOD`].
 #[starlark::starlark_module]
 pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
     /// `a * b`, refused with the heap budget's error when its result would not fit the budget.
@@ -492,22 +640,28 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         }
     }
 
-    /// The items of `sep.join(items)`, once the string it makes is known to fit the heap
-    /// budget (and its items are charged to the statement budget).
-    fn __schemac_joined<'v>(
-        #[starlark(require = pos)] sep: Value<'v>,
-        #[starlark(require = pos)] items: Value<'v>,
-        heap: Heap<'v>,
+    /// `obj.method(*args, **kwargs)` for a method of [`SIZED_METHODS`], refused with the heap
+    /// budget's error when the string it makes would not fit the budget (and, for `join`,
+    /// with its items charged to the statement budget).
+    fn __schemac_method<'v>(
+        #[starlark(require = pos)] method: &str,
+        #[starlark(require = pos)] obj: Value<'v>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: SmallMap<StringValue<'v>, Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<Value<'v>> {
-        if let (Some(sep), Ok(n)) = (sep.unpack_str(), items.length()) {
-            charge_iterations(n.max(0) as u64)?;
-            let mut bytes = sep.len() as u128 * n.max(0) as u128;
-            for item in items.iterate(heap)? {
-                bytes += item.unpack_str().map_or(0, str::len) as u128;
-            }
+        let heap = eval.heap();
+        if let Some(receiver) = obj.unpack_str() {
+            let bytes = match method {
+                "join" => joined_bytes(receiver, args.items.first(), heap)?,
+                "replace" => replaced_bytes(receiver, &args.items),
+                _ => formatted_bytes(receiver, args.items.iter().chain(kwargs.values())),
+            };
             reserve(heap, bytes)?;
         }
-        Ok(items)
+        let function = obj.get_attr_error(method, heap)?;
+        let named: Vec<(&str, Value<'v>)> = kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        eval.eval_function(function, &args.items, &named)
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement

@@ -113,6 +113,26 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     })
 }
 
+/// The line of the first node (in file order) that has both a value written in YAML and code
+/// on its line computing one (`a: 1 #@ 2`, `a: "" #@ x`, `a: [] #@ x`), which ytt refuses
+/// when it compiles the template. A null value (`a: #@ x`, `a: ~ #@ x`) is no YAML value.
+pub fn value_with_code(file: &RawFile) -> Option<u32> {
+    fn walk(node: &RawNode) -> Option<u32> {
+        let has_code = node
+            .comments
+            .iter()
+            .any(|c| c.line == node.line && !c.is_annotation());
+        if has_code && !matches!(node.value, RawValue::Scalar(Value::Null)) {
+            return Some(node.line);
+        }
+        match &node.value {
+            RawValue::Map(items) | RawValue::Array(items) => items.iter().find_map(walk),
+            RawValue::Scalar(_) => None,
+        }
+    }
+    file.docs.iter().find_map(walk)
+}
+
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";

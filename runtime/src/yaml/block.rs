@@ -162,7 +162,7 @@ impl<'s> Reader<'s> {
                     self.pos += 1;
                     self.line += 1;
                 }
-                b'#' => self.comment_to_line_end(true),
+                b'#' => self.comment_to_line_end(),
                 _ => {
                     self.indent = (self.pos - start) as isize;
                     if self.indent == 0 {
@@ -188,16 +188,14 @@ impl<'s> Reader<'s> {
         (rest[0] != b'%').then_some(())
     }
 
-    /// At a `#`: records the comment if it is a `#@` one (and `record`) and moves to the next line.
-    fn comment_to_line_end(&mut self, record: bool) {
+    /// At a `#`: records the comment and moves to the next line.
+    fn comment_to_line_end(&mut self) {
         let end = self.src[self.pos..]
             .iter()
             .position(|&b| b == b'\n')
             .map_or(self.src.len(), |p| self.pos + p);
         let body = &self.src[self.pos + 1..end];
-        if record {
-            self.record_comment(body);
-        }
+        self.record_comment(body);
         self.pos = end;
         if !self.at_eof() {
             self.pos += 1;
@@ -225,12 +223,6 @@ impl<'s> Reader<'s> {
 
     /// After a node: the rest of the line must be blank or a comment. Moves to the next content line.
     fn end_line(&mut self) -> Option<()> {
-        self.end_line_after(false)
-    }
-
-    /// [`end_line`](Self::end_line) after a node that may be a quoted scalar: saphyr-parser counts
-    /// a comment after a quoted scalar as part of it, so such a comment is not recorded.
-    fn end_line_after(&mut self, quoted: bool) -> Option<()> {
         let start = self.pos;
         self.skip_spaces();
         match self.peek() {
@@ -240,7 +232,7 @@ impl<'s> Reader<'s> {
                 self.line += 1;
             }
             b'#' if self.pos > start || self.src.get(self.pos.wrapping_sub(1)) == Some(&b' ') => {
-                self.comment_to_line_end(!quoted)
+                self.comment_to_line_end()
             }
             _ => return None,
         }
@@ -365,9 +357,8 @@ impl<'s> Reader<'s> {
             self.indent = column;
             return self.block_map(column);
         }
-        let quoted = scalar.quoted;
         let value = self.resolve(scalar)?;
-        self.end_line_after(quoted)?;
+        self.end_line()?;
         Some(RawValue::Scalar(value))
     }
 
@@ -431,9 +422,8 @@ impl<'s> Reader<'s> {
                 if is_key {
                     return None;
                 }
-                let quoted = scalar.quoted;
                 let value = self.resolve(scalar)?;
-                self.end_line_after(quoted)?;
+                self.end_line()?;
                 Some(RawValue::Scalar(value))
             }
         }

@@ -12,15 +12,25 @@ use super::parse::SyntaxError;
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
 /// reads the whole text.
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
-    // libyaml-safer's scanner panics where a text ends without a line break inside a block
-    // scalar (libyaml reads a NUL there): it is given one, which changes no line. Any other
-    // panic counts as no error found (the caller's reader decides).
-    let text;
-    let src = if src.ends_with(['\n', '\r']) {
+    // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
+    // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
+    // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
+    // escape's next character unchecked), where libyaml sees its NUL terminator, an unknown
+    // escape: a character that is no escape is added, which changes nothing elsewhere (a
+    // comment, a plain or single-quoted scalar ending in `\`). It also panics on a block
+    // scalar whose last line has no line break (libyaml reads it): such a panic means no error.
+    let bom = if src.as_bytes().first() == Some(&0xef) {
+        "\u{feff}"
+    } else {
+        ""
+    };
+    let pad = if src.ends_with('\\') { "q" } else { "" };
+    let padded;
+    let src = if bom.is_empty() && pad.is_empty() {
         src
     } else {
-        text = format!("{src}\n");
-        &text
+        padded = format!("{bom}{src}{pad}");
+        &padded
     };
     let error = crate::panic_guard::catch_panic(|| {
         let mut input = src.as_bytes();
@@ -52,5 +62,52 @@ fn truncated(problem: &str) -> String {
     match problem.find([']', '}']) {
         Some(end) => problem[..end].to_string(),
         None => problem.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::first_error;
+
+    #[test]
+    fn backslash_at_the_end_is_an_unknown_escape() {
+        let e = first_error("a: \"\\").expect("an error");
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "found unknown escape character")
+        );
+        let e = first_error("a:\n  - \"x\\").expect("an error");
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (2, "found unknown escape character")
+        );
+        for fine in ["a: b\\", "a: 'b\\", "# \\", "a: |\n  x\\"] {
+            let e = first_error(fine).map(|e| e.message);
+            assert_ne!(
+                e.as_deref(),
+                Some("found unknown escape character"),
+                "{fine}"
+            );
+        }
+    }
+
+    #[test]
+    fn texts_libyaml_safer_misreads_are_read_as_libyaml_reads_them() {
+        // A first character encoded from 0xEF that is not a byte-order mark, a block scalar
+        // whose last line has no line break (libyaml-safer refused the one, panicked on the other).
+        for fine in [
+            "\u{fffd}c: 1\n",
+            "ｋｅｙ: v\n",
+            "a: |\n  x",
+            "a: >-\n  x\n  y",
+            "- |\n x\\",
+        ] {
+            assert_eq!(first_error(fine).map(|e| e.message), None, "{fine}");
+        }
+        let e = first_error("ｋ: [\n").expect("an error");
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (1, "did not find expected node content")
+        );
     }
 }

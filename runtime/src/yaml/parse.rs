@@ -398,15 +398,21 @@ impl<'a> Builder<'a> {
     fn value_at_depth(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
-                self.scalar_spans
-                    .push((span.start.index(), span.end.index()));
-                let mut v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
-                if let Value::Str(s) = &mut v {
-                    if self.block_scalar_at_end_without_break(style, &span) && s.ends_with('\n') {
-                        // saphyr-parser reads a line break that the text does not have.
-                        s.pop();
+                let end = match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        quoted_scalar_end(self.chars, span.start.index(), span.end.index())
                     }
-                }
+                    _ => span.end.index(),
+                };
+                self.scalar_spans.push((span.start.index(), end));
+                let text = match style {
+                    ScalarStyle::Literal | ScalarStyle::Folded if self.ends_unterminated(end) => {
+                        text.strip_suffix('\n')
+                            .map_or(text.clone(), |t| t.to_string().into())
+                    }
+                    _ => text,
+                };
+                let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
                 Ok(v)
@@ -523,17 +529,6 @@ impl<'a> Builder<'a> {
         }
     }
 
-    /// Whether a `|` or `>` scalar ends the text, with no line break after its last line (its
-    /// value then has one line break fewer than saphyr-parser reads; go-yaml reads it so).
-    fn block_scalar_at_end_without_break(&self, style: ScalarStyle, span: &Span) -> bool {
-        matches!(style, ScalarStyle::Literal | ScalarStyle::Folded)
-            && !matches!(self.chars.last(), Some('\n' | '\r'))
-            && self
-                .chars
-                .get(span.end.index()..)
-                .is_some_and(|rest| rest.iter().all(|c| *c == ' ' || *c == '\t'))
-    }
-
     fn scalar(
         &self,
         text: &str,
@@ -556,6 +551,14 @@ impl<'a> Builder<'a> {
             message: msg.clone(),
             strict: Some(msg),
         })
+    }
+
+    /// Whether a block scalar whose span ends at `end` reaches the end of the text, and the
+    /// text's last line has no line break: saphyr-parser counts one there, go-yaml does not
+    /// (`a: |` + `  x` at the end of a file is `"x"`, with `|+` too; `a: |` + `  x` + `  ` is
+    /// `"x\n"`).
+    fn ends_unterminated(&self, end: usize) -> bool {
+        end >= self.chars.len() && !matches!(self.chars.last(), None | Some('\n' | '\r'))
     }
 
     /// The line of the `-` that introduces an array item whose content starts at `span`.
@@ -673,7 +676,45 @@ fn check_tab_indentation(
     Ok(())
 }
 
-/// Finds every `#@` comment that is not inside a scalar.
+/// Where the quoted scalar of the event spanning `start..end` ends: right after its closing
+/// quote. saphyr-parser ends the span after what follows on the line, a comment included
+/// (`a: "x" # c`), and the comment must stay outside the scalar to be seen. The span starts at
+/// the node's properties (`&anchor !tag`), if any, which are skipped with what separates them
+/// from the quote. Gives `end` when the text is not as expected.
+fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usize {
+    let end = end.min(chars.len());
+    let mut i = start;
+    while i < end && matches!(chars[i], '&' | '!') {
+        while i < end && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < end && chars[i] == '#' {
+            while i < end && chars[i] != '\n' {
+                i += 1;
+            }
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+    }
+    let Some(&quote) = chars.get(i).filter(|&&c| c == '"' || c == '\'') else {
+        return end;
+    };
+    i += 1;
+    while i < end {
+        match chars[i] {
+            '\\' if quote == '"' => i += 2,
+            '\'' if quote == '\'' && chars.get(i + 1) == Some(&'\'') => i += 2,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    end
+}
+
 /// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
 fn scan_comments(
     chars: &[char],

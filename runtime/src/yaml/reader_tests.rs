@@ -68,6 +68,36 @@ fn crafted_inputs() {
     agree(&deep_flow);
 }
 
+/// A comment after a quoted scalar on its line is a comment (ytt refuses an unknown one and
+/// reads a `#@` one), in both readers; the block reader takes the one-line forms, saphyr-parser
+/// (which ends a quoted scalar's span after the comment) all of them.
+#[test]
+fn comments_after_quoted_scalars() {
+    #[rustfmt::skip]
+    let inputs = [
+        ("a: \"x\" # c\n", true), ("- 'x' # c\n", true), ("a: 'it''s' # c 'q'\n", true),
+        ("a: \"x\\\"\" # c \"q\"\n", true), ("k: v\n\"q\": \"x\"  # c\n", true),
+        ("a: &n \"x\" # c\n", false), ("a: !!str 'x' # c\n", false), ("a: \"x\n  y\" # c\n", false),
+        ("a: [\"x\" # c\n  ]\n", false), ("a: {b: 'x' # c\n  }\n", false),
+    ];
+    for (src, fast) in inputs {
+        assert_eq!(agree(src), fast, "which reader took:\n{src}");
+        let line = src.lines().position(|l| l.contains('#')).unwrap() as u32 + 1;
+        let unknown = super::parse::read_with_saphyr(src, false)
+            .unwrap()
+            .unknown_comment;
+        assert_eq!(unknown.map(|c| c.line), Some(line), "on:\n{src}");
+        let annotated = src.replace("# c", "#@ c");
+        let read = super::parse::read_with_saphyr(&annotated, false).unwrap();
+        assert_eq!(
+            (read.comments.len(), read.unknown_comment),
+            (1, None),
+            "on:\n{annotated}"
+        );
+        assert_eq!(agree(&annotated), fast, "which reader took:\n{annotated}");
+    }
+}
+
 /// The shared corpora beside the repository, if present.
 fn corpus_dirs() -> Vec<PathBuf> {
     let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared");
