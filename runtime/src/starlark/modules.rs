@@ -434,6 +434,21 @@ fn math_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+#[starlark_module]
+fn library_members(builder: &mut GlobalsBuilder) {
+    /// Private libraries (`_ytt_lib`) are templates, which data values files cannot use.
+    fn get<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<NoneType> {
+        super::text_modules::only_str("library.get", &args.items, &kwargs)?;
+        anyhow::bail!("library.get: Could not find private library (directory '_ytt_lib' missing?)")
+    }
+}
+
 /// The frozen `@ytt:` module for `load(path)`, if there is one.
 pub fn ytt_module(path: &str) -> Option<FrozenModule> {
     let (name, members): (&str, fn(&mut GlobalsBuilder)) = match path {
@@ -447,7 +462,11 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:regexp" => ("regexp", regexp_members),
         "@ytt:base64" => ("base64", base64_members),
         "@ytt:math" => ("math", math_members),
-        _ => return None,
+        "@ytt:library" => ("library", library_members),
+        _ => {
+            let name = path.strip_prefix("@ytt:")?;
+            (name, super::text_modules::members(name)?)
+        }
     };
     let globals = GlobalsBuilder::new().with_namespace(name, members).build();
     FrozenModule::from_globals(&globals).ok()
