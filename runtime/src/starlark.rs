@@ -11,6 +11,7 @@ pub mod json_decode;
 pub mod modules;
 pub mod predicates;
 mod resolve;
+mod text_modules;
 
 use std::sync::{Arc, OnceLock};
 
@@ -390,6 +391,8 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
         if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
             if let Some(attr) = rest.split('`').next() {
                 if ty != "function" {
+                    // The `@ytt:` modules are namespaces here, modules in starlark-go.
+                    let ty = if ty == "namespace" { "module" } else { ty };
                     return format!("{ty} has no .{attr} field or method");
                 }
             }
@@ -562,13 +565,22 @@ fn to_template_error(
     }
 }
 
+/// Globals starlark-rust has and ytt's starlark-go does not: a program using them is told the
+/// name is undefined, as in ytt (`struct` comes from `@ytt:struct`).
+const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"];
+
 /// Every undefined name of the program, in starlark-go's order and words ([`resolve`]), as one
 /// error; starlark-rust would report only the first (and a global used before its assignment
 /// only when it runs).
 fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
-    let predeclared =
-        PREDECLARED.get_or_init(|| globals().names().map(|n| n.as_str().to_string()).collect());
+    let predeclared = PREDECLARED.get_or_init(|| {
+        globals()
+            .names()
+            .map(|n| n.as_str().to_string())
+            .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
+            .collect()
+    });
     let line_of = |span| {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)

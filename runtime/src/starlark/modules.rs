@@ -245,6 +245,63 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// Compact JSON laid out as Go's `json.Indent` with `width` spaces (none: left compact): one
+/// member or item a line, `": "` after keys, empty `{}` and `[]` kept on one line.
+fn json_indent(compact: &str, width: usize) -> String {
+    if width == 0 {
+        return compact.to_string();
+    }
+    let mut out = String::with_capacity(compact.len() * 2);
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut chars = compact.chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&" ".repeat(depth * width));
+    };
+    while let Some(c) = chars.next() {
+        if in_string {
+            out.push(c);
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+            continue;
+        }
+        match c {
+            '"' => {
+                in_string = true;
+                out.push(c);
+            }
+            '{' | '[' => {
+                out.push(c);
+                if matches!(chars.peek(), Some('}' | ']')) {
+                    out.extend(chars.next());
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            ',' => {
+                out.push(c);
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
     fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
@@ -253,11 +310,22 @@ fn json_members(builder: &mut GlobalsBuilder) {
         Ok(plain(&value, heap, true))
     }
 
-    fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
+    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces.
+    fn encode<'v>(value: Value<'v>, indent: Option<Value<'v>>) -> anyhow::Result<String> {
+        let indent = match indent {
+            None => 0,
+            Some(n) => n
+                .unpack_i32()
+                .ok_or_else(|| anyhow::anyhow!("json.encode: expected starlark.Int"))?,
+        };
+        if !(0..=8).contains(&indent) {
+            anyhow::bail!("json.encode: indent value must be between 0 and 8");
+        }
         let tv = to_tree_value(value, &Pos::unknown())
             .map_err(|e| anyhow::anyhow!("Unsupported value type {} for json.encode", e.0))?;
-        crate::yaml::json::marshal_json(&tv.to_value())
-            .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))
+        let compact = crate::yaml::json::marshal_json(&tv.to_value())
+            .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))?;
+        Ok(json_indent(&compact, indent as usize))
     }
 }
 
@@ -434,6 +502,21 @@ fn math_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+#[starlark_module]
+fn library_members(builder: &mut GlobalsBuilder) {
+    /// Private libraries (`_ytt_lib`) are templates, which data values files cannot use.
+    fn get<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<NoneType> {
+        super::text_modules::only_str("library.get", &args.items, &kwargs)?;
+        anyhow::bail!("library.get: Could not find private library (directory '_ytt_lib' missing?)")
+    }
+}
+
 /// The frozen `@ytt:` module for `load(path)`, if there is one.
 pub fn ytt_module(path: &str) -> Option<FrozenModule> {
     let (name, members): (&str, fn(&mut GlobalsBuilder)) = match path {
@@ -447,7 +530,11 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:regexp" => ("regexp", regexp_members),
         "@ytt:base64" => ("base64", base64_members),
         "@ytt:math" => ("math", math_members),
-        _ => return None,
+        "@ytt:library" => ("library", library_members),
+        _ => {
+            let name = path.strip_prefix("@ytt:")?;
+            (name, super::text_modules::members(name)?)
+        }
     };
     let globals = GlobalsBuilder::new().with_namespace(name, members).build();
     FrozenModule::from_globals(&globals).ok()

@@ -80,6 +80,7 @@ pub fn build(
 /// The `@ytt:` modules a literal template may load (their names are used only as literals).
 const MODULES: &[&str] = &[
     "assert", "overlay", "template", "data", "struct", "yaml", "json", "regexp", "base64", "math",
+    "md5", "sha256", "url", "version", "library",
 ];
 
 /// Accepts blank lines and `load("@ytt:...", ...)` of modules that exist; anything else needs

@@ -1,0 +1,290 @@
+//! The `@ytt:` modules over strings: `md5`, `sha256`, `url` and `version`, with ytt's argument
+//! checks and error words (`md5.sum: expected exactly one argument`).
+
+use starlark::collections::SmallMap;
+use starlark::environment::GlobalsBuilder;
+use starlark::starlark_module;
+use starlark::values::dict::{AllocDict, DictRef};
+use starlark::values::list::ListRef;
+use starlark::values::tuple::{TupleRef, UnpackTuple};
+use starlark::values::{Heap, StringValue, Value};
+
+/// The version `ytt version` reports for the ytt schemac follows (the oracle's build).
+pub const YTT_VERSION: &str = "develop";
+
+type Kwargs<'v> = SmallMap<StringValue<'v>, Value<'v>>;
+
+/// The one argument of a ytt module function, positional or named, as ytt counts them.
+fn only_arg<'v>(name: &str, args: &[Value<'v>], kwargs: &Kwargs<'v>) -> anyhow::Result<Value<'v>> {
+    if args.len() + kwargs.len() != 1 || args.len() != 1 {
+        anyhow::bail!("{name}: expected exactly one argument");
+    }
+    Ok(args[0])
+}
+
+/// The one string argument of a ytt module function.
+pub(super) fn only_str<'v>(
+    name: &str,
+    args: &[Value<'v>],
+    kwargs: &Kwargs<'v>,
+) -> anyhow::Result<&'v str> {
+    let v = only_arg(name, args, kwargs)?;
+    v.unpack_str()
+        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+}
+
+/// The Go type a value has once ytt converts it to plain Go data (for its error messages).
+fn go_data_type(v: Value) -> &'static str {
+    match v.get_type() {
+        "int" => "int64",
+        "float" => "float64",
+        "string" => "string",
+        "bool" => "bool",
+        "NoneType" => "<nil>",
+        "list" | "tuple" => "[]interface {}",
+        "dict" | "struct" => "*orderedmap.Map",
+        _ => "interface {}",
+    }
+}
+
+/// The items of a list or tuple.
+fn sequence<'v>(v: Value<'v>) -> Option<Vec<Value<'v>>> {
+    if let Some(list) = ListRef::from_value(v) {
+        return Some(list.iter().collect());
+    }
+    TupleRef::from_value(v).map(|t| t.iter().collect())
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[starlark_module]
+fn md5_members(builder: &mut GlobalsBuilder) {
+    fn sum<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        use md5::Digest as _;
+        let s = only_str("md5.sum", &args.items, &kwargs)?;
+        Ok(hex(&md5::Md5::digest(s.as_bytes())))
+    }
+}
+
+#[starlark_module]
+fn sha256_members(builder: &mut GlobalsBuilder) {
+    fn sum<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        use sha2::Digest as _;
+        let s = only_str("sha256.sum", &args.items, &kwargs)?;
+        Ok(hex(&sha2::Sha256::digest(s.as_bytes())))
+    }
+}
+
+#[starlark_module]
+fn version_members(builder: &mut GlobalsBuilder) {
+    /// Fails unless ytt is at least version `v` (strict semver); ytt compares against its own
+    /// version, which must itself be semver.
+    fn require_at_least<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<starlark::values::none::NoneType> {
+        const NAME: &str = "version.require_at_least";
+        let wanted = only_str(NAME, &args.items, &kwargs)?;
+        let wanted = semver::Version::parse(wanted).map_err(|_| {
+            anyhow::anyhow!("{NAME}: version string '{wanted}' must be a valid semver")
+        })?;
+        let ours = semver::Version::parse(YTT_VERSION)
+            .map_err(|_| anyhow::anyhow!("{NAME}: Malformed version: {YTT_VERSION}"))?;
+        if ours < wanted {
+            anyhow::bail!(
+                "{NAME}: ytt version '{ours}' does not meet the minimum required version '{wanted}'"
+            );
+        }
+        Ok(starlark::values::none::NoneType)
+    }
+}
+
+/// How Go's `net/url` escapes a string: a path segment or a query component.
+#[derive(Clone, Copy, PartialEq)]
+enum Escape {
+    PathSegment,
+    QueryComponent,
+}
+
+/// Go's `url.PathEscape` / `url.QueryEscape`.
+fn url_escape(s: &str, mode: Escape) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        let keep = b.is_ascii_alphanumeric()
+            || matches!(b, b'-' | b'_' | b'.' | b'~')
+            || (mode == Escape::PathSegment
+                && matches!(b, b'$' | b'&' | b'+' | b':' | b'=' | b'@'));
+        if keep {
+            out.push(b as char);
+        } else if b == b' ' && mode == Escape::QueryComponent {
+            out.push('+');
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Go's `url.PathUnescape` / `url.QueryUnescape`, with its error for a bad `%` escape.
+fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let digits = bytes.get(i + 1..i + 3).and_then(|d| {
+                    let d = std::str::from_utf8(d).ok()?;
+                    u8::from_str_radix(d, 16)
+                        .ok()
+                        .filter(|_| !d.starts_with('+'))
+                });
+                let Some(b) = digits else {
+                    let end = (i + 3).min(bytes.len());
+                    let bad = String::from_utf8_lossy(&bytes[i..end]);
+                    anyhow::bail!("invalid URL escape {}", super::go_quote(&bad));
+                };
+                out.push(b);
+                i += 3;
+            }
+            b'+' if mode == Escape::QueryComponent => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| anyhow::anyhow!("decoded text is not valid UTF-8"))
+}
+
+#[starlark_module]
+fn url_members(builder: &mut GlobalsBuilder) {
+    fn path_segment_encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        let s = only_str("url.path_segment_encode", &args.items, &kwargs)?;
+        Ok(url_escape(s, Escape::PathSegment))
+    }
+
+    fn path_segment_decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "url.path_segment_decode";
+        let s = only_str(NAME, &args.items, &kwargs)?;
+        url_unescape(s, Escape::PathSegment).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+    }
+
+    fn query_param_value_encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        let s = only_str("url.query_param_value_encode", &args.items, &kwargs)?;
+        Ok(url_escape(s, Escape::QueryComponent))
+    }
+
+    fn query_param_value_decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "url.query_param_value_decode";
+        let s = only_str(NAME, &args.items, &kwargs)?;
+        url_unescape(s, Escape::QueryComponent).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+    }
+
+    /// A dict of lists of strings as Go's `url.Values.Encode`: keys sorted, `k=v` joined by `&`.
+    fn query_params_encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "url.query_params_encode";
+        let v = only_arg(NAME, &args.items, &kwargs)?;
+        let dict = DictRef::from_value(v).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{NAME}: expected argument to be a map, but was {}",
+                go_data_type(v)
+            )
+        })?;
+        let mut params: Vec<(String, Vec<String>)> = Vec::new();
+        for (k, x) in dict.iter() {
+            let key = k.unpack_str().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{NAME}: expected map key to be string, but was {}",
+                    go_data_type(k)
+                )
+            })?;
+            let list = sequence(x).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{NAME}: expected map value to be array, but was {}",
+                    go_data_type(x)
+                )
+            })?;
+            let values = list
+                .into_iter()
+                .map(|item| {
+                    item.unpack_str().map(str::to_string).ok_or_else(|| {
+                        anyhow::anyhow!(
+                            "{NAME}: expected array value to be string, but was {}",
+                            go_data_type(item)
+                        )
+                    })
+                })
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            params.push((key.to_string(), values));
+        }
+        params.sort_by(|a, b| a.0.cmp(&b.0));
+        let pairs: Vec<String> = params
+            .iter()
+            .flat_map(|(k, values)| {
+                let k = url_escape(k, Escape::QueryComponent);
+                values
+                    .iter()
+                    .map(move |v| format!("{k}={}", url_escape(v, Escape::QueryComponent)))
+            })
+            .collect();
+        Ok(pairs.join("&"))
+    }
+
+    /// Go's `url.ParseQuery`: a dict from each key (sorted) to the list of its values.
+    fn query_params_decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        const NAME: &str = "url.query_params_decode";
+        let s = only_str(NAME, &args.items, &kwargs)?;
+        let mut params: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        // ytt's Go splits on `;` as on `&`.
+        for pair in s.split(['&', ';']).filter(|p| !p.is_empty()) {
+            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+            let unescape = |t| {
+                url_unescape(t, Escape::QueryComponent).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+            };
+            params.entry(unescape(k)?).or_default().push(unescape(v)?);
+        }
+        Ok(heap.alloc(AllocDict(params)))
+    }
+}
+
+/// The members of `@ytt:md5`, `@ytt:sha256`, `@ytt:url` and `@ytt:version`.
+pub(super) fn members(name: &str) -> Option<fn(&mut GlobalsBuilder)> {
+    Some(match name {
+        "md5" => md5_members,
+        "sha256" => sha256_members,
+        "url" => url_members,
+        "version" => version_members,
+        _ => return None,
+    })
+}
