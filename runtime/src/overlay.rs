@@ -57,11 +57,12 @@ struct Path<'a> {
 
 impl<'a> Path<'a> {
     fn of(node: &'a Tree, parent: Option<&'a Path<'a>>) -> Path<'a> {
-        Path {
-            parent,
-            kind: &node.kind,
-            pos: &node.pos,
-        }
+        Path::at(&node.kind, &node.pos, parent)
+    }
+
+    /// The path to a node of this kind at `pos` (borrowing only those fields of the node).
+    fn at(kind: &'a TreeKind, pos: &'a Pos, parent: Option<&'a Path<'a>>) -> Path<'a> {
+        Path { parent, kind, pos }
     }
 
     fn describe(&self) -> String {
@@ -107,7 +108,7 @@ enum Count {
 }
 
 impl Expects {
-    fn of(matcher: Option<&Ann>, missing_ok: bool) -> Expects {
+    fn of(expects: Option<&Node>, missing_ok: bool) -> Expects {
         let parse = |v: &Value| match v {
             Value::Int(n) => Some(Count::Exactly(*n)),
             Value::Str(s) => match s.strip_suffix('+') {
@@ -116,7 +117,7 @@ impl Expects {
             },
             _ => None,
         };
-        if let Some(v) = matcher.and_then(|m| kwarg(m, "expects")) {
+        if let Some(v) = expects {
             let counts: Vec<Count> = match &v.value {
                 Value::Array(items) => items.iter().filter_map(|i| parse(&i.value)).collect(),
                 other => parse(other).into_iter().collect(),
@@ -160,11 +161,53 @@ fn truthy(node: Option<&Node>) -> bool {
     matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
 }
 
+/// The `#@overlay/match` keyword arguments that `#@overlay/match-child-defaults` of a node or
+/// of its ancestors gives the nodes below it (a nearer node's argument wins).
+#[derive(Clone, Debug, Default)]
+struct ChildDefaults {
+    missing_ok: Option<Node>,
+    expects: Option<Node>,
+}
+
+impl ChildDefaults {
+    /// The defaults for the children of a node annotated with `anns`.
+    fn under(&self, anns: &[Ann]) -> ChildDefaults {
+        let mut defaults = self.clone();
+        if let Some(ann) = Ann::find(anns, "overlay/match-child-defaults") {
+            if let Some(n) = kwarg(ann, "missing_ok") {
+                defaults.missing_ok = Some(n.clone());
+            }
+            if let Some(n) = kwarg(ann, "expects") {
+                defaults.expects = Some(n.clone());
+            }
+        }
+        defaults
+    }
+
+    /// How many nodes `item`'s match expects: its own `#@overlay/match` arguments over these
+    /// defaults; ytt rejects `missing_ok` and `expects` together.
+    fn expects(&self, item: &Tree, mode: Mode, path: &Path) -> Result<Expects, OverlayError> {
+        let matcher = item.ann("overlay/match");
+        let missing_ok = matcher
+            .and_then(|m| kwarg(m, "missing_ok"))
+            .or(self.missing_ok.as_ref());
+        let expects = matcher
+            .and_then(|m| kwarg(m, "expects"))
+            .or(self.expects.as_ref());
+        if missing_ok.is_some() && expects.is_some() {
+            return Err(path.error(
+                "Expected only one of keyword arguments ('missing_ok', 'expects') specified",
+            ));
+        }
+        Ok(Expects::of(expects, mode.missing_ok || truthy(missing_ok)))
+    }
+}
+
 /// Applies a document onto `left` (the current result, or `None` for the first document). The
 /// document's nodes move into the result.
 pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<Tree, OverlayError> {
     if left.is_some() {
-        check_overlay_kwargs(&doc, None)?;
+        check_annotations(&doc, None)?;
     }
     match left {
         None => Ok(doc),
@@ -182,7 +225,7 @@ pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<T
                 right,
                 &doc.anns,
                 mode,
-                mode.missing_ok,
+                &ChildDefaults::default(),
                 &path,
             )?;
             transfer(&mut left, &doc.anns, mode);
@@ -197,9 +240,10 @@ fn merge_value(
     right: TreeValue,
     right_anns: &[Ann],
     mode: Mode,
-    child_missing_ok: bool,
+    defaults: &ChildDefaults,
     path: &Path,
 ) -> Result<TreeValue, OverlayError> {
+    let defaults = defaults.under(right_anns);
     match right {
         TreeValue::Map(items) => {
             let mut entries = match left {
@@ -209,12 +253,9 @@ fn merge_value(
                     return Err(path.error(format!("Expected map, but was {}", other.type_name())))
                 }
             };
-            let child_missing_ok = child_missing_ok
-                || Ann::find(right_anns, "overlay/match-child-defaults")
-                    .is_some_and(|a| truthy(kwarg(a, "missing_ok")));
             let mut index = KeyIndex::new(&entries, items.len());
             for item in items {
-                merge_map_item(&mut entries, &mut index, item, mode, child_missing_ok, path)?;
+                merge_map_item(&mut entries, &mut index, item, mode, &defaults, path)?;
             }
             Ok(TreeValue::Map(entries))
         }
@@ -232,7 +273,7 @@ fn merge_value(
                 }
             };
             for item in items {
-                merge_array_item(&mut elems, item, mode, child_missing_ok, path)?;
+                merge_array_item(&mut elems, item, mode, &defaults, path)?;
             }
             Ok(TreeValue::Array(elems))
         }
@@ -257,8 +298,27 @@ const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ("overlay/insert", &["before", "after"]),
 ];
 
-/// ytt's error for an overlay annotation of `item` given a keyword argument it does not take.
-fn check_overlay_kwargs(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
+/// The annotations that say what is done with a matched node; a node takes at most one.
+const OPERATIONS: &[&str] = &[
+    "overlay/merge",
+    "overlay/remove",
+    "overlay/replace",
+    "overlay/insert",
+    "overlay/append",
+    "overlay/assert",
+];
+
+/// ytt's errors for the overlay annotations of `item`: more than one operation, or a keyword
+/// argument an annotation does not take.
+fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
+    let operations = item
+        .anns
+        .iter()
+        .filter(|a| OPERATIONS.contains(&a.name.as_str()))
+        .count();
+    if operations > 1 {
+        return Err(Path::of(item, parent).error("Expected to find only one overlay operation"));
+    }
     for ann in &item.anns {
         let Some((_, known)) = OVERLAY_KWARGS.iter().find(|(name, _)| *name == ann.name) else {
             continue;
@@ -277,86 +337,100 @@ fn check_overlay_kwargs(item: &Tree, parent: Option<&Path>) -> Result<(), Overla
     Ok(())
 }
 
+/// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
+/// replacement only with `or_add=True`; a removal or an insertion does nothing.
+fn added_when_unmatched(item: &Tree) -> bool {
+    match item
+        .anns
+        .iter()
+        .find(|a| OPERATIONS.contains(&a.name.as_str()))
+    {
+        None => true,
+        Some(op) if op.name == "overlay/merge" => true,
+        Some(op) if op.name == "overlay/replace" => truthy(kwarg(op, "or_add")),
+        Some(_) => false,
+    }
+}
+
 fn merge_map_item(
     entries: &mut Vec<Tree>,
     index: &mut KeyIndex,
     mut item: Tree,
     mode: Mode,
-    inherited_missing_ok: bool,
+    defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
-    check_overlay_kwargs(&item, Some(parent))?;
-    let matcher = item.ann("overlay/match");
-    let missing_ok = inherited_missing_ok
-        || mode.missing_ok
-        || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
-    let found = index.find(entries, key_of(&item));
-    let expects = Expects::of(matcher, missing_ok);
-    if !expects.allows(usize::from(found.is_some())) {
-        let lines: Vec<&Pos> = found.iter().map(|&i| &entries[i].pos).collect();
-        return Err(Path::of(&item, Some(parent))
-            .error(expects.error(usize::from(found.is_some()), &lines)));
+    check_annotations(&item, Some(parent))?;
+    let path = Path::at(&item.kind, &item.pos, Some(parent));
+    let expects = defaults.expects(&item, mode, &path)?;
+    // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
+    let matches: Vec<usize> = match item.ann("overlay/match").map(|m| Matcher::of(m, &item)) {
+        Some(Matcher::All) => (0..entries.len()).collect(),
+        _ => index.find(entries, key_of(&item)).into_iter().collect(),
+    };
+    if !expects.allows(matches.len()) {
+        let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
+        return Err(path.error(expects.error(matches.len(), &lines)));
     }
-    let missing_ok = expects.allows(0);
-    if item.ann("overlay/remove").is_some() {
-        return match found {
-            Some(i) => {
-                entries.remove(i);
-                index.removed(entries);
-                Ok(())
-            }
-            None if missing_ok => Ok(()),
-            None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
-        };
-    }
-    match found {
-        Some(i) if item.ann("overlay/replace").is_some() => {
-            // The new node replaces the old one whole: value, position and annotations (the
-            // old node's rules and schema annotations go with it, as in ytt).
-            entries[i].value = item.value;
-            entries[i].pos = item.pos;
-            entries[i].anns = item.anns;
-            Ok(())
-        }
-        Some(i) => {
-            let left = std::mem::take(&mut entries[i].value);
-            let right = std::mem::take(&mut item.value);
-            // A value that is replaced rather than merged takes the new position; replaced by
-            // a flag or a plain file, it also loses the rules the replaced node carried.
-            let merges = match (&left, &right) {
-                (TreeValue::Map(_), TreeValue::Map(_)) => true,
-                (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
-                _ => false,
-            };
-            if !merges {
-                entries[i].pos = item.pos.clone();
-                if mode.replace_arrays {
-                    entries[i].anns.retain(|a| a.name != "assert/validate");
-                }
-            }
-            let path = Path::of(&item, Some(parent));
-            entries[i].value =
-                merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
-            // A node that was there keeps its rules: ytt ignores the later node's.
-            Ok(())
-        }
-        None if missing_ok => {
+    if matches.is_empty() {
+        if added_when_unmatched(&item) {
             entries.push(item);
             index.pushed(entries);
-            Ok(())
         }
-        None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
+        return Ok(());
     }
+    if item.ann("overlay/remove").is_some() {
+        for &i in matches.iter().rev() {
+            entries.remove(i);
+        }
+        index.removed(entries);
+        return Ok(());
+    }
+    let replace = item.ann("overlay/replace").is_some();
+    let mut right = std::mem::take(&mut item.value);
+    for (n, &i) in matches.iter().enumerate() {
+        // Every match but the last gets a copy of the item's value; the last gets the value.
+        let value = if n + 1 == matches.len() {
+            std::mem::take(&mut right)
+        } else {
+            right.clone()
+        };
+        if replace {
+            // The new node replaces the old one whole: value, position and annotations (the
+            // old node's rules and schema annotations go with it, as in ytt).
+            entries[i].value = value;
+            entries[i].pos = item.pos.clone();
+            entries[i].anns = item.anns.clone();
+            continue;
+        }
+        let left = std::mem::take(&mut entries[i].value);
+        // A value that is replaced rather than merged takes the new position; replaced by
+        // a flag or a plain file, it also loses the rules the replaced node carried.
+        let merges = match (&left, &value) {
+            (TreeValue::Map(_), TreeValue::Map(_)) => true,
+            (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
+            _ => false,
+        };
+        if !merges {
+            entries[i].pos = item.pos.clone();
+            if mode.replace_arrays {
+                entries[i].anns.retain(|a| a.name != "assert/validate");
+            }
+        }
+        // A node that was there keeps its rules: ytt ignores the later node's.
+        entries[i].value = merge_value(left, value, &item.anns, mode, defaults, &path)?;
+    }
+    Ok(())
 }
 
 fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,
     mode: Mode,
-    inherited_missing_ok: bool,
+    defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
-    check_overlay_kwargs(&item, Some(parent))?;
+    check_annotations(&item, Some(parent))?;
     let Some(matcher) = item.ann("overlay/match") else {
         if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
             return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
@@ -368,7 +442,8 @@ fn merge_array_item(
         elems.push(item);
         return Ok(());
     }
-    let expects = Expects::of(Some(matcher), truthy(kwarg(matcher, "missing_ok")));
+    let path = Path::at(&item.kind, &item.pos, Some(parent));
+    let expects = defaults.expects(&item, mode, &path)?;
     let by = Matcher::of(matcher, &item);
     let matches: Vec<usize> = elems
         .iter()
@@ -378,25 +453,30 @@ fn merge_array_item(
         .collect();
     if !expects.allows(matches.len()) {
         let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
-        return Err(Path::of(&item, Some(parent)).error(expects.error(matches.len(), &lines)));
+        return Err(path.error(expects.error(matches.len(), &lines)));
     }
     if matches.is_empty() {
-        // Nothing to merge with, and none expected: the item is added.
-        elems.push(item);
+        if added_when_unmatched(&item) {
+            elems.push(item);
+        }
         return Ok(());
     }
-    let (remove, replace) = (
-        item.ann("overlay/remove").is_some(),
-        item.ann("overlay/replace").is_some(),
-    );
-    let mut right = std::mem::take(&mut item.value);
-    let path = Path::of(&item, Some(parent));
-    if remove {
+    if item.ann("overlay/remove").is_some() {
         for &i in matches.iter().rev() {
             elems.remove(i);
         }
         return Ok(());
     }
+    if let Some(insert) = item.ann("overlay/insert") {
+        // A copy of the item goes before (or after) each match.
+        let after = truthy(kwarg(insert, "after"));
+        for &i in matches.iter().rev() {
+            elems.insert(if after { i + 1 } else { i }, item.clone());
+        }
+        return Ok(());
+    }
+    let replace = item.ann("overlay/replace").is_some();
+    let mut right = std::mem::take(&mut item.value);
     // In order, as ytt (the first failing match is the one reported).
     for (n, &i) in matches.iter().enumerate() {
         // Every match but the last gets a copy of the item's value; the last gets the value.
@@ -411,8 +491,7 @@ fn merge_array_item(
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            elems[i].value =
-                merge_value(left, value, &item.anns, mode, inherited_missing_ok, &path)?;
+            elems[i].value = merge_value(left, value, &item.anns, mode, defaults, &path)?;
         }
     }
     Ok(())
