@@ -364,9 +364,15 @@ fn merge_map_item(
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
     // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
+    // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
+    // item of the map; otherwise the item with the same key matches.
     let matches: Vec<usize> = match item.ann("overlay/match").map(|m| Matcher::of(m, &item)) {
-        Some(Matcher::All) => (0..entries.len()).collect(),
-        _ => index.find(entries, key_of(&item)).into_iter().collect(),
+        Some(Matcher::Key(..) | Matcher::Nothing) | None => {
+            index.find(entries, key_of(&item)).into_iter().collect()
+        }
+        Some(by) => (0..entries.len())
+            .filter(|&i| by.matches(i, &entries[i].value))
+            .collect(),
     };
     if !expects.allows(matches.len()) {
         let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
@@ -396,8 +402,9 @@ fn merge_map_item(
             right.clone()
         };
         if replace {
-            // The new node replaces the old one whole: value, position and annotations (the
-            // old node's rules and schema annotations go with it, as in ytt).
+            // The new node replaces the old one whole: key, value, position and annotations
+            // (the old node's rules and schema annotations go with it, as in ytt).
+            entries[i].kind = item.kind.clone();
             entries[i].value = value;
             entries[i].pos = item.pos.clone();
             entries[i].anns = item.anns.clone();
@@ -419,6 +426,10 @@ fn merge_map_item(
         }
         // A node that was there keeps its rules: ytt ignores the later node's.
         entries[i].value = merge_value(left, value, &item.anns, mode, defaults, &path)?;
+    }
+    if replace {
+        // A replacement matched by value may bring another key.
+        index.removed(entries);
     }
     Ok(())
 }
@@ -504,6 +515,10 @@ enum Matcher<'a> {
     /// Items whose `key` equals the new item's (`by="name"`, `overlay.map_key("name")`).
     Key(&'a str, Option<&'a TreeValue>),
     Subset(&'a Value),
+    /// `overlay.or_op`, `overlay.and_op` and `overlay.not_op` of other matchers.
+    Or(Vec<Matcher<'a>>),
+    And(Vec<Matcher<'a>>),
+    Not(Box<Matcher<'a>>),
     Nothing,
 }
 
@@ -529,30 +544,43 @@ fn same(a: &TreeValue, b: &TreeValue) -> bool {
 
 impl<'a> Matcher<'a> {
     fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
-        let Some(by) = ann
-            .kwargs
-            .iter()
-            .find(|(k, _)| k == "by")
-            .and_then(|(_, a)| a.data())
-        else {
-            return Matcher::Nothing;
-        };
+        match kwarg(ann, "by") {
+            Some(by) => Matcher::from_value(&by.value, right),
+            None => Matcher::Nothing,
+        }
+    }
+
+    /// The matcher a `by=` value stands for (`overlay.or_op(...)` and the like nest others).
+    fn from_value(by: &'a Value, right: &'a Tree) -> Matcher<'a> {
         let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
-        match &by.value {
+        let all_of = |v: Option<&'a Value>| match v {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|n| Matcher::from_value(&n.value, right))
+                .collect(),
+            _ => Vec::new(),
+        };
+        match by {
             Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
             Value::Str(k) => key(k),
-            Value::Map(_) => match (
-                by.value
-                    .get("__ytt_matcher__")
-                    .and_then(|n| n.value.as_str()),
-                by.value.get("arg").map(|n| &n.value),
-            ) {
-                (Some("all"), _) => Matcher::All,
-                (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
-                (Some("map_key"), Some(Value::Str(k))) => key(k),
-                (Some("subset"), Some(expected)) => Matcher::Subset(expected),
-                _ => Matcher::Nothing,
-            },
+            Value::Map(_) => {
+                let arg = by.get("arg").map(|n| &n.value);
+                match (
+                    by.get("__ytt_matcher__").and_then(|n| n.value.as_str()),
+                    arg,
+                ) {
+                    (Some("all"), _) => Matcher::All,
+                    (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
+                    (Some("map_key"), Some(Value::Str(k))) => key(k),
+                    (Some("subset"), Some(expected)) => Matcher::Subset(expected),
+                    (Some("or_op"), _) => Matcher::Or(all_of(arg)),
+                    (Some("and_op"), _) => Matcher::And(all_of(arg)),
+                    (Some("not_op"), Some(inner)) => {
+                        Matcher::Not(Box::new(Matcher::from_value(inner, right)))
+                    }
+                    _ => Matcher::Nothing,
+                }
+            }
             _ => Matcher::Nothing,
         }
     }
@@ -565,6 +593,9 @@ impl<'a> Matcher<'a> {
             Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
             Matcher::Key(_, None) | Matcher::Nothing => false,
             Matcher::Subset(expected) => subset(left, expected),
+            Matcher::Or(all) => all.iter().any(|m| m.matches(index, left)),
+            Matcher::And(all) => all.iter().all(|m| m.matches(index, left)),
+            Matcher::Not(inner) => !inner.matches(index, left),
         }
     }
 }
