@@ -5,8 +5,14 @@
 //! `#@overlay/replace`, `#@overlay/remove`, `#@overlay/append` and
 //! `#@overlay/match-child-defaults` change that per node.
 
+use crate::schema::FunctionRef;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
+use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
+
+/// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
+/// the run's interpreter, or none (overlays of schema documents).
+pub type Calls<'c> = Option<&'c dyn Predicates>;
 
 /// How a document is applied.
 #[derive(Clone, Copy, Debug, Default)]
@@ -205,7 +211,12 @@ impl ChildDefaults {
 
 /// Applies a document onto `left` (the current result, or `None` for the first document). The
 /// document's nodes move into the result.
-pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<Tree, OverlayError> {
+pub fn apply_document(
+    left: Option<Tree>,
+    mut doc: Tree,
+    mode: Mode,
+    calls: Calls,
+) -> Result<Tree, OverlayError> {
     if left.is_some() {
         check_annotations(&doc, None)?;
     }
@@ -225,6 +236,7 @@ pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<T
                 right,
                 &doc.anns,
                 mode,
+                calls,
                 &ChildDefaults::default(),
                 &path,
             )?;
@@ -240,6 +252,7 @@ fn merge_value(
     right: TreeValue,
     right_anns: &[Ann],
     mode: Mode,
+    calls: Calls,
     defaults: &ChildDefaults,
     path: &Path,
 ) -> Result<TreeValue, OverlayError> {
@@ -255,7 +268,7 @@ fn merge_value(
             };
             let mut index = KeyIndex::new(&entries, items.len());
             for item in items {
-                merge_map_item(&mut entries, &mut index, item, mode, &defaults, path)?;
+                merge_map_item(&mut entries, &mut index, item, mode, calls, &defaults, path)?;
             }
             Ok(TreeValue::Map(entries))
         }
@@ -273,7 +286,7 @@ fn merge_value(
                 }
             };
             for item in items {
-                merge_array_item(&mut elems, item, mode, &defaults, path)?;
+                merge_array_item(&mut elems, item, mode, calls, &defaults, path)?;
             }
             Ok(TreeValue::Array(elems))
         }
@@ -337,6 +350,69 @@ fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayEr
     Ok(())
 }
 
+/// What `#@overlay/replace` puts in place of `left`: the new node's value `right`, or what
+/// its `via=` function makes of the two.
+fn replacement(
+    item: &Tree,
+    left: &TreeValue,
+    right: TreeValue,
+    calls: Calls,
+    path: &Path,
+) -> Result<TreeValue, OverlayError> {
+    match item.ann("overlay/replace").and_then(|a| function(a, "via")) {
+        Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
+        None => Ok(right),
+    }
+}
+
+/// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
+/// `(True, message)`; without one, the old and new values must be equal (ytt's detailed
+/// account of the difference is not reproduced).
+fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Result<(), String> {
+    let Some(via) = function(ann, "via") else {
+        return if left.to_value() == right.to_value() {
+            Ok(())
+        } else {
+            Err("Expected objects to equal, but did not".into())
+        };
+    };
+    let failed = "Expected via invocation to return true, but was false";
+    match call(calls, &via, &[left, right])? {
+        TreeValue::Scalar(Value::Null | Value::Bool(true)) => Ok(()),
+        TreeValue::Scalar(Value::Bool(false)) => Err(failed.into()),
+        TreeValue::Array(pair) if pair.len() == 2 => match (&pair[0].value, &pair[1].value) {
+            (TreeValue::Scalar(Value::Bool(true)), TreeValue::Scalar(Value::Str(_))) => Ok(()),
+            (TreeValue::Scalar(Value::Bool(false)), TreeValue::Scalar(Value::Str(m))) => {
+                Err(format!("{failed} with message: {m}"))
+            }
+            _ => Err(VIA_RESULT.into()),
+        },
+        _ => Err(VIA_RESULT.into()),
+    }
+}
+
+const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those";
+
+/// The function an annotation's keyword argument `name` holds.
+fn function(ann: &Ann, name: &str) -> Option<FunctionRef> {
+    ann.kwargs
+        .iter()
+        .find(|(k, _)| k == name)
+        .and_then(|(_, a)| match a.kind {
+            crate::template::tree::ArgKind::Opaque(index) if a.type_name == "function" => {
+                Some(FunctionRef { index })
+            }
+            _ => None,
+        })
+}
+
+fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
+    match calls {
+        Some(calls) => calls.call_overlay(f, args),
+        None => Err("overlay functions are not available here".into()),
+    }
+}
+
 /// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
 /// replacement only with `or_add=True`; a removal or an insertion does nothing.
 fn added_when_unmatched(item: &Tree) -> bool {
@@ -357,6 +433,7 @@ fn merge_map_item(
     index: &mut KeyIndex,
     mut item: Tree,
     mode: Mode,
+    calls: Calls,
     defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
@@ -370,9 +447,18 @@ fn merge_map_item(
         Some(Matcher::Key(..) | Matcher::Nothing) | None => {
             index.find(entries, key_of(&item)).into_iter().collect()
         }
-        Some(by) => (0..entries.len())
-            .filter(|&i| by.matches(i, &entries[i].value))
-            .collect(),
+        Some(by) => {
+            let mut matched = Vec::new();
+            for (i, entry) in entries.iter().enumerate() {
+                if by
+                    .matches(i, &entry.value, &item.value, calls)
+                    .map_err(|e| path.error(e))?
+                {
+                    matched.push(i);
+                }
+            }
+            matched
+        }
     };
     if !expects.allows(matches.len()) {
         let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
@@ -382,6 +468,12 @@ fn merge_map_item(
         if added_when_unmatched(&item) {
             entries.push(item);
             index.pushed(entries);
+        }
+        return Ok(());
+    }
+    if let Some(assert) = item.ann("overlay/assert") {
+        for &i in &matches {
+            assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
         }
         return Ok(());
     }
@@ -405,7 +497,7 @@ fn merge_map_item(
             // The new node replaces the old one whole: key, value, position and annotations
             // (the old node's rules and schema annotations go with it, as in ytt).
             entries[i].kind = item.kind.clone();
-            entries[i].value = value;
+            entries[i].value = replacement(&item, &entries[i].value, value, calls, &path)?;
             entries[i].pos = item.pos.clone();
             entries[i].anns = item.anns.clone();
             continue;
@@ -425,7 +517,7 @@ fn merge_map_item(
             }
         }
         // A node that was there keeps its rules: ytt ignores the later node's.
-        entries[i].value = merge_value(left, value, &item.anns, mode, defaults, &path)?;
+        entries[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
     }
     if replace {
         // A replacement matched by value may bring another key.
@@ -438,6 +530,7 @@ fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,
     mode: Mode,
+    calls: Calls,
     defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
@@ -456,12 +549,15 @@ fn merge_array_item(
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
     let by = Matcher::of(matcher, &item);
-    let matches: Vec<usize> = elems
-        .iter()
-        .enumerate()
-        .filter(|(i, e)| by.matches(*i, &e.value))
-        .map(|(i, _)| i)
-        .collect();
+    let mut matches = Vec::new();
+    for (i, elem) in elems.iter().enumerate() {
+        if by
+            .matches(i, &elem.value, &item.value, calls)
+            .map_err(|e| path.error(e))?
+        {
+            matches.push(i);
+        }
+    }
     if !expects.allows(matches.len()) {
         let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
         return Err(path.error(expects.error(matches.len(), &lines)));
@@ -469,6 +565,12 @@ fn merge_array_item(
     if matches.is_empty() {
         if added_when_unmatched(&item) {
             elems.push(item);
+        }
+        return Ok(());
+    }
+    if let Some(assert) = item.ann("overlay/assert") {
+        for &i in &matches {
+            assertion(assert, &elems[i].value, &item.value, calls).map_err(|e| path.error(e))?;
         }
         return Ok(());
     }
@@ -497,12 +599,12 @@ fn merge_array_item(
             right.clone()
         };
         if replace {
-            elems[i].value = value;
+            elems[i].value = replacement(&item, &elems[i].value, value, calls, &path)?;
             elems[i].pos = item.pos.clone();
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            elems[i].value = merge_value(left, value, &item.anns, mode, defaults, &path)?;
+            elems[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
         }
     }
     Ok(())
@@ -519,6 +621,8 @@ enum Matcher<'a> {
     Or(Vec<Matcher<'a>>),
     And(Vec<Matcher<'a>>),
     Not(Box<Matcher<'a>>),
+    /// `by=lambda i, l, r: ...`: called with the index, the old value and the new one.
+    Function(FunctionRef),
     Nothing,
 }
 
@@ -544,9 +648,10 @@ fn same(a: &TreeValue, b: &TreeValue) -> bool {
 
 impl<'a> Matcher<'a> {
     fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
-        match kwarg(ann, "by") {
-            Some(by) => Matcher::from_value(&by.value, right),
-            None => Matcher::Nothing,
+        match (kwarg(ann, "by"), function(ann, "by")) {
+            (Some(by), _) => Matcher::from_value(&by.value, right),
+            (None, Some(f)) => Matcher::Function(f),
+            (None, None) => Matcher::Nothing,
         }
     }
 
@@ -585,18 +690,52 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Whether the array item `left`, at `index`, is matched.
-    fn matches(&self, index: usize, left: &TreeValue) -> bool {
-        match self {
+    /// Whether the item `left` (an array item's value at `index`, or a map item's value) is
+    /// matched for the new value `right`; `Err` is a matcher function's failure.
+    fn matches(
+        &self,
+        index: usize,
+        left: &TreeValue,
+        right: &TreeValue,
+        calls: Calls,
+    ) -> Result<bool, String> {
+        let each = |m: &Matcher| m.matches(index, left, right, calls);
+        Ok(match self {
             Matcher::All => true,
             Matcher::Index(i) => *i == index as i64,
             Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
             Matcher::Key(_, None) | Matcher::Nothing => false,
             Matcher::Subset(expected) => subset(left, expected),
-            Matcher::Or(all) => all.iter().any(|m| m.matches(index, left)),
-            Matcher::And(all) => all.iter().all(|m| m.matches(index, left)),
-            Matcher::Not(inner) => !inner.matches(index, left),
-        }
+            Matcher::Or(all) => {
+                for m in all {
+                    if each(m)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Matcher::And(all) => {
+                for m in all {
+                    if !each(m)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Matcher::Not(inner) => !each(inner)?,
+            Matcher::Function(f) => {
+                let i = TreeValue::Scalar(Value::Int(index as i64));
+                match call(calls, f, &[&i, left, right])? {
+                    TreeValue::Scalar(Value::Bool(b)) => b,
+                    other => {
+                        return Err(format!(
+                            "Expected matcher to return bool, but was {}",
+                            other.type_name()
+                        ))
+                    }
+                }
+            }
+        })
     }
 }
 
@@ -700,7 +839,8 @@ mod tests {
                 vec![],
             ),
         ]));
-        let out = value_of(&apply_document(Some(base()), right.clone(), Mode::default()).unwrap());
+        let out =
+            value_of(&apply_document(Some(base()), right.clone(), Mode::default(), None).unwrap());
         assert_eq!(out.get("a").unwrap().value, Value::Int(2));
         let Value::Array(list) = &out.get("list").unwrap().value else {
             panic!()
@@ -713,6 +853,7 @@ mod tests {
                 replace_arrays: true,
                 ..Mode::default()
             },
+            None,
         )
         .unwrap();
         let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else {
@@ -728,7 +869,7 @@ mod tests {
             scalar(Value::Int(2)),
             vec![],
         )]));
-        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
         assert_eq!(e.render(), "Document on line v.yml:2: Map item (key 'b') on line v.yml:3: Expected number of matched nodes to be 1, but was 0");
         let ok = doc(TreeValue::Map(vec![item(
             "b",
@@ -736,7 +877,7 @@ mod tests {
             vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
         )]));
         assert!(
-            value_of(&apply_document(Some(base()), ok, Mode::default()).unwrap())
+            value_of(&apply_document(Some(base()), ok, Mode::default(), None).unwrap())
                 .get("b")
                 .is_some()
         );
@@ -760,7 +901,7 @@ mod tests {
             )]),
             vec![],
         )]));
-        let out = value_of(&apply_document(Some(base()), right, Mode::default()).unwrap());
+        let out = value_of(&apply_document(Some(base()), right, Mode::default(), None).unwrap());
         let Value::Array(list) = &out.get("list").unwrap().value else {
             panic!()
         };
@@ -772,7 +913,7 @@ mod tests {
             vec![ann("overlay/remove", &[])],
         )]));
         assert!(
-            value_of(&apply_document(Some(base()), remove, Mode::default()).unwrap())
+            value_of(&apply_document(Some(base()), remove, Mode::default(), None).unwrap())
                 .get("a")
                 .is_none()
         );
@@ -781,7 +922,7 @@ mod tests {
             TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
             vec![],
         )]));
-        let e = apply_document(Some(base()), none, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), none, Mode::default(), None).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
     }
 
@@ -792,7 +933,7 @@ mod tests {
             TreeValue::Map(vec![]),
             vec![],
         )]));
-        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
         assert_eq!(e.message, "Expected map, but was integer");
     }
 }
