@@ -397,6 +397,13 @@ fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Re
 
 const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those";
 
+/// The new node's value for each of `n` matches: copies, and the value itself for the last.
+fn one_per_match(value: TreeValue, n: usize) -> Vec<TreeValue> {
+    let mut values = vec![value.clone(); n.saturating_sub(1)];
+    values.push(value);
+    values
+}
+
 /// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
 /// replacement only with `or_add=True`; a removal or an insertion does nothing.
 fn added_when_unmatched(item: &Tree) -> bool {
@@ -469,14 +476,8 @@ fn merge_map_item(
         return Ok(());
     }
     let replace = item.ann("overlay/replace").is_some();
-    let mut right = std::mem::take(&mut item.value);
-    for (n, &i) in matches.iter().enumerate() {
-        // Every match but the last gets a copy of the item's value; the last gets the value.
-        let value = if n + 1 == matches.len() {
-            std::mem::take(&mut right)
-        } else {
-            right.clone()
-        };
+    let values = one_per_match(std::mem::take(&mut item.value), matches.len());
+    for (&i, value) in matches.iter().zip(values) {
         if replace {
             // The new node replaces the old one whole: key, value, position and annotations
             // (the old node's rules and schema annotations go with it, as in ytt).
@@ -573,15 +574,9 @@ fn merge_array_item(
         return Ok(());
     }
     let replace = item.ann("overlay/replace").is_some();
-    let mut right = std::mem::take(&mut item.value);
+    let values = one_per_match(std::mem::take(&mut item.value), matches.len());
     // In order, as ytt (the first failing match is the one reported).
-    for (n, &i) in matches.iter().enumerate() {
-        // Every match but the last gets a copy of the item's value; the last gets the value.
-        let value = if n + 1 == matches.len() {
-            std::mem::take(&mut right)
-        } else {
-            right.clone()
-        };
+    for (&i, value) in matches.iter().zip(values) {
         if replace {
             elems[i].value = replacement(&item, &elems[i].value, value, calls, &path)?;
             elems[i].pos = item.pos.clone();
