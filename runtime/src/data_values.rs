@@ -33,7 +33,16 @@ fn nested<'k>(
                 name: "overlay/replace".into(),
                 pos: pos.clone(),
                 args: Vec::new(),
-                kwargs: Vec::new(),
+                kwargs: vec![(
+                    "or_add".into(),
+                    crate::template::tree::Arg {
+                        type_name: "bool".into(),
+                        kind: crate::template::tree::ArgKind::Data(crate::value::Node::new(
+                            Value::Bool(true),
+                            pos.clone(),
+                        )),
+                    },
+                )],
             }]
         } else {
             Vec::new()

@@ -465,10 +465,11 @@ fn schema_of(
     }
     let mut merged: Option<Tree> = None;
     for doc in std::mem::take(&mut docs.schema) {
-        merged =
-            Some(apply_document(merged, doc, Mode::default()).map_err(|e| {
+        merged = Some(
+            apply_document(merged, doc, Mode::default(), None).map_err(|e| {
                 CheckError::new(ErrorKind::Schema, format!("{prefix}{}", e.render()))
-            })?);
+            })?,
+        );
     }
     backend
         .schema(merged.as_ref(), sources)
@@ -715,8 +716,9 @@ fn evaluate_inputs(
             },
         )
     });
+    let calls = backend.predicates(&docs.functions);
     for (doc, mode) in documents.chain(flags) {
-        let mut merged = apply_document(current, doc, mode)
+        let mut merged = apply_document(current, doc, mode, Some(&*calls))
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
         type_check(&mut merged, schema.as_deref(), &sources, &prefix)?;
         current = Some(merged);

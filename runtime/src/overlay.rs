@@ -1,12 +1,22 @@
 //! Overlaying data values documents, with ytt's overlay semantics for data values.
 //!
 //! Maps merge item by item; a key that matches nothing is an error unless `missing_ok`;
-//! arrays append (or, for plain values files and flags, replace); `#@overlay/match`,
-//! `#@overlay/replace`, `#@overlay/remove`, `#@overlay/append` and
+//! arrays append (or, for plain values files and flags, replace); `#@overlay/match` (`by=`
+//! keys, matchers or functions; `expects=`, `missing_ok=`), `#@overlay/merge`,
+//! `#@overlay/replace` (`via=`, `or_add=`), `#@overlay/remove`, `#@overlay/insert`
+//! (`before=`/`after=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
 //! `#@overlay/match-child-defaults` change that per node.
 
+mod matcher;
+
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
+use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
+use matcher::{call, function, Matcher};
+
+/// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
+/// the run's interpreter, or none (overlays of schema documents).
+pub type Calls<'c> = Option<&'c dyn Predicates>;
 
 /// How a document is applied.
 #[derive(Clone, Copy, Debug, Default)]
@@ -57,11 +67,12 @@ struct Path<'a> {
 
 impl<'a> Path<'a> {
     fn of(node: &'a Tree, parent: Option<&'a Path<'a>>) -> Path<'a> {
-        Path {
-            parent,
-            kind: &node.kind,
-            pos: &node.pos,
-        }
+        Path::at(&node.kind, &node.pos, parent)
+    }
+
+    /// The path to a node of this kind at `pos` (borrowing only those fields of the node).
+    fn at(kind: &'a TreeKind, pos: &'a Pos, parent: Option<&'a Path<'a>>) -> Path<'a> {
+        Path { parent, kind, pos }
     }
 
     fn describe(&self) -> String {
@@ -107,7 +118,7 @@ enum Count {
 }
 
 impl Expects {
-    fn of(matcher: Option<&Ann>, missing_ok: bool) -> Expects {
+    fn of(expects: Option<&Node>, missing_ok: bool) -> Expects {
         let parse = |v: &Value| match v {
             Value::Int(n) => Some(Count::Exactly(*n)),
             Value::Str(s) => match s.strip_suffix('+') {
@@ -116,7 +127,7 @@ impl Expects {
             },
             _ => None,
         };
-        if let Some(v) = matcher.and_then(|m| kwarg(m, "expects")) {
+        if let Some(v) = expects {
             let counts: Vec<Count> = match &v.value {
                 Value::Array(items) => items.iter().filter_map(|i| parse(&i.value)).collect(),
                 other => parse(other).into_iter().collect(),
@@ -160,11 +171,58 @@ fn truthy(node: Option<&Node>) -> bool {
     matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
 }
 
+/// The `#@overlay/match` keyword arguments that `#@overlay/match-child-defaults` of a node or
+/// of its ancestors gives the nodes below it (a nearer node's argument wins).
+#[derive(Clone, Debug, Default)]
+struct ChildDefaults {
+    missing_ok: Option<Node>,
+    expects: Option<Node>,
+}
+
+impl ChildDefaults {
+    /// The defaults for the children of a node annotated with `anns`.
+    fn under(&self, anns: &[Ann]) -> ChildDefaults {
+        let mut defaults = self.clone();
+        if let Some(ann) = Ann::find(anns, "overlay/match-child-defaults") {
+            if let Some(n) = kwarg(ann, "missing_ok") {
+                defaults.missing_ok = Some(n.clone());
+            }
+            if let Some(n) = kwarg(ann, "expects") {
+                defaults.expects = Some(n.clone());
+            }
+        }
+        defaults
+    }
+
+    /// How many nodes `item`'s match expects: its own `#@overlay/match` arguments over these
+    /// defaults; ytt rejects `missing_ok` and `expects` together.
+    fn expects(&self, item: &Tree, mode: Mode, path: &Path) -> Result<Expects, OverlayError> {
+        let matcher = item.ann("overlay/match");
+        let missing_ok = matcher
+            .and_then(|m| kwarg(m, "missing_ok"))
+            .or(self.missing_ok.as_ref());
+        let expects = matcher
+            .and_then(|m| kwarg(m, "expects"))
+            .or(self.expects.as_ref());
+        if missing_ok.is_some() && expects.is_some() {
+            return Err(path.error(
+                "Expected only one of keyword arguments ('missing_ok', 'expects') specified",
+            ));
+        }
+        Ok(Expects::of(expects, mode.missing_ok || truthy(missing_ok)))
+    }
+}
+
 /// Applies a document onto `left` (the current result, or `None` for the first document). The
 /// document's nodes move into the result.
-pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<Tree, OverlayError> {
+pub fn apply_document(
+    left: Option<Tree>,
+    mut doc: Tree,
+    mode: Mode,
+    calls: Calls,
+) -> Result<Tree, OverlayError> {
     if left.is_some() {
-        check_overlay_kwargs(&doc, None)?;
+        check_annotations(&doc, None)?;
     }
     match left {
         None => Ok(doc),
@@ -182,7 +240,8 @@ pub fn apply_document(left: Option<Tree>, mut doc: Tree, mode: Mode) -> Result<T
                 right,
                 &doc.anns,
                 mode,
-                mode.missing_ok,
+                calls,
+                &ChildDefaults::default(),
                 &path,
             )?;
             transfer(&mut left, &doc.anns, mode);
@@ -197,9 +256,11 @@ fn merge_value(
     right: TreeValue,
     right_anns: &[Ann],
     mode: Mode,
-    child_missing_ok: bool,
+    calls: Calls,
+    defaults: &ChildDefaults,
     path: &Path,
 ) -> Result<TreeValue, OverlayError> {
+    let defaults = defaults.under(right_anns);
     match right {
         TreeValue::Map(items) => {
             let mut entries = match left {
@@ -209,12 +270,9 @@ fn merge_value(
                     return Err(path.error(format!("Expected map, but was {}", other.type_name())))
                 }
             };
-            let child_missing_ok = child_missing_ok
-                || Ann::find(right_anns, "overlay/match-child-defaults")
-                    .is_some_and(|a| truthy(kwarg(a, "missing_ok")));
             let mut index = KeyIndex::new(&entries, items.len());
             for item in items {
-                merge_map_item(&mut entries, &mut index, item, mode, child_missing_ok, path)?;
+                merge_map_item(&mut entries, &mut index, item, mode, calls, &defaults, path)?;
             }
             Ok(TreeValue::Map(entries))
         }
@@ -232,7 +290,7 @@ fn merge_value(
                 }
             };
             for item in items {
-                merge_array_item(&mut elems, item, mode, child_missing_ok, path)?;
+                merge_array_item(&mut elems, item, mode, calls, &defaults, path)?;
             }
             Ok(TreeValue::Array(elems))
         }
@@ -257,8 +315,27 @@ const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ("overlay/insert", &["before", "after"]),
 ];
 
-/// ytt's error for an overlay annotation of `item` given a keyword argument it does not take.
-fn check_overlay_kwargs(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
+/// The annotations that say what is done with a matched node; a node takes at most one.
+const OPERATIONS: &[&str] = &[
+    "overlay/merge",
+    "overlay/remove",
+    "overlay/replace",
+    "overlay/insert",
+    "overlay/append",
+    "overlay/assert",
+];
+
+/// ytt's errors for the overlay annotations of `item`: more than one operation, or a keyword
+/// argument an annotation does not take.
+fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
+    let operations = item
+        .anns
+        .iter()
+        .filter(|a| OPERATIONS.contains(&a.name.as_str()))
+        .count();
+    if operations > 1 {
+        return Err(Path::of(item, parent).error("Expected to find only one overlay operation"));
+    }
     for ann in &item.anns {
         let Some((_, known)) = OVERLAY_KWARGS.iter().find(|(name, _)| *name == ann.name) else {
             continue;
@@ -277,86 +354,172 @@ fn check_overlay_kwargs(item: &Tree, parent: Option<&Path>) -> Result<(), Overla
     Ok(())
 }
 
+/// What `#@overlay/replace` puts in place of `left`: the new node's value `right`, or what
+/// its `via=` function makes of the two.
+fn replacement(
+    item: &Tree,
+    left: &TreeValue,
+    right: TreeValue,
+    calls: Calls,
+    path: &Path,
+) -> Result<TreeValue, OverlayError> {
+    match item.ann("overlay/replace").and_then(|a| function(a, "via")) {
+        Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
+        None => Ok(right),
+    }
+}
+
+/// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
+/// `(True, message)`; without one, the old and new values must be equal (ytt's detailed
+/// account of the difference is not reproduced).
+fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Result<(), String> {
+    let Some(via) = function(ann, "via") else {
+        return if left.to_value() == right.to_value() {
+            Ok(())
+        } else {
+            Err("Expected objects to equal, but did not".into())
+        };
+    };
+    let failed = "Expected via invocation to return true, but was false";
+    match call(calls, &via, &[left, right])? {
+        TreeValue::Scalar(Value::Null | Value::Bool(true)) => Ok(()),
+        TreeValue::Scalar(Value::Bool(false)) => Err(failed.into()),
+        TreeValue::Array(pair) if pair.len() == 2 => match (&pair[0].value, &pair[1].value) {
+            (TreeValue::Scalar(Value::Bool(true)), TreeValue::Scalar(Value::Str(_))) => Ok(()),
+            (TreeValue::Scalar(Value::Bool(false)), TreeValue::Scalar(Value::Str(m))) => {
+                Err(format!("{failed} with message: {m}"))
+            }
+            _ => Err(VIA_RESULT.into()),
+        },
+        _ => Err(VIA_RESULT.into()),
+    }
+}
+
+const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those";
+
+/// The new node's value for each of `n` matches: copies, and the value itself for the last.
+fn one_per_match(value: TreeValue, n: usize) -> Vec<TreeValue> {
+    let mut values = vec![value.clone(); n.saturating_sub(1)];
+    values.push(value);
+    values
+}
+
+/// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
+/// replacement only with `or_add=True`; a removal or an insertion does nothing.
+fn added_when_unmatched(item: &Tree) -> bool {
+    match item
+        .anns
+        .iter()
+        .find(|a| OPERATIONS.contains(&a.name.as_str()))
+    {
+        None => true,
+        Some(op) if op.name == "overlay/merge" => true,
+        Some(op) if op.name == "overlay/replace" => truthy(kwarg(op, "or_add")),
+        Some(_) => false,
+    }
+}
+
 fn merge_map_item(
     entries: &mut Vec<Tree>,
     index: &mut KeyIndex,
     mut item: Tree,
     mode: Mode,
-    inherited_missing_ok: bool,
+    calls: Calls,
+    defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
-    check_overlay_kwargs(&item, Some(parent))?;
-    let matcher = item.ann("overlay/match");
-    let missing_ok = inherited_missing_ok
-        || mode.missing_ok
-        || matcher.is_some_and(|a| truthy(kwarg(a, "missing_ok")));
-    let found = index.find(entries, key_of(&item));
-    let expects = Expects::of(matcher, missing_ok);
-    if !expects.allows(usize::from(found.is_some())) {
-        let lines: Vec<&Pos> = found.iter().map(|&i| &entries[i].pos).collect();
-        return Err(Path::of(&item, Some(parent))
-            .error(expects.error(usize::from(found.is_some()), &lines)));
-    }
-    let missing_ok = expects.allows(0);
-    if item.ann("overlay/remove").is_some() {
-        return match found {
-            Some(i) => {
-                entries.remove(i);
-                index.removed(entries);
-                Ok(())
-            }
-            None if missing_ok => Ok(()),
-            None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
-        };
-    }
-    match found {
-        Some(i) if item.ann("overlay/replace").is_some() => {
-            // The new node replaces the old one whole: value, position and annotations (the
-            // old node's rules and schema annotations go with it, as in ytt).
-            entries[i].value = item.value;
-            entries[i].pos = item.pos;
-            entries[i].anns = item.anns;
-            Ok(())
+    check_annotations(&item, Some(parent))?;
+    let path = Path::at(&item.kind, &item.pos, Some(parent));
+    let expects = defaults.expects(&item, mode, &path)?;
+    // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
+    // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
+    // item of the map; otherwise the item with the same key matches.
+    let matches: Vec<usize> = match item.ann("overlay/match").map(|m| Matcher::of(m, &item)) {
+        Some(Matcher::Key(..) | Matcher::Nothing) | None => {
+            index.find(entries, key_of(&item)).into_iter().collect()
         }
-        Some(i) => {
-            let left = std::mem::take(&mut entries[i].value);
-            let right = std::mem::take(&mut item.value);
-            // A value that is replaced rather than merged takes the new position; replaced by
-            // a flag or a plain file, it also loses the rules the replaced node carried.
-            let merges = match (&left, &right) {
-                (TreeValue::Map(_), TreeValue::Map(_)) => true,
-                (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
-                _ => false,
-            };
-            if !merges {
-                entries[i].pos = item.pos.clone();
-                if mode.replace_arrays {
-                    entries[i].anns.retain(|a| a.name != "assert/validate");
+        Some(by) => {
+            let mut matched = Vec::new();
+            for (i, entry) in entries.iter().enumerate() {
+                if by
+                    .matches(i, &entry.value, &item.value, calls)
+                    .map_err(|e| path.error(e))?
+                {
+                    matched.push(i);
                 }
             }
-            let path = Path::of(&item, Some(parent));
-            entries[i].value =
-                merge_value(left, right, &item.anns, mode, inherited_missing_ok, &path)?;
-            // A node that was there keeps its rules: ytt ignores the later node's.
-            Ok(())
+            matched
         }
-        None if missing_ok => {
+    };
+    if !expects.allows(matches.len()) {
+        let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
+        return Err(path.error(expects.error(matches.len(), &lines)));
+    }
+    if matches.is_empty() {
+        if added_when_unmatched(&item) {
             entries.push(item);
             index.pushed(entries);
-            Ok(())
         }
-        None => Err(Path::of(&item, Some(parent)).error(NO_MATCH)),
+        return Ok(());
     }
+    if let Some(assert) = item.ann("overlay/assert") {
+        for &i in &matches {
+            assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+        }
+        return Ok(());
+    }
+    if item.ann("overlay/remove").is_some() {
+        for &i in matches.iter().rev() {
+            entries.remove(i);
+        }
+        index.removed(entries);
+        return Ok(());
+    }
+    let replace = item.ann("overlay/replace").is_some();
+    let values = one_per_match(std::mem::take(&mut item.value), matches.len());
+    for (&i, value) in matches.iter().zip(values) {
+        if replace {
+            // The new node replaces the old one whole: key, value, position and annotations
+            // (the old node's rules and schema annotations go with it, as in ytt).
+            entries[i].kind = item.kind.clone();
+            entries[i].value = replacement(&item, &entries[i].value, value, calls, &path)?;
+            entries[i].pos = item.pos.clone();
+            entries[i].anns = item.anns.clone();
+            continue;
+        }
+        let left = std::mem::take(&mut entries[i].value);
+        // A value that is replaced rather than merged takes the new position; replaced by
+        // a flag or a plain file, it also loses the rules the replaced node carried.
+        let merges = match (&left, &value) {
+            (TreeValue::Map(_), TreeValue::Map(_)) => true,
+            (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
+            _ => false,
+        };
+        if !merges {
+            entries[i].pos = item.pos.clone();
+            if mode.replace_arrays {
+                entries[i].anns.retain(|a| a.name != "assert/validate");
+            }
+        }
+        // A node that was there keeps its rules: ytt ignores the later node's.
+        entries[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
+    }
+    if replace {
+        // A replacement matched by value may bring another key.
+        index.removed(entries);
+    }
+    Ok(())
 }
 
 fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,
     mode: Mode,
-    inherited_missing_ok: bool,
+    calls: Calls,
+    defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
-    check_overlay_kwargs(&item, Some(parent))?;
+    check_annotations(&item, Some(parent))?;
     let Some(matcher) = item.ann("overlay/match") else {
         if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
             return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
@@ -368,138 +531,62 @@ fn merge_array_item(
         elems.push(item);
         return Ok(());
     }
-    let expects = Expects::of(Some(matcher), truthy(kwarg(matcher, "missing_ok")));
+    let path = Path::at(&item.kind, &item.pos, Some(parent));
+    let expects = defaults.expects(&item, mode, &path)?;
     let by = Matcher::of(matcher, &item);
-    let matches: Vec<usize> = elems
-        .iter()
-        .enumerate()
-        .filter(|(i, e)| by.matches(*i, &e.value))
-        .map(|(i, _)| i)
-        .collect();
+    let mut matches = Vec::new();
+    for (i, elem) in elems.iter().enumerate() {
+        if by
+            .matches(i, &elem.value, &item.value, calls)
+            .map_err(|e| path.error(e))?
+        {
+            matches.push(i);
+        }
+    }
     if !expects.allows(matches.len()) {
         let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
-        return Err(Path::of(&item, Some(parent)).error(expects.error(matches.len(), &lines)));
+        return Err(path.error(expects.error(matches.len(), &lines)));
     }
     if matches.is_empty() {
-        // Nothing to merge with, and none expected: the item is added.
-        elems.push(item);
+        if added_when_unmatched(&item) {
+            elems.push(item);
+        }
         return Ok(());
     }
-    let (remove, replace) = (
-        item.ann("overlay/remove").is_some(),
-        item.ann("overlay/replace").is_some(),
-    );
-    let mut right = std::mem::take(&mut item.value);
-    let path = Path::of(&item, Some(parent));
-    if remove {
+    if let Some(assert) = item.ann("overlay/assert") {
+        for &i in &matches {
+            assertion(assert, &elems[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+        }
+        return Ok(());
+    }
+    if item.ann("overlay/remove").is_some() {
         for &i in matches.iter().rev() {
             elems.remove(i);
         }
         return Ok(());
     }
+    if let Some(insert) = item.ann("overlay/insert") {
+        // A copy of the item goes before (or after) each match.
+        let after = truthy(kwarg(insert, "after"));
+        for &i in matches.iter().rev() {
+            elems.insert(if after { i + 1 } else { i }, item.clone());
+        }
+        return Ok(());
+    }
+    let replace = item.ann("overlay/replace").is_some();
+    let values = one_per_match(std::mem::take(&mut item.value), matches.len());
     // In order, as ytt (the first failing match is the one reported).
-    for (n, &i) in matches.iter().enumerate() {
-        // Every match but the last gets a copy of the item's value; the last gets the value.
-        let value = if n + 1 == matches.len() {
-            std::mem::take(&mut right)
-        } else {
-            right.clone()
-        };
+    for (&i, value) in matches.iter().zip(values) {
         if replace {
-            elems[i].value = value;
+            elems[i].value = replacement(&item, &elems[i].value, value, calls, &path)?;
             elems[i].pos = item.pos.clone();
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            elems[i].value =
-                merge_value(left, value, &item.anns, mode, inherited_missing_ok, &path)?;
+            elems[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
         }
     }
     Ok(())
-}
-
-/// What `#@overlay/match by=...` compares array items on.
-enum Matcher<'a> {
-    All,
-    Index(i64),
-    /// Items whose `key` equals the new item's (`by="name"`, `overlay.map_key("name")`).
-    Key(&'a str, Option<&'a TreeValue>),
-    Subset(&'a Value),
-    Nothing,
-}
-
-/// The value of `key` in a map.
-fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
-    match value {
-        TreeValue::Map(items) => items
-            .iter()
-            .find(|t| t.key().and_then(Value::as_str) == Some(key))
-            .map(|t| &t.value),
-        _ => None,
-    }
-}
-
-/// Whether `by="key"` matches: only scalars compare equal (ytt never matches a map or an
-/// array value, not even an empty one against an empty one).
-fn same(a: &TreeValue, b: &TreeValue) -> bool {
-    match (a, b) {
-        (TreeValue::Scalar(x), TreeValue::Scalar(y)) => x == y,
-        _ => false,
-    }
-}
-
-impl<'a> Matcher<'a> {
-    fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
-        let Some(by) = ann
-            .kwargs
-            .iter()
-            .find(|(k, _)| k == "by")
-            .and_then(|(_, a)| a.data())
-        else {
-            return Matcher::Nothing;
-        };
-        let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
-        match &by.value {
-            Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
-            Value::Str(k) => key(k),
-            Value::Map(_) => match (
-                by.value
-                    .get("__ytt_matcher__")
-                    .and_then(|n| n.value.as_str()),
-                by.value.get("arg").map(|n| &n.value),
-            ) {
-                (Some("all"), _) => Matcher::All,
-                (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
-                (Some("map_key"), Some(Value::Str(k))) => key(k),
-                (Some("subset"), Some(expected)) => Matcher::Subset(expected),
-                _ => Matcher::Nothing,
-            },
-            _ => Matcher::Nothing,
-        }
-    }
-
-    /// Whether the array item `left`, at `index`, is matched.
-    fn matches(&self, index: usize, left: &TreeValue) -> bool {
-        match self {
-            Matcher::All => true,
-            Matcher::Index(i) => *i == index as i64,
-            Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
-            Matcher::Key(_, None) | Matcher::Nothing => false,
-            Matcher::Subset(expected) => subset(left, expected),
-        }
-    }
-}
-
-fn subset(actual: &TreeValue, expected: &Value) -> bool {
-    match (actual, expected) {
-        (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
-            items.iter().any(|t| {
-                t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value)
-            })
-        }),
-        (TreeValue::Scalar(a), e) => a == e,
-        (a, e) => a.to_value() == *e,
-    }
 }
 
 #[cfg(test)]
@@ -590,7 +677,8 @@ mod tests {
                 vec![],
             ),
         ]));
-        let out = value_of(&apply_document(Some(base()), right.clone(), Mode::default()).unwrap());
+        let out =
+            value_of(&apply_document(Some(base()), right.clone(), Mode::default(), None).unwrap());
         assert_eq!(out.get("a").unwrap().value, Value::Int(2));
         let Value::Array(list) = &out.get("list").unwrap().value else {
             panic!()
@@ -603,6 +691,7 @@ mod tests {
                 replace_arrays: true,
                 ..Mode::default()
             },
+            None,
         )
         .unwrap();
         let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else {
@@ -618,7 +707,7 @@ mod tests {
             scalar(Value::Int(2)),
             vec![],
         )]));
-        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
         assert_eq!(e.render(), "Document on line v.yml:2: Map item (key 'b') on line v.yml:3: Expected number of matched nodes to be 1, but was 0");
         let ok = doc(TreeValue::Map(vec![item(
             "b",
@@ -626,7 +715,7 @@ mod tests {
             vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
         )]));
         assert!(
-            value_of(&apply_document(Some(base()), ok, Mode::default()).unwrap())
+            value_of(&apply_document(Some(base()), ok, Mode::default(), None).unwrap())
                 .get("b")
                 .is_some()
         );
@@ -650,7 +739,7 @@ mod tests {
             )]),
             vec![],
         )]));
-        let out = value_of(&apply_document(Some(base()), right, Mode::default()).unwrap());
+        let out = value_of(&apply_document(Some(base()), right, Mode::default(), None).unwrap());
         let Value::Array(list) = &out.get("list").unwrap().value else {
             panic!()
         };
@@ -662,7 +751,7 @@ mod tests {
             vec![ann("overlay/remove", &[])],
         )]));
         assert!(
-            value_of(&apply_document(Some(base()), remove, Mode::default()).unwrap())
+            value_of(&apply_document(Some(base()), remove, Mode::default(), None).unwrap())
                 .get("a")
                 .is_none()
         );
@@ -671,7 +760,7 @@ mod tests {
             TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
             vec![],
         )]));
-        let e = apply_document(Some(base()), none, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), none, Mode::default(), None).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
     }
 
@@ -682,7 +771,7 @@ mod tests {
             TreeValue::Map(vec![]),
             vec![],
         )]));
-        let e = apply_document(Some(base()), right, Mode::default()).unwrap_err();
+        let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
         assert_eq!(e.message, "Expected map, but was integer");
     }
 }

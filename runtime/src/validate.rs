@@ -32,6 +32,16 @@ pub trait Predicates {
     fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome;
     /// `Ok(true)` to run the rules; `Err` ends validation with ytt's message.
     fn call_when(&self, f: &FunctionRef, value: &Node, ctx: &WhenContext) -> Result<bool, String>;
+    /// Calls an overlay function (`by=lambda i, l, r: ...`, `via=lambda l, r: ...`) on the
+    /// nodes' values; `Err` is the failure's message.
+    fn call_overlay(
+        &self,
+        f: &FunctionRef,
+        args: &[&crate::template::tree::TreeValue],
+    ) -> Result<crate::template::tree::TreeValue, String> {
+        let _ = (f, args);
+        Err("overlay functions need the Starlark interpreter".into())
+    }
 }
 
 /// What a `when=` predicate sees besides the value: `ctx.parent` and `ctx.root`.

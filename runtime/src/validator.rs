@@ -119,6 +119,21 @@ impl Predicates for BuiltPredicates<'_> {
         CallOutcome::Error(NO_INTERPRETER.into())
     }
 
+    fn call_overlay(
+        &self,
+        f: &FunctionRef,
+        args: &[&crate::template::tree::TreeValue],
+    ) -> Result<crate::template::tree::TreeValue, String> {
+        #[cfg(feature = "starlark")]
+        return self.interpreter.call_overlay(f, args);
+        #[cfg(not(feature = "starlark"))]
+        Err(format!(
+            "{NO_INTERPRETER} ({} arguments to function {})",
+            args.len(),
+            f.index
+        ))
+    }
+
     fn call_when(
         &self,
         f: &FunctionRef,
@@ -217,7 +232,8 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
             .into_iter()
             .filter(|d| d.ann("data/values-schema").is_some())
         {
-            merged = Some(apply_document(merged, doc, Mode::default()).map_err(|e| e.render())?);
+            merged =
+                Some(apply_document(merged, doc, Mode::default(), None).map_err(|e| e.render())?);
         }
     }
     if let Some(doc) = merged {

@@ -123,6 +123,34 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     fn subset<'v>(expected: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
         Ok(marker(heap, "__ytt_matcher__", "subset", expected))
     }
+
+    fn or_op<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        Ok(marker(
+            heap,
+            "__ytt_matcher__",
+            "or_op",
+            heap.alloc(args.items),
+        ))
+    }
+
+    fn and_op<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        Ok(marker(
+            heap,
+            "__ytt_matcher__",
+            "and_op",
+            heap.alloc(args.items),
+        ))
+    }
+
+    fn not_op<'v>(matcher: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+        Ok(marker(heap, "__ytt_matcher__", "not_op", matcher))
+    }
 }
 
 /// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.

@@ -89,6 +89,29 @@ impl Predicates for StarlarkPredicates<'_> {
         outcome.unwrap_or_else(CallOutcome::Error)
     }
 
+    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
+        let Some(owned) = self.frozen(f) else {
+            return Err("overlay function is not available".into());
+        };
+        Module::with_temp_heap(|m| {
+            let heap = m.heap();
+            let fv = heap.access_owned_frozen_value(&owned);
+            let args: Vec<Value> = args
+                .iter()
+                .map(|a| super::convert::tree_value_to_starlark(a, heap))
+                .collect();
+            let state = self.slot(f).and_then(|s| s.build_state());
+            let mut eval = Evaluator::new(&m);
+            eval.extra = state.as_ref().map(|s| s as _);
+            super::budget::bound(&mut eval);
+            let result = eval
+                .eval_function(fv, &args, &[])
+                .map_err(|e| super::error_message(&e).trim().to_string())?;
+            super::convert::to_tree_value(result, &crate::value::Pos::unknown())
+                .map_err(|e| format!("Unsupported value type {}", e.0))
+        })
+    }
+
     fn call_when(&self, f: &FunctionRef, value: &Node, ctx: &WhenContext) -> Result<bool, String> {
         let Some(owned) = self.frozen(f) else {
             return Err("when= is not available".into());

@@ -1,0 +1,169 @@
+//! What `#@overlay/match by=...` matches, and calling the functions overlay annotations take.
+
+use super::{kwarg, Calls};
+use crate::schema::FunctionRef;
+use crate::template::tree::{Ann, ArgKind, Tree, TreeValue};
+use crate::value::Value;
+
+/// The function an annotation's keyword argument `name` holds.
+pub(super) fn function(ann: &Ann, name: &str) -> Option<FunctionRef> {
+    ann.kwargs
+        .iter()
+        .find(|(k, _)| k == name)
+        .and_then(|(_, a)| match a.kind {
+            ArgKind::Opaque(index) if a.type_name == "function" => Some(FunctionRef { index }),
+            _ => None,
+        })
+}
+
+pub(super) fn call(
+    calls: Calls,
+    f: &FunctionRef,
+    args: &[&TreeValue],
+) -> Result<TreeValue, String> {
+    match calls {
+        Some(calls) => calls.call_overlay(f, args),
+        None => Err("overlay functions are not available here".into()),
+    }
+}
+
+/// What `#@overlay/match by=...` compares array items on.
+pub(super) enum Matcher<'a> {
+    All,
+    Index(i64),
+    /// Items whose `key` equals the new item's (`by="name"`, `overlay.map_key("name")`).
+    Key(&'a str, Option<&'a TreeValue>),
+    Subset(&'a Value),
+    /// `overlay.or_op`, `overlay.and_op` and `overlay.not_op` of other matchers.
+    Or(Vec<Matcher<'a>>),
+    And(Vec<Matcher<'a>>),
+    Not(Box<Matcher<'a>>),
+    /// `by=lambda i, l, r: ...`: called with the index, the old value and the new one.
+    Function(FunctionRef),
+    Nothing,
+}
+
+/// The value of `key` in a map.
+fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
+    match value {
+        TreeValue::Map(items) => items
+            .iter()
+            .find(|t| t.key().and_then(Value::as_str) == Some(key))
+            .map(|t| &t.value),
+        _ => None,
+    }
+}
+
+/// Whether `by="key"` matches: only scalars compare equal (ytt never matches a map or an
+/// array value, not even an empty one against an empty one).
+fn same(a: &TreeValue, b: &TreeValue) -> bool {
+    match (a, b) {
+        (TreeValue::Scalar(x), TreeValue::Scalar(y)) => x == y,
+        _ => false,
+    }
+}
+
+impl<'a> Matcher<'a> {
+    pub(super) fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
+        match (kwarg(ann, "by"), function(ann, "by")) {
+            (Some(by), _) => Matcher::from_value(&by.value, right),
+            (None, Some(f)) => Matcher::Function(f),
+            (None, None) => Matcher::Nothing,
+        }
+    }
+
+    /// The matcher a `by=` value stands for (`overlay.or_op(...)` and the like nest others).
+    fn from_value(by: &'a Value, right: &'a Tree) -> Matcher<'a> {
+        let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
+        let all_of = |v: Option<&'a Value>| match v {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|n| Matcher::from_value(&n.value, right))
+                .collect(),
+            _ => Vec::new(),
+        };
+        match by {
+            Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
+            Value::Str(k) => key(k),
+            Value::Map(_) => {
+                let arg = by.get("arg").map(|n| &n.value);
+                match (
+                    by.get("__ytt_matcher__").and_then(|n| n.value.as_str()),
+                    arg,
+                ) {
+                    (Some("all"), _) => Matcher::All,
+                    (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
+                    (Some("map_key"), Some(Value::Str(k))) => key(k),
+                    (Some("subset"), Some(expected)) => Matcher::Subset(expected),
+                    (Some("or_op"), _) => Matcher::Or(all_of(arg)),
+                    (Some("and_op"), _) => Matcher::And(all_of(arg)),
+                    (Some("not_op"), Some(inner)) => {
+                        Matcher::Not(Box::new(Matcher::from_value(inner, right)))
+                    }
+                    _ => Matcher::Nothing,
+                }
+            }
+            _ => Matcher::Nothing,
+        }
+    }
+
+    /// Whether the item `left` (an array item's value at `index`, or a map item's value) is
+    /// matched for the new value `right`; `Err` is a matcher function's failure.
+    pub(super) fn matches(
+        &self,
+        index: usize,
+        left: &TreeValue,
+        right: &TreeValue,
+        calls: Calls,
+    ) -> Result<bool, String> {
+        let each = |m: &Matcher| m.matches(index, left, right, calls);
+        Ok(match self {
+            Matcher::All => true,
+            Matcher::Index(i) => *i == index as i64,
+            Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
+            Matcher::Key(_, None) | Matcher::Nothing => false,
+            Matcher::Subset(expected) => subset(left, expected),
+            Matcher::Or(all) => {
+                for m in all {
+                    if each(m)? {
+                        return Ok(true);
+                    }
+                }
+                false
+            }
+            Matcher::And(all) => {
+                for m in all {
+                    if !each(m)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
+            Matcher::Not(inner) => !each(inner)?,
+            Matcher::Function(f) => {
+                let i = TreeValue::Scalar(Value::Int(index as i64));
+                match call(calls, f, &[&i, left, right])? {
+                    TreeValue::Scalar(Value::Bool(b)) => b,
+                    other => {
+                        return Err(format!(
+                            "Expected matcher to return bool, but was {}",
+                            other.type_name()
+                        ))
+                    }
+                }
+            }
+        })
+    }
+}
+
+fn subset(actual: &TreeValue, expected: &Value) -> bool {
+    match (actual, expected) {
+        (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
+            items.iter().any(|t| {
+                t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value)
+            })
+        }),
+        (TreeValue::Scalar(a), e) => a == e,
+        (a, e) => a.to_value() == *e,
+    }
+}
