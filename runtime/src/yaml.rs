@@ -7,6 +7,7 @@ pub mod json;
 pub mod parse;
 #[cfg(test)]
 mod reader_tests;
+mod saphyr_text;
 pub mod scalar;
 
 /// The fast block reader against saphyr-parser on `src`, lenient and strict (for the reader

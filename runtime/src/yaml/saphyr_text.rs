@@ -1,0 +1,170 @@
+//! The text around what saphyr-parser reports, read where its events say too little: tabs in
+//! indentation go-yaml refuses, where a quoted scalar really ends, and the comments outside
+//! scalars.
+
+use super::parse::{Comment, SyntaxError};
+
+/// go-yaml refuses a tab in the indentation of a block-context line (saphyr-parser lets some
+/// through), on the tab's line: `found a tab character that violates indentation` on a line of
+/// blanks or after a line that holds a whole item, `found character that cannot start any
+/// token` at the start of a document or where the previous line (`key:`) opened a nested block.
+pub(super) fn check_tab_indentation(
+    chars: &[char],
+    scalar_spans: &[(usize, usize)],
+) -> Result<(), SyntaxError> {
+    let mut spans = scalar_spans.to_vec();
+    spans.sort_unstable();
+    let inside = |i: usize| {
+        let idx = spans.partition_point(|&(s, _)| s <= i);
+        idx > 0 && i < spans[idx - 1].1
+    };
+    let (mut line, mut flow_depth, mut at_line_start) = (1u32, 0i32, true);
+    // Whether the previous line with content in this document opened a block (`key:`).
+    let mut previous_opens: Option<bool> = None;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if at_line_start && flow_depth == 0 && !inside(i) {
+            let mut j = i;
+            while j < chars.len() && chars[j] == ' ' {
+                j += 1;
+            }
+            if j < chars.len() && chars[j] == '\t' && !inside(j) {
+                let mut k = j;
+                while k < chars.len() && matches!(chars[k], ' ' | '\t') {
+                    k += 1;
+                }
+                let blank = k == chars.len() || matches!(chars[k], '\n' | '\r');
+                let message = if blank || previous_opens == Some(false) {
+                    "found a tab character that violates indentation"
+                } else {
+                    "found character that cannot start any token"
+                };
+                return Err(SyntaxError {
+                    line,
+                    message: message.into(),
+                    strict: None,
+                });
+            }
+        }
+        if at_line_start && !inside(i) {
+            let rest: String = chars[i..chars.len().min(i + 3)].iter().collect();
+            let indent = chars[i..].iter().take_while(|&&c| c == ' ').count();
+            let first = chars.get(i + indent).copied().unwrap_or('\n');
+            if rest == "---" {
+                previous_opens = None;
+            } else if !matches!(first, '\n' | '\r' | '#' | '\t') {
+                let end = chars[i..]
+                    .iter()
+                    .position(|&c| c == '\n')
+                    .map_or(chars.len(), |p| i + p);
+                let text: String = chars[i..end].iter().collect();
+                let code = text.split(" #").next().unwrap_or("").trim_end();
+                previous_opens = Some(code.ends_with(':'));
+            }
+        }
+        at_line_start = false;
+        match c {
+            '\n' => {
+                line += 1;
+                at_line_start = true;
+            }
+            '#' if !inside(i) && (i == 0 || chars[i - 1].is_whitespace()) => {
+                // A comment runs to the end of its line.
+                while i + 1 < chars.len() && chars[i + 1] != '\n' {
+                    i += 1;
+                }
+            }
+            '[' | '{' if !inside(i) => flow_depth += 1,
+            ']' | '}' if !inside(i) => flow_depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Where the quoted scalar of the event spanning `start..end` ends: right after its closing
+/// quote. saphyr-parser ends the span after what follows on the line, a comment included
+/// (`a: "x" # c`), and the comment must stay outside the scalar to be seen. The span starts at
+/// the node's properties (`&anchor !tag`), if any, which are skipped with what separates them
+/// from the quote. Gives `end` when the text is not as expected.
+pub(super) fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usize {
+    let end = end.min(chars.len());
+    let mut i = start;
+    while i < end && matches!(chars[i], '&' | '!') {
+        while i < end && !chars[i].is_whitespace() {
+            i += 1;
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+        if i < end && chars[i] == '#' {
+            while i < end && chars[i] != '\n' {
+                i += 1;
+            }
+        }
+        while i < end && chars[i].is_whitespace() {
+            i += 1;
+        }
+    }
+    let Some(&quote) = chars.get(i).filter(|&&c| c == '"' || c == '\'') else {
+        return end;
+    };
+    i += 1;
+    while i < end {
+        match chars[i] {
+            '\\' if quote == '"' => i += 2,
+            '\'' if quote == '\'' && chars.get(i + 1) == Some(&'\'') => i += 2,
+            c if c == quote => return i + 1,
+            _ => i += 1,
+        }
+    }
+    end
+}
+
+/// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
+pub(super) fn scan_comments(
+    chars: &[char],
+    scalar_spans: &[(usize, usize)],
+) -> (Vec<Comment>, Option<Comment>) {
+    let mut spans = scalar_spans.to_vec();
+    spans.sort_unstable();
+    let inside = |i: usize| {
+        let idx = spans.partition_point(|&(s, _)| s <= i);
+        idx > 0 && i < spans[idx - 1].1
+    };
+    let mut out = Vec::new();
+    let mut unknown = None;
+    let mut line = 1u32;
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\n' {
+            line += 1;
+            i += 1;
+            continue;
+        }
+        let after_blank = i == 0 || matches!(chars[i - 1], ' ' | '\t' | '\n' | '\r');
+        if c == '#' && after_blank && !inside(i) {
+            let end = chars[i..]
+                .iter()
+                .position(|&c| c == '\n')
+                .map_or(chars.len(), |p| i + p);
+            let text: String = chars[i + 1..end].iter().collect();
+            let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
+            if let Some(rest) = text.strip_prefix('@') {
+                out.push(Comment {
+                    line,
+                    text: rest.to_string(),
+                });
+            } else if unknown.is_none() && !text.starts_with('!') {
+                unknown = Some(Comment { line, text });
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    (out, unknown)
+}
