@@ -110,6 +110,41 @@ fn string_enum(t: &Type) -> Option<Vec<(String, Ident)>> {
     (default_ok && !variants.is_empty() && names.len() == variants.len()).then_some(variants)
 }
 
+/// Adds to `out` the string enums of `t` (see [`string_enum`]) that some default under `t`
+/// gives a value outside the enum.
+fn enum_defaults_outside(t: &Type, out: &mut std::collections::HashSet<*const Type>) {
+    defaults_outside(t, &t.default, out);
+    match &t.kind {
+        Kind::Map(fields) => fields
+            .iter()
+            .for_each(|f| enum_defaults_outside(&f.ty, out)),
+        Kind::Array(item) => enum_defaults_outside(item, out),
+        _ => {}
+    }
+}
+
+/// [`enum_defaults_outside`] for the value `node` of type `t`.
+fn defaults_outside(t: &Type, node: &Node, out: &mut std::collections::HashSet<*const Type>) {
+    match (&t.kind, &node.value) {
+        (Kind::Scalar(Scalar::String), Value::Str(s))
+            if string_enum(t).is_some_and(|v| !v.iter().any(|(value, _)| value == s)) =>
+        {
+            out.insert(t as *const Type);
+        }
+        (Kind::Map(fields), Value::Map(entries)) => {
+            for f in fields {
+                if let Some(e) = entries.iter().find(|e| e.key == f.key) {
+                    defaults_outside(&f.ty, &e.value, out);
+                }
+            }
+        }
+        (Kind::Array(item), Value::Array(items)) => {
+            items.iter().for_each(|i| defaults_outside(item, i, out));
+        }
+        _ => {}
+    }
+}
+
 impl<'a> TypeGen<'a> {
     /// Names the structs of `schema`: the root map `root` when `plain_map`, else `{root}Map`.
     pub fn new(
@@ -133,6 +168,11 @@ impl<'a> TypeGen<'a> {
         if plain_map {
             names.insert(schema as *const Type, ident(root));
         }
+        // A string type whose default somewhere (an array's `@schema/default` item, say) is not
+        // one of its `one_of` values stays a `String`.
+        let mut off = std::collections::HashSet::new();
+        enum_defaults_outside(schema, &mut off);
+        names.retain(|t, _| !off.contains(t));
         TypeGen {
             rt,
             serde,
