@@ -241,6 +241,7 @@ fn load_documents(
             values_misplaced = check_misplaced(raw).err();
         }
     }
+    let values_misplaced_found = values_misplaced.is_some();
     let mut schema_done = |docs: &mut Documents, sources: &SourceLines| {
         schema_done(docs, sources)?;
         values_misplaced.take().map_or(Ok(()), Err)
@@ -250,7 +251,8 @@ fn load_documents(
         *has_schema = kinds.contains(&Some("data/values-schema"));
         kinds.iter().any(Option::is_some)
     });
-    if opts.files_give_values {
+    // (A misplaced `#@data/values` is the error then, reported after the schema as ytt does.)
+    if opts.files_give_values && !values_misplaced_found {
         let gives = |name: &str| templates.iter().any(|(i, _, _)| i.name == name);
         if let Some(input) = inputs.iter().find(|i| is_yaml(&i.name) && !gives(&i.name)) {
             return Err(CheckError::new(ErrorKind::Usage, format!(

@@ -217,6 +217,14 @@ macro_rules! typed_api {
         assert_eq!(m::DataValues::load_plain(&[&plain]).unwrap(), loaded);
         let err = m::DataValues::load(&[&plain]).unwrap_err();
         assert!(err.to_string().contains("has no `#@data/values`"), "{err}");
+        // A misplaced `#@data/values` is reported as such (as `check` and ytt report it).
+        let misplaced = dir.join("misplaced.yml");
+        std::fs::write(&misplaced, "---\n#@data/values\nx: 1\n").unwrap();
+        let err = m::DataValues::load(&[&misplaced]).unwrap_err();
+        assert!(
+            err.to_string().contains("Found @data/values on map item"),
+            "{err}"
+        );
         assert!(!loaded.to_yaml().is_empty());
         assert!(loaded.to_json().starts_with('{'));
         loaded
