@@ -62,7 +62,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     for arg in args.0 {
         match arg {
             MacroArg::File(lit) => {
-                files.push((lit.value(), root.join(lit.value())));
+                // Named by its base name, as `schemac check -f PATH` (and ytt) name it.
+                let path = root.join(lit.value());
+                let name = path
+                    .file_name()
+                    .map_or_else(|| lit.value(), |n| n.to_string_lossy().to_string());
+                files.push((name, path));
                 first.get_or_insert(lit);
             }
             MacroArg::Option(key, value) => match key.to_string().as_str() {
