@@ -209,6 +209,7 @@ pub fn build(b: &CargoBuild, progress: &mut dyn FnMut(&str)) -> Result<CargoRun,
         super::files::CHILD.store(child.id(), std::sync::atomic::Ordering::SeqCst);
         let out = child.wait_with_output();
         super::files::CHILD.store(0, std::sync::atomic::Ordering::SeqCst);
+        super::files::yield_to_interrupt();
         let out = out.map_err(|e| format!("cannot run cargo: {e}"))?;
         Ok((
             out.status.success(),

@@ -12,6 +12,20 @@ static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 /// The process id of a running cargo, stopped too on interrupt (0: none).
 pub static CHILD: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
+/// Set first thing when the process is interrupted, before the handler stops cargo.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Called when a child process ends: if it ended because the interrupt handler stopped it,
+/// the handler is cleaning up and will exit with status 130, so this thread waits for it
+/// instead of reporting the child's failure (and exiting with another status first).
+pub fn yield_to_interrupt() {
+    if INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst) {
+        loop {
+            std::thread::park();
+        }
+    }
+}
+
 /// The suffix of temporary files, so that a leftover one is recognisable.
 pub const TMP_SUFFIX: &str = "schemac-tmp";
 
@@ -22,6 +36,7 @@ pub fn remove_on_interrupt() {
     INSTALLED.call_once(|| {
         // A failure to install leaves only the guards' cleanup, on ordinary errors.
         let _ = ctrlc::set_handler(|| {
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
             if cfg!(unix) && child != 0 {
                 let _ = std::process::Command::new("kill")
