@@ -728,10 +728,16 @@ fn evaluate_inputs(
     let Some(mut result) = current else {
         return done(Outcome::DataValues(Node::null(Pos::unknown())));
     };
-    let node = result.take_node();
+    // The tree is kept beside the plain data only for `#@assert/validate` annotations;
+    // without them it is freed as the plain data is made.
+    let (node, tree) = if opts.validate && result.has_ann_under(validate::ASSERT_VALIDATE) {
+        (result.take_node(), Some(result))
+    } else {
+        (result.into_node(), None)
+    };
     if opts.validate {
         let predicates = backend.predicates(&docs.functions);
-        let violations = validate::validate(&result, &node, schema.as_deref(), &*predicates)
+        let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), &*predicates)
             .map_err(|e| {
                 CheckError::new(
                     ErrorKind::Validation,
@@ -761,7 +767,7 @@ fn evaluate_inputs(
     }
     Ok(Leftovers {
         outcome: Outcome::DataValues(node),
-        _tree: Some(result),
+        _tree: tree,
         _schema: schema,
     })
 }

@@ -33,8 +33,8 @@ pub struct Mode {
 fn transfer(left: &mut Tree, right_anns: &[Ann], mode: Mode) {
     if mode.transfer_validations {
         // The node that was there first keeps its rules (ytt ignores a later node's).
-        if let Some(ann) = Ann::find(right_anns, "assert/validate") {
-            if left.ann("assert/validate").is_none() {
+        if let Some(ann) = Ann::find(right_anns, crate::validate::ASSERT_VALIDATE) {
+            if left.ann(crate::validate::ASSERT_VALIDATE).is_none() {
                 left.anns.push(ann.clone());
             }
         }
@@ -498,7 +498,9 @@ fn merge_map_item(
         if !merges {
             entries[i].pos = item.pos.clone();
             if mode.replace_arrays {
-                entries[i].anns.retain(|a| a.name != "assert/validate");
+                entries[i]
+                    .anns
+                    .retain(|a| a.name != crate::validate::ASSERT_VALIDATE);
             }
         }
         // A node that was there keeps its rules: ytt ignores the later node's.

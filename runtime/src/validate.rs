@@ -418,10 +418,13 @@ fn push_index(path: &mut String, index: usize) {
     path.push(']');
 }
 
+/// The annotation that puts rules on a data value itself.
+pub const ASSERT_VALIDATE: &str = "assert/validate";
+
 /// Validates the final data values: the schema's rules and the `@assert/validate` rules that
-/// `tree` carries. `node` is `tree` as plain data.
+/// `tree` carries (none without a tree). `node` is `tree` as plain data.
 pub fn validate(
-    tree: &crate::template::tree::Tree,
+    tree: Option<&crate::template::tree::Tree>,
     node: &Node,
     schema: Option<&crate::schema::Type>,
     predicates: &dyn Predicates,
@@ -435,15 +438,7 @@ pub fn validate(
         root: node,
         memo: &memo,
     };
-    walk(
-        Some(tree),
-        node,
-        schema,
-        &whole,
-        &mut path,
-        predicates,
-        &mut out,
-    )?;
+    walk(tree, node, schema, &whole, &mut path, predicates, &mut out)?;
     Ok(out)
 }
 
@@ -468,7 +463,7 @@ fn walk(
     if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
         rules.extend(run(v, node, ctx, predicates, shown)?);
     }
-    if let Some(ann) = tree.and_then(|t| t.ann("assert/validate")) {
+    if let Some(ann) = tree.and_then(|t| t.ann(ASSERT_VALIDATE)) {
         let v = parse_validation(ann)?;
         rules.extend(run(&v, node, ctx, predicates, shown)?);
     }

@@ -101,6 +101,26 @@ impl Tree {
 
     /// The tree as plain data, moved out: what stays is the tree's shape and annotations (its
     /// scalars and keys become null), all that validation still reads of it.
+    /// Drops annotations, consuming the tree: its plain data, made as the tree is freed (so
+    /// that the two are never whole in memory at once).
+    pub fn into_node(self) -> Node {
+        Node {
+            value: self.value.into_value(),
+            pos: self.pos,
+        }
+    }
+
+    /// Whether this node or any node under it carries annotation `name`.
+    pub fn has_ann_under(&self, name: &str) -> bool {
+        self.ann(name).is_some()
+            || match &self.value {
+                TreeValue::Map(items) | TreeValue::Array(items) => {
+                    items.iter().any(|t| t.has_ann_under(name))
+                }
+                TreeValue::Scalar(_) => false,
+            }
+    }
+
     pub fn take_node(&mut self) -> Node {
         Node {
             value: self.value.take_value(),
@@ -161,6 +181,31 @@ impl TreeValue {
                     .collect(),
             ),
             TreeValue::Array(items) => Value::Array(items.iter().map(Tree::to_node).collect()),
+        }
+    }
+
+    /// See [`Tree::into_node`].
+    pub fn into_value(self) -> Value {
+        match self {
+            TreeValue::Scalar(v) => v,
+            TreeValue::Map(items) => Value::Map(
+                items
+                    .into_iter()
+                    .map(|t| MapEntry {
+                        key: match t.kind {
+                            TreeKind::MapItem(k) => k,
+                            _ => Value::Null,
+                        },
+                        value: Node {
+                            value: t.value.into_value(),
+                            pos: t.pos,
+                        },
+                    })
+                    .collect(),
+            ),
+            TreeValue::Array(items) => {
+                Value::Array(items.into_iter().map(Tree::into_node).collect())
+            }
         }
     }
 
