@@ -92,7 +92,7 @@ fn first_validation_error(
 ) -> Option<(schemac_runtime::value::Pos, String, usize)> {
     if let Some(ann) = tree.ann("schema/validation") {
         if let Err(message) = validate::parse_validation(ann) {
-            return Some((ann.pos.clone(), message, nullables));
+            return Some((ann.pos, message, nullables));
         }
     }
     // ytt ignores the validations inside an "any type" fragment.
@@ -339,17 +339,11 @@ impl Lowerer<'_> {
                             EXAMPLES_EXPECTED,
                         ));
                     };
-                    let v = value
-                        .data()
-                        .cloned()
-                        .unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos));
                     out.push((d.clone(), v));
                 }
                 [value] => {
-                    let v = value
-                        .data()
-                        .cloned()
-                        .unwrap_or_else(|| Node::null(ann.pos.clone()));
+                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos));
                     out.push((String::new(), v));
                 }
                 more => {
@@ -506,9 +500,9 @@ impl Lowerer<'_> {
         };
         let mut ty = Type {
             kind,
-            pos: tree.pos.clone(),
+            pos: tree.pos,
             nullable,
-            default: Node::null(tree.pos.clone()),
+            default: Node::null(tree.pos),
             doc,
             validation: None,
         };
@@ -612,10 +606,7 @@ impl Lowerer<'_> {
                         &expected,
                     ))
                 }
-                [a] => a
-                    .data()
-                    .cloned()
-                    .unwrap_or_else(|| Node::null(ann.pos.clone())),
+                [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos)),
                 more => {
                     return Err(syntax(
                         self,
@@ -648,16 +639,16 @@ impl Lowerer<'_> {
             // Checked where the annotation is; the value is the node's (`from:` names its line,
             // for every node the annotation gave; filled-in fields keep their own).
             relabel_nodes_at(&mut value, &ann.pos, &tree.pos);
-            value.pos = tree.pos.clone();
+            value.pos = tree.pos;
             return Ok(value);
         }
         if ty.nullable {
-            return Ok(Node::null(tree.pos.clone()));
+            return Ok(Node::null(tree.pos));
         }
         Ok(match &ty.kind {
             Kind::Any => tree.to_node(),
             Kind::Scalar(_) => tree.to_node(),
-            Kind::Array(_) => Node::new(Value::Array(Vec::new()), tree.pos.clone()),
+            Kind::Array(_) => Node::new(Value::Array(Vec::new()), tree.pos),
             Kind::Map(fields) => Node::new(
                 Value::Map(
                     fields
@@ -668,7 +659,7 @@ impl Lowerer<'_> {
                         })
                         .collect(),
                 ),
-                tree.pos.clone(),
+                tree.pos,
             ),
         })
     }
@@ -677,7 +668,7 @@ impl Lowerer<'_> {
 /// Moves the nodes of `node` that are at `from` to `to`.
 fn relabel_nodes_at(node: &mut Node, from: &Pos, to: &Pos) {
     if node.pos == *from {
-        node.pos = to.clone();
+        node.pos = *to;
     }
     match &mut node.value {
         Value::Map(entries) => {
@@ -706,7 +697,7 @@ pub fn empty_schema() -> Type {
     let pos = schemac_runtime::value::Pos::unknown();
     Type {
         kind: Kind::Any,
-        pos: pos.clone(),
+        pos,
         nullable: true,
         default: Node::null(pos),
         doc: Doc::default(),

@@ -160,7 +160,7 @@ fn validation<'s>(
         .collect();
     let mut fall = |what: String, reason: String| {
         out.fallbacks.push(Fallback {
-            pos: v.pos.clone(),
+            pos: v.pos,
             what,
             reason,
         })
@@ -223,7 +223,7 @@ fn validation<'s>(
                 out.rules.insert(index, name);
             }
             Err(reason) => out.fallbacks.push(Fallback {
-                pos: v.pos.clone(),
+                pos: v.pos,
                 what,
                 reason,
             }),
@@ -244,7 +244,7 @@ fn validation<'s>(
                 out.whens.insert(when.index, name);
             }
             Err(reason) => out.fallbacks.push(Fallback {
-                pos: v.pos.clone(),
+                pos: v.pos,
                 what: "when=".into(),
                 reason,
             }),

@@ -155,7 +155,7 @@ pub fn map_type(
 ) -> crate::schema::Type {
     let default = default.unwrap_or_else(|| {
         if nullable {
-            crate::value::Node::null(pos.clone())
+            crate::value::Node::null(pos)
         } else {
             let entries = fields
                 .iter()
@@ -164,7 +164,7 @@ pub fn map_type(
                     value: f.ty.default.clone(),
                 })
                 .collect();
-            crate::value::Node::new(Value::Map(entries), pos.clone())
+            crate::value::Node::new(Value::Map(entries), pos)
         }
     });
     crate::schema::Type {

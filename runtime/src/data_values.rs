@@ -5,16 +5,15 @@
 use crate::error::{CheckError, ErrorKind};
 use crate::report::SourceLines;
 use crate::request::{DataValues, Request};
-use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
-use crate::value::{Pos, Value};
+use crate::template::tree::{Ann, Anns, Tree, TreeKind, TreeValue};
+use crate::value::{FileName, Pos, Value};
 use crate::yaml::parse::{parse_file, RawNode, RawValue};
-use std::sync::Arc;
 
 fn doc(value: TreeValue, pos: Pos) -> Tree {
     Tree {
         kind: TreeKind::Document,
         pos,
-        anns: Vec::new(),
+        anns: Anns::default(),
         value,
     }
 }
@@ -31,7 +30,7 @@ fn nested<'k>(
         let anns = if i == 0 {
             vec![Ann {
                 name: "overlay/replace".into(),
-                pos: pos.clone(),
+                pos: *pos,
                 args: Vec::new(),
                 kwargs: vec![(
                     "or_add".into(),
@@ -39,7 +38,7 @@ fn nested<'k>(
                         type_name: "bool".into(),
                         kind: crate::template::tree::ArgKind::Data(crate::value::Node::new(
                             Value::Bool(true),
-                            pos.clone(),
+                            *pos,
                         )),
                     },
                 )],
@@ -49,8 +48,8 @@ fn nested<'k>(
         };
         value = TreeValue::Map(vec![Tree {
             kind: TreeKind::MapItem(Value::Str(key.to_string())),
-            pos: pos.clone(),
-            anns,
+            pos: *pos,
+            anns: anns.into(),
             value,
         }]);
     }
@@ -58,7 +57,7 @@ fn nested<'k>(
 }
 
 fn relabel(tree: &mut Tree, pos: &Pos) {
-    tree.pos = pos.clone();
+    tree.pos = *pos;
     if let TreeValue::Map(items) | TreeValue::Array(items) = &mut tree.value {
         for i in items {
             relabel(i, pos);
@@ -146,7 +145,7 @@ fn plain_documents(
         .docs
         .iter()
         .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
-        .map(|d| Tree::from_raw(d, Some(&raw.name)))
+        .map(|d| Tree::from_raw(d, Some(FileName::new(&raw.name))))
         .collect())
 }
 
@@ -166,12 +165,12 @@ fn key_value_document(
     let Some(k) = root_key(k)? else {
         return Ok(None);
     };
-    let label: Arc<str> = Arc::from(if yaml {
+    let label = FileName::unique(if yaml {
         "(data-value-yaml arg)"
     } else {
         "(data-value arg)"
     });
-    sources.add_source(&label, kv);
+    sources.add_source(label, kv);
     let pos = Pos::new(label, 1);
     let leaf = if yaml {
         parse_yaml_value(
@@ -207,8 +206,8 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
             format!("Extracting data value from file: {step}{e}"),
         )
     })?;
-    let label: Arc<str> = Arc::from(format!("(data-value-file arg) {kv}"));
-    sources.add_source_unsplit(&label, &text);
+    let label = FileName::unique(&format!("(data-value-file arg) {kv}"));
+    sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
     Ok(doc(
         nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),
@@ -276,13 +275,13 @@ fn env_documents(
                 format!("{context}: schemac takes names of env variables in UTF-8 only"),
             ));
         };
-        let label: Arc<str> = Arc::from(format!(
+        let label = FileName::unique(&format!(
             "(data-values-env{} arg) {prefix}",
             if yaml { "-yaml" } else { "" }
         ));
         if let Some(v) = value.to_str() {
             sources.add_source(
-                &label,
+                label,
                 &format!("{key_name}={v}", key_name = name.to_string_lossy()),
             );
         }
@@ -370,9 +369,9 @@ fn parse_yaml_value(
     let Some(first) = raw.docs.first() else {
         return Ok(TreeValue::Scalar(Value::Null));
     };
-    let nameless: Arc<str> = Arc::from("");
-    sources.add_source(&nameless, text);
-    let mut tree = Tree::from_raw(first, Some(&nameless));
+    let nameless = FileName::unique("");
+    sources.add_source(nameless, text);
+    let mut tree = Tree::from_raw(first, Some(nameless));
     if !matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_)) {
         relabel(&mut tree, pos);
     }

@@ -320,7 +320,7 @@ fn load_documents(
                     return Err(CheckError::new(ErrorKind::Template, format!(
                         "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
                         input.name
-                    )).at(ann.pos.clone()));
+                    )).at(ann.pos));
                 }
             }
             // A schema file holds schema documents only (a data values document included); a
@@ -348,7 +348,7 @@ fn load_documents(
                         what.replace("{}", &input.name)
                     ),
                 )
-                .at(tree.pos.clone()));
+                .at(tree.pos));
             }
             if tree.ann("library/ref").is_some() {
                 // Data values for a library (`#@library/ref "@lib"`), not for the root.
@@ -607,7 +607,7 @@ pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
             ErrorKind::Validation,
             validate::render(violations),
         )
-        .at_opt(violations.first().map(|v| v.value_pos.clone()))),
+        .at_opt(violations.first().map(|v| v.value_pos))),
         Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
             Ok(crate::yaml::json::to_json(&node.value))
         }
@@ -763,7 +763,7 @@ fn evaluate_inputs(
                 first.key.go_percent_s(),
             ),
         )
-        .at(again.value.pos.clone()));
+        .at(again.value.pos));
     }
     Ok(Leftovers {
         outcome: Outcome::DataValues(node),

@@ -232,7 +232,7 @@ pub fn apply_document(
             if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
                 // A plain file's array or scalar replaces the whole document (the type check
                 // then reports it): the result is that document, at its position.
-                left.pos = doc.pos.clone();
+                left.pos = doc.pos;
             }
             let path = Path::of(&doc, None);
             left.value = merge_value(
@@ -483,7 +483,7 @@ fn merge_map_item(
             // (the old node's rules and schema annotations go with it, as in ytt).
             entries[i].kind = item.kind.clone();
             entries[i].value = replacement(&item, &entries[i].value, value, calls, &path)?;
-            entries[i].pos = item.pos.clone();
+            entries[i].pos = item.pos;
             entries[i].anns = item.anns.clone();
             continue;
         }
@@ -496,7 +496,7 @@ fn merge_map_item(
             _ => false,
         };
         if !merges {
-            entries[i].pos = item.pos.clone();
+            entries[i].pos = item.pos;
             if mode.replace_arrays {
                 entries[i]
                     .anns
@@ -581,7 +581,7 @@ fn merge_array_item(
     for (&i, value) in matches.iter().zip(values) {
         if replace {
             elems[i].value = replacement(&item, &elems[i].value, value, calls, &path)?;
-            elems[i].pos = item.pos.clone();
+            elems[i].pos = item.pos;
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
@@ -594,7 +594,7 @@ fn merge_array_item(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::template::tree::{Arg, ArgKind};
+    use crate::template::tree::{Anns, Arg, ArgKind};
     use crate::value::{Node, Pos};
 
     fn scalar(v: Value) -> TreeValue {
@@ -605,7 +605,7 @@ mod tests {
         Tree {
             kind: TreeKind::MapItem(Value::Str(key.into())),
             pos: Pos::new("v.yml", 3),
-            anns,
+            anns: anns.into(),
             value,
         }
     }
@@ -614,7 +614,7 @@ mod tests {
         Tree {
             kind: TreeKind::ArrayItem,
             pos: Pos::new("v.yml", 4),
-            anns,
+            anns: anns.into(),
             value,
         }
     }
@@ -623,7 +623,7 @@ mod tests {
         Tree {
             kind: TreeKind::Document,
             pos: Pos::new("v.yml", 2),
-            anns: Vec::new(),
+            anns: Anns::default(),
             value,
         }
     }

@@ -8,13 +8,15 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use crate::value::FileName;
+
 /// The text of every file and flag a run has read, for quoting source lines.
 #[derive(Default, Clone, Debug)]
 pub struct SourceLines {
     files: HashMap<Arc<str>, Lines>,
     /// Sources that share a name with others (every `--data-value` flag is a
     /// `(data-value arg)`), found by the identity of the name their positions hold.
-    by_identity: HashMap<usize, (Arc<str>, Lines)>,
+    by_identity: HashMap<FileName, Lines>,
 }
 
 /// A file's text, and where each of its lines starts once a line is quoted (only errors quote
@@ -41,38 +43,32 @@ impl SourceLines {
         );
     }
 
-    /// Adds the text of one of several sources named alike. Positions whose `file` is a clone
-    /// of `name` (the same `Arc`) quote this text; others quote the last text added by name.
-    pub fn add_source(&mut self, name: &Arc<str>, text: &str) {
+    /// Adds the text of one of several sources named alike. Positions whose `file` is `name`
+    /// (made with [`FileName::unique`]) quote this text; others quote the last text added by
+    /// name.
+    pub fn add_source(&mut self, name: FileName, text: &str) {
         self.add_source_lines(name, text, OnceLock::new());
     }
 
     /// [`SourceLines::add_source`] for a text ytt quotes whole as its line 1 (the contents of
     /// a `--data-value-file`, line breaks and all).
-    pub fn add_source_unsplit(&mut self, name: &Arc<str>, text: &str) {
+    pub fn add_source_unsplit(&mut self, name: FileName, text: &str) {
         self.add_source_lines(name, text, OnceLock::from(vec![0]));
     }
 
-    fn add_source_lines(&mut self, name: &Arc<str>, text: &str, starts: OnceLock<Vec<usize>>) {
+    fn add_source_lines(&mut self, name: FileName, text: &str, starts: OnceLock<Vec<usize>>) {
         let lines = Lines {
             text: Arc::from(text),
             starts,
         };
-        self.files.insert(Arc::clone(name), lines.clone());
-        // The map keeps `name` alive, so its address cannot be reused by another name.
-        self.by_identity.insert(
-            Arc::as_ptr(name) as *const u8 as usize,
-            (Arc::clone(name), lines),
-        );
+        self.files.insert(Arc::from(name.as_str()), lines.clone());
+        self.by_identity.insert(name, lines);
     }
 
     /// The line `pos` points at, or "" when unknown.
     pub fn line_at(&self, pos: &crate::value::Pos) -> &str {
-        match self
-            .by_identity
-            .get(&(Arc::as_ptr(&pos.file) as *const u8 as usize))
-        {
-            Some((_, lines)) => lines.line(pos.line),
+        match self.by_identity.get(&pos.file) {
+            Some(lines) => lines.line(pos.line),
             None => self.line(&pos.file, pos.line),
         }
     }

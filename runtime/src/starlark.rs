@@ -13,7 +13,7 @@ pub mod predicates;
 mod resolve;
 mod text_modules;
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
 use starlark::eval::{Evaluator, FileLoader};
@@ -712,7 +712,7 @@ fn run_unguarded(
     budget::guard_repetition(&mut ast);
     let files = sources.files.iter().map(|(n, _)| n.clone()).collect();
     let state = BuildState::new(
-        Arc::from(name),
+        crate::value::FileName::new(name),
         program.nodes.clone(),
         files,
         sources.next_template_id(),

@@ -2,7 +2,7 @@
 
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, Fields, Kind, Type};
-use crate::template::tree::{Tree, TreeKind, TreeValue};
+use crate::template::tree::{Anns, Tree, TreeKind, TreeValue};
 use crate::value::{KeyIndex, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
@@ -63,7 +63,7 @@ pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
 fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
     TypeViolation {
-        pos: tree.pos.clone(),
+        pos: tree.pos,
         description: None,
         found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
@@ -141,7 +141,7 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         hints.push(format!("did you mean \"{}\"?", best.1));
     }
     TypeViolation {
-        pos: item.pos.clone(),
+        pos: item.pos,
         description: Some("Given data value is not declared in schema".into()),
         found: key,
         expected,
@@ -196,8 +196,8 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
 fn default_item(field: &Field) -> Tree {
     Tree {
         kind: TreeKind::MapItem(field.key.clone()),
-        pos: field.ty.default.pos.clone(),
-        anns: Vec::new(),
+        pos: field.ty.default.pos,
+        anns: Anns::default(),
         value: TreeValue::from_node(&field.ty.default),
     }
 }
@@ -219,7 +219,7 @@ mod tests {
         let pos = Pos::new("s.yml", line);
         Type {
             kind: Kind::Scalar(s),
-            pos: pos.clone(),
+            pos,
             nullable: false,
             default: Node::new(default, pos),
             doc: Doc::default(),
@@ -250,7 +250,7 @@ mod tests {
         );
         Type {
             kind: Kind::Map(fields),
-            pos: pos.clone(),
+            pos,
             nullable: false,
             default: Node::new(default, pos),
             doc: Doc::default(),

@@ -134,7 +134,7 @@ fn assertion(node: &Node) -> Option<(RuleName, Value)> {
 /// Reads a validation annotation; the error is ytt's `Invalid @... annotation - ...` text.
 pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     let invalid = |m: String| format!("Invalid @{} annotation - {m}", ann.name);
-    let mut v = Validation::new(ann.pos.clone());
+    let mut v = Validation::new(ann.pos);
     if ann.args.is_empty() && ann.kwargs.is_empty() {
         return Err(invalid(format!(
             "expected annotation to have 2-tuple as argument(s), but found no arguments (by {})",
@@ -286,7 +286,7 @@ pub fn run(
     let violation = |expected: String, found: Option<String>| RuleViolation {
         expected,
         found,
-        rule_pos: v.pos.clone(),
+        rule_pos: v.pos,
     };
     if not_null {
         if let Some(f) = RuleName::NotNull.check(&Value::Bool(true), &value.value) {
@@ -470,7 +470,7 @@ fn walk(
     if !rules.is_empty() {
         out.push(Violation {
             path: shown.to_string(),
-            value_pos: node.pos.clone(),
+            value_pos: node.pos,
             rules,
         });
     }
@@ -525,7 +525,7 @@ pub fn attach_validations(
     use crate::schema::Kind;
     use crate::template::tree::TreeValue;
     if let Some(ann) = tree.ann("schema/validation") {
-        ty.validation = Some(parse_validation(ann).map_err(|m| (m, 0, ann.pos.clone()))?);
+        ty.validation = Some(parse_validation(ann).map_err(|m| (m, 0, ann.pos))?);
     }
     let under_nullable = usize::from(ty.nullable);
     let nested = |(m, n, p): (String, usize, Pos)| (m, n + under_nullable, p);

@@ -185,7 +185,7 @@ impl Backend for Built {
             Some(doc) => Err(CheckError::new(ErrorKind::Usage, format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
                 doc.pos
-            )).at(doc.pos.clone())),
+            )).at(doc.pos)),
         }
     }
 

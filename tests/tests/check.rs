@@ -184,7 +184,7 @@ fn documents_append_arrays_and_files_replace_them() {
 
 fn get_pos(out: &Node) -> schemac_runtime::value::Pos {
     match get(out, "list") {
-        Value::Array(items) => items[0].pos.clone(),
+        Value::Array(items) => items[0].pos,
         _ => unreachable!(),
     }
 }

@@ -26,7 +26,7 @@ impl<'a> IrTokens<'a> {
 impl IrTokens<'_> {
     pub fn pos(&self, p: &Pos) -> TokenStream {
         let rt = self.rt;
-        let file = p.file.as_ref();
+        let file = p.file.as_str();
         let line = p.line;
         quote! { #rt::value::Pos::new(#file, #line) }
     }

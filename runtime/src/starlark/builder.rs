@@ -17,7 +17,7 @@ use super::convert::{to_arg, to_tree_value, YamlFragment};
 use crate::template::compile::{NodeInfo, RawShape};
 use crate::template::functions::Functions;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
-use crate::value::{Pos, Value as YValue};
+use crate::value::{FileName, Pos, Value as YValue};
 
 /// Where an opaque annotation argument will live once the module is frozen.
 #[derive(Allocative)]
@@ -32,7 +32,7 @@ pub struct FrozenSlot {
 
 /// What the builder needs of a template besides its running state.
 struct TemplateNodes {
-    file: Arc<str>,
+    file: FileName,
     nodes: Arc<Vec<NodeInfo>>,
     files: Vec<String>,
     template_id: u32,
@@ -44,7 +44,7 @@ impl FrozenSlot {
         let t = self.template.as_ref()?;
         // Annotations of YAML a rule builds are not applied: what they keep is dropped.
         let mut state = BuildState::new(
-            t.file.clone(),
+            t.file,
             Vec::new(),
             t.files.clone(),
             t.template_id,
@@ -58,7 +58,7 @@ impl FrozenSlot {
 /// The builder's state while a template runs; reached through `Evaluator::extra`.
 #[derive(ProvidesStaticType)]
 pub struct BuildState {
-    pub file: Arc<str>,
+    pub file: FileName,
     pub nodes: Arc<Vec<NodeInfo>>,
     /// Every file of the run, for `data.list()`.
     pub files: Vec<String>,
@@ -104,7 +104,7 @@ pub fn keep_name(i: usize) -> String {
 
 impl BuildState {
     pub fn new(
-        file: Arc<str>,
+        file: FileName,
         nodes: Vec<NodeInfo>,
         files: Vec<String>,
         template_id: u32,
@@ -138,7 +138,7 @@ impl BuildState {
     }
 
     fn pos(&self, id: usize) -> Pos {
-        Pos::new(self.file.clone(), self.nodes.get(id).map_or(0, |n| n.line))
+        Pos::new(self.file, self.nodes.get(id).map_or(0, |n| n.line))
     }
 
     fn start(&self, id: usize) -> anyhow::Result<()> {
@@ -234,7 +234,7 @@ impl BuildState {
         let tree = Tree {
             kind,
             pos,
-            anns: frame.anns,
+            anns: frame.anns.into(),
             value,
         };
         match ctx.stack.last_mut() {
@@ -304,7 +304,7 @@ impl BuildState {
         packed: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<()> {
-        let pos = Pos::new(self.file.clone(), line);
+        let pos = Pos::new(self.file, line);
         let (args, kwargs) = match TupleRef::from_value(packed)
             .map(|t| t.content().to_vec())
             .as_deref()
@@ -318,7 +318,7 @@ impl BuildState {
             let slot = Arc::new(FrozenSlot {
                 value: OnceLock::new(),
                 template: Some(Arc::new(TemplateNodes {
-                    file: self.file.clone(),
+                    file: self.file,
                     nodes: self.nodes.clone(),
                     files: self.files.clone(),
                     template_id: self.template_id,

@@ -15,7 +15,7 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
-use crate::template::tree::{Arg, ArgKind, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Anns, Arg, ArgKind, Tree, TreeKind, TreeValue};
 use crate::value::{Node, Pos, Value as YValue};
 
 /// YAML built by a fragment function (`#@ def f():` with YAML in its body), as a Starlark value.
@@ -240,8 +240,8 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
     }
     let item = |value: TreeValue| Tree {
         kind: TreeKind::ArrayItem,
-        pos: pos.clone(),
-        anns: Vec::new(),
+        pos: *pos,
+        anns: Anns::default(),
         value,
     };
     if let Some(list) = ListRef::from_value(v) {
@@ -262,8 +262,8 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
         let key = to_scalar_key(k).ok_or_else(|| NotData(k.get_type().to_string()))?;
         Ok(Tree {
             kind: TreeKind::MapItem(key),
-            pos: pos.clone(),
-            anns: Vec::new(),
+            pos: *pos,
+            anns: Anns::default(),
             value: to_tree_value(x, pos)?,
         })
     };
@@ -298,7 +298,7 @@ pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> us
     match to_tree_value(v, pos) {
         Ok(tv) => Arg {
             type_name,
-            kind: ArgKind::Data(Node::new(tv.to_value(), pos.clone())),
+            kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
         },
         Err(_) => Arg {
             type_name,

@@ -5,11 +5,9 @@
 //! and `load()` lines. This module reads those without Starlark; any other template code is
 //! reported as needing the interpreter.
 
-use std::sync::Arc;
-
 use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
-use crate::value::{MapEntry, Node, Pos, Value};
+use crate::value::{FileName, MapEntry, Node, Pos, Value};
 use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// Evaluates a template whose comments are annotations with literal arguments.
@@ -27,7 +25,7 @@ pub struct Annotations {
 /// Reads the annotations of every node of `file` if all its comments are annotations with
 /// literal arguments or `load()`s; the error names the first comment that needs Starlark.
 pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
-    let name: Arc<str> = file.name.clone();
+    let name = FileName::new(&file.name);
     let err = |line: u32, message: String| TemplateError {
         file: name.to_string(),
         line: Some(line),
@@ -44,7 +42,7 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     };
     let mut index = 0;
     for doc in &file.docs {
-        collect(doc, &name, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
+        collect(doc, name, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
     }
     Ok(out)
 }
@@ -58,7 +56,7 @@ pub fn build(
     template_id: u32,
 ) -> Result<Vec<Tree>, TemplateError> {
     let mut builder = Builder {
-        file: file.name,
+        file: FileName::new(&file.name),
         annotations: annotations.by_node.into_iter().peekable(),
         index: 0,
     };
@@ -104,7 +102,7 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
 fn collect(
     node: &RawNode,
-    file: &Arc<str>,
+    file: FileName,
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
@@ -121,7 +119,7 @@ fn collect(
     Ok(())
 }
 
-fn node_annotations(node: &RawNode, file: &Arc<str>) -> Result<Vec<Ann>, (u32, String)> {
+fn node_annotations(node: &RawNode, file: FileName) -> Result<Vec<Ann>, (u32, String)> {
     let mut anns = Vec::new();
     for c in &node.comments {
         let first = c.text.chars().next();
@@ -136,7 +134,7 @@ fn node_annotations(node: &RawNode, file: &Arc<str>) -> Result<Vec<Ann>, (u32, S
                 "text templating needs the Starlark interpreter".into(),
             ));
         }
-        let ann_pos = Pos::new(file.clone(), c.line);
+        let ann_pos = Pos::new(file, c.line);
         let (args, kwargs) = Parser {
             s: args.as_bytes(),
             i: 0,
@@ -156,7 +154,7 @@ fn node_annotations(node: &RawNode, file: &Arc<str>) -> Result<Vec<Ann>, (u32, S
 
 /// Turns raw nodes into trees, in document order, handing out the annotations read before.
 struct Builder {
-    file: Arc<str>,
+    file: FileName,
     annotations: std::iter::Peekable<std::vec::IntoIter<(usize, Vec<Ann>)>>,
     /// The index of the next node in document order.
     index: usize,
@@ -196,8 +194,8 @@ impl Builder {
         };
         Ok(Tree {
             kind,
-            pos: Pos::new(self.file.clone(), line),
-            anns,
+            pos: Pos::new(self.file, line),
+            anns: anns.into(),
             value,
         })
     }
@@ -304,12 +302,12 @@ impl Parser<'_> {
         let type_name = crate::rules::starlark_type(&value).to_string();
         Ok(Arg {
             type_name,
-            kind: ArgKind::Data(Node::new(value, self.pos.clone())),
+            kind: ArgKind::Data(Node::new(value, *self.pos)),
         })
     }
 
     fn node(&mut self) -> Result<Node, String> {
-        Ok(Node::new(self.value()?, self.pos.clone()))
+        Ok(Node::new(self.value()?, *self.pos))
     }
 
     fn value(&mut self) -> Result<Value, String> {
@@ -367,7 +365,7 @@ impl Parser<'_> {
                         }
                         let kind = name.trim_start_matches("overlay.");
                         Ok(Value::Map(vec![
-                            MapEntry { key: Value::Str("__ytt_matcher__".into()), value: Node::new(Value::Str(kind.into()), self.pos.clone()) },
+                            MapEntry { key: Value::Str("__ytt_matcher__".into()), value: Node::new(Value::Str(kind.into()), *self.pos) },
                             MapEntry { key: Value::Str("arg".into()), value: arg },
                         ]))
                     }
@@ -482,9 +480,9 @@ mod tests {
         assert_eq!(
             t[1].data().unwrap().value,
             Value::Array(vec![
-                Node::new(Value::Int(1), ann.pos.clone()),
-                Node::new(Value::Float(-2.5), ann.pos.clone()),
-                Node::new(Value::Null, ann.pos.clone()),
+                Node::new(Value::Int(1), ann.pos),
+                Node::new(Value::Float(-2.5), ann.pos),
+                Node::new(Value::Null, ann.pos),
             ])
         );
     }

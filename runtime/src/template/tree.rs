@@ -1,16 +1,55 @@
 //! The output of templating: documents, map items and array items with their annotations.
 
-use crate::value::{KeySet, Keyed, MapEntry, Node, Pos, Value};
+use crate::value::{FileName, KeySet, Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
-use std::sync::Arc;
 
 /// An evaluated template node: a document, map item or array item.
 #[derive(Clone, Debug)]
 pub struct Tree {
     pub kind: TreeKind,
     pub pos: Pos,
-    pub anns: Vec<Ann>,
+    pub anns: Anns,
     pub value: TreeValue,
+}
+
+/// A node's annotations: one pointer when there are none, as for almost every node of a data
+/// values file (a `Vec` would be three).
+/// The `Box` is the point: a thin pointer, allocated only for the few annotated nodes.
+#[allow(clippy::box_collection)]
+#[derive(Clone, Debug, Default)]
+pub struct Anns(Option<Box<Vec<Ann>>>);
+
+impl Anns {
+    pub fn push(&mut self, ann: Ann) {
+        self.0.get_or_insert_with(Box::default).push(ann);
+    }
+
+    pub fn retain(&mut self, keep: impl FnMut(&Ann) -> bool) {
+        if let Some(anns) = &mut self.0 {
+            anns.retain(keep);
+        }
+    }
+}
+
+impl std::ops::Deref for Anns {
+    type Target = [Ann];
+    fn deref(&self) -> &[Ann] {
+        self.0.as_deref().map_or(&[], Vec::as_slice)
+    }
+}
+
+impl From<Vec<Ann>> for Anns {
+    fn from(anns: Vec<Ann>) -> Anns {
+        Anns((!anns.is_empty()).then(|| Box::new(anns)))
+    }
+}
+
+impl<'a> IntoIterator for &'a Anns {
+    type Item = &'a Ann;
+    type IntoIter = std::slice::Iter<'a, Ann>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -50,7 +89,7 @@ pub enum ArgKind {
 impl Tree {
     /// A parsed YAML node as a tree without annotations (comments are dropped). Positions
     /// name `file`, or are unknown without one.
-    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<&Arc<str>>) -> Tree {
+    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<FileName>) -> Tree {
         use crate::yaml::parse::RawValue;
         let value = match &node.value {
             RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
@@ -61,11 +100,11 @@ impl Tree {
                 TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect())
             }
         };
-        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(Arc::clone(f), node.line));
+        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
         Tree {
             kind: node.kind.clone(),
             pos,
-            anns: Vec::new(),
+            anns: Anns::default(),
             value,
         }
     }
@@ -74,8 +113,8 @@ impl Tree {
     pub fn document(node: &Node) -> Tree {
         Tree {
             kind: TreeKind::Document,
-            pos: node.pos.clone(),
-            anns: Vec::new(),
+            pos: node.pos,
+            anns: Anns::default(),
             value: TreeValue::from_node(node),
         }
     }
@@ -95,7 +134,7 @@ impl Tree {
     pub fn to_node(&self) -> Node {
         Node {
             value: self.value.to_value(),
-            pos: self.pos.clone(),
+            pos: self.pos,
         }
     }
 
@@ -124,7 +163,7 @@ impl Tree {
     pub fn take_node(&mut self) -> Node {
         Node {
             value: self.value.take_value(),
-            pos: self.pos.clone(),
+            pos: self.pos,
         }
     }
 }
@@ -242,8 +281,8 @@ impl TreeValue {
                     .iter()
                     .map(|e| Tree {
                         kind: TreeKind::MapItem(e.key.clone()),
-                        pos: e.value.pos.clone(),
-                        anns: Vec::new(),
+                        pos: e.value.pos,
+                        anns: Anns::default(),
                         value: TreeValue::from_node(&e.value),
                     })
                     .collect(),
@@ -253,8 +292,8 @@ impl TreeValue {
                     .iter()
                     .map(|n| Tree {
                         kind: TreeKind::ArrayItem,
-                        pos: n.pos.clone(),
-                        anns: Vec::new(),
+                        pos: n.pos,
+                        anns: Anns::default(),
                         value: TreeValue::from_node(n),
                     })
                     .collect(),
