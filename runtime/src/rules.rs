@@ -173,7 +173,8 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let empty = |v: &Value| {
         matches!(v, Value::Array(i) if i.is_empty()) || matches!(v, Value::Map(e) if e.is_empty())
     };
-    let order = if empty(value) || empty(arg) {
+    // Only the value is converted so: an empty bound stays a list or dict.
+    let order = if empty(value) {
         Err(Incomparable)
     } else {
         compare(value, arg)
@@ -200,7 +201,7 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             // Items of lists keep their own types; only the operands themselves go through
             // ytt's conversion (an empty collection is None).
             let (a, b) = match incomparable_pair(value, arg) {
-                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), bound_operand_type(b)),
+                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), starlark_type(b)),
                 (a, b) => (starlark_type(a), starlark_type(b)),
             };
             raised(expected(), format!("{a} {op} {b} not implemented"))
