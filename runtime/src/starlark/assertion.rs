@@ -413,13 +413,7 @@ fn yaml_of(v: Value) -> anyhow::Result<String> {
         ))
         .into());
     }
-    match to_tree_value(v, &Pos::unknown()) {
-        Ok(tv) => Ok(match tv.to_value() {
-            YValue::Null => String::new(),
-            data => crate::yaml::emit::to_yaml(&data),
-        }),
-        Err(e) => Err(encode_error("assert.equals", &e)),
-    }
+    super::convert::encode_yaml(v).map_err(|e| encode_error("assert.equals", &e))
 }
 
 #[starlark_module]

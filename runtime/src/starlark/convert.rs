@@ -284,6 +284,17 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
     Err(NotData(v.get_type().to_string()))
 }
 
+/// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),
+/// but an empty YAML fragment writes nothing, as in ytt.
+pub fn encode_yaml(v: Value) -> Result<String, NotData> {
+    let data = to_tree_value(v, &Pos::unknown())?.to_value();
+    Ok(if v.downcast_ref::<YamlFragment>().is_some() {
+        crate::yaml::emit::to_yaml(&data)
+    } else {
+        crate::yaml::emit::encode(&data)
+    })
+}
+
 /// Whether `v` can be called: a function or a builtin.
 pub fn is_function(v: Value) -> bool {
     matches!(v.get_type(), "function" | "builtin_function_or_method")

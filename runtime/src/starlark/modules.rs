@@ -191,9 +191,8 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
-        let tv = to_tree_value(value, &Pos::unknown())
-            .map_err(|e| super::assertion::encode_error("yaml.encode", &e))?;
-        Ok(crate::yaml::emit::to_yaml(&tv.to_value()))
+        super::convert::encode_yaml(value)
+            .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
     }
 }
 
