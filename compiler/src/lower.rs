@@ -315,7 +315,8 @@ impl Lowerer<'_> {
                 ));
             };
             match items.as_slice() {
-                [] => {
+                // ytt calls a 1-tuple empty too.
+                [] | [_] => {
                     return Err(syntax(
                         self,
                         tree,
@@ -341,10 +342,6 @@ impl Lowerer<'_> {
                     };
                     let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos));
                     out.push((d.clone(), v));
-                }
-                [value] => {
-                    let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos));
-                    out.push((String::new(), v));
                 }
                 more => {
                     return Err(syntax(
@@ -521,7 +518,7 @@ impl Lowerer<'_> {
     }
 
     fn type_any(&self, tree: &Tree, ann: &Ann) -> Result<bool, SchemaReport> {
-        let Some((key, arg)) = ann.kwargs.first() else {
+        if ann.kwargs.is_empty() {
             return Err(invalid(
                 self,
                 tree,
@@ -531,30 +528,38 @@ impl Lowerer<'_> {
                 "valid keyword argument and value",
                 &["Supported key-value pairs are 'any=True', 'any=False'"],
             ));
-        };
-        if key != "any" {
-            return Err(invalid(
-                self,
-                tree,
-                ann,
-                "unknown @schema/type annotation keyword argument",
-                format!("{key} (by {})", ann.pos),
-                "A valid kwarg",
-                &["Supported kwargs are 'any'"],
-            ));
         }
-        match arg.data().map(|n| &n.value) {
-            Some(Value::Bool(b)) => Ok(*b),
-            _ => Err(invalid(
-                self,
-                tree,
-                ann,
-                "unknown @schema/type annotation keyword argument",
-                format!("starlark.{} (by {})", starlark_type(arg), ann.pos),
-                "starlark.Bool",
-                &["Supported kwargs are 'any'"],
-            )),
+        // Every keyword is checked, in order: the first that is not `any=` or whose value is
+        // not a bool is the error; the last `any=` counts.
+        let mut any = false;
+        for (key, arg) in &ann.kwargs {
+            if key != "any" {
+                return Err(invalid(
+                    self,
+                    tree,
+                    ann,
+                    "unknown @schema/type annotation keyword argument",
+                    format!("{key} (by {})", ann.pos),
+                    "A valid kwarg",
+                    &["Supported kwargs are 'any'"],
+                ));
+            }
+            match arg.data().map(|n| &n.value) {
+                Some(Value::Bool(b)) => any = *b,
+                _ => {
+                    return Err(invalid(
+                        self,
+                        tree,
+                        ann,
+                        "unknown @schema/type annotation keyword argument",
+                        format!("{} (by {})", go_type(arg), ann.pos),
+                        "starlark.Bool",
+                        &["Supported kwargs are 'any'"],
+                    ))
+                }
+            }
         }
+        Ok(any)
     }
 
     fn check_examples(&self, tree: &Tree, ty: &Type) -> Result<(), SchemaReport> {
@@ -686,9 +691,9 @@ fn relabel_nodes_at(node: &mut Node, from: &Pos, to: &Pos) {
 }
 
 fn type_label(arg: &Arg) -> &str {
-    match arg.data().map(|n| &n.value) {
-        Some(v) => v.type_name(),
-        None => arg.type_name.as_str(),
+    match &arg.kind {
+        ArgKind::Data(n) => schemac_runtime::rules::starlark_type(&n.value),
+        _ => arg.type_name.as_str(),
     }
 }
 
@@ -705,17 +710,10 @@ pub fn empty_schema() -> Type {
     }
 }
 
-/// starlark-go's type names (`Int`, `String`...), as ytt prints them in some errors.
-fn starlark_type(arg: &Arg) -> String {
-    let t = match arg.data().map(|n| &n.value) {
-        Some(Value::Int(_) | Value::UInt(_)) => "Int",
-        Some(Value::Float(_)) => "Float",
-        Some(Value::Str(_)) => "String",
-        Some(Value::Bool(_)) => "Bool",
-        Some(Value::Null) => "NoneType",
-        Some(Value::Array(_)) => "List",
-        Some(Value::Map(_)) => "Dict",
-        None => return arg.type_name.clone(),
-    };
-    t.to_string()
+/// The Go type ytt names for an annotation argument in some errors (`starlark.Int`).
+fn go_type(arg: &Arg) -> String {
+    match arg.data().map(|n| &n.value) {
+        Some(v) => schemac_runtime::rules::go_type(schemac_runtime::rules::starlark_type(v)),
+        None => schemac_runtime::rules::go_type(&arg.type_name),
+    }
 }

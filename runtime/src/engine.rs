@@ -99,9 +99,33 @@ struct Documents {
 }
 
 fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
-    let mut s = format!("Templating file '{}': \n- {}", e.file, e.message);
+    // ytt shows the first line of a message, the call stack, then the rest as the `reason:`.
+    let (first, reason) = match e.message.split_once('\n') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (e.message.as_str(), None),
+    };
+    let mut s = format!("Templating file '{}': \n- {first}", e.file);
+    s.push_str(&call_stack_text(e, sources));
+    if let Some(reason) = reason {
+        s.push_str("\n\n    reason:");
+        for line in reason.split('\n') {
+            s.push_str("\n     ");
+            s.push_str(line);
+        }
+    }
+    s
+}
+
+/// Where a template error happened: its call stack, or its line in the template.
+fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
+    let mut s = String::new();
     for frame in &e.stack {
-        let src = sources.line(&frame.file, frame.line);
+        // A builtin module's own Starlark (`assert.min`) has no source to quote.
+        let src = if sources.has(&frame.file) {
+            sources.line(&frame.file, frame.line)
+        } else {
+            "(unavailable)"
+        };
         // ytt names the template of a frame, not a `.star` file.
         let file = if frame.file.ends_with(".star") {
             String::new()

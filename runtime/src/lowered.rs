@@ -409,7 +409,7 @@ mod tests {
         assert_eq!(LoweredRule(truthy).call(&v), CallOutcome::Fail);
         assert_eq!(
             LoweredRule(failing).call(&v),
-            CallOutcome::Error("bad value".into())
+            CallOutcome::Error(Some("bad value".into()))
         );
         fn when_str<'a>(_: &'a Node, _: &'a Node, _: &'a Node) -> Result<'a> {
             Ok(text("yes"))

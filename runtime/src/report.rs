@@ -73,6 +73,11 @@ impl SourceLines {
         }
     }
 
+    /// Whether the text of `file` is known.
+    pub fn has(&self, file: &str) -> bool {
+        self.files.contains_key(file)
+    }
+
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
         match self.files.get(file) {

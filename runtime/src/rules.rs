@@ -17,6 +17,9 @@ use crate::value::{Node, Value};
 pub struct RuleFailure {
     pub expected: String,
     pub found: Option<String>,
+    /// The rule could not be evaluated on the value (ytt's check raised an error, such as
+    /// `len: value of type int has no len`), rather than finding the value wrong.
+    pub raised: bool,
 }
 
 /// The named rules, in the order they run: `not_null` first, then ytt's own in ytt's fixed
@@ -104,13 +107,27 @@ impl RuleName {
 }
 
 fn fail(expected: String, found: Option<String>) -> Option<RuleFailure> {
-    Some(RuleFailure { expected, found })
+    Some(RuleFailure {
+        expected,
+        found,
+        raised: false,
+    })
+}
+
+/// A rule that could not be evaluated on the value: `found` is the error.
+fn raised(expected: String, found: String) -> Option<RuleFailure> {
+    Some(RuleFailure {
+        expected,
+        found: Some(found),
+        raised: true,
+    })
 }
 
 fn not_null(value: &Value) -> Option<RuleFailure> {
     value.is_null().then(|| RuleFailure {
         expected: "not null".into(),
         found: Some("value is null".into()),
+        raised: false,
     })
 }
 
@@ -133,7 +150,7 @@ fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let expected = || format!("length {op} {}", repr(arg));
     let n = match len_of(value) {
         Ok(n) => n as f64,
-        Err(e) => return fail(expected(), Some(e)),
+        Err(e) => return raised(expected(), e),
     };
     let limit = match arg {
         Value::Int(i) => *i as f64,
@@ -156,7 +173,8 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let empty = |v: &Value| {
         matches!(v, Value::Array(i) if i.is_empty()) || matches!(v, Value::Map(e) if e.is_empty())
     };
-    let order = if empty(value) || empty(arg) {
+    // Only the value is converted so: an empty bound stays a list or dict.
+    let order = if empty(value) {
         Err(Incomparable)
     } else {
         compare(value, arg)
@@ -183,10 +201,10 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             // Items of lists keep their own types; only the operands themselves go through
             // ytt's conversion (an empty collection is None).
             let (a, b) = match incomparable_pair(value, arg) {
-                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), bound_operand_type(b)),
+                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), starlark_type(b)),
                 (a, b) => (starlark_type(a), starlark_type(b)),
             };
-            fail(expected(), Some(format!("{a} {op} {b} not implemented")))
+            raised(expected(), format!("{a} {op} {b} not implemented"))
         }
     }
 }
@@ -232,21 +250,20 @@ fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
 }
 
 fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
-    let Value::Map(entries) = value else {
-        return fail(
-            "exactly one of all children to be not null".into(),
-            Some(format!("{} has no children", starlark_type(value))),
-        );
+    let expected = match arg {
+        Value::Array(_) => format!("exactly one of {} to be not null", repr(arg)),
+        _ => "exactly one of all children to be not null".into(),
     };
-    let (expected, keys): (String, Vec<Value>) = match arg {
-        Value::Array(keys) => (
-            format!("exactly one of {} to be not null", repr(arg)),
-            keys.iter().map(|k| k.value.clone()).collect(),
-        ),
-        _ => (
-            "exactly one of all children to be not null".into(),
-            entries.iter().map(|e| e.key.clone()).collect(),
-        ),
+    let Value::Map(entries) = value else {
+        let found = format!(
+            "value must be a map or dict, but was '{}'",
+            starlark_type(value)
+        );
+        return raised(expected, found);
+    };
+    let keys: Vec<Value> = match arg {
+        Value::Array(keys) => keys.iter().map(|k| k.value.clone()).collect(),
+        _ => entries.iter().map(|e| e.key.clone()).collect(),
     };
     let not_null: Vec<&Value> = keys
         .iter()
@@ -281,6 +298,28 @@ pub fn starlark_type(v: &Value) -> &'static str {
         Value::Str(_) => "string",
         Value::Array(_) => "list",
         Value::Map(_) => "dict",
+    }
+}
+
+/// The Go type starlark-go (in ytt) gives a value of Starlark type `starlark_type`, as ytt's
+/// messages name it (`starlark.Int`, `*starlark.List`, `*yttlibrary.Assertion`).
+pub fn go_type(starlark_type: &str) -> String {
+    match starlark_type {
+        "string" => "starlark.String".into(),
+        "int" => "starlark.Int".into(),
+        "float" => "starlark.Float".into(),
+        "bool" => "starlark.Bool".into(),
+        "NoneType" => "starlark.NoneType".into(),
+        "tuple" => "starlark.Tuple".into(),
+        "list" => "*starlark.List".into(),
+        "dict" => "*starlark.Dict".into(),
+        "set" => "*starlark.Set".into(),
+        "struct" => "*core.StarlarkStruct".into(),
+        "namespace" | "module" => "*starlarkstruct.Module".into(),
+        "function" => "*starlark.Function".into(),
+        "builtin_function_or_method" => "*starlark.Builtin".into(),
+        crate::validate::ASSERTION_TYPE => "*yttlibrary.Assertion".into(),
+        other => format!("starlark.{other}"),
     }
 }
 

@@ -3,6 +3,7 @@
 //! It evaluates compiled templates ([`crate::template::compile`]) with the builder functions of
 //! [`builder`], the `@ytt:` modules of [`modules`] and `load()` of sibling `.star` files.
 
+mod assertion;
 pub mod budget;
 pub mod builder;
 pub mod convert;
@@ -185,6 +186,9 @@ pub fn error_message(e: &starlark::Error) -> String {
     if let starlark::ErrorKind::Native(a) = e.kind() {
         if let Some(f) = a.downcast_ref::<modules::AssertFail>() {
             return f.0.clone();
+        }
+        if let Some(f) = a.downcast_ref::<assertion::InCheckLambda>() {
+            return f.message.clone();
         }
     }
     go_wording(
@@ -550,11 +554,21 @@ fn to_template_error(
             message = format!("{message} {m}");
         }
     }
-    let stack = if compile_time {
+    let mut stack = if compile_time {
         Vec::new()
     } else {
         call_stack(name, program, e, sources)
     };
+    if let Some(lambda) = check_lambda(e) {
+        if stack.is_empty() {
+            stack.push(crate::template::StackFrame {
+                function: "<toplevel>".into(),
+                file: name.to_string(),
+                line: line.unwrap_or(0),
+            });
+        }
+        stack.insert(0, lambda);
+    }
     TemplateError {
         file: name.to_string(),
         line,
@@ -563,6 +577,20 @@ fn to_template_error(
         stack,
         also: Vec::new(),
     }
+}
+
+/// The frame ytt shows for an error in the `check` lambda of an assertion object
+/// (`in lambda`, `assert.min:1`), which runs natively here.
+fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
+    let starlark::ErrorKind::Native(a) = e.kind() else {
+        return None;
+    };
+    let f = a.downcast_ref::<assertion::InCheckLambda>()?;
+    Some(crate::template::StackFrame {
+        function: "lambda".into(),
+        file: format!("assert.{}", f.rule),
+        line: 1,
+    })
 }
 
 /// Globals starlark-rust has and ytt's starlark-go does not: a program using them is told the

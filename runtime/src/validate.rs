@@ -22,8 +22,9 @@ pub enum CallOutcome {
     Pass,
     /// Returned False, None or another non-True value: a violation with no `found:`.
     Fail,
-    /// Called `fail()`/`assert.fail()` or raised an error: a violation with this `found:`.
-    Error(String),
+    /// Called `fail()`/`assert.fail()` or raised an error: a violation with this `found:`
+    /// (none when the error's text is empty, as `fail("")`'s).
+    Error(Option<String>),
 }
 
 /// Calls the functions of custom rules and `when=` on data values: the interpreter's, or
@@ -74,13 +75,16 @@ impl NodeMemo {
 }
 
 /// The `found:` of a rule that failed with `message`: `fail("x")` reads `x`,
-/// `assert.fail("x")` keeps ytt's prefixes (`assert.fail: fail: x`).
-pub fn failure_found(message: &str) -> String {
+/// `assert.fail("x")` keeps ytt's prefixes (`assert.fail: fail: x`), the `check` of
+/// `assert.one_not_null()` loses its name; the text is kept as it is otherwise, spaces and
+/// line breaks included. An empty text is no `found:` at all.
+pub fn failure_found(message: &str) -> Option<String> {
     let msg = message.trim_start();
-    msg.strip_prefix("fail: ")
-        .unwrap_or(msg)
-        .trim_end()
-        .to_string()
+    let msg = msg
+        .strip_prefix("fail: ")
+        .or_else(|| msg.strip_prefix("check: "))
+        .unwrap_or(msg);
+    (!msg.is_empty()).then(|| msg.to_string())
 }
 
 /// One failed rule of a value.
@@ -102,9 +106,12 @@ pub struct Violation {
 
 fn kind_name(arg: &Arg) -> String {
     match &arg.kind {
+        ArgKind::Data(_) if arg.type_name == "struct" => "struct".into(),
         ArgKind::Data(n) => starlark_type(&n.value).into(),
         ArgKind::Tuple(_) => "tuple".into(),
-        ArgKind::Opaque(_) => arg.type_name.clone(),
+        // starlark-go's name for a module.
+        ArgKind::Opaque(_) if arg.type_name == "namespace" => "module".into(),
+        ArgKind::Assertion(..) | ArgKind::Checker(_) | ArgKind::Opaque(_) => arg.type_name.clone(),
     }
 }
 
@@ -116,19 +123,42 @@ fn arg_repr(arg: &Arg) -> String {
             items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
         ),
         ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
+        ArgKind::Assertion(..) | ArgKind::Checker(_) => "struct(...)".into(),
         ArgKind::Opaque(_) => format!("<{}>", arg.type_name),
     }
 }
 
-/// The assertion object an `@ytt:assert` constructor returned, if `node` is one.
-fn assertion(node: &Node) -> Option<(RuleName, Value)> {
-    let name = node.value.get("__ytt_assert__")?.value.as_str()?;
-    let arg = node
-        .value
-        .get("arg")
-        .map(|n| n.value.clone())
-        .unwrap_or(Value::Null);
-    RuleName::parse(name).map(|r| (r, arg))
+/// The type of `@ytt:assert` assertion objects (`assert.min(3)`).
+pub const ASSERTION_TYPE: &str = "@ytt:assert.assertion";
+
+/// Why the second item of a rule's 2-tuple is not a function or an assertion object. ytt
+/// looks for a `check` attribute on a value that has attributes, and words the two cases apart.
+fn not_a_check(arg: &Arg, pos: &Pos) -> String {
+    let check = arg
+        .data()
+        .filter(|_| arg.type_name == "struct")
+        .and_then(|n| n.value.get("check"));
+    if let Some(check) = check {
+        return format!(
+            "expected struct with attribute check(), but was {} (at {pos})",
+            starlark_type(&check.value)
+        );
+    }
+    let has_attributes = matches!(
+        arg.type_name.as_str(),
+        "string" | "list" | "dict" | "set" | "struct" | "namespace" | "yamlfragment"
+    );
+    if has_attributes {
+        format!(
+            "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {pos})",
+            kind_name(arg)
+        )
+    } else {
+        format!(
+            "expected second item in the 2-tuple to be an assertion function, but was {} (at {pos})",
+            kind_name(arg)
+        )
+    }
 }
 
 /// Reads a validation annotation; the error is ytt's `Invalid @... annotation - ...` text.
@@ -170,17 +200,10 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             ArgKind::Opaque(index) if items[1].type_name == "function" => {
                 Check::Function(FunctionRef { index: *index })
             }
-            ArgKind::Data(n) if assertion(n).is_some() => {
-                let (r, a) = assertion(n).expect("checked");
-                Check::Named(r, a)
-            }
-            _ => {
-                return Err(invalid(format!(
-                    "expected second item in tuple to be an assertion function or assertion object, but was a {} (at {})",
-                    kind_name(&items[1]),
-                    ann.pos
-                )))
-            }
+            // Called as its `check`.
+            ArgKind::Checker(index) => Check::Function(FunctionRef { index: *index }),
+            ArgKind::Assertion(rule, arg) => Check::Named(*rule, arg.value.clone()),
+            _ => return Err(invalid(not_a_check(&items[1], &ann.pos))),
         };
         v.custom.push(CustomRule { description, check });
     }
@@ -299,7 +322,7 @@ pub fn run(
             Check::Function(f) => match predicates.call_rule(f, value) {
                 CallOutcome::Pass => {}
                 CallOutcome::Fail => out.push(violation(rule.description.clone(), None)),
-                CallOutcome::Error(e) => out.push(violation(rule.description.clone(), Some(e))),
+                CallOutcome::Error(e) => out.push(violation(rule.description.clone(), e)),
             },
             Check::Named(r, arg) => {
                 if let Some(f) = r.check(arg, &value.value) {

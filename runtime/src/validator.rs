@@ -116,7 +116,7 @@ impl Predicates for BuiltPredicates<'_> {
         #[cfg(feature = "starlark")]
         return self.interpreter.call_rule(f, value);
         #[cfg(not(feature = "starlark"))]
-        CallOutcome::Error(NO_INTERPRETER.into())
+        CallOutcome::Error(Some(NO_INTERPRETER.into()))
     }
 
     fn call_overlay(

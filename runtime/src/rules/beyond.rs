@@ -14,6 +14,7 @@ fn fail(expected: String, found: impl Into<String>) -> Option<RuleFailure> {
     Some(RuleFailure {
         expected,
         found: Some(found.into()),
+        raised: false,
     })
 }
 

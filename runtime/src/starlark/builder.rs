@@ -276,8 +276,13 @@ impl BuildState {
                 }
             }
         }
-        let tv = to_tree_value(v, &pos)
-            .map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
+        let tv = to_tree_value(v, &pos).map_err(|e| {
+            if e.0 == crate::validate::ASSERTION_TYPE {
+                let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
+                return anyhow::anyhow!(super::assertion::does_not_encode(&prefix));
+            }
+            anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+        })?;
         frame.value = FrameValue::Set(tv);
         Ok(())
     }

@@ -284,6 +284,22 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
     Err(NotData(v.get_type().to_string()))
 }
 
+/// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),
+/// but an empty YAML fragment writes nothing, as in ytt.
+pub fn encode_yaml(v: Value) -> Result<String, NotData> {
+    let data = to_tree_value(v, &Pos::unknown())?.to_value();
+    Ok(if v.downcast_ref::<YamlFragment>().is_some() {
+        crate::yaml::emit::to_yaml(&data)
+    } else {
+        crate::yaml::emit::encode(&data)
+    })
+}
+
+/// Whether `v` can be called: a function or a builtin.
+pub fn is_function(v: Value) -> bool {
+    matches!(v.get_type(), "function" | "builtin_function_or_method")
+}
+
 /// Converts an annotation argument. Values that are not data are kept through `keep`, which
 /// returns a handle that is filled in once the module is frozen.
 pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> usize) -> Arg {
@@ -293,6 +309,24 @@ pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> us
         return Arg {
             type_name,
             kind: ArgKind::Tuple(items),
+        };
+    }
+    if let Some(a) = v.downcast_ref::<super::assertion::Assertion>() {
+        let kind = match &a.rule.arg {
+            Ok(arg) => ArgKind::Assertion(a.rule.rule, Node::new(arg.clone(), pos.clone())),
+            Err(_) => ArgKind::Checker(keep(v)),
+        };
+        return Arg { type_name, kind };
+    }
+    // ytt takes any struct with a `check` function for an assertion object.
+    let checker = StructRef::from_value(v).is_some_and(|st| {
+        st.iter()
+            .any(|(k, x)| k.as_str() == "check" && is_function(x))
+    });
+    if checker {
+        return Arg {
+            type_name,
+            kind: ArgKind::Checker(keep(v)),
         };
     }
     match to_tree_value(v, pos) {

@@ -1,6 +1,6 @@
 //! The `@ytt:` modules that schemas and data values load.
 //!
-//! Matchers, assertions and `template.replace` return small marker dicts
+//! Matchers and `template.replace` return small marker dicts
 //! (`{"__ytt_matcher__": "map_key", "arg": "name"}`) that stay plain data, so the Rust side can
 //! read them from annotation arguments without calling back into Starlark.
 
@@ -17,7 +17,8 @@ use starlark::values::{Heap, UnpackValue, Value};
 use super::convert::to_tree_value;
 use crate::value::Pos;
 
-/// Raised by `assert.fail(msg)` and by failing assertion objects.
+/// An error whose message is ytt's text as it is (`assert.fail(msg)`, failing assertion
+/// objects).
 #[derive(Debug)]
 pub struct AssertFail(pub String);
 
@@ -31,83 +32,6 @@ impl std::error::Error for AssertFail {}
 
 fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'v> {
     heap.alloc(AllocDict([(kind, heap.alloc(name)), ("arg", arg)]))
-}
-
-#[starlark_module]
-fn assert_members(builder: &mut GlobalsBuilder) {
-    /// ytt words it `assert.fail: fail: MSG`, in a `found:` line as in a template error.
-    fn fail(msg: &str) -> anyhow::Result<NoneType> {
-        Err(AssertFail(format!("assert.fail: fail: {msg}")).into())
-    }
-
-    fn min<'v>(minimum: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "min", minimum))
-    }
-
-    fn max<'v>(maximum: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "max", maximum))
-    }
-
-    fn min_len<'v>(length: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "min_len", length))
-    }
-
-    fn max_len<'v>(length: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "max_len", length))
-    }
-
-    fn not_null<'v>(heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(
-            heap,
-            "__ytt_assert__",
-            "not_null",
-            Value::new_bool(true),
-        ))
-    }
-
-    fn one_of<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        heap: Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        let items = if args.items.len() == 1 {
-            args.items[0]
-        } else {
-            heap.alloc(args.items)
-        };
-        Ok(marker(heap, "__ytt_assert__", "one_of", items))
-    }
-
-    fn one_not_null<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        heap: Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        let items = match args.items.len() {
-            0 => Value::new_bool(true),
-            1 => args.items[0],
-            _ => heap.alloc(args.items),
-        };
-        Ok(marker(heap, "__ytt_assert__", "one_not_null", items))
-    }
-
-    fn try_to<'v>(f: Value<'v>, eval: &mut Evaluator<'v, '_, '_>) -> anyhow::Result<Value<'v>> {
-        let heap = eval.heap();
-        let depth = super::builder::open_contexts(eval);
-        match eval.eval_function(f, &[], &[]) {
-            Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
-            Err(e) => {
-                // A fragment function the error ended left its YAML context open.
-                if let Some(depth) = depth {
-                    super::builder::close_contexts_from(eval, depth);
-                }
-                let msg = super::error_message(&e);
-                Ok(heap.alloc((Value::new_none(), heap.alloc(msg))))
-            }
-        }
-    }
-
-    fn equals<'v>(expected: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_assert__", "equals", expected))
-    }
 }
 
 #[starlark_module]
@@ -267,9 +191,8 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
     }
 
     fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
-        let tv = to_tree_value(value, &Pos::unknown())
-            .map_err(|e| anyhow::anyhow!("Unsupported value type {} for yaml.encode", e.0))?;
-        Ok(crate::yaml::emit::to_yaml(&tv.to_value()))
+        super::convert::encode_yaml(value)
+            .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
     }
 }
 
@@ -350,7 +273,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
         }
         let tv = to_tree_value(value, &Pos::unknown())
-            .map_err(|e| anyhow::anyhow!("Unsupported value type {} for json.encode", e.0))?;
+            .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
         let compact = crate::yaml::json::marshal_json(&tv.to_value())
             .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))?;
         Ok(json_indent(&compact, indent as usize))
@@ -417,16 +340,7 @@ fn math_args(
                     return Ok(f.0);
                 }
             }
-            // The Go type of the value in starlark-go.
-            let go_type = match v.get_type() {
-                "string" => "starlark.String".to_string(),
-                "bool" => "starlark.Bool".to_string(),
-                "NoneType" => "starlark.NoneType".to_string(),
-                "tuple" => "starlark.Tuple".to_string(),
-                "list" => "*starlark.List".to_string(),
-                "dict" => "*starlark.Dict".to_string(),
-                other => format!("starlark.{other}"),
-            };
+            let go_type = crate::rules::go_type(v.get_type());
             anyhow::bail!("{name}: expected float value, but was {go_type}")
         })
         .collect()
@@ -548,7 +462,7 @@ fn library_members(builder: &mut GlobalsBuilder) {
 /// The frozen `@ytt:` module for `load(path)`, if there is one.
 pub fn ytt_module(path: &str) -> Option<FrozenModule> {
     let (name, members): (&str, fn(&mut GlobalsBuilder)) = match path {
-        "@ytt:assert" => ("assert", assert_members),
+        "@ytt:assert" => ("assert", super::assertion::assert_members),
         "@ytt:overlay" => ("overlay", overlay_namespace),
         "@ytt:template" => ("template", template_members),
         "@ytt:struct" => ("struct", struct_members),

@@ -67,12 +67,16 @@ fn arity(f: Value) -> Option<usize> {
 impl Predicates for StarlarkPredicates<'_> {
     fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
         let Some(owned) = self.frozen(f) else {
-            return CallOutcome::Error("rule is not available".into());
+            return CallOutcome::Error(Some("rule is not available".into()));
         };
         let outcome = super::guarded(|| {
             Module::with_temp_heap(|m| {
                 let heap = m.heap();
-                let fv = heap.access_owned_frozen_value(&owned);
+                let mut fv = heap.access_owned_frozen_value(&owned);
+                // An assertion object runs as its `check`.
+                if !super::convert::is_function(fv) {
+                    fv = fv.get_attr("check", heap).ok().flatten().unwrap_or(fv);
+                }
                 let state = self.slot(f).and_then(|s| s.build_state());
                 let mut eval = Evaluator::new(&m);
                 eval.extra = state.as_ref().map(|s| s as _);
@@ -86,7 +90,7 @@ impl Predicates for StarlarkPredicates<'_> {
                 }
             })
         });
-        outcome.unwrap_or_else(CallOutcome::Error)
+        outcome.unwrap_or_else(|m| CallOutcome::Error(Some(m)))
     }
 
     fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {

@@ -81,6 +81,12 @@ pub enum ArgKind {
     /// Plain data: None, bools, numbers, strings, lists, dicts and YAML fragments.
     Data(Node),
     Tuple(Vec<Arg>),
+    /// An assertion object (`assert.min(3)`) whose argument is data: its rule and argument.
+    Assertion(crate::rules::RuleName, Node),
+    /// An assertion object only Starlark can check: a struct with a `check` function (ytt
+    /// takes any), or an assertion object whose argument is not data. Its index as
+    /// [`ArgKind::Opaque`]'s; it is called as its `check`.
+    Checker(usize),
     /// A value only Starlark can use (a function, an assertion object): its index in the run's
     /// [`super::functions::Functions`].
     Opaque(usize),

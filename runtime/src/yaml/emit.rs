@@ -41,6 +41,16 @@ pub fn to_yaml(value: &Value) -> String {
     e.out
 }
 
+/// A value as `yaml.encode` (and `assert.equals`) write it: as [`to_yaml`], except that an
+/// empty map or array is a document of its own (`{}`, `[]`); null is still nothing.
+pub fn encode(value: &Value) -> String {
+    match value {
+        Value::Map(entries) if entries.is_empty() => "{}\n".into(),
+        Value::Array(items) if items.is_empty() => "[]\n".into(),
+        other => to_yaml(other),
+    }
+}
+
 /// Formats a float as go-yaml does: Go's shortest `%g` (exponent form when the decimal exponent
 /// is below -4 or at least 6, with at least two exponent digits), and `.inf`, `-.inf`, `.nan`.
 pub fn format_float(f: f64) -> String {

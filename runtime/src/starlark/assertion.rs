@@ -1,0 +1,592 @@
+//! `@ytt:assert`: its functions, and the assertion objects that `assert.min(3)`,
+//! `assert.one_of(...)` and the others return, as ytt has them.
+//!
+//! An assertion object is a value of type `@ytt:assert.assertion` that prints as
+//! `struct(...)` and has one member, `check`: a function of one value that returns True or
+//! fails. Its rule is the named rule of [`crate::rules`] (one implementation for assertion
+//! objects, `#@schema/validation` keywords and generated validators); annotations read it as
+//! [`crate::template::tree::ArgKind::Assertion`].
+
+use std::fmt;
+use std::sync::Arc;
+
+use allocative::Allocative;
+use starlark::environment::GlobalsBuilder;
+use starlark::eval::{Arguments, Evaluator};
+use starlark::starlark_module;
+use starlark::values::none::NoneType;
+use starlark::values::tuple::UnpackTuple;
+use starlark::values::{
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, Value, ValueLike,
+};
+use starlark::{starlark_simple_value, StarlarkPagable};
+
+use super::convert::{to_tree_value, NotData};
+use super::modules::AssertFail;
+use crate::rules::{starlark_type, RuleName};
+use crate::value::{Pos, Value as YValue};
+
+/// The rule of an assertion object and its argument.
+#[derive(Debug)]
+pub struct AssertionRule {
+    pub rule: RuleName,
+    /// The argument as data, or the Starlark type of an argument that is not data (a
+    /// function given to `assert.min`).
+    pub arg: Result<YValue, String>,
+}
+
+/// Only for the interpreter's paging, which schemac does not use: values are never paged out.
+impl Default for AssertionRule {
+    fn default() -> AssertionRule {
+        AssertionRule {
+            rule: RuleName::NotNull,
+            arg: Ok(YValue::Bool(true)),
+        }
+    }
+}
+
+/// What `assert.min(3)` and the other constructors return.
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct Assertion {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub rule: Arc<AssertionRule>,
+}
+
+starlark_simple_value!(Assertion);
+
+impl Assertion {
+    /// The type ytt gives assertion objects.
+    pub const TYPE: &'static str = crate::validate::ASSERTION_TYPE;
+}
+
+/// ytt prints an assertion object as a struct, without its members.
+impl fmt::Display for Assertion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("struct(...)")
+    }
+}
+
+fn other_error(message: String) -> starlark::Error {
+    starlark::Error::new_native(AssertFail(message))
+}
+
+/// ytt's message for an assertion object where data was wanted (`PREFIX: ...`).
+pub fn does_not_encode(prefix: &str) -> String {
+    format!(
+        "{prefix}: Unable to convert value: {} does not encode (did you mean to call check()?)",
+        Assertion::TYPE
+    )
+}
+
+/// The error of `FUNCTION` (`yaml.encode`) given a value that is not data.
+pub fn encode_error(function: &str, e: &NotData) -> anyhow::Error {
+    if e.0 == Assertion::TYPE {
+        return anyhow::anyhow!(does_not_encode(function));
+    }
+    anyhow::anyhow!("Unsupported value type {} for {function}", e.0)
+}
+
+#[starlark_value(type = Assertion::TYPE)]
+impl<'v> StarlarkValue<'v> for Assertion {
+    fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+        (attribute == "check").then(|| check_function(&self.rule, heap))
+    }
+
+    fn has_attr(&self, attribute: &str, _heap: Heap<'v>) -> bool {
+        attribute == "check"
+    }
+
+    fn dir_attr(&self) -> Vec<String> {
+        vec!["check".into()]
+    }
+
+    fn invoke(
+        &self,
+        _me: Value<'v>,
+        _args: &Arguments<'v, '_>,
+        _eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        Err(other_error(format!(
+            "invalid call of non-function ({})",
+            Assertion::TYPE
+        )))
+    }
+
+    /// Its members are also its keys: `a["check"]`, `"check" in a`, `len(a) == 1`.
+    fn at(&self, index: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+        match index.unpack_str() {
+            Some("check") => Ok(check_function(&self.rule, heap)),
+            _ => Err(other_error(format!(
+                "key {} not in {}",
+                super::go_repr(index),
+                Assertion::TYPE
+            ))),
+        }
+    }
+
+    fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
+        Ok(other.unpack_str() == Some("check"))
+    }
+
+    fn length(&self) -> starlark::Result<i32> {
+        Ok(1)
+    }
+
+    fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+        Ok(vec![heap.alloc("check")])
+    }
+
+    /// ytt's assertion objects are structs underneath, which do not hash.
+    fn write_hash(
+        &self,
+        _hasher: &mut starlark::collections::StarlarkHasher,
+    ) -> starlark::Result<()> {
+        Err(other_error("unhashable type: struct".into()))
+    }
+}
+
+/// The `check` member: a `lambda` in ytt, except `one_not_null`'s, which is a builtin.
+fn check_function<'v>(rule: &Arc<AssertionRule>, heap: Heap<'v>) -> Value<'v> {
+    let rule = Arc::clone(rule);
+    if rule.rule == RuleName::OneNotNull {
+        heap.alloc(BuiltinCheck { rule })
+    } else {
+        heap.alloc(LambdaCheck { rule })
+    }
+}
+
+/// `check` of the assertions ytt writes in Starlark (`<function lambda>`).
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct LambdaCheck {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    rule: Arc<AssertionRule>,
+}
+
+starlark_simple_value!(LambdaCheck);
+
+impl fmt::Display for LambdaCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("<function lambda>")
+    }
+}
+
+#[starlark_value(type = "function")]
+impl<'v> StarlarkValue<'v> for LambdaCheck {
+    fn invoke(
+        &self,
+        _me: Value<'v>,
+        args: &Arguments<'v, '_>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        let in_lambda = |e: starlark::Error| {
+            starlark::Error::new_native(InCheckLambda {
+                rule: self.rule.rule.as_str(),
+                message: super::error_message(&e),
+            })
+        };
+        let value = lambda_argument(args, eval.heap()).map_err(in_lambda)?;
+        run_check(&self.rule, value, "fail: ", "").map_err(in_lambda)
+    }
+
+    /// The same object's `check` is the same function.
+    fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {
+        Ok(other
+            .downcast_ref::<LambdaCheck>()
+            .is_some_and(|o| Arc::ptr_eq(&o.rule, &self.rule)))
+    }
+}
+
+/// An error in the `check` lambda of `assert.RULE`: ytt's call stack shows the lambda, in a
+/// file named `assert.RULE` whose source is unavailable.
+#[derive(Debug)]
+pub struct InCheckLambda {
+    pub rule: &'static str,
+    pub message: String,
+}
+
+impl fmt::Display for InCheckLambda {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for InCheckLambda {}
+
+/// `check` of `assert.one_not_null()`, a builtin in ytt.
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct BuiltinCheck {
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    rule: Arc<AssertionRule>,
+}
+
+starlark_simple_value!(BuiltinCheck);
+
+impl fmt::Display for BuiltinCheck {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<built-in function assert.{}>", self.rule.rule.as_str())
+    }
+}
+
+#[starlark_value(type = "builtin_function_or_method")]
+impl<'v> StarlarkValue<'v> for BuiltinCheck {
+    fn invoke(
+        &self,
+        _me: Value<'v>,
+        args: &Arguments<'v, '_>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        // A builtin takes its arguments by position and ignores keywords.
+        let items: Vec<Value<'v>> = args.positions(eval.heap())?.collect();
+        let [value] = items[..] else {
+            return Err(other_error(format!(
+                "check: got {} arguments, want 1",
+                items.len()
+            )));
+        };
+        run_check(&self.rule, value, "check: ", "check: ")
+    }
+
+    fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {
+        Ok(other
+            .downcast_ref::<BuiltinCheck>()
+            .is_some_and(|o| Arc::ptr_eq(&o.rule, &self.rule)))
+    }
+}
+
+/// The one argument of ytt's `lambda val: ...`, by position or as `val=`.
+fn lambda_argument<'v>(args: &Arguments<'v, '_>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+    let positional: Vec<Value<'v>> = args.positions(heap)?.collect();
+    if positional.len() > 1 {
+        return Err(other_error(format!(
+            "function lambda accepts 1 positional argument ({} given)",
+            positional.len()
+        )));
+    }
+    let mut value = positional.first().copied();
+    for (name, v) in args.names_map()? {
+        if name.as_str() != "val" {
+            return Err(other_error(format!(
+                "function lambda got an unexpected keyword argument \"{}\"",
+                name.as_str()
+            )));
+        }
+        if value.is_some() {
+            return Err(other_error(
+                "function lambda got multiple values for parameter \"val\"".into(),
+            ));
+        }
+        value = Some(v);
+    }
+    value.ok_or_else(|| other_error("function lambda missing 1 argument (val)".into()))
+}
+
+/// Runs an assertion's rule on `value`: True, or the error ytt's `check` raises: `failed`
+/// and what was found when the value breaks the rule, `raised` and the error when the rule
+/// cannot be evaluated on it.
+fn run_check<'v>(
+    rule: &AssertionRule,
+    value: Value<'v>,
+    failed: &str,
+    raised: &str,
+) -> starlark::Result<Value<'v>> {
+    let data = to_tree_value(value, &Pos::unknown()).map(|tv| tv.to_value());
+    let failure = match (&rule.arg, data) {
+        (Ok(arg), Ok(data)) => rule.rule.check(arg, &data).map(|f| (f.found, f.raised)),
+        (arg, data) => opaque_failure(rule.rule, arg, data),
+    };
+    let Some((found, was_raised)) = failure else {
+        return Ok(Value::new_bool(true));
+    };
+    let prefix = if was_raised { raised } else { failed };
+    Err(other_error(format!(
+        "{prefix}{}",
+        found.unwrap_or_default()
+    )))
+}
+
+/// A rule given or checking a value that is not data: what ytt's check says of it.
+fn opaque_failure(
+    rule: RuleName,
+    arg: &Result<YValue, String>,
+    data: Result<YValue, NotData>,
+) -> Option<(Option<String>, bool)> {
+    let type_of = |v: &Result<YValue, String>| match v {
+        Ok(v) => starlark_type(v).to_string(),
+        Err(t) => t.clone(),
+    };
+    let value = data.map_err(|e| e.0);
+    let raised = |m: String| Some((Some(m), true));
+    match rule {
+        RuleName::Min | RuleName::Max => {
+            let op = if rule == RuleName::Min { ">=" } else { "<=" };
+            raised(format!(
+                "{} {op} {} not implemented",
+                type_of(&value),
+                type_of(arg)
+            ))
+        }
+        RuleName::MinLen | RuleName::MaxLen => {
+            raised(format!("len: value of type {} has no len", type_of(&value)))
+        }
+        RuleName::NotNull => None,
+        RuleName::OneNotNull => raised(format!(
+            "value must be a map or dict, but was '{}'",
+            type_of(&value)
+        )),
+        _ => Some((Some("not one of allowed values".into()), false)),
+    }
+}
+
+/// Keyword arguments, which ytt's `@ytt:assert` functions ignore.
+type Kwargs<'v> = starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
+
+/// The Go type starlark-go gives `v`, as ytt's messages name it.
+fn go_type(v: Value) -> String {
+    crate::rules::go_type(v.get_type())
+}
+
+/// Checks the number of positional arguments of `assert.NAME` (keywords are ignored, as ytt
+/// ignores them).
+fn arity<'v>(
+    name: &str,
+    args: &UnpackTuple<Value<'v>>,
+    min: usize,
+    max: usize,
+) -> anyhow::Result<()> {
+    let n = args.items.len();
+    let want = match (min, max) {
+        _ if (min..=max).contains(&n) => return Ok(()),
+        (0, max) => format!("at most {max}"),
+        (min, usize::MAX) => format!("at least {min}"),
+        (min, _) => min.to_string(),
+    };
+    Err(AssertFail(format!("assert.{name}: got {n} arguments, want {want}")).into())
+}
+
+/// An assertion object of `rule` with argument `arg`.
+fn assertion<'v>(rule: RuleName, arg: Value<'v>, heap: Heap<'v>) -> Value<'v> {
+    let arg = to_tree_value(arg, &Pos::unknown())
+        .map(|tv| tv.to_value())
+        .map_err(|e| e.0);
+    heap.alloc(Assertion {
+        rule: Arc::new(AssertionRule { rule, arg }),
+    })
+}
+
+fn bound<'v>(
+    name: &str,
+    rule: RuleName,
+    args: UnpackTuple<Value<'v>>,
+    heap: Heap<'v>,
+) -> anyhow::Result<Value<'v>> {
+    arity(name, &args, 1, 1)?;
+    Ok(assertion(rule, args.items[0], heap))
+}
+
+fn length<'v>(
+    name: &str,
+    rule: RuleName,
+    args: UnpackTuple<Value<'v>>,
+    heap: Heap<'v>,
+) -> anyhow::Result<Value<'v>> {
+    arity(name, &args, 1, 1)?;
+    let n = args.items[0];
+    if !matches!(n.get_type(), "int" | "float") {
+        return Err(AssertFail(format!(
+            "assert.{name}: expected value to be an number, but was {}",
+            n.get_type()
+        ))
+        .into());
+    }
+    Ok(assertion(rule, n, heap))
+}
+
+/// ytt's `assert.equals` compares the values' YAML, and shows it when they differ.
+fn yaml_of(v: Value) -> anyhow::Result<String> {
+    if v.get_type() == "function" || v.get_type() == "builtin_function_or_method" {
+        return Err(AssertFail(format!(
+            "assert.equals: expected argument not to be a function, but was {}",
+            go_type(v)
+        ))
+        .into());
+    }
+    super::convert::encode_yaml(v).map_err(|e| encode_error("assert.equals", &e))
+}
+
+#[starlark_module]
+pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
+    /// ytt words it `assert.fail: fail: MSG`, in a `found:` line as in a template error.
+    fn fail<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+    ) -> anyhow::Result<NoneType> {
+        arity("fail", &args, 1, 1)?;
+        let Some(msg) = args.items[0].unpack_str() else {
+            return Err(AssertFail(format!(
+                "assert.fail: expected a string, but was {}",
+                args.items[0].get_type()
+            ))
+            .into());
+        };
+        Err(AssertFail(format!("assert.fail: fail: {msg}")).into())
+    }
+
+    fn min<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        bound("min", RuleName::Min, args, heap)
+    }
+
+    fn max<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        bound("max", RuleName::Max, args, heap)
+    }
+
+    fn min_len<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        length("min_len", RuleName::MinLen, args, heap)
+    }
+
+    fn max_len<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        length("max_len", RuleName::MaxLen, args, heap)
+    }
+
+    /// `assert.not_null()` is an assertion object; `assert.not_null(v)` checks `v` at once.
+    fn not_null<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        arity("not_null", &args, 0, 1)?;
+        match args.items.first() {
+            None => Ok(assertion(RuleName::NotNull, Value::new_bool(true), heap)),
+            Some(v) if v.is_none() => {
+                Err(AssertFail("assert.not_null: fail: value is null".into()).into())
+            }
+            Some(_) => Ok(Value::new_bool(true)),
+        }
+    }
+
+    fn one_of<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        arity("one_of", &args, 1, usize::MAX)?;
+        let items = match args.items[..] {
+            [one] => {
+                if matches!(
+                    one.get_type(),
+                    "string" | "int" | "float" | "bool" | "NoneType"
+                ) {
+                    return Err(AssertFail(format!(
+                        "assert.one_of: expected a sequence, but was a '{}'",
+                        one.get_type()
+                    ))
+                    .into());
+                }
+                one
+            }
+            _ => heap.alloc(args.items),
+        };
+        Ok(assertion(RuleName::OneOf, items, heap))
+    }
+
+    fn one_not_null<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        arity("one_not_null", &args, 0, 1).map_err(|_| {
+            AssertFail(format!(
+                "assert.one_not_null: got {} arguments, want 1",
+                args.items.len()
+            ))
+        })?;
+        let keys = match args.items.first() {
+            None => Value::new_bool(true),
+            Some(v) => match v.unpack_bool() {
+                Some(true) => *v,
+                Some(false) => {
+                    return Err(AssertFail(
+                        "assert.one_not_null: one_not_null() cannot be False".into(),
+                    )
+                    .into())
+                }
+                None if matches!(v.get_type(), "string" | "int" | "float" | "NoneType") => {
+                    return Err(AssertFail(format!(
+                        "assert.one_not_null: expected a sequence of keys, but was a '{}'",
+                        v.get_type()
+                    ))
+                    .into())
+                }
+                None => *v,
+            },
+        };
+        Ok(assertion(RuleName::OneNotNull, keys, heap))
+    }
+
+    /// `(result, None)`, or `(None, message)` when `f()` fails.
+    fn try_to<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        arity("try_to", &args, 1, 1)?;
+        let f = args.items[0];
+        if !matches!(f.get_type(), "function" | "builtin_function_or_method") {
+            return Err(AssertFail(format!(
+                "assert.try_to: expected argument to be a function, but was {}",
+                go_type(f)
+            ))
+            .into());
+        }
+        let heap = eval.heap();
+        let depth = super::builder::open_contexts(eval);
+        match eval.eval_function(f, &[], &[]) {
+            Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
+            Err(e) => {
+                // A fragment function the error ended left its YAML context open.
+                if let Some(depth) = depth {
+                    super::builder::close_contexts_from(eval, depth);
+                }
+                let msg = super::error_message(&e);
+                Ok(heap.alloc((Value::new_none(), heap.alloc(msg))))
+            }
+        }
+    }
+
+    /// Fails unless the two values have the same YAML.
+    fn equals<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _ignored: Kwargs<'v>,
+    ) -> anyhow::Result<NoneType> {
+        arity("equals", &args, 2, 2)?;
+        let (expected, actual) = (args.items[0], args.items[1]);
+        let (expected_yaml, actual_yaml) = (yaml_of(expected)?, yaml_of(actual)?);
+        if expected_yaml == actual_yaml {
+            return Ok(NoneType);
+        }
+        Err(AssertFail(format!(
+            "assert.equals: Not equal:\n(expected type: {})\n{expected_yaml}\n\n(was type: {})\n{actual_yaml}",
+            expected.get_type(),
+            actual.get_type()
+        ))
+        .into())
+    }
+}
