@@ -171,15 +171,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
 pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
     match (&ty.kind, &mut tree.value) {
         (Kind::Map(fields), TreeValue::Map(items)) => {
-            let mut index = KeyIndex::new(items, fields.len());
-            items.reserve(fields.len().saturating_sub(items.len()));
+            let index = KeyIndex::new(items, fields.len());
+            // Only the given items are searched: the defaults added are each a field's own.
+            let given = items.len();
+            items.reserve(fields.len().saturating_sub(given));
             for field in fields {
-                match index.find(items, &field.key) {
+                match index.find(&items[..given], &field.key) {
                     Some(i) => fill_defaults(&mut items[i], &field.ty),
-                    None => {
-                        items.push(default_item(field));
-                        index.pushed(items);
-                    }
+                    None => items.push(default_item(field)),
                 }
             }
         }
@@ -206,7 +205,7 @@ fn default_item(field: &Field) -> Tree {
 pub fn fill_node_defaults(node: &mut Node, ty: &Type) {
     let mut tree = Tree::document(node);
     fill_defaults(&mut tree, ty);
-    *node = tree.to_node();
+    *node = tree.into_node();
 }
 
 #[cfg(test)]

@@ -109,7 +109,7 @@ pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, 
         ))
     })?;
     let mut node = match raw.docs.first() {
-        Some(doc) => crate::template::tree::Tree::from_raw(doc, None).to_node(),
+        Some(doc) => crate::template::tree::Tree::from_raw(doc, None).into_node(),
         None => Node::null(crate::value::Pos::new(name, 1)),
     };
     // The text gave positions; the values keep their own types.
