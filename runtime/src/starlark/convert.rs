@@ -313,7 +313,7 @@ pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> us
     }
     if let Some(a) = v.downcast_ref::<super::assertion::Assertion>() {
         let kind = match &a.rule.arg {
-            Ok(arg) => ArgKind::Assertion(a.rule.rule, Node::new(arg.clone(), pos.clone())),
+            Ok(arg) => ArgKind::Assertion(a.rule.rule, Node::new(arg.clone(), *pos)),
             Err(_) => ArgKind::Checker(keep(v)),
         };
         return Arg { type_name, kind };
