@@ -40,9 +40,13 @@ impl Pos {
 
 impl fmt::Display for Pos {
     /// `file:line`, as ytt prints positions; a node of a nameless text (a `--data-value-yaml`
-    /// collection) is its line alone.
+    /// collection) is its line alone, and an unknown position `?`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.file.is_empty() && self.line > 0 {
+        if self.is_unknown() {
+            // ytt's unknown position (a node made from a Starlark value).
+            return f.write_str("?");
+        }
+        if self.file.is_empty() {
             return write!(f, "{}", self.line);
         }
         write!(f, "{}:{}", self.file, self.line)

@@ -264,7 +264,8 @@ impl BuildState {
         let Some(frame) = ctx.stack.last_mut() else {
             anyhow::bail!("internal error: no open node")
         };
-        let pos = self.pos(frame.id);
+        // ytt's nodes made from Starlark values have no position (`?` in its messages).
+        let pos = Pos::unknown();
         if let Some(dict) = DictRef::from_value(v) {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
