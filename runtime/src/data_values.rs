@@ -24,11 +24,12 @@ fn nested<'k>(
     keys: impl DoubleEndedIterator<Item = &'k str>,
     leaf: TreeValue,
     pos: &Pos,
+    sources: &mut SourceLines,
 ) -> TreeValue {
     let mut value = leaf;
     for (i, key) in keys.rev().enumerate() {
         let anns = if i == 0 {
-            vec![Ann {
+            let mut anns = vec![Ann {
                 name: "overlay/replace".into(),
                 pos: *pos,
                 args: Vec::new(),
@@ -42,7 +43,20 @@ fn nested<'k>(
                         )),
                     },
                 )],
-            }]
+            }];
+            if matches!(value, TreeValue::Map(_) | TreeValue::Array(_)) {
+                // ytt's node for a map or array a flag gives is line 1 of a nameless text it
+                // quotes as empty; the item itself stays the flag's.
+                let nameless = FileName::unique("");
+                sources.add_source(nameless, "");
+                anns.push(Ann {
+                    name: crate::template::VALUE_POS.into(),
+                    pos: Pos::new(nameless, 1),
+                    args: Vec::new(),
+                    kwargs: Vec::new(),
+                });
+            }
+            anns
         } else {
             Vec::new()
         };
@@ -183,7 +197,7 @@ fn key_value_document(
     } else {
         TreeValue::Scalar(Value::Str(v.to_string()))
     };
-    Ok(Some(doc(nested(k.split('.'), leaf, &pos), pos)))
+    Ok(Some(doc(nested(k.split('.'), leaf, &pos, sources), pos)))
 }
 
 /// The document of `--data-value-file key=path`.
@@ -210,7 +224,12 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
     sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
     Ok(doc(
-        nested(k.split('.'), TreeValue::Scalar(Value::Str(text)), &pos),
+        nested(
+            k.split('.'),
+            TreeValue::Scalar(Value::Str(text)),
+            &pos,
+            sources,
+        ),
         pos,
     ))
 }
@@ -305,7 +324,7 @@ fn env_documents(
             }
         };
         let keys: Vec<&str> = key.split("__").collect();
-        out.push(doc(nested(keys.into_iter(), leaf, &pos), pos));
+        out.push(doc(nested(keys.into_iter(), leaf, &pos, sources), pos));
     }
     Ok(out)
 }

@@ -19,6 +19,11 @@ pub fn duplicate_key_message(template_id: u32, key: &crate::value::Value) -> Str
 /// The annotation that lets a map item replace an earlier item with the same key.
 pub const MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
 
+/// schemac's own annotation (no `#@` comment can write it: it has a space) for where a map
+/// item's collection value is, when that is not the item's position: the value of a
+/// `--data-value-yaml` flag is a node of a nameless text in ytt.
+pub const VALUE_POS: &str = "schemac value-pos";
+
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {

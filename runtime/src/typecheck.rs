@@ -62,8 +62,10 @@ pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
 /// The violation of a value whose kind is not its type's.
 fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
+    // A collection is quoted at its own node where that differs from its item's.
+    let value_pos = tree.ann(crate::template::VALUE_POS).filter(|_| collection);
     TypeViolation {
-        pos: tree.pos,
+        pos: value_pos.map_or(tree.pos, |a| a.pos),
         description: None,
         found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
