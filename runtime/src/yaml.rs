@@ -4,6 +4,7 @@ mod block;
 pub mod emit;
 mod go_error;
 pub mod json;
+mod libyaml_events;
 pub mod parse;
 #[cfg(test)]
 mod reader_tests;

@@ -95,7 +95,14 @@ impl SyntaxError {
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
-    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    // ytt puts `---` + a line break before a file that does not start with `---`, so go-yaml
+    // never sees a byte-order mark at the start of the text, and reads one as any character:
+    // `\u{feff}#@data/values` is a plain scalar, not an annotation. The readers here would
+    // skip it: a private-use character stands in for it while they read (unless the text has
+    // one of its own).
+    let stand_in = src.contains('\u{feff}') && !src.contains(BOM_STAND_IN);
+    let replaced = stand_in.then(|| src.replace('\u{feff}', BOM_STAND_IN_STR));
+    let src = replaced.as_deref().unwrap_or(src);
     let read = match super::block::read(src, strict) {
         Ok(read) => read,
         Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
@@ -103,10 +110,16 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
     };
     let Read {
         mut docs,
-        comments,
-        unknown_comment,
+        mut comments,
+        mut unknown_comment,
         first_explicit,
     } = read;
+    if stand_in {
+        docs.iter_mut().for_each(restore_bom);
+        for c in comments.iter_mut().chain(unknown_comment.as_mut()) {
+            c.text = c.text.replace(BOM_STAND_IN, "\u{feff}");
+        }
+    }
     let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
         // As in ytt, annotations after the last node make an empty document of their own (it
@@ -126,6 +139,28 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
     })
 }
 
+/// Stands in for byte-order marks while a file is read.
+const BOM_STAND_IN: char = '\u{e000}';
+const BOM_STAND_IN_STR: &str = "\u{e000}";
+
+/// Puts the byte-order marks back in the strings (keys included) of `node`.
+fn restore_bom(node: &mut RawNode) {
+    let restore = |v: &mut Value| {
+        if let Value::Str(s) = v {
+            if s.contains(BOM_STAND_IN) {
+                *s = s.replace(BOM_STAND_IN, "\u{feff}");
+            }
+        }
+    };
+    if let RawKind::MapItem(key) = &mut node.kind {
+        restore(key);
+    }
+    match &mut node.value {
+        RawValue::Scalar(v) => restore(v),
+        RawValue::Map(items) | RawValue::Array(items) => items.iter_mut().for_each(restore_bom),
+    }
+}
+
 /// What a reader found in a file, before comments are attached.
 #[derive(Debug, PartialEq)]
 pub(super) struct Read {
@@ -138,26 +173,25 @@ pub(super) struct Read {
     pub first_explicit: bool,
 }
 
-/// Reads `src` (without its byte-order mark) with saphyr-parser.
+/// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
+/// libyaml (and so go-yaml) reads.
 pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
-    let mut builder = Builder {
-        parser: Parser::new_from_str(src),
-        chars: &chars,
-        scalar_spans: Vec::new(),
-        anchors: Vec::new(),
-        strict,
-        first_explicit: false,
-        depth: 0,
-        alias_nodes: 0,
-    };
+    let mut builder = Builder::new(Events::Saphyr(Parser::new_from_str(src)), &chars, strict);
     // A tab in the indentation is found by go-yaml where it is, even before a later error.
-    let docs = builder.documents();
-    let tab = check_tab_indentation(&chars, &builder.scalar_spans);
+    let mut docs = builder.documents();
+    let mut tab = check_tab_indentation(&chars, &builder.scalar_spans);
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
     // texts go-yaml rejects: `- : x` under a key); saphyr's own otherwise.
     if let Some(e) = super::go_error::first_error(src) {
         return Err(e);
+    }
+    if docs.is_err() {
+        if let Some(events) = super::libyaml_events::read(src) {
+            builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict);
+            docs = builder.documents();
+            tab = check_tab_indentation(&chars, &builder.scalar_spans);
+        }
     }
     let docs = match (docs, tab) {
         (Ok(docs), Ok(())) => docs,
@@ -272,8 +306,15 @@ fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
     }
 }
 
+/// Where a [`Builder`] reads its events from.
+enum Events<'a> {
+    Saphyr(Parser<'a, saphyr_parser::StrInput<'a>>),
+    /// Read beforehand by [`libyaml_events::read`](super::libyaml_events::read), without error.
+    Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
+}
+
 struct Builder<'a> {
-    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    events: Events<'a>,
     chars: &'a [char],
     /// Character ranges covered by scalars: a `#` inside them is not a comment.
     scalar_spans: Vec<(usize, usize)>,
@@ -309,8 +350,25 @@ fn line_of(span: &Span) -> u32 {
 }
 
 impl<'a> Builder<'a> {
+    fn new(events: Events<'a>, chars: &'a [char], strict: bool) -> Self {
+        Builder {
+            events,
+            chars,
+            scalar_spans: Vec::new(),
+            anchors: Vec::new(),
+            strict,
+            first_explicit: false,
+            depth: 0,
+            alias_nodes: 0,
+        }
+    }
+
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
-        match self.parser.next_event() {
+        let next = match &mut self.events {
+            Events::Saphyr(parser) => parser.next_event(),
+            Events::Libyaml(events) => events.next().map(Ok),
+        };
+        match next {
             Some(Ok(ev)) => Ok(ev),
             Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
                 Err(self.unknown_anchor(e.marker().index()))
@@ -407,7 +465,10 @@ impl<'a> Builder<'a> {
                 };
                 self.scalar_spans.push((span.start.index(), end));
                 let text = match style {
-                    ScalarStyle::Literal | ScalarStyle::Folded if self.ends_unterminated(end) => {
+                    ScalarStyle::Literal | ScalarStyle::Folded
+                        if matches!(self.events, Events::Saphyr(_))
+                            && self.ends_unterminated(end) =>
+                    {
                         text.strip_suffix('\n')
                             .map_or(text.clone(), |t| t.to_string().into())
                     }

@@ -69,7 +69,7 @@ pub(super) fn check_tab_indentation(
                 line += 1;
                 at_line_start = true;
             }
-            '#' if !inside(i) && (i == 0 || chars[i - 1].is_whitespace()) => {
+            '#' if !inside(i) && starts_comment(chars, i) => {
                 // A comment runs to the end of its line.
                 while i + 1 < chars.len() && chars[i + 1] != '\n' {
                     i += 1;
@@ -123,6 +123,17 @@ pub(super) fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usi
     end
 }
 
+/// Whether the `#` at `i`, outside scalars, starts a comment: after a blank, as YAML has it,
+/// or, as go-yaml reads it, right after the end of a quoted scalar or a flow collection, or a
+/// `,` or `[` in one (`a: "x"# c`, `[x,#c`).
+fn starts_comment(chars: &[char], i: usize) -> bool {
+    i == 0
+        || matches!(
+            chars[i - 1],
+            ' ' | '\t' | '\n' | '\r' | '"' | '\'' | ']' | '}' | ',' | '[' | '{'
+        )
+}
+
 /// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
 pub(super) fn scan_comments(
     chars: &[char],
@@ -145,8 +156,7 @@ pub(super) fn scan_comments(
             i += 1;
             continue;
         }
-        let after_blank = i == 0 || matches!(chars[i - 1], ' ' | '\t' | '\n' | '\r');
-        if c == '#' && after_blank && !inside(i) {
+        if c == '#' && starts_comment(chars, i) && !inside(i) {
             let end = chars[i..]
                 .iter()
                 .position(|&c| c == '\n')
