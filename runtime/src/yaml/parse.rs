@@ -14,7 +14,9 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::block::GaveUp;
-use super::saphyr_text::{check_tab_indentation, quoted_scalar_end, scan_comments};
+use super::saphyr_text::{
+    check_tab_indentation, directives_start, quoted_scalar_end, scan_comments,
+};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -406,7 +408,12 @@ impl<'a> Builder<'a> {
                 Event::DocumentStart(explicit) => {
                     // Anchors do not reach across documents.
                     self.anchors.clear();
-                    let line = if explicit || !docs.is_empty() {
+                    let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
+                        // go-yaml's document starts at its directives (`%YAML 1.1`), if any;
+                        // saphyr-parser's at `---`.
+                        directives_start(self.chars, span.start.index())
+                            .unwrap_or_else(|| line_of(&span))
+                    } else if explicit || !docs.is_empty() {
                         line_of(&span)
                     } else {
                         1

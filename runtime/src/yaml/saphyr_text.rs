@@ -178,3 +178,30 @@ pub(super) fn scan_comments(
     }
     (out, unknown)
 }
+
+/// The line of the first directive (`%YAML 1.1`, `%TAG ...`) before the `---` at character
+/// `start`, with only comments and blank lines between them; `None` without directives.
+pub(super) fn directives_start(chars: &[char], start: usize) -> Option<u32> {
+    let start = start.min(chars.len());
+    let line_of = |i: usize| 1 + chars[..i].iter().filter(|&&c| c == '\n').count() as u32;
+    let mut first = None;
+    // The start of the line above the one that begins at `end`.
+    let mut end = chars[..start].iter().rposition(|&c| c == '\n')?;
+    loop {
+        let begin = chars[..end]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |p| p + 1);
+        let text = chars[begin..end].iter().skip_while(|c| c.is_whitespace());
+        match text.clone().next() {
+            Some('%') if chars[begin] == '%' => first = Some(begin),
+            None | Some('#') => {}
+            Some(_) => break,
+        }
+        if begin == 0 {
+            break;
+        }
+        end = begin - 1;
+    }
+    first.map(line_of)
+}
