@@ -1,6 +1,7 @@
 //! Reading and writing YAML the way ytt does.
 
 mod block;
+mod bom;
 pub mod emit;
 mod go_error;
 pub mod json;

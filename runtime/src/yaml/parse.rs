@@ -97,13 +97,8 @@ impl SyntaxError {
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
-    // ytt puts `---` + a line break before a file that does not start with `---`, so go-yaml
-    // never sees a byte-order mark at the start of the text, and reads one as any character:
-    // `\u{feff}#@data/values` is a plain scalar, not an annotation. The readers here would
-    // skip it: a private-use character stands in for it while they read (unless the text has
-    // one of its own).
-    let stand_in = src.contains('\u{feff}') && !src.contains(BOM_STAND_IN);
-    let replaced = stand_in.then(|| src.replace('\u{feff}', BOM_STAND_IN_STR));
+    // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
+    let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
     let read = match super::block::read(src, strict) {
         Ok(read) => read,
@@ -116,11 +111,11 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         mut unknown_comment,
         first_explicit,
     } = read;
-    if stand_in {
-        docs.iter_mut().for_each(restore_bom);
-        for c in comments.iter_mut().chain(unknown_comment.as_mut()) {
-            c.text = c.text.replace(BOM_STAND_IN, "\u{feff}");
-        }
+    if replaced.is_some() {
+        super::bom::restore(
+            &mut docs,
+            comments.iter_mut().chain(unknown_comment.as_mut()),
+        );
     }
     let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
@@ -141,28 +136,6 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
     })
 }
 
-/// Stands in for byte-order marks while a file is read.
-const BOM_STAND_IN: char = '\u{e000}';
-const BOM_STAND_IN_STR: &str = "\u{e000}";
-
-/// Puts the byte-order marks back in the strings (keys included) of `node`.
-fn restore_bom(node: &mut RawNode) {
-    let restore = |v: &mut Value| {
-        if let Value::Str(s) = v {
-            if s.contains(BOM_STAND_IN) {
-                *s = s.replace(BOM_STAND_IN, "\u{feff}");
-            }
-        }
-    };
-    if let RawKind::MapItem(key) = &mut node.kind {
-        restore(key);
-    }
-    match &mut node.value {
-        RawValue::Scalar(v) => restore(v),
-        RawValue::Map(items) | RawValue::Array(items) => items.iter_mut().for_each(restore_bom),
-    }
-}
-
 /// What a reader found in a file, before comments are attached.
 #[derive(Debug, PartialEq)]
 pub(super) struct Read {
@@ -179,7 +152,11 @@ pub(super) struct Read {
 /// libyaml (and so go-yaml) reads.
 pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
-    let mut builder = Builder::new(Events::Saphyr(Parser::new_from_str(src)), &chars, strict);
+    let mut builder = Builder::new(
+        Events::Saphyr(Box::new(Parser::new_from_str(src))),
+        &chars,
+        strict,
+    );
     // A tab in the indentation is found by go-yaml where it is, even before a later error.
     let mut docs = builder.documents();
     let mut tab = check_tab_indentation(&chars, &builder.scalar_spans);
@@ -310,7 +287,7 @@ fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
 
 /// Where a [`Builder`] reads its events from.
 enum Events<'a> {
-    Saphyr(Parser<'a, saphyr_parser::StrInput<'a>>),
+    Saphyr(Box<Parser<'a, saphyr_parser::StrInput<'a>>>),
     /// Read beforehand by [`libyaml_events::read`](super::libyaml_events::read), without error.
     Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
 }
@@ -810,6 +787,12 @@ mod tests {
         assert!(e.line >= 2, "{e:?}");
         let e = parse_file("t.yml", "a:\n\t- 1\n", false).unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn a_document_starts_at_its_directives() {
+        let f = parse("a: 1\n...\n%YAML 1.1\n# c\n%TAG !e! tag:e.com:\n---\nb: 2\n");
+        assert_eq!(f.docs[1].line, 3);
     }
 
     #[test]
