@@ -3,7 +3,8 @@
 //! identical; stderr too, with ytt's `ytt: ` prefix read as `schemac: `. Cases listed in
 //! `tests/xfail-cases.txt` (with a reason) must still differ. A case with an `unreadable` file
 //! runs with the paths it lists made unreadable, as a user other than root when the tests run
-//! as root (skipped with a message when that cannot be done).
+//! as root (skipped with a message when that cannot be done). A case's `stdin` file is its
+//! standard input.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -61,7 +62,10 @@ fn run(case: &Path) -> Option<String> {
             }
         }
     }
-    let out = cmd.output().unwrap();
+    // A case's `stdin` file is its standard input (`-f -`); nothing otherwise.
+    let stdin = std::fs::File::open(case.join("stdin"))
+        .map_or_else(|_| std::process::Stdio::null(), std::process::Stdio::from);
+    let out = cmd.stdin(stdin).output().unwrap();
     let expected_rc: i32 = String::from_utf8(read(&case.join("expected.rc")))
         .unwrap()
         .trim()

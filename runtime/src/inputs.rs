@@ -16,11 +16,30 @@ pub struct InputFile {
     pub encoding_error: Option<&'static str>,
 }
 
-/// The files named by `-f` arguments, directories expanded in ytt's order. `Err` is ytt's
-/// message (after `Error: `).
+/// The files named by `-f` arguments, directories expanded in ytt's order. `-f -` reads
+/// standard input (once), named `stdin.yml`; `-f NAME=PATH` names a file `NAME` (a directory's
+/// files keep their names). `Err` is ytt's message (after `Error: `).
 pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
     let mut out = Vec::new();
-    for p in paths {
+    let mut stdin_read = false;
+    for arg in paths {
+        let (name, p) = match arg.split_once('=') {
+            Some((_, path)) if path.contains('=') => {
+                return Err(format!(
+                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+                ))
+            }
+            Some((name, path)) => (Some(name).filter(|n| !n.is_empty()), path),
+            None => (None, arg.as_str()),
+        };
+        if p == "-" {
+            if std::mem::replace(&mut stdin_read, true) {
+                return Err(STDIN_READ_TWICE.into());
+            }
+            let name = name.unwrap_or("stdin.yml").to_string();
+            out.push(read_stdin(name).map_err(ReadError::for_template)?);
+            continue;
+        }
         let path = Path::new(p);
         let meta = std::fs::symlink_metadata(path)
             .map_err(|e| format!("Checking file '{p}': {}", lstat_message(p, &e)))?;
@@ -43,7 +62,8 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
         } else if meta.is_file() {
-            out.push(read_regular(path, base_name(p)).map_err(ReadError::for_template)?);
+            let name = name.map_or_else(|| base_name(p), str::to_string);
+            out.push(read_regular(path, name).map_err(ReadError::for_template)?);
         } else {
             return Err(format!(
                 "Expected file '{p}' to be a regular file, but was not"
@@ -52,6 +72,10 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
     }
     Ok(out)
 }
+
+/// ytt's refusal of a second `-` among the file flags.
+const STDIN_READ_TWICE: &str =
+    "Standard input has already been read, has the '-' argument been used in more than one flag?";
 
 /// The name ytt gives a file named on the command line: its base name (`config/schema.yml`
 /// is `schema.yml` in messages and to `load()`, as if it were in the current directory).
@@ -184,19 +208,44 @@ pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadE
 
 /// Reads a file of at most `max` bytes; a larger one is an error naming the budget.
 fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadError> {
-    use std::io::Read;
     // Go's error for a file it cannot open or read (`open d/v.yml: permission denied`): ytt
     // prints it alone for `-f`, after `Reading file 'NAME': ` for data values files.
-    let reading = |e: std::io::Error| {
+    let shown = name.clone();
+    let reading = move |e: std::io::Error| {
         let open = format!("open {}: {}", path.display(), io_text(&e));
         ReadError::Unreadable {
-            name: name.clone(),
+            name: shown.clone(),
             open,
         }
     };
+    let file = std::fs::File::open(path).map_err(&reading)?;
+    read_source(file, name, max, reading)
+}
+
+/// Standard input as the file `name`, within the input budget.
+fn read_stdin(name: String) -> Result<InputFile, ReadError> {
+    let shown = name.clone();
+    let reading = move |e: std::io::Error| ReadError::Unreadable {
+        name: shown.clone(),
+        open: format!("read /dev/stdin: {}", io_text(&e)),
+    };
+    let max = crate::yaml::parse::budget::max_input_bytes();
+    read_source(std::io::stdin().lock(), name, max, reading)
+}
+
+/// The text of `source` as the file `name`: at most `max` bytes, else an error naming the
+/// budget.
+fn read_source(
+    source: impl std::io::Read,
+    name: String,
+    max: usize,
+    reading: impl Fn(std::io::Error) -> ReadError,
+) -> Result<InputFile, ReadError> {
+    use std::io::Read;
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .and_then(|f| f.take(max as u64 + 1).read_to_end(&mut bytes))
+    source
+        .take(max as u64 + 1)
+        .read_to_end(&mut bytes)
         .map_err(reading)?;
     if bytes.len() > max {
         return Err(ReadError::TooLarge(format!(

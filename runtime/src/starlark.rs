@@ -519,6 +519,12 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
             return format!("int: invalid literal with base {base}: {text}");
         }
     }
+    if msg.ends_with(" is not a valid base, int() base must be >= 2 and <= 36") {
+        return "int: base must be an integer >= 2 && <= 36".into();
+    }
+    if let Some((text, _)) = msg.split_once(" is not a valid number: ") {
+        return format!("float: strconv.ParseFloat: parsing {text}: invalid syntax");
+    }
     if let Some(rest) =
         msg.strip_prefix("Type of parameter `to_join` doesn't match, expected `str`, actual `")
     {
@@ -529,20 +535,25 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
     msg.to_string()
 }
 
+/// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
 fn to_template_error(
     name: &str,
     program: &Program,
     e: &starlark::Error,
     sources: &Sources,
+    parsing: bool,
 ) -> TemplateError {
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)
     });
-    let compile_time = matches!(
-        e.kind(),
-        starlark::ErrorKind::Parser(_) | starlark::ErrorKind::Scope(_)
-    );
+    // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
+    // a literal): ytt shows where it was called from.
+    let compile_time = match e.kind() {
+        starlark::ErrorKind::Parser(_) => parsing,
+        starlark::ErrorKind::Scope(_) => true,
+        _ => false,
+    };
     let mut message = error_message(e);
     if message.starts_with("load: name ") {
         // starlark-go names the module: take it from the `load(...)` line.
@@ -724,7 +735,7 @@ fn run_unguarded(
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect())
-            .map_err(|e| to_template_error(name, program, &e, sources))
+            .map_err(|e| to_template_error(name, program, &e, sources, true))
     };
     let mut ast = parse(program.source.clone())?;
     if let Some(e) = undefined_names(name, program, &ast) {
@@ -757,7 +768,7 @@ fn run_unguarded(
             eval.extra = Some(&state);
             bound(&mut eval);
             eval.eval_module(ast, globals())
-                .map_err(|e| to_template_error(name, program, &e, sources))?;
+                .map_err(|e| to_template_error(name, program, &e, sources, false))?;
         }
         module.freeze().map_err(|e| TemplateError {
             file: name.to_string(),

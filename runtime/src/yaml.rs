@@ -1,9 +1,11 @@
 //! Reading and writing YAML the way ytt does.
 
 mod block;
+mod bom;
 pub mod emit;
 mod go_error;
 pub mod json;
+mod libyaml_events;
 pub mod parse;
 #[cfg(test)]
 mod reader_tests;

@@ -14,7 +14,9 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::block::GaveUp;
-use super::saphyr_text::{check_tab_indentation, quoted_scalar_end, scan_comments};
+use super::saphyr_text::{
+    check_tab_indentation, directives_start, quoted_scalar_end, scan_comments,
+};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -95,7 +97,9 @@ impl SyntaxError {
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
-    let src = src.strip_prefix('\u{feff}').unwrap_or(src);
+    // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
+    let replaced = super::bom::stand_in(src);
+    let src = replaced.as_deref().unwrap_or(src);
     let read = match super::block::read(src, strict) {
         Ok(read) => read,
         Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
@@ -103,10 +107,16 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
     };
     let Read {
         mut docs,
-        comments,
-        unknown_comment,
+        mut comments,
+        mut unknown_comment,
         first_explicit,
     } = read;
+    if replaced.is_some() {
+        super::bom::restore(
+            &mut docs,
+            comments.iter_mut().chain(unknown_comment.as_mut()),
+        );
+    }
     let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
         // As in ytt, annotations after the last node make an empty document of their own (it
@@ -138,26 +148,29 @@ pub(super) struct Read {
     pub first_explicit: bool,
 }
 
-/// Reads `src` (without its byte-order mark) with saphyr-parser.
+/// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
+/// libyaml (and so go-yaml) reads.
 pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
-    let mut builder = Builder {
-        parser: Parser::new_from_str(src),
-        chars: &chars,
-        scalar_spans: Vec::new(),
-        anchors: Vec::new(),
+    let mut builder = Builder::new(
+        Events::Saphyr(Box::new(Parser::new_from_str(src))),
+        &chars,
         strict,
-        first_explicit: false,
-        depth: 0,
-        alias_nodes: 0,
-    };
+    );
     // A tab in the indentation is found by go-yaml where it is, even before a later error.
-    let docs = builder.documents();
-    let tab = check_tab_indentation(&chars, &builder.scalar_spans);
+    let mut docs = builder.documents();
+    let mut tab = check_tab_indentation(&chars, &builder.scalar_spans);
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
     // texts go-yaml rejects: `- : x` under a key); saphyr's own otherwise.
     if let Some(e) = super::go_error::first_error(src) {
         return Err(e);
+    }
+    if docs.is_err() {
+        if let Some(events) = super::libyaml_events::read(src) {
+            builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict);
+            docs = builder.documents();
+            tab = check_tab_indentation(&chars, &builder.scalar_spans);
+        }
     }
     let docs = match (docs, tab) {
         (Ok(docs), Ok(())) => docs,
@@ -272,8 +285,15 @@ fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
     }
 }
 
+/// Where a [`Builder`] reads its events from.
+enum Events<'a> {
+    Saphyr(Box<Parser<'a, saphyr_parser::StrInput<'a>>>),
+    /// Read beforehand by [`libyaml_events::read`](super::libyaml_events::read), without error.
+    Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
+}
+
 struct Builder<'a> {
-    parser: Parser<'a, saphyr_parser::StrInput<'a>>,
+    events: Events<'a>,
     chars: &'a [char],
     /// Character ranges covered by scalars: a `#` inside them is not a comment.
     scalar_spans: Vec<(usize, usize)>,
@@ -309,8 +329,25 @@ fn line_of(span: &Span) -> u32 {
 }
 
 impl<'a> Builder<'a> {
+    fn new(events: Events<'a>, chars: &'a [char], strict: bool) -> Self {
+        Builder {
+            events,
+            chars,
+            scalar_spans: Vec::new(),
+            anchors: Vec::new(),
+            strict,
+            first_explicit: false,
+            depth: 0,
+            alias_nodes: 0,
+        }
+    }
+
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
-        match self.parser.next_event() {
+        let next = match &mut self.events {
+            Events::Saphyr(parser) => parser.next_event(),
+            Events::Libyaml(events) => events.next().map(Ok),
+        };
+        match next {
             Some(Ok(ev)) => Ok(ev),
             Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
                 Err(self.unknown_anchor(e.marker().index()))
@@ -348,7 +385,12 @@ impl<'a> Builder<'a> {
                 Event::DocumentStart(explicit) => {
                     // Anchors do not reach across documents.
                     self.anchors.clear();
-                    let line = if explicit || !docs.is_empty() {
+                    let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
+                        // go-yaml's document starts at its directives (`%YAML 1.1`), if any;
+                        // saphyr-parser's at `---`.
+                        directives_start(self.chars, span.start.index())
+                            .unwrap_or_else(|| line_of(&span))
+                    } else if explicit || !docs.is_empty() {
                         line_of(&span)
                     } else {
                         1
@@ -407,7 +449,10 @@ impl<'a> Builder<'a> {
                 };
                 self.scalar_spans.push((span.start.index(), end));
                 let text = match style {
-                    ScalarStyle::Literal | ScalarStyle::Folded if self.ends_unterminated(end) => {
+                    ScalarStyle::Literal | ScalarStyle::Folded
+                        if matches!(self.events, Events::Saphyr(_))
+                            && self.ends_unterminated(end) =>
+                    {
                         text.strip_suffix('\n')
                             .map_or(text.clone(), |t| t.to_string().into())
                     }
@@ -742,6 +787,12 @@ mod tests {
         assert!(e.line >= 2, "{e:?}");
         let e = parse_file("t.yml", "a:\n\t- 1\n", false).unwrap_err();
         assert_eq!(e.line, 2);
+    }
+
+    #[test]
+    fn a_document_starts_at_its_directives() {
+        let f = parse("a: 1\n...\n%YAML 1.1\n# c\n%TAG !e! tag:e.com:\n---\nb: 2\n");
+        assert_eq!(f.docs[1].line, 3);
     }
 
     #[test]

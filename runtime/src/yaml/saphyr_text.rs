@@ -69,7 +69,7 @@ pub(super) fn check_tab_indentation(
                 line += 1;
                 at_line_start = true;
             }
-            '#' if !inside(i) && (i == 0 || chars[i - 1].is_whitespace()) => {
+            '#' if !inside(i) && starts_comment(chars, i) => {
                 // A comment runs to the end of its line.
                 while i + 1 < chars.len() && chars[i + 1] != '\n' {
                     i += 1;
@@ -123,6 +123,17 @@ pub(super) fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usi
     end
 }
 
+/// Whether the `#` at `i`, outside scalars, starts a comment: after a blank, as YAML has it,
+/// or, as go-yaml reads it, right after the end of a quoted scalar or a flow collection, or a
+/// `,` or `[` in one (`a: "x"# c`, `[x,#c`).
+fn starts_comment(chars: &[char], i: usize) -> bool {
+    i == 0
+        || matches!(
+            chars[i - 1],
+            ' ' | '\t' | '\n' | '\r' | '"' | '\'' | ']' | '}' | ',' | '[' | '{'
+        )
+}
+
 /// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
 pub(super) fn scan_comments(
     chars: &[char],
@@ -145,8 +156,7 @@ pub(super) fn scan_comments(
             i += 1;
             continue;
         }
-        let after_blank = i == 0 || matches!(chars[i - 1], ' ' | '\t' | '\n' | '\r');
-        if c == '#' && after_blank && !inside(i) {
+        if c == '#' && starts_comment(chars, i) && !inside(i) {
             let end = chars[i..]
                 .iter()
                 .position(|&c| c == '\n')
@@ -167,4 +177,31 @@ pub(super) fn scan_comments(
         i += 1;
     }
     (out, unknown)
+}
+
+/// The line of the first directive (`%YAML 1.1`, `%TAG ...`) before the `---` at character
+/// `start`, with only comments and blank lines between them; `None` without directives.
+pub(super) fn directives_start(chars: &[char], start: usize) -> Option<u32> {
+    let start = start.min(chars.len());
+    let line_of = |i: usize| 1 + chars[..i].iter().filter(|&&c| c == '\n').count() as u32;
+    let mut first = None;
+    // The start of the line above the one that begins at `end`.
+    let mut end = chars[..start].iter().rposition(|&c| c == '\n')?;
+    loop {
+        let begin = chars[..end]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |p| p + 1);
+        let text = chars[begin..end].iter().skip_while(|c| c.is_whitespace());
+        match text.clone().next() {
+            Some('%') if chars[begin] == '%' => first = Some(begin),
+            None | Some('#') => {}
+            Some(_) => break,
+        }
+        if begin == 0 {
+            break;
+        }
+        end = begin - 1;
+    }
+    first.map(line_of)
 }

@@ -1,0 +1,189 @@
+//! libyaml-safer's events in saphyr-parser's types, for the texts go-yaml (ytt's YAML library,
+//! a port of libyaml) reads and saphyr-parser refuses: a quoted scalar whose continuation line
+//! is indented less than its key (`b: 'x` + `y'` at column 0, seen in real CRDs), a tab after
+//! `:` (`a:<TAB>1`), a comment right after a closing quote or bracket (`a: "x"# c`). The
+//! [`parse`](super::parse) builder then reads these events as it reads saphyr-parser's.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use libyaml_safer::{EventData, Mark};
+use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
+
+/// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
+/// as saphyr-parser gives them (a line break added at the end, as saphyr-parser sees one); `None`
+/// where libyaml-safer finds an error or panics, so that the caller keeps its own error.
+pub(super) fn read(src: &str) -> Option<Vec<(Event<'static>, Span)>> {
+    // Character index of each byte offset that starts a character (marks count bytes).
+    let starts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
+    let marker = |mark: Mark| {
+        let byte = usize::try_from(mark.index).unwrap_or(usize::MAX);
+        Marker::new(
+            starts.partition_point(|&b| b < byte),
+            usize::try_from(mark.line).map_or(usize::MAX, |l| l.saturating_add(1)),
+            usize::try_from(mark.column).unwrap_or(usize::MAX),
+        )
+    };
+    // libyaml-safer panics on a block scalar whose last line has no line break: one is added,
+    // and taken off the scalar that reaches it.
+    let padded;
+    let unterminated = !src.is_empty() && !src.ends_with(['\n', '\r']);
+    let text = if unterminated {
+        padded = format!("{src}\n");
+        &padded
+    } else {
+        src
+    };
+    crate::panic_guard::catch_panic(|| {
+        let mut input = text.as_bytes();
+        let mut parser = libyaml_safer::Parser::new();
+        // A first byte 0xEF that starts no byte-order mark (`ｋ`) is text, as in libyaml.
+        parser.set_encoding(libyaml_safer::Encoding::Utf8);
+        parser.set_input_string(&mut input);
+        let mut anchors = Anchors::default();
+        let mut events = Vec::new();
+        for event in parser {
+            let event = event.ok()?;
+            let span = Span::new(marker(event.start_mark), marker(event.end_mark));
+            events.push((anchors.convert(event.data), span));
+        }
+        if unterminated {
+            remove_added_line_break(src, &mut events);
+        }
+        Some(events)
+    })
+    .ok()
+    .flatten()
+}
+
+/// go-yaml ends a block scalar at the end of a text without a line break: the line break
+/// added there is in the value when the last line holds some of it (`  x`, `  <TAB>`, not
+/// only spaces), or the scalar keeps its final line breaks (`|+`).
+fn remove_added_line_break(src: &str, events: &mut [(Event<'static>, Span)]) {
+    let chars: Vec<char> = src.chars().collect();
+    let Some((Event::Scalar(value, ScalarStyle::Literal | ScalarStyle::Folded, ..), span)) = events
+        .iter_mut()
+        .rev()
+        .find(|(e, _)| matches!(e, Event::Scalar(..)))
+    else {
+        return;
+    };
+    if span.end.index() < chars.len() {
+        return;
+    }
+    let last_line = chars.iter().rposition(|&c| c == '\n').map_or(0, |p| p + 1);
+    let content = chars[last_line..].iter().any(|&c| c != ' ');
+    let header: String = chars
+        .get(span.start.index()..)
+        .unwrap_or_default()
+        .iter()
+        .skip_while(|&&c| !matches!(c, '|' | '>'))
+        .take_while(|c| !c.is_whitespace())
+        .collect();
+    if content || header.contains('+') {
+        if let Some(v) = value.strip_suffix('\n') {
+            *value = Cow::Owned(v.to_string());
+        }
+    }
+}
+
+/// saphyr-parser numbers anchors from 1 in the order they are defined; an alias refers to the
+/// latest anchor of its name, and to no anchor (0 is none) when there is none before it.
+#[derive(Default)]
+struct Anchors {
+    ids: HashMap<String, usize>,
+    defined: usize,
+}
+
+impl Anchors {
+    fn define(&mut self, anchor: Option<String>) -> usize {
+        let Some(name) = anchor else { return 0 };
+        self.defined += 1;
+        self.ids.insert(name, self.defined);
+        self.defined
+    }
+
+    fn convert(&mut self, data: EventData) -> Event<'static> {
+        match data {
+            EventData::StreamStart { .. } => Event::StreamStart,
+            EventData::StreamEnd => Event::StreamEnd,
+            EventData::DocumentStart { implicit, .. } => {
+                // Anchors do not reach across documents.
+                self.ids.clear();
+                Event::DocumentStart(!implicit)
+            }
+            EventData::DocumentEnd { .. } => Event::DocumentEnd,
+            EventData::Alias { anchor } => {
+                Event::Alias(self.ids.get(&anchor).copied().unwrap_or(0))
+            }
+            EventData::Scalar {
+                anchor,
+                tag,
+                value,
+                style,
+                ..
+            } => {
+                let style = match style {
+                    libyaml_safer::ScalarStyle::SingleQuoted => ScalarStyle::SingleQuoted,
+                    libyaml_safer::ScalarStyle::DoubleQuoted => ScalarStyle::DoubleQuoted,
+                    libyaml_safer::ScalarStyle::Literal => ScalarStyle::Literal,
+                    libyaml_safer::ScalarStyle::Folded => ScalarStyle::Folded,
+                    _ => ScalarStyle::Plain,
+                };
+                let anchor = self.define(anchor);
+                Event::Scalar(Cow::Owned(value), style, anchor, tag.map(resolved_tag))
+            }
+            EventData::SequenceStart { anchor, tag, .. } => {
+                Event::SequenceStart(self.define(anchor), tag.map(resolved_tag))
+            }
+            EventData::SequenceEnd => Event::SequenceEnd,
+            EventData::MappingStart { anchor, tag, .. } => {
+                Event::MappingStart(self.define(anchor), tag.map(resolved_tag))
+            }
+            EventData::MappingEnd => Event::MappingEnd,
+        }
+    }
+}
+
+/// libyaml gives a tag with its handle resolved (`!!int` is `tag:yaml.org,2002:int`): all of it
+/// is the suffix, which is how [`resolve_tagged`](super::scalar::resolve_tagged) reads it.
+fn resolved_tag(tag: String) -> Cow<'static, Tag> {
+    Cow::Owned(Tag {
+        handle: String::new(),
+        suffix: tag,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_characters_and_lines_count_from_one() {
+        let events = read("é: 'x\ny'\n").expect("libyaml reads it");
+        let (Event::Scalar(value, ScalarStyle::SingleQuoted, ..), span) = &events[4] else {
+            panic!("{events:?}")
+        };
+        assert_eq!(value, "x y");
+        assert_eq!((span.start.index(), span.start.line()), (3, 1));
+        assert_eq!((span.end.index(), span.end.line()), (8, 2));
+    }
+
+    #[test]
+    fn aliases_refer_to_the_latest_anchor_of_their_name() {
+        let events = read("- &a 1\n- &a 2\n- *a\n- *b\n").expect("libyaml reads it");
+        let aliases: Vec<_> = events
+            .iter()
+            .filter_map(|(e, _)| match e {
+                Event::Alias(id) => Some(*id),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(aliases, [2, 0]);
+    }
+
+    #[test]
+    fn errors_give_nothing() {
+        assert!(read("a: [\n").is_none());
+    }
+}
