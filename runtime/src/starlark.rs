@@ -479,6 +479,13 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
                     return format!("unknown unary op: {op} {ty}");
                 }
             }
+            // `x.name = v` (and `x.name *= n`) on a value without settable fields.
+            if let (Some(field), Some(ty)) = (
+                op.strip_prefix('.').and_then(|f| f.strip_suffix('=')),
+                ty.strip_suffix('`'),
+            ) {
+                return format!("can't assign to .{field} field of {ty}");
+            }
         }
     }
     if let Some(key) = msg

@@ -521,9 +521,12 @@ fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> 
     }
 }
 
+/// starlark-go's bound on a repetition's elements (bytes of a string, items of a list).
+const MAX_REPEAT_ELEMENTS: u128 = 1 << 30;
+
 /// Whether `seq * count` may run: an error past the heap budget, or (in starlark-go's words)
-/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` when `seq` is empty (and
-/// `seq * 0` is the answer).
+/// for a count beyond 32 bits on a non-empty sequence or a result of 2^30 elements or more;
+/// `Ok(false)` when `seq` is empty (and `seq * 0` is the answer).
 fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<bool> {
     let len = match seq.unpack_str() {
         Some(s) => s.len(),
@@ -538,11 +541,18 @@ fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<boo
             "repeat count {count} too large"
         )));
     };
+    // starlark-go's own limit, before the heap budget (`"x" * 2**30` fails in ytt at once).
+    let elements = len as u128 * n.max(0) as u128;
+    if elements >= MAX_REPEAT_ELEMENTS {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "excessive repeat ({elements} elements)"
+        )));
+    }
     let item_bytes = match seq.unpack_str() {
         Some(_) => 1,
         None => std::mem::size_of::<Value>() as u128,
     };
-    reserve(heap, len as u128 * n.max(0) as u128 * item_bytes)?;
+    reserve(heap, elements * item_bytes)?;
     Ok(true)
 }
 
