@@ -12,6 +12,7 @@ pub mod modules;
 pub mod predicates;
 mod resolve;
 mod text_modules;
+mod written_size;
 
 use std::sync::{Arc, OnceLock};
 
