@@ -215,23 +215,23 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
             /// `schemac check`: their `#@data/values` documents overlay as with `ytt -f` (a
             /// YAML file without one is an error; plain YAML goes to `load_plain`).
             pub fn load<P: ::core::convert::AsRef<::std::path::Path>>(files: &[P]) -> ::core::result::Result<Self, #rt::typed::Violations> {
-                #rt::typed::convert(&#rt::typed::load(&VALIDATOR, files)?)
+                #rt::typed::convert(&VALIDATOR, &#rt::typed::load(&VALIDATOR, files)?)
             }
 
             /// Loads plain YAML data values files onto the schema's defaults, as
             /// `--data-values-file` does, with every check of `schemac check`.
             pub fn load_plain<P: ::core::convert::AsRef<::std::path::Path>>(files: &[P]) -> ::core::result::Result<Self, #rt::typed::Violations> {
-                #rt::typed::convert(&#rt::typed::load_plain(&VALIDATOR, files)?)
+                #rt::typed::convert(&VALIDATOR, &#rt::typed::load_plain(&VALIDATOR, files)?)
             }
 
             /// Loads plain YAML data values from a string.
             pub fn from_yaml_str(yaml: &str) -> ::core::result::Result<Self, #rt::typed::Violations> {
-                #rt::typed::convert(&#rt::typed::load_str(&VALIDATOR, "(string)", yaml)?)
+                #rt::typed::convert(&VALIDATOR, &#rt::typed::load_str(&VALIDATOR, "(string)", yaml)?)
             }
 
             /// Checks data values given as the runtime's value type.
             pub fn from_node(node: &#rt::value::Node) -> ::core::result::Result<Self, #rt::typed::Violations> {
-                #rt::typed::convert(&#rt::typed::load_str(&VALIDATOR, "(value)", &#rt::yaml::emit::to_yaml(&node.value))?)
+                #rt::typed::convert(&VALIDATOR, &#rt::typed::load_str(&VALIDATOR, "(value)", &#rt::yaml::emit::to_yaml(&node.value))?)
             }
 
             /// Runs the schema's type checks and rules on these values.

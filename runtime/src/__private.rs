@@ -42,12 +42,19 @@ impl FromValue for i64 {
 
 impl FromValue for f64 {
     fn from_value(value: &Value) -> Option<Self> {
-        match value {
-            Value::Float(f) => Some(*f),
-            Value::Int(i) => Some(*i as f64),
-            Value::UInt(u) => Some(*u as f64),
-            _ => None,
-        }
+        exact_f64(value)
+    }
+}
+
+/// A number as an `f64` when it is one exactly: a float, or an integer that an `f64` holds
+/// without rounding (every integer up to 2^53, and larger ones with enough trailing zeros).
+pub fn exact_f64(value: &Value) -> Option<f64> {
+    let exact = |f: f64, i: i128| (f as i128 == i).then_some(f);
+    match value {
+        Value::Float(f) => Some(*f),
+        Value::Int(i) => exact(*i as f64, i128::from(*i)),
+        Value::UInt(u) => exact(*u as f64, i128::from(*u)),
+        _ => None,
     }
 }
 

@@ -316,7 +316,7 @@ pub enum Piece {
 }
 
 /// `"...".format(args)` whose arguments are strings, ints, bools or None.
-pub fn format<'a>(pieces: &[Piece], args: &[Val]) -> Val<'a> {
+pub fn format<'a, const N: usize>(pieces: &[Piece], args: [Val; N]) -> Val<'a> {
     let mut out = String::new();
     for p in pieces {
         match p {
@@ -387,7 +387,7 @@ mod tests {
                 Piece::Text(" "),
                 Piece::Arg(1),
             ],
-            &[Val::Int(3), Val::None],
+            [Val::Int(3), Val::None],
         );
         assert!(eq(&f, &text("x=3 None")));
         assert_eq!(fail(&text("no")).0, "fail: no");

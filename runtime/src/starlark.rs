@@ -13,6 +13,7 @@ pub mod modules;
 pub mod predicates;
 mod resolve;
 mod text_modules;
+mod written_size;
 
 use std::sync::OnceLock;
 
@@ -482,6 +483,13 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
                 if let Some(ty) = ty.strip_suffix('`') {
                     return format!("unknown unary op: {op} {ty}");
                 }
+            }
+            // `x.name = v` (and `x.name *= n`) on a value without settable fields.
+            if let (Some(field), Some(ty)) = (
+                op.strip_prefix('.').and_then(|f| f.strip_suffix('=')),
+                ty.strip_suffix('`'),
+            ) {
+                return format!("can't assign to .{field} field of {ty}");
             }
         }
     }

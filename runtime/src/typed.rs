@@ -7,6 +7,7 @@ use std::path::Path;
 use crate::engine::{evaluate, Outcome};
 use crate::report::multi_line;
 use crate::request::{DataValues, Request};
+use crate::schema::{Kind, Scalar, Type};
 use crate::validate::Violation;
 use crate::validator::Validator;
 use crate::value::{Node, Value};
@@ -143,26 +144,52 @@ fn retype(node: &mut Node, value: &Value) {
     }
 }
 
-/// Converts checked data values to a generated type.
-pub fn convert<T: crate::__private::FromValue>(node: &Node) -> Result<T, Violations> {
-    T::from_value(&node.value).ok_or_else(|| match uint_in(node) {
-        Some(at) => Violations::message(&format!(
-            "data values do not fit the generated types: the integer at {} is in [2^63, 2^64), beyond the field's i64",
-            at.pos
-        )),
-        None => Violations::message(
-            "data values do not match the generated types (schemac internal error)",
-        ),
+/// Converts checked data values to a generated type (of `v`'s schema). The one kind of value
+/// that passes the schema but has no generated type is an integer the field's Rust type cannot
+/// hold: one in [2^63, 2^64) (a Go `uint64` to ytt) in an `i64` field, or one beyond 2^53 that
+/// an `f64` field would round. Either is an error naming its position, never a rounded value.
+pub fn convert<T: crate::__private::FromValue>(
+    v: &Validator,
+    node: &Node,
+) -> Result<T, Violations> {
+    T::from_value(&node.value).ok_or_else(|| {
+        let schema = (v.schema)();
+        let message = match unfit(node, &schema) {
+            Some((at, Scalar::Float)) => format!(
+                "the integer at {} has no exact f64 (beyond 2^53), the field's type",
+                at.pos
+            ),
+            Some((at, _)) => format!(
+                "the integer at {} is in [2^63, 2^64), beyond the field's i64",
+                at.pos
+            ),
+            None => {
+                return Violations::message(
+                    "data values do not match the generated types (schemac internal error)",
+                )
+            }
+        };
+        Violations::message(&format!(
+            "data values do not fit the generated types: {message}"
+        ))
     })
 }
 
-/// The first integer in [2^63, 2^64) under `node`: the one kind of value that passes a schema's
-/// `int` (as in ytt) but has no generated type (`i64`).
-fn uint_in(node: &Node) -> Option<&Node> {
-    match &node.value {
-        Value::UInt(_) => Some(node),
-        Value::Map(entries) => entries.iter().find_map(|e| uint_in(&e.value)),
-        Value::Array(items) => items.iter().find_map(uint_in),
+/// The first integer under `node` that its field's type `ty` (an `int` or a `float`) cannot
+/// hold in Rust, with that scalar type.
+fn unfit<'a>(node: &'a Node, ty: &Type) -> Option<(&'a Node, Scalar)> {
+    match (&node.value, &ty.kind) {
+        (Value::UInt(_), Kind::Scalar(Scalar::Int)) => Some((node, Scalar::Int)),
+        (Value::Int(_) | Value::UInt(_), Kind::Scalar(Scalar::Float))
+            if crate::__private::exact_f64(&node.value).is_none() =>
+        {
+            Some((node, Scalar::Float))
+        }
+        (Value::Map(entries), Kind::Map(fields)) => entries.iter().find_map(|e| {
+            let field = fields.iter().find(|f| f.key == e.key)?;
+            unfit(&e.value, &field.ty)
+        }),
+        (Value::Array(items), Kind::Array(item)) => items.iter().find_map(|i| unfit(i, item)),
         _ => None,
     }
 }

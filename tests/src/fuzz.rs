@@ -15,6 +15,10 @@ use schemac_runtime::request::{DataValues, Request};
 use schemac_runtime::template::{self, Sources};
 use schemac_runtime::yaml::parse::parse_file;
 
+mod typed;
+mod typed_values;
+pub use typed::{typed, SCHEMAS};
+
 /// The budgets the targets run under, low so that an input that would run long or allocate
 /// much ends at its budget in milliseconds (the budgets are read once per process).
 pub const BUDGETS: [(&str, &str); 4] = [
@@ -42,7 +46,7 @@ pub struct Target {
 }
 
 /// Every target, in the order `fuzz/README.md` lists them.
-pub const TARGETS: [Target; 4] = [
+pub const TARGETS: [Target; 5] = [
     Target {
         name: "yaml",
         run: yaml,
@@ -58,6 +62,10 @@ pub const TARGETS: [Target; 4] = [
     Target {
         name: "template",
         run: template,
+    },
+    Target {
+        name: "typed",
+        run: typed,
     },
 ];
 

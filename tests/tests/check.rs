@@ -572,6 +572,38 @@ fn an_augmented_repetition_of_a_field_whose_object_is_called_for_is_sized() {
 }
 
 #[test]
+fn values_written_out_are_sized_before_they_are_written() {
+    // Each wrote gigabytes in one call from a small value that holds one string or list many
+    // times, seen only by the heap check at the next statement (`json.encode` and
+    // `yaml.encode` copied the value outside the Starlark heap first, where no budget saw it).
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    let loads = "#@ load(\"@ytt:json\", \"json\")\n#@ load(\"@ytt:yaml\", \"yaml\")\n";
+    for expr in [
+        "len(json.encode([[\"x\" * 1000000] * 1000] * 3))",
+        "len(json.encode({\"a\": [[0] * 1000] * 100000}, indent=2))",
+        "len(yaml.encode([[\"x\" * 1000000] * 1000] * 3))",
+        "len((\"%s\" * 300) % (\"x\" * 10000000))",
+        "len((\"%(a)s\" * 300) % {\"a\": \"x\" * 10000000})",
+        "len((\"%s\" * 30) % ([\"x\" * 100000] * 1000,))",
+        "len((\"{}\" * 30).format([\"x\" * 100000] * 1000))",
+        "len((\",\" * 60000000).split(\",\"))",
+        "len((\", \" * 60000000).rsplit(\",\", -1))",
+        "len((\"a \" * 60000000).split())",
+    ] {
+        let values = format!("{loads}#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(heap), "{expr}: {err}");
+        assert!(err.contains("values.yml:5 |"), "{expr}: {err}");
+    }
+    // A list that holds itself: ytt overflows its stack; the count passes the budget.
+    let values =
+        format!("{loads}#@ l = []\n#@ l.append(l)\n#@data/values\n---\na: #@ json.encode(l)\n");
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains(heap), "{err}");
+    // Small ones answer as in ytt: tests/cases/starlark/sized-writers-small.
+}
+
+#[test]
 fn string_methods_that_multiply_their_input_are_sized_before_they_run() {
     // Each made gigabytes in one call, seen only by the heap check at the next statement: a
     // separator that calls a function was counted as empty, `replace` and `format` unsized.

@@ -279,6 +279,30 @@ fn typed_api_loads_checks_and_converts() {
 }
 
 #[test]
+fn an_integer_an_f64_field_would_round_is_an_error_at_its_line() {
+    // ytt keeps an integer given for a float as that integer; an `f64` holds every one up to
+    // 2^53 (and -2^63) exactly, and rounded one past it (found by the `typed` fuzz target).
+    use generated::web::DataValues;
+    let exact = DataValues::from_yaml_str("ratio: -9223372036854775808\n").unwrap();
+    assert_eq!(exact.ratio, -9223372036854775808.0);
+    assert_eq!(
+        DataValues::from_yaml_str("ratio: 9007199254740992\n")
+            .unwrap()
+            .ratio,
+        9007199254740992.0
+    );
+    // The big integer of the `i64` field `port` fits; the float field's is the one named.
+    for (ratio, line) in [("9007199254740993", 3), ("18446744073709551615", 3)] {
+        let yaml = format!("ports:\n- port: 9223372036854775807\nratio: {ratio}\n");
+        let err = DataValues::from_yaml_str(&yaml).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!("data values do not fit the generated types: the integer at (string):{line} has no exact f64 (beyond 2^53), the field's type"),
+        );
+    }
+}
+
+#[test]
 fn each_instance_of_a_fragment_has_its_own_translation() {
     // `fragments.yml` instantiates one fragment twice; its `when=` reads `ctx.parent["enabled"]`,
     // which only the first instance has. The first instance's functions are translated; the

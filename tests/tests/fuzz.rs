@@ -60,6 +60,15 @@ const TOKENS: &[&[u8]] = &[
     b"json.encode(",
     b"data.values",
     b"1e400",
+    b"18446744073709551615",
+    b"-9223372036854775809",
+    b"0x7fffffffffffffff",
+    b".inf",
+    b"null",
+    b"[[[[",
+    b"{a: {b: ",
+    b"!!binary ",
+    b"!!float ",
     b".nan",
     b"~",
     b"\0",
@@ -189,4 +198,9 @@ fn check_pipeline_keeps_the_contract() {
 #[test]
 fn templates_keep_the_contract() {
     replay(target("template"));
+}
+
+#[test]
+fn generated_code_keeps_the_contract() {
+    replay(target("typed"));
 }

@@ -784,7 +784,9 @@ impl<'p, 's> Translator<'p, 's> {
             FormatPiece::Arg(i) => quote! { #l::Piece::Arg(#i) },
         });
         Ok((
-            quote! { #l::format(&[#(#pieces),*], &[#(#codes),*]) },
+            // The arguments by value: `&[x.clone()]` would be clippy's `cloned_ref_to_slice_refs`
+            // in a crate that expands `include_schema!`.
+            quote! { #l::format(&[#(#pieces),*], [#(#codes),*]) },
             SType::Str,
         ))
     }

@@ -18,10 +18,12 @@ use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::eval::Evaluator;
 use starlark::syntax::AstModule;
-use starlark::values::tuple::UnpackTuple;
+use starlark::values::dict::DictRef;
+use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
 use super::go_builtins::INDEX;
+use super::written_size::{written_bytes, Writing};
 
 /// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
 /// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
@@ -140,8 +142,9 @@ pub(super) const METHOD: &str = "__schemac_method";
 
 /// String methods whose result can be much longer than their receiver and arguments together:
 /// `SEP.join(ITEMS)` (the separator repeated), `S.replace(OLD, NEW)` (`NEW` once per `OLD`),
-/// `FMT.format(ARGS)` (an argument once per `{}`).
-const SIZED_METHODS: &[&str] = &["join", "replace", "format"];
+/// `FMT.format(ARGS)` (an argument once per `{}`), `S.split(SEP)` and `S.rsplit(SEP)` (a
+/// string and a list item per piece).
+const SIZED_METHODS: &[&str] = &["join", "replace", "format", "split", "rsplit"];
 
 /// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
 const TEMPORARY: &str = "__schemac_t";
@@ -486,17 +489,36 @@ fn charge_iterations(n: u64) -> starlark::Result<()> {
 
 /// The heap budget's error: the evaluation `verb` ("allocated", "would allocate") more than it.
 fn heap_exceeded(verb: &str) -> starlark::Error {
+    starlark::Error::new_other(heap_exceeded_message(verb))
+}
+
+fn heap_exceeded_message(verb: &str) -> anyhow::Error {
     let (_, max_memory) = budget();
-    starlark::Error::new_other(anyhow::anyhow!(
+    anyhow::anyhow!(
         "evaluation stopped: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
-    ))
+    )
 }
 
 /// Fails with the heap budget's error if `bytes` more would take `heap` past the budget.
 fn reserve(heap: Heap<'_>, bytes: u128) -> starlark::Result<()> {
-    let (_, max_memory) = budget();
-    if heap.allocated_bytes() as u128 + bytes > max_memory as u128 {
+    if bytes > heap_left(heap) {
         return Err(heap_exceeded("would allocate"));
+    }
+    Ok(())
+}
+
+/// The bytes `heap` may still take within the budget.
+fn heap_left(heap: Heap<'_>) -> u128 {
+    let (_, max_memory) = budget();
+    (max_memory as u128).saturating_sub(heap.allocated_bytes() as u128)
+}
+
+/// Fails with the heap budget's error if writing `v` out (`json.encode`, `yaml.encode`) would
+/// take `heap` past the budget.
+pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> anyhow::Result<()> {
+    let left = heap_left(heap);
+    if written_bytes(v, writing, left) > left {
+        return Err(heap_exceeded_message("would allocate"));
     }
     Ok(())
 }
@@ -504,11 +526,18 @@ fn reserve(heap: Heap<'_>, bytes: u128) -> starlark::Result<()> {
 /// The global function every `*` of a program calls (see [`guard_repetition`]).
 pub(super) const REPEAT: &str = "__schemac_mul";
 
-/// Makes every binary `*` of `ast` a call of [`REPEAT`]. (`x *= n` stays an operator: the
-/// interpreter offers no way to replace it; see README "Budgets".)
+/// Makes every binary `*` of `ast` a call of [`REPEAT`], and every `%` one of [`PERCENT`].
+/// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
+/// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
-    ast.replace_binary_operators(&HashMap::from([("*".to_string(), REPEAT.to_string())]));
+    ast.replace_binary_operators(&HashMap::from([
+        ("*".to_string(), REPEAT.to_string()),
+        ("%".to_string(), PERCENT.to_string()),
+    ]));
 }
+
+/// The global function every `%` of a program calls: `FMT % ARGS` sized first.
+pub(super) const PERCENT: &str = "__schemac_percent";
 
 /// The sequence and the count of `a * b` when it repeats a string, list or tuple.
 fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> {
@@ -521,9 +550,12 @@ fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> 
     }
 }
 
+/// starlark-go's bound on a repetition's elements (bytes of a string, items of a list).
+const MAX_REPEAT_ELEMENTS: u128 = 1 << 30;
+
 /// Whether `seq * count` may run: an error past the heap budget, or (in starlark-go's words)
-/// for a count beyond 32 bits on a non-empty sequence; `Ok(false)` when `seq` is empty (and
-/// `seq * 0` is the answer).
+/// for a count beyond 32 bits on a non-empty sequence or a result of 2^30 elements or more;
+/// `Ok(false)` when `seq` is empty (and `seq * 0` is the answer).
 fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<bool> {
     let len = match seq.unpack_str() {
         Some(s) => s.len(),
@@ -538,11 +570,18 @@ fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<boo
             "repeat count {count} too large"
         )));
     };
+    // starlark-go's own limit, before the heap budget (`"x" * 2**30` fails in ytt at once).
+    let elements = len as u128 * n.max(0) as u128;
+    if elements >= MAX_REPEAT_ELEMENTS {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "excessive repeat ({elements} elements)"
+        )));
+    }
     let item_bytes = match seq.unpack_str() {
         Some(_) => 1,
         None => std::mem::size_of::<Value>() as u128,
     };
-    reserve(heap, len as u128 * n.max(0) as u128 * item_bytes)?;
+    reserve(heap, elements * item_bytes)?;
     Ok(true)
 }
 
@@ -589,19 +628,47 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
     s.len() as u128 + count * new.len() as u128
 }
 
-/// At most the bytes of `fmt.format(...)` with `values` as its arguments: the format, and
-/// the longest argument's text for each `{` (each field may name any argument).
-fn formatted_bytes<'a, 'v: 'a>(fmt: &str, values: impl Iterator<Item = &'a Value<'v>>) -> u128 {
-    let fields = fmt.matches('{').count() as u128;
+/// At most the bytes of `fmt.format(...)` (`field` is `{`) or `fmt % ...` (`field` is `%`) with
+/// `values` as its arguments: the format, and the longest argument's text for each field (each
+/// may name any argument). Past `limit`, some count past it.
+fn formatted_bytes<'a, 'v: 'a>(
+    fmt: &str,
+    field: char,
+    values: impl Iterator<Item = &'a Value<'v>>,
+    limit: u128,
+) -> u128 {
+    let fields = fmt.matches(field).count() as u128;
     if fields == 0 {
         return fmt.len() as u128;
     }
     let longest = values
-        .map(|v| v.unpack_str().map_or_else(|| v.to_str().len(), str::len))
+        .map(|v| match v.unpack_str() {
+            Some(s) => s.len() as u128,
+            None => written_bytes(*v, Writing::Text, limit / fields),
+        })
         .max()
         .unwrap_or(0);
-    fmt.len() as u128 + fields * longest as u128
+    fmt.len() as u128 + fields * longest
 }
+
+/// At most the bytes of `s.split(...)`/`s.rsplit(...)` (`args`: the separator, then the
+/// number of splits): a list item and a string header for each piece, and the text.
+fn split_bytes(s: &str, args: &[Value]) -> u128 {
+    let pieces = match args.first().and_then(|v| v.unpack_str()) {
+        Some(sep) if !sep.is_empty() => s.matches(sep).count() as u128 + 1,
+        // No separator (or an empty one, an error): the words between runs of white space.
+        _ => s.split_whitespace().count() as u128,
+    };
+    let pieces = args
+        .get(1)
+        .and_then(|n| i64::unpack_value(*n).ok().flatten())
+        .filter(|&n| n >= 0)
+        .map_or(pieces, |n| pieces.min(n as u128 + 1));
+    s.len() as u128 + pieces * PIECE_BYTES
+}
+
+/// What a short string costs on the heap besides its text, and as an item of a list.
+const PIECE_BYTES: u128 = 40;
 
 /// [`REPEAT`], [`ITERATE`], [`TIMES`] and [`METHOD`].
 #[starlark::starlark_module]
@@ -618,6 +685,29 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             }
             _ => a.mul(b, heap),
         }
+    }
+
+    /// `a % b`, refused with the heap budget's error when `a` is a format whose result would
+    /// not fit the budget (each `%` may write the longest argument).
+    fn __schemac_percent<'v>(
+        #[starlark(require = pos)] a: Value<'v>,
+        #[starlark(require = pos)] b: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        if let Some(fmt) = a.unpack_str() {
+            let args: Vec<Value<'v>> = if let Some(tuple) = TupleRef::from_value(b) {
+                tuple.iter().collect()
+            } else if let Some(dict) = DictRef::from_value(b) {
+                dict.values().collect()
+            } else {
+                vec![b]
+            };
+            reserve(
+                heap,
+                formatted_bytes(fmt, '%', args.iter(), heap_left(heap)),
+            )?;
+        }
+        a.percent(b, heap)
     }
 
     /// The right side of `current *= n`, once the repetition is known to fit the budget.
@@ -655,7 +745,13 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             let bytes = match method {
                 "join" => joined_bytes(receiver, args.items.first(), heap)?,
                 "replace" => replaced_bytes(receiver, &args.items),
-                _ => formatted_bytes(receiver, args.items.iter().chain(kwargs.values())),
+                "split" | "rsplit" => split_bytes(receiver, &args.items),
+                _ => formatted_bytes(
+                    receiver,
+                    '{',
+                    args.items.iter().chain(kwargs.values()),
+                    heap_left(heap),
+                ),
             };
             reserve(heap, bytes)?;
         }

@@ -15,6 +15,7 @@ use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, UnpackValue, Value};
 
 use super::convert::to_tree_value;
+use super::written_size::Writing;
 use crate::value::Pos;
 
 /// An error whose message is ytt's text as it is (`assert.fail(msg)`, failing assertion
@@ -190,7 +191,8 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
         decode(decode_text(text, "yaml")?, heap, "yaml")
     }
 
-    fn encode<'v>(value: Value<'v>) -> anyhow::Result<String> {
+    fn encode<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<String> {
+        super::budget::reserve_written(value, Writing::Tree, heap)?;
         super::convert::encode_yaml(value)
             .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
     }
@@ -262,7 +264,11 @@ fn json_members(builder: &mut GlobalsBuilder) {
     }
 
     /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces.
-    fn encode<'v>(value: Value<'v>, indent: Option<Value<'v>>) -> anyhow::Result<String> {
+    fn encode<'v>(
+        value: Value<'v>,
+        indent: Option<Value<'v>>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<String> {
         let indent = match indent {
             None => 0,
             Some(n) => n
@@ -272,6 +278,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
         if !(0..=8).contains(&indent) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
         }
+        super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown())
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
         let compact = crate::yaml::json::marshal_json(&tv.to_value())
