@@ -79,7 +79,7 @@ impl<'a> Path<'a> {
         match self.kind {
             TreeKind::Document => format!("Document on line {}", self.pos),
             TreeKind::MapItem(k) => {
-                format!("Map item (key '{}') on line {}", k.key_string(), self.pos)
+                format!("Map item (key '{}') on line {}", k.go_percent_s(), self.pos)
             }
             TreeKind::ArrayItem => format!("Array item on line {}", self.pos),
         }
