@@ -600,7 +600,13 @@ impl Lowerer<'_> {
 
     fn default(&self, tree: &Tree, ty: &Type, ann: Option<&Ann>) -> Result<Node, SchemaReport> {
         if let Some(ann) = ann {
-            let expected = format!("{} (by {})", ty.name(), ty.pos);
+            // ytt names a nullable node's type `null` here (unless it is "any type").
+            let name = if ty.nullable && !matches!(ty.kind, Kind::Any) {
+                "null"
+            } else {
+                ty.name()
+            };
+            let expected = format!("{name} (by {})", ty.pos);
             if !ann.kwargs.is_empty() {
                 let mut r = syntax(
                     self,
