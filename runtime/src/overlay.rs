@@ -434,7 +434,7 @@ fn merge_map_item(
     // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
     // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
     // item of the map; otherwise the item with the same key matches.
-    let matches: Vec<usize> = match item.ann("overlay/match").map(|m| Matcher::of(m, &item)) {
+    let matches: Vec<usize> = match item.ann("overlay/match").map(Matcher::of) {
         Some(Matcher::Key(..) | Matcher::Nothing) | None => {
             index.find(entries, key_of(&item)).into_iter().collect()
         }
@@ -535,7 +535,7 @@ fn merge_array_item(
     }
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
-    let by = Matcher::of(matcher, &item);
+    let by = Matcher::of(matcher);
     let mut matches = Vec::new();
     for (i, elem) in elems.iter().enumerate() {
         if by
