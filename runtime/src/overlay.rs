@@ -759,11 +759,25 @@ mod tests {
         );
         let none = doc(TreeValue::Map(vec![item(
             "list",
-            TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+            TreeValue::Array(vec![elem(
+                TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]),
+                vec![by_name.clone()],
+            )]),
             vec![],
         )]));
         let e = apply_document(Some(base()), none, Mode::default(), None).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
+        // A new item that is not a map cannot be compared by key: ytt's matcher fails.
+        let scalar_item = doc(TreeValue::Map(vec![item(
+            "list",
+            TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+            vec![],
+        )]));
+        let e = apply_document(Some(base()), scalar_item, Mode::default(), None).unwrap_err();
+        assert_eq!(
+            e.message,
+            "overlay.map_key_matcher: Expected value to be map, but was integer"
+        );
     }
 
     #[test]
