@@ -61,55 +61,51 @@ impl From<LowerError> for CheckError {
 
 /// Builds the IR from the merged schema document.
 pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
-    let mut ty = match (Lowerer { sources }).node(doc, false) {
-        Ok(ty) => ty,
-        Err(report) => {
-            // ytt reads the schema in document order: a `@schema/validation` with bad arguments
-            // above the node this report is about is the error it reports.
-            let at = report
-                .failures
-                .first()
-                .and_then(|f| Some((f.file.as_str(), f.lines.first()?.0)));
-            if let (Some((file, line)), Some((pos, message, n))) =
-                (at, first_validation_error(doc, 0))
-            {
-                if &*pos.file == file && pos.line < line {
-                    return Err(wrapped_message(message, n, pos));
-                }
-            }
-            return Err(report.into());
-        }
-    };
-    validate::attach_validations(doc, &mut ty).map_err(|(m, n, pos)| wrapped_message(m, n, pos))?;
-    Ok(ty)
+    (Lowerer { sources }).node(doc, false).map_err(|e| match e {
+        NodeError::Report(report) => report.into(),
+        NodeError::Validation {
+            message,
+            nullables,
+            pos,
+        } => wrapped_message(message, nullables, pos),
+    })
 }
 
-/// The first `@schema/validation` annotation, in document order, whose arguments are wrong:
-/// where, the message, and how many nullable nodes it is under (`nullables` above `tree`).
-fn first_validation_error(
-    tree: &Tree,
-    nullables: usize,
-) -> Option<(schemac_runtime::value::Pos, String, usize)> {
-    if let Some(ann) = tree.ann("schema/validation") {
-        if let Err(message) = validate::parse_validation(ann) {
-            return Some((ann.pos, message, nullables));
+/// Why a node's type cannot be built. ytt reads a schema depth first: a node's children, then
+/// its documentation, default and last its `@schema/validation`, so the first error met in that
+/// order is the one reported.
+enum NodeError {
+    Report(SchemaReport),
+    /// A `@schema/validation` with wrong arguments: ytt's message, how many nullable nodes it
+    /// is under (each wraps it once) and where the annotation is.
+    Validation {
+        message: String,
+        nullables: usize,
+        pos: Pos,
+    },
+}
+
+impl From<SchemaReport> for NodeError {
+    fn from(r: SchemaReport) -> NodeError {
+        NodeError::Report(r)
+    }
+}
+
+impl NodeError {
+    /// The error as it leaves a nullable node: ytt builds such a node's type inside a wrapper.
+    fn under_nullable(self) -> NodeError {
+        match self {
+            NodeError::Report(r) => NodeError::Report(wrap_invalid(r.render())),
+            NodeError::Validation {
+                message,
+                nullables,
+                pos,
+            } => NodeError::Validation {
+                message,
+                nullables: nullables + 1,
+                pos,
+            },
         }
-    }
-    // ytt ignores the validations inside an "any type" fragment.
-    let any = tree.ann("schema/type").is_some_and(|a| {
-        a.kwargs.iter().any(|(k, v)| {
-            k == "any" && matches!(v.data().map(|n| &n.value), Some(Value::Bool(true)))
-        })
-    });
-    if any {
-        return None;
-    }
-    let below = nullables + usize::from(tree.ann("schema/nullable").is_some());
-    match &tree.value {
-        TreeValue::Map(items) | TreeValue::Array(items) => items
-            .iter()
-            .find_map(|item| first_validation_error(item, below)),
-        TreeValue::Scalar(_) => None,
     }
 }
 
@@ -362,7 +358,7 @@ impl Lowerer<'_> {
         Ok(out)
     }
 
-    fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, SchemaReport> {
+    fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, NodeError> {
         if in_any {
             // Only the annotations that give a type conflict with an "any type" fragment; ytt
             // ignores documentation and validations inside it.
@@ -394,7 +390,7 @@ impl Lowerer<'_> {
                 for failure in &mut report.failures {
                     failure.lines = self.quoted_lines(tree, &schema_anns);
                 }
-                return Err(report);
+                return Err(report.into());
             }
         }
         let any = match tree.ann("schema/type") {
@@ -411,32 +407,18 @@ impl Lowerer<'_> {
                     format!("keyword argument in @schema/nullable (by {})", ann.pos),
                     "starlark.Bool",
                     &["Supported kwargs are 'any'"],
-                ))
+                )
+                .into())
             }
             Some(_) => true,
             None => false,
         };
-        let default_ann = tree.ann("schema/default");
-        if default_ann.is_some() && tree.kind == TreeKind::ArrayItem {
-            let inner = SchemaReport {
-                summary: "Invalid schema - @schema/default not supported on array item".into(),
-                failures: vec![Failure {
-                    hints: vec![
-                        "do you mean to set a default value for the array?".into(),
-                        "set an array's default by annotating its parent.".into(),
-                    ],
-                    ..self.failure(tree, default_ann)
-                }],
-                misc: String::new(),
-            };
-            return Err(wrap_invalid(inner.render()));
-        }
         // ytt builds a nullable node's type inside a wrapper of its own.
-        let wrap = |r: SchemaReport| {
+        let wrap = |e: NodeError| {
             if nullable {
-                wrap_invalid(r.render())
+                e.under_nullable()
             } else {
-                r
+                e
             }
         };
         let kind = if any {
@@ -444,7 +426,7 @@ impl Lowerer<'_> {
         } else {
             match &tree.value {
                 TreeValue::Scalar(Value::Null) => {
-                    return Err(SchemaReport {
+                    return Err(NodeError::Report(SchemaReport {
                         summary: "Invalid schema - null value not allowed here".into(),
                         failures: vec![Failure {
                             found: Some("null value".into()),
@@ -453,7 +435,7 @@ impl Lowerer<'_> {
                             ..self.failure(tree, None)
                         }],
                         misc: String::new(),
-                    });
+                    }));
                 }
                 TreeValue::Scalar(v) => Kind::Scalar(Scalar::of(v).unwrap_or(Scalar::String)),
                 TreeValue::Map(items) => {
@@ -469,7 +451,7 @@ impl Lowerer<'_> {
                 }
                 TreeValue::Array(items) => {
                     if items.len() != 1 {
-                        return Err(wrap(SchemaReport {
+                        return Err(wrap(NodeError::Report(SchemaReport {
                             summary: "Invalid schema - wrong number of items in array definition"
                                 .into(),
                             failures: vec![Failure {
@@ -479,7 +461,7 @@ impl Lowerer<'_> {
                                 ..self.failure(tree, None)
                             }],
                             misc: String::new(),
-                        }));
+                        })));
                     }
                     Kind::Array(Box::new(self.node(&items[0], false).map_err(wrap)?))
                 }
@@ -503,12 +485,49 @@ impl Lowerer<'_> {
             doc,
             validation: None,
         };
-        ty.default = self.default(tree, &ty, default_ann)?;
-        self.check_examples(tree, &ty)?;
+        // ytt checks the examples before the default, and reads the validation last.
+        let default_ann = tree.ann("schema/default");
+        let default = if default_ann.is_some() && tree.kind == TreeKind::ArrayItem {
+            let inner = SchemaReport {
+                summary: "Invalid schema - @schema/default not supported on array item".into(),
+                failures: vec![Failure {
+                    hints: vec![
+                        "do you mean to set a default value for the array?".into(),
+                        "set an array's default by annotating its parent.".into(),
+                    ],
+                    ..self.failure(tree, default_ann)
+                }],
+                misc: String::new(),
+            };
+            Err(wrap_invalid(inner.render()))
+        } else {
+            self.default(tree, &ty, default_ann)
+        };
+        match default {
+            Ok(value) => {
+                ty.default = value;
+                self.check_examples(tree, &ty)?;
+            }
+            Err(report) => {
+                self.check_examples(tree, &ty)?;
+                return Err(report.into());
+            }
+        }
+        if !in_any {
+            if let Some(ann) = tree.ann("schema/validation") {
+                let validation =
+                    validate::parse_validation(ann).map_err(|message| NodeError::Validation {
+                        message,
+                        nullables: 0,
+                        pos: ann.pos,
+                    })?;
+                ty.validation = Some(validation);
+            }
+        }
         Ok(ty)
     }
 
-    fn check_nested_in_any(&self, tree: &Tree) -> Result<(), SchemaReport> {
+    fn check_nested_in_any(&self, tree: &Tree) -> Result<(), NodeError> {
         if let TreeValue::Map(items) | TreeValue::Array(items) = &tree.value {
             for item in items {
                 self.node(item, true)?;
@@ -586,7 +605,13 @@ impl Lowerer<'_> {
 
     fn default(&self, tree: &Tree, ty: &Type, ann: Option<&Ann>) -> Result<Node, SchemaReport> {
         if let Some(ann) = ann {
-            let expected = format!("{} (by {})", ty.name(), ty.pos);
+            // ytt names a nullable node's type `null` here (unless it is "any type").
+            let name = if ty.nullable && !matches!(ty.kind, Kind::Any) {
+                "null"
+            } else {
+                ty.name()
+            };
+            let expected = format!("{name} (by {})", ty.pos);
             if !ann.kwargs.is_empty() {
                 let mut r = syntax(
                     self,

@@ -331,6 +331,7 @@ fn load_documents(
             )
             .at_opt(e.line.map(|line| Pos::new(e.file.as_str(), line)))
         })?;
+        let first_schema_doc = docs.schema.len();
         for tree in trees {
             if tree.kind != TreeKind::Document {
                 continue;
@@ -384,6 +385,16 @@ fn load_documents(
             } else if tree.ann("data/values").is_some() {
                 docs.values.push(tree);
                 values_here = true;
+            }
+        }
+        // ytt checks each schema document on its own as soon as its file is evaluated, so an
+        // error in one comes before any of a later schema file's (see also `schema_of`).
+        if schema_here && schema_names.len() > 1 {
+            let prefix = format!("{phase} (in following order: {files}): ");
+            for doc in &docs.schema[first_schema_doc..] {
+                backend
+                    .schema(Some(doc), sources)
+                    .map_err(|e| e.prefixed(&prefix))?;
             }
         }
         // The phase messages list each file once, however many documents it has.

@@ -79,7 +79,7 @@ impl<'a> Path<'a> {
         match self.kind {
             TreeKind::Document => format!("Document on line {}", self.pos),
             TreeKind::MapItem(k) => {
-                format!("Map item (key '{}') on line {}", k.key_string(), self.pos)
+                format!("Map item (key '{}') on line {}", k.go_percent_s(), self.pos)
             }
             TreeKind::ArrayItem => format!("Array item on line {}", self.pos),
         }
@@ -434,7 +434,7 @@ fn merge_map_item(
     // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
     // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
     // item of the map; otherwise the item with the same key matches.
-    let matches: Vec<usize> = match item.ann("overlay/match").map(|m| Matcher::of(m, &item)) {
+    let matches: Vec<usize> = match item.ann("overlay/match").map(Matcher::of) {
         Some(Matcher::Key(..) | Matcher::Nothing) | None => {
             index.find(entries, key_of(&item)).into_iter().collect()
         }
@@ -535,7 +535,7 @@ fn merge_array_item(
     }
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
-    let by = Matcher::of(matcher, &item);
+    let by = Matcher::of(matcher);
     let mut matches = Vec::new();
     for (i, elem) in elems.iter().enumerate() {
         if by
@@ -759,11 +759,25 @@ mod tests {
         );
         let none = doc(TreeValue::Map(vec![item(
             "list",
-            TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+            TreeValue::Array(vec![elem(
+                TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]),
+                vec![by_name.clone()],
+            )]),
             vec![],
         )]));
         let e = apply_document(Some(base()), none, Mode::default(), None).unwrap_err();
         assert!(e.message.ends_with("but was 0"), "{e:?}");
+        // A new item that is not a map cannot be compared by key: ytt's matcher fails.
+        let scalar_item = doc(TreeValue::Map(vec![item(
+            "list",
+            TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+            vec![],
+        )]));
+        let e = apply_document(Some(base()), scalar_item, Mode::default(), None).unwrap_err();
+        assert_eq!(
+            e.message,
+            "overlay.map_key_matcher: Expected value to be map, but was integer"
+        );
     }
 
     #[test]

@@ -201,8 +201,8 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             // Items of lists keep their own types; only the operands themselves go through
             // ytt's conversion (an empty collection is None).
             let (a, b) = match incomparable_pair(value, arg) {
-                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), starlark_type(b)),
-                (a, b) => (starlark_type(a), starlark_type(b)),
+                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), compared_type(b)),
+                (a, b) => (compared_type(a), compared_type(b)),
             };
             raised(expected(), format!("{a} {op} {b} not implemented"))
         }
@@ -222,12 +222,22 @@ fn incomparable_pair<'a>(a: &'a Value, b: &'a Value) -> (&'a Value, &'a Value) {
     (a, b)
 }
 
-/// The type ytt's `assert.min`/`max` name for a value: an empty map or array reaches them as
-/// `None` (ytt converts it to a nil Go value).
+/// The type ytt's `assert.min`/`max` name for the value checked: an empty map or array reaches
+/// them as `None` (ytt converts it to a nil Go value).
 fn bound_operand_type(v: &Value) -> &'static str {
     match v {
         Value::Array(items) if items.is_empty() => "NoneType",
         Value::Map(entries) if entries.is_empty() => "NoneType",
+        v => compared_type(v),
+    }
+}
+
+/// The type `assert.min`/`max` name for a compared value (of either side, at any depth): ytt
+/// passes both through Go's `%v` text and back, so a whole float shorter than `1e+06` (Go's
+/// `%v` turns to an exponent from there) arrives as an int.
+fn compared_type(v: &Value) -> &'static str {
+    match v {
+        Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e6 => "int",
         v => starlark_type(v),
     }
 }

@@ -133,10 +133,12 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         _ => format!("a key declared in map (from {})", map.pos),
     };
     let mut hints = Vec::new();
+    // ytt compares the names regardless of case.
+    let lower_key = key.to_lowercase();
     if let Some(best) = fields
         .iter()
         .map(|f| f.key.key_string())
-        .map(|name| (edit_distance(&key, &name), name))
+        .map(|name| (edit_distance(&lower_key, &name.to_lowercase()), name))
         .filter(|(d, _)| *d * 2 < key.chars().count())
         .min_by_key(|(d, _)| *d)
     {

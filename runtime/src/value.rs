@@ -314,21 +314,26 @@ impl Value {
         }
     }
 
-    /// The key as ytt shows it in paths and messages.
-    /// The value as Go's `%s` prints it (ytt's messages use it for keys): strings as they are,
-    /// other values as `%!s(int=1)`, `%!s(bool=true)`, `%!s(<nil>)`.
+    /// The value as Go's `%s` writes it, as ytt's overlay messages quote a map key: a string
+    /// as it is, anything else as Go's complaint `%!s(TYPE=VALUE)`.
     pub fn go_percent_s(&self) -> String {
+        let wrong = |t: &str, v: String| format!("%!s({t}={v})");
         match self {
             Value::Str(s) => s.clone(),
             Value::Null => "%!s(<nil>)".into(),
-            Value::Bool(b) => format!("%!s(bool={b})"),
-            Value::Int(i) => format!("%!s(int={i})"),
-            Value::UInt(u) => format!("%!s(uint64={u})"),
-            Value::Float(f) => format!("%!s(float64={})", crate::yaml::emit::format_float(*f)),
-            other => other.key_string(),
+            Value::Bool(b) => wrong("bool", b.to_string()),
+            Value::Int(i) => wrong("int", i.to_string()),
+            Value::UInt(u) => wrong("uint64", u.to_string()),
+            Value::Float(f) if f.is_nan() => wrong("float64", "NaN".into()),
+            Value::Float(f) if f.is_infinite() => {
+                wrong("float64", if *f > 0.0 { "+Inf" } else { "-Inf" }.into())
+            }
+            Value::Float(f) => wrong("float64", crate::yaml::emit::go_float_text(*f, -4..6, 2)),
+            Value::Map(_) | Value::Array(_) => self.key_string(),
         }
     }
 
+    /// The key as ytt shows it in paths and messages.
     pub fn key_string(&self) -> String {
         match self {
             Value::Null => "null".into(),

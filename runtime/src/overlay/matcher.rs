@@ -2,7 +2,7 @@
 
 use super::{kwarg, Calls};
 use crate::schema::FunctionRef;
-use crate::template::tree::{Ann, ArgKind, Tree, TreeValue};
+use crate::template::tree::{Ann, ArgKind, TreeValue};
 use crate::value::Value;
 
 /// The function an annotation's keyword argument `name` holds.
@@ -32,7 +32,7 @@ pub(super) enum Matcher<'a> {
     All,
     Index(i64),
     /// Items whose `key` equals the new item's (`by="name"`, `overlay.map_key("name")`).
-    Key(&'a str, Option<&'a TreeValue>),
+    Key(&'a str),
     Subset(&'a Value),
     /// `overlay.or_op`, `overlay.and_op` and `overlay.not_op` of other matchers.
     Or(Vec<Matcher<'a>>),
@@ -54,6 +54,20 @@ fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
     }
 }
 
+/// The value of `key` in an item that `by="key"` compares: ytt's `overlay.map_key_matcher`
+/// fails on an item that is not a map or lacks the key (the old item is looked at first).
+fn key_value<'t>(value: &'t TreeValue, key: &str) -> Result<&'t TreeValue, String> {
+    if !matches!(value, TreeValue::Map(_)) {
+        return Err(format!(
+            "overlay.map_key_matcher: Expected value to be map, but was {}",
+            value.type_name()
+        ));
+    }
+    field(value, key).ok_or_else(|| {
+        format!("overlay.map_key_matcher: Expected to find map item with key '{key}', but did not")
+    })
+}
+
 /// Whether `by="key"` matches: only scalars compare equal (ytt never matches a map or an
 /// array value, not even an empty one against an empty one).
 fn same(a: &TreeValue, b: &TreeValue) -> bool {
@@ -64,27 +78,26 @@ fn same(a: &TreeValue, b: &TreeValue) -> bool {
 }
 
 impl<'a> Matcher<'a> {
-    pub(super) fn of(ann: &'a Ann, right: &'a Tree) -> Matcher<'a> {
+    pub(super) fn of(ann: &'a Ann) -> Matcher<'a> {
         match (kwarg(ann, "by"), function(ann, "by")) {
-            (Some(by), _) => Matcher::from_value(&by.value, right),
+            (Some(by), _) => Matcher::from_value(&by.value),
             (None, Some(f)) => Matcher::Function(f),
             (None, None) => Matcher::Nothing,
         }
     }
 
     /// The matcher a `by=` value stands for (`overlay.or_op(...)` and the like nest others).
-    fn from_value(by: &'a Value, right: &'a Tree) -> Matcher<'a> {
-        let key = |k: &'a str| Matcher::Key(k, field(&right.value, k));
+    fn from_value(by: &'a Value) -> Matcher<'a> {
         let all_of = |v: Option<&'a Value>| match v {
             Some(Value::Array(items)) => items
                 .iter()
-                .map(|n| Matcher::from_value(&n.value, right))
+                .map(|n| Matcher::from_value(&n.value))
                 .collect(),
             _ => Vec::new(),
         };
         match by {
             Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
-            Value::Str(k) => key(k),
+            Value::Str(k) => Matcher::Key(k),
             Value::Map(_) => {
                 let arg = by.get("arg").map(|n| &n.value);
                 match (
@@ -93,12 +106,12 @@ impl<'a> Matcher<'a> {
                 ) {
                     (Some("all"), _) => Matcher::All,
                     (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
-                    (Some("map_key"), Some(Value::Str(k))) => key(k),
+                    (Some("map_key"), Some(Value::Str(k))) => Matcher::Key(k),
                     (Some("subset"), Some(expected)) => Matcher::Subset(expected),
                     (Some("or_op"), _) => Matcher::Or(all_of(arg)),
                     (Some("and_op"), _) => Matcher::And(all_of(arg)),
                     (Some("not_op"), Some(inner)) => {
-                        Matcher::Not(Box::new(Matcher::from_value(inner, right)))
+                        Matcher::Not(Box::new(Matcher::from_value(inner)))
                     }
                     _ => Matcher::Nothing,
                 }
@@ -116,16 +129,20 @@ impl<'a> Matcher<'a> {
         right: &TreeValue,
         calls: Calls,
     ) -> Result<bool, String> {
-        let each = |m: &Matcher| m.matches(index, left, right, calls);
+        // A combinator's failure names it before its inner matcher's (`overlay.or_op: ...`).
+        let each = |m: &Matcher, name: &str| {
+            m.matches(index, left, right, calls)
+                .map_err(|e| format!("overlay.{name}: {e}"))
+        };
         Ok(match self {
             Matcher::All => true,
             Matcher::Index(i) => *i == index as i64,
-            Matcher::Key(k, Some(wanted)) => field(left, k).is_some_and(|v| same(v, wanted)),
-            Matcher::Key(_, None) | Matcher::Nothing => false,
+            Matcher::Key(k) => same(key_value(left, k)?, key_value(right, k)?),
+            Matcher::Nothing => false,
             Matcher::Subset(expected) => subset(left, expected),
             Matcher::Or(all) => {
                 for m in all {
-                    if each(m)? {
+                    if each(m, "or_op")? {
                         return Ok(true);
                     }
                 }
@@ -133,13 +150,14 @@ impl<'a> Matcher<'a> {
             }
             Matcher::And(all) => {
                 for m in all {
-                    if !each(m)? {
+                    if !each(m, "and_op")? {
                         return Ok(false);
                     }
                 }
                 true
             }
-            Matcher::Not(inner) => !each(inner)?,
+            // ytt's `not_op` names itself `or_op` in its failures.
+            Matcher::Not(inner) => !each(inner, "or_op")?,
             Matcher::Function(f) => {
                 let i = TreeValue::Scalar(Value::Int(index as i64));
                 match call(calls, f, &[&i, left, right])? {

@@ -2,18 +2,27 @@
 
 use crate::value::{MapEntry, Node, Pos, Value};
 
-/// Go's `quoteChar`: how a byte is named in a syntax error.
+/// Go's `quoteChar`: the byte as a rune (a byte from 0x80 is the Latin-1 letter of that
+/// number), through `strconv.Quote` but between single quotes.
 fn quote_char(c: u8) -> String {
-    match c {
-        b'\'' => "'\\''".into(),
-        b'"' => "'\"'".into(),
-        b'\n' => "'\\n'".into(),
-        b'\r' => "'\\r'".into(),
-        b'\t' => "'\\t'".into(),
-        0x20..=0x7e => format!("'{}'", c as char),
-        c if c < 0x20 || c == 0x7f => format!("'\\x{c:02x}'"),
-        _ => "'\\ufffd'".into(),
-    }
+    let quoted = match c {
+        b'\'' => "\\'".into(),
+        b'"' => "\"".into(),
+        b'\\' => "\\\\".into(),
+        0x07 => "\\a".into(),
+        0x08 => "\\b".into(),
+        0x0c => "\\f".into(),
+        b'\n' => "\\n".into(),
+        b'\r' => "\\r".into(),
+        b'\t' => "\\t".into(),
+        0x0b => "\\v".into(),
+        0x20..=0x7e => (c as char).to_string(),
+        c if c < 0x20 || c == 0x7f => format!("\\x{c:02x}"),
+        // Not printable for Go: the C1 controls, no-break space and soft hyphen.
+        0x80..=0xa0 | 0xad => format!("\\u{c:04x}"),
+        c => char::from(c).to_string(),
+    };
+    format!("'{quoted}'")
 }
 
 fn invalid(c: u8, context: &str) -> String {

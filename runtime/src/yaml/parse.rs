@@ -632,6 +632,15 @@ impl<'a> Builder<'a> {
                 i = line_start + h;
                 continue;
             }
+            // A block scalar's header (`|+`, `>2-`), a tag or an anchor before the content.
+            let token = self.chars[..=i]
+                .iter()
+                .rposition(|c| c.is_whitespace())
+                .map_or(0, |p| p + 1);
+            if is_header_token(&self.chars[token..=i]) {
+                i = token;
+                continue;
+            }
             match c {
                 '-' => return line,
                 '#' => {}
@@ -639,6 +648,18 @@ impl<'a> Builder<'a> {
             }
         }
         span.start.line() as u32
+    }
+}
+
+/// Whether `token` is what may stand between an array item's `-` and its content on other lines:
+/// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
+fn is_header_token(token: &[char]) -> bool {
+    match token.split_first() {
+        Some(('|' | '>', rest)) => rest
+            .iter()
+            .all(|c| matches!(c, '+' | '-') || c.is_ascii_digit()),
+        Some(('!' | '&', _)) => true,
+        _ => false,
     }
 }
 
