@@ -8,10 +8,13 @@ pub mod builder;
 pub mod convert;
 mod go_builtins;
 pub mod json_decode;
+mod math_module;
 pub mod modules;
 pub mod predicates;
 mod resolve;
+mod struct_module;
 mod text_modules;
+mod ytt_module;
 
 use std::sync::{Arc, OnceLock};
 
@@ -391,8 +394,6 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
         if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
             if let Some(attr) = rest.split('`').next() {
                 if ty != "function" {
-                    // The `@ytt:` modules are namespaces here, modules in starlark-go.
-                    let ty = if ty == "namespace" { "module" } else { ty };
                     return format!("{ty} has no .{attr} field or method");
                 }
             }
@@ -710,7 +711,7 @@ fn run_unguarded(
         }
     }
     budget::guard_repetition(&mut ast);
-    let files = sources.files.iter().map(|(n, _)| n.clone()).collect();
+    let files = Arc::new(sources.files.clone());
     let state = BuildState::new(
         Arc::from(name),
         program.nodes.clone(),

@@ -107,7 +107,7 @@ impl Predicates for StarlarkPredicates<'_> {
             let result = eval
                 .eval_function(fv, &args, &[])
                 .map_err(|e| super::error_message(&e).trim().to_string())?;
-            super::convert::to_tree_value(result, &crate::value::Pos::unknown())
+            super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
                 .map_err(|e| format!("Unsupported value type {}", e.0))
         })
     }
