@@ -7,6 +7,7 @@ pub mod budget;
 pub mod builder;
 pub mod convert;
 mod go_builtins;
+mod ip_module;
 pub mod json_decode;
 mod math_module;
 pub mod modules;

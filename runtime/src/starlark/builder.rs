@@ -279,8 +279,17 @@ impl BuildState {
                 }
             }
         }
-        let tv = to_tree_value(v, &pos, heap)
-            .map_err(|e| anyhow::anyhow!("Unsupported value type {} in YAML", e.0))?;
+        let tv = to_tree_value(v, &pos, heap).map_err(|e| {
+            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&e.0.as_str()) {
+                anyhow::anyhow!(
+                    "__ytt_tpl{}_set_node: Unable to convert value: {} does not automatically encode (hint: use .string())",
+                    self.template_id,
+                    e.0
+                )
+            } else {
+                anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+            }
+        })?;
         frame.value = FrameValue::Set(tv);
         Ok(())
     }
