@@ -149,6 +149,18 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     fn not_op<'v>(matcher: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
         Ok(marker(heap, "__ytt_matcher__", "not_op", matcher))
     }
+
+    /// Not implemented yet (README, "Starlark modules"): a clear error where ytt overlays the
+    /// values given.
+    fn apply<'v>(
+        #[starlark(args)] _args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<NoneType> {
+        anyhow::bail!("overlay.apply: not supported by schemac yet (ytt overlays the values given)")
+    }
 }
 
 /// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
