@@ -100,6 +100,11 @@ impl<'a> Path<'a> {
     }
 }
 
+/// Whether the annotation was given the keyword argument `name`, data or not.
+fn has_kwarg(ann: &Ann, name: &str) -> bool {
+    ann.kwargs.iter().any(|(k, _)| k == name)
+}
+
 fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<&'a Node> {
     ann.kwargs
         .iter()
@@ -297,8 +302,6 @@ fn merge_value(
         scalar @ TreeValue::Scalar(_) => Ok(scalar),
     }
 }
-
-const NO_MATCH: &str = "Expected number of matched nodes to be 1, but was 0";
 
 /// A map item's key (`null` for a node that is not a map item).
 fn key_of(item: &Tree) -> &Value {
@@ -522,18 +525,41 @@ fn merge_array_item(
     parent: &Path,
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
-    let Some(matcher) = item.ann("overlay/match") else {
-        if item.ann("overlay/replace").is_some() || item.ann("overlay/remove").is_some() {
-            return Err(Path::of(&item, Some(parent)).error(NO_MATCH));
+    let path = Path::at(&item.kind, &item.pos, Some(parent));
+    if let Some(insert) = item.ann("overlay/insert") {
+        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+            return Err(path.error(
+                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
+            ));
         }
-        elems.push(item);
-        return Ok(());
+    }
+    // Without `#@overlay/match`, an item that merges is appended and any other operation
+    // matches nothing (ytt does not check `expects` then); `#@overlay/match` needs `by=`.
+    let merges = [
+        "overlay/replace",
+        "overlay/remove",
+        "overlay/insert",
+        "overlay/assert",
+    ]
+    .iter()
+    .all(|op| item.ann(op).is_none());
+    let matcher = match item.ann("overlay/match") {
+        Some(m) if has_kwarg(m, "by") => m,
+        Some(_) if item.ann("overlay/append").is_none() => {
+            return Err(path.error(
+                "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
+            ))
+        }
+        _ if merges || item.ann("overlay/append").is_some() => {
+            elems.push(item);
+            return Ok(());
+        }
+        _ => return Ok(()),
     };
     if item.ann("overlay/append").is_some() {
         elems.push(item);
         return Ok(());
     }
-    let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
     let by = Matcher::of(matcher);
     let mut matches = Vec::new();

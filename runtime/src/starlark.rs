@@ -8,14 +8,18 @@ pub mod budget;
 pub mod builder;
 pub mod convert;
 mod go_builtins;
+mod ip_module;
 pub mod json_decode;
+mod math_module;
 pub mod modules;
 pub mod predicates;
 mod resolve;
+mod struct_module;
 mod text_modules;
 mod written_size;
+mod ytt_module;
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
 use starlark::eval::{Evaluator, FileLoader};
@@ -396,8 +400,6 @@ fn go_wording(msg: &str, span: Option<&str>) -> String {
         if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
             if let Some(attr) = rest.split('`').next() {
                 if ty != "function" {
-                    // The `@ytt:` modules are namespaces here, modules in starlark-go.
-                    let ty = if ty == "namespace" { "module" } else { ty };
                     return format!("{ty} has no .{attr} field or method");
                 }
             }
@@ -757,7 +759,7 @@ fn run_unguarded(
         }
     }
     budget::guard_repetition(&mut ast);
-    let files = sources.files.iter().map(|(n, _)| n.clone()).collect();
+    let files = Arc::new(sources.files.clone());
     let state = BuildState::new(
         crate::value::FileName::new(name),
         program.nodes.clone(),

@@ -187,7 +187,7 @@ impl<'v> StarlarkValue<'v> for LambdaCheck {
             })
         };
         let value = lambda_argument(args, eval.heap()).map_err(in_lambda)?;
-        run_check(&self.rule, value, "fail: ", "").map_err(in_lambda)
+        run_check(&self.rule, value, "fail: ", "", eval.heap()).map_err(in_lambda)
     }
 
     /// The same object's `check` is the same function.
@@ -246,7 +246,7 @@ impl<'v> StarlarkValue<'v> for BuiltinCheck {
                 items.len()
             )));
         };
-        run_check(&self.rule, value, "check: ", "check: ")
+        run_check(&self.rule, value, "check: ", "check: ", eval.heap())
     }
 
     fn equals(&self, other: Value<'v>) -> starlark::Result<bool> {
@@ -291,8 +291,9 @@ fn run_check<'v>(
     value: Value<'v>,
     failed: &str,
     raised: &str,
+    heap: Heap<'v>,
 ) -> starlark::Result<Value<'v>> {
-    let data = to_tree_value(value, &Pos::unknown()).map(|tv| tv.to_value());
+    let data = to_tree_value(value, &Pos::unknown(), heap).map(|tv| tv.to_value());
     let failure = match (&rule.arg, data) {
         (Ok(arg), Ok(data)) => rule.rule.check(arg, &data).map(|f| (f.found, f.raised)),
         (arg, data) => opaque_failure(rule.rule, arg, data),
@@ -368,7 +369,7 @@ fn arity<'v>(
 
 /// An assertion object of `rule` with argument `arg`.
 fn assertion<'v>(rule: RuleName, arg: Value<'v>, heap: Heap<'v>) -> Value<'v> {
-    let arg = to_tree_value(arg, &Pos::unknown())
+    let arg = to_tree_value(arg, &Pos::unknown(), heap)
         .map(|tv| tv.to_value())
         .map_err(|e| e.0);
     heap.alloc(Assertion {
@@ -405,7 +406,7 @@ fn length<'v>(
 }
 
 /// ytt's `assert.equals` compares the values' YAML, and shows it when they differ.
-fn yaml_of(v: Value) -> anyhow::Result<String> {
+fn yaml_of<'v>(v: Value<'v>, heap: Heap<'v>) -> anyhow::Result<String> {
     if v.get_type() == "function" || v.get_type() == "builtin_function_or_method" {
         return Err(AssertFail(format!(
             "assert.equals: expected argument not to be a function, but was {}",
@@ -413,7 +414,7 @@ fn yaml_of(v: Value) -> anyhow::Result<String> {
         ))
         .into());
     }
-    super::convert::encode_yaml(v).map_err(|e| encode_error("assert.equals", &e))
+    super::convert::encode_yaml(v, heap).map_err(|e| encode_error("assert.equals", &e))
 }
 
 #[starlark_module]
@@ -575,10 +576,11 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
     fn equals<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _ignored: Kwargs<'v>,
+        heap: Heap<'v>,
     ) -> anyhow::Result<NoneType> {
         arity("equals", &args, 2, 2)?;
         let (expected, actual) = (args.items[0], args.items[1]);
-        let (expected_yaml, actual_yaml) = (yaml_of(expected)?, yaml_of(actual)?);
+        let (expected_yaml, actual_yaml) = (yaml_of(expected, heap)?, yaml_of(actual, heap)?);
         if expected_yaml == actual_yaml {
             return Ok(NoneType);
         }

@@ -19,6 +19,9 @@ use crate::template::functions::Functions;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value as YValue};
 
+/// Every file of a run: its name and text.
+pub type RunFiles = Arc<Vec<(String, Arc<str>)>>;
+
 /// Where an opaque annotation argument will live once the module is frozen.
 #[derive(Allocative)]
 pub struct FrozenSlot {
@@ -34,7 +37,7 @@ pub struct FrozenSlot {
 struct TemplateNodes {
     file: FileName,
     nodes: Arc<Vec<NodeInfo>>,
-    files: Vec<String>,
+    files: RunFiles,
     template_id: u32,
 }
 
@@ -60,8 +63,8 @@ impl FrozenSlot {
 pub struct BuildState {
     pub file: FileName,
     pub nodes: Arc<Vec<NodeInfo>>,
-    /// Every file of the run, for `data.list()`.
-    pub files: Vec<String>,
+    /// Every file of the run, for `data.list()` and `data.read()`.
+    pub files: RunFiles,
     /// ytt's number for this template, named in its messages.
     pub template_id: u32,
     /// The run's kept values, where annotation arguments that are not data go.
@@ -106,7 +109,7 @@ impl BuildState {
     pub fn new(
         file: FileName,
         nodes: Vec<NodeInfo>,
-        files: Vec<String>,
+        files: RunFiles,
         template_id: u32,
         functions: Functions,
     ) -> BuildState {
@@ -255,7 +258,7 @@ impl BuildState {
         Ok(())
     }
 
-    fn set(&self, v: Value) -> anyhow::Result<()> {
+    fn set<'v>(&self, v: Value<'v>, heap: starlark::values::Heap<'v>) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
         let ctx = inner
             .ctxs
@@ -269,7 +272,7 @@ impl BuildState {
         if let Some(dict) = DictRef::from_value(v) {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
-                    let tv = to_tree_value(inner_v, &pos).map_err(|e| {
+                    let tv = to_tree_value(inner_v, &pos, heap).map_err(|e| {
                         anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0)
                     })?;
                     frame.value = FrameValue::Replace(tv);
@@ -277,12 +280,20 @@ impl BuildState {
                 }
             }
         }
-        let tv = to_tree_value(v, &pos).map_err(|e| {
+        let tv = to_tree_value(v, &pos, heap).map_err(|e| {
             if e.0 == crate::validate::ASSERTION_TYPE {
                 let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
                 return anyhow::anyhow!(super::assertion::does_not_encode(&prefix));
             }
-            anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&e.0.as_str()) {
+                anyhow::anyhow!(
+                    "__ytt_tpl{}_set_node: Unable to convert value: {} does not automatically encode (hint: use .string())",
+                    self.template_id,
+                    e.0
+                )
+            } else {
+                anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+            }
         })?;
         frame.value = FrameValue::Set(tv);
         Ok(())
@@ -311,6 +322,7 @@ impl BuildState {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<()> {
         let pos = Pos::new(self.file, line);
+        let heap = eval.heap();
         let (args, kwargs) = match TupleRef::from_value(packed)
             .map(|t| t.content().to_vec())
             .as_deref()
@@ -339,7 +351,7 @@ impl BuildState {
             .unwrap_or_default();
         let args = args_v
             .into_iter()
-            .map(|a| to_arg(a, &pos, &mut keep))
+            .map(|a| to_arg(a, &pos, heap, &mut keep))
             .collect();
         let mut kw = Vec::new();
         if let Some(d) = DictRef::from_value(kwargs) {
@@ -347,7 +359,7 @@ impl BuildState {
             for (k, v) in pairs {
                 kw.push((
                     k.unpack_str().unwrap_or_default().to_string(),
-                    to_arg(v, &pos, &mut keep),
+                    to_arg(v, &pos, heap, &mut keep),
                 ));
             }
         }
@@ -428,7 +440,8 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         value: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        state(eval)?.set(value)?;
+        let heap = eval.heap();
+        state(eval)?.set(value, heap)?;
         Ok(NoneType)
     }
 

@@ -231,7 +231,8 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
 pub struct NotData(pub String);
 
 /// Starlark → YAML tree value; nodes created here get position `pos`.
-pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
+/// Sets become arrays, as in ytt (the interpreter iterates them on `heap`).
+pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<TreeValue, NotData> {
     if let Some(s) = to_scalar_key(v) {
         return Ok(TreeValue::Scalar(s));
     }
@@ -247,24 +248,31 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
     if let Some(list) = ListRef::from_value(v) {
         return list
             .iter()
-            .map(|x| to_tree_value(x, pos).map(item))
+            .map(|x| to_tree_value(x, pos, heap).map(item))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
     if let Some(tuple) = TupleRef::from_value(v) {
         return tuple
             .iter()
-            .map(|x| to_tree_value(x, pos).map(item))
+            .map(|x| to_tree_value(x, pos, heap).map(item))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
-    let entry = |k: Value, x: Value| -> Result<Tree, NotData> {
+    if v.get_type() == "set" {
+        let items = v.iterate(heap).map_err(|_| NotData("set".to_string()))?;
+        return items
+            .map(|x| to_tree_value(x, pos, heap).map(item))
+            .collect::<Result<_, _>>()
+            .map(TreeValue::Array);
+    }
+    let entry = |k: Value<'v>, x: Value<'v>| -> Result<Tree, NotData> {
         let key = to_scalar_key(k).ok_or_else(|| NotData(k.get_type().to_string()))?;
         Ok(Tree {
             kind: TreeKind::MapItem(key),
             pos: *pos,
             anns: Anns::default(),
-            value: to_tree_value(x, pos)?,
+            value: to_tree_value(x, pos, heap)?,
         })
     };
     if let Some(dict) = DictRef::from_value(v) {
@@ -286,8 +294,8 @@ pub fn to_tree_value(v: Value, pos: &Pos) -> Result<TreeValue, NotData> {
 
 /// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),
 /// but an empty YAML fragment writes nothing, as in ytt.
-pub fn encode_yaml(v: Value) -> Result<String, NotData> {
-    let data = to_tree_value(v, &Pos::unknown())?.to_value();
+pub fn encode_yaml<'v>(v: Value<'v>, heap: Heap<'v>) -> Result<String, NotData> {
+    let data = to_tree_value(v, &Pos::unknown(), heap)?.to_value();
     Ok(if v.downcast_ref::<YamlFragment>().is_some() {
         crate::yaml::emit::to_yaml(&data)
     } else {
@@ -302,10 +310,15 @@ pub fn is_function(v: Value) -> bool {
 
 /// Converts an annotation argument. Values that are not data are kept through `keep`, which
 /// returns a handle that is filled in once the module is frozen.
-pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> usize) -> Arg {
+pub fn to_arg<'v>(
+    v: Value<'v>,
+    pos: &Pos,
+    heap: Heap<'v>,
+    keep: &mut dyn FnMut(Value<'v>) -> usize,
+) -> Arg {
     let type_name = v.get_type().to_string();
     if let Some(tuple) = TupleRef::from_value(v) {
-        let items = tuple.iter().map(|x| to_arg(x, pos, keep)).collect();
+        let items = tuple.iter().map(|x| to_arg(x, pos, heap, keep)).collect();
         return Arg {
             type_name,
             kind: ArgKind::Tuple(items),
@@ -329,7 +342,7 @@ pub fn to_arg<'v>(v: Value<'v>, pos: &Pos, keep: &mut dyn FnMut(Value<'v>) -> us
             kind: ArgKind::Checker(keep(v)),
         };
     }
-    match to_tree_value(v, pos) {
+    match to_tree_value(v, pos, heap) {
         Ok(tv) => Arg {
             type_name,
             kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),

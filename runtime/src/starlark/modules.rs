@@ -8,11 +8,9 @@ use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
 use starlark::values::dict::AllocDict;
-use starlark::values::float::UnpackFloat;
 use starlark::values::none::NoneType;
-use starlark::values::structs::AllocStruct;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, UnpackValue, Value};
+use starlark::values::{Heap, Value};
 
 use super::convert::to_tree_value;
 use super::written_size::Writing;
@@ -76,6 +74,18 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     fn not_op<'v>(matcher: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
         Ok(marker(heap, "__ytt_matcher__", "not_op", matcher))
     }
+
+    /// Not implemented yet (README, "Starlark modules"): a clear error where ytt overlays the
+    /// values given.
+    fn apply<'v>(
+        #[starlark(args)] _args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+    ) -> anyhow::Result<NoneType> {
+        anyhow::bail!("overlay.apply: not supported by schemac yet (ytt overlays the values given)")
+    }
 }
 
 /// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
@@ -93,47 +103,95 @@ fn template_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-#[starlark_module]
-fn struct_members(builder: &mut GlobalsBuilder) {
-    fn make<'v>(
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<String, Value<'v>>,
-        heap: Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        Ok(heap.alloc(AllocStruct(kwargs)))
-    }
+/// The builder state of the running template, if any.
+fn build_state<'a>(eval: &'a Evaluator) -> Option<&'a super::builder::BuildState> {
+    eval.extra
+        .and_then(|e| e.downcast_ref::<super::builder::BuildState>())
+}
+
+/// The path argument of `data.list` (optional) or `data.read` (required); keywords are ignored.
+fn data_path<'v>(name: &str, args: &[Value<'v>], required: bool) -> anyhow::Result<&'v str> {
+    let v = match (args, required) {
+        ([], false) => return Ok(""),
+        ([v], _) => v,
+        (_, false) => anyhow::bail!("{name}: expected exactly zero or one argument"),
+        (_, true) => anyhow::bail!("{name}: expected exactly one argument"),
+    };
+    v.unpack_str()
+        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
 #[starlark_module]
 fn data_members(builder: &mut GlobalsBuilder) {
-    /// The files given to the run: names relative to the calling file's directory, or from
-    /// the root with a leading `/` when `path` starts with `/`.
+    /// The files given to the run, as ytt lists them while data values files are evaluated:
+    /// names relative to the calling file's directory, or from the root for `"/"`; any other
+    /// path is not found.
     fn list<'v>(
-        #[starlark(default = "")] path: &str,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
+        let path = data_path("data.list", &args.items, false)?;
+        if !path.is_empty() && path != "/" {
+            anyhow::bail!("data.list: Did not find ''");
+        }
         let heap = eval.heap();
-        let Some(state) = eval
-            .extra
-            .and_then(|e| e.downcast_ref::<super::builder::BuildState>())
-        else {
+        let Some(state) = build_state(eval) else {
             return Ok(heap.alloc(Vec::<Value<'v>>::new()));
         };
         let dir = state.file.rfind('/').map_or("", |i| &state.file[..=i]);
         let names: Vec<String> = state
             .files
             .iter()
-            .filter_map(|f| {
-                if let Some(root) = path.strip_prefix('/') {
-                    f.strip_prefix(root).map(|_| format!("/{f}"))
+            .filter_map(|(f, _)| {
+                if path == "/" {
+                    Some(format!("/{f}"))
                 } else {
-                    f.strip_prefix(dir)
-                        .and_then(|r| r.strip_prefix(path))
-                        .map(|_| f[dir.len()..].to_string())
+                    f.strip_prefix(dir).map(str::to_string)
                 }
             })
             .collect();
         Ok(heap.alloc(names))
     }
+
+    /// The text of a file given to the run. While data values files are evaluated ytt finds
+    /// only files at the root, by their name (a leading `/` aside).
+    fn read<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<String> {
+        let path = data_path("data.read", &args.items, true)?;
+        let path = path.strip_prefix('/').unwrap_or(path);
+        if path.contains('/') {
+            anyhow::bail!(
+                "data.read: Expected to find file '{path}', but did not: Did not find ''"
+            );
+        }
+        build_state(eval)
+            .and_then(|state| state.files.iter().find(|(f, _)| f == path))
+            .map(|(_, text)| text.to_string())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "data.read: Expected to find file '{path}' (hint: only files included via -f flag are available)"
+                )
+            })
+    }
+}
+
+/// `data.values` while data values and schema files are evaluated: an empty struct.
+fn data_namespace(builder: &mut GlobalsBuilder) {
+    data_members(builder);
+    builder.set(
+        "values",
+        starlark::values::structs::AllocStruct(Vec::<(&str, i32)>::new()),
+    );
 }
 
 /// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
@@ -193,7 +251,7 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
 
     fn encode<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<String> {
         super::budget::reserve_written(value, Writing::Tree, heap)?;
-        super::convert::encode_yaml(value)
+        super::convert::encode_yaml(value, heap)
             .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
     }
 }
@@ -279,7 +337,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
         }
         super::budget::reserve_written(value, Writing::Tree, heap)?;
-        let tv = to_tree_value(value, &Pos::unknown())
+        let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
         let compact = crate::yaml::json::marshal_json(&tv.to_value())
             .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))?;
@@ -287,167 +345,91 @@ fn json_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// The string arguments of a `@ytt:regexp` function: exactly `N` positional ones (keywords
+/// are ignored, as in ytt), the last one `rest` when it need not be a string.
+fn regexp_args<'v, const N: usize>(
+    name: &str,
+    args: &[Value<'v>],
+    count: &str,
+) -> anyhow::Result<[Value<'v>; N]> {
+    let args: [Value<'v>; N] = args
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("{name}: expected exactly {count} arguments"))?;
+    Ok(args)
+}
+
+fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
+    v.unpack_str()
+        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+}
+
+/// `pattern` compiled (RE2 syntax), with Go's words for the commonest syntax errors.
+fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
+    regex::Regex::new(pattern).map_err(|e| {
+        let text = e.to_string();
+        let go = if text.contains("unclosed group") {
+            format!("missing closing ): `{pattern}`")
+        } else if text.contains("unopened group") {
+            format!("unexpected ): `{pattern}`")
+        } else {
+            text
+        };
+        anyhow::anyhow!("{name}: error parsing regexp: {go}")
+    })
+}
+
 #[starlark_module]
 fn regexp_members(builder: &mut GlobalsBuilder) {
     /// Whether `pattern` (RE2 syntax) matches somewhere in `s`.
-    fn r#match(pattern: &str, s: &str) -> anyhow::Result<bool> {
-        Ok(regex::Regex::new(pattern)?.is_match(s))
-    }
-
-    fn replace(pattern: &str, s: &str, replacement: &str) -> anyhow::Result<String> {
-        Ok(regex::Regex::new(pattern)?
-            .replace_all(s, replacement)
-            .into_owned())
-    }
-}
-
-#[starlark_module]
-fn base64_members(builder: &mut GlobalsBuilder) {
-    fn encode(s: &str) -> anyhow::Result<String> {
-        use base64::Engine as _;
-        Ok(base64::engine::general_purpose::STANDARD.encode(s))
-    }
-
-    /// As Go's `base64.StdEncoding.DecodeString`, which skips line breaks.
-    fn decode(s: &str) -> anyhow::Result<String> {
-        use base64::Engine as _;
-        let text: String = s.chars().filter(|&c| c != '\r' && c != '\n').collect();
-        let bytes = base64::engine::general_purpose::STANDARD
-            .decode(text)
-            .map_err(|e| match e {
-                base64::DecodeError::InvalidByte(at, _)
-                | base64::DecodeError::InvalidLastSymbol(at, _) => {
-                    anyhow::anyhow!("illegal base64 data at input byte {at}")
-                }
-                _ => anyhow::anyhow!("illegal base64 data at input byte {}", s.len()),
-            })?;
-        Ok(String::from_utf8(bytes)?)
-    }
-}
-
-/// A `@ytt:math` function's arguments, checked as ytt checks them: `want` numbers (ints or
-/// floats), no keywords. Marks the run as one that used the math module, even if the call fails.
-fn math_args(
-    name: &str,
-    args: &[Value],
-    kwargs: &starlark::collections::SmallMap<starlark::values::StringValue, Value>,
-    want: usize,
-) -> anyhow::Result<Vec<f64>> {
-    crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
-    if !kwargs.is_empty() {
-        anyhow::bail!("{name}: {name}: unexpected keyword arguments");
-    }
-    if args.len() != want {
-        anyhow::bail!("{name}: {name}: got {} arguments, want {want}", args.len());
-    }
-    args.iter()
-        .map(|v| {
-            if v.unpack_bool().is_none() {
-                if let Some(f) = UnpackFloat::unpack_value(*v).ok().flatten() {
-                    return Ok(f.0);
-                }
-            }
-            let go_type = crate::rules::go_type(v.get_type());
-            anyhow::bail!("{name}: expected float value, but was {go_type}")
-        })
-        .collect()
-}
-
-/// `math.floor`/`math.ceil` as starlark-go has them: an int argument is returned as it is; a
-/// float is rounded by `round` and converted exactly to an int of any size (`1e23` gives
-/// `99999999999999991611392`); infinities and NaN are an error.
-fn math_to_int<'v>(
-    name: &str,
-    args: &[Value<'v>],
-    kwargs: &starlark::collections::SmallMap<starlark::values::StringValue, Value>,
-    heap: Heap<'v>,
-    round: fn(f64) -> f64,
-) -> anyhow::Result<Value<'v>> {
-    let x = math_args(name, args, kwargs, 1)?;
-    if args[0].get_type() == "int" {
-        return Ok(args[0]);
-    }
-    let rounded = round(x[0]);
-    if rounded.is_nan() {
-        anyhow::bail!("{name}: cannot convert float NaN to integer");
-    }
-    if rounded.is_infinite() {
-        anyhow::bail!("{name}: cannot convert float infinity to integer");
-    }
-    if rounded.abs() < 9.0e18 {
-        return Ok(heap.alloc(rounded as i64));
-    }
-    let big = <num_bigint::BigInt as num_traits::FromPrimitive>::from_f64(rounded)
-        .ok_or_else(|| anyhow::anyhow!("{name}: cannot convert float {rounded} to integer"))?;
-    Ok(heap.alloc(big))
-}
-
-#[starlark_module]
-fn math_members(builder: &mut GlobalsBuilder) {
-    fn ceil<'v>(
-        heap: Heap<'v>,
+    fn r#match<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-    ) -> anyhow::Result<Value<'v>> {
-        math_to_int("ceil", &args.items, &kwargs, heap, f64::ceil)
+    ) -> anyhow::Result<bool> {
+        const NAME: &str = "regexp.match";
+        let [pattern, s] = regexp_args::<2>(NAME, &args.items, "two")?;
+        let (pattern, s) = (regexp_str(NAME, pattern)?, regexp_str(NAME, s)?);
+        Ok(regexp_compile(NAME, pattern)?.is_match(s))
     }
 
-    fn floor<'v>(
-        heap: Heap<'v>,
+    /// Every match of `pattern` in `s` replaced: by `replacement` with `$1`/`${name}`
+    /// expanded, or by what the function `replacement` returns for the matched text.
+    fn replace<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-    ) -> anyhow::Result<Value<'v>> {
-        math_to_int("floor", &args.items, &kwargs, heap, f64::floor)
-    }
-
-    fn round<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
-    ) -> anyhow::Result<f64> {
-        let x = math_args("round", &args.items, &kwargs, 1)?;
-        Ok(x[0].round())
-    }
-
-    fn sqrt<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
-    ) -> anyhow::Result<f64> {
-        let x = math_args("sqrt", &args.items, &kwargs, 1)?;
-        Ok(x[0].sqrt())
-    }
-
-    fn pow<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
-    ) -> anyhow::Result<f64> {
-        let x = math_args("pow", &args.items, &kwargs, 2)?;
-        Ok(x[0].powf(x[1]))
-    }
-
-    fn fabs<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
-    ) -> anyhow::Result<f64> {
-        let x = math_args("fabs", &args.items, &kwargs, 1)?;
-        Ok(x[0].abs())
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "regexp.replace";
+        let [pattern, s, replacement] = regexp_args::<3>(NAME, &args.items, "3")?;
+        let (pattern, s) = (regexp_str(NAME, pattern)?, regexp_str(NAME, s)?);
+        let re = regexp_compile(NAME, pattern)?;
+        if let Some(text) = replacement.unpack_str() {
+            return Ok(re.replace_all(s, text).into_owned());
+        }
+        if replacement.get_type() != "function" {
+            return Err(anyhow::anyhow!(
+                "{NAME}: expected a string, but was {}",
+                replacement.get_type()
+            ));
+        }
+        let mut out = String::with_capacity(s.len());
+        let mut last = 0;
+        for m in re.find_iter(s) {
+            out.push_str(&s[last..m.start()]);
+            let arg = eval.heap().alloc(m.as_str());
+            let got = eval
+                .eval_function(replacement, &[arg], &[])
+                .map_err(|e| anyhow::anyhow!("{NAME}: {}", super::error_message(&e)))?;
+            out.push_str(regexp_str(NAME, got)?);
+            last = m.end();
+        }
+        out.push_str(&s[last..]);
+        Ok(out)
     }
 }
 
@@ -468,23 +450,21 @@ fn library_members(builder: &mut GlobalsBuilder) {
 
 /// The frozen `@ytt:` module for `load(path)`, if there is one.
 pub fn ytt_module(path: &str) -> Option<FrozenModule> {
-    let (name, members): (&str, fn(&mut GlobalsBuilder)) = match path {
+    let (name, members): (&'static str, super::ytt_module::Members) = match path {
         "@ytt:assert" => ("assert", super::assertion::assert_members),
         "@ytt:overlay" => ("overlay", overlay_namespace),
         "@ytt:template" => ("template", template_members),
-        "@ytt:struct" => ("struct", struct_members),
-        "@ytt:data" => ("data", data_members),
+        "@ytt:struct" => ("struct", super::struct_module::struct_members),
+        "@ytt:data" => ("data", data_namespace),
         "@ytt:yaml" => ("yaml", yaml_members),
         "@ytt:json" => ("json", json_members),
         "@ytt:regexp" => ("regexp", regexp_members),
-        "@ytt:base64" => ("base64", base64_members),
-        "@ytt:math" => ("math", math_members),
+        "@ytt:math" => ("math", super::math_module::math_members),
         "@ytt:library" => ("library", library_members),
-        _ => {
-            let name = path.strip_prefix("@ytt:")?;
-            (name, super::text_modules::members(name)?)
-        }
+        "@ytt:ip" => ("ip", super::ip_module::ip_members),
+        _ => super::text_modules::members(path.strip_prefix("@ytt:")?)?,
     };
-    let globals = GlobalsBuilder::new().with_namespace(name, members).build();
-    FrozenModule::from_globals(&globals).ok()
+    let mut globals = GlobalsBuilder::new();
+    globals.set(name, super::ytt_module::YttModule::new(name, members));
+    FrozenModule::from_globals(&globals.build()).ok()
 }

@@ -177,7 +177,7 @@ impl Predicates for StarlarkPredicates<'_> {
                 arity_error(fv, args.len(), &e)
                     .unwrap_or_else(|| super::error_message(&e).trim().to_string())
             })?;
-            super::convert::to_tree_value(result, &crate::value::Pos::unknown())
+            super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
                 .map_err(|e| format!("Unsupported value type {}", e.0))
         })
     }

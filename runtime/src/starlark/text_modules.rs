@@ -1,4 +1,4 @@
-//! The `@ytt:` modules over strings: `md5`, `sha256`, `url` and `version`, with ytt's argument
+//! The `@ytt:` modules over strings: `base64`, `md5`, `sha256`, `url` and `version`, with ytt's argument
 //! checks and error words (`md5.sum: expected exactly one argument`).
 
 use starlark::collections::SmallMap;
@@ -20,6 +20,16 @@ fn only_arg<'v>(name: &str, args: &[Value<'v>], kwargs: &Kwargs<'v>) -> anyhow::
         anyhow::bail!("{name}: expected exactly one argument");
     }
     Ok(args[0])
+}
+
+/// The one positional string argument of a ytt module function that ignores keyword arguments
+/// (`base64.encode("x", encoding="URL")` is `base64.encode("x")` in ytt).
+fn one_positional_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
+    let [v] = args else {
+        anyhow::bail!("{name}: expected exactly one argument");
+    };
+    v.unpack_str()
+        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
 /// The one string argument of a ytt module function.
@@ -104,6 +114,104 @@ fn version_members(builder: &mut GlobalsBuilder) {
             );
         }
         Ok(starlark::values::none::NoneType)
+    }
+}
+
+/// Go's `base64.StdEncoding.DecodeString`: padding required, line breaks skipped, the bits
+/// after the last full byte ignored; an error names the offset of the first bad byte as Go does.
+fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let src = text.as_bytes();
+    let is_break = |b: u8| b == b'\n' || b == b'\r';
+    let skip_breaks = |mut at: usize| {
+        while at < src.len() && is_break(src[at]) {
+            at += 1;
+        }
+        at
+    };
+    let mut out = Vec::with_capacity(src.len() / 4 * 3);
+    let mut at = 0;
+    loop {
+        // One quantum: up to four symbols, `count` of them before padding or the end.
+        let mut sextets = [0u8; 4];
+        let mut count = 0;
+        let mut finished = false;
+        while count < 4 {
+            if at == src.len() {
+                if count == 0 {
+                    return Ok(out);
+                }
+                return Err(at - count);
+            }
+            let b = src[at];
+            at += 1;
+            if let Some(i) = ALPHABET.iter().position(|&a| a == b) {
+                sextets[count] = i as u8;
+                count += 1;
+                continue;
+            }
+            if is_break(b) {
+                continue;
+            }
+            if b != b'=' || count < 2 {
+                return Err(at - 1);
+            }
+            if count == 2 {
+                // `==` is due: the second `=` must follow, line breaks aside.
+                at = skip_breaks(at);
+                if at == src.len() {
+                    return Err(src.len());
+                }
+                if src[at] != b'=' {
+                    return Err(at - 1);
+                }
+                at += 1;
+            }
+            at = skip_breaks(at);
+            if at < src.len() {
+                return Err(at);
+            }
+            finished = true;
+            break;
+        }
+        let bits = sextets
+            .iter()
+            .fold(0u32, |acc, &s| (acc << 6) | u32::from(s));
+        let bytes = bits.to_be_bytes();
+        out.extend_from_slice(&bytes[1..count]);
+        if finished {
+            return Ok(out);
+        }
+    }
+}
+
+#[starlark_module]
+fn base64_members(builder: &mut GlobalsBuilder) {
+    /// Standard base64 with padding; ytt ignores keyword arguments (`encoding=`).
+    fn encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        use base64::Engine as _;
+        let s = one_positional_str("base64.encode", &args.items)?;
+        Ok(base64::engine::general_purpose::STANDARD.encode(s))
+    }
+
+    /// As Go's `base64.StdEncoding.DecodeString` (see [`go_base64_decode`]).
+    fn decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "base64.decode";
+        let s = one_positional_str(NAME, &args.items)?;
+        let bytes = go_base64_decode(s)
+            .map_err(|at| anyhow::anyhow!("{NAME}: illegal base64 data at input byte {at}"))?;
+        // ytt's strings are Go's byte strings; these are UTF-8 text (see tests/xfail-cases.txt).
+        String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "{NAME}: the decoded bytes are not UTF-8 text, which schemac cannot hold in a string (ytt keeps them as binary)"
+            )
+        })
     }
 }
 
@@ -279,12 +387,13 @@ fn url_members(builder: &mut GlobalsBuilder) {
 }
 
 /// The members of `@ytt:md5`, `@ytt:sha256`, `@ytt:url` and `@ytt:version`.
-pub(super) fn members(name: &str) -> Option<fn(&mut GlobalsBuilder)> {
+pub(super) fn members(name: &str) -> Option<(&'static str, super::ytt_module::Members)> {
     Some(match name {
-        "md5" => md5_members,
-        "sha256" => sha256_members,
-        "url" => url_members,
-        "version" => version_members,
+        "base64" => ("base64", base64_members),
+        "md5" => ("md5", md5_members),
+        "sha256" => ("sha256", sha256_members),
+        "url" => ("url", url_members),
+        "version" => ("version", version_members),
         _ => return None,
     })
 }
