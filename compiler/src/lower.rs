@@ -76,8 +76,9 @@ pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
 /// order is the one reported.
 enum NodeError {
     Report(SchemaReport),
-    /// A `@schema/validation` with wrong arguments: ytt's message, how many nullable nodes it
-    /// is under (each wraps it once) and where the annotation is.
+    /// A one-line message (a `@schema/validation` with wrong arguments, a value Starlark code
+    /// gave as a dict or list): ytt's message, how many nullable nodes it is under (each wraps
+    /// it once) and where the annotation or node is.
     Validation {
         message: String,
         nullables: usize,
@@ -421,6 +422,18 @@ impl Lowerer<'_> {
                 e
             }
         };
+        // A type is inferred from YAML (fragments included), never from a Starlark dict or
+        // list: ytt refuses those.
+        let refused = tree
+            .ann(schemac_runtime::template::STARLARK_COLLECTION)
+            .and_then(|_| schemac_runtime::template::go_value::refused_in_schema(&tree.value));
+        if let (Some(message), false) = (refused, any) {
+            return Err(wrap(NodeError::Validation {
+                message,
+                nullables: 0,
+                pos: tree.pos,
+            }));
+        }
         let kind = if any {
             Kind::Any
         } else {

@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod functions;
+pub mod go_value;
 pub mod lexer;
 pub mod literal;
 pub mod tree;
@@ -23,6 +24,10 @@ pub const MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
 /// item's collection value is, when that is not the item's position: the value of a
 /// `--data-value-yaml` flag is a node of a nameless text in ytt.
 pub const VALUE_POS: &str = "schemac value-pos";
+
+/// schemac's own annotation on a node whose value Starlark code gave as a dict, struct, list
+/// or tuple (not a YAML fragment): ytt refuses such a value in a schema.
+pub const STARLARK_COLLECTION: &str = "schemac starlark-collection";
 
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]

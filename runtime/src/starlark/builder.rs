@@ -11,7 +11,7 @@ use starlark::starlark_module;
 use starlark::values::dict::DictRef;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::{AllocTuple, TupleRef, UnpackTuple};
-use starlark::values::{OwnedFrozenValue, Value};
+use starlark::values::{OwnedFrozenValue, Value, ValueLike};
 
 use super::convert::{to_arg, to_tree_value, YamlFragment};
 use crate::template::compile::{NodeInfo, RawShape};
@@ -295,6 +295,15 @@ impl BuildState {
                 anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
             }
         })?;
+        let collection = matches!(tv, TreeValue::Map(_) | TreeValue::Array(_));
+        if collection && v.downcast_ref::<YamlFragment>().is_none() {
+            frame.anns.push(Ann {
+                name: crate::template::STARLARK_COLLECTION.into(),
+                pos,
+                args: Vec::new(),
+                kwargs: Vec::new(),
+            });
+        }
         frame.value = FrameValue::Set(tv);
         Ok(())
     }
