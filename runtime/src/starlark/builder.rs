@@ -267,12 +267,13 @@ impl BuildState {
         let Some(frame) = ctx.stack.last_mut() else {
             anyhow::bail!("internal error: no open node")
         };
-        // ytt's nodes made from Starlark values have no position (`?` in its messages).
+        // ytt's nodes made from Starlark values have no position (`?` in its messages),
+        // except those `template.replace` puts in the node's place: they keep the node's.
         let pos = Pos::unknown();
         if let Some(dict) = DictRef::from_value(v) {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
-                    let tv = to_tree_value(inner_v, &pos, heap).map_err(|e| {
+                    let tv = to_tree_value(inner_v, &self.pos(frame.id), heap).map_err(|e| {
                         anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0)
                     })?;
                     frame.value = FrameValue::Replace(tv);
