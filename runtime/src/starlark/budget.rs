@@ -742,6 +742,14 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<Value<'v>> {
         let heap = eval.heap();
         if let Some(receiver) = obj.unpack_str() {
+            // starlark-go refuses an empty separator (the starlark crate splits at every
+            // character boundary); both methods name themselves `split`.
+            let empty_separator = args.items.first().and_then(|a| a.unpack_str()) == Some("");
+            if matches!(method, "split" | "rsplit") && empty_separator {
+                return Err(starlark::Error::new_other(anyhow::anyhow!(
+                    "split: empty separator"
+                )));
+            }
             let bytes = match method {
                 "join" => joined_bytes(receiver, args.items.first(), heap)?,
                 "replace" => replaced_bytes(receiver, &args.items),
