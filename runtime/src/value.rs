@@ -317,20 +317,28 @@ impl Value {
     /// The value as Go's `%s` writes it, as ytt's overlay messages quote a map key: a string
     /// as it is, anything else as Go's complaint `%!s(TYPE=VALUE)`.
     pub fn go_percent_s(&self) -> String {
-        let wrong = |t: &str, v: String| format!("%!s({t}={v})");
-        match self {
-            Value::Str(s) => s.clone(),
-            Value::Null => "%!s(<nil>)".into(),
-            Value::Bool(b) => wrong("bool", b.to_string()),
-            Value::Int(i) => wrong("int", i.to_string()),
-            Value::UInt(u) => wrong("uint64", u.to_string()),
-            Value::Float(f) if f.is_nan() => wrong("float64", "NaN".into()),
-            Value::Float(f) if f.is_infinite() => {
-                wrong("float64", if *f > 0.0 { "+Inf" } else { "-Inf" }.into())
-            }
-            Value::Float(f) => wrong("float64", crate::yaml::emit::go_float_text(*f, -4..6, 2)),
-            Value::Map(_) | Value::Array(_) => self.key_string(),
+        match (self, self.go_scalar()) {
+            (Value::Str(s), _) => s.clone(),
+            (Value::Null, _) => "%!s(<nil>)".into(),
+            (_, Some((go_type, text))) => format!("%!s({go_type}={text})"),
+            _ => self.key_string(),
         }
+    }
+
+    /// A bool or number as the Go value YAML gives it: its Go type (a YAML integer is an
+    /// `int`) and its text as Go's `%v` writes it (`1e+06`, `NaN`, `+Inf`).
+    pub fn go_scalar(&self) -> Option<(&'static str, String)> {
+        Some(match self {
+            Value::Bool(b) => ("bool", b.to_string()),
+            Value::Int(i) => ("int", i.to_string()),
+            Value::UInt(u) => ("uint64", u.to_string()),
+            Value::Float(f) if f.is_nan() => ("float64", "NaN".into()),
+            Value::Float(f) if f.is_infinite() => {
+                ("float64", if *f > 0.0 { "+Inf" } else { "-Inf" }.into())
+            }
+            Value::Float(f) => ("float64", crate::yaml::emit::go_float_text(*f, -4..6, 2)),
+            Value::Null | Value::Str(_) | Value::Map(_) | Value::Array(_) => return None,
+        })
     }
 
     /// The key as ytt shows it in paths and messages.

@@ -54,23 +54,17 @@ fn inner(value: &TreeValue, verb: Verb) -> String {
     }
 }
 
-/// A scalar as Starlark's value became a Go value: an `int64`, a `float64`, a `bool`...
+/// A scalar as Starlark's value became a Go value: an `int64` (Starlark's ints), a `float64`,
+/// a `bool`...
 fn scalar(v: &Value, verb: Verb) -> String {
-    let complaint = |type_name: &str, text: String| match verb {
-        Verb::S => format!("%!s({type_name}={text})"),
-        Verb::V => text,
-    };
-    match v {
-        Value::Null => "<nil>".into(),
-        Value::Str(s) => s.clone(),
-        Value::Bool(b) => complaint("bool", b.to_string()),
-        Value::Int(i) => complaint("int64", i.to_string()),
-        Value::UInt(u) => complaint("uint64", u.to_string()),
-        Value::Float(f) if f.is_nan() => complaint("float64", "NaN".into()),
-        Value::Float(f) if f.is_infinite() => {
-            complaint("float64", if *f > 0.0 { "+Inf" } else { "-Inf" }.into())
+    match (v, v.go_scalar()) {
+        (Value::Null, _) => "<nil>".into(),
+        (Value::Str(s), _) => s.clone(),
+        (_, Some((go_type, text))) if verb == Verb::S => {
+            let go_type = if go_type == "int" { "int64" } else { go_type };
+            format!("%!s({go_type}={text})")
         }
-        Value::Float(f) => complaint("float64", crate::yaml::emit::go_float_text(*f, -4..6, 2)),
-        Value::Map(_) | Value::Array(_) => v.key_string(),
+        (_, Some((_, text))) => text,
+        _ => v.key_string(),
     }
 }
