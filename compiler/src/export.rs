@@ -73,7 +73,7 @@ fn notes_node(notes: &[rules::Note]) -> Node {
 
 fn entry(key: &str, value: Node) -> MapEntry {
     MapEntry {
-        key: Value::Str(key.to_string()),
+        key: Value::Str(key.into()),
         value,
     }
 }
@@ -87,7 +87,7 @@ fn list(items: Vec<Node>) -> Node {
 }
 
 fn string(text: &str) -> Node {
-    Node::new(Value::Str(text.to_string()), Pos::unknown())
+    Node::new(Value::Str(text.into()), Pos::unknown())
 }
 
 fn boolean(b: bool) -> Node {

@@ -225,7 +225,7 @@ impl Lowerer<'_> {
                 "string",
             )),
             [a] => match a.data().map(|n| &n.value) {
-                Some(Value::Str(s)) => Ok(s.clone()),
+                Some(Value::Str(s)) => Ok(s.to_string()),
                 _ => Err(syntax(
                     self,
                     tree,
@@ -338,7 +338,7 @@ impl Lowerer<'_> {
                         ));
                     };
                     let v = value.data().cloned().unwrap_or_else(|| Node::null(ann.pos));
-                    out.push((d.clone(), v));
+                    out.push((d.to_string(), v));
                 }
                 more => {
                     return Err(syntax(

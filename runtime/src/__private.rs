@@ -98,7 +98,7 @@ pub trait ToValue {
 
 impl ToValue for String {
     fn to_value(&self) -> Value {
-        Value::Str(self.clone())
+        Value::Str(self.into())
     }
 }
 

@@ -61,7 +61,7 @@ fn nested<'k>(
             Vec::new()
         };
         value = TreeValue::Map(vec![Tree {
-            kind: TreeKind::MapItem(Value::Str(key.to_string())),
+            kind: TreeKind::MapItem(Value::Str(key.into())),
             pos: *pos,
             anns: anns.into(),
             value,
@@ -195,7 +195,7 @@ fn key_value_document(
             sources,
         )?
     } else {
-        TreeValue::Scalar(Value::Str(v.to_string()))
+        TreeValue::Scalar(Value::Str(v.into()))
     };
     Ok(Some(doc(nested(k.split('.'), leaf, &pos, sources), pos)))
 }
@@ -226,7 +226,7 @@ fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckE
     Ok(doc(
         nested(
             k.split('.'),
-            TreeValue::Scalar(Value::Str(text)),
+            TreeValue::Scalar(Value::Str(text.into())),
             &pos,
             sources,
         ),
@@ -309,7 +309,7 @@ fn env_documents(
             (Some(v), true) => {
                 parse_yaml_value(v, &pos, &context, strict, sources)?
             }
-            (Some(v), false) => TreeValue::Scalar(Value::Str(v.to_string())),
+            (Some(v), false) => TreeValue::Scalar(Value::Str(v.into())),
             (None, true) => {
                 let why = yaml_utf8_error(value.as_encoded_bytes());
                 return Err(CheckError::new(

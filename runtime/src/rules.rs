@@ -191,7 +191,7 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             } else {
                 // ytt formats the bound with `%s` here: a string shows unquoted.
                 let shown = match arg {
-                    Value::Str(s) => s.clone(),
+                    Value::Str(s) => s.to_string(),
                     other => repr(other),
                 };
                 fail(expected(), Some(format!("value {bad} {shown}")))

@@ -6,6 +6,7 @@
 mod validation;
 
 use crate::value::{KeyIndex, Keyed, Node, Pos, Value};
+use std::cell::Cell;
 pub use validation::{Check, CustomRule, FunctionRef, Validation};
 
 /// A declared data value: a document, a map item's value or an array's item.
@@ -160,10 +161,15 @@ impl Keyed for Field {
 }
 
 /// The fields of a map type, found by key (without scanning them all each time when there
-/// are many).
+/// are many, nor at all when a map's items come in the fields' order).
+///
+/// A map type's keys are distinct (a schema map cannot repeat a key), so the one field a key
+/// matches is found wherever the search starts: it starts after the field found last.
 pub struct Fields<'a> {
     fields: &'a [Field],
     index: KeyIndex,
+    /// Where the next item's field most likely is: after the last one found.
+    next: Cell<usize>,
 }
 
 impl<'a> Fields<'a> {
@@ -177,10 +183,17 @@ impl<'a> Fields<'a> {
         Fields {
             fields,
             index: KeyIndex::new(fields, lookups),
+            next: Cell::new(0),
         }
     }
 
     pub fn get(&self, key: &Value) -> Option<&'a Field> {
-        self.index.find(self.fields, key).map(|i| &self.fields[i])
+        let guess = self.next.get();
+        let i = match self.fields.get(guess) {
+            Some(f) if f.key.key_eq(key) => guess,
+            _ => self.index.find(self.fields, key)?,
+        };
+        self.next.set(i + 1);
+        Some(&self.fields[i])
     }
 }

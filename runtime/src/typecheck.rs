@@ -179,9 +179,18 @@ pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
             // Only the given items are searched: the defaults added are each a field's own.
             let given = items.len();
             items.reserve(fields.len().saturating_sub(given));
+            // The given items before `matched` hold the keys of fields already met, which are
+            // not the key of any later field (a schema map's keys are distinct): each search
+            // starts there, and finds at once an item given in the schema's order.
+            let mut matched = 0;
             for field in fields {
-                match index.find(&items[..given], &field.key) {
-                    Some(i) => fill_defaults(&mut items[i], &field.ty),
+                match index.find_from(&items[..given], &field.key, matched) {
+                    Some(i) => {
+                        if i == matched {
+                            matched += 1;
+                        }
+                        fill_defaults(&mut items[i], &field.ty)
+                    }
                     None => items.push(default_item(field)),
                 }
             }
@@ -268,7 +277,7 @@ mod tests {
                 items
                     .iter()
                     .map(|(k, v)| MapEntry {
-                        key: Value::Str(k.to_string()),
+                        key: Value::Str((*k).into()),
                         value: Node::new(v.clone(), Pos::new("v.yml", 2)),
                     })
                     .collect(),

@@ -205,7 +205,10 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             ArgKind::Assertion(rule, arg) => Check::Named(*rule, arg.value.clone()),
             _ => return Err(invalid(not_a_check(&items[1], &ann.pos))),
         };
-        v.custom.push(CustomRule { description, check });
+        v.custom.push(CustomRule {
+            description: description.to_string(),
+            check,
+        });
     }
     for (key, arg) in &ann.kwargs {
         if key == "when" {
@@ -381,9 +384,9 @@ pub fn render(violations: &[Violation]) -> String {
 /// `rule_position`, `expected` and `found` (null when the rule says nothing found).
 pub fn to_json(violations: &[Violation]) -> String {
     use crate::value::MapEntry;
-    let s = |x: &str| Node::new(Value::Str(x.to_string()), Pos::unknown());
+    let s = |x: &str| Node::new(Value::Str(x.into()), Pos::unknown());
     let entry = |k: &str, v: Node| MapEntry {
-        key: Value::Str(k.to_string()),
+        key: Value::Str(k.into()),
         value: v,
     };
     let items = violations

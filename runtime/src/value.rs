@@ -179,6 +179,9 @@ pub struct Node {
     pub pos: Pos,
 }
 
+/// The text of a [`Value::Str`].
+pub use compact_str::CompactString as Str;
+
 /// A YAML value. Map keys are scalars (`Value::Str` for almost every key, but YAML 1.1 allows
 /// `on:` to be the boolean `true` and `1:` to be an integer, and ytt keeps them so).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -191,7 +194,9 @@ pub enum Value {
     /// integer. Every smaller integer is an `Int` (see [`Value::int`]).
     UInt(u64),
     Float(f64),
-    Str(String),
+    /// Text: up to 24 bytes inline (most keys and scalars), so making or cloning one allocates
+    /// nothing.
+    Str(Str),
     Map(Vec<MapEntry>),
     Array(Vec<Node>),
 }
@@ -224,8 +229,15 @@ impl Node {
             match &node.value {
                 Value::Map(entries) => {
                     let mut keys = KeySet::default();
+                    let mut seen = KeyBloom::default();
+                    let small = entries.len() < INDEXED_LEN;
                     for (i, entry) in entries.iter().enumerate() {
-                        if keys.surely_new(&entries[..i], &entry.key) {
+                        let new = if small {
+                            seen.surely_new(&entry.key)
+                        } else {
+                            keys.surely_new(&entries[..i], &entry.key)
+                        };
+                        if new {
                             continue;
                         }
                         if let Some(first) = entries[..i].iter().find(|e| e.key == entry.key) {
@@ -307,7 +319,8 @@ impl Value {
     pub fn key_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Str(a), Value::Str(b)) => {
-                a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+                let (a, b) = (a.as_bytes(), b.as_bytes());
+                a.len() == b.len() && a.first() == b.first() && a == b
             }
             (Value::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
             _ => self == other,
@@ -318,7 +331,7 @@ impl Value {
     /// as it is, anything else as Go's complaint `%!s(TYPE=VALUE)`.
     pub fn go_percent_s(&self) -> String {
         match (self, self.go_scalar()) {
-            (Value::Str(s), _) => s.clone(),
+            (Value::Str(s), _) => s.to_string(),
             (Value::Null, _) => "%!s(<nil>)".into(),
             (_, Some((go_type, text))) => format!("%!s({go_type}={text})"),
             _ => self.key_string(),
@@ -349,7 +362,7 @@ impl Value {
             Value::Int(i) => i.to_string(),
             Value::UInt(u) => u.to_string(),
             Value::Float(f) => crate::yaml::emit::format_float(*f),
-            Value::Str(s) => s.clone(),
+            Value::Str(s) => s.to_string(),
             Value::Map(_) => "map".into(),
             Value::Array(_) => "array".into(),
         }
@@ -445,6 +458,11 @@ impl KeyIndex {
 
     /// The position of the first item of `items` whose key is `key`.
     pub fn find<T: Keyed>(&self, items: &[T], key: &Value) -> Option<usize> {
+        self.find_from(items, key, 0)
+    }
+
+    /// [`KeyIndex::find`] when the caller knows that no item before `from` has the key `key`.
+    pub fn find_from<T: Keyed>(&self, items: &[T], key: &Value, from: usize) -> Option<usize> {
         if let (Some(by_hash), Value::Str(s)) = (&self.by_hash, key) {
             // No string key has this hash: no key equals `key`.
             let i = *by_hash.get(&key_hash(s))?;
@@ -457,9 +475,22 @@ impl KeyIndex {
             }
             // Another key with the same hash came first: scan.
         }
-        items
-            .iter()
-            .position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
+        let rest = items.get(from..)?;
+        let found = if let Value::Str(s) = key {
+            // The common case, with the searched key's bytes found once rather than per item.
+            let want = s.as_bytes();
+            rest.iter().position(|item| match item.map_key() {
+                Some(Value::Str(k)) => {
+                    let k = k.as_bytes();
+                    k.len() == want.len() && k.first() == want.first() && k == want
+                }
+                _ => false,
+            })
+        } else {
+            rest.iter()
+                .position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
+        };
+        found.map(|i| i + from)
     }
 
     /// Records the item just pushed onto `items`.
@@ -474,6 +505,28 @@ impl KeyIndex {
         if self.by_hash.is_some() {
             *self = KeyIndex::new(items, INDEXED_LOOKUPS);
         }
+    }
+}
+
+/// A 64-bit summary of the string keys seen so far in a map (one bit per length and first and
+/// last byte): a key whose bit is not set yet is surely new, with no compare. For maps too small
+/// for [`KeySet`] to hash.
+#[derive(Default)]
+struct KeyBloom(u64);
+
+impl KeyBloom {
+    fn surely_new(&mut self, key: &Value) -> bool {
+        let Value::Str(key) = key else {
+            return false;
+        };
+        let b = key.as_bytes();
+        let (first, last) = (b.first().copied(), b.last().copied());
+        let mix =
+            b.len() as u64 ^ u64::from(first.unwrap_or(0)) << 2 ^ u64::from(last.unwrap_or(0)) << 4;
+        let bit = 1u64 << (mix.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58);
+        let new = self.0 & bit == 0;
+        self.0 |= bit;
+        new
     }
 }
 
@@ -556,5 +609,38 @@ mod tests {
         index.removed(&items);
         assert_eq!(index.find(&items, &s("new")), Some(19));
         assert_eq!(index.find(&items, &s("k0")), None);
+    }
+
+    #[test]
+    fn finds_from_a_start_the_caller_vouches_for() {
+        for len in [3, 40] {
+            let keys: Vec<Value> = (0..len).map(|i| s(&format!("k{i}"))).collect();
+            let items = entries(&keys);
+            let index = KeyIndex::new(&items, 100);
+            assert_eq!(index.find_from(&items, &s("k2"), 2), Some(2));
+            assert_eq!(index.find_from(&items, &s("k2"), 1), Some(2));
+            assert_eq!(index.find_from(&items, &s("k9"), 3), (len > 9).then_some(9));
+            assert_eq!(index.find_from(&items, &s("absent"), len + 1), None);
+        }
+    }
+
+    #[test]
+    fn finds_a_repeated_key_in_small_and_large_maps() {
+        for len in [2, 9, 15, 16, 40] {
+            let mut keys: Vec<Value> = (0..len).map(|i| s(&format!("k{i}"))).collect();
+            let map = |keys: &[Value]| Node::new(Value::Map(entries(keys)), Pos::unknown());
+            assert!(map(&keys).first_repeated_key().is_none(), "{len}");
+            // Keys alike in length and first and last byte, and one repeated.
+            keys.push(s("kx0"));
+            keys.push(s("k0"));
+            let repeated = map(&keys);
+            let (first, again) = repeated.first_repeated_key().expect("repeated");
+            assert_eq!((&first.key, &again.key), (&s("k0"), &s("k0")));
+            // A key repeated as another type is another key.
+            keys.pop();
+            keys.push(Value::Int(0));
+            keys.push(s("0"));
+            assert!(map(&keys).first_repeated_key().is_none(), "{len}");
+        }
     }
 }

@@ -74,7 +74,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_str<E>(self, s: &str) -> Result<Value, E> {
-        Ok(Value::Str(s.to_string()))
+        Ok(Value::Str(s.into()))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {

@@ -97,13 +97,13 @@ fn sample(t: &Type, rng: &mut Rng) -> Value {
         return Value::Null;
     }
     match &t.kind {
-        Kind::Scalar(Scalar::String) => Value::Str(rng.pick(STRINGS).to_string()),
+        Kind::Scalar(Scalar::String) => Value::Str(rng.pick(STRINGS).into()),
         Kind::Scalar(Scalar::Int) => Value::Int(rng.pick(INTS)),
         // A float-typed value may also be an int.
         Kind::Scalar(Scalar::Float) if rng.below(4) == 0 => Value::Int(rng.pick(INTS)),
         Kind::Scalar(Scalar::Float) => Value::Float(rng.pick(FLOATS)),
         Kind::Scalar(Scalar::Bool) => Value::Bool(rng.below(2) == 0),
-        Kind::Any => Value::Str(rng.pick(STRINGS).to_string()),
+        Kind::Any => Value::Str(rng.pick(STRINGS).into()),
         Kind::Map(fields) => {
             let mut entries = Vec::new();
             // Some keys are left to their defaults.

@@ -46,7 +46,10 @@ impl IrTokens<'_> {
                 quote! { #rt::value::Value::Float(f64::NEG_INFINITY) }
             }
             Value::Float(f) => quote! { #rt::value::Value::Float(#f) },
-            Value::Str(s) => quote! { #rt::value::Value::Str(#s.to_string()) },
+            Value::Str(s) => {
+                let s = s.as_str();
+                quote! { #rt::value::Value::Str(#s.into()) }
+            }
             Value::Array(items) => {
                 let items = items.iter().map(|n| self.node(n));
                 quote! { #rt::value::Value::Array(vec![#(#items),*]) }

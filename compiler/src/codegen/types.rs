@@ -89,7 +89,7 @@ fn string_enum(t: &Type) -> Option<Vec<(String, Ident)>> {
         .map(|n| n.value.as_str().map(str::to_string))
         .collect::<Option<_>>()?;
     let default_ok = match &t.default.value {
-        Value::Str(d) => values.contains(d),
+        Value::Str(d) => values.iter().any(|v| v == d),
         Value::Null => t.nullable,
         _ => false,
     };
@@ -349,7 +349,7 @@ impl<'a> TypeGen<'a> {
 
             impl #rt::__private::ToValue for super::#name {
                 fn to_value(&self) -> #rt::value::Value {
-                    #rt::value::Value::Str(self.as_str().to_string())
+                    #rt::value::Value::Str(self.as_str().into())
                 }
             }
         });
@@ -388,7 +388,10 @@ impl<'a> TypeGen<'a> {
             (Kind::Scalar(Scalar::String), Value::Str(s)) if s.is_empty() => {
                 quote! { String::new() }
             }
-            (Kind::Scalar(Scalar::String), Value::Str(s)) => quote! { #s.into() },
+            (Kind::Scalar(Scalar::String), Value::Str(s)) => {
+                let s = s.as_str();
+                quote! { #s.into() }
+            }
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
             (Kind::Scalar(Scalar::Float), Value::Float(f)) => quote! { #f },
             (Kind::Scalar(Scalar::Float), Value::Int(i)) => {

@@ -67,7 +67,7 @@ fn schema_object(ty: &Type) -> Node {
             let properties = fields
                 .iter()
                 .map(|f| MapEntry {
-                    key: Value::Str(f.key.key_string()),
+                    key: Value::Str(f.key.key_string().into()),
                     value: schema_object(&f.ty),
                 })
                 .collect();

@@ -180,7 +180,7 @@ mod tests {
             fields
                 .iter()
                 .map(|(k, t)| MapEntry {
-                    key: Value::Str(k.to_string()),
+                    key: Value::Str((*k).into()),
                     value: t.default.clone(),
                 })
                 .collect(),
@@ -188,7 +188,7 @@ mod tests {
         let fields = fields
             .into_iter()
             .map(|(k, ty)| Field {
-                key: Value::Str(k.to_string()),
+                key: Value::Str(k.into()),
                 ty,
             })
             .collect();
@@ -244,7 +244,7 @@ mod tests {
     }
 
     fn str_val(s: &str) -> Value {
-        Value::Str(s.to_string())
+        Value::Str(s.into())
     }
 
     #[test]

@@ -319,7 +319,9 @@ impl BuildState {
             anyhow::bail!("internal error: no open node")
         };
         frame.key = Some(YValue::Str(
-            v.unpack_str().map_or_else(|| v.to_str(), str::to_string),
+            v.unpack_str()
+                .map_or_else(|| v.to_str(), str::to_string)
+                .into(),
         ));
         Ok(())
     }

@@ -200,7 +200,7 @@ fn to_scalar_key(v: Value) -> Option<YValue> {
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
         return Some(YValue::Float(f.0));
     }
-    v.unpack_str().map(|s| YValue::Str(s.to_string()))
+    v.unpack_str().map(|s| YValue::Str(s.into()))
 }
 
 /// Plain data → Starlark: scalars as themselves, collections as fragments.

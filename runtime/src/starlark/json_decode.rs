@@ -270,7 +270,7 @@ impl Reader<'_> {
                         }
                         b',' => self.i += 1,
                         _ => {
-                            let key = Value::Str(self.string());
+                            let key = Value::Str(self.string().into());
                             self.skip();
                             self.i += 1; // ':'
                             let value = Node::new(self.value()?, Pos::unknown());
@@ -298,7 +298,7 @@ impl Reader<'_> {
                 }
                 Ok(Value::Array(items))
             }
-            b'"' => Ok(Value::Str(self.string())),
+            b'"' => Ok(Value::Str(self.string().into())),
             b't' => {
                 self.i += 4;
                 Ok(Value::Bool(true))

@@ -59,7 +59,7 @@ fn inner(value: &TreeValue, verb: Verb) -> String {
 fn scalar(v: &Value, verb: Verb) -> String {
     match (v, v.go_scalar()) {
         (Value::Null, _) => "<nil>".into(),
-        (Value::Str(s), _) => s.clone(),
+        (Value::Str(s), _) => s.to_string(),
         (_, Some((go_type, text))) if verb == Verb::S => {
             let go_type = if go_type == "int" { "int64" } else { go_type };
             format!("%!s({go_type}={text})")

@@ -313,7 +313,7 @@ impl Parser<'_> {
     fn value(&mut self) -> Result<Value, String> {
         self.ws();
         match self.s.get(self.i).copied() {
-            Some(q @ (b'"' | b'\'')) => self.string(q).map(Value::Str),
+            Some(q @ (b'"' | b'\'')) => self.string(q).map(|s| Value::Str(s.into())),
             Some(b'[') => {
                 self.i += 1;
                 let mut items = Vec::new();

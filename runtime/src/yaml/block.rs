@@ -610,7 +610,7 @@ impl<'s> Reader<'s> {
     /// The value of a scalar, or `None` when `--strict` rejects it (the full reader reports that).
     fn resolve(&self, scalar: Scalar<'_>) -> Option<Value> {
         if scalar.quoted {
-            return Some(Value::Str(scalar.text.into_owned()));
+            return Some(Value::Str(scalar.text.into()));
         }
         resolve_plain(&scalar.text, self.strict).ok()
     }

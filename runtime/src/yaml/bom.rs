@@ -27,9 +27,9 @@ pub(super) fn restore<'a>(docs: &mut [RawNode], comments: impl Iterator<Item = &
     }
 }
 
-fn restore_string(s: &mut String) {
+fn restore_string<S: std::ops::Deref<Target = str> + From<String>>(s: &mut S) {
     if s.contains(STAND_IN) {
-        *s = s.replace(STAND_IN, "\u{feff}");
+        *s = s.replace(STAND_IN, "\u{feff}").into();
     }
 }
 

@@ -513,7 +513,7 @@ mod tests {
     use crate::value::Pos;
 
     fn s(text: &str) -> Value {
-        Value::Str(text.to_string())
+        Value::Str(text.into())
     }
 
     fn node(v: Value) -> Node {

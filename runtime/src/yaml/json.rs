@@ -187,7 +187,7 @@ mod tests {
             entries
                 .into_iter()
                 .map(|(k, v)| MapEntry {
-                    key: Value::Str(k.to_string()),
+                    key: Value::Str(k.into()),
                     value: node(v),
                 })
                 .collect(),
@@ -195,7 +195,7 @@ mod tests {
     }
 
     fn string(s: &str) -> Value {
-        Value::Str(s.to_string())
+        Value::Str(s.into())
     }
 
     #[test]

@@ -590,7 +590,7 @@ impl<'a> Builder<'a> {
             });
         }
         if style != ScalarStyle::Plain {
-            return Ok(Value::Str(text.to_string()));
+            return Ok(Value::Str(text.into()));
         }
         resolve_plain(text, self.strict).map_err(|StrictError(msg)| SyntaxError {
             line,

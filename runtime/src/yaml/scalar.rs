@@ -94,7 +94,7 @@ fn resolve_yaml11(text: &str) -> Value {
     };
     // Null, booleans and numbers all start with one of these characters.
     if !(first.is_ascii_digit() || b"~nNtTfFyYoO.+-".contains(&first)) {
-        return Value::Str(text.to_string());
+        return Value::Str(text.into());
     }
     match text {
         "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
@@ -110,7 +110,7 @@ fn resolve_yaml11(text: &str) -> Value {
     if let Some(b) = yaml11_bool(text) {
         return Value::Bool(b);
     }
-    resolve_number(text).unwrap_or_else(|| Value::Str(text.to_string()))
+    resolve_number(text).unwrap_or_else(|| Value::Str(text.into()))
 }
 
 fn yaml11_bool(text: &str) -> Option<bool> {
@@ -233,17 +233,15 @@ pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, S
     let wanted = match core {
         Some(name @ ("int" | "float" | "bool" | "null" | "timestamp")) => name,
         Some("binary") => return decode_binary(text),
-        _ => return Ok(Value::Str(text.to_string())),
+        _ => return Ok(Value::Str(text.into())),
     };
-    let resolved = resolve_plain(text, false).unwrap_or_else(|_| Value::Str(text.to_string()));
+    let resolved = resolve_plain(text, false).unwrap_or_else(|_| Value::Str(text.into()));
     let found = match &resolved {
         Value::Null => "null",
         Value::Bool(_) => "bool",
         Value::Int(_) | Value::UInt(_) => "int",
         Value::Float(_) => "float",
-        _ if wanted == "timestamp" && is_timestamp(text) => {
-            return Ok(Value::Str(text.to_string()))
-        }
+        _ if wanted == "timestamp" && is_timestamp(text) => return Ok(Value::Str(text.into())),
         _ => "str",
     };
     match (wanted, resolved) {
@@ -259,7 +257,7 @@ fn decode_binary(text: &str) -> Result<Value, String> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(text)
         .map_err(|_| "!!binary value contains invalid base64 data".to_string())?;
-    Ok(Value::Str(String::from_utf8_lossy(&bytes).into_owned()))
+    Ok(Value::Str(String::from_utf8_lossy(&bytes).into()))
 }
 
 /// A YAML timestamp as go-yaml v2 accepts one: `2001-12-14`, optionally followed by a time

@@ -96,7 +96,7 @@ fn any(c: &mut Choices, depth: usize) -> Value {
         1 => Value::Bool(c.below(2) == 0),
         2 => int(c),
         3 => float(c),
-        4 | 5 => Value::Str(c.pick(STRINGS).to_string()),
+        4 | 5 => Value::Str(c.pick(STRINGS).into()),
         6 => Value::Array((0..c.below(4)).map(|_| node(any(c, depth - 1))).collect()),
         7 => Value::Map(
             (0..c.below(4))
@@ -120,7 +120,7 @@ fn node(value: Value) -> Node {
 
 fn entry(key: String, value: Value) -> MapEntry {
     MapEntry {
-        key: Value::Str(key),
+        key: Value::Str(key.into()),
         value: node(value),
     }
 }
@@ -133,7 +133,7 @@ pub fn sample(t: &Type, c: &mut Choices, depth: usize) -> Value {
         _ => {}
     }
     match &t.kind {
-        Kind::Scalar(Scalar::String) => Value::Str(c.pick(STRINGS).to_string()),
+        Kind::Scalar(Scalar::String) => Value::Str(c.pick(STRINGS).into()),
         Kind::Scalar(Scalar::Int) => int(c),
         Kind::Scalar(Scalar::Float) => float(c),
         Kind::Scalar(Scalar::Bool) => Value::Bool(c.below(2) == 0),

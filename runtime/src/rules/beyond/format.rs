@@ -311,14 +311,14 @@ mod tests {
     fn check(format: &str, good: &[&str], bad: &[&str]) {
         for s in good {
             assert_eq!(
-                is_valid(format, &Value::Str(s.to_string())),
+                is_valid(format, &Value::Str((*s).into())),
                 Some(true),
                 "{format}: {s:?} should pass"
             );
         }
         for s in bad {
             assert_eq!(
-                is_valid(format, &Value::Str(s.to_string())),
+                is_valid(format, &Value::Str((*s).into())),
                 Some(false),
                 "{format}: {s:?} should fail"
             );
