@@ -222,23 +222,34 @@ pub fn answer_args(args: &[OsString], program: &Program) -> Result<Options, i32>
 pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
     let result = evaluate_keeping(&opts.request, backend);
     warn_if_math_used();
-    let printed = result.and_then(|leftovers| match &leftovers.outcome {
+    let leftovers = match result {
+        Ok(leftovers) => leftovers,
+        Err(e) => return report(&e),
+    };
+    let status = match &leftovers.outcome {
         Outcome::Invalid(violations) if opts.violations_json => {
-            Ok((format!("{}\n", validate::to_json(violations)), 1, leftovers))
+            output::print_then(&format!("{}\n", validate::to_json(violations)), 1)
         }
-        outcome => render(outcome, &opts.request).map(|out| (out, 0, leftovers)),
-    });
-    match printed {
-        Ok((out, status, leftovers)) => {
-            let status = output::print_then(&out, status);
-            // The process exits next and its memory goes back at once: freeing every node
-            // first would only take time.
-            std::mem::forget(leftovers);
-            status
+        // The data values as YAML (the usual answer) are written as they are made.
+        Outcome::DataValues(node) if !opts.request.json() => {
+            match output::stdout_with(|out| crate::yaml::emit::write_yaml(&node.value, out)) {
+                Ok(()) => 0,
+                Err(status) => status,
+            }
         }
-        Err(e) => {
-            output::stderr(&format!("schemac: Error: {}\n", multi_line(e.message())));
-            1
-        }
-    }
+        outcome => match render(outcome, &opts.request) {
+            Ok(out) => output::print_then(&out, 0),
+            Err(e) => report(&e),
+        },
+    };
+    // The process exits next and its memory goes back at once: freeing every node first
+    // would only take time.
+    std::mem::forget(leftovers);
+    status
+}
+
+/// Prints `e` as ytt prints an error; the exit status for it.
+fn report(e: &crate::error::CheckError) -> i32 {
+    output::stderr(&format!("schemac: Error: {}\n", multi_line(e.message())));
+    1
 }

@@ -455,90 +455,127 @@ pub fn validate(
     schema: Option<&crate::schema::Type>,
     predicates: &dyn Predicates,
 ) -> Result<Vec<Violation>, String> {
-    let mut out = Vec::new();
-    // One path buffer for the whole walk, extended and cut back at each level.
-    let mut path = String::new();
     let memo = NodeMemo::default();
     let whole = WhenContext {
         parent: node,
         root: node,
         memo: &memo,
     };
-    walk(tree, node, schema, &whole, &mut path, predicates, &mut out)?;
-    Ok(out)
+    let mut walk = Walk {
+        predicates,
+        out: Vec::new(),
+        path: String::new(),
+        rules_below: HashMap::default(),
+    };
+    walk.node(tree, node, schema, &whole)?;
+    Ok(walk.out)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn walk(
-    tree: Option<&crate::template::tree::Tree>,
-    node: &Node,
-    ty: Option<&crate::schema::Type>,
-    ctx: &WhenContext,
-    path: &mut String,
-    predicates: &dyn Predicates,
-    out: &mut Vec<Violation>,
-) -> Result<(), String> {
-    use crate::schema::Kind;
-    use crate::template::tree::TreeValue;
-    let shown = if path.is_empty() {
-        "(document)"
-    } else {
-        path.as_str()
-    };
-    let mut rules = Vec::new();
-    if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
-        rules.extend(run(v, node, ctx, predicates, shown)?);
-    }
-    if let Some(ann) = tree.and_then(|t| t.ann(ASSERT_VALIDATE)) {
-        let v = parse_validation(ann)?;
-        rules.extend(run(&v, node, ctx, predicates, shown)?);
-    }
-    if !rules.is_empty() {
-        out.push(Violation {
-            path: shown.to_string(),
-            value_pos: node.pos,
-            rules,
-        });
-    }
-    let inside = WhenContext {
-        parent: node,
-        root: ctx.root,
-        memo: ctx.memo,
-    };
-    let children = tree.map(|t| match &t.value {
-        TreeValue::Map(items) | TreeValue::Array(items) => items.as_slice(),
-        TreeValue::Scalar(_) => &[],
-    });
-    match &node.value {
-        Value::Map(entries) => {
-            let fields = crate::schema::Fields::of(ty, entries.len());
-            for (i, e) in entries.iter().enumerate() {
-                let child_ty = fields.get(&e.key).map(|f| &f.ty);
-                let child_tree = children.and_then(|c| c.get(i));
-                let len = path.len();
-                push_key(path, &e.key);
-                walk(
-                    child_tree, &e.value, child_ty, &inside, path, predicates, out,
-                )?;
-                path.truncate(len);
-            }
+/// One validation run over the data values.
+struct Walk<'a> {
+    predicates: &'a dyn Predicates,
+    out: Vec<Violation>,
+    /// The path of the node being validated: one buffer for the whole walk, extended and cut
+    /// back at each level.
+    path: String,
+    /// Whether a type of the schema, or a type inside it, has rules: the values of a type
+    /// without any (and without `#@assert/validate`) are not walked.
+    rules_below: HashMap<*const crate::schema::Type, bool, crate::value::FxBuild>,
+}
+
+impl Walk<'_> {
+    fn node(
+        &mut self,
+        tree: Option<&crate::template::tree::Tree>,
+        node: &Node,
+        ty: Option<&crate::schema::Type>,
+        ctx: &WhenContext,
+    ) -> Result<(), String> {
+        use crate::schema::Kind;
+        use crate::template::tree::TreeValue;
+        let shown = if self.path.is_empty() {
+            "(document)"
+        } else {
+            self.path.as_str()
+        };
+        let mut rules = Vec::new();
+        if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
+            rules.extend(run(v, node, ctx, self.predicates, shown)?);
         }
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
+        if let Some(ann) = tree.and_then(|t| t.ann(ASSERT_VALIDATE)) {
+            let v = parse_validation(ann)?;
+            rules.extend(run(&v, node, ctx, self.predicates, shown)?);
+        }
+        if !rules.is_empty() {
+            self.out.push(Violation {
+                path: shown.to_string(),
+                value_pos: node.pos,
+                rules,
+            });
+        }
+        let inside = WhenContext {
+            parent: node,
+            root: ctx.root,
+            memo: ctx.memo,
+        };
+        let children = tree.map(|t| match &t.value {
+            TreeValue::Map(items) | TreeValue::Array(items) => items.as_slice(),
+            TreeValue::Scalar(_) => &[],
+        });
+        match &node.value {
+            Value::Map(entries) => {
+                let fields = crate::schema::Fields::of(ty, entries.len());
+                for (i, e) in entries.iter().enumerate() {
+                    let child_ty = fields.get(&e.key).map(|f| &f.ty);
+                    let child_tree = children.and_then(|c| c.get(i));
+                    if child_tree.is_none() && !self.has_rules(child_ty) {
+                        continue;
+                    }
+                    let len = self.path.len();
+                    push_key(&mut self.path, &e.key);
+                    self.node(child_tree, &e.value, child_ty, &inside)?;
+                    self.path.truncate(len);
+                }
+            }
+            Value::Array(items) => {
                 let child_ty = match ty.map(|t| &t.kind) {
                     Some(Kind::Array(t)) => Some(&**t),
                     _ => None,
                 };
-                let child_tree = children.and_then(|c| c.get(i));
-                let len = path.len();
-                push_index(path, i);
-                walk(child_tree, item, child_ty, &inside, path, predicates, out)?;
-                path.truncate(len);
+                if children.is_none() && !self.has_rules(child_ty) {
+                    return Ok(());
+                }
+                for (i, item) in items.iter().enumerate() {
+                    let child_tree = children.and_then(|c| c.get(i));
+                    let len = self.path.len();
+                    push_index(&mut self.path, i);
+                    self.node(child_tree, item, child_ty, &inside)?;
+                    self.path.truncate(len);
+                }
             }
+            _ => {}
         }
-        _ => {}
+        Ok(())
     }
-    Ok(())
+
+    /// Whether `ty` or a type inside it has rules (no type has none).
+    fn has_rules(&mut self, ty: Option<&crate::schema::Type>) -> bool {
+        use crate::schema::Kind;
+        let Some(ty) = ty else {
+            return false;
+        };
+        if let Some(&known) = self.rules_below.get(&(ty as *const _)) {
+            return known;
+        }
+        let found = ty.validation.is_some()
+            || match &ty.kind {
+                Kind::Map(fields) => fields.iter().any(|f| self.has_rules(Some(&f.ty))),
+                Kind::Array(item) => self.has_rules(Some(item)),
+                Kind::Scalar(_) | Kind::Any => false,
+            };
+        self.rules_below.insert(ty as *const _, found);
+        found
+    }
 }
 
 /// Reads `#@schema/validation` of every node of a schema document into its type.

@@ -384,7 +384,7 @@ impl Keyed for MapEntry {
 /// The hash of rustc's `FxHasher`: a multiply and rotate per word, fast on short keys. Keys
 /// that collide only cost a scan (see [`KeyIndex::find`]).
 #[derive(Default)]
-struct FxHasher(u64);
+pub(crate) struct FxHasher(u64);
 
 impl FxHasher {
     fn add(&mut self, word: u64) {
@@ -405,12 +405,16 @@ impl Hasher for FxHasher {
         self.add(n);
     }
 
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
     fn finish(&self) -> u64 {
         self.0
     }
 }
 
-type FxBuild = BuildHasherDefault<FxHasher>;
+pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
 /// Finds the items of a map by key, as a scan for the first item whose key is
 /// [`Value::key_eq`] would, but without the scan when the map is large and looked up often.

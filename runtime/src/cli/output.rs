@@ -10,8 +10,13 @@ pub const BROKEN_PIPE: i32 = 141;
 /// Writes `text` to stdout and flushes it: `Ok`, or the exit status to end with (the error
 /// already reported on stderr).
 pub fn stdout(text: &str) -> Result<(), i32> {
+    stdout_with(|out| out.write_all(text.as_bytes()))
+}
+
+/// [`stdout`] for output that `write` produces as it goes.
+pub fn stdout_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> Result<(), i32> {
     let mut out = std::io::stdout().lock();
-    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    match write(&mut out).and_then(|()| out.flush()) {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(BROKEN_PIPE),
         Err(e) => {

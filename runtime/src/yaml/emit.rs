@@ -23,23 +23,25 @@ use resolve::{is_base60_float, is_special, resolves_to_str};
 /// Renders one document of data values. A null, an empty map or an empty array prints nothing,
 /// because ytt skips empty documents.
 pub fn to_yaml(value: &Value) -> String {
-    match value {
-        Value::Null => return String::new(),
-        Value::Map(entries) if entries.is_empty() => return String::new(),
-        Value::Array(items) if items.is_empty() => return String::new(),
-        _ => {}
-    }
-    let mut e = Emitter {
-        indent: -1,
-        whitespace: true,
-        indention: true,
-        ..Default::default()
-    };
-    e.node(value, false, false);
-    // The end of the document finishes the last line.
-    e.write_indent();
+    let mut e = Emitter::default();
+    e.document(value);
     e.out
 }
+
+/// [`to_yaml`] written to `sink` as it is made, a block of lines at a time, rather than held
+/// whole (the text is about twice the size of the values file it came from).
+pub fn write_yaml(value: &Value, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut e = Emitter {
+        sink: Some(sink),
+        ..Emitter::default()
+    };
+    e.document(value);
+    e.flush();
+    e.failed.map_or(Ok(()), Err)
+}
+
+/// How much text [`write_yaml`] gathers before handing it on.
+const FLUSH_AT: usize = 64 * 1024;
 
 /// A value as `yaml.encode` (and `assert.equals`) write it: as [`to_yaml`], except that an
 /// empty map or array is a document of its own (`{}`, `[]`); null is still nothing.
@@ -245,9 +247,12 @@ fn is_simple_key(key: &Value, request: Option<&(Cow<'_, str>, Style)>) -> bool {
 }
 
 /// The emitter's state. The fields and methods carry the names libyaml gives them.
-#[derive(Default)]
-struct Emitter {
+struct Emitter<'w> {
     out: String,
+    /// Where [`write_yaml`] hands each block of `out` on, and the first write that failed (the
+    /// rest is dropped).
+    sink: Option<&'w mut dyn std::io::Write>,
+    failed: Option<std::io::Error>,
     column: usize,
     indent: i64,
     indents: Vec<i64>,
@@ -257,7 +262,45 @@ struct Emitter {
     indention: bool,
 }
 
-impl Emitter {
+impl Default for Emitter<'_> {
+    fn default() -> Self {
+        Emitter {
+            out: String::new(),
+            sink: None,
+            failed: None,
+            column: 0,
+            indent: -1,
+            indents: Vec::new(),
+            whitespace: true,
+            indention: true,
+        }
+    }
+}
+
+impl Emitter<'_> {
+    /// Writes one document (nothing for a null, an empty map or an empty array).
+    fn document(&mut self, value: &Value) {
+        match value {
+            Value::Null => return,
+            Value::Map(entries) if entries.is_empty() => return,
+            Value::Array(items) if items.is_empty() => return,
+            _ => {}
+        }
+        self.node(value, false, false);
+        // The end of the document finishes the last line.
+        self.write_indent();
+    }
+
+    /// Hands the text so far to the sink, if there is one.
+    fn flush(&mut self) {
+        if let Some(sink) = &mut self.sink {
+            if self.failed.is_none() {
+                self.failed = sink.write_all(self.out.as_bytes()).err();
+            }
+            self.out.clear();
+        }
+    }
+
     fn put(&mut self, c: char) {
         self.out.push(c);
         self.column += 1;
@@ -267,6 +310,9 @@ impl Emitter {
     fn put_break(&mut self, c: char) {
         self.out.push(c);
         self.column = 0;
+        if self.out.len() >= FLUSH_AT {
+            self.flush();
+        }
     }
 
     fn increase_indent(&mut self, flow: bool, indentless: bool) {
