@@ -187,8 +187,16 @@ pub fn build(
         .target
         .clone()
         .unwrap_or_else(|| toolchain.host.clone());
+    // mimalloc is C: a validator for another target keeps the system allocator rather than
+    // need a C compiler for that target.
+    let fast_alloc = opts.target.as_ref().is_none_or(|t| *t == toolchain.host);
+    let allocator = if fast_alloc {
+        "#[global_allocator]\nstatic ALLOCATOR: schemac_runtime::__private::MiMalloc = schemac_runtime::__private::MiMalloc;\n\n"
+    } else {
+        ""
+    };
     let main = format!(
-        "//! A data values validator built by schemac.\n\n\
+        "//! A data values validator built by schemac.\n\n{allocator}\
          const VERSION: &str = {:?};\n\n\
          fn main() {{\n    if std::env::args().nth(1).as_deref() == Some(\"--version\") {{\n        print!(\"{{VERSION}}\");\n        return;\n    }}\n    \
          std::process::exit(schemac_validator::VALIDATOR.run());\n}}\n",
@@ -251,6 +259,10 @@ pub fn build(
             h.update(part.as_bytes());
         }
         h.update(user_flags.join("\x1f").as_bytes());
+        // These reach mimalloc's C code (see `cargo::build`).
+        for var in ["CFLAGS", "SOURCE_DATE_EPOCH"] {
+            h.update(format!("{var}={}", std::env::var(var).unwrap_or_default()).as_bytes());
+        }
         runtime::hex(&h.finalize())[..20].to_string()
     };
     let project = cache.join("builds").join(&key);
@@ -276,7 +288,8 @@ pub fn build(
             t,
         );
     } else {
-        let (project_files, link) = cargo::project_files(&key, &rt, starlark, &lib, &main);
+        let (project_files, link) =
+            cargo::project_files(&key, &rt, starlark, fast_alloc, &lib, &main);
         for (rel, text) in &project_files {
             files::write_if_changed(&project.join(rel), text)?;
         }

@@ -5,6 +5,10 @@
 #[cfg(feature = "serde")]
 pub use serde;
 
+/// The allocator a built validator's `main` declares (`schemac build` for the host).
+#[cfg(feature = "mimalloc")]
+pub use mimalloc::MiMalloc;
+
 use crate::value::Value;
 
 /// Conversion from checked data values to the typed structs of generated code.

@@ -4,6 +4,11 @@
 //! arguments go to the runtime's ytt-style parser untouched; clap parses the other commands
 //! and describes `check` for `--help` and shell completions.
 
+/// mimalloc rather than glibc's malloc: a run makes many small nodes and frees few, where
+/// mimalloc takes about a third less wall time (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -84,6 +84,7 @@ pub fn project_files(
     key: &str,
     runtime: &Runtime,
     starlark: bool,
+    fast_alloc: bool,
     lib: &str,
     main: &str,
 ) -> (Vec<(String, String)>, String) {
@@ -93,7 +94,13 @@ pub fn project_files(
     } else {
         runtime.dir.to_string_lossy().into_owned()
     };
-    let features = if starlark { "[\"starlark\"]" } else { "[]" };
+    let features = [(starlark, "\"starlark\""), (fast_alloc, "\"mimalloc\"")]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let features = format!("[{features}]");
     let manifest = format!(
         "[package]\nname = \"schemac-validator-{key}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"schemac_validator\"\npath = \"src/lib.rs\"\n\n\
@@ -180,6 +187,20 @@ pub fn remap_flags(cache: &Path) -> Vec<String> {
     flags
 }
 
+/// The C compiler's flags for the C code of dependencies (mimalloc): the user's `CFLAGS`, and
+/// the paths that `rustflags` remaps remapped the same way, so that a build does not depend on
+/// where the cache is.
+fn c_flags(rustflags: &[String]) -> String {
+    let mut flags: Vec<String> = std::env::var("CFLAGS").into_iter().collect();
+    flags.extend(
+        rustflags
+            .iter()
+            .filter_map(|f| f.strip_prefix("--remap-path-prefix="))
+            .map(|map| format!("-ffile-prefix-map={map}")),
+    );
+    flags.join(" ")
+}
+
 /// How a cargo run went: whether crates had to be downloaded.
 pub struct CargoRun {
     pub fetched: bool,
@@ -201,6 +222,13 @@ pub fn build(b: &CargoBuild, progress: &mut dyn FnMut(&str)) -> Result<CargoRun,
         cmd.current_dir(b.project)
             .env("CARGO_TARGET_DIR", b.target_dir)
             .env("CARGO_ENCODED_RUSTFLAGS", b.rustflags.join("\x1f"))
+            .env("CFLAGS", c_flags(&b.rustflags))
+            // mimalloc's C code holds `__DATE__` and `__TIME__`: GCC and Clang take them from
+            // here, so that two builds of one schema are the same bytes.
+            .env(
+                "SOURCE_DATE_EPOCH",
+                std::env::var("SOURCE_DATE_EPOCH").unwrap_or_else(|_| "0".into()),
+            )
             .env_remove("RUSTFLAGS");
         cmd.stdout(Stdio::null()).stderr(Stdio::piped());
         let child = cmd
