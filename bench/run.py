@@ -90,9 +90,10 @@ def build(gen):
     gen.typical(out), gen.array10k(out), gen.keys5k(out), gen.custom10k(out)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "schemac"], cwd=root, check=True)
     # The floor reads YAML and nothing else: built without the Starlark interpreter, whose
-    # start-up (relocations, static constructors) is no part of reading.
+    # start-up (relocations, static constructors) is no part of reading, and with the
+    # allocator of `schemac` and the validators (mimalloc).
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "schemac-runtime", "--no-default-features",
-                    "--example", "parse_yaml"], cwd=root, check=True)
+                    "--features", "mimalloc", "--example", "parse_yaml"], cwd=root, check=True)
     schemac = os.path.join(release, "schemac")
     for w in WORKLOADS:
         validator = os.path.join(out, f"{w}-validator")
