@@ -5,7 +5,7 @@
 //! and describes `check` for `--help` and shell completions.
 
 /// mimalloc rather than glibc's malloc: a run makes many small nodes and frees few, where
-/// mimalloc takes about a third less wall time (BENCHMARKS.md).
+/// mimalloc takes about a quarter less wall time (BENCHMARKS.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
