@@ -119,31 +119,21 @@ fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
 /// The violation of a map item whose key `map` does not declare.
 fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
-    let expected = match fields.len() {
+    // As ytt, the declared keys sorted, as Go's `%s` writes them.
+    let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
+    names.sort();
+    let expected = match names.len() {
         1 => format!(
             "a map item with the key named \"{}\" (from {})",
-            fields[0].key.go_percent_s(),
-            map.pos
+            names[0], map.pos
         ),
-        2..=9 => {
-            let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
-            names.sort();
-            format!("one of {{ {} }} (from {})", names.join(", "), map.pos)
-        }
+        2..=9 => format!("one of {{ {} }} (from {})", names.join(", "), map.pos),
         _ => format!("a key declared in map (from {})", map.pos),
     };
-    let mut hints = Vec::new();
-    // ytt compares the names regardless of case.
-    let lower_key = key.to_lowercase();
-    if let Some(best) = fields
-        .iter()
-        .map(|f| f.key.key_string())
-        .map(|name| (edit_distance(&lower_key, &name.to_lowercase()), name))
-        .filter(|(d, _)| *d * 2 < key.chars().count())
-        .min_by_key(|(d, _)| *d)
-    {
-        hints.push(format!("did you mean \"{}\"?", best.1));
-    }
+    let hints = nearest(&key, &names)
+        .map(|best| format!("did you mean \"{best}\"?"))
+        .into_iter()
+        .collect();
     TypeViolation {
         pos: item.pos,
         description: Some("Given data value is not declared in schema".into()),
@@ -155,9 +145,36 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     }
 }
 
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
+/// The declared name nearest to `key`, as ytt's `spell.Nearest` (starlark-go's) picks it:
+/// underscores dropped and case folded, the fewest byte edits (Levenshtein) below half the
+/// folded key's length in bytes, ties to the first of `names` (sorted).
+fn nearest<'a>(key: &str, names: &'a [String]) -> Option<&'a String> {
+    let fold = |s: &str| -> String {
+        s.chars()
+            .filter(|&c| c != '_')
+            .map(|c| {
+                let mut lower = c.to_lowercase();
+                match (lower.next(), lower.next()) {
+                    (Some(l), None) => l,
+                    _ => c,
+                }
+            })
+            .collect()
+    };
+    let key = fold(key);
+    let mut best = None;
+    let mut best_d = (key.len() + 1) / 2;
+    for name in names {
+        let d = edit_distance(key.as_bytes(), fold(name).as_bytes());
+        if d < best_d {
+            best_d = d;
+            best = Some(name);
+        }
+    }
+    best
+}
+
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
     let mut prev: Vec<usize> = (0..=b.len()).collect();
     for i in 1..=a.len() {
         let mut cur = vec![i; b.len() + 1];
