@@ -13,7 +13,7 @@ pub mod json_decode;
 mod math_module;
 pub mod modules;
 pub mod predicates;
-mod resolve;
+pub(crate) mod resolve;
 mod struct_module;
 mod text_modules;
 mod written_size;

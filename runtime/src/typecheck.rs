@@ -130,7 +130,9 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         2..=9 => format!("one of {{ {} }} (from {})", names.join(", "), map.pos),
         _ => format!("a key declared in map (from {})", map.pos),
     };
-    let hints = nearest(&key, &names)
+    // ytt's hint is starlark-go's spelling hint (its `spell.Nearest`).
+    let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+    let hints = crate::starlark::resolve::nearest(&key, &candidates)
         .map(|best| format!("did you mean \"{best}\"?"))
         .into_iter()
         .collect();
@@ -143,48 +145,6 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         collection_for_scalar: false,
         document: false,
     }
-}
-
-/// The declared name nearest to `key`, as ytt's `spell.Nearest` (starlark-go's) picks it:
-/// underscores dropped and case folded, the fewest byte edits (Levenshtein) below half the
-/// folded key's length in bytes, ties to the first of `names` (sorted).
-fn nearest<'a>(key: &str, names: &'a [String]) -> Option<&'a String> {
-    let fold = |s: &str| -> String {
-        s.chars()
-            .filter(|&c| c != '_')
-            .map(|c| {
-                let mut lower = c.to_lowercase();
-                match (lower.next(), lower.next()) {
-                    (Some(l), None) => l,
-                    _ => c,
-                }
-            })
-            .collect()
-    };
-    let key = fold(key);
-    let mut best = None;
-    let mut best_d = (key.len() + 1) / 2;
-    for name in names {
-        let d = edit_distance(key.as_bytes(), fold(name).as_bytes());
-        if d < best_d {
-            best_d = d;
-            best = Some(name);
-        }
-    }
-    best
-}
-
-fn edit_distance(a: &[u8], b: &[u8]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Adds the schema's defaults for every declared key that `tree` lacks, in schema order after

@@ -317,8 +317,10 @@ impl Walk<'_> {
     }
 }
 
-/// starlark-go's spelling hint: the candidate nearest to `name`, or none within half its length.
-fn nearest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
+/// starlark-go's spelling hint (`spell.Nearest`, which ytt also uses for keys not declared in a
+/// schema): the candidate nearest to `name`, underscores dropped and case folded, in fewer byte
+/// edits than half its length; ties go to the first candidate.
+pub(crate) fn nearest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
     let fold = |s: &str| -> Vec<u8> {
         s.chars()
             .filter(|&c| c != '_')
