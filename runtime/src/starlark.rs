@@ -14,7 +14,7 @@ mod math_module;
 pub mod modules;
 mod parse_error;
 pub mod predicates;
-pub(crate) mod resolve;
+mod resolve;
 mod struct_module;
 mod text_modules;
 mod written_size;

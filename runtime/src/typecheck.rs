@@ -132,7 +132,7 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     };
     // ytt's hint is starlark-go's spelling hint (its `spell.Nearest`).
     let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
-    let hints = crate::starlark::resolve::nearest(&key, &candidates)
+    let hints = crate::spell::nearest(&key, &candidates)
         .map(|best| format!("did you mean \"{best}\"?"))
         .into_iter()
         .collect();
