@@ -49,6 +49,7 @@ pub mod report;
 pub mod request;
 pub mod rules;
 pub mod schema;
+mod spell;
 #[cfg(feature = "starlark")]
 pub mod starlark;
 pub mod template;

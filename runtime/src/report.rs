@@ -88,7 +88,8 @@ impl SourceLines {
 }
 
 impl Lines {
-    /// Line `line` (1-based), or "" when there is none.
+    /// Line `line` (1-based), or "" when there is none. As in ytt, lines end at `\n` only: a
+    /// line of a CRLF file is quoted with its `\r`.
     fn line(&self, line: u32) -> &str {
         let starts = self.starts.get_or_init(|| {
             std::iter::once(0)
@@ -102,7 +103,7 @@ impl Lines {
         let end = starts
             .get(index + 1)
             .map_or(self.text.len(), |next| next - 1);
-        self.text[start..end].trim_end_matches('\r')
+        &self.text[start..end]
     }
 }
 
@@ -262,7 +263,8 @@ mod tests {
         let mut sources = SourceLines::default();
         sources.add("v.yml", "a: 1\r\nb: 2\n\nlast");
         let lines: Vec<&str> = (0..=5).map(|n| sources.line("v.yml", n)).collect();
-        assert_eq!(lines, ["", "a: 1", "b: 2", "", "last", ""]);
+        // ytt splits lines at `\n` only: a CRLF line keeps its `\r`.
+        assert_eq!(lines, ["", "a: 1\r", "b: 2", "", "last", ""]);
         assert_eq!(sources.line("other.yml", 1), "");
     }
 

@@ -12,6 +12,7 @@ mod ip_module;
 pub mod json_decode;
 mod math_module;
 pub mod modules;
+mod parse_error;
 pub mod predicates;
 mod resolve;
 mod struct_module;
@@ -553,8 +554,11 @@ fn to_template_error(
     sources: &Sources,
     parsing: bool,
 ) -> TemplateError {
+    let raw = e.without_diagnostic().to_string();
+    // starlark-go places a syntax error at the end of a line on the next line.
+    let next = usize::from(parsing && parse_error::at_newline(&raw));
     let line = e.span().map(|s| {
-        let gen_line = s.resolve_span().begin.line;
+        let gen_line = s.resolve_span().begin.line + next;
         program.line_map.get(gen_line).copied().unwrap_or(0)
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
@@ -565,6 +569,18 @@ fn to_template_error(
         _ => false,
     };
     let mut message = error_message(e);
+    if parsing {
+        let code = e
+            .span()
+            .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
+            .unwrap_or("");
+        if let Some(go) = parse_error::go_wording(&raw, code) {
+            message = go;
+        }
+    }
+    if !message.contains(" (hint: ") {
+        message.push_str(parse_error::template_hint(&message));
+    }
     if message.starts_with("load: name ") {
         // starlark-go names the module: take it from the `load(...)` line.
         let module = e

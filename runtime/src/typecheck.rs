@@ -119,31 +119,23 @@ fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
 /// The violation of a map item whose key `map` does not declare.
 fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     let key = key_of(item).key_string();
-    let expected = match fields.len() {
+    // As ytt, the declared keys sorted, as Go's `%s` writes them.
+    let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
+    names.sort();
+    let expected = match names.len() {
         1 => format!(
             "a map item with the key named \"{}\" (from {})",
-            fields[0].key.go_percent_s(),
-            map.pos
+            names[0], map.pos
         ),
-        2..=9 => {
-            let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
-            names.sort();
-            format!("one of {{ {} }} (from {})", names.join(", "), map.pos)
-        }
+        2..=9 => format!("one of {{ {} }} (from {})", names.join(", "), map.pos),
         _ => format!("a key declared in map (from {})", map.pos),
     };
-    let mut hints = Vec::new();
-    // ytt compares the names regardless of case.
-    let lower_key = key.to_lowercase();
-    if let Some(best) = fields
-        .iter()
-        .map(|f| f.key.key_string())
-        .map(|name| (edit_distance(&lower_key, &name.to_lowercase()), name))
-        .filter(|(d, _)| *d * 2 < key.chars().count())
-        .min_by_key(|(d, _)| *d)
-    {
-        hints.push(format!("did you mean \"{}\"?", best.1));
-    }
+    // ytt's hint is starlark-go's spelling hint (its `spell.Nearest`).
+    let candidates: Vec<&str> = names.iter().map(String::as_str).collect();
+    let hints = crate::spell::nearest(&key, &candidates)
+        .map(|best| format!("did you mean \"{best}\"?"))
+        .into_iter()
+        .collect();
     TypeViolation {
         pos: item.pos,
         description: Some("Given data value is not declared in schema".into()),
@@ -153,21 +145,6 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         collection_for_scalar: false,
         document: false,
     }
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for i in 1..=a.len() {
-        let mut cur = vec![i; b.len() + 1];
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 /// Adds the schema's defaults for every declared key that `tree` lacks, in schema order after

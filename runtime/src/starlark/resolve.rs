@@ -84,7 +84,10 @@ struct Walk<'p> {
 impl Walk<'_> {
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
     fn undefined(&self, u: &Use) -> Undefined {
-        let hint = match (nearest(&u.name, &self.candidates(u.block)), u.name.as_str()) {
+        let hint = match (
+            crate::spell::nearest(&u.name, &self.candidates(u.block)),
+            u.name.as_str(),
+        ) {
             (Some(n), _) => format!(" (did you mean {n}?)"),
             // ytt's own hints for YAML's words.
             (None, "true") => " (hint: use 'True' instead of 'true' for boolean assignment)".into(),
@@ -314,62 +317,5 @@ impl Walk<'_> {
             ExprP::FString(f) => f.expressions.iter().for_each(|x| self.expr(x)),
             ExprP::Literal(_) => {}
         }
-    }
-}
-
-/// starlark-go's spelling hint: the candidate nearest to `name`, or none within half its length.
-fn nearest<'a>(name: &str, candidates: &[&'a str]) -> Option<&'a str> {
-    let fold = |s: &str| -> Vec<u8> {
-        s.chars()
-            .filter(|&c| c != '_')
-            .flat_map(char::to_lowercase)
-            .collect::<String>()
-            .into_bytes()
-    };
-    let x = fold(name);
-    let mut best = None;
-    let mut best_distance = x.len().div_ceil(2); // fewer edits than half the name
-    for &c in candidates {
-        let d = levenshtein(&x, &fold(c));
-        if d < best_distance {
-            best_distance = d;
-            best = Some(c);
-        }
-    }
-    best
-}
-
-/// The Levenshtein edit distance between two byte strings.
-fn levenshtein(x: &[u8], y: &[u8]) -> usize {
-    let mut row: Vec<usize> = (0..=y.len()).collect();
-    for (i, a) in x.iter().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, b) in y.iter().enumerate() {
-            let substitution = prev + usize::from(a != b);
-            prev = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(prev + 1);
-        }
-    }
-    row[y.len()]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hints_follow_starlark_go() {
-        assert_eq!(levenshtein(b"kitten", b"sitting"), 3);
-        assert_eq!(
-            nearest("undefined_name", &["default_name"]),
-            Some("default_name")
-        );
-        assert_eq!(nearest("undefined_fn", &["default_name"]), None);
-        // Case and underscores are ignored; a tie goes to the first candidate in byte order.
-        assert_eq!(nearest("My_Var", &["myvar"]), Some("myvar"));
-        assert_eq!(nearest("abcd", &["abce", "abcf"]), Some("abce"));
-        assert_eq!(nearest("ab", &["ac"]), None); // one edit is half of two letters
-        assert_eq!(nearest("x", &["y"]), None);
     }
 }

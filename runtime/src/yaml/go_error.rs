@@ -32,14 +32,31 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         padded = format!("{bom}{src}{pad}");
         &padded
     };
-    let error = crate::panic_guard::catch_panic(|| {
+    let found = crate::panic_guard::catch_panic(|| {
         let mut input = src.as_bytes();
         let mut parser = libyaml_safer::Parser::new();
         parser.set_input_string(&mut input);
-        parser.find_map(Result::err)
+        let mut aliases = AliasCheck::default();
+        parser.find_map(|event| match event {
+            Ok(event) => {
+                aliases.see(&event.data);
+                None
+            }
+            Err(e) => Some((e, aliases.unknown.take())),
+        })
     })
     .ok()
     .flatten()?;
+    let (error, unknown_alias) = found;
+    // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
+    // the syntax error, is the error ytt reports.
+    if let Some(name) = unknown_alias {
+        return Some(SyntaxError {
+            line: 0,
+            message: format!("unknown anchor '{name}' referenced"),
+            strict: None,
+        });
+    }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.
@@ -55,6 +72,39 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         message: truncated(error.problem()),
         strict: None,
     })
+}
+
+/// The anchors of the current document, and the first alias that names none of them.
+#[derive(Default)]
+struct AliasCheck {
+    anchors: std::collections::HashSet<String>,
+    unknown: Option<String>,
+}
+
+impl AliasCheck {
+    fn see(&mut self, data: &libyaml_safer::EventData) {
+        use libyaml_safer::EventData;
+        let anchor = match data {
+            // Anchors do not reach across documents (as in `parse`).
+            EventData::DocumentStart { .. } => {
+                self.anchors.clear();
+                None
+            }
+            EventData::Alias { anchor } => {
+                if self.unknown.is_none() && !self.anchors.contains(anchor) {
+                    self.unknown = Some(anchor.clone());
+                }
+                None
+            }
+            EventData::Scalar { anchor, .. }
+            | EventData::SequenceStart { anchor, .. }
+            | EventData::MappingStart { anchor, .. } => anchor.as_ref(),
+            _ => None,
+        };
+        if let Some(a) = anchor {
+            self.anchors.insert(a.clone());
+        }
+    }
 }
 
 /// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`.

@@ -1,0 +1,148 @@
+//! Starlark syntax errors in starlark-go's words, as ytt prints them.
+//!
+//! The starlark crate's parser says `Parse error: unexpected symbol '&', expected expression`
+//! where starlark-go's says `got '&', want primary expression`. The two grammars differ, so
+//! only the errors whose tokens translate one for one are reworded (the rest keep the crate's
+//! words); ytt's hints for them (`&&`, `||`, a missing colon) are added as ytt adds them.
+
+/// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
+/// an error on the code `line`; `None` when there is no one-for-one wording.
+pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
+    let rest = msg.strip_prefix("Parse error: ")?;
+    if rest == "unfinished string literal" {
+        return Some("unexpected newline in string".into());
+    }
+    if let Some(c) = rest
+        .strip_prefix("invalid input `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        return Some(format!("unexpected input character '{c}'"));
+    }
+    let (got, want) = rest
+        .strip_prefix("unexpected ")?
+        .split_once(", expected ")?;
+    let got = token(got)?;
+    let want = match want {
+        "expression" => "primary expression".to_string(),
+        "new line" => "newline".to_string(),
+        "'in' after 'not'" => "in".to_string(),
+        w => quoted_symbol(w.strip_prefix("symbol ")?)?.to_string(),
+    };
+    let message = format!("got {got}, want {want}");
+    let hint = match (got.as_str(), want.as_str()) {
+        ("newline", "':'") => Some("missing colon at the end of 'if/for/def' statement?"),
+        ("'&'", "primary expression") if line.contains("&&") => {
+            Some("use 'and' instead of '&&' for logical-and")
+        }
+        ("'|'", "primary expression") if line.contains("||") => {
+            Some("use 'or' instead of '||' for logical-or")
+        }
+        _ => None,
+    };
+    Some(match hint {
+        Some(h) => format!("{message} (hint: {h})"),
+        None => message,
+    })
+}
+
+/// ytt's hint for a template error whose operator is bitwise where a logical one was meant
+/// (`unknown binary op: bool | bool`); "" for any other message.
+pub(super) fn template_hint(message: &str) -> &'static str {
+    let Some(ops) = message.strip_prefix("unknown binary op: ") else {
+        return "";
+    };
+    if ops.contains(" | ") {
+        " (hint: use 'or' instead of '|' for logical-or)"
+    } else if ops.contains(" & ") {
+        " (hint: use 'and' instead of '&' for logical-and)"
+    } else {
+        ""
+    }
+}
+
+/// Whether a parser error `msg` stopped at the end of a line: starlark-go places that token
+/// (`got newline`) on the next line.
+pub(super) fn at_newline(msg: &str) -> bool {
+    msg.starts_with("Parse error: unexpected new line, expected ")
+}
+
+/// starlark-go's name of a token the crate's parser names `what`.
+fn token(what: &str) -> Option<String> {
+    if what == "new line" {
+        return Some("newline".into());
+    }
+    let (kind, text) = what.split_once(' ').unwrap_or((what, ""));
+    Some(match kind {
+        "identifier" => "identifier".into(),
+        "integer" if text.starts_with("literal ") => "int literal".into(),
+        "float" if text.starts_with("literal ") => "float literal".into(),
+        "string" if text.starts_with("literal ") => "string literal".into(),
+        "symbol" => quoted_symbol(text)?.to_string(),
+        // starlark-go names a keyword by itself: `got else, want primary expression`.
+        "keyword" => text.strip_prefix('\'')?.strip_suffix('\'')?.to_string(),
+        _ => return None,
+    })
+}
+
+/// `'x'` for a punctuation symbol written `'x'`.
+fn quoted_symbol(text: &str) -> Option<&str> {
+    let inner = text.strip_prefix('\'')?.strip_suffix('\'')?;
+    (!inner.is_empty() && !inner.chars().any(char::is_alphanumeric)).then_some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_wording;
+
+    #[test]
+    fn parser_errors_in_starlark_go_words() {
+        let w = |m: &str, l: &str| go_wording(m, l);
+        assert_eq!(
+            w(
+                "Parse error: unexpected new line, expected expression",
+                "x = 1 +"
+            )
+            .as_deref(),
+            Some("got newline, want primary expression")
+        );
+        assert_eq!(
+            w("Parse error: unexpected symbol '&', expected expression", "if a && b:").as_deref(),
+            Some("got '&', want primary expression (hint: use 'and' instead of '&&' for logical-and)")
+        );
+        assert_eq!(
+            w(
+                "Parse error: unexpected integer literal '2', expected new line",
+                "x = 1 2"
+            )
+            .as_deref(),
+            Some("got int literal, want newline")
+        );
+        assert_eq!(
+            w(
+                "Parse error: unexpected new line, expected symbol ':'",
+                "if a"
+            )
+            .as_deref(),
+            Some(
+                "got newline, want ':' (hint: missing colon at the end of 'if/for/def' statement?)"
+            )
+        );
+        assert_eq!(
+            w("Parse error: invalid input `$`", "").as_deref(),
+            Some("unexpected input character '$'")
+        );
+        assert_eq!(
+            w(
+                "Parse error: unexpected identifier 'b', expected 'in' after 'not'",
+                ""
+            )
+            .as_deref(),
+            Some("got identifier, want in")
+        );
+        assert_eq!(
+            w("Parse error: unexpected end of file, expected x", ""),
+            None
+        );
+        assert_eq!(w("Variable `x` not found", ""), None);
+    }
+}
