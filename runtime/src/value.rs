@@ -318,10 +318,7 @@ impl Value {
     #[inline]
     pub fn key_eq(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Str(a), Value::Str(b)) => {
-                let (a, b) = (a.as_bytes(), b.as_bytes());
-                a.len() == b.len() && a.first() == b.first() && a == b
-            }
+            (Value::Str(a), Value::Str(b)) => str_key_eq(a.as_bytes(), b.as_bytes()),
             (Value::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
             _ => self == other,
         }
@@ -484,10 +481,7 @@ impl KeyIndex {
             // The common case, with the searched key's bytes found once rather than per item.
             let want = s.as_bytes();
             rest.iter().position(|item| match item.map_key() {
-                Some(Value::Str(k)) => {
-                    let k = k.as_bytes();
-                    k.len() == want.len() && k.first() == want.first() && k == want
-                }
+                Some(Value::Str(k)) => str_key_eq(k.as_bytes(), want),
                 _ => false,
             })
         } else {
@@ -510,6 +504,13 @@ impl KeyIndex {
             *self = KeyIndex::new(items, INDEXED_LOOKUPS);
         }
     }
+}
+
+/// String keys compared as [`Value::key_eq`] compares them: the length and first byte tell most
+/// different keys apart without a `memcmp` call.
+#[inline]
+fn str_key_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 /// A 64-bit summary of the string keys seen so far in a map (one bit per length and first and
