@@ -600,8 +600,7 @@ impl Lowerer<'_> {
         };
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
-            typecheck::fill_node_defaults(&mut v, ty);
-            if let Some(violation) = typecheck::check(&v, ty).first() {
+            if let Some(violation) = typecheck::fill_and_check_node(&mut v, ty).first() {
                 return Err(SchemaReport {
                     summary: "Invalid schema - @schema/examples has wrong type".into(),
                     failures: vec![Failure {
@@ -661,8 +660,7 @@ impl Lowerer<'_> {
                 }
             };
             let mut value = value;
-            typecheck::fill_node_defaults(&mut value, ty);
-            let violations = typecheck::check(&value, ty);
+            let violations = typecheck::fill_and_check_node(&mut value, ty);
             if !violations.is_empty() {
                 let failures = violations
                     .iter()

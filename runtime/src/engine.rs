@@ -521,8 +521,7 @@ fn type_check(
     prefix: &str,
 ) -> Result<(), CheckError> {
     let Some(ty) = schema else { return Ok(()) };
-    typecheck::fill_defaults(tree, ty);
-    let violations = typecheck::check_tree(tree, ty);
+    let violations = typecheck::fill_and_check(tree, ty);
     if violations.is_empty() {
         return Ok(());
     }

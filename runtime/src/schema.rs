@@ -188,12 +188,24 @@ impl<'a> Fields<'a> {
     }
 
     pub fn get(&self, key: &Value) -> Option<&'a Field> {
+        self.position(key).map(|i| &self.fields[i])
+    }
+
+    /// The index of the field whose key is `key`.
+    pub fn position(&self, key: &Value) -> Option<usize> {
         let guess = self.next.get();
         let i = match self.fields.get(guess) {
             Some(f) if f.key.key_eq(key) => guess,
-            _ => self.index.find(self.fields, key)?,
+            // The fields after the guess first: items given in the schema's order, some left
+            // out, are found there.
+            _ => match self.index.find_from(self.fields, key, guess) {
+                Some(i) => i,
+                None => self
+                    .index
+                    .find(&self.fields[..guess.min(self.fields.len())], key)?,
+            },
         };
         self.next.set(i + 1);
-        Some(&self.fields[i])
+        Some(i)
     }
 }

@@ -3,7 +3,7 @@
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, Fields, Kind, Type};
 use crate::template::tree::{Anns, Tree, TreeKind, TreeValue};
-use crate::value::{KeyIndex, Node, Pos, Value};
+use crate::value::{Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,21 +42,129 @@ impl TypeViolation {
     }
 }
 
-/// Checks `node` against `ty`; returns the violations ytt would report, in ytt's order: a
-/// depth-first walk in document order that reports a map's undeclared keys before looking into
-/// its declared items.
-pub fn check(node: &Node, ty: &Type) -> Vec<TypeViolation> {
-    check_tree(&Tree::document(node), ty)
+/// Fills the schema's defaults into `node` and checks it against `ty` (see [`fill_and_check`]).
+pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
+    let mut tree = Tree::document(node);
+    let violations = fill_and_check(&mut tree, ty);
+    *node = tree.into_node();
+    violations
 }
 
-/// [`check`] for a tree (its annotations are not looked at).
-pub fn check_tree(tree: &Tree, ty: &Type) -> Vec<TypeViolation> {
-    let mut out = Vec::new();
-    check_into(tree, ty, &mut out);
+/// Adds the schema's defaults for every declared key that `tree` lacks (in schema order after
+/// the keys given, and in array items the same way) and checks the values given against `ty`
+/// (its annotations are not looked at). Returns the violations ytt would report, in ytt's
+/// order: a depth-first walk in document order that reports a map's undeclared keys before
+/// looking into its declared items. The defaults added are not checked: a schema's defaults
+/// conform to their types (a `@schema/default` that does not is an error of the schema).
+pub fn fill_and_check(tree: &mut Tree, ty: &Type) -> Vec<TypeViolation> {
+    let mut walk = FillAndCheck::default();
+    walk.node(tree, ty, true);
+    let mut out = walk.out;
     if out.iter().any(|v| v.collection_for_scalar) {
         out.retain(|v| v.collection_for_scalar);
     }
     out
+}
+
+/// The state of [`fill_and_check`]'s walk.
+#[derive(Default)]
+struct FillAndCheck {
+    out: Vec<TypeViolation>,
+    /// The field of each item of the maps being walked, a map's after its parents' (`NONE` for
+    /// an undeclared key): one buffer for the whole walk.
+    fields: Vec<u32>,
+}
+
+/// An item of [`FillAndCheck::fields`] whose key its map does not declare.
+const NONE: u32 = u32::MAX;
+
+impl FillAndCheck {
+    /// Fills defaults into `tree` (unless `fill` is false: the second item of a repeated key,
+    /// which ytt leaves as it is) and checks what it holds.
+    fn node(&mut self, tree: &mut Tree, ty: &Type, fill: bool) {
+        if matches!(ty.kind, Kind::Any)
+            || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
+        {
+            return;
+        }
+        match (&ty.kind, &mut tree.value) {
+            (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
+            (Kind::Map(fields), TreeValue::Map(items)) => {
+                let declared = Fields::of(Some(ty), items.len());
+                let base = self.fields.len();
+                let mut seen = FieldSet::new(fields.len());
+                for item in items.iter() {
+                    match declared.position(key_of(item)) {
+                        Some(i) => self.fields.push(i as u32),
+                        None => {
+                            self.fields.push(NONE);
+                            self.out.push(undeclared(item, ty, fields));
+                        }
+                    }
+                }
+                for (k, item) in items.iter_mut().enumerate() {
+                    let field = self.fields[base + k];
+                    if field != NONE {
+                        let first = seen.insert(field as usize);
+                        self.node(item, &fields[field as usize].ty, fill && first);
+                    }
+                }
+                self.fields.truncate(base);
+                if fill && seen.len < fields.len() {
+                    items.reserve(fields.len() - seen.len);
+                    for (i, field) in fields.iter().enumerate() {
+                        if !seen.contains(i) {
+                            items.push(default_item(field));
+                        }
+                    }
+                }
+            }
+            (Kind::Array(item_ty), TreeValue::Array(items)) => {
+                for i in items {
+                    self.node(i, item_ty, fill);
+                }
+            }
+            _ => self.out.push(mismatch(tree, ty)),
+        }
+    }
+}
+
+/// Which fields of a map type its items have met.
+struct FieldSet {
+    /// Fields 0 to 127 (most maps); `more` holds the rest.
+    bits: u128,
+    more: Vec<bool>,
+    len: usize,
+}
+
+impl FieldSet {
+    fn new(fields: usize) -> FieldSet {
+        FieldSet {
+            bits: 0,
+            more: vec![false; fields.saturating_sub(128)],
+            len: 0,
+        }
+    }
+
+    fn contains(&self, i: usize) -> bool {
+        match i.checked_sub(128) {
+            None => self.bits & (1 << i) != 0,
+            Some(j) => self.more[j],
+        }
+    }
+
+    /// Records field `i`; whether it is new.
+    fn insert(&mut self, i: usize) -> bool {
+        if self.contains(i) {
+            return false;
+        }
+        match i.checked_sub(128) {
+            None => self.bits |= 1 << i,
+            Some(j) => self.more[j] = true,
+        }
+        self.len += 1;
+        true
+    }
 }
 
 /// The violation of a value whose kind is not its type's.
@@ -79,41 +187,6 @@ fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
 fn key_of(item: &Tree) -> &Value {
     static NO_KEY: Value = Value::Null;
     item.key().unwrap_or(&NO_KEY)
-}
-
-/// Checks `tree` against `ty`, appending violations in ytt's order.
-fn check_into(tree: &Tree, ty: &Type, out: &mut Vec<TypeViolation>) {
-    if matches!(ty.kind, Kind::Any)
-        || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
-    {
-        return;
-    }
-    match (&ty.kind, &tree.value) {
-        (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
-        (Kind::Map(fields), TreeValue::Map(items)) => {
-            let declared = Fields::of(Some(ty), items.len());
-            let item_fields: Vec<Option<&Field>> = items
-                .iter()
-                .map(|item| declared.get(key_of(item)))
-                .collect();
-            for (item, field) in items.iter().zip(&item_fields) {
-                if field.is_none() {
-                    out.push(undeclared(item, ty, fields));
-                }
-            }
-            for (item, field) in items.iter().zip(&item_fields) {
-                if let Some(field) = field {
-                    check_into(item, &field.ty, out);
-                }
-            }
-        }
-        (Kind::Array(item_ty), TreeValue::Array(items)) => {
-            for i in items {
-                check_into(i, item_ty, out);
-            }
-        }
-        _ => out.push(mismatch(tree, ty)),
-    }
 }
 
 /// The violation of a map item whose key `map` does not declare.
@@ -147,40 +220,6 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
     }
 }
 
-/// Adds the schema's defaults for every declared key that `tree` lacks, in schema order after
-/// the keys given, and fills array items the same way.
-pub fn fill_defaults(tree: &mut Tree, ty: &Type) {
-    match (&ty.kind, &mut tree.value) {
-        (Kind::Map(fields), TreeValue::Map(items)) => {
-            let index = KeyIndex::new(items, fields.len());
-            // Only the given items are searched: the defaults added are each a field's own.
-            let given = items.len();
-            items.reserve(fields.len().saturating_sub(given));
-            // The given items before `matched` hold the keys of fields already met, which are
-            // not the key of any later field (a schema map's keys are distinct): each search
-            // starts there, and finds at once an item given in the schema's order.
-            let mut matched = 0;
-            for field in fields {
-                match index.find_from(&items[..given], &field.key, matched) {
-                    Some(i) => {
-                        if i == matched {
-                            matched += 1;
-                        }
-                        fill_defaults(&mut items[i], &field.ty)
-                    }
-                    None => items.push(default_item(field)),
-                }
-            }
-        }
-        (Kind::Array(item), TreeValue::Array(items)) => {
-            for i in items {
-                fill_defaults(i, item);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The map item a missing field gets: its key with its default.
 fn default_item(field: &Field) -> Tree {
     Tree {
@@ -189,13 +228,6 @@ fn default_item(field: &Field) -> Tree {
         anns: Anns::default(),
         value: TreeValue::from_node(&field.ty.default),
     }
-}
-
-/// [`fill_defaults`] for plain data.
-pub fn fill_node_defaults(node: &mut Node, ty: &Type) {
-    let mut tree = Tree::document(node);
-    fill_defaults(&mut tree, ty);
-    *node = tree.into_node();
 }
 
 #[cfg(test)]
@@ -265,8 +297,8 @@ mod tests {
 
     #[test]
     fn wrong_scalar_and_undeclared_key() {
-        let v = check(
-            &map(&[
+        let v = fill_and_check_node(
+            &mut map(&[
                 ("port", Value::Str("x".into())),
                 ("hostt", Value::Str("h".into())),
             ]),
@@ -285,13 +317,13 @@ mod tests {
         if let Kind::Map(f) = &mut t.kind {
             f[0].ty.kind = Kind::Scalar(Scalar::Float);
         }
-        assert!(check(&map(&[("port", Value::Int(1))]), &t).is_empty());
+        assert!(fill_and_check_node(&mut map(&[("port", Value::Int(1))]), &t).is_empty());
     }
 
     #[test]
     fn defaults_follow_given_keys() {
         let mut n = map(&[("host", Value::Str("a".into()))]);
-        fill_node_defaults(&mut n, &schema());
+        assert!(fill_and_check_node(&mut n, &schema()).is_empty());
         let Value::Map(e) = &n.value else { panic!() };
         assert_eq!(
             e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(),
