@@ -40,6 +40,9 @@ pub fn write_yaml(value: &Value, sink: &mut dyn std::io::Write) -> std::io::Resu
     e.failed.map_or(Ok(()), Err)
 }
 
+/// Indentation, copied a slice at a time.
+const SPACES: &str = "                                                                ";
+
 /// How much text [`write_yaml`] gathers before handing it on.
 const FLUSH_AT: usize = 64 * 1024;
 
@@ -210,11 +213,21 @@ fn choose_style(text: &str, requested: Style, simple_key: bool) -> Style {
 fn is_plain_word(s: &str) -> bool {
     let bytes = s.as_bytes();
     bytes.first().is_some_and(u8::is_ascii_alphabetic)
-        && bytes
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'/' | b'.' | b'-'))
+        && bytes.iter().all(|&b| WORD_BYTES[b as usize])
         && !is_special(s)
 }
+
+/// The bytes of a word that [`is_plain_word`] takes, as a table (one load a byte).
+static WORD_BYTES: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric() || matches!(c, b'_' | b'/' | b'.' | b'-');
+        b += 1;
+    }
+    table
+};
 
 /// The text go-yaml's encoder writes for a scalar value, and the style it asks for.
 fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
@@ -335,8 +348,12 @@ impl Emitter<'_> {
             self.put_break('\n');
         }
         if self.column < indent {
-            self.out
-                .extend(std::iter::repeat_n(' ', indent - self.column));
+            let mut spaces = indent - self.column;
+            while spaces > 0 {
+                let n = spaces.min(SPACES.len());
+                self.out.push_str(&SPACES[..n]);
+                spaces -= n;
+            }
             self.column = indent;
         }
         self.whitespace = true;
