@@ -466,6 +466,7 @@ pub fn validate(
         out: Vec::new(),
         path: String::new(),
         rules_below: HashMap::default(),
+        ruled_fields: HashMap::default(),
     };
     walk.node(tree, node, schema, &whole)?;
     Ok(walk.out)
@@ -481,7 +482,12 @@ struct Walk<'a> {
     /// Whether a type of the schema, or a type inside it, has rules: the values of a type
     /// without any (and without `#@assert/validate`) are not walked.
     rules_below: HashMap<*const crate::schema::Type, bool, crate::value::FxBuild>,
+    /// [`Walk::ruled_fields`] of each map type met.
+    ruled_fields: HashMap<*const crate::schema::Type, RuledFields, crate::value::FxBuild>,
 }
+
+/// The indexes of a map type's fields with rules (`None`: too many to compare keys with).
+type RuledFields = Option<std::rc::Rc<[usize]>>;
 
 impl Walk<'_> {
     fn node(
@@ -523,20 +529,30 @@ impl Walk<'_> {
             TreeValue::Scalar(_) => &[],
         });
         match &node.value {
-            Value::Map(entries) => {
-                let fields = crate::schema::Fields::of(ty, entries.len());
-                for (i, e) in entries.iter().enumerate() {
-                    let child_ty = fields.get(&e.key).map(|f| &f.ty);
-                    let child_tree = children.and_then(|c| c.get(i));
-                    if child_tree.is_none() && !self.has_rules(child_ty) {
-                        continue;
+            Value::Map(entries) => match self.ruled_fields(children, ty) {
+                // Without annotations to run, only the items of fields with rules are walked,
+                // when there are few such fields: each item's key is compared with theirs
+                // rather than looked up among all the fields.
+                Some((fields, ruled)) => {
+                    for e in entries {
+                        let Some(&f) = ruled.iter().find(|&&f| fields[f].key.key_eq(&e.key)) else {
+                            continue;
+                        };
+                        self.item(None, &e.key, &e.value, Some(&fields[f].ty), &inside)?;
                     }
-                    let len = self.path.len();
-                    push_key(&mut self.path, &e.key);
-                    self.node(child_tree, &e.value, child_ty, &inside)?;
-                    self.path.truncate(len);
                 }
-            }
+                None => {
+                    let fields = crate::schema::Fields::of(ty, entries.len());
+                    for (i, e) in entries.iter().enumerate() {
+                        let child_ty = fields.get(&e.key).map(|f| &f.ty);
+                        let child_tree = children.and_then(|c| c.get(i));
+                        if child_tree.is_none() && !self.has_rules(child_ty) {
+                            continue;
+                        }
+                        self.item(child_tree, &e.key, &e.value, child_ty, &inside)?;
+                    }
+                }
+            },
             Value::Array(items) => {
                 let child_ty = match ty.map(|t| &t.kind) {
                     Some(Kind::Array(t)) => Some(&**t),
@@ -556,6 +572,49 @@ impl Walk<'_> {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Walks map item `key: node`, its path extended by the key.
+    fn item(
+        &mut self,
+        tree: Option<&crate::template::tree::Tree>,
+        key: &Value,
+        node: &Node,
+        ty: Option<&crate::schema::Type>,
+        ctx: &WhenContext,
+    ) -> Result<(), String> {
+        let len = self.path.len();
+        push_key(&mut self.path, key);
+        let result = self.node(tree, node, ty, ctx);
+        self.path.truncate(len);
+        result
+    }
+
+    /// The fields of map type `ty` that have rules at or below them, when there is no tree to
+    /// walk beside the values and at most a few fields have rules (otherwise none).
+    fn ruled_fields<'t>(
+        &mut self,
+        children: Option<&[crate::template::tree::Tree]>,
+        ty: Option<&'t crate::schema::Type>,
+    ) -> Option<(&'t [crate::schema::Field], std::rc::Rc<[usize]>)> {
+        /// More fields with rules than this are looked up (see [`crate::schema::Fields`]).
+        const COMPARED: usize = 4;
+        let ty = ty?;
+        let crate::schema::Kind::Map(fields) = &ty.kind else {
+            return None;
+        };
+        if children.is_some() {
+            return None;
+        }
+        if let Some(known) = self.ruled_fields.get(&(ty as *const _)) {
+            return known.clone().map(|ruled| (fields.as_slice(), ruled));
+        }
+        let ruled: Vec<usize> = (0..fields.len())
+            .filter(|&i| self.has_rules(Some(&fields[i].ty)))
+            .collect();
+        let ruled = (ruled.len() <= COMPARED).then(|| std::rc::Rc::from(ruled));
+        self.ruled_fields.insert(ty as *const _, ruled.clone());
+        ruled.map(|ruled| (fields.as_slice(), ruled))
     }
 
     /// Whether `ty` or a type inside it has rules (no type has none).
