@@ -402,7 +402,12 @@ const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tu
 
 /// The new node's value for each of `n` matches: copies, and the value itself for the last.
 fn one_per_match(value: TreeValue, n: usize) -> Vec<TreeValue> {
-    let mut values = vec![value.clone(); n.saturating_sub(1)];
+    // Copies only when there is more than one match (`vec![value.clone(); 0]` would still copy
+    // the whole value once, and drop it).
+    let mut values = Vec::with_capacity(n.max(1));
+    for _ in 1..n {
+        values.push(value.clone());
+    }
     values.push(value);
     values
 }
