@@ -219,7 +219,10 @@ fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadE
         }
     };
     let file = std::fs::File::open(path).map_err(&reading)?;
-    read_source(file, name, max, reading)
+    // The file's size, for one read of it rather than reads of growing buffers (a hint: the
+    // budget is what counts).
+    let size = file.metadata().map_or(0, |m| m.len());
+    read_source(file, size, name, max, reading)
 }
 
 /// Standard input as the file `name`, within the input budget.
@@ -230,19 +233,20 @@ fn read_stdin(name: String) -> Result<InputFile, ReadError> {
         open: format!("read /dev/stdin: {}", io_text(&e)),
     };
     let max = crate::yaml::parse::budget::max_input_bytes();
-    read_source(std::io::stdin().lock(), name, max, reading)
+    read_source(std::io::stdin().lock(), 0, name, max, reading)
 }
 
-/// The text of `source` as the file `name`: at most `max` bytes, else an error naming the
-/// budget.
+/// The text of `source` (about `size` bytes) as the file `name`: at most `max` bytes, else an
+/// error naming the budget.
 fn read_source(
     source: impl std::io::Read,
+    size: u64,
     name: String,
     max: usize,
     reading: impl Fn(std::io::Error) -> ReadError,
 ) -> Result<InputFile, ReadError> {
     use std::io::Read;
-    let mut bytes = Vec::new();
+    let mut bytes = Vec::with_capacity(size.min(max as u64 + 1) as usize + 1);
     source
         .take(max as u64 + 1)
         .read_to_end(&mut bytes)

@@ -315,10 +315,18 @@ impl Value {
     /// Key equality as ytt matches map items: same type and same value (`1` is not `"1"`).
     /// Inlined, with string keys (almost all) compared first: lookups scan short maps with it,
     /// and the length and first byte tell most different keys apart without a `memcmp` call.
-    #[inline]
+    #[inline(always)]
     pub fn key_eq(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Str(a), Value::Str(b)) => str_key_eq(a.as_bytes(), b.as_bytes()),
+            _ => self.other_key_eq(other),
+        }
+    }
+
+    /// [`Value::key_eq`] for keys that are not both strings (rare, and kept out of line).
+    #[inline(never)]
+    fn other_key_eq(&self, other: &Value) -> bool {
+        match (self, other) {
             (Value::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
             _ => self == other,
         }
