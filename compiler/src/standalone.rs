@@ -191,7 +191,7 @@ pub fn build(
     // need a C compiler for that target.
     let fast_alloc = opts.target.as_ref().is_none_or(|t| *t == toolchain.host);
     let allocator = if fast_alloc {
-        "#[global_allocator]\nstatic ALLOCATOR: schemac_runtime::__private::MiMalloc = schemac_runtime::__private::MiMalloc;\n\n"
+        "#[global_allocator]\nstatic ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;\n\n"
     } else {
         ""
     };

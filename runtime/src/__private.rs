@@ -5,7 +5,8 @@
 #[cfg(feature = "serde")]
 pub use serde;
 
-/// The allocator a built validator's `main` declares (`schemac build` for the host).
+/// mimalloc, as the benchmarks' YAML-reading floor declares it (built validators declare
+/// [`crate::allocator::Allocator`]).
 #[cfg(feature = "mimalloc")]
 pub use mimalloc::MiMalloc;
 

@@ -36,6 +36,8 @@
 //! Modules whose names start with `__` are for generated code only.
 
 pub mod __private;
+#[cfg(feature = "mimalloc")]
+pub mod allocator;
 
 pub mod cli;
 pub mod data_values;

@@ -5,9 +5,10 @@
 //! and describes `check` for `--help` and shell completions.
 
 /// mimalloc rather than glibc's malloc: a run makes many small nodes and frees few, where
-/// mimalloc takes about a quarter less wall time (BENCHMARKS.md).
+/// mimalloc takes about a quarter less wall time (BENCHMARKS.md); with the last large block
+/// freed kept for reuse (see the module).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
