@@ -331,10 +331,10 @@ const OPERATIONS: &[&str] = &[
 /// ytt's errors for the overlay annotations of `item`: more than one operation, or a keyword
 /// argument an annotation does not take.
 fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
-    let operations = item
-        .anns
+    // ytt keeps one annotation of each name (the last): an operation given twice is one.
+    let operations = OPERATIONS
         .iter()
-        .filter(|a| OPERATIONS.contains(&a.name.as_str()))
+        .filter(|op| item.ann(op).is_some())
         .count();
     if operations > 1 {
         return Err(Path::of(item, parent).error("Expected to find only one overlay operation"));
@@ -415,9 +415,11 @@ fn one_per_match(value: TreeValue, n: usize) -> Vec<TreeValue> {
 /// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
 /// replacement only with `or_add=True`; a removal or an insertion does nothing.
 fn added_when_unmatched(item: &Tree) -> bool {
+    // The node's one operation (its last annotation of that name, as ytt keeps it).
     match item
         .anns
         .iter()
+        .rev()
         .find(|a| OPERATIONS.contains(&a.name.as_str()))
     {
         None => true,
