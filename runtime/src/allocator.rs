@@ -59,8 +59,8 @@ fn is_kept_size(layout: Layout) -> bool {
     (KEPT_MIN..=KEPT_MAX).contains(&layout.size())
 }
 
-// SAFETY: every block comes from mimalloc and goes back to it with its own layout; a kept block
-// is handed out again only for an allocation of exactly its layout.
+// SAFETY: every block comes from mimalloc and goes back to it (freed, or resized by it) with its
+// own layout; a kept block is handed out again only for an allocation of exactly its layout.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         if is_kept_size(layout) {
@@ -98,24 +98,9 @@ unsafe impl GlobalAlloc for Allocator {
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: the caller's layout and size, as `GlobalAlloc::realloc` requires.
-        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        if !is_kept_size(layout) && !is_kept_size(new_layout) {
-            // SAFETY: as the caller's.
-            return unsafe { MiMalloc.realloc(ptr, layout, new_size) };
-        }
-        // A block of a kept size moves, so that it is freed (and allocated) through
-        // `dealloc` (and `alloc`) above.
-        // SAFETY: `new_layout` is valid (as above); the old block holds `layout.size()` bytes
-        // and the new one `new_size`, and they do not overlap.
-        unsafe {
-            let new = self.alloc(new_layout);
-            if !new.is_null() {
-                std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
-                self.dealloc(ptr, layout);
-            }
-            new
-        }
+        // Every block, kept or not, is mimalloc's: mimalloc resizes it (in place when it can).
+        // SAFETY: as the caller's.
+        unsafe { MiMalloc.realloc(ptr, layout, new_size) }
     }
 }
 
@@ -139,7 +124,7 @@ mod tests {
             assert!(!q.is_null());
             q.write_bytes(1, other.size());
             a.dealloc(q, other);
-            // Growing and shrinking across the kept sizes keeps the contents.
+            // Resizing (mimalloc's, for kept sizes too) keeps the contents.
             let small = Layout::from_size_align(1024, 8).unwrap();
             let r = a.alloc(small);
             r.write_bytes(3, small.size());

@@ -343,7 +343,10 @@ fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayEr
         let Some((_, known)) = OVERLAY_KWARGS.iter().find(|(name, _)| *name == ann.name) else {
             continue;
         };
-        if item.anns[i + 1..].iter().any(|later| later.name == ann.name) {
+        if item.anns[i + 1..]
+            .iter()
+            .any(|later| later.name == ann.name)
+        {
             continue; // replaced by the later one
         }
         if let Some((k, _)) = ann
