@@ -8,6 +8,7 @@ pub mod budget;
 pub mod builder;
 pub mod convert;
 mod go_builtins;
+mod go_format;
 mod ip_module;
 pub mod json_decode;
 mod math_module;
