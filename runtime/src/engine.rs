@@ -99,14 +99,21 @@ struct Documents {
 }
 
 fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
+    format!("Templating file '{}': \n{}", e.file, error_text(e, sources))
+}
+
+/// A template error as ytt lists it: `- MESSAGE`, where it happened, and its reason.
+fn error_text(e: &TemplateError, sources: &SourceLines) -> String {
     // ytt shows the first line of a message, the call stack, then the rest as the `reason:`.
     let (first, reason) = match e.message.split_once('\n') {
         Some((first, rest)) => (first, Some(rest)),
         None => (e.message.as_str(), None),
     };
-    let mut s = format!("Templating file '{}': \n- {first}", e.file);
+    let mut s = format!("- {first}");
     s.push_str(&call_stack_text(e, sources));
-    if let Some(reason) = reason {
+    // The error of a file that `load()` ran is shown whole as the reason.
+    let loaded = e.reason.as_ref().map(|r| error_text(r, sources));
+    if let Some(reason) = loaded.as_deref().or(reason) {
         s.push_str("\n\n    reason:");
         for line in reason.split('\n') {
             s.push_str("\n     ");
@@ -114,6 +121,15 @@ fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
         }
     }
     s
+}
+
+/// A frame's place: `F:LINE`, or `LINE` alone in a `.star` file (ytt names templates only).
+fn place(file: &str, line: u32) -> String {
+    if file.ends_with(".star") {
+        line.to_string()
+    } else {
+        format!("{file}:{line}")
+    }
 }
 
 /// Where a template error happened: its call stack, or its line in the template.
@@ -126,15 +142,10 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         } else {
             "(unavailable)"
         };
-        // ytt names the template of a frame, not a `.star` file.
-        let file = if frame.file.ends_with(".star") {
-            String::new()
-        } else {
-            format!("{}:", frame.file)
-        };
         s.push_str(&format!(
-            "\n    in {}\n      {file}{} | {src}",
-            frame.function, frame.line
+            "\n    in {}\n      {} | {src}",
+            frame.function,
+            place(&frame.file, frame.line)
         ));
     }
     if !e.stack.is_empty() {
@@ -142,17 +153,16 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
     }
     if let Some(line) = e.line {
         let src = sources.line(&e.file, line);
+        let at = place(&e.file, line);
         if e.compile_time {
-            s.push_str(&format!("\n    {}:{} | {}", e.file, line, src));
+            s.push_str(&format!("\n    {at} | {src}"));
             for (line, message) in &e.also {
                 let src = sources.line(&e.file, *line);
-                s.push_str(&format!("\n- {message}\n    {}:{line} | {src}", e.file));
+                let at = place(&e.file, *line);
+                s.push_str(&format!("\n- {message}\n    {at} | {src}"));
             }
         } else {
-            s.push_str(&format!(
-                "\n    in <toplevel>\n      {}:{} | {}",
-                e.file, line, src
-            ));
+            s.push_str(&format!("\n    in <toplevel>\n      {at} | {src}"));
         }
     }
     s

@@ -8,8 +8,10 @@ pub mod budget;
 pub mod builder;
 pub mod convert;
 mod go_builtins;
+mod go_format;
 mod ip_module;
 pub mod json_decode;
+mod loader;
 mod math_module;
 pub mod modules;
 mod parse_error;
@@ -23,7 +25,7 @@ mod ytt_module;
 use std::sync::{Arc, OnceLock};
 
 use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtension, Module};
-use starlark::eval::{Evaluator, FileLoader};
+use starlark::eval::Evaluator;
 use starlark::syntax::{AstModule, Dialect};
 
 use crate::template::compile::{compile, compile_starlark, Program};
@@ -33,6 +35,7 @@ use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
+use loader::{compile_failed, load_reason, Loader};
 
 fn dialect() -> Dialect {
     Dialect {
@@ -132,58 +135,6 @@ pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     crate::panic_guard::catch_panic(f).map_err(|text| {
         format!("Starlark evaluation failed: {text} (a value too large for the interpreter?)")
     })
-}
-
-struct Loader<'a> {
-    sources: &'a Sources,
-    from: &'a str,
-}
-
-impl FileLoader for Loader<'_> {
-    fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
-        if let Some(m) = modules::ytt_module(path) {
-            return Ok(m);
-        }
-        if let Some(module) = path.strip_prefix("@ytt:") {
-            return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot load {path}: builtin ytt library does not have module '{module}' (hint: is it available in newer version of ytt?)"
-            )));
-        }
-        let Some((name, src)) = self.sources.find(self.from, path) else {
-            return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
-            )));
-        };
-        // A file loading itself, directly or not, would recurse until the stack overflows (as
-        // it does in ytt).
-        let cycle = LOADING.with(|loading| {
-            let loading = loading.borrow();
-            let at = loading.iter().position(|f| *f == name)?;
-            let chain: Vec<&str> = loading[at..].iter().map(String::as_str).collect();
-            Some(format!("{} -> {name}", chain.join(" -> ")))
-        });
-        if let Some(cycle) =
-            cycle.or_else(|| (name == self.from).then(|| format!("{name} -> {name}")))
-        {
-            return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot load {path}: cycle in load graph ({cycle})"
-            )));
-        }
-        let program = compile_starlark(&src).map_err(|e| {
-            starlark::Error::new_other(anyhow::anyhow!("{}:{}: {}", name, e.line, e.message))
-        })?;
-        LOADING.with(|loading| loading.borrow_mut().push(name.clone()));
-        let ran = run(&name, &program, self.sources);
-        LOADING.with(|loading| loading.borrow_mut().pop());
-        let (module, _) =
-            ran.map_err(|e| starlark::Error::new_other(anyhow::anyhow!("{}", e.message)))?;
-        Ok(module)
-    }
-}
-
-thread_local! {
-    /// The files whose `load()` is running on this thread, outermost first.
-    static LOADING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The message of a Starlark error, without traceback, worded as ytt's starlark-go words it
@@ -559,7 +510,9 @@ fn to_template_error(
     let next = usize::from(parsing && parse_error::at_newline(&raw));
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line + next;
-        program.line_map.get(gen_line).copied().unwrap_or(0)
+        // Past the last line: where the file ends (a `.star` file's line map ends there).
+        let line = program.line_map.get(gen_line).or(program.line_map.last());
+        line.copied().unwrap_or(0)
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
     // a literal): ytt shows where it was called from.
@@ -576,6 +529,12 @@ fn to_template_error(
             .unwrap_or("");
         if let Some(go) = parse_error::go_wording(&raw, code) {
             message = go;
+        }
+        // The crate's parser meets a newline at the end of a file inside brackets, where
+        // starlark-go meets the end of the file.
+        let gen_line = e.span().map_or(0, |s| s.resolve_span().begin.line);
+        if next == 1 && parse_error::ends_in_brackets(&program.source, gen_line) {
+            message = message.replacen("got newline", "got end of file", 1);
         }
     }
     if !message.contains(" (hint: ") {
@@ -613,6 +572,7 @@ fn to_template_error(
         compile_time,
         stack,
         also: Vec::new(),
+        reason: load_reason(e),
     }
 }
 
@@ -661,6 +621,7 @@ fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<Tem
         compile_time: true,
         stack: Vec::new(),
         also: found.collect(),
+        reason: None,
     })
 }
 
@@ -750,6 +711,7 @@ fn run(
             compile_time: false,
             stack: Vec::new(),
             also: Vec::new(),
+            reason: None,
         })
     })
 }
@@ -803,6 +765,7 @@ fn run_unguarded(
             compile_time: false,
             stack: Vec::new(),
             also: Vec::new(),
+            reason: None,
         })
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
@@ -815,13 +778,6 @@ fn run_unguarded(
 
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
-    let program = compile(file).map_err(|e| TemplateError {
-        file: file.name.to_string(),
-        line: Some(e.line),
-        message: e.message,
-        compile_time: true,
-        stack: Vec::new(),
-        also: Vec::new(),
-    })?;
+    let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
     run(&file.name, &program, sources).map(|(_, trees)| trees)
 }

@@ -43,6 +43,9 @@ pub struct TemplateError {
     /// Further compile-time errors after this one, as (line, message): starlark-go lists every
     /// undefined name of a file.
     pub also: Vec<(u32, String)>,
+    /// The error of a file that `load()` ran, shown under `reason:` (the message then says
+    /// `cannot load F: ...`).
+    pub reason: Option<Box<TemplateError>>,
 }
 
 /// One call of a Starlark call stack as ytt prints it: `in f` / `schema.yml:5 | x: 2`.

@@ -409,7 +409,7 @@ pub fn to_json(violations: &[Violation]) -> String {
             })
         })
         .collect();
-    crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|| "[]".into())
+    crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|_| "[]".into())
 }
 
 /// Appends a map key to a path, joined the way ytt prints paths (`db.port`).

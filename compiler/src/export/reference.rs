@@ -208,7 +208,7 @@ pub fn type_name(ty: &Type) -> String {
 
 /// A value on one line: compact JSON (YAML's flow text where JSON has none, `.nan`).
 pub fn compact(v: &Value) -> String {
-    schemac_runtime::yaml::json::marshal_json(v).unwrap_or_else(|| {
+    schemac_runtime::yaml::json::marshal_json(v).unwrap_or_else(|_| {
         schemac_runtime::yaml::emit::to_yaml(v)
             .trim_end()
             .to_string()

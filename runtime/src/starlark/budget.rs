@@ -706,6 +706,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 heap,
                 formatted_bytes(fmt, '%', args.iter(), heap_left(heap)),
             )?;
+            return Ok(heap.alloc(super::go_format::interpolate(fmt, b)?));
         }
         a.percent(b, heap)
     }
@@ -763,8 +764,12 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             };
             reserve(heap, bytes)?;
         }
-        let function = obj.get_attr_error(method, heap)?;
         let named: Vec<(&str, Value<'v>)> = kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        if let (Some(fmt), "format") = (obj.unpack_str(), method) {
+            let text = super::go_format::format(fmt, &args.items, &named)?;
+            return Ok(heap.alloc(text));
+        }
+        let function = obj.get_attr_error(method, heap)?;
         eval.eval_function(function, &args.items, &named)
     }
 

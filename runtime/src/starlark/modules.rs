@@ -339,8 +339,10 @@ fn json_members(builder: &mut GlobalsBuilder) {
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
-        let compact = crate::yaml::json::marshal_json(&tv.to_value())
-            .ok_or_else(|| anyhow::anyhow!("json.encode: unsupported value (NaN or infinity)"))?;
+        let compact = crate::yaml::json::marshal_json(&tv.to_value()).map_err(|f| {
+            let text = crate::rules::float_repr(f);
+            anyhow::anyhow!("json.encode: json: unsupported value: {text}")
+        })?;
         Ok(json_indent(&compact, indent as usize))
     }
 }

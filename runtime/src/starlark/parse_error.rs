@@ -66,6 +66,32 @@ pub(super) fn at_newline(msg: &str) -> bool {
     msg.starts_with("Parse error: unexpected new line, expected ")
 }
 
+/// Whether `source` ends inside brackets, with nothing but blank lines after its line `line`
+/// (0-based).
+pub(super) fn ends_in_brackets(source: &str, line: usize) -> bool {
+    if source.lines().skip(line + 1).any(|l| !l.trim().is_empty()) {
+        return false;
+    }
+    let (mut depth, mut quote, mut escaped, mut comment) = (0i64, None, false, false);
+    for c in source.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q || c == '\n' => quote = None,
+            Some(_) => {}
+            None if comment => comment = c != '\n',
+            None => match c {
+                '#' => comment = true,
+                '"' | '\'' => quote = Some(c),
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            },
+        }
+    }
+    depth > 0
+}
+
 /// starlark-go's name of a token the crate's parser names `what`.
 fn token(what: &str) -> Option<String> {
     if what == "new line" {

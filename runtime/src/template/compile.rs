@@ -51,7 +51,37 @@ pub enum RawShape {
 pub struct CompileError {
     pub line: u32,
     pub message: String,
+    /// The program compiled before the error (its text and line map): starlark-go's parser
+    /// reads the tokens of those lines before it meets the error, so a syntax error there
+    /// comes first.
+    pub before: Option<(String, Vec<u32>)>,
 }
+
+impl CompileError {
+    fn new(line: u32, message: impl Into<String>) -> CompileError {
+        CompileError {
+            line,
+            message: message.into(),
+            before: None,
+        }
+    }
+
+    /// The error with what `c` compiled before it; an `unexpected end` moved to `next(line)`,
+    /// where starlark-go's scanner stands once it has read the `end` and its newline.
+    fn after(mut self, c: Compiler, next: impl Fn(u32) -> u32) -> CompileError {
+        // A token at the end of the last line compiled is placed on the next line, this one.
+        let mut line_map = c.line_map;
+        line_map.push(self.line);
+        if self.message == UNEXPECTED_END {
+            self.line = next(self.line);
+        }
+        self.before = Some((c.out, line_map));
+        self
+    }
+}
+
+/// ytt's error for an `end` that closes no block.
+const UNEXPECTED_END: &str = "unexpected end";
 
 #[derive(Debug)]
 struct Block {
@@ -83,34 +113,30 @@ struct Compiler {
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
 pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
-    let mut c = Compiler {
-        out: String::new(),
-        line_map: Vec::new(),
-        nodes: Vec::new(),
-        blocks: Vec::new(),
-        frames: Vec::new(),
-        scanner: LineScanner::default(),
-        pending_def: false,
-    };
-    for (i, doc) in file.docs.iter().enumerate() {
-        c.node(doc, &mut vec![i])?;
+    let mut c = Compiler::new();
+    match c.template(file) {
+        Ok(()) => Ok(c.program()),
+        Err(e) => Err(e.after(c, |line| next_code_line(file, line))),
     }
-    for comment in &file.trailing_comments {
-        c.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
-        c.code(comment)?;
+}
+
+/// The first line after `line` that the template's code is made of (a node, a document, a
+/// `#@` comment), or `line` when there is none.
+fn next_code_line(file: &RawFile, line: u32) -> u32 {
+    fn walk(node: &RawNode, out: &mut Vec<u32>) {
+        out.push(node.line);
+        out.extend(node.comments.iter().map(|c| c.line));
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            items.iter().for_each(|n| walk(n, out));
+        }
     }
-    c.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
-    if let Some(open) = c.blocks.first() {
-        return Err(CompileError {
-            line: open.line,
-            message: UNCLOSED_BLOCK.into(),
-        });
-    }
-    Ok(Program {
-        source: c.out,
-        line_map: c.line_map,
-        nodes: c.nodes,
-    })
+    let mut lines: Vec<u32> = file.trailing_comments.iter().map(|c| c.line).collect();
+    file.docs.iter().for_each(|d| walk(d, &mut lines));
+    lines
+        .into_iter()
+        .filter(|&l| l > line)
+        .min()
+        .unwrap_or(line)
 }
 
 /// The line of the first node (in file order) that has both a value written in YAML and code
@@ -139,35 +165,77 @@ const UNCLOSED_BLOCK: &str =
 
 /// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
 pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
-    let mut c = Compiler {
-        out: String::new(),
-        line_map: Vec::new(),
-        nodes: Vec::new(),
-        blocks: Vec::new(),
-        frames: Vec::new(),
-        scanner: LineScanner::default(),
-        pending_def: false,
-    };
-    for (i, line) in src.lines().enumerate() {
-        c.code(&Comment {
-            line: i as u32 + 1,
-            text: format!(" {line}"),
-        })?;
+    let mut c = Compiler::new();
+    match c.star(src) {
+        Ok(()) => {
+            // Where the file ends: an error at its end is placed there.
+            let lines = src.lines().count() as u32;
+            c.line_map.push(lines + u32::from(src.ends_with('\n')));
+            Ok(c.program())
+        }
+        // The line after, unless the file ends without a newline.
+        Err(e) => Err(e.after(c, |line| {
+            let last = line as usize >= src.lines().count() && !src.ends_with('\n');
+            if last {
+                line
+            } else {
+                line + 1
+            }
+        })),
     }
-    if let Some(open) = c.blocks.first() {
-        return Err(CompileError {
-            line: open.line,
-            message: UNCLOSED_BLOCK.into(),
-        });
-    }
-    Ok(Program {
-        source: c.out,
-        line_map: c.line_map,
-        nodes: c.nodes,
-    })
 }
 
 impl Compiler {
+    fn new() -> Compiler {
+        Compiler {
+            out: String::new(),
+            line_map: Vec::new(),
+            nodes: Vec::new(),
+            blocks: Vec::new(),
+            frames: Vec::new(),
+            scanner: LineScanner::default(),
+            pending_def: false,
+        }
+    }
+
+    fn program(self) -> Program {
+        Program {
+            source: self.out,
+            line_map: self.line_map,
+            nodes: self.nodes,
+        }
+    }
+
+    fn template(&mut self, file: &RawFile) -> Result<(), CompileError> {
+        for (i, doc) in file.docs.iter().enumerate() {
+            self.node(doc, &mut vec![i])?;
+        }
+        for comment in &file.trailing_comments {
+            self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
+            self.code(comment)?;
+        }
+        self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
+        self.all_closed()
+    }
+
+    fn star(&mut self, src: &str) -> Result<(), CompileError> {
+        for (i, line) in src.lines().enumerate() {
+            self.code(&Comment {
+                line: i as u32 + 1,
+                text: format!(" {line}"),
+            })?;
+        }
+        self.all_closed()
+    }
+
+    /// ytt's error for the first block that no `end` closes.
+    fn all_closed(&self) -> Result<(), CompileError> {
+        match self.blocks.first() {
+            Some(open) => Err(CompileError::new(open.line, UNCLOSED_BLOCK)),
+            None => Ok(()),
+        }
+    }
+
     fn emit(&mut self, line: u32, depth: usize, text: &str) {
         for _ in 0..depth {
             self.out.push_str("  ");
@@ -335,10 +403,7 @@ impl Compiler {
     fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
         self.close_frames_in_block(line)?;
         let Some(block) = self.blocks.last() else {
-            return Err(CompileError {
-                line,
-                message: "unexpected end".into(),
-            });
+            return Err(CompileError::new(line, UNEXPECTED_END));
         };
         let depth = self.depth();
         if block.is_def {
@@ -384,10 +449,10 @@ impl Compiler {
                     "end" => return self.close_block(line),
                     // ytt's dialect closes blocks with `end`; it reserves `pass`.
                     "pass" => {
-                        return Err(CompileError {
+                        return Err(CompileError::new(
                             line,
-                            message: "use of reserved keyword 'pass' is not allowed".into(),
-                        })
+                            "use of reserved keyword 'pass' is not allowed",
+                        ))
                     }
                     "elif" | "else" => {
                         self.close_frames_in_block(line)?;
@@ -397,10 +462,7 @@ impl Compiler {
                             self.emit(line, d, "pass");
                         }
                         let Some(b) = self.blocks.pop() else {
-                            return Err(CompileError {
-                                line,
-                                message: format!("unexpected '{first}'"),
-                            });
+                            return Err(CompileError::new(line, format!("unexpected '{first}'")));
                         };
                         let d = self.depth();
                         self.emit(line, d, &rename_assert(stmt));

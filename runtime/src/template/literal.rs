@@ -33,6 +33,7 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
         compile_time: true,
         stack: Vec::new(),
         also: Vec::new(),
+        reason: None,
     };
     for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
@@ -72,6 +73,7 @@ pub fn build(
         compile_time: false,
         stack: Vec::new(),
         also: Vec::new(),
+        reason: None,
     })
 }
 

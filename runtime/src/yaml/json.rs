@@ -29,10 +29,10 @@ pub fn to_json(value: &Value) -> String {
 
 /// Renders any value as Go's `json.Marshal` does (as ytt's `json.encode` does), without the
 /// document rules of [`to_json`]: a null is `null` and empty collections are `{}` and `[]`.
-/// `None` where Go's encoder fails, on a NaN or an infinity.
-pub fn marshal_json(value: &Value) -> Option<String> {
+/// `Err` with the value where Go's encoder fails: the first NaN or infinity.
+pub fn marshal_json(value: &Value) -> Result<String, f64> {
     let mut out = String::new();
-    write_value(&mut out, value).then_some(out)
+    write_value(&mut out, value).map(|()| out)
 }
 
 /// Renders a document (a schema export) as JSON indented by two spaces, keeping map keys in
@@ -78,46 +78,41 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
         }
         Value::Str(text) => write_escaped(out, text, false),
         other => {
-            if !write_value(out, other) {
+            if write_value(out, other).is_err() {
                 out.push_str("null");
             }
         }
     }
 }
 
-/// Appends `value`; false when Go's encoder would fail (a NaN or an infinity).
-fn write_value(out: &mut String, value: &Value) -> bool {
+/// Appends `value`; `Err` with the float where Go's encoder would fail (a NaN or an infinity).
+fn write_value(out: &mut String, value: &Value) -> Result<(), f64> {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Int(i) => out.push_str(&i.to_string()),
         Value::UInt(u) => out.push_str(&u.to_string()),
-        Value::Float(f) => match format_json_float(*f) {
-            Some(text) => out.push_str(&text),
-            None => return false,
-        },
+        Value::Float(f) => out.push_str(&format_json_float(*f).ok_or(*f)?),
         Value::Str(s) => write_string(out, s),
         Value::Array(items) => return write_array(out, items),
         Value::Map(entries) => return write_map(out, entries),
     }
-    true
+    Ok(())
 }
 
-fn write_array(out: &mut String, items: &[Node]) -> bool {
+fn write_array(out: &mut String, items: &[Node]) -> Result<(), f64> {
     out.push('[');
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        if !write_value(out, &item.value) {
-            return false;
-        }
+        write_value(out, &item.value)?;
     }
     out.push(']');
-    true
+    Ok(())
 }
 
-fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
+fn write_map(out: &mut String, entries: &[MapEntry]) -> Result<(), f64> {
     // A later equal key replaces an earlier one, as assigning into a Go map does, and keys come
     // out sorted by their bytes, as Go's encoder sorts them.
     let sorted: BTreeMap<String, &Value> = entries
@@ -131,12 +126,10 @@ fn write_map(out: &mut String, entries: &[MapEntry]) -> bool {
         }
         write_string(out, &key);
         out.push(':');
-        if !write_value(out, value) {
-            return false;
-        }
+        write_value(out, value)?;
     }
     out.push('}');
-    true
+    Ok(())
 }
 
 /// Writes a JSON string as Go's encoder does with HTML escaping on. ytt's Go release writes
@@ -277,10 +270,10 @@ mod tests {
 
     #[test]
     fn marshal_json_has_no_document_rules() {
-        assert_eq!(marshal_json(&Value::Null).as_deref(), Some("null"));
-        assert_eq!(marshal_json(&Value::Map(vec![])).as_deref(), Some("{}"));
-        assert_eq!(marshal_json(&Value::Array(vec![])).as_deref(), Some("[]"));
-        assert_eq!(marshal_json(&Value::Float(f64::NEG_INFINITY)), None);
+        assert_eq!(marshal_json(&Value::Null).as_deref(), Ok("null"));
+        assert_eq!(marshal_json(&Value::Map(vec![])).as_deref(), Ok("{}"));
+        assert_eq!(marshal_json(&Value::Array(vec![])).as_deref(), Ok("[]"));
+        assert!(marshal_json(&Value::Float(f64::NEG_INFINITY)).is_err());
     }
 
     #[test]
