@@ -66,6 +66,10 @@ pub fn format_float(f: f64) -> String {
     } else if f.fract() == 0.0 && f.abs() < 1e6 && !(f == 0.0 && f.is_sign_negative()) {
         // Whole numbers below the exponent form print as integers (`1`, `-250`).
         (f as i64).to_string()
+    } else if (1e-4..1e6).contains(&f.abs()) {
+        // The fixed form, whose shortest digits Rust's `Display` writes as Go does (no digits
+        // that round-trip can reach the next power of ten, a double of its own).
+        f.to_string()
     } else {
         go_float_text(f, -4..6, 2)
     }
@@ -750,11 +754,20 @@ mod tests {
         let cases =
             "1 1|1e3 1000|0.000001 1e-06|123456789.123 1.23456789123e+08|-0 -0|0 0|0.1 0.1|\
             100000 100000|1e6 1e+06|0.0001 0.0001|-2.5e-5 -2.5e-05|1e100 1e+100|5e-324 5e-324|\
-            inf .inf|-inf -.inf|NaN .nan";
+            inf .inf|-inf -.inf|NaN .nan|0.5 0.5|-123.25 -123.25|999999.9999999999 999999.9999999999|\
+            0.00009999999999999999 9.999999999999999e-05|0.30000000000000004 0.30000000000000004";
         for (input, want) in cases.split('|').filter_map(|case| case.split_once(' ')) {
             let f: f64 = input.parse().unwrap();
             assert_eq!(format_float(f), want, "{input}");
             assert_eq!(under_v(Value::Float(f)), format!(" {want}\n"));
+        }
+        // The fixed form's shortcut writes what the general path writes.
+        let mut x = 1.2345e-4_f64;
+        while x < 1e6 {
+            for f in [x, -x, x.next_up(), x.next_down(), (x * 7.0).sqrt()] {
+                assert_eq!(format_float(f), go_float_text(f, -4..6, 2), "{f:e}");
+            }
+            x *= 1.37;
         }
     }
 }
