@@ -406,16 +406,17 @@ fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Re
 
 const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those";
 
-/// The new node's value for each of `n` matches: copies, and the value itself for the last.
-fn one_per_match(value: TreeValue, n: usize) -> Vec<TreeValue> {
-    // Copies only when there is more than one match (`vec![value.clone(); 0]` would still copy
-    // the whole value once, and drop it).
-    let mut values = Vec::with_capacity(n.max(1));
-    for _ in 1..n {
-        values.push(value.clone());
-    }
-    values.push(value);
-    values
+/// The new node's value for each of `n` matches: copies, and the value itself for the last
+/// (made as they are taken: one match, the common case, copies nothing and allocates nothing).
+fn one_per_match(value: TreeValue, n: usize) -> impl Iterator<Item = TreeValue> {
+    let mut value = Some(value);
+    (0..n).map(move |k| {
+        if k + 1 == n {
+            value.take().unwrap_or_default()
+        } else {
+            value.clone().unwrap_or_default()
+        }
+    })
 }
 
 /// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
