@@ -179,8 +179,7 @@ fn compile_error(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, S
         .map(|c| {
             let message = format!(
                 "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
-                c.line,
-                c.text.trim_end()
+                c.line, c.text
             );
             (c.line, message)
         });

@@ -14,9 +14,7 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::block::GaveUp;
-use super::saphyr_text::{
-    check_tab_indentation, directives_start, quoted_scalar_end, scan_comments,
-};
+use super::saphyr_text::{directives_start, quoted_scalar_end, scan_comments};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -157,11 +155,10 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         &chars,
         strict,
     );
-    // A tab in the indentation is found by go-yaml where it is, even before a later error.
     let mut docs = builder.documents();
-    let mut tab = check_tab_indentation(&chars, &builder.scalar_spans);
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
-    // texts go-yaml rejects: `- : x` under a key); saphyr's own otherwise.
+    // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
+    // otherwise.
     if let Some(e) = super::go_error::first_error(src) {
         return Err(e);
     }
@@ -169,14 +166,9 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         if let Some(events) = super::libyaml_events::read(src) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict);
             docs = builder.documents();
-            tab = check_tab_indentation(&chars, &builder.scalar_spans);
         }
     }
-    let docs = match (docs, tab) {
-        (Ok(docs), Ok(())) => docs,
-        (Err(e), Err(t)) if t.line <= e.line || e.message.contains("tab") => return Err(t),
-        (Err(e), _) | (Ok(_), Err(e)) => return Err(e),
-    };
+    let docs = docs?;
     let (comments, unknown_comment) = scan_comments(&chars, &builder.scalar_spans);
     Ok(Read {
         docs,
