@@ -2,7 +2,7 @@
 //! with the last large block freed kept for the next allocation of the same size.
 //!
 //! mimalloc serves small blocks fast, which is most of what a run allocates. A block from
-//! 256 KiB to 4 MiB costs it far more (about 1,200 instructions to allocate and as many to
+//! 256 KiB to 4 MiB costs it far more (about 1,200 instructions to allocate, more again to
 //! free, then page faults on its first use), and one such block is made and freed again and
 //! again: the Starlark interpreter's `Evaluator` allocates a 1 MB stack for each call, so
 //! `schemac check` of a schema with custom rules made two per rule call (custom10k: 40,000,
