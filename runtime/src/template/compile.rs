@@ -55,6 +55,9 @@ pub struct CompileError {
     /// reads the tokens of those lines before it meets the error, so a syntax error there
     /// comes first.
     pub before: Option<(String, Vec<u32>)>,
+    /// Found once the line's newline is read (an `end` that closes nothing): placed on the
+    /// next line, as starlark-go's scanner stands there.
+    past_line: bool,
 }
 
 impl CompileError {
@@ -63,16 +66,18 @@ impl CompileError {
             line,
             message: message.into(),
             before: None,
+            past_line: false,
         }
     }
 
-    /// The error with what `c` compiled before it; an `unexpected end` moved to `next(line)`,
-    /// where starlark-go's scanner stands once it has read the `end` and its newline.
+    /// The error with what `c` compiled before it; one found past its line (an `unexpected
+    /// end`) moved to `next(line)`, where starlark-go's scanner stands once it has read the
+    /// `end` and its newline.
     fn after(mut self, c: Compiler, next: impl Fn(u32) -> u32) -> CompileError {
         // A token at the end of the last line compiled is placed on the next line, this one.
         let mut line_map = c.line_map;
         line_map.push(self.line);
-        if self.message == UNEXPECTED_END {
+        if self.past_line {
             self.line = next(self.line);
         }
         self.before = Some((c.out, line_map));
@@ -403,7 +408,10 @@ impl Compiler {
     fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
         self.close_frames_in_block(line)?;
         let Some(block) = self.blocks.last() else {
-            return Err(CompileError::new(line, UNEXPECTED_END));
+            return Err(CompileError {
+                past_line: true,
+                ..CompileError::new(line, UNEXPECTED_END)
+            });
         };
         let depth = self.depth();
         if block.is_def {
@@ -461,8 +469,10 @@ impl Compiler {
                             let d = self.depth();
                             self.emit(line, d, "pass");
                         }
+                        // With no block open, ytt's parser reads the `elif`/`else` as the
+                        // end of one, which it did not expect (at the keyword's own line).
                         let Some(b) = self.blocks.pop() else {
-                            return Err(CompileError::new(line, format!("unexpected '{first}'")));
+                            return Err(CompileError::new(line, UNEXPECTED_END));
                         };
                         let d = self.depth();
                         self.emit(line, d, &rename_assert(stmt));
