@@ -462,7 +462,12 @@ impl Compiler {
                             "use of reserved keyword 'pass' is not allowed",
                         ))
                     }
-                    "elif" | "else" => {
+                    // `else` only when a `:` follows it: ytt reads `else if x:` as a
+                    // statement (whose parse fails at the `else`).
+                    "elif" | "else"
+                        if first == "elif"
+                            || stmt["else".len()..].trim_start().starts_with(':') =>
+                    {
                         self.close_frames_in_block(line)?;
                         let has_body = self.blocks.last().is_some_and(|b| b.has_body);
                         if !has_body {
