@@ -437,11 +437,9 @@ pub fn float_repr(f: f64) -> String {
         }
     };
     let sci = format!("{f:.5e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
+    let (mantissa, exp) = crate::yaml::emit::split_exponent(&sci);
     if !(-4..6).contains(&exp) {
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{}e{sign}{:02}", trim(mantissa), exp.unsigned_abs())
+        crate::yaml::emit::go_exponent(&trim(mantissa), exp, 2)
     } else {
         trim(&format!("{f:.*}", (5 - exp) as usize))
     }

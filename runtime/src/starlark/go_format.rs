@@ -255,19 +255,16 @@ fn code_point(v: Value) -> anyhow::Result<char> {
 /// six digits after the point for `e` and `f`, the shortest digits for `g`; infinities and
 /// NaN as `+Inf`, `-Inf` and `NaN` whatever the verb.
 fn go_fmt_float(f: f64, verb: u8) -> String {
-    if f.is_nan() {
-        return "NaN".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "+Inf" } else { "-Inf" }.into();
+    use crate::yaml::emit::{go_exponent, split_exponent};
+    if !f.is_finite() {
+        // `NaN`, `+Inf`, `-Inf`, as starlark-go writes them anyway.
+        return crate::rules::float_repr(f);
     }
     let text = match verb.to_ascii_lowercase() {
         b'e' => {
             let sci = format!("{f:.6e}");
-            let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-            let exp: i32 = exp.parse().unwrap_or(0);
-            let sign = if exp < 0 { '-' } else { '+' };
-            format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+            let (mantissa, exp) = split_exponent(&sci);
+            go_exponent(mantissa, exp, 2)
         }
         b'f' => format!("{f:.6}"),
         _ => crate::yaml::emit::go_float_text(f, -4..6, 2),

@@ -63,12 +63,10 @@ pub fn format_float(f: f64) -> String {
         ".nan".into()
     } else if f.is_infinite() {
         if f > 0.0 { ".inf" } else { "-.inf" }.into()
-    } else if f.fract() == 0.0 && f.abs() < 1e6 && !(f == 0.0 && f.is_sign_negative()) {
-        // Whole numbers below the exponent form print as integers (`1`, `-250`).
-        (f as i64).to_string()
     } else if (1e-4..1e6).contains(&f.abs()) {
-        // The fixed form, whose shortest digits Rust's `Display` writes as Go does (no digits
-        // that round-trip can reach the next power of ten, a double of its own).
+        // The fixed form, whose shortest digits Rust's `Display` writes as Go does (`1`,
+        // `-250`, `0.5`; no digits that round-trip can reach the next power of ten, a double
+        // of its own).
         f.to_string()
     } else {
         go_float_text(f, -4..6, 2)
@@ -85,14 +83,9 @@ pub(crate) fn go_float_text(f: f64, fixed: std::ops::Range<i32>, exp_width: usiz
     }
     // Rust's `{:e}` also writes the shortest digits, as `1.2345e8`.
     let sci = format!("{:e}", f.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
+    let (mantissa, exp) = split_exponent(&sci);
     if !fixed.contains(&exp) {
-        let exp_sign = if exp < 0 { '-' } else { '+' };
-        return format!(
-            "{sign}{mantissa}e{exp_sign}{:0exp_width$}",
-            exp.unsigned_abs()
-        );
+        return format!("{sign}{}", go_exponent(mantissa, exp, exp_width));
     }
     let digits = mantissa.replace('.', "");
     let point = exp + 1;
@@ -110,6 +103,19 @@ pub(crate) fn go_float_text(f: f64, fixed: std::ops::Range<i32>, exp_width: usiz
         let (int, frac) = digits.split_at(point as usize);
         format!("{sign}{int}.{frac}")
     }
+}
+
+/// Rust's `{:e}` text of a float (`1.25e8`, `-3e-7`) as its mantissa and decimal exponent.
+pub(crate) fn split_exponent(sci: &str) -> (&str, i32) {
+    let (mantissa, exp) = sci.split_once('e').unwrap_or((sci, "0"));
+    (mantissa, exp.parse().unwrap_or(0))
+}
+
+/// Go's exponent form of `mantissa` × 10^`exp`: `1.25e+08`, with at least `width` exponent
+/// digits.
+pub(crate) fn go_exponent(mantissa: &str, exp: i32, width: usize) -> String {
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:0width$}", exp.unsigned_abs())
 }
 
 /// The scalar styles that block-style data can use.
