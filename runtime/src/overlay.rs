@@ -451,12 +451,14 @@ fn merge_map_item(
     // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
     // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
     // item of the map; otherwise the item with the same key matches.
-    let matches: Vec<usize> = match item.ann("overlay/match").map(Matcher::of) {
+    let by_key;
+    let mut matched = Vec::new();
+    let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
         Some(Matcher::Key(..) | Matcher::Nothing) | None => {
-            index.find(entries, key_of(&item)).into_iter().collect()
+            by_key = index.find(entries, key_of(&item));
+            by_key.as_slice()
         }
         Some(by) => {
-            let mut matched = Vec::new();
             for (i, entry) in entries.iter().enumerate() {
                 if by
                     .matches(i, &entry.value, &item.value, calls)
@@ -465,7 +467,7 @@ fn merge_map_item(
                     matched.push(i);
                 }
             }
-            matched
+            &matched
         }
     };
     if !expects.allows(matches.len()) {
@@ -480,7 +482,7 @@ fn merge_map_item(
         return Ok(());
     }
     if let Some(assert) = item.ann("overlay/assert") {
-        for &i in &matches {
+        for &i in matches {
             assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
         }
         return Ok(());

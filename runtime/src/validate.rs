@@ -623,15 +623,20 @@ impl Walk<'_> {
         let Some(ty) = ty else {
             return false;
         };
+        if ty.validation.is_some() {
+            return true;
+        }
+        if matches!(ty.kind, Kind::Scalar(_) | Kind::Any) {
+            return false; // no memo: a leaf's answer is as quick as looking one up
+        }
         if let Some(&known) = self.rules_below.get(&(ty as *const _)) {
             return known;
         }
-        let found = ty.validation.is_some()
-            || match &ty.kind {
-                Kind::Map(fields) => fields.iter().any(|f| self.has_rules(Some(&f.ty))),
-                Kind::Array(item) => self.has_rules(Some(item)),
-                Kind::Scalar(_) | Kind::Any => false,
-            };
+        let found = match &ty.kind {
+            Kind::Map(fields) => fields.iter().any(|f| self.has_rules(Some(&f.ty))),
+            Kind::Array(item) => self.has_rules(Some(item)),
+            Kind::Scalar(_) | Kind::Any => false,
+        };
         self.rules_below.insert(ty as *const _, found);
         found
     }

@@ -86,6 +86,22 @@ fn file_names() -> &'static std::sync::RwLock<FileNames> {
 impl FileName {
     /// The entry for `name`, shared with every other position in a file of that name.
     pub fn new(name: &str) -> FileName {
+        thread_local! {
+            // The name this thread asked for last: a schema's generated code names its file
+            // for every position, thousands of times in a row.
+            static LAST: std::cell::Cell<(&'static str, FileName)> =
+                const { std::cell::Cell::new(("", FileName(0))) };
+        }
+        let (last, id) = LAST.get();
+        if last == name {
+            return id;
+        }
+        let id = FileName::shared(name);
+        LAST.set((id.as_str(), id));
+        id
+    }
+
+    fn shared(name: &str) -> FileName {
         if let Some(&id) = file_names()
             .read()
             .unwrap_or_else(|e| e.into_inner())
@@ -228,7 +244,7 @@ impl Node {
         while let Some(node) = stack.pop() {
             match &node.value {
                 Value::Map(entries) => {
-                    let mut keys = KeySet::default();
+                    let mut keys = KeySet::expecting(entries.len());
                     let mut seen = KeyBloom::default();
                     let small = entries.len() < INDEXED_LEN;
                     for (i, entry) in entries.iter().enumerate() {
@@ -546,13 +562,22 @@ impl KeyBloom {
 /// The string keys a map being built holds, for maps of many keys: whether a new key may
 /// already be there, so that adding each of n keys does not scan the map (n² compares for
 /// 5,000 keys). Small maps are scanned as before; keys that are not strings always are.
-#[derive(Default)]
 pub struct KeySet {
     /// The hashes of the string keys added so far, once the map has [`INDEXED_LEN`] items.
     hashes: Option<HashSet<u64, FxBuild>>,
+    /// How many keys the map will have, when known: the set is made that large at once.
+    expected: usize,
 }
 
 impl KeySet {
+    /// A set for a map that will have `len` keys.
+    pub fn expecting(len: usize) -> KeySet {
+        KeySet {
+            hashes: None,
+            expected: len,
+        }
+    }
+
     /// Records `key`, about to be added to `items`; `true` if no item of `items` has it (then
     /// there is no need to look), `false` if one may.
     pub fn surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
@@ -562,15 +587,17 @@ impl KeySet {
         let hashes = match &mut self.hashes {
             Some(hashes) => hashes,
             None if items.len() < INDEXED_LEN => return false,
-            None => self.hashes.insert(
-                items
-                    .iter()
-                    .filter_map(|item| match item.map_key() {
-                        Some(Value::Str(k)) => Some(key_hash(k)),
-                        _ => None,
-                    })
-                    .collect(),
-            ),
+            None => {
+                let mut hashes = HashSet::with_capacity_and_hasher(
+                    self.expected.max(items.len() + 1),
+                    FxBuild::default(),
+                );
+                hashes.extend(items.iter().filter_map(|item| match item.map_key() {
+                    Some(Value::Str(k)) => Some(key_hash(k)),
+                    _ => None,
+                }));
+                self.hashes.insert(hashes)
+            }
         };
         hashes.insert(key_hash(key))
     }

@@ -179,7 +179,7 @@ impl Builder {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
             RawValue::Map(items) => {
                 let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
-                let mut keys = crate::value::KeySet::default();
+                let mut keys = crate::value::KeySet::expecting(items.len());
                 for item in items {
                     let tree = self.tree(item)?;
                     super::tree::add_map_item(&mut trees, tree, &mut keys)
