@@ -452,7 +452,7 @@ impl Lowerer<'_> {
                 }
                 TreeValue::Scalar(v) => Kind::Scalar(Scalar::of(v).unwrap_or(Scalar::String)),
                 TreeValue::Map(items) => {
-                    let mut fields = Vec::new();
+                    let mut fields = Vec::with_capacity(items.len());
                     for item in items {
                         let key = item.key().cloned().unwrap_or(Value::Null);
                         fields.push(Field {
