@@ -83,6 +83,19 @@ pub struct BuildOptions {
     pub with_starlark: bool,
     /// The target triple (`--target`); the host's when `None`.
     pub target: Option<String>,
+    /// How to link the C library (`--link`); `None`: statically where that is possible.
+    pub link: Option<Link>,
+}
+
+/// How a validator links the C library.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Link {
+    /// glibc linked in (`-C target-feature=+crt-static`): one file that runs on any Linux of
+    /// its architecture, whatever its glibc, and starts faster (no dynamic loader resolving
+    /// symbols and relocating the binary's tables at every run).
+    Static,
+    /// The system's C library, loaded at each start.
+    Dynamic,
 }
 
 /// How a build went.
@@ -142,6 +155,25 @@ fn size_text(bytes: usize) -> String {
     }
 }
 
+/// Whether to link the C library statically: asked for (`--link static`, an error where it
+/// cannot be done), or by default where it can: a native build for Linux with glibc, whose C
+/// compiler has glibc's static archive.
+fn link_statically(asked: Option<Link>, triple: &str, host: &str) -> Result<bool, String> {
+    if asked == Some(Link::Dynamic) {
+        return Ok(false);
+    }
+    let native_glibc = triple == host && triple.contains("-linux-gnu");
+    let possible = native_glibc && cargo::static_libc_found();
+    match asked {
+        Some(Link::Static) if !possible => Err(if native_glibc {
+            "--link static needs glibc's static library (libc.a), which the C compiler `cc` does not find: install it (Debian and Ubuntu: libc6-dev; Fedora: glibc-static), or build with --link dynamic".to_string()
+        } else {
+            format!("--link static is supported for native builds on Linux with glibc, not for {triple}: build with --link dynamic")
+        }),
+        _ => Ok(possible),
+    }
+}
+
 /// `schemac build FILES -o OUT`.
 pub fn build(
     files: &[String],
@@ -187,6 +219,7 @@ pub fn build(
         .target
         .clone()
         .unwrap_or_else(|| toolchain.host.clone());
+    let link_static = link_statically(opts.link, &triple, &toolchain.host)?;
     // mimalloc is C: a validator for another target keeps the system allocator rather than
     // need a C compiler for that target.
     let fast_alloc = opts.target.as_ref().is_none_or(|t| *t == toolchain.host);
@@ -200,7 +233,13 @@ pub fn build(
          const VERSION: &str = {:?};\n\n\
          fn main() {{\n    if std::env::args().nth(1).as_deref() == Some(\"--version\") {{\n        print!(\"{{VERSION}}\");\n        return;\n    }}\n    \
          std::process::exit(schemac_validator::VALIDATOR.run());\n}}\n",
-        version_text(&name, files, &compiled, &toolchain.version, &triple)
+        version_text(
+            &name,
+            files,
+            &compiled,
+            &toolchain.version,
+            &format!("{triple}{}", if link_static { ", static" } else { "" })
+        )
     );
     t = phase(
         progress,
@@ -242,6 +281,16 @@ pub fn build(
     let mut rustflags = cargo::remap_flags(&cache);
     let user_flags = cargo::user_rustflags();
     rustflags.extend(user_flags.iter().cloned());
+    // A static build names its target: cargo then keeps the flag away from build scripts and
+    // proc-macros, which run on the host as shared libraries.
+    let cargo_target = match (&opts.target, link_static) {
+        (Some(t), _) => Some(t.clone()),
+        (None, true) => Some(triple.clone()),
+        (None, false) => None,
+    };
+    if link_static {
+        rustflags.push("-Ctarget-feature=+crt-static".into());
+    }
     let key = {
         let mut h = Sha256::new();
         for part in [
@@ -252,6 +301,7 @@ pub fn build(
             opts.target.as_deref().unwrap_or("host"),
             &triple,
             if starlark { "starlark" } else { "" },
+            if link_static { "static" } else { "" },
             &lib,
             &main,
         ] {
@@ -294,16 +344,17 @@ pub fn build(
             files::write_if_changed(&project.join(rel), text)?;
         }
         cargo::link_runtime(&project, &link, &rt)?;
-        let target_dir = match &opts.target {
-            None => cache.join("target"),
-            Some(triple) => cache.join(format!("target-{triple}")),
+        let target_dir = match (&cargo_target, link_static) {
+            (None, _) => cache.join("target"),
+            (Some(triple), false) => cache.join(format!("target-{triple}")),
+            (Some(triple), true) => cache.join(format!("target-{triple}-static")),
         };
         let bin = format!("schemac-validator-{key}");
         let b = cargo::CargoBuild {
             project: &project,
             target_dir: &target_dir,
             bin: &bin,
-            target: opts.target.as_deref(),
+            target: cargo_target.as_deref(),
             rustflags,
             starlark,
         };
@@ -313,11 +364,16 @@ pub fn build(
             progress,
             "compile",
             &format!(
-                "cache miss, cargo build --release{} in {}{}",
-                opts.target
+                "cache miss, cargo build --release{}{} in {}{}",
+                cargo_target
                     .as_deref()
                     .map(|t| format!(" --target {t}"))
                     .unwrap_or_default(),
+                if link_static {
+                    " (C library linked statically)"
+                } else {
+                    ""
+                },
                 project.display(),
                 if run.fetched {
                     ", crates downloaded"

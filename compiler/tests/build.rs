@@ -494,3 +494,87 @@ fn an_installed_schemac_needs_no_checkout() {
     let status = Command::new("bash").arg(script).status().unwrap();
     assert!(status.success());
 }
+
+/// Whether an ELF file asks for a dynamic loader (has a `PT_INTERP` program header).
+fn has_interpreter(path: &Path) -> bool {
+    let elf = std::fs::read(path).unwrap();
+    assert_eq!(&elf[..4], b"\x7fELF", "{}", path.display());
+    let word = |at: usize, n: usize| {
+        let mut b = [0u8; 8];
+        b[..n].copy_from_slice(&elf[at..at + n]);
+        u64::from_le_bytes(b) as usize
+    };
+    let (phoff, phentsize, phnum) = (word(0x20, 8), word(0x36, 2), word(0x38, 2));
+    (0..phnum).any(|i| word(phoff + i * phentsize, 4) == 3)
+}
+
+#[test]
+fn the_c_library_is_linked_statically_where_glibc_allows_and_dynamically_on_request() {
+    if !cfg!(all(
+        target_os = "linux",
+        target_env = "gnu",
+        target_arch = "x86_64"
+    )) {
+        eprintln!("skipped: the link modes are checked on x86_64 Linux with glibc");
+        return;
+    }
+    let libc_a = Command::new("cc")
+        .arg("-print-file-name=libc.a")
+        .output()
+        .map(|o| PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()))
+        .unwrap_or_default();
+    let dir = dir_with(
+        "link",
+        &[
+            ("schema.yml", "#@data/values-schema\n---\nlinked: 1\n"),
+            ("values.yml", "#@data/values\n---\nlinked: 2\n"),
+        ],
+    );
+    let mut modes = vec![("dynamic", "dynamic-values")];
+    if libc_a.is_absolute() && libc_a.is_file() {
+        modes.push(("", "default-values"));
+    } else {
+        eprintln!("no libc.a: the default (static) build is not checked");
+    }
+    for (mode, out) in modes {
+        let mut build = schemac();
+        build.args(["build", "-q", "schema.yml", "-o", out]);
+        if !mode.is_empty() {
+            build.args(["--link", mode]);
+        }
+        let (rc, _, err) = output(build, &dir);
+        assert_eq!(rc, 0, "{err}");
+        let validator = dir.join(out);
+        assert_eq!(has_interpreter(&validator), mode == "dynamic", "{out}");
+        let mut run = Command::new(&validator);
+        run.args(["-f", "values.yml"]);
+        assert_eq!(output(run, &dir).1, "linked: 2\n", "{out}");
+        let mut version = Command::new(&validator);
+        version.arg("--version");
+        let version = output(version, &dir).1;
+        assert_eq!(
+            version.contains(", static\n"),
+            mode != "dynamic",
+            "{version}"
+        );
+    }
+    // Static linking is for native glibc builds only, and says so.
+    let mut cross = schemac();
+    cross.args([
+        "build",
+        "schema.yml",
+        "-o",
+        "cross",
+        "--link",
+        "static",
+        "--target",
+        "x86_64-unknown-linux-musl",
+    ]);
+    let (rc, _, err) = output(cross, &dir);
+    assert_eq!(rc, 1, "{err}");
+    assert!(
+        err.contains("--link static is supported for native builds on Linux with glibc, not for x86_64-unknown-linux-musl"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

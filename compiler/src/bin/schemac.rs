@@ -65,6 +65,9 @@ fn cli() -> Command {
             .arg(Arg::new("target").long("target").value_name("TRIPLE").help(
                 "Build for this target triple (passed to cargo; its standard library must be installed)",
             ))
+            .arg(Arg::new("link").long("link").value_name("HOW").value_parser(["static", "dynamic"]).help(
+                "How the validator links the C library: static (the default where glibc's libc.a is installed: one file that runs on any Linux and starts faster) or dynamic",
+            ))
             .arg(Arg::new("quiet").short('q').long("quiet").action(ArgAction::SetTrue).help(
                 "Print no progress lines",
             )))
@@ -157,9 +160,14 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
             output::stderr(&format!("schemac: {msg}\n"))
         }
     };
+    let link = m.get_one::<String>("link").map(|how| match how.as_str() {
+        "static" => standalone::Link::Static,
+        _ => standalone::Link::Dynamic,
+    });
     let opts = standalone::BuildOptions {
         with_starlark,
         target,
+        link,
     };
     match standalone::build(files, &PathBuf::from(&out), &opts, &mut progress) {
         Ok(_) if quiet => ExitCode::SUCCESS,
