@@ -255,6 +255,37 @@ pub fn apply_document(
     }
 }
 
+/// `overlay.apply(left, right)`: ytt's overlay of the documents it makes of two values (YAML
+/// fragments or plain Starlark data): maps merge, arrays append, and the `#@overlay/...`
+/// annotations of a fragment's nodes apply. At the top, a scalar `right` (`None` too) leaves
+/// `left` as it is, and a collection needs a `left` of its type (`None` is no map here,
+/// unlike a node's value inside). The documents themselves are not named in errors.
+pub fn apply_values(
+    left: TreeValue,
+    right: TreeValue,
+    calls: Calls,
+) -> Result<TreeValue, OverlayError> {
+    let expected = match &right {
+        TreeValue::Scalar(_) => return Ok(left),
+        TreeValue::Map(_) => "map",
+        TreeValue::Array(_) => "array",
+    };
+    if let TreeValue::Scalar(Value::Null) = left {
+        return Err(OverlayError {
+            context: Vec::new(),
+            message: format!("Expected {expected}, but was null"),
+        });
+    }
+    let document = TreeKind::Document;
+    let pos = Pos::unknown();
+    let path = Path::at(&document, &pos, None);
+    let defaults = ChildDefaults::default();
+    merge_value(left, right, &[], Mode::default(), calls, &defaults, &path).map_err(|mut e| {
+        e.context.remove(0);
+        e
+    })
+}
+
 /// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`.
 fn merge_value(
     left: TreeValue,

@@ -75,16 +75,33 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         Ok(marker(heap, "__ytt_matcher__", "not_op", matcher))
     }
 
-    /// Not implemented yet (README, "Starlark modules"): a clear error where ytt overlays the
-    /// values given.
+    /// Each value after the first overlaid onto the result so far ([`crate::overlay::apply_values`]);
+    /// a YAML fragment. ytt ignores keyword arguments. Overlay annotations that take a function
+    /// (`by=lambda ...`) cannot be followed here: an error says so.
     fn apply<'v>(
-        #[starlark(args)] _args: UnpackTuple<Value<'v>>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-    ) -> anyhow::Result<NoneType> {
-        anyhow::bail!("overlay.apply: not supported by schemac yet (ytt overlays the values given)")
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let mut values = args.items.into_iter();
+        let tree_value = |v: Value<'v>| {
+            to_tree_value(v, &Pos::unknown(), heap)
+                .map_err(|e| anyhow::anyhow!("unknown type {} for conversion to go value", e.0))
+        };
+        let Some(left) = values.next() else {
+            anyhow::bail!("overlay.apply: expected exactly at least argument");
+        };
+        let mut result = tree_value(left)?;
+        for right in values {
+            result = crate::overlay::apply_values(result, tree_value(right)?, None)
+                .map_err(|e| anyhow::anyhow!("overlay.apply: {}", e.render()))?;
+        }
+        Ok(heap.alloc(super::convert::YamlFragment {
+            value: std::sync::Arc::new(result),
+        }))
     }
 }
 
