@@ -126,6 +126,18 @@ impl BuildState {
         }
     }
 
+    /// The name in the running module of the value kept at `index` of the run's functions,
+    /// when this template kept it (a function argument of an annotation of YAML it built).
+    pub fn kept_name(&self, index: usize) -> Option<String> {
+        let kept = self.functions.get(index)?.downcast::<FrozenSlot>().ok()?;
+        let inner = self.inner.borrow();
+        inner
+            .slots
+            .iter()
+            .position(|slot| Arc::ptr_eq(slot, &kept))
+            .map(keep_name)
+    }
+
     /// The documents built at the top level.
     pub fn take_output(&self) -> Vec<Tree> {
         let mut inner = self.inner.borrow_mut();

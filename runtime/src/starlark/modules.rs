@@ -76,16 +76,17 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     }
 
     /// Each value after the first overlaid onto the result so far ([`crate::overlay::apply_values`]);
-    /// a YAML fragment. ytt ignores keyword arguments. Overlay annotations that take a function
-    /// (`by=lambda ...`) cannot be followed here: an error says so.
+    /// a YAML fragment. ytt ignores keyword arguments. Functions of overlay annotations
+    /// (`by=lambda ...`) run with this template's evaluator.
     fn apply<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
             starlark::values::StringValue<'v>,
             Value<'v>,
         >,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
+        let heap = eval.heap();
         let mut values = args.items.into_iter();
         let tree_value = |v: Value<'v>| {
             to_tree_value(v, &Pos::unknown(), heap)
@@ -95,8 +96,11 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
             anyhow::bail!("overlay.apply: expected exactly at least argument");
         };
         let mut result = tree_value(left)?;
+        let calls = super::predicates::RunningTemplateCalls {
+            eval: std::cell::RefCell::new(eval),
+        };
         for right in values {
-            result = crate::overlay::apply_values(result, tree_value(right)?, None)
+            result = crate::overlay::apply_values(result, tree_value(right)?, Some(&calls))
                 .map_err(|e| anyhow::anyhow!("overlay.apply: {}", e.render()))?;
         }
         Ok(heap.alloc(super::convert::YamlFragment {

@@ -129,6 +129,57 @@ fn arity(f: Value) -> Option<usize> {
     }
 }
 
+/// Calls the overlay function `fv` (`by=`, `via=`) on the nodes' values; `Err` is ytt's
+/// message for a failed call.
+pub(super) fn call_overlay_function<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    fv: Value<'v>,
+    args: &[&TreeValue],
+) -> Result<TreeValue, String> {
+    let heap = eval.heap();
+    let args: Vec<Value> = args
+        .iter()
+        .map(|a| super::convert::tree_value_to_starlark(a, heap))
+        .collect();
+    let result = eval.eval_function(fv, &args, &[]).map_err(|e| {
+        arity_error(fv, args.len(), &e)
+            .unwrap_or_else(|| super::error_message(&e).trim().to_string())
+    })?;
+    super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
+        .map_err(|e| format!("Unsupported value type {}", e.0))
+}
+
+/// The overlay functions of YAML the running template built (`by=lambda ...` in fragments
+/// given to `overlay.apply`), called with the template's own evaluator. Rules and `when=` are
+/// not run while a template runs.
+pub(super) struct RunningTemplateCalls<'x, 'v, 'a, 'e> {
+    pub eval: std::cell::RefCell<&'x mut Evaluator<'v, 'a, 'e>>,
+}
+
+impl Predicates for RunningTemplateCalls<'_, '_, '_, '_> {
+    fn call_rule(&self, _: &FunctionRef, _: &Node) -> CallOutcome {
+        CallOutcome::Error(Some("rules do not run while a template runs".into()))
+    }
+
+    fn call_when(&self, _: &FunctionRef, _: &Node, _: &WhenContext) -> Result<bool, String> {
+        Err("when= does not run while a template runs".into())
+    }
+
+    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
+        let mut eval = self.eval.borrow_mut();
+        let name = eval
+            .extra
+            .and_then(|e| e.downcast_ref::<super::builder::BuildState>())
+            .and_then(|state| state.kept_name(f.index))
+            .ok_or("overlay function is not available")?;
+        let fv = eval
+            .module()
+            .get(&name)
+            .ok_or("overlay function is not available")?;
+        call_overlay_function(&mut eval, fv, args)
+    }
+}
+
 impl Predicates for StarlarkPredicates<'_> {
     fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
         let Some(owned) = self.frozen(f) else {
@@ -165,20 +216,11 @@ impl Predicates for StarlarkPredicates<'_> {
         Module::with_temp_heap(|m| {
             let heap = m.heap();
             let fv = heap.access_owned_frozen_value(&owned);
-            let args: Vec<Value> = args
-                .iter()
-                .map(|a| super::convert::tree_value_to_starlark(a, heap))
-                .collect();
             let state = self.slot(f).and_then(|s| s.build_state());
             let mut eval = Evaluator::new(&m);
             eval.extra = state.as_ref().map(|s| s as _);
             super::budget::bound(&mut eval);
-            let result = eval.eval_function(fv, &args, &[]).map_err(|e| {
-                arity_error(fv, args.len(), &e)
-                    .unwrap_or_else(|| super::error_message(&e).trim().to_string())
-            })?;
-            super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
-                .map_err(|e| format!("Unsupported value type {}", e.0))
+            call_overlay_function(&mut eval, fv, args)
         })
     }
 
