@@ -86,24 +86,38 @@ def instructions(cmd, cwd):
     return int(found.group(1))
 
 
+# The floor's binary (static when the validators are: see `build`).
+FLOOR = [os.path.join(release, "examples", "parse_yaml")]
+
+
 def build(gen):
     gen.typical(out), gen.array10k(out), gen.keys5k(out), gen.custom10k(out)
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "schemac"], cwd=root, check=True)
-    # The floor reads YAML and nothing else: built without the Starlark interpreter, whose
-    # start-up (relocations, static constructors) is no part of reading, and with the
-    # allocator of `schemac` and the validators (mimalloc).
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "schemac-runtime", "--no-default-features",
-                    "--features", "mimalloc", "--example", "parse_yaml"], cwd=root, check=True)
     schemac = os.path.join(release, "schemac")
     for w in WORKLOADS:
         validator = os.path.join(out, f"{w}-validator")
         subprocess.run([schemac, "build", "-q", "schema.yml", "-o", validator], cwd=os.path.join(out, w), check=True)
+    # The floor reads YAML and nothing else: built without the Starlark interpreter, whose
+    # start-up (relocations, static constructors) is no part of reading, with the allocator of
+    # `schemac` and the validators (mimalloc), and linked as the validators are (statically
+    # where `schemac build` links them so: see README, "Linking").
+    version = subprocess.run([os.path.join(out, "typical-validator"), "--version"],
+                             capture_output=True, text=True).stdout
+    floor_build = ["cargo", "build", "--release", "-q", "-p", "schemac-runtime", "--no-default-features",
+                   "--features", "mimalloc", "--example", "parse_yaml"]
+    env = dict(os.environ)
+    if version.rstrip().endswith(", static"):
+        triple = version.rstrip()[:-len(", static")].rsplit(" for ", 1)[1]
+        floor_build += ["--target", triple]
+        env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " -C target-feature=+crt-static").strip()
+        FLOOR[0] = os.path.join(target, triple, "release", "examples", "parse_yaml")
+    subprocess.run(floor_build, cwd=root, check=True, env=env)
     return schemac
 
 
 def commands(schemac, w, values="values.yml"):
     cmds = {
-        "floor (read YAML)": [os.path.join(release, "examples", "parse_yaml"), values],
+        "floor (read YAML)": [FLOOR[0], values],
         "ytt": [ytt, "-f", "schema.yml", "-f", values, "--data-values-inspect"],
         "schemac check": [schemac, "check", "-f", "schema.yml", "-f", values],
         "built validator": [os.path.join(out, f"{w}-validator"), "-f", values],
