@@ -453,3 +453,26 @@ fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
         "{stderr}"
     );
 }
+
+#[test]
+fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
+    // `x = x + x` a million times: each sum a new integer of up to 125 KB whose digits live
+    // outside the interpreter's heap, and no garbage is freed while the function runs (about
+    // 60 GB in all). The thread's count of held bytes stops it at the budget, lowered here.
+    let dir = workdir().join("big-integers");
+    std::fs::create_dir_all(&dir).unwrap();
+    let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(1000000):\n#@     x = x + x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\na: #@ grow()\n";
+    std::fs::write(dir.join("values.yml"), values).unwrap();
+    let o = Command::new(BIN)
+        .args(["check", "-f", "values.yml"])
+        .current_dir(&dir)
+        .env("SCHEMAC_STARLARK_MEMORY", "100000000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it allocated more than 100000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x = x + x"),
+        "{stderr}"
+    );
+}

@@ -9,8 +9,13 @@
 //! ~60M instructions of its 373M). Keeping the last one freed makes each later one free of
 //! cost. At most one block is kept: memory held beyond what the program holds is at most
 //! 4 MiB, and larger blocks (input text, big arrays) go to mimalloc as they are.
+//!
+//! It also counts, per thread, the bytes the thread holds ([`thread_held_bytes`]): the
+//! Starlark budget watches them, since memory a program's values hold outside the
+//! interpreter's heap (the digits of big integers) escapes the heap's own count.
 
 use std::alloc::{GlobalAlloc, Layout};
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use mimalloc::MiMalloc;
@@ -55,6 +60,22 @@ impl Kept {
     }
 }
 
+thread_local! {
+    /// Bytes allocated through [`Allocator`] on this thread less those freed on it.
+    static HELD: Cell<isize> = const { Cell::new(0) };
+}
+
+fn held(change: isize) {
+    HELD.with(|held| held.set(held.get().wrapping_add(change)));
+}
+
+/// Bytes this thread has allocated less those it has freed, through [`Allocator`]; always 0
+/// in a program whose global allocator is another. Only differences between two readings on
+/// one thread mean something (a block freed on another thread than its own counts there).
+pub fn thread_held_bytes() -> isize {
+    HELD.with(Cell::get)
+}
+
 fn is_kept_size(layout: Layout) -> bool {
     (KEPT_MIN..=KEPT_MAX).contains(&layout.size())
 }
@@ -63,6 +84,7 @@ fn is_kept_size(layout: Layout) -> bool {
 // own layout; a kept block is handed out again only for an allocation of exactly its layout.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        held(layout.size() as isize);
         if is_kept_size(layout) {
             let kept = KEPT.with(|kept| match *kept {
                 Some((block, kept_layout)) if kept_layout == layout => {
@@ -80,6 +102,7 @@ unsafe impl GlobalAlloc for Allocator {
     }
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        held(-(layout.size() as isize));
         if is_kept_size(layout) {
             let before = KEPT.with(|kept| kept.replace((ptr, layout)));
             if let Some((block, layout)) = before {
@@ -93,12 +116,14 @@ unsafe impl GlobalAlloc for Allocator {
     }
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        held(layout.size() as isize);
         // SAFETY: as the caller's (a kept block is not zeroed, so it is not used here).
         unsafe { MiMalloc.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // Every block, kept or not, is mimalloc's: mimalloc resizes it (in place when it can).
+        held((new_size as isize).wrapping_sub(layout.size() as isize));
         // SAFETY: as the caller's.
         unsafe { MiMalloc.realloc(ptr, layout, new_size) }
     }
@@ -139,5 +164,20 @@ mod tests {
                 .all(|&b| b == 0));
             a.dealloc(z, big);
         }
+    }
+
+    #[test]
+    fn a_thread_counts_the_bytes_it_holds() {
+        let a = Allocator;
+        let layout = Layout::from_size_align(10_000, 8).unwrap();
+        let before = thread_held_bytes();
+        unsafe {
+            let p = a.alloc(layout);
+            assert_eq!(thread_held_bytes() - before, 10_000);
+            let p = a.realloc(p, layout, 30_000);
+            assert_eq!(thread_held_bytes() - before, 30_000);
+            a.dealloc(p, Layout::from_size_align(30_000, 8).unwrap());
+        }
+        assert_eq!(thread_held_bytes(), before);
     }
 }

@@ -67,11 +67,22 @@ fn steps_exceeded() -> starlark::Error {
     ))
 }
 
+/// Bytes the thread holds (see [`crate::allocator::thread_held_bytes`]; 0 where the program's
+/// allocator is not schemac's).
+fn thread_held_bytes() -> isize {
+    #[cfg(feature = "mimalloc")]
+    return crate::allocator::thread_held_bytes();
+    #[cfg(not(feature = "mimalloc"))]
+    return 0;
+}
+
 /// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
 struct StepBound {
     steps: u64,
     /// [`ITERATIONS`] when this evaluation began.
     iterations_at_start: u64,
+    /// [`thread_held_bytes`] when this evaluation began.
+    held_at_start: isize,
 }
 
 impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
@@ -88,8 +99,11 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         {
             return Err(steps_exceeded());
         }
-        // The heap at every statement: a value may double in one (`x += x`).
-        if eval.heap().allocated_bytes() > max_memory {
+        // The heap at every statement: a value may double in one (`x += x`). Big integers
+        // keep their digits outside the heap, where only the thread's count sees them (and
+        // the garbage of `x = x * 3` in a loop is freed only when the evaluation ends).
+        let held = thread_held_bytes().wrapping_sub(self.held_at_start);
+        if eval.heap().allocated_bytes() > max_memory || held > max_memory as isize {
             return Err(heap_exceeded("allocated"));
         }
         Ok(())
@@ -105,6 +119,7 @@ pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
         StepBound {
             steps: 0,
             iterations_at_start: start,
+            held_at_start: thread_held_bytes(),
         },
     )));
 }
