@@ -476,3 +476,24 @@ fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
         "{stderr}"
     );
 }
+
+#[test]
+fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
+    // Each `x *= x` doubles the digits and takes longer than the last: without a bound the
+    // 30th runs for hours. Products of ordinary size are untouched.
+    let dir = workdir().join("integer-squares");
+    std::fs::create_dir_all(&dir).unwrap();
+    let values = "#@ def grow():\n#@   x = 3\n#@   for i in range(40):\n#@     x *= x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\nsmall: #@ (12345678901 * 98765432109) % 1000\nbig: #@ grow()\n";
+    std::fs::write(dir.join("values.yml"), values).unwrap();
+    let o = Command::new(BIN)
+        .args(["check", "-f", "values.yml"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: a product of integers of about 1661954 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x *= x"),
+        "{stderr}"
+    );
+}

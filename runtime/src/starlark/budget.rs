@@ -32,6 +32,46 @@ use super::written_size::{written_bytes, Writing};
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
+/// The largest product of integers, in bits (`SCHEMAC_STARLARK_INT_BITS` raises it).
+/// starlark-go's integers have no bound, but a product can double its digits statement by
+/// statement (`x = x * x`), each product slower than the last: without a bound, a few such
+/// statements run for hours long before the memory budget is reached. Other integer
+/// operations grow by a bit (`+`) or at most 100,000 bits (`<<`, the interpreter's own bound)
+/// a statement, which the memory budget stops.
+pub const DEFAULT_MAX_INT_BITS: u64 = 1_000_000;
+
+fn max_int_bits() -> u64 {
+    static BITS: OnceLock<u64> = OnceLock::new();
+    *BITS.get_or_init(|| {
+        std::env::var("SCHEMAC_STARLARK_INT_BITS")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .unwrap_or(DEFAULT_MAX_INT_BITS)
+    })
+}
+
+/// Fails if `a * b` is a product of integers beyond [`DEFAULT_MAX_INT_BITS`] (or what the
+/// environment raises it to).
+fn product_fits(a: Value, b: Value) -> starlark::Result<()> {
+    let small = |v: Value| i32::unpack_value(v).ok().flatten().is_some();
+    if a.get_type() != "int" || b.get_type() != "int" || (small(a) && small(b)) {
+        return Ok(());
+    }
+    let bits = |v: Value| {
+        num_bigint::BigInt::unpack_value(v)
+            .ok()
+            .flatten()
+            .map_or(0, |i| i.bits())
+    };
+    let (bits, max) = (bits(a) + bits(b), max_int_bits());
+    if bits > max {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "evaluation stopped: a product of integers of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+        )));
+    }
+    Ok(())
+}
+
 /// The budget in force: the defaults, or what the environment raises them to.
 pub(super) fn budget() -> (u64, usize) {
     static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
@@ -698,7 +738,10 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             Some((seq, count)) if !repetition_fits(seq, count, heap)? => {
                 seq.mul(heap.alloc(0), heap)
             }
-            _ => a.mul(b, heap),
+            _ => {
+                product_fits(a, b)?;
+                a.mul(b, heap)
+            }
         }
     }
 
@@ -742,7 +785,10 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                     heap.alloc(0)
                 })
             }
-            None => Ok(n),
+            None => {
+                product_fits(current, n)?;
+                Ok(n)
+            }
         }
     }
 
