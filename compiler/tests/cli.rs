@@ -497,3 +497,37 @@ fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
         "{stderr}"
     );
 }
+
+#[test]
+fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crashes() {
+    // ytt itself dies of a stack overflow on both; schemac did too.
+    let dir = workdir().join("nested-values");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, body, line) in [
+        (
+            "cycle",
+            "#@   x = [1]\n#@   x.append(x)\n#@   return x\n",
+            "values.yml:9 | v: #@ f()",
+        ),
+        (
+            "deep",
+            "#@   x = []\n#@   for i in range(100000):\n#@     x = [x]\n#@   end\n#@   return json.encode(x)\n",
+            "values.yml:7 | #@   return json.encode(x)",
+        ),
+    ] {
+        let values = format!("#@ load(\"@ytt:json\", \"json\")\n#@ def f():\n{body}#@ end\n#@data/values\n---\nv: #@ f()\n");
+        std::fs::write(dir.join("values.yml"), values).unwrap();
+        let o = Command::new(BIN)
+            .args(["check", "-f", "values.yml"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains("value nested deeper than 2000 levels: a list or dict inside itself, or raise the budget with SCHEMAC_MAX_DEPTH"),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains(line), "{name}: {stderr}");
+    }
+}

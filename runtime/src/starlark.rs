@@ -68,39 +68,108 @@ pub fn go_float(f: f64) -> String {
 }
 
 /// `repr(v)` as starlark-go writes it: floats as [`go_float`], also inside lists, tuples and
-/// dicts; a struct as `struct(...)` (ytt's); anything else as the interpreter writes it.
+/// dicts; a struct as `struct(...)` (ytt's); a list or dict met again inside itself as `[...]`
+/// or `{...}`; anything else as the interpreter writes it. Nesting beyond the depth budget
+/// is an error (see [`try_go_repr`]), written here as its message: the values this is used
+/// for (keys, indices) are never that deep.
 pub(crate) fn go_repr(v: starlark::values::Value) -> String {
+    try_go_repr(v).unwrap_or_else(|e| e.to_string())
+}
+
+/// [`go_repr`], or the depth budget's error for collections nested deeper than
+/// `SCHEMAC_MAX_DEPTH` (the text is made in one buffer: deep nesting costs no copies).
+pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> {
+    let mut out = String::new();
+    write_go_repr(v, &mut out, &mut Vec::new())?;
+    Ok(out)
+}
+
+/// The depth budget's error for a Starlark value nested too deep to write or convert.
+pub(crate) fn nested_too_deep() -> anyhow::Error {
+    anyhow::anyhow!(
+        "value nested deeper than {} levels: a list or dict inside itself, or raise the budget with {}",
+        crate::yaml::parse::budget::max_depth(),
+        crate::yaml::parse::budget::DEPTH_VAR
+    )
+}
+
+/// Writes [`go_repr`] of `v` to `out`. `open` holds the lists and dicts being written, the
+/// ones starlark-go marks when it meets them again inside themselves.
+fn write_go_repr<'v>(
+    v: starlark::values::Value<'v>,
+    out: &mut String,
+    open: &mut Vec<starlark::values::Value<'v>>,
+) -> anyhow::Result<()> {
     use starlark::values::dict::DictRef;
     use starlark::values::list::ListRef;
     use starlark::values::tuple::TupleRef;
     use starlark::values::ValueLike;
     if let Some(f) = v.downcast_ref::<starlark::values::float::StarlarkFloat>() {
-        return go_float(f.0);
+        out.push_str(&go_float(f.0));
+        return Ok(());
     }
     if let Some(s) = v.unpack_str() {
-        return go_quote(s);
+        out.push_str(&go_quote(s));
+        return Ok(());
     }
-    let join = |items: &mut dyn Iterator<Item = starlark::values::Value>| {
-        items.map(go_repr).collect::<Vec<_>>().join(", ")
+    let list = ListRef::from_value(v);
+    let dict = DictRef::from_value(v);
+    let tuple = TupleRef::from_value(v);
+    if list.is_none() && dict.is_none() && tuple.is_none() {
+        if starlark::values::structs::StructRef::from_value(v).is_some() {
+            out.push_str("struct(...)");
+        } else {
+            out.push_str(&v.to_repr());
+        }
+        return Ok(());
+    }
+    let tracked = list.is_some() || dict.is_some();
+    if tracked && open.iter().any(|o| o.ptr_eq(v)) {
+        out.push_str(if list.is_some() { "[...]" } else { "{...}" });
+        return Ok(());
+    }
+    if open.len() >= crate::yaml::parse::budget::max_depth() {
+        return Err(nested_too_deep());
+    }
+    open.push(v);
+    let items = |values: &mut dyn Iterator<Item = starlark::values::Value<'v>>,
+                 out: &mut String,
+                 open: &mut Vec<starlark::values::Value<'v>>|
+     -> anyhow::Result<usize> {
+        let mut n = 0;
+        for item in values {
+            if n > 0 {
+                out.push_str(", ");
+            }
+            write_go_repr(item, out, open)?;
+            n += 1;
+        }
+        Ok(n)
     };
-    if let Some(list) = ListRef::from_value(v) {
-        return format!("[{}]", join(&mut list.iter()));
+    if let Some(list) = list {
+        out.push('[');
+        items(&mut list.iter(), out, open)?;
+        out.push(']');
+    } else if let Some(tuple) = tuple {
+        out.push('(');
+        if items(&mut tuple.iter(), out, open)? == 1 {
+            out.push(',');
+        }
+        out.push(')');
+    } else if let Some(dict) = dict {
+        out.push('{');
+        for (i, (k, x)) in dict.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            write_go_repr(k, out, open)?;
+            out.push_str(": ");
+            write_go_repr(x, out, open)?;
+        }
+        out.push('}');
     }
-    if let Some(tuple) = TupleRef::from_value(v) {
-        let comma = if tuple.len() == 1 { "," } else { "" };
-        return format!("({}{comma})", join(&mut tuple.iter()));
-    }
-    if let Some(dict) = DictRef::from_value(v) {
-        let items: Vec<String> = dict
-            .iter()
-            .map(|(k, x)| format!("{}: {}", go_repr(k), go_repr(x)))
-            .collect();
-        return format!("{{{}}}", items.join(", "));
-    }
-    if starlark::values::structs::StructRef::from_value(v).is_some() {
-        return "struct(...)".into();
-    }
-    v.to_repr()
+    open.pop();
+    Ok(())
 }
 
 /// A string literal as starlark-go quotes it: printable Unicode kept as is (starlark-rust

@@ -81,10 +81,10 @@ pub fn does_not_encode(prefix: &str) -> String {
 
 /// The error of `FUNCTION` (`yaml.encode`) given a value that is not data.
 pub fn encode_error(function: &str, e: &NotData) -> anyhow::Error {
-    if e.0 == Assertion::TYPE {
+    if e.type_name() == Some(Assertion::TYPE) {
         return anyhow::anyhow!(does_not_encode(function));
     }
-    anyhow::anyhow!("Unsupported value type {} for {function}", e.0)
+    anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} for {function}")))
 }
 
 #[starlark_value(type = Assertion::TYPE)]
@@ -318,7 +318,7 @@ fn opaque_failure(
         Ok(v) => starlark_type(v).to_string(),
         Err(t) => t.clone(),
     };
-    let value = data.map_err(|e| e.0);
+    let value = data.map_err(|e| e.message(str::to_string));
     let raised = |m: String| Some((Some(m), true));
     match rule {
         RuleName::Min | RuleName::Max => {
@@ -371,7 +371,7 @@ fn arity<'v>(
 fn assertion<'v>(rule: RuleName, arg: Value<'v>, heap: Heap<'v>) -> Value<'v> {
     let arg = to_tree_value(arg, &Pos::unknown(), heap)
         .map(|tv| tv.to_value())
-        .map_err(|e| e.0);
+        .map_err(|e| e.message(str::to_string));
     heap.alloc(Assertion {
         rule: Arc::new(AssertionRule { rule, arg }),
     })

@@ -286,7 +286,8 @@ impl BuildState {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
                     let tv = to_tree_value(inner_v, &self.pos(frame.id), heap).map_err(|e| {
-                        anyhow::anyhow!("Expected value to be a YAML value, but was {}", e.0)
+                        anyhow::anyhow!(e
+                            .message(|t| format!("Expected value to be a YAML value, but was {t}")))
                     })?;
                     frame.value = FrameValue::Replace(tv);
                     return Ok(());
@@ -294,18 +295,19 @@ impl BuildState {
             }
         }
         let tv = to_tree_value(v, &pos, heap).map_err(|e| {
-            if e.0 == crate::validate::ASSERTION_TYPE {
+            let type_name = e.type_name().unwrap_or_default();
+            if type_name == crate::validate::ASSERTION_TYPE {
                 let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
                 return anyhow::anyhow!(super::assertion::does_not_encode(&prefix));
             }
-            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&e.0.as_str()) {
+            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&type_name) {
                 anyhow::anyhow!(
                     "__ytt_tpl{}_set_node: Unable to convert value: {} does not automatically encode (hint: use .string())",
                     self.template_id,
-                    e.0
+                    type_name
                 )
             } else {
-                anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+                anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} in YAML")))
             }
         })?;
         let collection = matches!(tv, TreeValue::Map(_) | TreeValue::Array(_));

@@ -228,11 +228,45 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
 }
 
 /// Why a Starlark value cannot become YAML.
-pub struct NotData(pub String);
+pub enum NotData {
+    /// It holds a value of this type (a function, ...), which has no YAML form.
+    Type(String),
+    /// Its collections are nested deeper than the depth budget (or one is inside itself).
+    TooDeep,
+}
+
+impl NotData {
+    /// The type with no YAML form the value holds, if that is why.
+    pub fn type_name(&self) -> Option<&str> {
+        match self {
+            NotData::Type(name) => Some(name),
+            NotData::TooDeep => None,
+        }
+    }
+
+    /// `for_type(type name)` for a value with no YAML form; the depth budget's error for a
+    /// value nested too deep.
+    pub fn message(&self, for_type: impl FnOnce(&str) -> String) -> String {
+        match self {
+            NotData::Type(name) => for_type(name),
+            NotData::TooDeep => super::nested_too_deep().to_string(),
+        }
+    }
+}
 
 /// Starlark → YAML tree value; nodes created here get position `pos`.
 /// Sets become arrays, as in ytt (the interpreter iterates them on `heap`).
 pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<TreeValue, NotData> {
+    tree_value_within(v, pos, heap, crate::yaml::parse::budget::max_depth())
+}
+
+/// [`to_tree_value`] with at most `depth` levels of collections left.
+fn tree_value_within<'v>(
+    v: Value<'v>,
+    pos: &Pos,
+    heap: Heap<'v>,
+    depth: usize,
+) -> Result<TreeValue, NotData> {
     if let Some(s) = to_scalar_key(v) {
         return Ok(TreeValue::Scalar(s));
     }
@@ -245,6 +279,11 @@ pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<Tree
         anns: Anns::default(),
         value,
     };
+    let Some(depth) = depth.checked_sub(1) else {
+        return Err(NotData::TooDeep);
+    };
+    let to_tree_value =
+        |x: Value<'v>, pos: &Pos, heap: Heap<'v>| tree_value_within(x, pos, heap, depth);
     if let Some(list) = ListRef::from_value(v) {
         return list
             .iter()
@@ -260,14 +299,16 @@ pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<Tree
             .map(TreeValue::Array);
     }
     if v.get_type() == "set" {
-        let items = v.iterate(heap).map_err(|_| NotData("set".to_string()))?;
+        let items = v
+            .iterate(heap)
+            .map_err(|_| NotData::Type("set".to_string()))?;
         return items
             .map(|x| to_tree_value(x, pos, heap).map(item))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
     let entry = |k: Value<'v>, x: Value<'v>| -> Result<Tree, NotData> {
-        let key = to_scalar_key(k).ok_or_else(|| NotData(k.get_type().to_string()))?;
+        let key = to_scalar_key(k).ok_or_else(|| NotData::Type(k.get_type().to_string()))?;
         Ok(Tree {
             kind: TreeKind::MapItem(key),
             pos: *pos,
@@ -289,7 +330,7 @@ pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<Tree
             .collect::<Result<_, _>>()
             .map(TreeValue::Map);
     }
-    Err(NotData(v.get_type().to_string()))
+    Err(NotData::Type(v.get_type().to_string()))
 }
 
 /// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),

@@ -24,17 +24,17 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     fn str<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
     ) -> anyhow::Result<String> {
-        Ok(match x.unpack_str() {
-            Some(s) => s.to_string(),
-            None => super::go_repr(x),
-        })
+        match x.unpack_str() {
+            Some(s) => Ok(s.to_string()),
+            None => super::try_go_repr(x),
+        }
     }
 
     /// `repr(v)` with floats as starlark-go writes them.
     fn repr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
     ) -> anyhow::Result<String> {
-        Ok(super::go_repr(x))
+        super::try_go_repr(x)
     }
 
     /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything

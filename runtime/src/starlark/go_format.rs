@@ -11,7 +11,7 @@ use starlark::values::structs::StructRef;
 use starlark::values::tuple::TupleRef;
 use starlark::values::{UnpackValue, Value, ValueLike};
 
-use super::go_repr;
+use super::try_go_repr;
 
 /// `fmt % x`: `x` is the only argument, or a tuple of them, or a dict that `%(key)s` reads.
 pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
@@ -50,7 +50,7 @@ pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
         match c {
             b's' | b'r' => match arg.unpack_str() {
                 Some(s) if c == b's' => out.push_str(s),
-                _ => out.push_str(&go_repr(arg)),
+                _ => out.push_str(&try_go_repr(arg)?),
             },
             b'd' | b'i' | b'o' | b'x' | b'X' => {
                 let i = number_to_int(arg)
@@ -170,7 +170,7 @@ pub(super) fn format<'v>(
         }
         match (conv, arg.unpack_str()) {
             ("s", Some(s)) => out.push_str(s),
-            ("s" | "r", _) => out.push_str(&go_repr(arg)),
+            ("s" | "r", _) => out.push_str(&try_go_repr(arg)?),
             (other, _) => anyhow::bail!("format: unknown conversion {}", super::go_quote(other)),
         }
     }

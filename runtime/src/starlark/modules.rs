@@ -89,8 +89,11 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         let heap = eval.heap();
         let mut values = args.items.into_iter();
         let tree_value = |v: Value<'v>| {
-            to_tree_value(v, &Pos::unknown(), heap)
-                .map_err(|e| anyhow::anyhow!("unknown type {} for conversion to go value", e.0))
+            to_tree_value(v, &Pos::unknown(), heap).map_err(|e| {
+                anyhow::anyhow!(
+                    e.message(|t| format!("unknown type {t} for conversion to go value"))
+                )
+            })
         };
         let Some(left) = values.next() else {
             anyhow::bail!("overlay.apply: expected exactly at least argument");

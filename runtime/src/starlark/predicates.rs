@@ -146,7 +146,7 @@ pub(super) fn call_overlay_function<'v>(
             .unwrap_or_else(|| super::error_message(&e).trim().to_string())
     })?;
     super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
-        .map_err(|e| format!("Unsupported value type {}", e.0))
+        .map_err(|e| e.message(|t| format!("Unsupported value type {t}")))
 }
 
 /// The overlay functions of YAML the running template built (`by=lambda ...` in fragments

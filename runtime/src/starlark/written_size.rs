@@ -36,12 +36,15 @@ impl Writing {
 }
 
 /// At least the bytes of `v` written out (strings' bytes and quotes, scalars' text, each
-/// node's cost), or some count past `limit` as soon as the count passes it.
+/// node's cost), or some count past `limit` as soon as the count passes it. Collections
+/// below the depth budget are not visited: no writing goes there (a list inside itself is
+/// written `[...]` by `str`, and refused beyond the budget by the conversions to YAML).
 pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
     let per_node = writing.per_node();
+    let max_depth = crate::yaml::parse::budget::max_depth();
     let mut total = 0u128;
-    let mut pending = vec![v];
-    while let Some(v) = pending.pop() {
+    let mut pending = vec![(v, 0usize)];
+    while let Some((v, depth)) = pending.pop() {
         if total > limit {
             break;
         }
@@ -79,7 +82,9 @@ pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
             total += v.to_repr().len() as u128;
             continue;
         };
-        pending.extend(items);
+        if depth < max_depth {
+            pending.extend(items.into_iter().map(|item| (item, depth + 1)));
+        }
     }
     total
 }
