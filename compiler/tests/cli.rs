@@ -432,22 +432,32 @@ fn a_full_disk_is_an_error() {
     }
 }
 
-#[test]
-fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
-    // 2^60 items after 60 statements: the heap is looked at after every statement, not only
-    // every 1,024th. The budget is lowered so that the test stays small.
-    let dir = workdir().join("doubling");
+/// Runs `schemac check -f values.yml` on `values` in a directory of its own (`name`), with
+/// `env` set: the exit status and standard error.
+fn check_values(name: &str, values: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let dir = workdir().join(name);
     std::fs::create_dir_all(&dir).unwrap();
-    let values = "#@ def grow():\n#@   x = [0]\n#@   for i in range(60):\n#@     x += x\n#@   end\n#@   return len(x)\n#@ end\n#@data/values\n---\na: #@ grow()\n";
     std::fs::write(dir.join("values.yml"), values).unwrap();
     let o = Command::new(BIN)
         .args(["check", "-f", "values.yml"])
         .current_dir(&dir)
-        .env("SCHEMAC_STARLARK_MEMORY", "50000000")
+        .envs(env.iter().copied())
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    (o.status.code(), String::from_utf8_lossy(&o.stderr).into())
+}
+
+#[test]
+fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
+    // 2^60 items after 60 statements: the heap is looked at after every statement, not only
+    // every 1,024th. The budget is lowered so that the test stays small.
+    let values = "#@ def grow():\n#@   x = [0]\n#@   for i in range(60):\n#@     x += x\n#@   end\n#@   return len(x)\n#@ end\n#@data/values\n---\na: #@ grow()\n";
+    let (rc, stderr) = check_values(
+        "doubling",
+        values,
+        &[("SCHEMAC_STARLARK_MEMORY", "50000000")],
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
     assert!(
         stderr.contains("- evaluation stopped: it allocated more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x += x"),
         "{stderr}"
@@ -459,18 +469,13 @@ fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
     // `x = x + x` a million times: each sum a new integer of up to 125 KB whose digits live
     // outside the interpreter's heap, and no garbage is freed while the function runs (about
     // 60 GB in all). The thread's count of held bytes stops it at the budget, lowered here.
-    let dir = workdir().join("big-integers");
-    std::fs::create_dir_all(&dir).unwrap();
     let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(1000000):\n#@     x = x + x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\na: #@ grow()\n";
-    std::fs::write(dir.join("values.yml"), values).unwrap();
-    let o = Command::new(BIN)
-        .args(["check", "-f", "values.yml"])
-        .current_dir(&dir)
-        .env("SCHEMAC_STARLARK_MEMORY", "100000000")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let (rc, stderr) = check_values(
+        "big-integers",
+        values,
+        &[("SCHEMAC_STARLARK_MEMORY", "100000000")],
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
     assert!(
         stderr.contains("- evaluation stopped: it allocated more than 100000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x = x + x"),
         "{stderr}"
@@ -481,17 +486,9 @@ fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
 fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
     // Each `x *= x` doubles the digits and takes longer than the last: without a bound the
     // 30th runs for hours. Products of ordinary size are untouched.
-    let dir = workdir().join("integer-squares");
-    std::fs::create_dir_all(&dir).unwrap();
     let values = "#@ def grow():\n#@   x = 3\n#@   for i in range(40):\n#@     x *= x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\nsmall: #@ (12345678901 * 98765432109) % 1000\nbig: #@ grow()\n";
-    std::fs::write(dir.join("values.yml"), values).unwrap();
-    let o = Command::new(BIN)
-        .args(["check", "-f", "values.yml"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let (rc, stderr) = check_values("integer-squares", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
     assert!(
         stderr.contains("- evaluation stopped: a product of integers of about 1661954 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x *= x"),
         "{stderr}"
@@ -501,8 +498,6 @@ fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
 #[test]
 fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crashes() {
     // ytt itself dies of a stack overflow on both; schemac did too.
-    let dir = workdir().join("nested-values");
-    std::fs::create_dir_all(&dir).unwrap();
     for (name, body, line) in [
         (
             "cycle",
@@ -516,14 +511,8 @@ fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crash
         ),
     ] {
         let values = format!("#@ load(\"@ytt:json\", \"json\")\n#@ def f():\n{body}#@ end\n#@data/values\n---\nv: #@ f()\n");
-        std::fs::write(dir.join("values.yml"), values).unwrap();
-        let o = Command::new(BIN)
-            .args(["check", "-f", "values.yml"])
-            .current_dir(&dir)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(1), "{name}: {stderr}");
+        let (rc, stderr) = check_values(&format!("nested-{name}"), &values, &[]);
+        assert_eq!(rc, Some(1), "{name}: {stderr}");
         assert!(
             stderr.contains("value nested deeper than 2000 levels: a list or dict inside itself, or raise the budget with SCHEMAC_MAX_DEPTH"),
             "{name}: {stderr}"
