@@ -520,3 +520,16 @@ fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crash
         assert!(stderr.contains(line), "{name}: {stderr}");
     }
 }
+
+#[test]
+fn int_of_a_long_digit_string_meets_the_integer_budget() {
+    // Parsing takes time quadratic in the digits: ten million took minutes. Leading zeros
+    // are not counted.
+    let values = "#@data/values\n---\nzeros: #@ int(\"0\" * 100000 + \"7\", 10)\nv: #@ int(\"9\" * 10000000) % 7\n";
+    let (rc, stderr) = check_values("integer-text", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: int() of a number of at least 30000000 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in <toplevel>\n      values.yml:4 | v: #@ int(\"9\" * 10000000) % 7"),
+        "{stderr}"
+    );
+}

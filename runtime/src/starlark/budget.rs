@@ -72,6 +72,31 @@ fn product_fits(a: Value, b: Value) -> starlark::Result<()> {
     Ok(())
 }
 
+/// Fails if `int(text, base)` would be an integer beyond the integer budget: its significant
+/// digits (after a sign, a base prefix and leading zeros) carry at least `floor(log2(base))`
+/// bits each (the least of the bases `int` may pick when `base` is 0 or not given).
+pub(super) fn int_text_fits(text: &str, base: Option<i32>) -> starlark::Result<()> {
+    let digits = text.trim().trim_start_matches(['+', '-']);
+    let lower = digits.to_ascii_lowercase();
+    let (digits, bits_per_digit) = match base {
+        Some(b) if b >= 2 => (digits, (b as u32).ilog2() as u64),
+        _ => match lower.get(..2) {
+            Some("0x") => (&digits[2..], 4),
+            Some("0o") => (&digits[2..], 3),
+            Some("0b") => (&digits[2..], 1),
+            _ => (digits, 3),
+        },
+    };
+    let significant = digits.trim_start_matches('0').len() as u64;
+    let (bits, max) = (significant.saturating_mul(bits_per_digit), max_int_bits());
+    if bits > max {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "evaluation stopped: int() of a number of at least {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+        )));
+    }
+    Ok(())
+}
+
 /// The budget in force: the defaults, or what the environment raises them to.
 pub(super) fn budget() -> (u64, usize) {
     static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();

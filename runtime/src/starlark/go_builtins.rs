@@ -55,7 +55,31 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .collect();
         let named: Vec<(&str, starlark::values::Value<'v>)> =
             kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
-        eval.eval_function(standard_dict(), &pos, &named)
+        eval.eval_function(standard("dict"), &pos, &named)
+    }
+
+    /// `int(x[, base])`, refused when `x` is a string of more significant digits than the
+    /// integer budget allows ([`super::budget::int_text_fits`]): parsing takes time quadratic
+    /// in the digits (ten million took minutes). Anything else goes to the standard `int`.
+    fn int<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let named: Vec<(&str, starlark::values::Value<'v>)> =
+            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        if let Some(text) = args.items.first().and_then(|x| x.unpack_str()) {
+            let base = args
+                .items
+                .get(1)
+                .or_else(|| named.iter().find(|(k, _)| *k == "base").map(|(_, v)| v))
+                .and_then(|b| b.unpack_i32());
+            super::budget::int_text_fits(text, base)?;
+        }
+        eval.eval_function(standard("int"), &args.items, &named)
     }
 
     /// `x[i]` (every index expression of a program calls it; see
@@ -94,13 +118,13 @@ fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Optio
     })
 }
 
-/// The interpreter's own `dict`, which [`go_compatible`] wraps.
-fn standard_dict<'v>() -> starlark::values::Value<'v> {
+/// The interpreter's own builtin `name` (`dict`, `int`), which [`go_compatible`] wraps.
+fn standard<'v>(name: &str) -> starlark::values::Value<'v> {
     static STANDARD: OnceLock<Globals> = OnceLock::new();
     STANDARD
         .get_or_init(Globals::standard)
         .iter()
-        .find(|(name, _)| *name == "dict")
+        .find(|(n, _)| *n == name)
         .map(|(_, v)| v.to_value())
-        .expect("the standard globals have dict")
+        .expect("the standard globals have the builtins wrapped here")
 }
