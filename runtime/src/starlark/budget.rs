@@ -50,6 +50,28 @@ fn max_int_bits() -> u64 {
     })
 }
 
+/// Fails if `a << b` is an integer beyond the integer budget.
+fn shift_fits(a: Value, b: Value) -> starlark::Result<()> {
+    let (Some(by), true) = (i32::unpack_value(b).ok().flatten(), a.get_type() == "int") else {
+        return Ok(());
+    };
+    if by <= 0 || (by < 32 && i32::unpack_value(a).ok().flatten().is_some()) {
+        return Ok(());
+    }
+    let bits = num_bigint::BigInt::unpack_value(a)
+        .ok()
+        .flatten()
+        .map_or(0, |i| i.bits())
+        + by as u64;
+    let max = max_int_bits();
+    if bits > max {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "evaluation stopped: a shift to an integer of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+        )));
+    }
+    Ok(())
+}
+
 /// Fails if `a * b` is a product of integers beyond [`DEFAULT_MAX_INT_BITS`] (or what the
 /// environment raises it to).
 fn product_fits(a: Value, b: Value) -> starlark::Result<()> {
@@ -606,13 +628,18 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 /// The global function every `*` of a program calls (see [`guard_repetition`]).
 pub(super) const REPEAT: &str = "__schemac_mul";
 
-/// Makes every binary `*` of `ast` a call of [`REPEAT`], and every `%` one of [`PERCENT`].
-/// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
-/// "Budgets".)
+/// The global function every `<<` of a program calls (see [`guard_repetition`]).
+pub(super) const SHIFT: &str = "__schemac_shl";
+
+/// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`] and every
+/// `<<` one of [`SHIFT`]. (`x *= n` stays an operator: the interpreter offers no way to
+/// replace it; see README "Budgets". `x <<= n` too: it grows `x` by at most 100,000 bits a
+/// statement, which the memory budget bounds.)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
     ast.replace_binary_operators(&HashMap::from([
         ("*".to_string(), REPEAT.to_string()),
         ("%".to_string(), PERCENT.to_string()),
+        ("<<".to_string(), SHIFT.to_string()),
     ]));
 }
 
@@ -768,6 +795,16 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 a.mul(b, heap)
             }
         }
+    }
+
+    /// `a << b`, refused when the integer it makes is beyond the integer budget.
+    fn __schemac_shl<'v>(
+        #[starlark(require = pos)] a: Value<'v>,
+        #[starlark(require = pos)] b: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        shift_fits(a, b)?;
+        a.left_shift(b, heap)
     }
 
     /// `a % b`, refused with the heap budget's error when `a` is a format whose result would
