@@ -146,6 +146,12 @@ pub(super) const METHOD: &str = "__schemac_method";
 /// string and a list item per piece).
 const SIZED_METHODS: &[&str] = &["join", "replace", "format", "split", "rsplit"];
 
+/// Whether calls of `method` go through [`METHOD`]: a sized method, or one whose starlark-go
+/// behaviour [`super::go_methods`] gives.
+fn rewritten(method: &str) -> bool {
+    SIZED_METHODS.contains(&method) || super::go_methods::GO_METHODS.contains(&method)
+}
+
 /// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
 const TEMPORARY: &str = "__schemac_t";
 
@@ -298,7 +304,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     {
                         iterables.extend(positional)
                     }
-                    ExprP::Dot(obj, method) if SIZED_METHODS.contains(&method.node.as_str()) => {
+                    ExprP::Dot(obj, method) if rewritten(&method.node) => {
                         // `OBJ.M(` becomes `METHOD("M", OBJ, ` (`METHOD("M", OBJ` without
                         // arguments); the call's `)` closes it. `OBJ` may stand in parentheses
                         // that its span leaves out.
@@ -539,6 +545,21 @@ pub(super) fn guard_repetition(ast: &mut AstModule) {
 /// The global function every `%` of a program calls: `FMT % ARGS` sized first.
 pub(super) const PERCENT: &str = "__schemac_percent";
 
+/// `a % b` of two numbers, one a float, as ytt's starlark-go computes it: the remainder of a
+/// truncated division (Go's `math.Mod`, the sign of `a`), not a floored one; `None` when
+/// neither is a float or `b` is zero (the interpreter's error).
+fn float_remainder(a: Value, b: Value) -> Option<f64> {
+    use starlark::values::float::StarlarkFloat;
+    use starlark::values::ValueLike;
+    let is_float = |v: Value| v.downcast_ref::<StarlarkFloat>().is_some();
+    if !(is_float(a) || is_float(b)) {
+        return None;
+    }
+    let float = super::go_format::as_float;
+    let (x, y) = (float(a)?, float(b)?);
+    (y != 0.0).then(|| x % y)
+}
+
 /// The sequence and the count of `a * b` when it repeats a string, list or tuple.
 fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> {
     let is_seq = |v: Value| matches!(v.get_type(), "string" | "list" | "tuple");
@@ -708,6 +729,9 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             )?;
             return Ok(heap.alloc(super::go_format::interpolate(fmt, b)?));
         }
+        if let Some(r) = float_remainder(a, b) {
+            return Ok(heap.alloc(r));
+        }
         a.percent(b, heap)
     }
 
@@ -769,8 +793,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             let text = super::go_format::format(fmt, &args.items, &named)?;
             return Ok(heap.alloc(text));
         }
-        let function = obj.get_attr_error(method, heap)?;
-        eval.eval_function(function, &args.items, &named)
+        super::go_methods::call(method, obj, &args.items, &named, eval)
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement

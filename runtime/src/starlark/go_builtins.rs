@@ -30,6 +30,13 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         })
     }
 
+    /// `type(v)` as starlark-go names types (`builtin_function_or_method`).
+    fn r#type<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<&'static str> {
+        Ok(super::go_type(x))
+    }
+
     /// `repr(v)` with floats as starlark-go writes them.
     fn repr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
@@ -53,6 +60,9 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .into_iter()
             .map(|v| super::convert::map_fragment_items(v, heap).unwrap_or(v))
             .collect();
+        if let [pairs] = pos[..] {
+            super::go_methods::update_pairs("dict", pairs, heap)?;
+        }
         let named: Vec<(&str, starlark::values::Value<'v>)> =
             kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         eval.eval_function(standard_dict(), &pos, &named)
@@ -67,6 +77,11 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] i: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
+        let indexed = matches!(x.get_type(), "string" | "list" | "tuple" | "range");
+        if indexed && i.unpack_i32().is_none() && i.get_type() != "int" {
+            let message = format!("{} index: got {}, want int", x.get_type(), i.get_type());
+            return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
+        }
         if let Some(message) = out_of_range(x, i) {
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
@@ -80,7 +95,7 @@ fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Optio
     let ty = x.get_type();
     let len = match ty {
         "string" => x.unpack_str()?.len() as i64,
-        "list" | "tuple" => x.length().ok()? as i64,
+        "list" | "tuple" | "range" => x.length().ok()? as i64,
         _ => return None,
     };
     let i = i.unpack_i32()? as i64;

@@ -5,9 +5,8 @@
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::starlark_module;
-use starlark::values::float::UnpackFloat;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, StringValue, UnpackValue, Value};
+use starlark::values::{Heap, StringValue, Value};
 use std::f64::consts::PI;
 
 type Kwargs<'v> = SmallMap<StringValue<'v>, Value<'v>>;
@@ -37,13 +36,7 @@ fn go_type(v: Value) -> String {
     }
 }
 
-/// A number argument (an int or a float; not a bool) as a float.
-fn number(v: Value) -> Option<f64> {
-    if v.unpack_bool().is_some() {
-        return None;
-    }
-    UnpackFloat::unpack_value(v).ok().flatten().map(|f| f.0)
-}
+use super::go_format::as_float as number;
 
 fn float_error(prefix: &str, v: Value) -> anyhow::Error {
     anyhow::anyhow!("{prefix}expected float value, but was {}", go_type(v))
