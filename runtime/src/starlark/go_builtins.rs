@@ -37,6 +37,26 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         Ok(super::go_type(x))
     }
 
+    /// `dir(v)`: a string's methods are starlark-go's (see [`go_attrs`]).
+    fn dir<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+    ) -> anyhow::Result<Vec<String>> {
+        Ok(go_attrs(x))
+    }
+
+    /// `hasattr(v, name)`, with a string's methods as starlark-go's (see [`go_attrs`]).
+    fn hasattr<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] attr: &str,
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<bool> {
+        Ok(if x.get_type() == "string" {
+            go_attrs(x).iter().any(|a| a == attr)
+        } else {
+            x.has_attr(attr, heap)
+        })
+    }
+
     /// `repr(v)` with floats as starlark-go writes them.
     fn repr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
@@ -107,6 +127,20 @@ fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Optio
     } else {
         format!("{ty} index {i} out of range [{}:{}]", -len, len - 1)
     })
+}
+
+/// The attributes of `v` (sorted): a string's methods as starlark-go has them, without the
+/// crate's `removeprefix`/`removesuffix` and with `elem_ords`/`codepoint_ords` (answered by
+/// [`super::go_methods`]).
+fn go_attrs(v: starlark::values::Value) -> Vec<String> {
+    let mut attrs = v.dir_attr();
+    if v.get_type() == "string" {
+        attrs.retain(|a| !super::go_methods::NOT_STRING_METHODS.contains(&a.as_str()));
+        attrs.extend(["elem_ords".to_string(), "codepoint_ords".to_string()]);
+        attrs.sort();
+        attrs.dedup();
+    }
+    attrs
 }
 
 /// The interpreter's own `dict`, which [`go_compatible`] wraps.

@@ -232,6 +232,10 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
         .strip_prefix("Operation `(iter)` not supported on type `")
         .and_then(|r| r.strip_suffix('`'))
     {
+        // `l += x` extends a list by an iterable `x`; anything else is a `+` that fails.
+        if span.is_some_and(|s| s.contains("+=")) {
+            return format!("unknown binary op: list + {ty}");
+        }
         // starlark-go names the builtin that wanted to iterate; a loop or a comprehension
         // says the value is not iterable.
         return match span.map(called_builtin) {
