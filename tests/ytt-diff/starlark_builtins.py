@@ -259,7 +259,7 @@ def collection_exprs():
 def module_exprs():
     out = []
     loads = {'json', 'yaml', 'base64', 'url', 'md5', 'sha256', 'regexp', 'math', 'struct',
-             'assert'}
+             'assert', 'data'}
     out += ['json.encode({"b": 1, "a": [1.5, None, True]})', 'json.encode(1e21)',
             'json.encode(float("nan"))', 'json.encode(1 << 70)', 'json.encode("é<>&")',
             'json.encode(("a",))', 'json.encode({1: 2})', 'json.encode(len)',
@@ -371,6 +371,48 @@ def template_exprs():
     ]
 
 
+# Values a rule gets (`v`), in YAML, and expressions over them.
+VALUES = ['"abc"', '"Hello World"', '"a,b,c"', '" x "', '"10"', '"1.5"', '"http://x.io/a?b=c"',
+          '42', '-7', '0', '3.75', '-0.5', '1e3', 'true', 'null', '""',
+          '[1, 2, 3]', '["b", "a", "c"]', '[]', '[{name: a, port: 80}, {name: b}]', '[1, "a", null]',
+          '{a: 1, b: [2, 3]}', '{}', '{name: x, labels: {k: v}}', '{"1": one, "2": two}']
+VALUE_EXPRS = [
+    'v', 'str(v)', 'type(v)', 'len(v)', 'bool(v)', 'not v', 'v == v', 'v != None', 'v == 42',
+    'v == "abc"', 'v == [1, 2, 3]', 'v == {"a": 1}', 'v < 10', 'v > "a"', 'v + 1', 'v + "x"',
+    'v + [1]', 'v * 2', 'v % 7', 'v // 2', 'v / 2', '-v', 'int(v)', 'float(v)', 'hash(v)',
+    '"x" in v', '1 in v', '"a" in v', '"name" in v', 'v[0]', 'v[-1]', 'v[1:]', 'v[::-1]',
+    'v["a"]', 'v["name"]', 'v[0]["name"]', 'v[0].name', 'v.a', 'v.name', 'list(v)', 'tuple(v)',
+    'sorted(v)', 'reversed(v)', 'enumerate(v)', 'dict(v)', 'set(v)', 'any(v)', 'all(v)',
+    'max(v)', 'min(v)', '[x for x in v]', '{x: 1 for x in v}', 'v.keys()', 'v.values()',
+    'v.items()', 'v.get("a")', 'v.get("zz", 0)', 'v.append(1)', 'v.pop()', 'v.index(1)',
+    'v.split(",")', 'v.upper()', 'v.startswith("h")', 'v.format(1)', 'v.isdigit()',
+    'v.strip()', '"%s" % v', '"%d" % v', '"{}".format(v)', '",".join(v)', 'json.encode(v)',
+    'yaml.encode(v)', 'struct.encode(v)', 'struct.decode(v)', 'dir(v)', 'hasattr(v, "a")',
+    'getattr(v, "a", None)', '[p.name for p in v]', '[p["name"] for p in v]',
+    '[p.get("port", 0) for p in v]', 'sorted(v, key=lambda p: p["name"])', 'v or "d"',
+    'v and 1', 'v if v else 0', 'regexp.match("^h", v)', 'url.query_param_value_encode(v)',
+    'base64.encode(v)', 'math.floor(v)', 'assert.min(1).check(v)', 'assert.one_of(["abc"]).check(v)',
+    'assert.max_len(2).check(v)', 'assert.min_len(1).check(v)', 'assert.not_null().check(v)',
+    'assert.equals(v, v)', 'assert.try_to(lambda: v + 1)', 'v.keys()[0]', 'list(v.items())[0]',
+    'len(v.keys())', 'v.items()[0][1]', 'sorted(v.keys())', '{k: v for k, v in v.items()}',
+]
+
+
+def value_cases():
+    """(yaml value, expression) pairs: every expression over every value."""
+    return [(val, e) for val in VALUES for e in VALUE_EXPRS]
+
+
+def value_schema(loads, pairs):
+    lines = ['#@ load("@ytt:%s", "%s")' % (m, m) for m in sorted(loads)]
+    lines += ['#@data/values-schema', '---']
+    for i, (val, e) in enumerate(pairs):
+        lines.append('#@schema/type any=True')
+        lines.append('#@schema/validation ("e%03d", lambda v: fail(repr(%s)))' % (i, e))
+        lines.append('e%03d: %s' % (i, val))
+    return '\n'.join(lines) + '\n'
+
+
 def expressions():
     loads, mods = module_exprs()
     exprs = string_exprs() + number_exprs() + collection_exprs() + mods
@@ -416,10 +458,12 @@ def found(stderr):
 
 
 def compare(ytt, schemac, work, name, loads, exprs):
+    """Differences of a batch: `exprs` are expressions, or (value, expression) pairs."""
     d = os.path.join(work, name)
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, 'schema.yml'), 'w', encoding='utf-8') as fh:
-        fh.write(schema(loads, exprs))
+        pairs = exprs and isinstance(exprs[0], tuple)
+        fh.write(value_schema(loads, exprs) if pairs else schema(loads, exprs))
     y = run([ytt], d, ['-f', 'schema.yml', '--data-values-inspect'])
     s = run([schemac, 'check'], d, ['-f', 'schema.yml'])
     if y == s:
@@ -460,12 +504,13 @@ def main():
     ap.add_argument('--verbose', action='store_true')
     a = ap.parse_args()
     loads, exprs = expressions()
+    exprs += value_cases()
     templates = template_exprs()
     if a.only:
-        exprs = [e for e in exprs if a.only in e]
+        exprs = [e for e in exprs if a.only in str(e)]
         templates = [t for t in templates if a.only in t[0]]
     if a.list:
-        print('\n'.join(exprs))
+        print('\n'.join(map(str, exprs)))
         return
     if not os.path.exists(a.ytt):
         print('starlark_builtins: no oracle at %s: skipped' % a.ytt)

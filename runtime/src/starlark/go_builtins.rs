@@ -129,18 +129,17 @@ fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Optio
     })
 }
 
-/// The attributes of `v` (sorted): a string's methods as starlark-go has them, without the
-/// crate's `removeprefix`/`removesuffix` and with `elem_ords`/`codepoint_ords` (answered by
-/// [`super::go_methods`]).
+/// The attributes of `v`: a string's are starlark-go's methods (without the crate's
+/// `removeprefix`/`removesuffix`, with `elem_ords`/`codepoint_ords`, which
+/// [`super::go_methods`] answers).
 fn go_attrs(v: starlark::values::Value) -> Vec<String> {
-    let mut attrs = v.dir_attr();
     if v.get_type() == "string" {
-        attrs.retain(|a| !super::go_methods::NOT_STRING_METHODS.contains(&a.as_str()));
-        attrs.extend(["elem_ords".to_string(), "codepoint_ords".to_string()]);
-        attrs.sort();
-        attrs.dedup();
+        return super::go_methods::STRING_METHODS
+            .iter()
+            .map(|m| m.to_string())
+            .collect();
     }
-    attrs
+    v.dir_attr()
 }
 
 /// The interpreter's own `dict`, which [`go_compatible`] wraps.

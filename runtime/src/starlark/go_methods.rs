@@ -52,6 +52,61 @@ pub(super) const GO_METHODS: &[&str] = &[
     "get",
 ];
 
+/// starlark-go's string methods, sorted.
+pub(super) const STRING_METHODS: &[&str] = &[
+    "capitalize",
+    "codepoint_ords",
+    "codepoints",
+    "count",
+    "elem_ords",
+    "elems",
+    "endswith",
+    "find",
+    "format",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isdigit",
+    "islower",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "lower",
+    "lstrip",
+    "partition",
+    "replace",
+    "rfind",
+    "rindex",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "title",
+    "upper",
+];
+
+/// starlark-go's list methods, sorted.
+pub(super) const LIST_METHODS: &[&str] = &[
+    "append", "clear", "extend", "index", "insert", "pop", "remove",
+];
+
+/// starlark-go's dict methods, sorted.
+pub(super) const DICT_METHODS: &[&str] = &[
+    "clear",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+
 /// The methods of the crate's strings that starlark-go's strings lack.
 pub(super) const NOT_STRING_METHODS: &[&str] = &["removeprefix", "removesuffix"];
 
@@ -428,9 +483,7 @@ fn string_method<'v>(
                 })
             }))
         }
-        m if NOT_STRING_METHODS.contains(&m) => {
-            error(format!("string has no .{m} field or method"))
-        }
+        m if NOT_STRING_METHODS.contains(&m) => error(super::wording::no_field("string", m, &[])),
         "partition" | "rpartition" => {
             positional(method, args, named, 1, 1)?;
             if string_arg(method, args, 1)?.is_empty() {

@@ -25,15 +25,7 @@ enum Arity {
 
 /// The Go type of a value in starlark-go, as `expected float value, but was T` names it.
 fn go_type(v: Value) -> String {
-    match v.get_type() {
-        "string" => "starlark.String".to_string(),
-        "bool" => "starlark.Bool".to_string(),
-        "NoneType" => "starlark.NoneType".to_string(),
-        "tuple" => "starlark.Tuple".to_string(),
-        "list" => "*starlark.List".to_string(),
-        "dict" => "*starlark.Dict".to_string(),
-        other => format!("starlark.{other}"),
-    }
+    crate::rules::go_type(super::go_type(v))
 }
 
 use super::go_format::as_float as number;

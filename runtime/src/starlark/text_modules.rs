@@ -140,7 +140,7 @@ impl Base64 {
             *flag = v.unpack_bool().ok_or_else(|| {
                 anyhow::anyhow!(
                     "{name}: expected starlark.Bool, but was {}",
-                    go_value_type(*v)
+                    crate::rules::go_type(super::go_type(*v))
                 )
             })?;
         }
@@ -158,21 +158,6 @@ impl Base64 {
             (true, false) => URL_SAFE.encode(bytes),
             (true, true) => URL_SAFE_NO_PAD.encode(bytes),
         }
-    }
-}
-
-/// The Go type name of a Starlark value, as ytt's argument errors give it (`starlark.Int`).
-fn go_value_type(v: Value) -> String {
-    match v.get_type() {
-        "int" => "starlark.Int".into(),
-        "float" => "starlark.Float".into(),
-        "string" => "starlark.String".into(),
-        "NoneType" => "starlark.NoneType".into(),
-        "bool" => "starlark.Bool".into(),
-        "tuple" => "starlark.Tuple".into(),
-        "list" => "*starlark.List".into(),
-        "dict" => "*starlark.Dict".into(),
-        ty => ty.to_string(),
     }
 }
 

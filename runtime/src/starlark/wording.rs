@@ -198,9 +198,14 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
     // (`builtin_function_or_method`) from `def`s (`function`), this message does not.
     if let Some(rest) = msg.strip_prefix("Object of type `") {
         if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
-            if let Some(attr) = rest.split('`').next() {
+            if let Some((attr, rest)) = rest.split_once('`') {
                 if ty != "function" {
-                    return format!("{ty} has no .{attr} field or method");
+                    // The interpreter's own suggestion stands for the names of a struct or
+                    // module, which this message does not list.
+                    let suggested = rest
+                        .strip_prefix(", did you mean `")
+                        .and_then(|r| r.strip_suffix("`?"));
+                    return no_field(ty, attr, suggested.as_slice());
                 }
             }
         }
@@ -558,7 +563,13 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
         } else {
             ""
         };
-        return Some(format!("{getattr}{ty} has no .{attr} field or method"));
+        return Some(format!("{getattr}{}", no_field(ty, attr, &[])));
+    }
+    if let Some(ty) = msg
+        .strip_prefix("Operation `[::]` not supported on type `")
+        .and_then(|r| r.strip_suffix('`'))
+    {
+        return Some(format!("invalid slice operand {ty}"));
     }
     if msg == "Index `0` is out of bound" && span.is_some_and(|s| s.contains(':')) {
         return Some("zero is not a valid slice step".into());
@@ -638,4 +649,20 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
         ));
     }
     None
+}
+
+/// starlark-go's error for a missing field `attr` of a value of type `ty`, with its spelling
+/// hint: the nearest of the methods of a string, list or dict, else of `names`.
+pub(super) fn no_field(ty: &str, attr: &str, names: &[&str]) -> String {
+    use super::go_methods::{DICT_METHODS, LIST_METHODS, STRING_METHODS};
+    let candidates = match ty {
+        "string" => STRING_METHODS,
+        "list" => LIST_METHODS,
+        "dict" => DICT_METHODS,
+        _ => names,
+    };
+    match crate::spell::nearest(attr, candidates) {
+        Some(near) => format!("{ty} has no .{attr} field or method (did you mean .{near}?)"),
+        None => format!("{ty} has no .{attr} field or method"),
+    }
 }
