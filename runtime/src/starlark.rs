@@ -20,6 +20,7 @@ pub mod predicates;
 mod resolve;
 mod struct_module;
 mod text_modules;
+mod url_value;
 mod wording;
 mod written_size;
 mod ytt_module;

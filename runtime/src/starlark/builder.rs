@@ -282,18 +282,10 @@ impl BuildState {
             }
         }
         let tv = to_tree_value(v, &pos, heap).map_err(|e| {
-            if e.0 == crate::validate::ASSERTION_TYPE {
-                let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
-                return anyhow::anyhow!(super::assertion::does_not_encode(&prefix));
-            }
-            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&e.0.as_str()) {
-                anyhow::anyhow!(
-                    "__ytt_tpl{}_set_node: Unable to convert value: {} does not automatically encode (hint: use .string())",
-                    self.template_id,
-                    e.0
-                )
-            } else {
-                anyhow::anyhow!("Unsupported value type {} in YAML", e.0)
+            let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
+            match super::assertion::not_data(&prefix, &e.0) {
+                Some(message) => anyhow::anyhow!(message),
+                None => anyhow::anyhow!("Unsupported value type {} in YAML", e.0),
             }
         })?;
         let collection = matches!(tv, TreeValue::Map(_) | TreeValue::Array(_));

@@ -272,22 +272,48 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// How Go's `net/url` escapes a string: a path segment or a query component.
-#[derive(Clone, Copy, PartialEq)]
-enum Escape {
+/// What a piece of a URL is, for Go's escaping rules (`net/url`'s `encoding` modes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Escape {
+    Path,
     PathSegment,
+    Host,
+    UserPassword,
     QueryComponent,
+    Fragment,
 }
 
-/// Go's `url.PathEscape` / `url.QueryEscape`.
-fn url_escape(s: &str, mode: Escape) -> String {
+/// Go's `shouldEscape`: whether byte `c` is written `%XX` in a piece `mode` of a URL.
+fn should_escape(c: u8, mode: Escape) -> bool {
+    use Escape::*;
+    if c.is_ascii_alphanumeric() {
+        return false;
+    }
+    if mode == Host && b"!$&'()*+,;=:[]<>\"".contains(&c) {
+        return false;
+    }
+    match c {
+        b'-' | b'_' | b'.' | b'~' => return false,
+        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => {
+            return match mode {
+                Path => c == b'?',
+                PathSegment => matches!(c, b'/' | b';' | b',' | b'?'),
+                UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
+                QueryComponent => true,
+                Fragment => false,
+                Host => true,
+            }
+        }
+        _ => {}
+    }
+    !(mode == Fragment && matches!(c, b'!' | b'(' | b')' | b'*'))
+}
+
+/// Go's `url.PathEscape` / `url.QueryEscape` and the escaping of the other pieces of a URL.
+pub(super) fn url_escape(s: &str, mode: Escape) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
-        let keep = b.is_ascii_alphanumeric()
-            || matches!(b, b'-' | b'_' | b'.' | b'~')
-            || (mode == Escape::PathSegment
-                && matches!(b, b'$' | b'&' | b'+' | b':' | b'=' | b'@'));
-        if keep {
+        if !should_escape(b, mode) {
             out.push(b as char);
         } else if b == b' ' && mode == Escape::QueryComponent {
             out.push('+');
@@ -298,8 +324,9 @@ fn url_escape(s: &str, mode: Escape) -> String {
     out
 }
 
-/// Go's `url.PathUnescape` / `url.QueryUnescape`, with its error for a bad `%` escape.
-fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
+/// Go's `unescape`: `url.PathUnescape` / `url.QueryUnescape` and the other pieces of a URL,
+/// with its error for a bad `%` escape or (in a host) a character that must not be there.
+pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -325,6 +352,10 @@ fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
                 i += 1;
             }
             b => {
+                if mode == Escape::Host && b < 0x80 && should_escape(b, mode) {
+                    let bad = (b as char).to_string();
+                    anyhow::bail!("invalid character {} in host name", super::go_quote(&bad));
+                }
                 out.push(b);
                 i += 1;
             }
@@ -335,6 +366,16 @@ fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
 
 #[starlark_module]
 fn url_members(builder: &mut GlobalsBuilder) {
+    /// Go's `url.Parse` (see [`super::url_value`]).
+    fn parse<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let s = one_positional_str("url.parse", &args.items)?;
+        super::url_value::parse_value(s, heap)
+    }
+
     fn path_segment_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
