@@ -532,13 +532,19 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 /// The global function every `*` of a program calls (see [`guard_repetition`]).
 pub(super) const REPEAT: &str = "__schemac_mul";
 
-/// Makes every binary `*` of `ast` a call of [`REPEAT`], and every `%` one of [`PERCENT`].
+/// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`], and
+/// every `<<`/`>>` one of starlark-go's shifts (`go_builtins`).
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
     ast.replace_binary_operators(&HashMap::from([
         ("*".to_string(), REPEAT.to_string()),
         ("%".to_string(), PERCENT.to_string()),
+        ("<<".to_string(), super::go_builtins::SHIFT_LEFT.to_string()),
+        (
+            ">>".to_string(),
+            super::go_builtins::SHIFT_RIGHT.to_string(),
+        ),
     ]));
 }
 

@@ -8,9 +8,58 @@ use starlark::eval::Evaluator;
 /// The global function every index expression `x[i]` calls (see [`super::budget::guard_source`]).
 pub(super) const INDEX: &str = "__schemac_at";
 
+/// The global functions every `a << b` and `a >> b` of a program calls (see
+/// [`super::budget::guard_repetition`]).
+pub(super) const SHIFT_LEFT: &str = "__schemac_shl";
+pub(super) const SHIFT_RIGHT: &str = "__schemac_shr";
+
+/// starlark-go's checks of the count of an int shift: an int of 32 bits, not negative, under
+/// 512 to the left.
+fn shift_count(
+    left: bool,
+    x: starlark::values::Value,
+    y: starlark::values::Value,
+) -> anyhow::Result<()> {
+    if x.get_type() != "int" {
+        return Ok(());
+    }
+    let n = match y.unpack_i32() {
+        Some(n) => n,
+        None if y.get_type() == "int" => anyhow::bail!("{} out of range", y.to_repr()),
+        None => anyhow::bail!("got {}, want int", y.get_type()),
+    };
+    if n < 0 {
+        anyhow::bail!("negative shift count: {n}");
+    }
+    if left && n >= 512 {
+        anyhow::bail!("shift count too large: {n}");
+    }
+    Ok(())
+}
+
 /// Builtins that behave as in starlark-go, which ytt embeds.
 #[starlark::starlark_module]
 pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
+    /// `a << b` with starlark-go's checks of the count ([`shift_count`]).
+    fn __schemac_shl<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        shift_count(true, x, y).map_err(starlark::Error::new_other)?;
+        x.left_shift(y, heap)
+    }
+
+    /// `a >> b` with starlark-go's checks of the count ([`shift_count`]).
+    fn __schemac_shr<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        shift_count(false, x, y).map_err(starlark::Error::new_other)?;
+        x.right_shift(y, heap)
+    }
+
     /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).
     fn len<'v>(#[starlark(require = pos)] x: starlark::values::Value<'v>) -> anyhow::Result<i32> {
         if let Some(s) = x.unpack_str() {
