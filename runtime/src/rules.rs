@@ -329,6 +329,7 @@ pub fn go_type(starlark_type: &str) -> String {
         "function" => "*starlark.Function".into(),
         "builtin_function_or_method" => "*starlark.Builtin".into(),
         crate::validate::ASSERTION_TYPE => "*yttlibrary.Assertion".into(),
+        "yamlfragment" => "*yamltemplate.StarlarkFragment".into(),
         other => format!("starlark.{other}"),
     }
 }

@@ -9,6 +9,7 @@ pub mod builder;
 pub mod convert;
 mod go_builtins;
 mod go_format;
+mod go_methods;
 mod ip_module;
 pub mod json_decode;
 mod loader;
@@ -19,6 +20,8 @@ pub mod predicates;
 mod resolve;
 mod struct_module;
 mod text_modules;
+mod url_value;
+mod wording;
 mod written_size;
 mod ytt_module;
 
@@ -36,6 +39,7 @@ use budget::bound;
 pub use budget::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
 use loader::{compile_failed, load_reason, Loader};
+use wording::{between, go_wording};
 
 fn dialect() -> Dialect {
     Dialect {
@@ -84,6 +88,24 @@ pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> 
     Ok(out)
 }
 
+/// [`go_repr`] of a value that holds no others to write: a struct as `struct(...)`, the
+/// interpreter's functions as starlark-go names them, anything else as the interpreter writes
+/// it.
+fn scalar_go_repr(v: starlark::values::Value) -> String {
+    if starlark::values::structs::StructRef::from_value(v).is_some() {
+        return "struct(...)".into();
+    }
+    let repr = v.to_repr();
+    // Functions of the interpreter; the assertion objects' own (`<function lambda>`) are kept.
+    if v.get_type() == "function" && !repr.starts_with('<') {
+        return match def_name(&repr) {
+            Some(name) => format!("<function {name}>"),
+            None => format!("<built-in function {repr}>"),
+        };
+    }
+    repr
+}
+
 /// The depth budget's error for a Starlark value nested too deep to write or convert.
 pub(crate) fn nested_too_deep() -> anyhow::Error {
     anyhow::anyhow!(
@@ -116,11 +138,7 @@ fn write_go_repr<'v>(
     let dict = DictRef::from_value(v);
     let tuple = TupleRef::from_value(v);
     if list.is_none() && dict.is_none() && tuple.is_none() {
-        if starlark::values::structs::StructRef::from_value(v).is_some() {
-            out.push_str("struct(...)");
-        } else {
-            out.push_str(&v.to_repr());
-        }
+        out.push_str(&scalar_go_repr(v));
         return Ok(());
     }
     let tracked = list.is_some() || dict.is_some();
@@ -172,9 +190,27 @@ fn write_go_repr<'v>(
     Ok(())
 }
 
+/// The name of a `def` or lambda from its repr (`FILE.NAME` in starlark-rust), `None` for a
+/// builtin (whose repr is its bare name).
+pub(crate) fn def_name(repr: &str) -> Option<&str> {
+    let (file, name) = repr.rsplit_once('.')?;
+    (!file.is_empty()).then_some(name)
+}
+
+/// The type of `v` as starlark-go names it: a builtin function is a
+/// `builtin_function_or_method`, a `def` or lambda a `function`.
+pub(crate) fn go_type(v: starlark::values::Value) -> &'static str {
+    match v.get_type() {
+        "function" if !v.to_repr().starts_with('<') && def_name(&v.to_repr()).is_none() => {
+            "builtin_function_or_method"
+        }
+        ty => ty,
+    }
+}
+
 /// A string literal as starlark-go quotes it: printable Unicode kept as is (starlark-rust
 /// escapes everything outside ASCII), control characters escaped.
-fn go_quote(s: &str) -> String {
+pub(super) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {
@@ -221,349 +257,6 @@ pub fn error_message(e: &starlark::Error) -> String {
         &e.without_diagnostic().to_string(),
         e.span().map(|s| s.source_span()),
     )
-}
-
-fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
-    let rest = &s[s.find(start)? + start.len()..];
-    Some(&rest[..rest.find(end)?])
-}
-
-/// `Operation `OP` not supported for types `A` and `B``: the operator and both types.
-fn binary_op(msg: &str) -> Option<(&str, &str, &str)> {
-    let rest = msg.strip_prefix("Operation `")?;
-    let (op, rest) = rest.split_once("` not supported for types `")?;
-    let (a, rest) = rest.split_once("` and `")?;
-    let b = rest.strip_suffix('`')?;
-    Some((op, a, b))
-}
-
-/// The operators of `text` outside brackets and strings, in order.
-fn operators(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' | b'\'' => quote = Some(c),
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            _ if depth == 0 => {
-                let two = text.get(i..i + 2).unwrap_or("");
-                if ["<=", ">=", "==", "!=", "//", "<<", ">>", "**"].contains(&two) {
-                    out.push(two);
-                    i += 2;
-                    continue;
-                }
-                if matches!(c, b'<' | b'>' | b'/' | b'%' | b'*') {
-                    out.push(&text[i..i + 1]);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// Whether the expression `span` is an `in` / `not in` test at its top level.
-fn operators_in(span: &str) -> bool {
-    let bytes = span.as_bytes();
-    let (mut depth, mut quote) = (0i32, None::<u8>);
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                b' ' if depth == 0 && span[i..].starts_with(" in ") => return true,
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    false
-}
-
-/// The function that the expression `span` calls (`sorted` for `sorted(v)`, `join` for
-/// `", ".join(v)`), or `None` when it is not a call.
-fn called_builtin(span: &str) -> Option<&str> {
-    let span = span.trim();
-    if !span.ends_with(')') {
-        return None;
-    }
-    let bytes = span.as_bytes();
-    let (mut depth, mut quote, mut i) = (0i32, None::<u8>, 0);
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' if depth == 0 => {
-                    let callee = &span[..i];
-                    let name = callee.rsplit('.').next().unwrap_or(callee);
-                    if name == budget::METHOD {
-                        // `METHOD("join", ...)`, a sized method call (see `budget`).
-                        return span[i + 1..].split('"').nth(1);
-                    }
-                    // The iterable of a comprehension, wrapped by the budget, is not a call.
-                    return (name != budget::ITERATE
-                        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-                    .then_some(name);
-                }
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                _ => {}
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
-/// The keyword of a "repeated named argument" error: its span is the keyword itself.
-fn repeated_keyword(span: &str) -> Option<&str> {
-    let is_name = !span.is_empty() && span.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
-    is_name.then_some(span)
-}
-
-/// The comparison operator of the expression `span` (`a > b`): starlark-rust's error does not
-/// name it, starlark-go's does. Starlark has no chained comparisons, so there is one at most.
-fn comparison_op(span: Option<&str>) -> Option<&str> {
-    let ops: Vec<&str> = operators(span?)
-        .into_iter()
-        .filter(|o| ["<", ">", "<=", ">=", "==", "!="].contains(o))
-        .collect();
-    match ops[..] {
-        [op] => Some(op),
-        _ => None,
-    }
-}
-
-/// The operator of the multiplicative expression `span` (`a / b`): the last one at the top level,
-/// as they associate to the left.
-fn multiplicative_op(span: Option<&str>) -> Option<&str> {
-    operators(span?)
-        .into_iter()
-        .rfind(|o| ["*", "/", "//", "%"].contains(o))
-}
-
-/// Rewords a starlark-rust error message as starlark-go words it. `span` is the source text of
-/// the expression that failed, when known (it names operators that the message does not).
-fn go_wording(msg: &str, span: Option<&str>) -> String {
-    if let Some(name) = msg
-        .strip_prefix("Variable `")
-        .and_then(|r| r.split_once("` not found"))
-        .map(|(name, _)| name)
-    {
-        return format!("undefined: {name}");
-    }
-    if let Some(rest) = msg.strip_suffix(" arguments for format string") {
-        if rest == "Too many" || rest == "Not enough" {
-            return format!("{} arguments for format string", rest.to_lowercase());
-        }
-    }
-    if msg.starts_with("Floor division by zero") || msg.starts_with("Integer division by zero") {
-        return "floored division by zero".into();
-    }
-    if msg.starts_with("Division by zero") || msg.starts_with("float division by zero") {
-        // `1 / 0` divides as reals in starlark-go, ints or not.
-        return "real division by zero".into();
-    }
-    if msg.starts_with("Modulo by zero") {
-        return "integer modulo by zero".into();
-    }
-    if msg == "Cannot divide by zero" {
-        // A float `//` or `%` by zero.
-        match multiplicative_op(span) {
-            Some("%") => return "float modulo by zero".into(),
-            Some("//") => return "floored division by zero".into(),
-            _ => {}
-        }
-    }
-    if let Some(name) = between(msg, "Module has no symbol `", "`") {
-        return format!("load: name {name} not found in module");
-    }
-    // `x.name` of a value without it; functions are left alone: starlark-go tells builtins
-    // (`builtin_function_or_method`) from `def`s (`function`), this message does not.
-    if let Some(rest) = msg.strip_prefix("Object of type `") {
-        if let Some((ty, rest)) = rest.split_once("` has no attribute `") {
-            if let Some(attr) = rest.split('`').next() {
-                if ty != "function" {
-                    return format!("{ty} has no .{attr} field or method");
-                }
-            }
-        }
-    }
-    if let Some((op, a, b)) = binary_op(msg) {
-        if ["compare", "cmp()", "<>"].contains(&op) {
-            if let Some(cmp) = comparison_op(span) {
-                return format!("{a} {cmp} {b} not implemented");
-            }
-            // Comparisons inside builtins: sorted() compares with `<` in the same order;
-            // max()/min() name the builtin and the operands the other way round.
-            let call = span.map(str::trim_start).unwrap_or("");
-            if call.starts_with("sorted(") && !call.contains("reverse") {
-                return format!("{a} < {b} not implemented");
-            }
-            if call.starts_with("max(") {
-                return format!("max: {b} > {a} not implemented");
-            }
-            if call.starts_with("min(") {
-                return format!("min: {b} < {a} not implemented");
-            }
-        } else if op == "[]" {
-            return format!("unhandled index operation {a}[{b}]");
-        } else if !op.starts_with('(') && !op.starts_with('.') && !op.contains('[') {
-            return format!("unknown binary op: {a} {op} {b}");
-        }
-    }
-    if let Some(ty) = msg
-        .strip_prefix("Operation `(iter)` not supported on type `")
-        .and_then(|r| r.strip_suffix('`'))
-    {
-        // starlark-go names the builtin that wanted to iterate; a loop or a comprehension
-        // says the value is not iterable.
-        return match span.map(called_builtin) {
-            Some(Some("list" | "tuple" | "any" | "all" | "enumerate" | "reversed" | "set"))
-            | Some(Some("join")) => format!(
-                "{}: for parameter 1: got {ty}, want iterable",
-                span.and_then(called_builtin).unwrap_or_default()
-            ),
-            Some(Some("sorted")) => {
-                format!("sorted: for parameter iterable: got {ty}, want iterable")
-            }
-            Some(Some("dict")) => format!("dict: got {ty}, want iterable"),
-            Some(Some(f @ ("max" | "min"))) => format!("{f}: {ty} value is not iterable"),
-            Some(None) => format!("{ty} value is not iterable"),
-            _ => msg.to_string(),
-        };
-    }
-    if let Some(rest) = msg.strip_prefix("Type of parameters mismatch, expected `str`, actual `") {
-        // `1 in "abc"`: the only operator whose string operand checks the other's type.
-        let is_in = span.is_some_and(operators_in);
-        if let (true, Some((ty, _))) = (is_in, rest.split_once(" (repr: ")) {
-            return format!("'in <string>' requires string as left operand, not {ty}");
-        }
-    }
-    for (param, method) in [("prefix", "startswith"), ("suffix", "endswith")] {
-        let head = format!(
-            "Type of parameter `{param}` doesn't match, expected `str | tuple[str, ...]`, actual `"
-        );
-        if let Some((ty, _)) = msg
-            .strip_prefix(head.as_str())
-            .and_then(|r| r.split_once(" (repr: "))
-        {
-            // A tuple with a non-string item has its own text in starlark-go: not mapped.
-            if ty != "tuple" {
-                return format!("{method}: got {ty}, want string or tuple of string");
-            }
-        }
-    }
-    if let Some(rest) = msg.strip_prefix("Operation `format(%") {
-        if let Some((verb, ty)) = rest.split_once(")` not supported on type `") {
-            if ["d", "x", "X", "o"].contains(&verb) {
-                if let Some(ty) = ty.strip_suffix('`') {
-                    return format!("%{verb} format requires integer: cannot convert {ty} to int");
-                }
-            }
-        }
-    }
-    if let Some(rest) = msg.strip_prefix("Operation `") {
-        if let Some((op, ty)) = rest.split_once("` not supported on type `") {
-            if ["-", "+", "~"].contains(&op) {
-                if let Some(ty) = ty.strip_suffix('`') {
-                    return format!("unknown unary op: {op} {ty}");
-                }
-            }
-            // `x.name = v` (and `x.name *= n`) on a value without settable fields.
-            if let (Some(field), Some(ty)) = (
-                op.strip_prefix('.').and_then(|f| f.strip_suffix('=')),
-                ty.strip_suffix('`'),
-            ) {
-                return format!("can't assign to .{field} field of {ty}");
-            }
-        }
-    }
-    if let Some(key) = msg
-        .strip_prefix("Key `")
-        .and_then(|r| r.strip_suffix("` was not found"))
-    {
-        return format!("key {key} not in dict");
-    }
-    if let Some(ty) = msg
-        .strip_prefix("Value of type `")
-        .and_then(|r| r.strip_suffix("` is not hashable"))
-    {
-        return format!("unhashable type: {ty}");
-    }
-    if msg.starts_with("Element '") && msg.contains("' not found in list '") {
-        return "remove: element not found".into();
-    }
-    if msg.starts_with("Element '") && msg.contains("' not found in '") {
-        return "index: value not in list".into();
-    }
-    if msg.starts_with("Key `") && msg.contains("` not found in dictionary `") {
-        return "pop: missing key".into();
-    }
-    if msg == "repeated named argument" {
-        if let Some(name) = span.and_then(repeated_keyword) {
-            return format!("keyword argument {name} repeated");
-        }
-    }
-    if msg == "Third argument of range (step) cannot be zero" {
-        return "range: step argument must not be zero".into();
-    }
-    if let Some(rest) = msg.strip_prefix("Cannot parse `") {
-        if let Some((text, base)) = rest.rsplit_once("` as an integer in base ") {
-            return format!("int: invalid literal with base {base}: {text}");
-        }
-    }
-    if msg.ends_with(" is not a valid base, int() base must be >= 2 and <= 36") {
-        return "int: base must be an integer >= 2 && <= 36".into();
-    }
-    if let Some((text, _)) = msg.split_once(" is not a valid number: ") {
-        return format!("float: strconv.ParseFloat: parsing {text}: invalid syntax");
-    }
-    if let Some(rest) =
-        msg.strip_prefix("Type of parameter `to_join` doesn't match, expected `str`, actual `")
-    {
-        if let Some((ty, _)) = rest.split_once(" (repr: ") {
-            return format!("join: in list, want string, got {ty}");
-        }
-    }
-    msg.to_string()
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.

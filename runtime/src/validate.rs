@@ -77,13 +77,13 @@ impl NodeMemo {
 /// The `found:` of a rule that failed with `message`: `fail("x")` reads `x`,
 /// `assert.fail("x")` keeps ytt's prefixes (`assert.fail: fail: x`), the `check` of
 /// `assert.one_not_null()` loses its name; the text is kept as it is otherwise, spaces and
-/// line breaks included. An empty text is no `found:` at all.
+/// line breaks included. An empty text (`fail()`) is no `found:` at all.
 pub fn failure_found(message: &str) -> Option<String> {
     let msg = message.trim_start();
     let msg = msg
         .strip_prefix("fail: ")
         .or_else(|| msg.strip_prefix("check: "))
-        .unwrap_or(msg);
+        .unwrap_or(if msg == "fail:" { "" } else { msg });
     (!msg.is_empty()).then(|| msg.to_string())
 }
 

@@ -741,7 +741,7 @@ fn deep_and_repeated_inputs_end_in_an_answer_or_a_budget_error() {
     let err =
         check_on_schemac_stack(&[("values.yml", &decode)], &["-f", "values.yml"]).unwrap_err();
     assert!(
-        err.contains("yaml.decode: line 1: collections nested deeper than 2000 levels"),
+        err.contains("yaml.decode: yaml: line 1: collections nested deeper than 2000 levels"),
         "{err}"
     );
     // An alias bomb through the other routes than `-f`.

@@ -79,12 +79,34 @@ pub fn does_not_encode(prefix: &str) -> String {
     )
 }
 
+/// ytt's message for a value of type `ty` that does not become data (`PREFIX: Unable to
+/// convert value: ...`): an assertion object, or a value that becomes data only through its
+/// `.string()` (IP addresses and networks, URLs); `None` for other types.
+pub fn not_data(prefix: &str, ty: &str) -> Option<String> {
+    const STRING_ONLY: &[&str] = &[
+        super::ip_module::ADDR_TYPE,
+        super::ip_module::NET_TYPE,
+        super::url_value::URL_TYPE,
+        super::url_value::USER_TYPE,
+    ];
+    if ty == Assertion::TYPE {
+        return Some(does_not_encode(prefix));
+    }
+    STRING_ONLY.contains(&ty).then(|| {
+        format!(
+            "{prefix}: Unable to convert value: {ty} does not automatically encode (hint: use .string())"
+        )
+    })
+}
+
 /// The error of `FUNCTION` (`yaml.encode`) given a value that is not data.
 pub fn encode_error(function: &str, e: &NotData) -> anyhow::Error {
-    if e.type_name() == Some(Assertion::TYPE) {
-        return anyhow::anyhow!(does_not_encode(function));
+    match e.type_name().and_then(|ty| not_data(function, ty)) {
+        Some(message) => anyhow::anyhow!(message),
+        None => {
+            anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} for {function}")))
+        }
     }
-    anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} for {function}")))
 }
 
 #[starlark_value(type = Assertion::TYPE)]

@@ -36,8 +36,8 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 /// starlark-go's integers have no bound, but a product can double its digits statement by
 /// statement (`x = x * x`), each product slower than the last: without a bound, a few such
 /// statements run for hours long before the memory budget is reached. Other integer
-/// operations grow by a bit (`+`) or at most 100,000 bits (`<<`, the interpreter's own bound)
-/// a statement, which the memory budget stops.
+/// operations grow by a bit (`+`) or at most 511 bits (`<<`, starlark-go's bound on the count)
+/// a statement, which the memory budget stops; `<<` is held to this budget too.
 pub const DEFAULT_MAX_INT_BITS: u64 = 1_000_000;
 
 fn max_int_bits() -> u64 {
@@ -51,7 +51,7 @@ fn max_int_bits() -> u64 {
 }
 
 /// Fails if `a << b` is an integer beyond the integer budget.
-fn shift_fits(a: Value, b: Value) -> starlark::Result<()> {
+pub(super) fn shift_fits(a: Value, b: Value) -> starlark::Result<()> {
     let (Some(by), true) = (i32::unpack_value(b).ok().flatten(), a.get_type() == "int") else {
         return Ok(());
     };
@@ -248,6 +248,12 @@ pub(super) const METHOD: &str = "__schemac_method";
 /// string and a list item per piece).
 const SIZED_METHODS: &[&str] = &["join", "replace", "format", "split", "rsplit"];
 
+/// Whether calls of `method` go through [`METHOD`]: a sized method, or one whose starlark-go
+/// behaviour [`super::go_methods`] gives.
+fn rewritten(method: &str) -> bool {
+    SIZED_METHODS.contains(&method) || super::go_methods::GO_METHODS.contains(&method)
+}
+
 /// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
 const TEMPORARY: &str = "__schemac_t";
 
@@ -400,7 +406,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     {
                         iterables.extend(positional)
                     }
-                    ExprP::Dot(obj, method) if SIZED_METHODS.contains(&method.node.as_str()) => {
+                    ExprP::Dot(obj, method) if rewritten(&method.node) => {
                         // `OBJ.M(` becomes `METHOD("M", OBJ, ` (`METHOD("M", OBJ` without
                         // arguments); the call's `)` closes it. `OBJ` may stand in parentheses
                         // that its span leaves out.
@@ -628,23 +634,39 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 /// The global function every `*` of a program calls (see [`guard_repetition`]).
 pub(super) const REPEAT: &str = "__schemac_mul";
 
-/// The global function every `<<` of a program calls (see [`guard_repetition`]).
-pub(super) const SHIFT: &str = "__schemac_shl";
-
-/// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`] and every
-/// `<<` one of [`SHIFT`]. (`x *= n` stays an operator: the interpreter offers no way to
-/// replace it; see README "Budgets". `x <<= n` too: it grows `x` by at most 100,000 bits a
-/// statement, which the memory budget bounds.)
+/// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`], and
+/// every `<<`/`>>` one of starlark-go's shifts (`go_builtins`).
+/// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
+/// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
     ast.replace_binary_operators(&HashMap::from([
         ("*".to_string(), REPEAT.to_string()),
         ("%".to_string(), PERCENT.to_string()),
-        ("<<".to_string(), SHIFT.to_string()),
+        ("<<".to_string(), super::go_builtins::SHIFT_LEFT.to_string()),
+        (
+            ">>".to_string(),
+            super::go_builtins::SHIFT_RIGHT.to_string(),
+        ),
     ]));
 }
 
 /// The global function every `%` of a program calls: `FMT % ARGS` sized first.
 pub(super) const PERCENT: &str = "__schemac_percent";
+
+/// `a % b` of two numbers, one a float, as ytt's starlark-go computes it: the remainder of a
+/// truncated division (Go's `math.Mod`, the sign of `a`), not a floored one; `None` when
+/// neither is a float or `b` is zero (the interpreter's error).
+fn float_remainder(a: Value, b: Value) -> Option<f64> {
+    use starlark::values::float::StarlarkFloat;
+    use starlark::values::ValueLike;
+    let is_float = |v: Value| v.downcast_ref::<StarlarkFloat>().is_some();
+    if !(is_float(a) || is_float(b)) {
+        return None;
+    }
+    let float = super::go_format::as_float;
+    let (x, y) = (float(a)?, float(b)?);
+    (y != 0.0).then(|| x % y)
+}
 
 /// The sequence and the count of `a * b` when it repeats a string, list or tuple.
 fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> {
@@ -797,16 +819,6 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         }
     }
 
-    /// `a << b`, refused when the integer it makes is beyond the integer budget.
-    fn __schemac_shl<'v>(
-        #[starlark(require = pos)] a: Value<'v>,
-        #[starlark(require = pos)] b: Value<'v>,
-        heap: Heap<'v>,
-    ) -> starlark::Result<Value<'v>> {
-        shift_fits(a, b)?;
-        a.left_shift(b, heap)
-    }
-
     /// `a % b`, refused with the heap budget's error when `a` is a format whose result would
     /// not fit the budget (each `%` may write the longest argument).
     fn __schemac_percent<'v>(
@@ -827,6 +839,9 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 formatted_bytes(fmt, '%', args.iter(), heap_left(heap)),
             )?;
             return Ok(heap.alloc(super::go_format::interpolate(fmt, b)?));
+        }
+        if let Some(r) = float_remainder(a, b) {
+            return Ok(heap.alloc(r));
         }
         a.percent(b, heap)
     }
@@ -892,8 +907,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             let text = super::go_format::format(fmt, &args.items, &named)?;
             return Ok(heap.alloc(text));
         }
-        let function = obj.get_attr_error(method, heap)?;
-        eval.eval_function(function, &args.items, &named)
+        super::go_methods::call(method, obj, &args.items, &named, eval)
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement

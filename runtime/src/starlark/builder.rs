@@ -295,19 +295,15 @@ impl BuildState {
             }
         }
         let tv = to_tree_value(v, &pos, heap).map_err(|e| {
-            let type_name = e.type_name().unwrap_or_default();
-            if type_name == crate::validate::ASSERTION_TYPE {
-                let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
-                return anyhow::anyhow!(super::assertion::does_not_encode(&prefix));
-            }
-            if [super::ip_module::ADDR_TYPE, super::ip_module::NET_TYPE].contains(&type_name) {
-                anyhow::anyhow!(
-                    "__ytt_tpl{}_set_node: Unable to convert value: {} does not automatically encode (hint: use .string())",
-                    self.template_id,
-                    type_name
-                )
-            } else {
-                anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} in YAML")))
+            let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
+            match e
+                .type_name()
+                .and_then(|ty| super::assertion::not_data(&prefix, ty))
+            {
+                Some(message) => anyhow::anyhow!(message),
+                None => {
+                    anyhow::anyhow!(e.message(|t| format!("Unsupported value type {t} in YAML")))
+                }
             }
         })?;
         let collection = matches!(tv, TreeValue::Map(_) | TreeValue::Array(_));

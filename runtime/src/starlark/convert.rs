@@ -149,12 +149,11 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
                         .is_some_and(|k| t.key().is_some_and(|tk| tk.key_eq(k)))
                 })
             }
-            TreeValue::Array(items) => {
-                let v = to_scalar_key(other);
-                items
-                    .iter()
-                    .any(|t| matches!((&t.value, &v), (TreeValue::Scalar(a), Some(b)) if a == b))
-            }
+            // ytt looks an array fragment's indices up, not its items: `1 in v` is whether
+            // `v` has an item at index 1 (`"a" in ["a"]` is false).
+            TreeValue::Array(items) => other
+                .unpack_i32()
+                .is_some_and(|i| i >= 0 && (i as usize) < items.len()),
             TreeValue::Scalar(_) => false,
         })
     }

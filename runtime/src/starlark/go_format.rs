@@ -198,7 +198,7 @@ fn decimal(s: &str) -> Option<usize> {
 }
 
 /// An int or a float (not a bool) as a float.
-fn as_float(v: Value) -> Option<f64> {
+pub(super) fn as_float(v: Value) -> Option<f64> {
     if v.unpack_bool().is_some() {
         return None;
     }

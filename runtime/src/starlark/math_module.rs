@@ -5,9 +5,8 @@
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::starlark_module;
-use starlark::values::float::UnpackFloat;
 use starlark::values::tuple::UnpackTuple;
-use starlark::values::{Heap, StringValue, UnpackValue, Value};
+use starlark::values::{Heap, StringValue, Value};
 use std::f64::consts::PI;
 
 type Kwargs<'v> = SmallMap<StringValue<'v>, Value<'v>>;
@@ -26,24 +25,10 @@ enum Arity {
 
 /// The Go type of a value in starlark-go, as `expected float value, but was T` names it.
 fn go_type(v: Value) -> String {
-    match v.get_type() {
-        "string" => "starlark.String".to_string(),
-        "bool" => "starlark.Bool".to_string(),
-        "NoneType" => "starlark.NoneType".to_string(),
-        "tuple" => "starlark.Tuple".to_string(),
-        "list" => "*starlark.List".to_string(),
-        "dict" => "*starlark.Dict".to_string(),
-        other => format!("starlark.{other}"),
-    }
+    crate::rules::go_type(super::go_type(v))
 }
 
-/// A number argument (an int or a float; not a bool) as a float.
-fn number(v: Value) -> Option<f64> {
-    if v.unpack_bool().is_some() {
-        return None;
-    }
-    UnpackFloat::unpack_value(v).ok().flatten().map(|f| f.0)
-}
+use super::go_format::as_float as number;
 
 fn float_error(prefix: &str, v: Value) -> anyhow::Error {
     anyhow::anyhow!("{prefix}expected float value, but was {}", go_type(v))

@@ -233,7 +233,7 @@ fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
 /// ytt, so its maps come out with sorted keys and its numbers as floats.
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
     let raw = crate::yaml::parse::parse_file("", text, false)
-        .map_err(|e| anyhow::anyhow!("{what}.decode: line {}: {}", e.line, e.message))?;
+        .map_err(|e| anyhow::anyhow!("{what}.decode: yaml: line {}: {}", e.line, e.message))?;
     if what == "yaml" && raw.docs.len() > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }

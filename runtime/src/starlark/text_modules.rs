@@ -117,10 +117,59 @@ fn version_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Go's `base64.StdEncoding.DecodeString`: padding required, line breaks skipped, the bits
-/// after the last full byte ignored; an error names the offset of the first bad byte as Go does.
-fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+/// The encoding ytt's `base64` functions take from their keyword arguments `url=` (the URL
+/// alphabet), `raw=` (no padding) and `strict=` (decoding refuses set bits after the last
+/// byte); other keywords are ignored.
+#[derive(Default)]
+struct Base64 {
+    url: bool,
+    raw: bool,
+    strict: bool,
+}
+
+impl Base64 {
+    fn from_kwargs(name: &str, kwargs: &Kwargs) -> anyhow::Result<Base64> {
+        let mut enc = Base64::default();
+        for (k, v) in kwargs.iter() {
+            let flag = match k.as_str() {
+                "url" => &mut enc.url,
+                "raw" => &mut enc.raw,
+                "strict" => &mut enc.strict,
+                _ => continue,
+            };
+            *flag = v.unpack_bool().ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{name}: expected starlark.Bool, but was {}",
+                    crate::rules::go_type(super::go_type(*v))
+                )
+            })?;
+        }
+        Ok(enc)
+    }
+
+    fn encode(&self, bytes: &[u8]) -> String {
+        use base64::engine::general_purpose::{
+            STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD,
+        };
+        use base64::Engine as _;
+        match (self.url, self.raw) {
+            (false, false) => STANDARD.encode(bytes),
+            (false, true) => STANDARD_NO_PAD.encode(bytes),
+            (true, false) => URL_SAFE.encode(bytes),
+            (true, true) => URL_SAFE_NO_PAD.encode(bytes),
+        }
+    }
+}
+
+/// Go's `base64` decoding (`DecodeString` of the encoding `enc` gives): padding required unless
+/// raw, line breaks skipped, the bits after the last full byte ignored unless strict; an error
+/// names the offset of the first bad byte as Go does.
+fn go_base64_decode(text: &str, enc: &Base64) -> Result<Vec<u8>, usize> {
+    let alphabet: &[u8; 64] = if enc.url {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+    } else {
+        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    };
     let src = text.as_bytes();
     let is_break = |b: u8| b == b'\n' || b == b'\r';
     let skip_breaks = |mut at: usize| {
@@ -141,11 +190,15 @@ fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
                 if count == 0 {
                     return Ok(out);
                 }
-                return Err(at - count);
+                if count == 1 || !enc.raw {
+                    return Err(at - count);
+                }
+                finished = true;
+                break;
             }
             let b = src[at];
             at += 1;
-            if let Some(i) = ALPHABET.iter().position(|&a| a == b) {
+            if let Some(i) = alphabet.iter().position(|&a| a == b) {
                 sextets[count] = i as u8;
                 count += 1;
                 continue;
@@ -153,7 +206,7 @@ fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
             if is_break(b) {
                 continue;
             }
-            if b != b'=' || count < 2 {
+            if b != b'=' || count < 2 || enc.raw {
                 return Err(at - 1);
             }
             if count == 2 {
@@ -178,6 +231,10 @@ fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
             .iter()
             .fold(0u32, |acc, &s| (acc << 6) | u32::from(s));
         let bytes = bits.to_be_bytes();
+        // Strict: the bits after the last byte of a short quantum must be zero.
+        if enc.strict && count < 4 && bytes[count..].iter().any(|&b| b != 0) {
+            return Err(at - (4 - count));
+        }
         out.extend_from_slice(&bytes[1..count]);
         if finished {
             return Ok(out);
@@ -187,24 +244,24 @@ fn go_base64_decode(text: &str) -> Result<Vec<u8>, usize> {
 
 #[starlark_module]
 fn base64_members(builder: &mut GlobalsBuilder) {
-    /// Standard base64 with padding; ytt ignores keyword arguments (`encoding=`).
+    /// Base64 in the encoding the keyword arguments choose ([`Base64`]).
     fn encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
-        use base64::Engine as _;
-        let s = one_positional_str("base64.encode", &args.items)?;
-        Ok(base64::engine::general_purpose::STANDARD.encode(s))
+        const NAME: &str = "base64.encode";
+        let s = one_positional_str(NAME, &args.items)?;
+        Ok(Base64::from_kwargs(NAME, &kwargs)?.encode(s.as_bytes()))
     }
 
     /// As Go's `base64.StdEncoding.DecodeString` (see [`go_base64_decode`]).
     fn decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "base64.decode";
         let s = one_positional_str(NAME, &args.items)?;
-        let bytes = go_base64_decode(s)
+        let bytes = go_base64_decode(s, &Base64::from_kwargs(NAME, &kwargs)?)
             .map_err(|at| anyhow::anyhow!("{NAME}: illegal base64 data at input byte {at}"))?;
         // ytt's strings are Go's byte strings; these are UTF-8 text (see tests/xfail-cases.txt).
         String::from_utf8(bytes).map_err(|_| {
@@ -215,22 +272,48 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// How Go's `net/url` escapes a string: a path segment or a query component.
-#[derive(Clone, Copy, PartialEq)]
-enum Escape {
+/// What a piece of a URL is, for Go's escaping rules (`net/url`'s `encoding` modes).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Escape {
+    Path,
     PathSegment,
+    Host,
+    UserPassword,
     QueryComponent,
+    Fragment,
 }
 
-/// Go's `url.PathEscape` / `url.QueryEscape`.
-fn url_escape(s: &str, mode: Escape) -> String {
+/// Go's `shouldEscape`: whether byte `c` is written `%XX` in a piece `mode` of a URL.
+fn should_escape(c: u8, mode: Escape) -> bool {
+    use Escape::*;
+    if c.is_ascii_alphanumeric() {
+        return false;
+    }
+    if mode == Host && b"!$&'()*+,;=:[]<>\"".contains(&c) {
+        return false;
+    }
+    match c {
+        b'-' | b'_' | b'.' | b'~' => return false,
+        b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'?' | b'@' => {
+            return match mode {
+                Path => c == b'?',
+                PathSegment => matches!(c, b'/' | b';' | b',' | b'?'),
+                UserPassword => matches!(c, b'@' | b'/' | b'?' | b':'),
+                QueryComponent => true,
+                Fragment => false,
+                Host => true,
+            }
+        }
+        _ => {}
+    }
+    !(mode == Fragment && matches!(c, b'!' | b'(' | b')' | b'*'))
+}
+
+/// Go's `url.PathEscape` / `url.QueryEscape` and the escaping of the other pieces of a URL.
+pub(super) fn url_escape(s: &str, mode: Escape) -> String {
     let mut out = String::with_capacity(s.len());
     for b in s.bytes() {
-        let keep = b.is_ascii_alphanumeric()
-            || matches!(b, b'-' | b'_' | b'.' | b'~')
-            || (mode == Escape::PathSegment
-                && matches!(b, b'$' | b'&' | b'+' | b':' | b'=' | b'@'));
-        if keep {
+        if !should_escape(b, mode) {
             out.push(b as char);
         } else if b == b' ' && mode == Escape::QueryComponent {
             out.push('+');
@@ -241,8 +324,9 @@ fn url_escape(s: &str, mode: Escape) -> String {
     out
 }
 
-/// Go's `url.PathUnescape` / `url.QueryUnescape`, with its error for a bad `%` escape.
-fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
+/// Go's `unescape`: `url.PathUnescape` / `url.QueryUnescape` and the other pieces of a URL,
+/// with its error for a bad `%` escape or (in a host) a character that must not be there.
+pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
@@ -268,6 +352,10 @@ fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
                 i += 1;
             }
             b => {
+                if mode == Escape::Host && b < 0x80 && should_escape(b, mode) {
+                    let bad = (b as char).to_string();
+                    anyhow::bail!("invalid character {} in host name", super::go_quote(&bad));
+                }
                 out.push(b);
                 i += 1;
             }
@@ -278,6 +366,16 @@ fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
 
 #[starlark_module]
 fn url_members(builder: &mut GlobalsBuilder) {
+    /// Go's `url.Parse` (see [`super::url_value`]).
+    fn parse<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let s = one_positional_str("url.parse", &args.items)?;
+        super::url_value::parse_value(s, heap)
+    }
+
     fn path_segment_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,

@@ -506,6 +506,25 @@ impl Compiler {
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_assert(&stmt);
+                if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
+                    // ytt's dialect has `while`, the interpreter's has not: a loop over more
+                    // items than the statement budget allows, left when the condition fails.
+                    self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
+                    self.blocks.push(Block {
+                        line,
+                        is_def: false,
+                        has_body: false,
+                        auto_close,
+                        auto_frame: None,
+                    });
+                    // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
+                    // the condition keep the span of an `if` condition.
+                    self.emit(line, d + 1, &format!("if {cond}:"));
+                    self.emit(line, d + 2, "pass");
+                    self.emit(line, d + 1, "else:");
+                    self.emit(line, d + 2, "break");
+                    return Ok(());
+                }
                 let stmt = if in_def && first == "return" {
                     wrap_return(&stmt)
                 } else {
@@ -550,6 +569,18 @@ fn text_template(text: &str) -> Option<String> {
         parts.push(format!("{rest:?}"));
     }
     Some(parts.join(" + "))
+}
+
+/// The loop variable of a `while` loop (see [`Compiler::code`]).
+const WHILE: &str = "__ytt_while";
+
+/// The condition of the statement `while COND:` (on one line).
+fn while_condition(stmt: &str) -> Option<&str> {
+    let rest = stmt.strip_prefix("while")?;
+    if !rest.starts_with([' ', '(', '\t']) {
+        return None;
+    }
+    Some(rest.trim().strip_suffix(':')?.trim())
 }
 
 fn first_word(stmt: &str) -> &str {

@@ -78,23 +78,42 @@ pub fn build(
 }
 
 /// The `@ytt:` modules a literal template may load (their names are used only as literals).
+/// Each module has one member, named as the module (`load("@ytt:json", "json")`); a load of
+/// anything else needs Starlark, which reports the missing name.
 const MODULES: &[&str] = &[
     "assert", "overlay", "template", "data", "struct", "yaml", "json", "regexp", "base64", "math",
     "md5", "sha256", "url", "version", "library",
 ];
 
-/// Accepts blank lines and `load("@ytt:...", ...)` of modules that exist; anything else needs
+/// Whether `code` is `load("@ytt:MODULE", "MODULE", ALIAS="MODULE", ...)` of a module of
+/// [`MODULES`].
+fn literal_load(code: &str) -> bool {
+    let Some(rest) = code.strip_prefix("load(\"@ytt:") else {
+        return false;
+    };
+    let Some((module, rest)) = rest.split_once('"') else {
+        return false;
+    };
+    if !MODULES.contains(&module) {
+        return false;
+    }
+    let members = [module];
+    let Some(args) = rest.trim_end().strip_suffix(')') else {
+        return false;
+    };
+    args.split(',').skip(1).all(|arg| {
+        let name = arg.rsplit('=').next().unwrap_or("").trim();
+        let name = name.strip_prefix('"').and_then(|n| n.strip_suffix('"'));
+        name.is_some_and(|n| members.contains(&n))
+    }) && args.starts_with(',')
+}
+
+/// Accepts blank lines and `load("@ytt:...", ...)` of names that exist; anything else needs
 /// Starlark.
 fn code_line(line: u32, text: &str) -> Result<(), String> {
     let code = text.trim();
-    if code.is_empty() {
+    if code.is_empty() || literal_load(code) {
         return Ok(());
-    }
-    if let Some(rest) = code.strip_prefix("load(\"@ytt:") {
-        let module = rest.split('"').next().unwrap_or("");
-        if MODULES.contains(&module) {
-            return Ok(());
-        }
     }
     Err(format!(
         "this validator was built without the Starlark interpreter and cannot run template code (line {line}: `{code}`)"
@@ -433,6 +452,25 @@ impl Parser<'_> {
 mod tests {
     use super::*;
     use crate::yaml::parse::parse_file;
+
+    #[cfg(feature = "starlark")]
+    #[test]
+    fn literal_modules_have_their_name_as_only_member() {
+        for module in MODULES {
+            let m = crate::starlark::modules::ytt_module(&format!("@ytt:{module}")).unwrap();
+            let names: Vec<String> = m.names().map(|n| n.as_str().to_string()).collect();
+            assert_eq!(names, vec![module.to_string()], "@ytt:{module}");
+        }
+    }
+
+    #[test]
+    fn literal_loads() {
+        assert!(literal_load(r#"load("@ytt:json", "json", j="json")"#));
+        assert!(!literal_load(r#"load("@ytt:json", "encode")"#));
+        assert!(!literal_load(r#"load("@ytt:json")"#));
+        assert!(!literal_load(r#"load("@ytt:nope", "x")"#));
+        assert!(!literal_load(r#"load("x.star", "x")"#));
+    }
 
     fn eval(src: &str) -> Result<Vec<Tree>, TemplateError> {
         eval_literal(parse_file("v.yml", src, false).unwrap())

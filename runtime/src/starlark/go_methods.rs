@@ -1,0 +1,651 @@
+//! Methods of strings, lists and dicts as starlark-go (ytt's interpreter) has them, where the
+//! `starlark` crate's differ: every call `OBJ.M(ARGS)` of a method named in [`GO_METHODS`]
+//! goes through [`super::budget::METHOD`], which calls [`call`].
+//!
+//! Indices of strings stay counted in characters, as the crate's slicing counts them
+//! (starlark-go counts bytes: the two agree on ASCII text).
+
+use std::fmt;
+
+use allocative::Allocative;
+use starlark::eval::Evaluator;
+use starlark::values::dict::DictRef;
+use starlark::values::list::{AllocList, ListRef};
+use starlark::values::{
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, Value,
+};
+use starlark::{starlark_simple_value, StarlarkPagable};
+
+/// Methods whose calls [`call`] answers or checks first (besides the sized ones of `budget`).
+pub(super) const GO_METHODS: &[&str] = &[
+    "strip",
+    "lstrip",
+    "rstrip",
+    "find",
+    "rfind",
+    "index",
+    "rindex",
+    "splitlines",
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "isupper",
+    "islower",
+    "elems",
+    "codepoints",
+    "elem_ords",
+    "codepoint_ords",
+    "removeprefix",
+    "removesuffix",
+    "partition",
+    "rpartition",
+    "pop",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "clear",
+    "setdefault",
+    "update",
+    "popitem",
+    "get",
+];
+
+/// starlark-go's string methods, sorted.
+pub(super) const STRING_METHODS: &[&str] = &[
+    "capitalize",
+    "codepoint_ords",
+    "codepoints",
+    "count",
+    "elem_ords",
+    "elems",
+    "endswith",
+    "find",
+    "format",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isdigit",
+    "islower",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "lower",
+    "lstrip",
+    "partition",
+    "replace",
+    "rfind",
+    "rindex",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "title",
+    "upper",
+];
+
+/// starlark-go's list methods, sorted.
+pub(super) const LIST_METHODS: &[&str] = &[
+    "append", "clear", "extend", "index", "insert", "pop", "remove",
+];
+
+/// starlark-go's dict methods, sorted.
+pub(super) const DICT_METHODS: &[&str] = &[
+    "clear",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+
+/// The methods of the crate's strings that starlark-go's strings lack.
+pub(super) const NOT_STRING_METHODS: &[&str] = &["removeprefix", "removesuffix"];
+
+type Named<'a, 'v> = &'a [(&'a str, Value<'v>)];
+
+fn error<T>(message: String) -> starlark::Result<T> {
+    Err(starlark::Error::new_other(anyhow::anyhow!(message)))
+}
+
+/// starlark-go's check of a builtin's positional arguments (`UnpackPositionalArgs`): no
+/// keywords, `min` to `max` arguments.
+pub(super) fn positional(
+    name: &str,
+    args: &[Value],
+    named: Named,
+    min: usize,
+    max: usize,
+) -> starlark::Result<()> {
+    if !named.is_empty() {
+        return error(format!("{name}: unexpected keyword arguments"));
+    }
+    let n = args.len();
+    if n < min {
+        let at_least = if min < max { "at least " } else { "" };
+        return error(format!("{name}: got {n} arguments, want {at_least}{min}"));
+    }
+    if n > max {
+        let at_most = if max > min { "at most " } else { "" };
+        return error(format!("{name}: got {n} arguments, want {at_most}{max}"));
+    }
+    Ok(())
+}
+
+/// The string argument `i` (from 1) of `name`.
+fn string_arg<'v>(name: &str, args: &[Value<'v>], i: usize) -> starlark::Result<&'v str> {
+    let v = args[i - 1];
+    v.unpack_str().map_or_else(
+        || {
+            error(format!(
+                "{name}: for parameter {i}: got {}, want string",
+                v.get_type()
+            ))
+        },
+        Ok,
+    )
+}
+
+/// `OBJ.method(ARGS)` as starlark-go answers it: strings, lists and dicts where the crate's
+/// methods differ, anything else by the crate's method.
+pub(super) fn call<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
+    let heap = eval.heap();
+    if let Some(s) = obj.unpack_str() {
+        if let Some(v) = string_method(method, s, args, named, heap)? {
+            return Ok(v);
+        }
+    } else if let Some(list) = ListRef::from_value(obj) {
+        let len = list.len();
+        if let Some(args) = list_method(method, obj, len, args, named, heap)? {
+            return delegate(method, obj, &args, named, eval);
+        }
+    } else if DictRef::from_value(obj).is_some() {
+        dict_method(method, obj, args, named, heap)?;
+    }
+    delegate(method, obj, args, named, eval)
+}
+
+/// The crate's own `obj.method(args)`, its mutation errors worded as starlark-go's.
+fn delegate<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
+    let function = obj.get_attr_error(method, eval.heap())?;
+    eval.eval_function(function, args, named).map_err(|e| {
+        let text = e.without_diagnostic().to_string();
+        let iterating = text.starts_with("This operation mutates an iterable");
+        match mutation(method, obj.get_type()) {
+            Some(verb) if iterating => {
+                let what = container(obj.get_type());
+                starlark::Error::new_other(anyhow::anyhow!(
+                    "{method}: cannot {verb} {what} during iteration"
+                ))
+            }
+            _ => e,
+        }
+    })
+}
+
+/// starlark-go's name of a list or dict in its mutation errors.
+fn container(ty: &str) -> &'static str {
+    if ty == "list" {
+        "list"
+    } else {
+        "hash table"
+    }
+}
+
+/// What `method` does to a list or dict, in starlark-go's mutation errors (`cannot append to
+/// frozen list`); `None` when it does not mutate.
+fn mutation(method: &str, ty: &str) -> Option<&'static str> {
+    Some(match (ty, method) {
+        ("list", "append") => "append to",
+        ("list", "extend") => "extend",
+        ("list", "insert") => "insert into",
+        ("list", "remove" | "pop") => {
+            if method == "pop" {
+                "pop from"
+            } else {
+                "remove from"
+            }
+        }
+        ("list" | "dict", "clear") => "clear",
+        ("dict", "setdefault" | "update") => "insert into",
+        ("dict", "pop" | "popitem") => "delete from",
+        _ => return None,
+    })
+}
+
+/// The refusal to change a frozen list or dict (a global of a template, used by a rule after
+/// the template ran).
+fn frozen_check(method: &str, obj: Value) -> starlark::Result<()> {
+    if obj.unpack_frozen().is_none() {
+        return Ok(());
+    }
+    let ty = obj.get_type();
+    match mutation(method, ty) {
+        // starlark-go names the method, but for a dict's `clear`.
+        Some(verb) if (ty, method) == ("dict", "clear") => {
+            error(format!("cannot {verb} frozen hash table"))
+        }
+        Some(verb) => error(format!("{method}: cannot {verb} frozen {}", container(ty))),
+        None => Ok(()),
+    }
+}
+
+/// A list method's checks; the arguments to call the crate's method with (a negative `pop`
+/// index made positive), or `None` when `method` is not a list method of starlark-go's.
+fn list_method<'v>(
+    method: &str,
+    obj: Value<'v>,
+    len: usize,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<Option<Vec<Value<'v>>>> {
+    match method {
+        "pop" => {
+            positional(method, args, named, 0, 1)?;
+            let given = match args.first() {
+                Some(v) => v.unpack_i32().map_or_else(
+                    || {
+                        error(format!(
+                            "pop: for parameter 1: got {}, want int",
+                            v.get_type()
+                        ))
+                    },
+                    |i| Ok(i as i64),
+                )?,
+                None => len as i64 - 1,
+            };
+            let i = if given < 0 { given + len as i64 } else { given };
+            if i < 0 || i >= len as i64 {
+                return error(if len == 0 {
+                    format!("pop: index {given} out of range: empty list")
+                } else {
+                    format!("pop: list index {given} out of range [-{len}:{}]", len - 1)
+                });
+            }
+            frozen_check(method, obj)?;
+            Ok(Some(vec![heap.alloc(i)]))
+        }
+        "extend" => {
+            positional(method, args, named, 1, 1)?;
+            if !iterable(args[0], heap) {
+                return error(format!(
+                    "extend: for parameter 1: got {}, want iterable",
+                    args[0].get_type()
+                ));
+            }
+            frozen_check(method, obj)?;
+            Ok(Some(args.to_vec()))
+        }
+        "append" | "insert" | "remove" | "clear" => {
+            frozen_check(method, obj)?;
+            Ok(Some(args.to_vec()))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// Whether starlark-go iterates `v` (strings are not iterable there).
+fn iterable<'v>(v: Value<'v>, heap: Heap<'v>) -> bool {
+    v.get_type() != "string" && v.iterate(heap).is_ok()
+}
+
+/// A dict method's checks before the crate's method runs.
+fn dict_method<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<()> {
+    match method {
+        "popitem" => {
+            positional(method, args, named, 0, 0)?;
+            if obj.length()? == 0 {
+                return error("popitem: empty dict".to_string());
+            }
+        }
+        "update" => {
+            positional("update", args, &[], 0, 1)?;
+            if let Some(pairs) = args.first() {
+                update_pairs("update", *pairs, heap)?;
+            }
+        }
+        "get" => {
+            if let Some(key) = args.first() {
+                if key.get_hashed().is_err() {
+                    return error(format!("get: unhashable type: {}", key.get_type()));
+                }
+            }
+        }
+        _ => {}
+    }
+    frozen_check(method, obj)
+}
+
+/// starlark-go's checks of the positional argument of `dict()` and `update()`: a mapping, or
+/// an iterable of pairs.
+pub(super) fn update_pairs<'v>(
+    name: &str,
+    pairs: Value<'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<()> {
+    if DictRef::from_value(pairs).is_some()
+        || super::convert::map_fragment_items(pairs, heap).is_some()
+    {
+        return Ok(());
+    }
+    if !iterable(pairs, heap) {
+        return error(format!("{name}: got {}, want iterable", pairs.get_type()));
+    }
+    for (i, item) in pairs.iterate(heap)?.enumerate() {
+        if !iterable(item, heap) {
+            return error(format!(
+                "{name}: dictionary update sequence element #{i} is not iterable ({})",
+                item.get_type()
+            ));
+        }
+        match item.length() {
+            Ok(2) => {}
+            Ok(n) => {
+                return error(format!(
+                    "{name}: dictionary update sequence element #{i} has length {n}, want 2"
+                ))
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
+}
+
+/// A string method as starlark-go answers it; `None` for those the crate answers alike.
+fn string_method<'v>(
+    method: &str,
+    s: &str,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<Option<Value<'v>>> {
+    let text = |t: String| Ok(Some(heap.alloc(t)));
+    match method {
+        "strip" | "lstrip" | "rstrip" => {
+            positional(method, args, named, 0, 1)?;
+            let chars = match args.first() {
+                Some(_) => string_arg(method, args, 1)?,
+                None => "",
+            };
+            let cut = |c: char| {
+                if chars.is_empty() {
+                    c.is_whitespace()
+                } else {
+                    chars.contains(c)
+                }
+            };
+            let out = match method {
+                "strip" => s.trim_matches(cut),
+                "lstrip" => s.trim_start_matches(cut),
+                _ => s.trim_end_matches(cut),
+            };
+            text(out.to_string())
+        }
+        "replace" => {
+            positional(method, args, named, 2, 3)?;
+            let (old, new) = (string_arg(method, args, 1)?, string_arg(method, args, 2)?);
+            let count = match args.get(2) {
+                Some(v) => v.unpack_i32().map_or_else(
+                    || {
+                        error(format!(
+                            "replace: for parameter 3: got {}, want int",
+                            v.get_type()
+                        ))
+                    },
+                    Ok,
+                )?,
+                None => -1,
+            };
+            text(match usize::try_from(count) {
+                Ok(n) => s.replacen(old, new, n),
+                Err(_) => s.replace(old, new),
+            })
+        }
+        "find" | "rfind" | "index" | "rindex" => find(method, s, args, named).map(|i| {
+            Some(match i {
+                Some(i) => heap.alloc(i as i64),
+                None => heap.alloc(-1),
+            })
+        }),
+        "splitlines" => {
+            positional(method, args, named, 0, 1)?;
+            let keep = args.first().is_some_and(|v| v.to_bool());
+            let mut lines: Vec<&str> = if keep {
+                s.split_inclusive('\n').collect()
+            } else {
+                s.split('\n').collect()
+            };
+            if !keep && s.ends_with('\n') {
+                lines.pop();
+            }
+            if s.is_empty() {
+                lines.clear();
+            }
+            Ok(Some(heap.alloc(AllocList(lines))))
+        }
+        "upper" | "lower" | "title" | "capitalize" | "isupper" | "islower" => {
+            positional(method, args, named, 0, 0)?;
+            Ok(Some(match method {
+                "upper" => heap.alloc(s.chars().map(go_upper).collect::<String>()),
+                "lower" => heap.alloc(s.chars().map(go_lower).collect::<String>()),
+                "title" => heap.alloc(go_title(s)),
+                "capitalize" => heap.alloc(
+                    s.chars()
+                        .enumerate()
+                        .map(|(i, c)| if i == 0 { go_titlecase(c) } else { go_lower(c) })
+                        .collect::<String>(),
+                ),
+                "isupper" => {
+                    Value::new_bool(s.chars().any(cased) && s.chars().all(|c| go_upper(c) == c))
+                }
+                _ => Value::new_bool(s.chars().any(cased) && s.chars().all(|c| go_lower(c) == c)),
+            }))
+        }
+        "elems" | "codepoints" | "elem_ords" | "codepoint_ords" => {
+            positional(method, args, named, 0, 0)?;
+            let ords = method.ends_with("_ords");
+            Ok(Some(if method.starts_with("elem") {
+                heap.alloc(Elems {
+                    text: s.to_string(),
+                    ords,
+                })
+            } else {
+                heap.alloc(Codepoints {
+                    text: s.to_string(),
+                    ords,
+                })
+            }))
+        }
+        m if NOT_STRING_METHODS.contains(&m) => error(super::wording::no_field("string", m, &[])),
+        "partition" | "rpartition" => {
+            positional(method, args, named, 1, 1)?;
+            if string_arg(method, args, 1)?.is_empty() {
+                return error(format!("{method}: empty separator"));
+            }
+            Ok(None)
+        }
+        _ => Ok(None),
+    }
+}
+
+/// `S.find(SUB, START, END)` and its kin: starlark-go's clamped indices (`None` for none), its
+/// error when `index`/`rindex` find nothing. Indices count characters (see the module note).
+fn find(method: &str, s: &str, args: &[Value], named: Named) -> starlark::Result<Option<usize>> {
+    positional(method, args, named, 1, 3)?;
+    let sub = string_arg(method, args, 1)?;
+    let n = s.chars().count() as i64;
+    let index = |i: usize, default: i64| -> starlark::Result<i64> {
+        let Some(v) = args.get(i).filter(|v| !v.is_none()) else {
+            return Ok(default);
+        };
+        let Some(mut x) = v.unpack_i32().map(i64::from) else {
+            return error(format!("{method}: got {}, want int", v.get_type()));
+        };
+        if x < 0 {
+            x += n;
+        }
+        Ok(x.clamp(0, n))
+    };
+    let (start, end) = (index(1, 0)?, index(2, n)?);
+    let byte = |c: i64| s.char_indices().nth(c as usize).map_or(s.len(), |(b, _)| b);
+    let found = (start <= end)
+        .then(|| {
+            let window = &s[byte(start)..byte(end)];
+            let at = if method.starts_with('r') {
+                window.rfind(sub)
+            } else {
+                window.find(sub)
+            };
+            at.map(|b| start as usize + window[..b].chars().count())
+        })
+        .flatten();
+    if found.is_none() && method.ends_with("index") {
+        return error(format!("{method}: substring not found"));
+    }
+    Ok(found)
+}
+
+/// Go's `unicode.ToUpper`: one character for one (a character without a one-character
+/// uppercase stays as it is: `ß`, `ﬁ`).
+fn go_upper(c: char) -> char {
+    let mut up = c.to_uppercase();
+    match (up.next(), up.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+/// Go's `unicode.ToLower` (`İ` becomes `i`).
+fn go_lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// Go's `unicode.ToTitle`: the uppercase but for the digraphs that have a title case of their
+/// own (`ǅ`, `ǈ`, `ǋ`, `ǲ`).
+fn go_titlecase(c: char) -> char {
+    match c {
+        '\u{1C4}'..='\u{1C6}' => '\u{1C5}',
+        '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
+        '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
+        '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
+        c => go_upper(c),
+    }
+}
+
+/// Whether `c` has case (starlark-go's `isCasedRune`: lower, upper or title case).
+fn cased(c: char) -> bool {
+    c.is_lowercase()
+        || c.is_uppercase()
+        || matches!(c, '\u{1C5}' | '\u{1C8}' | '\u{1CB}' | '\u{1F2}')
+}
+
+/// starlark-go's `title`: a cased character after a cased one lowercased, any other title-cased.
+fn go_title(s: &str) -> String {
+    let mut prev_cased = false;
+    s.chars()
+        .map(|c| {
+            let c = if prev_cased {
+                go_lower(c)
+            } else {
+                go_titlecase(c)
+            };
+            prev_cased = cased(c);
+            c
+        })
+        .collect()
+}
+
+/// `S.elems()` (`ords`: `S.elem_ords()`): the bytes of a string, iterable. Bytes of ASCII
+/// characters are one-character strings; those of other characters cannot be strings of their
+/// own here, so `elems()` gives whole characters for them (`elem_ords()` gives the bytes).
+#[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct Elems {
+    text: String,
+    ords: bool,
+}
+
+/// `S.codepoints()` (`ords`: `S.codepoint_ords()`): the characters of a string, iterable.
+#[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct Codepoints {
+    text: String,
+    ords: bool,
+}
+
+starlark_simple_value!(Elems);
+starlark_simple_value!(Codepoints);
+
+impl fmt::Display for Elems {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = if self.ords { "elem_ords" } else { "elems" };
+        write!(f, "{}.{name}()", super::go_quote(&self.text))
+    }
+}
+
+impl fmt::Display for Codepoints {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = if self.ords {
+            "codepoint_ords"
+        } else {
+            "codepoints"
+        };
+        write!(f, "{}.{name}()", super::go_quote(&self.text))
+    }
+}
+
+#[starlark_value(type = "elems")]
+impl<'v> StarlarkValue<'v> for Elems {
+    fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+        Ok(if self.ords {
+            self.text.bytes().map(|b| heap.alloc(b as i32)).collect()
+        } else {
+            self.text
+                .chars()
+                .map(|c| heap.alloc(c.to_string()))
+                .collect()
+        })
+    }
+}
+
+#[starlark_value(type = "codepoints")]
+impl<'v> StarlarkValue<'v> for Codepoints {
+    fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+        Ok(self
+            .text
+            .chars()
+            .map(|c| {
+                if self.ords {
+                    heap.alloc(c as i32)
+                } else {
+                    heap.alloc(c.to_string())
+                }
+            })
+            .collect())
+    }
+}
