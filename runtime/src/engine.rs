@@ -252,6 +252,8 @@ fn load_documents(
             )
             .at_opt((e.line > 0).then(|| Pos::new(input.name.as_str(), e.line)))
         })?;
+        // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
+        check_misplaced(&raw, &["data/values-schema"])?;
         let mut raw = raw;
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);
@@ -269,9 +271,9 @@ fn load_documents(
             .iter()
             .any(|d| doc_annotation(d) == Some("data/values-schema"));
         if schema_file {
-            check_misplaced(raw)?;
+            check_misplaced(raw, &ANNOTATIONS)?;
         } else if !opts.schema_inspect && values_misplaced.is_none() {
-            values_misplaced = check_misplaced(raw).err();
+            values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
         }
     }
     let values_misplaced_found = values_misplaced.is_some();
@@ -437,11 +439,15 @@ fn allow_key_overrides(nodes: &mut [RawNode]) {
     }
 }
 
-/// `#@data/values` on anything but a document is an error, and so is a document that has it twice.
-fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
-    fn walk(node: &RawNode, file: &str) -> Result<(), CheckError> {
+/// The annotations that mark data values documents.
+const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
+
+/// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
+/// document that has it twice.
+fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
+    fn walk(node: &RawNode, file: &str, names: &[&str]) -> Result<(), CheckError> {
         if node.kind == RawKind::Document {
-            for name in ["data/values", "data/values-schema"] {
+            for &name in names {
                 let count = node
                     .comments
                     .iter()
@@ -458,7 +464,7 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
         } else {
             for c in &node.comments {
                 let name = c.text.split_whitespace().next().unwrap_or("");
-                if name == "data/values" || name == "data/values-schema" {
+                if names.contains(&name) {
                     let what = match node.kind {
                         RawKind::MapItem(_) => "map item",
                         _ => "array item",
@@ -472,13 +478,13 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
         }
         if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
             for i in items {
-                walk(i, file)?;
+                walk(i, file, names)?;
             }
         }
         Ok(())
     }
     for d in &raw.docs {
-        walk(d, &raw.name)?;
+        walk(d, &raw.name, names)?;
     }
     Ok(())
 }

@@ -40,9 +40,9 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         parser.find_map(|event| match event {
             Ok(event) => {
                 aliases.see(&event.data);
-                None
+                older_libyaml_error(&event, src).map(|e| (Err(e), aliases.unknown.take()))
             }
-            Err(e) => Some((e, aliases.unknown.take())),
+            Err(e) => Some((Ok(e), aliases.unknown.take())),
         })
     })
     .ok()
@@ -57,6 +57,10 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
             strict: None,
         });
     }
+    let error = match error {
+        Ok(error) => error,
+        Err(older) => return Some(older),
+    };
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.
@@ -72,6 +76,77 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         message: truncated(error.problem()),
         strict: None,
     })
+}
+
+/// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that
+/// libyaml-safer reads: a `%YAML` version other than 1.1 (1.2 came later), and the escape `\/`
+/// in a double-quoted scalar (also added for YAML 1.2).
+fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<SyntaxError> {
+    use libyaml_safer::{EventData, ScalarStyle};
+    let line_of = |line: u64| u32::try_from(line).unwrap_or(u32::MAX);
+    match &event.data {
+        EventData::DocumentStart {
+            version_directive: Some(v),
+            ..
+        } if (v.major, v.minor) != (1, 1) => {
+            // A parser error at the directive: its 0-based line (0 is no line).
+            let first = usize::try_from(event.start_mark.line).unwrap_or(usize::MAX);
+            let line = src
+                .lines()
+                .enumerate()
+                .skip(first)
+                .find(|(_, l)| l.starts_with("%YAML"))
+                .map_or(first, |(i, _)| i);
+            Some(SyntaxError {
+                line: line_of(line as u64),
+                message: "found incompatible YAML document".into(),
+                strict: None,
+            })
+        }
+        EventData::Scalar {
+            style: ScalarStyle::DoubleQuoted,
+            ..
+        } => {
+            // A scanner error at the escape: its 1-based line.
+            let start = usize::try_from(event.start_mark.line).unwrap_or(usize::MAX);
+            let column = usize::try_from(event.start_mark.column).unwrap_or(usize::MAX);
+            let mut lines = src.split('\n').skip(start);
+            let first = lines.next()?;
+            let text = first
+                .chars()
+                .skip(column)
+                .chain(std::iter::once('\n'))
+                .chain(lines.flat_map(|l| l.chars().chain(std::iter::once('\n'))));
+            let mut line = start + 1;
+            let mut quoted = false;
+            let mut escaped = false;
+            for c in text {
+                if c == '\n' {
+                    line += 1;
+                }
+                if !quoted {
+                    // The node's properties (`&a !!str`) come before the quote.
+                    quoted = c == '"';
+                    continue;
+                }
+                match (escaped, c) {
+                    (true, '/') => {
+                        return Some(SyntaxError {
+                            line: line_of(line as u64),
+                            message: "found unknown escape character".into(),
+                            strict: None,
+                        })
+                    }
+                    (true, _) => escaped = false,
+                    (false, '\\') => escaped = true,
+                    (false, '"') => return None,
+                    _ => {}
+                }
+            }
+            None
+        }
+        _ => None,
+    }
 }
 
 /// The anchors of the current document, and the first alias that names none of them.

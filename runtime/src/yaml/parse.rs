@@ -14,7 +14,7 @@ use std::sync::Arc;
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::block::GaveUp;
-use super::saphyr_text::{directives_start, quoted_scalar_end, scan_comments};
+use super::saphyr_text::{directives_start, is_block_header, quoted_scalar_end, scan_comments};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -297,6 +297,13 @@ struct Builder<'a> {
     /// Nodes copied by aliases so far.
     alias_nodes: usize,
     first_explicit: bool,
+    /// Anchors of the collections being read, and whether each is a map (an alias to one is a
+    /// node inside itself).
+    open_anchors: Vec<(usize, bool)>,
+    /// The first error go-yaml finds when it decodes the document being read (a merge key
+    /// without a map, a tagged scalar that does not decode, an anchor inside itself): go-yaml
+    /// parses a whole document before it decodes it, so its syntax errors come first.
+    decode_error: Option<SyntaxError>,
 }
 
 /// The depth budget's error, for the collection on `line`.
@@ -331,7 +338,18 @@ impl<'a> Builder<'a> {
             first_explicit: false,
             depth: 0,
             alias_nodes: 0,
+            open_anchors: Vec::new(),
+            decode_error: None,
         }
+    }
+
+    /// Notes a decoding error, reported at the end of its document (only the first counts).
+    fn decode_failed(&mut self, message: String) {
+        self.decode_error.get_or_insert(SyntaxError {
+            line: 0,
+            message,
+            strict: None,
+        });
     }
 
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
@@ -372,8 +390,15 @@ impl<'a> Builder<'a> {
         loop {
             let (ev, span) = self.next()?;
             match ev {
-                Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
-                Event::StreamEnd => break,
+                Event::StreamStart | Event::Nothing => {}
+                Event::DocumentEnd | Event::StreamEnd => {
+                    if let Some(e) = self.decode_error.take() {
+                        return Err(e);
+                    }
+                    if matches!(ev, Event::StreamEnd) {
+                        break;
+                    }
+                }
                 Event::DocumentStart(explicit) => {
                     // Anchors do not reach across documents.
                     self.anchors.clear();
@@ -450,7 +475,14 @@ impl<'a> Builder<'a> {
                     }
                     _ => text,
                 };
-                let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
+                let v = match self.scalar(&text, style, tag.as_deref(), line_of(&span)) {
+                    Ok(v) => v,
+                    Err(e) if e.strict.is_none() => {
+                        self.decode_failed(e.message);
+                        Value::Null
+                    }
+                    Err(e) => return Err(e),
+                };
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
                 Ok(v)
@@ -473,9 +505,16 @@ impl<'a> Builder<'a> {
                     }
                     Ok(v.clone())
                 }
+                None if id != 0 && self.open_anchors.iter().any(|&(a, _)| a == id) => {
+                    // go-yaml reads it, and fails when it decodes the alias.
+                    let name = self.alias_name(span.start.index());
+                    self.decode_failed(format!("anchor '{name}' value contains itself"));
+                    Ok(RawValue::Scalar(Value::Null))
+                }
                 None => Err(self.unknown_anchor(span.start.index())),
             },
             Event::SequenceStart(anchor, _) => {
+                self.open_anchors.push((anchor, false));
                 let mut items = Vec::new();
                 loop {
                     let (ev, span) = self.next()?;
@@ -491,11 +530,13 @@ impl<'a> Builder<'a> {
                         comments: Vec::new(),
                     });
                 }
+                self.open_anchors.pop();
                 let v = RawValue::Array(items);
                 self.remember(anchor, &v);
                 Ok(v)
             }
             Event::MappingStart(anchor, _) => {
+                self.open_anchors.push((anchor, true));
                 let mut items: Vec<RawNode> = Vec::new();
                 loop {
                     let (ev, span) = self.next()?;
@@ -503,6 +544,7 @@ impl<'a> Builder<'a> {
                         break;
                     }
                     let line = line_of(&span);
+                    let merge = is_merge_key(&ev);
                     let key = match self.value(ev, span)? {
                         RawValue::Scalar(k) => k,
                         _ => {
@@ -514,17 +556,27 @@ impl<'a> Builder<'a> {
                         }
                     };
                     let (ev, span) = self.next()?;
-                    let value = self.value(ev, span)?;
-                    if key.as_str() == Some("<<") {
-                        // A YAML merge key: splice the referenced map's items in.
-                        if let RawValue::Map(merged) = value {
-                            for m in merged {
-                                if !items.iter().any(|i| i.kind == m.kind) {
-                                    items.push(m);
-                                }
+                    if merge {
+                        if let Event::Alias(id) = ev {
+                            // go-yaml looks at the kind of the anchored node before it decodes
+                            // the alias (which may be a node inside itself).
+                            if self.open_anchors.contains(&(id, false)) {
+                                self.decode_failed(MERGE_WANTS_MAP.into());
                             }
-                            continue;
                         }
+                    }
+                    let value = self.value(ev, span)?;
+                    if merge {
+                        // A YAML merge key: the merged map's items join this map's, as they
+                        // are (ytt then refuses keys given twice). go-yaml's fork takes a map
+                        // or an empty sequence, and refuses anything else (a sequence's item
+                        // positions are nodes of their own, which are not maps).
+                        match value {
+                            RawValue::Map(merged) => items.extend(merged),
+                            RawValue::Array(merged) if merged.is_empty() => {}
+                            _ => self.decode_failed(MERGE_WANTS_MAP.into()),
+                        }
+                        continue;
                     }
                     items.push(RawNode {
                         kind: RawKind::MapItem(key),
@@ -533,6 +585,7 @@ impl<'a> Builder<'a> {
                         comments: Vec::new(),
                     });
                 }
+                self.open_anchors.pop();
                 let v = RawValue::Map(items);
                 self.remember(anchor, &v);
                 Ok(v)
@@ -548,17 +601,22 @@ impl<'a> Builder<'a> {
     /// go-yaml's error for an alias `*name` (at character `at`) with no anchor before it in
     /// its document: the anchor's name, no line.
     fn unknown_anchor(&self, at: usize) -> SyntaxError {
-        let at = at.min(self.chars.len());
-        let name: String = self.chars[at..]
-            .iter()
-            .skip_while(|&&c| c == '*')
-            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
-            .collect();
         SyntaxError {
             line: 0,
-            message: format!("unknown anchor '{name}' referenced"),
+            message: format!("unknown anchor '{}' referenced", self.alias_name(at)),
             strict: None,
         }
+    }
+
+    /// The name of the alias `*name` at character `at`, as libyaml scans it: letters, digits,
+    /// `_` and `-` (`*a:` is the alias `a` before a `:`).
+    fn alias_name(&self, at: usize) -> String {
+        let at = at.min(self.chars.len());
+        self.chars[at..]
+            .iter()
+            .skip_while(|&&c| c == '*')
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+            .collect()
     }
 
     fn remember(&mut self, anchor: usize, v: &RawValue) {
@@ -599,7 +657,8 @@ impl<'a> Builder<'a> {
         end >= self.chars.len() && !matches!(self.chars.last(), None | Some('\n' | '\r'))
     }
 
-    /// The line of the `-` that introduces an array item whose content starts at `span`.
+    /// The line of the `-` (or, in a flow sequence, the `[` or `,`) that introduces an array
+    /// item whose content starts at `span`.
     fn dash_line(&self, span: &Span) -> u32 {
         let start = span.start.index().min(self.chars.len());
         let mut line = span.start.line() as u32;
@@ -634,7 +693,9 @@ impl<'a> Builder<'a> {
                 continue;
             }
             match c {
-                '-' => return line,
+                // ytt's go-yaml fork gives a flow sequence's item the line of the `[` or `,`
+                // before it.
+                '-' | '[' | ',' => return line,
                 '#' => {}
                 _ => return span.start.line() as u32,
             }
@@ -643,16 +704,28 @@ impl<'a> Builder<'a> {
     }
 }
 
+/// go-yaml's error for a merge key whose value is not a map.
+const MERGE_WANTS_MAP: &str = "map merge requires map or sequence of maps as the value";
+
+/// Whether a map key's event is YAML's merge key: a plain `<<` without a tag, or `<<` tagged
+/// `!!merge` (a quoted `"<<"` is an ordinary key).
+fn is_merge_key(ev: &Event<'_>) -> bool {
+    match ev {
+        Event::Scalar(text, style, _, tag) if text == "<<" => match tag {
+            None => *style == ScalarStyle::Plain,
+            Some(t) => {
+                (t.handle == "!!" && t.suffix == "merge")
+                    || format!("{}{}", t.handle, t.suffix) == "tag:yaml.org,2002:merge"
+            }
+        },
+        _ => false,
+    }
+}
+
 /// Whether `token` is what may stand between an array item's `-` and its content on other lines:
 /// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
 fn is_header_token(token: &[char]) -> bool {
-    match token.split_first() {
-        Some(('|' | '>', rest)) => rest
-            .iter()
-            .all(|c| matches!(c, '+' | '-') || c.is_ascii_digit()),
-        Some(('!' | '&', _)) => true,
-        _ => false,
-    }
+    is_block_header(token) || matches!(token.first(), Some('!' | '&'))
 }
 
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns.
