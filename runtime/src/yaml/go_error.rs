@@ -11,7 +11,14 @@ use super::parse::SyntaxError;
 
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
 /// reads the whole text.
+#[cfg(test)]
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
+    first_error_at(src).map(|(e, _)| e)
+}
+
+/// [`first_error`], with the 1-based line where libyaml stopped (for a parser error, one more
+/// than the line go-yaml prints).
+pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, u32)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -25,11 +32,20 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         ""
     };
     let pad = if src.ends_with('\\') { "q" } else { "" };
+    // go-yaml's libyaml predates YAML 1.2's escape `\/`: a `/` after a `\` becomes a `q`, an
+    // unknown escape in a double-quoted scalar and the same text anywhere else (`\\/` stays
+    // an escaped backslash before a character).
+    let slash = src.contains("\\/");
     let padded;
-    let src = if bom.is_empty() && pad.is_empty() {
+    let src = if bom.is_empty() && pad.is_empty() && !slash {
         src
     } else {
-        padded = format!("{bom}{src}{pad}");
+        let text = if slash {
+            std::borrow::Cow::Owned(src.replace("\\/", "\\q"))
+        } else {
+            std::borrow::Cow::Borrowed(src)
+        };
+        padded = format!("{bom}{text}{pad}");
         &padded
     };
     let found = crate::panic_guard::catch_panic(|| {
@@ -39,7 +55,7 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         let mut aliases = AliasCheck::default();
         parser.find_map(|event| match event {
             Ok(event) => {
-                aliases.see(&event.data);
+                aliases.see(&event);
                 older_libyaml_error(&event, src).map(|e| (Err(e), aliases.unknown.take()))
             }
             Err(e) => Some((Ok(e), aliases.unknown.take())),
@@ -50,16 +66,20 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
     let (error, unknown_alias) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
     // the syntax error, is the error ytt reports.
-    if let Some(name) = unknown_alias {
-        return Some(SyntaxError {
+    if let Some((name, line)) = unknown_alias {
+        let e = SyntaxError {
             line: 0,
             message: format!("unknown anchor '{name}' referenced"),
             strict: None,
-        });
+        };
+        return Some((e, line));
     }
     let error = match error {
         Ok(error) => error,
-        Err(older) => return Some(older),
+        Err(older) => {
+            let line = older.line + 1;
+            return Some((older, line));
+        }
     };
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
@@ -71,18 +91,19 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         .find(|&line| line != 0)
         .unwrap_or(0)
         + u64::from(scanner);
-    Some(SyntaxError {
+    let stopped = u32::try_from(line + u64::from(!scanner)).unwrap_or(u32::MAX);
+    let e = SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         message: truncated(error.problem()),
         strict: None,
-    })
+    };
+    Some((e, stopped))
 }
 
 /// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that
-/// libyaml-safer reads: a `%YAML` version other than 1.1 (1.2 came later), and the escape `\/`
-/// in a double-quoted scalar (also added for YAML 1.2).
+/// libyaml-safer reads: a `%YAML` version other than 1.1 (1.2 came later).
 fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<SyntaxError> {
-    use libyaml_safer::{EventData, ScalarStyle};
+    use libyaml_safer::EventData;
     let line_of = |line: u64| u32::try_from(line).unwrap_or(u32::MAX);
     match &event.data {
         EventData::DocumentStart {
@@ -103,48 +124,6 @@ fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<Syntax
                 strict: None,
             })
         }
-        EventData::Scalar {
-            style: ScalarStyle::DoubleQuoted,
-            ..
-        } => {
-            // A scanner error at the escape: its 1-based line.
-            let start = usize::try_from(event.start_mark.line).unwrap_or(usize::MAX);
-            let column = usize::try_from(event.start_mark.column).unwrap_or(usize::MAX);
-            let mut lines = src.split('\n').skip(start);
-            let first = lines.next()?;
-            let text = first
-                .chars()
-                .skip(column)
-                .chain(std::iter::once('\n'))
-                .chain(lines.flat_map(|l| l.chars().chain(std::iter::once('\n'))));
-            let mut line = start + 1;
-            let mut quoted = false;
-            let mut escaped = false;
-            for c in text {
-                if c == '\n' {
-                    line += 1;
-                }
-                if !quoted {
-                    // The node's properties (`&a !!str`) come before the quote.
-                    quoted = c == '"';
-                    continue;
-                }
-                match (escaped, c) {
-                    (true, '/') => {
-                        return Some(SyntaxError {
-                            line: line_of(line as u64),
-                            message: "found unknown escape character".into(),
-                            strict: None,
-                        })
-                    }
-                    (true, _) => escaped = false,
-                    (false, '\\') => escaped = true,
-                    (false, '"') => return None,
-                    _ => {}
-                }
-            }
-            None
-        }
         _ => None,
     }
 }
@@ -153,13 +132,14 @@ fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<Syntax
 #[derive(Default)]
 struct AliasCheck {
     anchors: std::collections::HashSet<String>,
-    unknown: Option<String>,
+    /// The alias's name and 1-based line.
+    unknown: Option<(String, u32)>,
 }
 
 impl AliasCheck {
-    fn see(&mut self, data: &libyaml_safer::EventData) {
+    fn see(&mut self, event: &libyaml_safer::Event) {
         use libyaml_safer::EventData;
-        let anchor = match data {
+        let anchor = match &event.data {
             // Anchors do not reach across documents (as in `parse`).
             EventData::DocumentStart { .. } => {
                 self.anchors.clear();
@@ -167,7 +147,8 @@ impl AliasCheck {
             }
             EventData::Alias { anchor } => {
                 if self.unknown.is_none() && !self.anchors.contains(anchor) {
-                    self.unknown = Some(anchor.clone());
+                    let line = u32::try_from(event.start_mark.line + 1).unwrap_or(u32::MAX);
+                    self.unknown = Some((anchor.clone(), line));
                 }
                 None
             }
@@ -182,8 +163,9 @@ impl AliasCheck {
     }
 }
 
-/// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`.
-fn truncated(problem: &str) -> String {
+/// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`, ``cannot decode
+/// !!str `a`` for `a}b`.
+pub(super) fn truncated(problem: &str) -> String {
     match problem.find([']', '}']) {
         Some(end) => problem[..end].to_string(),
         None => problem.to_string(),

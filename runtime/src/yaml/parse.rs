@@ -158,9 +158,15 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     let mut docs = builder.documents();
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
-    // otherwise.
-    if let Some(e) = super::go_error::first_error(src) {
-        return Err(e);
+    // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
+    // a document that ends before the syntax error comes first.
+    if let Some((e, stopped)) = super::go_error::first_error_at(src) {
+        if !builder
+            .decode_failed_before
+            .is_some_and(|end| end < stopped)
+        {
+            return Err(e);
+        }
     }
     if docs.is_err() {
         if let Some(events) = super::libyaml_events::read(src) {
@@ -304,6 +310,8 @@ struct Builder<'a> {
     /// without a map, a tagged scalar that does not decode, an anchor inside itself): go-yaml
     /// parses a whole document before it decodes it, so its syntax errors come first.
     decode_error: Option<SyntaxError>,
+    /// The line where the document whose decoding failed ends.
+    decode_failed_before: Option<u32>,
 }
 
 /// The depth budget's error, for the collection on `line`.
@@ -340,6 +348,7 @@ impl<'a> Builder<'a> {
             alias_nodes: 0,
             open_anchors: Vec::new(),
             decode_error: None,
+            decode_failed_before: None,
         }
     }
 
@@ -347,7 +356,7 @@ impl<'a> Builder<'a> {
     fn decode_failed(&mut self, message: String) {
         self.decode_error.get_or_insert(SyntaxError {
             line: 0,
-            message,
+            message: super::go_error::truncated(&message),
             strict: None,
         });
     }
@@ -393,6 +402,7 @@ impl<'a> Builder<'a> {
                 Event::StreamStart | Event::Nothing => {}
                 Event::DocumentEnd | Event::StreamEnd => {
                     if let Some(e) = self.decode_error.take() {
+                        self.decode_failed_before = Some(line_of(&span));
                         return Err(e);
                     }
                     if matches!(ev, Event::StreamEnd) {
@@ -468,7 +478,7 @@ impl<'a> Builder<'a> {
                 let text = match style {
                     ScalarStyle::Literal | ScalarStyle::Folded
                         if matches!(self.events, Events::Saphyr(_))
-                            && self.ends_unterminated(end) =>
+                            && self.ends_unterminated(span.start.index(), end) =>
                     {
                         text.strip_suffix('\n')
                             .map_or(text.clone(), |t| t.to_string().into())
@@ -521,7 +531,9 @@ impl<'a> Builder<'a> {
                     if matches!(ev, Event::SequenceEnd) {
                         break;
                     }
-                    let line = self.dash_line(&span);
+                    // The line of the `-` (or, in a flow sequence, the `[` or `,`: ytt's go-yaml
+                    // fork gives an item the line of the one before it).
+                    let line = self.introducer_line(&span, |c| matches!(c, '-' | '[' | ','));
                     let value = self.value(ev, span)?;
                     items.push(RawNode {
                         kind: RawKind::ArrayItem,
@@ -543,7 +555,13 @@ impl<'a> Builder<'a> {
                     if matches!(ev, Event::MappingEnd) {
                         break;
                     }
-                    let line = line_of(&span);
+                    let line = match &ev {
+                        // An empty key after `?` is on the `?`'s line for go-yaml.
+                        Event::Scalar(text, ScalarStyle::Plain, 0, None) if text.is_empty() => {
+                            self.introducer_line(&span, |c| c == '?')
+                        }
+                        _ => line_of(&span),
+                    };
                     let merge = is_merge_key(&ev);
                     let key = match self.value(ev, span)? {
                         RawValue::Scalar(k) => k,
@@ -565,7 +583,16 @@ impl<'a> Builder<'a> {
                             }
                         }
                     }
+                    // go-yaml refuses a merge key's sequence before it decodes the items.
+                    let earlier = if merge && matches!(ev, Event::SequenceStart(..)) {
+                        Some(self.decode_error.take())
+                    } else {
+                        None
+                    };
                     let value = self.value(ev, span)?;
+                    if let Some(earlier) = earlier {
+                        self.decode_error = earlier;
+                    }
                     if merge {
                         // A YAML merge key: the merged map's items join this map's, as they
                         // are (ytt then refuses keys given twice). go-yaml's fork takes a map
@@ -649,21 +676,34 @@ impl<'a> Builder<'a> {
         })
     }
 
-    /// Whether a block scalar whose span ends at `end` reaches the end of the text, and the
-    /// text's last line has no line break: saphyr-parser counts one there, go-yaml does not
-    /// (`a: |` + `  x` at the end of a file is `"x"`, with `|+` too; `a: |` + `  x` + `  ` is
-    /// `"x\n"`).
-    fn ends_unterminated(&self, end: usize) -> bool {
-        end >= self.chars.len() && !matches!(self.chars.last(), None | Some('\n' | '\r'))
+    /// Whether a block scalar (its content at `start..end`) reaches the end of the text and saphyr-parser
+    /// counted a line break there that go-yaml does not: the text's last line has no line break
+    /// and is at least as long as the scalar's indentation (`a: |` + `  x` at the end of a file
+    /// is `"x"`, with `|+` too; `a: |+` + `  m` + ` ` is `"m\n"`).
+    fn ends_unterminated(&self, start: usize, end: usize) -> bool {
+        let chars = self.chars;
+        if end < chars.len() || matches!(chars.last(), None | Some('\n')) {
+            return false;
+        }
+        let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
+        // saphyr-parser's span starts at the scalar's first content: its column is the
+        // scalar's indentation.
+        let start = start.min(chars.len());
+        let indent = chars[..start]
+            .iter()
+            .rev()
+            .take_while(|&&c| c != '\n')
+            .count();
+        last >= indent.max(1)
     }
 
-    /// The line of the `-` (or, in a flow sequence, the `[` or `,`) that introduces an array
-    /// item whose content starts at `span`.
-    fn dash_line(&self, span: &Span) -> u32 {
+    /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
+    /// content starts at `span`; the node's own line if something else comes first.
+    fn introducer_line(&self, span: &Span, introduces: impl Fn(char) -> bool) -> u32 {
         let start = span.start.index().min(self.chars.len());
         let mut line = span.start.line() as u32;
         let mut i = start;
-        // Walk back over blanks, newlines and comment text to the nearest `-` or `[`/`,`.
+        // Walk back over blanks, newlines and comment text to the nearest indicator.
         while i > 0 {
             i -= 1;
             let c = self.chars[i];
@@ -693,9 +733,7 @@ impl<'a> Builder<'a> {
                 continue;
             }
             match c {
-                // ytt's go-yaml fork gives a flow sequence's item the line of the `[` or `,`
-                // before it.
-                '-' | '[' | ',' => return line,
+                c if introduces(c) => return line,
                 '#' => {}
                 _ => return span.start.line() as u32,
             }
