@@ -16,7 +16,9 @@ use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
 use crate::value::{Node, Pos};
-use crate::yaml::parse::{parse_file, RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{
+    parse_file_keeping_key_errors, RawFile, RawKind, RawNode, RawValue, SyntaxError,
+};
 use crate::{typecheck, validate};
 
 /// What the interpreter and a built validator do differently.
@@ -241,17 +243,8 @@ fn load_documents(
                 format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
             ));
         }
-        let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
-            CheckError::new(
-                ErrorKind::Yaml,
-                format!(
-                    "Unmarshaling YAML template '{}': {}",
-                    input.name,
-                    e.detail()
-                ),
-            )
-            .at_opt((e.line > 0).then(|| Pos::new(input.name.as_str(), e.line)))
-        })?;
+        let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
+            .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
         check_misplaced(&raw, &["data/values-schema"])?;
         let mut raw = raw;
@@ -331,6 +324,11 @@ fn load_documents(
                 ),
             )
             .at(Pos::new(name.as_str(), line)));
+        }
+        // A map key that is a collection fails when ytt evaluates the file (in Go's words and
+        // with a Go stack trace, which are not repeated here).
+        if let Some(e) = &raw.non_scalar_key {
+            return Err(yaml_error(&input.name, e));
         }
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             CheckError::new(
@@ -437,6 +435,15 @@ fn allow_key_overrides(nodes: &mut [RawNode]) {
             allow_key_overrides(items);
         }
     }
+}
+
+/// A YAML error in file `name`.
+fn yaml_error(name: &str, e: &SyntaxError) -> CheckError {
+    CheckError::new(
+        ErrorKind::Yaml,
+        format!("Unmarshaling YAML template '{name}': {}", e.detail()),
+    )
+    .at_opt((e.line > 0).then(|| Pos::new(name, e.line)))
 }
 
 /// The annotations that mark data values documents.

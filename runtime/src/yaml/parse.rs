@@ -67,6 +67,9 @@ pub struct RawFile {
     /// The first comment that is neither `#@` nor `#!` (its text after `#`): ytt refuses it in
     /// a template unless `--ignore-unknown-comments`.
     pub unknown_comment: Option<Comment>,
+    /// The first map key that is a collection (`[a, b]: x`, `? {a: 1}`): go-yaml reads it, and
+    /// ytt fails only when it evaluates the file (its item then has a null key).
+    pub non_scalar_key: Option<SyntaxError>,
 }
 
 /// A YAML syntax error, with the 1-based line ytt would report.
@@ -90,11 +93,27 @@ impl SyntaxError {
     }
 }
 
-/// Parses `src` as a multi-document YAML file named `name`.
+/// Parses `src` as a multi-document YAML file named `name`; a map key that is a collection is
+/// an error.
+pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
+    let mut file = parse_file_keeping_key_errors(name, src, strict)?;
+    match file.non_scalar_key.take() {
+        Some(e) => Err(e),
+        None => Ok(file),
+    }
+}
+
+/// Parses `src` as a multi-document YAML file named `name`, leaving the error of a map key
+/// that is a collection in [`RawFile::non_scalar_key`] (ytt reports it when it evaluates the
+/// file, after the other files' syntax errors).
 ///
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
-pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
+pub fn parse_file_keeping_key_errors(
+    name: &str,
+    src: &str,
+    strict: bool,
+) -> Result<RawFile, SyntaxError> {
     // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
@@ -108,6 +127,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         mut comments,
         mut unknown_comment,
         first_explicit,
+        non_scalar_key,
     } = read;
     if replaced.is_some() {
         super::bom::restore(
@@ -131,6 +151,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         docs,
         trailing_comments,
         unknown_comment,
+        non_scalar_key,
     })
 }
 
@@ -144,6 +165,8 @@ pub(super) struct Read {
     pub unknown_comment: Option<Comment>,
     /// Whether the first document starts with `---`.
     pub first_explicit: bool,
+    /// The first map key that is a collection.
+    pub non_scalar_key: Option<SyntaxError>,
 }
 
 /// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
@@ -181,6 +204,7 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         comments,
         unknown_comment,
         first_explicit: builder.first_explicit,
+        non_scalar_key: builder.non_scalar_key,
     })
 }
 
@@ -312,6 +336,8 @@ struct Builder<'a> {
     decode_error: Option<SyntaxError>,
     /// The line where the document whose decoding failed ends.
     decode_failed_before: Option<u32>,
+    /// The first map key that is a collection.
+    non_scalar_key: Option<SyntaxError>,
 }
 
 /// The depth budget's error, for the collection on `line`.
@@ -349,6 +375,7 @@ impl<'a> Builder<'a> {
             open_anchors: Vec::new(),
             decode_error: None,
             decode_failed_before: None,
+            non_scalar_key: None,
         }
     }
 
@@ -524,28 +551,7 @@ impl<'a> Builder<'a> {
                 None => Err(self.unknown_anchor(span.start.index())),
             },
             Event::SequenceStart(anchor, _) => {
-                self.open_anchors.push((anchor, false));
-                let mut items = Vec::new();
-                loop {
-                    let (ev, span) = self.next()?;
-                    if matches!(ev, Event::SequenceEnd) {
-                        break;
-                    }
-                    // The line of the `-` (or, in a flow sequence, the `[` or `,`: ytt's go-yaml
-                    // fork gives an item the line of the one before it).
-                    let line = self.introducer_line(&span, |c| matches!(c, '-' | '[' | ','));
-                    let value = self.value(ev, span)?;
-                    items.push(RawNode {
-                        kind: RawKind::ArrayItem,
-                        line,
-                        value,
-                        comments: Vec::new(),
-                    });
-                }
-                self.open_anchors.pop();
-                let v = RawValue::Array(items);
-                self.remember(anchor, &v);
-                Ok(v)
+                self.sequence(anchor, |this, ev, span| this.value(ev, span))
             }
             Event::MappingStart(anchor, _) => {
                 self.open_anchors.push((anchor, true));
@@ -566,11 +572,12 @@ impl<'a> Builder<'a> {
                     let key = match self.value(ev, span)? {
                         RawValue::Scalar(k) => k,
                         _ => {
-                            return Err(SyntaxError {
+                            self.non_scalar_key.get_or_insert(SyntaxError {
                                 line,
                                 message: "map keys must be scalars".into(),
                                 strict: None,
-                            })
+                            });
+                            Value::Null
                         }
                     };
                     let (ev, span) = self.next()?;
@@ -583,16 +590,12 @@ impl<'a> Builder<'a> {
                             }
                         }
                     }
-                    // go-yaml refuses a merge key's sequence before it decodes the items.
-                    let earlier = if merge && matches!(ev, Event::SequenceStart(..)) {
-                        Some(self.decode_error.take())
-                    } else {
-                        None
+                    let value = match ev {
+                        Event::SequenceStart(anchor, _) if merge => {
+                            self.merged_sequence(anchor, &span)?
+                        }
+                        ev => self.value(ev, span)?,
                     };
-                    let value = self.value(ev, span)?;
-                    if let Some(earlier) = earlier {
-                        self.decode_error = earlier;
-                    }
                     if merge {
                         // A YAML merge key: the merged map's items join this map's, as they
                         // are (ytt then refuses keys given twice). go-yaml's fork takes a map
@@ -623,6 +626,65 @@ impl<'a> Builder<'a> {
                 strict: None,
             }),
         }
+    }
+
+    /// The items of a sequence (its start read), each read by `item`.
+    fn sequence(
+        &mut self,
+        anchor: usize,
+        mut item: impl FnMut(&mut Self, Event<'a>, Span) -> Result<RawValue, SyntaxError>,
+    ) -> Result<RawValue, SyntaxError> {
+        self.open_anchors.push((anchor, false));
+        let mut items = Vec::new();
+        loop {
+            let (ev, span) = self.next()?;
+            if matches!(ev, Event::SequenceEnd) {
+                break;
+            }
+            // The line of the `-` (or, in a flow sequence, the `[` or `,`: ytt's go-yaml fork
+            // gives an item the line of the one before it).
+            let line = self.introducer_line(&span, |c| matches!(c, '-' | '[' | ','));
+            let value = item(self, ev, span)?;
+            items.push(RawNode {
+                kind: RawKind::ArrayItem,
+                line,
+                value,
+                comments: Vec::new(),
+            });
+        }
+        self.open_anchors.pop();
+        let v = RawValue::Array(items);
+        self.remember(anchor, &v);
+        Ok(v)
+    }
+
+    /// A merge key's sequence (its start read). go-yaml looks at the items from the last and
+    /// refuses the first it meets (it takes the item's position for one), after decoding the
+    /// last if that is a map or an alias to one: only the last item's decoding errors count.
+    fn merged_sequence(&mut self, anchor: usize, span: &Span) -> Result<RawValue, SyntaxError> {
+        self.depth += 1;
+        if self.depth > budget::max_depth() {
+            return Err(too_deep(line_of(span)));
+        }
+        let earlier = self.decode_error.take();
+        let mut last = None;
+        let value = self.sequence(anchor, |this, ev, span| {
+            let decoded = match ev {
+                Event::MappingStart(..) => true,
+                Event::Alias(id) => this.open_anchors.contains(&(id, true)),
+                _ => false,
+            };
+            let value = this.value(ev, span);
+            last = this.decode_error.take().filter(|_| decoded);
+            value
+        });
+        self.depth -= 1;
+        let value = value?;
+        self.decode_error = earlier;
+        if let Some(e) = last {
+            self.decode_failed(e.message);
+        }
+        Ok(value)
     }
 
     /// go-yaml's error for an alias `*name` (at character `at`) with no anchor before it in
@@ -686,14 +748,23 @@ impl<'a> Builder<'a> {
             return false;
         }
         let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
-        // saphyr-parser's span starts at the scalar's first content: its column is the
-        // scalar's indentation.
+        // saphyr-parser's span starts at the scalar's first content, whose column is the
+        // scalar's indentation, or at its properties (`!!str |`): then the first later line
+        // with content has it.
         let start = start.min(chars.len());
-        let indent = chars[..start]
-            .iter()
-            .rev()
-            .take_while(|&&c| c != '\n')
-            .count();
+        let indent = if matches!(chars.get(start), Some('!' | '&')) {
+            chars[start..]
+                .split(|&c| c == '\n')
+                .skip(1)
+                .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
+                .map_or(0, |l| l.iter().take_while(|&&c| c == ' ').count())
+        } else {
+            chars[..start]
+                .iter()
+                .rev()
+                .take_while(|&&c| c != '\n')
+                .count()
+        };
         last >= indent.max(1)
     }
 
