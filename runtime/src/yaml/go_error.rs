@@ -16,9 +16,8 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
     first_error_at(src).map(|(e, _)| e)
 }
 
-/// [`first_error`], with the 1-based line where libyaml stopped (for a parser error, one more
-/// than the line go-yaml prints).
-pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, u32)> {
+/// [`first_error`], with the number of documents libyaml read whole before it.
+pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -56,30 +55,28 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, u32)> {
         parser.find_map(|event| match event {
             Ok(event) => {
                 aliases.see(&event);
-                older_libyaml_error(&event, src).map(|e| (Err(e), aliases.unknown.take()))
+                older_libyaml_error(&event, src)
+                    .map(|e| (Err(e), aliases.unknown.take(), aliases.documents))
             }
-            Err(e) => Some((Ok(e), aliases.unknown.take())),
+            Err(e) => Some((Ok(e), aliases.unknown.take(), aliases.documents)),
         })
     })
     .ok()
     .flatten()?;
-    let (error, unknown_alias) = found;
+    let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
     // the syntax error, is the error ytt reports.
-    if let Some((name, line)) = unknown_alias {
+    if let Some((name, documents)) = unknown_alias {
         let e = SyntaxError {
             line: 0,
             message: format!("unknown anchor '{name}' referenced"),
             strict: None,
         };
-        return Some((e, line));
+        return Some((e, documents));
     }
     let error = match error {
         Ok(error) => error,
-        Err(older) => {
-            let line = older.line + 1;
-            return Some((older, line));
-        }
+        Err(older) => return Some((older, documents)),
     };
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
@@ -91,13 +88,12 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, u32)> {
         .find(|&line| line != 0)
         .unwrap_or(0)
         + u64::from(scanner);
-    let stopped = u32::try_from(line + u64::from(!scanner)).unwrap_or(u32::MAX);
     let e = SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         message: truncated(error.problem()),
         strict: None,
     };
-    Some((e, stopped))
+    Some((e, documents))
 }
 
 /// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that
@@ -132,8 +128,10 @@ fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<Syntax
 #[derive(Default)]
 struct AliasCheck {
     anchors: std::collections::HashSet<String>,
-    /// The alias's name and 1-based line.
-    unknown: Option<(String, u32)>,
+    /// The alias's name, and the documents read whole before it.
+    unknown: Option<(String, usize)>,
+    /// The documents read whole.
+    documents: usize,
 }
 
 impl AliasCheck {
@@ -145,10 +143,13 @@ impl AliasCheck {
                 self.anchors.clear();
                 None
             }
+            EventData::DocumentEnd { .. } => {
+                self.documents += 1;
+                None
+            }
             EventData::Alias { anchor } => {
                 if self.unknown.is_none() && !self.anchors.contains(anchor) {
-                    let line = u32::try_from(event.start_mark.line + 1).unwrap_or(u32::MAX);
-                    self.unknown = Some((anchor.clone(), line));
+                    self.unknown = Some((anchor.clone(), self.documents));
                 }
                 None
             }

@@ -183,13 +183,11 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
     // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
     // a document that ends before the syntax error comes first.
-    if let Some((e, stopped)) = super::go_error::first_error_at(src) {
-        if !builder
-            .decode_failed_before
-            .is_some_and(|end| end < stopped)
-        {
-            return Err(e);
-        }
+    if let Some((e, read_whole)) = super::go_error::first_error_at(src) {
+        return Err(match builder.decode_failure.take() {
+            Some((decoding, docs)) if docs <= read_whole => decoding,
+            _ => e,
+        });
     }
     if docs.is_err() {
         if let Some(events) = super::libyaml_events::read(src) {
@@ -334,8 +332,11 @@ struct Builder<'a> {
     /// without a map, a tagged scalar that does not decode, an anchor inside itself): go-yaml
     /// parses a whole document before it decodes it, so its syntax errors come first.
     decode_error: Option<SyntaxError>,
-    /// The line where the document whose decoding failed ends.
-    decode_failed_before: Option<u32>,
+    /// The document being read's decoding error (once it was abandoned) and the documents up
+    /// to it, itself included.
+    decode_failure: Option<(SyntaxError, usize)>,
+    /// The number of the document being read (from 1).
+    document: usize,
     /// The first map key that is a collection.
     non_scalar_key: Option<SyntaxError>,
 }
@@ -374,7 +375,8 @@ impl<'a> Builder<'a> {
             alias_nodes: 0,
             open_anchors: Vec::new(),
             decode_error: None,
-            decode_failed_before: None,
+            decode_failure: None,
+            document: 0,
             non_scalar_key: None,
         }
     }
@@ -389,6 +391,18 @@ impl<'a> Builder<'a> {
     }
 
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
+        let next = self.next_event();
+        if next.is_err() {
+            // A syntax error after a decoding error: the document is abandoned (go-yaml may
+            // stop at the syntax error only in a later document).
+            if let Some(e) = self.decode_error.take() {
+                self.decode_failure = Some((e, self.document));
+            }
+        }
+        next
+    }
+
+    fn next_event(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
         let next = match &mut self.events {
             Events::Saphyr(parser) => parser.next_event(),
             Events::Libyaml(events) => events.next().map(Ok),
@@ -429,7 +443,7 @@ impl<'a> Builder<'a> {
                 Event::StreamStart | Event::Nothing => {}
                 Event::DocumentEnd | Event::StreamEnd => {
                     if let Some(e) = self.decode_error.take() {
-                        self.decode_failed_before = Some(line_of(&span));
+                        self.decode_failure = Some((e.clone(), self.document));
                         return Err(e);
                     }
                     if matches!(ev, Event::StreamEnd) {
@@ -437,6 +451,7 @@ impl<'a> Builder<'a> {
                     }
                 }
                 Event::DocumentStart(explicit) => {
+                    self.document = docs.len() + 1;
                     // Anchors do not reach across documents.
                     self.anchors.clear();
                     let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
@@ -582,32 +597,14 @@ impl<'a> Builder<'a> {
                     };
                     let (ev, span) = self.next()?;
                     if merge {
-                        if let Event::Alias(id) = ev {
-                            // go-yaml looks at the kind of the anchored node before it decodes
-                            // the alias (which may be a node inside itself).
-                            if self.open_anchors.contains(&(id, false)) {
-                                self.decode_failed(MERGE_WANTS_MAP.into());
-                            }
-                        }
-                    }
-                    let value = match ev {
-                        Event::SequenceStart(anchor, _) if merge => {
-                            self.merged_sequence(anchor, &span)?
-                        }
-                        ev => self.value(ev, span)?,
-                    };
-                    if merge {
                         // A YAML merge key: the merged map's items join this map's, as they
-                        // are (ytt then refuses keys given twice). go-yaml's fork takes a map
-                        // or an empty sequence, and refuses anything else (a sequence's item
-                        // positions are nodes of their own, which are not maps).
-                        match value {
-                            RawValue::Map(merged) => items.extend(merged),
-                            RawValue::Array(merged) if merged.is_empty() => {}
-                            _ => self.decode_failed(MERGE_WANTS_MAP.into()),
+                        // are (ytt then refuses keys given twice).
+                        if let RawValue::Map(merged) = self.merged(ev, span)? {
+                            items.extend(merged);
                         }
                         continue;
                     }
+                    let value = self.value(ev, span)?;
                     items.push(RawNode {
                         kind: RawKind::MapItem(key),
                         line,
@@ -626,6 +623,51 @@ impl<'a> Builder<'a> {
                 strict: None,
             }),
         }
+    }
+
+    /// Whether the `#` at character `p` starts a comment: after a blank or the start of its
+    /// line, and outside the scalars read so far.
+    fn starts_comment_at(&self, p: usize) -> bool {
+        if self.chars[p] != '#' || (p > 0 && !self.chars[p - 1].is_whitespace()) {
+            return false;
+        }
+        let spans = &self.scalar_spans;
+        let before = spans.partition_point(|&(s, _)| s <= p);
+        !spans[..before].iter().rev().take(4).any(|&(_, e)| p < e)
+    }
+
+    /// A merge key's value. go-yaml's fork takes a map (or an alias to one) or an empty
+    /// sequence; it refuses anything else before decoding it (an alias by the kind of its
+    /// anchored node; a sequence's item positions are nodes of their own, which are not maps).
+    fn merged(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        let earlier = self.decode_error.take();
+        let alias = matches!(ev, Event::Alias(_));
+        let value = match ev {
+            Event::MappingStart(..) => self.value(ev, span),
+            Event::SequenceStart(anchor, _) => self.merged_sequence(anchor, &span),
+            Event::Alias(id) if self.open_anchors.contains(&(id, false)) => {
+                self.decode_failed(MERGE_WANTS_MAP.into());
+                self.value(ev, span)
+            }
+            Event::Alias(_) => self.value(ev, span),
+            _ => {
+                let value = self.value(ev, span);
+                self.decode_error = None;
+                value
+            }
+        }?;
+        let refused = match &value {
+            RawValue::Map(_) => false,
+            RawValue::Array(items) => alias || !items.is_empty(),
+            RawValue::Scalar(_) => true,
+        };
+        if earlier.is_some() {
+            self.decode_error = earlier;
+        }
+        if refused {
+            self.decode_failed(MERGE_WANTS_MAP.into());
+        }
+        Ok(value)
     }
 
     /// The items of a sequence (its start read), each read by `item`.
@@ -790,8 +832,8 @@ impl<'a> Builder<'a> {
                 .iter()
                 .rposition(|&c| c == '\n')
                 .map_or(0, |p| p + 1);
-            if let Some(h) = self.chars[line_start..i].iter().position(|&c| c == '#') {
-                i = line_start + h;
+            if let Some(h) = (line_start..i).find(|&p| self.starts_comment_at(p)) {
+                i = h;
                 continue;
             }
             // A block scalar's header (`|+`, `>2-`), a tag or an anchor before the content.
