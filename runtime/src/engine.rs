@@ -246,7 +246,9 @@ fn load_documents(
         let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
             .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
-        check_misplaced(&raw, &["data/values-schema"])?;
+        if input.text.contains("data/values-schema") {
+            check_misplaced(&raw, &["data/values-schema"])?;
+        }
         let mut raw = raw;
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);

@@ -792,20 +792,44 @@ impl<'a> Builder<'a> {
         let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
         // saphyr-parser's span starts at the scalar's first content, whose column is the
         // scalar's indentation, or at its properties (`!!str |`): then the first later line
-        // with content has it.
+        // with content has it. An indentation indicator (`>1`) counts from the indentation of
+        // the header's line.
         let start = start.min(chars.len());
-        let indent = if matches!(chars.get(start), Some('!' | '&')) {
+        let props = matches!(chars.get(start), Some('!' | '&'));
+        let header = if props {
+            chars[start..]
+                .iter()
+                .take_while(|&&c| c != '\n')
+                .position(|&c| c == '|' || c == '>')
+                .map(|p| start + p)
+        } else {
+            chars[..start].iter().rposition(|&c| c == '|' || c == '>')
+        };
+        let line_start = |at: usize| {
+            chars[..at]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |p| p + 1)
+        };
+        let indicated = header.and_then(|h| {
+            let digit = chars[h + 1..]
+                .iter()
+                .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
+                .find_map(|c| c.to_digit(10))?;
+            let from = line_start(h);
+            let base = chars[from..h].iter().take_while(|&&c| c == ' ').count();
+            Some(base + digit as usize)
+        });
+        let indent = if let Some(indent) = indicated {
+            indent
+        } else if props {
             chars[start..]
                 .split(|&c| c == '\n')
                 .skip(1)
                 .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
                 .map_or(0, |l| l.iter().take_while(|&&c| c == ' ').count())
         } else {
-            chars[..start]
-                .iter()
-                .rev()
-                .take_while(|&&c| c != '\n')
-                .count()
+            start - line_start(start)
         };
         last >= indent.max(1)
     }
