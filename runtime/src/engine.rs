@@ -16,7 +16,9 @@ use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
 use crate::value::{Node, Pos};
-use crate::yaml::parse::{parse_file, RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{
+    parse_file_keeping_key_errors, RawFile, RawKind, RawNode, RawValue, SyntaxError,
+};
 use crate::{typecheck, validate};
 
 /// What the interpreter and a built validator do differently.
@@ -241,17 +243,12 @@ fn load_documents(
                 format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
             ));
         }
-        let raw = parse_file(&input.name, &input.text, opts.strict).map_err(|e| {
-            CheckError::new(
-                ErrorKind::Yaml,
-                format!(
-                    "Unmarshaling YAML template '{}': {}",
-                    input.name,
-                    e.detail()
-                ),
-            )
-            .at_opt((e.line > 0).then(|| Pos::new(input.name.as_str(), e.line)))
-        })?;
+        let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
+            .map_err(|e| yaml_error(&input.name, &e))?;
+        // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
+        if input.text.contains("data/values-schema") {
+            check_misplaced(&raw, &["data/values-schema"])?;
+        }
         let mut raw = raw;
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);
@@ -269,9 +266,9 @@ fn load_documents(
             .iter()
             .any(|d| doc_annotation(d) == Some("data/values-schema"));
         if schema_file {
-            check_misplaced(raw)?;
+            check_misplaced(raw, &ANNOTATIONS)?;
         } else if !opts.schema_inspect && values_misplaced.is_none() {
-            values_misplaced = check_misplaced(raw).err();
+            values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
         }
     }
     let values_misplaced_found = values_misplaced.is_some();
@@ -329,6 +326,11 @@ fn load_documents(
                 ),
             )
             .at(Pos::new(name.as_str(), line)));
+        }
+        // A map key that is a collection fails when ytt evaluates the file (in Go's words and
+        // with a Go stack trace, which are not repeated here).
+        if let Some(e) = &raw.non_scalar_key {
+            return Err(yaml_error(&input.name, e));
         }
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             CheckError::new(
@@ -437,11 +439,24 @@ fn allow_key_overrides(nodes: &mut [RawNode]) {
     }
 }
 
-/// `#@data/values` on anything but a document is an error, and so is a document that has it twice.
-fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
-    fn walk(node: &RawNode, file: &str) -> Result<(), CheckError> {
+/// A YAML error in file `name`.
+fn yaml_error(name: &str, e: &SyntaxError) -> CheckError {
+    CheckError::new(
+        ErrorKind::Yaml,
+        format!("Unmarshaling YAML template '{name}': {}", e.detail()),
+    )
+    .at_opt((e.line > 0).then(|| Pos::new(name, e.line)))
+}
+
+/// The annotations that mark data values documents.
+const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
+
+/// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
+/// document that has it twice.
+fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
+    fn walk(node: &RawNode, file: &str, names: &[&str]) -> Result<(), CheckError> {
         if node.kind == RawKind::Document {
-            for name in ["data/values", "data/values-schema"] {
+            for &name in names {
                 let count = node
                     .comments
                     .iter()
@@ -458,7 +473,7 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
         } else {
             for c in &node.comments {
                 let name = c.text.split_whitespace().next().unwrap_or("");
-                if name == "data/values" || name == "data/values-schema" {
+                if names.contains(&name) {
                     let what = match node.kind {
                         RawKind::MapItem(_) => "map item",
                         _ => "array item",
@@ -472,13 +487,13 @@ fn check_misplaced(raw: &RawFile) -> Result<(), CheckError> {
         }
         if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
             for i in items {
-                walk(i, file)?;
+                walk(i, file, names)?;
             }
         }
         Ok(())
     }
     for d in &raw.docs {
-        walk(d, &raw.name)?;
+        walk(d, &raw.name, names)?;
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 
 mod block;
 mod bom;
+mod builder;
 pub mod emit;
 mod go_error;
 pub mod json;

@@ -224,7 +224,9 @@ def main():
     ap.add_argument('--max-shrink', type=int, default=40, help='shrink at most this many groups')
     ap.add_argument('--json', help='write per-seed results here')
     ap.add_argument('--verbose', action='store_true')
+    ap.add_argument('--gen', default='gen', help='the generator module (gen, or yamlgram for YAML syntax)')
     o = ap.parse_args()
+    genmod = __import__(o.gen)
 
     ytt = os.path.abspath(o.ytt)
     if not os.access(ytt, os.X_OK):
@@ -234,7 +236,7 @@ def main():
     if not os.access(schemac, os.X_OK):
         print('ytt-diff: schemac not found at %s' % schemac)
         return 2
-    seeds = gen.parse_range(o.seeds)
+    seeds = genmod.parse_range(o.seeds)
     cases_dir = os.path.join(o.work, 'cases')
     repro = os.path.abspath(o.repro or os.path.join(o.work, 'repro'))
     os.makedirs(cases_dir, exist_ok=True)
@@ -242,8 +244,8 @@ def main():
     def one(seed):
         d = os.path.join(cases_dir, str(seed))
         shutil.rmtree(d, ignore_errors=True)
-        c = gen.generate(seed)
-        gen.write_case(c, d)
+        c = genmod.generate(seed)
+        genmod.write_case(c, d)
         y, s = run_pair(d, ytt, schemac)
         return seed, c, y, s, signature(y, s)
 

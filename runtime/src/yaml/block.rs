@@ -52,6 +52,7 @@ pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
         comments: reader.comments,
         unknown_comment: reader.unknown_comment,
         first_explicit,
+        non_scalar_key: None,
     })
 }
 

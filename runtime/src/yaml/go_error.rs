@@ -11,7 +11,13 @@ use super::parse::SyntaxError;
 
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
 /// reads the whole text.
+#[cfg(test)]
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
+    first_error_at(src).map(|(e, _)| e)
+}
+
+/// [`first_error`], with the number of documents libyaml read whole before it.
+pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -25,11 +31,20 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         ""
     };
     let pad = if src.ends_with('\\') { "q" } else { "" };
+    // go-yaml's libyaml predates YAML 1.2's escape `\/`: a `/` after a `\` becomes a `q`, an
+    // unknown escape in a double-quoted scalar and the same text anywhere else (`\\/` stays
+    // an escaped backslash before a character).
+    let slash = src.contains("\\/");
     let padded;
-    let src = if bom.is_empty() && pad.is_empty() {
+    let src = if bom.is_empty() && pad.is_empty() && !slash {
         src
     } else {
-        padded = format!("{bom}{src}{pad}");
+        let text = if slash {
+            std::borrow::Cow::Owned(src.replace("\\/", "\\q"))
+        } else {
+            std::borrow::Cow::Borrowed(src)
+        };
+        padded = format!("{bom}{text}{pad}");
         &padded
     };
     let found = crate::panic_guard::catch_panic(|| {
@@ -39,24 +54,30 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         let mut aliases = AliasCheck::default();
         parser.find_map(|event| match event {
             Ok(event) => {
-                aliases.see(&event.data);
-                None
+                aliases.see(&event);
+                older_libyaml_error(&event, src)
+                    .map(|e| (Err(e), aliases.unknown.take(), aliases.documents))
             }
-            Err(e) => Some((e, aliases.unknown.take())),
+            Err(e) => Some((Ok(e), aliases.unknown.take(), aliases.documents)),
         })
     })
     .ok()
     .flatten()?;
-    let (error, unknown_alias) = found;
+    let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
     // the syntax error, is the error ytt reports.
-    if let Some(name) = unknown_alias {
-        return Some(SyntaxError {
+    if let Some((name, documents)) = unknown_alias {
+        let e = SyntaxError {
             line: 0,
             message: format!("unknown anchor '{name}' referenced"),
             strict: None,
-        });
+        };
+        return Some((e, documents));
     }
+    let error = match error {
+        Ok(error) => error,
+        Err(older) => return Some((older, documents)),
+    };
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.
@@ -67,32 +88,68 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
         .find(|&line| line != 0)
         .unwrap_or(0)
         + u64::from(scanner);
-    Some(SyntaxError {
+    let e = SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         message: truncated(error.problem()),
         strict: None,
-    })
+    };
+    Some((e, documents))
+}
+
+/// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that
+/// libyaml-safer reads: a `%YAML` version other than 1.1 (1.2 came later).
+fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<SyntaxError> {
+    use libyaml_safer::EventData;
+    let line_of = |line: u64| u32::try_from(line).unwrap_or(u32::MAX);
+    match &event.data {
+        EventData::DocumentStart {
+            version_directive: Some(v),
+            ..
+        } if (v.major, v.minor) != (1, 1) => {
+            // A parser error at the directive: its 0-based line (0 is no line).
+            let first = usize::try_from(event.start_mark.line).unwrap_or(usize::MAX);
+            let line = src
+                .lines()
+                .enumerate()
+                .skip(first)
+                .find(|(_, l)| l.starts_with("%YAML"))
+                .map_or(first, |(i, _)| i);
+            Some(SyntaxError {
+                line: line_of(line as u64),
+                message: "found incompatible YAML document".into(),
+                strict: None,
+            })
+        }
+        _ => None,
+    }
 }
 
 /// The anchors of the current document, and the first alias that names none of them.
 #[derive(Default)]
 struct AliasCheck {
     anchors: std::collections::HashSet<String>,
-    unknown: Option<String>,
+    /// The alias's name, and the documents read whole before it.
+    unknown: Option<(String, usize)>,
+    /// The documents read whole.
+    documents: usize,
 }
 
 impl AliasCheck {
-    fn see(&mut self, data: &libyaml_safer::EventData) {
+    fn see(&mut self, event: &libyaml_safer::Event) {
         use libyaml_safer::EventData;
-        let anchor = match data {
+        let anchor = match &event.data {
             // Anchors do not reach across documents (as in `parse`).
             EventData::DocumentStart { .. } => {
                 self.anchors.clear();
                 None
             }
+            EventData::DocumentEnd { .. } => {
+                self.documents += 1;
+                None
+            }
             EventData::Alias { anchor } => {
                 if self.unknown.is_none() && !self.anchors.contains(anchor) {
-                    self.unknown = Some(anchor.clone());
+                    self.unknown = Some((anchor.clone(), self.documents));
                 }
                 None
             }
@@ -107,8 +164,9 @@ impl AliasCheck {
     }
 }
 
-/// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`.
-fn truncated(problem: &str) -> String {
+/// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`, ``cannot decode
+/// !!str `a`` for `a}b`.
+pub(super) fn truncated(problem: &str) -> String {
     match problem.find([']', '}']) {
         Some(end) => problem[..end].to_string(),
         None => problem.to_string(),

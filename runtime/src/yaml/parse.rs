@@ -11,11 +11,12 @@
 
 use std::sync::Arc;
 
-use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+use saphyr_parser::Parser;
 
 use super::block::GaveUp;
-use super::saphyr_text::{directives_start, quoted_scalar_end, scan_comments};
-use super::scalar::{resolve_plain, resolve_tagged, StrictError};
+pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
+use super::builder::{too_deep, Builder, Events};
+use super::saphyr_text::scan_comments;
 use crate::value::Value;
 
 /// A `#@...` comment: an annotation (`#@schema/nullable`) or a line of Starlark (`#@ x = 1`).
@@ -67,6 +68,9 @@ pub struct RawFile {
     /// The first comment that is neither `#@` nor `#!` (its text after `#`): ytt refuses it in
     /// a template unless `--ignore-unknown-comments`.
     pub unknown_comment: Option<Comment>,
+    /// The first map key that is a collection (`[a, b]: x`, `? {a: 1}`): go-yaml reads it, and
+    /// ytt fails only when it evaluates the file (its item then has a null key).
+    pub non_scalar_key: Option<SyntaxError>,
 }
 
 /// A YAML syntax error, with the 1-based line ytt would report.
@@ -90,11 +94,27 @@ impl SyntaxError {
     }
 }
 
-/// Parses `src` as a multi-document YAML file named `name`.
+/// Parses `src` as a multi-document YAML file named `name`; a map key that is a collection is
+/// an error.
+pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
+    let mut file = parse_file_keeping_key_errors(name, src, strict)?;
+    match file.non_scalar_key.take() {
+        Some(e) => Err(e),
+        None => Ok(file),
+    }
+}
+
+/// Parses `src` as a multi-document YAML file named `name`, leaving the error of a map key
+/// that is a collection in [`RawFile::non_scalar_key`] (ytt reports it when it evaluates the
+/// file, after the other files' syntax errors).
 ///
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
-pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
+pub fn parse_file_keeping_key_errors(
+    name: &str,
+    src: &str,
+    strict: bool,
+) -> Result<RawFile, SyntaxError> {
     // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
@@ -108,6 +128,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         mut comments,
         mut unknown_comment,
         first_explicit,
+        non_scalar_key,
     } = read;
     if replaced.is_some() {
         super::bom::restore(
@@ -131,6 +152,7 @@ pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, Syntax
         docs,
         trailing_comments,
         unknown_comment,
+        non_scalar_key,
     })
 }
 
@@ -144,6 +166,8 @@ pub(super) struct Read {
     pub unknown_comment: Option<Comment>,
     /// Whether the first document starts with `---`.
     pub first_explicit: bool,
+    /// The first map key that is a collection.
+    pub non_scalar_key: Option<SyntaxError>,
 }
 
 /// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
@@ -158,9 +182,13 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     let mut docs = builder.documents();
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
-    // otherwise.
-    if let Some(e) = super::go_error::first_error(src) {
-        return Err(e);
+    // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
+    // a document that ends before the syntax error comes first.
+    if let Some((e, read_whole)) = super::go_error::first_error_at(src) {
+        return Err(match builder.decode_failure.take() {
+            Some((decoding, docs)) if docs <= read_whole => decoding,
+            _ => e,
+        });
     }
     if docs.is_err() {
         if let Some(events) = super::libyaml_events::read(src) {
@@ -175,11 +203,12 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
         comments,
         unknown_comment,
         first_explicit: builder.first_explicit,
+        non_scalar_key: builder.non_scalar_key,
     })
 }
 
 /// The nodes of `v` (itself included).
-fn node_count(v: &RawValue) -> usize {
+pub(super) fn node_count(v: &RawValue) -> usize {
     match v {
         RawValue::Scalar(_) => 1,
         RawValue::Map(items) | RawValue::Array(items) => {
@@ -221,437 +250,6 @@ pub mod budget {
     pub fn max_alias_nodes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
-    }
-}
-
-/// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
-///
-/// go-yaml prints only the problem, not its context (`while parsing a block mapping, `), and
-/// numbers lines of parser errors from 0 (one less than the 1-based line of the token it
-/// stopped at: 0 means no line at all), while scanner errors count from 1.
-fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
-    let problem = match info.split_once(", ") {
-        Some((context, problem)) if context.starts_with("while ") => problem,
-        _ => info,
-    };
-    let (message, parser_error) = match problem {
-        // ytt cuts this message short where it reads `]` or `}`.
-        "expected ',' or ']'"
-        | "did not find expected ',' or ']'"
-        | "did not find expected ',' or '}'" => {
-            ("did not find expected ',' or '".to_string(), true)
-        }
-        "did not find expected key"
-        | "did not find expected node content"
-        | "did not find expected '-' indicator" => (problem.to_string(), true),
-        "missing explicit document end marker before directive" => {
-            ("did not find expected <document start>".into(), false)
-        }
-        "simple key expect ':'" => ("could not find expected ':'".into(), false),
-        "tabs disallowed within this context (block indentation)" => {
-            ("found character that cannot start any token".into(), false)
-        }
-        "found unexpected end of stream" => {
-            // go-yaml stops at the end of the text.
-            let last = chars.iter().filter(|&&c| c == '\n').count() as u32 + 1;
-            return SyntaxError {
-                line: last,
-                message: problem.into(),
-                strict: None,
-            };
-        }
-        p if p.starts_with("unexpected character: ") => {
-            ("found character that cannot start any token".into(), false)
-        }
-        p => (p.to_string(), false),
-    };
-    let line = if parser_error {
-        line.saturating_sub(1)
-    } else {
-        line
-    };
-    SyntaxError {
-        line,
-        message,
-        strict: None,
-    }
-}
-
-/// Where a [`Builder`] reads its events from.
-enum Events<'a> {
-    Saphyr(Box<Parser<'a, saphyr_parser::StrInput<'a>>>),
-    /// Read beforehand by [`libyaml_events::read`](super::libyaml_events::read), without error.
-    Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
-}
-
-struct Builder<'a> {
-    events: Events<'a>,
-    chars: &'a [char],
-    /// Character ranges covered by scalars: a `#` inside them is not a comment.
-    scalar_spans: Vec<(usize, usize)>,
-    /// Anchored values with their node counts.
-    anchors: Vec<(usize, RawValue, usize)>,
-    strict: bool,
-    /// Collections open around the node being read.
-    depth: usize,
-    /// Nodes copied by aliases so far.
-    alias_nodes: usize,
-    first_explicit: bool,
-}
-
-/// The depth budget's error, for the collection on `line`.
-fn too_deep(line: u32) -> SyntaxError {
-    SyntaxError {
-        line,
-        message: format!(
-            "collections nested deeper than {} levels (raise the budget with {})",
-            budget::max_depth(),
-            budget::DEPTH_VAR
-        ),
-        strict: None,
-    }
-}
-
-/// How deep saphyr-parser nests flow collections (its flow level is a `u8`), as its error says.
-pub(super) const SAPHYR_FLOW_LIMIT: &str =
-    "flow collections ([...], {...}) nested deeper than 255 levels";
-
-fn line_of(span: &Span) -> u32 {
-    span.start.line() as u32
-}
-
-impl<'a> Builder<'a> {
-    fn new(events: Events<'a>, chars: &'a [char], strict: bool) -> Self {
-        Builder {
-            events,
-            chars,
-            scalar_spans: Vec::new(),
-            anchors: Vec::new(),
-            strict,
-            first_explicit: false,
-            depth: 0,
-            alias_nodes: 0,
-        }
-    }
-
-    fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
-        let next = match &mut self.events {
-            Events::Saphyr(parser) => parser.next_event(),
-            Events::Libyaml(events) => events.next().map(Ok),
-        };
-        match next {
-            Some(Ok(ev)) => Ok(ev),
-            Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
-                Err(self.unknown_anchor(e.marker().index()))
-            }
-            // saphyr-parser counts flow levels in a byte; the fast block reader (and ytt) go
-            // deeper, but this file needs the full reader (anchors, tags, ...).
-            Some(Err(e)) if e.info() == "recursion limit exceeded" => Err(SyntaxError {
-                line: e.marker().line() as u32,
-                message: format!(
-                    "{SAPHYR_FLOW_LIMIT}: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
-                    budget::max_depth()
-                ),
-                strict: None,
-            }),
-            Some(Err(e)) => Err(go_yaml_error(
-                e.info(),
-                e.marker().line() as u32,
-                self.chars,
-            )),
-            None => Err(SyntaxError {
-                line: 0,
-                message: "unexpected end of input".into(),
-                strict: None,
-            }),
-        }
-    }
-
-    fn documents(&mut self) -> Result<Vec<RawNode>, SyntaxError> {
-        let mut docs = Vec::new();
-        loop {
-            let (ev, span) = self.next()?;
-            match ev {
-                Event::StreamStart | Event::DocumentEnd | Event::Nothing => {}
-                Event::StreamEnd => break,
-                Event::DocumentStart(explicit) => {
-                    // Anchors do not reach across documents.
-                    self.anchors.clear();
-                    let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
-                        // go-yaml's document starts at its directives (`%YAML 1.1`), if any;
-                        // saphyr-parser's at `---`.
-                        directives_start(self.chars, span.start.index())
-                            .unwrap_or_else(|| line_of(&span))
-                    } else if explicit || !docs.is_empty() {
-                        line_of(&span)
-                    } else {
-                        1
-                    };
-                    if docs.is_empty() {
-                        self.first_explicit = explicit;
-                    }
-                    let (ev, span) = self.next()?;
-                    let value = if matches!(ev, Event::DocumentEnd) {
-                        RawValue::Scalar(Value::Null)
-                    } else {
-                        self.value(ev, span)?
-                    };
-                    docs.push(RawNode {
-                        kind: RawKind::Document,
-                        line,
-                        value,
-                        comments: Vec::new(),
-                    });
-                }
-                other => {
-                    return Err(SyntaxError {
-                        line: line_of(&span),
-                        message: format!("unexpected event {other:?}"),
-                        strict: None,
-                    })
-                }
-            }
-        }
-        Ok(docs)
-    }
-
-    fn value(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
-        let collection = matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..));
-        if collection {
-            self.depth += 1;
-            if self.depth > budget::max_depth() {
-                return Err(too_deep(line_of(&span)));
-            }
-        }
-        let value = self.value_at_depth(ev, span);
-        if collection {
-            self.depth -= 1;
-        }
-        value
-    }
-
-    fn value_at_depth(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
-        match ev {
-            Event::Scalar(text, style, anchor, tag) => {
-                let end = match style {
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-                        quoted_scalar_end(self.chars, span.start.index(), span.end.index())
-                    }
-                    _ => span.end.index(),
-                };
-                self.scalar_spans.push((span.start.index(), end));
-                let text = match style {
-                    ScalarStyle::Literal | ScalarStyle::Folded
-                        if matches!(self.events, Events::Saphyr(_))
-                            && self.ends_unterminated(end) =>
-                    {
-                        text.strip_suffix('\n')
-                            .map_or(text.clone(), |t| t.to_string().into())
-                    }
-                    _ => text,
-                };
-                let v = self.scalar(&text, style, tag.as_deref(), line_of(&span))?;
-                let v = RawValue::Scalar(v);
-                self.remember(anchor, &v);
-                Ok(v)
-            }
-            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _, _)| *a == id) {
-                Some((_, v, count)) => {
-                    // An alias copies its anchor's nodes: bounded, so that nested aliases
-                    // (a "billion laughs" document) cannot exhaust memory.
-                    self.alias_nodes += count;
-                    if self.alias_nodes > budget::max_alias_nodes() {
-                        return Err(SyntaxError {
-                            line: line_of(&span),
-                            message: format!(
-                                "document contains excessive aliasing (more than {} nodes copied by aliases; raise the budget with {})",
-                                budget::max_alias_nodes(),
-                                budget::ALIAS_VAR
-                            ),
-                            strict: None,
-                        });
-                    }
-                    Ok(v.clone())
-                }
-                None => Err(self.unknown_anchor(span.start.index())),
-            },
-            Event::SequenceStart(anchor, _) => {
-                let mut items = Vec::new();
-                loop {
-                    let (ev, span) = self.next()?;
-                    if matches!(ev, Event::SequenceEnd) {
-                        break;
-                    }
-                    let line = self.dash_line(&span);
-                    let value = self.value(ev, span)?;
-                    items.push(RawNode {
-                        kind: RawKind::ArrayItem,
-                        line,
-                        value,
-                        comments: Vec::new(),
-                    });
-                }
-                let v = RawValue::Array(items);
-                self.remember(anchor, &v);
-                Ok(v)
-            }
-            Event::MappingStart(anchor, _) => {
-                let mut items: Vec<RawNode> = Vec::new();
-                loop {
-                    let (ev, span) = self.next()?;
-                    if matches!(ev, Event::MappingEnd) {
-                        break;
-                    }
-                    let line = line_of(&span);
-                    let key = match self.value(ev, span)? {
-                        RawValue::Scalar(k) => k,
-                        _ => {
-                            return Err(SyntaxError {
-                                line,
-                                message: "map keys must be scalars".into(),
-                                strict: None,
-                            })
-                        }
-                    };
-                    let (ev, span) = self.next()?;
-                    let value = self.value(ev, span)?;
-                    if key.as_str() == Some("<<") {
-                        // A YAML merge key: splice the referenced map's items in.
-                        if let RawValue::Map(merged) = value {
-                            for m in merged {
-                                if !items.iter().any(|i| i.kind == m.kind) {
-                                    items.push(m);
-                                }
-                            }
-                            continue;
-                        }
-                    }
-                    items.push(RawNode {
-                        kind: RawKind::MapItem(key),
-                        line,
-                        value,
-                        comments: Vec::new(),
-                    });
-                }
-                let v = RawValue::Map(items);
-                self.remember(anchor, &v);
-                Ok(v)
-            }
-            other => Err(SyntaxError {
-                line: line_of(&span),
-                message: format!("unexpected event {other:?}"),
-                strict: None,
-            }),
-        }
-    }
-
-    /// go-yaml's error for an alias `*name` (at character `at`) with no anchor before it in
-    /// its document: the anchor's name, no line.
-    fn unknown_anchor(&self, at: usize) -> SyntaxError {
-        let at = at.min(self.chars.len());
-        let name: String = self.chars[at..]
-            .iter()
-            .skip_while(|&&c| c == '*')
-            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
-            .collect();
-        SyntaxError {
-            line: 0,
-            message: format!("unknown anchor '{name}' referenced"),
-            strict: None,
-        }
-    }
-
-    fn remember(&mut self, anchor: usize, v: &RawValue) {
-        if anchor != 0 {
-            self.anchors.push((anchor, v.clone(), node_count(v)));
-        }
-    }
-
-    fn scalar(
-        &self,
-        text: &str,
-        style: ScalarStyle,
-        tag: Option<&Tag>,
-        line: u32,
-    ) -> Result<Value, SyntaxError> {
-        if let Some(tag) = tag {
-            return resolve_tagged(&tag.handle, &tag.suffix, text).map_err(|message| SyntaxError {
-                line: 0,
-                message,
-                strict: None,
-            });
-        }
-        if style != ScalarStyle::Plain {
-            return Ok(Value::Str(text.into()));
-        }
-        resolve_plain(text, self.strict).map_err(|StrictError(msg)| SyntaxError {
-            line,
-            message: msg.clone(),
-            strict: Some(msg),
-        })
-    }
-
-    /// Whether a block scalar whose span ends at `end` reaches the end of the text, and the
-    /// text's last line has no line break: saphyr-parser counts one there, go-yaml does not
-    /// (`a: |` + `  x` at the end of a file is `"x"`, with `|+` too; `a: |` + `  x` + `  ` is
-    /// `"x\n"`).
-    fn ends_unterminated(&self, end: usize) -> bool {
-        end >= self.chars.len() && !matches!(self.chars.last(), None | Some('\n' | '\r'))
-    }
-
-    /// The line of the `-` that introduces an array item whose content starts at `span`.
-    fn dash_line(&self, span: &Span) -> u32 {
-        let start = span.start.index().min(self.chars.len());
-        let mut line = span.start.line() as u32;
-        let mut i = start;
-        // Walk back over blanks, newlines and comment text to the nearest `-` or `[`/`,`.
-        while i > 0 {
-            i -= 1;
-            let c = self.chars[i];
-            if c == '\n' {
-                line = line.saturating_sub(1);
-                continue;
-            }
-            if c.is_whitespace() {
-                continue;
-            }
-            // Comment text on an earlier line (a `-` in it included): skip to its `#`.
-            let line_start = self.chars[..i]
-                .iter()
-                .rposition(|&c| c == '\n')
-                .map_or(0, |p| p + 1);
-            if let Some(h) = self.chars[line_start..i].iter().position(|&c| c == '#') {
-                i = line_start + h;
-                continue;
-            }
-            // A block scalar's header (`|+`, `>2-`), a tag or an anchor before the content.
-            let token = self.chars[..=i]
-                .iter()
-                .rposition(|c| c.is_whitespace())
-                .map_or(0, |p| p + 1);
-            if is_header_token(&self.chars[token..=i]) {
-                i = token;
-                continue;
-            }
-            match c {
-                '-' => return line,
-                '#' => {}
-                _ => return span.start.line() as u32,
-            }
-        }
-        span.start.line() as u32
-    }
-}
-
-/// Whether `token` is what may stand between an array item's `-` and its content on other lines:
-/// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
-fn is_header_token(token: &[char]) -> bool {
-    match token.split_first() {
-        Some(('|' | '>', rest)) => rest
-            .iter()
-            .all(|c| matches!(c, '+' | '-') || c.is_ascii_digit()),
-        Some(('!' | '&', _)) => true,
-        _ => false,
     }
 }
 

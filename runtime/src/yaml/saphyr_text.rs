@@ -53,6 +53,31 @@ fn starts_comment(chars: &[char], i: usize) -> bool {
         )
 }
 
+/// Whether `token` is a block scalar's header: `|` or `>` with indentation and chomping
+/// indicators (`|`, `>-`, `|2+`).
+pub(super) fn is_block_header(token: &[char]) -> bool {
+    match token.split_first() {
+        Some(('|' | '>', rest)) => rest
+            .iter()
+            .all(|c| matches!(c, '+' | '-') || c.is_ascii_digit()),
+        _ => false,
+    }
+}
+
+/// Whether the comment at `i` follows a block scalar's header on its line (`key: |2 #@ x`):
+/// go-yaml reads it as part of the scalar's header, and ytt never sees it.
+fn after_block_header(chars: &[char], i: usize) -> bool {
+    let end = chars[..i]
+        .iter()
+        .rposition(|c| !matches!(c, ' ' | '\t'))
+        .map_or(0, |p| p + 1);
+    let start = chars[..end]
+        .iter()
+        .rposition(|c| c.is_whitespace())
+        .map_or(0, |p| p + 1);
+    end > start && is_block_header(&chars[start..end])
+}
+
 /// The `#@` comments outside scalars, and the first comment that is neither `#@` nor `#!`.
 pub(super) fn scan_comments(
     chars: &[char],
@@ -75,7 +100,7 @@ pub(super) fn scan_comments(
             i += 1;
             continue;
         }
-        if c == '#' && starts_comment(chars, i) && !inside(i) {
+        if c == '#' && starts_comment(chars, i) && !inside(i) && !after_block_header(chars, i) {
             let end = chars[i..]
                 .iter()
                 .position(|&c| c == '\n')

@@ -1,0 +1,661 @@
+//! saphyr-parser's (or libyaml-safer's) events → raw node tree, as go-yaml (ytt's fork)
+//! composes and decodes it: lines of items, merge keys, aliases, tagged scalars, and the
+//! order of its errors.
+
+use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
+
+use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
+use super::saphyr_text::{directives_start, is_block_header, quoted_scalar_end};
+use super::scalar::{resolve_plain, resolve_tagged, StrictError};
+use crate::value::Value;
+
+/// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
+///
+/// go-yaml prints only the problem, not its context (`while parsing a block mapping, `), and
+/// numbers lines of parser errors from 0 (one less than the 1-based line of the token it
+/// stopped at: 0 means no line at all), while scanner errors count from 1.
+fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
+    let problem = match info.split_once(", ") {
+        Some((context, problem)) if context.starts_with("while ") => problem,
+        _ => info,
+    };
+    let (message, parser_error) = match problem {
+        // ytt cuts this message short where it reads `]` or `}`.
+        "expected ',' or ']'"
+        | "did not find expected ',' or ']'"
+        | "did not find expected ',' or '}'" => {
+            ("did not find expected ',' or '".to_string(), true)
+        }
+        "did not find expected key"
+        | "did not find expected node content"
+        | "did not find expected '-' indicator" => (problem.to_string(), true),
+        "missing explicit document end marker before directive" => {
+            ("did not find expected <document start>".into(), false)
+        }
+        "simple key expect ':'" => ("could not find expected ':'".into(), false),
+        "tabs disallowed within this context (block indentation)" => {
+            ("found character that cannot start any token".into(), false)
+        }
+        "found unexpected end of stream" => {
+            // go-yaml stops at the end of the text.
+            let last = chars.iter().filter(|&&c| c == '\n').count() as u32 + 1;
+            return SyntaxError {
+                line: last,
+                message: problem.into(),
+                strict: None,
+            };
+        }
+        p if p.starts_with("unexpected character: ") => {
+            ("found character that cannot start any token".into(), false)
+        }
+        p => (p.to_string(), false),
+    };
+    let line = if parser_error {
+        line.saturating_sub(1)
+    } else {
+        line
+    };
+    SyntaxError {
+        line,
+        message,
+        strict: None,
+    }
+}
+
+/// Where a [`Builder`] reads its events from.
+pub(super) enum Events<'a> {
+    Saphyr(Box<Parser<'a, saphyr_parser::StrInput<'a>>>),
+    /// Read beforehand by [`libyaml_events::read`](super::libyaml_events::read), without error.
+    Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
+}
+
+pub(super) struct Builder<'a> {
+    events: Events<'a>,
+    chars: &'a [char],
+    /// Character ranges covered by scalars: a `#` inside them is not a comment.
+    pub(super) scalar_spans: Vec<(usize, usize)>,
+    /// Anchored values with their node counts.
+    anchors: Vec<(usize, RawValue, usize)>,
+    strict: bool,
+    /// Collections open around the node being read.
+    depth: usize,
+    /// Nodes copied by aliases so far.
+    alias_nodes: usize,
+    pub(super) first_explicit: bool,
+    /// Anchors of the collections being read, and whether each is a map (an alias to one is a
+    /// node inside itself).
+    open_anchors: Vec<(usize, bool)>,
+    /// The first error go-yaml finds when it decodes the document being read (a merge key
+    /// without a map, a tagged scalar that does not decode, an anchor inside itself): go-yaml
+    /// parses a whole document before it decodes it, so its syntax errors come first.
+    decode_error: Option<SyntaxError>,
+    /// The document being read's decoding error (once it was abandoned) and the documents up
+    /// to it, itself included.
+    pub(super) decode_failure: Option<(SyntaxError, usize)>,
+    /// The number of the document being read (from 1).
+    document: usize,
+    /// The first map key that is a collection.
+    pub(super) non_scalar_key: Option<SyntaxError>,
+}
+
+/// The depth budget's error, for the collection on `line`.
+pub(super) fn too_deep(line: u32) -> SyntaxError {
+    SyntaxError {
+        line,
+        message: format!(
+            "collections nested deeper than {} levels (raise the budget with {})",
+            budget::max_depth(),
+            budget::DEPTH_VAR
+        ),
+        strict: None,
+    }
+}
+
+/// How deep saphyr-parser nests flow collections (its flow level is a `u8`), as its error says.
+pub(super) const SAPHYR_FLOW_LIMIT: &str =
+    "flow collections ([...], {...}) nested deeper than 255 levels";
+
+fn line_of(span: &Span) -> u32 {
+    span.start.line() as u32
+}
+
+impl<'a> Builder<'a> {
+    pub(super) fn new(events: Events<'a>, chars: &'a [char], strict: bool) -> Self {
+        Builder {
+            events,
+            chars,
+            scalar_spans: Vec::new(),
+            anchors: Vec::new(),
+            strict,
+            first_explicit: false,
+            depth: 0,
+            alias_nodes: 0,
+            open_anchors: Vec::new(),
+            decode_error: None,
+            decode_failure: None,
+            document: 0,
+            non_scalar_key: None,
+        }
+    }
+
+    /// Notes a decoding error, reported at the end of its document (only the first counts).
+    fn decode_failed(&mut self, message: String) {
+        self.decode_error.get_or_insert(SyntaxError {
+            line: 0,
+            message: super::go_error::truncated(&message),
+            strict: None,
+        });
+    }
+
+    fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
+        let next = self.next_event();
+        if next.is_err() {
+            // A syntax error after a decoding error: the document is abandoned (go-yaml may
+            // stop at the syntax error only in a later document).
+            if let Some(e) = self.decode_error.take() {
+                self.decode_failure = Some((e, self.document));
+            }
+        }
+        next
+    }
+
+    fn next_event(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
+        let next = match &mut self.events {
+            Events::Saphyr(parser) => parser.next_event(),
+            Events::Libyaml(events) => events.next().map(Ok),
+        };
+        match next {
+            Some(Ok(ev)) => Ok(ev),
+            Some(Err(e)) if e.info() == "while parsing node, found unknown anchor" => {
+                Err(self.unknown_anchor(e.marker().index()))
+            }
+            // saphyr-parser counts flow levels in a byte; the fast block reader (and ytt) go
+            // deeper, but this file needs the full reader (anchors, tags, ...).
+            Some(Err(e)) if e.info() == "recursion limit exceeded" => Err(SyntaxError {
+                line: e.marker().line() as u32,
+                message: format!(
+                    "{SAPHYR_FLOW_LIMIT}: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
+                    budget::max_depth()
+                ),
+                strict: None,
+            }),
+            Some(Err(e)) => Err(go_yaml_error(
+                e.info(),
+                e.marker().line() as u32,
+                self.chars,
+            )),
+            None => Err(SyntaxError {
+                line: 0,
+                message: "unexpected end of input".into(),
+                strict: None,
+            }),
+        }
+    }
+
+    pub(super) fn documents(&mut self) -> Result<Vec<RawNode>, SyntaxError> {
+        let mut docs = Vec::new();
+        loop {
+            let (ev, span) = self.next()?;
+            match ev {
+                Event::StreamStart | Event::Nothing => {}
+                Event::DocumentEnd | Event::StreamEnd => {
+                    if let Some(e) = self.decode_error.take() {
+                        self.decode_failure = Some((e.clone(), self.document));
+                        return Err(e);
+                    }
+                    if matches!(ev, Event::StreamEnd) {
+                        break;
+                    }
+                }
+                Event::DocumentStart(explicit) => {
+                    self.document = docs.len() + 1;
+                    // Anchors do not reach across documents.
+                    self.anchors.clear();
+                    let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
+                        // go-yaml's document starts at its directives (`%YAML 1.1`), if any;
+                        // saphyr-parser's at `---`.
+                        directives_start(self.chars, span.start.index())
+                            .unwrap_or_else(|| line_of(&span))
+                    } else if explicit || !docs.is_empty() {
+                        line_of(&span)
+                    } else {
+                        1
+                    };
+                    if docs.is_empty() {
+                        self.first_explicit = explicit;
+                    }
+                    let (ev, span) = self.next()?;
+                    let value = if matches!(ev, Event::DocumentEnd) {
+                        RawValue::Scalar(Value::Null)
+                    } else {
+                        self.value(ev, span)?
+                    };
+                    docs.push(RawNode {
+                        kind: RawKind::Document,
+                        line,
+                        value,
+                        comments: Vec::new(),
+                    });
+                }
+                other => {
+                    return Err(SyntaxError {
+                        line: line_of(&span),
+                        message: format!("unexpected event {other:?}"),
+                        strict: None,
+                    })
+                }
+            }
+        }
+        Ok(docs)
+    }
+
+    fn value(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        let collection = matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..));
+        if collection {
+            self.depth += 1;
+            if self.depth > budget::max_depth() {
+                return Err(too_deep(line_of(&span)));
+            }
+        }
+        let value = self.value_at_depth(ev, span);
+        if collection {
+            self.depth -= 1;
+        }
+        value
+    }
+
+    fn value_at_depth(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                let end = match style {
+                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                        quoted_scalar_end(self.chars, span.start.index(), span.end.index())
+                    }
+                    _ => span.end.index(),
+                };
+                self.scalar_spans.push((span.start.index(), end));
+                let text = match style {
+                    ScalarStyle::Literal | ScalarStyle::Folded
+                        if matches!(self.events, Events::Saphyr(_))
+                            && self.ends_unterminated(span.start.index(), end) =>
+                    {
+                        text.strip_suffix('\n')
+                            .map_or(text.clone(), |t| t.to_string().into())
+                    }
+                    _ => text,
+                };
+                let v = match self.scalar(&text, style, tag.as_deref(), line_of(&span)) {
+                    Ok(v) => v,
+                    Err(e) if e.strict.is_none() => {
+                        self.decode_failed(e.message);
+                        Value::Null
+                    }
+                    Err(e) => return Err(e),
+                };
+                let v = RawValue::Scalar(v);
+                self.remember(anchor, &v);
+                Ok(v)
+            }
+            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _, _)| *a == id) {
+                Some((_, v, count)) => {
+                    // An alias copies its anchor's nodes: bounded, so that nested aliases
+                    // (a "billion laughs" document) cannot exhaust memory.
+                    self.alias_nodes += count;
+                    if self.alias_nodes > budget::max_alias_nodes() {
+                        return Err(SyntaxError {
+                            line: line_of(&span),
+                            message: format!(
+                                "document contains excessive aliasing (more than {} nodes copied by aliases; raise the budget with {})",
+                                budget::max_alias_nodes(),
+                                budget::ALIAS_VAR
+                            ),
+                            strict: None,
+                        });
+                    }
+                    Ok(v.clone())
+                }
+                None if id != 0 && self.open_anchors.iter().any(|&(a, _)| a == id) => {
+                    // go-yaml reads it, and fails when it decodes the alias.
+                    let name = self.alias_name(span.start.index());
+                    self.decode_failed(format!("anchor '{name}' value contains itself"));
+                    Ok(RawValue::Scalar(Value::Null))
+                }
+                None => Err(self.unknown_anchor(span.start.index())),
+            },
+            Event::SequenceStart(anchor, _) => {
+                self.sequence(anchor, |this, ev, span| this.value(ev, span))
+            }
+            Event::MappingStart(anchor, _) => {
+                self.open_anchors.push((anchor, true));
+                let mut items: Vec<RawNode> = Vec::new();
+                loop {
+                    let (ev, span) = self.next()?;
+                    if matches!(ev, Event::MappingEnd) {
+                        break;
+                    }
+                    let line = match &ev {
+                        // An empty key after `?` is on the `?`'s line for go-yaml.
+                        Event::Scalar(text, ScalarStyle::Plain, 0, None) if text.is_empty() => {
+                            self.introducer_line(&span, |c| c == '?')
+                        }
+                        _ => line_of(&span),
+                    };
+                    let merge = is_merge_key(&ev);
+                    let key = match self.value(ev, span)? {
+                        RawValue::Scalar(k) => k,
+                        _ => {
+                            self.non_scalar_key.get_or_insert(SyntaxError {
+                                line,
+                                message: "map keys must be scalars".into(),
+                                strict: None,
+                            });
+                            Value::Null
+                        }
+                    };
+                    let (ev, span) = self.next()?;
+                    if merge {
+                        // A YAML merge key: the merged map's items join this map's, as they
+                        // are (ytt then refuses keys given twice).
+                        if let RawValue::Map(merged) = self.merged(ev, span)? {
+                            items.extend(merged);
+                        }
+                        continue;
+                    }
+                    let value = self.value(ev, span)?;
+                    items.push(RawNode {
+                        kind: RawKind::MapItem(key),
+                        line,
+                        value,
+                        comments: Vec::new(),
+                    });
+                }
+                self.open_anchors.pop();
+                let v = RawValue::Map(items);
+                self.remember(anchor, &v);
+                Ok(v)
+            }
+            other => Err(SyntaxError {
+                line: line_of(&span),
+                message: format!("unexpected event {other:?}"),
+                strict: None,
+            }),
+        }
+    }
+
+    /// Whether the `#` at character `p` starts a comment: after a blank or the start of its
+    /// line, and outside the scalars read so far.
+    fn starts_comment_at(&self, p: usize) -> bool {
+        if self.chars[p] != '#' || (p > 0 && !self.chars[p - 1].is_whitespace()) {
+            return false;
+        }
+        let spans = &self.scalar_spans;
+        let before = spans.partition_point(|&(s, _)| s <= p);
+        !spans[..before].iter().rev().take(4).any(|&(_, e)| p < e)
+    }
+
+    /// A merge key's value. go-yaml's fork takes a map (or an alias to one) or an empty
+    /// sequence; it refuses anything else before decoding it (an alias by the kind of its
+    /// anchored node; a sequence's item positions are nodes of their own, which are not maps).
+    fn merged(&mut self, ev: Event<'a>, span: Span) -> Result<RawValue, SyntaxError> {
+        let earlier = self.decode_error.take();
+        let alias = matches!(ev, Event::Alias(_));
+        let value = match ev {
+            Event::MappingStart(..) => self.value(ev, span),
+            Event::SequenceStart(anchor, _) => self.merged_sequence(anchor, &span),
+            Event::Alias(id) if self.open_anchors.contains(&(id, false)) => {
+                self.decode_failed(MERGE_WANTS_MAP.into());
+                self.value(ev, span)
+            }
+            Event::Alias(_) => self.value(ev, span),
+            _ => {
+                let value = self.value(ev, span);
+                self.decode_error = None;
+                value
+            }
+        }?;
+        let refused = match &value {
+            RawValue::Map(_) => false,
+            RawValue::Array(items) => alias || !items.is_empty(),
+            RawValue::Scalar(_) => true,
+        };
+        if earlier.is_some() {
+            self.decode_error = earlier;
+        }
+        if refused {
+            self.decode_failed(MERGE_WANTS_MAP.into());
+        }
+        Ok(value)
+    }
+
+    /// The items of a sequence (its start read), each read by `item`.
+    fn sequence(
+        &mut self,
+        anchor: usize,
+        mut item: impl FnMut(&mut Self, Event<'a>, Span) -> Result<RawValue, SyntaxError>,
+    ) -> Result<RawValue, SyntaxError> {
+        self.open_anchors.push((anchor, false));
+        let mut items = Vec::new();
+        loop {
+            let (ev, span) = self.next()?;
+            if matches!(ev, Event::SequenceEnd) {
+                break;
+            }
+            // The line of the `-` (or, in a flow sequence, the `[` or `,`: ytt's go-yaml fork
+            // gives an item the line of the one before it).
+            let line = self.introducer_line(&span, |c| matches!(c, '-' | '[' | ','));
+            let value = item(self, ev, span)?;
+            items.push(RawNode {
+                kind: RawKind::ArrayItem,
+                line,
+                value,
+                comments: Vec::new(),
+            });
+        }
+        self.open_anchors.pop();
+        let v = RawValue::Array(items);
+        self.remember(anchor, &v);
+        Ok(v)
+    }
+
+    /// A merge key's sequence (its start read). go-yaml looks at the items from the last and
+    /// refuses the first it meets (it takes the item's position for one), after decoding the
+    /// last if that is a map or an alias to one: only the last item's decoding errors count.
+    fn merged_sequence(&mut self, anchor: usize, span: &Span) -> Result<RawValue, SyntaxError> {
+        self.depth += 1;
+        if self.depth > budget::max_depth() {
+            return Err(too_deep(line_of(span)));
+        }
+        let earlier = self.decode_error.take();
+        let mut last = None;
+        let value = self.sequence(anchor, |this, ev, span| {
+            let decoded = match ev {
+                Event::MappingStart(..) => true,
+                Event::Alias(id) => this.open_anchors.contains(&(id, true)),
+                _ => false,
+            };
+            let value = this.value(ev, span);
+            last = this.decode_error.take().filter(|_| decoded);
+            value
+        });
+        self.depth -= 1;
+        let value = value?;
+        self.decode_error = earlier;
+        if let Some(e) = last {
+            self.decode_failed(e.message);
+        }
+        Ok(value)
+    }
+
+    /// go-yaml's error for an alias `*name` (at character `at`) with no anchor before it in
+    /// its document: the anchor's name, no line.
+    fn unknown_anchor(&self, at: usize) -> SyntaxError {
+        SyntaxError {
+            line: 0,
+            message: format!("unknown anchor '{}' referenced", self.alias_name(at)),
+            strict: None,
+        }
+    }
+
+    /// The name of the alias `*name` at character `at`, as libyaml scans it: letters, digits,
+    /// `_` and `-` (`*a:` is the alias `a` before a `:`).
+    fn alias_name(&self, at: usize) -> String {
+        let at = at.min(self.chars.len());
+        self.chars[at..]
+            .iter()
+            .skip_while(|&&c| c == '*')
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
+            .collect()
+    }
+
+    fn remember(&mut self, anchor: usize, v: &RawValue) {
+        if anchor != 0 {
+            self.anchors.push((anchor, v.clone(), node_count(v)));
+        }
+    }
+
+    fn scalar(
+        &self,
+        text: &str,
+        style: ScalarStyle,
+        tag: Option<&Tag>,
+        line: u32,
+    ) -> Result<Value, SyntaxError> {
+        if let Some(tag) = tag {
+            return resolve_tagged(&tag.handle, &tag.suffix, text).map_err(|message| SyntaxError {
+                line: 0,
+                message,
+                strict: None,
+            });
+        }
+        if style != ScalarStyle::Plain {
+            return Ok(Value::Str(text.into()));
+        }
+        resolve_plain(text, self.strict).map_err(|StrictError(msg)| SyntaxError {
+            line,
+            message: msg.clone(),
+            strict: Some(msg),
+        })
+    }
+
+    /// Whether a block scalar (its content at `start..end`) reaches the end of the text and saphyr-parser
+    /// counted a line break there that go-yaml does not: the text's last line has no line break
+    /// and is at least as long as the scalar's indentation (`a: |` + `  x` at the end of a file
+    /// is `"x"`, with `|+` too; `a: |+` + `  m` + ` ` is `"m\n"`).
+    fn ends_unterminated(&self, start: usize, end: usize) -> bool {
+        let chars = self.chars;
+        if end < chars.len() || matches!(chars.last(), None | Some('\n')) {
+            return false;
+        }
+        let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
+        // saphyr-parser's span starts at the scalar's first content, whose column is the
+        // scalar's indentation, or at its properties (`!!str |`): then the first later line
+        // with content has it. An indentation indicator (`>1`) counts from the indentation of
+        // the header's line.
+        let start = start.min(chars.len());
+        let props = matches!(chars.get(start), Some('!' | '&'));
+        let header = if props {
+            chars[start..]
+                .iter()
+                .take_while(|&&c| c != '\n')
+                .position(|&c| c == '|' || c == '>')
+                .map(|p| start + p)
+        } else {
+            chars[..start].iter().rposition(|&c| c == '|' || c == '>')
+        };
+        let line_start = |at: usize| {
+            chars[..at]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |p| p + 1)
+        };
+        let indicated = header.and_then(|h| {
+            let digit = chars[h + 1..]
+                .iter()
+                .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
+                .find_map(|c| c.to_digit(10))?;
+            let from = line_start(h);
+            let base = chars[from..h].iter().take_while(|&&c| c == ' ').count();
+            Some(base + digit as usize)
+        });
+        let indent = if let Some(indent) = indicated {
+            indent
+        } else if props {
+            chars[start..]
+                .split(|&c| c == '\n')
+                .skip(1)
+                .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
+                .map_or(0, |l| l.iter().take_while(|&&c| c == ' ').count())
+        } else {
+            start - line_start(start)
+        };
+        last >= indent.max(1)
+    }
+
+    /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
+    /// content starts at `span`; the node's own line if something else comes first.
+    fn introducer_line(&self, span: &Span, introduces: impl Fn(char) -> bool) -> u32 {
+        let start = span.start.index().min(self.chars.len());
+        let mut line = span.start.line() as u32;
+        let mut i = start;
+        // Walk back over blanks, newlines and comment text to the nearest indicator.
+        while i > 0 {
+            i -= 1;
+            let c = self.chars[i];
+            if c == '\n' {
+                line = line.saturating_sub(1);
+                continue;
+            }
+            if c.is_whitespace() {
+                continue;
+            }
+            // Comment text on an earlier line (a `-` in it included): skip to its `#`.
+            let line_start = self.chars[..i]
+                .iter()
+                .rposition(|&c| c == '\n')
+                .map_or(0, |p| p + 1);
+            if let Some(h) = (line_start..i).find(|&p| self.starts_comment_at(p)) {
+                i = h;
+                continue;
+            }
+            // A block scalar's header (`|+`, `>2-`), a tag or an anchor before the content.
+            let token = self.chars[..=i]
+                .iter()
+                .rposition(|c| c.is_whitespace())
+                .map_or(0, |p| p + 1);
+            if is_header_token(&self.chars[token..=i]) {
+                i = token;
+                continue;
+            }
+            match c {
+                c if introduces(c) => return line,
+                '#' => {}
+                _ => return span.start.line() as u32,
+            }
+        }
+        span.start.line() as u32
+    }
+}
+
+/// go-yaml's error for a merge key whose value is not a map.
+const MERGE_WANTS_MAP: &str = "map merge requires map or sequence of maps as the value";
+
+/// Whether a map key's event is YAML's merge key: a plain `<<` without a tag, or `<<` tagged
+/// `!!merge` (a quoted `"<<"` is an ordinary key).
+fn is_merge_key(ev: &Event<'_>) -> bool {
+    match ev {
+        Event::Scalar(text, style, _, tag) if text == "<<" => match tag {
+            None => *style == ScalarStyle::Plain,
+            Some(t) => {
+                (t.handle == "!!" && t.suffix == "merge")
+                    || format!("{}{}", t.handle, t.suffix) == "tag:yaml.org,2002:merge"
+            }
+        },
+        _ => false,
+    }
+}
+
+/// Whether `token` is what may stand between an array item's `-` and its content on other lines:
+/// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
+fn is_header_token(token: &[char]) -> bool {
+    is_block_header(token) || matches!(token.first(), Some('!' | '&'))
+}
