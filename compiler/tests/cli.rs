@@ -506,7 +506,7 @@ fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crash
         ),
         (
             "deep",
-            "#@   x = []\n#@   for i in range(100000):\n#@     x = [x]\n#@   end\n#@   return json.encode(x)\n",
+            "#@   x = []\n#@   for i in range(200000):\n#@     x = [x]\n#@   end\n#@   return json.encode(x)\n",
             "values.yml:7 | #@   return json.encode(x)",
         ),
     ] {
@@ -514,7 +514,7 @@ fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crash
         let (rc, stderr) = check_values(&format!("nested-{name}"), &values, &[]);
         assert_eq!(rc, Some(1), "{name}: {stderr}");
         assert!(
-            stderr.contains("value nested deeper than 2000 levels: a list or dict inside itself, or raise the budget with SCHEMAC_MAX_DEPTH"),
+            stderr.contains("value nested deeper than 100000 levels: a list or dict inside itself, or raise the budget with SCHEMAC_MAX_VALUE_DEPTH"),
             "{name}: {stderr}"
         );
         assert!(stderr.contains(line), "{name}: {stderr}");

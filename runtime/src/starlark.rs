@@ -110,8 +110,8 @@ fn scalar_go_repr(v: starlark::values::Value) -> String {
 pub(crate) fn nested_too_deep() -> anyhow::Error {
     anyhow::anyhow!(
         "value nested deeper than {} levels: a list or dict inside itself, or raise the budget with {}",
-        crate::yaml::parse::budget::max_depth(),
-        crate::yaml::parse::budget::DEPTH_VAR
+        crate::yaml::parse::budget::max_value_depth(),
+        crate::yaml::parse::budget::VALUE_DEPTH_VAR
     )
 }
 
@@ -146,7 +146,7 @@ fn write_go_repr<'v>(
         out.push_str(if list.is_some() { "[...]" } else { "{...}" });
         return Ok(());
     }
-    if open.len() >= crate::yaml::parse::budget::max_depth() {
+    if open.len() >= crate::yaml::parse::budget::max_value_depth() {
         return Err(nested_too_deep());
     }
     open.push(v);

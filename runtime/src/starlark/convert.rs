@@ -256,7 +256,7 @@ impl NotData {
 /// Starlark → YAML tree value; nodes created here get position `pos`.
 /// Sets become arrays, as in ytt (the interpreter iterates them on `heap`).
 pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<TreeValue, NotData> {
-    tree_value_within(v, pos, heap, crate::yaml::parse::budget::max_depth())
+    tree_value_within(v, pos, heap, crate::yaml::parse::budget::max_value_depth())
 }
 
 /// [`to_tree_value`] with at most `depth` levels of collections left.

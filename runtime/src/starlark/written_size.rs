@@ -41,7 +41,7 @@ impl Writing {
 /// written `[...]` by `str`, and refused beyond the budget by the conversions to YAML).
 pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
     let per_node = writing.per_node();
-    let max_depth = crate::yaml::parse::budget::max_depth();
+    let max_depth = crate::yaml::parse::budget::max_value_depth();
     let mut total = 0u128;
     let mut pending = vec![(v, 0usize)];
     while let Some((v, depth)) = pending.pop() {

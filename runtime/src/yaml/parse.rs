@@ -247,6 +247,17 @@ pub mod budget {
         *V.get_or_init(|| from_env(DEPTH_VAR, DEFAULT_MAX_DEPTH))
     }
 
+    /// Starlark values nested in one another (lists of lists...), as templates make them and
+    /// `str`, `json.encode` and the conversion to YAML go through them; deeper than YAML
+    /// reads (ytt handles values 5,000 deep), within what the 512 MiB stack takes.
+    pub const DEFAULT_MAX_VALUE_DEPTH: usize = 100_000;
+    pub const VALUE_DEPTH_VAR: &str = "SCHEMAC_MAX_VALUE_DEPTH";
+
+    pub fn max_value_depth() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(VALUE_DEPTH_VAR, DEFAULT_MAX_VALUE_DEPTH))
+    }
+
     pub fn max_alias_nodes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
