@@ -47,7 +47,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
         shift_count(true, x, y).map_err(starlark::Error::new_other)?;
-        super::budget::shift_fits(x, y)?;
+        super::int_budget::shift_fits(x, y)?;
         x.left_shift(y, heap)
     }
 
@@ -139,7 +139,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     }
 
     /// `int(x[, base])`, refused when `x` is a string of more significant digits than the
-    /// integer budget allows ([`super::budget::int_text_fits`]): parsing takes time quadratic
+    /// integer budget allows ([`super::int_budget::int_text_fits`]): parsing takes time quadratic
     /// in the digits (ten million took minutes). Anything else goes to the standard `int`.
     fn int<'v>(
         #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
@@ -157,7 +157,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                 .get(1)
                 .or_else(|| named.iter().find(|(k, _)| *k == "base").map(|(_, v)| v))
                 .and_then(|b| b.unpack_i32());
-            super::budget::int_text_fits(text, base)?;
+            super::int_budget::int_text_fits(text, base)?;
         }
         eval.eval_function(standard("int"), &args.items, &named)
     }
