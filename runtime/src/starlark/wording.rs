@@ -62,29 +62,37 @@ fn operators(text: &str) -> Vec<&str> {
     out
 }
 
-/// Whether the expression `span` is an `in` / `not in` test at its top level.
-fn operators_in(span: &str) -> bool {
+/// The bytes of the Starlark source `span` outside string literals, with their offsets (inside
+/// a literal, a backslash escapes the byte after it).
+fn code_bytes(span: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     let bytes = span.as_bytes();
-    let (mut depth, mut quote) = (0i32, None::<u8>);
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                b' ' if depth == 0 && span[i..].starts_with(" in ") => return true,
-                _ => {}
+    let (mut quote, mut i) = (None::<u8>, 0);
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let (at, c) = (i, bytes[i]);
+            i += 1;
+            match quote {
+                Some(_) if c == b'\\' => i += 1,
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None if c == b'"' || c == b'\'' => quote = Some(c),
+                None => return Some((at, c)),
             }
         }
-        i += 1;
+        None
+    })
+}
+
+/// Whether the expression `span` is an `in` / `not in` test at its top level.
+fn operators_in(span: &str) -> bool {
+    let mut depth = 0i32;
+    for (i, c) in code_bytes(span) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b' ' if depth == 0 && span[i..].starts_with(" in ") => return true,
+            _ => {}
+        }
     }
     false
 }
@@ -96,37 +104,25 @@ fn called_builtin(span: &str) -> Option<&str> {
     if !span.ends_with(')') {
         return None;
     }
-    let bytes = span.as_bytes();
-    let (mut depth, mut quote, mut i) = (0i32, None::<u8>, 0);
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' if depth == 0 => {
-                    let callee = &span[..i];
-                    let name = callee.rsplit('.').next().unwrap_or(callee);
-                    if name == budget::METHOD {
-                        // `METHOD("join", ...)`, a sized method call (see `budget`).
-                        return span[i + 1..].split('"').nth(1);
-                    }
-                    // The iterable of a comprehension, wrapped by the budget, is not a call.
-                    return (name != budget::ITERATE
-                        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-                    .then_some(name);
+    let mut depth = 0i32;
+    for (i, c) in code_bytes(span) {
+        match c {
+            b'(' if depth == 0 => {
+                let callee = &span[..i];
+                let name = callee.rsplit('.').next().unwrap_or(callee);
+                if name == budget::METHOD {
+                    // `METHOD("join", ...)`, a sized method call (see `budget`).
+                    return span[i + 1..].split('"').nth(1);
                 }
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                _ => {}
+                // The iterable of a comprehension, wrapped by the budget, is not a call.
+                return (name != budget::ITERATE
+                    && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+                .then_some(name);
             }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
         }
-        i += 1;
     }
     None
 }
@@ -369,56 +365,30 @@ fn quoted(s: &str) -> Option<(&str, &str)> {
 /// no call.
 fn positional_arguments(span: &str) -> Option<usize> {
     let span = span.trim();
-    let bytes = span.as_bytes();
-    if bytes.last() != Some(&b')') {
+    if !span.ends_with(')') {
         return None;
     }
     // Where the group that the last `)` closes opens.
-    let (mut stack, mut quote, mut open) = (Vec::new(), None::<u8>, None);
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' | b'[' | b'{' => stack.push(i),
-                b')' | b']' | b'}' => open = stack.pop(),
-                _ => {}
-            }
+    let (mut stack, mut open) = (Vec::new(), None);
+    for (i, c) in code_bytes(span) {
+        match c {
+            b'(' | b'[' | b'{' => stack.push(i),
+            b')' | b']' | b'}' => open = stack.pop(),
+            _ => {}
         }
-        i += 1;
     }
     let inner = &span[open? + 1..span.len() - 1];
-    let (mut depth, mut quote, mut pieces, mut start) = (0i32, None::<u8>, Vec::new(), 0);
-    let bytes = inner.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
+    let (mut depth, mut pieces, mut start) = (0i32, Vec::new(), 0);
+    for (i, c) in code_bytes(inner) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                pieces.push(&inner[start..i]);
+                start = i + 1;
             }
-        } else {
-            match c {
-                b'"' | b'\'' => quote = Some(c),
-                b'(' | b'[' | b'{' => depth += 1,
-                b')' | b']' | b'}' => depth -= 1,
-                b',' if depth == 0 => {
-                    pieces.push(&inner[start..i]);
-                    start = i + 1;
-                }
-                _ => {}
-            }
+            _ => {}
         }
-        i += 1;
     }
     pieces.push(&inner[start..]);
     let pieces: Vec<&str> = pieces
