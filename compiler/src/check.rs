@@ -4,7 +4,7 @@
 use schemac_runtime::engine::Backend;
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
-use schemac_runtime::starlark::predicates::StarlarkPredicates;
+use schemac_runtime::starlark::predicates::with_starlark_predicates;
 use schemac_runtime::template::functions::Functions;
 use schemac_runtime::template::tree::Tree;
 use schemac_runtime::template::{Sources, TemplateError};
@@ -22,8 +22,8 @@ impl Backend for Interpreter {
         schemac_runtime::template::evaluate(raw, files)
     }
 
-    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a> {
-        Box::new(StarlarkPredicates { functions })
+    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates)) {
+        with_starlark_predicates(functions, run)
     }
 
     fn schema(

@@ -435,16 +435,67 @@ fn a_full_disk_is_an_error() {
 /// Runs `schemac check -f values.yml` on `values` in a directory of its own (`name`), with
 /// `env` set: the exit status and standard error.
 fn check_values(name: &str, values: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let (rc, _, stderr) = check_files(name, &[("values.yml", values)], env);
+    (rc, stderr)
+}
+
+/// Runs `schemac check` with a `-f` for each of `files` (name and text), written to a directory
+/// of its own (`name`), with `env` set: the exit status, standard output and standard error.
+fn check_files(
+    name: &str,
+    files: &[(&str, &str)],
+    env: &[(&str, &str)],
+) -> (Option<i32>, String, String) {
     let dir = workdir().join(name);
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("values.yml"), values).unwrap();
+    let mut args = vec!["check"];
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+        args.extend(["-f", file]);
+    }
     let o = Command::new(BIN)
-        .args(["check", "-f", "values.yml"])
+        .args(args)
         .current_dir(&dir)
         .envs(env.iter().copied())
         .output()
         .unwrap();
-    (o.status.code(), String::from_utf8_lossy(&o.stderr).into())
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (o.status.code(), text(&o.stdout), text(&o.stderr))
+}
+
+#[test]
+fn each_rule_call_has_the_budget_to_itself() {
+    // The run's rule calls share one evaluator: each is counted from its own start (1,000
+    // statements and a 1 MB string each, 40 calls, under budgets of 5,000 statements and 20 MB),
+    // and the garbage of earlier calls is collected. One call past the budget fails alone.
+    let schema = "#@ def busy(n):\n#@   k = 0\n#@   for i in range(n):\n#@     k += 1\n#@   end\n#@   big = \"x\" * 1000000\n#@   return k == n and len(big) == 1000000\n#@ end\n#@data/values-schema\n---\ncounts:\n#@schema/validation (\"busy\", busy)\n- 0\n";
+    let items = "- 1000\n".repeat(40);
+    let budgets = [
+        ("SCHEMAC_STARLARK_STEPS", "5000"),
+        ("SCHEMAC_STARLARK_MEMORY", "20000000"),
+    ];
+    let values = format!("#@data/values\n---\ncounts:\n{items}");
+    let (rc, stdout, stderr) = check_files(
+        "budget-per-call",
+        &[("schema.yml", schema), ("values.yml", &values)],
+        &budgets,
+    );
+    assert_eq!(
+        (rc, stdout),
+        (Some(0), format!("counts:\n{items}")),
+        "{stderr}"
+    );
+    let values = format!("#@data/values\n---\ncounts:\n{items}- 9000\n{items}");
+    let (rc, _, stderr) = check_files(
+        "budget-per-call-past",
+        &[("schema.yml", schema), ("values.yml", &values)],
+        &budgets,
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "schemac: Error: Validating final data values:\n  counts[40]\n    from: values.yml:44\n    - must be: busy (by: schema.yml:12)\n      found: evaluation stopped after 5000 Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)\n\n\n"
+    );
 }
 
 #[test]

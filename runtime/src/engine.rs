@@ -37,8 +37,9 @@ pub trait Backend {
     fn schema_templates(&self) -> u32 {
         0
     }
-    /// Runs custom rules and `when=` predicates; `functions` is what the run's templates kept.
-    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a>;
+    /// Runs `run` with the calls of custom rules, `when=` predicates and overlay functions;
+    /// `functions` is what the run's templates kept.
+    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates));
     /// The schema: lowered from the schema documents given (`files` names their files), or
     /// the one built in. The error's message is the text after ytt's
     /// `Overlaying data values schema (...): `. Shared, so that a built-in schema is not copied
@@ -776,11 +777,49 @@ fn evaluate_inputs(
             },
         )
     });
-    let calls = backend.predicates(&docs.functions);
-    for (doc, mode) in documents.chain(flags) {
-        let mut merged = apply_document(current, doc, mode, Some(&*calls))
+    let mut layers: Vec<(Tree, Mode)> = documents.chain(flags).collect();
+    let mut finished = None;
+    backend.with_predicates(&docs.functions, &mut |calls| {
+        finished = Some(overlay_and_validate(
+            current.take(),
+            std::mem::take(&mut layers),
+            schema.clone(),
+            &sources,
+            &prefix,
+            opts,
+            calls,
+        ));
+    });
+    finished.unwrap_or_else(|| {
+        Err(CheckError::new(
+            ErrorKind::Usage,
+            "internal error: the back end ran no validation",
+        ))
+    })
+}
+
+/// Overlays the data values `layers` onto `current` (the schema's defaults), type-checking
+/// each result, then validates the final data values with `calls` running their functions.
+fn overlay_and_validate(
+    mut current: Option<Tree>,
+    layers: Vec<(Tree, Mode)>,
+    schema: Option<Arc<Type>>,
+    sources: &SourceLines,
+    prefix: &str,
+    opts: &Request,
+    calls: &dyn Predicates,
+) -> Result<Leftovers, CheckError> {
+    let done = |outcome: Outcome| {
+        Ok(Leftovers {
+            outcome,
+            _tree: None,
+            _schema: None,
+        })
+    };
+    for (doc, mode) in layers {
+        let mut merged = apply_document(current, doc, mode, Some(calls))
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
-        type_check(&mut merged, schema.as_deref(), &sources, &prefix)?;
+        type_check(&mut merged, schema.as_deref(), sources, prefix)?;
         current = Some(merged);
     }
     let Some(mut result) = current else {
@@ -794,8 +833,7 @@ fn evaluate_inputs(
         (result.into_node(), None)
     };
     if opts.validate {
-        let predicates = backend.predicates(&docs.functions);
-        let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), &*predicates)
+        let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), calls)
             .map_err(|e| {
                 CheckError::new(
                     ErrorKind::Validation,

@@ -100,7 +100,7 @@ impl Built {
 struct BuiltPredicates<'a> {
     translated: Translations,
     #[cfg(feature = "starlark")]
-    interpreter: crate::starlark::predicates::StarlarkPredicates<'a>,
+    interpreter: &'a dyn Predicates,
     #[cfg(not(feature = "starlark"))]
     interpreter: std::marker::PhantomData<&'a ()>,
 }
@@ -163,16 +163,22 @@ impl Backend for Built {
         self.templates
     }
 
-    fn predicates<'a>(&'a self, functions: &'a Functions) -> Box<dyn Predicates + 'a> {
+    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates)) {
+        #[cfg(feature = "starlark")]
+        crate::starlark::predicates::with_starlark_predicates(functions, |interpreter| {
+            run(&BuiltPredicates {
+                translated: self.translated,
+                interpreter,
+            })
+        });
         #[cfg(not(feature = "starlark"))]
-        let _ = functions;
-        Box::new(BuiltPredicates {
-            translated: self.translated,
-            #[cfg(feature = "starlark")]
-            interpreter: crate::starlark::predicates::StarlarkPredicates { functions },
-            #[cfg(not(feature = "starlark"))]
-            interpreter: std::marker::PhantomData,
-        })
+        {
+            let _ = functions;
+            run(&BuiltPredicates {
+                translated: self.translated,
+                interpreter: std::marker::PhantomData,
+            });
+        }
     }
 
     fn schema(

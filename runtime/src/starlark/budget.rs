@@ -12,6 +12,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use starlark::collections::SmallMap;
@@ -76,14 +77,33 @@ fn thread_held_bytes() -> isize {
     return 0;
 }
 
-/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
-struct StepBound {
-    steps: u64,
+/// Where an evaluation's budget is counted from: shared by the statement hook and whoever runs
+/// several calls in one evaluator ([`super::predicates`]), who restarts it at each call.
+pub(crate) struct EvaluationStart {
+    steps: Cell<u64>,
     /// [`ITERATIONS`] when this evaluation began.
-    iterations_at_start: u64,
+    iterations: Cell<u64>,
     /// [`thread_held_bytes`] when this evaluation began.
-    held_at_start: isize,
+    held: Cell<isize>,
+    /// The bytes on the evaluator's heap when this evaluation began.
+    heap: Cell<usize>,
 }
+
+impl EvaluationStart {
+    /// Starts counting a new evaluation in `eval` (a call of a rule, in an evaluator that ran
+    /// others before): its statements, iterations and bytes are counted from now.
+    pub(crate) fn restart(&self, eval: &Evaluator<'_, '_, '_>) {
+        let iterations = ITERATIONS.with(|i| i.get());
+        ITERATIONS_AT_START.with(|s| s.set(iterations));
+        self.steps.set(0);
+        self.iterations.set(iterations);
+        self.held.set(thread_held_bytes());
+        self.heap.set(eval.heap().allocated_bytes());
+    }
+}
+
+/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
+struct StepBound(Rc<EvaluationStart>);
 
 impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
     fn call<'v>(
@@ -92,18 +112,24 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         _continued: bool,
         eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
-        self.steps += 1;
+        let start = &self.0;
+        let steps = start.steps.get() + 1;
+        start.steps.set(steps);
         let (max_steps, max_memory) = budget();
-        if self.steps.is_multiple_of(1024)
-            && self.steps + iterations_since(self.iterations_at_start) > max_steps
+        if steps.is_multiple_of(1024)
+            && steps + iterations_since(start.iterations.get()) > max_steps
         {
             return Err(steps_exceeded());
         }
         // The heap at every statement: a value may double in one (`x += x`). Big integers
         // keep their digits outside the heap, where only the thread's count sees them (and
         // the garbage of `x = x * 3` in a loop is freed only when the evaluation ends).
-        let held = thread_held_bytes().wrapping_sub(self.held_at_start);
-        if eval.heap().allocated_bytes() > max_memory || held > max_memory as isize {
+        let held = thread_held_bytes().wrapping_sub(start.held.get());
+        let allocated = eval
+            .heap()
+            .allocated_bytes()
+            .saturating_sub(start.heap.get());
+        if allocated > max_memory || held > max_memory as isize {
             return Err(heap_exceeded("allocated"));
         }
         Ok(())
@@ -111,17 +137,20 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
 }
 
 /// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
-/// functions defined now can be bounded when they are called later).
-pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) {
-    let start = ITERATIONS.with(|i| i.get());
-    ITERATIONS_AT_START.with(|s| s.set(start));
+/// functions defined now can be bounded when they are called later), counted from now; the
+/// start, to count a later evaluation in the same evaluator from its own start.
+pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) -> Rc<EvaluationStart> {
+    let start = Rc::new(EvaluationStart {
+        steps: Cell::new(0),
+        iterations: Cell::new(0),
+        held: Cell::new(0),
+        heap: Cell::new(0),
+    });
+    start.restart(eval);
     eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
-        StepBound {
-            steps: 0,
-            iterations_at_start: start,
-            held_at_start: thread_held_bytes(),
-        },
+        StepBound(Rc::clone(&start)),
     )));
+    start
 }
 
 /// The global function the iterable of every comprehension passes through (see

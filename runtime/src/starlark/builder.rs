@@ -126,6 +126,21 @@ impl BuildState {
         }
     }
 
+    /// Makes the state again as [`FrozenSlot::build_state`] made it, for the next call of a
+    /// function that shares it: what the last call built and kept is dropped.
+    pub fn restart(&self) {
+        let mut inner = self.inner.borrow_mut();
+        let clean = inner.slots.is_empty()
+            && matches!(&inner.ctxs[..], [ctx] if ctx.stack.is_empty() && ctx.out.is_empty());
+        if !clean {
+            *inner = Inner {
+                ctxs: vec![Ctx::default()],
+                slots: Vec::new(),
+            };
+        }
+        self.functions.clear();
+    }
+
     /// The name in the running module of the value kept at `index` of the run's functions,
     /// when this template kept it (a function argument of an annotation of YAML it built).
     pub fn kept_name(&self, index: usize) -> Option<String> {

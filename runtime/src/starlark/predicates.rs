@@ -1,12 +1,16 @@
 //! Calling custom rules and `when=` predicates: [`crate::validate::Predicates`] for Starlark.
 
 use starlark::docs::{DocItem, DocMember};
-use starlark::environment::Module;
+use starlark::environment::{Globals, GlobalsBuilder, Module};
 use starlark::eval::Evaluator;
+use starlark::syntax::{AstModule, Dialect};
 use starlark::values::structs::AllocStruct;
-use starlark::values::{Heap, OwnedFrozenValue, Value};
+use starlark::values::{Heap, Value};
 
-use super::builder::FrozenSlot;
+use std::cell::{Cell, OnceCell, RefCell};
+use std::rc::Rc;
+
+use super::builder::{BuildState, FrozenSlot};
 use super::convert::scalar_to_starlark;
 use crate::schema::FunctionRef;
 use crate::template::functions::Functions;
@@ -14,19 +18,132 @@ use crate::template::tree::TreeValue;
 use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
 
-/// Runs predicates with the Starlark interpreter, a fresh heap per call: the functions the
-/// run's templates kept.
-pub struct StarlarkPredicates<'a> {
-    pub functions: &'a Functions,
+/// Calls the run's Starlark functions (custom rules, `when=`, overlay functions) in one
+/// evaluator for the whole run: made once (not per call, which cost a heap, an evaluator and
+/// the budget's hook each time), each call an evaluation of its own for the budget
+/// ([`super::budget::EvaluationStart::restart`]), the garbage of earlier calls collected when
+/// it passes [`garbage_limit`]. Made by [`with_starlark_predicates`].
+pub struct StarlarkPredicates<'v, 'a> {
+    functions: &'a Functions,
+    /// Each function's value on the run's heap and its builder state, found at its first call.
+    callees: &'a [OnceCell<Option<Callee<'v>>>],
+    /// The run's evaluator; `None` once a call panicked in it (later calls then get a fresh
+    /// evaluator each).
+    shared: RefCell<Option<Shared<'v, 'a>>>,
+    /// A call is running in the shared evaluator (still set at the next call: it panicked).
+    in_call: Cell<bool>,
 }
 
-impl StarlarkPredicates<'_> {
+struct Shared<'v, 'a> {
+    eval: Evaluator<'v, 'a, 'a>,
+    start: Rc<super::budget::EvaluationStart>,
+}
+
+/// A function as the run's evaluator calls it.
+struct Callee<'v> {
+    /// The frozen function, on the run's heap (frozen values do not move when garbage is
+    /// collected).
+    value: Value<'v>,
+    /// What a fragment function the callee calls builds YAML with.
+    state: Option<BuildState>,
+}
+
+/// The bytes of garbage the run's evaluator gathers before it is collected between two calls:
+/// 8 MiB, or an eighth of the memory budget when that is smaller.
+fn garbage_limit() -> usize {
+    (8 << 20).min(super::budget::budget().1 / 8)
+}
+
+/// Frees the garbage of earlier calls. starlark-rust collects it only before a statement at
+/// the top of a module, where it knows every live value (the frozen callees are not on this
+/// heap; each call's arguments and result are done with), so a module of one `pass` is run.
+fn collect_garbage(eval: &mut Evaluator) {
+    static NOTHING: std::sync::OnceLock<Globals> = std::sync::OnceLock::new();
+    let globals = NOTHING.get_or_init(|| GlobalsBuilder::new().build());
+    if let Ok(ast) = AstModule::parse("gc", "pass".to_owned(), &Dialect::Standard) {
+        let _ = eval.eval_module(ast, globals);
+    }
+}
+
+/// Runs `run` with [`StarlarkPredicates`] for the functions of `functions`.
+pub fn with_starlark_predicates<R>(
+    functions: &Functions,
+    run: impl FnOnce(&dyn Predicates) -> R,
+) -> R {
+    Module::with_temp_heap(|m| {
+        let callees: Vec<OnceCell<Option<Callee>>> =
+            (0..functions.len()).map(|_| OnceCell::new()).collect();
+        let mut eval = Evaluator::new(&m);
+        let start = super::budget::bound(&mut eval);
+        let predicates = StarlarkPredicates {
+            functions,
+            callees: &callees,
+            shared: RefCell::new(Some(Shared { eval, start })),
+            in_call: Cell::new(false),
+        };
+        run(&predicates)
+    })
+}
+
+impl<'v, 'a> StarlarkPredicates<'v, 'a> {
     fn slot(&self, f: &FunctionRef) -> Option<std::sync::Arc<FrozenSlot>> {
         self.functions.get(f.index)?.downcast::<FrozenSlot>().ok()
     }
 
-    fn frozen(&self, f: &FunctionRef) -> Option<OwnedFrozenValue> {
-        self.slot(f)?.value.get().cloned()
+    /// Runs `call` on the value of `f` in an evaluator, as an evaluation of its own; `None`
+    /// when `f` is not a kept function.
+    fn with_callee<R>(
+        &self,
+        f: &FunctionRef,
+        call: impl for<'x> FnOnce(&mut Evaluator<'x, '_, '_>, Value<'x>) -> R,
+    ) -> Option<R> {
+        if self.in_call.replace(false) {
+            // The last call panicked: its evaluator is not to be trusted (nor dropped).
+            std::mem::forget(self.shared.take());
+        }
+        let mut shared = self.shared.borrow_mut();
+        let Some(Shared { eval, start }) = shared.as_mut() else {
+            drop(shared);
+            return self.with_fresh_evaluator(f, call);
+        };
+        let callee = self.callees.get(f.index)?.get_or_init(|| {
+            let slot = self.slot(f)?;
+            Some(Callee {
+                value: eval.heap().access_owned_frozen_value(slot.value.get()?),
+                state: slot.build_state(),
+            })
+        });
+        let callee = callee.as_ref()?;
+        if let Some(state) = &callee.state {
+            state.restart();
+        }
+        eval.extra = callee.state.as_ref().map(|s| s as _);
+        start.restart(eval);
+        self.in_call.set(true);
+        let result = call(eval, callee.value);
+        self.in_call.set(false);
+        if eval.heap().allocated_bytes() > garbage_limit() {
+            collect_garbage(eval);
+        }
+        Some(result)
+    }
+
+    /// [`Self::with_callee`] in an evaluator of its own.
+    fn with_fresh_evaluator<R>(
+        &self,
+        f: &FunctionRef,
+        call: impl for<'x> FnOnce(&mut Evaluator<'x, '_, '_>, Value<'x>) -> R,
+    ) -> Option<R> {
+        let slot = self.slot(f)?;
+        let owned = slot.value.get()?;
+        Module::with_temp_heap(|m| {
+            let fv = m.heap().access_owned_frozen_value(owned);
+            let state = slot.build_state();
+            let mut eval = Evaluator::new(&m);
+            eval.extra = state.as_ref().map(|s| s as _);
+            super::budget::bound(&mut eval);
+            Some(call(&mut eval, fv))
+        })
     }
 }
 
@@ -180,23 +297,15 @@ impl Predicates for RunningTemplateCalls<'_, '_, '_, '_> {
     }
 }
 
-impl Predicates for StarlarkPredicates<'_> {
+impl Predicates for StarlarkPredicates<'_, '_> {
     fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
-        let Some(owned) = self.frozen(f) else {
-            return CallOutcome::Error(Some("rule is not available".into()));
-        };
         let outcome = super::guarded(|| {
-            Module::with_temp_heap(|m| {
-                let heap = m.heap();
-                let mut fv = heap.access_owned_frozen_value(&owned);
+            self.with_callee(f, |eval, mut fv| {
+                let heap = eval.heap();
                 // An assertion object runs as its `check`.
                 if !super::convert::is_function(fv) {
                     fv = fv.get_attr("check", heap).ok().flatten().unwrap_or(fv);
                 }
-                let state = self.slot(f).and_then(|s| s.build_state());
-                let mut eval = Evaluator::new(&m);
-                eval.extra = state.as_ref().map(|s| s as _);
-                super::budget::bound(&mut eval);
                 match eval.eval_function(fv, &[to_starlark(value, heap)], &[]) {
                     Ok(v) if v.unpack_bool() == Some(true) => CallOutcome::Pass,
                     Ok(_) => CallOutcome::Fail,
@@ -206,31 +315,21 @@ impl Predicates for StarlarkPredicates<'_> {
                 }
             })
         });
-        outcome.unwrap_or_else(|m| CallOutcome::Error(Some(m)))
+        match outcome {
+            Ok(Some(outcome)) => outcome,
+            Ok(None) => CallOutcome::Error(Some("rule is not available".into())),
+            Err(m) => CallOutcome::Error(Some(m)),
+        }
     }
 
     fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
-        let Some(owned) = self.frozen(f) else {
-            return Err("overlay function is not available".into());
-        };
-        Module::with_temp_heap(|m| {
-            let heap = m.heap();
-            let fv = heap.access_owned_frozen_value(&owned);
-            let state = self.slot(f).and_then(|s| s.build_state());
-            let mut eval = Evaluator::new(&m);
-            eval.extra = state.as_ref().map(|s| s as _);
-            super::budget::bound(&mut eval);
-            call_overlay_function(&mut eval, fv, args)
-        })
+        self.with_callee(f, |eval, fv| call_overlay_function(eval, fv, args))
+            .unwrap_or_else(|| Err("overlay function is not available".into()))
     }
 
     fn call_when(&self, f: &FunctionRef, value: &Node, ctx: &WhenContext) -> Result<bool, String> {
-        let Some(owned) = self.frozen(f) else {
-            return Err("when= is not available".into());
-        };
-        Module::with_temp_heap(|m| {
-            let heap = m.heap();
-            let fv = heap.access_owned_frozen_value(&owned);
+        self.with_callee(f, |eval, fv| {
+            let heap = eval.heap();
             let n = arity(fv).unwrap_or(1);
             let v = to_starlark(value, heap);
             let args = match n {
@@ -248,10 +347,6 @@ impl Predicates for StarlarkPredicates<'_> {
                 ))
                 }
             };
-            let state = self.slot(f).and_then(|s| s.build_state());
-            let mut eval = Evaluator::new(&m);
-            eval.extra = state.as_ref().map(|s| s as _);
-            super::budget::bound(&mut eval);
             match eval.eval_function(fv, &args, &[]) {
                 Ok(r) => match r.unpack_bool() {
                     Some(b) => Ok(b),
@@ -263,5 +358,6 @@ impl Predicates for StarlarkPredicates<'_> {
                 )),
             }
         })
+        .unwrap_or_else(|| Err("when= is not available".into()))
     }
 }

@@ -40,6 +40,14 @@ impl Functions {
         self.lock().get(index).cloned().flatten()
     }
 
+    /// Drops every kept value (a rule call's own table, before the next call).
+    pub fn clear(&self) {
+        let mut values = self.lock();
+        if !values.is_empty() {
+            values.clear();
+        }
+    }
+
     /// How many indices are taken.
     pub fn len(&self) -> usize {
         self.lock().len()

@@ -59,7 +59,9 @@ pub fn encode(value: &Value) -> String {
 /// Formats a float as go-yaml does: Go's shortest `%g` (exponent form when the decimal exponent
 /// is below -4 or at least 6, with at least two exponent digits), and `.inf`, `-.inf`, `.nan`.
 pub fn format_float(f: f64) -> String {
-    if f.is_nan() {
+    if let Some(i) = whole_float(f) {
+        i.to_string()
+    } else if f.is_nan() {
         ".nan".into()
     } else if f.is_infinite() {
         if f > 0.0 { ".inf" } else { "-.inf" }.into()
@@ -71,6 +73,13 @@ pub fn format_float(f: f64) -> String {
     } else {
         go_float_text(f, -4..6, 2)
     }
+}
+
+/// The integer a float holds when [`format_float`] writes it as that integer's digits: a
+/// whole number below 10^6 in magnitude (the fixed form, no point; most floats of configuration
+/// data, such as `weight: 1.0`), except -0, which keeps its sign.
+fn whole_float(f: f64) -> Option<i64> {
+    (f.fract() == 0.0 && f.abs() < 1e6 && !(f == 0.0 && f.is_sign_negative())).then_some(f as i64)
 }
 
 /// Go's `strconv.FormatFloat` of a finite `f` with the shortest digits that read back as `f`:
@@ -397,6 +406,7 @@ impl Emitter<'_> {
                 self.write_indicator("\"", false, false, false);
             }
             Value::Int(i) => self.plain_int(*i),
+            Value::Float(f) if whole_float(*f).is_some() => self.plain_int(*f as i64),
             Value::Bool(b) => self.plain(if *b { "true" } else { "false" }),
             Value::Null => self.plain("null"),
             _ => self.requested_scalar(&scalar_request(value), simple_key),
@@ -774,6 +784,15 @@ mod tests {
                 assert_eq!(format_float(f), go_float_text(f, -4..6, 2), "{f:e}");
             }
             x *= 1.37;
+        }
+        // So does the whole numbers' shortcut.
+        for i in (-999_999..=999_999)
+            .step_by(9_973)
+            .chain([999_999, -999_999, 1, -1])
+        {
+            let f = i as f64;
+            assert_eq!(format_float(f), go_float_text(f, -4..6, 2), "{f:e}");
+            assert_eq!(under_v(Value::Float(f)), format!(" {i}\n"));
         }
     }
 }
