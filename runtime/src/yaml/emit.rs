@@ -414,22 +414,41 @@ impl Emitter<'_> {
     }
 
     /// Writes a scalar that is plain as it is (what [`Emitter::scalar`] does in plain style,
-    /// where the indentation it sets is not used).
-    fn plain(&mut self, text: &str) {
-        self.write_indicator(text, true, false, false);
+    /// where the indentation it sets is not used): [`Emitter::write_indicator`] for text that
+    /// is ASCII, a word or a number (one column a byte).
+    fn plain(&mut self, ascii: &str) {
+        debug_assert!(ascii.is_ascii());
+        if !self.whitespace {
+            self.put(' ');
+        }
+        self.out.push_str(ascii);
+        self.column += ascii.len();
+        self.whitespace = false;
+        self.indention = false;
     }
 
     /// Writes an integer: always plain, in decimal (go-yaml's `strconv.FormatInt`).
     fn plain_int(&mut self, i: i64) {
-        use std::fmt::Write;
-        if !self.whitespace {
-            self.put(' ');
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = i.unsigned_abs();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
         }
-        let before = self.out.len();
-        let _ = write!(self.out, "{i}");
-        self.column += self.out.len() - before;
-        self.whitespace = false;
-        self.indention = false;
+        if i < 0 {
+            if !self.whitespace {
+                self.put(' ');
+            }
+            self.put('-');
+            self.whitespace = true;
+        }
+        // Only ASCII digits were written.
+        self.plain(std::str::from_utf8(&digits[at..]).unwrap_or_default());
     }
 
     /// Writes a scalar whose [`scalar_request`] is `request`.
@@ -763,6 +782,24 @@ mod tests {
             (arr(vec![s("x")]), Value::Int(2)),
         ]);
         assert_eq!(to_yaml(&odd), "[]: 1\n? - x\n: 2\n");
+    }
+
+    #[test]
+    fn integers_are_written_in_decimal() {
+        for i in [
+            0,
+            7,
+            -7,
+            10,
+            -10,
+            1234567890,
+            i64::MAX,
+            i64::MIN,
+            i64::MIN + 1,
+        ] {
+            assert_eq!(under_v(Value::Int(i)), format!(" {i}\n"));
+            assert_eq!(to_yaml(&arr(vec![Value::Int(i)])), format!("- {i}\n"));
+        }
     }
 
     #[test]
