@@ -453,6 +453,9 @@ fn string_method<'v>(
         "upper" | "lower" | "title" | "capitalize" | "isupper" | "islower" => {
             positional(method, args, named, 0, 0)?;
             Ok(Some(match method {
+                // ASCII text (most) has ASCII cases: one pass, no per-character lookups.
+                "upper" if s.is_ascii() => heap.alloc(s.to_ascii_uppercase()),
+                "lower" if s.is_ascii() => heap.alloc(s.to_ascii_lowercase()),
                 "upper" => heap.alloc(s.chars().map(go_upper).collect::<String>()),
                 "lower" => heap.alloc(s.chars().map(go_lower).collect::<String>()),
                 "title" => heap.alloc(go_title(s)),
