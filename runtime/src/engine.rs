@@ -827,7 +827,10 @@ fn overlay_and_validate(
     };
     // The tree is kept beside the plain data only for `#@assert/validate` annotations;
     // without them it is freed as the plain data is made.
-    let (node, tree) = if opts.validate && result.has_ann_under(validate::ASSERT_VALIDATE) {
+    let (node, tree) = if opts.validate
+        && sources.any_text_contains(validate::ASSERT_VALIDATE)
+        && result.has_ann_under(validate::ASSERT_VALIDATE)
+    {
         (result.take_node(), Some(result))
     } else {
         (result.into_node(), None)

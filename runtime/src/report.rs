@@ -65,6 +65,13 @@ impl SourceLines {
         self.by_identity.insert(name, lines);
     }
 
+    /// Whether the text of any source holds `needle`. An annotation whose name no file holds
+    /// is on no node: its search through the data values can be skipped.
+    pub fn any_text_contains(&self, needle: &str) -> bool {
+        let mut texts = self.files.values().chain(self.by_identity.values());
+        texts.any(|lines| lines.text.contains(needle))
+    }
+
     /// The line `pos` points at, or "" when unknown.
     pub fn line_at(&self, pos: &crate::value::Pos) -> &str {
         match self.by_identity.get(&pos.file) {
