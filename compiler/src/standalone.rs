@@ -197,6 +197,7 @@ pub fn build(
     );
 
     // The output's directory must take a file before anything is compiled.
+    files::writable_target(out)?;
     let probe = files::TempPath::beside(out);
     std::fs::write(probe.path(), b"")
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;

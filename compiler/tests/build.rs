@@ -233,6 +233,37 @@ fn outputs_that_cannot_be_written_leave_nothing_behind() {
     assert_eq!(output(gen, &dir).0, 1);
     assert_eq!(listing(&dir), ["file", "schema.yml", "taken"]);
     assert_eq!(listing(&dir.join("taken")), Vec::<String>::new());
+    // Something other than a file in the way (a FIFO, or a link to one; a device such as
+    // `/dev/null`, which root's rename would replace with the binary): refused before anything
+    // is compiled, and left as it was.
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo");
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        std::os::unix::fs::symlink("fifo", dir.join("link")).unwrap();
+        for out in ["fifo", "link"] {
+            for cmd in ["build", "gen"] {
+                let mut c = schemac();
+                c.args([cmd, "schema.yml", "-o", out]);
+                let (rc, _, err) = output(c, &dir);
+                assert_eq!(rc, 1, "{err}");
+                assert!(
+                    err.contains(&format!("cannot write {out}: it is not a regular file")),
+                    "{err}"
+                );
+                assert!(!err.contains("compile:"), "nothing is compiled: {err}");
+            }
+        }
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(std::fs::symlink_metadata(dir.join("link"))
+            .unwrap()
+            .is_symlink());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -95,6 +95,7 @@ impl TempPath {
 
     /// Renames the temporary path to `target` (atomically, on one file system).
     pub fn persist(mut self, target: &Path) -> Result<(), String> {
+        writable_target(target)?;
         std::fs::rename(&self.path, target)
             .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
         self.disarm();
@@ -118,8 +119,27 @@ impl Drop for TempPath {
     }
 }
 
+/// An output may replace a regular file (or a link to one), or be new: renaming over
+/// anything else would replace a device (`-o /dev/null` as root), a FIFO or a socket with a
+/// file, and a directory cannot be replaced.
+pub fn writable_target(target: &Path) -> Result<(), String> {
+    match std::fs::metadata(target) {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "cannot write {}: it is a directory",
+            target.display()
+        )),
+        Ok(meta) if !meta.is_file() => Err(format!(
+            "cannot write {}: it is not a regular file (outputs are written whole to a file \
+             beside it and renamed into place)",
+            target.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes `bytes` to `path` whole or not at all.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    writable_target(path)?;
     let tmp = TempPath::beside(path);
     std::fs::write(tmp.path(), bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
