@@ -186,6 +186,7 @@ pub fn build(
     let name = validator_name(out);
     let codegen = CodegenOptions {
         validator_name: name.clone(),
+        typed: false,
         ..CodegenOptions::default()
     };
     let compiled = compile(files).map_err(|e| schemac_runtime::report::multi_line(e.message()))?;

@@ -7,6 +7,20 @@ use schemac_runtime::schema::{Check, FunctionRef, Validation};
 use schemac_runtime::schema::{Doc, Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Pos, Value};
 
+/// An `f64` expression: a literal, or `f64::NAN`/`f64::INFINITY`/`f64::NEG_INFINITY` (which
+/// have none: `.nan`, `.inf`, `1e400` in a schema).
+pub fn float(f: f64) -> TokenStream {
+    if f.is_nan() {
+        quote! { f64::NAN }
+    } else if f.is_infinite() && f > 0.0 {
+        quote! { f64::INFINITY }
+    } else if f.is_infinite() {
+        quote! { f64::NEG_INFINITY }
+    } else {
+        quote! { #f }
+    }
+}
+
 /// `rt` is the path to the runtime crate (`::schemac_runtime`).
 pub struct IrTokens<'a> {
     pub rt: &'a TokenStream,
@@ -38,14 +52,10 @@ impl IrTokens<'_> {
             Value::Bool(b) => quote! { #rt::value::Value::Bool(#b) },
             Value::Int(i) => quote! { #rt::value::Value::Int(#i) },
             Value::UInt(u) => quote! { #rt::value::Value::UInt(#u) },
-            Value::Float(f) if f.is_nan() => quote! { #rt::value::Value::Float(f64::NAN) },
-            Value::Float(f) if f.is_infinite() && *f > 0.0 => {
-                quote! { #rt::value::Value::Float(f64::INFINITY) }
+            Value::Float(f) => {
+                let f = float(*f);
+                quote! { #rt::value::Value::Float(#f) }
             }
-            Value::Float(f) if f.is_infinite() => {
-                quote! { #rt::value::Value::Float(f64::NEG_INFINITY) }
-            }
-            Value::Float(f) => quote! { #rt::value::Value::Float(#f) },
             Value::Str(s) => {
                 let s = s.as_str();
                 quote! { #rt::value::Value::Str(#s.into()) }
