@@ -183,9 +183,30 @@ impl IrTokens<'_> {
             };
             let mut fns = self.fns.borrow_mut();
             let name = quote::format_ident!("map_type_{}", fns.len());
+            // A function of its own for each chunk of fields: rustc's optimiser takes time
+            // superlinear in a function's size (a 1,000-key map took a minute in one).
+            let fields = if field_tokens.len() <= FIELDS_PER_FN {
+                quote! { vec![#(#field_tokens),*] }
+            } else {
+                let chunks = field_tokens
+                    .chunks(FIELDS_PER_FN)
+                    .enumerate()
+                    .map(|(i, chunk)| {
+                        let chunk_name = quote::format_ident!("{name}_fields_{i}");
+                        fns.push(quote! {
+                            #[inline(never)]
+                            fn #chunk_name(fields: &mut Vec<#rt::schema::Field>) {
+                                fields.extend([#(#chunk),*]);
+                            }
+                        });
+                        quote! { #chunk_name(&mut fields); }
+                    });
+                let n = field_tokens.len();
+                quote! { { let mut fields = Vec::with_capacity(#n); #(#chunks)* fields } }
+            };
             fns.push(quote! {
                 fn #name() -> #rt::schema::Type {
-                    #rt::__private::map_type(vec![#(#field_tokens),*], #pos, #nullable, #default, #doc, #validation)
+                    #rt::__private::map_type(#fields, #pos, #nullable, #default, #doc, #validation)
                 }
             });
             return quote! { #name() };
@@ -215,6 +236,9 @@ impl IrTokens<'_> {
         }
     }
 }
+
+/// The most fields of a map type built in one generated function.
+const FIELDS_PER_FN: usize = 64;
 
 /// The name of a scalar type's variant (`String`, `Int`...).
 pub fn scalar_variant(s: Scalar) -> TokenStream {

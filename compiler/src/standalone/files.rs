@@ -9,7 +9,8 @@ use std::sync::Mutex;
 /// Temporary paths to remove if the process is interrupted.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// The process id of a running cargo, stopped too on interrupt (0: none).
+/// The process id of a running cargo, the leader of its process group, stopped with its
+/// group on interrupt (0: none).
 pub static CHILD: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Set first thing when the process is interrupted, before the handler stops cargo.
@@ -38,9 +39,10 @@ pub fn remove_on_interrupt() {
         let _ = ctrlc::set_handler(|| {
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
+            // cargo leads a process group of its own (see `cargo::build`): stop all of it.
             if cfg!(unix) && child != 0 {
                 let _ = std::process::Command::new("kill")
-                    .args(["-TERM", &child.to_string()])
+                    .args(["-TERM", "--", &format!("-{child}")])
                     .status();
             }
             let pending = PENDING.lock().map(|p| p.clone()).unwrap_or_default();
