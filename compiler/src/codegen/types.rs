@@ -373,7 +373,7 @@ impl<'a> TypeGen<'a> {
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
-            (Kind::Any, v) => IrTokens::new(rt).value(v),
+            (Kind::Any, v) => IrTokens::new(rt).value_with_fns(v),
             (Kind::Scalar(Scalar::String), Value::Str(s))
                 if self.names.contains_key(&(t as *const Type)) =>
             {
