@@ -36,6 +36,10 @@ pub struct CodegenOptions {
     /// Derive serde's `Serialize`/`Deserialize` on generated types (through the runtime's
     /// re-export: the runtime's `serde` feature must be on).
     pub serde: bool,
+    /// Generate the typed structs and the root type's API. A built validator runs only the
+    /// [`Validator`]: without them it compiles less, and a schema whose defaults have no typed
+    /// value (an `int` default in [2^63, 2^64), a compile error in the typed API) still builds.
+    pub typed: bool,
 }
 
 impl Default for CodegenOptions {
@@ -45,6 +49,7 @@ impl Default for CodegenOptions {
             root_name: "DataValues".into(),
             validator_name: "validator".into(),
             serde: false,
+            typed: true,
         }
     }
 }
@@ -132,6 +137,10 @@ pub fn generate_lowered(
         quote! {}
     };
     let (public, conversions) = (types.public, types.internal);
+    let (root_alias, api, public, conversions) = match opts.typed {
+        true => (root_alias, api, public, conversions),
+        false => (quote! {}, quote! {}, Vec::new(), Vec::new()),
+    };
 
     let name = &opts.validator_name;
     let files: Vec<&str> = compiled.sources.iter().map(|(n, _)| n.as_str()).collect();

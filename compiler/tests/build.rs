@@ -187,6 +187,46 @@ fn a_built_validator_answers_as_check_does() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Keys that are Rust keywords or the same identifier once made one, and defaults Rust has
+/// no literal for (`.nan`, `.inf`, `1e400`) or whose typed field cannot hold them (an int in
+/// [2^63, 2^64)): the validator builds (it has no typed structs) and answers as `check` does.
+const HOSTILE_SCHEMA: &str = "#@data/values-schema\n---\na-b: 1\na_b: 2\ntype: t\nself: true\n\
+    Self: false\ncrate: 1.5\nr#x: 3\nFoo: 1\nfoo: 2\n\"\": empty\n\"1\": one\ntrue: bool\n\
+    null: nul\n\"\u{1f389}\": party\n_: u\nr#self: 6\nnested:\n  type:\n    self: [1]\n\
+    inf: .inf\nninf: -.inf\nnan: .nan\nnegz: -0.0\nbig: 1e400\nbigint: 123456789012345678901234567890\n\
+    u64: 18446744073709551615\n";
+
+#[test]
+fn hostile_keys_and_defaults_build() {
+    let dir = dir_with(
+        "hostile",
+        &[
+            ("schema.yml", HOSTILE_SCHEMA),
+            (
+                "v.yml",
+                "#@data/values\n---\nSelf: true\nu64: 5\nnan: 1\ninf: x\n",
+            ),
+        ],
+    );
+    let mut build = schemac();
+    build.args(["build", "schema.yml", "-o", "hostile"]);
+    let (rc, _, err) = output(build, &dir);
+    assert_eq!(rc, 0, "{err}");
+    for args in [
+        &[][..],
+        &["-o", "json"],
+        &["-f", "v.yml"],
+        &["--data-values-schema-inspect", "-o", "openapi-v3"],
+    ] {
+        let mut check = schemac();
+        check.args(["check", "-f", "schema.yml"]).args(args);
+        let mut validator = Command::new(dir.join("hostile"));
+        validator.args(args);
+        assert_eq!(output(validator, &dir), output(check, &dir), "{args:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn schema_errors_stop_the_build_before_compiling() {
     let dir = dir_with(
@@ -233,6 +273,37 @@ fn outputs_that_cannot_be_written_leave_nothing_behind() {
     assert_eq!(output(gen, &dir).0, 1);
     assert_eq!(listing(&dir), ["file", "schema.yml", "taken"]);
     assert_eq!(listing(&dir.join("taken")), Vec::<String>::new());
+    // Something other than a file in the way (a FIFO, or a link to one; a device such as
+    // `/dev/null`, which root's rename would replace with the binary): refused before anything
+    // is compiled, and left as it was.
+    #[cfg(unix)]
+    {
+        let fifo = dir.join("fifo");
+        assert!(Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success());
+        std::os::unix::fs::symlink("fifo", dir.join("link")).unwrap();
+        for out in ["fifo", "link"] {
+            for cmd in ["build", "gen"] {
+                let mut c = schemac();
+                c.args([cmd, "schema.yml", "-o", out]);
+                let (rc, _, err) = output(c, &dir);
+                assert_eq!(rc, 1, "{err}");
+                assert!(
+                    err.contains(&format!("cannot write {out}: it is not a regular file")),
+                    "{err}"
+                );
+                assert!(!err.contains("compile:"), "nothing is compiled: {err}");
+            }
+        }
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert!(std::fs::symlink_metadata(dir.join("link"))
+            .unwrap()
+            .is_symlink());
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -7,6 +7,20 @@ use schemac_runtime::schema::{Check, FunctionRef, Validation};
 use schemac_runtime::schema::{Doc, Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Pos, Value};
 
+/// An `f64` expression: a literal, or `f64::NAN`/`f64::INFINITY`/`f64::NEG_INFINITY` (which
+/// have none: `.nan`, `.inf`, `1e400` in a schema).
+pub fn float(f: f64) -> TokenStream {
+    if f.is_nan() {
+        quote! { f64::NAN }
+    } else if f.is_infinite() && f > 0.0 {
+        quote! { f64::INFINITY }
+    } else if f.is_infinite() {
+        quote! { f64::NEG_INFINITY }
+    } else {
+        quote! { #f }
+    }
+}
+
 /// `rt` is the path to the runtime crate (`::schemac_runtime`).
 pub struct IrTokens<'a> {
     pub rt: &'a TokenStream,
@@ -38,30 +52,67 @@ impl IrTokens<'_> {
             Value::Bool(b) => quote! { #rt::value::Value::Bool(#b) },
             Value::Int(i) => quote! { #rt::value::Value::Int(#i) },
             Value::UInt(u) => quote! { #rt::value::Value::UInt(#u) },
-            Value::Float(f) if f.is_nan() => quote! { #rt::value::Value::Float(f64::NAN) },
-            Value::Float(f) if f.is_infinite() && *f > 0.0 => {
-                quote! { #rt::value::Value::Float(f64::INFINITY) }
+            Value::Float(f) => {
+                let f = float(*f);
+                quote! { #rt::value::Value::Float(#f) }
             }
-            Value::Float(f) if f.is_infinite() => {
-                quote! { #rt::value::Value::Float(f64::NEG_INFINITY) }
-            }
-            Value::Float(f) => quote! { #rt::value::Value::Float(#f) },
             Value::Str(s) => {
                 let s = s.as_str();
                 quote! { #rt::value::Value::Str(#s.into()) }
             }
             Value::Array(items) => {
-                let items = items.iter().map(|n| self.node(n));
-                quote! { #rt::value::Value::Array(vec![#(#items),*]) }
+                let items = items.iter().map(|n| self.node(n)).collect();
+                let items = self.vec_expr(quote! { #rt::value::Node }, items);
+                quote! { #rt::value::Value::Array(#items) }
             }
             Value::Map(entries) => {
-                let entries = entries.iter().map(|e| {
-                    let k = self.value(&e.key);
-                    let v = self.node(&e.value);
-                    quote! { #rt::value::MapEntry { key: #k, value: #v } }
-                });
-                quote! { #rt::value::Value::Map(vec![#(#entries),*]) }
+                let entries = entries
+                    .iter()
+                    .map(|e| {
+                        let k = self.value(&e.key);
+                        let v = self.node(&e.value);
+                        quote! { #rt::value::MapEntry { key: #k, value: #v } }
+                    })
+                    .collect();
+                let entries = self.vec_expr(quote! { #rt::value::MapEntry }, entries);
+                quote! { #rt::value::Value::Map(#entries) }
             }
+        }
+    }
+
+    /// A `Vec<ELEM>` of `items`: `vec![...]`, or, past [`ITEMS_PER_FN`] items, filled by a
+    /// function of its own for each chunk (rustc's optimiser takes time superlinear in a
+    /// function's size: a 1,000-key map took a minute in one).
+    fn vec_expr(&self, elem: TokenStream, items: Vec<TokenStream>) -> TokenStream {
+        if items.len() <= ITEMS_PER_FN {
+            return quote! { vec![#(#items),*] };
+        }
+        let n = items.len();
+        let mut fns = self.fns.borrow_mut();
+        let calls: Vec<TokenStream> = items
+            .chunks(ITEMS_PER_FN)
+            .map(|chunk| {
+                let name = quote::format_ident!("items_{}", fns.len());
+                fns.push(quote! {
+                    #[inline(never)]
+                    fn #name(items: &mut Vec<#elem>) {
+                        items.extend([#(#chunk),*]);
+                    }
+                });
+                quote! { #name(&mut items); }
+            })
+            .collect();
+        quote! { { let mut items = Vec::with_capacity(#n); #(#calls)* items } }
+    }
+
+    /// [`Self::value`] as one expression that holds the functions it needs (a block with
+    /// them as items), for code outside the generated module's functions.
+    pub fn value_with_fns(&self, v: &Value) -> TokenStream {
+        let e = self.value(v);
+        let fns = self.fns.take();
+        match fns.is_empty() {
+            true => e,
+            false => quote! { { #(#fns)* #e } },
         }
     }
 
@@ -171,11 +222,12 @@ impl IrTokens<'_> {
                 Some(v) => self.validation(v),
                 None => quote! { None },
             };
+            let fields = self.vec_expr(quote! { #rt::schema::Field }, field_tokens);
             let mut fns = self.fns.borrow_mut();
             let name = quote::format_ident!("map_type_{}", fns.len());
             fns.push(quote! {
                 fn #name() -> #rt::schema::Type {
-                    #rt::__private::map_type(vec![#(#field_tokens),*], #pos, #nullable, #default, #doc, #validation)
+                    #rt::__private::map_type(#fields, #pos, #nullable, #default, #doc, #validation)
                 }
             });
             return quote! { #name() };
@@ -206,6 +258,10 @@ impl IrTokens<'_> {
     }
 }
 
+/// The most items of a vector (a map type's fields, a value's items) built in one generated
+/// function.
+const ITEMS_PER_FN: usize = 64;
+
 /// The name of a scalar type's variant (`String`, `Int`...).
 pub fn scalar_variant(s: Scalar) -> TokenStream {
     match s {
@@ -213,5 +269,31 @@ pub fn scalar_variant(s: Scalar) -> TokenStream {
         Scalar::Int => quote! { Int },
         Scalar::Float => quote! { Float },
         Scalar::Bool => quote! { Bool },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemac_runtime::value::MapEntry;
+
+    #[test]
+    fn long_vectors_are_built_in_functions_of_a_bounded_size() {
+        let rt = quote! { ::schemac_runtime };
+        let ir = IrTokens::new(&rt);
+        let node = |v| Node::new(v, Pos::new("s.yml", 1));
+        let entries = (0..200)
+            .map(|i| MapEntry {
+                key: Value::Str(format!("k{i}").into()),
+                value: node(Value::Int(i)),
+            })
+            .collect();
+        let short = ir.value(&Value::Array(vec![node(Value::Null); 64]));
+        assert!(ir.fns.borrow().is_empty(), "{short}");
+        let long = ir.value_with_fns(&Value::Map(entries)).to_string();
+        // 200 entries: four functions of at most 64, in the expression's block.
+        assert_eq!(long.matches("fn items_").count(), 4, "{long}");
+        assert!(ir.fns.borrow().is_empty());
+        assert!(syn::parse_str::<syn::Expr>(&long).is_ok(), "{long}");
     }
 }

@@ -86,7 +86,9 @@ impl Scope {
         let mut name = wanted.clone();
         let mut n = 2;
         while !self.0.insert(name.clone()) {
-            name = format!("{}_{n}", wanted.trim_start_matches("r#"));
+            // `self_` (a keyword's name) goes on as `self_2`, not `self__2`.
+            let stem = wanted.trim_start_matches("r#").trim_end_matches('_');
+            name = format!("{stem}_{n}");
             n += 1;
         }
         name
@@ -175,6 +177,10 @@ mod tests {
         let mut s = Scope::default();
         assert_eq!(s.claim("a_b".into()), "a_b");
         assert_eq!(s.claim("a_b".into()), "a_b_2");
+        assert_eq!(s.claim("self_".into()), "self_");
+        assert_eq!(s.claim("self_".into()), "self_2");
+        assert_eq!(s.claim("r#type".into()), "r#type");
+        assert_eq!(s.claim("r#type".into()), "type_2");
     }
 
     #[test]

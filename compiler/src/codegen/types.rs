@@ -11,7 +11,7 @@ use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
-use super::ir::IrTokens;
+use super::ir::{float, IrTokens};
 use super::names::{field_name, type_name, type_names, Scope};
 
 pub struct TypeGen<'a> {
@@ -373,7 +373,7 @@ impl<'a> TypeGen<'a> {
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
-            (Kind::Any, v) => IrTokens::new(rt).value(v),
+            (Kind::Any, v) => IrTokens::new(rt).value_with_fns(v),
             (Kind::Scalar(Scalar::String), Value::Str(s))
                 if self.names.contains_key(&(t as *const Type)) =>
             {
@@ -393,15 +393,9 @@ impl<'a> TypeGen<'a> {
                 quote! { #s.into() }
             }
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
-            (Kind::Scalar(Scalar::Float), Value::Float(f)) => quote! { #f },
-            (Kind::Scalar(Scalar::Float), Value::Int(i)) => {
-                let f = *i as f64;
-                quote! { #f }
-            }
-            (Kind::Scalar(Scalar::Float), Value::UInt(u)) => {
-                let f = *u as f64;
-                quote! { #f }
-            }
+            (Kind::Scalar(Scalar::Float), Value::Float(f)) => float(*f),
+            (Kind::Scalar(Scalar::Float), Value::Int(i)) => float(*i as f64),
+            (Kind::Scalar(Scalar::Float), Value::UInt(u)) => float(*u as f64),
             // A typed int is an `i64`: a default in [2^63, 2^64) has no value there.
             (Kind::Scalar(Scalar::Int), Value::UInt(u)) => {
                 let message = format!(

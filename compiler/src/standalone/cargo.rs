@@ -242,6 +242,10 @@ pub fn build(b: &CargoBuild, progress: &mut dyn FnMut(&str)) -> Result<CargoRun,
             )
             .env_remove("RUSTFLAGS");
         cmd.stdout(Stdio::null()).stderr(Stdio::piped());
+        // cargo and the rustc processes it starts in a process group of their own, which the
+        // interrupt handler stops whole (cargo stopped alone leaves its rustc running).
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
         let child = cmd
             .spawn()
             .map_err(|e| format!("cannot run cargo: {e}; schemac build needs a Rust toolchain"))?;

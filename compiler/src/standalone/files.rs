@@ -9,7 +9,8 @@ use std::sync::Mutex;
 /// Temporary paths to remove if the process is interrupted.
 static PENDING: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
 
-/// The process id of a running cargo, stopped too on interrupt (0: none).
+/// The process id of a running cargo, the leader of its process group, stopped with its
+/// group on interrupt (0: none).
 pub static CHILD: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Set first thing when the process is interrupted, before the handler stops cargo.
@@ -38,9 +39,10 @@ pub fn remove_on_interrupt() {
         let _ = ctrlc::set_handler(|| {
             INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
             let child = CHILD.load(std::sync::atomic::Ordering::SeqCst);
+            // cargo leads a process group of its own (see `cargo::build`): stop all of it.
             if cfg!(unix) && child != 0 {
                 let _ = std::process::Command::new("kill")
-                    .args(["-TERM", &child.to_string()])
+                    .args(["-TERM", "--", &format!("-{child}")])
                     .status();
             }
             let pending = PENDING.lock().map(|p| p.clone()).unwrap_or_default();
@@ -95,6 +97,7 @@ impl TempPath {
 
     /// Renames the temporary path to `target` (atomically, on one file system).
     pub fn persist(mut self, target: &Path) -> Result<(), String> {
+        writable_target(target)?;
         std::fs::rename(&self.path, target)
             .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
         self.disarm();
@@ -118,8 +121,27 @@ impl Drop for TempPath {
     }
 }
 
+/// An output may replace a regular file (or a link to one), or be new: renaming over
+/// anything else would replace a device (`-o /dev/null` as root), a FIFO or a socket with a
+/// file, and a directory cannot be replaced.
+pub fn writable_target(target: &Path) -> Result<(), String> {
+    match std::fs::metadata(target) {
+        Ok(meta) if meta.is_dir() => Err(format!(
+            "cannot write {}: it is a directory",
+            target.display()
+        )),
+        Ok(meta) if !meta.is_file() => Err(format!(
+            "cannot write {}: it is not a regular file (outputs are written whole to a file \
+             beside it and renamed into place)",
+            target.display()
+        )),
+        _ => Ok(()),
+    }
+}
+
 /// Writes `bytes` to `path` whole or not at all.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    writable_target(path)?;
     let tmp = TempPath::beside(path);
     std::fs::write(tmp.path(), bytes)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;

@@ -33,6 +33,9 @@ fn is_space(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\r' | b'\n')
 }
 
+/// Go's `maxNestingDepth`: arrays and objects nested deeper are a syntax error.
+const MAX_NESTING_DEPTH: usize = 10000;
+
 /// Go's `checkValid`: the first syntax error of `data`, worded as Go words it. The text is
 /// scanned with a `' '` appended, as Go's scanner does at the end of input.
 fn check_valid(data: &[u8]) -> Result<(), String> {
@@ -82,6 +85,9 @@ fn check_valid(data: &[u8]) -> Result<(), String> {
                         St::BeginValue
                     } else {
                         match c {
+                            b'{' | b'[' if stack.len() >= MAX_NESTING_DEPTH => {
+                                return Err(invalid(c, "exceeded max depth"));
+                            }
                             b'{' => {
                                 stack.push(Parse::ObjectKey);
                                 St::BeginStringOrEmpty

@@ -190,7 +190,9 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
             _ => e,
         });
     }
-    if docs.is_err() {
+    // NEL (U+0085) is a line break to libyaml and go-yaml (YAML 1.1), folded in a quoted
+    // scalar (`"a<NEL>b"` is `a b`), and text to saphyr-parser (YAML 1.2).
+    if docs.is_err() || src.contains('\u{85}') {
         if let Some(events) = super::libyaml_events::read(src) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict);
             docs = builder.documents();
