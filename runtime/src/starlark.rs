@@ -290,7 +290,18 @@ fn to_template_error(
             .span()
             .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
             .unwrap_or("");
-        if let Some(go) = parse_error::go_wording(&raw, code) {
+        let before = e.span().map(|s| {
+            let at = s.resolve_span().begin;
+            let mut text: String = program
+                .source
+                .lines()
+                .take(at.line)
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            text.push_str(code.get(..at.column).unwrap_or(code));
+            text
+        });
+        if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
         }
         // The crate's parser meets a newline at the end of a file inside brackets, where
