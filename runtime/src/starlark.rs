@@ -25,6 +25,7 @@ mod url_value;
 mod wording;
 mod written_size;
 mod ytt_module;
+pub mod ytt_struct;
 
 use std::sync::{Arc, OnceLock};
 
@@ -93,7 +94,7 @@ pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> 
 /// interpreter's functions as starlark-go names them, anything else as the interpreter writes
 /// it.
 fn scalar_go_repr(v: starlark::values::Value) -> String {
-    if starlark::values::structs::StructRef::from_value(v).is_some() {
+    if ytt_struct::fields(v).is_some() {
         return "struct(...)".into();
     }
     let repr = v.to_repr();

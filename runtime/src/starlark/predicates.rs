@@ -1,9 +1,9 @@
 //! Calling custom rules and `when=` predicates: [`crate::validate::Predicates`] for Starlark.
 
+use super::ytt_struct::YttStruct;
 use starlark::docs::{DocItem, DocMember};
 use starlark::environment::Module;
 use starlark::eval::Evaluator;
-use starlark::values::structs::AllocStruct;
 use starlark::values::{Heap, OwnedFrozenValue, Value};
 
 use super::builder::FrozenSlot;
@@ -236,9 +236,9 @@ impl Predicates for StarlarkPredicates<'_> {
             let args = match n {
                 1 => vec![v],
                 2 => {
-                    let ctx = heap.alloc(AllocStruct([
-                        ("parent", shared(ctx.parent, ctx.memo, heap)),
-                        ("root", shared(ctx.root, ctx.memo, heap)),
+                    let ctx = heap.alloc(YttStruct::new([
+                        ("parent".to_string(), shared(ctx.parent, ctx.memo, heap)),
+                        ("root".to_string(), shared(ctx.root, ctx.memo, heap)),
                     ]));
                     vec![v, ctx]
                 }
