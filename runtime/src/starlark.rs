@@ -475,10 +475,11 @@ fn call_stack(
 
 fn run(
     name: &str,
+    file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, program, sources)).unwrap_or_else(|message| {
+    guarded(|| run_unguarded(name, file, program, sources)).unwrap_or_else(|message| {
         Err(TemplateError {
             file: name.to_string(),
             line: None,
@@ -493,6 +494,7 @@ fn run(
 
 fn run_unguarded(
     name: &str,
+    file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
@@ -514,7 +516,7 @@ fn run_unguarded(
     budget::guard_repetition(&mut ast);
     let files = Arc::new(sources.files.clone());
     let state = BuildState::new(
-        crate::value::FileName::new(name),
+        file,
         program.nodes.clone(),
         files,
         sources.next_template_id(),
@@ -554,5 +556,5 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
-    run(&file.name, &program, sources).map(|(_, trees)| trees)
+    run(&file.name, file.file, &program, sources).map(|(_, trees)| trees)
 }

@@ -63,6 +63,10 @@ pub enum RawValue {
 #[derive(Clone, Debug)]
 pub struct RawFile {
     pub name: Arc<str>,
+    /// The name its positions carry: [`FileName::new`] of `name`, or a
+    /// [`FileName::unique`] one when another file given to the run has the same name (its lines
+    /// are then quoted from its own text).
+    pub file: crate::value::FileName,
     pub docs: Vec<RawNode>,
     pub trailing_comments: Vec<Comment>,
     /// The first comment that is neither `#@` nor `#!` (its text after `#`): ytt refuses it in
@@ -149,6 +153,7 @@ pub fn parse_file_keeping_key_errors(
     }
     Ok(RawFile {
         name: Arc::from(name),
+        file: crate::value::FileName::new(name),
         docs,
         trailing_comments,
         unknown_comment,
