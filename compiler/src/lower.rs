@@ -369,12 +369,15 @@ impl Lowerer<'_> {
                     "schema/type" | "schema/nullable" | "schema/default"
                 )
             };
-            let names: Vec<String> = tree
-                .anns
-                .iter()
-                .filter(gives_type)
-                .map(|a| format!("@{}", a.name))
-                .collect();
+            // ytt names them in the order it checks them (nullable, type, default), whatever
+            // their order in the file; the quoted lines stay in file order.
+            let mut found: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
+            found.sort_by_key(|a| match a.name.as_str() {
+                "schema/nullable" => 0,
+                "schema/type" => 1,
+                _ => 2,
+            });
+            let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
             if !names.is_empty() {
                 let schema_anns: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
                 let first = schema_anns[0];

@@ -207,7 +207,7 @@ pub fn answer_args(args: &[OsString], program: &Program) -> Result<Options, i32>
         Ok(Invocation::Help) => Err(output::print_then(&help(&program.command), 0)),
         Ok(Invocation::Version) => Err(output::print_then(&format!("{}\n", program.version), 0)),
         Err(ArgError::Ytt(msg)) => {
-            output::stderr(&format!("schemac: Error: {msg}\n"));
+            output::stderr(&format!("schemac: Error: {}\n", multi_line(&msg)));
             Err(1)
         }
         Err(ArgError::Usage(msg)) => {

@@ -159,7 +159,7 @@ fn plain_documents(
         .docs
         .iter()
         .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
-        .map(|d| Tree::from_raw(d, Some(FileName::new(&raw.name))))
+        .map(|d| Tree::from_raw(d, Some(raw.file)))
         .collect())
 }
 

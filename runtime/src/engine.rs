@@ -15,7 +15,7 @@ use crate::template::functions::Functions;
 use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
-use crate::value::{Node, Pos};
+use crate::value::{FileName, Node, Pos};
 use crate::yaml::parse::{
     parse_file_keeping_key_errors, RawFile, RawKind, RawNode, RawValue, SyntaxError,
 };
@@ -236,8 +236,15 @@ fn load_documents(
         // For the lines of call-stack frames in them.
         sources.add_shared(&input.name, Arc::clone(&input.text));
     }
+    // Files of the same name (`-f base/values.yml -f prod/values.yml`) each quote their own
+    // lines.
+    let mut names_seen = std::collections::HashMap::new();
+    for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
+        *names_seen.entry(input.name.as_str()).or_insert(0) += 1;
+    }
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
         sources.add_shared(&input.name, Arc::clone(&input.text));
+        let alike = names_seen.get(input.name.as_str()) > Some(&1);
         if let Some(error) = input.encoding_error {
             return Err(CheckError::new(
                 ErrorKind::Yaml,
@@ -251,6 +258,10 @@ fn load_documents(
             check_misplaced(&raw, &["data/values-schema"])?;
         }
         let mut raw = raw;
+        if alike {
+            raw.file = FileName::unique(&input.name);
+            sources.add_source(raw.file, &input.text);
+        }
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);
         }
@@ -334,11 +345,14 @@ fn load_documents(
             return Err(yaml_error(&input.name, e));
         }
         let trees = backend.eval_template(raw, &star).map_err(|e| {
+            // Its lines are this file's, whatever other file shares its name.
+            let mut sources = sources.clone();
+            sources.add_shared(&input.name, Arc::clone(&input.text));
             CheckError::new(
                 ErrorKind::Template,
                 format!(
                     "{phase} (in following order: {files}): {}",
-                    template_error(&e, sources)
+                    template_error(&e, &sources)
                 ),
             )
             .at_opt(e.line.map(|line| Pos::new(e.file.as_str(), line)))

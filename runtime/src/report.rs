@@ -212,49 +212,70 @@ impl SchemaReport {
     }
 }
 
-/// ytt's multi-line formatting of an error message (see the module docs).
+/// ytt's multi-line formatting of an error message (see the module docs), as go-cli-ui does it.
+///
+/// The first line is read as a tree of bracketed pieces: `(`, `[` and `{` open a piece and any
+/// closing bracket closes the innermost one, which is written back with its own closer (`(b]`
+/// reads `(b)`). A closing bracket with no piece open ends the tree, and the rest of the line
+/// is lost. `...|` to `|...` is raw text. Only the text outside every bracket breaks at `: `
+/// before a capital letter; each piece after a break is indented one step further.
 pub fn multi_line(message: &str) -> String {
     let (first, rest) = match message.find('\n') {
         Some(i) => (&message[..i], Some(&message[i..])),
         None => (message, None),
     };
-    let mut pieces: Vec<String> = vec![String::new()];
-    let chars: Vec<char> = first.chars().collect();
-    let mut depth = 0i32;
-    let mut quote: Option<char> = None;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        match quote {
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                '\'' | '"' if depth == 0 && i + 1 < chars.len() => quote = Some(c),
-                ':' if depth == 0
-                    && chars.get(i + 1) == Some(&' ')
-                    && chars.get(i + 2).is_some_and(|c| c.is_ascii_uppercase()) =>
-                {
-                    pieces.last_mut().expect("never empty").push(':');
-                    pieces.push(String::new());
-                    i += 2;
+    let mut out = String::new();
+    // The open pieces: the bracket each was opened with, or `|` for a raw piece.
+    let mut open: Vec<char> = Vec::new();
+    let bytes = first.as_bytes();
+    let mut chars = first.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let raw = open.last() == Some(&'|');
+        if !raw {
+            match c {
+                '(' | '[' | '{' => {
+                    open.push(c);
+                    out.push(c);
                     continue;
                 }
+                ')' | ']' | '}' => match open.pop() {
+                    Some(o) => {
+                        out.push(match o {
+                            '(' => ')',
+                            '[' => ']',
+                            _ => '}',
+                        });
+                        continue;
+                    }
+                    None => break,
+                },
                 _ => {}
-            },
+            }
         }
-        pieces.last_mut().expect("never empty").push(c);
-        i += 1;
-    }
-    let mut out = String::new();
-    for (n, p) in pieces.iter().enumerate() {
-        if n > 0 {
-            out.push('\n');
+        if first.get(i..i + 4) == Some("...|") && i + 4 < bytes.len() {
+            open.push('|');
+        } else if i >= 3 && first.get(i - 3..=i) == Some("|...") {
+            out.push(c);
+            if open.pop().is_none() {
+                break;
+            }
+            continue;
+        } else if open.is_empty()
+            && c == ':'
+            && bytes.get(i + 1) == Some(&b' ')
+            && bytes.get(i + 2).is_some_and(u8::is_ascii_uppercase)
+        {
+            out.push_str(":\n");
+            chars.next();
+            continue;
         }
-        out.push_str(&"  ".repeat(n));
-        out.push_str(p);
+        out.push(c);
     }
+    let mut lines: Vec<String> = Vec::new();
+    for (n, chunk) in out.split('\n').enumerate() {
+        lines.push(format!("{}{chunk}", "  ".repeat(n)));
+    }
+    let mut out = lines.join("\n");
     if let Some(rest) = rest {
         out.push_str(rest);
     }

@@ -25,6 +25,7 @@ mod url_value;
 mod wording;
 mod written_size;
 mod ytt_module;
+pub mod ytt_struct;
 
 use std::sync::{Arc, OnceLock};
 
@@ -93,7 +94,7 @@ pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> 
 /// interpreter's functions as starlark-go names them, anything else as the interpreter writes
 /// it.
 fn scalar_go_repr(v: starlark::values::Value) -> String {
-    if starlark::values::structs::StructRef::from_value(v).is_some() {
+    if ytt_struct::fields(v).is_some() {
         return "struct(...)".into();
     }
     let repr = v.to_repr();
@@ -290,7 +291,18 @@ fn to_template_error(
             .span()
             .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
             .unwrap_or("");
-        if let Some(go) = parse_error::go_wording(&raw, code) {
+        let before = e.span().map(|s| {
+            let at = s.resolve_span().begin;
+            let mut text: String = program
+                .source
+                .lines()
+                .take(at.line)
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            text.push_str(code.get(..at.column).unwrap_or(code));
+            text
+        });
+        if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
         }
         // The crate's parser meets a newline at the end of a file inside brackets, where
@@ -463,10 +475,11 @@ fn call_stack(
 
 fn run(
     name: &str,
+    file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, program, sources)).unwrap_or_else(|message| {
+    guarded(|| run_unguarded(name, file, program, sources)).unwrap_or_else(|message| {
         Err(TemplateError {
             file: name.to_string(),
             line: None,
@@ -481,6 +494,7 @@ fn run(
 
 fn run_unguarded(
     name: &str,
+    file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
@@ -502,7 +516,7 @@ fn run_unguarded(
     budget::guard_repetition(&mut ast);
     let files = Arc::new(sources.files.clone());
     let state = BuildState::new(
-        crate::value::FileName::new(name),
+        file,
         program.nodes.clone(),
         files,
         sources.next_template_id(),
@@ -542,5 +556,5 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
-    run(&file.name, &program, sources).map(|(_, trees)| trees)
+    run(&file.name, file.file, &program, sources).map(|(_, trees)| trees)
 }

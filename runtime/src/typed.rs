@@ -160,7 +160,7 @@ pub fn convert<T: crate::__private::FromValue>(
                 at.pos
             ),
             Some((at, _)) => format!(
-                "the integer at {} is in [2^63, 2^64), beyond the field's i64",
+                "the integer at {} is 2^63 or more (a uint64), beyond the field's i64",
                 at.pos
             ),
             None => {

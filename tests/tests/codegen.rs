@@ -273,7 +273,7 @@ fn typed_api_loads_checks_and_converts() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("is in [2^63, 2^64), beyond the field's i64"),
+        err.contains("is 2^63 or more (a uint64), beyond the field's i64"),
         "{err}"
     );
 }

@@ -7,7 +7,6 @@ use allocative::Allocative;
 use starlark::values::dict::DictRef;
 use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
-use starlark::values::structs::StructRef;
 use starlark::values::tuple::TupleRef;
 use starlark::values::{
     starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value,
@@ -163,8 +162,16 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
     }
 }
 
-/// The items of a map fragment as a list of `(key, value)` pairs (for `dict(v)`).
+/// The items of a map fragment or a struct (ytt's mappings) as a list of `(key, value)` pairs
+/// (for `dict(v)`).
 pub fn map_fragment_items<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Value<'v>> {
+    if let Some(fields) = super::ytt_struct::fields(v) {
+        let pairs: Vec<Value<'v>> = fields
+            .into_iter()
+            .map(|(k, x)| heap.alloc((heap.alloc(k), x)))
+            .collect();
+        return Some(heap.alloc(pairs));
+    }
     let frag = v.downcast_ref::<YamlFragment>()?;
     let TreeValue::Map(items) = &*frag.value else {
         return None;
@@ -322,10 +329,10 @@ fn tree_value_within<'v>(
             .collect::<Result<_, _>>()
             .map(TreeValue::Map);
     }
-    if let Some(st) = StructRef::from_value(v) {
+    if let Some(st) = super::ytt_struct::fields(v) {
         return st
-            .iter()
-            .map(|(k, x)| entry(k.to_value(), x))
+            .into_iter()
+            .map(|(k, x)| entry(heap.alloc(k), x))
             .collect::<Result<_, _>>()
             .map(TreeValue::Map);
     }
@@ -372,10 +379,8 @@ pub fn to_arg<'v>(
         return Arg { type_name, kind };
     }
     // ytt takes any struct with a `check` function for an assertion object.
-    let checker = StructRef::from_value(v).is_some_and(|st| {
-        st.iter()
-            .any(|(k, x)| k.as_str() == "check" && is_function(x))
-    });
+    let checker = super::ytt_struct::fields(v)
+        .is_some_and(|st| st.iter().any(|(k, x)| *k == "check" && is_function(*x)));
     if checker {
         return Arg {
             type_name,

@@ -7,7 +7,6 @@
 use num_bigint::BigInt;
 use starlark::values::dict::DictRef;
 use starlark::values::float::{StarlarkFloat, UnpackFloat};
-use starlark::values::structs::StructRef;
 use starlark::values::tuple::TupleRef;
 use starlark::values::{UnpackValue, Value, ValueLike};
 
@@ -182,10 +181,10 @@ fn mapping_get<'v>(x: Value<'v>, key: &str) -> anyhow::Result<Option<Value<'v>>>
     if let Some(dict) = DictRef::from_value(x) {
         return Ok(dict.get_str(key));
     }
-    let Some(fields) = StructRef::from_value(x) else {
+    let Some(fields) = super::ytt_struct::fields(x) else {
         anyhow::bail!("format requires a mapping");
     };
-    let found = fields.iter().find(|(name, _)| name.as_str() == key);
+    let found = fields.into_iter().find(|(name, _)| *name == key);
     Ok(found.map(|(_, v)| v))
 }
 

@@ -175,6 +175,14 @@ pub(super) fn call<'v>(
         }
     } else if DictRef::from_value(obj).is_some() {
         dict_method(method, obj, args, named, heap)?;
+        // ytt's mappings (map fragments, structs) update a dict with their items.
+        let items = match (method, args) {
+            ("update", [mapping]) => super::convert::map_fragment_items(*mapping, heap),
+            _ => None,
+        };
+        if let Some(items) = items {
+            return delegate(method, obj, &[items], named, eval);
+        }
     }
     delegate(method, obj, args, named, eval)
 }

@@ -49,7 +49,12 @@ impl FileLoader for Loader<'_> {
         let ran = match compile_starlark(&src) {
             Ok(program) => {
                 LOADING.with(|loading| loading.borrow_mut().push(name.clone()));
-                let ran = run(&name, &program, self.sources);
+                let ran = run(
+                    &name,
+                    crate::value::FileName::new(&name),
+                    &program,
+                    self.sources,
+                );
                 LOADING.with(|loading| loading.borrow_mut().pop());
                 ran
             }

@@ -212,10 +212,7 @@ fn data_members(builder: &mut GlobalsBuilder) {
 /// `data.values` while data values and schema files are evaluated: an empty struct.
 fn data_namespace(builder: &mut GlobalsBuilder) {
     data_members(builder);
-    builder.set(
-        "values",
-        starlark::values::structs::AllocStruct(Vec::<(&str, i32)>::new()),
-    );
+    builder.set("values", super::ytt_struct::FrozenYttStruct::empty());
 }
 
 /// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.

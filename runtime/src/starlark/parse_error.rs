@@ -7,7 +7,14 @@
 
 /// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
 /// an error on the code `line`; `None` when there is no one-for-one wording.
+#[cfg(test)]
 pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
+    go_wording_at(msg, line, None)
+}
+
+/// [`go_wording`] knowing the code `before` the error: inside the argument list of a call or
+/// of a `def`, where the crate wants `')'`, starlark-go wants `','`.
+pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
     let rest = msg.strip_prefix("Parse error: ")?;
     if rest == "unfinished string literal" {
         return Some("unexpected newline in string".into());
@@ -26,6 +33,7 @@ pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
+        "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
         w => quoted_symbol(w.strip_prefix("symbol ")?)?.to_string(),
     };
     let message = format!("got {got}, want {want}");
@@ -108,6 +116,60 @@ fn token(what: &str) -> Option<String> {
         "keyword" => text.strip_prefix('\'')?.strip_suffix('\'')?.to_string(),
         _ => return None,
     })
+}
+
+/// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s
+/// parameters (it follows a name that is not a keyword, a closing bracket or a string).
+fn in_argument_list(code: &str) -> bool {
+    let mut open: Vec<usize> = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let Some(&at) = open.last() else {
+        return false;
+    };
+    if bytes[at] != b'(' {
+        return false;
+    }
+    let head = code[..at].trim_end();
+    match head.chars().last() {
+        Some(')' | ']' | '"' | '\'') => true,
+        Some(c) if c.is_alphanumeric() || c == '_' => {
+            let word: String = head
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            const KEYWORDS: [&str; 11] = [
+                "and", "or", "not", "in", "if", "else", "elif", "for", "return", "lambda", "while",
+            ];
+            !KEYWORDS.contains(&word.as_str())
+        }
+        _ => false,
+    }
 }
 
 /// `'x'` for a punctuation symbol written `'x'`.

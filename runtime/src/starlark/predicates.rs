@@ -1,10 +1,10 @@
 //! Calling custom rules and `when=` predicates: [`crate::validate::Predicates`] for Starlark.
 
+use super::ytt_struct::YttStruct;
 use starlark::docs::{DocItem, DocMember};
 use starlark::environment::{Globals, GlobalsBuilder, Module};
 use starlark::eval::Evaluator;
 use starlark::syntax::{AstModule, Dialect};
-use starlark::values::structs::AllocStruct;
 use starlark::values::{Heap, Value};
 
 use std::cell::{Cell, OnceCell, RefCell};
@@ -335,9 +335,9 @@ impl Predicates for StarlarkPredicates<'_, '_> {
             let args = match n {
                 1 => vec![v],
                 2 => {
-                    let ctx = heap.alloc(AllocStruct([
-                        ("parent", shared(ctx.parent, ctx.memo, heap)),
-                        ("root", shared(ctx.root, ctx.memo, heap)),
+                    let ctx = heap.alloc(YttStruct::new([
+                        ("parent".to_string(), shared(ctx.parent, ctx.memo, heap)),
+                        ("root".to_string(), shared(ctx.root, ctx.memo, heap)),
                     ]));
                     vec![v, ctx]
                 }

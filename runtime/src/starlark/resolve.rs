@@ -18,6 +18,8 @@
 
 use std::collections::BTreeSet;
 
+use crate::template::compile::source_name;
+
 use starlark::codemap::Span;
 use starlark::syntax::ast::{
     ArgumentP, AssignTargetP, AstAssignTarget, AstExpr, AstParameter, AstStmt, Clause, ClauseP,
@@ -84,10 +86,13 @@ struct Walk<'p> {
 impl Walk<'_> {
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
     fn undefined(&self, u: &Use) -> Undefined {
-        let hint = match (
-            crate::spell::nearest(&u.name, &self.candidates(u.block)),
-            u.name.as_str(),
-        ) {
+        let name = source_name(&u.name);
+        let candidates: Vec<&str> = self
+            .candidates(u.block)
+            .into_iter()
+            .map(source_name)
+            .collect();
+        let hint = match (crate::spell::nearest(name, &candidates), name) {
             (Some(n), _) => format!(" (did you mean {n}?)"),
             // ytt's own hints for YAML's words.
             (None, "true") => " (hint: use 'True' instead of 'true' for boolean assignment)".into(),
@@ -101,7 +106,7 @@ impl Walk<'_> {
         };
         Undefined {
             span: u.span,
-            message: format!("undefined: {}{hint}", u.name),
+            message: format!("undefined: {name}{hint}"),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use super::ytt_struct::{fields as struct_fields, YttStruct};
 use allocative::Allocative;
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
@@ -10,7 +11,6 @@ use starlark::eval::{Arguments, Evaluator};
 use starlark::starlark_module;
 use starlark::values::dict::{AllocDict, DictRef};
 use starlark::values::list::ListRef;
-use starlark::values::structs::{AllocStruct, StructRef};
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{
     starlark_value, Coerce, Freeze, Heap, NoSerialize, ProvidesStaticType, StarlarkValue,
@@ -107,8 +107,7 @@ fn plain_copy<'v>(
     let entries: Option<Vec<(Value<'v>, Value<'v>)>> = if let Some(dict) = DictRef::from_value(v) {
         Some(dict.iter().collect())
     } else {
-        StructRef::from_value(v)
-            .map(|s| s.iter().map(|(k, x)| (heap.alloc(k.as_str()), x)).collect())
+        struct_fields(v).map(|s| s.into_iter().map(|(k, x)| (heap.alloc(k), x)).collect())
     };
     if let Some(entries) = entries {
         if to_struct {
@@ -123,7 +122,7 @@ fn plain_copy<'v>(
                 })?;
                 fields.insert(key.to_string(), plain_copy(name, x, heap, to_struct)?);
             }
-            return Ok(heap.alloc(AllocStruct(fields)));
+            return Ok(heap.alloc(YttStruct::new(fields)));
         }
         let copied = entries
             .into_iter()
@@ -164,7 +163,7 @@ pub(super) fn struct_members(builder: &mut GlobalsBuilder) {
                 "struct.make: unexpected positional arguments (structs are made from keyword arguments only)"
             );
         }
-        Ok(heap.alloc(AllocStruct(kwargs)))
+        Ok(heap.alloc(YttStruct::new(kwargs)))
     }
 
     fn encode<'v>(
@@ -227,6 +226,6 @@ pub(super) fn struct_members(builder: &mut GlobalsBuilder) {
                 (k, bound)
             })
             .collect();
-        Ok(heap.alloc(AllocStruct(fields)))
+        Ok(heap.alloc(YttStruct::new(fields)))
     }
 }

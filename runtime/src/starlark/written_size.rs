@@ -9,7 +9,6 @@
 
 use starlark::values::dict::DictRef;
 use starlark::values::list::ListRef;
-use starlark::values::structs::StructRef;
 use starlark::values::tuple::TupleRef;
 use starlark::values::{Value, ValueLike};
 
@@ -71,10 +70,14 @@ pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
             charge(&mut total, dict.len() * 2, per_node, limit, || {
                 dict.iter().flat_map(|(k, x)| [k, x]).collect()
             })
-        } else if let Some(st) = StructRef::from_value(v) {
-            let fields: Vec<(Value, Value)> = st.iter().map(|(k, x)| (k.to_value(), x)).collect();
-            charge(&mut total, fields.len() * 2, per_node, limit, || {
-                fields.iter().flat_map(|(k, x)| [*k, *x]).collect()
+        } else if let Some(st) = super::ytt_struct::fields(v) {
+            // A field name is a string, counted here as if visited.
+            total += st
+                .iter()
+                .map(|(k, _)| per_node + k.len() as u128 + 2)
+                .sum::<u128>();
+            charge(&mut total, st.len(), per_node, limit, || {
+                st.iter().map(|(_, x)| *x).collect()
             })
         } else {
             // A scalar (a big int's digits included) or a function: its text is small next to

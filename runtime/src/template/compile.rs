@@ -612,6 +612,14 @@ pub fn rename_assert(code: &str) -> String {
     super::lexer::rename_identifier(code, "assert", "assert_")
 }
 
+/// The name a renamed identifier has in the ytt source (`assert_` is `assert`), for messages.
+pub fn source_name(name: &str) -> &str {
+    match name {
+        "assert_" => "assert",
+        _ => name,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

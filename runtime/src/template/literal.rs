@@ -25,7 +25,7 @@ pub struct Annotations {
 /// Reads the annotations of every node of `file` if all its comments are annotations with
 /// literal arguments or `load()`s; the error names the first comment that needs Starlark.
 pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
-    let name = FileName::new(&file.name);
+    let name = file.file;
     let err = |line: u32, message: String| TemplateError {
         file: name.to_string(),
         line: Some(line),
@@ -57,7 +57,7 @@ pub fn build(
     template_id: u32,
 ) -> Result<Vec<Tree>, TemplateError> {
     let mut builder = Builder {
-        file: FileName::new(&file.name),
+        file: file.file,
         annotations: annotations.by_node.into_iter().peekable(),
         index: 0,
     };

@@ -20,12 +20,11 @@ fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
         _ => info,
     };
     let (message, parser_error) = match problem {
-        // ytt cuts this message short where it reads `]` or `}`.
-        "expected ',' or ']'"
-        | "did not find expected ',' or ']'"
-        | "did not find expected ',' or '}'" => {
-            ("did not find expected ',' or '".to_string(), true)
+        // (ytt's error line then ends at the unpaired `]` or `}`: see report::multi_line.)
+        "expected ',' or ']'" | "did not find expected ',' or ']'" => {
+            ("did not find expected ',' or ']'".to_string(), true)
         }
+        "did not find expected ',' or '}'" => (problem.to_string(), true),
         "did not find expected key"
         | "did not find expected node content"
         | "did not find expected '-' indicator" => (problem.to_string(), true),
@@ -142,7 +141,7 @@ impl<'a> Builder<'a> {
     fn decode_failed(&mut self, message: String) {
         self.decode_error.get_or_insert(SyntaxError {
             line: 0,
-            message: super::go_error::truncated(&message),
+            message,
             strict: None,
         });
     }

@@ -90,7 +90,7 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         + u64::from(scanner);
     let e = SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
-        message: truncated(error.problem()),
+        message: error.problem().to_string(),
         strict: None,
     };
     Some((e, documents))
@@ -161,15 +161,6 @@ impl AliasCheck {
         if let Some(a) = anchor {
             self.anchors.insert(a.clone());
         }
-    }
-}
-
-/// ytt's message ends at the first `]` or `}`: `did not find expected ',' or '`, ``cannot decode
-/// !!str `a`` for `a}b`.
-pub(super) fn truncated(problem: &str) -> String {
-    match problem.find([']', '}']) {
-        Some(end) => problem[..end].to_string(),
-        None => problem.to_string(),
     }
 }
 

@@ -63,6 +63,10 @@ pub enum RawValue {
 #[derive(Clone, Debug)]
 pub struct RawFile {
     pub name: Arc<str>,
+    /// The name its positions carry: [`FileName::new`] of `name`, or a
+    /// [`FileName::unique`] one when another file given to the run has the same name (its lines
+    /// are then quoted from its own text).
+    pub file: crate::value::FileName,
     pub docs: Vec<RawNode>,
     pub trailing_comments: Vec<Comment>,
     /// The first comment that is neither `#@` nor `#!` (its text after `#`): ytt refuses it in
@@ -118,6 +122,8 @@ pub fn parse_file_keeping_key_errors(
     // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
+    let skipped = leading_document_ends(src)?;
+    let src = skipped.as_deref().unwrap_or(src);
     let read = match super::block::read(src, strict) {
         Ok(read) => read,
         Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
@@ -149,11 +155,61 @@ pub fn parse_file_keeping_key_errors(
     }
     Ok(RawFile {
         name: Arc::from(name),
+        file: crate::value::FileName::new(name),
         docs,
         trailing_comments,
         unknown_comment,
         non_scalar_key,
     })
+}
+
+/// go-yaml skips `...` lines that come before any document (libyaml reads an empty document
+/// there and fails); what follows them must then be a `---` document (or a directive): the
+/// text with those lines blanked (lines keep their numbers), `None` when it has none.
+fn leading_document_ends(src: &str) -> Result<Option<String>, SyntaxError> {
+    let is_end = |l: &str| {
+        l.strip_prefix("...")
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
+    };
+    let insignificant = |l: &str| {
+        let t = l.trim_start_matches([' ', '\t', '\r']);
+        t.is_empty() || t.starts_with('#')
+    };
+    let lines: Vec<&str> = src.split('\n').collect();
+    let Some(first) = lines.iter().position(|l| !insignificant(l)) else {
+        return Ok(None);
+    };
+    if !is_end(lines[first]) {
+        return Ok(None);
+    }
+    let mut next = first;
+    while next < lines.len() && (is_end(lines[next]) || insignificant(lines[next])) {
+        next += 1;
+    }
+    if let Some(l) = lines.get(next) {
+        let starts_document = l
+            .strip_prefix("---")
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']));
+        if !starts_document && !l.starts_with('%') {
+            return Err(SyntaxError {
+                line: next as u32,
+                message: "did not find expected <document start>".into(),
+                strict: None,
+            });
+        }
+    }
+    let blanked: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            if i < next && is_end(l) {
+                format!("   {}", &l[3..])
+            } else {
+                (*l).to_string()
+            }
+        })
+        .collect();
+    Ok(Some(blanked.join("\n")))
 }
 
 /// What a reader found in a file, before comments are attached.
