@@ -667,6 +667,15 @@ pub struct Leftovers {
     _schema: Option<Arc<Type>>,
 }
 
+/// A run that ends with `outcome` and holds nothing else.
+fn done(outcome: Outcome) -> Result<Leftovers, CheckError> {
+    Ok(Leftovers {
+        outcome,
+        _tree: None,
+        _schema: None,
+    })
+}
+
 /// Runs the pipeline; returns what goes to stdout.
 pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> {
     run_keeping(opts, backend).map(|(out, _)| out)
@@ -726,13 +735,6 @@ fn evaluate_inputs(
     opts: &Request,
     backend: &dyn Backend,
 ) -> Result<Leftovers, CheckError> {
-    let done = |outcome: Outcome| {
-        Ok(Leftovers {
-            outcome,
-            _tree: None,
-            _schema: None,
-        })
-    };
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
@@ -823,13 +825,6 @@ fn overlay_and_validate(
     opts: &Request,
     calls: &dyn Predicates,
 ) -> Result<Leftovers, CheckError> {
-    let done = |outcome: Outcome| {
-        Ok(Leftovers {
-            outcome,
-            _tree: None,
-            _schema: None,
-        })
-    };
     for (doc, mode) in layers {
         let mut merged = apply_document(current, doc, mode, Some(calls))
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;

@@ -426,21 +426,8 @@ fn push_key(path: &mut String, key: &Value) {
 
 /// Appends an array index to a path (`ports[0]`).
 fn push_index(path: &mut String, index: usize) {
-    // By hand rather than with `write!`: the formatting machinery cost ~500 instructions per
-    // array item of a 10,000-item array.
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    let mut rest = index;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
     path.push('[');
-    path.extend(digits[start..].iter().map(|&d| char::from(d)));
+    path.push_str(crate::value::decimal(index as u64, &mut [0; 20]));
     path.push(']');
 }
 

@@ -457,6 +457,24 @@ fn key_hash(key: &str) -> u64 {
     FxBuild::default().hash_one(key)
 }
 
+/// The decimal digits of `n`, written at the end of `buf`: by hand rather than with `write!`,
+/// whose formatting machinery costs hundreds of instructions per number (array indices in
+/// paths, integers in the output).
+pub(crate) fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    let mut rest = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    // Only ASCII digits were written.
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+}
+
 impl KeyIndex {
     /// An index over `items`, which are about to be searched `lookups` times.
     pub fn new<T: Keyed>(items: &[T], lookups: usize) -> KeyIndex {

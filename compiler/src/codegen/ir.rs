@@ -93,10 +93,12 @@ impl IrTokens<'_> {
             .chunks(ITEMS_PER_FN)
             .map(|chunk| {
                 let name = quote::format_ident!("items_{}", fns.len());
+                // One push an item: `extend([...])` built the chunk on the stack and copied
+                // it (a 5,000-key schema: 4M more instructions at each start).
                 fns.push(quote! {
                     #[inline(never)]
                     fn #name(items: &mut Vec<#elem>) {
-                        items.extend([#(#chunk),*]);
+                        #(items.push(#chunk);)*
                     }
                 });
                 quote! { #name(&mut items); }

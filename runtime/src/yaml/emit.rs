@@ -429,17 +429,6 @@ impl Emitter<'_> {
 
     /// Writes an integer: always plain, in decimal (go-yaml's `strconv.FormatInt`).
     fn plain_int(&mut self, i: i64) {
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = i.unsigned_abs();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
         if i < 0 {
             if !self.whitespace {
                 self.put(' ');
@@ -447,8 +436,7 @@ impl Emitter<'_> {
             self.put('-');
             self.whitespace = true;
         }
-        // Only ASCII digits were written.
-        self.plain(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+        self.plain(crate::value::decimal(i.unsigned_abs(), &mut [0; 20]));
     }
 
     /// Writes a scalar whose [`scalar_request`] is `request`.
