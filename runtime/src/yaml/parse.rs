@@ -175,13 +175,16 @@ fn leading_document_ends(src: &str) -> Result<Option<String>, SyntaxError> {
         let t = l.trim_start_matches([' ', '\t', '\r']);
         t.is_empty() || t.starts_with('#')
     };
-    let lines: Vec<&str> = src.split('\n').collect();
-    let Some(first) = lines.iter().position(|l| !insignificant(l)) else {
-        return Ok(None);
-    };
-    if !is_end(lines[first]) {
+    // Most files start with a comment or a document: nothing to collect.
+    if !src
+        .split('\n')
+        .find(|l| !insignificant(l))
+        .is_some_and(is_end)
+    {
         return Ok(None);
     }
+    let lines: Vec<&str> = src.split('\n').collect();
+    let first = lines.iter().position(|l| !insignificant(l)).unwrap_or(0);
     let mut next = first;
     while next < lines.len() && (is_end(lines[next]) || insignificant(lines[next])) {
         next += 1;
