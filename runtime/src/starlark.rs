@@ -19,6 +19,7 @@ pub mod modules;
 mod parse_error;
 pub mod predicates;
 mod resolve;
+mod statement_hook;
 mod struct_module;
 mod text_modules;
 mod url_value;

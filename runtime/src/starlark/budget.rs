@@ -1,8 +1,9 @@
 //! The budget of each Starlark evaluation: statements run and bytes on its heap, counted (not
 //! timed) so that the same input passes or fails on any machine.
 //!
-//! Statements are counted by a hook the interpreter calls before each one, which also looks at
-//! the heap (at every statement: a value may double in one, `x += x`). One operation can allocate a huge value at once, before the hook runs again:
+//! Statements are counted by a hook the interpreter calls before each one
+//! ([`super::statement_hook`]), which also looks at the heap (at every statement: a value may
+//! double in one, `x += x`). One operation can allocate a huge value at once, before the hook runs again:
 //! every `*` of a program is therefore a call of [`REPEAT`], which refuses a repetition
 //! (`[0] * 10**9`, `"x" * 10**9`) whose result would take the heap past the budget before
 //! anything is allocated. Comprehensions run no statements: the iterable of each passes
@@ -10,10 +11,7 @@
 //! the heap) before the comprehension starts. `join`, `replace` and `format` calls go through
 //! [`METHOD`], which sizes the string they make first.
 
-use std::cell::Cell;
 use std::collections::HashMap;
-use std::rc::Rc;
-use std::sync::OnceLock;
 
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
@@ -24,134 +22,11 @@ use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
 use super::go_builtins::INDEX;
+pub(super) use super::statement_hook::budget;
+pub(crate) use super::statement_hook::{bound, EvaluationStart};
+use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
+pub use super::statement_hook::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use super::written_size::{written_bytes, Writing};
-
-/// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
-/// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
-/// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
-/// `SCHEMAC_STARLARK_MEMORY` (bytes).
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
-pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
-
-/// The budget in force: the defaults, or what the environment raises them to.
-pub(super) fn budget() -> (u64, usize) {
-    static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
-    *BUDGET.get_or_init(|| {
-        let env = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        };
-        (
-            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
-            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
-        )
-    })
-}
-
-thread_local! {
-    /// Comprehension iterations charged on this thread (a running total): they run no
-    /// statement, so the statement hook does not see them; [`ITERATE`] charges them.
-    static ITERATIONS: Cell<u64> = const { Cell::new(0) };
-    /// [`ITERATIONS`] when the latest evaluation on this thread began.
-    static ITERATIONS_AT_START: Cell<u64> = const { Cell::new(0) };
-}
-
-fn iterations_since(start: u64) -> u64 {
-    ITERATIONS.with(|i| i.get()).saturating_sub(start)
-}
-
-fn steps_exceeded() -> starlark::Error {
-    let (max_steps, _) = budget();
-    starlark::Error::new_other(anyhow::anyhow!(
-        "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
-    ))
-}
-
-/// Bytes the thread holds (see [`crate::allocator::thread_held_bytes`]; 0 where the program's
-/// allocator is not schemac's).
-fn thread_held_bytes() -> isize {
-    #[cfg(feature = "mimalloc")]
-    return crate::allocator::thread_held_bytes();
-    #[cfg(not(feature = "mimalloc"))]
-    return 0;
-}
-
-/// Where an evaluation's budget is counted from: shared by the statement hook and whoever runs
-/// several calls in one evaluator ([`super::predicates`]), who restarts it at each call.
-pub(crate) struct EvaluationStart {
-    steps: Cell<u64>,
-    /// [`ITERATIONS`] when this evaluation began.
-    iterations: Cell<u64>,
-    /// [`thread_held_bytes`] when this evaluation began.
-    held: Cell<isize>,
-    /// The bytes on the evaluator's heap when this evaluation began.
-    heap: Cell<usize>,
-}
-
-impl EvaluationStart {
-    /// Starts counting a new evaluation in `eval` (a call of a rule, in an evaluator that ran
-    /// others before): its statements, iterations and bytes are counted from now.
-    pub(crate) fn restart(&self, eval: &Evaluator<'_, '_, '_>) {
-        let iterations = ITERATIONS.with(|i| i.get());
-        ITERATIONS_AT_START.with(|s| s.set(iterations));
-        self.steps.set(0);
-        self.iterations.set(iterations);
-        self.held.set(thread_held_bytes());
-        self.heap.set(eval.heap().allocated_bytes());
-    }
-}
-
-/// Stops a Starlark evaluation that exceeds its budget (an endless loop in a rule).
-struct StepBound(Rc<EvaluationStart>);
-
-impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
-    fn call<'v>(
-        &mut self,
-        _span: starlark::codemap::FileSpanRef,
-        _continued: bool,
-        eval: &mut Evaluator<'v, '_, 'e>,
-    ) -> starlark::Result<()> {
-        let start = &self.0;
-        let steps = start.steps.get() + 1;
-        start.steps.set(steps);
-        let (max_steps, max_memory) = budget();
-        if steps.is_multiple_of(1024)
-            && steps + iterations_since(start.iterations.get()) > max_steps
-        {
-            return Err(steps_exceeded());
-        }
-        // The heap at every statement: a value may double in one (`x += x`). Big integers
-        // keep their digits outside the heap, where only the thread's count sees them (and
-        // the garbage of `x = x * 3` in a loop is freed only when the evaluation ends).
-        let held = thread_held_bytes().wrapping_sub(start.held.get());
-        let allocated = eval
-            .heap()
-            .allocated_bytes()
-            .saturating_sub(start.heap.get());
-        if allocated > max_memory || held > max_memory as isize {
-            return Err(heap_exceeded("allocated"));
-        }
-        Ok(())
-    }
-}
-
-/// Bounds the steps of everything `eval` runs (and instruments code it compiles, so that
-/// functions defined now can be bounded when they are called later), counted from now; the
-/// start, to count a later evaluation in the same evaluator from its own start.
-pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) -> Rc<EvaluationStart> {
-    let start = Rc::new(EvaluationStart {
-        steps: Cell::new(0),
-        iterations: Cell::new(0),
-        held: Cell::new(0),
-        heap: Cell::new(0),
-    });
-    start.restart(eval);
-    eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
-        StepBound(Rc::clone(&start)),
-    )));
-    start
-}
 
 /// The global function the iterable of every comprehension passes through (see
 /// [`guard_source`]).
@@ -525,28 +400,6 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
     }
     out.push_str(source.get(at..)?);
     Some(out)
-}
-
-/// Charges `n` comprehension iterations to the evaluation running on this thread.
-fn charge_iterations(n: u64) -> starlark::Result<()> {
-    let (max_steps, _) = budget();
-    ITERATIONS.with(|i| i.set(i.get().saturating_add(n)));
-    if iterations_since(ITERATIONS_AT_START.with(|s| s.get())) > max_steps {
-        return Err(steps_exceeded());
-    }
-    Ok(())
-}
-
-/// The heap budget's error: the evaluation `verb` ("allocated", "would allocate") more than it.
-fn heap_exceeded(verb: &str) -> starlark::Error {
-    starlark::Error::new_other(heap_exceeded_message(verb))
-}
-
-fn heap_exceeded_message(verb: &str) -> anyhow::Error {
-    let (_, max_memory) = budget();
-    anyhow::anyhow!(
-        "evaluation stopped: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
-    )
 }
 
 /// Fails with the heap budget's error if `bytes` more would take `heap` past the budget.

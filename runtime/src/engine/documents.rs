@@ -1,0 +1,459 @@
+//! Reading a run's files into documents: each YAML file parsed and checked for misplaced
+//! data values annotations, schema files evaluated first, each template evaluated by the
+//! back end, and its documents sorted into schema and data values documents as ytt does.
+
+use super::*;
+
+/// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
+/// loaded) and not in a private library (`_ytt_lib/`), which ytt leaves out of the root.
+pub(super) fn is_yaml(name: &str) -> bool {
+    let library = name.ends_with(".lib.yml")
+        || name.ends_with(".lib.yaml")
+        || name.split('/').rev().skip(1).any(|dir| dir == "_ytt_lib");
+    (name.ends_with(".yml") || name.ends_with(".yaml")) && !library
+}
+
+fn doc_annotation(doc: &RawNode) -> Option<&'static str> {
+    for c in &doc.comments {
+        let name = c.text.split_whitespace().next().unwrap_or("");
+        if name == "data/values-schema" {
+            return Some("data/values-schema");
+        }
+        if name == "data/values" {
+            return Some("data/values");
+        }
+    }
+    None
+}
+
+/// The schema and values documents of every input, in order.
+pub(super) struct Documents {
+    pub(super) schema: Vec<Tree>,
+    pub(super) schema_files: Vec<String>,
+    pub(super) values: Vec<Tree>,
+    pub(super) values_files: Vec<String>,
+    /// The functions the templates passed to annotations.
+    pub(super) functions: Functions,
+    /// How many templates were compiled (ytt's numbering, see [`Sources::next_template_id`]).
+    pub(super) templates: u32,
+}
+
+pub(super) fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
+    format!("Templating file '{}': \n{}", e.file, error_text(e, sources))
+}
+
+/// A template error as ytt lists it: `- MESSAGE`, where it happened, and its reason.
+fn error_text(e: &TemplateError, sources: &SourceLines) -> String {
+    // ytt shows the first line of a message, the call stack, then the rest as the `reason:`.
+    let (first, reason) = match e.message.split_once('\n') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (e.message.as_str(), None),
+    };
+    let mut s = format!("- {first}");
+    s.push_str(&call_stack_text(e, sources));
+    // The error of a file that `load()` ran is shown whole as the reason.
+    let loaded = e.reason.as_ref().map(|r| error_text(r, sources));
+    if let Some(reason) = loaded.as_deref().or(reason) {
+        s.push_str("\n\n    reason:");
+        for line in reason.split('\n') {
+            s.push_str("\n     ");
+            s.push_str(line);
+        }
+    }
+    s
+}
+
+/// A frame's place: `F:LINE`, or `LINE` alone in a `.star` file (ytt names templates only).
+fn place(file: &str, line: u32) -> String {
+    if file.ends_with(".star") {
+        line.to_string()
+    } else {
+        format!("{file}:{line}")
+    }
+}
+
+/// Where a template error happened: its call stack, or its line in the template.
+fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
+    let mut s = String::new();
+    for frame in &e.stack {
+        // A builtin module's own Starlark (`assert.min`) has no source to quote.
+        let src = if sources.has(&frame.file) {
+            sources.line(&frame.file, frame.line)
+        } else {
+            "(unavailable)"
+        };
+        s.push_str(&format!(
+            "\n    in {}\n      {} | {src}",
+            frame.function,
+            place(&frame.file, frame.line)
+        ));
+    }
+    if !e.stack.is_empty() {
+        return s;
+    }
+    if let Some(line) = e.line {
+        let src = sources.line(&e.file, line);
+        let at = place(&e.file, line);
+        if e.compile_time {
+            s.push_str(&format!("\n    {at} | {src}"));
+            for (line, message) in &e.also {
+                let src = sources.line(&e.file, *line);
+                let at = place(&e.file, *line);
+                s.push_str(&format!("\n- {message}\n    {at} | {src}"));
+            }
+        } else {
+            s.push_str(&format!("\n    in <toplevel>\n      {at} | {src}"));
+        }
+    }
+    s
+}
+
+/// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
+/// the file: an unknown comment (unless `ignore_unknown_comments`), or a node with both a YAML
+/// value and code computing one on its line. Its line and ytt's message.
+fn compile_error(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, String)> {
+    let unknown = raw
+        .unknown_comment
+        .as_ref()
+        .filter(|_| !ignore_unknown_comments)
+        .map(|c| {
+            let message = format!(
+                "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+                c.line, c.text
+            );
+            (c.line, message)
+        });
+    let both = crate::template::compile::value_with_code(raw).map(|line| {
+        let message = format!(
+            "Expected YAML node at line {}:{line} to have either computed or YAML value, but found both",
+            raw.name
+        );
+        (line, message)
+    });
+    [unknown, both]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(line, _)| *line)
+}
+
+/// `schema_done` runs once the schema files are evaluated, before the data values files are:
+/// ytt reports a schema's errors before any of a data values template's.
+/// `additional` says whether the data values flags and plain files gave any document (ytt's
+/// errors then name `additional data values` after the files).
+pub(super) fn load_documents(
+    inputs: &[Input],
+    opts: &Request,
+    additional: bool,
+    sources: &mut SourceLines,
+    backend: &dyn Backend,
+    schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
+) -> Result<Documents, CheckError> {
+    let star = Sources::with_functions(
+        inputs
+            .iter()
+            .map(|i| (i.name.clone(), Arc::clone(&i.text)))
+            .collect(),
+        backend.functions(),
+    );
+    star.compiled.store(
+        backend.schema_templates(),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    let mut docs = Documents {
+        schema: vec![],
+        schema_files: vec![],
+        values: vec![],
+        values_files: vec![],
+        functions: star.functions.clone(),
+        templates: 0,
+    };
+    // Every file is read before any is evaluated; schema files are evaluated first.
+    let mut templates = Vec::new();
+    for input in inputs.iter().filter(|i| i.name.ends_with(".star")) {
+        // For the lines of call-stack frames in them.
+        sources.add_shared(&input.name, Arc::clone(&input.text));
+    }
+    // Files of the same name (`-f base/values.yml -f prod/values.yml`) each quote their own
+    // lines.
+    let mut names_seen = std::collections::HashMap::new();
+    for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
+        *names_seen.entry(input.name.as_str()).or_insert(0) += 1;
+    }
+    for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
+        sources.add_shared(&input.name, Arc::clone(&input.text));
+        let alike = names_seen.get(input.name.as_str()) > Some(&1);
+        if let Some(error) = input.encoding_error {
+            return Err(CheckError::new(
+                ErrorKind::Yaml,
+                format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
+            ));
+        }
+        let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
+            .map_err(|e| yaml_error(&input.name, &e))?;
+        // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
+        if input.text.contains("data/values-schema") {
+            check_misplaced(&raw, &["data/values-schema"])?;
+        }
+        let mut raw = raw;
+        if alike {
+            raw.file = FileName::unique(&input.name);
+            sources.add_source(raw.file, &input.text);
+        }
+        if opts.implicit_map_key_overrides {
+            allow_key_overrides(&mut raw.docs);
+        }
+        templates.push((input, raw, false));
+    }
+    // Then each file's data values annotations are checked, and files without any dropped:
+    // schema files now, the others' first error once the schema is built (ytt reads data
+    // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
+    // files only.
+    let mut values_misplaced = None;
+    for (_, raw, _) in &templates {
+        let schema_file = raw
+            .docs
+            .iter()
+            .any(|d| doc_annotation(d) == Some("data/values-schema"));
+        if schema_file {
+            check_misplaced(raw, &ANNOTATIONS)?;
+        } else if !opts.schema_inspect && values_misplaced.is_none() {
+            values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
+        }
+    }
+    let values_misplaced_found = values_misplaced.is_some();
+    let mut schema_done = |docs: &mut Documents, sources: &SourceLines| {
+        schema_done(docs, sources)?;
+        values_misplaced.take().map_or(Ok(()), Err)
+    };
+    templates.retain_mut(|(_, raw, has_schema)| {
+        let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
+        *has_schema = kinds.contains(&Some("data/values-schema"));
+        kinds.iter().any(Option::is_some)
+    });
+    // (A misplaced `#@data/values` is the error then, reported after the schema as ytt does.)
+    if opts.files_give_values && !values_misplaced_found {
+        let gives = |name: &str| templates.iter().any(|(i, _, _)| i.name == name);
+        if let Some(input) = inputs.iter().find(|i| is_yaml(&i.name) && !gives(&i.name)) {
+            return Err(CheckError::new(ErrorKind::Usage, format!(
+                "Checking file '{}': it has no `#@data/values` or `#@data/values-schema` document (plain YAML data values are read as data values files)",
+                input.name
+            )));
+        }
+    }
+    templates.sort_by_key(|(_, _, has_schema)| !has_schema);
+    // A template error names every file of its phase (and the flags' data values).
+    let names = |schema: bool| -> Vec<String> {
+        templates
+            .iter()
+            .filter(|t| t.2 == schema)
+            .map(|t| t.0.name.clone())
+            .collect()
+    };
+    let (schema_names, values_names) = (names(true), names(false));
+    let mut schema_pending = true;
+    for (input, raw, has_schema) in templates {
+        if !has_schema && schema_pending {
+            schema_pending = false;
+            schema_done(&mut docs, sources)?;
+        }
+        if !has_schema && opts.schema_inspect {
+            break;
+        }
+        let (mut schema_here, mut values_here) = (false, false);
+        // The phase this file is read in, and the files ytt names in its errors.
+        let (phase, files) = if has_schema {
+            ("Overlaying data values schema", order(&schema_names, false))
+        } else {
+            ("Overlaying data values", order(&values_names, additional))
+        };
+        if let Some((line, detail)) = compile_error(&raw, opts.ignore_unknown_comments) {
+            let name = &input.name;
+            return Err(CheckError::new(
+                ErrorKind::Template,
+                format!(
+                    "{phase} (in following order: {files}): Templating file '{name}': Compiling YAML template '{name}': {detail}"
+                ),
+            )
+            .at(Pos::new(name.as_str(), line)));
+        }
+        // A map key that is a collection fails when ytt evaluates the file (in Go's words and
+        // with a Go stack trace, which are not repeated here).
+        if let Some(e) = &raw.non_scalar_key {
+            return Err(yaml_error(&input.name, e));
+        }
+        let trees = backend.eval_template(raw, &star).map_err(|e| {
+            // Its lines are this file's, whatever other file shares its name.
+            let mut sources = sources.clone();
+            sources.add_shared(&input.name, Arc::clone(&input.text));
+            CheckError::new(
+                ErrorKind::Template,
+                format!(
+                    "{phase} (in following order: {files}): {}",
+                    template_error(&e, &sources)
+                ),
+            )
+            .at_opt(e.line.map(|line| Pos::new(e.file.as_str(), line)))
+        })?;
+        let first_schema_doc = docs.schema.len();
+        for tree in trees {
+            if tree.kind != TreeKind::Document {
+                continue;
+            }
+            if let Some(ann) = tree.ann("data/values") {
+                if let Some((k, _)) = ann
+                    .kwargs
+                    .iter()
+                    .find(|(k, _)| k != "library_ref" && k != "after_library_module")
+                {
+                    return Err(CheckError::new(ErrorKind::Template, format!(
+                        "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
+                        input.name
+                    )).at(ann.pos));
+                }
+            }
+            // A schema file holds schema documents only (a data values document included); a
+            // data values file, data values documents only.
+            let misplaced = if has_schema {
+                tree.ann("data/values-schema").is_none()
+            } else {
+                tree.ann("data/values").is_none()
+            };
+            let empty = match &tree.value {
+                TreeValue::Scalar(v) => v.is_null(),
+                TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
+            };
+            if misplaced && !empty {
+                let what = if has_schema {
+                    "Expected schema file '{}' to only have schema documents"
+                } else {
+                    "Expected data values file '{}' to only have data values documents"
+                };
+                return Err(CheckError::new(
+                    ErrorKind::Template,
+                    format!(
+                        "{phase} (in following order: {files}): Templating file '{}': {}",
+                        input.name,
+                        what.replace("{}", &input.name)
+                    ),
+                )
+                .at(tree.pos));
+            }
+            if tree.ann("library/ref").is_some() {
+                // Data values for a library (`#@library/ref "@lib"`), not for the root.
+                continue;
+            }
+            if tree.ann("data/values-schema").is_some() {
+                docs.schema.push(tree);
+                schema_here = true;
+            } else if tree.ann("data/values").is_some() {
+                docs.values.push(tree);
+                values_here = true;
+            }
+        }
+        // ytt checks each schema document on its own as soon as its file is evaluated, so an
+        // error in one comes before any of a later schema file's (see also `schema_of`).
+        if schema_here && schema_names.len() > 1 {
+            let prefix = format!("{phase} (in following order: {files}): ");
+            for doc in &docs.schema[first_schema_doc..] {
+                backend
+                    .schema(Some(doc), sources)
+                    .map_err(|e| e.prefixed(&prefix))?;
+            }
+        }
+        // The phase messages list each file once, however many documents it has.
+        if schema_here {
+            docs.schema_files.push(input.name.clone());
+        }
+        if values_here {
+            docs.values_files.push(input.name.clone());
+        }
+    }
+    if schema_pending {
+        schema_done(&mut docs, sources)?;
+    }
+    docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
+    Ok(docs)
+}
+
+/// `--implicit-map-key-overrides`: every map item may replace an earlier one with its key, as
+/// if it said `#@yaml/map-key-override` (which is how ytt implements the flag).
+fn allow_key_overrides(nodes: &mut [RawNode]) {
+    for node in nodes {
+        if matches!(node.kind, RawKind::MapItem(_)) {
+            node.comments.push(crate::yaml::parse::Comment {
+                line: node.line,
+                text: crate::template::MAP_KEY_OVERRIDE.to_string(),
+            });
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &mut node.value {
+            allow_key_overrides(items);
+        }
+    }
+}
+
+/// A YAML error in file `name`.
+pub(super) fn yaml_error(name: &str, e: &SyntaxError) -> CheckError {
+    CheckError::new(
+        ErrorKind::Yaml,
+        format!("Unmarshaling YAML template '{name}': {}", e.detail()),
+    )
+    .at_opt((e.line > 0).then(|| Pos::new(name, e.line)))
+}
+
+/// The annotations that mark data values documents.
+const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
+
+/// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
+/// document that has it twice.
+fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
+    fn walk(node: &RawNode, file: &str, names: &[&str]) -> Result<(), CheckError> {
+        if node.kind == RawKind::Document {
+            for &name in names {
+                let count = node
+                    .comments
+                    .iter()
+                    .filter(|c| c.text.split_whitespace().next() == Some(name))
+                    .count();
+                if count > 1 {
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!("{name} annotation may only be used once per document"),
+                    )
+                    .at(Pos::new(file, node.line)));
+                }
+            }
+        } else {
+            for c in &node.comments {
+                let name = c.text.split_whitespace().next().unwrap_or("");
+                if names.contains(&name) {
+                    let what = match node.kind {
+                        RawKind::MapItem(_) => "map item",
+                        _ => "array item",
+                    };
+                    return Err(CheckError::new(ErrorKind::Template, format!(
+                        "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
+                        node.line
+                    )).at(Pos::new(file, node.line)));
+                }
+            }
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            for i in items {
+                walk(i, file, names)?;
+            }
+        }
+        Ok(())
+    }
+    for d in &raw.docs {
+        walk(d, &raw.name, names)?;
+    }
+    Ok(())
+}
+
+pub(super) fn order(files: &[String], extra: bool) -> String {
+    let mut names = files.to_vec();
+    if extra {
+        names.push("additional data values".into());
+    }
+    names.join(", ")
+}
