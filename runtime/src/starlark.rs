@@ -237,6 +237,16 @@ pub(super) fn go_quote(s: &str) -> String {
     out
 }
 
+/// Named arguments as the interpreter's calls take them (`eval_function`'s `named`).
+pub(crate) fn named_args<'a, 'v>(
+    kwargs: &'a starlark::collections::SmallMap<
+        starlark::values::StringValue<'v>,
+        starlark::values::Value<'v>,
+    >,
+) -> Vec<(&'a str, starlark::values::Value<'v>)> {
+    kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect()
+}
+
 /// Runs an evaluation, turning a panic of the interpreter (it panics on a value over 4 GiB,
 /// such as `list(range(600000000))`) into an error message instead of an abort.
 pub(crate) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {

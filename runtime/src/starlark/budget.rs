@@ -700,7 +700,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             };
             reserve(heap, bytes)?;
         }
-        let named: Vec<(&str, Value<'v>)> = kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let named = super::named_args(&kwargs);
         if let (Some(fmt), "format") = (obj.unpack_str(), method) {
             let text = super::go_format::format(fmt, &args.items, &named)?;
             return Ok(heap.alloc(text));

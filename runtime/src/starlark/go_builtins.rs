@@ -133,8 +133,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if let [pairs] = pos[..] {
             super::go_methods::update_pairs("dict", pairs, heap)?;
         }
-        let named: Vec<(&str, starlark::values::Value<'v>)> =
-            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let named = super::named_args(&kwargs);
         eval.eval_function(standard("dict"), &pos, &named)
     }
 
@@ -149,8 +148,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         >,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        let named: Vec<(&str, starlark::values::Value<'v>)> =
-            kwargs.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let named = super::named_args(&kwargs);
         if let Some(text) = args.items.first().and_then(|x| x.unpack_str()) {
             let base = args
                 .items

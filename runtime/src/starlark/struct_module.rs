@@ -61,7 +61,7 @@ where
         let mut positional: Vec<Value<'v>> = self.args.iter().map(|v| v.to_value()).collect();
         positional.extend(args.positions(eval.heap())?);
         let named = args.names_map()?;
-        let named: Vec<(&str, Value<'v>)> = named.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+        let named = super::named_args(&named);
         let function = self.function.to_value();
         if function.get_type() != "function" && function.get_type() != "builtin_function_or_method"
         {

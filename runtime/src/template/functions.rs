@@ -42,10 +42,7 @@ impl Functions {
 
     /// Drops every kept value (a rule call's own table, before the next call).
     pub fn clear(&self) {
-        let mut values = self.lock();
-        if !values.is_empty() {
-            values.clear();
-        }
+        self.lock().clear();
     }
 
     /// How many indices are taken.
