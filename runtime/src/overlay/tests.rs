@@ -1,0 +1,197 @@
+use super::*;
+use crate::template::tree::{Anns, Arg, ArgKind};
+use crate::value::{Node, Pos};
+
+fn scalar(v: Value) -> TreeValue {
+    TreeValue::Scalar(v)
+}
+
+fn item(key: &str, value: TreeValue, anns: Vec<Ann>) -> Tree {
+    Tree {
+        kind: TreeKind::MapItem(Value::Str(key.into())),
+        pos: Pos::new("v.yml", 3),
+        anns: anns.into(),
+        value,
+    }
+}
+
+fn elem(value: TreeValue, anns: Vec<Ann>) -> Tree {
+    Tree {
+        kind: TreeKind::ArrayItem,
+        pos: Pos::new("v.yml", 4),
+        anns: anns.into(),
+        value,
+    }
+}
+
+fn doc(value: TreeValue) -> Tree {
+    Tree {
+        kind: TreeKind::Document,
+        pos: Pos::new("v.yml", 2),
+        anns: Anns::default(),
+        value,
+    }
+}
+
+fn ann(name: &str, kwargs: &[(&str, Value)]) -> Ann {
+    Ann {
+        name: name.into(),
+        pos: Pos::new("v.yml", 1),
+        args: Vec::new(),
+        kwargs: kwargs
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    Arg {
+                        type_name: String::new(),
+                        kind: ArgKind::Data(Node::new(v.clone(), Pos::unknown())),
+                    },
+                )
+            })
+            .collect(),
+    }
+}
+
+fn base() -> Tree {
+    doc(TreeValue::Map(vec![
+        item("a", scalar(Value::Int(1)), vec![]),
+        item(
+            "list",
+            TreeValue::Array(vec![elem(
+                TreeValue::Map(vec![item("name", scalar(Value::Str("x".into())), vec![])]),
+                vec![],
+            )]),
+            vec![],
+        ),
+    ]))
+}
+
+fn value_of(t: &Tree) -> Value {
+    t.to_node().value
+}
+
+#[test]
+fn maps_merge_and_arrays_append() {
+    let right = doc(TreeValue::Map(vec![
+        item("a", scalar(Value::Int(2)), vec![]),
+        item(
+            "list",
+            TreeValue::Array(vec![elem(
+                TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]),
+                vec![],
+            )]),
+            vec![],
+        ),
+    ]));
+    let out =
+        value_of(&apply_document(Some(base()), right.clone(), Mode::default(), None).unwrap());
+    assert_eq!(out.get("a").unwrap().value, Value::Int(2));
+    let Value::Array(list) = &out.get("list").unwrap().value else {
+        panic!()
+    };
+    assert_eq!(list.len(), 2);
+    let replaced = apply_document(
+        Some(base()),
+        right,
+        Mode {
+            replace_arrays: true,
+            ..Mode::default()
+        },
+        None,
+    )
+    .unwrap();
+    let Value::Array(list) = &value_of(&replaced).get("list").unwrap().value.clone() else {
+        panic!()
+    };
+    assert_eq!(list.len(), 1);
+}
+
+#[test]
+fn unknown_keys_fail_unless_missing_ok() {
+    let right = doc(TreeValue::Map(vec![item(
+        "b",
+        scalar(Value::Int(2)),
+        vec![],
+    )]));
+    let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
+    assert_eq!(e.render(), "Document on line v.yml:2: Map item (key 'b') on line v.yml:3: Expected number of matched nodes to be 1, but was 0");
+    let ok = doc(TreeValue::Map(vec![item(
+        "b",
+        scalar(Value::Int(2)),
+        vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
+    )]));
+    assert!(
+        value_of(&apply_document(Some(base()), ok, Mode::default(), None).unwrap())
+            .get("b")
+            .is_some()
+    );
+}
+
+#[test]
+fn match_by_key_replace_and_remove() {
+    let by_name = ann("overlay/match", &[("by", Value::Str("name".into()))]);
+    let right = doc(TreeValue::Map(vec![item(
+        "list",
+        TreeValue::Array(vec![elem(
+            TreeValue::Map(vec![
+                item("name", scalar(Value::Str("x".into())), vec![]),
+                item(
+                    "extra",
+                    scalar(Value::Int(1)),
+                    vec![ann("overlay/match", &[("missing_ok", Value::Bool(true))])],
+                ),
+            ]),
+            vec![by_name.clone()],
+        )]),
+        vec![],
+    )]));
+    let out = value_of(&apply_document(Some(base()), right, Mode::default(), None).unwrap());
+    let Value::Array(list) = &out.get("list").unwrap().value else {
+        panic!()
+    };
+    assert_eq!(list.len(), 1);
+    assert_eq!(list[0].value.get("extra").unwrap().value, Value::Int(1));
+    let remove = doc(TreeValue::Map(vec![item(
+        "a",
+        scalar(Value::Null),
+        vec![ann("overlay/remove", &[])],
+    )]));
+    assert!(
+        value_of(&apply_document(Some(base()), remove, Mode::default(), None).unwrap())
+            .get("a")
+            .is_none()
+    );
+    let none = doc(TreeValue::Map(vec![item(
+        "list",
+        TreeValue::Array(vec![elem(
+            TreeValue::Map(vec![item("name", scalar(Value::Str("y".into())), vec![])]),
+            vec![by_name.clone()],
+        )]),
+        vec![],
+    )]));
+    let e = apply_document(Some(base()), none, Mode::default(), None).unwrap_err();
+    assert!(e.message.ends_with("but was 0"), "{e:?}");
+    // A new item that is not a map cannot be compared by key: ytt's matcher fails.
+    let scalar_item = doc(TreeValue::Map(vec![item(
+        "list",
+        TreeValue::Array(vec![elem(scalar(Value::Int(1)), vec![by_name])]),
+        vec![],
+    )]));
+    let e = apply_document(Some(base()), scalar_item, Mode::default(), None).unwrap_err();
+    assert_eq!(
+        e.message,
+        "overlay.map_key_matcher: Expected value to be map, but was integer"
+    );
+}
+
+#[test]
+fn a_map_onto_a_scalar_is_an_error() {
+    let right = doc(TreeValue::Map(vec![item(
+        "a",
+        TreeValue::Map(vec![]),
+        vec![],
+    )]));
+    let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
+    assert_eq!(e.message, "Expected map, but was integer");
+}
