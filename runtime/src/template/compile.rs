@@ -333,7 +333,9 @@ impl Compiler {
         if let Some(expr) = value_expr {
             let code = rename_assert(expr.text.trim());
             if !code.is_empty() {
-                self.emit(expr.line, depth, &format!("__ytt_set({code})"));
+                // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
+                // syntax error.
+                self.emit(expr.line, depth, &format!("__ytt_set(({code}))"));
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             if let Some(expr) = text_template(text) {
