@@ -6,7 +6,7 @@
 //!
 //! ```text
 //! #@ for i in range(2):      for i in range(2):
-//! - #@ i                       __ytt_start(3); __ytt_set(i)
+//! - #@ i                       __ytt_start(3); __ytt_set((i))
 //! #@ end                       __ytt_end()
 //! ```
 //!
@@ -646,7 +646,7 @@ mod tests {
         let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
         assert!(
             p.source
-                .contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set(i)\n  __ytt_end()\n"),
+                .contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set((i))\n  __ytt_end()\n"),
             "{}",
             p.source
         );
@@ -655,7 +655,7 @@ mod tests {
     #[test]
     fn for_end_shorthand_closes_after_one_node() {
         let p = compile_src("a:\n  #@ for/end x in [1]:\n  - #@ x\nb: 2\n");
-        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2)\n  __ytt_set(x)\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
+        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2)\n  __ytt_set((x))\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
     }
 
     #[test]
