@@ -77,4 +77,11 @@ fn main() {
     let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
         .join("runtime_files.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", dest.display()));
+
+    // On Linux, `schemac` is linked at a fixed address rather than as a position-independent
+    // executable (as Go links ytt): the dynamic loader then has ~60,000 fewer relocations to
+    // apply at each start, about a third of a small `schemac check` run's instructions.
+    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        println!("cargo:rustc-link-arg-bin=schemac=-no-pie");
+    }
 }

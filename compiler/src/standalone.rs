@@ -88,6 +88,12 @@ fn validator_name(out: &Path) -> String {
     }
 }
 
+/// The flags of a static build: glibc linked in, and the executable at a fixed address (not
+/// position-independent, as Go links ytt): no relocations to apply at each start (14,600 in a
+/// validator without the Starlark interpreter, 58,600 with it; the typical workload's run
+/// 1.14M -> 0.93M instructions, 1.73M -> 0.95M with the interpreter linked).
+const STATIC_FLAGS: &[&str] = &["-Ctarget-feature=+crt-static", "-Crelocation-model=static"];
+
 /// What to build.
 #[derive(Default)]
 pub struct BuildOptions {
@@ -289,19 +295,19 @@ pub fn build(
         t,
     );
 
-    let mut rustflags = cargo::remap_flags(&cache);
-    let user_flags = cargo::user_rustflags();
-    rustflags.extend(user_flags.iter().cloned());
-    // A static build names its target: cargo then keeps the flag away from build scripts and
+    // A static build names its target: cargo then keeps the flags away from build scripts and
     // proc-macros, which run on the host as shared libraries.
     let cargo_target = match (&opts.target, link_static) {
         (Some(t), _) => Some(t.clone()),
         (None, true) => Some(triple.clone()),
         (None, false) => None,
     };
-    if link_static {
-        rustflags.push("-Ctarget-feature=+crt-static".into());
-    }
+    let link_flags = if link_static { STATIC_FLAGS } else { &[] };
+    let user_flags = cargo::user_rustflags();
+    // The user's flags last, so that theirs win (`RUSTFLAGS=-Crelocation-model=pie`).
+    let mut rustflags = cargo::remap_flags(&cache);
+    rustflags.extend(link_flags.iter().map(|f| f.to_string()));
+    rustflags.extend(user_flags.iter().cloned());
     let key = {
         let mut h = Sha256::new();
         for part in [
@@ -312,7 +318,7 @@ pub fn build(
             opts.target.as_deref().unwrap_or("host"),
             &triple,
             if starlark { "starlark" } else { "" },
-            if link_static { "static" } else { "" },
+            &link_flags.join(" "),
             &lib,
             &main,
         ] {
