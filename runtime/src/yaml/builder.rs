@@ -337,6 +337,10 @@ impl<'a> Builder<'a> {
                         Event::Scalar(text, ScalarStyle::Plain, 0, None) if text.is_empty() => {
                             self.introducer_line(&span, |c| c == '?')
                         }
+                        // A block scalar key (`? |`) is on its header's line.
+                        Event::Scalar(_, ScalarStyle::Literal | ScalarStyle::Folded, ..) => {
+                            self.header_line(&span)
+                        }
                         _ => line_of(&span),
                     };
                     let merge = is_merge_key(&ev);
@@ -588,6 +592,36 @@ impl<'a> Builder<'a> {
             start - line_start(start)
         };
         last >= indent.max(1)
+    }
+
+    /// The line of the header (`|`, `>-`) of the block scalar at `span`: where the span starts
+    /// when it starts at the header (libyaml's events), else the nearest line before the
+    /// content that holds more than blanks and comments (saphyr-parser's span starts at the
+    /// content).
+    fn header_line(&self, span: &Span) -> u32 {
+        let mut i = span.start.index().min(self.chars.len());
+        let mut line = span.start.line() as u32;
+        if matches!(self.chars.get(i), Some('|' | '>')) {
+            return line;
+        }
+        while i > 0 {
+            i -= 1;
+            match self.chars[i] {
+                '\n' => line = line.saturating_sub(1),
+                c if c.is_whitespace() => {}
+                _ => {
+                    let line_start = self.chars[..i]
+                        .iter()
+                        .rposition(|&c| c == '\n')
+                        .map_or(0, |p| p + 1);
+                    match (line_start..i).find(|&p| self.starts_comment_at(p)) {
+                        Some(h) => i = h,
+                        None => return line,
+                    }
+                }
+            }
+        }
+        span.start.line() as u32
     }
 
     /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
