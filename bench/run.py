@@ -109,7 +109,9 @@ def build(gen):
     if version.rstrip().endswith(", static"):
         triple = version.rstrip()[:-len(", static")].rsplit(" for ", 1)[1]
         floor_build += ["--target", triple]
-        env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + " -C target-feature=+crt-static").strip()
+        # The flags of `schemac build`'s static link (compiler/src/standalone.rs, STATIC_FLAGS).
+        static = " -C target-feature=+crt-static -C relocation-model=static"
+        env["RUSTFLAGS"] = (env.get("RUSTFLAGS", "") + static).strip()
         FLOOR[0] = os.path.join(target, triple, "release", "examples", "parse_yaml")
     subprocess.run(floor_build, cwd=root, check=True, env=env)
     return schemac
