@@ -360,11 +360,35 @@ fn json_members(builder: &mut GlobalsBuilder) {
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
-        let compact = crate::yaml::json::marshal_json(&tv.to_value()).map_err(|f| {
+        let data = tv.to_value();
+        if let Some(ty) = non_string_key(&data) {
+            anyhow::bail!(
+                "json.encode: a map key of type {ty} is not a string (ytt fails with a Go panic here)"
+            );
+        }
+        let compact = crate::yaml::json::marshal_json(&data).map_err(|f| {
             let text = crate::rules::float_repr(f);
             anyhow::anyhow!("json.encode: json: unsupported value: {text}")
         })?;
         Ok(json_indent(&compact, indent as usize))
+    }
+}
+
+/// The type of the first map key of `v` that is not a string, as ytt names it: its
+/// `json.encode` panics on one.
+fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
+    use crate::value::Value as Y;
+    match v {
+        Y::Map(entries) => entries.iter().find_map(|e| match &e.key {
+            Y::Str(_) => non_string_key(&e.value.value),
+            Y::Null => Some("NoneType"),
+            Y::Bool(_) => Some("bool"),
+            Y::Int(_) | Y::UInt(_) => Some("int"),
+            Y::Float(_) => Some("float"),
+            Y::Map(_) | Y::Array(_) => Some("yamlfragment"),
+        }),
+        Y::Array(items) => items.iter().find_map(|n| non_string_key(&n.value)),
+        _ => None,
     }
 }
 
