@@ -337,6 +337,11 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if !kwargs.is_empty() {
             return Err(go_error("enumerate: unexpected keyword arguments".into()));
         }
+        if args.items.is_empty() {
+            return Err(go_error(
+                "enumerate: got 0 arguments, want at least 1".into(),
+            ));
+        }
         eval.eval_function(standard("enumerate"), &args.items, &[])
     }
 
