@@ -86,7 +86,7 @@ pub(super) fn parse_float(text: &str) -> Result<f64, String> {
 fn float_syntax(text: &str) -> bool {
     let b = text.as_bytes();
     let mut i = usize::from(matches!(b.first(), Some(b'+' | b'-')));
-    let hex = b.len() > i + 2 && b[i] == b'0' && b[i + 1].to_ascii_lowercase() == b'x';
+    let hex = b.len() > i + 2 && b[i] == b'0' && b[i + 1].eq_ignore_ascii_case(&b'x');
     if hex {
         i += 2;
     }
