@@ -7,6 +7,7 @@
 //! starlark-go does.
 
 pub mod beyond;
+pub mod go_regex;
 
 use std::cmp::Ordering;
 

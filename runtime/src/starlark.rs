@@ -10,6 +10,7 @@ pub mod convert;
 mod go_builtins;
 mod go_format;
 mod go_methods;
+mod go_numbers;
 mod int_budget;
 mod ip_module;
 pub mod json_decode;

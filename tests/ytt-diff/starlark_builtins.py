@@ -259,7 +259,7 @@ def collection_exprs():
 def module_exprs():
     out = []
     loads = {'json', 'yaml', 'base64', 'url', 'md5', 'sha256', 'regexp', 'math', 'struct',
-             'assert', 'data'}
+             'assert', 'data', 'ip'}
     out += ['json.encode({"b": 1, "a": [1.5, None, True]})', 'json.encode(1e21)',
             'json.encode(float("nan"))', 'json.encode(1 << 70)', 'json.encode("é<>&")',
             'json.encode(("a",))', 'json.encode({1: 2})', 'json.encode(len)',
@@ -307,6 +307,216 @@ def module_exprs():
             'assert.one_of([1, 2]).check(3)', 'assert.not_null().check(None)',
             'assert.min_len(2).check([1])', 'assert.format(1)' if False else 'assert.max(2.5).check(3)']
     return loads, out
+
+
+def rule_idiom_exprs():
+    """What custom rules write: formatting, slicing, sorting, conversions of odd text, module
+    calls with their options and odd values."""
+    out = []
+    for v in ['1', '-1', '255', '3.14159', '-0.5', '1e21', '"x"', 'True', 'None', '[1]',
+              '(1, 2)', '{"a": 1}', '(1 << 70)', 'float("inf")']:
+        for f in ['%s', '%d', '%r', '%x', '%X', '%o', '%e', '%f', '%g', '%5s', '%-5s|',
+                  '%05d', '%+d', '%.2f', '%8.3f', '%-8.2e|', '%.0f', '%10r', '%.3s', '%c',
+                  '%i', '%u', '% d', '%#x', '%*d']:
+            out.append('"%s" %% (%s,)' % (f, v))
+    out += ['"%s %s" % ("a",)', '"%s" % ("a", "b")', '"%(a)s" % {"a": 1}', '"%z" % 1',
+            '"%" % 1', '"a%" % ()', '"%s" % ()', '"%d%%" % 50', '"%s" % {"a": 1}',
+            '"%s-%s" % [1, 2]', '"%5.1f%%" % 99.55', '"%.1f" % 0.05', '"%.1f" % 0.25',
+            '"%.2f" % 2.675', '"%g" % 100000', '"%g" % 1000000', '"%g" % 0.0001',
+            '"%e" % 0', '"%x" % 3.0', '"%d" % True', '"%s" % True', '"%r" % None',
+            '"%o" % -8', '"%X" % 255', '"%c" % 0x1F600', '"%c" % -1', '"%c" % "ab"',
+            '"{}".format()', '"{0}{1}{0}".format("a", "b")', '"{a}-{b}".format(a=1, b=2)',
+            '"{} {}".format(1)', '"{0} {}".format(1, 2)', '"{x}".format(1)', '"{{{}}}".format(1)',
+            '"{".format(1)', '"}".format(1)', '"{0!s}".format(1.5)', '"{0!r}".format(1.5)',
+            '"{0!x}".format(1)', '"{:d}".format(1)', '"{0:5}".format(1)', '"{a.b}".format(a=1)',
+            '"{0[0]}".format([1])', '"{}".format(1e21)', '"{}".format(0.1)', '"{}".format(1.0)',
+            '"{}".format([1.5, "a"])', '"{}".format((1,))', '"{}".format({"a": None})',
+            '"{}".format(True)', '"{-1}".format(1)', '"{1}".format(1)', '"{ }".format(1)',
+            '"{0}".format(*[7])', '"{k}".format(**{"k": 3})']
+    for seq in ['"abcdef"', '[0, 1, 2, 3, 4, 5]', '(0, 1, 2, 3, 4, 5)', 'range(6)']:
+        for sl in ['[::2]', '[1::2]', '[::-2]', '[-2:]', '[:-2]', '[-100:]', '[:100]', '[4:1]',
+                   '[-1:-4:-1]', '[5:-7:-2]', '[2:2]', '[1:5:3]', '[::-1][::2]', '[-3:-1]',
+                   '[None:None:None]', '[:None]', '[True:]', '[1.0:]', '[::1 << 70]']:
+            out.append(seq + sl)
+    out += ['sorted(["b", "A", "c"], key=lambda s: s.lower())', 'sorted([3, 1, 2], reverse=True)',
+            'sorted([(2, "a"), (1, "b")], key=lambda p: p[1])', 'sorted({"b": 2, "a": 1})',
+            'sorted([{"n": 2}, {"n": 1}], key=lambda d: d["n"])',
+            'sorted(["aa", "b", "ccc"], key=len, reverse=True)', 'sorted([1, 1.5, 0])',
+            'sorted([True, 0, 2])', 'sorted(["b", "a"], reverse=False)',
+            'sorted([2, 1], key=lambda x: x, reverse=1 > 0)', 'sorted([[2], [1, 0]])',
+            'sorted([1, 2], key=lambda x: "a" if x == 1 else 0)',
+            'min([3, 1, 2], key=lambda x: -x)', 'max(["a", "bbb", "cc"], key=len)',
+            'max([], key=len)', 'min("bca")', 'max(1, 2, key=lambda x: -x)',
+            'max([{"a": 2}, {"a": 1}], key=lambda d: d["a"])', 'min(1)', 'min(None, 1)',
+            'max([1, 2], key=None)', 'max(1, 2, 3)', 'min([1], [0])', 'max((1, 2), (1, 3))',
+            'list(enumerate("ab"))', 'list(enumerate(["a", "b"], 10))', 'enumerate(["a"], -1)',
+            'list(enumerate({"k": 1}))', 'enumerate()', 'list(zip())', 'list(zip([1, 2, 3], [4, 5]))',
+            'zip([1], [2], [3])', 'list(zip(range(3), "ab".elems()))', 'zip({"a": 1}, [1])',
+            'any([[], {}, 0, 1])', 'all(["a", 1, True])', 'any(range(0))', 'all(range(1, 3))',
+            'any({"a": 0})', 'all({})', 'any(x > 2 for x in [1, 3])' if False else 'any([x > 2 for x in [1, 3]])',
+            'all([x for x in []])', 'any(None)', 'all()', 'any([1], [2])']
+    dict_ops = ['get("a")', 'get("z", [])', 'get("a", default=1)', 'pop("a")', 'pop("z", 0)',
+                'pop("z")', 'pop()', 'setdefault("a", 9)', 'setdefault("n", [])', 'setdefault()',
+                'update({"c": 3})', 'update(c=3)', 'update([["c", 3]])', 'update({"c": 3}, d=4)',
+                'update(None)', 'update({}, {})', 'items()', 'keys()', 'values()', 'popitem()',
+                'clear()', 'get()', 'keys(1)', 'copy()' if False else 'items()[0]']
+    for d in ['{"a": 1, "b": 2}', '{}', '{1: [1], None: 2}']:
+        for m in dict_ops:
+            out.append('(lambda d: [d.%s, d])(%s)' % (m, d))
+    list_ops = ['append(4)', 'append()', 'append(1, 2)', 'extend([4, 5])', 'extend(range(2))',
+                'extend(("x",))', 'extend(None)', 'insert(0, 9)', 'insert(1.5, 9)',
+                'insert(99, 9)', 'remove(2)', 'remove("2")', 'pop()', 'pop(0)', 'pop(-3)',
+                'pop(3)', 'pop("0")', 'index(3)', 'index(9)', 'index(1, -1)', 'index(1, 0, 1)',
+                'index(2, 5)', 'clear()', 'count(1)' if False else 'index(1, None)']
+    for l in ['[1, 2, 3]', '[]', '["a", 1, None]']:
+        for m in list_ops:
+            out.append('(lambda l: [l.%s, l])(%s)' % (m, l))
+    out += ['"héllo".elems()', 'list("héllo".codepoints())', '"ab".codepoint_ords()',
+            'list("aé".codepoint_ords())', 'list("aé".elem_ords())', '"ab".elems()[1]',
+            'len("aé".codepoints())', '"aé".codepoints()[1]', 'list("".elems())',
+            '[c for c in "ab".elems()]', '"a" in "ab".elems()', '"ab".elems() == ["a", "b"]',
+            'sorted("ba".elems())', '",".join("ab".elems())', 'reversed("ab".elems())',
+            'list("abc".elems())[::-1]', 'list("😀".codepoints())', 'list("😀".elem_ords())',
+            'hash("a") == hash("a")', 'hash(1) == hash(1)', 'hash("")', 'hash("héllo")',
+            'hash(1.5)', 'hash(-1)', 'hash((1, "a"))', 'hash(struct.make(a=1))' if False else 'hash(len)',
+            'type(struct.make())', 'type(assert.min(1))', 'type(1 << 70)', 'type(json)',
+            'type(regexp.match)', 'type(range)', 'type("a".upper)', 'type(x for x in [])' if False else 'type({}.get)',
+            'getattr("a", "upper")()', 'getattr([], "nope", "d")', 'getattr({}, "keys")()',
+            'getattr(struct.make(a=1), "b", 2)', 'hasattr("", "elems")', 'hasattr(1, "x")',
+            'hasattr(struct.make(a=None), "a")', 'hasattr(json, "encode")', 'dir(json)',
+            'dir(struct)', 'dir(assert)', 'dir(regexp)', 'dir(base64)', 'dir(url)',
+            'dir(math)' if False else 'dir(yaml)', 'getattr(json, "encode")([1])',
+            'bool("False")', 'bool("0")', 'bool(0.0)', 'bool([0])', 'bool(struct.make())',
+            'int("0x1f", 0)', 'int("1_000")', 'float("1e5")', 'int(" 3 ")', 'int("3 ")',
+            'int("+3")', 'int(True)', 'int(False)', 'int(-0.0)', 'int(1e18)', 'int(-1e-9)',
+            'int("١")', 'int("0b1", 2)', 'int("0o7", 8)', 'int("0x", 16)', 'int("1" * 50)',
+            'float("1_000.5")', 'float("-0")', 'float("0.1e-2")', 'float(1 << 70)',
+            'float(-(1 << 1023))', 'float("infinity")', 'float("-inf") < 0', 'float("  ")',
+            'float("1.5.5")', 'float(False)', 'str(True)', 'str(None)', 'str(1e21)',
+            'str(-1e-7)', 'str(1.0e16)', 'str([1, "a", None])', 'str(("a",))', 'str({"a": 1.5})',
+            'str(struct.make(a=1))', 'str(range(3))', 'str(len)', 'str("a\\nb")', 'str(1 << 70)',
+            'repr("a\\nb")', 'repr("\\t\\"")', 'repr(1 << 70)', 'repr(-0.0)']
+    out += ['1 < "a"', '"a" < 1', '1 == "1"', '[1] == (1,)', 'None < 1', 'None == False',
+            '0 == False', '1 == True', 'True < 2', '1.0 == 1', '[1, "a"] < [1, "b"]',
+            '[1, "a"] < [1, 2]', '(1, 2) < (1, 2, 0)', '{"a": 1} == {"a": 1.0}',
+            '{"a": 1} < {"a": 2}', '"abc" < "abd"', '"Z" < "a"', '"é" > "z"', '"" < "a"',
+            '[] < [[]]', 'range(2) < range(3)', 'struct.make() == None', 'len == len',
+            '(lambda: 1) == (lambda: 1)', '1 != 1.0', '"a" != "a"', '[1] != [1]',
+            '"ab" in "xaby"', '"" in "abc"', '"x" in ""', '"a" in ["a"]', '"a" in ("a",)',
+            '["a"] in [["a"]]', '1 in {1: 2}', '2 in {1: 2}', '1.0 in {1: 2}', 'None in [None]',
+            '"a" in {"a": 1}.keys()', '1 in {"a": 1}.values()', '("a", 1) in {"a": 1}.items()',
+            '"a" not in []', '1 in range(0, 10, 3)', '9 in range(0, 10, 3)', '"a" in "ABC".lower()']
+    out += ['9223372036854775807 + 9223372036854775807', '-9223372036854775808 * -1',
+            '(1 << 100) // (1 << 50)', '(1 << 100) % 7', '-(1 << 100) % 7', '(1 << 64) - 1',
+            '2 ** 64' if False else 'int("18446744073709551616") + 1', '(1 << 200) / (1 << 100)',
+            '(1 << 1000) / 3', '1 / (1 << 1100)', 'float(1 << 1024)', '(1 << 1100) * 1.0',
+            '(1 << 1100) > 1e308', '(1 << 70) == 1180591620717411303424', 'abs(-(1 << 70))',
+            '-7 // 2', '-7 % 2', '7 // -2', '7 % -2', '-7 // -2', '-7 % -2', '-7.0 // 2',
+            '-7.0 % 2', '7.5 // -2', '7.5 % 2', '-0.0 % 5', '5 % -0.5', '-1 // 3', '-1 % 3',
+            '1 % 0', '1 // 0', '1 / 0', '1.0 % 0', '1.0 // 0.0', '0 % 0.0', '-1 // 0.0',
+            '"%d" % 0 if False else 5 % 5', '7 / 2', '-7 / 2', '6 / 3', '1 / 3 * 3',
+            '10 // 3.0', '2 ** 10' if False else '1e308 + 1e308', '-1e308 - 1e308',
+            '(1e308 * 10) - (1e308 * 10)', '0.1 * 3', '1.1 + 2.2', '100 * 1.1']
+    out += ['"ab" * 0', '"ab" * -5', '[1] * -1', '(1,) * 0', '"ab" * 3', '3 * [0]',
+            '"x" * (1 << 70)', '[0] * (1 << 70)', '"x" * (1 << 40)', '[None] * (1 << 40)',
+            '"ab" * 1.0', '"ab" * None', '[1] * "a"']
+    out += ['struct.encode(struct.make(a=[struct.make(b=1)]))', 'struct.decode({"a": [{"b": 1}]}).a[0].b',
+            'struct.decode([1, {"a": 2}])', 'struct.decode("x")', 'struct.decode({1: 2})',
+            'struct.encode({"a": struct.make(b=None)})', 'struct.encode(1)',
+            'struct.make(a=1, b=struct.make(c=2)).b.c', 'struct.make(**{"a": 1}).a',
+            'struct.make(a=1).a + 1', 'struct.make()', 'struct.make(a=1)["a"]',
+            'struct.make_and_bind(struct.make(x=1), get=lambda s: s.x).get()',
+            'struct.make(a=lambda: 1).a()', 'len(struct.make(a=1))', 'list(struct.make(a=1))',
+            'assert.try_to(lambda: int("x"))', 'assert.try_to(lambda: [1][5])',
+            'assert.try_to(lambda: {"a": 1}["b"])', 'assert.try_to(lambda: None)',
+            'assert.try_to(1)', 'assert.try_to(lambda x: x)', 'assert.equals("a", "a")',
+            'assert.equals(None, None)', 'assert.equals(1, 1.0)', 'assert.equals([1, 2], [2, 1])',
+            'assert.equals({"a": [1]}, {"a": [1]})', 'assert.equals(struct.make(a=1), struct.make(a=1))',
+            'assert.equals()', 'assert.fail()', 'assert.fail("a", "b")', 'assert.fail("x %s" % [1])',
+            'assert.min(2).check(1)', 'assert.min(2).check(2)', 'assert.min(2).check("a")',
+            'assert.min("b").check("a")', 'assert.max(2).check(3.5)', 'assert.max(2).check(2)',
+            'assert.min_len(2).check("ab")', 'assert.min_len(2).check({"a": 1})',
+            'assert.min_len(2).check(1)', 'assert.max_len(1).check([1, 2])',
+            'assert.max_len(1).check(None)', 'assert.one_of(["a", "b"]).check("c")',
+            'assert.one_of("a", "b").check("a")', 'assert.one_of([1, 2]).check(1.0)',
+            'assert.one_of([]).check(1)', 'assert.one_of(1).check(1)',
+            'assert.not_null().check(0)', 'assert.not_null(1).check(None)', 'assert.not_null(None)',
+            'assert.min(1)', 'assert.max_len(1)', 'assert.min_len("a").check("ab")',
+            'assert.max(None).check(1)', 'assert.min(1).check(None)', 'assert.min(1).check(True)']
+    out += ['regexp.match("^[a-z]+$", "abc")', 'regexp.match("^[a-z]+$", "aBc")',
+            'regexp.match("(?i)^abc$", "ABC")', 'regexp.match("^\\\\d{3}-\\\\d{4}$", "555-1234")',
+            'regexp.match("[", "a")', 'regexp.match("a", "")', 'regexp.match("", "")',
+            'regexp.match("^(a|b)+$", "abba")', 'regexp.match("\\\\p{L}+", "é")',
+            'regexp.match("(?P<x>a)(?P=x)", "aa")', 'regexp.match("a(?=b)", "ab")',
+            'regexp.match("^.$", "é")', 'regexp.match("^\\\\w+$", "é")',
+            'regexp.replace("(\\\\w+)@(\\\\w+)", "me@host", "$2 at $1")',
+            'regexp.replace("(a)(b)?", "a", "[$2]")', 'regexp.replace("a", "aaa", "$0")',
+            'regexp.replace("(?P<first>a)", "ab", "${first}!")', 'regexp.replace("a", "aaa", "$$")',
+            'regexp.replace("\\\\s+", "a  b   c", " ")', 'regexp.replace("^", "ab", ">")',
+            'regexp.replace("$", "ab", "<")', 'regexp.replace("b*", "abc", "-")',
+            'regexp.replace("a", "aaa", lambda m: "<" + m + ">")', 'regexp.replace("a", "aaa", 1)',
+            'regexp.replace("(", "a", "b")', 'regexp.replace("a", "bab", "$1")',
+            'regexp.replace("a(b)", "ab", "$1x")', 'regexp.replace("a(b)", "ab", "${1}x")',
+            'regexp.replace("é", "éa", "e")']
+    out += ['json.encode({"a": 1}, indent=4)', 'json.encode([1, [2, {}]], indent=2)',
+            'json.encode([], indent=2)', 'json.encode({}, indent=2)', 'json.encode(1, indent=2)',
+            'json.encode({"a": 1}, indent=9)', 'json.encode({"a": 1}, indent=-1)',
+            'json.encode({"a": 1}, indent="2")', 'json.encode("<&>")', 'json.encode("\\u2028")',
+            'json.encode("\\x7f\\x01")', 'json.encode(1.0)', 'json.encode(-0.0)', 'json.encode(0.1)',
+            'json.encode(1e-7)', 'json.encode(123456789.0)', 'json.encode(float("inf"))',
+            'json.encode(None)', 'json.encode(True)', 'json.encode((1, 2))', 'json.encode(set([1]))',
+            'json.encode({"b": 1, "a": 2})', 'json.encode(range(2))', 'json.encode(struct.make(a=[]))',
+            'json.decode("{\\"b\\": 1, \\"a\\": 2}")', 'json.decode("true")', 'json.decode("null")',
+            'json.decode("\\"x\\"")', 'json.decode("1.5e3")', 'json.decode("-0")', 'json.decode(" 1 ")',
+            'json.decode("[1] x")', 'json.decode("{a: 1}")', 'json.decode("\'a\'")', 'json.decode(1)',
+            'json.decode("NaN")', 'json.decode("1E2")', 'json.decode("\\"\\\\u00e9\\"")',
+            'yaml.encode({"a": {"b": [1, 2]}})', 'yaml.encode([{"a": 1}, {"b": 2}])',
+            'yaml.encode("a: b")', 'yaml.encode("- x")', 'yaml.encode("null")', 'yaml.encode("true")',
+            'yaml.encode("123")', 'yaml.encode("1e3")', 'yaml.encode(" lead")', 'yaml.encode("trail ")',
+            'yaml.encode("#c")', 'yaml.encode("a\\tb")', 'yaml.encode("é")', 'yaml.encode(None)',
+            'yaml.encode(True)', 'yaml.encode(-0.0)', 'yaml.encode(0.1)', 'yaml.encode(1 << 62)',
+            'yaml.encode(float("inf"))', 'yaml.encode(float("nan"))', 'yaml.encode((1,))',
+            'yaml.encode({"a": []})', 'yaml.encode({"a": {}})', 'yaml.encode({1: 2})',
+            'yaml.encode({"x": "multi\\nline\\n"})', 'yaml.encode("~")', 'yaml.encode("0o17")',
+            'yaml.decode("a: 1\\na: 2")', 'yaml.decode("[1, 2")', 'yaml.decode("a: b: c")',
+            'yaml.decode("--- 1\\n--- 2")', 'yaml.decode("!!str 1")', 'yaml.decode("&a 1")',
+            'yaml.decode("a: &x 1\\nb: *x")', 'yaml.decode("? a\\n: 1")', 'yaml.decode("1: a")',
+            'yaml.decode("null: a")', 'yaml.decode("True")', 'yaml.decode("off")', 'yaml.decode("+1")',
+            'yaml.decode(".5")', 'yaml.decode("0b11")', 'yaml.decode("1:2")', 'yaml.decode("\\t")',
+            'yaml.decode(1)', 'yaml.decode("|\\n  a\\n  b\\n")', 'yaml.decode("a: |-\\n  x\\n")',
+            'base64.encode("")', 'base64.encode("a")', 'base64.encode("ab")', 'base64.encode("abc")',
+            'base64.encode("a", url=True)', 'base64.encode("???", url=True)', 'base64.encode("a", raw=True)',
+            'base64.encode("a", url=True, raw=True)', 'base64.encode(1)', 'base64.decode("YQ==")',
+            'base64.decode("YQ")', 'base64.decode("YQ", raw=True)', 'base64.decode("Pz8_", url=True)',
+            'base64.decode("Pz8/")', 'base64.decode("Y Q==")', 'base64.decode("YQ==\\n")',
+            'base64.decode("YWJj", strict=True)', 'base64.decode("YR==", strict=True)', 'base64.decode(1)',
+            'base64.decode("w6k=")', 'base64.decode("/w==")',
+            'url.path_segment_encode("a b/c?d")', 'url.path_segment_decode("a%20b%2Fc")',
+            'url.path_segment_decode("a+b")', 'url.path_segment_decode("%zz")',
+            'url.query_param_value_encode("a b&c=d")', 'url.query_param_value_decode("a+b%26c")',
+            'url.query_param_value_decode("%")', 'url.query_param_value_encode(1)',
+            'url.query_params_encode({"a": ["1"], "b": []})', 'url.query_params_encode({"a": "1"})',
+            'url.query_params_encode({})', 'url.query_params_encode({"é": ["ü"]})',
+            'url.query_params_decode("")', 'url.query_params_decode("a")', 'url.query_params_decode("a=1;b=2")',
+            'url.query_params_decode("a=1&a=2&b")', 'url.query_params_decode("%C3%A9=1")',
+            'url.parse("https://u:p@h.io:8080/a/b?q=1#f").host', 'url.parse("http://x").path',
+            'url.parse("://bad")', 'url.parse("https://h.io/a b").string()',
+            'url.parse("https://u:p@h.io").user.name', 'url.parse("https://u:p@h.io").user.password',
+            'url.parse("https://h.io").without_user().string()', 'url.parse("mailto:a@b").scheme' if False else 'url.parse("https://h.io/?a=1").query_params()',
+            'ip.parse_addr("10.0.0.1").is_ipv4()', 'ip.parse_addr("::1").is_ipv6()',
+            'ip.parse_addr("10.0.0.256")', 'ip.parse_addr("1.2.3.4").string()',
+            'ip.parse_addr(" 1.2.3.4")', 'ip.parse_addr("fe80::1%eth0")', 'ip.parse_addr("::ffff:1.2.3.4").is_ipv4()',
+            'ip.parse_addr("127.0.0.1").is_loopback()' if False else 'ip.parse_addr("1.2.3.4")',
+            'ip.parse_cidr("10.0.0.0/8").addr.string()' if False else 'ip.parse_cidr("10.0.0.0/8").string()',
+            'ip.parse_cidr("10.0.0.1/8").string()', 'ip.parse_cidr("10.0.0.0/33")', 'ip.parse_cidr("10.0.0.0")',
+            'ip.parse_cidr("::/0").is_ipv6()', 'ip.parse_cidr("10.1.2.3/16").addr()' if False else 'ip.parse_cidr("2001:db8::/32").string()',
+            'ip.parse_addr(1)', 'type(ip.parse_addr("1.2.3.4"))', 'dir(ip.parse_addr("1.2.3.4"))',
+            'dir(ip.parse_cidr("1.2.3.0/24"))', 'ip.parse_addr("1.2.3.4") == ip.parse_addr("1.2.3.4")',
+            'md5.sum("")', 'sha256.sum("")', 'md5.sum("é")', 'sha256.sum(1)',
+            'math.floor(1.5)', 'math.ceil(1.2)', 'math.round(0.5)', 'math.sqrt(-1)', 'math.pow(0, -1)',
+            'math.floor(1 << 70)', 'math.ceil(1e300)', 'math.log(math.e)', 'math.log10(1000)' if False else 'math.abs(-2.5)',
+            'math.max' if False else 'math.fabs(-0.0)', 'math.mod(7.5, 2)', 'math.floor(None)']
+    return out
 
 
 def template_exprs():
@@ -415,7 +625,7 @@ def value_schema(loads, pairs):
 
 def expressions():
     loads, mods = module_exprs()
-    exprs = string_exprs() + number_exprs() + collection_exprs() + mods
+    exprs = string_exprs() + number_exprs() + collection_exprs() + mods + rule_idiom_exprs()
     seen, out = set(), []
     for e in exprs:
         if e not in seen:

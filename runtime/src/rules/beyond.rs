@@ -44,7 +44,7 @@ pub fn check_arg(name: &str, arg: &Value) -> Result<(), String> {
             )),
         },
         "matches" => match arg {
-            Value::Str(re) => regex::Regex::new(re).map(|_| ()).map_err(|e| {
+            Value::Str(re) => super::go_regex::compile(re).map(|_| ()).map_err(|e| {
                 format!(
                     "expected keyword argument \"matches\" to be a regular expression: {}",
                     first_line(&e.to_string())
@@ -111,7 +111,7 @@ pub fn matches(arg: &Value, value: &Value) -> Option<RuleFailure> {
         Ok(s) => s,
         Err(f) => return f,
     };
-    let re = regex::Regex::new(re).ok()?;
+    let re = super::go_regex::compile(re).ok()?;
     if re.is_match(s) {
         None
     } else {

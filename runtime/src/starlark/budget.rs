@@ -430,7 +430,7 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 pub(super) const REPEAT: &str = "__schemac_mul";
 
 /// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`], and
-/// every `<<`/`>>` one of starlark-go's shifts (`go_builtins`).
+/// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`).
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
@@ -442,6 +442,9 @@ pub(super) fn guard_repetition(ast: &mut AstModule) {
             ">>".to_string(),
             super::go_builtins::SHIFT_RIGHT.to_string(),
         ),
+        ("in".to_string(), super::go_builtins::IN.to_string()),
+        ("not in".to_string(), super::go_builtins::NOT_IN.to_string()),
+        ("|".to_string(), super::go_builtins::BIT_OR.to_string()),
     ]));
 }
 

@@ -13,6 +13,47 @@ pub(super) const INDEX: &str = "__schemac_at";
 pub(super) const SHIFT_LEFT: &str = "__schemac_shl";
 pub(super) const SHIFT_RIGHT: &str = "__schemac_shr";
 
+/// The global functions every `a in b`, `a not in b` and `a | b` of a program calls (see
+/// [`super::budget::guard_repetition`]).
+pub(super) const IN: &str = "__schemac_in";
+pub(super) const NOT_IN: &str = "__schemac_not_in";
+pub(super) const BIT_OR: &str = "__schemac_or";
+
+/// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
+/// unhashable value is in no dict.
+fn contains<'v>(
+    x: starlark::values::Value<'v>,
+    y: starlark::values::Value<'v>,
+    heap: starlark::values::Heap<'v>,
+) -> starlark::Result<bool> {
+    use starlark::values::float::StarlarkFloat;
+    use starlark::values::ValueLike;
+    match y.get_type() {
+        "range" => {
+            let n = match x.get_type() {
+                "int" => x,
+                "float" => match x.downcast_ref::<StarlarkFloat>().map(|f| f.0) {
+                    Some(f) if f.is_finite() && f.abs() < 9.0e15 => heap.alloc(f.trunc() as i64),
+                    // Beyond any range of 32-bit bounds.
+                    Some(f) if f.is_finite() => return Ok(false),
+                    _ => x,
+                },
+                _ => x,
+            };
+            if !matches!(n.get_type(), "int") {
+                let message = format!(
+                    "'in <range>' requires integer as left operand, not {}",
+                    x.get_type()
+                );
+                return Err(go_error(message));
+            }
+            y.is_in(n)
+        }
+        "dict" if x.get_hashed().is_err() => Ok(false),
+        _ => y.is_in(x),
+    }
+}
+
 /// starlark-go's checks of the count of an int shift: an int of 32 bits, not negative, under
 /// 512 to the left.
 fn shift_count(
@@ -59,6 +100,77 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         shift_count(false, x, y).map_err(starlark::Error::new_other)?;
         x.right_shift(y, heap)
+    }
+
+    /// `x in y` ([`contains`]).
+    fn __schemac_in<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<bool> {
+        contains(x, y, heap)
+    }
+
+    /// `x not in y` ([`contains`]).
+    fn __schemac_not_in<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<bool> {
+        Ok(!contains(x, y, heap)?)
+    }
+
+    /// `x | y`: starlark-go has no union of dicts.
+    fn __schemac_or<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        if x.get_type() == "dict" && y.get_type() == "dict" {
+            return Err(go_error("unknown binary op: dict | dict".into()));
+        }
+        x.bit_or(y, heap)
+    }
+
+    /// `fail(*args, sep=" ")`: the arguments as `str` writes them, joined by `sep`.
+    fn fail<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+    ) -> starlark::Result<starlark::values::none::NoneType> {
+        let mut sep = " ";
+        for (k, v) in super::named_args(&kwargs) {
+            match (k, v.unpack_str()) {
+                ("sep", Some(s)) => sep = s,
+                ("sep", None) => {
+                    let message = format!(
+                        "fail: for parameter \"sep\": got {}, want string",
+                        v.get_type()
+                    );
+                    return Err(go_error(message));
+                }
+                _ => return Err(go_error(format!("unexpected keyword argument \"{k}\""))),
+            }
+        }
+        let items: Vec<String> = args
+            .items
+            .iter()
+            .map(|x| {
+                x.unpack_str()
+                    .map_or_else(|| super::go_repr(*x), str::to_string)
+            })
+            .collect();
+        // The interpreter's own `fail` starts its message with a blank, which the text of the
+        // error (`fail: MSG`) relies on.
+        let message = match items.is_empty() {
+            true => String::new(),
+            false => format!(" {}", items.join(sep)),
+        };
+        Err(starlark::Error::new_kind(starlark::ErrorKind::Fail(
+            anyhow::Error::msg(message),
+        )))
     }
 
     /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).
@@ -137,9 +249,11 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         eval.eval_function(standard("dict"), &pos, &named)
     }
 
-    /// `int(x[, base])`, refused when `x` is a string of more significant digits than the
-    /// integer budget allows ([`super::int_budget::int_text_fits`]): parsing takes time quadratic
-    /// in the digits (ten million took minutes). Anything else goes to the standard `int`.
+    /// `int(x[, base])`: a string is read as starlark-go reads it ([`go_numbers::int_digits`]:
+    /// `int("0X1F")` and `int("1_000")` are refused) and refused when it has more significant
+    /// digits than the integer budget allows ([`super::int_budget::int_text_fits`]): parsing
+    /// takes time quadratic in the digits (ten million took minutes). Anything else goes to the
+    /// standard `int`.
     fn int<'v>(
         #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
@@ -148,16 +262,173 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         >,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        let named = super::named_args(&kwargs);
-        if let Some(text) = args.items.first().and_then(|x| x.unpack_str()) {
-            let base = args
-                .items
-                .get(1)
-                .or_else(|| named.iter().find(|(k, _)| *k == "base").map(|(_, v)| v))
-                .and_then(|b| b.unpack_i32());
-            super::int_budget::int_text_fits(text, base)?;
+        let mut named = super::named_args(&kwargs);
+        let mut pos = args.items;
+        // `int(x="1")`: starlark-go's parameters have names.
+        if let Some(at) = named.iter().position(|(k, _)| *k == "x") {
+            if pos.is_empty() {
+                pos.push(named.remove(at).1);
+            }
         }
-        eval.eval_function(standard("int"), &args.items, &named)
+        let Some(&x) = pos.first() else {
+            return Err(go_error("int: missing argument for x".into()));
+        };
+        let Some(text) = x.unpack_str() else {
+            return eval.eval_function(standard("int"), &pos, &named);
+        };
+        let base = match pos.get(1).copied() {
+            Some(b) => Some(b),
+            None => named.iter().find(|(k, _)| *k == "base").map(|(_, v)| *v),
+        };
+        if pos.len() > 2 {
+            let message = format!("int: got {} arguments, want at most 2", pos.len());
+            return Err(go_error(message));
+        }
+        if named.iter().any(|(k, _)| *k != "base") {
+            return eval.eval_function(standard("int"), &pos, &named);
+        }
+        let base = match base.map(|b| b.unpack_i32()) {
+            None => 10,
+            Some(Some(b)) if b == 0 || (2..=36).contains(&b) => b as u32,
+            Some(_) => {
+                return Err(go_error(
+                    "int: base must be an integer >= 2 && <= 36".into(),
+                ))
+            }
+        };
+        let (negative, digits, base) =
+            super::go_numbers::int_digits(text, base).map_err(go_error)?;
+        super::int_budget::int_text_fits(digits, Some(base as i32))?;
+        let text = format!("{}{digits}", if negative { "-" } else { "" });
+        let heap = eval.heap();
+        let args = [heap.alloc(text), heap.alloc(base as i32)];
+        eval.eval_function(standard("int"), &args, &[])
+    }
+
+    /// `float(x)`: a string is read as Go's `strconv.ParseFloat` reads it
+    /// ([`go_numbers::parse_float`]); anything else goes to the standard `float`.
+    fn float<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let named = super::named_args(&kwargs);
+        if let ([x], true) = (&args.items[..], named.is_empty()) {
+            if let Some(text) = x.unpack_str() {
+                let f = super::go_numbers::parse_float(text).map_err(go_error)?;
+                return Ok(eval.heap().alloc(f));
+            }
+        }
+        eval.eval_function(standard("float"), &args.items, &named)
+    }
+
+    /// `enumerate(x[, start])`: starlark-go takes no keyword arguments.
+    fn enumerate<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        if !kwargs.is_empty() {
+            return Err(go_error("enumerate: unexpected keyword arguments".into()));
+        }
+        if args.items.is_empty() {
+            return Err(go_error(
+                "enumerate: got 0 arguments, want at least 1".into(),
+            ));
+        }
+        eval.eval_function(standard("enumerate"), &args.items, &[])
+    }
+
+    /// `zip(a, b, ...)`: starlark-go names the argument that is not iterable.
+    fn zip<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        for (i, x) in args.items.iter().enumerate() {
+            if x.iterate(eval.heap()).is_err() {
+                let message = format!("zip: argument #{} is not iterable: {}", i + 1, x.get_type());
+                return Err(go_error(message));
+            }
+        }
+        eval.eval_function(standard("zip"), &args.items, &[])
+    }
+
+    /// `sorted(iterable, key=None, reverse=False)` with starlark-go's parameters: each may be
+    /// given by position or by name, `key` must be callable and `reverse` a bool.
+    fn sorted<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let named = super::named_args(&kwargs);
+        let params = ["iterable", "key", "reverse"];
+        let mut given: [Option<(starlark::values::Value, bool)>; 3] = [None; 3];
+        if args.items.len() > 3 {
+            let n = args.items.len();
+            return Err(go_error(format!(
+                "sorted: got {n} arguments, want at most 3"
+            )));
+        }
+        for (i, x) in args.items.iter().enumerate() {
+            given[i] = Some((*x, false));
+        }
+        for (k, x) in &named {
+            let Some(i) = params.iter().position(|p| p == k) else {
+                return Err(go_error(format!(
+                    "sorted: unexpected keyword argument \"{k}\""
+                )));
+            };
+            if given[i].is_some() {
+                return Err(go_error(format!(
+                    "sorted: got multiple values for parameter \"{k}\""
+                )));
+            }
+            given[i] = Some((*x, true));
+        }
+        let Some((iterable, _)) = given[0] else {
+            return Err(go_error("sorted: missing argument for iterable".into()));
+        };
+        // starlark-go quotes the name of a parameter given by name.
+        let param = |name: &str, by_name: bool| match by_name {
+            true => format!("\"{name}\""),
+            false => name.to_string(),
+        };
+        let mut pass = Vec::new();
+        if let Some((key, by_name)) = given[1] {
+            let data = [
+                "NoneType", "bool", "int", "float", "string", "list", "dict", "tuple",
+            ];
+            if data.contains(&key.get_type()) {
+                let message = format!(
+                    "sorted: for parameter {}: got {}, want callable",
+                    param("key", by_name),
+                    super::go_type(key)
+                );
+                return Err(go_error(message));
+            }
+            pass.push(("key", key));
+        }
+        if let Some((reverse, by_name)) = given[2] {
+            if reverse.unpack_bool().is_none() {
+                let message = format!(
+                    "sorted: for parameter {}: got {}, want bool",
+                    param("reverse", by_name),
+                    super::go_type(reverse)
+                );
+                return Err(go_error(message));
+            }
+            pass.push(("reverse", reverse));
+        }
+        eval.eval_function(standard("sorted"), &[iterable], &pass)
     }
 
     /// `x[i]` (every index expression of a program calls it; see
@@ -179,6 +450,11 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         x.at(i, heap)
     }
+}
+
+/// An error with starlark-go's message.
+fn go_error(message: String) -> starlark::Error {
+    starlark::Error::new_other(anyhow::anyhow!(message))
 }
 
 /// starlark-go's error for `x[i]` when `i` is an int outside the range of a string (its bytes),

@@ -360,11 +360,35 @@ fn json_members(builder: &mut GlobalsBuilder) {
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
-        let compact = crate::yaml::json::marshal_json(&tv.to_value()).map_err(|f| {
+        let data = tv.to_value();
+        if let Some(ty) = non_string_key(&data) {
+            anyhow::bail!(
+                "json.encode: a map key of type {ty} is not a string (ytt fails with a Go panic here)"
+            );
+        }
+        let compact = crate::yaml::json::marshal_json(&data).map_err(|f| {
             let text = crate::rules::float_repr(f);
             anyhow::anyhow!("json.encode: json: unsupported value: {text}")
         })?;
         Ok(json_indent(&compact, indent as usize))
+    }
+}
+
+/// The type of the first map key of `v` that is not a string, as ytt names it: its
+/// `json.encode` panics on one.
+fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
+    use crate::value::Value as Y;
+    match v {
+        Y::Map(entries) => entries.iter().find_map(|e| match &e.key {
+            Y::Str(_) => non_string_key(&e.value.value),
+            Y::Null => Some("NoneType"),
+            Y::Bool(_) => Some("bool"),
+            Y::Int(_) | Y::UInt(_) => Some("int"),
+            Y::Float(_) => Some("float"),
+            Y::Map(_) | Y::Array(_) => Some("yamlfragment"),
+        }),
+        Y::Array(items) => items.iter().find_map(|n| non_string_key(&n.value)),
+        _ => None,
     }
 }
 
@@ -386,19 +410,56 @@ fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
         .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
-/// `pattern` compiled (RE2 syntax), with Go's words for the commonest syntax errors.
+/// `pattern` compiled (RE2 syntax, [`crate::rules::go_regex`]), with Go's words for the
+/// commonest syntax errors.
 fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
-    regex::Regex::new(pattern).map_err(|e| {
+    crate::rules::go_regex::compile(pattern).map_err(|e| {
         let text = e.to_string();
-        let go = if text.contains("unclosed group") {
+        // Perl syntax RE2 lacks (look-around, named back-references), as Go names it.
+        let perl = ["(?=", "(?!", "(?<", "(?P="]
+            .iter()
+            .filter_map(|p| pattern.find(p).map(|at| (at, &p[..3])))
+            .min();
+        let go = if let Some((_, syntax)) = perl {
+            format!("invalid or unsupported Perl syntax: `{syntax}`")
+        } else if text.contains("unclosed character class") {
+            let open = pattern.rfind('[').unwrap_or(0);
+            format!("missing closing ]: `{}`", &pattern[open..])
+        } else if text.contains("unclosed group") {
             format!("missing closing ): `{pattern}`")
         } else if text.contains("unopened group") {
             format!("unexpected ): `{pattern}`")
+        } else if let Some(go) = regex_error_at(&text) {
+            go
         } else {
             text
         };
         anyhow::anyhow!("{name}: error parsing regexp: {go}")
     })
+}
+
+/// Go's words for a syntax error of the `regex` crate that it places (the pattern on one line,
+/// `^` under the part at fault), naming that part as Go does.
+fn regex_error_at(text: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let carets = lines.iter().position(|l| {
+        let t = l.trim();
+        !t.is_empty() && t.bytes().all(|c| c == b'^')
+    })?;
+    let code = lines.get(carets.checked_sub(1)?)?;
+    let at = lines[carets].find('^')?;
+    let part = code.get(at..at + lines[carets].trim().len())?;
+    let kind = lines.iter().rev().find_map(|l| l.strip_prefix("error: "))?;
+    let go = if kind.starts_with("unrecognized escape sequence") {
+        "invalid escape sequence"
+    } else if kind.starts_with("invalid character class range") {
+        "invalid character class range"
+    } else if kind.starts_with("invalid repetition count range") {
+        "invalid repeat count"
+    } else {
+        return None;
+    };
+    Some(format!("{go}: `{part}`"))
 }
 
 #[starlark_module]
