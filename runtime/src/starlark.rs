@@ -484,13 +484,16 @@ fn call_stack(
     out
 }
 
+/// Runs a compiled template (or `.star` file); a `library` is a YAML file that `load()` ran,
+/// whose fragment functions may be called from other files.
 fn run(
     name: &str,
     file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
+    library: bool,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, file, program, sources)).unwrap_or_else(|message| {
+    guarded(|| run_unguarded(name, file, program, sources, library)).unwrap_or_else(|message| {
         Err(TemplateError {
             file: name.to_string(),
             line: None,
@@ -508,16 +511,26 @@ fn run_unguarded(
     file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
+    library: bool,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect())
             .map_err(|e| to_template_error(name, program, &e, sources, true))
     };
-    let mut ast = parse(program.source.clone())?;
+    let template_id = sources.next_template_id();
+    let files = Arc::new(sources.files.clone());
+    let mut source = program.source.clone();
+    if library && source.contains("__ytt_ctx_start()") {
+        // Its fragment functions build from its nodes wherever they are called from.
+        let key =
+            builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
+        source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
+    }
+    let mut ast = parse(source.clone())?;
     if let Some(e) = undefined_names(name, program, &ast) {
         return Err(e);
     }
-    if let Some(guarded) = budget::guard_source(&ast, &program.source) {
+    if let Some(guarded) = budget::guard_source(&ast, &source) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.
         if let Ok(guarded) = parse(guarded) {
@@ -525,12 +538,11 @@ fn run_unguarded(
         }
     }
     budget::guard_repetition(&mut ast);
-    let files = Arc::new(sources.files.clone());
     let state = BuildState::new(
         file,
         program.nodes.clone(),
         files,
-        sources.next_template_id(),
+        template_id,
         sources.functions.clone(),
     );
     let loader = Loader {
@@ -567,5 +579,5 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
-    run(&file.name, file.file, &program, sources).map(|(_, trees)| trees)
+    run(&file.name, file.file, &program, sources, false).map(|(_, trees)| trees)
 }

@@ -66,6 +66,8 @@ pub struct Sources {
     pub compiled: Arc<std::sync::atomic::AtomicU32>,
     /// The functions and other opaque values the run's annotations were given.
     pub functions: functions::Functions,
+    /// `--ignore-unknown-comments`, for the YAML library files `load()` compiles.
+    pub ignore_unknown_comments: bool,
 }
 
 impl Sources {
@@ -82,6 +84,7 @@ impl Sources {
             files,
             compiled: Arc::default(),
             functions,
+            ignore_unknown_comments: false,
         }
     }
 
@@ -92,28 +95,46 @@ impl Sources {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
-        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
-        let wanted = normalize(&format!("{dir}{path}"));
+    /// The file `load(path)` names from the file `from`, found as ytt finds it: in the
+    /// directory (ytt's library) of `from`, or from the root for a leading `/`; each directory
+    /// of the path must hold files (`.`, `..` and empty names are not directories), and none
+    /// may be a private library (`_ytt_lib`). The error is ytt's.
+    pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
+        let (dir, wanted) = match path.strip_prefix('/') {
+            Some(rest) => ("", rest),
+            None => (from.rfind('/').map_or("", |i| &from[..=i]), path),
+        };
+        let (dirs, name) = match wanted.rsplit_once('/') {
+            Some((dirs, name)) => (dirs.split('/').collect::<Vec<_>>(), name),
+            None => (Vec::new(), wanted),
+        };
+        let mut at = dir.to_string();
+        for (i, piece) in dirs.iter().enumerate() {
+            let sub = format!("{at}{piece}/");
+            if !self.files.iter().any(|(n, _)| n.starts_with(&sub)) {
+                return Err(format!(
+                    "Expected to find file '{wanted}', but did not: Did not find '{}'",
+                    dirs[..i].join("/")
+                ));
+            }
+            if *piece == "_ytt_lib" {
+                return Err(format!(
+                    "Expected to find file '{wanted}', but did not: Encountered private library '_ytt_lib'"
+                ));
+            }
+            at = sub;
+        }
+        let full = format!("{at}{name}");
         self.files
             .iter()
-            .find(|(n, _)| normalize(n) == wanted)
+            .find(|(n, _)| *n == full)
             .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "Expected to find file '{wanted}' (hint: only files included via -f flag are available)"
+                )
+            })
     }
-}
-
-fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
 }
 
 /// Evaluates a template: files whose `#@` comments are only literal annotations are read
