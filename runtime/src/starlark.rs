@@ -273,6 +273,22 @@ pub fn error_message(e: &starlark::Error) -> String {
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
+/// The line ytt's code for the node starting at generated line `gen_line` begins on: its
+/// annotations' code comes before the node's own (the program here starts the node first, so
+/// that the annotations apply to it), so a syntax error read at the end of the line before is
+/// placed on the node's first annotation.
+fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let mut lines = program.source.lines().skip(gen_line);
+    if !lines.next()?.trim_start().starts_with("__ytt_start(") {
+        return None;
+    }
+    let annotations = lines.take_while(|l| l.trim_start().starts_with("__ytt_ann("));
+    (gen_line..)
+        .zip(std::iter::once(()).chain(annotations.map(|_| ())))
+        .filter_map(|(i, ())| program.line_map.get(i).copied())
+        .min()
+}
+
 fn to_template_error(
     name: &str,
     program: &Program,
@@ -287,7 +303,12 @@ fn to_template_error(
         let gen_line = s.resolve_span().begin.line + next;
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
-        line.copied().unwrap_or(0)
+        let line = line.copied().unwrap_or(0);
+        if next == 1 {
+            next_node_line(program, gen_line).unwrap_or(line)
+        } else {
+            line
+        }
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
     // a literal): ytt shows where it was called from.
