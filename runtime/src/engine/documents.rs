@@ -279,15 +279,24 @@ pub(super) fn load_documents(
                 continue;
             }
             if let Some(ann) = tree.ann("data/values") {
-                if let Some((k, _)) = ann
-                    .kwargs
-                    .iter()
-                    .find(|(k, _)| k != "library_ref" && k != "after_library_module")
-                {
-                    return Err(CheckError::new(ErrorKind::Template, format!(
-                        "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
-                        input.name
-                    )).at(ann.pos));
+                // ytt knows one keyword, and only beside `#@library/ref`.
+                let library = tree.ann("library/ref").is_some();
+                let wrong = ann.kwargs.iter().find_map(|(k, _)| match k.as_str() {
+                    "after_library_module" if library => None,
+                    "after_library_module" => Some(
+                        "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation".to_string(),
+                    ),
+                    _ => Some(format!("Unknown kwarg {k} for annotation data/values")),
+                });
+                if let Some(message) = wrong {
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!(
+                            "Overlaying data values (in following order: {}): {message}",
+                            order(&values_names, additional)
+                        ),
+                    )
+                    .at(ann.pos));
                 }
             }
             // A schema file holds schema documents only (a data values document included); a
@@ -318,7 +327,9 @@ pub(super) fn load_documents(
                 .at(tree.pos));
             }
             if tree.ann("library/ref").is_some() {
-                // Data values for a library (`#@library/ref "@lib"`), not for the root.
+                // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
+                // still names the file among the data values files).
+                values_here |= tree.ann("data/values").is_some();
                 continue;
             }
             if tree.ann("data/values-schema").is_some() {
