@@ -4,6 +4,7 @@ pub mod compile;
 pub mod functions;
 pub mod go_value;
 pub mod lexer;
+pub mod library;
 pub mod literal;
 pub mod tree;
 
@@ -95,45 +96,9 @@ impl Sources {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The file `load(path)` names from the file `from`, found as ytt finds it: in the
-    /// directory (ytt's library) of `from`, or from the root for a leading `/`; each directory
-    /// of the path must hold files (`.`, `..` and empty names are not directories), and none
-    /// may be a private library (`_ytt_lib`). The error is ytt's.
+    /// The file `load(path)` names from the file `from` (see [`library::find`]).
     pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
-        let (dir, wanted) = match path.strip_prefix('/') {
-            Some(rest) => ("", rest),
-            None => (from.rfind('/').map_or("", |i| &from[..=i]), path),
-        };
-        let (dirs, name) = match wanted.rsplit_once('/') {
-            Some((dirs, name)) => (dirs.split('/').collect::<Vec<_>>(), name),
-            None => (Vec::new(), wanted),
-        };
-        let mut at = dir.to_string();
-        for (i, piece) in dirs.iter().enumerate() {
-            let sub = format!("{at}{piece}/");
-            if !self.files.iter().any(|(n, _)| n.starts_with(&sub)) {
-                return Err(format!(
-                    "Expected to find file '{wanted}', but did not: Did not find '{}'",
-                    dirs[..i].join("/")
-                ));
-            }
-            if *piece == "_ytt_lib" {
-                return Err(format!(
-                    "Expected to find file '{wanted}', but did not: Encountered private library '_ytt_lib'"
-                ));
-            }
-            at = sub;
-        }
-        let full = format!("{at}{name}");
-        self.files
-            .iter()
-            .find(|(n, _)| *n == full)
-            .cloned()
-            .ok_or_else(|| {
-                format!(
-                    "Expected to find file '{wanted}' (hint: only files included via -f flag are available)"
-                )
-            })
+        library::find(&self.files, from, path)
     }
 }
 
