@@ -48,6 +48,8 @@ fn dialect() -> Dialect {
     Dialect {
         enable_top_level_stmt: true,
         enable_keyword_only_arguments: true,
+        // starlark-go keeps a file's `load`ed names to itself.
+        enable_load_reexport: false,
         ..Dialect::Standard
     }
 }
@@ -506,25 +508,28 @@ fn call_stack(
 }
 
 /// Runs a compiled template (or `.star` file); a `library` is a YAML file that `load()` ran,
-/// whose fragment functions may be called from other files.
+/// whose fragment functions may be called from other files. `/` names `root` in its loads.
 fn run(
     name: &str,
     file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
     library: bool,
+    root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, file, program, sources, library)).unwrap_or_else(|message| {
-        Err(TemplateError {
-            file: name.to_string(),
-            line: None,
-            message,
-            compile_time: false,
-            stack: Vec::new(),
-            also: Vec::new(),
-            reason: None,
-        })
-    })
+    guarded(|| run_unguarded(name, file, program, sources, library, root)).unwrap_or_else(
+        |message| {
+            Err(TemplateError {
+                file: name.to_string(),
+                line: None,
+                message,
+                compile_time: false,
+                stack: Vec::new(),
+                also: Vec::new(),
+                reason: None,
+            })
+        },
+    )
 }
 
 fn run_unguarded(
@@ -533,6 +538,7 @@ fn run_unguarded(
     program: &Program,
     sources: &Sources,
     library: bool,
+    root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect())
@@ -559,16 +565,18 @@ fn run_unguarded(
         }
     }
     budget::guard_repetition(&mut ast);
-    let state = BuildState::new(
+    let mut state = BuildState::new(
         file,
         program.nodes.clone(),
         files,
         template_id,
         sources.functions.clone(),
     );
+    state.root = root.to_string();
     let loader = Loader {
         sources,
         from: name,
+        root,
     };
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {
@@ -600,5 +608,5 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
-    run(&file.name, file.file, &program, sources, false).map(|(_, trees)| trees)
+    run(&file.name, file.file, &program, sources, false, "").map(|(_, trees)| trees)
 }

@@ -96,9 +96,10 @@ impl Sources {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The file `load(path)` names from the file `from` (see [`library::find`]).
+    /// The file `load(path)` names from the file `from` of the run's root library (see
+    /// [`library::find`]).
     pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
-        library::find(&self.files, from, path)
+        library::find(&self.files, "", library::dir_of(from), path)
     }
 }
 

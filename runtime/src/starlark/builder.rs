@@ -80,6 +80,9 @@ pub struct BuildState {
     pub files: RunFiles,
     /// ytt's number for this template, named in its messages.
     pub template_id: u32,
+    /// The directory of the library whose root `/` names (`""`: the run's root; a private
+    /// library's for a file `load("@name:file")` ran).
+    pub root: String,
     /// The run's kept values, where annotation arguments that are not data go.
     functions: Functions,
     inner: RefCell<Inner>,
@@ -161,6 +164,7 @@ impl BuildState {
             nodes: Arc::new(nodes),
             files,
             template_id,
+            root: String::new(),
             functions,
             inner: RefCell::new(Inner {
                 ctxs: vec![Ctx::default()],

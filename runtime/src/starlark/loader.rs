@@ -9,11 +9,13 @@ use starlark::syntax::AstModule;
 
 use super::{dialect, modules, run, to_template_error};
 use crate::template::compile::{compile_starlark, CompileError, Program};
-use crate::template::{Sources, TemplateError};
+use crate::template::{library, Sources, TemplateError};
 
 pub(super) struct Loader<'a> {
     pub(super) sources: &'a Sources,
     pub(super) from: &'a str,
+    /// The root of `from`'s library (see [`crate::template::library`]).
+    pub(super) root: &'a str,
 }
 
 impl FileLoader for Loader<'_> {
@@ -26,10 +28,25 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: builtin ytt library does not have module '{module}' (hint: is it available in newer version of ytt?)"
             )));
         }
-        let (name, src) = self
-            .sources
-            .find(self.from, path)
-            .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}")))?;
+        let fail =
+            |e: String| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}"));
+        let dir = library::dir_of(self.from);
+        // `@name:file`: a file of the private library `name`, which is then its root.
+        let (root, found) = match path.strip_prefix('@') {
+            Some(lib) => {
+                let (lib, file) = lib.split_once(':').ok_or_else(|| {
+                    fail("Expected library path to be in format '@name:path' e.g. '@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'".into())
+                })?;
+                let root = library::private_library(&self.sources.files, dir, lib).map_err(fail)?;
+                let found = library::find(&self.sources.files, &root, &root, file);
+                (root, found)
+            }
+            None => (
+                self.root.to_string(),
+                library::find(&self.sources.files, self.root, dir, path),
+            ),
+        };
+        let (name, src) = found.map_err(fail)?;
         let kind = library_kind(&name)
             .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}")))?;
         // A file loading itself, directly or not, would recurse until the stack overflows (as
@@ -61,6 +78,7 @@ impl FileLoader for Loader<'_> {
                     &program,
                     self.sources,
                     kind == LibraryKind::Yaml,
+                    &root,
                 );
                 LOADING.with(|loading| loading.borrow_mut().pop());
                 ran

@@ -161,7 +161,8 @@ fn data_members(builder: &mut GlobalsBuilder) {
         let Some(state) = build_state(eval) else {
             return Ok(heap.alloc(Vec::<Value<'v>>::new()));
         };
-        let names = crate::template::library::list(&state.files, state.file.as_str(), path)
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        let names = crate::template::library::list(&state.files, &state.root, dir, path)
             .map_err(|e| anyhow::anyhow!("data.list: {e}"))?;
         Ok(heap.alloc(names))
     }
@@ -182,7 +183,8 @@ fn data_members(builder: &mut GlobalsBuilder) {
                 "data.read: Expected to find file '{path}' (hint: only files included via -f flag are available)"
             );
         };
-        crate::template::library::find(&state.files, state.file.as_str(), path)
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        crate::template::library::find(&state.files, &state.root, dir, path)
             .map(|(_, text)| text.to_string())
             .map_err(|e| anyhow::anyhow!("data.read: {e}"))
     }

@@ -187,7 +187,9 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             _ => {}
         }
     }
-    if let Some(name) = between(msg, "Module has no symbol `", "`") {
+    if let Some(name) = between(msg, "Module has no symbol `", "`")
+        .or_else(|| between(msg, "Module symbol `", "` is not exported"))
+    {
         return format!("load: name {name} not found in module");
     }
     // `x.name` of a value without it; functions are left alone: starlark-go tells builtins

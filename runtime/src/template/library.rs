@@ -1,7 +1,8 @@
 //! ytt's libraries of a run's files: each directory holding files is a library, `_ytt_lib`
 //! ones private. `load()`, `data.read()` and `data.list()` name files and libraries relative
-//! to the library of the calling file (its directory), or to the root with a leading `/`; a
-//! path has no `.`, `..` or empty names (they are libraries that do not exist).
+//! to the library of the calling file (its directory), or to the root of its library with a
+//! leading `/` (the run's root, or the private library `load("@name:file")` loaded it from);
+//! a path has no `.`, `..` or empty names (they are libraries that do not exist).
 
 use std::sync::Arc;
 
@@ -10,13 +11,47 @@ pub type Files = [(String, Arc<str>)];
 
 const PRIVATE: &str = "_ytt_lib";
 
-/// Where `path` starts from, called from file `from`: the root (`""`) for a leading `/`, else
-/// the directory of `from` (with its trailing `/`); and the path without its `/`.
-fn start<'a>(from: &'a str, path: &'a str) -> (&'a str, &'a str) {
+/// The directory of file `name` (with its trailing `/`; `""` at the run's root).
+pub fn dir_of(name: &str) -> &str {
+    name.rfind('/').map_or("", |i| &name[..=i])
+}
+
+/// Where `path` starts from, in directory `dir` of a library rooted at `root`: the root for a
+/// leading `/`, else `dir`; and the path without its `/`.
+fn start<'a>(root: &'a str, dir: &'a str, path: &'a str) -> (&'a str, &'a str) {
     match path.strip_prefix('/') {
-        Some(rest) => ("", rest),
-        None => (from.rfind('/').map_or("", |i| &from[..=i]), path),
+        Some(rest) => (root, rest),
+        None => (dir, path),
     }
+}
+
+/// The directory of the private library `name` (`load("@name:file")`) seen from directory
+/// `dir`: under its `_ytt_lib`, or ytt's error.
+pub fn private_library(files: &Files, dir: &str, name: &str) -> Result<String, String> {
+    let mut at = format!("{dir}{PRIVATE}/");
+    if !files.iter().any(|(n, _)| n.starts_with(&at)) {
+        return Err(format!(
+            "Could not find private library (directory '{PRIVATE}' missing?)"
+        ));
+    }
+    let pieces: Vec<&str> = name.split('/').collect();
+    for (i, piece) in pieces.iter().enumerate() {
+        let lib = format!("{at}{piece}/");
+        if !files.iter().any(|(n, _)| n.starts_with(&lib)) {
+            return Err(format!(
+                "Expected to find library '{name}', but did not find '{}'",
+                pieces[..i].join("/")
+            ));
+        }
+        if *piece == PRIVATE {
+            return Err(format!(
+                "Could not load private library '{}'",
+                pieces[..i].join("/")
+            ));
+        }
+        at = lib;
+    }
+    Ok(at)
 }
 
 /// The directory (with its trailing `/`) of the library `pieces` name below `at`, or ytt's
@@ -36,9 +71,15 @@ fn library(files: &Files, at: &str, pieces: &[&str]) -> Result<String, String> {
     Ok(at)
 }
 
-/// The file `path` names from file `from` (`load()`, `data.read()`), or ytt's error.
-pub fn find(files: &Files, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
-    let (at, wanted) = start(from, path);
+/// The file `path` names from directory `dir` of the library rooted at `root` (`load()`,
+/// `data.read()`), or ytt's error.
+pub fn find(
+    files: &Files,
+    root: &str,
+    dir: &str,
+    path: &str,
+) -> Result<(String, Arc<str>), String> {
+    let (at, wanted) = start(root, dir, path);
     let (dirs, name) = match wanted.rsplit_once('/') {
         Some((dirs, name)) => (dirs.split('/').collect::<Vec<_>>(), name),
         None => (Vec::new(), wanted),
@@ -57,11 +98,12 @@ pub fn find(files: &Files, from: &str, path: &str) -> Result<(String, Arc<str>),
         })
 }
 
-/// The files of the library `path` names from file `from` (`data.list()`): its own files,
-/// then each of its libraries' in turn (in the order their first file came), private ones
-/// left out; named relative to that library, with a leading `/` when `path` has one.
-pub fn list(files: &Files, from: &str, path: &str) -> Result<Vec<String>, String> {
-    let (at, rest) = start(from, path);
+/// The files of the library `path` names from directory `dir` of the library rooted at `root`
+/// (`data.list()`): its own files, then each of its libraries' in turn (in the order their
+/// first file came), private ones left out; named relative to that library, with a leading
+/// `/` when `path` has one.
+pub fn list(files: &Files, root: &str, dir: &str, path: &str) -> Result<Vec<String>, String> {
+    let (at, rest) = start(root, dir, path);
     let pieces: Vec<&str> = if rest.is_empty() {
         Vec::new()
     } else {
