@@ -97,6 +97,11 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
             "ignore-unknown-comments" => r.ignore_unknown_comments = on,
             "implicit-map-key-overrides" => r.implicit_map_key_overrides = on,
             "dangerous-data-values-disable-validation" => r.validate = !on,
+            "allow-symlink-destination" => r.symlinks.destinations.extend(
+                flags::csv_record(&value, &flags::names_of("allow-symlink-destination"))
+                    .map_err(|FlagError(m)| ArgError::Ytt(m))?,
+            ),
+            "dangerous-allow-all-symlink-destinations" => r.symlinks.allow_all = on,
             "violations-format" => match value.as_str() {
                 "json" | "text" => violations_json = value == "json",
                 other => {

@@ -85,7 +85,7 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
     for source in &r.data_values {
         match source {
             DataValues::Files(path) => {
-                let files = crate::inputs::data_values_files(path).map_err(|e| {
+                let files = crate::inputs::data_values_files(path, &r.symlinks).map_err(|e| {
                     CheckError::new(
                         ErrorKind::Io,
                         format!("Extracting data value from file: {e}"),
@@ -113,7 +113,9 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
             DataValues::KeyValue { assignment, yaml } => {
                 out.extend(key_value_document(assignment, *yaml, r.strict, sources)?)
             }
-            DataValues::KeyFile(assignment) => out.push(key_file_document(assignment, sources)?),
+            DataValues::KeyFile(assignment) => {
+                out.push(key_file_document(assignment, &r.symlinks, sources)?)
+            }
             DataValues::Node { name, text, node } => {
                 sources.add(name, text);
                 out.push(Tree::document(node));
@@ -201,14 +203,18 @@ fn key_value_document(
 }
 
 /// The document of `--data-value-file key=path`.
-fn key_file_document(kv: &str, sources: &mut SourceLines) -> Result<Tree, CheckError> {
+fn key_file_document(
+    kv: &str,
+    symlinks: &crate::inputs::Symlinks,
+    sources: &mut SourceLines,
+) -> Result<Tree, CheckError> {
     let (k, path) = kv.split_once('=').ok_or_else(|| {
         CheckError::new(
             ErrorKind::Usage,
             "Extracting data value from file: Expected format key=/file/path",
         )
     })?;
-    let text = crate::inputs::data_value_file(path).map_err(|e| {
+    let text = crate::inputs::data_value_file(path, symlinks).map_err(|e| {
         // ytt names the step, except for a directory and a file it cannot read.
         let step = if e.ends_with("but is a directory") || e.starts_with("Reading file '") {
             String::new()

@@ -66,8 +66,11 @@ pub use crate::error::{CheckError, ErrorKind};
 
 use crate::inputs::InputFile as Input;
 
-fn read_inputs(paths: &[String]) -> Result<Vec<Input>, CheckError> {
-    crate::inputs::read_files(paths).map_err(|m| CheckError::new(ErrorKind::Io, m))
+fn read_inputs(
+    paths: &[String],
+    symlinks: &crate::inputs::Symlinks,
+) -> Result<Vec<Input>, CheckError> {
+    crate::inputs::read_files(paths, symlinks).map_err(|m| CheckError::new(ErrorKind::Io, m))
 }
 
 /// The schema of the schema documents (which are consumed).
@@ -139,7 +142,7 @@ pub struct LoadedSchema {
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
 /// every file read.
 pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
-    load_schema_inputs(read_inputs(files)?, backend)
+    load_schema_inputs(read_inputs(files, &Default::default())?, backend)
 }
 
 /// [`load_schema`] for files named otherwise than their paths: `(name, path)` pairs.
@@ -265,7 +268,7 @@ pub fn evaluate(opts: &Request, backend: &dyn Backend) -> Result<Outcome, CheckE
 
 /// [`evaluate`], also handing back the memory the run used.
 pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
-    evaluate_inputs(read_inputs(&opts.files)?, opts, backend)
+    evaluate_inputs(read_inputs(&opts.files, &opts.symlinks)?, opts, backend)
 }
 
 /// [`run`] on files already in memory, in place of those `opts.files` names (for the fuzz

@@ -1,7 +1,8 @@
 //! Reading input files as ytt does: `-f FILE`, `-f DIR` (walked in ytt's order), and the files
 //! of data-value flags.
 //!
-//! ytt refuses symlinks "as a security feature" (schemac has no flag to allow them), reads only
+//! ytt refuses symlinks "as a security feature" unless their destination is allowed (see
+//! [`Symlinks`]); it reads an allowed one as a file, whatever it points to. It reads only
 //! regular files, and reports a file that is not UTF-8 as go-yaml does. Every refusal is an error
 //! naming the file; nothing unreadable is taken as empty.
 
@@ -16,10 +17,39 @@ pub struct InputFile {
     pub encoding_error: Option<&'static str>,
 }
 
+/// `--allow-symlink-destination PATH` and `--dangerous-allow-all-symlink-destinations`: the
+/// symlinks ytt reads.
+#[derive(Clone, Debug, Default)]
+pub struct Symlinks {
+    pub allow_all: bool,
+    pub destinations: Vec<String>,
+}
+
+impl Symlinks {
+    /// Whether the symlink `link` may be read: all may, or the file it finally points to is
+    /// inside one of the allowed paths (made absolute, not resolved); else ytt's refusal.
+    fn check(&self, link: &Path) -> Result<(), String> {
+        if self.allow_all {
+            return Ok(());
+        }
+        if let Ok(dst) = std::fs::canonicalize(link) {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            if self
+                .destinations
+                .iter()
+                .any(|d| dst.starts_with(clean(&cwd.join(d))))
+            {
+                return Ok(());
+            }
+        }
+        Err(symlink_refusal(link))
+    }
+}
+
 /// The files named by `-f` arguments, directories expanded in ytt's order. `-f -` reads
 /// standard input (once), named `stdin.yml`; `-f NAME=PATH` names a file `NAME` (a directory's
 /// files keep their names). `Err` is ytt's message (after `Error: `).
-pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
+pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile>, String> {
     let mut out = Vec::new();
     let mut stdin_read = false;
     for arg in paths {
@@ -43,15 +73,15 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
         let path = Path::new(p);
         let meta = std::fs::symlink_metadata(path)
             .map_err(|e| format!("Checking file '{p}': {}", lstat_message(p, &e)))?;
-        if meta.file_type().is_symlink() {
-            return Err(format!(
-                "Checking symlink file '{p}': {}",
-                symlink_refusal(path)
-            ));
+        let link = meta.file_type().is_symlink();
+        if link {
+            symlinks
+                .check(path)
+                .map_err(|e| format!("Checking symlink file '{p}': {e}"))?;
         }
         if meta.is_dir() {
             let mut files = Vec::new();
-            walk(path, &mut files).map_err(|e| format!("Listing files '{p}': {e}"))?;
+            walk(path, &mut files, symlinks).map_err(|e| format!("Listing files '{p}': {e}"))?;
             for f in files {
                 // ytt names a file found in a directory by its path inside that directory.
                 let name = f
@@ -61,7 +91,7 @@ pub fn read_files(paths: &[String]) -> Result<Vec<InputFile>, String> {
                     .to_string();
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
-        } else if meta.is_file() {
+        } else if meta.is_file() || link {
             let name = name.map_or_else(|| base_name(p), str::to_string);
             out.push(read_regular(path, name).map_err(ReadError::for_template)?);
         } else {
@@ -89,8 +119,9 @@ fn base_name(path: &str) -> String {
 /// under the directory (YAML files only below its top level, as ytt takes them), named by
 /// their paths inside it. `Err` is ytt's message after `Extracting data value from file: `:
 /// finding the files is a step of its own (`Find files 'PATH': `), reading them is not.
-pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
-    let found = data_values_paths(path).map_err(|e| format!("Find files '{path}': {e}"))?;
+pub fn data_values_files(path: &str, symlinks: &Symlinks) -> Result<Vec<InputFile>, String> {
+    let found =
+        data_values_paths(path, symlinks).map_err(|e| format!("Find files '{path}': {e}"))?;
     found
         .into_iter()
         .map(|(f, name)| read_regular(&f, name).map_err(ReadError::for_data_values))
@@ -98,17 +129,17 @@ pub fn data_values_files(path: &str) -> Result<Vec<InputFile>, String> {
 }
 
 /// The files [`data_values_files`] reads, with their names.
-fn data_values_paths(path: &str) -> Result<Vec<(PathBuf, String)>, String> {
+fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, String)>, String> {
     let p = Path::new(path);
     let meta = std::fs::symlink_metadata(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
-    if meta.file_type().is_symlink() {
-        return Err(format!(
-            "Checking symlink file '{path}': {}",
-            symlink_refusal(p)
-        ));
+    let link = meta.file_type().is_symlink();
+    if link {
+        symlinks
+            .check(p)
+            .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
-    if meta.is_file() {
+    if meta.is_file() || link {
         return Ok(vec![(p.to_path_buf(), base_name(path))]);
     }
     if !meta.is_dir() {
@@ -117,7 +148,7 @@ fn data_values_paths(path: &str) -> Result<Vec<(PathBuf, String)>, String> {
         ));
     }
     let mut files = Vec::new();
-    walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
+    walk(p, &mut files, symlinks).map_err(|e| format!("Listing files '{path}': {e}"))?;
     let mut out = Vec::new();
     for f in files {
         // ytt names a file found in the directory by its path inside it.
@@ -136,20 +167,20 @@ fn data_values_paths(path: &str) -> Result<Vec<(PathBuf, String)>, String> {
 
 /// The text of `--data-value-file KEY=PATH` (lossy where it is not UTF-8, as ytt shows it).
 /// `Err` is ytt's message after `Finding file 'PATH': `.
-pub fn data_value_file(path: &str) -> Result<String, String> {
+pub fn data_value_file(path: &str, symlinks: &Symlinks) -> Result<String, String> {
     let p = Path::new(path);
     let meta = std::fs::symlink_metadata(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
-    if meta.file_type().is_symlink() {
-        return Err(format!(
-            "Checking symlink file '{path}': {}",
-            symlink_refusal(p)
-        ));
+    let link = meta.file_type().is_symlink();
+    if link {
+        symlinks
+            .check(p)
+            .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
     if meta.is_dir() {
         // A directory holding exactly one file stands for that file (ytt panics on an empty one).
         let mut files = Vec::new();
-        walk(p, &mut files).map_err(|e| format!("Listing files '{path}': {e}"))?;
+        walk(p, &mut files, symlinks).map_err(|e| format!("Listing files '{path}': {e}"))?;
         return match files.as_slice() {
             [file] => Ok(read_value_file(file, path)?),
             _ => Err(format!(
@@ -157,7 +188,7 @@ pub fn data_value_file(path: &str) -> Result<String, String> {
             )),
         };
     }
-    if !meta.is_file() {
+    if !meta.is_file() && !link {
         return Err(format!(
             "Expected file '{path}' to be a regular file, but was not"
         ));
@@ -293,7 +324,7 @@ fn utf8_error_message(e: std::str::Utf8Error, bytes: &[u8]) -> &'static str {
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
 /// entries sorted by name, subdirectories entered where they sort.
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
+fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), String> {
     // Go's error for a directory it cannot list: `open d: permission denied`.
     let listing = |e: std::io::Error| format!("open {}: {}", dir.display(), io_text(&e));
     let entries = std::fs::read_dir(dir).map_err(listing)?;
@@ -307,15 +338,23 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
         let shown = clean(&path).to_string_lossy().to_string();
         let meta = std::fs::symlink_metadata(&path)
             .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
-        if meta.file_type().is_symlink() {
-            return Err(format!(
-                "Checking symlink file '{shown}': {}",
-                symlink_refusal(&path)
-            ));
+        let link = meta.file_type().is_symlink();
+        if link {
+            symlinks
+                .check(&path)
+                .map_err(|e| format!("Checking symlink file '{shown}': {e}"))?;
         }
+        // ytt reads a file only when its type needs it: an allowed link to a directory is a
+        // file it never reads, unless its name is that of a template or library.
+        let read = |p: &Path| {
+            let name = p.to_string_lossy();
+            [".yml", ".yaml", ".star", ".txt"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
+        };
         if meta.is_dir() {
-            walk(&path, out)?;
-        } else if meta.is_file() {
+            walk(&path, out, symlinks)?;
+        } else if meta.is_file() || (link && (!path.is_dir() || read(&path))) {
             out.push(path);
         }
     }

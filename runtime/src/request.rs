@@ -28,6 +28,8 @@ pub struct Request {
     pub implicit_map_key_overrides: bool,
     /// Run the validations (`--dangerous-data-values-disable-validation` turns them off).
     pub validate: bool,
+    /// The symlinks that may be read (`--allow-symlink-destination`, ...).
+    pub symlinks: crate::inputs::Symlinks,
     /// Every YAML file must give data values: a file with no `#@data/values` or schema
     /// document is an error (the typed API's `load`, where such a file is a mistake).
     pub files_give_values: bool,
@@ -48,6 +50,7 @@ impl Default for Request {
             ignore_unknown_comments: false,
             implicit_map_key_overrides: false,
             validate: true,
+            symlinks: crate::inputs::Symlinks::default(),
             files_give_values: false,
             values_complete: false,
         }

@@ -49,6 +49,8 @@ fn dialect() -> Dialect {
     Dialect {
         enable_top_level_stmt: true,
         enable_keyword_only_arguments: true,
+        // starlark-go keeps a file's `load`ed names to itself.
+        enable_load_reexport: false,
         ..Dialect::Standard
     }
 }
@@ -274,6 +276,22 @@ pub fn error_message(e: &starlark::Error) -> String {
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
+/// The line ytt's code for the node starting at generated line `gen_line` begins on: its
+/// annotations' code comes before the node's own (the program here starts the node first, so
+/// that the annotations apply to it), so a syntax error read at the end of the line before is
+/// placed on the node's first annotation.
+fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let mut lines = program.source.lines().skip(gen_line);
+    if !lines.next()?.trim_start().starts_with("__ytt_start(") {
+        return None;
+    }
+    let annotations = lines.take_while(|l| l.trim_start().starts_with("__ytt_ann("));
+    (gen_line..)
+        .zip(std::iter::once(()).chain(annotations.map(|_| ())))
+        .filter_map(|(i, ())| program.line_map.get(i).copied())
+        .min()
+}
+
 fn to_template_error(
     name: &str,
     program: &Program,
@@ -288,7 +306,12 @@ fn to_template_error(
         let gen_line = s.resolve_span().begin.line + next;
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
-        line.copied().unwrap_or(0)
+        let line = line.copied().unwrap_or(0);
+        if next == 1 {
+            next_node_line(program, gen_line).unwrap_or(line)
+        } else {
+            line
+        }
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
     // a literal): ytt shows where it was called from.
@@ -485,23 +508,29 @@ fn call_stack(
     out
 }
 
+/// Runs a compiled template (or `.star` file); a `library` is a YAML file that `load()` ran,
+/// whose fragment functions may be called from other files. `/` names `root` in its loads.
 fn run(
     name: &str,
     file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
+    library: bool,
+    root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, file, program, sources)).unwrap_or_else(|message| {
-        Err(TemplateError {
-            file: name.to_string(),
-            line: None,
-            message,
-            compile_time: false,
-            stack: Vec::new(),
-            also: Vec::new(),
-            reason: None,
-        })
-    })
+    guarded(|| run_unguarded(name, file, program, sources, library, root)).unwrap_or_else(
+        |message| {
+            Err(TemplateError {
+                file: name.to_string(),
+                line: None,
+                message,
+                compile_time: false,
+                stack: Vec::new(),
+                also: Vec::new(),
+                reason: None,
+            })
+        },
+    )
 }
 
 fn run_unguarded(
@@ -509,16 +538,27 @@ fn run_unguarded(
     file: crate::value::FileName,
     program: &Program,
     sources: &Sources,
+    library: bool,
+    root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect())
             .map_err(|e| to_template_error(name, program, &e, sources, true))
     };
-    let mut ast = parse(program.source.clone())?;
+    let template_id = sources.next_template_id();
+    let files = Arc::new(sources.files.clone());
+    let mut source = program.source.clone();
+    if library && source.contains("__ytt_ctx_start()") {
+        // Its fragment functions build from its nodes wherever they are called from.
+        let key =
+            builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
+        source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
+    }
+    let mut ast = parse(source.clone())?;
     if let Some(e) = undefined_names(name, program, &ast) {
         return Err(e);
     }
-    if let Some(guarded) = budget::guard_source(&ast, &program.source) {
+    if let Some(guarded) = budget::guard_source(&ast, &source) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.
         if let Ok(guarded) = parse(guarded) {
@@ -526,17 +566,18 @@ fn run_unguarded(
         }
     }
     budget::guard_repetition(&mut ast);
-    let files = Arc::new(sources.files.clone());
-    let state = BuildState::new(
+    let mut state = BuildState::new(
         file,
         program.nodes.clone(),
         files,
-        sources.next_template_id(),
+        template_id,
         sources.functions.clone(),
     );
+    state.root = root.to_string();
     let loader = Loader {
         sources,
         from: name,
+        root,
     };
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {
@@ -568,5 +609,5 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
-    run(&file.name, file.file, &program, sources).map(|(_, trees)| trees)
+    run(&file.name, file.file, &program, sources, false, "").map(|(_, trees)| trees)
 }

@@ -4,6 +4,7 @@ pub mod compile;
 pub mod functions;
 pub mod go_value;
 pub mod lexer;
+pub mod library;
 pub mod literal;
 pub mod tree;
 
@@ -66,6 +67,8 @@ pub struct Sources {
     pub compiled: Arc<std::sync::atomic::AtomicU32>,
     /// The functions and other opaque values the run's annotations were given.
     pub functions: functions::Functions,
+    /// `--ignore-unknown-comments`, for the YAML library files `load()` compiles.
+    pub ignore_unknown_comments: bool,
 }
 
 impl Sources {
@@ -82,6 +85,7 @@ impl Sources {
             files,
             compiled: Arc::default(),
             functions,
+            ignore_unknown_comments: false,
         }
     }
 
@@ -92,28 +96,11 @@ impl Sources {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
-        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
-        let wanted = normalize(&format!("{dir}{path}"));
-        self.files
-            .iter()
-            .find(|(n, _)| normalize(n) == wanted)
-            .cloned()
+    /// The file `load(path)` names from the file `from` of the run's root library (see
+    /// [`library::find`]).
+    pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
+        library::find(&self.files, "", library::dir_of(from), path)
     }
-}
-
-fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
 }
 
 /// Evaluates a template: files whose `#@` comments are only literal annotations are read

@@ -108,34 +108,6 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
     s
 }
 
-/// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
-/// the file: an unknown comment (unless `ignore_unknown_comments`), or a node with both a YAML
-/// value and code computing one on its line. Its line and ytt's message.
-fn compile_error(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, String)> {
-    let unknown = raw
-        .unknown_comment
-        .as_ref()
-        .filter(|_| !ignore_unknown_comments)
-        .map(|c| {
-            let message = format!(
-                "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
-                c.line, c.text
-            );
-            (c.line, message)
-        });
-    let both = crate::template::compile::value_with_code(raw).map(|line| {
-        let message = format!(
-            "Expected YAML node at line {}:{line} to have either computed or YAML value, but found both",
-            raw.name
-        );
-        (line, message)
-    });
-    [unknown, both]
-        .into_iter()
-        .flatten()
-        .min_by_key(|(line, _)| *line)
-}
-
 /// `schema_done` runs once the schema files are evaluated, before the data values files are:
 /// ytt reports a schema's errors before any of a data values template's.
 /// `additional` says whether the data values flags and plain files gave any document (ytt's
@@ -148,13 +120,14 @@ pub(super) fn load_documents(
     backend: &dyn Backend,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
-    let star = Sources::with_functions(
+    let mut star = Sources::with_functions(
         inputs
             .iter()
             .map(|i| (i.name.clone(), Arc::clone(&i.text)))
             .collect(),
         backend.functions(),
     );
+    star.ignore_unknown_comments = opts.ignore_unknown_comments;
     star.compiled.store(
         backend.schema_templates(),
         std::sync::atomic::Ordering::Relaxed,
@@ -169,8 +142,12 @@ pub(super) fn load_documents(
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
-    for input in inputs.iter().filter(|i| i.name.ends_with(".star")) {
-        // For the lines of call-stack frames in them.
+    let library = |name: &str| {
+        name.ends_with(".star")
+            || (!is_yaml(name) && (name.ends_with(".yml") || name.ends_with(".yaml")))
+    };
+    for input in inputs.iter().filter(|i| library(&i.name)) {
+        // For the lines of call-stack frames in the files `load()` may run.
         sources.add_shared(&input.name, Arc::clone(&input.text));
     }
     // Files of the same name (`-f base/values.yml -f prod/values.yml`) each quote their own
@@ -266,7 +243,9 @@ pub(super) fn load_documents(
         } else {
             ("Overlaying data values", order(&values_names, additional))
         };
-        if let Some((line, detail)) = compile_error(&raw, opts.ignore_unknown_comments) {
+        if let Some((line, detail)) =
+            crate::template::compile::refused(&raw, opts.ignore_unknown_comments)
+        {
             let name = &input.name;
             return Err(CheckError::new(
                 ErrorKind::Template,
@@ -300,15 +279,24 @@ pub(super) fn load_documents(
                 continue;
             }
             if let Some(ann) = tree.ann("data/values") {
-                if let Some((k, _)) = ann
-                    .kwargs
-                    .iter()
-                    .find(|(k, _)| k != "library_ref" && k != "after_library_module")
-                {
-                    return Err(CheckError::new(ErrorKind::Template, format!(
-                        "Overlaying data values (in following order: {}): Unknown kwarg {k} for annotation data/values",
-                        input.name
-                    )).at(ann.pos));
+                // ytt knows one keyword, and only beside `#@library/ref`.
+                let library = tree.ann("library/ref").is_some();
+                let wrong = ann.kwargs.iter().find_map(|(k, _)| match k.as_str() {
+                    "after_library_module" if library => None,
+                    "after_library_module" => Some(
+                        "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation".to_string(),
+                    ),
+                    _ => Some(format!("Unknown kwarg {k} for annotation data/values")),
+                });
+                if let Some(message) = wrong {
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!(
+                            "Overlaying data values (in following order: {}): {message}",
+                            order(&values_names, additional)
+                        ),
+                    )
+                    .at(ann.pos));
                 }
             }
             // A schema file holds schema documents only (a data values document included); a
@@ -339,7 +327,9 @@ pub(super) fn load_documents(
                 .at(tree.pos));
             }
             if tree.ann("library/ref").is_some() {
-                // Data values for a library (`#@library/ref "@lib"`), not for the root.
+                // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
+                // still names the file among the data values files).
+                values_here |= tree.ann("data/values").is_some();
                 continue;
             }
             if tree.ann("data/values-schema").is_some() {

@@ -34,7 +34,7 @@ pub struct FrozenSlot {
 }
 
 /// What the builder needs of a template besides its running state.
-struct TemplateNodes {
+pub struct TemplateNodes {
     file: FileName,
     nodes: Arc<Vec<NodeInfo>>,
     files: RunFiles,
@@ -58,6 +58,19 @@ impl FrozenSlot {
     }
 }
 
+/// The file, nodes and template number a YAML context builds from.
+struct Table<'a> {
+    file: FileName,
+    nodes: &'a Arc<Vec<NodeInfo>>,
+    template_id: u32,
+}
+
+impl Table<'_> {
+    fn pos(&self, id: usize) -> Pos {
+        Pos::new(self.file, self.nodes.get(id).map_or(0, |n| n.line))
+    }
+}
+
 /// The builder's state while a template runs; reached through `Evaluator::extra`.
 #[derive(ProvidesStaticType)]
 pub struct BuildState {
@@ -67,6 +80,9 @@ pub struct BuildState {
     pub files: RunFiles,
     /// ytt's number for this template, named in its messages.
     pub template_id: u32,
+    /// The directory of the library whose root `/` names (`""`: the run's root; a private
+    /// library's for a file `load("@name:file")` ran).
+    pub root: String,
     /// The run's kept values, where annotation arguments that are not data go.
     functions: Functions,
     inner: RefCell<Inner>,
@@ -83,6 +99,36 @@ struct Inner {
 struct Ctx {
     stack: Vec<Frame>,
     out: Vec<Tree>,
+    /// The template whose nodes a fragment function of a loaded YAML library builds (none:
+    /// the running template's own).
+    table: Option<Arc<TemplateNodes>>,
+}
+
+/// The YAML library files loaded in this process, by the key their compiled code passes to
+/// `__ytt_ctx_start`: their fragment functions build YAML from their own nodes wherever they
+/// are called from (entries stay, as functions a validator keeps may call them later).
+static LIBRARIES: std::sync::Mutex<Vec<Arc<TemplateNodes>>> = std::sync::Mutex::new(Vec::new());
+
+/// Registers a loaded YAML library's nodes; the key its fragment functions start with.
+pub fn register_library(
+    file: FileName,
+    nodes: Vec<NodeInfo>,
+    files: RunFiles,
+    template_id: u32,
+) -> usize {
+    let mut libraries = LIBRARIES.lock().unwrap_or_else(|e| e.into_inner());
+    libraries.push(Arc::new(TemplateNodes {
+        file,
+        nodes: Arc::new(nodes),
+        files,
+        template_id,
+    }));
+    libraries.len() - 1
+}
+
+fn library(key: usize) -> Option<Arc<TemplateNodes>> {
+    let libraries = LIBRARIES.lock().unwrap_or_else(|e| e.into_inner());
+    libraries.get(key).cloned()
 }
 
 struct Frame {
@@ -118,6 +164,7 @@ impl BuildState {
             nodes: Arc::new(nodes),
             files,
             template_id,
+            root: String::new(),
             functions,
             inner: RefCell::new(Inner {
                 ctxs: vec![Ctx::default()],
@@ -167,37 +214,46 @@ impl BuildState {
         self.inner.borrow().slots.clone()
     }
 
-    fn pos(&self, id: usize) -> Pos {
-        Pos::new(self.file, self.nodes.get(id).map_or(0, |n| n.line))
+    /// The file, nodes and template number that `ctx` builds from.
+    fn table<'a>(&'a self, table: &'a Option<Arc<TemplateNodes>>) -> Table<'a> {
+        match table {
+            Some(t) => Table {
+                file: t.file,
+                nodes: &t.nodes,
+                template_id: t.template_id,
+            },
+            None => Table {
+                file: self.file,
+                nodes: &self.nodes,
+                template_id: self.template_id,
+            },
+        }
     }
 
     fn start(&self, id: usize) -> anyhow::Result<()> {
-        if id >= self.nodes.len() {
-            anyhow::bail!("internal error: unknown template node {id}");
-        }
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner
+        let Ctx { stack, out, table } = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
-        let info = &self.nodes[id];
+        let t = self.table(table);
+        let Some(info) = t.nodes.get(id) else {
+            anyhow::bail!("internal error: unknown template node {id}");
+        };
         if let TreeKind::MapItem(key) = &info.kind {
             // A key given twice: an error unless this item overrides the earlier one.
-            let siblings = match ctx.stack.last_mut() {
+            let siblings = match stack.last_mut() {
                 Some(Frame {
                     value: FrameValue::Children(siblings),
                     ..
                 }) => Some(siblings),
                 Some(_) => None,
-                None => Some(&mut ctx.out),
+                None => Some(out),
             };
             if let Some(siblings) = siblings {
                 if let Some(i) = siblings.iter().position(|t| t.key() == Some(key)) {
                     if !info.key_override {
-                        anyhow::bail!(crate::template::duplicate_key_message(
-                            self.template_id,
-                            key
-                        ));
+                        anyhow::bail!(crate::template::duplicate_key_message(t.template_id, key));
                     }
                     siblings.remove(i);
                 }
@@ -207,7 +263,7 @@ impl BuildState {
             RawShape::Scalar(_) => FrameValue::Template,
             RawShape::Map | RawShape::Array => FrameValue::Children(Vec::new()),
         };
-        ctx.stack.push(Frame {
+        stack.push(Frame {
             id,
             anns: Vec::new(),
             value,
@@ -218,15 +274,16 @@ impl BuildState {
 
     fn end(&self) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner
+        let Ctx { stack, out, table } = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
-        let Some(frame) = ctx.stack.pop() else {
+        let Some(frame) = stack.pop() else {
             anyhow::bail!("internal error: no open node")
         };
-        let info = &self.nodes[frame.id];
-        let pos = self.pos(frame.id);
+        let t = self.table(table);
+        let info = &t.nodes[frame.id];
+        let pos = t.pos(frame.id);
         let value = match frame.value {
             FrameValue::Template => match &info.value {
                 RawShape::Scalar(v) => TreeValue::Scalar(v.clone()),
@@ -247,12 +304,12 @@ impl BuildState {
                         anyhow::bail!("Expected template.replace argument to be a collection")
                     }
                 };
-                match ctx.stack.last_mut() {
+                match stack.last_mut() {
                     Some(Frame {
                         value: FrameValue::Children(siblings),
                         ..
                     }) => siblings.extend(items),
-                    _ => ctx.out.extend(items),
+                    _ => out.extend(items),
                 }
                 return Ok(());
             }
@@ -267,7 +324,7 @@ impl BuildState {
             anns: frame.anns.into(),
             value,
         };
-        match ctx.stack.last_mut() {
+        match stack.last_mut() {
             Some(Frame {
                 value: FrameValue::Children(siblings),
                 ..
@@ -280,27 +337,28 @@ impl BuildState {
                     items.push(tree);
                 }
             }
-            None => ctx.out.push(tree),
+            None => out.push(tree),
         }
         Ok(())
     }
 
     fn set<'v>(&self, v: Value<'v>, heap: starlark::values::Heap<'v>) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let ctx = inner
+        let Ctx { stack, table, .. } = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
-        let Some(frame) = ctx.stack.last_mut() else {
+        let Some(frame) = stack.last_mut() else {
             anyhow::bail!("internal error: no open node")
         };
+        let t = self.table(table);
         // ytt's nodes made from Starlark values have no position (`?` in its messages),
         // except those `template.replace` puts in the node's place: they keep the node's.
         let pos = Pos::unknown();
         if let Some(dict) = DictRef::from_value(v) {
             if dict.len() == 1 {
                 if let Some(inner_v) = dict.get_str("__ytt_replace__") {
-                    let tv = to_tree_value(inner_v, &self.pos(frame.id), heap).map_err(|e| {
+                    let tv = to_tree_value(inner_v, &t.pos(frame.id), heap).map_err(|e| {
                         anyhow::anyhow!(e
                             .message(|t| format!("Expected value to be a YAML value, but was {t}")))
                     })?;
@@ -310,7 +368,7 @@ impl BuildState {
             }
         }
         let tv = to_tree_value(v, &pos, heap).map_err(|e| {
-            let prefix = format!("__ytt_tpl{}_set_node", self.template_id);
+            let prefix = format!("__ytt_tpl{}_set_node", t.template_id);
             match e
                 .type_name()
                 .and_then(|ty| super::assertion::not_data(&prefix, ty))
@@ -358,7 +416,18 @@ impl BuildState {
         packed: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<()> {
-        let pos = Pos::new(self.file, line);
+        let template = {
+            let inner = self.inner.borrow();
+            let ctx = inner.ctxs.last().expect("the file context is never popped");
+            let t = self.table(&ctx.table);
+            Arc::new(TemplateNodes {
+                file: t.file,
+                nodes: t.nodes.clone(),
+                files: self.files.clone(),
+                template_id: t.template_id,
+            })
+        };
+        let pos = Pos::new(template.file, line);
         let heap = eval.heap();
         let (args, kwargs) = match TupleRef::from_value(packed)
             .map(|t| t.content().to_vec())
@@ -372,12 +441,7 @@ impl BuildState {
             let i = inner.slots.len();
             let slot = Arc::new(FrozenSlot {
                 value: OnceLock::new(),
-                template: Some(Arc::new(TemplateNodes {
-                    file: self.file,
-                    nodes: self.nodes.clone(),
-                    files: self.files.clone(),
-                    template_id: self.template_id,
-                })),
+                template: Some(template.clone()),
             });
             inner.slots.push(slot.clone());
             eval.module().set(&keep_name(i), v);
@@ -417,8 +481,14 @@ impl BuildState {
         Ok(())
     }
 
-    fn ctx_start(&self) {
-        self.inner.borrow_mut().ctxs.push(Ctx::default());
+    /// Starts a fragment function: of the running template, or of the loaded YAML library
+    /// registered under `library`.
+    fn ctx_start(&self, library: Option<usize>) {
+        let table = library.and_then(self::library);
+        self.inner.borrow_mut().ctxs.push(Ctx {
+            table,
+            ..Ctx::default()
+        });
     }
 
     /// Ends a fragment function: its YAML, unless it returned something else.
@@ -510,11 +580,14 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(heap.alloc((a, kwargs)))
     }
 
-    fn __ytt_ctx_start(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
+    fn __ytt_ctx_start(
+        #[starlark(require = pos)] library: Option<i32>,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
         // Functions also run outside templating (custom rules): there is nothing to build then,
         // and no error to construct (an `anyhow` error captures a backtrace, which is slow).
         if let Some(st) = building(eval) {
-            st.ctx_start();
+            st.ctx_start(library.map(|k| k as usize));
         }
         Ok(NoneType)
     }

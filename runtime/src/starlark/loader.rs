@@ -9,11 +9,13 @@ use starlark::syntax::AstModule;
 
 use super::{dialect, modules, run, to_template_error};
 use crate::template::compile::{compile_starlark, CompileError, Program};
-use crate::template::{Sources, TemplateError};
+use crate::template::{library, Sources, TemplateError};
 
 pub(super) struct Loader<'a> {
     pub(super) sources: &'a Sources,
     pub(super) from: &'a str,
+    /// The root of `from`'s library (see [`crate::template::library`]).
+    pub(super) root: &'a str,
 }
 
 impl FileLoader for Loader<'_> {
@@ -26,11 +28,27 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: builtin ytt library does not have module '{module}' (hint: is it available in newer version of ytt?)"
             )));
         }
-        let Some((name, src)) = self.sources.find(self.from, path) else {
-            return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
-            )));
+        let fail =
+            |e: String| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}"));
+        let dir = library::dir_of(self.from);
+        // `@name:file`: a file of the private library `name`, which is then its root.
+        let (root, found) = match path.strip_prefix('@') {
+            Some(lib) => {
+                let (lib, file) = lib.split_once(':').ok_or_else(|| {
+                    fail("Expected library path to be in format '@name:path' e.g. '@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'".into())
+                })?;
+                let root = library::private_library(&self.sources.files, dir, lib).map_err(fail)?;
+                let found = library::find(&self.sources.files, &root, &root, file);
+                (root, found)
+            }
+            None => (
+                self.root.to_string(),
+                library::find(&self.sources.files, self.root, dir, path),
+            ),
         };
+        let (name, src) = found.map_err(fail)?;
+        let kind = library_kind(&name)
+            .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}")))?;
         // A file loading itself, directly or not, would recurse until the stack overflows (as
         // it does in ytt).
         let cycle = LOADING.with(|loading| {
@@ -46,7 +64,12 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: cycle in load graph ({cycle})"
             )));
         }
-        let ran = match compile_starlark(&src) {
+        let compiled = match kind {
+            LibraryKind::Starlark => compile_starlark(&src),
+            LibraryKind::Yaml => compile_yaml(&name, &src, self.sources.ignore_unknown_comments)?,
+            LibraryKind::Text => return text_library(path, &src),
+        };
+        let ran = match compiled {
             Ok(program) => {
                 LOADING.with(|loading| loading.borrow_mut().push(name.clone()));
                 let ran = run(
@@ -54,6 +77,8 @@ impl FileLoader for Loader<'_> {
                     crate::value::FileName::new(&name),
                     &program,
                     self.sources,
+                    kind == LibraryKind::Yaml,
+                    &root,
                 );
                 LOADING.with(|loading| loading.borrow_mut().pop());
                 ran
@@ -63,6 +88,7 @@ impl FileLoader for Loader<'_> {
         let (module, _) = ran.map_err(|error| {
             starlark::Error::new_other(LoadFailed {
                 path: path.to_string(),
+                starlark: kind == LibraryKind::Starlark,
                 error: Box::new(error),
             })
         })?;
@@ -70,21 +96,87 @@ impl FileLoader for Loader<'_> {
     }
 }
 
+/// What a file `load()` finds is, by its name as ytt tells: a library file is a `.star` file
+/// or one whose next-to-last extension is `lib` (`helpers.lib.yml`), and its type is its last
+/// extension.
+#[derive(Clone, Copy, PartialEq)]
+enum LibraryKind {
+    Starlark,
+    Yaml,
+    Text,
+}
+
+fn library_kind(name: &str) -> Result<LibraryKind, String> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let exts: Vec<&str> = base.split('.').collect();
+    let module = (exts.len() > 2 && exts[exts.len() - 2] == "lib") || base.ends_with(".star");
+    if !module {
+        return Err(format!(
+            "Expected file '{name}' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)"
+        ));
+    }
+    if base.ends_with(".yaml") || base.ends_with(".yml") {
+        Ok(LibraryKind::Yaml)
+    } else if base.ends_with(".star") {
+        Ok(LibraryKind::Starlark)
+    } else if base.ends_with(".txt") {
+        Ok(LibraryKind::Text)
+    } else {
+        Err(format!("File '{name}' type is not a known"))
+    }
+}
+
+/// A YAML library file compiled as a template (its documents are built when it is loaded,
+/// and dropped). The outer error is one ytt gives without running the file (it does not
+/// parse, or holds what a template may not), the inner one a template that does not compile.
+fn compile_yaml(
+    name: &str,
+    src: &str,
+    ignore_unknown_comments: bool,
+) -> starlark::Result<Result<Program, CompileError>> {
+    let fail = |m: String| starlark::Error::new_other(anyhow::anyhow!("cannot load {name}: {m}"));
+    let raw = crate::yaml::parse::parse_file(name, src, false).map_err(|e| {
+        fail(format!(
+            "Unmarshaling YAML template '{name}': {}",
+            e.detail()
+        ))
+    })?;
+    if let Some((_, detail)) = crate::template::compile::refused(&raw, ignore_unknown_comments) {
+        return Err(fail(format!("Compiling YAML template '{name}': {detail}")));
+    }
+    Ok(crate::template::compile::compile(&raw))
+}
+
+/// A text library file (`.lib.txt`): one without code defines nothing; schemac does not
+/// evaluate text templates.
+fn text_library(path: &str, src: &str) -> starlark::Result<FrozenModule> {
+    if src.contains("(@") {
+        return Err(starlark::Error::new_other(anyhow::anyhow!(
+            "cannot load {path}: schemac does not evaluate text templates (.lib.txt) in data values or schema files"
+        )));
+    }
+    let globals = starlark::environment::GlobalsBuilder::new().build();
+    FrozenModule::from_globals(&globals).map_err(starlark::Error::new_other)
+}
+
 /// The error of a `.star` file that `load()` ran: ytt reports it at the `load()`, with the
 /// file's own error under `reason:`.
 #[derive(Debug)]
 struct LoadFailed {
     path: String,
+    /// A `.star` file (ytt says it was evaluating a Starlark template; of a YAML one, nothing).
+    starlark: bool,
     error: Box<TemplateError>,
 }
 
 impl std::fmt::Display for LoadFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "cannot load {}: Evaluating starlark template: ",
-            self.path
-        )
+        let what = if self.starlark {
+            "Evaluating starlark template: "
+        } else {
+            ""
+        };
+        write!(f, "cannot load {}: {what}", self.path)
     }
 }
 

@@ -147,9 +147,7 @@ fn data_path<'v>(name: &str, args: &[Value<'v>], required: bool) -> anyhow::Resu
 
 #[starlark_module]
 fn data_members(builder: &mut GlobalsBuilder) {
-    /// The files given to the run, as ytt lists them while data values files are evaluated:
-    /// names relative to the calling file's directory, or from the root for `"/"`; any other
-    /// path is not found.
+    /// The files of a library of the run (see [`crate::template::library::list`]).
     fn list<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
@@ -159,30 +157,18 @@ fn data_members(builder: &mut GlobalsBuilder) {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let path = data_path("data.list", &args.items, false)?;
-        if !path.is_empty() && path != "/" {
-            anyhow::bail!("data.list: Did not find ''");
-        }
         let heap = eval.heap();
         let Some(state) = build_state(eval) else {
             return Ok(heap.alloc(Vec::<Value<'v>>::new()));
         };
-        let dir = state.file.rfind('/').map_or("", |i| &state.file[..=i]);
-        let names: Vec<String> = state
-            .files
-            .iter()
-            .filter_map(|(f, _)| {
-                if path == "/" {
-                    Some(format!("/{f}"))
-                } else {
-                    f.strip_prefix(dir).map(str::to_string)
-                }
-            })
-            .collect();
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        let names = crate::template::library::list(&state.files, &state.root, dir, path)
+            .map_err(|e| anyhow::anyhow!("data.list: {e}"))?;
         Ok(heap.alloc(names))
     }
 
-    /// The text of a file given to the run. While data values files are evaluated ytt finds
-    /// only files at the root, by their name (a leading `/` aside).
+    /// The text of a file of the run, found as `load()` finds it (see
+    /// [`crate::template::library::find`]).
     fn read<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
@@ -192,20 +178,15 @@ fn data_members(builder: &mut GlobalsBuilder) {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<String> {
         let path = data_path("data.read", &args.items, true)?;
-        let path = path.strip_prefix('/').unwrap_or(path);
-        if path.contains('/') {
+        let Some(state) = build_state(eval) else {
             anyhow::bail!(
-                "data.read: Expected to find file '{path}', but did not: Did not find ''"
+                "data.read: Expected to find file '{path}' (hint: only files included via -f flag are available)"
             );
-        }
-        build_state(eval)
-            .and_then(|state| state.files.iter().find(|(f, _)| f == path))
+        };
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        crate::template::library::find(&state.files, &state.root, dir, path)
             .map(|(_, text)| text.to_string())
-            .ok_or_else(|| {
-                anyhow::anyhow!(
-                    "data.read: Expected to find file '{path}' (hint: only files included via -f flag are available)"
-                )
-            })
+            .map_err(|e| anyhow::anyhow!("data.read: {e}"))
     }
 }
 

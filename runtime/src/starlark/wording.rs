@@ -194,7 +194,9 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             return format!("{f}: {msg}");
         }
     }
-    if let Some(name) = between(msg, "Module has no symbol `", "`") {
+    if let Some(name) = between(msg, "Module has no symbol `", "`")
+        .or_else(|| between(msg, "Module symbol `", "` is not exported"))
+    {
         return format!("load: name {name} not found in module");
     }
     // `x.name` of a value without it; functions are left alone: starlark-go tells builtins
@@ -634,13 +636,18 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
 }
 
 /// starlark-go's error for a missing field `attr` of a value of type `ty`, with its spelling
-/// hint: the nearest of the methods of a string, list or dict, else of `names`.
+/// hint: the nearest of the methods of a string, list, dict or `@ytt:url`/`@ytt:ip` value, else of
+/// `names`.
 pub(super) fn no_field(ty: &str, attr: &str, names: &[&str]) -> String {
     use super::go_methods::{DICT_METHODS, LIST_METHODS, STRING_METHODS};
     let candidates = match ty {
         "string" => STRING_METHODS,
         "list" => LIST_METHODS,
         "dict" => DICT_METHODS,
+        super::url_value::URL_TYPE => &["hostname", "string", "user", "without_user"],
+        super::url_value::USER_TYPE => &["name", "password", "string"],
+        super::ip_module::ADDR_TYPE => &["is_ipv4", "is_ipv6", "string"],
+        super::ip_module::NET_TYPE => &["addr", "string"],
         _ => names,
     };
     match crate::spell::nearest(attr, candidates) {

@@ -164,6 +164,34 @@ pub fn value_with_code(file: &RawFile) -> Option<u32> {
     file.docs.iter().find_map(walk)
 }
 
+/// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
+/// the file: an unknown comment (unless `ignore_unknown_comments`), or a node with both a YAML
+/// value and code computing one on its line. Its line and ytt's message.
+pub fn refused(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, String)> {
+    let unknown = raw
+        .unknown_comment
+        .as_ref()
+        .filter(|_| !ignore_unknown_comments)
+        .map(|c| {
+            let message = format!(
+                "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
+                c.line, c.text
+            );
+            (c.line, message)
+        });
+    let both = value_with_code(raw).map(|line| {
+        let message = format!(
+            "Expected YAML node at line {}:{line} to have either computed or YAML value, but found both",
+            raw.name
+        );
+        (line, message)
+    });
+    [unknown, both]
+        .into_iter()
+        .flatten()
+        .min_by_key(|(line, _)| *line)
+}
+
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
