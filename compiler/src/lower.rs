@@ -651,7 +651,9 @@ impl Lowerer<'_> {
                         &expected,
                     ))
                 }
-                [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos)),
+                [a] => a
+                    .to_data(ann.pos)
+                    .map_or_else(|| Node::null(ann.pos), std::borrow::Cow::into_owned),
                 more => {
                     return Err(syntax(
                         self,
