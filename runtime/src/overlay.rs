@@ -482,13 +482,13 @@ fn merge_map_item(
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
-    // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
-    // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
-    // item of the map; otherwise the item with the same key matches.
+    // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
+    // their `name`, ...) is tried on every item of the map; without it the item with the same
+    // key matches.
     let by_key;
     let mut matched = Vec::new();
     let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
-        Some(Matcher::Key(..) | Matcher::Nothing) | None => {
+        Some(Matcher::Nothing) | None => {
             by_key = index.find(entries, key_of(&item));
             by_key.as_slice()
         }
