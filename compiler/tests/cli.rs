@@ -597,3 +597,30 @@ fn shifts_meet_the_integer_budget() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_default_that_is_not_data_is_an_error_not_null() {
+    // ytt panics converting these (`not sure how to get int`, `unknown type *starlark.Function
+    // for conversion to go value`); schemac took them for null.
+    for (name, default, found) in [
+        (
+            "big-int",
+            "99999999999999999999",
+            "an integer beyond 64 bits",
+        ),
+        ("function", "lambda x: x", "a function that is not data"),
+        ("list-of-function", "[len]", "a list that is not data"),
+    ] {
+        let schema = format!(
+            "#@data/values-schema\n---\n#@schema/type any=True\n#@schema/default {default}\na: 0\n"
+        );
+        let (rc, stdout, stderr) =
+            check_files(&format!("default-{name}"), &[("schema.yml", &schema)], &[]);
+        assert_eq!((rc, stdout.as_str()), (Some(1), ""), "{name}: {stderr}");
+        assert!(
+            stderr.contains("syntax error in @schema/default annotation")
+                && stderr.contains(&format!("= found: {found}")),
+            "{name}: {stderr}"
+        );
+    }
+}
