@@ -9,6 +9,7 @@ pub mod builder;
 pub mod convert;
 mod go_builtins;
 mod go_format;
+mod go_literals;
 mod go_methods;
 mod int_budget;
 mod ip_module;
@@ -513,11 +514,34 @@ fn run_unguarded(
         AstModule::parse(name, source, &dialect())
             .map_err(|e| to_template_error(name, program, &e, sources, true))
     };
-    let mut ast = parse(program.source.clone())?;
+    let source = match go_literals::go_literals(&program.source) {
+        Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
+        Err((e, before)) => {
+            // starlark-go stops at the first error of the file, its parser's or its scanner's.
+            if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
+                if earlier
+                    .span()
+                    .is_some_and(|s| s.resolve_span().begin.line < e.line)
+                {
+                    return Err(to_template_error(name, program, &earlier, sources, true));
+                }
+            }
+            return Err(TemplateError {
+                file: name.to_string(),
+                line: program.line_map.get(e.line).copied(),
+                message: e.message,
+                compile_time: true,
+                stack: Vec::new(),
+                also: Vec::new(),
+                reason: None,
+            });
+        }
+    };
+    let mut ast = parse(source.clone())?;
     if let Some(e) = undefined_names(name, program, &ast) {
         return Err(e);
     }
-    if let Some(guarded) = budget::guard_source(&ast, &program.source) {
+    if let Some(guarded) = budget::guard_source(&ast, &source) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.
         if let Ok(guarded) = parse(guarded) {
