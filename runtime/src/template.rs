@@ -92,28 +92,47 @@ impl Sources {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    pub fn find(&self, from: &str, path: &str) -> Option<(String, Arc<str>)> {
-        let dir = from.rfind('/').map_or("", |i| &from[..=i]);
-        let wanted = normalize(&format!("{dir}{path}"));
+    /// The file `path` names for a `load()` in the file `from`, found as ytt finds it: from
+    /// `from`'s directory, or from the root after a leading `/`, one directory at a time (`.`,
+    /// `..` and an empty name are no directory); `Err` is ytt's message.
+    pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
+        let (mut dir, shown) = match path.strip_prefix('/') {
+            Some(rest) => (String::new(), rest),
+            None => (from.rfind('/').map_or("", |i| &from[..i]).to_string(), path),
+        };
+        let join = |dir: &str, name: &str| {
+            if dir.is_empty() {
+                name.to_string()
+            } else {
+                format!("{dir}/{name}")
+            }
+        };
+        let mut parts: Vec<&str> = shown.split('/').collect();
+        let file = parts.pop().unwrap_or("");
+        for (i, part) in parts.iter().enumerate() {
+            let sub = join(&dir, part);
+            let prefix = format!("{sub}/");
+            let exists = !matches!(*part, "" | "." | "..")
+                && self.files.iter().any(|(n, _)| n.starts_with(&prefix));
+            if !exists {
+                return Err(format!(
+                    "Expected to find file '{shown}', but did not: Did not find '{}'",
+                    parts[..i].join("/")
+                ));
+            }
+            dir = sub;
+        }
+        let wanted = join(&dir, file);
         self.files
             .iter()
-            .find(|(n, _)| normalize(n) == wanted)
+            .find(|(n, _)| *n == wanted)
             .cloned()
+            .ok_or_else(|| {
+                format!(
+                    "Expected to find file '{shown}' (hint: only files included via -f flag are available)"
+                )
+            })
     }
-}
-
-fn normalize(path: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for p in path.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    parts.join("/")
 }
 
 /// Evaluates a template: files whose `#@` comments are only literal annotations are read

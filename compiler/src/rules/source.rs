@@ -135,7 +135,7 @@ impl Program {
                 }
                 continue;
             }
-            let Some((found, text)) = files.find(name, &path) else {
+            let Ok((found, text)) = files.find(name, &path) else {
                 continue;
             };
             let Some(loaded) = self.module(&found, &text, files) else {

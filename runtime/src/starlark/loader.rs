@@ -26,11 +26,35 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: builtin ytt library does not have module '{module}' (hint: is it available in newer version of ytt?)"
             )));
         }
-        let Some((name, src)) = self.sources.find(self.from, path) else {
+        if let Some(library) = path.strip_prefix('@') {
+            let has_libraries = self
+                .sources
+                .files
+                .iter()
+                .any(|(n, _)| n.starts_with("_ytt_lib/"));
+            let message = if !library.contains(':') {
+                Some("Expected library path to be in format '@name:path' e.g. '@github.com/vmware-tanzu/test:test.star' or '@ytt:base64'")
+            } else if !has_libraries {
+                Some("Could not find private library (directory '_ytt_lib' missing?)")
+            } else {
+                None
+            };
+            if let Some(m) = message {
+                return Err(starlark::Error::new_other(anyhow::anyhow!(
+                    "cannot load {path}: {m}"
+                )));
+            }
+        }
+        let (name, src) = self
+            .sources
+            .find(self.from, path)
+            .map_err(|m| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {m}")))?;
+        let template = [".lib.yml", ".lib.yaml"].iter().any(|e| name.ends_with(e));
+        if !template && !name.ends_with(".star") {
             return Err(starlark::Error::new_other(anyhow::anyhow!(
-                "cannot load {path}: Expected to find file '{path}' (hint: only files included via -f flag are available)"
+                "cannot load {path}: Expected file '{name}' to be a library file, but was not (hint: library filename must end with '.lib.yml' or '.star'; use data.read(...) for loading non-templated file contents)"
             )));
-        };
+        }
         // A file loading itself, directly or not, would recurse until the stack overflows (as
         // it does in ytt).
         let cycle = LOADING.with(|loading| {
@@ -46,7 +70,12 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: cycle in load graph ({cycle})"
             )));
         }
-        let ran = match compile_starlark(&src) {
+        let compiled = if template {
+            compile_library_template(&name, &src)
+        } else {
+            compile_starlark(&src).map_err(|e| compile_failed(&name, e, self.sources))
+        };
+        let ran = match compiled {
             Ok(program) => {
                 LOADING.with(|loading| loading.borrow_mut().push(name.clone()));
                 let ran = run(
@@ -58,7 +87,7 @@ impl FileLoader for Loader<'_> {
                 LOADING.with(|loading| loading.borrow_mut().pop());
                 ran
             }
-            Err(e) => Err(compile_failed(&name, e, self.sources)),
+            Err(e) => Err(e),
         };
         let (module, _) = ran.map_err(|error| {
             starlark::Error::new_other(LoadFailed {
@@ -68,6 +97,26 @@ impl FileLoader for Loader<'_> {
         })?;
         Ok(module)
     }
+}
+
+/// A `.lib.yml` template that `load()` runs for its top-level names.
+fn compile_library_template(name: &str, src: &str) -> Result<Program, TemplateError> {
+    let failed = |line: Option<u32>, message: String| TemplateError {
+        file: name.to_string(),
+        line,
+        message,
+        compile_time: true,
+        stack: Vec::new(),
+        also: Vec::new(),
+        reason: None,
+    };
+    let raw = crate::yaml::parse::parse_file(name, src, false).map_err(|e| {
+        failed(
+            None,
+            format!("Unmarshaling YAML template '{name}': {}", e.detail()),
+        )
+    })?;
+    crate::template::compile::compile(&raw).map_err(|e| failed(Some(e.line), e.message))
 }
 
 /// The error of a `.star` file that `load()` ran: ytt reports it at the `load()`, with the
