@@ -651,7 +651,33 @@ impl Lowerer<'_> {
                         &expected,
                     ))
                 }
-                [a] => a.data().cloned().unwrap_or_else(|| Node::null(ann.pos)),
+                [a] => match a.to_data(ann.pos) {
+                    Some(data) => data.into_owned(),
+                    // ytt panics converting these (`not sure how to get int`, `unknown type
+                    // *starlark.Function for conversion to go value`).
+                    None => {
+                        let what = if a.type_name == "int" {
+                            "an integer beyond 64 bits".to_string()
+                        } else {
+                            format!(
+                                "a {} that is not data or holds a value that is not",
+                                a.type_name
+                            )
+                        };
+                        let mut r = syntax(
+                            self,
+                            tree,
+                            ann,
+                            format!("{what} in @{} (by {})", ann.name, ann.pos),
+                            &expected,
+                        );
+                        r.failures[0].hints.push(
+                            "value must be in Starlark format, e.g.: {'key': 'value'}, True."
+                                .to_string(),
+                        );
+                        return Err(r);
+                    }
+                },
                 more => {
                     return Err(syntax(
                         self,

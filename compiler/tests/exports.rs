@@ -754,3 +754,35 @@ fn string_lengths_in_bytes_stay_sound() {
         rejected.stderr
     );
 }
+
+#[test]
+fn references_escape_html_and_give_thousands_of_maps_anchors_quickly() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut schema = String::from("#@data/values-schema\n---\n#@schema/desc \"<script>a()</script>\"\nm:\n  #@schema/desc \"</td><img src=x onerror=b()>\"\n  k: 1\n");
+    // Keys without an ASCII letter share one anchor base (`dv-root-N`): finding the next free
+    // one was a search of every table, cubic in their number (3,000 took 14 s).
+    for i in 0..3000 {
+        let key = char::from_u32(0x4e00 + i).unwrap();
+        schema.push_str(&format!("{key}:\n  x: 1\n"));
+    }
+    std::fs::write(dir.path().join("schema.yml"), schema).unwrap();
+    for format in ["markdown", "html"] {
+        let started = std::time::Instant::now();
+        let a = run(dir.path(), &["inspect", "schema.yml", "-o", format]);
+        assert_eq!(a.rc, 0, "{format}: {}", a.stderr);
+        assert!(
+            started.elapsed().as_secs() < 5,
+            "{format}: {:?}",
+            started.elapsed()
+        );
+        assert!(
+            a.stdout.contains("&lt;script&gt;a()&lt;/script&gt;"),
+            "{format}"
+        );
+        assert!(
+            !a.stdout.contains("<script>a()") && !a.stdout.contains("<img"),
+            "{format}"
+        );
+        assert!(a.stdout.contains("dv-root-3001"), "{format}");
+    }
+}

@@ -371,6 +371,11 @@ fn symlink_refusal(link: &Path) -> String {
         link.parent().unwrap_or(Path::new("")).join(target)
     };
     let resolved = clean(&joined);
+    // Go's `filepath.EvalSymlinks` follows the whole chain first: a loop is its error (ELOOP,
+    // 40 on Linux, is what the kernel says of one).
+    if std::fs::canonicalize(link).is_err_and(|e| e.raw_os_error() == Some(40)) {
+        return "Eval symlink: EvalSymlinks: too many links".into();
+    }
     match std::fs::symlink_metadata(&resolved) {
         Err(e) => format!("Eval symlink: {}", lstat_message(&resolved.to_string_lossy(), &e)),
         Ok(_) => format!(

@@ -105,11 +105,11 @@ fn has_kwarg(ann: &Ann, name: &str) -> bool {
     ann.kwargs.iter().any(|(k, _)| k == name)
 }
 
-fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<&'a Node> {
+fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
     ann.kwargs
         .iter()
         .find(|(k, _)| k == name)
-        .and_then(|(_, a)| a.data())
+        .and_then(|(_, a)| a.to_data(ann.pos))
 }
 
 /// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, or a list
@@ -190,10 +190,10 @@ impl ChildDefaults {
         let mut defaults = self.clone();
         if let Some(ann) = Ann::find(anns, "overlay/match-child-defaults") {
             if let Some(n) = kwarg(ann, "missing_ok") {
-                defaults.missing_ok = Some(n.clone());
+                defaults.missing_ok = Some(n.into_owned());
             }
             if let Some(n) = kwarg(ann, "expects") {
-                defaults.expects = Some(n.clone());
+                defaults.expects = Some(n.into_owned());
             }
         }
         defaults
@@ -205,16 +205,19 @@ impl ChildDefaults {
         let matcher = item.ann("overlay/match");
         let missing_ok = matcher
             .and_then(|m| kwarg(m, "missing_ok"))
-            .or(self.missing_ok.as_ref());
+            .or(self.missing_ok.as_ref().map(std::borrow::Cow::Borrowed));
         let expects = matcher
             .and_then(|m| kwarg(m, "expects"))
-            .or(self.expects.as_ref());
+            .or(self.expects.as_ref().map(std::borrow::Cow::Borrowed));
         if missing_ok.is_some() && expects.is_some() {
             return Err(path.error(
                 "Expected only one of keyword arguments ('missing_ok', 'expects') specified",
             ));
         }
-        Ok(Expects::of(expects, mode.missing_ok || truthy(missing_ok)))
+        Ok(Expects::of(
+            expects.as_deref(),
+            mode.missing_ok || truthy(missing_ok.as_deref()),
+        ))
     }
 }
 
@@ -462,7 +465,7 @@ fn added_when_unmatched(item: &Tree) -> bool {
     {
         None => true,
         Some(op) if op.name == "overlay/merge" => true,
-        Some(op) if op.name == "overlay/replace" => truthy(kwarg(op, "or_add")),
+        Some(op) if op.name == "overlay/replace" => truthy(kwarg(op, "or_add").as_deref()),
         Some(_) => false,
     }
 }
@@ -479,13 +482,13 @@ fn merge_map_item(
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     let expects = defaults.expects(&item, mode, &path)?;
-    // `by=overlay.all` matches every item of the map; otherwise the item with the same key.
-    // `by=` other than a key (`overlay.all`, `overlay.subset(...)`, ...) is tried on every
-    // item of the map; otherwise the item with the same key matches.
+    // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
+    // their `name`, ...) is tried on every item of the map; without it the item with the same
+    // key matches.
     let by_key;
     let mut matched = Vec::new();
     let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
-        Some(Matcher::Key(..) | Matcher::Nothing) | None => {
+        Some(Matcher::Nothing) | None => {
             by_key = index.find(entries, key_of(&item));
             by_key.as_slice()
         }
@@ -642,7 +645,7 @@ fn merge_array_item(
     }
     if let Some(insert) = item.ann("overlay/insert") {
         // A copy of the item goes before (or after) each match.
-        let after = truthy(kwarg(insert, "after"));
+        let after = truthy(kwarg(insert, "after").as_deref());
         for &i in matches.iter().rev() {
             elems.insert(if after { i + 1 } else { i }, item.clone());
         }

@@ -182,10 +182,11 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     };
     match order {
         Ok(ord) => {
-            let ok = if min {
-                ord != Ordering::Less
-            } else {
-                ord != Ordering::Greater
+            // A NaN passes neither `>=` nor `<=`.
+            let ok = match ord {
+                None => false,
+                Some(ord) if min => ord != Ordering::Less,
+                Some(ord) => ord != Ordering::Greater,
             };
             if ok {
                 None
@@ -362,32 +363,65 @@ pub fn starlark_eq(a: &Value, b: &Value) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Incomparable;
 
-/// Ordering as Starlark defines it; `Err` where the types do not compare.
-pub fn compare(a: &Value, b: &Value) -> Result<Ordering, Incomparable> {
+/// Ordering as starlark-go (ytt's 2020 fork) defines it; `Err` where the types do not
+/// compare, `Ok(None)` where every comparison is false (a NaN). An int and a float compare
+/// exactly, except that a float infinity on the left of an int compares as if of the other
+/// sign (`float("inf") <= 10` is true in ytt).
+pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
     if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-        return Ok(x.cmp(&y));
+        return Ok(Some(x.cmp(&y)));
     }
     match (a, b) {
-        (Value::Int(_) | Value::UInt(_), Value::Float(y)) => (a.as_int().unwrap_or(0) as f64)
-            .partial_cmp(y)
-            .ok_or(Incomparable),
-        (Value::Float(x), Value::Int(_) | Value::UInt(_)) => x
-            .partial_cmp(&(b.as_int().unwrap_or(0) as f64))
-            .ok_or(Incomparable),
-        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y).ok_or(Incomparable),
-        (Value::Str(x), Value::Str(y)) => Ok(x.cmp(y)),
-        (Value::Bool(x), Value::Bool(y)) => Ok(x.cmp(y)),
+        (Value::Int(_) | Value::UInt(_), Value::Float(y)) => {
+            Ok(int_float_order(a.as_int().unwrap_or(0), *y))
+        }
+        (Value::Float(x), Value::Int(_) | Value::UInt(_)) => Ok(if x.is_infinite() {
+            Some(if *x > 0.0 {
+                Ordering::Less
+            } else {
+                Ordering::Greater
+            })
+        } else {
+            int_float_order(b.as_int().unwrap_or(0), *x).map(Ordering::reverse)
+        }),
+        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y)),
+        (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
+        (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::Array(x), Value::Array(y)) => {
             for (p, q) in x.iter().zip(y) {
                 match compare(&p.value, &q.value)? {
-                    Ordering::Equal => {}
+                    Some(Ordering::Equal) => {}
                     other => return Ok(other),
                 }
             }
-            Ok(x.len().cmp(&y.len()))
+            Ok(Some(x.len().cmp(&y.len())))
         }
         _ => Err(Incomparable),
     }
+}
+
+/// The exact order of the int `i` and the float `f` (`None` for a NaN).
+fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    // Past ±1.7e38 (i128's range) a float is beyond every int; within it, its integer part
+    // converts exactly.
+    if f.abs() >= 1.0e38 {
+        return Some(if f > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        });
+    }
+    let whole = f.trunc();
+    Some(i.cmp(&(whole as i128)).then(if f > whole {
+        Ordering::Less
+    } else if f < whole {
+        Ordering::Greater
+    } else {
+        Ordering::Equal
+    }))
 }
 
 /// A value as Starlark's `repr` shows it in messages (`["x"]`, `{"foo": True}`, `None`).

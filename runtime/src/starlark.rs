@@ -9,6 +9,7 @@ pub mod builder;
 pub mod convert;
 mod go_builtins;
 mod go_format;
+mod go_literals;
 mod go_methods;
 mod go_numbers;
 mod int_budget;
@@ -547,7 +548,29 @@ fn run_unguarded(
     };
     let template_id = sources.next_template_id();
     let files = Arc::new(sources.files.clone());
-    let mut source = program.source.clone();
+    let mut source = match go_literals::go_literals(&program.source) {
+        Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
+        Err((e, before)) => {
+            // starlark-go stops at the first error of the file, its parser's or its scanner's.
+            if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
+                if earlier
+                    .span()
+                    .is_some_and(|s| s.resolve_span().begin.line < e.line)
+                {
+                    return Err(to_template_error(name, program, &earlier, sources, true));
+                }
+            }
+            return Err(TemplateError {
+                file: name.to_string(),
+                line: program.line_map.get(e.line).copied(),
+                message: e.message,
+                compile_time: true,
+                stack: Vec::new(),
+                also: Vec::new(),
+                reason: None,
+            });
+        }
+    };
     if library && source.contains("__ytt_ctx_start()") {
         // Its fragment functions build from its nodes wherever they are called from.
         let key =

@@ -35,7 +35,14 @@ fn table(out: &mut String, t: &Table) {
         out.push_str(&format!("**{}**\n\n", cell(title)));
     }
     if let Some(desc) = &t.description {
-        out.push_str(&format!("{}\n\n", desc.trim_end()));
+        // Markdown of its own (lists, tables), but no HTML: a `<script>` shows as text, as in
+        // the cells.
+        let desc = desc
+            .trim_end()
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        out.push_str(&format!("{desc}\n\n"));
     }
     out.push_str("| Key | Type | Default | Description | Constraints |\n");
     out.push_str("|-----|------|---------|-------------|-------------|\n");

@@ -3,6 +3,8 @@
 //! per item with its path, type, default, description, rules in words and deprecation. Items of
 //! arrays of maps are written `name[]`; a row whose value is a map links to that map's table.
 
+use std::collections::{HashMap, HashSet};
+
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::Value;
 
@@ -13,6 +15,10 @@ pub struct Reference {
     /// The schema files it was made from, as given.
     pub files: Vec<String>,
     pub tables: Vec<Table>,
+    /// The anchors given so far, and for each base the next number to try after it (a linear
+    /// search of the tables made thousands of maps with non-ASCII keys take minutes).
+    taken: HashSet<String>,
+    next: HashMap<String, usize>,
 }
 
 /// The items of one map.
@@ -78,6 +84,8 @@ impl Reference {
         let mut r = Reference {
             files: files.to_vec(),
             tables: Vec::new(),
+            taken: HashSet::new(),
+            next: HashMap::new(),
         };
         match &schema.kind {
             Kind::Map(_) => {
@@ -99,7 +107,7 @@ impl Reference {
     }
 
     /// A unique anchor for a table at `path`.
-    fn anchor(&self, path: &str) -> String {
+    fn anchor(&mut self, path: &str) -> String {
         let mut base: String = path
             .chars()
             .map(|c| {
@@ -115,13 +123,13 @@ impl Reference {
             base = "root".into();
         }
         let base = format!("dv-{base}");
-        let taken = |a: &str| self.tables.iter().any(|t| t.anchor == a);
         let mut anchor = base.clone();
-        let mut n = 2;
-        while taken(&anchor) {
+        let n = self.next.entry(base.clone()).or_insert(2);
+        while self.taken.contains(&anchor) {
             anchor = format!("{base}-{n}");
-            n += 1;
+            *n += 1;
         }
+        self.taken.insert(anchor.clone());
         anchor
     }
 

@@ -1,6 +1,6 @@
 //! What `#@overlay/match by=...` matches, and calling the functions overlay annotations take.
 
-use super::{kwarg, Calls};
+use super::Calls;
 use crate::schema::FunctionRef;
 use crate::template::tree::{Ann, ArgKind, TreeValue};
 use crate::value::Value;
@@ -79,7 +79,8 @@ fn same(a: &TreeValue, b: &TreeValue) -> bool {
 
 impl<'a> Matcher<'a> {
     pub(super) fn of(ann: &'a Ann) -> Matcher<'a> {
-        match (kwarg(ann, "by"), function(ann, "by")) {
+        let by = ann.kwargs.iter().find(|(k, _)| k == "by");
+        match (by.and_then(|(_, a)| a.data()), function(ann, "by")) {
             (Some(by), _) => Matcher::from_value(&by.value),
             (None, Some(f)) => Matcher::Function(f),
             (None, None) => Matcher::Nothing,

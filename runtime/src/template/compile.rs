@@ -342,7 +342,12 @@ impl Compiler {
             self.emit(
                 ann.line,
                 depth,
-                &format!("__ytt_ann({:?}, {}, __ytt_pack({}))", name, ann.line, args),
+                &format!(
+                    "__ytt_ann({}, {}, __ytt_pack({}))",
+                    quote(name),
+                    ann.line,
+                    args
+                ),
             );
         }
         // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
@@ -590,15 +595,36 @@ fn text_template(text: &str) -> Option<String> {
     while let Some(start) = rest.find("(@=") {
         let end = rest[start..].find("@)")? + start;
         if start > 0 {
-            parts.push(format!("{:?}", &rest[..start]));
+            parts.push(quote(&rest[..start]));
         }
         parts.push(format!("str({})", rest[start + 3..end].trim()));
         rest = &rest[end + 2..];
     }
     if !rest.is_empty() {
-        parts.push(format!("{rest:?}"));
+        parts.push(quote(rest));
     }
     Some(parts.join(" + "))
+}
+
+/// `text` as a Starlark string literal both starlark-go and the `starlark` crate read back:
+/// ASCII control characters as `\xNN`, everything else but `"` and `\\` as it is (Rust's `{:?}`
+/// writes `\u{1b}`, which neither reads).
+fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).

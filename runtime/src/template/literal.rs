@@ -41,9 +41,19 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     let mut out = Annotations {
         by_node: Vec::new(),
     };
+    // `overlay.subset(...)` and the like name `overlay` only after a load that binds it.
+    let mut overlay_from = file
+        .trailing_comments
+        .iter()
+        .filter(|c| binds_overlay(&c.text))
+        .map(|c| c.line)
+        .min();
+    for doc in &file.docs {
+        overlay_loads(doc, &mut overlay_from);
+    }
     let mut index = 0;
     for doc in &file.docs {
-        collect(doc, name, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
+        collect(doc, name, overlay_from, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
     }
     Ok(out)
 }
@@ -108,6 +118,32 @@ fn literal_load(code: &str) -> bool {
     }) && args.starts_with(',')
 }
 
+/// Whether the code comment `text` is a literal load that binds the name `overlay`.
+fn binds_overlay(text: &str) -> bool {
+    let code = text.trim();
+    literal_load(code)
+        && code.starts_with("load(\"@ytt:overlay\"")
+        && code.split(',').skip(1).any(|arg| {
+            let arg = arg.trim().trim_end_matches(')').trim();
+            arg == "\"overlay\""
+                || arg
+                    .split_once('=')
+                    .is_some_and(|(name, _)| name.trim() == "overlay")
+        })
+}
+
+/// Lowers `from` to the first line of a load under `node` that binds `overlay`.
+fn overlay_loads(node: &RawNode, from: &mut Option<u32>) {
+    for c in node.comments.iter().filter(|c| binds_overlay(&c.text)) {
+        *from = Some(from.map_or(c.line, |f| f.min(c.line)));
+    }
+    if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+        for item in items {
+            overlay_loads(item, from);
+        }
+    }
+}
+
 /// Accepts blank lines and `load("@ytt:...", ...)` of names that exist; anything else needs
 /// Starlark.
 fn code_line(line: u32, text: &str) -> Result<(), String> {
@@ -124,23 +160,28 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
 fn collect(
     node: &RawNode,
     file: FileName,
+    overlay_from: Option<u32>,
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    let anns = node_annotations(node, file)?;
+    let anns = node_annotations(node, file, overlay_from)?;
     if !anns.is_empty() {
         out.by_node.push((*index, anns));
     }
     *index += 1;
     if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
         for item in items {
-            collect(item, file, index, out)?;
+            collect(item, file, overlay_from, index, out)?;
         }
     }
     Ok(())
 }
 
-fn node_annotations(node: &RawNode, file: FileName) -> Result<Vec<Ann>, (u32, String)> {
+fn node_annotations(
+    node: &RawNode,
+    file: FileName,
+    overlay_from: Option<u32>,
+) -> Result<Vec<Ann>, (u32, String)> {
     let mut anns = Vec::new();
     for c in &node.comments {
         let first = c.text.chars().next();
@@ -160,6 +201,8 @@ fn node_annotations(node: &RawNode, file: FileName) -> Result<Vec<Ann>, (u32, St
             s: args.as_bytes(),
             i: 0,
             pos: &ann_pos,
+            overlay: overlay_from.is_some_and(|line| line < c.line),
+            depth: 0,
         }
         .arguments()
         .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
@@ -228,7 +271,14 @@ struct Parser<'a> {
     s: &'a [u8],
     i: usize,
     pos: &'a Pos,
+    /// Whether a load before the annotation binds `overlay`.
+    overlay: bool,
+    /// How deep in brackets the parser is: past [`MAX_DEPTH`] the text is left to Starlark.
+    depth: usize,
 }
+
+/// The deepest nesting of brackets the literal parser reads (it recurses).
+const MAX_DEPTH: usize = 200;
 
 type Args = (Vec<Arg>, Vec<(String, Arg)>);
 
@@ -282,6 +332,9 @@ impl Parser<'_> {
                 }
             }
             self.i = save;
+            if !kwargs.is_empty() {
+                return Err("positional argument after keyword argument".into());
+            }
             args.push(self.arg()?);
             if !self.eat(b',') {
                 self.end()?;
@@ -301,18 +354,35 @@ impl Parser<'_> {
         Ok(())
     }
 
+    fn deeper(&mut self) -> Result<(), String> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err("brackets nested too deep for a literal".into());
+        }
+        Ok(())
+    }
+
     fn arg(&mut self) -> Result<Arg, String> {
         self.ws();
         if self.s.get(self.i) == Some(&b'(') {
             self.i += 1;
+            self.deeper()?;
             let mut items = Vec::new();
+            // `(x)` is `x`; a tuple of one item is `(x,)`.
+            let mut comma = false;
             while !self.eat(b')') {
                 items.push(self.arg()?);
-                if !self.eat(b',') && !self.eat(b')') {
-                    return Err("expected `,` or `)`".into());
-                } else if self.s.get(self.i - 1) == Some(&b')') {
+                if self.eat(b',') {
+                    comma = true;
+                } else if self.eat(b')') {
                     break;
+                } else {
+                    return Err("expected `,` or `)`".into());
                 }
+            }
+            self.depth -= 1;
+            if items.len() == 1 && !comma {
+                return Ok(items.remove(0));
             }
             return Ok(Arg {
                 type_name: "tuple".into(),
@@ -337,6 +407,7 @@ impl Parser<'_> {
             Some(q @ (b'"' | b'\'')) => self.string(q).map(|s| Value::Str(s.into())),
             Some(b'[') => {
                 self.i += 1;
+                self.deeper()?;
                 let mut items = Vec::new();
                 while !self.eat(b']') {
                     items.push(self.node()?);
@@ -346,13 +417,23 @@ impl Parser<'_> {
                         break;
                     }
                 }
+                self.depth -= 1;
                 Ok(Value::Array(items))
             }
             Some(b'{') => {
                 self.i += 1;
-                let mut entries = Vec::new();
+                self.deeper()?;
+                let mut entries: Vec<MapEntry> = Vec::new();
                 while !self.eat(b'}') {
                     let key = self.value()?;
+                    // Starlark hashes keys: 1 and 1.0 are one key, a list is none.
+                    let plain = matches!(
+                        key,
+                        Value::Str(_) | Value::Int(_) | Value::Bool(_) | Value::Null
+                    );
+                    if !plain || entries.iter().any(|e| e.key == key) {
+                        return Err("a dict key that needs the Starlark interpreter".into());
+                    }
                     if !self.eat(b':') {
                         return Err("expected `:` in a dict".into());
                     }
@@ -366,6 +447,7 @@ impl Parser<'_> {
                         break;
                     }
                 }
+                self.depth -= 1;
                 Ok(Value::Map(entries))
             }
             Some(c) if c.is_ascii_digit() || c == b'-' || c == b'+' => self.number(),
@@ -375,6 +457,11 @@ impl Parser<'_> {
                     "True" => Ok(Value::Bool(true)),
                     "False" => Ok(Value::Bool(false)),
                     "None" => Ok(Value::Null),
+                    "overlay.all" | "overlay.map_key" | "overlay.index" | "overlay.subset"
+                        if !self.overlay =>
+                    {
+                        Err("`overlay` is not loaded".into())
+                    }
                     "overlay.all" => Ok(Value::Str("__ytt_overlay_all__".into())),
                     "overlay.map_key" | "overlay.index" | "overlay.subset" => {
                         if !self.eat(b'(') {
@@ -407,15 +494,27 @@ impl Parser<'_> {
             self.i += 1;
         }
         let text = String::from_utf8_lossy(&self.s[start..self.i]).into_owned();
+        // starlark-go reads `010`, `1e400` and integers past 64 bits its own way (or refuses
+        // them): those are left to the interpreter.
+        let digits = text.trim_start_matches(['+', '-']);
+        let decimal = digits
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'));
+        let leading_zero =
+            digits.len() > 1 && digits.starts_with('0') && digits.as_bytes()[1].is_ascii_digit();
+        if !decimal || leading_zero {
+            return Err(format!("number `{text}` needs the Starlark interpreter"));
+        }
         if let Ok(i) = text.parse::<i64>() {
             return Ok(Value::Int(i));
         }
         if let Ok(u) = text.parse::<u64>() {
             return Ok(Value::UInt(u));
         }
-        text.parse::<f64>()
-            .map(Value::Float)
-            .map_err(|_| format!("bad number `{text}`"))
+        match text.parse::<f64>() {
+            Ok(f) if f.is_finite() && digits.contains(['.', 'e', 'E']) => Ok(Value::Float(f)),
+            _ => Err(format!("number `{text}` needs the Starlark interpreter")),
+        }
     }
 
     fn string(&mut self, q: u8) -> Result<String, String> {

@@ -316,6 +316,30 @@ impl Arg {
             _ => None,
         }
     }
+
+    /// The argument as data, as ytt converts it: a tuple of data is a list (at `pos` when it
+    /// has no items), anything else that is not data is `None`.
+    pub fn to_data(&self, pos: crate::value::Pos) -> Option<std::borrow::Cow<'_, Node>> {
+        use std::borrow::Cow;
+        match &self.kind {
+            ArgKind::Data(n) => Some(Cow::Borrowed(n)),
+            ArgKind::Tuple(items) => {
+                let items: Option<Vec<Node>> = items
+                    .iter()
+                    .map(|i| i.to_data(pos).map(Cow::into_owned))
+                    .collect();
+                let pos = items
+                    .as_ref()
+                    .and_then(|i| i.first())
+                    .map_or(pos, |n| n.pos);
+                Some(Cow::Owned(Node::new(
+                    crate::value::Value::Array(items?),
+                    pos,
+                )))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl Default for TreeValue {

@@ -73,8 +73,12 @@ pub(super) struct Builder<'a> {
     chars: &'a [char],
     /// Character ranges covered by scalars: a `#` inside them is not a comment.
     pub(super) scalar_spans: Vec<(usize, usize)>,
-    /// Anchored values with their node counts.
-    anchors: Vec<(usize, RawValue, usize)>,
+    /// Anchored values with their node counts, by anchor (a later anchor of the same name
+    /// replaces the earlier one).
+    anchors: std::collections::HashMap<usize, (RawValue, usize)>,
+    /// For each character, where the run of non-blank characters it ends in starts: built the
+    /// first time an array item's `-` is looked for (see [`Builder::introducer_line`]).
+    token_starts: std::cell::OnceCell<Vec<u32>>,
     strict: bool,
     /// Collections open around the node being read.
     depth: usize,
@@ -124,7 +128,8 @@ impl<'a> Builder<'a> {
             events,
             chars,
             scalar_spans: Vec::new(),
-            anchors: Vec::new(),
+            anchors: std::collections::HashMap::new(),
+            token_starts: std::cell::OnceCell::new(),
             strict,
             first_explicit: false,
             depth: 0,
@@ -295,8 +300,8 @@ impl<'a> Builder<'a> {
                 self.remember(anchor, &v);
                 Ok(v)
             }
-            Event::Alias(id) => match self.anchors.iter().rev().find(|(a, _, _)| *a == id) {
-                Some((_, v, count)) => {
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some((v, count)) => {
                     // An alias copies its anchor's nodes: bounded, so that nested aliases
                     // (a "billion laughs" document) cannot exhaust memory.
                     self.alias_nodes += count;
@@ -512,7 +517,7 @@ impl<'a> Builder<'a> {
 
     fn remember(&mut self, anchor: usize, v: &RawValue) {
         if anchor != 0 {
-            self.anchors.push((anchor, v.clone(), node_count(v)));
+            self.anchors.insert(anchor, (v.clone(), node_count(v)));
         }
     }
 
@@ -626,6 +631,22 @@ impl<'a> Builder<'a> {
 
     /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
     /// content starts at `span`; the node's own line if something else comes first.
+    /// Where the run of non-blank characters that `i` is in starts.
+    fn token_start(&self, i: usize) -> usize {
+        let starts = self.token_starts.get_or_init(|| {
+            let mut start = 0u32;
+            let mut out = Vec::with_capacity(self.chars.len());
+            for (at, c) in self.chars.iter().enumerate() {
+                if c.is_whitespace() {
+                    start = at as u32 + 1;
+                }
+                out.push(start);
+            }
+            out
+        });
+        starts[i] as usize
+    }
+
     fn introducer_line(&self, span: &Span, introduces: impl Fn(char) -> bool) -> u32 {
         let start = span.start.index().min(self.chars.len());
         let mut line = span.start.line() as u32;
@@ -641,20 +662,22 @@ impl<'a> Builder<'a> {
             if c.is_whitespace() {
                 continue;
             }
-            // Comment text on an earlier line (a `-` in it included): skip to its `#`.
-            let line_start = self.chars[..i]
-                .iter()
-                .rposition(|&c| c == '\n')
-                .map_or(0, |p| p + 1);
-            if let Some(h) = (line_start..i).find(|&p| self.starts_comment_at(p)) {
-                i = h;
-                continue;
+            // Comment text on an earlier line (a `-` in it included): skip to its `#`. (On the
+            // item's own line there is none: the item would be in it.)
+            if line < span.start.line() as u32 {
+                let line_start = self.chars[..i]
+                    .iter()
+                    .rposition(|&c| c == '\n')
+                    .map_or(0, |p| p + 1);
+                if let Some(h) = (line_start..i).find(|&p| self.starts_comment_at(p)) {
+                    i = h;
+                    continue;
+                }
             }
             // A block scalar's header (`|+`, `>2-`), a tag or an anchor before the content.
-            let token = self.chars[..=i]
-                .iter()
-                .rposition(|c| c.is_whitespace())
-                .map_or(0, |p| p + 1);
+            // (Where each token starts is worked out once: searching back for a blank from every
+            // item of a long flow sequence on one line was quadratic.)
+            let token = self.token_start(i);
             if is_header_token(&self.chars[token..=i]) {
                 i = token;
                 continue;

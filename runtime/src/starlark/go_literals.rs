@@ -1,0 +1,301 @@
+//! Literals as starlark-go reads them (the 2020 fork ytt embeds), where the `starlark` crate
+//! reads them otherwise. Before a program is parsed its source is scanned for number and string
+//! literals:
+//!
+//! - `000` is `0` and `00.5` is `0.5` (the crate refuses a leading 0); `0755` is starlark-go's
+//!   `obsolete form of octal literal; use 0o755`, `08` its `invalid int literal`, `0x`, `0o8`,
+//!   `0b2` its `invalid hex|octal|binary literal`, `1e`, `1e400` its `invalid float literal`
+//!   (the crate read `1e400` as infinity);
+//! - in a string, `\u` and `\U` are no escapes (`'\u00e9'` is the six characters, as in ytt),
+//!   an octal escape past `\377` is `invalid escape sequence \400`, and `\x` without two hex
+//!   digits is `truncated escape sequence \x4` or `invalid escape sequence \x4g`;
+//! - `b'x'` is the name `b` followed by a string (starlark-go has no bytes literal), so it is
+//!   the parser's error rather than bytes.
+//!
+//! Escapes of bytes past ASCII (`'\xff'`, `'\377'`) make a string that is not UTF-8 in
+//! starlark-go (ytt writes it as `!!binary`); here they stay the characters U+0080 to U+00FF.
+
+/// A literal starlark-go refuses: its 0-based line in the source and starlark-go's message.
+#[derive(Debug, PartialEq)]
+pub(super) struct LiteralError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// The source with its literals made to read as in starlark-go (`None`: nothing to change),
+/// or the first literal starlark-go refuses and the source with the literals before it made so.
+pub(super) fn go_literals(src: &str) -> Result<Option<String>, (LiteralError, String)> {
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    match scan(src, &mut edits) {
+        Ok(()) => Ok((!edits.is_empty()).then(|| edited(src, &edits))),
+        Err(e) => Err((e, edited(src, &edits))),
+    }
+}
+
+fn edited(src: &str, edits: &[(usize, usize, String)]) -> String {
+    let mut out = String::with_capacity(src.len() + edits.len());
+    let mut at = 0;
+    for (start, end, text) in edits {
+        out.push_str(&src[at..*start]);
+        out.push_str(text);
+        at = *end;
+    }
+    out.push_str(&src[at..]);
+    out
+}
+
+fn scan(src: &str, edits: &mut Vec<(usize, usize, String)>) -> Result<(), LiteralError> {
+    let b = src.as_bytes();
+    let (mut i, mut line) = (0, 0);
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'"' | b'\'' => i = string(b, i, false, &mut line, edits)?,
+            c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                if matches!(b.get(i), Some(b'"' | b'\'')) {
+                    if &b[start..i] == b"r" {
+                        i = string(b, i, true, &mut line, edits)?;
+                    } else {
+                        // `b'x'`: a name, then a string.
+                        edits.push((i, i, " ".into()));
+                    }
+                }
+            }
+            c if c.is_ascii_digit()
+                || (c == b'.' && b.get(i + 1).is_some_and(u8::is_ascii_digit)) =>
+            {
+                i = number(b, i, line, edits)?;
+            }
+            _ => i += 1,
+        }
+    }
+    Ok(())
+}
+
+/// Scans the number at `start` as starlark-go's scanner does: the index after it.
+fn number(
+    b: &[u8],
+    start: usize,
+    line: usize,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> Result<usize, LiteralError> {
+    let err = |message: String| Err(LiteralError { line, message });
+    let digits = |mut i: usize, ok: fn(&u8) -> bool| {
+        while b.get(i).is_some_and(ok) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = start;
+    let (mut fraction, mut exponent) = (false, false);
+    if b[i] == b'.' {
+        fraction = true;
+    } else if b[i] == b'0' {
+        i += 1;
+        let based = |i: usize, ok: fn(&u8) -> bool, name: &str| {
+            let end = digits(i + 1, ok);
+            if end == i + 1 {
+                return err(format!("invalid {name} literal"));
+            }
+            Ok(end)
+        };
+        match b.get(i) {
+            Some(b'x' | b'X') => return based(i, u8::is_ascii_hexdigit, "hex"),
+            Some(b'o' | b'O') => return based(i, |c| matches!(c, b'0'..=b'7'), "octal"),
+            Some(b'b' | b'B') => return based(i, |c| matches!(c, b'0' | b'1'), "binary"),
+            _ => {}
+        }
+        let end = digits(i, u8::is_ascii_digit);
+        let (all_zeros, octal) = (
+            b[i..end].iter().all(|&c| c == b'0'),
+            b[i..end].iter().all(|&c| c <= b'7'),
+        );
+        match b.get(end) {
+            Some(b'.') => fraction = true,
+            Some(b'e' | b'E') => exponent = true,
+            _ if all_zeros => {}
+            _ if octal => {
+                let raw = String::from_utf8_lossy(&b[start + 1..end]);
+                return err(format!("obsolete form of octal literal; use 0o{raw}"));
+            }
+            _ => return err("invalid int literal".into()),
+        }
+        // The crate refuses a leading 0 before other digits: `000` is `0`, `007.5` is `7.5`.
+        let zeros = digits(start, |&c| c == b'0');
+        let keep = if zeros == end { zeros - 1 } else { zeros };
+        if keep > start {
+            edits.push((start, keep, String::new()));
+        }
+        i = end;
+    } else {
+        i = digits(i, u8::is_ascii_digit);
+        match b.get(i) {
+            Some(b'.') => fraction = true,
+            Some(b'e' | b'E') => exponent = true,
+            _ => {}
+        }
+    }
+    if fraction {
+        i = digits(i + 1, u8::is_ascii_digit);
+        exponent = matches!(b.get(i), Some(b'e' | b'E'));
+    }
+    if exponent {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = digits(i, u8::is_ascii_digit);
+    }
+    if fraction || exponent {
+        let raw = std::str::from_utf8(&b[start..i]).unwrap_or("");
+        if !raw.parse::<f64>().is_ok_and(f64::is_finite) {
+            return err("invalid float literal".into());
+        }
+    }
+    Ok(i)
+}
+
+/// Scans the string whose quote is at `start` (after its `r` prefix when `raw`): the index
+/// after it. A string without its closing quote is left to the parser's error.
+fn string(
+    b: &[u8],
+    start: usize,
+    raw: bool,
+    line: &mut usize,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> Result<usize, LiteralError> {
+    let q = b[start];
+    let triple = b.get(start + 1) == Some(&q) && b.get(start + 2) == Some(&q);
+    let open = if triple { 3 } else { 1 };
+    let first_line = *line;
+    // Where the string ends, as starlark-go's scanner finds it (a `\` escapes any byte).
+    let mut end = start + open;
+    loop {
+        match b.get(end) {
+            None => return Ok(b.len()),
+            Some(b'\\') => end += 2,
+            Some(b'\n') if !triple => return Ok(end),
+            Some(&c) if c == q && (!triple || b.get(end + 1..end + 3) == Some(&[q, q][..])) => {
+                break
+            }
+            Some(_) => end += 1,
+        }
+    }
+    let body = start + open..end.min(b.len());
+    *line += b[body.clone()].iter().filter(|&&c| c == b'\n').count();
+    let after = end + open;
+    if raw {
+        return Ok(after);
+    }
+    let err = |message: String| {
+        Err(LiteralError {
+            line: first_line,
+            message,
+        })
+    };
+    let mut i = body.start;
+    while i < body.end {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        match b.get(i + 1) {
+            Some(b'u' | b'U') => edits.push((i, i, "\\".into())),
+            Some(b'0'..=b'7') => {
+                let mut n = 0u32;
+                let mut j = i + 1;
+                while j < body.end && j < i + 4 && matches!(b[j], b'0'..=b'7') {
+                    n = n * 8 + u32::from(b[j] - b'0');
+                    j += 1;
+                }
+                if n >= 256 {
+                    return err(format!("invalid escape sequence \\{n:03o}"));
+                }
+            }
+            Some(b'x') => {
+                let rest = &b[i..body.end];
+                if rest.len() < 4 {
+                    let rest = String::from_utf8_lossy(rest);
+                    return err(format!("truncated escape sequence {rest}"));
+                }
+                if !rest[2..4].iter().all(u8::is_ascii_hexdigit) {
+                    let rest = String::from_utf8_lossy(&rest[..4]);
+                    return err(format!("invalid escape sequence {rest}"));
+                }
+            }
+            _ => {}
+        }
+        i += 2;
+    }
+    Ok(after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fixed(src: &str) -> String {
+        go_literals(src).unwrap().unwrap_or_else(|| src.to_string())
+    }
+
+    fn refused(src: &str) -> String {
+        go_literals(src).unwrap_err().0.message
+    }
+
+    #[test]
+    fn numbers() {
+        assert_eq!(
+            fixed("x = 000 + 00.5 + 007.5 + 0 + 10 + 0x1F + 1e5 + .5"),
+            "x = 0 + 0.5 + 7.5 + 0 + 10 + 0x1F + 1e5 + .5"
+        );
+        assert_eq!(
+            refused("x = 0755"),
+            "obsolete form of octal literal; use 0o755"
+        );
+        assert_eq!(refused("x = 08"), "invalid int literal");
+        assert_eq!(refused("x = 0x"), "invalid hex literal");
+        assert_eq!(refused("x = 0o8"), "invalid octal literal");
+        assert_eq!(refused("x = 1e400"), "invalid float literal");
+        assert_eq!(refused("x = 1e"), "invalid float literal");
+        assert_eq!(fixed("x1e400 = a.b0"), "x1e400 = a.b0");
+    }
+
+    #[test]
+    fn strings() {
+        assert_eq!(
+            fixed(r#"x = '\u00e9' + "\U0001F600" + r'\u1234'"#),
+            r#"x = '\\u00e9' + "\\U0001F600" + r'\u1234'"#
+        );
+        assert_eq!(fixed("x = b'x'"), "x = b 'x'");
+        assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
+        assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
+        assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");
+        assert_eq!(
+            go_literals("# '\\400'\nx = '#' # 0755\ny = \"\"\"a\n\\u\"\"\"\nz = 08")
+                .unwrap_err()
+                .0,
+            LiteralError {
+                line: 4,
+                message: "invalid int literal".into()
+            }
+        );
+        assert_eq!(
+            go_literals("x = 'it\\'s' + \"\\\"\" + '''a ' b'''").unwrap(),
+            None
+        );
+    }
+}
