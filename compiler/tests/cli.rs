@@ -626,9 +626,11 @@ fn a_default_that_is_not_data_is_an_error_not_null() {
 }
 
 #[test]
-fn many_anchors_and_aliases_on_one_line_read_in_linear_time() {
+fn many_anchors_and_aliases_on_one_line_are_read() {
     // Each alias searched every anchor before it, and each item of a flow sequence searched its
-    // line back for a blank: 50,000 of each took 38 s (ytt takes minutes).
+    // line back for a blank: 50,000 of each took 38 s (ytt takes minutes), 0.5 s now. No time
+    // is asserted (tests assert no speed); a return of the quadratic search shows as a slow
+    // test.
     let n = 50_000;
     let anchors: String = (0..n).map(|i| format!("a{i}: &a{i} {i}\n")).collect();
     let aliases: Vec<String> = (0..n).map(|i| format!("*a{i}")).collect();
@@ -636,7 +638,6 @@ fn many_anchors_and_aliases_on_one_line_read_in_linear_time() {
         "#@data/values\n---\n{anchors}all: [{}]\n",
         aliases.join(",")
     );
-    let started = std::time::Instant::now();
     let (rc, stdout, stderr) = check_files("many-aliases", &[("values.yml", &values)], &[]);
     assert_eq!(rc, Some(0), "{stderr}");
     assert!(
@@ -644,5 +645,4 @@ fn many_anchors_and_aliases_on_one_line_read_in_linear_time() {
         "{}",
         &stdout[stdout.len() - 50..]
     );
-    assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
 }
