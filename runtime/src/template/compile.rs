@@ -699,8 +699,9 @@ mod tests {
     fn for_loops_wrap_their_nodes_and_end_closes() {
         let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
         assert!(
-            p.source
-                .contains("for i in range(2):\n  __ytt_start(2)\n  __ytt_set((i))\n  __ytt_end()\n"),
+            p.source.contains(
+                "for i in range(2):\n  __ytt_start(2)\n  __ytt_set((i))\n  __ytt_end()\n"
+            ),
             "{}",
             p.source
         );
