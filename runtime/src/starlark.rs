@@ -384,7 +384,22 @@ fn to_template_error(
         stack,
         also: Vec::new(),
         reason: load_reason(e),
+        generated: None,
     }
+}
+
+/// A syntax error on the code that closes the template (no template line of its own: a
+/// comment after the last node's value code hid the code's closing parenthesis) is where ytt
+/// shows it: on the template's last line of code, then on the generated line that ends it.
+fn at_template_end(error: &mut TemplateError, program: &Program, template_id: u32) {
+    if !error.compile_time || error.line != Some(0) {
+        return;
+    }
+    let Some(&last) = program.line_map.iter().rev().find(|&&line| line > 0) else {
+        return;
+    };
+    error.line = Some(last);
+    error.generated = Some(format!("__ytt_tpl{template_id}_end_ctx(None)"));
 }
 
 /// The frame ytt shows for an error in the `check` lambda of an assertion object
@@ -433,6 +448,7 @@ fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<Tem
         stack: Vec::new(),
         also: found.collect(),
         reason: None,
+        generated: None,
     })
 }
 
@@ -529,6 +545,7 @@ fn run(
                 stack: Vec::new(),
                 also: Vec::new(),
                 reason: None,
+                generated: None,
             })
         },
     )
@@ -542,11 +559,14 @@ fn run_unguarded(
     library: bool,
     root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    let parse = |source: String| {
-        AstModule::parse(name, source, &dialect())
-            .map_err(|e| to_template_error(name, program, &e, sources, true))
-    };
     let template_id = sources.next_template_id();
+    let parse = |source: String| {
+        AstModule::parse(name, source, &dialect()).map_err(|e| {
+            let mut error = to_template_error(name, program, &e, sources, true);
+            at_template_end(&mut error, program, template_id);
+            error
+        })
+    };
     let files = Arc::new(sources.files.clone());
     let mut source = match go_literals::go_literals(&program.source) {
         Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
@@ -568,6 +588,7 @@ fn run_unguarded(
                 stack: Vec::new(),
                 also: Vec::new(),
                 reason: None,
+                generated: None,
             });
         }
     };
@@ -619,6 +640,7 @@ fn run_unguarded(
             stack: Vec::new(),
             also: Vec::new(),
             reason: None,
+            generated: None,
         })
     })?;
     for (i, slot) in state.slots().iter().enumerate() {

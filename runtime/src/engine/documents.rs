@@ -96,6 +96,9 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         let at = place(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {at} | {src}"));
+            if let Some(code) = &e.generated {
+                s.push_str(&format!("\n    {}:? | {code} (generated)", e.file));
+            }
             for (line, message) in &e.also {
                 let src = sources.line(&e.file, *line);
                 let at = place(&e.file, *line);

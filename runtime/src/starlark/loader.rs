@@ -224,5 +224,6 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
         stack: Vec::new(),
         also: Vec::new(),
         reason: None,
+        generated: None,
     }
 }

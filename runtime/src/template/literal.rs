@@ -34,6 +34,7 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
         stack: Vec::new(),
         also: Vec::new(),
         reason: None,
+        generated: None,
     };
     for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
@@ -84,6 +85,7 @@ pub fn build(
         stack: Vec::new(),
         also: Vec::new(),
         reason: None,
+        generated: None,
     })
 }
 
