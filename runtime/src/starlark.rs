@@ -399,7 +399,7 @@ fn at_template_end(error: &mut TemplateError, program: &Program, template_id: u3
         return;
     };
     error.line = Some(last);
-    error.generated = Some(format!("__ytt_tpl{template_id}_end_ctx(None)"));
+    error.generated = std::num::NonZeroU32::new(template_id);
 }
 
 /// The frame ytt shows for an error in the `check` lambda of an assertion object

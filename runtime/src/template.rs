@@ -47,11 +47,10 @@ pub struct TemplateError {
     /// The error of a file that `load()` ran, shown under `reason:` (the message then says
     /// `cannot load F: ...`).
     pub reason: Option<Box<TemplateError>>,
-    /// A line of ytt's own generated code that a syntax error is on, shown after `line` as
-    /// `F:? | TEXT (generated)`: a comment after a node's value code (`a: #@ 1 # note`) hides
-    /// the code's closing parenthesis, and the template's last node has only ytt's closing
-    /// code after it.
-    pub generated: Option<String>,
+    /// A syntax error on the code that ends template number N (a comment after the last
+    /// node's value code, `a: #@ 1 # note`, hides the code's closing parenthesis): ytt shows
+    /// its generated closing line, `F:? | __ytt_tplN_end_ctx(None) (generated)`, after `line`.
+    pub generated: Option<std::num::NonZeroU32>,
 }
 
 /// One call of a Starlark call stack as ytt prints it: `in f` / `schema.yml:5 | x: 2`.

@@ -96,7 +96,8 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         let at = place(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {at} | {src}"));
-            if let Some(code) = &e.generated {
+            if let Some(template) = e.generated {
+                let code = format!("__ytt_tpl{template}_end_ctx(None)");
                 s.push_str(&format!("\n    {}:? | {code} (generated)", e.file));
             }
             for (line, message) in &e.also {
