@@ -441,14 +441,8 @@ fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<Tem
         .map(|u| (line_of(u.span), u.message));
     let (line, message) = found.next()?;
     Some(TemplateError {
-        file: name.to_string(),
-        line: Some(line),
-        message,
-        compile_time: true,
-        stack: Vec::new(),
         also: found.collect(),
-        reason: None,
-        generated: None,
+        ..TemplateError::compile(name, Some(line), message)
     })
 }
 
@@ -580,16 +574,8 @@ fn run_unguarded(
                     return Err(to_template_error(name, program, &earlier, sources, true));
                 }
             }
-            return Err(TemplateError {
-                file: name.to_string(),
-                line: program.line_map.get(e.line).copied(),
-                message: e.message,
-                compile_time: true,
-                stack: Vec::new(),
-                also: Vec::new(),
-                reason: None,
-                generated: None,
-            });
+            let line = program.line_map.get(e.line).copied();
+            return Err(TemplateError::compile(name, line, e.message));
         }
     };
     if library && source.contains("__ytt_ctx_start()") {

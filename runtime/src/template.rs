@@ -53,6 +53,22 @@ pub struct TemplateError {
     pub generated: Option<std::num::NonZeroU32>,
 }
 
+impl TemplateError {
+    /// A syntax or name-resolution error of `file` at `line`, with nothing more to show.
+    pub fn compile(file: &str, line: Option<u32>, message: String) -> TemplateError {
+        TemplateError {
+            file: file.to_string(),
+            line,
+            message,
+            compile_time: true,
+            stack: Vec::new(),
+            also: Vec::new(),
+            reason: None,
+            generated: None,
+        }
+    }
+}
+
 /// One call of a Starlark call stack as ytt prints it: `in f` / `schema.yml:5 | x: 2`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StackFrame {

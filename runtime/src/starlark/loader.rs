@@ -216,14 +216,5 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             }
         }
     }
-    TemplateError {
-        file: name.to_string(),
-        line: Some(e.line),
-        message: e.message,
-        compile_time: true,
-        stack: Vec::new(),
-        also: Vec::new(),
-        reason: None,
-        generated: None,
-    }
+    TemplateError::compile(name, Some(e.line), e.message)
 }

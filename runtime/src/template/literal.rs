@@ -26,16 +26,8 @@ pub struct Annotations {
 /// literal arguments or `load()`s; the error names the first comment that needs Starlark.
 pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     let name = file.file;
-    let err = |line: u32, message: String| TemplateError {
-        file: name.to_string(),
-        line: Some(line),
-        message,
-        compile_time: true,
-        stack: Vec::new(),
-        also: Vec::new(),
-        reason: None,
-        generated: None,
-    };
+    let err =
+        |line: u32, message: String| TemplateError::compile(&name.to_string(), Some(line), message);
     for c in &file.trailing_comments {
         code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
     }

@@ -614,23 +614,24 @@ impl<'a> Builder<'a> {
             match self.chars[i] {
                 '\n' => line = line.saturating_sub(1),
                 c if c.is_whitespace() => {}
-                _ => {
-                    let line_start = self.chars[..i]
-                        .iter()
-                        .rposition(|&c| c == '\n')
-                        .map_or(0, |p| p + 1);
-                    match (line_start..i).find(|&p| self.starts_comment_at(p)) {
-                        Some(h) => i = h,
-                        None => return line,
-                    }
-                }
+                _ => match self.comment_before(i) {
+                    Some(h) => i = h,
+                    None => return line,
+                },
             }
         }
         span.start.line() as u32
     }
 
-    /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
-    /// content starts at `span`; the node's own line if something else comes first.
+    /// The `#` of a comment that holds character `i`, on `i`'s line.
+    fn comment_before(&self, i: usize) -> Option<usize> {
+        let line_start = self.chars[..i]
+            .iter()
+            .rposition(|&c| c == '\n')
+            .map_or(0, |p| p + 1);
+        (line_start..i).find(|&p| self.starts_comment_at(p))
+    }
+
     /// Where the run of non-blank characters that `i` is in starts.
     fn token_start(&self, i: usize) -> usize {
         let starts = self.token_starts.get_or_init(|| {
@@ -647,6 +648,8 @@ impl<'a> Builder<'a> {
         starts[i] as usize
     }
 
+    /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
+    /// content starts at `span`; the node's own line if something else comes first.
     fn introducer_line(&self, span: &Span, introduces: impl Fn(char) -> bool) -> u32 {
         let start = span.start.index().min(self.chars.len());
         let mut line = span.start.line() as u32;
@@ -665,11 +668,7 @@ impl<'a> Builder<'a> {
             // Comment text on an earlier line (a `-` in it included): skip to its `#`. (On the
             // item's own line there is none: the item would be in it.)
             if line < span.start.line() as u32 {
-                let line_start = self.chars[..i]
-                    .iter()
-                    .rposition(|&c| c == '\n')
-                    .map_or(0, |p| p + 1);
-                if let Some(h) = (line_start..i).find(|&p| self.starts_comment_at(p)) {
+                if let Some(h) = self.comment_before(i) {
                     i = h;
                     continue;
                 }
