@@ -112,7 +112,15 @@ fn type_check(
     prefix: &str,
 ) -> Result<(), CheckError> {
     let Some(ty) = schema else { return Ok(()) };
-    let violations = typecheck::fill_and_check(tree, ty);
+    type_violations(typecheck::fill_and_check(tree, ty), sources, prefix)
+}
+
+/// The error that type violations are, if there are some.
+fn type_violations(
+    violations: Vec<typecheck::TypeViolation>,
+    sources: &SourceLines,
+    prefix: &str,
+) -> Result<(), CheckError> {
     if violations.is_empty() {
         return Ok(());
     }
@@ -377,24 +385,38 @@ fn overlay_and_validate(
     opts: &Request,
     calls: &dyn Predicates,
 ) -> Result<Leftovers, CheckError> {
-    for (doc, mode) in layers {
+    // The tree is kept beside the plain data only for `#@assert/validate` annotations (the
+    // defaults added carry none). Without them, the last layer's tree is checked and made
+    // plain data in one walk, which fills the defaults into the plain data and frees the tree
+    // as it goes.
+    let keeps_tree = |tree: &Tree| {
+        opts.validate
+            && sources.any_text_contains(validate::ASSERT_VALIDATE)
+            && tree.has_ann_under(validate::ASSERT_VALIDATE)
+    };
+    let last = layers.len();
+    let mut plain = None;
+    for (i, (doc, mode)) in layers.into_iter().enumerate() {
         let mut merged = apply_document(current, doc, mode, Some(calls))
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
-        type_check(&mut merged, schema.as_deref(), sources, prefix)?;
-        current = Some(merged);
+        match schema.as_deref() {
+            Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
+                let (node, violations) = typecheck::check_into_filled_node(merged, ty);
+                type_violations(violations, sources, prefix)?;
+                plain = Some(node);
+                current = None;
+            }
+            _ => {
+                type_check(&mut merged, schema.as_deref(), sources, prefix)?;
+                current = Some(merged);
+            }
+        }
     }
-    let Some(mut result) = current else {
-        return done(Outcome::DataValues(Node::null(Pos::unknown())));
-    };
-    // The tree is kept beside the plain data only for `#@assert/validate` annotations;
-    // without them it is freed as the plain data is made.
-    let (node, tree) = if opts.validate
-        && sources.any_text_contains(validate::ASSERT_VALIDATE)
-        && result.has_ann_under(validate::ASSERT_VALIDATE)
-    {
-        (result.take_node(), Some(result))
-    } else {
-        (result.into_node(), None)
+    let (node, tree) = match (plain, current) {
+        (Some(node), _) => (node, None),
+        (None, None) => return done(Outcome::DataValues(Node::null(Pos::unknown()))),
+        (None, Some(mut result)) if keeps_tree(&result) => (result.take_node(), Some(result)),
+        (None, Some(result)) => (result.into_node(), None),
     };
     if opts.validate {
         let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), calls)

@@ -3,7 +3,7 @@
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, Fields, Kind, Type};
 use crate::template::tree::{Anns, Tree, TreeKind, TreeValue};
-use crate::value::{Node, Pos, Value};
+use crate::value::{MapEntry, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,9 +44,8 @@ impl TypeViolation {
 
 /// Fills the schema's defaults into `node` and checks it against `ty` (see [`fill_and_check`]).
 pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
-    let mut tree = Tree::document(node);
-    let violations = fill_and_check(&mut tree, ty);
-    *node = tree.into_node();
+    let (filled, violations) = check_into_filled_node(Tree::document(node), ty);
+    *node = filled;
     violations
 }
 
@@ -58,12 +57,19 @@ pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
 /// conform to their types (a `@schema/default` that does not is an error of the schema).
 pub fn fill_and_check(tree: &mut Tree, ty: &Type) -> Vec<TypeViolation> {
     let mut walk = FillAndCheck::default();
-    walk.node(tree, ty, true);
-    let mut out = walk.out;
-    if out.iter().any(|v| v.collection_for_scalar) {
-        out.retain(|v| v.collection_for_scalar);
-    }
-    out
+    walk.node(tree, ty, true, false);
+    walk.violations()
+}
+
+/// [`fill_and_check`] on a tree it consumes, whose plain data it makes in the same walk: the
+/// defaults go straight into the plain data (each map's entries made at their final number,
+/// a default cloned as plain data), and each part of the tree is freed once walked. Filling
+/// the tree first grew each map's vector and built a tree node for every default, and that
+/// defaulted tree was the peak of a run's memory. The data is whole even with violations.
+pub fn check_into_filled_node(mut tree: Tree, ty: &Type) -> (Node, Vec<TypeViolation>) {
+    let mut walk = FillAndCheck::default();
+    let value = walk.node(&mut tree, ty, true, true);
+    (Node::new(value, tree.pos), walk.violations())
 }
 
 /// The state of [`fill_and_check`]'s walk.
@@ -79,53 +85,112 @@ struct FillAndCheck {
 const NONE: u32 = u32::MAX;
 
 impl FillAndCheck {
-    /// Fills defaults into `tree` (unless `fill` is false: the second item of a repeated key,
-    /// which ytt leaves as it is) and checks what it holds.
-    fn node(&mut self, tree: &mut Tree, ty: &Type, fill: bool) {
+    /// Checks what `tree` holds and fills in its defaults (unless `fill` is false: the second
+    /// item of a repeated key, which ytt leaves as it is): into the tree, or, if `plain`, into
+    /// the plain data of the tree that it returns, taking the tree's contents (and freeing its
+    /// maps and arrays). Returns null when not `plain`.
+    fn node(&mut self, tree: &mut Tree, ty: &Type, fill: bool, plain: bool) -> Value {
+        let take = |value: &mut TreeValue| {
+            if plain {
+                value.take_value()
+            } else {
+                Value::Null
+            }
+        };
         if matches!(ty.kind, Kind::Any)
             || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
         {
-            return;
+            return take(&mut tree.value);
         }
         match (&ty.kind, &mut tree.value) {
-            (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {}
+            (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => take(&mut tree.value),
             (Kind::Map(fields), TreeValue::Map(items)) => {
                 let declared = Fields::of(Some(ty), items.len());
                 let base = self.fields.len();
                 let mut seen = FieldSet::new(fields.len());
                 for item in items.iter() {
                     match declared.position(key_of(item)) {
-                        Some(i) => self.fields.push(i as u32),
+                        Some(i) => {
+                            seen.insert(i);
+                            self.fields.push(i as u32);
+                        }
                         None => {
                             self.fields.push(NONE);
                             self.out.push(undeclared(item, ty, fields));
                         }
                     }
                 }
+                let missing = if fill { fields.len() - seen.len } else { 0 };
+                let mut entries = Vec::with_capacity(if plain { items.len() + missing } else { 0 });
+                let mut met = FieldSet::new(fields.len());
                 for (k, item) in items.iter_mut().enumerate() {
                     let field = self.fields[base + k];
-                    if field != NONE {
-                        let first = seen.insert(field as usize);
-                        self.node(item, &fields[field as usize].ty, fill && first);
+                    let value = if field == NONE {
+                        take(&mut item.value)
+                    } else {
+                        let first = met.insert(field as usize);
+                        self.node(item, &fields[field as usize].ty, fill && first, plain)
+                    };
+                    if plain {
+                        let key = match &mut item.kind {
+                            TreeKind::MapItem(key) => std::mem::take(key),
+                            _ => Value::Null,
+                        };
+                        entries.push(MapEntry {
+                            key,
+                            value: Node::new(value, item.pos),
+                        });
                     }
                 }
                 self.fields.truncate(base);
-                if fill && seen.len < fields.len() {
-                    items.reserve(fields.len() - seen.len);
-                    for (i, field) in fields.iter().enumerate() {
-                        if !seen.contains(i) {
-                            items.push(default_item(field));
-                        }
-                    }
+                let defaults = fields
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| missing > 0 && !seen.contains(i));
+                if plain {
+                    entries.extend(defaults.map(|(_, field)| MapEntry {
+                        key: field.key.clone(),
+                        value: field.ty.default.clone(),
+                    }));
+                    // The tree's items are walked: freed now rather than with the whole tree.
+                    *items = Vec::new();
+                    Value::Map(entries)
+                } else {
+                    items.reserve(missing);
+                    items.extend(defaults.map(|(_, field)| default_item(field)));
+                    Value::Null
                 }
             }
             (Kind::Array(item_ty), TreeValue::Array(items)) => {
-                for i in items {
-                    self.node(i, item_ty, fill);
+                let mut nodes = Vec::with_capacity(if plain { items.len() } else { 0 });
+                for item in items.iter_mut() {
+                    let value = self.node(item, item_ty, fill, plain);
+                    if plain {
+                        nodes.push(Node::new(value, item.pos));
+                    }
+                }
+                if plain {
+                    *items = Vec::new();
+                    Value::Array(nodes)
+                } else {
+                    Value::Null
                 }
             }
-            _ => self.out.push(mismatch(tree, ty)),
+            _ => {
+                self.out.push(mismatch(tree, ty));
+                take(&mut tree.value)
+            }
         }
+    }
+
+    /// The violations found, as ytt reports them: only those of collections given for a
+    /// scalar, when there are some.
+    fn violations(self) -> Vec<TypeViolation> {
+        let mut out = self.out;
+        if out.iter().any(|v| v.collection_for_scalar) {
+            out.retain(|v| v.collection_for_scalar);
+        }
+        out
     }
 }
 
@@ -234,7 +299,6 @@ fn default_item(field: &Field) -> Tree {
 mod tests {
     use super::*;
     use crate::schema::{Doc, Scalar};
-    use crate::value::MapEntry;
 
     fn scalar(s: Scalar, default: Value, line: u32) -> Type {
         let pos = Pos::new("s.yml", line);
