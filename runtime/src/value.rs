@@ -249,7 +249,7 @@ impl Node {
                     let small = entries.len() < INDEXED_LEN;
                     for (i, entry) in entries.iter().enumerate() {
                         let new = if small {
-                            seen.surely_new(&entry.key)
+                            matches!(&entry.key, Value::Str(k) if seen.surely_new(k))
                         } else {
                             keys.surely_new(&entries[..i], &entry.key)
                         };
@@ -556,16 +556,14 @@ fn str_key_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// A 64-bit summary of the string keys seen so far in a map (one bit per length and first and
-/// last byte): a key whose bit is not set yet is surely new, with no compare. For maps too small
-/// for [`KeySet`] to hash.
+/// last byte): a key whose bit is not set yet is surely new, with no compare. [`KeySet`]'s
+/// for maps too small to hash.
 #[derive(Default)]
 struct KeyBloom(u64);
 
 impl KeyBloom {
-    fn surely_new(&mut self, key: &Value) -> bool {
-        let Value::Str(key) = key else {
-            return false;
-        };
+    #[inline]
+    fn surely_new(&mut self, key: &str) -> bool {
         let b = key.as_bytes();
         let (first, last) = (b.first().copied(), b.last().copied());
         let mix =
@@ -583,6 +581,8 @@ impl KeyBloom {
 pub struct KeySet {
     /// The hashes of the string keys added so far, once the map has [`INDEXED_LEN`] items.
     hashes: Option<HashSet<u64, FxBuild>>,
+    /// The string keys added before that: most new keys of a small map are surely new by it.
+    small: KeyBloom,
     /// How many keys the map will have, when known: the set is made that large at once.
     expected: usize,
 }
@@ -592,19 +592,21 @@ impl KeySet {
     pub fn expecting(len: usize) -> KeySet {
         KeySet {
             hashes: None,
+            small: KeyBloom::default(),
             expected: len,
         }
     }
 
     /// Records `key`, about to be added to `items`; `true` if no item of `items` has it (then
     /// there is no need to look), `false` if one may.
+    #[inline]
     pub fn surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
         let Value::Str(key) = key else {
             return false;
         };
         let hashes = match &mut self.hashes {
             Some(hashes) => hashes,
-            None if items.len() < INDEXED_LEN => return false,
+            None if items.len() < INDEXED_LEN => return self.small.surely_new(key),
             None => {
                 let mut hashes = HashSet::with_capacity_and_hasher(
                     self.expected.max(items.len() + 1),
