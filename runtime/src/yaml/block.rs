@@ -79,6 +79,18 @@ fn plain_characters(src: &str) -> bool {
     false
 }
 
+/// The bytes that may end a plain scalar, where [`Reader::plain`] looks closer.
+static PLAIN_STOPS: [bool; 256] = {
+    let mut table = [false; 256];
+    let stops = *b"\n :#,[]{}";
+    let mut i = 0;
+    while i < stops.len() {
+        table[stops[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
+
 /// The indent of the next line when there is none: end of input or a `---` line.
 const END: isize = -1;
 
@@ -534,17 +546,21 @@ impl<'s> Reader<'s> {
         let rest = &self.src[start..];
         // The first character is neither blank nor one that ends the scalar.
         let mut len = 1;
-        for (i, &b) in rest.iter().enumerate().skip(1) {
-            if !matches!(
-                b,
-                b'\n' | b' ' | b':' | b'#' | b',' | b'[' | b']' | b'{' | b'}'
-            ) {
-                len = i + 1;
-                continue;
+        let mut i = 1;
+        while i < rest.len() {
+            // The bytes that cannot end it, in one tight loop.
+            let run = rest[i..]
+                .iter()
+                .position(|&b| PLAIN_STOPS[b as usize])
+                .unwrap_or(rest.len() - i);
+            i += run;
+            if run > 0 {
+                len = i;
             }
+            let Some(&b) = rest.get(i) else { break };
             match b {
                 b'\n' => break,
-                b' ' => continue,
+                b' ' => {}
                 b':' if context != Context::FlowValue
                     && matches!(rest.get(i + 1), None | Some(b' ' | b'\n')) =>
                 {
@@ -555,6 +571,7 @@ impl<'s> Reader<'s> {
                 b':' | b'#' | b'[' | b'{' if context != Context::Block => return None,
                 _ => len = i + 1,
             }
+            i += 1;
         }
         self.pos = start + len;
         Some(Scalar {
