@@ -394,4 +394,85 @@ mod tests {
             ["host", "port"]
         );
     }
+
+    /// A YAML text's first document as plain data.
+    fn yaml(text: &str) -> Node {
+        let file = crate::yaml::parse::parse_file("v.yml", text, false).expect("YAML");
+        Tree::from_raw(&file.docs[0], Some(crate::value::FileName::new("v.yml"))).into_node()
+    }
+
+    fn typed(kind: Kind, nullable: bool, default: &str) -> Type {
+        let default = yaml(default);
+        Type {
+            kind,
+            pos: default.pos,
+            nullable,
+            default,
+            doc: Doc::default(),
+            validation: None,
+        }
+    }
+
+    fn fields(items: Vec<(&str, Type)>) -> Kind {
+        Kind::Map(
+            items
+                .into_iter()
+                .map(|(key, ty)| Field {
+                    key: Value::Str(key.into()),
+                    ty,
+                })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn the_plain_walk_fills_and_reports_as_the_tree_walk_does() {
+        let string = || typed(Kind::Scalar(Scalar::String), false, "''");
+        let labels = typed(
+            fields(vec![("team", string()), ("tier", string())]),
+            false,
+            "{team: '', tier: ''}",
+        );
+        let item = typed(
+            fields(vec![("name", string()), ("labels", labels)]),
+            false,
+            "{name: '', labels: {team: '', tier: ''}}",
+        );
+        let schema = typed(
+            fields(vec![
+                ("port", typed(Kind::Scalar(Scalar::Int), false, "80")),
+                ("items", typed(Kind::Array(Box::new(item)), false, "[]")),
+                ("extra", typed(Kind::Any, false, "{a: 1}")),
+                (
+                    "opt",
+                    typed(
+                        fields(vec![("x", typed(Kind::Scalar(Scalar::Int), false, "1"))]),
+                        true,
+                        "null",
+                    ),
+                ),
+            ]),
+            false,
+            "{}",
+        );
+        for values in [
+            "port: 1",
+            "items: [{name: a}, {labels: {tier: b}}, {}]",
+            "opt: {}\nextra: {b: 2}",
+            "opt: null\nitems: [{labels: {team: x}}]",
+            // A repeated key: its second item is not filled.
+            "items: [{name: a}]\nitems: [{name: b}]",
+            // Undeclared keys and values of the wrong type: reported, and left as they are.
+            "port: x\nitems: [{nam: a, labels: 3}]\nother: {y: 1}",
+            "items: {name: a}",
+            "[1, 2]",
+        ] {
+            let tree = Tree::document(&yaml(values));
+            let mut in_tree = tree.clone();
+            let tree_violations = fill_and_check(&mut in_tree, &schema);
+            let (plain, plain_violations) = check_into_filled_node(tree, &schema);
+            assert_eq!(plain, in_tree.into_node(), "{values}");
+            assert_eq!(plain_violations, tree_violations, "{values}");
+        }
+    }
 }
