@@ -420,10 +420,10 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
 /// name is undefined, as in ytt (`struct` comes from `@ytt:struct`).
 const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"];
 
-/// Every undefined name of the program, in starlark-go's order and words ([`resolve`]), as one
-/// error; starlark-rust would report only the first (and a global used before its assignment
+/// Every undefined name of the program and every name its `load`s refuse, in starlark-go's order
+/// and words ([`resolve`]), as one error; starlark-rust would report only the first (and a global used before its assignment
 /// only when it runs).
-fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
+fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
         globals()
@@ -436,7 +436,7 @@ fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<Tem
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)
     };
-    let mut found = resolve::undefined_names(ast, &|n| predeclared.contains(n))
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n))
         .into_iter()
         .map(|u| (line_of(u.span), u.message));
     let (line, message) = found.next()?;
@@ -585,7 +585,7 @@ fn run_unguarded(
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
     let mut ast = parse(source.clone())?;
-    if let Some(e) = undefined_names(name, program, &ast) {
+    if let Some(e) = resolve_errors(name, program, &ast) {
         return Err(e);
     }
     if let Some(guarded) = budget::guard_source(&ast, &source) {
