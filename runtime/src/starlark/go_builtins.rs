@@ -89,6 +89,12 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         shift_count(true, x, y).map_err(starlark::Error::new_other)?;
         super::int_budget::shift_fits(x, y)?;
+        // starlark-rust shifts an int of 32 bits within 32 bits, losing the bits shifted out
+        // (`1 << 31` is -2147483648 there, 2147483648 in starlark-go); 64 bits hold any such
+        // shift by less than 32.
+        if let (Some(a), Some(n @ 0..32)) = (x.unpack_i32(), y.unpack_i32()) {
+            return Ok(heap.alloc(i64::from(a) << n));
+        }
         x.left_shift(y, heap)
     }
 
