@@ -590,7 +590,12 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
                 builtin()?
             )),
             ("range", p) => {
-                let n = p.strip_prefix('a')?;
+                // starlark-rust's parameters `a1`, `a2`, `step`.
+                let n = if p == "step" {
+                    "3"
+                } else {
+                    p.strip_prefix('a')?
+                };
                 Some(format!("range: for parameter {n}: got {ty}, want int"))
             }
             ("enumerate", "start") => {
