@@ -166,9 +166,7 @@ fn in_argument_list(code: &str) -> bool {
             const KEYWORDS: [&str; 11] = [
                 "and", "or", "not", "in", "if", "else", "elif", "for", "return", "lambda", "while",
             ];
-            // ytt puts a node's value `#@ EXPR` in parentheses, where schemac calls
-            // `__ytt_set(EXPR)`.
-            !KEYWORDS.contains(&word.as_str()) && word != "__ytt_set"
+            !KEYWORDS.contains(&word.as_str())
         }
         _ => false,
     }
