@@ -15,6 +15,11 @@ pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
 /// [`go_wording`] knowing the code `before` the error: inside the argument list of a call or
 /// of a `def`, where the crate wants `')'`, starlark-go wants `','`.
 pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
+    if msg.ends_with("`load` must only occur at the top of a module") && before.is_some_and(in_def)
+    {
+        // starlark-go's resolver (a load in a top-level `if` or `for` is no error there).
+        return Some("load statement within a function".into());
+    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if rest == "unfinished string literal" {
         return Some("unexpected newline in string".into());
@@ -170,6 +175,25 @@ fn in_argument_list(code: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:
+/// some line above it, less indented than every line between, starts with `def `.
+fn in_def(code: &str) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut lines = code.lines().rev();
+    let Some(mut within) = lines.next().map(indent) else {
+        return false;
+    };
+    for l in lines.filter(|l| !l.trim().is_empty()) {
+        if indent(l) < within {
+            if l.trim_start().starts_with("def ") {
+                return true;
+            }
+            within = indent(l);
+        }
+    }
+    false
 }
 
 /// `'x'` for a punctuation symbol written `'x'`.
