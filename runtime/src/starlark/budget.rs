@@ -19,7 +19,7 @@ use starlark::values::dict::DictRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
-use super::go_builtins::INDEX;
+use super::go_builtins::{ASSIGNING, INDEX};
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
@@ -157,6 +157,8 @@ fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
 ///   which charges their items to the budget before anything runs;
 /// - `OBJ.M(ARGS)` for a method `M` of [`SIZED_METHODS`] becomes `METHOD("M", OBJ, ARGS)`
 ///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
+/// - the right side of `OBJ[I] = V` passes through [`ASSIGNING`] (starlark-go's errors for a
+///   frozen or iterated list or dict), when `OBJ` and `I` are plain;
 /// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
 ///   index out of range);
 /// - `LHS <<= N` is written `LHS = SHIFT_LEFT(LHS, N)`, and so for the other augmented
@@ -313,6 +315,18 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         e.visit_expr(|c| expr(c, source, out));
     }
     fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
+        if let StmtP::Assign(a) = &s.node {
+            // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.
+            let text =
+                |e: &AstExpr| &source[e.span.begin().get() as usize..e.span.end().get() as usize];
+            if let AssignTargetP::Index(parts) = &a.lhs.node {
+                let (obj, index) = (text(&parts.0), text(&parts.1));
+                if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
+                    let open = format!("{ASSIGNING}({obj}, {index}, ");
+                    Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
+                }
+            }
+        }
         if let StmtP::AssignModify(lhs, op, rhs) = &s.node {
             // `LHS <<= N` becomes `LHS = SHIFT_LEFT(LHS, N)` (and so for `%=`, `>>=`, `|=`), when
             // `LHS` calls nothing and the statement stands on one line without a comment.
