@@ -34,6 +34,12 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let got = token(got)?;
+    if matches!(got.as_str(), "')'" | "']'" | "'}'")
+        && before.is_some_and(|b| open_brackets(b).is_empty())
+    {
+        // starlark-go's scanner refuses a closing bracket that closes nothing.
+        return Some(format!("unexpected {got}"));
+    }
     let want = match want {
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
@@ -126,30 +132,8 @@ fn token(what: &str) -> Option<String> {
 /// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s
 /// parameters (it follows a name that is not a keyword, a closing bracket or a string).
 fn in_argument_list(code: &str) -> bool {
-    let mut open: Vec<usize> = Vec::new();
+    let open = open_brackets(code);
     let bytes = code.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'(' | b'[' | b'{' => open.push(i),
-            b')' | b']' | b'}' => {
-                open.pop();
-            }
-            _ => {}
-        }
-        i += 1;
-    }
     let Some(&at) = open.last() else {
         return false;
     };
@@ -175,6 +159,36 @@ fn in_argument_list(code: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Where the brackets left open in `code` are, outermost first (brackets in strings and
+/// comments do not count; a closing bracket with none open is skipped).
+fn open_brackets(code: &str) -> Vec<usize> {
+    let mut open: Vec<usize> = Vec::new();
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => open.push(i),
+            b')' | b']' | b'}' => {
+                open.pop();
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    open
 }
 
 /// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:
