@@ -20,6 +20,9 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's resolver (a load in a top-level `if` or `for` is no error there).
         return Some("load statement within a function".into());
     }
+    if missing_else(msg) {
+        return Some("conditional expression without else clause".into());
+    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if rest == "unfinished string literal" {
         return Some("unexpected newline in string".into());
@@ -82,7 +85,13 @@ pub(super) fn template_hint(message: &str) -> &'static str {
 /// Whether a parser error `msg` stopped at the end of a line: starlark-go places that token
 /// (`got newline`) on the next line.
 pub(super) fn at_newline(msg: &str) -> bool {
-    msg.starts_with("Parse error: unexpected new line, expected ")
+    // A conditional without `else` is placed at its `if`, on the line that ends.
+    msg.starts_with("Parse error: unexpected new line, expected ") && !missing_else(msg)
+}
+
+/// Whether `msg` is the crate's error for `x if c` without `else`, whatever token follows.
+fn missing_else(msg: &str) -> bool {
+    msg.starts_with("Parse error: unexpected ") && msg.ends_with(", expected keyword 'else'")
 }
 
 /// Whether `source` ends inside brackets, with nothing but blank lines after its line `line`
