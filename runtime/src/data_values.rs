@@ -85,6 +85,8 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
     for source in &r.data_values {
         match source {
             DataValues::Files(path) => {
+                // A library's files are read and checked, and their values dropped.
+                let (lib, path) = library_ref(path, "Extracting data value from file")?;
                 let files = crate::inputs::data_values_files(path, &r.symlinks).map_err(|e| {
                     CheckError::new(
                         ErrorKind::Io,
@@ -99,9 +101,10 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                         )));
                     }
                     // ytt names the flag's path (a directory too) when it finds annotations.
-                    out.extend(plain_documents(
-                        &file.name, path, &file.text, r.strict, sources,
-                    )?);
+                    let docs = plain_documents(&file.name, path, &file.text, r.strict, sources)?;
+                    if lib.is_none() {
+                        out.extend(docs);
+                    }
                 }
             }
             DataValues::Inline { name, text } => {
@@ -114,7 +117,7 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                 out.extend(key_value_document(assignment, *yaml, r.strict, sources)?)
             }
             DataValues::KeyFile(assignment) => {
-                out.push(key_file_document(assignment, &r.symlinks, sources)?)
+                out.extend(key_file_document(assignment, &r.symlinks, sources)?)
             }
             DataValues::Node { name, text, node } => {
                 sources.add(name, text);
@@ -178,7 +181,7 @@ fn key_value_document(
             "Extracting data value from KV: Expected format key=value",
         )
     })?;
-    let Some(k) = root_key(k)? else {
+    let Some(k) = root_key(k, "Extracting data value from KV")? else {
         return Ok(None);
     };
     let label = FileName::unique(if yaml {
@@ -207,7 +210,7 @@ fn key_file_document(
     kv: &str,
     symlinks: &crate::inputs::Symlinks,
     sources: &mut SourceLines,
-) -> Result<Tree, CheckError> {
+) -> Result<Option<Tree>, CheckError> {
     let (k, path) = kv.split_once('=').ok_or_else(|| {
         CheckError::new(
             ErrorKind::Usage,
@@ -226,10 +229,14 @@ fn key_file_document(
             format!("Extracting data value from file: {step}{e}"),
         )
     })?;
+    // ytt reads the file before it looks at the key.
+    let Some(k) = root_key(k, "Extracting data value from file")? else {
+        return Ok(None);
+    };
     let label = FileName::unique(&format!("(data-value-file arg) {kv}"));
     sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
-    Ok(doc(
+    Ok(Some(doc(
         nested(
             k.split('.'),
             TreeValue::Scalar(Value::Str(text.into())),
@@ -237,38 +244,34 @@ fn key_file_document(
             sources,
         ),
         pos,
-    ))
+    )))
 }
 
-/// The key of a `[@lib:]key=value` flag when it targets the root library; `None` for a
-/// library (libraries are not evaluated here, so their values are dropped).
-fn root_key(k: &str) -> Result<Option<&str>, CheckError> {
-    let err = |m: String| {
-        CheckError::new(
+/// ytt's split of a flag's argument into a library reference and the rest: `@lib:rest` names
+/// the library `@lib`; an argument without `@` in front, or without a `:`, is all rest.
+fn library_ref<'a>(arg: &'a str, context: &str) -> Result<(Option<&'a str>, &'a str), CheckError> {
+    match arg.split_once(':') {
+        Some(("@", _)) => Err(CheckError::new(
             ErrorKind::Usage,
-            format!("Extracting data value from KV: {m}"),
-        )
-    };
-    match k.strip_prefix('@') {
-        Some(rest) => {
-            let (lib, key) = rest
-                .split_once(':')
-                .ok_or_else(|| err(format!("Expected library ref to end with ':' in '{k}'")))?;
-            if lib.is_empty() {
-                return Err(err("Expected library ref to not be empty".into()));
-            }
-            if key.contains(':') {
-                return Err(err(format!(
-                    "Expected at most one library-key separator ':' in '{k}'"
-                )));
-            }
-            Ok(None)
-        }
-        None if k.contains(':') => Err(err(format!(
-            "Expected at most one library-key separator ':' in '{k}'"
-        ))),
-        None => Ok(Some(k)),
+            format!("{context}: Expected library ref to not be empty"),
+        )),
+        Some((lib, rest)) if lib.starts_with('@') => Ok((Some(lib), rest)),
+        _ => Ok((None, arg)),
     }
+}
+
+/// The key of a `[@lib:]key=value` flag (or the prefix of `--data-values-env`) when it targets
+/// the root library; `None` for a library (libraries are not evaluated here, so their values
+/// are dropped). `context` starts ytt's error.
+fn root_key<'a>(k: &'a str, context: &str) -> Result<Option<&'a str>, CheckError> {
+    let (lib, key) = library_ref(k, context)?;
+    if key.contains(':') {
+        return Err(CheckError::new(
+            ErrorKind::Usage,
+            format!("{context}: Expected at most one library-key separator ':' in '{key}'"),
+        ));
+    }
+    Ok(lib.is_none().then_some(key))
 }
 
 fn has_comments(node: &RawNode) -> bool {
@@ -284,6 +287,10 @@ fn env_documents(
     strict: bool,
     sources: &mut SourceLines,
 ) -> Result<Vec<Tree>, CheckError> {
+    let in_prefix = format!("Extracting data values from env under prefix '{prefix}'");
+    let Some(prefix) = root_key(prefix, &in_prefix)? else {
+        return Ok(Vec::new());
+    };
     let start = format!("{prefix}_");
     let mut out = Vec::new();
     for (name, value) in std::env::vars_os() {
@@ -291,7 +298,7 @@ fn env_documents(
             continue;
         };
         let context = format!(
-            "Extracting data values from env under prefix '{prefix}': Extracting data value from env variable '{}'",
+            "{in_prefix}: Extracting data value from env variable '{}'",
             name.to_string_lossy()
         );
         let Ok(key) = std::str::from_utf8(key) else {

@@ -293,6 +293,44 @@ fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
         .min()
 }
 
+/// The line ytt shows for a syntax error read on generated line `gen_line` after a node's
+/// annotations (a comment after the last one hid its closing parenthesis): ytt starts a node
+/// after its annotations, so the token there is on the node's line. When the annotation's
+/// arguments were only a comment (`#@schema/nullable # why`), the line after it became an
+/// argument, as the node's start does in ytt: the token is then ytt's next line, the node's
+/// value code or else the node's own line.
+fn after_annotations_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let lines: Vec<&str> = program.source.lines().take(gen_line + 1).collect();
+    let is = |i: usize, code: &str| {
+        lines
+            .get(i)
+            .is_some_and(|l| l.trim_start().starts_with(code))
+    };
+    let annotation = |i: usize| is(i, "__ytt_ann(");
+    let only_comment = |i: usize| {
+        lines[i]
+            .split_once("__ytt_pack(")
+            .is_some_and(|(_, args)| args.trim_start().starts_with('#'))
+    };
+    let (last, argument) = match gen_line {
+        g if g >= 1 && annotation(g - 1) && !annotation(g) => (g - 1, None),
+        g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && only_comment(g - 2) => {
+            (g - 2, Some(g - 1))
+        }
+        _ => return None,
+    };
+    let start = (0..last)
+        .rev()
+        .find(|&i| !annotation(i))
+        .filter(|&i| is(i, "__ytt_start("))?;
+    // A map or array value is a node of its own in ytt, started on the node's line.
+    let at = match argument {
+        Some(a) if is(a, "__ytt_set(") => a,
+        _ => start,
+    };
+    program.line_map.get(at).copied()
+}
+
 fn to_template_error(
     name: &str,
     program: &Program,
@@ -308,10 +346,16 @@ fn to_template_error(
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
-        if next == 1 {
-            next_node_line(program, gen_line).unwrap_or(line)
-        } else {
+        // Where ytt's generated code differs in order, the first token of a line is another.
+        let code = program.source.lines().nth(gen_line).unwrap_or("");
+        let indent = code.len() - code.trim_start().len();
+        let line_start = next == 1 || (parsing && s.resolve_span().begin.column == indent);
+        if !line_start {
             line
+        } else {
+            after_annotations_line(program, gen_line)
+                .or_else(|| next_node_line(program, gen_line))
+                .unwrap_or(line)
         }
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
@@ -420,10 +464,10 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
 /// name is undefined, as in ytt (`struct` comes from `@ytt:struct`).
 const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"];
 
-/// Every undefined name of the program, in starlark-go's order and words ([`resolve`]), as one
-/// error; starlark-rust would report only the first (and a global used before its assignment
+/// Every undefined name of the program and every name its `load`s refuse, in starlark-go's order
+/// and words ([`resolve`]), as one error; starlark-rust would report only the first (and a global used before its assignment
 /// only when it runs).
-fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
+fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
         globals()
@@ -436,7 +480,7 @@ fn undefined_names(name: &str, program: &Program, ast: &AstModule) -> Option<Tem
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         program.line_map.get(gen_line).copied().unwrap_or(0)
     };
-    let mut found = resolve::undefined_names(ast, &|n| predeclared.contains(n))
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n))
         .into_iter()
         .map(|u| (line_of(u.span), u.message));
     let (line, message) = found.next()?;
@@ -585,7 +629,7 @@ fn run_unguarded(
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
     let mut ast = parse(source.clone())?;
-    if let Some(e) = undefined_names(name, program, &ast) {
+    if let Some(e) = resolve_errors(name, program, &ast) {
         return Err(e);
     }
     if let Some(guarded) = budget::guard_source(&ast, &source) {

@@ -599,14 +599,18 @@ fn values_written_out_are_sized_before_they_are_written() {
         assert!(err.contains(heap), "{expr}: {err}");
         assert!(err.contains("values.yml:5 |"), "{expr}: {err}");
     }
-    // A list that holds itself: ytt overflows its stack; the depth budget stops it.
-    let values =
-        format!("{loads}#@ l = []\n#@ l.append(l)\n#@data/values\n---\na: #@ json.encode(l)\n");
-    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
-    assert!(
-        err.contains("value nested deeper than 100000 levels: a list or dict inside itself"),
-        "{err}"
-    );
+    // A list that holds itself: ytt overflows its stack; the depth budget stops it (struct's
+    // copies overflowed schemac's stack and aborted).
+    let loads = format!("{loads}#@ load(\"@ytt:struct\", \"struct\")\n");
+    for expr in ["json.encode(l)", "struct.encode(l)", "struct.decode(l)"] {
+        let values =
+            format!("{loads}#@ l = []\n#@ l.append(l)\n#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(
+            err.contains("value nested deeper than 100000 levels: a list or dict inside itself"),
+            "{expr}: {err}"
+        );
+    }
     // Small ones answer as in ytt: tests/cases/starlark/sized-writers-small.
 }
 

@@ -11,8 +11,6 @@
 //! the heap) before the comprehension starts. `join`, `replace` and `format` calls go through
 //! [`METHOD`], which sizes the string they make first.
 
-use std::collections::HashMap;
-
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::eval::Evaluator;
@@ -21,7 +19,7 @@ use starlark::values::dict::DictRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
-use super::go_builtins::INDEX;
+use super::go_builtins::{ASSIGNING, INDEX};
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
@@ -159,8 +157,12 @@ fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
 ///   which charges their items to the budget before anything runs;
 /// - `OBJ.M(ARGS)` for a method `M` of [`SIZED_METHODS`] becomes `METHOD("M", OBJ, ARGS)`
 ///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
+/// - the right side of `OBJ[I] = V` passes through [`ASSIGNING`] (starlark-go's errors for a
+///   frozen or iterated list or dict), when `OBJ` and `I` are plain;
 /// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
 ///   index out of range);
+/// - `LHS <<= N` is written `LHS = SHIFT_LEFT(LHS, N)`, and so for the other augmented
+///   assignments whose operator [`guard_repetition`] replaces but `*=` ([`augmented_function`]);
 /// - the right side of `LHS *= N` passes through [`TIMES`] (given `LHS` again), which sizes the
 ///   repetition first. When `LHS` calls a function or spans lines (and evaluating it twice
 ///   could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1] *= TIMES(T0[T1], N)`
@@ -313,6 +315,43 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         e.visit_expr(|c| expr(c, source, out));
     }
     fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
+        if let StmtP::Assign(a) = &s.node {
+            // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.
+            let text =
+                |e: &AstExpr| &source[e.span.begin().get() as usize..e.span.end().get() as usize];
+            if let AssignTargetP::Index(parts) = &a.lhs.node {
+                let (obj, index) = (text(&parts.0), text(&parts.1));
+                if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
+                    let open = format!("{ASSIGNING}({obj}, {index}, ");
+                    Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
+                }
+            }
+        }
+        if let StmtP::AssignModify(lhs, op, rhs) = &s.node {
+            // `LHS <<= N` becomes `LHS = SHIFT_LEFT(LHS, N)` (and so for `%=`, `>>=`, `|=`), when
+            // `LHS` calls nothing and the statement stands on one line without a comment.
+            let (lhs_end, rhs_begin) = (lhs.span.end().get() as usize, rhs.span.begin().get());
+            let target = &source[lhs.span.begin().get() as usize..lhs_end];
+            let between = &source[lhs_end..rhs_begin as usize];
+            if let Some((binary, function)) = augmented_function(op) {
+                let operator = between.find(&format!("{binary}="));
+                let plain = !target.contains(['(', '\n']) && !between.contains(['\n', '#']);
+                if let (Some(at), true) = (operator, plain) {
+                    let at = lhs_end + at;
+                    let len = (rhs.span.end().get() as usize - at) as isize;
+                    let edits = [
+                        (
+                            at,
+                            (1, -len),
+                            binary.len() + 1,
+                            format!("= {function}({target}, "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, len), 0, ")".to_string()),
+                    ];
+                    Edit::extend(out, edits);
+                }
+            }
+        }
         if let StmtP::AssignModify(lhs, AssignOp::Multiply, rhs) = &s.node {
             let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
             let target = source.get(begin as usize..end as usize).unwrap_or("(");
@@ -434,18 +473,43 @@ pub(super) const REPEAT: &str = "__schemac_mul";
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule) {
-    ast.replace_binary_operators(&HashMap::from([
-        ("*".to_string(), REPEAT.to_string()),
-        ("%".to_string(), PERCENT.to_string()),
-        ("<<".to_string(), super::go_builtins::SHIFT_LEFT.to_string()),
-        (
-            ">>".to_string(),
-            super::go_builtins::SHIFT_RIGHT.to_string(),
-        ),
-        ("in".to_string(), super::go_builtins::IN.to_string()),
-        ("not in".to_string(), super::go_builtins::NOT_IN.to_string()),
-        ("|".to_string(), super::go_builtins::BIT_OR.to_string()),
-    ]));
+    ast.replace_binary_operators(
+        &OPERATOR_FUNCTIONS
+            .iter()
+            .map(|(op, f)| (op.to_string(), f.to_string()))
+            .collect(),
+    );
+}
+
+/// The function [`guard_repetition`] calls for each binary operator it replaces.
+const OPERATOR_FUNCTIONS: [(&str, &str); 7] = [
+    ("*", REPEAT),
+    ("%", PERCENT),
+    ("<<", super::go_builtins::SHIFT_LEFT),
+    (">>", super::go_builtins::SHIFT_RIGHT),
+    ("in", super::go_builtins::IN),
+    ("not in", super::go_builtins::NOT_IN),
+    ("|", super::go_builtins::BIT_OR),
+];
+
+/// The operator of `LHS op= RHS` and the function [`guard_source`] writes it as
+/// (`LHS = FUNCTION(LHS, RHS)`), for the augmented assignments whose binary operator
+/// [`guard_repetition`] replaces (`*=` has [`TIMES`] instead).
+fn augmented_function(
+    op: &starlark::syntax::ast::AssignOp,
+) -> Option<(&'static str, &'static str)> {
+    use starlark::syntax::ast::AssignOp;
+    let binary = match op {
+        AssignOp::Percent => "%",
+        AssignOp::LeftShift => "<<",
+        AssignOp::RightShift => ">>",
+        AssignOp::BitOr => "|",
+        _ => return None,
+    };
+    OPERATOR_FUNCTIONS
+        .iter()
+        .copied()
+        .find(|(o, _)| *o == binary)
 }
 
 /// The global function every `%` of a program calls: `FMT % ARGS` sized first.

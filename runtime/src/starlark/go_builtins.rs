@@ -19,6 +19,10 @@ pub(super) const IN: &str = "__schemac_in";
 pub(super) const NOT_IN: &str = "__schemac_not_in";
 pub(super) const BIT_OR: &str = "__schemac_or";
 
+/// The function the right side of `OBJ[INDEX] = VALUE` passes through (see
+/// [`super::go_methods::element_assignment`]).
+pub(super) const ASSIGNING: &str = "__schemac_assigning";
+
 /// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
 /// unhashable value is in no dict.
 fn contains<'v>(
@@ -81,6 +85,16 @@ fn shift_count(
 /// Builtins that behave as in starlark-go, which ytt embeds.
 #[starlark::starlark_module]
 pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
+    /// `VALUE`, once `OBJ[INDEX] = VALUE` is known not to change a frozen or iterated
+    /// container ([`super::go_methods::element_assignment`]).
+    fn __schemac_assigning<'v>(
+        #[starlark(require = pos)] obj: starlark::values::Value<'v>,
+        #[starlark(require = pos)] index: starlark::values::Value<'v>,
+        #[starlark(require = pos)] value: starlark::values::Value<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        super::go_methods::element_assignment(obj, index, value)
+    }
+
     /// `a << b` with starlark-go's checks of the count ([`shift_count`]).
     fn __schemac_shl<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
@@ -89,6 +103,12 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         shift_count(true, x, y).map_err(starlark::Error::new_other)?;
         super::int_budget::shift_fits(x, y)?;
+        // starlark-rust shifts an int of 32 bits within 32 bits, losing the bits shifted out
+        // (`1 << 31` is -2147483648 there, 2147483648 in starlark-go); 64 bits hold any such
+        // shift by less than 32.
+        if let (Some(a), Some(n @ 0..32)) = (x.unpack_i32(), y.unpack_i32()) {
+            return Ok(heap.alloc(i64::from(a) << n));
+        }
         x.left_shift(y, heap)
     }
 
@@ -459,7 +479,10 @@ fn go_error(message: String) -> starlark::Error {
 
 /// starlark-go's error for `x[i]` when `i` is an int outside the range of a string (its bytes),
 /// list or tuple `x`.
-fn out_of_range(x: starlark::values::Value, i: starlark::values::Value) -> Option<String> {
+pub(super) fn out_of_range(
+    x: starlark::values::Value,
+    i: starlark::values::Value,
+) -> Option<String> {
     let ty = x.get_type();
     let len = match ty {
         "string" => x.unpack_str()?.len() as i64,

@@ -211,6 +211,50 @@ fn delegate<'v>(
     })
 }
 
+/// `OBJ[INDEX] = VALUE` checked first (see [`super::budget::guard_source`]) as starlark-go's
+/// `setIndex` checks it: a list's index (its type, then its range), then a frozen or iterated
+/// list or dict (`cannot insert into hash table during iteration`); a string, tuple, number,
+/// set or struct takes no assignment. `VALUE` otherwise: any other error is left to the assignment.
+pub(super) fn element_assignment<'v>(
+    obj: Value<'v>,
+    index: Value<'v>,
+    value: Value<'v>,
+) -> starlark::Result<Value<'v>> {
+    let ty = obj.get_type();
+    let verb = match ty {
+        "list" => "assign to element of",
+        "dict" => "insert into",
+        "string" | "tuple" | "int" | "float" | "bool" | "NoneType" | "range" | "set" | "struct" => {
+            return error(format!("{ty} value does not support item assignment"));
+        }
+        _ => return Ok(value),
+    };
+    if ty == "list" {
+        if index.get_type() != "int" {
+            return error(format!("got {}, want int", index.get_type()));
+        }
+        if index.unpack_i32().is_none() {
+            return error(format!("{} out of range", index.to_repr()));
+        }
+        if let Some(message) = super::go_builtins::out_of_range(obj, index) {
+            return error(message);
+        }
+    }
+    if obj.unpack_frozen().is_some() {
+        return error(format!("cannot {verb} frozen {}", container(ty)));
+    }
+    match obj.set_at(index, value) {
+        Err(e)
+            if e.without_diagnostic()
+                .to_string()
+                .starts_with("This operation mutates an iterable") =>
+        {
+            error(format!("cannot {verb} {} during iteration", container(ty)))
+        }
+        _ => Ok(value),
+    }
+}
+
 /// starlark-go's name of a list or dict in its mutation errors.
 fn container(ty: &str) -> &'static str {
     if ty == "list" {

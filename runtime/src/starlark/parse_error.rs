@@ -15,6 +15,14 @@ pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
 /// [`go_wording`] knowing the code `before` the error: inside the argument list of a call or
 /// of a `def`, where the crate wants `')'`, starlark-go wants `','`.
 pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
+    if msg.ends_with("`load` must only occur at the top of a module") && before.is_some_and(in_def)
+    {
+        // starlark-go's resolver (a load in a top-level `if` or `for` is no error there).
+        return Some("load statement within a function".into());
+    }
+    if missing_else(msg) {
+        return Some("conditional expression without else clause".into());
+    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if rest == "unfinished string literal" {
         return Some("unexpected newline in string".into());
@@ -29,6 +37,12 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let got = token(got)?;
+    if matches!(got.as_str(), "')'" | "']'" | "'}'")
+        && before.is_some_and(|b| open_brackets(b).is_empty())
+    {
+        // starlark-go's scanner refuses a closing bracket that closes nothing.
+        return Some(format!("unexpected {got}"));
+    }
     let want = match want {
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
@@ -71,7 +85,13 @@ pub(super) fn template_hint(message: &str) -> &'static str {
 /// Whether a parser error `msg` stopped at the end of a line: starlark-go places that token
 /// (`got newline`) on the next line.
 pub(super) fn at_newline(msg: &str) -> bool {
-    msg.starts_with("Parse error: unexpected new line, expected ")
+    // A conditional without `else` is placed at its `if`, on the line that ends.
+    msg.starts_with("Parse error: unexpected new line, expected ") && !missing_else(msg)
+}
+
+/// Whether `msg` is the crate's error for `x if c` without `else`, whatever token follows.
+fn missing_else(msg: &str) -> bool {
+    msg.starts_with("Parse error: unexpected ") && msg.ends_with(", expected keyword 'else'")
 }
 
 /// Whether `source` ends inside brackets, with nothing but blank lines after its line `line`
@@ -121,6 +141,38 @@ fn token(what: &str) -> Option<String> {
 /// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s
 /// parameters (it follows a name that is not a keyword, a closing bracket or a string).
 fn in_argument_list(code: &str) -> bool {
+    let open = open_brackets(code);
+    let bytes = code.as_bytes();
+    let Some(&at) = open.last() else {
+        return false;
+    };
+    if bytes[at] != b'(' {
+        return false;
+    }
+    let head = code[..at].trim_end();
+    match head.chars().last() {
+        Some(')' | ']' | '"' | '\'') => true,
+        Some(c) if c.is_alphanumeric() || c == '_' => {
+            let word: String = head
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            const KEYWORDS: [&str; 11] = [
+                "and", "or", "not", "in", "if", "else", "elif", "for", "return", "lambda", "while",
+            ];
+            !KEYWORDS.contains(&word.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// Where the brackets left open in `code` are, outermost first (brackets in strings and
+/// comments do not count; a closing bracket with none open is skipped).
+fn open_brackets(code: &str) -> Vec<usize> {
     let mut open: Vec<usize> = Vec::new();
     let bytes = code.as_bytes();
     let mut i = 0;
@@ -145,33 +197,26 @@ fn in_argument_list(code: &str) -> bool {
         }
         i += 1;
     }
-    let Some(&at) = open.last() else {
+    open
+}
+
+/// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:
+/// some line above it, less indented than every line between, starts with `def `.
+fn in_def(code: &str) -> bool {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut lines = code.lines().rev();
+    let Some(mut within) = lines.next().map(indent) else {
         return false;
     };
-    if bytes[at] != b'(' {
-        return false;
-    }
-    let head = code[..at].trim_end();
-    match head.chars().last() {
-        Some(')' | ']' | '"' | '\'') => true,
-        Some(c) if c.is_alphanumeric() || c == '_' => {
-            let word: String = head
-                .chars()
-                .rev()
-                .take_while(|c| c.is_alphanumeric() || *c == '_')
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
-            const KEYWORDS: [&str; 11] = [
-                "and", "or", "not", "in", "if", "else", "elif", "for", "return", "lambda", "while",
-            ];
-            // ytt puts a node's value `#@ EXPR` in parentheses, where schemac calls
-            // `__ytt_set(EXPR)`.
-            !KEYWORDS.contains(&word.as_str()) && word != "__ytt_set"
+    for l in lines.filter(|l| !l.trim().is_empty()) {
+        if indent(l) < within {
+            if l.trim_start().starts_with("def ") {
+                return true;
+            }
+            within = indent(l);
         }
-        _ => false,
     }
+    false
 }
 
 /// `'x'` for a punctuation symbol written `'x'`.

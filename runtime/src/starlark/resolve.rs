@@ -1,8 +1,8 @@
-//! Undefined names as starlark-go reports them. starlark-rust stops at the first name it cannot
-//! resolve; starlark-go (ytt's interpreter) lists every one, each with a spelling hint
+//! Undefined names, and names `load` refuses (`_private`, empty), as starlark-go's resolver
+//! reports them. starlark-rust stops at the first name it cannot resolve; starlark-go (ytt's interpreter) lists every one, each with a spelling hint
 //! (`undefined: nme (did you mean name?)`), in the order of its resolver:
 //!
-//! - first the uses in the module's own top level, in source order (default values of
+//! - first the uses in the module's own top level and the refused `load` names, in source order (default values of
 //!   parameters and the first iterable of a comprehension belong to the block around them); a
 //!   top-level use sees only the globals bound before it;
 //! - then each function, lambda and comprehension of the top level, in source order, where a
@@ -27,18 +27,18 @@ use starlark::syntax::ast::{
 };
 use starlark::syntax::AstModule;
 
-/// An undefined name: where it is used and starlark-go's message.
-pub(super) struct Undefined {
+/// An undefined name or a refused `load` name: where it is and starlark-go's message.
+pub(super) struct ResolveError {
     pub span: Span,
     pub message: String,
 }
 
 /// Every undefined name of `ast` in starlark-go's order; `predeclared` says which names the
 /// interpreter provides. Names of schemac's own code (`__...`) are never suggested.
-pub(super) fn undefined_names(
+pub(super) fn resolve_errors(
     ast: &AstModule,
     predeclared: &dyn Fn(&str) -> bool,
-) -> Vec<Undefined> {
+) -> Vec<ResolveError> {
     let mut walk = Walk {
         blocks: vec![Block::default()],
         current: 0,
@@ -79,13 +79,14 @@ struct Walk<'p> {
     blocks: Vec<Block>,
     current: usize,
     predeclared: &'p dyn Fn(&str) -> bool,
-    /// The undefined names of the top level, found as the walk meets them.
-    top_level: Vec<Undefined>,
+    /// The undefined names of the top level and the names `load` refuses, found as the walk
+    /// meets them.
+    top_level: Vec<ResolveError>,
 }
 
 impl Walk<'_> {
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
-    fn undefined(&self, u: &Use) -> Undefined {
+    fn undefined(&self, u: &Use) -> ResolveError {
         let name = source_name(&u.name);
         let candidates: Vec<&str> = self
             .candidates(u.block)
@@ -104,7 +105,7 @@ impl Walk<'_> {
             }
             (None, _) => String::new(),
         };
-        Undefined {
+        ResolveError {
             span: u.span,
             message: format!("undefined: {name}{hint}"),
         }
@@ -213,7 +214,27 @@ impl Walk<'_> {
                 self.bind(&d.name.node.ident);
                 self.function(&d.params, |w| w.stmt(&d.body));
             }
-            StmtP::Load(l) => l.args.iter().for_each(|a| self.bind(&a.local.node.ident)),
+            StmtP::Load(l) => {
+                for a in &l.args {
+                    // starlark-go's resolver refuses these names where it meets them (starlark-rust
+                    // would fail only when the load runs, in its own words).
+                    let their = a.their.node.as_str();
+                    let refused = match their.chars().next() {
+                        None => Some("load: empty identifier".to_string()),
+                        Some('_') => Some(format!(
+                            "load: names with leading underscores are not exported: {their}"
+                        )),
+                        Some(_) => None,
+                    };
+                    if let Some(message) = refused {
+                        self.top_level.push(ResolveError {
+                            span: a.their.span,
+                            message,
+                        });
+                    }
+                    self.bind(&a.local.node.ident);
+                }
+            }
         }
     }
 

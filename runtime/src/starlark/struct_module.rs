@@ -77,13 +77,19 @@ where
 }
 
 /// A deep copy of `v` as plain data: lists for lists, tuples and sets; structs for dicts and
-/// structs when `to_struct` (`encode`), dicts for both otherwise (`decode`).
+/// structs when `to_struct` (`encode`), dicts for both otherwise (`decode`). `depth` counts the
+/// collections around `v`: a list inside itself is an error at the depth budget, where ytt's
+/// Go runs out of stack.
 fn plain_copy<'v>(
     name: &str,
     v: Value<'v>,
     heap: Heap<'v>,
     to_struct: bool,
+    depth: usize,
 ) -> anyhow::Result<Value<'v>> {
+    if depth >= crate::yaml::parse::budget::max_value_depth() {
+        return Err(super::nested_too_deep());
+    }
     let items: Option<Vec<Value<'v>>> = if let Some(list) = ListRef::from_value(v) {
         Some(list.iter().collect())
     } else if let Some(tuple) = TupleRef::from_value(v) {
@@ -100,7 +106,7 @@ fn plain_copy<'v>(
     if let Some(items) = items {
         let copied = items
             .into_iter()
-            .map(|x| plain_copy(name, x, heap, to_struct))
+            .map(|x| plain_copy(name, x, heap, to_struct, depth + 1))
             .collect::<anyhow::Result<Vec<_>>>()?;
         return Ok(heap.alloc(copied));
     }
@@ -120,7 +126,10 @@ fn plain_copy<'v>(
                         super::go_repr(k)
                     )
                 })?;
-                fields.insert(key.to_string(), plain_copy(name, x, heap, to_struct)?);
+                fields.insert(
+                    key.to_string(),
+                    plain_copy(name, x, heap, to_struct, depth + 1)?,
+                );
             }
             return Ok(heap.alloc(YttStruct::new(fields)));
         }
@@ -128,8 +137,8 @@ fn plain_copy<'v>(
             .into_iter()
             .map(|(k, x)| {
                 Ok((
-                    plain_copy(name, k, heap, to_struct)?,
-                    plain_copy(name, x, heap, to_struct)?,
+                    plain_copy(name, k, heap, to_struct, depth + 1)?,
+                    plain_copy(name, x, heap, to_struct, depth + 1)?,
                 ))
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
@@ -172,7 +181,7 @@ pub(super) fn struct_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "struct.encode";
-        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, true)
+        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, true, 0)
     }
 
     fn decode<'v>(
@@ -181,7 +190,7 @@ pub(super) fn struct_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "struct.decode";
-        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, false)
+        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, false, 0)
     }
 
     /// `bind(f, a, ...)`: `f` with its first arguments given.

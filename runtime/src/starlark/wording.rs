@@ -155,9 +155,31 @@ fn multiplicative_op(span: Option<&str>) -> Option<&str> {
         .rfind(|o| ["*", "/", "//", "%"].contains(o))
 }
 
+/// starlark-go's refusal of `x += y` that extends a list in place, when the list is frozen (a
+/// global of a loaded file) or being iterated; `None` for any other error. Only a list is
+/// changed in place by `+=`; an indexed target (`l[0] += y`) fails on its assignment instead,
+/// whose container the message does not name.
+fn augmented_list_refused(msg: &str, span: Option<&str>) -> Option<String> {
+    let (target, _) = span?.split_once("+=")?;
+    if target.contains(['[', '.', '(']) {
+        return None;
+    }
+    if msg == "Immutable" {
+        Some("cannot apply += to frozen list".into())
+    } else if msg.starts_with("This operation mutates an iterable for an iterator while iterating")
+    {
+        Some("cannot apply += to list during iteration".into())
+    } else {
+        None
+    }
+}
+
 /// Rewords a starlark-rust error message as starlark-go words it. `span` is the source text of
 /// the expression that failed, when known (it names operators that the message does not).
 pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
+    if let Some(message) = augmented_list_refused(msg, span) {
+        return message;
+    }
     if let Some(name) = msg
         .strip_prefix("Variable `")
         .and_then(|r| r.split_once("` not found"))
@@ -590,7 +612,12 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
                 builtin()?
             )),
             ("range", p) => {
-                let n = p.strip_prefix('a')?;
+                // starlark-rust's parameters `a1`, `a2`, `step`.
+                let n = if p == "step" {
+                    "3"
+                } else {
+                    p.strip_prefix('a')?
+                };
                 Some(format!("range: for parameter {n}: got {ty}, want int"))
             }
             ("enumerate", "start") => {
