@@ -77,12 +77,15 @@ pub fn check_into_filled_node(mut tree: Tree, ty: &Type) -> (Node, Vec<TypeViola
 struct FillAndCheck {
     out: Vec<TypeViolation>,
     /// The field of each item of the maps being walked, a map's after its parents' (`NONE` for
-    /// an undeclared key): one buffer for the whole walk.
+    /// an undeclared key, marked `REPEATED` after the field's first item): one buffer for the
+    /// whole walk.
     fields: Vec<u32>,
 }
 
 /// An item of [`FillAndCheck::fields`] whose key its map does not declare.
 const NONE: u32 = u32::MAX;
+/// The mark of an item of [`FillAndCheck::fields`] whose field an earlier item has.
+const REPEATED: u32 = 1 << 31;
 
 impl FillAndCheck {
     /// Checks what `tree` holds and fills in its defaults (unless `fill` is false: the second
@@ -111,8 +114,8 @@ impl FillAndCheck {
                 for item in items.iter() {
                     match declared.position(key_of(item)) {
                         Some(i) => {
-                            seen.insert(i);
-                            self.fields.push(i as u32);
+                            let repeated = if seen.insert(i) { 0 } else { REPEATED };
+                            self.fields.push(i as u32 | repeated);
                         }
                         None => {
                             self.fields.push(NONE);
@@ -122,14 +125,14 @@ impl FillAndCheck {
                 }
                 let missing = if fill { fields.len() - seen.len } else { 0 };
                 let mut entries = Vec::with_capacity(if plain { items.len() + missing } else { 0 });
-                let mut met = FieldSet::new(fields.len());
                 for (k, item) in items.iter_mut().enumerate() {
                     let field = self.fields[base + k];
                     let value = if field == NONE {
                         take(&mut item.value)
                     } else {
-                        let first = met.insert(field as usize);
-                        self.node(item, &fields[field as usize].ty, fill && first, plain)
+                        let first = field & REPEATED == 0;
+                        let ty = &fields[(field & !REPEATED) as usize].ty;
+                        self.node(item, ty, fill && first, plain)
                     };
                     if plain {
                         let key = match &mut item.kind {

@@ -556,8 +556,8 @@ fn str_key_eq(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// A 64-bit summary of the string keys seen so far in a map (one bit per length and first and
-/// last byte): a key whose bit is not set yet is surely new, with no compare. [`KeySet`]'s
-/// for maps too small to hash.
+/// last byte): a key whose bit is not set yet is surely new, with no compare. [`KeySet`] uses
+/// one for maps too small to hash.
 #[derive(Default)]
 struct KeyBloom(u64);
 
