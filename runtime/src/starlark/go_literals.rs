@@ -10,7 +10,10 @@
 //!   an octal escape past `\377` is `invalid escape sequence \400`, and `\x` without two hex
 //!   digits is `truncated escape sequence \x4` or `invalid escape sequence \x4g`;
 //! - `b'x'` is the name `b` followed by a string (starlark-go has no bytes literal), so it is
-//!   the parser's error rather than bytes.
+//!   the parser's error rather than bytes;
+//! - a tab outside strings and comments is a space, as starlark-go's scanner skips it (the
+//!   crate's lexer refuses every tab; ytt re-indents code lines by their `end`s, so a tab
+//!   never indents).
 //!
 //! Escapes of bytes past ASCII (`'\xff'`, `'\377'`) make a string that is not UTF-8 in
 //! starlark-go (ytt writes it as `!!binary`); here they stay the characters U+0080 to U+00FF.
@@ -60,6 +63,10 @@ fn scan(src: &str, edits: &mut Vec<(usize, usize, String)>) -> Result<(), Litera
                 }
             }
             b'"' | b'\'' => i = string(b, i, false, &mut line, edits)?,
+            b'\t' => {
+                edits.push((i, i + 1, " ".into()));
+                i += 1;
+            }
             c if c.is_ascii_alphabetic() || c == b'_' || c >= 0x80 => {
                 let start = i;
                 while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] >= 0x80)

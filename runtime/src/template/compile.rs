@@ -114,6 +114,9 @@ struct Compiler {
     scanner: LineScanner,
     /// The statement being continued on the next lines is a `def`.
     pending_def: bool,
+    /// The statement being continued on the next lines is a `return` whose value
+    /// `__ytt_ctx_end(` was opened around: it is closed where the statement ends.
+    open_return: bool,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -228,6 +231,7 @@ impl Compiler {
             frames: Vec::new(),
             scanner: LineScanner::default(),
             pending_def: false,
+            open_return: false,
         }
     }
 
@@ -468,6 +472,12 @@ impl Compiler {
                 self.out.push_str(text);
                 self.out.push('\n');
                 self.line_map.push(line);
+                if self.open_return && !self.scanner.is_open() {
+                    // On a line of its own, past a comment that may end this one.
+                    self.out.push_str(")\n");
+                    self.line_map.push(line);
+                    self.open_return = false;
+                }
                 if opens_block {
                     // A statement such as `if a and \` + `b:` opens its block on its last line.
                     let is_def = self.pending_def;
@@ -560,8 +570,11 @@ impl Compiler {
                     self.emit(line, d + 2, "break");
                     return Ok(());
                 }
-                let stmt = if in_def && first == "return" {
-                    wrap_return(&stmt)
+                // A one-line `def g(): return 1` inside a function has no context of its own.
+                let stmt = if in_def && first != "def" {
+                    let (stmt, open) = super::lexer::wrap_returns(&stmt, self.scanner.is_open());
+                    self.open_return = open;
+                    stmt
                 } else {
                     stmt
                 };
@@ -636,6 +649,7 @@ fn while_condition(stmt: &str) -> Option<&str> {
     if !rest.starts_with([' ', '(', '\t']) {
         return None;
     }
+    let rest = super::lexer::without_comment(rest);
     Some(rest.trim().strip_suffix(':')?.trim())
 }
 
@@ -646,18 +660,10 @@ fn first_word(stmt: &str) -> &str {
     &stmt[..end]
 }
 
-fn wrap_return(stmt: &str) -> String {
-    let rest = stmt["return".len()..].trim();
-    if rest.is_empty() {
-        "return __ytt_ctx_end(None)".to_string()
-    } else {
-        format!("return __ytt_ctx_end({rest})")
-    }
-}
-
-/// Splits `schema/validation min=1` into the name and the argument text.
+/// Splits `schema/validation min=1` into the name and the argument text, at the first space
+/// (as ytt does: `schema/nullable<TAB>` is a name of its own, which no annotation has).
 pub fn split_annotation(text: &str) -> (&str, &str) {
-    match text.find(char::is_whitespace) {
+    match text.find(' ') {
         Some(i) => (&text[..i], &text[i..]),
         None => (text, ""),
     }

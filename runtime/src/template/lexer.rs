@@ -25,6 +25,12 @@ pub struct LineScanner {
 }
 
 impl LineScanner {
+    /// Whether the logical line goes on after the last line scanned (an open bracket or
+    /// string, or a `\` at its end).
+    pub fn is_open(&self) -> bool {
+        self.depth > 0 || self.string.is_some() || self.backslash
+    }
+
     pub fn scan(&mut self, line: &str) -> CodeLine {
         let continuation = self.depth > 0 || self.string.is_some() || self.backslash;
         self.backslash = false;
@@ -85,6 +91,111 @@ impl LineScanner {
             return CodeLine::Continuation { opens_block };
         }
         CodeLine::Statement { opens_block }
+    }
+}
+
+/// The code of a line that starts a statement, without its comment (`1 # c` → `1 `).
+pub fn without_comment(line: &str) -> &str {
+    let mut string: Option<char> = None;
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match string {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => string = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => string = Some(c),
+            None if c == '#' => return &line[..i],
+            None => {}
+        }
+    }
+    line
+}
+
+/// A statement of a template function with each `return X` in it made
+/// `return __ytt_ctx_end(X)` (which ends the function's node context): a `return` that starts
+/// the statement, follows a `;` or ends a one-line compound (`if c: return 1`). When the
+/// statement goes on past this line (`continues`), the last return's value is left open, and
+/// the second result says so: its `)` goes where the statement ends. A comment is not part of a
+/// value.
+pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
+    const OPEN: &str = "return __ytt_ctx_end(";
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = String::with_capacity(stmt.len() + 32);
+    let (mut copied, mut value_at) = (0, None::<usize>);
+    let close = |out: &mut String, value: &str| {
+        out.push_str(match value.trim() {
+            "" => "None",
+            v => v,
+        });
+        out.push(')');
+    };
+    let (mut string, mut depth, mut at_start) = (None::<(char, bool)>, 0i32, true);
+    let mut chars = stmt.char_indices().peekable();
+    let mut code_end = stmt.len();
+    while let Some((at, c)) = chars.next() {
+        if let Some((q, triple)) = string {
+            if c == '\\' {
+                chars.next();
+            } else if c == q && (!triple || stmt[at..].starts_with(&q.to_string().repeat(3))) {
+                string = None;
+                if triple {
+                    chars.next();
+                    chars.next();
+                }
+            }
+            continue;
+        }
+        match c {
+            '#' => {
+                code_end = at;
+                break;
+            }
+            '"' | '\'' => {
+                let triple = stmt[at..].starts_with(&c.to_string().repeat(3));
+                string = Some((c, triple));
+                if triple {
+                    chars.next();
+                    chars.next();
+                }
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ';' | ':' if depth == 0 => {
+                if let (';', Some(v)) = (c, value_at.take()) {
+                    close(&mut out, &stmt[v..at]);
+                    copied = at;
+                }
+                at_start = true;
+                continue;
+            }
+            c if c.is_whitespace() => continue,
+            _ if at_start && value_at.is_none() && stmt[at..].starts_with("return") => {
+                if !stmt[at + 6..].starts_with(ident) {
+                    out.push_str(&stmt[copied..at]);
+                    out.push_str(OPEN);
+                    value_at = Some(at + 6);
+                    copied = at + 6;
+                }
+            }
+            _ => {}
+        }
+        at_start = false;
+    }
+    match value_at {
+        Some(v) if continues => {
+            out.push_str(stmt[v..].trim_start());
+            (out, true)
+        }
+        Some(v) => {
+            close(&mut out, &stmt[v..code_end]);
+            (out, false)
+        }
+        None => {
+            out.push_str(&stmt[copied..]);
+            (out, false)
+        }
     }
 }
 
@@ -169,6 +280,39 @@ mod tests {
         assert!(!opens("if x: return 1"));
         assert!(!opens("x = {'a:': 1}"));
         assert!(!opens("y = \"ends with:\""));
+    }
+
+    #[test]
+    fn comments_end_the_code_outside_strings() {
+        assert_eq!(without_comment("while c: # c"), "while c: ");
+        assert_eq!(
+            without_comment(" '#' + \"#\\\"#\" # c"),
+            " '#' + \"#\\\"#\" "
+        );
+        assert_eq!(without_comment("# only"), "");
+    }
+
+    #[test]
+    fn returns_end_the_node_context() {
+        let wrapped = |s: &str| wrap_returns(s, false).0;
+        assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end(1)");
+        assert_eq!(wrapped("return"), "return __ytt_ctx_end(None)");
+        assert_eq!(wrapped("return # c"), "return __ytt_ctx_end(None)");
+        assert_eq!(wrapped("x = 1; return x"), "x = 1; return __ytt_ctx_end(x)");
+        assert_eq!(
+            wrapped("if c: return {'a': 1}; y = 2"),
+            "if c: return __ytt_ctx_end({'a': 1}); y = 2"
+        );
+        assert_eq!(wrapped("returns = 1"), "returns = 1");
+        assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
+        assert_eq!(
+            wrap_returns("return [1, # c", true),
+            ("return __ytt_ctx_end([1, # c".to_string(), true)
+        );
+        assert_eq!(
+            wrap_returns("x = [1,", true),
+            ("x = [1,".to_string(), false)
+        );
     }
 
     #[test]

@@ -28,9 +28,10 @@ pub struct Comment {
 }
 
 impl Comment {
-    /// `#@name ...` annotates a node; `#@ code` (a space after `#@`) is Starlark code.
+    /// `#@name ...` annotates a node; `#@ code` (a space after `#@`) is Starlark code. Only a
+    /// space makes code: ytt reads `#@<TAB>x = 1` as an annotation named `<TAB>x`.
     pub fn is_annotation(&self) -> bool {
-        self.text.chars().next().is_some_and(|c| !c.is_whitespace())
+        !self.text.is_empty() && !self.text.starts_with(' ')
     }
 }
 
