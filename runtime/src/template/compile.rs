@@ -115,7 +115,7 @@ struct Compiler {
     /// The statement being continued on the next lines is a `def`.
     pending_def: bool,
     /// The statement being continued on the next lines is a `return` whose value
-    /// `__ytt_ctx_end(` was opened around: it is closed where the statement ends.
+    /// `__ytt_ctx_end((` was opened around: it is closed where the statement ends.
     open_return: bool,
 }
 
@@ -474,7 +474,7 @@ impl Compiler {
                 self.line_map.push(line);
                 if self.open_return && !self.scanner.is_open() {
                     // On a line of its own, past a comment that may end this one.
-                    self.out.push_str(")\n");
+                    self.out.push_str("))\n");
                     self.line_map.push(line);
                     self.open_return = false;
                 }
@@ -759,7 +759,8 @@ mod tests {
         let p =
             compile_starlark("def f(x):\n  if x:\n    return 1\n  end\n  return 2\nend\n").unwrap();
         assert!(
-            p.source.contains("  if x:\n    return __ytt_ctx_end(1)\n"),
+            p.source
+                .contains("  if x:\n    return __ytt_ctx_end((1))\n"),
             "{}",
             p.source
         );

@@ -114,13 +114,14 @@ pub fn without_comment(line: &str) -> &str {
 }
 
 /// A statement of a template function with each `return X` in it made
-/// `return __ytt_ctx_end(X)` (which ends the function's node context): a `return` that starts
+/// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
 /// the statement, follows a `;` or ends a one-line compound (`if c: return 1`). When the
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
 /// value.
 pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
-    const OPEN: &str = "return __ytt_ctx_end(";
+    // Two parentheses: `return 1, 2` returns a tuple, not two arguments.
+    const OPEN: &str = "return __ytt_ctx_end((";
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
@@ -129,7 +130,7 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
             "" => "None",
             v => v,
         });
-        out.push(')');
+        out.push_str("))");
     };
     let (mut string, mut depth, mut at_start) = (None::<(char, bool)>, 0i32, true);
     let mut chars = stmt.char_indices().peekable();
@@ -295,19 +296,22 @@ mod tests {
     #[test]
     fn returns_end_the_node_context() {
         let wrapped = |s: &str| wrap_returns(s, false).0;
-        assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end(1)");
-        assert_eq!(wrapped("return"), "return __ytt_ctx_end(None)");
-        assert_eq!(wrapped("return # c"), "return __ytt_ctx_end(None)");
-        assert_eq!(wrapped("x = 1; return x"), "x = 1; return __ytt_ctx_end(x)");
+        assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
+        assert_eq!(wrapped("return"), "return __ytt_ctx_end((None))");
+        assert_eq!(wrapped("return # c"), "return __ytt_ctx_end((None))");
+        assert_eq!(
+            wrapped("x = 1; return x"),
+            "x = 1; return __ytt_ctx_end((x))"
+        );
         assert_eq!(
             wrapped("if c: return {'a': 1}; y = 2"),
-            "if c: return __ytt_ctx_end({'a': 1}); y = 2"
+            "if c: return __ytt_ctx_end(({'a': 1})); y = 2"
         );
         assert_eq!(wrapped("returns = 1"), "returns = 1");
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
             wrap_returns("return [1, # c", true),
-            ("return __ytt_ctx_end([1, # c".to_string(), true)
+            ("return __ytt_ctx_end(([1, # c".to_string(), true)
         );
         assert_eq!(
             wrap_returns("x = [1,", true),
