@@ -164,9 +164,9 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
             '(' | '[' | '{' => depth += 1,
             ')' | ']' | '}' => depth -= 1,
             ';' | ':' if depth == 0 => {
-                if let (';', Some(v)) = (c, value_at.take()) {
+                if let Some(v) = value_at.filter(|_| c == ';') {
                     close(&mut out, &stmt[v..at]);
-                    copied = at;
+                    (copied, value_at) = (at, None);
                 }
                 at_start = true;
                 continue;
@@ -308,6 +308,10 @@ mod tests {
             "if c: return __ytt_ctx_end(({'a': 1})); y = 2"
         );
         assert_eq!(wrapped("returns = 1"), "returns = 1");
+        assert_eq!(
+            wrapped("return lambda x: x"),
+            "return __ytt_ctx_end((lambda x: x))"
+        );
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
             wrap_returns("return [1, # c", true),
