@@ -465,11 +465,16 @@ impl Compiler {
     fn code(&mut self, comment: &Comment) -> Result<(), CompileError> {
         let line = comment.line;
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
+        let in_string = self.scanner.in_string();
         let scanned = self.scanner.scan(text);
         match scanned {
             CodeLine::Continuation { opens_block } => {
-                // Inside brackets or a string: copy verbatim.
-                self.out.push_str(text);
+                // Inside brackets or a string: copy verbatim, `assert` renamed outside strings.
+                if in_string {
+                    self.out.push_str(text);
+                } else {
+                    self.out.push_str(&rename_assert(text));
+                }
                 self.out.push('\n');
                 self.line_map.push(line);
                 if self.open_return && !self.scanner.is_open() {

@@ -31,6 +31,11 @@ impl LineScanner {
         self.depth > 0 || self.string.is_some() || self.backslash
     }
 
+    /// Whether the next line starts inside a string.
+    pub fn in_string(&self) -> bool {
+        self.string.is_some()
+    }
+
     pub fn scan(&mut self, line: &str) -> CodeLine {
         let continuation = self.depth > 0 || self.string.is_some() || self.backslash;
         self.backslash = false;
