@@ -73,6 +73,16 @@ fn globals() -> &'static Globals {
     })
 }
 
+/// A program's source with its literals made to read as starlark-go reads them (see
+/// `go_literals`), for code that parses a program without running it (the rule compiler);
+/// `None` when starlark-go refuses one of them.
+pub fn source_as_go_reads(source: &str) -> Option<String> {
+    match go_literals::go_literals(source) {
+        Ok(fixed) => Some(fixed.unwrap_or_else(|| source.to_string())),
+        Err(_) => None,
+    }
+}
+
 /// starlark-go's text of a float as ytt's fork writes it (`%g`, six significant digits).
 pub fn go_float(f: f64) -> String {
     crate::rules::float_repr(f)

@@ -91,7 +91,9 @@ impl Program {
             let raw = schemac_runtime::yaml::parse::parse_file(name, text, false).ok()?;
             compile(&raw).ok()?
         };
-        let ast = AstModule::parse(name, program.source, &dialect()).ok()?;
+        // The literals as starlark-go reads them (`r"a\"b"`, `0755`, a tab between tokens).
+        let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
+        let ast = AstModule::parse(name, source, &dialect()).ok()?;
         let index = self.modules.len();
         self.modules.push(Module {
             name: name.to_string(),

@@ -9,6 +9,7 @@
 //! - in a string, `\u` and `\U` are no escapes (`'\u00e9'` is the six characters, as in ytt),
 //!   an octal escape past `\377` is `invalid escape sequence \400`, and `\x` without two hex
 //!   digits is `truncated escape sequence \x4` or `invalid escape sequence \x4g`;
+//! - a raw string keeps a `\` before its quote (`r"a\"b"` is the four characters `a\"b`);
 //! - `b'x'` is the name `b` followed by a string (starlark-go has no bytes literal), so it is
 //!   the parser's error rather than bytes;
 //! - a tab outside strings and comments is a space, as starlark-go's scanner skips it (the
@@ -206,6 +207,24 @@ fn string(
     *line += b[body.clone()].iter().filter(|&&c| c == b'\n').count();
     let after = end + open;
     if raw {
+        // starlark-go keeps a raw string's `\` before its quote (`r"a\"b"` is `a\"b`, as in
+        // Python); the crate drops it: such a literal becomes the plain string it means.
+        let mut i = body.start;
+        while i < body.end {
+            if b[i] == b'\\' && b.get(i + 1) == Some(&q) {
+                let quotes = std::str::from_utf8(&b[start..start + open]).unwrap_or("\"");
+                let mut text = String::new();
+                for c in String::from_utf8_lossy(&b[body.clone()]).chars() {
+                    if c == '\\' || c == char::from(q) {
+                        text.push('\\');
+                    }
+                    text.push(c);
+                }
+                edits.push((start - 1, after, format!("{quotes}{text}{quotes}")));
+                break;
+            }
+            i += if b[i] == b'\\' { 2 } else { 1 };
+        }
         return Ok(after);
     }
     let err = |message: String| {
@@ -261,6 +280,13 @@ mod tests {
 
     fn refused(src: &str) -> String {
         go_literals(src).unwrap_err().0.message
+    }
+
+    #[test]
+    fn raw_strings_keep_a_backslash_before_their_quote() {
+        assert_eq!(fixed(r#"x = r"a\"b""#), r#"x = "a\\\"b""#);
+        assert_eq!(fixed(r#"x = r"""a\"""b""""#), r#"x = """a\\\"\"\"b""""#);
+        assert_eq!(fixed(r#"x = r"a\nb""#), r#"x = r"a\nb""#);
     }
 
     #[test]
