@@ -7,6 +7,7 @@ mod assertion;
 pub mod budget;
 pub mod builder;
 pub mod convert;
+mod error_line;
 mod go_builtins;
 mod go_format;
 mod go_literals;
@@ -351,8 +352,9 @@ fn to_template_error(
     let raw = e.without_diagnostic().to_string();
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(parsing && parse_error::at_newline(&raw));
+    let mut message = error_message(e);
     let line = e.span().map(|s| {
-        let gen_line = s.resolve_span().begin.line + next;
+        let gen_line = s.resolve_span().begin.line + next + error_line(s, &message, parsing);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
@@ -375,7 +377,6 @@ fn to_template_error(
         starlark::ErrorKind::Scope(_) => true,
         _ => false,
     };
-    let mut message = error_message(e);
     if parsing {
         let code = e
             .span()
@@ -418,7 +419,7 @@ fn to_template_error(
     let mut stack = if compile_time {
         Vec::new()
     } else {
-        call_stack(name, program, e, sources)
+        call_stack(name, program, e, &message, sources)
     };
     if let Some(lambda) = check_lambda(e) {
         if stack.is_empty() {
@@ -500,6 +501,15 @@ fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<Temp
     })
 }
 
+/// How many lines past the start of the failing expression `span` starlark-go places a
+/// runtime error (see [`error_line`]); 0 for a syntax error.
+fn error_line(span: &starlark::codemap::FileSpan, message: &str, parsing: bool) -> usize {
+    if parsing {
+        return 0;
+    }
+    error_line::lines_into(span.source_span(), message)
+}
+
 /// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
 /// empty when the error is in the top level itself. Lines of this template are mapped back to
 /// its YAML; native functions (the builder's, the `@ytt:` modules') are not frames of their own.
@@ -507,6 +517,7 @@ fn call_stack(
     name: &str,
     program: &Program,
     e: &starlark::Error,
+    message: &str,
     sources: &Sources,
 ) -> Vec<crate::template::StackFrame> {
     use crate::template::StackFrame;
@@ -526,10 +537,8 @@ fn call_stack(
     };
     // Where the error itself is (in this template or in a loaded file).
     let at = e.span().map(|s| {
-        (
-            s.filename().to_string(),
-            map_line(s.filename(), s.resolve_span().begin.line),
-        )
+        let line = s.resolve_span().begin.line + error_line(s, message, false);
+        (s.filename().to_string(), map_line(s.filename(), line))
     });
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();

@@ -482,7 +482,7 @@ pub(super) fn guard_repetition(ast: &mut AstModule) {
 }
 
 /// The function [`guard_repetition`] calls for each binary operator it replaces.
-const OPERATOR_FUNCTIONS: [(&str, &str); 7] = [
+pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 7] = [
     ("*", REPEAT),
     ("%", PERCENT),
     ("<<", super::go_builtins::SHIFT_LEFT),

@@ -200,6 +200,7 @@ thread_local! {
 /// reads the code before the error first, so a syntax error there is reported instead.
 pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> TemplateError {
     if let Some((source, line_map)) = e.before {
+        let source = super::source_as_go_reads(&source).unwrap_or(source);
         if let Err(err) = AstModule::parse(name, source.clone(), &dialect()) {
             // The code stops where the error is: running out of it is no error of its own.
             let at_end = err

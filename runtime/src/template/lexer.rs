@@ -177,13 +177,15 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
                 continue;
             }
             c if c.is_whitespace() => continue,
-            _ if at_start && value_at.is_none() && stmt[at..].starts_with("return") => {
-                if !stmt[at + 6..].starts_with(ident) {
-                    out.push_str(&stmt[copied..at]);
-                    out.push_str(OPEN);
-                    value_at = Some(at + 6);
-                    copied = at + 6;
-                }
+            _ if at_start
+                && value_at.is_none()
+                && stmt[at..].starts_with("return")
+                && !stmt[at + 6..].starts_with(ident) =>
+            {
+                out.push_str(&stmt[copied..at]);
+                out.push_str(OPEN);
+                value_at = Some(at + 6);
+                copied = at + 6;
             }
             _ => {}
         }

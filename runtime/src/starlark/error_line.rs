@@ -1,0 +1,139 @@
+//! Where starlark-go places a failing expression that spans lines. starlark-rust's span of an
+//! expression starts at its first token; starlark-go gives a binary expression the position of
+//! its operator and an index expression that of its `[`: ytt reports `(None\n  + 1)` on the
+//! second line.
+
+/// How many lines into the failing expression `text` starlark-go places the error `message`
+/// (ytt's wording) it raised: 0 but for a binary operator or an index on a later line.
+pub(super) fn lines_into(text: &str, message: &str) -> usize {
+    // An operator or index that schemac made a call of its own function (`__schemac_at(x, i)`,
+    // `__schemac_mul(a, b)`, laid out as the source) is at the comma between the operands,
+    // whatever its error.
+    let called = std::iter::once(super::go_builtins::INDEX)
+        .chain(super::budget::OPERATOR_FUNCTIONS.iter().map(|(_, f)| *f))
+        .find_map(|f| text.strip_prefix(f)?.strip_prefix('('));
+    if let Some(operands) = called {
+        let at = operands
+            .strip_suffix(')')
+            .and_then(|o| top_level(o, ",").first().copied());
+        return at.map_or(0, |at| operands[..at].matches('\n').count());
+    }
+    let token = match message.strip_prefix("unknown binary op: ") {
+        // `unknown binary op: int + string`
+        Some(rest) => match rest.split(' ').nth(1) {
+            Some(op) if op.chars().all(|c| OPERATOR_CHARS.contains(c)) => op,
+            _ => return 0,
+        },
+        None if message.contains(" out of range") || message.contains(" not in dict") => "[",
+        // A shift's count that is not an integer.
+        None if message.starts_with("got ") && message.ends_with(", want int") => {
+            let last = |op| top_level(text, op).last().copied();
+            let at = last("<<").max(last(">>"));
+            return at.map_or(0, |at| text[..at].matches('\n').count());
+        }
+        None => return 0,
+    };
+    // The last operator of a left-associative chain is the one that failed last; a span may
+    // take in the parentheses around the expression.
+    let at = top_level(text, token).last().copied().or_else(|| {
+        let inner = text.strip_prefix('(')?.strip_suffix(')')?;
+        Some(1 + *in_line(inner, token, false).last()?)
+    });
+    at.map_or(0, |at| text[..at].matches('\n').count())
+}
+
+const OPERATOR_CHARS: &str = "+-*/%&|^<>=!~";
+
+/// Where `token` occurs in `text` outside brackets, strings and comments (an operator only
+/// where it is not part of a longer one).
+fn top_level(text: &str, token: &str) -> Vec<usize> {
+    // An expression's span is inside its brackets or lines joined by `\`, but the span of a
+    // statement whose condition failed (`if (a + b):`) goes on with its body.
+    let statement = ["if ", "elif ", "for ", "while "]
+        .iter()
+        .any(|k| text.starts_with(k));
+    in_line(text, token, statement)
+}
+
+/// [`top_level`], where a newline ends the search (`line_ends`) unless it is inside brackets or
+/// after a `\`.
+fn in_line(text: &str, token: &str, line_ends: bool) -> Vec<usize> {
+    let b = text.as_bytes();
+    let is_operator = token.chars().all(|c| OPERATOR_CHARS.contains(c));
+    let operator_at = |i: Option<usize>| {
+        i.and_then(|i| b.get(i))
+            .is_some_and(|&c| OPERATOR_CHARS.contains(c as char))
+    };
+    let (mut depth, mut found, mut i) = (0i32, Vec::new(), 0);
+    while i < b.len() {
+        // A span may start inside parentheses it closes (`lambda x: x)(True)`).
+        if depth <= 0
+            && text[i..].starts_with(token)
+            && !(is_operator
+                && (operator_at(i.checked_sub(1)) || operator_at(Some(i + token.len()))))
+        {
+            found.push(i);
+        }
+        match b[i] {
+            q @ (b'"' | b'\'') => {
+                let triple = b[i..].starts_with(&[q, q, q]);
+                i += if triple { 3 } else { 1 };
+                while i < b.len() {
+                    if b[i] == b'\\' {
+                        i += 2;
+                    } else if b[i] == q && (!triple || b[i..].starts_with(&[q, q, q])) {
+                        i += if triple { 3 } else { 1 };
+                        break;
+                    } else {
+                        i += 1;
+                    }
+                }
+                continue;
+            }
+            b'#' => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'\n'
+                if line_ends && depth <= 0 && !text[..i].trim_end_matches('\r').ends_with('\\') =>
+            {
+                break
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn operators_and_indexes_on_later_lines() {
+        let op = "unknown binary op: NoneType + int";
+        assert_eq!(lines_into("(None\n  + 1)", op), 1);
+        assert_eq!(lines_into("None \\\n  + 1", op), 1);
+        assert_eq!(lines_into("a + \\\n b + \"+\" \\\n + c", op), 2);
+        assert_eq!(lines_into("f(a\n + 1)", op), 0, "an argument's operator");
+        assert_eq!(lines_into("lambda x: x)(True) \\\n + 0", op), 1);
+        assert_eq!(lines_into("1\n  << None", "got NoneType, want int"), 1);
+        assert_eq!(lines_into("if (a + b):\n  x = 1 \\\n    + 0\n", op), 0);
+        assert_eq!(lines_into("a\n += 1", op), 0, "not the operator");
+        let index = "list index 5 out of range [-2:1]";
+        assert_eq!(lines_into("[1,\n  2][\n  5]", index), 1);
+        assert_eq!(lines_into("__schemac_at([1,\n  2], \n  5)", index), 1);
+        assert_eq!(lines_into("__schemac_mul(a,\n b)", "any"), 0);
+        assert_eq!(
+            lines_into("__schemac_shl(a\n, b)", "got NoneType, want int"),
+            1
+        );
+        assert_eq!(lines_into("x[\"a\"]\n", "key \"b\" not in dict"), 0);
+        assert_eq!(lines_into("f(\n 1)", "boom"), 0);
+    }
+}
