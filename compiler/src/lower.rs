@@ -604,12 +604,21 @@ impl Lowerer<'_> {
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
             if let Some(violation) = typecheck::fill_and_check_node(&mut v, ty).first() {
+                let mut failure = self.failure(tree, Some(ann));
+                // A value from a YAML fragment (`ex()` of a `def` with YAML) is quoted where
+                // it was written, after the annotation; a Starlark literal has the
+                // annotation's place.
+                let placed = !violation.pos.is_unknown() && violation.pos != ann.pos;
+                if placed && violation.pos.file == ann.pos.file {
+                    let line = |n: u32| (n, self.sources.line(&ann.pos.file, n).to_string());
+                    failure.lines = vec![line(ann.pos.line), line(violation.pos.line)];
+                }
                 return Err(SchemaReport {
                     summary: "Invalid schema - @schema/examples has wrong type".into(),
                     failures: vec![Failure {
                         found: Some(format!("{} (by {})", violation.found, ann.pos)),
                         expected: Some(violation.expected.clone()),
-                        ..self.failure(tree, Some(ann))
+                        ..failure
                     }],
                     misc: String::new(),
                 });
