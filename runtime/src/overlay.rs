@@ -609,7 +609,8 @@ fn merge_array_item(
         }
     }
     // Without `#@overlay/match`, an item that merges is appended and any other operation
-    // matches nothing (ytt does not check `expects` then); `#@overlay/match` needs `by=`.
+    // matches nothing (ytt does not check `expects` then; a replacement with `or_add=True` is
+    // appended); `#@overlay/match` needs `by=`.
     let merges = [
         "overlay/replace",
         "overlay/remove",
@@ -625,7 +626,7 @@ fn merge_array_item(
                 "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
             ))
         }
-        _ if merges || item.ann("overlay/append").is_some() => {
+        _ if merges || item.ann("overlay/append").is_some() || added_when_unmatched(&item) => {
             elems.push(item);
             return Ok(());
         }
