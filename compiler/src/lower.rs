@@ -601,9 +601,11 @@ impl Lowerer<'_> {
         let Some(ann) = tree.ann("schema/examples") else {
             return Ok(());
         };
+        // ytt reports every violation of every example.
+        let mut failures = Vec::new();
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
-            if let Some(violation) = typecheck::fill_and_check_node(&mut v, ty).first() {
+            for violation in typecheck::fill_and_check_node(&mut v, ty) {
                 let mut failure = self.failure(tree, Some(ann));
                 // A value from a YAML fragment (`ex()` of a `def` with YAML) is quoted where
                 // it was written, after the annotation; a Starlark literal has the
@@ -613,16 +615,21 @@ impl Lowerer<'_> {
                     let line = |n: u32| (n, self.sources.line(&ann.pos.file, n).to_string());
                     failure.lines = vec![line(ann.pos.line), line(violation.pos.line)];
                 }
-                return Err(SchemaReport {
-                    summary: "Invalid schema - @schema/examples has wrong type".into(),
-                    failures: vec![Failure {
-                        found: Some(format!("{} (by {})", violation.found, ann.pos)),
-                        expected: Some(violation.expected.clone()),
-                        ..failure
-                    }],
-                    misc: String::new(),
+                failures.push(Failure {
+                    description: violation.description,
+                    found: Some(format!("{} (by {})", violation.found, ann.pos)),
+                    expected: Some(violation.expected),
+                    hints: violation.hints,
+                    ..failure
                 });
             }
+        }
+        if !failures.is_empty() {
+            return Err(SchemaReport {
+                summary: "Invalid schema - @schema/examples has wrong type".into(),
+                failures,
+                misc: String::new(),
+            });
         }
         Ok(())
     }
