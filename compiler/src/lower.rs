@@ -608,12 +608,15 @@ impl Lowerer<'_> {
             for violation in typecheck::fill_and_check_node(&mut v, ty) {
                 let mut failure = self.failure(tree, Some(ann));
                 // A value from a YAML fragment (`ex()` of a `def` with YAML) is quoted where
-                // it was written, after the annotation; a Starlark literal has the
-                // annotation's place.
+                // it was written, after the annotation (a Starlark literal has the annotation's
+                // place); so is a node that a later schema file put under an earlier file's
+                // annotation: the annotation's line, then the node's, under the node's file.
                 let placed = !violation.pos.is_unknown() && violation.pos != ann.pos;
-                if placed && violation.pos.file == ann.pos.file {
-                    let line = |n: u32| (n, self.sources.line(&ann.pos.file, n).to_string());
-                    failure.lines = vec![line(ann.pos.line), line(violation.pos.line)];
+                let node = if placed { &violation.pos } else { &tree.pos };
+                if placed || ann.pos.file != tree.pos.file {
+                    let line = |p: &Pos| (p.line, self.sources.line(&p.file, p.line).to_string());
+                    failure.file = node.file.to_string();
+                    failure.lines = vec![line(&ann.pos), line(node)];
                 }
                 failures.push(Failure {
                     description: violation.description,
