@@ -601,19 +601,38 @@ impl Lowerer<'_> {
         let Some(ann) = tree.ann("schema/examples") else {
             return Ok(());
         };
+        // ytt reports every violation of every example.
+        let mut failures = Vec::new();
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
-            if let Some(violation) = typecheck::fill_and_check_node(&mut v, ty).first() {
-                return Err(SchemaReport {
-                    summary: "Invalid schema - @schema/examples has wrong type".into(),
-                    failures: vec![Failure {
-                        found: Some(format!("{} (by {})", violation.found, ann.pos)),
-                        expected: Some(violation.expected.clone()),
-                        ..self.failure(tree, Some(ann))
-                    }],
-                    misc: String::new(),
+            for violation in typecheck::fill_and_check_node(&mut v, ty) {
+                let mut failure = self.failure(tree, Some(ann));
+                // A value from a YAML fragment (`ex()` of a `def` with YAML) is quoted where
+                // it was written, after the annotation (a Starlark literal has the annotation's
+                // place); so is a node that a later schema file put under an earlier file's
+                // annotation: the annotation's line, then the node's, under the node's file.
+                let placed = !violation.pos.is_unknown() && violation.pos != ann.pos;
+                let node = if placed { &violation.pos } else { &tree.pos };
+                if placed || ann.pos.file != tree.pos.file {
+                    let line = |p: &Pos| (p.line, self.sources.line(&p.file, p.line).to_string());
+                    failure.file = node.file.to_string();
+                    failure.lines = vec![line(&ann.pos), line(node)];
+                }
+                failures.push(Failure {
+                    description: violation.description,
+                    found: Some(format!("{} (by {})", violation.found, ann.pos)),
+                    expected: Some(violation.expected),
+                    hints: violation.hints,
+                    ..failure
                 });
             }
+        }
+        if !failures.is_empty() {
+            return Err(SchemaReport {
+                summary: "Invalid schema - @schema/examples has wrong type".into(),
+                failures,
+                misc: String::new(),
+            });
         }
         Ok(())
     }

@@ -20,7 +20,7 @@ fn cases() -> Vec<PathBuf> {
             continue;
         }
         for case in std::fs::read_dir(group.path()).unwrap().flatten() {
-            if case.path().join("args").exists() {
+            if case.path().join("args").exists() || case.path().join("argv0").exists() {
                 out.push(case.path());
             }
         }
@@ -35,9 +35,15 @@ fn read(path: &Path) -> Vec<u8> {
 
 /// What differs between schemac's run of `case` and ytt's recorded one, if anything.
 fn run(case: &Path) -> Option<String> {
-    let args: Vec<String> = String::from_utf8(read(&case.join("args")))
+    // `args` holds one argument a line; `argv0` separates them by NUL bytes instead, for an
+    // argument that holds a newline (and `env0` the environment's `K=V` entries).
+    let (args_file, separator) = match case.join("argv0").exists() {
+        true => ("argv0", '\0'),
+        false => ("args", '\n'),
+    };
+    let args: Vec<String> = String::from_utf8(read(&case.join(args_file)))
         .unwrap()
-        .split('\n')
+        .split(separator)
         .filter(|a| !a.is_empty() && *a != "--data-values-inspect")
         .map(str::to_string)
         .collect();
@@ -55,8 +61,14 @@ fn run(case: &Path) -> Option<String> {
         .current_dir(case)
         .env_clear()
         .env("PATH", std::env::var_os("PATH").unwrap_or_default());
-    if let Ok(env) = std::fs::read_to_string(case.join("env")) {
-        for line in env.lines() {
+    let env = std::fs::read_to_string(case.join("env"))
+        .map(|env| env.lines().map(str::to_string).collect::<Vec<_>>())
+        .or_else(|_| {
+            std::fs::read_to_string(case.join("env0"))
+                .map(|env| env.split('\0').map(str::to_string).collect())
+        });
+    if let Ok(env) = env {
+        for line in env {
             if let Some((k, v)) = line.split_once('=') {
                 cmd.env(k, v);
             }

@@ -189,7 +189,8 @@ fn key_value_document(
     } else {
         "(data-value arg)"
     });
-    sources.add_source(label, kv);
+    // ytt quotes the whole argument as the value's line, however many lines it holds.
+    sources.add_source_unsplit(label, kv);
     let pos = Pos::new(label, 1);
     let leaf = if yaml {
         parse_yaml_value(
@@ -312,7 +313,7 @@ fn env_documents(
             if yaml { "-yaml" } else { "" }
         ));
         if let Some(v) = value.to_str() {
-            sources.add_source(
+            sources.add_source_unsplit(
                 label,
                 &format!("{key_name}={v}", key_name = name.to_string_lossy()),
             );

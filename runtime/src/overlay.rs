@@ -165,7 +165,9 @@ impl Expects {
         let mut message =
             format!("Expected number of matched nodes to be {wanted}, but was {found}");
         if !lines.is_empty() {
-            let lines: Vec<String> = lines.iter().map(|p| p.to_string()).collect();
+            // ytt sorts the positions as text: `schema.yml:13` before `schema.yml:4`.
+            let mut lines: Vec<String> = lines.iter().map(|p| p.to_string()).collect();
+            lines.sort_unstable();
             message.push_str(&format!(" (lines: {})", lines.join(", ")));
         }
         message
@@ -232,9 +234,22 @@ pub fn apply_document(
     if left.is_some() {
         check_annotations(&doc, None)?;
     }
+    // ytt overlays the document set and keeps its first document: one inserted before the
+    // result takes its place, as a replacement does; one appended or inserted after it is
+    // dropped.
+    let insert = doc.ann("overlay/insert");
+    if let (Some(insert), Some(_)) = (insert, &left) {
+        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+            return Err(Path::of(&doc, None).error(
+                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
+            ));
+        }
+    }
+    let before = insert.is_some_and(|a| truthy(kwarg(a, "before").as_deref()));
     match left {
         None => Ok(doc),
-        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
+        Some(_) if doc.ann("overlay/replace").is_some() || before => Ok(doc),
+        Some(left) if insert.is_some() || doc.ann("overlay/append").is_some() => Ok(left),
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
             if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
@@ -481,6 +496,16 @@ fn merge_map_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
+    // Only array items (and documents) are inserted or appended.
+    if let Some(op) = ["overlay/insert", "overlay/append"]
+        .into_iter()
+        .find(|op| item.ann(op).is_some())
+    {
+        return Err(path.error(format!(
+            "Found @{op} on map item ({}); only array items can be annotated with @{op}",
+            item.pos
+        )));
+    }
     let expects = defaults.expects(&item, mode, &path)?;
     // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
     // their `name`, ...) is tried on every item of the map; without it the item with the same
@@ -495,7 +520,7 @@ fn merge_map_item(
         Some(by) => {
             for (i, entry) in entries.iter().enumerate() {
                 if by
-                    .matches(i, &entry.value, &item.value, calls)
+                    .matches(key_of(entry), &entry.value, &item.value, calls)
                     .map_err(|e| path.error(e))?
                 {
                     matched.push(i);
@@ -584,7 +609,8 @@ fn merge_array_item(
         }
     }
     // Without `#@overlay/match`, an item that merges is appended and any other operation
-    // matches nothing (ytt does not check `expects` then); `#@overlay/match` needs `by=`.
+    // matches nothing (ytt does not check `expects` then; a replacement with `or_add=True` is
+    // appended); `#@overlay/match` needs `by=`.
     let merges = [
         "overlay/replace",
         "overlay/remove",
@@ -600,7 +626,7 @@ fn merge_array_item(
                 "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
             ))
         }
-        _ if merges || item.ann("overlay/append").is_some() => {
+        _ if merges || item.ann("overlay/append").is_some() || added_when_unmatched(&item) => {
             elems.push(item);
             return Ok(());
         }
@@ -615,7 +641,7 @@ fn merge_array_item(
     let mut matches = Vec::new();
     for (i, elem) in elems.iter().enumerate() {
         if by
-            .matches(i, &elem.value, &item.value, calls)
+            .matches(&Value::Int(i as i64), &elem.value, &item.value, calls)
             .map_err(|e| path.error(e))?
         {
             matches.push(i);

@@ -176,8 +176,9 @@ impl SchemaReport {
             out.push_str(&pad("|", ""));
             out.push('\n');
             for (i, (n, text)) in f.lines.iter().enumerate() {
-                // Lines that do not follow each other are separated by `| ...`.
-                if i > 0 && f.lines[i - 1].0 + 1 < *n {
+                // Lines that do not follow each other are separated by `| ...` (a line quoted
+                // twice is not; one before the last is).
+                if i > 0 && f.lines[i - 1].0 != *n && f.lines[i - 1].0 + 1 != *n {
                     out.push_str(&pad("|", ""));
                     out.push_str(" ...\n");
                 }

@@ -83,6 +83,21 @@ impl RuleName {
         self <= RuleName::OneOf
     }
 
+    /// Runs the rule on a node's value, as a validation does: ytt hands `min`, `max`, `one_of`
+    /// and `one_not_null` the node's value made a Go value and back, so an empty map or array
+    /// reaches them as `None` (a Starlark `check` call sees the value as it is).
+    pub fn check_node(self, arg: &Value, value: &Value) -> Option<RuleFailure> {
+        let converted = matches!(
+            self,
+            RuleName::Min | RuleName::Max | RuleName::OneOf | RuleName::OneNotNull
+        );
+        match value {
+            Value::Array(items) if converted && items.is_empty() => self.check(arg, &Value::Null),
+            Value::Map(entries) if converted && entries.is_empty() => self.check(arg, &Value::Null),
+            _ => self.check(arg, value),
+        }
+    }
+
     /// Runs the rule on `value` with its argument.
     pub fn check(self, arg: &Value, value: &Value) -> Option<RuleFailure> {
         match self {
@@ -200,12 +215,10 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             }
         }
         Err(Incomparable) => {
-            // Items of lists keep their own types; only the operands themselves go through
-            // ytt's conversion (an empty collection is None).
-            let (a, b) = match incomparable_pair(value, arg) {
-                (a, b) if std::ptr::eq(a, value) => (bound_operand_type(a), compared_type(b)),
-                (a, b) => (compared_type(a), compared_type(b)),
-            };
+            // Items of lists keep their own types (a validation's operand went through ytt's
+            // conversion in `check_node`).
+            let (a, b) = incomparable_pair(value, arg);
+            let (a, b) = (compared_type(a), compared_type(b));
             raised(expected(), format!("{a} {op} {b} not implemented"))
         }
     }
@@ -222,16 +235,6 @@ fn incomparable_pair<'a>(a: &'a Value, b: &'a Value) -> (&'a Value, &'a Value) {
         }
     }
     (a, b)
-}
-
-/// The type ytt's `assert.min`/`max` name for the value checked: an empty map or array reaches
-/// them as `None` (ytt converts it to a nil Go value).
-fn bound_operand_type(v: &Value) -> &'static str {
-    match v {
-        Value::Array(items) if items.is_empty() => "NoneType",
-        Value::Map(entries) if entries.is_empty() => "NoneType",
-        v => compared_type(v),
-    }
 }
 
 /// The type `assert.min`/`max` name for a compared value (of either side, at any depth): ytt
@@ -273,6 +276,10 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
         );
         return raised(expected, found);
     };
+    if entries.is_empty() {
+        // Only a Starlark `check` call sees an empty dict: a validation's is None.
+        return raised(expected, "value is empty".into());
+    }
     let keys: Vec<Value> = match arg {
         Value::Array(keys) => keys.iter().map(|k| k.value.clone()).collect(),
         _ => entries.iter().map(|e| e.key.clone()).collect(),
@@ -527,11 +534,16 @@ mod tests {
             .check(&list(&[Value::Int(0)]), &list(&[Value::Int(1)]))
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("value > [0]"));
-        // ytt hands an empty map to the comparison as None, a non-empty one as a dict.
+        // A validation hands an empty map to the comparison as None, a non-empty one as a
+        // dict; a Starlark `check` call sees the dict.
+        let f = RuleName::Min
+            .check_node(&Value::Int(1), &Value::Map(vec![]))
+            .unwrap();
+        assert_eq!(f.found.as_deref(), Some("NoneType >= int not implemented"));
         let f = RuleName::Min
             .check(&Value::Int(1), &Value::Map(vec![]))
             .unwrap();
-        assert_eq!(f.found.as_deref(), Some("NoneType >= int not implemented"));
+        assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
         let one = Value::Map(vec![MapEntry {
             key: Value::Str("a".into()),
             value: Node::new(Value::Int(1), Pos::unknown()),

@@ -328,14 +328,14 @@ pub fn run(
                 CallOutcome::Error(e) => out.push(violation(rule.description.clone(), e)),
             },
             Check::Named(r, arg) => {
-                if let Some(f) = r.check(arg, &value.value) {
+                if let Some(f) = r.check_node(arg, &value.value) {
                     out.push(violation(rule.description.clone(), f.found));
                 }
             }
         }
     }
     for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
-        if let Some(mut f) = rule.check(arg, &value.value) {
+        if let Some(mut f) = rule.check_node(arg, &value.value) {
             if v.tuple_args.contains(rule) {
                 f.expected = f
                     .expected

@@ -121,23 +121,28 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// Whether the item `left` (an array item's value at `index`, or a map item's value) is
-    /// matched for the new value `right`; `Err` is a matcher function's failure.
+    /// Whether the item `left` (an array item's value, or a map item's value) is matched for
+    /// the new value `right`; `Err` is a matcher function's failure. `at` is the old item's
+    /// index in its array, or its key in its map (what ytt gives a `by=` function first, and
+    /// what `overlay.index(i)` compares with `i`).
     pub(super) fn matches(
         &self,
-        index: usize,
+        at: &Value,
         left: &TreeValue,
         right: &TreeValue,
         calls: Calls,
     ) -> Result<bool, String> {
         // A combinator's failure names it before its inner matcher's (`overlay.or_op: ...`).
         let each = |m: &Matcher, name: &str| {
-            m.matches(index, left, right, calls)
+            m.matches(at, left, right, calls)
                 .map_err(|e| format!("overlay.{name}: {e}"))
         };
         Ok(match self {
             Matcher::All => true,
-            Matcher::Index(i) => *i == index as i64,
+            Matcher::Index(i) => match at {
+                Value::Int(at) => *i == *at,
+                _ => return Err("overlay.index_matcher: expected starlark.Int".into()),
+            },
             Matcher::Key(k) => same(key_value(left, k)?, key_value(right, k)?),
             Matcher::Nothing => false,
             Matcher::Subset(expected) => subset(left, expected),
@@ -160,8 +165,8 @@ impl<'a> Matcher<'a> {
             // ytt's `not_op` names itself `or_op` in its failures.
             Matcher::Not(inner) => !each(inner, "or_op")?,
             Matcher::Function(f) => {
-                let i = TreeValue::Scalar(Value::Int(index as i64));
-                match call(calls, f, &[&i, left, right])? {
+                let at = TreeValue::Scalar(at.clone());
+                match call(calls, f, &[&at, left, right])? {
                     TreeValue::Scalar(Value::Bool(b)) => b,
                     other => {
                         return Err(format!(

@@ -315,8 +315,15 @@ fn run_check<'v>(
     raised: &str,
     heap: Heap<'v>,
 ) -> starlark::Result<Value<'v>> {
+    // A YAML fragment (a validated node's value given to a rule function) is checked as a
+    // validation checks its node; a Starlark list or dict as it is.
+    let fragment = value.get_type() == "yamlfragment";
     let data = to_tree_value(value, &Pos::unknown(), heap).map(|tv| tv.to_value());
     let failure = match (&rule.arg, data) {
+        (Ok(arg), Ok(data)) if fragment => rule
+            .rule
+            .check_node(arg, &data)
+            .map(|f| (f.found, f.raised)),
         (Ok(arg), Ok(data)) => rule.rule.check(arg, &data).map(|f| (f.found, f.raised)),
         (arg, data) => opaque_failure(rule.rule, arg, data),
     };
