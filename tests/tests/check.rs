@@ -648,6 +648,29 @@ fn string_methods_that_multiply_their_input_are_sized_before_they_run() {
 }
 
 #[test]
+fn regexp_replace_is_sized_before_it_runs() {
+    // A replacement written for each of a million empty matches made 10 GB in one call (ytt
+    // runs out of memory; schemac aborted when its allocation failed).
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    let load = "#@ load(\"@ytt:regexp\", \"regexp\")\n";
+    for expr in [
+        "len(regexp.replace(\"\", \"x\" * 1000000, \"y\" * 10000))",
+        "len(regexp.replace(\"x+\", \"x\" * 1000000, \"$0\" * 3000))",
+    ] {
+        let values = format!("{load}#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(heap), "{expr}: {err}");
+        assert!(err.contains("values.yml:4 |"), "{expr}: {err}");
+    }
+    let values = format!("{load}#@data/values\n---\na: #@ regexp.replace(\"(b+)\", \"abba\", \"<$1$1>\")\nb: #@ regexp.replace(\"b\", \"abba\", lambda m: m.upper())\n");
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "a: a<bbbb>a\nb: aBBa\n"
+    );
+}
+
+#[test]
 fn builtins_that_go_through_an_iterable_are_charged_before_they_run() {
     // Each made a value of 3 * 10^8 items or more (or looped as long) in one call, unseen by
     // the statement hook; with constant arguments the compiler itself ran `list(range(N))`.

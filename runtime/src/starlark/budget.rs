@@ -455,6 +455,33 @@ fn heap_left(heap: Heap<'_>) -> u128 {
     (max_memory as u128).saturating_sub(heap.allocated_bytes() as u128)
 }
 
+/// The bytes `heap` may still take within the budget, for a function that builds a value
+/// outside the heap and checks its size with [`within`] as it grows.
+pub(super) fn heap_room(heap: Heap<'_>) -> u128 {
+    heap_left(heap)
+}
+
+/// Fails with the heap budget's error if `bytes` are more than `room` ([`heap_room`]).
+pub(super) fn within(bytes: u128, room: u128) -> anyhow::Result<()> {
+    if bytes > room {
+        return Err(heap_exceeded_message("would allocate"));
+    }
+    Ok(())
+}
+
+/// Makes room in `out` for `more` bytes, failing with the heap budget's error if they would take
+/// it past `room` ([`heap_room`]); its capacity doubles, as a `String`'s does, but never past
+/// `room`.
+pub(super) fn grow_within(out: &mut String, more: usize, room: u128) -> anyhow::Result<()> {
+    let need = out.len() as u128 + more as u128;
+    within(need, room)?;
+    if need > out.capacity() as u128 {
+        let want = (2 * out.capacity() as u128).clamp(need, room);
+        out.reserve_exact(want as usize - out.len());
+    }
+    Ok(())
+}
+
 /// Fails with the heap budget's error if writing `v` out (`json.encode`, `yaml.encode`) would
 /// take `heap` past the budget.
 pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> anyhow::Result<()> {
