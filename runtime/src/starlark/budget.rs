@@ -636,7 +636,7 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
     let found = if old.is_empty() {
         s.chars().count() as u128 + 1
     } else {
-        s.matches(old).count() as u128
+        super::go_methods::occurrences(s, old) as u128
     };
     let count = args
         .get(2)
@@ -673,7 +673,7 @@ fn formatted_bytes<'a, 'v: 'a>(
 /// number of splits): a list item and a string header for each piece, and the text.
 fn split_bytes(s: &str, args: &[Value]) -> u128 {
     let pieces = match args.first().and_then(|v| v.unpack_str()) {
-        Some(sep) if !sep.is_empty() => s.matches(sep).count() as u128 + 1,
+        Some(sep) if !sep.is_empty() => super::go_methods::occurrences(s, sep) as u128 + 1,
         // No separator (or an empty one, an error): the words between runs of white space.
         _ => s.split_whitespace().count() as u128,
     };
