@@ -782,6 +782,12 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 "join" => joined_bytes(receiver, args.items.first(), heap)?,
                 "replace" => replaced_bytes(receiver, &args.items),
                 "split" | "rsplit" => split_bytes(receiver, &args.items),
+                // A list item and a string for each line (`"\n" * 10**8` made 10^8 of them,
+                // 15 s and 4 GB, unseen until the next statement).
+                "splitlines" => {
+                    receiver.len() as u128
+                        + (super::go_methods::occurrences(receiver, "\n") as u128 + 1) * PIECE_BYTES
+                }
                 "format" => formatted_bytes(
                     receiver,
                     '{',
@@ -808,10 +814,25 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] iterable: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        if let Ok(n) = iterable.length() {
-            let n = n.max(0) as u64;
+        // A string's `elems()` or `codepoints()` has no length: its items are counted (the
+        // interpreter makes a tuple of them all before the first iteration: charged too).
+        let (n, lists) = match iterable.length() {
+            Ok(n) => (Some(n.max(0) as u64), 1),
+            Err(_) if iterable.get_type() == "iterator" => {
+                let n = iterable
+                    .iterate(heap)
+                    .ok()
+                    .map(|items| items.count() as u64);
+                (n, 2)
+            }
+            Err(_) => (None, 1),
+        };
+        if let Some(n) = n {
             charge_iterations(n)?;
-            reserve(heap, n as u128 * std::mem::size_of::<Value>() as u128)?;
+            reserve(
+                heap,
+                lists * n as u128 * std::mem::size_of::<Value>() as u128,
+            )?;
         }
         Ok(iterable)
     }
