@@ -111,7 +111,7 @@ fn too_large(pos: &Pos, what: String, var: &str) -> CheckError {
             "{pos}: the schema {what}, the budget of generated code (its Rust would be too large to compile; raise the budget with {var})"
         ),
     )
-    .at(pos.clone())
+    .at(*pos)
 }
 
 #[cfg(test)]

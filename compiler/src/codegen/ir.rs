@@ -269,6 +269,18 @@ pub fn scalar_variant(s: Scalar) -> TokenStream {
     }
 }
 
+/// Whether the default of the map type `t` is assembled from its fields' defaults (no
+/// `@schema/default` gave another one), and so is not written out of its own.
+pub fn composed_default(t: &Type) -> bool {
+    matches!(t.kind, Kind::Map(_))
+        && if t.nullable {
+            t.default.value.is_null()
+        } else {
+            t.default_is_fields_defaults()
+        }
+        && t.default.pos == t.pos
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -293,16 +305,4 @@ mod tests {
         assert!(ir.fns.borrow().is_empty());
         assert!(syn::parse_str::<syn::Expr>(&long).is_ok(), "{long}");
     }
-}
-
-/// Whether the default of the map type `t` is assembled from its fields' defaults (no
-/// `@schema/default` gave another one), and so is not written out of its own.
-pub fn composed_default(t: &Type) -> bool {
-    matches!(t.kind, Kind::Map(_))
-        && if t.nullable {
-            t.default.value.is_null()
-        } else {
-            t.default_is_fields_defaults()
-        }
-        && t.default.pos == t.pos
 }
