@@ -9,6 +9,7 @@
 //!
 //! [`Validator`]: schemac_runtime::validator::Validator
 
+pub mod budget;
 pub mod ir;
 pub mod names;
 pub mod paths;

@@ -112,18 +112,23 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path),
         ));
     }
-    let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter).map_err(|e| {
-        let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
-        let message = schemac_runtime::report::multi_line(e.message());
-        let at = match &e.pos {
-            Some(pos) => format!("--> {}:{}", pos.file, pos.line),
-            None => format!("--> {}", names[0]),
-        };
-        syn::Error::new(
-            first.span(),
-            format!("schemac: {}\n{at}", message.trim_end()),
-        )
-    })?;
+    let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter)
+        .and_then(|loaded| match &loaded.schema {
+            Some(schema) => crate::codegen::budget::check(schema).map(|()| loaded),
+            None => Ok(loaded),
+        })
+        .map_err(|e| {
+            let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
+            let message = schemac_runtime::report::multi_line(e.message());
+            let at = match &e.pos {
+                Some(pos) => format!("--> {}:{}", pos.file, pos.line),
+                None => format!("--> {}", names[0]),
+            };
+            syn::Error::new(
+                first.span(),
+                format!("schemac: {}\n{at}", message.trim_end()),
+            )
+        })?;
     let compiled = Compiled::from(loaded);
     let code = generate(&compiled, &opts);
     let mut paths: Vec<String> = files

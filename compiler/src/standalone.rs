@@ -48,6 +48,7 @@ fn header(files: &[String], tail: &str) -> String {
 /// The generated Rust for `files`, formatted.
 pub fn gen(files: &[String], opts: &CodegenOptions) -> Result<String, CheckError> {
     let compiled = compile(files)?;
+    crate::codegen::budget::check(&compiled.schema)?;
     let header = header(files, ". Do not edit: run `schemac gen` again.");
     to_source(generate(&compiled, opts), &header)
         .map_err(|m| CheckError::new(schemac_runtime::error::ErrorKind::Internal, m))
@@ -208,7 +209,9 @@ pub fn build(
         typed: false,
         ..CodegenOptions::default()
     };
-    let compiled = compile(files).map_err(|e| schemac_runtime::report::multi_line(e.message()))?;
+    let compiled = compile(files)
+        .and_then(|c| crate::codegen::budget::check(&c.schema).map(|()| c))
+        .map_err(|e| schemac_runtime::report::multi_line(e.message()))?;
     t = phase(
         progress,
         "schema",

@@ -646,3 +646,82 @@ fn many_anchors_and_aliases_on_one_line_are_read() {
         &stdout[stdout.len() - 50..]
     );
 }
+
+#[test]
+fn schemas_too_large_for_generated_code_are_refused_with_their_position() {
+    // Each was taken by `schemac gen` (and `build`, `include_schema!`) as it came: 50,000 keys
+    // took 39 s and 2 GB to make 57 MB of Rust, 2,000 nested maps 70 MB, and 2,000 nested
+    // arrays ran past a minute; rustc would have taken far longer. `check` takes them.
+    let dir = workdir().join("codegen-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    let deep: String = (0..70)
+        .map(|i| format!("{}k{i}:\n", "  ".repeat(i)))
+        .collect();
+    let wide: String = (0..20_001).map(|i| format!("k{i}: {i}\n")).collect();
+    let arrays = format!("a: {}1{}\n", "[".repeat(70), "]".repeat(70));
+    let default = "#@schema/default list(range(300))\na: [0]\n";
+    for (name, body, env, error) in [
+        (
+            "deep.yml",
+            format!("{deep}{}x: 1\n", "  ".repeat(70)),
+            "",
+            "deep.yml:66: the schema nests deeper than 64 levels",
+        ),
+        (
+            "arrays.yml",
+            arrays,
+            "",
+            "arrays.yml:3: the schema nests deeper than 64 levels",
+        ),
+        (
+            "wide.yml",
+            wide,
+            "",
+            "wide.yml:20002: the schema has more than 20000 types and default values' nodes",
+        ),
+        (
+            "default.yml",
+            default.to_string(),
+            "300",
+            "default.yml:4: the schema has more than 300 types",
+        ),
+        ("raised.yml", default.to_string(), "303", ""),
+    ] {
+        std::fs::write(dir.join(name), format!("#@data/values-schema\n---\n{body}")).unwrap();
+        let o = Command::new(BIN)
+            .args(["gen", name])
+            .current_dir(&dir)
+            .env(
+                "SCHEMAC_MAX_CODEGEN_NODES",
+                if env.is_empty() { "20000" } else { env },
+            )
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        if error.is_empty() {
+            assert_eq!(o.status.code(), Some(0), "{name} with {env}: {stderr}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("schemac: Error: {error}")),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stderr.contains("raise the budget with SCHEMAC_MAX_CODEGEN_"),
+            "{stderr}"
+        );
+        // `check` takes the schema as it is.
+        let o = Command::new(BIN)
+            .args(["check", "-f", name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -629,6 +629,8 @@ fn string_methods_that_multiply_their_input_are_sized_before_they_run() {
         ),
         ("", "len((\"{0}\" * 1000).format(\"x\" * 10000000))"),
         ("", "len((\"{a}\" * 30).format(a=\"x\" * 100000000))"),
+        // 10^8 lines: 15 s and 4 GB before the next statement saw them.
+        ("", "len(((\"\\n\" * 10000) * 10000).splitlines())"),
     ] {
         let values = format!("{defs}#@data/values\n---\na: #@ {expr}\n");
         let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
@@ -644,6 +646,29 @@ fn string_methods_that_multiply_their_input_are_sized_before_they_run() {
     assert_eq!(
         schemac_runtime::yaml::emit::to_yaml(&out.value),
         "a: ac\nb: x-y,z\nc: \"12\"\nd: '[)'\n"
+    );
+}
+
+#[test]
+fn regexp_replace_is_sized_before_it_runs() {
+    // A replacement written for each of a million empty matches made 10 GB in one call (ytt
+    // runs out of memory; schemac aborted when its allocation failed).
+    let heap = "evaluation stopped: it would allocate more than 2147483648 bytes";
+    let load = "#@ load(\"@ytt:regexp\", \"regexp\")\n";
+    for expr in [
+        "len(regexp.replace(\"\", \"x\" * 1000000, \"y\" * 10000))",
+        "len(regexp.replace(\"x+\", \"x\" * 1000000, \"$0\" * 3000))",
+    ] {
+        let values = format!("{load}#@data/values\n---\na: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(heap), "{expr}: {err}");
+        assert!(err.contains("values.yml:4 |"), "{expr}: {err}");
+    }
+    let values = format!("{load}#@data/values\n---\na: #@ regexp.replace(\"(b+)\", \"abba\", \"<$1$1>\")\nb: #@ regexp.replace(\"b\", \"abba\", lambda m: m.upper())\n");
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "a: a<bbbb>a\nb: aBBa\n"
     );
 }
 

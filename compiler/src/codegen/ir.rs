@@ -206,12 +206,7 @@ impl IrTokens<'_> {
                     quote! { #rt::schema::Field { key: #key, ty: #ty } }
                 })
                 .collect();
-            let composed = if t.nullable {
-                t.default.value.is_null()
-            } else {
-                t.default_is_fields_defaults()
-            } && t.default.pos == t.pos;
-            let default = if composed {
+            let default = if composed_default(t) {
                 quote! { None }
             } else {
                 let d = self.node(&t.default);
@@ -272,6 +267,18 @@ pub fn scalar_variant(s: Scalar) -> TokenStream {
         Scalar::Float => quote! { Float },
         Scalar::Bool => quote! { Bool },
     }
+}
+
+/// Whether the default of the map type `t` is assembled from its fields' defaults (no
+/// `@schema/default` gave another one), and so is not written out of its own.
+pub fn composed_default(t: &Type) -> bool {
+    matches!(t.kind, Kind::Map(_))
+        && if t.nullable {
+            t.default.value.is_null()
+        } else {
+            t.default_is_fields_defaults()
+        }
+        && t.default.pos == t.pos
 }
 
 #[cfg(test)]

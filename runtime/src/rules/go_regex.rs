@@ -2,6 +2,7 @@
 //! crate: Go's Perl classes `\w`, `\d`, `\s` and the boundary `\b` are ASCII-only, the crate's
 //! are Unicode (`\w` matches `é`), so they are spelled out as ASCII classes first.
 
+use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 use std::borrow::Cow;
 
 /// `pattern` with Go's meaning of its Perl classes written out ([`compile`]).
@@ -35,10 +36,177 @@ fn ascii_classes(pattern: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// The budget of a compiled regular expression's size, in bytes.
+pub const DEFAULT_MAX_REGEX_BYTES: usize = 64 << 20;
+
+/// The variable that raises [`DEFAULT_MAX_REGEX_BYTES`].
+pub const MAX_REGEX_BYTES_VAR: &str = "SCHEMAC_MAX_REGEX_BYTES";
+
 /// `pattern` compiled with Go's meaning of `\w`, `\d`, `\s` and `\b` (ASCII); a syntax error
-/// is the crate's.
+/// is the crate's. Go nests groups deeper than the crate's default (see [`go_error`] for Go's
+/// bound), and compiles classes such as `\pL` to one instruction where the crate builds an
+/// automaton of some kilobytes (`\pL{1000}`, which ytt takes, is 20 MB): the compiled size has
+/// a budget of its own, [`DEFAULT_MAX_REGEX_BYTES`] (`SCHEMAC_MAX_REGEX_BYTES`).
 pub fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
-    regex::Regex::new(&ascii_classes(pattern))
+    let max = std::env::var(MAX_REGEX_BYTES_VAR)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(DEFAULT_MAX_REGEX_BYTES);
+    regex::RegexBuilder::new(&ascii_classes(pattern))
+        .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
+        .size_limit(max)
+        .build()
+        .map_err(|e| match e {
+            regex::Error::CompiledTooBig(n) => regex::Error::Syntax(format!(
+                "compiled regular expression is larger than the budget of {n} bytes (raise the budget with {MAX_REGEX_BYTES_VAR})"
+            )),
+            e => e,
+        })
+}
+
+/// Go's syntax error for `pattern`, for the rules of Go's RE2 parser the crate does not share:
+/// a repeat count above 1000 (`x{1001}`), nested `{n}` repeats whose counts multiply past
+/// 1000 (`(a{10}){200}`), a repetition operator applied to another (`a**`, `a+{2}`, `a*??`),
+/// and a parse tree higher than 1000 (`expression nests too deeply`). `None` when the crate
+/// cannot parse the pattern either (its error is mapped to Go's words elsewhere).
+pub fn go_error(pattern: &str) -> Option<String> {
+    use regex_syntax::ast::parse::ParserBuilder;
+    let ast = ParserBuilder::new()
+        .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
+        .build()
+        .parse(pattern)
+        .ok()?;
+    if let Some(e) = repeat_error(&ast, pattern) {
+        return Some(e);
+    }
+    (height(&ast) > GO_MAX_REPEAT as usize)
+        .then(|| format!("expression nests too deeply: `{pattern}`"))
+}
+
+/// Go's bound on a repeat count, on the product of nested counts, and on the parse tree's
+/// height.
+const GO_MAX_REPEAT: u32 = 1000;
+
+/// The first repetition in `ast` (in the order of the text) that Go refuses, in Go's words.
+fn repeat_error(ast: &Ast, pattern: &str) -> Option<String> {
+    let text = |from: usize, to: usize| pattern.get(from..to).unwrap_or_default();
+    match ast {
+        Ast::Repetition(rep) => {
+            if let Some(e) = repeat_error(&rep.ast, pattern) {
+                return Some(e);
+            }
+            let op = &rep.op.span;
+            if let RepetitionKind::Range(range) = &rep.op.kind {
+                let (min, max) = bounds(range);
+                if min > GO_MAX_REPEAT || max.is_some_and(|m| m > GO_MAX_REPEAT) {
+                    // The count without a non-greedy `?`.
+                    let end = op.end.offset - usize::from(!rep.greedy);
+                    return Some(format!(
+                        "invalid repeat count: `{}`",
+                        text(op.start.offset, end)
+                    ));
+                }
+            }
+            if let Ast::Repetition(inner) = &*rep.ast {
+                return Some(format!(
+                    "invalid nested repetition operator: `{}`",
+                    text(inner.op.span.start.offset, op.end.offset)
+                ));
+            }
+            if let RepetitionKind::Range(range) = &rep.op.kind {
+                let (min, max) = bounds(range);
+                if (min >= 2 || max.is_some_and(|m| m >= 2)) && !repeat_is_valid(ast, GO_MAX_REPEAT)
+                {
+                    return Some(format!(
+                        "invalid repeat count: `{}`",
+                        text(op.start.offset, op.end.offset)
+                    ));
+                }
+            }
+            None
+        }
+        _ => children(ast).find_map(|a| repeat_error(a, pattern)),
+    }
+}
+
+/// A range's bounds: `{m}` is `(m, Some(m))`, `{m,}` `(m, None)`.
+fn bounds(range: &RepetitionRange) -> (u32, Option<u32>) {
+    match *range {
+        RepetitionRange::Exactly(n) => (n, Some(n)),
+        RepetitionRange::AtLeast(n) => (n, None),
+        RepetitionRange::Bounded(m, n) => (m, Some(n)),
+    }
+}
+
+/// Go's `repeatIsValid`: the `{n}` counts nested in `ast` multiply to at most `n`.
+fn repeat_is_valid(ast: &Ast, mut n: u32) -> bool {
+    if let Ast::Repetition(rep) = ast {
+        if let RepetitionKind::Range(range) = &rep.op.kind {
+            let (min, max) = bounds(range);
+            let m = max.unwrap_or(min);
+            if m == 0 {
+                return true;
+            }
+            if m > n {
+                return false;
+            }
+            n /= m;
+        }
+    }
+    children(ast).all(|a| repeat_is_valid(a, n))
+}
+
+/// The height of Go's parse tree for `ast`: a capturing group and a repetition are a node
+/// over their operand, a concatenation or an alternation of several items one over them
+/// (a non-capturing group's items joining those of the one it is in); a non-capturing group
+/// adds nothing.
+fn height(ast: &Ast) -> usize {
+    match ast {
+        Ast::Repetition(rep) => 1 + height(&rep.ast),
+        Ast::Group(g) => match g.kind {
+            GroupKind::NonCapturing(_) => height(&g.ast),
+            _ => 1 + height(&g.ast),
+        },
+        Ast::Concat(_) | Ast::Alternation(_) => {
+            let mut items = Vec::new();
+            flatten(ast, std::mem::discriminant(ast), &mut items);
+            let top = items.iter().map(|a| height(a)).max().unwrap_or(1);
+            top + usize::from(items.len() > 1)
+        }
+        _ => 1,
+    }
+}
+
+/// The items of the concatenation or alternation `ast` (kind `kind`), those of non-capturing
+/// groups of the same kind in it included.
+fn flatten<'a>(ast: &'a Ast, kind: std::mem::Discriminant<Ast>, out: &mut Vec<&'a Ast>) {
+    match ast {
+        Ast::Group(g) if matches!(g.kind, GroupKind::NonCapturing(_)) => {
+            if std::mem::discriminant(&*g.ast) == kind {
+                flatten(&g.ast, kind, out)
+            } else {
+                out.push(ast)
+            }
+        }
+        Ast::Concat(c) if std::mem::discriminant(ast) == kind => {
+            c.asts.iter().for_each(|a| flatten(a, kind, out))
+        }
+        Ast::Alternation(a) if std::mem::discriminant(ast) == kind => {
+            a.asts.iter().for_each(|a| flatten(a, kind, out))
+        }
+        _ => out.push(ast),
+    }
+}
+
+/// The sub-expressions of `ast`, in the order of the text.
+fn children(ast: &Ast) -> Box<dyn Iterator<Item = &Ast> + '_> {
+    match ast {
+        Ast::Repetition(rep) => Box::new(std::iter::once(&*rep.ast)),
+        Ast::Group(g) => Box::new(std::iter::once(&*g.ast)),
+        Ast::Concat(c) => Box::new(c.asts.iter()),
+        Ast::Alternation(a) => Box::new(a.asts.iter()),
+        _ => Box::new(std::iter::empty()),
+    }
 }
 
 #[cfg(test)]

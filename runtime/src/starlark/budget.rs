@@ -455,6 +455,33 @@ fn heap_left(heap: Heap<'_>) -> u128 {
     (max_memory as u128).saturating_sub(heap.allocated_bytes() as u128)
 }
 
+/// The bytes `heap` may still take within the budget, for a function that builds a value
+/// outside the heap and checks its size with [`within`] as it grows.
+pub(super) fn heap_room(heap: Heap<'_>) -> u128 {
+    heap_left(heap)
+}
+
+/// Fails with the heap budget's error if `bytes` are more than `room` ([`heap_room`]).
+pub(super) fn within(bytes: u128, room: u128) -> anyhow::Result<()> {
+    if bytes > room {
+        return Err(heap_exceeded_message("would allocate"));
+    }
+    Ok(())
+}
+
+/// Makes room in `out` for `more` bytes, failing with the heap budget's error if they would take
+/// it past `room` ([`heap_room`]); its capacity doubles, as a `String`'s does, but never past
+/// `room`.
+pub(super) fn grow_within(out: &mut String, more: usize, room: u128) -> anyhow::Result<()> {
+    let need = out.len() as u128 + more as u128;
+    within(need, room)?;
+    if need > out.capacity() as u128 {
+        let want = (2 * out.capacity() as u128).clamp(need, room);
+        out.reserve_exact(want as usize - out.len());
+    }
+    Ok(())
+}
+
 /// Fails with the heap budget's error if writing `v` out (`json.encode`, `yaml.encode`) would
 /// take `heap` past the budget.
 pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> anyhow::Result<()> {
@@ -609,7 +636,7 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
     let found = if old.is_empty() {
         s.chars().count() as u128 + 1
     } else {
-        s.matches(old).count() as u128
+        super::go_methods::occurrences(s, old) as u128
     };
     let count = args
         .get(2)
@@ -646,7 +673,7 @@ fn formatted_bytes<'a, 'v: 'a>(
 /// number of splits): a list item and a string header for each piece, and the text.
 fn split_bytes(s: &str, args: &[Value]) -> u128 {
     let pieces = match args.first().and_then(|v| v.unpack_str()) {
-        Some(sep) if !sep.is_empty() => s.matches(sep).count() as u128 + 1,
+        Some(sep) if !sep.is_empty() => super::go_methods::occurrences(s, sep) as u128 + 1,
         // No separator (or an empty one, an error): the words between runs of white space.
         _ => s.split_whitespace().count() as u128,
     };
@@ -755,6 +782,12 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 "join" => joined_bytes(receiver, args.items.first(), heap)?,
                 "replace" => replaced_bytes(receiver, &args.items),
                 "split" | "rsplit" => split_bytes(receiver, &args.items),
+                // A list item and a string for each line (`"\n" * 10**8` made 10^8 of them,
+                // 15 s and 4 GB, unseen until the next statement).
+                "splitlines" => {
+                    receiver.len() as u128
+                        + (super::go_methods::occurrences(receiver, "\n") as u128 + 1) * PIECE_BYTES
+                }
                 "format" => formatted_bytes(
                     receiver,
                     '{',
@@ -781,10 +814,25 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] iterable: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        if let Ok(n) = iterable.length() {
-            let n = n.max(0) as u64;
+        // A string's `elems()` or `codepoints()` has no length: its items are counted (the
+        // interpreter makes a tuple of them all before the first iteration: charged too).
+        let (n, lists) = match iterable.length() {
+            Ok(n) => (Some(n.max(0) as u64), 1),
+            Err(_) if iterable.get_type() == "iterator" => {
+                let n = iterable
+                    .iterate(heap)
+                    .ok()
+                    .map(|items| items.count() as u64);
+                (n, 2)
+            }
+            Err(_) => (None, 1),
+        };
+        if let Some(n) = n {
             charge_iterations(n)?;
-            reserve(heap, n as u128 * std::mem::size_of::<Value>() as u128)?;
+            reserve(
+                heap,
+                lists * n as u128 * std::mem::size_of::<Value>() as u128,
+            )?;
         }
         Ok(iterable)
     }

@@ -394,6 +394,9 @@ fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
 /// `pattern` compiled (RE2 syntax, [`crate::rules::go_regex`]), with Go's words for the
 /// commonest syntax errors.
 fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
+    if let Some(go) = crate::rules::go_regex::go_error(pattern) {
+        anyhow::bail!("{name}: error parsing regexp: {go}");
+    }
     crate::rules::go_regex::compile(pattern).map_err(|e| {
         let text = e.to_string();
         // Perl syntax RE2 lacks (look-around, named back-references), as Go names it.
@@ -437,6 +440,11 @@ fn regex_error_at(text: &str) -> Option<String> {
         "invalid character class range"
     } else if kind.starts_with("invalid repetition count range") {
         "invalid repeat count"
+    } else if kind.starts_with("decimal literal invalid") {
+        // A count too large for the crate: Go names the whole `{...}`.
+        let open = code[..at].rfind('{')?;
+        let close = at + code[at..].find('}')? + 1;
+        return Some(format!("invalid repeat count: `{}`", &code[open..close]));
     } else {
         return None;
     };
@@ -473,8 +481,29 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
         let [pattern, s, replacement] = regexp_args::<3>(NAME, &args.items, "3")?;
         let (pattern, s) = (regexp_str(NAME, pattern)?, regexp_str(NAME, s)?);
         let re = regexp_compile(NAME, pattern)?;
+        // What the result may take: the heap budget left (each match's text is sized before
+        // it is written: `regexp.replace("", "x" * 10**6, "y" * 10**4)` would be 10 GB).
+        let left = super::budget::heap_room(eval.heap());
         if let Some(text) = replacement.unpack_str() {
-            return Ok(re.replace_all(s, text).into_owned());
+            // At most: the text between matches, and for each match the replacement with the
+            // match's text for each `$` (a group is within it), sized before anything is made.
+            let refs = text.matches('$').count() as u128;
+            let (mut most, mut matched) = (0u128, 0u128);
+            for m in re.find_iter(s) {
+                most += text.len() as u128 + refs * m.len() as u128;
+                matched += m.len() as u128;
+            }
+            super::budget::within(s.len() as u128 - matched + most, left)?;
+            let mut out = String::new();
+            let mut last = 0;
+            for caps in re.captures_iter(s) {
+                let m = caps.get(0).expect("group 0 is the match");
+                out.push_str(&s[last..m.start()]);
+                caps.expand(text, &mut out);
+                last = m.end();
+            }
+            out.push_str(&s[last..]);
+            return Ok(out);
         }
         if replacement.get_type() != "function" {
             return Err(anyhow::anyhow!(
@@ -485,14 +514,17 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
         let mut out = String::with_capacity(s.len());
         let mut last = 0;
         for m in re.find_iter(s) {
-            out.push_str(&s[last..m.start()]);
             let arg = eval.heap().alloc(m.as_str());
             let got = eval
                 .eval_function(replacement, &[arg], &[])
                 .map_err(|e| anyhow::anyhow!("{NAME}: {}", super::error_message(&e)))?;
-            out.push_str(regexp_str(NAME, got)?);
+            let got = regexp_str(NAME, got)?;
+            super::budget::grow_within(&mut out, m.start() - last + got.len(), left)?;
+            out.push_str(&s[last..m.start()]);
+            out.push_str(got);
             last = m.end();
         }
+        super::budget::grow_within(&mut out, s.len() - last, left)?;
         out.push_str(&s[last..]);
         Ok(out)
     }
