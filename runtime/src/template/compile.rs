@@ -15,6 +15,7 @@
 //! remembers the template line it came from, for error messages.
 
 use super::lexer::{CodeLine, LineScanner};
+use super::text_template::{self, quote, Piece};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
 
@@ -362,9 +363,7 @@ impl Compiler {
                 .any(|c| split_annotation(&c.text).0 == "yaml/text-templated-strings");
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
-                if let Some(expr) = text_template(key) {
-                    self.emit(node.line, depth, &format!("__ytt_set_key({expr})"));
-                }
+                self.templated_text(node.line, depth, key, "__ytt_set_key")?;
             }
         }
         if let Some(expr) = value_expr {
@@ -375,9 +374,7 @@ impl Compiler {
                 self.emit(expr.line, depth, &format!("__ytt_set(({code}))"));
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
-            if let Some(expr) = text_template(text) {
-                self.emit(node.line, depth, &format!("__ytt_set({expr})"));
-            }
+            self.templated_text(node.line, depth, text, "__ytt_set")?;
         }
         self.frames.push(Frame {
             path: path.clone(),
@@ -441,6 +438,79 @@ impl Compiler {
         {
             self.end_top_frame(line)?;
         }
+        Ok(())
+    }
+
+    /// The code of a string of `#@yaml/text-templated-strings` (see [`text_template`]) that
+    /// ends in `SETTER(TEXT)`: one expression when the text has values alone, else statements
+    /// that gather its pieces in a list (code blocks at their depth, `end` closing them).
+    fn templated_text(
+        &mut self,
+        line: u32,
+        depth: usize,
+        text: &str,
+        setter: &str,
+    ) -> Result<(), CompileError> {
+        const PIECES: &str = "__ytt_text_pieces";
+        let Some(pieces) = text_template::pieces(text) else {
+            return Ok(());
+        };
+        let piece = |p: &Piece| match p {
+            Piece::Text(t) => Some(quote(t)),
+            Piece::Value(v) => Some(format!("str({})", rename_assert(v.trim()))),
+            Piece::Code(_) => None,
+        };
+        if let Some(parts) = pieces.iter().map(piece).collect::<Option<Vec<_>>>() {
+            self.emit(line, depth, &format!("{setter}({})", parts.join(" + ")));
+            return Ok(());
+        }
+        self.emit(line, depth, &format!("{PIECES} = []"));
+        // Whether each block opened in the text has a body yet.
+        let mut open: Vec<bool> = Vec::new();
+        for p in &pieces {
+            let d = depth + open.len();
+            let stmt = match (p, piece(p)) {
+                (_, Some(value)) => format!("{PIECES}.append({value})"),
+                (Piece::Code(code), None) => {
+                    let code = code.trim();
+                    match first_word(code) {
+                        "" => continue,
+                        "end" => {
+                            match open.pop() {
+                                Some(false) => self.emit(line, d, "pass"),
+                                Some(true) => {}
+                                None => return Err(CompileError::new(line, UNEXPECTED_END)),
+                            }
+                            continue;
+                        }
+                        "else" | "elif" => {
+                            let Some(has_body) = open.pop() else {
+                                return Err(CompileError::new(line, UNEXPECTED_END));
+                            };
+                            if !has_body {
+                                self.emit(line, d, "pass");
+                            }
+                            self.emit(line, d - 1, &rename_assert(code));
+                            open.push(false);
+                            continue;
+                        }
+                        _ => rename_assert(code),
+                    }
+                }
+                _ => continue,
+            };
+            self.emit(line, d, &stmt);
+            if let Some(has_body) = open.last_mut() {
+                *has_body = true;
+            }
+            if stmt.ends_with(':') {
+                open.push(false);
+            }
+        }
+        if !open.is_empty() {
+            return Err(CompileError::new(line, UNCLOSED_BLOCK));
+        }
+        self.emit(line, depth, &format!("{setter}(\"\".join({PIECES}))"));
         Ok(())
     }
 
@@ -601,48 +671,6 @@ impl Compiler {
         }
         Ok(())
     }
-}
-
-/// `a(@= x @)b` → `"a" + str(x) + "b"`; `None` when the text has no `(@=`.
-fn text_template(text: &str) -> Option<String> {
-    if !text.contains("(@=") {
-        return None;
-    }
-    let mut parts = Vec::new();
-    let mut rest = text;
-    while let Some(start) = rest.find("(@=") {
-        let end = rest[start..].find("@)")? + start;
-        if start > 0 {
-            parts.push(quote(&rest[..start]));
-        }
-        parts.push(format!("str({})", rest[start + 3..end].trim()));
-        rest = &rest[end + 2..];
-    }
-    if !rest.is_empty() {
-        parts.push(quote(rest));
-    }
-    Some(parts.join(" + "))
-}
-
-/// `text` as a Starlark string literal both starlark-go and the `starlark` crate read back:
-/// ASCII control characters as `\xNN`, everything else but `"` and `\\` as it is (Rust's `{:?}`
-/// writes `\u{1b}`, which neither reads).
-fn quote(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' | '\\' => {
-                out.push('\\');
-                out.push(c);
-            }
-            '\n' => out.push_str("\\n"),
-            c if c.is_ascii_control() => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).
