@@ -1011,6 +1011,24 @@ def parse_range(s):
     a, _, b = s.partition(':')
     return range(int(a), int(b))
 
+def case_cli(doc, generate):
+    """The command line of a generator module: `--seed N [--print] [--out DIR]` writes or
+    prints the case of seed N (its files, then its arguments)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--seed', type=int, required=True)
+    ap.add_argument('--print', action='store_true')
+    ap.add_argument('--out')
+    o = ap.parse_args()
+    c = generate(o.seed)
+    if o.out:
+        write_case(c, o.out)
+    if o.print or not o.out:
+        for name, text in c.files.items():
+            print('==> %s <==' % name)
+            print(text)
+        print('args:', ' '.join(c.args))
+    return 0
+
 
 def coverage(seeds):
     counts = {}

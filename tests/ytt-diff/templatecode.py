@@ -12,7 +12,6 @@ refuses.
     tests/ytt-diff/run.py --gen templatecode --seeds 0:400 --jobs 2 --no-shrink
     tests/ytt-diff/templatecode.py --seed 7 --print
 """
-import argparse
 import random
 
 import gen
@@ -164,17 +163,7 @@ parse_range = gen.parse_range
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--seed', type=int, required=True)
-    ap.add_argument('--print', action='store_true')
-    ap.add_argument('--out')
-    o = ap.parse_args()
-    c = generate(o.seed)
-    if o.out:
-        write_case(c, o.out)
-    if o.print or not o.out:
-        print(c.files['schema.yml'])
-    return 0
+    return gen.case_cli(__doc__, generate)
 
 
 if __name__ == '__main__':

@@ -12,7 +12,6 @@ these cases as they are. Three modes: the schema says `any=True` for `root` and 
 holds the odd syntax (the inspect output shows how it was read); the schema holds the odd
 syntax and the values file is empty or small (the defaults are shown); both from one shape.
 """
-import argparse
 import os
 import random
 import sys
@@ -464,20 +463,7 @@ parse_range = gen.parse_range
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--seed', type=int, required=True)
-    ap.add_argument('--print', action='store_true')
-    ap.add_argument('--out')
-    o = ap.parse_args()
-    c = generate(o.seed)
-    if o.out:
-        write_case(c, o.out)
-    if o.print or not o.out:
-        for name, text in c.files.items():
-            print('==> %s <==' % name)
-            print(text)
-        print('args:', ' '.join(c.args))
-    return 0
+    return gen.case_cli(__doc__, generate)
 
 
 if __name__ == '__main__':
