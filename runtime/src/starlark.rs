@@ -353,8 +353,10 @@ fn to_template_error(
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(parsing && parse_error::at_newline(&raw));
     let mut message = error_message(e);
+    let mut quote = None;
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line + next + error_line(s, &message, parsing);
+        quote = program.quoted_at(gen_line).map(Box::from);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
@@ -427,6 +429,7 @@ fn to_template_error(
                 function: "<toplevel>".into(),
                 file: name.to_string(),
                 line: line.unwrap_or(0),
+                quote: quote.clone(),
             });
         }
         stack.insert(0, lambda);
@@ -436,10 +439,11 @@ fn to_template_error(
         line,
         message,
         compile_time,
-        stack,
-        also: Vec::new(),
+        stack: stack.into(),
+        also: Box::default(),
         reason: load_reason(e),
         generated: None,
+        quote,
     }
 }
 
@@ -468,6 +472,7 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
         function: "lambda".into(),
         file: format!("assert.{}", f.rule),
         line: 1,
+        quote: None,
     })
 }
 
@@ -487,17 +492,14 @@ fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<Temp
             .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
             .collect()
     });
-    let line_of = |span| {
-        let gen_line = ast.file_span(span).resolve_span().begin.line;
-        program.line_map.get(gen_line).copied().unwrap_or(0)
-    };
-    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n))
-        .into_iter()
-        .map(|u| (line_of(u.span), u.message));
-    let (line, message) = found.next()?;
+    let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
+    let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n)).into_iter();
+    let first = found.next()?;
     Some(TemplateError {
-        also: found.collect(),
-        ..TemplateError::compile(name, Some(line), message)
+        also: found.map(|u| (line_of(u.span), u.message)).collect(),
+        quote: program.quoted_at(gen_line(first.span)).map(Box::from),
+        ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
     })
 }
 
@@ -523,17 +525,20 @@ fn call_stack(
     use crate::template::StackFrame;
     let frames = &e.call_stack().frames;
     // A loaded `.star` file's lines, as compiled again (errors only).
-    let map_line = |file: &str, gen_line: usize| -> u32 {
+    // Also the text quoted in place of the line, if any (see [`Program::quoted`]).
+    let map_line = |file: &str, gen_line: usize| -> (u32, Option<Box<str>>) {
         if file == name {
-            return program.line_map.get(gen_line).copied().unwrap_or(0);
+            let line = program.line_map.get(gen_line).copied().unwrap_or(0);
+            return (line, program.quoted_at(gen_line).map(Box::from));
         }
-        sources
+        let line = sources
             .files
             .iter()
             .find(|(n, _)| n == file)
             .and_then(|(_, text)| compile_starlark(text).ok())
             .and_then(|p| p.line_map.get(gen_line).copied())
-            .unwrap_or(gen_line as u32 + 1)
+            .unwrap_or(gen_line as u32 + 1);
+        (line, None)
     };
     // Where the error itself is (in this template or in a loaded file).
     let at = e.span().map(|s| {
@@ -542,7 +547,7 @@ fn call_stack(
     });
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();
-    if let (Some(last), Some((file, line))) = (frames.last(), at) {
+    if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
         // The error is in the body of the innermost function, unless it is the call itself
         // that failed (a native function such as `fail`).
         let in_body = e.span() != last.location.as_ref();
@@ -551,6 +556,7 @@ fn call_stack(
                 function: last.name.clone(),
                 file,
                 line,
+                quote,
             });
         }
     }
@@ -563,7 +569,7 @@ fn call_stack(
         };
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
-        let line = map_line(&file, span.begin.line);
+        let (line, quote) = map_line(&file, span.begin.line);
         if out
             .last()
             .is_some_and(|f: &StackFrame| f.function == function && f.line == line)
@@ -574,6 +580,7 @@ fn call_stack(
             function,
             file,
             line,
+            quote,
         });
     }
     if out.len() <= 1 {
@@ -592,20 +599,8 @@ fn run(
     library: bool,
     root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, file, program, sources, library, root)).unwrap_or_else(
-        |message| {
-            Err(TemplateError {
-                file: name.to_string(),
-                line: None,
-                message,
-                compile_time: false,
-                stack: Vec::new(),
-                also: Vec::new(),
-                reason: None,
-                generated: None,
-            })
-        },
-    )
+    guarded(|| run_unguarded(name, file, program, sources, library, root))
+        .unwrap_or_else(|message| Err(TemplateError::runtime(name, None, message)))
 }
 
 fn run_unguarded(
@@ -681,16 +676,9 @@ fn run_unguarded(
             eval.eval_module(ast, globals())
                 .map_err(|e| to_template_error(name, program, &e, sources, false))?;
         }
-        module.freeze().map_err(|e| TemplateError {
-            file: name.to_string(),
-            line: None,
-            message: format!("{e:?}"),
-            compile_time: false,
-            stack: Vec::new(),
-            also: Vec::new(),
-            reason: None,
-            generated: None,
-        })
+        module
+            .freeze()
+            .map_err(|e| TemplateError::runtime(name, None, format!("{e:?}")))
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
         if let Ok(v) = frozen.get(&keep_name(i)) {

@@ -41,10 +41,10 @@ pub struct TemplateError {
     pub compile_time: bool,
     /// The Starlark call stack, innermost call first, when the error happened inside a
     /// function (empty: the error is at `line` in the template's top level).
-    pub stack: Vec<StackFrame>,
+    pub stack: Box<[StackFrame]>,
     /// Further compile-time errors after this one, as (line, message): starlark-go lists every
     /// undefined name of a file.
-    pub also: Vec<(u32, String)>,
+    pub also: Box<[(u32, String)]>,
     /// The error of a file that `load()` ran, shown under `reason:` (the message then says
     /// `cannot load F: ...`).
     pub reason: Option<Box<TemplateError>>,
@@ -52,6 +52,9 @@ pub struct TemplateError {
     /// node's value code, `a: #@ 1 # note`, hides the code's closing parenthesis): ytt shows
     /// its generated closing line, `F:? | __ytt_tplN_end_ctx(None) (generated)`, after `line`.
     pub generated: Option<std::num::NonZeroU32>,
+    /// What is quoted as the text of `line`, when it is not the template's line there (the
+    /// code of a text template, as ytt quotes it).
+    pub quote: Option<Box<str>>,
 }
 
 impl TemplateError {
@@ -62,10 +65,19 @@ impl TemplateError {
             line,
             message,
             compile_time: true,
-            stack: Vec::new(),
-            also: Vec::new(),
+            stack: Box::default(),
+            also: Box::default(),
             reason: None,
             generated: None,
+            quote: None,
+        }
+    }
+
+    /// An error of running `file` (at `line`, if known), with nothing more to show.
+    pub fn runtime(file: &str, line: Option<u32>, message: String) -> TemplateError {
+        TemplateError {
+            compile_time: false,
+            ..TemplateError::compile(file, line, message)
         }
     }
 }
@@ -77,6 +89,8 @@ pub struct StackFrame {
     pub function: String,
     pub file: String,
     pub line: u32,
+    /// What is quoted as the text of `line`, when it is not the template's line there.
+    pub quote: Option<Box<str>>,
 }
 
 /// Files a template may `load()`, by the name they were given on the command line.

@@ -77,7 +77,9 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
     let mut s = String::new();
     for frame in &e.stack {
         // A builtin module's own Starlark (`assert.min`) has no source to quote.
-        let src = if sources.has(&frame.file) {
+        let src = if let Some(quote) = &frame.quote {
+            quote
+        } else if sources.has(&frame.file) {
             sources.line(&frame.file, frame.line)
         } else {
             "(unavailable)"
@@ -92,7 +94,10 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         return s;
     }
     if let Some(line) = e.line {
-        let src = sources.line(&e.file, line);
+        let src = e
+            .quote
+            .as_deref()
+            .unwrap_or_else(|| sources.line(&e.file, line));
         let at = place(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {at} | {src}"));

@@ -215,6 +215,13 @@ impl BuildState {
     }
 
     /// The file, nodes and template number that `ctx` builds from.
+    /// The number of the template whose code is running (a fragment function's own).
+    fn current_template_id(&self) -> u32 {
+        let inner = self.inner.borrow();
+        let ctx = inner.ctxs.last().expect("the file context is never popped");
+        self.table(&ctx.table).template_id
+    }
+
     fn table<'a>(&'a self, table: &'a Option<Arc<TemplateNodes>>) -> Table<'a> {
         match table {
             Some(t) => Table {
@@ -550,6 +557,27 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         let heap = eval.heap();
         state(eval)?.set(value, heap)?;
         Ok(NoneType)
+    }
+
+    /// A value of a text template's `(@= ... @)`: ytt writes strings only.
+    fn __ytt_text<'v>(
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        if value.unpack_str().is_some() {
+            return Ok(value);
+        }
+        let go_type = super::text_modules::go_data_type(value);
+        if go_type == super::text_modules::UNKNOWN_GO_TYPE {
+            anyhow::bail!(
+                "unknown type {} for conversion to go value",
+                value.get_type()
+            );
+        }
+        anyhow::bail!(
+            "__ytt_tpl{}_set_node: cannot set non-string value ({go_type}), consider using str(...) to convert to string",
+            state(eval)?.current_template_id()
+        )
     }
 
     fn __ytt_set_key<'v>(

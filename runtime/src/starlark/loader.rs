@@ -199,8 +199,8 @@ thread_local! {
 /// The error of a template or `.star` file whose blocks do not compile: starlark-go's parser
 /// reads the code before the error first, so a syntax error there is reported instead.
 pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> TemplateError {
-    if let Some((source, line_map)) = e.before {
-        let source = super::source_as_go_reads(&source).unwrap_or(source);
+    if let Some(before) = e.before {
+        let source = super::source_as_go_reads(&before.source).unwrap_or(before.source);
         if let Err(err) = AstModule::parse(name, source.clone(), &dialect()) {
             // The code stops where the error is: running out of it is no error of its own.
             let at_end = err
@@ -208,14 +208,13 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 .is_some_and(|s| s.resolve_span().begin.line >= source.lines().count());
             let cut_short = at_end || err.to_string().contains("end of file");
             if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short {
-                let program = Program {
-                    source,
-                    line_map,
-                    nodes: Vec::new(),
-                };
+                let program = Program { source, ..*before };
                 return to_template_error(name, &program, &err, sources, true);
             }
         }
     }
-    TemplateError::compile(name, Some(e.line), e.message)
+    TemplateError {
+        quote: e.quote,
+        ..TemplateError::compile(name, Some(e.line), e.message)
+    }
 }

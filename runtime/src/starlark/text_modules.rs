@@ -43,8 +43,9 @@ pub(super) fn only_str<'v>(
         .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
-/// The Go type a value has once ytt converts it to plain Go data (for its error messages).
-fn go_data_type(v: Value) -> &'static str {
+/// The Go type a value has once ytt converts it to plain Go data (for its error messages);
+/// [`UNKNOWN_GO_TYPE`] for a value that does not become data.
+pub(super) fn go_data_type(v: Value) -> &'static str {
     match v.get_type() {
         "int" => "int64",
         "float" => "float64",
@@ -53,9 +54,11 @@ fn go_data_type(v: Value) -> &'static str {
         "NoneType" => "<nil>",
         "list" | "tuple" => "[]interface {}",
         "dict" | "struct" => "*orderedmap.Map",
-        _ => "interface {}",
+        _ => UNKNOWN_GO_TYPE,
     }
 }
+
+pub(super) const UNKNOWN_GO_TYPE: &str = "interface {}";
 
 /// The items of a list or tuple.
 fn sequence<'v>(v: Value<'v>) -> Option<Vec<Value<'v>>> {

@@ -15,22 +15,33 @@
 //! remembers the template line it came from, for error messages.
 
 use super::lexer::{CodeLine, LineScanner};
-use super::text_template::{self, quote, Piece};
+use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
 
 /// A template compiled to Starlark.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Program {
     pub source: String,
     /// For each generated line (0-based), the template line (1-based) it came from.
     pub line_map: Vec<u32>,
     /// The template's nodes, indexed by the ids passed to `__ytt_start`.
     pub nodes: Vec<NodeInfo>,
+    /// Generated lines (0-based, ascending) whose errors quote this text rather than their
+    /// template line: the code of a text template, as ytt quotes it.
+    pub quoted: Vec<(usize, Box<str>)>,
+}
+
+impl Program {
+    /// What an error on generated line `gen_line` quotes in place of its template line.
+    pub fn quoted_at(&self, gen_line: usize) -> Option<&str> {
+        let i = self.quoted.binary_search_by_key(&gen_line, |q| q.0).ok()?;
+        Some(&self.quoted[i].1)
+    }
 }
 
 /// What the builder needs to know about a template node.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct NodeInfo {
     pub kind: RawKind,
     pub line: u32,
@@ -40,7 +51,7 @@ pub struct NodeInfo {
     pub key_override: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum RawShape {
     Scalar(crate::value::Value),
     Map,
@@ -55,7 +66,9 @@ pub struct CompileError {
     /// The program compiled before the error (its text and line map): starlark-go's parser
     /// reads the tokens of those lines before it meets the error, so a syntax error there
     /// comes first.
-    pub before: Option<(String, Vec<u32>)>,
+    pub before: Option<Box<Program>>,
+    /// What the error quotes in place of its template line (see [`Program::quoted`]).
+    pub quote: Option<Box<str>>,
     /// Found once the line's newline is read (an `end` that closes nothing): placed on the
     /// next line, as starlark-go's scanner stands there.
     past_line: bool,
@@ -67,7 +80,16 @@ impl CompileError {
             line,
             message: message.into(),
             before: None,
+            quote: None,
             past_line: false,
+        }
+    }
+
+    /// The error, quoting `quote` in place of its template line.
+    fn quoting(self, quote: &str) -> CompileError {
+        CompileError {
+            quote: Some(quote.into()),
+            ..self
         }
     }
 
@@ -76,12 +98,12 @@ impl CompileError {
     /// `end` and its newline.
     fn after(mut self, c: Compiler, next: impl Fn(u32) -> u32) -> CompileError {
         // A token at the end of the last line compiled is placed on the next line, this one.
-        let mut line_map = c.line_map;
-        line_map.push(self.line);
+        let mut before = c.program();
+        before.line_map.push(self.line);
         if self.past_line {
             self.line = next(self.line);
         }
-        self.before = Some((c.out, line_map));
+        self.before = Some(Box::new(before));
         self
     }
 }
@@ -91,8 +113,11 @@ const UNEXPECTED_END: &str = "unexpected end";
 
 #[derive(Debug)]
 struct Block {
-    /// The line that opened it (ytt names the first block left open).
+    /// The line that opened it (ytt names the innermost block left open).
     line: u32,
+    /// What an error names as the text of that line, when it is not the template's line (a
+    /// block opened in a text template).
+    quote: Option<Box<str>>,
     is_def: bool,
     has_body: bool,
     /// `for/end` and `if/end` close after the next node: the depth of that node's frame.
@@ -109,6 +134,7 @@ struct Frame {
 struct Compiler {
     out: String,
     line_map: Vec<u32>,
+    quoted: Vec<(usize, Box<str>)>,
     nodes: Vec<NodeInfo>,
     blocks: Vec<Block>,
     frames: Vec<Frame>,
@@ -190,7 +216,8 @@ pub fn refused(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, Str
         );
         (line, message)
     });
-    [unknown, both]
+    let text = text_template::refused(raw);
+    [unknown, both, text]
         .into_iter()
         .flatten()
         .min_by_key(|(line, _)| *line)
@@ -227,6 +254,7 @@ impl Compiler {
         Compiler {
             out: String::new(),
             line_map: Vec::new(),
+            quoted: Vec::new(),
             nodes: Vec::new(),
             blocks: Vec::new(),
             frames: Vec::new(),
@@ -241,6 +269,7 @@ impl Compiler {
             source: self.out,
             line_map: self.line_map,
             nodes: self.nodes,
+            quoted: self.quoted,
         }
     }
 
@@ -266,10 +295,16 @@ impl Compiler {
         self.all_closed()
     }
 
-    /// ytt's error for the first block that no `end` closes.
+    /// ytt's error for the innermost block that no `end` closes.
     fn all_closed(&self) -> Result<(), CompileError> {
-        match self.blocks.first() {
-            Some(open) => Err(CompileError::new(open.line, UNCLOSED_BLOCK)),
+        match self.blocks.last() {
+            Some(open) => {
+                let e = CompileError::new(open.line, UNCLOSED_BLOCK);
+                Err(CompileError {
+                    quote: open.quote.clone(),
+                    ..e
+                })
+            }
             None => Ok(()),
         }
     }
@@ -356,14 +391,10 @@ impl Compiler {
             );
         }
         // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
-        let templated = templated
-            || node
-                .comments
-                .iter()
-                .any(|c| split_annotation(&c.text).0 == "yaml/text-templated-strings");
+        let templated = templated || text_template::is_templated(node);
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
-                self.templated_text(node.line, depth, key, "__ytt_set_key")?;
+                self.templated_text(node.line, key, "__ytt_set_key")?;
             }
         }
         if let Some(expr) = value_expr {
@@ -374,7 +405,7 @@ impl Compiler {
                 self.emit(expr.line, depth, &format!("__ytt_set(({code}))"));
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
-            self.templated_text(node.line, depth, text, "__ytt_set")?;
+            self.templated_text(node.line, text, "__ytt_set")?;
         }
         self.frames.push(Frame {
             path: path.clone(),
@@ -442,76 +473,77 @@ impl Compiler {
     }
 
     /// The code of a string of `#@yaml/text-templated-strings` (see [`text_template`]) that
-    /// ends in `SETTER(TEXT)`: one expression when the text has values alone, else statements
-    /// that gather its pieces in a list (code blocks at their depth, `end` closing them).
-    fn templated_text(
-        &mut self,
-        line: u32,
-        depth: usize,
-        text: &str,
-        setter: &str,
-    ) -> Result<(), CompileError> {
+    /// ends in `SETTER(TEXT)`: statements that gather its pieces in a list, each on its line of
+    /// the text (`line` the first). Its code is code of the template, as in ytt: its blocks
+    /// are the template's (an `end` in the text may close a block opened by a code line).
+    fn templated_text(&mut self, line: u32, text: &str, setter: &str) -> Result<(), CompileError> {
         const PIECES: &str = "__ytt_text_pieces";
-        let Some(pieces) = text_template::pieces(text) else {
-            return Ok(());
+        // [`refused`] turns away a text that ytt's lexer refuses before this runs.
+        let pieces = match text_template::pieces(text, line) {
+            Ok(Some(pieces)) => pieces,
+            Ok(None) => return Ok(()),
+            Err(message) => return Err(CompileError::new(line, &message)),
         };
-        let piece = |p: &Piece| match p {
-            Piece::Text(t) => Some(quote(t)),
-            Piece::Value(v) => Some(format!("str({})", rename_assert(v.trim()))),
-            Piece::Code(_) => None,
-        };
-        if let Some(parts) = pieces.iter().map(piece).collect::<Option<Vec<_>>>() {
-            self.emit(line, depth, &format!("{setter}({})", parts.join(" + ")));
-            return Ok(());
-        }
-        self.emit(line, depth, &format!("{PIECES} = []"));
-        // Whether each block opened in the text has a body yet.
-        let mut open: Vec<bool> = Vec::new();
+        self.emit(line, self.depth(), &format!("{PIECES} = []"));
         for p in &pieces {
-            let d = depth + open.len();
-            let stmt = match (p, piece(p)) {
-                (_, Some(value)) => format!("{PIECES}.append({value})"),
-                (Piece::Code(code), None) => {
-                    let code = code.trim();
-                    match first_word(code) {
-                        "" => continue,
-                        "end" => {
-                            match open.pop() {
-                                Some(false) => self.emit(line, d, "pass"),
-                                Some(true) => {}
-                                None => return Err(CompileError::new(line, UNEXPECTED_END)),
-                            }
-                            continue;
-                        }
-                        "else" | "elif" => {
-                            let Some(has_body) = open.pop() else {
-                                return Err(CompileError::new(line, UNEXPECTED_END));
-                            };
-                            if !has_body {
-                                self.emit(line, d, "pass");
-                            }
-                            self.emit(line, d - 1, &rename_assert(code));
-                            open.push(false);
-                            continue;
-                        }
-                        _ => rename_assert(code),
-                    }
+            let at = line + p.line - 1;
+            let stmt = match p.kind {
+                PieceKind::Text => format!("{PIECES}.append({})", quote(p.code)),
+                PieceKind::Value => {
+                    let value = rename_assert(p.code.trim());
+                    format!("{PIECES}.append(__ytt_text(({value})))")
                 }
-                _ => continue,
+                PieceKind::Code => {
+                    self.text_code(at, p.code, p.quote)?;
+                    continue;
+                }
             };
-            self.emit(line, d, &stmt);
-            if let Some(has_body) = open.last_mut() {
-                *has_body = true;
-            }
-            if stmt.ends_with(':') {
-                open.push(false);
-            }
+            self.emit_quoting(at, self.depth(), &stmt, p.quote);
         }
-        if !open.is_empty() {
-            return Err(CompileError::new(line, UNCLOSED_BLOCK));
-        }
-        self.emit(line, depth, &format!("{setter}(\"\".join({PIECES}))"));
+        self.emit(
+            line,
+            self.depth(),
+            &format!("{setter}(\"\".join({PIECES}))"),
+        );
         Ok(())
+    }
+
+    /// The statement `code` of a text template, on template line `line`, quoting `quote`: a
+    /// code line of the template (an `end` quotes nothing, as ytt's compiled `end` is empty).
+    fn text_code(&mut self, line: u32, code: &str, quote: &str) -> Result<(), CompileError> {
+        let (first_gen, blocks) = (self.line_map.len(), self.blocks.len());
+        let quote = if first_word(code.trim()) == "end" {
+            ""
+        } else {
+            quote
+        };
+        let comment = Comment {
+            line,
+            text: code.to_string(),
+        };
+        self.code(&comment).map_err(|e| match e.quote {
+            Some(_) => e,
+            None => e.quoting(quote),
+        })?;
+        for gen_line in first_gen..self.line_map.len() {
+            self.quoted.push((gen_line, quote.into()));
+        }
+        // A block it opened (or an `else` reopened) names this code when left open.
+        let opened = match self.blocks.len().cmp(&blocks) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => matches!(first_word(code.trim()), "else" | "elif"),
+            std::cmp::Ordering::Less => false,
+        };
+        if let (true, Some(block)) = (opened, self.blocks.last_mut()) {
+            block.quote = Some(quote.into());
+        }
+        Ok(())
+    }
+
+    /// [`Compiler::emit`], for a line whose errors quote `quote` (see [`Program::quoted`]).
+    fn emit_quoting(&mut self, line: u32, depth: usize, text: &str, quote: &str) {
+        self.quoted.push((self.line_map.len(), quote.into()));
+        self.emit(line, depth, text);
     }
 
     fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
@@ -558,6 +590,7 @@ impl Compiler {
                     let is_def = self.pending_def;
                     self.blocks.push(Block {
                         line,
+                        quote: None,
                         is_def,
                         has_body: false,
                         auto_close: false,
@@ -603,6 +636,7 @@ impl Compiler {
                         self.emit(line, d, &rename_assert(stmt));
                         self.blocks.push(Block {
                             line,
+                            quote: None,
                             is_def: b.is_def,
                             has_body: false,
                             auto_close: false,
@@ -632,6 +666,7 @@ impl Compiler {
                     self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
                     self.blocks.push(Block {
                         line,
+                        quote: None,
                         is_def: false,
                         has_body: false,
                         auto_close,
@@ -658,6 +693,7 @@ impl Compiler {
                     let is_def = first == "def";
                     self.blocks.push(Block {
                         line,
+                        quote: None,
                         is_def,
                         has_body: false,
                         auto_close,

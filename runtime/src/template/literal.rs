@@ -69,15 +69,9 @@ pub fn build(
         .into_iter()
         .map(|d| builder.tree(d))
         .collect::<Result<_, _>>();
-    docs.map_err(|(line, key)| TemplateError {
-        file: builder.file.to_string(),
-        line: Some(line),
-        message: super::duplicate_key_message(template_id, &key),
-        compile_time: false,
-        stack: Vec::new(),
-        also: Vec::new(),
-        reason: None,
-        generated: None,
+    docs.map_err(|(line, key)| {
+        let message = super::duplicate_key_message(template_id, &key);
+        TemplateError::runtime(&builder.file, Some(line), message)
     })
 }
 
