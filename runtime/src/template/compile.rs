@@ -484,27 +484,35 @@ impl Compiler {
             Ok(None) => return Ok(()),
             Err(message) => return Err(CompileError::new(line, &message)),
         };
-        self.emit(line, self.depth(), &format!("{PIECES} = []"));
+        let item = |p: &text_template::Piece| match p.kind {
+            PieceKind::Text => quote(p.code),
+            _ => format!("__ytt_text(({}))", rename_assert(p.code.trim())),
+        };
+        let depth = self.depth();
+        if pieces.iter().all(|p| p.kind != PieceKind::Code) {
+            // Texts and values only: one statement, a list with an item on each piece's line.
+            // (A statement per piece growing a list makes starlark-rust collect garbage before
+            // each one, copying the list each time: quadratic in the number of pieces.)
+            self.emit(line, depth, &format!("{setter}(\"\".join(["));
+            for p in &pieces {
+                let at = line + p.line - 1;
+                self.emit_quoting(at, depth + 1, &format!("{},", item(p)), p.quote);
+            }
+            self.emit(line, depth, "]))");
+            return Ok(());
+        }
+        self.emit(line, depth, &format!("{PIECES} = []"));
         for p in &pieces {
             let at = line + p.line - 1;
-            let stmt = match p.kind {
-                PieceKind::Text => format!("{PIECES}.append({})", quote(p.code)),
-                PieceKind::Value => {
-                    let value = rename_assert(p.code.trim());
-                    format!("{PIECES}.append(__ytt_text(({value})))")
-                }
-                PieceKind::Code => {
-                    self.text_code(at, p.code, p.quote)?;
-                    continue;
-                }
-            };
+            if p.kind == PieceKind::Code {
+                self.text_code(at, p.code, p.quote)?;
+                continue;
+            }
+            let stmt = format!("{PIECES}.append({})", item(p));
             self.emit_quoting(at, self.depth(), &stmt, p.quote);
         }
-        self.emit(
-            line,
-            self.depth(),
-            &format!("{setter}(\"\".join({PIECES}))"),
-        );
+        let join = format!("{setter}(\"\".join({PIECES}))");
+        self.emit(line, self.depth(), &join);
         Ok(())
     }
 
