@@ -387,3 +387,26 @@ fn validate_checks_loaded_values_as_they_are() {
     let err = bad.validate().unwrap_err().to_string();
     assert!(err.contains("replicas"), "{err}");
 }
+
+/// The typed API runs on its caller's stack: on a 2 MiB thread (a spawned thread's, a tokio
+/// worker's), values nested up to the reader's depth budget are an error, not a stack overflow
+/// that aborts the process (they were, before the engine got a stack of its own).
+#[test]
+fn deep_values_on_a_small_stack_are_an_error_not_an_abort() {
+    use generated::names::DataValues;
+    let depth = 1_990;
+    let flow = format!("server: {}{}\n", "[".repeat(depth), "]".repeat(depth));
+    let mut block = String::from("server:\n");
+    for level in 0..depth {
+        block.push_str(&format!("{}- \n", "  ".repeat(level)));
+    }
+    for yaml in [flow, block] {
+        let err = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || DataValues::from_yaml_str(&yaml).map(|_| ()).unwrap_err())
+            .unwrap()
+            .join()
+            .unwrap();
+        assert!(err.to_string().contains("found: array"), "{err}");
+    }
+}
