@@ -42,7 +42,7 @@ use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
 use crate::yaml::parse::RawFile;
 use budget::bound;
-pub use budget::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
+pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
 use loader::{compile_failed, load_reason, Loader};
 use wording::{between, go_wording};

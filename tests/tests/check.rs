@@ -721,6 +721,28 @@ fn a_load_cycle_is_an_error_not_a_stack_overflow() {
     assert!(err.contains("v.yml:1 |"), "{err}");
 }
 
+/// Calls nested past the call depth budget (a chain of distinct functions: starlark-go
+/// refuses recursion) are an error naming the budget; shorter chains run as in ytt
+/// (tests/cases/starlark/call-chain-deeper-than-fifty).
+#[test]
+fn calls_nested_past_the_budget_are_an_error() {
+    let depth = schemac_runtime::starlark::DEFAULT_MAX_CALL_DEPTH + 1;
+    let mut values = String::from("#@ def f0():\n#@   return 1\n#@ end\n");
+    for i in 1..depth {
+        values.push_str(&format!(
+            "#@ def f{i}():\n#@   return f{}()\n#@ end\n",
+            i - 1
+        ));
+    }
+    values.push_str(&format!("#@data/values\n---\na: #@ f{}()\n", depth - 1));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("Starlark calls nested deeper than 10000 (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)"),
+        "{}",
+        &err[..err.len().min(500)]
+    );
+}
+
 /// The files of a `cycle in load graph (A -> B -> A)` message, without their directories.
 fn load_cycle_files(err: &str) -> Vec<&str> {
     let (_, rest) = err

@@ -23,7 +23,7 @@ use super::go_builtins::{ASSIGNING, INDEX};
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
-pub use super::statement_hook::{DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
+pub use super::statement_hook::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use super::written_size::{written_bytes, Writing};
 
 /// The global function the iterable of every comprehension passes through (see

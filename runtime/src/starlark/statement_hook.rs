@@ -16,6 +16,31 @@ use starlark::eval::Evaluator;
 pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
 pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
+/// How deep Starlark calls may nest (user functions calling functions): starlark-go has no
+/// bound but Go's stack (ytt runs a chain of 100,000), starlark-rust's default is 50. Each
+/// call takes the native stack the engine runs on ([`crate::cli::STACK_BYTES`]), which holds
+/// this many. Raised with `SCHEMAC_STARLARK_CALL_DEPTH`.
+pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
+
+fn max_call_depth() -> usize {
+    static DEPTH: OnceLock<usize> = OnceLock::new();
+    *DEPTH.get_or_init(|| {
+        std::env::var("SCHEMAC_STARLARK_CALL_DEPTH")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .filter(|&d| d > 0)
+            .unwrap_or(DEFAULT_MAX_CALL_DEPTH)
+    })
+}
+
+/// The call depth budget's error.
+pub(super) fn call_depth_exceeded_message() -> String {
+    format!(
+        "evaluation stopped: Starlark calls nested deeper than {} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)",
+        max_call_depth()
+    )
+}
+
 /// The budget in force: the defaults, or what the environment raises them to.
 pub(super) fn budget() -> (u64, usize) {
     static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
@@ -130,6 +155,8 @@ pub(crate) fn bound(eval: &mut Evaluator<'_, '_, '_>) -> Rc<EvaluationStart> {
         heap: Cell::new(0),
     });
     start.restart(eval);
+    // Fails only when already set: never, on an evaluator this bounds once.
+    let _ = eval.set_max_callstack_size(max_call_depth());
     eval.before_stmt_for_dap(starlark::eval::BeforeStmtFunc::from_dyn(Box::new(
         StepBound(Rc::clone(&start)),
     )));

@@ -180,6 +180,9 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
     if let Some(message) = augmented_list_refused(msg, span) {
         return message;
     }
+    if msg == "Starlark call stack overflow" {
+        return super::statement_hook::call_depth_exceeded_message();
+    }
     if let Some(name) = msg
         .strip_prefix("Variable `")
         .and_then(|r| r.split_once("` not found"))
