@@ -44,6 +44,7 @@ pub mod data_values;
 pub mod engine;
 pub mod error;
 pub mod inputs;
+mod large_stack;
 pub mod lowered;
 pub mod overlay;
 mod panic_guard;

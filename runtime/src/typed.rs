@@ -44,14 +44,10 @@ impl fmt::Display for Violations {
 
 impl std::error::Error for Violations {}
 
-/// Runs the engine for the typed API. It runs on its caller's stack, which may be a small
-/// one (2 MiB for a spawned thread or a tokio worker): deep documents (up to the reader's depth
-/// budget) and deep Starlark calls recurse past that, and a stack overflow aborts the process.
-/// So the engine runs on a stack of the command line's size ([`crate::cli::STACK_BYTES`]),
-/// made for it when less than half of that is left.
+/// Runs the engine for the typed API, on a stack of its own when the caller's is small (see
+/// [`crate::large_stack`]).
 fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
-    const STACK: usize = crate::cli::STACK_BYTES;
-    stacker::maybe_grow(STACK / 2, STACK, || run_here(v, opts))
+    crate::large_stack::run(|| run_here(v, opts))
 }
 
 fn run_here(v: &Validator, opts: &Request) -> Result<Node, Violations> {
