@@ -119,6 +119,8 @@ fn schema_files(name: &str, m: &ArgMatches) -> Result<Vec<String>, clap::Error> 
 }
 
 fn fail(msg: &str) -> ExitCode {
+    // A schema that called `@ytt:math` before its error: ytt warns before reporting it.
+    schemac_runtime::cli::warn_if_math_used();
     output::stderr(&format!("schemac: Error: {msg}\n"));
     ExitCode::from(1)
 }
