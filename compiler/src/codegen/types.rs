@@ -251,7 +251,13 @@ impl<'a> TypeGen<'a> {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
             entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
-            let d = self.default_expr(&f.ty.default, &f.ty);
+            // The map's own default (a `@schema/default` on it, or on the document) before
+            // its field's.
+            let d = match &t.default.value {
+                Value::Map(entries) => entries.iter().find(|e| e.key.key_eq(&f.key)),
+                _ => None,
+            };
+            let d = self.default_expr(d.map_or(&f.ty.default, |e| &e.value), &f.ty);
             defaults.push(quote! { #fname: #d });
         }
         let doc = doc_attr(t);
