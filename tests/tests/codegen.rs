@@ -67,10 +67,13 @@ fn defaults_that_rust_types_do_not_hold_make_their_fields_values() {
     assert_eq!(d.counts, vec![Value::UInt(1 << 63), Value::Int(1)]);
     assert_eq!((d.small, d.limits.max), (1, i64::MAX));
     assert_eq!(DataValues::load::<&str>(&[]).unwrap(), d);
-    let v = DataValues::from_yaml_str("big: 3\nratio: 18446744073709551615\ncounts: [2]\n").unwrap();
+    let v =
+        DataValues::from_yaml_str("big: 3\nratio: 18446744073709551615\ncounts: [2]\n").unwrap();
     assert_eq!((v.big, v.ratio), (Value::Int(3), Value::UInt(u64::MAX)));
     assert_eq!(v.counts, vec![Value::Int(2)]);
-    let err = DataValues::from_yaml_str("big: x\n").unwrap_err().to_string();
+    let err = DataValues::from_yaml_str("big: x\n")
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("expected: integer"), "{err}");
     // The other fields stay i64: a uint64 there is named, as before.
     let err = DataValues::from_yaml_str("small: 9223372036854775808\n")
