@@ -151,7 +151,7 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
 pub static MATH_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// ytt's warning after a run that called a `@ytt:math` function (an empty line first).
-fn warn_if_math_used() {
+pub fn warn_if_math_used() {
     if MATH_USED.load(std::sync::atomic::Ordering::Relaxed) {
         output::stderr(
             "\nWarning: a function from the @ytt:math module is used in this invocation; this module does not guarantee bit-identical results across CPU architectures.\n",

@@ -1,6 +1,7 @@
 //! The typed API behind `include_schema!`: load data values through the same engine as
 //! `schemac check` and built validators, then convert them to the generated structs.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 
@@ -160,7 +161,7 @@ pub fn convert<T: crate::__private::FromValue>(
 ) -> Result<T, Violations> {
     T::from_value(&node.value).ok_or_else(|| {
         let schema = (v.schema)();
-        let message = match unfit(node, &schema) {
+        let message = match unfit(node, &schema, &untyped(&schema)) {
             Some((at, Scalar::Float)) => format!(
                 "the integer at {} has no exact f64 (beyond 2^53), the field's type",
                 at.pos
@@ -181,21 +182,72 @@ pub fn convert<T: crate::__private::FromValue>(
     })
 }
 
-/// The first integer under `node` that its field's type `ty` (an `int` or a `float`) cannot
-/// hold in Rust, with that scalar type.
-fn unfit<'a>(node: &'a Node, ty: &Type) -> Option<(&'a Node, Scalar)> {
-    match (&node.value, &ty.kind) {
-        (Value::UInt(_), Kind::Scalar(Scalar::Int)) => Some((node, Scalar::Int)),
-        (Value::Int(_) | Value::UInt(_), Kind::Scalar(Scalar::Float))
-            if crate::__private::exact_f64(&node.value).is_none() =>
-        {
-            Some((node, Scalar::Float))
+/// Whether an integer or float value `value` of the scalar type `scalar` has no exact value of
+/// the Rust type that the typed API gives the type: an `i64` for an `int`, an `f64` for a
+/// `float`.
+fn unfit_value(value: &Value, scalar: Scalar) -> bool {
+    match (value, scalar) {
+        (Value::UInt(_), Scalar::Int) => true,
+        (Value::Int(_) | Value::UInt(_), Scalar::Float) => {
+            crate::__private::exact_f64(value).is_none()
         }
+        _ => false,
+    }
+}
+
+/// The first integer under `node` that its field's type `ty` (an `int` or a `float`) cannot
+/// hold in Rust, with that scalar type (types in `untyped` hold any value).
+fn unfit<'a>(
+    node: &'a Node,
+    ty: &Type,
+    untyped: &HashSet<*const Type>,
+) -> Option<(&'a Node, Scalar)> {
+    match (&node.value, &ty.kind) {
+        _ if untyped.contains(&(ty as *const Type)) => None,
+        (v, Kind::Scalar(scalar)) if unfit_value(v, *scalar) => Some((node, *scalar)),
         (Value::Map(entries), Kind::Map(fields)) => entries.iter().find_map(|e| {
             let field = fields.iter().find(|f| f.key == e.key)?;
-            unfit(&e.value, &field.ty)
+            unfit(&e.value, &field.ty, untyped)
         }),
-        (Value::Array(items), Kind::Array(item)) => items.iter().find_map(|i| unfit(i, item)),
+        (Value::Array(items), Kind::Array(item)) => {
+            items.iter().find_map(|i| unfit(i, item, untyped))
+        }
         _ => None,
     }
+}
+
+/// The `int` and `float` types of `schema` whose values the typed API keeps as the runtime's
+/// [`Value`] rather than an `i64` or `f64`: those that a default (their own, or an item of a
+/// map's or array's default above them) gives an integer that the Rust type cannot hold (see
+/// [`convert`]). Such a default is no compile error: the field is as untyped as `any`.
+pub fn untyped(schema: &Type) -> HashSet<*const Type> {
+    fn types(t: &Type, out: &mut HashSet<*const Type>) {
+        defaults(t, &t.default, out);
+        match &t.kind {
+            Kind::Map(fields) => fields.iter().for_each(|f| types(&f.ty, out)),
+            Kind::Array(item) => types(item, out),
+            _ => {}
+        }
+    }
+    fn defaults(t: &Type, node: &Node, out: &mut HashSet<*const Type>) {
+        match (&t.kind, &node.value) {
+            (Kind::Scalar(scalar), v) if unfit_value(v, *scalar) => {
+                out.insert(t as *const Type);
+            }
+            (Kind::Map(fields), Value::Map(entries)) => {
+                for f in fields {
+                    if let Some(e) = entries.iter().find(|e| e.key.key_eq(&f.key)) {
+                        defaults(&f.ty, &e.value, out);
+                    }
+                }
+            }
+            (Kind::Array(item), Value::Array(items)) => {
+                items.iter().for_each(|i| defaults(item, i, out));
+            }
+            _ => {}
+        }
+    }
+    let mut out = HashSet::new();
+    types(schema, &mut out);
+    out
 }

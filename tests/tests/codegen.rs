@@ -26,7 +26,7 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules", "fragments", "names"] {
+    for case in ["web", "keys", "rules", "fragments", "names", "wide"] {
         check_snapshot(case);
     }
 }
@@ -49,6 +49,37 @@ pub mod generated {
     pub mod names {
         include!("../fixtures/codegen/names.rs");
     }
+    pub mod wide {
+        include!("../fixtures/codegen/wide.rs");
+    }
+}
+
+#[test]
+fn defaults_that_rust_types_do_not_hold_make_their_fields_values() {
+    // An int default in [2^63, 2^64) (a Go uint64 to ytt) has no i64, and an integer default
+    // beyond 2^53 for a float no exact f64: such a field (an array's item type, when an item
+    // of the array's default is one) is the runtime's Value, which holds what ytt holds.
+    use generated::wide::DataValues;
+    use schemac_runtime::value::Value;
+    let d = DataValues::default();
+    assert_eq!(d.big, Value::UInt(u64::MAX));
+    assert_eq!(d.ratio, Value::Int(9007199254740993));
+    assert_eq!(d.counts, vec![Value::UInt(1 << 63), Value::Int(1)]);
+    assert_eq!((d.small, d.limits.max), (1, i64::MAX));
+    assert_eq!(DataValues::load::<&str>(&[]).unwrap(), d);
+    let v =
+        DataValues::from_yaml_str("big: 3\nratio: 18446744073709551615\ncounts: [2]\n").unwrap();
+    assert_eq!((v.big, v.ratio), (Value::Int(3), Value::UInt(u64::MAX)));
+    assert_eq!(v.counts, vec![Value::Int(2)]);
+    let err = DataValues::from_yaml_str("big: x\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("expected: integer"), "{err}");
+    // The other fields stay i64: a uint64 there is named, as before.
+    let err = DataValues::from_yaml_str("small: 9223372036854775808\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("(string):1 is 2^63 or more"), "{err}");
 }
 
 #[test]

@@ -48,43 +48,8 @@ import run  # noqa: E402
 sys.path.insert(0, os.path.join(run.ROOT, '.ci'))
 import backend_crates  # noqa: E402
 
-OUTPUT_FLAGS = {('-o', 'json'): 'json', ('--output', 'json'): 'json', ('-o', 'yaml'): 'yaml',
-                ('--output', 'yaml'): 'yaml'}
-
-
-def typed_call(rest):
-    """(files, plain, json) for the typed API, or the reason it cannot take these arguments."""
-    files, plain_files, fmt = [], [], 'yaml'
-    i = 0
-    while i < len(rest):
-        a = rest[i]
-        pair = tuple(rest[i:i + 2])
-        if a in ('-f', '--file') and i + 1 < len(rest):
-            files.append(rest[i + 1])
-        elif a == '--data-values-file' and i + 1 < len(rest):
-            plain_files.append(rest[i + 1])
-        elif pair in OUTPUT_FLAGS:
-            fmt = OUTPUT_FLAGS[pair]
-        elif a == '--data-values-inspect':
-            i += 1
-            continue
-        else:
-            return 'typed: the API takes no %s' % a.split('=')[0]
-        i += 2
-    if files and plain_files:
-        return 'typed: -f and --data-values-file together (load or load_plain, not both)'
-    return (plain_files or files), bool(plain_files), fmt == 'json'
-
-
-def typed_expected(check):
-    """What the typed API must print and its exit status, from `schemac check`'s answer."""
-    rc, out, err = check
-    if rc == 0:
-        return 0, out
-    text = err.decode('utf-8', 'replace')
-    # warnings (e.g. for @ytt:math) come before the error; the typed API has no channel for them
-    at = text.find('schemac: Error: ')
-    return 1, (text[at:] if at >= 0 else text).removeprefix('schemac: Error: ').rstrip().encode()
+typed_call = backend_crates.typed_call
+typed_expected = backend_crates.typed_expected
 
 
 def same_data(a, b):
@@ -158,7 +123,7 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
             continue
         key = tuple((f, open(os.path.join(d, f), encoding='utf-8', errors='replace').read()) for f in schema)
         if key not in modules:
-            modules[key] = batch.add_generated(schema, d)
+            modules[key] = batch.add_generated(schema, d, fallback=True)
         handle, err = modules[key]
         if handle is None:
             rejects.append((seed, d, args, env, schema, err))
@@ -175,12 +140,16 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
 
     def one(item):
         seed, d, args, env, rest, (batch, handle), schema = item
+        if not batch.built(handle):
+            return seed, 'validator: not compared', 'validator: the module does not compile', None
         check = check_of(d, args, env)
         validator = batch.validator(handle, rest, d, env=env_of(env), timeout=run.TIMEOUT)
         sig_v = run.signature(check, validator, names=('check', 'validator'))
         call = typed_call(rest) if batch.has_typed(handle) else "typed: the schema's root is not a map (no typed API)"
         sig_t = None
-        if not isinstance(call, str):
+        if batch.broken.get(handle, ('',))[0] == 'typed' and not isinstance(typed_call(rest), str):
+            call, sig_t = typed_call(rest), 'typed: the typed API does not compile'
+        elif not isinstance(call, str):
             files, plain, as_json = call
             typed = batch.typed(handle, files, d, plain=plain, json=as_json, env=env_of(env), timeout=run.TIMEOUT)
             sig_t = compare_typed(check, typed)

@@ -56,7 +56,10 @@ fn cli() -> Command {
         .subcommand(schemac::check::command())
         .subcommand(schema_args(Command::new("gen").about("Print the Rust code generated for a schema"))
             .arg(out("Write the code to FILE (atomically) instead of stdout").value_hint(clap::ValueHint::FilePath))
-            .arg(Arg::new("name").long("name").value_name("NAME").help("The validator's name in the generated code")))
+            .arg(Arg::new("name").long("name").value_name("NAME").help("The validator's name in the generated code"))
+            .arg(Arg::new("validator-only").long("validator-only").action(ArgAction::SetTrue).help(
+                "Only what `schemac build` compiles: the validator, without the typed structs",
+            )))
         .subcommand(schema_args(Command::new("build").about("Build a standalone validator binary"))
             .arg(out("The validator binary to write").required(true).value_hint(clap::ValueHint::FilePath))
             .arg(Arg::new("with-starlark").long("with-starlark").action(ArgAction::SetTrue).help(
@@ -116,6 +119,8 @@ fn schema_files(name: &str, m: &ArgMatches) -> Result<Vec<String>, clap::Error> 
 }
 
 fn fail(msg: &str) -> ExitCode {
+    // A schema that called `@ytt:math` before its error: ytt warns before reporting it.
+    schemac_runtime::cli::warn_if_math_used();
     output::stderr(&format!("schemac: Error: {msg}\n"));
     ExitCode::from(1)
 }
@@ -131,6 +136,7 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         .unwrap_or_else(|| "validator".into());
     let opts = CodegenOptions {
         validator_name: name,
+        typed: !m.get_flag("validator-only"),
         ..CodegenOptions::default()
     };
     standalone::remove_on_interrupt();

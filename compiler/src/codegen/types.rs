@@ -3,7 +3,7 @@
 //! from its own `Default`), and conversion from and to checked data values (in the internals
 //! module).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -23,6 +23,9 @@ pub struct TypeGen<'a> {
     pub internal: Vec<TokenStream>,
     /// The struct generated for each map type (by address in the schema being generated).
     names: HashMap<*const Type, Ident>,
+    /// The scalar types whose values are the runtime's `Value` (see
+    /// [`schemac_runtime::typed::untyped`]).
+    untyped: HashSet<*const Type>,
 }
 
 fn ident(name: &str) -> Ident {
@@ -179,6 +182,7 @@ impl<'a> TypeGen<'a> {
             public: Vec::new(),
             internal: Vec::new(),
             names,
+            untyped: schemac_runtime::typed::untyped(schema),
         }
     }
 
@@ -186,6 +190,7 @@ impl<'a> TypeGen<'a> {
     pub fn rust_type(&mut self, t: &Type) -> TokenStream {
         let rt = self.rt;
         let inner = match &t.kind {
+            _ if self.untyped.contains(&(t as *const Type)) => quote! { #rt::value::Value },
             Kind::Any => quote! { #rt::value::Value },
             Kind::Scalar(Scalar::String) => match string_enum(t) {
                 Some(variants) if self.names.contains_key(&(t as *const Type)) => {
@@ -246,7 +251,13 @@ impl<'a> TypeGen<'a> {
                 #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
             });
             entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
-            let d = self.default_expr(&f.ty.default, &f.ty);
+            // The map's own default (a `@schema/default` on it, or on the document) before
+            // its field's.
+            let d = match &t.default.value {
+                Value::Map(entries) => entries.iter().find(|e| e.key.key_eq(&f.key)),
+                _ => None,
+            };
+            let d = self.default_expr(d.map_or(&f.ty.default, |e| &e.value), &f.ty);
             defaults.push(quote! { #fname: #d });
         }
         let doc = doc_attr(t);
@@ -373,6 +384,9 @@ impl<'a> TypeGen<'a> {
     fn present_default(&self, node: &Node, t: &Type) -> TokenStream {
         let rt = self.rt;
         match (&t.kind, &node.value) {
+            (_, v) if self.untyped.contains(&(t as *const Type)) => {
+                IrTokens::new(rt).value_with_fns(v)
+            }
             (Kind::Any, v) => IrTokens::new(rt).value_with_fns(v),
             (Kind::Scalar(Scalar::String), Value::Str(s))
                 if self.names.contains_key(&(t as *const Type)) =>
@@ -394,16 +408,9 @@ impl<'a> TypeGen<'a> {
             }
             (Kind::Scalar(Scalar::Int), Value::Int(i)) => quote! { #i },
             (Kind::Scalar(Scalar::Float), Value::Float(f)) => float(*f),
+            // (an integer an `f64` holds exactly: the others make the type untyped)
             (Kind::Scalar(Scalar::Float), Value::Int(i)) => float(*i as f64),
             (Kind::Scalar(Scalar::Float), Value::UInt(u)) => float(*u as f64),
-            // A typed int is an `i64`: a default in [2^63, 2^64) has no value there.
-            (Kind::Scalar(Scalar::Int), Value::UInt(u)) => {
-                let message = format!(
-                    "schemac: the default {u} (at {}) does not fit the typed field's i64",
-                    node.pos
-                );
-                quote! { ::core::compile_error!(#message) }
-            }
             (Kind::Scalar(Scalar::Bool), Value::Bool(b)) => quote! { #b },
             (Kind::Array(_), Value::Array(items)) if items.is_empty() => quote! { Vec::new() },
             (Kind::Array(item), Value::Array(items)) => {

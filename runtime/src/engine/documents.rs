@@ -129,10 +129,16 @@ pub(super) fn load_documents(
     backend: &dyn Backend,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
+    // A validator's built-in schema files come first, as given to `schemac build`: a values
+    // template may `load()` them, `data.read()` and `data.list()` them as in ytt given them
+    // before the values files.
+    let builtin = backend
+        .builtin_sources()
+        .iter()
+        .map(|(name, text)| (name.to_string(), Arc::from(*text)));
     let mut star = Sources::with_functions(
-        inputs
-            .iter()
-            .map(|i| (i.name.clone(), Arc::clone(&i.text)))
+        builtin
+            .chain(inputs.iter().map(|i| (i.name.clone(), Arc::clone(&i.text))))
             .collect(),
         backend.functions(),
     );

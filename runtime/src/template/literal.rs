@@ -144,6 +144,9 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
     ))
 }
 
+/// How Starlark reports a name that is not bound (here: `overlay` before its `load()`).
+const UNDEFINED: &str = "undefined: ";
+
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
 fn collect(
     node: &RawNode,
@@ -193,7 +196,11 @@ fn node_annotations(
             depth: 0,
         }
         .arguments()
-        .map_err(|m| (c.line, format!("{m} (in `#@{}`)", c.text.trim())))?;
+        .map_err(|m| match m.starts_with(UNDEFINED) {
+            // Starlark's own words, as ytt reports them
+            true => (c.line, m),
+            false => (c.line, format!("{m} (in `#@{}`)", c.text.trim())),
+        })?;
         anns.push(Ann {
             name: name.to_string(),
             pos: ann_pos,
@@ -448,7 +455,7 @@ impl Parser<'_> {
                     "overlay.all" | "overlay.map_key" | "overlay.index" | "overlay.subset"
                         if !self.overlay =>
                     {
-                        Err("`overlay` is not loaded".into())
+                        Err(format!("{UNDEFINED}overlay"))
                     }
                     "overlay.all" => Ok(Value::Str("__ytt_overlay_all__".into())),
                     "overlay.map_key" | "overlay.index" | "overlay.subset" => {
