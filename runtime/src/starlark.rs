@@ -19,6 +19,7 @@ pub mod json_decode;
 mod loader;
 mod math_module;
 pub mod modules;
+mod nesting;
 mod parse_error;
 pub mod predicates;
 mod resolve;
@@ -45,6 +46,7 @@ use budget::bound;
 pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
 use loader::{compile_failed, load_reason, Loader};
+pub use nesting::DEFAULT_MAX_FUNCTION_DEPTH;
 use wording::{between, go_wording};
 
 fn dialect() -> Dialect {
@@ -643,6 +645,11 @@ fn run_unguarded(
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
     let mut ast = parse(source.clone())?;
+    if let Some((span, message)) = nesting::too_deep(&ast) {
+        let gen_line = ast.file_span(span).resolve_span().begin.line;
+        let line = program.line_map.get(gen_line).copied();
+        return Err(TemplateError::compile(name, line, message));
+    }
     if let Some(e) = resolve_errors(name, program, &ast) {
         return Err(e);
     }

@@ -743,6 +743,25 @@ fn calls_nested_past_the_budget_are_an_error() {
     );
 }
 
+/// Functions nested past the function depth budget are an error naming it, before the
+/// interpreter compiles them (it copied each level's body: 20,000 lambdas took 16 GB).
+#[test]
+fn functions_nested_past_the_budget_are_an_error() {
+    let depth = schemac_runtime::starlark::DEFAULT_MAX_FUNCTION_DEPTH + 1;
+    let values = format!("#@data/values\n---\na: #@ {}1\n", "lambda: ".repeat(depth));
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("functions nested deeper than 1000 levels"),
+        "{}",
+        &err[..err.len().min(500)]
+    );
+    assert!(
+        err.contains("values.yml:3 |"),
+        "{}",
+        &err[..err.len().min(500)]
+    );
+}
+
 /// The files of a `cycle in load graph (A -> B -> A)` message, without their directories.
 fn load_cycle_files(err: &str) -> Vec<&str> {
     let (_, rest) = err
