@@ -190,7 +190,14 @@ pub fn refused(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, Str
         );
         (line, message)
     });
-    [unknown, both]
+    let after_end = code_after_node_specific(raw).map(|line| {
+        let message = format!(
+            "Unexpected code at line {}:{line} after use of '*/end', expected YAML node",
+            raw.name
+        );
+        (line, message)
+    });
+    [unknown, both, after_end]
         .into_iter()
         .flatten()
         .min_by_key(|(line, _)| *line)
@@ -418,10 +425,15 @@ impl Compiler {
         let frame = self.frames.pop().expect("caller checked");
         let depth = frame.depth.min(self.depth());
         self.emit(line, depth, "__ytt_end()");
-        // A `for/end` block closes with the node it wraps.
+        // A `for/end` block closes with the node it wraps (a `def/end` function returns its
+        // node).
         let index = self.frames.len();
         if let Some(b) = self.blocks.last() {
             if b.auto_close && b.auto_frame == Some(index) {
+                if b.is_def {
+                    let d = self.depth();
+                    self.emit(line, d, "return __ytt_ctx_end(None)");
+                }
                 self.blocks.pop();
             }
         }
@@ -571,7 +583,13 @@ impl Compiler {
                 return Ok(());
             }
             CodeLine::Statement { opens_block } => {
-                let stmt = text.trim();
+                // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
+                // after the next node.
+                let (stmt, auto_close) = match node_specific(text.trim()) {
+                    Some(s) => (s, true),
+                    None => (text.trim().to_string(), false),
+                };
+                let stmt = stmt.as_str();
                 let first = first_word(stmt);
                 match first {
                     "end" => return self.close_block(line),
@@ -605,23 +623,13 @@ impl Compiler {
                             line,
                             is_def: b.is_def,
                             has_body: false,
-                            auto_close: false,
+                            auto_close,
                             auto_frame: None,
                         });
                         return Ok(());
                     }
                     _ => {}
                 }
-                let (stmt, auto_close) = match stmt
-                    .strip_prefix("for/end ")
-                    .or_else(|| stmt.strip_prefix("if/end "))
-                {
-                    Some(rest) => (
-                        format!("{} {}", &stmt[..stmt.find('/').unwrap_or(0)], rest),
-                        true,
-                    ),
-                    None => (stmt.to_string(), false),
-                };
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
@@ -684,6 +692,47 @@ fn while_condition(stmt: &str) -> Option<&str> {
     }
     let rest = super::lexer::without_comment(rest);
     Some(rest.trim().strip_suffix(':')?.trim())
+}
+
+/// ytt's node-specific keywords: `if/end`, `else/end`, `elif/end`, `for/end` and `def/end`
+/// open a block that closes after the next node.
+const NODE_SPECIFIC: [(&str, &str); 5] = [
+    ("if/end", "if"),
+    ("else/end", "else"),
+    ("elif/end", "elif"),
+    ("for/end", "for"),
+    ("def/end", "def"),
+];
+
+/// The statement with its node-specific keyword replaced (`if/end x:` is `if x:`), if it
+/// starts with one (ytt matches the text's start, so `if/end(x):` is one too).
+fn node_specific(stmt: &str) -> Option<String> {
+    NODE_SPECIFIC.iter().find_map(|(keyword, plain)| {
+        stmt.strip_prefix(keyword)
+            .map(|rest| format!("{plain}{rest}"))
+    })
+}
+
+/// The line of the first code line above a node after one that used a node-specific keyword
+/// (`#@ if/end x:` then `#@ y = 1`), which ytt refuses: only the node may follow.
+fn code_after_node_specific(file: &RawFile) -> Option<u32> {
+    fn walk(node: &RawNode) -> Option<u32> {
+        let mut seen = false;
+        for c in &node.comments {
+            if c.is_annotation() || c.line >= node.line {
+                continue;
+            }
+            if seen {
+                return Some(c.line);
+            }
+            seen = node_specific(c.text.trim()).is_some();
+        }
+        match &node.value {
+            RawValue::Map(items) | RawValue::Array(items) => items.iter().find_map(walk),
+            RawValue::Scalar(_) => None,
+        }
+    }
+    file.docs.iter().find_map(walk)
 }
 
 fn first_word(stmt: &str) -> &str {
