@@ -264,6 +264,18 @@ pub(super) fn load_documents(
         if let Some(e) = &raw.non_scalar_key {
             return Err(yaml_error(&input.name, e));
         }
+        // Documents whose value code sets (`--- #@ expr`): ytt keeps such a value as it came
+        // from Starlark, which is never empty below, even as `{}`.
+        let code_docs: Vec<u32> = raw
+            .docs
+            .iter()
+            .filter(|d| {
+                d.comments
+                    .iter()
+                    .any(|c| c.line == d.line && !c.is_annotation())
+            })
+            .map(|d| d.line)
+            .collect();
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             // Its lines are this file's, whatever other file shares its name.
             let mut sources = sources.clone();
@@ -312,7 +324,9 @@ pub(super) fn load_documents(
             };
             let empty = match &tree.value {
                 TreeValue::Scalar(v) => v.is_null(),
-                TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
+                TreeValue::Map(items) | TreeValue::Array(items) => {
+                    items.is_empty() && !code_docs.contains(&tree.pos.line)
+                }
             };
             if misplaced && !empty {
                 let what = if has_schema {

@@ -309,7 +309,15 @@ impl BuildState {
                         value: FrameValue::Children(siblings),
                         ..
                     }) => siblings.extend(items),
-                    _ => out.extend(items),
+                    // A document's items become documents, with no annotations (so a data
+                    // values file's are refused).
+                    _ => out.extend(items.into_iter().map(|mut t| {
+                        if matches!(info.kind, crate::yaml::parse::RawKind::Document) {
+                            t.kind = TreeKind::Document;
+                            t.anns = Vec::new().into();
+                        }
+                        t
+                    })),
                 }
                 return Ok(());
             }
@@ -362,6 +370,15 @@ impl BuildState {
                         anyhow::anyhow!(e
                             .message(|t| format!("Expected value to be a YAML value, but was {t}")))
                     })?;
+                    let doc = matches!(
+                        t.nodes[frame.id].kind,
+                        crate::yaml::parse::RawKind::Document
+                    );
+                    if let (true, Some(found)) = (doc, not_document_set(&tv)) {
+                        anyhow::bail!(
+                            "template.replace: expected value to be document set, but was {found}"
+                        );
+                    }
                     frame.value = FrameValue::Replace(tv);
                     return Ok(());
                 }
@@ -605,4 +622,18 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
             None => Value::new_none(),
         })
     }
+}
+
+/// What ytt calls a value that `template.replace` cannot put in a document's place (Go's
+/// names: a map is `*orderedmap.Map`); `None` for a list.
+fn not_document_set(v: &TreeValue) -> Option<&'static str> {
+    Some(match v {
+        TreeValue::Array(_) => return None,
+        TreeValue::Map(_) => "*orderedmap.Map",
+        TreeValue::Scalar(YValue::Str(_)) => "string",
+        TreeValue::Scalar(YValue::Null) => "null",
+        TreeValue::Scalar(YValue::Bool(_)) => "boolean",
+        TreeValue::Scalar(YValue::Float(_)) => "float",
+        TreeValue::Scalar(_) => "integer",
+    })
 }
