@@ -309,12 +309,11 @@ impl BuildState {
                         value: FrameValue::Children(siblings),
                         ..
                     }) => siblings.extend(items),
-                    // A document's items become documents, with no annotations (so a data
-                    // values file's are refused).
+                    // A document's items become documents: a fragment's documents keep their
+                    // annotations, a list's items have none (so a data values file refuses them).
                     _ => out.extend(items.into_iter().map(|mut t| {
                         if matches!(info.kind, crate::yaml::parse::RawKind::Document) {
                             t.kind = TreeKind::Document;
-                            t.anns = Vec::new().into();
                         }
                         t
                     })),
