@@ -250,6 +250,23 @@ pub fn apply_document(
         None => Ok(doc),
         Some(_) if doc.ann("overlay/replace").is_some() || before => Ok(doc),
         Some(left) if insert.is_some() || doc.ann("overlay/append").is_some() => Ok(left),
+        Some(mut left) if doc.ann("overlay/assert").is_some() => {
+            let path = Path::at(&doc.kind, &doc.pos, None);
+            let assert = Ann::find(&doc.anns, "overlay/assert").expect("checked above");
+            assertion(assert, &left.value, &doc.value, calls).map_err(|e| path.error(e))?;
+            let old = std::mem::take(&mut left.value);
+            let defaults = ChildDefaults::default();
+            left.value = merge_after_assertion(
+                old,
+                doc.value.clone(),
+                &doc.anns,
+                mode,
+                calls,
+                &defaults,
+                &path,
+            )?;
+            Ok(left)
+        }
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
             if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
@@ -428,15 +445,11 @@ fn replacement(
 }
 
 /// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
-/// `(True, message)`; without one, the old and new values must be equal (ytt's detailed
-/// account of the difference is not reproduced).
+/// `(True, message)`; without one, the new value must be found in the old (see [`contains`]).
 fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Result<(), String> {
     let Some(via) = function(ann, "via") else {
-        return if left.to_value() == right.to_value() {
-            Ok(())
-        } else {
-            Err("Expected objects to equal, but did not".into())
-        };
+        return contains(left, right)
+            .map_err(|why| format!("Expected objects to equal, but did not: {why}"));
     };
     let failed = "Expected via invocation to return true, but was false";
     match call(calls, &via, &[left, right])? {
@@ -450,6 +463,63 @@ fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Re
             _ => Err(VIA_RESULT.into()),
         },
         _ => Err(VIA_RESULT.into()),
+    }
+}
+
+/// ytt's comparison of an `#@overlay/assert` without `via=`: each of `right`'s map items has
+/// an item of the same key in `left` whose value contains it, each of its array items is
+/// contained by `left`'s item at the same index (`left` may have more), and scalars are equal.
+/// `Err` says where they differ, in ytt's words.
+fn contains(left: &TreeValue, right: &TreeValue) -> Result<(), String> {
+    match (left, right) {
+        (TreeValue::Map(lefts), TreeValue::Map(rights)) => {
+            for r in rights {
+                let l = lefts.iter().find(|l| l.key() == r.key());
+                let l = l.ok_or("Expected at least one map item to match by key")?;
+                contains(&l.value, &r.value)?;
+            }
+            Ok(())
+        }
+        (TreeValue::Array(lefts), TreeValue::Array(rights)) => {
+            for (i, r) in rights.iter().enumerate() {
+                let l = lefts
+                    .get(i)
+                    .ok_or("Expected to have matching number of array items")?;
+                contains(&l.value, &r.value)?;
+            }
+            Ok(())
+        }
+        (other, TreeValue::Map(_) | TreeValue::Array(_)) => Err(format!(
+            "Expected {}, but was {}",
+            right.type_name(),
+            other.type_name()
+        )),
+        (TreeValue::Scalar(l), TreeValue::Scalar(r)) if l == r => Ok(()),
+        _ => Err(format!(
+            "Expected leaf values to match {} {}",
+            left.type_name(),
+            right.type_name()
+        )),
+    }
+}
+
+/// After an `#@overlay/assert` passes, ytt still overlays the new node's map or array onto
+/// the old one's (a scalar changes nothing; a collection onto null is an error there).
+fn merge_after_assertion(
+    left: TreeValue,
+    right: TreeValue,
+    anns: &[Ann],
+    mode: Mode,
+    calls: Calls,
+    defaults: &ChildDefaults,
+    path: &Path,
+) -> Result<TreeValue, OverlayError> {
+    match (&left, &right) {
+        (_, TreeValue::Scalar(_)) => Ok(left),
+        (TreeValue::Scalar(Value::Null), _) => {
+            Err(path.error(format!("Expected {}, but was null", right.type_name())))
+        }
+        _ => merge_value(left, right, anns, mode, calls, defaults, path),
     }
 }
 
@@ -543,6 +613,16 @@ fn merge_map_item(
     if let Some(assert) = item.ann("overlay/assert") {
         for &i in matches {
             assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+            let left = std::mem::take(&mut entries[i].value);
+            entries[i].value = merge_after_assertion(
+                left,
+                item.value.clone(),
+                &item.anns,
+                mode,
+                calls,
+                defaults,
+                &path,
+            )?;
         }
         return Ok(());
     }
@@ -660,6 +740,16 @@ fn merge_array_item(
     if let Some(assert) = item.ann("overlay/assert") {
         for &i in &matches {
             assertion(assert, &elems[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+            let left = std::mem::take(&mut elems[i].value);
+            elems[i].value = merge_after_assertion(
+                left,
+                item.value.clone(),
+                &item.anns,
+                mode,
+                calls,
+                defaults,
+                &path,
+            )?;
         }
         return Ok(());
     }
