@@ -294,6 +294,28 @@ pub(super) fn load_documents(
             if tree.kind != TreeKind::Document {
                 continue;
             }
+            let dv_doc = tree.ann("data/values").is_some();
+            if let (Some(lib), true) = (
+                tree.ann("library/ref"),
+                dv_doc || tree.ann("data/values-schema").is_some(),
+            ) {
+                if let Some(message) = library_ref_error(lib) {
+                    let names = if dv_doc { &values_names } else { &schema_names };
+                    let phase = if dv_doc {
+                        "Overlaying data values"
+                    } else {
+                        "Overlaying data values schema"
+                    };
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!(
+                            "{phase} (in following order: {}): {message}",
+                            order(names, additional && dv_doc)
+                        ),
+                    )
+                    .at(lib.pos));
+                }
+            }
             if let Some(ann) = tree.ann("data/values") {
                 // ytt knows one keyword, and only beside `#@library/ref`.
                 let library = tree.ann("library/ref").is_some();
@@ -464,4 +486,43 @@ pub(super) fn order(files: &[String], extra: bool) -> String {
         names.push("additional data values".into());
     }
     names.join(", ")
+}
+
+/// ytt's error for the argument of `#@library/ref`: one string of the form `@path`,
+/// `@~alias` or `@path~alias`, repeated for nested libraries (`@a@b~c`).
+fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
+    if ann.args.len() != 1 {
+        return Some(format!(
+            "Expected library/ref annotation to have one arg, got {}",
+            ann.args.len()
+        ));
+    }
+    let arg = &ann.args[0];
+    let text = match &arg.kind {
+        crate::template::tree::ArgKind::Data(Node {
+            value: crate::value::Value::Str(s),
+            ..
+        }) => s.as_str(),
+        _ => return Some(format!("expected a string, but was {}", arg.type_name)),
+    };
+    let error = |m: &str| Some(format!("Annotation library/ref: {m}"));
+    if text.is_empty() {
+        return error("Expected library ref to not be empty");
+    }
+    let Some(rest) = text.strip_prefix('@') else {
+        return error("Expected library ref to start with '@'");
+    };
+    for piece in rest.split('@') {
+        match piece.split('~').collect::<Vec<_>>()[..] {
+            [_] => {}
+            [_, ""] => return error("Expected library alias to not be empty"),
+            [_, _] => {}
+            _ => {
+                return error(&format!(
+                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{text}'"
+                ))
+            }
+        }
+    }
+    None
 }
