@@ -113,8 +113,9 @@ fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
 }
 
 /// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, or a list
-/// of those), `missing_ok=True` (zero or one), or exactly one.
-struct Expects(Vec<Count>);
+/// of those), `missing_ok=True` (zero or one), or exactly one; `when=` counts as `expects=`
+/// does, but a node whose count is not met is left out rather than an error (the flag).
+struct Expects(Vec<Count>, bool);
 
 #[derive(Clone, Copy)]
 enum Count {
@@ -138,13 +139,13 @@ impl Expects {
                 other => parse(other).into_iter().collect(),
             };
             if !counts.is_empty() {
-                return Expects(counts);
+                return Expects(counts, false);
             }
         }
         if missing_ok {
-            return Expects(vec![Count::Exactly(0), Count::Exactly(1)]);
+            return Expects(vec![Count::Exactly(0), Count::Exactly(1)], false);
         }
-        Expects(vec![Count::Exactly(1)])
+        Expects(vec![Count::Exactly(1)], false)
     }
 
     fn allows(&self, n: usize) -> bool {
@@ -184,6 +185,7 @@ fn truthy(node: Option<&Node>) -> bool {
 struct ChildDefaults {
     missing_ok: Option<Node>,
     expects: Option<Node>,
+    when: Option<Node>,
 }
 
 impl ChildDefaults {
@@ -196,6 +198,9 @@ impl ChildDefaults {
             }
             if let Some(n) = kwarg(ann, "expects") {
                 defaults.expects = Some(n.into_owned());
+            }
+            if let Some(n) = kwarg(ann, "when") {
+                defaults.when = Some(n.into_owned());
             }
         }
         defaults
@@ -211,10 +216,23 @@ impl ChildDefaults {
         let expects = matcher
             .and_then(|m| kwarg(m, "expects"))
             .or(self.expects.as_ref().map(std::borrow::Cow::Borrowed));
-        if missing_ok.is_some() && expects.is_some() {
-            return Err(path.error(
-                "Expected only one of keyword arguments ('missing_ok', 'expects') specified",
-            ));
+        let when = matcher
+            .and_then(|m| kwarg(m, "when"))
+            .or(self.when.as_ref().map(std::borrow::Cow::Borrowed));
+        let conflict = match (&missing_ok, &expects, &when) {
+            (Some(_), Some(_), _) => Some("'missing_ok', 'expects'"),
+            (Some(_), _, Some(_)) => Some("'missing_ok', 'when'"),
+            (_, Some(_), Some(_)) => Some("'when', 'expects'"),
+            _ => None,
+        };
+        if let Some(names) = conflict {
+            return Err(path.error(format!(
+                "Expected only one of keyword arguments ({names}) specified"
+            )));
+        }
+        if when.is_some() {
+            let Expects(counts, _) = Expects::of(when.as_deref(), false);
+            return Ok(Expects(counts, true));
         }
         Ok(Expects::of(
             expects.as_deref(),
@@ -378,7 +396,10 @@ fn key_of(item: &Tree) -> &Value {
 /// The keyword arguments each overlay annotation takes; ytt rejects any other.
 const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ("overlay/match", &["by", "expects", "missing_ok", "when"]),
-    ("overlay/match-child-defaults", &["expects", "missing_ok"]),
+    (
+        "overlay/match-child-defaults",
+        &["expects", "missing_ok", "when"],
+    ),
     ("overlay/replace", &["via", "or_add"]),
     ("overlay/assert", &["via"]),
     ("overlay/insert", &["before", "after"]),
@@ -600,6 +621,9 @@ fn merge_map_item(
         }
     };
     if !expects.allows(matches.len()) {
+        if expects.1 {
+            return Ok(());
+        }
         let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
         return Err(path.error(expects.error(matches.len(), &lines)));
     }
@@ -728,6 +752,9 @@ fn merge_array_item(
         }
     }
     if !expects.allows(matches.len()) {
+        if expects.1 {
+            return Ok(());
+        }
         let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
         return Err(path.error(expects.error(matches.len(), &lines)));
     }
