@@ -12,7 +12,7 @@ mod matcher;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
-use matcher::{call, function, Matcher};
+use matcher::{call, via_function, Matcher};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
 /// the run's interpreter, or none (overlays of schema documents).
@@ -459,7 +459,11 @@ fn replacement(
     calls: Calls,
     path: &Path,
 ) -> Result<TreeValue, OverlayError> {
-    match item.ann("overlay/replace").and_then(|a| function(a, "via")) {
+    let via = match item.ann("overlay/replace") {
+        Some(a) => via_function(a).map_err(|e| path.error(e))?,
+        None => None,
+    };
+    match via {
         Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
         None => Ok(right),
     }
@@ -468,7 +472,7 @@ fn replacement(
 /// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
 /// `(True, message)`; without one, the new value must be found in the old (see [`contains`]).
 fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Result<(), String> {
-    let Some(via) = function(ann, "via") else {
+    let Some(via) = via_function(ann)? else {
         return contains(left, right)
             .map_err(|why| format!("Expected objects to equal, but did not: {why}"));
     };
