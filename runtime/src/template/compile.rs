@@ -633,7 +633,7 @@ impl Compiler {
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_assert(&stmt);
+                let stmt = rename_assert(stmt);
                 if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.
