@@ -7,12 +7,14 @@
 //! (`before=`/`after=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
 //! `#@overlay/match-child-defaults` change that per node.
 
+mod assert;
 mod matcher;
 
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
-use matcher::{call, function, Matcher};
+use assert::{assertion, merge_after_assertion};
+use matcher::{call, via_function, Matcher};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
 /// the run's interpreter, or none (overlays of schema documents).
@@ -113,8 +115,9 @@ fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
 }
 
 /// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, or a list
-/// of those), `missing_ok=True` (zero or one), or exactly one.
-struct Expects(Vec<Count>);
+/// of those), `missing_ok=True` (zero or one), or exactly one; `when=` counts as `expects=`
+/// does, but a node whose count is not met is left out rather than an error (the flag).
+struct Expects(Vec<Count>, bool);
 
 #[derive(Clone, Copy)]
 enum Count {
@@ -138,13 +141,13 @@ impl Expects {
                 other => parse(other).into_iter().collect(),
             };
             if !counts.is_empty() {
-                return Expects(counts);
+                return Expects(counts, false);
             }
         }
         if missing_ok {
-            return Expects(vec![Count::Exactly(0), Count::Exactly(1)]);
+            return Expects(vec![Count::Exactly(0), Count::Exactly(1)], false);
         }
-        Expects(vec![Count::Exactly(1)])
+        Expects(vec![Count::Exactly(1)], false)
     }
 
     fn allows(&self, n: usize) -> bool {
@@ -184,6 +187,7 @@ fn truthy(node: Option<&Node>) -> bool {
 struct ChildDefaults {
     missing_ok: Option<Node>,
     expects: Option<Node>,
+    when: Option<Node>,
 }
 
 impl ChildDefaults {
@@ -196,6 +200,9 @@ impl ChildDefaults {
             }
             if let Some(n) = kwarg(ann, "expects") {
                 defaults.expects = Some(n.into_owned());
+            }
+            if let Some(n) = kwarg(ann, "when") {
+                defaults.when = Some(n.into_owned());
             }
         }
         defaults
@@ -211,10 +218,23 @@ impl ChildDefaults {
         let expects = matcher
             .and_then(|m| kwarg(m, "expects"))
             .or(self.expects.as_ref().map(std::borrow::Cow::Borrowed));
-        if missing_ok.is_some() && expects.is_some() {
-            return Err(path.error(
-                "Expected only one of keyword arguments ('missing_ok', 'expects') specified",
-            ));
+        let when = matcher
+            .and_then(|m| kwarg(m, "when"))
+            .or(self.when.as_ref().map(std::borrow::Cow::Borrowed));
+        let conflict = match (&missing_ok, &expects, &when) {
+            (Some(_), Some(_), _) => Some("'missing_ok', 'expects'"),
+            (Some(_), _, Some(_)) => Some("'missing_ok', 'when'"),
+            (_, Some(_), Some(_)) => Some("'when', 'expects'"),
+            _ => None,
+        };
+        if let Some(names) = conflict {
+            return Err(path.error(format!(
+                "Expected only one of keyword arguments ({names}) specified"
+            )));
+        }
+        if when.is_some() {
+            let Expects(counts, _) = Expects::of(when.as_deref(), false);
+            return Ok(Expects(counts, true));
         }
         Ok(Expects::of(
             expects.as_deref(),
@@ -250,6 +270,23 @@ pub fn apply_document(
         None => Ok(doc),
         Some(_) if doc.ann("overlay/replace").is_some() || before => Ok(doc),
         Some(left) if insert.is_some() || doc.ann("overlay/append").is_some() => Ok(left),
+        Some(mut left) if doc.ann("overlay/assert").is_some() => {
+            let path = Path::at(&doc.kind, &doc.pos, None);
+            let assert = Ann::find(&doc.anns, "overlay/assert").expect("checked above");
+            assertion(assert, &left.value, &doc.value, calls).map_err(|e| path.error(e))?;
+            let old = std::mem::take(&mut left.value);
+            let defaults = ChildDefaults::default();
+            left.value = merge_after_assertion(
+                old,
+                doc.value.clone(),
+                &doc.anns,
+                mode,
+                calls,
+                &defaults,
+                &path,
+            )?;
+            Ok(left)
+        }
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
             if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
@@ -361,7 +398,10 @@ fn key_of(item: &Tree) -> &Value {
 /// The keyword arguments each overlay annotation takes; ytt rejects any other.
 const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ("overlay/match", &["by", "expects", "missing_ok", "when"]),
-    ("overlay/match-child-defaults", &["expects", "missing_ok"]),
+    (
+        "overlay/match-child-defaults",
+        &["expects", "missing_ok", "when"],
+    ),
     ("overlay/replace", &["via", "or_add"]),
     ("overlay/assert", &["via"]),
     ("overlay/insert", &["before", "after"]),
@@ -421,39 +461,15 @@ fn replacement(
     calls: Calls,
     path: &Path,
 ) -> Result<TreeValue, OverlayError> {
-    match item.ann("overlay/replace").and_then(|a| function(a, "via")) {
+    let via = match item.ann("overlay/replace") {
+        Some(a) => via_function(a).map_err(|e| path.error(e))?,
+        None => None,
+    };
+    match via {
         Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
         None => Ok(right),
     }
 }
-
-/// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
-/// `(True, message)`; without one, the old and new values must be equal (ytt's detailed
-/// account of the difference is not reproduced).
-fn assertion(ann: &Ann, left: &TreeValue, right: &TreeValue, calls: Calls) -> Result<(), String> {
-    let Some(via) = function(ann, "via") else {
-        return if left.to_value() == right.to_value() {
-            Ok(())
-        } else {
-            Err("Expected objects to equal, but did not".into())
-        };
-    };
-    let failed = "Expected via invocation to return true, but was false";
-    match call(calls, &via, &[left, right])? {
-        TreeValue::Scalar(Value::Null | Value::Bool(true)) => Ok(()),
-        TreeValue::Scalar(Value::Bool(false)) => Err(failed.into()),
-        TreeValue::Array(pair) if pair.len() == 2 => match (&pair[0].value, &pair[1].value) {
-            (TreeValue::Scalar(Value::Bool(true)), TreeValue::Scalar(Value::Str(_))) => Ok(()),
-            (TreeValue::Scalar(Value::Bool(false)), TreeValue::Scalar(Value::Str(m))) => {
-                Err(format!("{failed} with message: {m}"))
-            }
-            _ => Err(VIA_RESULT.into()),
-        },
-        _ => Err(VIA_RESULT.into()),
-    }
-}
-
-const VIA_RESULT: &str = "Expected via invocation to return NoneType, Bool or Tuple(Bool,String), but returned neither of those";
 
 /// The new node's value for each of `n` matches: copies, and the value itself for the last
 /// (made as they are taken: one match, the common case, copies nothing and allocates nothing).
@@ -530,6 +546,9 @@ fn merge_map_item(
         }
     };
     if !expects.allows(matches.len()) {
+        if expects.1 {
+            return Ok(());
+        }
         let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
         return Err(path.error(expects.error(matches.len(), &lines)));
     }
@@ -543,6 +562,16 @@ fn merge_map_item(
     if let Some(assert) = item.ann("overlay/assert") {
         for &i in matches {
             assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+            let left = std::mem::take(&mut entries[i].value);
+            entries[i].value = merge_after_assertion(
+                left,
+                item.value.clone(),
+                &item.anns,
+                mode,
+                calls,
+                defaults,
+                &path,
+            )?;
         }
         return Ok(());
     }
@@ -648,6 +677,9 @@ fn merge_array_item(
         }
     }
     if !expects.allows(matches.len()) {
+        if expects.1 {
+            return Ok(());
+        }
         let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
         return Err(path.error(expects.error(matches.len(), &lines)));
     }
@@ -660,6 +692,16 @@ fn merge_array_item(
     if let Some(assert) = item.ann("overlay/assert") {
         for &i in &matches {
             assertion(assert, &elems[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+            let left = std::mem::take(&mut elems[i].value);
+            elems[i].value = merge_after_assertion(
+                left,
+                item.value.clone(),
+                &item.anns,
+                mode,
+                calls,
+                defaults,
+                &path,
+            )?;
         }
         return Ok(());
     }

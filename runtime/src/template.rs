@@ -6,6 +6,7 @@ pub mod go_value;
 pub mod lexer;
 pub mod library;
 pub mod literal;
+mod refused;
 mod text_template;
 pub mod tree;
 

@@ -240,6 +240,13 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             }
             _ => arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null),
         };
+        // ytt makes a length bound an integer, truncating a float (`min_len=2.5` is 2).
+        let value = match (rule, value) {
+            (RuleName::MinLen | RuleName::MaxLen, Value::Float(f)) if f.is_finite() => {
+                Value::int(f.trunc() as i128).unwrap_or(Value::Float(f))
+            }
+            (_, value) => value,
+        };
         match rule {
             RuleName::NotNull => match value {
                 Value::Bool(true) => {}
@@ -253,7 +260,8 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
                 }
             },
             RuleName::MinLen | RuleName::MaxLen
-                if !matches!(value, Value::Int(_) | Value::UInt(_) | Value::Float(_)) =>
+                if !matches!(value, Value::Int(_) | Value::UInt(_))
+                    && !matches!(value, Value::Float(f) if f.is_finite()) =>
             {
                 return Err(invalid(format!(
                     "expected keyword argument \"{key}\" to be a number, but was {} (at {})",
@@ -491,15 +499,17 @@ impl Walk<'_> {
         } else {
             self.path.as_str()
         };
-        let mut rules = Vec::new();
+        // Each validation that fails is reported on its own, the schema's first, as ytt does
+        // (a node may have both: an array item that data values add).
+        let mut failed = Vec::new();
         if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
-            rules.extend(run(v, node, ctx, self.predicates, shown)?);
+            failed.push(run(v, node, ctx, self.predicates, shown)?);
         }
         if let Some(ann) = tree.and_then(|t| t.ann(ASSERT_VALIDATE)) {
             let v = parse_validation(ann)?;
-            rules.extend(run(&v, node, ctx, self.predicates, shown)?);
+            failed.push(run(&v, node, ctx, self.predicates, shown)?);
         }
-        if !rules.is_empty() {
+        for rules in failed.into_iter().filter(|r| !r.is_empty()) {
             self.out.push(Violation {
                 path: shown.to_string(),
                 value_pos: node.pos,

@@ -275,6 +275,18 @@ pub(super) fn load_documents(
         if let Some(e) = &raw.non_scalar_key {
             return Err(yaml_error(&input.name, e));
         }
+        // Documents whose value code sets (`--- #@ expr`): ytt keeps such a value as it came
+        // from Starlark, which is never empty below, even as `{}`.
+        let code_docs: Vec<u32> = raw
+            .docs
+            .iter()
+            .filter(|d| {
+                d.comments
+                    .iter()
+                    .any(|c| c.line == d.line && !c.is_annotation())
+            })
+            .map(|d| d.line)
+            .collect();
         let trees = backend.eval_template(raw, &star).map_err(|e| {
             // Its lines are this file's, whatever other file shares its name.
             let mut sources = sources.clone();
@@ -292,6 +304,28 @@ pub(super) fn load_documents(
         for tree in trees {
             if tree.kind != TreeKind::Document {
                 continue;
+            }
+            let dv_doc = tree.ann("data/values").is_some();
+            if let (Some(lib), true) = (
+                tree.ann("library/ref"),
+                dv_doc || tree.ann("data/values-schema").is_some(),
+            ) {
+                if let Some(message) = library_ref_error(lib) {
+                    let names = if dv_doc { &values_names } else { &schema_names };
+                    let phase = if dv_doc {
+                        "Overlaying data values"
+                    } else {
+                        "Overlaying data values schema"
+                    };
+                    return Err(CheckError::new(
+                        ErrorKind::Template,
+                        format!(
+                            "{phase} (in following order: {}): {message}",
+                            order(names, additional && dv_doc)
+                        ),
+                    )
+                    .at(lib.pos));
+                }
             }
             if let Some(ann) = tree.ann("data/values") {
                 // ytt knows one keyword, and only beside `#@library/ref`.
@@ -323,7 +357,9 @@ pub(super) fn load_documents(
             };
             let empty = match &tree.value {
                 TreeValue::Scalar(v) => v.is_null(),
-                TreeValue::Map(items) | TreeValue::Array(items) => items.is_empty(),
+                TreeValue::Map(items) | TreeValue::Array(items) => {
+                    items.is_empty() && !code_docs.contains(&tree.pos.line)
+                }
             };
             if misplaced && !empty {
                 let what = if has_schema {
@@ -343,8 +379,15 @@ pub(super) fn load_documents(
             }
             if tree.ann("library/ref").is_some() {
                 // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
-                // still names the file among the data values files).
+                // still names the file among the data values files). A library's schema
+                // document is still made a schema, so its errors are the root's.
                 values_here |= tree.ann("data/values").is_some();
+                if has_schema && tree.ann("data/values-schema").is_some() {
+                    let prefix = format!("{phase} (in following order: {files}): ");
+                    backend
+                        .schema(Some(&tree), sources)
+                        .map_err(|e| e.prefixed(&prefix))?;
+                }
                 continue;
             }
             if tree.ann("data/values-schema").is_some() {
@@ -461,4 +504,43 @@ pub(super) fn order(files: &[String], extra: bool) -> String {
         names.push("additional data values".into());
     }
     names.join(", ")
+}
+
+/// ytt's error for the argument of `#@library/ref`: one string of the form `@path`,
+/// `@~alias` or `@path~alias`, repeated for nested libraries (`@a@b~c`).
+fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
+    if ann.args.len() != 1 {
+        return Some(format!(
+            "Expected library/ref annotation to have one arg, got {}",
+            ann.args.len()
+        ));
+    }
+    let arg = &ann.args[0];
+    let text = match &arg.kind {
+        crate::template::tree::ArgKind::Data(Node {
+            value: crate::value::Value::Str(s),
+            ..
+        }) => s.as_str(),
+        _ => return Some(format!("expected a string, but was {}", arg.type_name)),
+    };
+    let error = |m: &str| Some(format!("Annotation library/ref: {m}"));
+    if text.is_empty() {
+        return error("Expected library ref to not be empty");
+    }
+    let Some(rest) = text.strip_prefix('@') else {
+        return error("Expected library ref to start with '@'");
+    };
+    for piece in rest.split('@') {
+        match piece.split('~').collect::<Vec<_>>()[..] {
+            [_] => {}
+            [_, ""] => return error("Expected library alias to not be empty"),
+            [_, _] => {}
+            _ => {
+                return error(&format!(
+                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{text}'"
+                ))
+            }
+        }
+    }
+    None
 }

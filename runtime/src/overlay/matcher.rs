@@ -16,6 +16,32 @@ pub(super) fn function(ann: &Ann, name: &str) -> Option<FunctionRef> {
         })
 }
 
+/// The function of `via=` on annotation `ann`, if given: ytt's error for a `via=` that is not
+/// a function (naming the value's Go type, `starlark.String`).
+pub(super) fn via_function(ann: &Ann) -> Result<Option<FunctionRef>, String> {
+    let Some((_, arg)) = ann.kwargs.iter().find(|(k, _)| k == "via") else {
+        return Ok(None);
+    };
+    if let Some(f) = function(ann, "via") {
+        return Ok(Some(f));
+    }
+    let go_type = match arg.type_name.as_str() {
+        "string" => "starlark.String".to_string(),
+        "int" => "starlark.Int".to_string(),
+        "float" => "starlark.Float".to_string(),
+        "bool" => "starlark.Bool".to_string(),
+        "NoneType" => "starlark.NoneType".to_string(),
+        "tuple" => "starlark.Tuple".to_string(),
+        "list" => "*starlark.List".to_string(),
+        "dict" => "*starlark.Dict".to_string(),
+        other => other.to_string(),
+    };
+    Err(format!(
+        "Expected '{}' annotation keyword argument 'via' to be function, but was {go_type}",
+        ann.name
+    ))
+}
+
 pub(super) fn call(
     calls: Calls,
     f: &FunctionRef,

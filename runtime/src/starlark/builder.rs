@@ -316,7 +316,14 @@ impl BuildState {
                         value: FrameValue::Children(siblings),
                         ..
                     }) => siblings.extend(items),
-                    _ => out.extend(items),
+                    // A document's items become documents: a fragment's documents keep their
+                    // annotations, a list's items have none (so a data values file refuses them).
+                    _ => out.extend(items.into_iter().map(|mut t| {
+                        if matches!(info.kind, crate::yaml::parse::RawKind::Document) {
+                            t.kind = TreeKind::Document;
+                        }
+                        t
+                    })),
                 }
                 return Ok(());
             }
@@ -369,7 +376,48 @@ impl BuildState {
                         anyhow::anyhow!(e
                             .message(|t| format!("Expected value to be a YAML value, but was {t}")))
                     })?;
+                    let doc = matches!(
+                        t.nodes[frame.id].kind,
+                        crate::yaml::parse::RawKind::Document
+                    );
+                    if let (true, Some(found)) = (doc, not_document_set(&tv)) {
+                        anyhow::bail!(
+                            "template.replace: expected value to be document set, but was {found}"
+                        );
+                    }
+                    // Map items put in the map's place replace earlier items of their keys;
+                    // a YAML fragment's items only with `#@yaml/map-key-override`.
+                    let strict = inner_v.downcast_ref::<YamlFragment>().is_some();
+                    let new_keys: Vec<(YValue, bool)> = match &tv {
+                        TreeValue::Map(items) => items
+                            .iter()
+                            .filter_map(|i| {
+                                let overrides = i.ann(crate::template::MAP_KEY_OVERRIDE).is_some();
+                                i.key().map(|k| (k.clone(), overrides))
+                            })
+                            .collect(),
+                        _ => Vec::new(),
+                    };
                     frame.value = FrameValue::Replace(tv);
+                    let n = stack.len();
+                    if let Some(Frame {
+                        value: FrameValue::Children(siblings),
+                        ..
+                    }) = n.checked_sub(2).and_then(|i| stack.get_mut(i))
+                    {
+                        for (key, overrides) in &new_keys {
+                            if let Some(i) = siblings.iter().position(|s| s.key() == Some(key)) {
+                                if strict && !overrides {
+                                    anyhow::bail!(
+                                        "template.replace: expected key '{}' to not be specified again (unless '{}' annotation is added)",
+                                        key.go_percent_s(),
+                                        crate::template::MAP_KEY_OVERRIDE
+                                    );
+                                }
+                                siblings.remove(i);
+                            }
+                        }
+                    }
                     return Ok(());
                 }
             }
@@ -408,11 +456,30 @@ impl BuildState {
         let Some(frame) = ctx.stack.last_mut() else {
             anyhow::bail!("internal error: no open node")
         };
-        frame.key = Some(YValue::Str(
+        let key = YValue::Str(
             v.unpack_str()
                 .map_or_else(|| v.to_str(), str::to_string)
                 .into(),
-        ));
+        );
+        frame.key = Some(key.clone());
+        let id = frame.id;
+        // The key it now has may be an earlier item's, as in `start`.
+        let t = self.table(&ctx.table);
+        let key_override = t.nodes.get(id).is_some_and(|info| info.key_override);
+        let template_id = t.template_id;
+        let n = ctx.stack.len();
+        if let Some(Frame {
+            value: FrameValue::Children(siblings),
+            ..
+        }) = n.checked_sub(2).and_then(|i| ctx.stack.get_mut(i))
+        {
+            if let Some(i) = siblings.iter().position(|s| s.key() == Some(&key)) {
+                if !key_override {
+                    anyhow::bail!(crate::template::duplicate_key_message(template_id, &key));
+                }
+                siblings.remove(i);
+            }
+        }
         Ok(())
     }
 
@@ -633,4 +700,18 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
             None => Value::new_none(),
         })
     }
+}
+
+/// What ytt calls a value that `template.replace` cannot put in a document's place (Go's
+/// names: a map is `*orderedmap.Map`); `None` for a list.
+fn not_document_set(v: &TreeValue) -> Option<&'static str> {
+    Some(match v {
+        TreeValue::Array(_) => return None,
+        TreeValue::Map(_) => "*orderedmap.Map",
+        TreeValue::Scalar(YValue::Str(_)) => "string",
+        TreeValue::Scalar(YValue::Null) => "null",
+        TreeValue::Scalar(YValue::Bool(_)) => "boolean",
+        TreeValue::Scalar(YValue::Float(_)) => "float",
+        TreeValue::Scalar(_) => "integer",
+    })
 }

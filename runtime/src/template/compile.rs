@@ -15,6 +15,8 @@
 //! remembers the template line it came from, for error messages.
 
 use super::lexer::{CodeLine, LineScanner};
+use super::refused::node_specific;
+pub use super::refused::{refused, value_with_code};
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
@@ -172,55 +174,6 @@ fn next_code_line(file: &RawFile, line: u32) -> u32 {
         .filter(|&l| l > line)
         .min()
         .unwrap_or(line)
-}
-
-/// The line of the first node (in file order) that has both a value written in YAML and code
-/// on its line computing one (`a: 1 #@ 2`, `a: "" #@ x`, `a: [] #@ x`), which ytt refuses
-/// when it compiles the template. A null value (`a: #@ x`, `a: ~ #@ x`) is no YAML value.
-pub fn value_with_code(file: &RawFile) -> Option<u32> {
-    fn walk(node: &RawNode) -> Option<u32> {
-        let has_code = node
-            .comments
-            .iter()
-            .any(|c| c.line == node.line && !c.is_annotation());
-        if has_code && !matches!(node.value, RawValue::Scalar(Value::Null)) {
-            return Some(node.line);
-        }
-        match &node.value {
-            RawValue::Map(items) | RawValue::Array(items) => items.iter().find_map(walk),
-            RawValue::Scalar(_) => None,
-        }
-    }
-    file.docs.iter().find_map(walk)
-}
-
-/// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
-/// the file: an unknown comment (unless `ignore_unknown_comments`), or a node with both a YAML
-/// value and code computing one on its line. Its line and ytt's message.
-pub fn refused(raw: &RawFile, ignore_unknown_comments: bool) -> Option<(u32, String)> {
-    let unknown = raw
-        .unknown_comment
-        .as_ref()
-        .filter(|_| !ignore_unknown_comments)
-        .map(|c| {
-            let message = format!(
-                "Failed to parse line {}: '#{}': Expected ytt-formatted string (use '#@' for annotations or code, '#!' for comments)",
-                c.line, c.text
-            );
-            (c.line, message)
-        });
-    let both = value_with_code(raw).map(|line| {
-        let message = format!(
-            "Expected YAML node at line {}:{line} to have either computed or YAML value, but found both",
-            raw.name
-        );
-        (line, message)
-    });
-    let text = text_template::refused(raw);
-    [unknown, both, text]
-        .into_iter()
-        .flatten()
-        .min_by_key(|(line, _)| *line)
 }
 
 /// ytt's error for a block that no `end` closes.
@@ -449,10 +402,15 @@ impl Compiler {
         let frame = self.frames.pop().expect("caller checked");
         let depth = frame.depth.min(self.depth());
         self.emit(line, depth, "__ytt_end()");
-        // A `for/end` block closes with the node it wraps.
+        // A `for/end` block closes with the node it wraps (a `def/end` function returns its
+        // node).
         let index = self.frames.len();
         if let Some(b) = self.blocks.last() {
             if b.auto_close && b.auto_frame == Some(index) {
+                if b.is_def {
+                    let d = self.depth();
+                    self.emit(line, d, "return __ytt_ctx_end(None)");
+                }
                 self.blocks.pop();
             }
         }
@@ -612,7 +570,13 @@ impl Compiler {
                 return Ok(());
             }
             CodeLine::Statement { opens_block } => {
-                let stmt = text.trim();
+                // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
+                // after the next node.
+                let (stmt, auto_close) = match node_specific(text.trim()) {
+                    Some(s) => (s, true),
+                    None => (text.trim().to_string(), false),
+                };
+                let stmt = stmt.as_str();
                 let first = first_word(stmt);
                 match first {
                     "end" => return self.close_block(line),
@@ -647,27 +611,17 @@ impl Compiler {
                             quote: None,
                             is_def: b.is_def,
                             has_body: false,
-                            auto_close: false,
+                            auto_close,
                             auto_frame: None,
                         });
                         return Ok(());
                     }
                     _ => {}
                 }
-                let (stmt, auto_close) = match stmt
-                    .strip_prefix("for/end ")
-                    .or_else(|| stmt.strip_prefix("if/end "))
-                {
-                    Some(rest) => (
-                        format!("{} {}", &stmt[..stmt.find('/').unwrap_or(0)], rest),
-                        true,
-                    ),
-                    None => (stmt.to_string(), false),
-                };
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_assert(&stmt);
+                let stmt = rename_assert(stmt);
                 if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.

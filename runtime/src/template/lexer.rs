@@ -41,11 +41,14 @@ impl LineScanner {
         self.backslash = false;
         let chars: Vec<char> = line.chars().collect();
         let mut last_significant = None;
+        // A `\` that ends the line inside a one-line string continues the string on the next.
+        let mut string_goes_on = false;
         let mut i = 0;
         while i < chars.len() {
             let c = chars[i];
             if let Some((q, triple)) = self.string {
                 if c == '\\' {
+                    string_goes_on = i + 1 == chars.len();
                     i += 2;
                     continue;
                 }
@@ -86,7 +89,7 @@ impl LineScanner {
             }
             i += 1;
         }
-        if self.string.is_some_and(|(_, triple)| !triple) {
+        if self.string.is_some_and(|(_, triple)| !triple) && !string_goes_on {
             // An unterminated one-line string: let the Starlark parser report it.
             self.string = None;
         }

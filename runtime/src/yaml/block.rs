@@ -220,6 +220,9 @@ impl<'s> Reader<'s> {
     /// `comments`, the first that is neither `#@` nor `#!` as the unknown one.
     fn record_comment(&mut self, body: &[u8]) {
         if let Some(rest) = body.strip_prefix(b"@") {
+            if super::parse::is_comment_annotation(&String::from_utf8_lossy(rest)) {
+                return;
+            }
             // The source is a `str` and `#`, `@` and `\n` are ASCII, so this is whole characters.
             self.comments.push(Comment {
                 line: self.line,

@@ -35,6 +35,13 @@ impl Comment {
     }
 }
 
+/// `#@comment ...` is ytt's comment annotation: its text is never read, not even as arguments,
+/// so the readers drop it (`#@comment foo( "` is no error).
+pub fn is_comment_annotation(text: &str) -> bool {
+    text.strip_prefix("comment")
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+}
+
 /// What a raw node is in its parent.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawKind {

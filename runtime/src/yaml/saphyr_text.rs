@@ -108,10 +108,12 @@ pub(super) fn scan_comments(
             let text: String = chars[i + 1..end].iter().collect();
             let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
             if let Some(rest) = text.strip_prefix('@') {
-                out.push(Comment {
-                    line,
-                    text: rest.to_string(),
-                });
+                if !super::parse::is_comment_annotation(rest) {
+                    out.push(Comment {
+                        line,
+                        text: rest.to_string(),
+                    });
+                }
             } else if unknown.is_none() && !text.starts_with('!') {
                 unknown = Some(Comment { line, text });
             }
