@@ -13,7 +13,7 @@ mod matcher;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
-use assert::{assertion, merge_after_assertion};
+use assert::{assert_matched, assertion, merge_after_assertion};
 use matcher::{call, via_function, Matcher};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
@@ -559,21 +559,8 @@ fn merge_map_item(
         }
         return Ok(());
     }
-    if let Some(assert) = item.ann("overlay/assert") {
-        for &i in matches {
-            assertion(assert, &entries[i].value, &item.value, calls).map_err(|e| path.error(e))?;
-            let left = std::mem::take(&mut entries[i].value);
-            entries[i].value = merge_after_assertion(
-                left,
-                item.value.clone(),
-                &item.anns,
-                mode,
-                calls,
-                defaults,
-                &path,
-            )?;
-        }
-        return Ok(());
+    if item.ann("overlay/assert").is_some() {
+        return assert_matched(entries, matches, &item, mode, calls, defaults, &path);
     }
     if item.ann("overlay/remove").is_some() {
         for &i in matches.iter().rev() {
@@ -689,21 +676,8 @@ fn merge_array_item(
         }
         return Ok(());
     }
-    if let Some(assert) = item.ann("overlay/assert") {
-        for &i in &matches {
-            assertion(assert, &elems[i].value, &item.value, calls).map_err(|e| path.error(e))?;
-            let left = std::mem::take(&mut elems[i].value);
-            elems[i].value = merge_after_assertion(
-                left,
-                item.value.clone(),
-                &item.anns,
-                mode,
-                calls,
-                defaults,
-                &path,
-            )?;
-        }
-        return Ok(());
+    if item.ann("overlay/assert").is_some() {
+        return assert_matched(elems, &matches, &item, mode, calls, defaults, &path);
     }
     if item.ann("overlay/remove").is_some() {
         for &i in matches.iter().rev() {

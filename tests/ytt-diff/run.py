@@ -236,7 +236,7 @@ def main():
     if not os.access(schemac, os.X_OK):
         print('ytt-diff: schemac not found at %s' % schemac)
         return 2
-    seeds = genmod.parse_range(o.seeds)
+    seeds = gen.parse_range(o.seeds)
     cases_dir = os.path.join(o.work, 'cases')
     repro = os.path.abspath(o.repro or os.path.join(o.work, 'repro'))
     os.makedirs(cases_dir, exist_ok=True)
@@ -245,7 +245,7 @@ def main():
         d = os.path.join(cases_dir, str(seed))
         shutil.rmtree(d, ignore_errors=True)
         c = genmod.generate(seed)
-        genmod.write_case(c, d)
+        gen.write_case(c, d)
         y, s = run_pair(d, ytt, schemac)
         return seed, c, y, s, signature(y, s)
 

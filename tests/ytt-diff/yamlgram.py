@@ -458,13 +458,5 @@ def generate(seed):
     return c
 
 
-write_case = gen.write_case
-parse_range = gen.parse_range
-
-
-def main():
-    return gen.case_cli(__doc__, generate)
-
-
 if __name__ == '__main__':
-    sys.exit(main())
+    raise SystemExit(gen.case_cli(__doc__, generate))

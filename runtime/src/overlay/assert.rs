@@ -3,7 +3,7 @@
 
 use super::matcher::{call, via_function};
 use super::{merge_value, Calls, ChildDefaults, Mode, OverlayError, Path};
-use crate::template::tree::{Ann, TreeValue};
+use crate::template::tree::{Ann, Tree, TreeValue};
 use crate::value::Value;
 
 /// `#@overlay/assert` on a matched node: its `via=` function must return None, True or
@@ -72,6 +72,30 @@ fn contains(left: &TreeValue, right: &TreeValue) -> Result<(), String> {
 
 /// After an `#@overlay/assert` passes, ytt still overlays the new node's map or array onto
 /// the old one's (a scalar changes nothing; a collection onto null is an error there).
+/// `#@overlay/assert` of `item` on the `matches` of `targets` (a map's or an array's items, by
+/// index): each is asserted, then `item` is merged into it.
+pub(super) fn assert_matched(
+    targets: &mut [Tree],
+    matches: &[usize],
+    item: &Tree,
+    mode: Mode,
+    calls: Calls,
+    defaults: &ChildDefaults,
+    path: &Path,
+) -> Result<(), OverlayError> {
+    let Some(assert) = item.ann("overlay/assert") else {
+        return Ok(());
+    };
+    for &i in matches {
+        assertion(assert, &targets[i].value, &item.value, calls).map_err(|e| path.error(e))?;
+        let left = std::mem::take(&mut targets[i].value);
+        let right = item.value.clone();
+        targets[i].value =
+            merge_after_assertion(left, right, &item.anns, mode, calls, defaults, path)?;
+    }
+    Ok(())
+}
+
 pub(super) fn merge_after_assertion(
     left: TreeValue,
     right: TreeValue,
