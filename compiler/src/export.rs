@@ -79,11 +79,11 @@ fn entry(key: &str, value: Node) -> MapEntry {
 }
 
 fn map(entries: Vec<MapEntry>) -> Node {
-    Node::new(Value::Map(entries), Pos::unknown())
+    Node::new(Value::Map(entries.into()), Pos::unknown())
 }
 
 fn list(items: Vec<Node>) -> Node {
-    Node::new(Value::Array(items), Pos::unknown())
+    Node::new(Value::Array(items.into()), Pos::unknown())
 }
 
 fn string(text: &str) -> Node {

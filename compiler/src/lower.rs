@@ -737,7 +737,7 @@ impl Lowerer<'_> {
         Ok(match &ty.kind {
             Kind::Any => tree.to_node(),
             Kind::Scalar(_) => tree.to_node(),
-            Kind::Array(_) => Node::new(Value::Array(Vec::new()), tree.pos),
+            Kind::Array(_) => Node::new(Value::Array(Default::default()), tree.pos),
             Kind::Map(fields) => Node::new(
                 Value::Map(
                     fields

@@ -275,13 +275,16 @@ mod tests {
             key: Value::Str(k.into()),
             value: Node::new(v, Pos::unknown()),
         };
-        let doc = Value::Map(vec![
+        let doc = Value::Map(crate::value::thin_vec![
             entry("float", Value::Float(-0.0)),
             entry("int", Value::Int(0)),
             entry("text", Value::Str("-0".into())),
             entry(
                 "items",
-                Value::Array(vec![Node::new(Value::Float(-0.0), Pos::unknown())]),
+                Value::Array(crate::value::thin_vec![Node::new(
+                    Value::Float(-0.0),
+                    Pos::unknown()
+                )]),
             ),
         ]);
         let text = crate::yaml::emit::to_yaml(&doc);

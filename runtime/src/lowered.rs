@@ -363,7 +363,7 @@ mod tests {
     fn and_or_values_and_truth() {
         assert!(!truth(&text("")));
         assert!(truth(&Val::List(vec![Val::None])));
-        let empty = n(Value::Map(vec![]));
+        let empty = n(Value::Map(crate::value::thin_vec![]));
         assert!(!truth(&node(&empty)));
     }
 

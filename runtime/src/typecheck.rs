@@ -124,7 +124,11 @@ impl FillAndCheck {
                     }
                 }
                 let missing = if fill { fields.len() - seen.len } else { 0 };
-                let mut entries = Vec::with_capacity(if plain { items.len() + missing } else { 0 });
+                let mut entries = crate::value::Entries::with_capacity(if plain {
+                    items.len() + missing
+                } else {
+                    0
+                });
                 for (k, item) in items.iter_mut().enumerate() {
                     let field = self.fields[base + k];
                     let value = if field == NONE {
@@ -165,7 +169,8 @@ impl FillAndCheck {
                 }
             }
             (Kind::Array(item_ty), TreeValue::Array(items)) => {
-                let mut nodes = Vec::with_capacity(if plain { items.len() } else { 0 });
+                let mut nodes =
+                    crate::value::Items::with_capacity(if plain { items.len() } else { 0 });
                 for item in items.iter_mut() {
                     let value = self.node(item, item_ty, fill, plain);
                     if plain {

@@ -198,6 +198,18 @@ pub struct Node {
 /// The text of a [`Value::Str`].
 pub use compact_str::CompactString as Str;
 
+/// The vector of a map's or an array's items: one pointer, its length and capacity kept in the
+/// allocation (an empty one allocates nothing), so that a [`Value`] is 24 bytes and a
+/// [`MapEntry`] 56 (a `Vec` would make them 32 and 72: the plain data of a large values file is
+/// mostly map entries).
+pub use thin_vec::{thin_vec, ThinVec};
+
+/// A map's entries, in order.
+pub type Entries = ThinVec<MapEntry>;
+
+/// An array's items.
+pub type Items = ThinVec<Node>;
+
 /// A YAML value. Map keys are scalars (`Value::Str` for almost every key, but YAML 1.1 allows
 /// `on:` to be the boolean `true` and `1:` to be an integer, and ytt keeps them so).
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -213,8 +225,8 @@ pub enum Value {
     /// Text: up to 24 bytes inline (most keys and scalars), so making or cloning one allocates
     /// nothing.
     Str(Str),
-    Map(Vec<MapEntry>),
-    Array(Vec<Node>),
+    Map(Entries),
+    Array(Items),
 }
 
 /// One `key: value` pair of a map. The item's position is the position of its value node.
@@ -688,7 +700,7 @@ mod tests {
     fn finds_a_repeated_key_in_small_and_large_maps() {
         for len in [2, 9, 15, 16, 40] {
             let mut keys: Vec<Value> = (0..len).map(|i| s(&format!("k{i}"))).collect();
-            let map = |keys: &[Value]| Node::new(Value::Map(entries(keys)), Pos::unknown());
+            let map = |keys: &[Value]| Node::new(Value::Map(entries(keys).into()), Pos::unknown());
             assert!(map(&keys).first_repeated_key().is_none(), "{len}");
             // Keys alike in length and first and last byte, and one repeated.
             keys.push(s("kx0"));
@@ -704,3 +716,8 @@ mod tests {
         }
     }
 }
+
+// The sizes the plain data's memory rests on (see [`Entries`]).
+const _: () = assert!(std::mem::size_of::<Value>() == 24);
+const _: () = assert!(std::mem::size_of::<Node>() == 32);
+const _: () = assert!(std::mem::size_of::<MapEntry>() == 56);

@@ -78,7 +78,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
+        let mut items = crate::value::Items::new();
         while let Some(v) = seq.next_element::<Value>()? {
             items.push(node(v));
         }
@@ -86,7 +86,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut entries = Vec::new();
+        let mut entries = crate::value::Entries::new();
         while let Some((key, value)) = map.next_entry::<Value, Value>()? {
             entries.push(MapEntry {
                 key,

@@ -75,7 +75,10 @@ fn defaults_come_from_the_schema() {
     let out = check(&[("schema.yml", SCHEMA)], &["-f", "schema.yml"]).unwrap();
     assert_eq!(get(&out, "replicas"), &Value::Int(1));
     assert_eq!(get(&out, "tls"), &Value::Null);
-    assert_eq!(get(&out, "ports"), &Value::Array(vec![]));
+    assert_eq!(
+        get(&out, "ports"),
+        &Value::Array(schemac_runtime::value::thin_vec![])
+    );
 }
 
 #[test]
@@ -178,7 +181,10 @@ fn documents_append_arrays_and_files_replace_them() {
     .unwrap();
     assert_eq!(
         get(&out, "list"),
-        &Value::Array(vec![Node::new(Value::Str("z".into()), get_pos(&out))])
+        &Value::Array(schemac_runtime::value::thin_vec![Node::new(
+            Value::Str("z".into()),
+            get_pos(&out)
+        )])
     );
 }
 

@@ -62,7 +62,11 @@ impl IrTokens<'_> {
             }
             Value::Array(items) => {
                 let items = items.iter().map(|n| self.node(n)).collect();
-                let items = self.vec_expr(quote! { #rt::value::Node }, items);
+                let items = self.vec_expr(
+                    quote! { #rt::value::ThinVec<#rt::value::Node> },
+                    quote! { #rt::value::thin_vec! },
+                    items,
+                );
                 quote! { #rt::value::Value::Array(#items) }
             }
             Value::Map(entries) => {
@@ -74,20 +78,25 @@ impl IrTokens<'_> {
                         quote! { #rt::value::MapEntry { key: #k, value: #v } }
                     })
                     .collect();
-                let entries = self.vec_expr(quote! { #rt::value::MapEntry }, entries);
+                let entries = self.vec_expr(
+                    quote! { #rt::value::ThinVec<#rt::value::MapEntry> },
+                    quote! { #rt::value::thin_vec! },
+                    entries,
+                );
                 quote! { #rt::value::Value::Map(#entries) }
             }
         }
     }
 
-    /// A `Vec<ELEM>` of `items`: `vec![...]`, or, past [`ITEMS_PER_FN`] items, filled by a
-    /// function of its own for each chunk (rustc's optimiser takes time superlinear in a
-    /// function's size: a 1,000-key map took a minute in one).
-    fn vec_expr(&self, elem: TokenStream, items: Vec<TokenStream>) -> TokenStream {
-        if items.len() <= ITEMS_PER_FN {
-            return quote! { vec![#(#items),*] };
-        }
+    /// A vector of type `vec` (a `Vec` or a `ThinVec`) holding `items`: made by its macro
+    /// `mac` (`vec!`), or, past [`ITEMS_PER_FN`] items, filled by a function of its own for
+    /// each chunk (rustc's optimiser takes time superlinear in a function's size: a 1,000-key
+    /// map took a minute in one).
+    fn vec_expr(&self, vec: TokenStream, mac: TokenStream, items: Vec<TokenStream>) -> TokenStream {
         let n = items.len();
+        if n <= ITEMS_PER_FN {
+            return quote! { #mac[#(#items),*] };
+        }
         let mut fns = self.fns.borrow_mut();
         let calls: Vec<TokenStream> = items
             .chunks(ITEMS_PER_FN)
@@ -97,14 +106,14 @@ impl IrTokens<'_> {
                 // it (a 5,000-key schema: 4M more instructions at each start).
                 fns.push(quote! {
                     #[inline(never)]
-                    fn #name(items: &mut Vec<#elem>) {
+                    fn #name(items: &mut #vec) {
                         #(items.push(#chunk);)*
                     }
                 });
                 quote! { #name(&mut items); }
             })
             .collect();
-        quote! { { let mut items = Vec::with_capacity(#n); #(#calls)* items } }
+        quote! { { let mut items = <#vec>::with_capacity(#n); #(#calls)* items } }
     }
 
     /// [`Self::value`] as one expression that holds the functions it needs (a block with
@@ -219,7 +228,11 @@ impl IrTokens<'_> {
                 Some(v) => self.validation(v),
                 None => quote! { None },
             };
-            let fields = self.vec_expr(quote! { #rt::schema::Field }, field_tokens);
+            let fields = self.vec_expr(
+                quote! { Vec<#rt::schema::Field> },
+                quote! { vec! },
+                field_tokens,
+            );
             let mut fns = self.fns.borrow_mut();
             let name = quote::format_ident!("map_type_{}", fns.len());
             fns.push(quote! {
@@ -284,7 +297,7 @@ pub fn composed_default(t: &Type) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schemac_runtime::value::MapEntry;
+    use schemac_runtime::value::{thin_vec, MapEntry};
 
     #[test]
     fn long_vectors_are_built_in_functions_of_a_bounded_size() {
@@ -297,7 +310,7 @@ mod tests {
                 value: node(Value::Int(i)),
             })
             .collect();
-        let short = ir.value(&Value::Array(vec![node(Value::Null); 64]));
+        let short = ir.value(&Value::Array(thin_vec![node(Value::Null); 64]));
         assert!(ir.fns.borrow().is_empty(), "{short}");
         let long = ir.value_with_fns(&Value::Map(entries)).to_string();
         // 200 entries: four functions of at most 64, in the expression's block.

@@ -159,6 +159,7 @@ fn non_empty(text: &Option<String>) -> Option<&str> {
 mod tests {
     use super::*;
     use schemac_runtime::schema::{Doc, Field};
+    use schemac_runtime::value::thin_vec;
 
     fn node(value: Value) -> Node {
         Node::new(value, Pos::unknown())
@@ -207,7 +208,7 @@ mod tests {
             kind: Kind::Array(Box::new(item)),
             pos: Pos::unknown(),
             nullable: false,
-            default: node(Value::Array(Vec::new())),
+            default: node(Value::Array(Default::default())),
             doc: Doc::default(),
             validation: None,
         }
@@ -255,7 +256,7 @@ mod tests {
         assert_eq!(keys(get(&doc, &["info"])), ["version", "title"]);
         assert_eq!(get(&doc, &["info", "version"]).value, str_val("0.1.0"));
         assert_eq!(get(&doc, &["info", "title"]).value, str_val(INFO_TITLE));
-        assert_eq!(get(&doc, &["paths"]).value, Value::Map(Vec::new()));
+        assert_eq!(get(&doc, &["paths"]).value, Value::Map(Default::default()));
         assert_eq!(keys(get(&doc, &["components", "schemas"])), ["dataValues"]);
     }
 
@@ -295,7 +296,10 @@ mod tests {
         assert_eq!(get(&dv, &["type"]).value, str_val("array"));
         assert_eq!(get(&dv, &["items", "type"]).value, str_val("integer"));
         assert_eq!(get(&dv, &["items", "default"]).value, Value::Int(0));
-        assert_eq!(get(&dv, &["default"]).value, Value::Array(Vec::new()));
+        assert_eq!(
+            get(&dv, &["default"]).value,
+            Value::Array(Default::default())
+        );
     }
 
     #[test]
@@ -311,7 +315,7 @@ mod tests {
 
     #[test]
     fn any_is_nullable_without_type() {
-        let default = Value::Map(vec![MapEntry {
+        let default = Value::Map(thin_vec![MapEntry {
             key: str_val("a"),
             value: node(Value::Int(1)),
         }]);
@@ -451,7 +455,7 @@ mod tests {
     #[test]
     fn map_never_carries_a_default() {
         let mut ty = map_type(vec![("name", scalar(Scalar::String, str_val("x")))]);
-        ty.default = node(Value::Map(vec![MapEntry {
+        ty.default = node(Value::Map(thin_vec![MapEntry {
             key: str_val("name"),
             value: node(str_val("y")),
         }]));
@@ -488,7 +492,7 @@ mod tests {
         use schemac_runtime::rules::RuleName;
         use schemac_runtime::validate::Validation;
         let mut ty = scalar(Scalar::String, str_val("a"));
-        let list = Value::Array(vec![node(str_val("a")), node(str_val("b"))]);
+        let list = Value::Array(thin_vec![node(str_val("a")), node(str_val("b"))]);
         let mut validation = Validation::new(Pos::unknown());
         validation.named = vec![
             (RuleName::MinLen, Value::Int(1)),

@@ -393,7 +393,7 @@ mod tests {
             .contains("to be a regular expression"));
         assert!(check_arg("starts_with", &Value::Int(1)).is_err());
         assert!(check_arg("ends_with", &Value::Null).is_err());
-        assert!(check_arg("contains", &Value::Array(vec![])).is_err());
+        assert!(check_arg("contains", &Value::Array(crate::value::thin_vec![])).is_err());
         assert!(check_arg("even", &s("yes"))
             .unwrap_err()
             .contains("to be a boolean"));

@@ -266,7 +266,7 @@ impl Reader<'_> {
         match b[self.i] {
             b'{' => {
                 self.i += 1;
-                let mut entries: Vec<MapEntry> = Vec::new();
+                let mut entries = crate::value::Entries::new();
                 loop {
                     self.skip();
                     match b[self.i] {
@@ -290,7 +290,7 @@ impl Reader<'_> {
             }
             b'[' => {
                 self.i += 1;
-                let mut items = Vec::new();
+                let mut items = crate::value::Items::new();
                 loop {
                     self.skip();
                     match b[self.i] {

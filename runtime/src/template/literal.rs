@@ -403,7 +403,7 @@ impl Parser<'_> {
             Some(b'[') => {
                 self.i += 1;
                 self.deeper()?;
-                let mut items = Vec::new();
+                let mut items = crate::value::Items::new();
                 while !self.eat(b']') {
                     items.push(self.node()?);
                     if !self.eat(b',') && !self.eat(b']') {
@@ -418,7 +418,7 @@ impl Parser<'_> {
             Some(b'{') => {
                 self.i += 1;
                 self.deeper()?;
-                let mut entries: Vec<MapEntry> = Vec::new();
+                let mut entries = crate::value::Entries::new();
                 while !self.eat(b'}') {
                     let key = self.value()?;
                     // Starlark hashes keys: 1 and 1.0 are one key, a list is none.
@@ -467,7 +467,7 @@ impl Parser<'_> {
                             return Err("expected `)`".into());
                         }
                         let kind = name.trim_start_matches("overlay.");
-                        Ok(Value::Map(vec![
+                        Ok(Value::Map(crate::value::thin_vec![
                             MapEntry { key: Value::Str("__ytt_matcher__".into()), value: Node::new(Value::Str(kind.into()), *self.pos) },
                             MapEntry { key: Value::Str("arg".into()), value: arg },
                         ]))
@@ -613,7 +613,7 @@ mod tests {
         };
         assert_eq!(
             t[1].data().unwrap().value,
-            Value::Array(vec![
+            Value::Array(crate::value::thin_vec![
                 Node::new(Value::Int(1), ann.pos),
                 Node::new(Value::Float(-2.5), ann.pos),
                 Node::new(Value::Null, ann.pos),

@@ -324,7 +324,7 @@ impl Arg {
         match &self.kind {
             ArgKind::Data(n) => Some(Cow::Borrowed(n)),
             ArgKind::Tuple(items) => {
-                let items: Option<Vec<Node>> = items
+                let items: Option<crate::value::Items> = items
                     .iter()
                     .map(|i| i.to_data(pos).map(Cow::into_owned))
                     .collect();

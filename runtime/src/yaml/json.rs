@@ -207,11 +207,11 @@ mod tests {
     #[test]
     fn empty_documents_print_nothing_but_nested_empties_print() {
         assert_eq!(to_json(&Value::Null), "");
-        assert_eq!(to_json(&Value::Map(vec![])), "");
-        assert_eq!(to_json(&Value::Array(vec![])), "");
+        assert_eq!(to_json(&Value::Map(crate::value::thin_vec![])), "");
+        assert_eq!(to_json(&Value::Array(crate::value::thin_vec![])), "");
         let value = map(vec![
-            ("a", Value::Map(vec![])),
-            ("b", Value::Array(vec![])),
+            ("a", Value::Map(crate::value::thin_vec![])),
+            ("b", Value::Array(crate::value::thin_vec![])),
             ("c", Value::Null),
         ]);
         assert_eq!(to_json(&value), r#"{"a":{},"b":[],"c":null}"#);
@@ -220,7 +220,7 @@ mod tests {
 
     #[test]
     fn arrays_and_scalars() {
-        let value = Value::Array(vec![
+        let value = Value::Array(crate::value::thin_vec![
             node(Value::Bool(true)),
             node(Value::Int(-3)),
             node(string("x")),
@@ -271,8 +271,14 @@ mod tests {
     #[test]
     fn marshal_json_has_no_document_rules() {
         assert_eq!(marshal_json(&Value::Null).as_deref(), Ok("null"));
-        assert_eq!(marshal_json(&Value::Map(vec![])).as_deref(), Ok("{}"));
-        assert_eq!(marshal_json(&Value::Array(vec![])).as_deref(), Ok("[]"));
+        assert_eq!(
+            marshal_json(&Value::Map(crate::value::thin_vec![])).as_deref(),
+            Ok("{}")
+        );
+        assert_eq!(
+            marshal_json(&Value::Array(crate::value::thin_vec![])).as_deref(),
+            Ok("[]")
+        );
         assert!(marshal_json(&Value::Float(f64::NEG_INFINITY)).is_err());
     }
 
@@ -281,14 +287,17 @@ mod tests {
         assert_eq!(to_json(&Value::Float(f64::NAN)), "");
         let value = map(vec![
             ("a", Value::Int(1)),
-            ("b", Value::Array(vec![node(Value::Float(f64::INFINITY))])),
+            (
+                "b",
+                Value::Array(crate::value::thin_vec![node(Value::Float(f64::INFINITY))]),
+            ),
         ]);
         assert_eq!(to_json(&value), "");
     }
 
     #[test]
     fn keys_sort_by_bytes_and_non_string_keys_are_stringified() {
-        let value = Value::Map(vec![
+        let value = Value::Map(crate::value::thin_vec![
             MapEntry {
                 key: string("b"),
                 value: node(Value::Int(1)),

@@ -107,7 +107,7 @@ fn any(c: &mut Choices, depth: usize) -> Value {
         _ => {
             let mut value = Value::Str("bottom".into());
             for _ in 0..c.pick(&[10, 100, 1999, 2001]) {
-                value = Value::Array(vec![node(value)]);
+                value = Value::Array(schemac_runtime::value::thin_vec![node(value)]);
             }
             value
         }
@@ -152,7 +152,7 @@ pub fn sample(t: &Type, c: &mut Choices, depth: usize) -> Value {
             if c.below(32) == 0 {
                 entries.push(entry("unknown".into(), Value::Int(1)));
             }
-            Value::Map(entries)
+            Value::Map(entries.into())
         }
         Kind::Array(item) => Value::Array(
             (0..c.below(5))
