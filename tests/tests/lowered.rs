@@ -116,7 +116,7 @@ fn sample(t: &Type, rng: &mut Rng) -> Value {
                     value: Node::new(sample(&f.ty, rng), Pos::unknown()),
                 });
             }
-            Value::Map(entries)
+            Value::Map(entries.into())
         }
         Kind::Array(item) => Value::Array(
             (0..rng.below(5))
