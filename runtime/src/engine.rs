@@ -401,9 +401,9 @@ fn overlay_and_validate(
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
         match schema.as_deref() {
             Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
-                let (node, violations) = typecheck::check_into_filled_node(merged, ty);
-                type_violations(violations, sources, prefix)?;
-                plain = Some(node);
+                let filled = typecheck::check_into_filled_node(merged, ty);
+                type_violations(filled.violations, sources, prefix)?;
+                plain = Some((filled.node, filled.keys_may_repeat));
                 current = None;
             }
             _ => {
@@ -412,11 +412,12 @@ fn overlay_and_validate(
             }
         }
     }
-    let (node, tree) = match (plain, current) {
-        (Some(node), _) => (node, None),
+    // (the last flag: whether a map of the data may hold a key twice)
+    let (node, tree, keys_may_repeat) = match (plain, current) {
+        (Some((node, keys_may_repeat)), _) => (node, None, keys_may_repeat),
         (None, None) => return done(Outcome::DataValues(Node::null(Pos::unknown()))),
-        (None, Some(mut result)) if keeps_tree(&result) => (result.take_node(), Some(result)),
-        (None, Some(result)) => (result.into_node(), None),
+        (None, Some(mut result)) if keeps_tree(&result) => (result.take_node(), Some(result), true),
+        (None, Some(result)) => (result.into_node(), None, true),
     };
     if opts.validate {
         let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), calls)
@@ -430,7 +431,11 @@ fn overlay_and_validate(
             return done(Outcome::Invalid(violations));
         }
     }
-    if let Some((first, again)) = node.first_repeated_key() {
+    let repeated = match keys_may_repeat {
+        true => node.first_repeated_key(),
+        false => None,
+    };
+    if let Some((first, again)) = repeated {
         // ytt keeps such a map and then panics writing it (`Unexpected duplicate key`).
         let (a, b) = (&first.value.pos, &again.value.pos);
         let lines = if a.file.is_empty() {

@@ -44,9 +44,9 @@ impl TypeViolation {
 
 /// Fills the schema's defaults into `node` and checks it against `ty` (see [`fill_and_check`]).
 pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
-    let (filled, violations) = check_into_filled_node(Tree::document(node), ty);
-    *node = filled;
-    violations
+    let filled = check_into_filled_node(Tree::document(node), ty);
+    *node = filled.node;
+    filled.violations
 }
 
 /// Adds the schema's defaults for every declared key that `tree` lacks (in schema order after
@@ -66,16 +66,39 @@ pub fn fill_and_check(tree: &mut Tree, ty: &Type) -> Vec<TypeViolation> {
 /// a default cloned as plain data), and each part of the tree is freed once walked. Filling
 /// the tree first grew each map's vector and built a tree node for every default, and that
 /// defaulted tree was the peak of a run's memory. The data is whole even with violations.
-pub fn check_into_filled_node(mut tree: Tree, ty: &Type) -> (Node, Vec<TypeViolation>) {
+pub fn check_into_filled_node(mut tree: Tree, ty: &Type) -> FilledNode {
     let mut walk = FillAndCheck::default();
     let value = walk.node(&mut tree, ty, true, true);
-    (Node::new(value, tree.pos), walk.violations())
+    FilledNode {
+        node: Node::new(value, tree.pos),
+        keys_may_repeat: walk.keys_may_repeat,
+        violations: walk.violations(),
+    }
+}
+
+/// What [`check_into_filled_node`] makes.
+pub struct FilledNode {
+    /// The plain data, its defaults filled in.
+    pub node: Node,
+    pub violations: Vec<TypeViolation>,
+    /// Whether some map of `node` may hold a key twice, so that [`Node::first_repeated_key`]
+    /// has to look. When false, none does: each map the walk made holds its declared fields
+    /// once each, and every part taken as it is (a value of type `any`, an undeclared item, a
+    /// value of the wrong type) and every default filled in is a scalar or a collection
+    /// checked here.
+    pub keys_may_repeat: bool,
 }
 
 /// The state of [`fill_and_check`]'s walk.
 #[derive(Default)]
 struct FillAndCheck {
     out: Vec<TypeViolation>,
+    /// See [`FilledNode::keys_may_repeat`].
+    keys_may_repeat: bool,
+    /// The defaults filled in that are collections (by address: each field's default is one
+    /// node of the schema, filled into many maps) and whether one of their maps holds a key
+    /// twice, looked at once each.
+    collection_defaults: std::collections::HashMap<*const Node, bool, crate::value::FxBuild>,
     /// The field of each item of the maps being walked, a map's after its parents' (`NONE` for
     /// an undeclared key, marked `REPEATED` after the field's first item): one buffer for the
     /// whole walk.
@@ -93,20 +116,15 @@ impl FillAndCheck {
     /// the plain data of the tree that it returns, taking the tree's contents (and freeing its
     /// maps and arrays). Returns null when not `plain`.
     fn node(&mut self, tree: &mut Tree, ty: &Type, fill: bool, plain: bool) -> Value {
-        let take = |value: &mut TreeValue| {
-            if plain {
-                value.take_value()
-            } else {
-                Value::Null
-            }
-        };
         if matches!(ty.kind, Kind::Any)
             || (ty.nullable && matches!(tree.value, TreeValue::Scalar(Value::Null)))
         {
-            return take(&mut tree.value);
+            return self.take(&mut tree.value, plain);
         }
         match (&ty.kind, &mut tree.value) {
-            (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => take(&mut tree.value),
+            (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {
+                self.take(&mut tree.value, plain)
+            }
             (Kind::Map(fields), TreeValue::Map(items)) => {
                 let declared = Fields::of(Some(ty), items.len());
                 let base = self.fields.len();
@@ -114,7 +132,12 @@ impl FillAndCheck {
                 for item in items.iter() {
                     match declared.position(key_of(item)) {
                         Some(i) => {
-                            let repeated = if seen.insert(i) { 0 } else { REPEATED };
+                            let repeated = if seen.insert(i) {
+                                0
+                            } else {
+                                self.keys_may_repeat = true;
+                                REPEATED
+                            };
                             self.fields.push(i as u32 | repeated);
                         }
                         None => {
@@ -132,7 +155,7 @@ impl FillAndCheck {
                 for (k, item) in items.iter_mut().enumerate() {
                     let field = self.fields[base + k];
                     let value = if field == NONE {
-                        take(&mut item.value)
+                        self.take(&mut item.value, plain)
                     } else {
                         let first = field & REPEATED == 0;
                         let ty = &fields[(field & !REPEATED) as usize].ty;
@@ -155,10 +178,13 @@ impl FillAndCheck {
                     .enumerate()
                     .filter(|&(i, _)| missing > 0 && !seen.contains(i));
                 if plain {
-                    entries.extend(defaults.map(|(_, field)| MapEntry {
-                        key: field.key.clone(),
-                        value: field.ty.default.clone(),
-                    }));
+                    for (_, field) in defaults {
+                        let value = self.default_value(&field.ty.default);
+                        entries.push(MapEntry {
+                            key: field.key.clone(),
+                            value,
+                        });
+                    }
                     // The tree's items are walked: freed now rather than with the whole tree.
                     *items = Vec::new();
                     Value::Map(entries)
@@ -186,9 +212,32 @@ impl FillAndCheck {
             }
             _ => {
                 self.out.push(mismatch(tree, ty));
-                take(&mut tree.value)
+                self.take(&mut tree.value, plain)
             }
         }
+    }
+
+    /// The plain data of a part taken as it is (if `plain`; else null), which may hold a map
+    /// with a key twice: not looked at here.
+    fn take(&mut self, value: &mut TreeValue, plain: bool) -> Value {
+        if !plain {
+            return Value::Null;
+        }
+        let value = value.take_value();
+        self.keys_may_repeat |= value.is_collection();
+        value
+    }
+
+    /// A field's default as plain data, and whether a map in it holds a key twice.
+    fn default_value(&mut self, default: &Node) -> Node {
+        if default.value.is_collection() {
+            let repeats = *self
+                .collection_defaults
+                .entry(default as *const Node)
+                .or_insert_with(|| default.first_repeated_key().is_some());
+            self.keys_may_repeat |= repeats;
+        }
+        default.clone()
     }
 
     /// The violations found, as ytt reports them: only those of collections given for a
@@ -478,9 +527,14 @@ mod tests {
             let tree = Tree::document(&yaml(values));
             let mut in_tree = tree.clone();
             let tree_violations = fill_and_check(&mut in_tree, &schema);
-            let (plain, plain_violations) = check_into_filled_node(tree, &schema);
-            assert_eq!(plain, in_tree.into_node(), "{values}");
-            assert_eq!(plain_violations, tree_violations, "{values}");
+            let filled = check_into_filled_node(tree, &schema);
+            // A key given twice is always seen (the flag may be set without one).
+            assert!(
+                filled.keys_may_repeat || filled.node.first_repeated_key().is_none(),
+                "{values}"
+            );
+            assert_eq!(filled.node, in_tree.into_node(), "{values}");
+            assert_eq!(filled.violations, tree_violations, "{values}");
         }
     }
 }
