@@ -193,6 +193,7 @@ pub(super) fn load_documents(
         }
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);
+            raw.comments_below_documents = true;
         }
         templates.push((input, raw, false));
     }
@@ -454,48 +455,32 @@ const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
 /// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
 /// document that has it twice.
 fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
-    fn walk(node: &RawNode, file: &str, names: &[&str]) -> Result<(), CheckError> {
+    let file = &raw.name;
+    raw.find_commented(|node| {
         if node.kind == RawKind::Document {
-            for &name in names {
-                let count = node
-                    .comments
-                    .iter()
-                    .filter(|c| c.text.split_whitespace().next() == Some(name))
-                    .count();
-                if count > 1 {
-                    return Err(CheckError::new(
-                        ErrorKind::Template,
-                        format!("{name} annotation may only be used once per document"),
-                    )
-                    .at(Pos::new(file, node.line)));
-                }
-            }
-        } else {
-            for c in &node.comments {
-                let name = c.text.split_whitespace().next().unwrap_or("");
-                if names.contains(&name) {
-                    let what = match node.kind {
-                        RawKind::MapItem(_) => "map item",
-                        _ => "array item",
-                    };
-                    return Err(CheckError::new(ErrorKind::Template, format!(
-                        "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
-                        node.line
-                    )).at(Pos::new(file, node.line)));
-                }
-            }
+            let count =
+                |name: &str| node.comments.iter().filter(|c| c.text.split_whitespace().next() == Some(name)).count();
+            let name = names.iter().find(|&&name| count(name) > 1)?;
+            return Some(
+                CheckError::new(
+                    ErrorKind::Template,
+                    format!("{name} annotation may only be used once per document"),
+                )
+                .at(Pos::new(file, node.line)),
+            );
         }
-        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
-            for i in items {
-                walk(i, file, names)?;
-            }
-        }
-        Ok(())
-    }
-    for d in &raw.docs {
-        walk(d, &raw.name, names)?;
-    }
-    Ok(())
+        let c = node.comments.iter().find(|c| names.contains(&c.text.split_whitespace().next().unwrap_or("")))?;
+        let name = c.text.split_whitespace().next().unwrap_or("");
+        let what = match node.kind {
+            RawKind::MapItem(_) => "map item",
+            _ => "array item",
+        };
+        Some(CheckError::new(ErrorKind::Template, format!(
+            "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
+            node.line
+        )).at(Pos::new(file, node.line)))
+    })
+    .map_or(Ok(()), Err)
 }
 
 pub(super) fn order(files: &[String], extra: bool) -> String {

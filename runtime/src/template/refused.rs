@@ -3,26 +3,19 @@
 //! text template its lexer refuses; and the node-specific keywords themselves.
 
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawValue};
 
 /// The line of the first node (in file order) that has both a value written in YAML and code
 /// on its line computing one (`a: 1 #@ 2`, `a: "" #@ x`, `a: [] #@ x`), which ytt refuses
 /// when it compiles the template. A null value (`a: #@ x`, `a: ~ #@ x`) is no YAML value.
 pub fn value_with_code(file: &RawFile) -> Option<u32> {
-    fn walk(node: &RawNode) -> Option<u32> {
+    file.find_commented(|node| {
         let has_code = node
             .comments
             .iter()
             .any(|c| c.line == node.line && !c.is_annotation());
-        if has_code && !matches!(node.value, RawValue::Scalar(Value::Null)) {
-            return Some(node.line);
-        }
-        match &node.value {
-            RawValue::Map(items) | RawValue::Array(items) => items.iter().find_map(walk),
-            RawValue::Scalar(_) => None,
-        }
-    }
-    file.docs.iter().find_map(walk)
+        (has_code && !matches!(node.value, RawValue::Scalar(Value::Null))).then_some(node.line)
+    })
 }
 
 /// What ytt refuses in a template's YAML and comments before it runs any code, the earliest in
@@ -83,7 +76,7 @@ pub(super) fn node_specific(stmt: &str) -> Option<String> {
 /// The line of the first code line above a node after one that used a node-specific keyword
 /// (`#@ if/end x:` then `#@ y = 1`), which ytt refuses: only the node may follow.
 fn code_after_node_specific(file: &RawFile) -> Option<u32> {
-    fn walk(node: &RawNode) -> Option<u32> {
+    file.find_commented(|node| {
         let mut seen = false;
         for c in &node.comments {
             if c.is_annotation() || c.line >= node.line {
@@ -94,10 +87,6 @@ fn code_after_node_specific(file: &RawFile) -> Option<u32> {
             }
             seen = node_specific(c.text.trim()).is_some();
         }
-        match &node.value {
-            RawValue::Map(items) | RawValue::Array(items) => items.iter().find_map(walk),
-            RawValue::Scalar(_) => None,
-        }
-    }
-    file.docs.iter().find_map(walk)
+        None
+    })
 }

@@ -149,6 +149,10 @@ pub(super) fn refused(file: &RawFile) -> Option<(u32, String)> {
             RawValue::Scalar(_) => None,
         }
     }
+    // (no node is templated when no document is and nothing below them has a comment)
+    if !file.comments_below_documents && !file.docs.iter().any(is_templated) {
+        return None;
+    }
     file.docs.iter().find_map(|d| walk(d, false))
 }
 

@@ -83,6 +83,30 @@ pub struct RawFile {
     /// The first map key that is a collection (`[a, b]: x`, `? {a: 1}`): go-yaml reads it, and
     /// ytt fails only when it evaluates the file (its item then has a null key).
     pub non_scalar_key: Option<SyntaxError>,
+    /// Whether a node below a document owns a comment (false in most data values files, whose
+    /// only annotation is the document's `#@data/values`): see [`RawFile::find_commented`].
+    pub comments_below_documents: bool,
+}
+
+impl RawFile {
+    /// The first `Some` that `f` gives for a node of the file, in file order (pre-order), for
+    /// the checks that look at nodes' comments: only the documents are visited when no node
+    /// below them owns a comment.
+    pub fn find_commented<T>(&self, mut f: impl FnMut(&RawNode) -> Option<T>) -> Option<T> {
+        fn walk<T>(node: &RawNode, f: &mut impl FnMut(&RawNode) -> Option<T>) -> Option<T> {
+            f(node).or_else(|| match &node.value {
+                RawValue::Map(items) | RawValue::Array(items) => {
+                    items.iter().find_map(|n| walk(n, f))
+                }
+                RawValue::Scalar(_) => None,
+            })
+        }
+        if self.comments_below_documents {
+            self.docs.iter().find_map(|d| walk(d, &mut f))
+        } else {
+            self.docs.iter().find_map(f)
+        }
+    }
 }
 
 /// A YAML syntax error, with the 1-based line ytt would report.
@@ -150,7 +174,8 @@ pub fn parse_file_keeping_key_errors(
             comments.iter_mut().chain(unknown_comment.as_mut()),
         );
     }
-    let mut trailing_comments = attach_comments(&mut docs, comments, first_explicit);
+    let (mut trailing_comments, comments_below_documents) =
+        attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
         // As in ytt, annotations after the last node make an empty document of their own (it
         // has no position: ytt prints `?` for its line).
@@ -168,6 +193,7 @@ pub fn parse_file_keeping_key_errors(
         trailing_comments,
         unknown_comment,
         non_scalar_key,
+        comments_below_documents,
     })
 }
 
@@ -333,7 +359,8 @@ pub mod budget {
     }
 }
 
-/// Attaches comments to nodes the way ytt does; returns the comments no node owns.
+/// Attaches comments to nodes the way ytt does; returns the comments no node owns, and whether
+/// a node below a document owns one.
 ///
 /// Nodes are numbered in pre-order; each comment finds its owner by the lines of the nodes,
 /// and a second walk hands the comments to their owners in file order.
@@ -341,9 +368,9 @@ fn attach_comments(
     docs: &mut [RawNode],
     comments: Vec<Comment>,
     first_explicit: bool,
-) -> Vec<Comment> {
+) -> (Vec<Comment>, bool) {
     if comments.is_empty() {
-        return Vec::new();
+        return (Vec::new(), false);
     }
     // Every node's line and pre-order number, sorted: the nodes of a line, outermost first.
     let mut lines: Vec<(u32, u32)> = Vec::new();
@@ -374,10 +401,11 @@ fn attach_comments(
     owned.sort_by_key(|&(owner, _)| owner);
     let mut owned = owned.into_iter().peekable();
     let mut number = 0;
+    let mut below_documents = false;
     for doc in docs.iter_mut() {
-        hand_out(doc, &mut number, &mut owned);
+        hand_out(doc, &mut number, &mut owned, &mut below_documents);
     }
-    trailing
+    (trailing, below_documents)
 }
 
 /// Numbers `node` and its descendants in pre-order from `*number`, noting their lines.
@@ -393,14 +421,17 @@ fn number_lines(node: &RawNode, skip: bool, number: &mut u32, lines: &mut Vec<(u
     }
 }
 
-/// Gives the nodes numbered as [`number_lines`] did the comments they own (sorted by owner).
+/// Gives the nodes numbered as [`number_lines`] did the comments they own (sorted by owner);
+/// sets `below_documents` when a node that is not a document gets one.
 fn hand_out(
     node: &mut RawNode,
     number: &mut u32,
     owned: &mut std::iter::Peekable<impl Iterator<Item = (u32, Comment)>>,
+    below_documents: &mut bool,
 ) {
     while let Some((_, comment)) = owned.next_if(|(owner, _)| owner == number) {
         node.comments.push(comment);
+        *below_documents |= node.kind != RawKind::Document;
     }
     *number += 1;
     if owned.peek().is_none() {
@@ -408,7 +439,7 @@ fn hand_out(
     }
     if let RawValue::Map(items) | RawValue::Array(items) = &mut node.value {
         for child in items {
-            hand_out(child, number, owned);
+            hand_out(child, number, owned, below_documents);
         }
     }
 }
