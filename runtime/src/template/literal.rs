@@ -41,12 +41,21 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
         .filter(|c| binds_overlay(&c.text))
         .map(|c| c.line)
         .min();
+    // Only the documents own comments in most data values files: their nodes need no visit
+    // (but the count of them, to number the next document).
+    let deep = file.comments_below_documents;
     for doc in &file.docs {
-        overlay_loads(doc, &mut overlay_from);
+        overlay_loads(doc, deep, &mut overlay_from);
     }
     let mut index = 0;
-    for doc in &file.docs {
-        collect(doc, name, overlay_from, &mut index, &mut out).map_err(|(line, m)| err(line, m))?;
+    for (i, doc) in file.docs.iter().enumerate() {
+        if deep {
+            collect(doc, name, overlay_from, &mut index, &mut out)
+        } else {
+            let last = i + 1 == file.docs.len();
+            collect_document(doc, name, overlay_from, last, &mut index, &mut out)
+        }
+        .map_err(|(line, m)| err(line, m))?;
     }
     Ok(out)
 }
@@ -121,14 +130,17 @@ fn binds_overlay(text: &str) -> bool {
 }
 
 /// Lowers `from` to the first line of a load under `node` that binds `overlay`.
-fn overlay_loads(node: &RawNode, from: &mut Option<u32>) {
+fn overlay_loads(node: &RawNode, deep: bool, from: &mut Option<u32>) {
     for c in node.comments.iter().filter(|c| binds_overlay(&c.text)) {
         *from = Some(from.map_or(c.line, |f| f.min(c.line)));
     }
-    if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
-        for item in items {
-            overlay_loads(item, from);
+    match &node.value {
+        RawValue::Map(items) | RawValue::Array(items) if deep => {
+            for item in items {
+                overlay_loads(item, deep, from);
+            }
         }
+        _ => {}
     }
 }
 
@@ -165,6 +177,32 @@ fn collect(
             collect(item, file, overlay_from, index, out)?;
         }
     }
+    Ok(())
+}
+
+/// [`collect`] for a document when no node below a document owns a comment: the document's
+/// own annotations, and its nodes counted (unless it is the `last` document).
+fn collect_document(
+    doc: &RawNode,
+    file: FileName,
+    overlay_from: Option<u32>,
+    last: bool,
+    index: &mut usize,
+    out: &mut Annotations,
+) -> Result<(), (u32, String)> {
+    fn count(node: &RawNode) -> usize {
+        match &node.value {
+            RawValue::Map(items) | RawValue::Array(items) => {
+                1 + items.iter().map(count).sum::<usize>()
+            }
+            RawValue::Scalar(_) => 1,
+        }
+    }
+    let anns = node_annotations(doc, file, overlay_from)?;
+    if !anns.is_empty() {
+        out.by_node.push((*index, anns));
+    }
+    *index += if last { 1 } else { count(doc) };
     Ok(())
 }
 
