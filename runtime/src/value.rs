@@ -236,6 +236,14 @@ pub struct MapEntry {
     pub value: Node,
 }
 
+// The sizes the plain data's memory rests on (see [`Entries`]), on 64-bit targets.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    std::mem::size_of::<Value>() == 24
+        && std::mem::size_of::<Node>() == 32
+        && std::mem::size_of::<MapEntry>() == 56
+);
+
 impl Node {
     pub fn new(value: Value, pos: Pos) -> Node {
         Node { value, pos }
@@ -716,8 +724,3 @@ mod tests {
         }
     }
 }
-
-// The sizes the plain data's memory rests on (see [`Entries`]).
-const _: () = assert!(std::mem::size_of::<Value>() == 24);
-const _: () = assert!(std::mem::size_of::<Node>() == 32);
-const _: () = assert!(std::mem::size_of::<MapEntry>() == 56);
