@@ -6,6 +6,7 @@
 mod assertion;
 pub mod budget;
 pub mod builder;
+mod callee;
 pub mod convert;
 mod error_line;
 mod go_builtins;
@@ -420,10 +421,17 @@ fn to_template_error(
             message = format!("{message} {m}");
         }
     }
+    let refused = (!compile_time)
+        .then(|| refused_call(name, program, e, &raw, sources))
+        .flatten();
+    let refused = refused.map(|(frame, words)| {
+        message = words.unwrap_or(message.clone());
+        frame
+    });
     let mut stack = if compile_time {
         Vec::new()
     } else {
-        call_stack(name, program, e, &message, sources)
+        call_stack(name, program, e, &message, sources, refused)
     };
     if let Some(lambda) = check_lambda(e) {
         if stack.is_empty() {
@@ -514,6 +522,52 @@ fn error_line(span: &starlark::codemap::FileSpan, message: &str, parsing: bool) 
     error_line::lines_into(span.source_span(), message)
 }
 
+/// The call that `e` is the refusal of, its arguments not fitting the function called (see
+/// [`callee`]), among the functions of the program and of the files it may load: the called
+/// function's frame, and starlark-go's words when they are known.
+fn refused_call(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    raw: &str,
+    sources: &Sources,
+) -> Option<(crate::template::StackFrame, Option<String>)> {
+    let frames = &e.call_stack().frames;
+    let last = frames.last()?;
+    // The call itself, or the native function's (`sorted(xs, key=f)`) that called it.
+    let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
+    if e.span() != Some(call) {
+        return None;
+    }
+    let mut programs = vec![(name.to_string(), std::borrow::Cow::Borrowed(program))];
+    for (n, text) in sources.files.iter().filter(|(n, _)| n != name) {
+        let compiled = if n.ends_with(".star") {
+            compile_starlark(text).ok()
+        } else if n.ends_with(".yml") || n.ends_with(".yaml") {
+            loader::compile_yaml(n, text, sources.ignore_unknown_comments)
+                .ok()
+                .and_then(Result::ok)
+        } else {
+            None
+        };
+        programs.extend(compiled.map(|p| (n.clone(), std::borrow::Cow::Owned(p))));
+    }
+    let files: Vec<(&str, &str)> = programs
+        .iter()
+        .map(|(n, p)| (n.as_str(), p.source.as_str()))
+        .collect();
+    let direct = last.location.is_some();
+    let refused = callee::refused_call(raw, &last.name, call, direct, &files)?;
+    let (file, p) = &programs[refused.file];
+    let frame = crate::template::StackFrame {
+        function: last.name.clone(),
+        file: file.clone(),
+        line: p.line_map.get(refused.gen_line).copied().unwrap_or(0),
+        quote: p.quoted_at(refused.gen_line).map(Box::from),
+    };
+    Some((frame, refused.message))
+}
+
 /// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
 /// empty when the error is in the top level itself. Lines of this template are mapped back to
 /// its YAML; native functions (the builder's, the `@ytt:` modules') are not frames of their own.
@@ -523,6 +577,7 @@ fn call_stack(
     e: &starlark::Error,
     message: &str,
     sources: &Sources,
+    refused: Option<crate::template::StackFrame>,
 ) -> Vec<crate::template::StackFrame> {
     use crate::template::StackFrame;
     let frames = &e.call_stack().frames;
@@ -549,7 +604,10 @@ fn call_stack(
     });
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();
-    if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
+    if let Some(frame) = refused {
+        // The function that refused its arguments, at its first instruction.
+        out.push(frame);
+    } else if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
         // The error is in the body of the innermost function, unless it is the call itself
         // that failed (a native function such as `fail`).
         let in_body = e.span() != last.location.as_ref();

@@ -1,0 +1,861 @@
+//! Calls whose arguments the called function refuses, as ytt reports them.
+//!
+//! starlark-go (ytt's interpreter) binds a call's arguments inside the called function
+//! (`setArgs`), so ytt's stack has a frame for the function, placed at its first instruction:
+//! the first variable its body reads (a local, a global, a loaded name: anything but one of
+//! starlark-go's universal builtins), the YAML node it starts, or a function it defines; else
+//! its `def` line (a body that starts with a constant, a builtin, a new list or dict). And
+//! starlark-go words the refusal in its own way ([`Signature::refusal`]).
+//!
+//! starlark-rust checks the arguments before the function starts and names it only. The
+//! function is found again among the `def`s and lambdas of the program and of the `.star` files
+//! it may load: by its name, by the parameters the refusal names, and by the name it is called
+//! by (measured with ytt; see `tests/cases/starlark/call-args-*`).
+
+use starlark::codemap::Span;
+use starlark::docs::DocParams;
+use starlark::syntax::ast::{
+    ArgumentP, AssignTargetP, AstExpr, AstLiteral, AstParameter, AstStmt, ExprP, ParameterP, StmtP,
+};
+use starlark::syntax::AstModule;
+
+use crate::template::compile::WHILE;
+
+/// A function's parameters, as starlark-go's `setArgs` binds a call's arguments to them.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Signature {
+    pub name: String,
+    /// The parameters before `*` or `*args`, and whether each has a default.
+    positional: Vec<(String, bool)>,
+    varargs: bool,
+    /// The parameters after `*` or `*args` (keyword-only), and whether each has a default.
+    keyword_only: Vec<(String, bool)>,
+    kwargs: bool,
+}
+
+impl Signature {
+    /// The signature of a `def` or lambda named `name` with `params`.
+    pub fn of_params(name: &str, params: &[AstParameter]) -> Signature {
+        let mut sig = Signature::named(name);
+        let mut starred = false;
+        for p in params {
+            match &p.node {
+                ParameterP::Normal(id, _, default) => {
+                    let param = (id.node.ident.clone(), default.is_some());
+                    match starred {
+                        false => sig.positional.push(param),
+                        true => sig.keyword_only.push(param),
+                    }
+                }
+                ParameterP::NoArgs => starred = true,
+                ParameterP::Args(..) => (starred, sig.varargs) = (true, true),
+                ParameterP::KwArgs(..) => sig.kwargs = true,
+                ParameterP::Slash => {}
+            }
+        }
+        sig
+    }
+
+    /// The signature of a function value, from its documentation.
+    pub fn of_doc(name: &str, d: &DocParams) -> Signature {
+        let param = |p: &starlark::docs::DocParam| (p.name.clone(), p.default_value.is_some());
+        Signature {
+            positional: d
+                .pos_only
+                .iter()
+                .chain(&d.pos_or_named)
+                .map(param)
+                .collect(),
+            varargs: d.args.is_some(),
+            keyword_only: d.named_only.iter().map(param).collect(),
+            kwargs: d.kwargs.is_some(),
+            ..Signature::named(name)
+        }
+    }
+
+    fn named(name: &str) -> Signature {
+        Signature {
+            name: name.to_string(),
+            positional: Vec::new(),
+            varargs: false,
+            keyword_only: Vec::new(),
+            kwargs: false,
+        }
+    }
+
+    fn has_param(&self, name: &str) -> bool {
+        self.params().any(|(p, _)| p == name)
+    }
+
+    /// The ordinary parameters: positional, then keyword-only.
+    fn params(&self) -> impl Iterator<Item = &(String, bool)> {
+        self.positional.iter().chain(&self.keyword_only)
+    }
+
+    /// starlark-go's refusal of a call with `given` positional arguments and the keyword
+    /// arguments `keywords` (in the call's order), `None` when the arguments bind.
+    pub fn refusal(&self, given: usize, keywords: &[&str]) -> Option<String> {
+        let name = &self.name;
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
+        let count = self.positional.len() + self.keyword_only.len();
+        if count == 0 && !self.varargs && !self.kwargs {
+            let actual = given + keywords.len();
+            return (actual > 0)
+                .then(|| format!("function {name} accepts no arguments ({actual} given)"));
+        }
+        let most = self.positional.len();
+        if given > most && !self.varargs {
+            let at_most = if self.positional.iter().any(|p| p.1) {
+                "at most "
+            } else {
+                ""
+            };
+            return Some(format!(
+                "function {name} accepts {at_most}{most} positional argument{} ({given} given)",
+                plural(most)
+            ));
+        }
+        let bound_by_position = given.min(most);
+        let mut set: Vec<bool> = (0..count).map(|i| i < bound_by_position).collect();
+        let mut extra: Vec<&str> = Vec::new();
+        for &k in keywords {
+            match self.params().position(|(p, _)| p == k) {
+                Some(i) if set[i] => {
+                    return Some(format!(
+                        "function {name} got multiple values for parameter \"{k}\""
+                    ))
+                }
+                Some(i) => set[i] = true,
+                None if !self.kwargs => {
+                    return Some(format!(
+                        "function {name} got an unexpected keyword argument \"{k}\""
+                    ))
+                }
+                None if extra.contains(&k) => {
+                    return Some(format!(
+                        "function {name} got multiple values for parameter \"{k}\""
+                    ))
+                }
+                None => extra.push(k),
+            }
+        }
+        let missing: Vec<&str> = self
+            .params()
+            .zip(&set)
+            .filter(|((_, default), set)| !*default && !**set)
+            .map(|((p, _), _)| p.as_str())
+            .collect();
+        (!missing.is_empty()).then(|| {
+            format!(
+                "function {name} missing {} argument{} ({})",
+                missing.len(),
+                plural(missing.len()),
+                missing.join(", ")
+            )
+        })
+    }
+
+    /// starlark-go's refusal of a call whose arguments are unknown, from starlark-rust's
+    /// refusal `raw` of it.
+    fn refusal_of(&self, raw: &str) -> Option<String> {
+        let name = &self.name;
+        let quoted = raw.split('`').nth(1);
+        if let Some(extra) = raw
+            .strip_prefix("Found ")
+            .and_then(|r| r.split_once(" extra positional"))
+        {
+            let extra: usize = extra.0.parse().ok()?;
+            return self.refusal(self.positional.len() + extra, &[]);
+        }
+        Some(match quoted? {
+            k if raw.contains(" extra named parameter") => {
+                format!("function {name} got an unexpected keyword argument \"{k}\"")
+            }
+            p if raw.starts_with("Missing ") => format!("function {name} missing 1 argument ({p})"),
+            p => format!("function {name} got multiple values for parameter \"{p}\""),
+        })
+    }
+
+    /// Whether starlark-rust's refusal `raw` (of a call with `args`, when known) can be a
+    /// refusal of this signature.
+    fn fits(&self, raw: &str, args: Option<&CallArgs>) -> bool {
+        if let Some(a) = args {
+            let keywords: Vec<&str> = a.keywords.iter().map(String::as_str).collect();
+            return self.refusal(a.positional, &keywords).is_some();
+        }
+        let quoted = |s: &str| s.split('`').nth(1).map(str::to_string);
+        match raw {
+            _ if raw.starts_with("Missing ") => quoted(raw).is_some_and(|p| self.has_param(&p)),
+            _ if raw.starts_with("Argument `") => {
+                quoted(raw).is_some_and(|p| self.kwargs || self.has_param(&p))
+            }
+            _ if raw.contains(" extra named parameter") => {
+                !self.kwargs && quoted(raw).is_some_and(|k| !self.has_param(&k))
+            }
+            _ => !self.varargs,
+        }
+    }
+}
+
+/// Whether `raw` (starlark-rust's message) refuses a call's arguments.
+pub(super) fn is_refusal(raw: &str) -> bool {
+    raw.starts_with("Missing parameter `")
+        || raw.starts_with("Missing named-only parameter `")
+        || raw.starts_with("Missing positional-only parameter `")
+        || (raw.starts_with("Found ") && raw.contains(" for call to "))
+        || (raw.starts_with("Argument `") && raw.ends_with("` occurs more than once"))
+}
+
+/// The arguments of a call, when their number and keywords are known (splats of literal
+/// lists and dicts included).
+struct CallArgs {
+    positional: usize,
+    keywords: Vec<String>,
+}
+
+/// A `def` or lambda of a file.
+struct Function {
+    /// The file's index in the files searched.
+    file: usize,
+    sig: Signature,
+    /// The generated line of its `def` (or `lambda`).
+    line: usize,
+    /// The generated line of its first instruction.
+    entry: usize,
+    /// The names it is bound to: a `def`'s name, the variable, dict key or keyword argument a
+    /// lambda is given to, and variables assigned from those (`g = f`).
+    names: Vec<String>,
+}
+
+/// A `load` of a file's top level: `local` is the module's `their`.
+struct Import {
+    file: usize,
+    local: String,
+    module: String,
+    their: String,
+}
+
+/// A refused call, as ytt reports it: the called function's frame (the index of its file in
+/// the files searched, the generated line of its first instruction) and starlark-go's words.
+pub(super) struct Refused {
+    pub file: usize,
+    pub gen_line: usize,
+    pub message: Option<String>,
+}
+
+/// The function named `name` that refused a call with starlark-rust's message `raw`, among
+/// the functions of `files` (each a file's name and its compiled source). `call` is the call
+/// (`direct`) or the call of the native function that called it (`sorted(xs, key=f)`).
+pub(super) fn refused_call(
+    raw: &str,
+    name: &str,
+    call: &starlark::codemap::FileSpan,
+    direct: bool,
+    files: &[(&str, &str)],
+) -> Option<Refused> {
+    if !is_refusal(raw) {
+        return None;
+    }
+    let call_file = files.iter().position(|(n, _)| *n == call.filename());
+    let call_line = call.resolve_span().begin.line;
+    let site = AstModule::parse("call", call.source_span().to_string(), &super::dialect()).ok();
+    let (args, called_as) = match site.as_ref().map(|s| &s.statement().node) {
+        Some(StmtP::Expression(e)) if direct => match &e.node {
+            ExprP::Call(target, args) => (call_args(&args.args), bound_name(target)),
+            _ => (None, None),
+        },
+        _ => (None, None),
+    };
+    let mut functions = Vec::new();
+    let mut imports = Vec::new();
+    for (i, (file, source)) in files.iter().enumerate() {
+        if let Ok(ast) = AstModule::parse(file, source.to_string(), &super::dialect()) {
+            let mut walk = Walk {
+                ast: &ast,
+                file: i,
+                top_level: top_level_names(ast.statement(), i, &mut imports),
+                out: &mut functions,
+            };
+            walk.stmt(ast.statement(), &[]);
+        }
+    }
+    // The name called, and the file it is defined in when it is a loaded one.
+    let import = imports
+        .iter()
+        .find(|m| Some(m.file) == call_file && Some(&m.local) == called_as.as_ref());
+    let called = |f: &Function| match (import, &called_as) {
+        (Some(m), _) => {
+            files[f.file].0.ends_with(m.module.trim_start_matches("./"))
+                && f.names.contains(&m.their)
+        }
+        (None, Some(n)) => f.names.contains(n),
+        (None, None) => false,
+    };
+    let rank = |f: &Function| {
+        let here = Some(f.file) == call_file;
+        (called(f), here, here && f.line <= call_line)
+    };
+    let best = functions
+        .iter()
+        .filter(|f| f.sig.name == name && f.sig.fits(raw, args.as_ref()))
+        .fold(None, |best: Option<&Function>, f| match best {
+            // The nearest one before the call among equals (the last one in its file).
+            Some(b) if rank(b) > rank(f) || (rank(b) == rank(f) && !rank(f).2) => Some(b),
+            _ => Some(f),
+        })?;
+    let message = match &args {
+        Some(a) => {
+            let keywords: Vec<&str> = a.keywords.iter().map(String::as_str).collect();
+            best.sig.refusal(a.positional, &keywords)
+        }
+        None => best.sig.refusal_of(raw),
+    };
+    Some(Refused {
+        file: best.file,
+        gen_line: best.entry,
+        message,
+    })
+}
+
+fn call_args(args: &[starlark::syntax::ast::AstArgument]) -> Option<CallArgs> {
+    let mut out = CallArgs {
+        positional: 0,
+        keywords: Vec::new(),
+    };
+    for a in args {
+        match &a.node {
+            ArgumentP::Positional(_) => out.positional += 1,
+            ArgumentP::Named(k, _) => out.keywords.push(k.node.clone()),
+            ArgumentP::Args(x) => match &x.node {
+                ExprP::List(items) | ExprP::Tuple(items) => out.positional += items.len(),
+                _ => return None,
+            },
+            ArgumentP::KwArgs(x) => match &splatted(x).node {
+                ExprP::Dict(pairs) => {
+                    for (k, _) in pairs {
+                        out.keywords.push(string_literal(k)?);
+                    }
+                }
+                _ => return None,
+            },
+        }
+    }
+    Some(out)
+}
+
+/// The value of a `**` argument, as written (without [`super::go_builtins::KWARGS`] around it).
+fn splatted(x: &AstExpr) -> &AstExpr {
+    match &x.node {
+        ExprP::Call(f, args) if is_name(f, super::go_builtins::KWARGS) && args.args.len() == 1 => {
+            args.args[0].node.expr()
+        }
+        _ => x,
+    }
+}
+
+/// The name a call's target reads last: `f`, `s.f`, `d["f"]` (also as schemac's index call).
+fn bound_name(target: &AstExpr) -> Option<String> {
+    match &target.node {
+        ExprP::Identifier(id) => Some(id.node.ident.clone()),
+        ExprP::Dot(_, attr) => Some(attr.node.clone()),
+        ExprP::Index(pair) => string_literal(&pair.1),
+        ExprP::Call(f, args) if is_name(f, super::go_builtins::INDEX) => {
+            args.args.get(1).and_then(|a| string_literal(a.node.expr()))
+        }
+        _ => None,
+    }
+}
+
+fn string_literal(e: &AstExpr) -> Option<String> {
+    match &e.node {
+        ExprP::Literal(AstLiteral::String(s)) => Some(s.node.clone()),
+        _ => None,
+    }
+}
+
+fn is_name(e: &AstExpr, name: &str) -> bool {
+    matches!(&e.node, ExprP::Identifier(id) if id.node.ident == name)
+}
+
+/// The names the top level of a module binds (a builtin's name bound there is a global).
+/// Its `load`s go to `imports`.
+fn top_level_names(s: &AstStmt, file: usize, imports: &mut Vec<Import>) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut add = |t: &starlark::syntax::ast::AstAssignTarget| {
+        t.visit_lvalue(|id| out.push(id.node.ident.clone()))
+    };
+    let stmts = match &s.node {
+        StmtP::Statements(stmts) => stmts.as_slice(),
+        _ => std::slice::from_ref(s),
+    };
+    for s in stmts {
+        match &s.node {
+            StmtP::Assign(a) => add(&a.lhs),
+            StmtP::AssignModify(t, ..) => add(t),
+            StmtP::For(f) => add(&f.var),
+            _ => {}
+        }
+    }
+    for s in stmts {
+        match &s.node {
+            StmtP::Def(d) => out.push(d.name.node.ident.clone()),
+            StmtP::Load(l) => {
+                for a in &l.args {
+                    out.push(a.local.node.ident.clone());
+                    imports.push(Import {
+                        file,
+                        local: a.local.node.ident.clone(),
+                        module: l.module.node.clone(),
+                        their: a.their.node.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// starlark-go's universal builtins: reading one places no instruction.
+pub(super) const UNIVERSAL: &[&str] = &[
+    "None",
+    "True",
+    "False",
+    "any",
+    "all",
+    "bool",
+    "bytes",
+    "chr",
+    "dict",
+    "dir",
+    "enumerate",
+    "fail",
+    "float",
+    "getattr",
+    "hasattr",
+    "hash",
+    "int",
+    "len",
+    "list",
+    "max",
+    "min",
+    "ord",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "set",
+    "sorted",
+    "str",
+    "tuple",
+    "type",
+    "zip",
+];
+
+/// Collects the functions of one file.
+struct Walk<'a> {
+    ast: &'a AstModule,
+    file: usize,
+    top_level: Vec<String>,
+    out: &'a mut Vec<Function>,
+}
+
+impl Walk<'_> {
+    fn line(&self, span: Span) -> usize {
+        self.ast.file_span(span).resolve_span().begin.line
+    }
+
+    /// Records a function; returns its index.
+    fn function(
+        &mut self,
+        name: &str,
+        params: &[AstParameter],
+        span: Span,
+        first: Option<Span>,
+    ) -> usize {
+        let sig = Signature::of_params(name, params);
+        let line = self.line(span);
+        let entry = first.map_or(line, |s| self.line(s));
+        self.out.push(Function {
+            file: self.file,
+            sig,
+            line,
+            entry,
+            names: Vec::new(),
+        });
+        self.out.len() - 1
+    }
+
+    /// Records the functions of `s`, run in a function with `params` (none at the top level).
+    fn stmt(&mut self, s: &AstStmt, params: &[AstParameter]) {
+        match &s.node {
+            StmtP::Def(d) => {
+                let first = self.entry(Body::Stmt(&d.body), &d.params);
+                let at = self.function(&d.name.node.ident, &d.params, s.span, first);
+                self.out[at].names.push(d.name.node.ident.clone());
+                for p in &d.params {
+                    if let ParameterP::Normal(_, _, Some(default)) = &p.node {
+                        self.expr(default, params);
+                    }
+                }
+                self.stmt(&d.body, &d.params);
+            }
+            StmtP::Assign(a) => {
+                let lambda = self.expr(&a.rhs, params);
+                if let AssignTargetP::Identifier(id) = &a.lhs.node {
+                    // `x = lambda ...`, or `x = f` of a function bound to `f` before.
+                    let at = lambda.or_else(|| match &a.rhs.node {
+                        ExprP::Identifier(f) => self
+                            .out
+                            .iter()
+                            .rposition(|g| g.file == self.file && g.names.contains(&f.node.ident)),
+                        _ => None,
+                    });
+                    if let Some(at) = at {
+                        self.out[at].names.push(id.node.ident.clone());
+                    }
+                }
+                a.lhs.visit_expr(|e| {
+                    self.expr(e, params);
+                });
+            }
+            _ => {
+                s.visit_expr(|e| {
+                    self.expr(e, params);
+                });
+                s.visit_stmt(|c| self.stmt(c, params));
+            }
+        }
+    }
+
+    /// Records the functions of `e`; the index of `e`'s own when it is a lambda.
+    fn expr(&mut self, e: &AstExpr, params: &[AstParameter]) -> Option<usize> {
+        let bind = |walk: &mut Self, value: &AstExpr, name: Option<String>| {
+            if let (Some(at), Some(name)) = (walk.expr(value, params), name) {
+                walk.out[at].names.push(name);
+            }
+        };
+        match &e.node {
+            ExprP::Lambda(l) => {
+                let first = self.entry(Body::Expr(&l.body), &l.params);
+                let at = self.function("lambda", &l.params, e.span, first);
+                self.expr(&l.body, &l.params);
+                return Some(at);
+            }
+            ExprP::Dict(pairs) => {
+                for (k, v) in pairs {
+                    self.expr(k, params);
+                    bind(self, v, string_literal(k));
+                }
+            }
+            ExprP::Call(target, args) => {
+                self.expr(target, params);
+                for a in &args.args {
+                    let name = match &a.node {
+                        ArgumentP::Named(k, _) => Some(k.node.clone()),
+                        _ => None,
+                    };
+                    bind(self, a.node.expr(), name);
+                }
+            }
+            _ => e.visit_expr(|c| {
+                self.expr(c, params);
+            }),
+        }
+        None
+    }
+
+    /// Whether reading `name` in a function with `params` places an instruction.
+    fn placed(&self, name: &str, params: &[AstParameter]) -> bool {
+        let param = params
+            .iter()
+            .any(|p| p.node.ident().is_some_and(|id| id.node.ident == name));
+        param || !UNIVERSAL.contains(&name) || self.top_level.iter().any(|n| n == name)
+    }
+
+    /// Where the function with `params` and `body` starts: its first instruction, or in a
+    /// function with YAML (where ytt's own first instruction has no line) its first
+    /// instruction placed on a line. `None` for its `def` line.
+    fn entry(&self, body: Body, params: &[AstParameter]) -> Option<Span> {
+        let yaml = match body {
+            Body::Stmt(s) => has_yaml(s),
+            Body::Expr(_) => false,
+        };
+        let mut found = None;
+        let mut first = |at: Option<Span>| {
+            if at.is_some() || !yaml {
+                found = Some(at);
+            }
+            found.is_some()
+        };
+        let order = Order { walk: self, params };
+        match body {
+            Body::Stmt(s) => order.stmt(s, &mut first),
+            Body::Expr(e) => order.expr(e, &mut first),
+        };
+        found.flatten()
+    }
+}
+
+/// A function's body: a `def`'s statements or a lambda's expression.
+#[derive(Clone, Copy)]
+enum Body<'a> {
+    Stmt(&'a AstStmt),
+    Expr(&'a AstExpr),
+}
+
+/// Whether a function's body builds YAML (starts a node outside functions it defines).
+fn has_yaml(s: &AstStmt) -> bool {
+    let mut found = false;
+    fn expr(e: &AstExpr, found: &mut bool) {
+        match &e.node {
+            ExprP::Call(f, _) if is_name(f, "__ytt_start") => *found = true,
+            ExprP::Lambda(_) => {}
+            _ => e.visit_expr(|c| expr(c, found)),
+        }
+    }
+    fn stmt(s: &AstStmt, found: &mut bool) {
+        if !matches!(s.node, StmtP::Def(_)) {
+            s.visit_expr(|e| expr(e, found));
+            s.visit_stmt(|c| stmt(c, found));
+        }
+    }
+    stmt(s, &mut found);
+    found
+}
+
+/// The instructions starlark-go's compiler emits for code, in order, as each is placed: on
+/// the line of a span, or (`None`) where the one before is. `each` is told them until it
+/// returns `true`; so do these functions then.
+struct Order<'a, 'w> {
+    walk: &'a Walk<'w>,
+    params: &'a [AstParameter],
+}
+
+type Each<'e> = dyn FnMut(Option<Span>) -> bool + 'e;
+
+impl Order<'_, '_> {
+    fn stmt(&self, s: &AstStmt, each: &mut Each) -> bool {
+        match &s.node {
+            StmtP::Pass => false,
+            StmtP::Break | StmtP::Continue | StmtP::Return(None) => each(None),
+            StmtP::Return(Some(e)) => self.expr(e, each) || each(None),
+            StmtP::Expression(e) => match &e.node {
+                ExprP::Call(f, _) if is_name(f, "__ytt_ctx_start") => false,
+                _ => self.expr(e, each) || each(None),
+            },
+            StmtP::Assign(a) => {
+                self.expr(&a.rhs, each)
+                    || match &a.lhs.node {
+                        AssignTargetP::Identifier(_) => each(None),
+                        AssignTargetP::Tuple(_) => each(Some(a.lhs.span)),
+                        AssignTargetP::Index(pair) => {
+                            self.expr(&pair.0, each)
+                                || self.expr(&pair.1, each)
+                                || each(Some(pair.1.span))
+                        }
+                        AssignTargetP::Dot(obj, attr) => {
+                            self.expr(obj, each) || each(Some(attr.span))
+                        }
+                    }
+            }
+            StmtP::AssignModify(lhs, _, rhs) => {
+                let target = match &lhs.node {
+                    AssignTargetP::Identifier(id) => each(Some(id.span)),
+                    AssignTargetP::Index(pair) => {
+                        self.expr(&pair.0, each) || self.expr(&pair.1, each)
+                    }
+                    AssignTargetP::Dot(obj, _) => self.expr(obj, each),
+                    AssignTargetP::Tuple(_) => each(None),
+                };
+                target || self.expr(rhs, each) || each(Some(rhs.span))
+            }
+            StmtP::Statements(stmts) => self.statements(stmts, each),
+            StmtP::If(cond, then) => self.expr(cond, each) || each(None) || self.stmt(then, each),
+            StmtP::IfElse(cond, branches) => {
+                self.expr(cond, each)
+                    || each(None)
+                    || self.stmt(&branches.0, each)
+                    || self.stmt(&branches.1, each)
+            }
+            // schemac's `while` loop: its first instruction is the condition's.
+            StmtP::For(f) if matches!(&f.var.node, AssignTargetP::Identifier(id) if id.node.ident == WHILE) => {
+                self.stmt(&f.body, each)
+            }
+            StmtP::For(f) => {
+                self.expr(&f.over, each) || each(Some(s.span)) || self.stmt(&f.body, each)
+            }
+            StmtP::Def(_) => each(Some(s.span)),
+            StmtP::Load(_) => each(None),
+        }
+    }
+
+    /// Statements; a YAML node is placed on its first annotation's line, as ytt starts it
+    /// with its annotations (schemac with the node).
+    fn statements(&self, stmts: &[AstStmt], each: &mut Each) -> bool {
+        for (i, s) in stmts.iter().enumerate() {
+            let node = matches!(&s.node, StmtP::Expression(e)
+                if matches!(&e.node, ExprP::Call(f, _) if is_name(f, "__ytt_start")));
+            if node {
+                let first_annotation = stmts[i + 1..]
+                    .iter()
+                    .map_while(annotation_line)
+                    .min_by_key(|(line, _)| *line);
+                if let Some((_, span)) = first_annotation {
+                    if each(Some(span)) {
+                        return true;
+                    }
+                }
+            }
+            if self.stmt(s, each) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn expr(&self, e: &AstExpr, each: &mut Each) -> bool {
+        let all = |items: &mut dyn Iterator<Item = &AstExpr>, each: &mut Each| {
+            for x in items {
+                if self.expr(x, each) {
+                    return true;
+                }
+            }
+            false
+        };
+        match &e.node {
+            ExprP::Identifier(id) => {
+                let placed = self.walk.placed(&id.node.ident, self.params);
+                each(placed.then_some(e.span))
+            }
+            ExprP::Literal(_) | ExprP::FString(_) => each(None),
+            ExprP::Tuple(items) | ExprP::List(items) => all(&mut items.iter(), each) || each(None),
+            ExprP::Dict(pairs) => {
+                each(None)
+                    || pairs.iter().any(|(k, v)| {
+                        self.expr(k, each) || self.expr(v, each) || each(Some(k.span))
+                    })
+            }
+            ExprP::ListComprehension(_, first, _) | ExprP::DictComprehension(_, first, _) => {
+                each(None) || self.expr(&first.over, each) || each(Some(e.span))
+            }
+            ExprP::Lambda(_) => each(Some(e.span)),
+            // A YAML node the function starts; the value returned from one with YAML.
+            ExprP::Call(f, _) if is_name(f, "__ytt_start") => each(Some(e.span)),
+            ExprP::Call(f, args) if is_name(f, "__ytt_ctx_end") => {
+                all(&mut args.args.iter().map(|a| a.node.expr()), each)
+            }
+            ExprP::Call(f, args) => {
+                self.expr(f, each)
+                    || all(&mut args.args.iter().map(|a| a.node.expr()), each)
+                    || each(Some(f.span.end_span()))
+            }
+            ExprP::Dot(x, attr) => self.expr(x, each) || each(Some(attr.span)),
+            ExprP::Not(x) | ExprP::Minus(x) | ExprP::Plus(x) | ExprP::BitNot(x) => {
+                self.expr(x, each) || each(Some(e.span))
+            }
+            ExprP::Op(x, op, y) => {
+                use starlark::syntax::ast::BinOp;
+                match op {
+                    BinOp::And | BinOp::Or => {
+                        self.expr(x, each) || each(None) || self.expr(y, each)
+                    }
+                    _ => self.expr(x, each) || self.expr(y, each) || each(Some(y.span)),
+                }
+            }
+            ExprP::Index(pair) => {
+                self.expr(&pair.0, each) || self.expr(&pair.1, each) || each(Some(pair.1.span))
+            }
+            ExprP::Index2(triple) => {
+                all(&mut [&triple.0, &triple.1, &triple.2].into_iter(), each)
+                    || each(Some(triple.1.span))
+            }
+            ExprP::Slice(x, a, b, c) => {
+                self.expr(x, each)
+                    || [a, b, c].into_iter().any(|i| match i {
+                        Some(i) => self.expr(i, each),
+                        None => each(None),
+                    })
+                    || each(Some(x.span.end_span()))
+            }
+            ExprP::If(triple) => {
+                self.expr(&triple.0, each)
+                    || each(None)
+                    || self.expr(&triple.1, each)
+                    || self.expr(&triple.2, each)
+            }
+        }
+    }
+}
+
+/// The line an annotation statement `__ytt_ann("name", LINE, ...)` names, and its span.
+fn annotation_line(s: &AstStmt) -> Option<(i64, Span)> {
+    let StmtP::Expression(e) = &s.node else {
+        return None;
+    };
+    let ExprP::Call(f, args) = &e.node else {
+        return None;
+    };
+    if !is_name(f, "__ytt_ann") {
+        return None;
+    }
+    match &args.args.get(1)?.node.expr().node {
+        ExprP::Literal(AstLiteral::Int(i)) => Some((i.node.to_string().parse().ok()?, s.span)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sig(src: &str) -> Signature {
+        let ast = AstModule::parse("t", src.to_string(), &super::super::dialect()).unwrap();
+        let StmtP::Def(d) = &ast.statement().node else {
+            panic!("not a def")
+        };
+        Signature::of_params(&d.name.node.ident, &d.params)
+    }
+
+    #[test]
+    fn refusals_are_worded_as_starlark_go_does() {
+        let f = sig("def f(a):\n  return a\n");
+        assert_eq!(f.refusal(1, &[]), None);
+        assert_eq!(
+            f.refusal(0, &[]).unwrap(),
+            "function f missing 1 argument (a)"
+        );
+        assert_eq!(
+            f.refusal(2, &[]).unwrap(),
+            "function f accepts 1 positional argument (2 given)"
+        );
+        assert_eq!(
+            f.refusal(0, &["z"]).unwrap(),
+            "function f got an unexpected keyword argument \"z\""
+        );
+        assert_eq!(
+            f.refusal(1, &["a"]).unwrap(),
+            "function f got multiple values for parameter \"a\""
+        );
+        let g = sig("def g(a, b=1, *, c, d=2):\n  return a\n");
+        assert_eq!(
+            g.refusal(0, &[]).unwrap(),
+            "function g missing 2 arguments (a, c)"
+        );
+        assert_eq!(
+            g.refusal(3, &[]).unwrap(),
+            "function g accepts at most 2 positional arguments (3 given)"
+        );
+        let h = sig("def h():\n  return 1\n");
+        assert_eq!(
+            h.refusal(1, &["x"]).unwrap(),
+            "function h accepts no arguments (2 given)"
+        );
+        let k = sig("def k(a, **kw):\n  return a\n");
+        assert_eq!(k.refusal(1, &["z", "y"]), None);
+        assert_eq!(
+            k.refusal(0, &["z"]).unwrap(),
+            "function k missing 1 argument (a)"
+        );
+    }
+}
