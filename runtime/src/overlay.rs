@@ -4,7 +4,7 @@
 //! arrays append (or, for plain values files and flags, replace); `#@overlay/match` (`by=`
 //! keys, matchers or functions; `expects=`, `missing_ok=`), `#@overlay/merge`,
 //! `#@overlay/replace` (`via=`, `or_add=`), `#@overlay/remove`, `#@overlay/insert`
-//! (`before=`/`after=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
+//! (`before=`/`after=`, `via=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
 //! `#@overlay/match-child-defaults` change that per node.
 
 mod assert;
@@ -310,7 +310,7 @@ pub fn apply_document(
     // dropped.
     let insert = doc.ann("overlay/insert");
     if let (Some(insert), Some(_)) = (insert, &left) {
-        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+        if insert.kwargs.is_empty() {
             return Err(Path::of(&doc, None).error(
                 "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             ));
@@ -319,7 +319,17 @@ pub fn apply_document(
     let before = insert.is_some_and(|a| truthy(kwarg(a, "before").as_deref()));
     match left {
         None => Ok(doc),
-        Some(_) if doc.ann("overlay/replace").is_some() || before => Ok(doc),
+        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
+        Some(left) if before => {
+            // Its value what `via=` (if given) makes of the result's and its own.
+            let path = Path::at(&doc.kind, &doc.pos, None);
+            let via = insert.map(via_function).transpose();
+            if let Some(f) = via.map_err(|e| path.error(e))?.flatten() {
+                doc.value =
+                    call(calls, &f, &[&left.value, &doc.value]).map_err(|e| path.error(e))?;
+            }
+            Ok(doc)
+        }
         Some(left) if insert.is_some() || doc.ann("overlay/append").is_some() => Ok(left),
         Some(mut left) if doc.ann("overlay/assert").is_some() => {
             let path = Path::at(&doc.kind, &doc.pos, None);
@@ -455,7 +465,7 @@ const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ),
     ("overlay/replace", &["via", "or_add"]),
     ("overlay/assert", &["via"]),
-    ("overlay/insert", &["before", "after"]),
+    ("overlay/insert", &["before", "after", "via"]),
 ];
 
 /// The annotations that say what is done with a matched node; a node takes at most one.
@@ -669,7 +679,7 @@ fn merge_array_item(
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     if let Some(insert) = item.ann("overlay/insert") {
-        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+        if insert.kwargs.is_empty() {
             return Err(path.error(
                 "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             ));
@@ -737,10 +747,27 @@ fn merge_array_item(
         return Ok(());
     }
     if let Some(insert) = item.ann("overlay/insert") {
-        // A copy of the item goes before (or after) each match.
+        // A copy of the item goes before and/or after each match, its value what `via=` (if
+        // given) makes of the match's and the item's, called for each match in order.
+        let before = truthy(kwarg(insert, "before").as_deref());
         let after = truthy(kwarg(insert, "after").as_deref());
-        for &i in matches.iter().rev() {
-            elems.insert(if after { i + 1 } else { i }, item.clone());
+        let via = via_function(insert).map_err(|e| path.error(e))?;
+        let mut copies = Vec::new();
+        for &i in &matches {
+            let mut copy = item.clone();
+            if let Some(f) = &via {
+                copy.value =
+                    call(calls, f, &[&elems[i].value, &item.value]).map_err(|e| path.error(e))?;
+            }
+            copies.push(copy);
+        }
+        for (&i, copy) in matches.iter().zip(copies).rev() {
+            if after {
+                elems.insert(i + 1, copy.clone());
+            }
+            if before {
+                elems.insert(i, copy);
+            }
         }
         return Ok(());
     }
