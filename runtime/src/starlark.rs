@@ -630,12 +630,6 @@ fn call_stack(
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
         let (line, quote) = map_line(&file, span.begin.line);
-        if out
-            .last()
-            .is_some_and(|f: &StackFrame| f.function == function && f.line == line)
-        {
-            continue;
-        }
         out.push(StackFrame {
             function,
             file,
