@@ -284,10 +284,22 @@ pub fn error_message(e: &starlark::Error) -> String {
             return f.message.clone();
         }
     }
-    go_wording(
-        &e.without_diagnostic().to_string(),
-        e.span().map(|s| s.source_span()),
-    )
+    let raw = e.without_diagnostic().to_string();
+    refusal_words(e, &raw).unwrap_or_else(|| go_wording(&raw, e.span().map(|s| s.source_span())))
+}
+
+/// starlark-go's words for `e` when it refuses a call's arguments (see [`callee`]), the
+/// function found in the file of the call.
+fn refusal_words(e: &starlark::Error, raw: &str) -> Option<String> {
+    if !callee::is_refusal(raw) {
+        return None;
+    }
+    let frames = &e.call_stack().frames;
+    let last = frames.last()?;
+    let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
+    let files = [(call.filename(), call.file.source())];
+    let direct = last.location.is_some();
+    callee::refused_call(raw, &last.name, call, direct, &files)?.message
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
