@@ -208,7 +208,8 @@ impl<'v> StarlarkValue<'v> for LambdaCheck {
                 message: super::error_message(&e),
             })
         };
-        let value = lambda_argument(args, self.rule.rule.as_str(), eval.heap()).map_err(in_lambda)?;
+        let value =
+            lambda_argument(args, self.rule.rule.as_str(), eval.heap()).map_err(in_lambda)?;
         run_check(&self.rule, value, "fail: ", "", eval.heap()).map_err(in_lambda)
     }
 
