@@ -279,7 +279,7 @@ pub(super) fn refused_call(
                 top_level: top_level_names(ast.statement(), i, &mut imports),
                 out: &mut functions,
             };
-            walk.stmt(ast.statement(), &[]);
+            walk.stmt(ast.statement());
         }
     }
     // The name called, and the file it is defined in when it is a loaded one.
@@ -453,8 +453,8 @@ impl Walk<'_> {
         self.out.len() - 1
     }
 
-    /// Records the functions of `s`, run in a function with `params` (none at the top level).
-    fn stmt(&mut self, s: &AstStmt, params: &[AstParameter]) {
+    /// Records the functions of `s`.
+    fn stmt(&mut self, s: &AstStmt) {
         match &s.node {
             StmtP::Def(d) => {
                 let first = entry(Body::Stmt(&d.body), &d.params, &self.top_level);
@@ -462,13 +462,13 @@ impl Walk<'_> {
                 self.out[at].names.push(d.name.node.ident.clone());
                 for p in &d.params {
                     if let ParameterP::Normal(_, _, Some(default)) = &p.node {
-                        self.expr(default, params);
+                        self.expr(default);
                     }
                 }
-                self.stmt(&d.body, &d.params);
+                self.stmt(&d.body);
             }
             StmtP::Assign(a) => {
-                let lambda = self.expr(&a.rhs, params);
+                let lambda = self.expr(&a.rhs);
                 if let AssignTargetP::Identifier(id) = &a.lhs.node {
                     // `x = lambda ...`, or `x = f` of a function bound to `f` before.
                     let at = lambda.or_else(|| match &a.rhs.node {
@@ -483,22 +483,22 @@ impl Walk<'_> {
                     }
                 }
                 a.lhs.visit_expr(|e| {
-                    self.expr(e, params);
+                    self.expr(e);
                 });
             }
             _ => {
                 s.visit_expr(|e| {
-                    self.expr(e, params);
+                    self.expr(e);
                 });
-                s.visit_stmt(|c| self.stmt(c, params));
+                s.visit_stmt(|c| self.stmt(c));
             }
         }
     }
 
     /// Records the functions of `e`; the index of `e`'s own when it is a lambda.
-    fn expr(&mut self, e: &AstExpr, params: &[AstParameter]) -> Option<usize> {
+    fn expr(&mut self, e: &AstExpr) -> Option<usize> {
         let bind = |walk: &mut Self, value: &AstExpr, name: Option<String>| {
-            if let (Some(at), Some(name)) = (walk.expr(value, params), name) {
+            if let (Some(at), Some(name)) = (walk.expr(value), name) {
                 walk.out[at].names.push(name);
             }
         };
@@ -506,17 +506,17 @@ impl Walk<'_> {
             ExprP::Lambda(l) => {
                 let first = entry(Body::Expr(&l.body), &l.params, &self.top_level);
                 let at = self.function("lambda", &l.params, e.span, first);
-                self.expr(&l.body, &l.params);
+                self.expr(&l.body);
                 return Some(at);
             }
             ExprP::Dict(pairs) => {
                 for (k, v) in pairs {
-                    self.expr(k, params);
+                    self.expr(k);
                     bind(self, v, string_literal(k));
                 }
             }
             ExprP::Call(target, args) => {
-                self.expr(target, params);
+                self.expr(target);
                 for a in &args.args {
                     let name = match &a.node {
                         ArgumentP::Named(k, _) => Some(k.node.clone()),
@@ -526,7 +526,7 @@ impl Walk<'_> {
                 }
             }
             _ => e.visit_expr(|c| {
-                self.expr(c, params);
+                self.expr(c);
             }),
         }
         None
