@@ -365,9 +365,14 @@ fn to_template_error(
     parsing: bool,
 ) -> TemplateError {
     let raw = e.without_diagnostic().to_string();
+    // An argument of a call out of order, refused where the call is compiled.
+    let order = e.span().and_then(|s| {
+        let before = s.file.source().get(..s.span.begin().get() as usize)?;
+        parse_error::call_order_wording(&raw, before)
+    });
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(parsing && parse_error::at_newline(&raw));
-    let mut message = error_message(e);
+    let mut message = order.unwrap_or_else(|| error_message(e));
     let mut quote = None;
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line + next + error_line(s, &message, parsing);
