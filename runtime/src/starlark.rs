@@ -297,9 +297,31 @@ fn refusal_words(e: &starlark::Error, raw: &str) -> Option<String> {
     let frames = &e.call_stack().frames;
     let last = frames.last()?;
     let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
-    let files = [(call.filename(), call.file.source())];
+    // Rules may fail so on every value: the file's functions are found once.
+    thread_local! {
+        static INDEXED: std::cell::RefCell<Option<(u64, std::rc::Rc<callee::Index>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (call.filename(), call.file.source()).hash(&mut h);
+        h.finish()
+    };
+    let index = INDEXED.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        match &*cell {
+            Some((k, index)) if *k == key => index.clone(),
+            _ => {
+                let files = [(call.filename(), call.file.source())];
+                let index = std::rc::Rc::new(callee::Index::of(&files));
+                *cell = Some((key, index.clone()));
+                index
+            }
+        }
+    });
     let direct = last.location.is_some();
-    callee::refused_call(raw, &last.name, call, direct, &files)?.message
+    callee::refused_call(raw, &last.name, call, direct, &index)?.message
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
@@ -574,7 +596,8 @@ fn refused_call(
         .map(|(n, p)| (n.as_str(), p.source.as_str()))
         .collect();
     let direct = last.location.is_some();
-    let refused = callee::refused_call(raw, &last.name, call, direct, &files)?;
+    let index = callee::Index::of(&files);
+    let refused = callee::refused_call(raw, &last.name, call, direct, &index)?;
     let (file, p) = &programs[refused.file];
     let frame = crate::template::StackFrame {
         function: last.name.clone(),

@@ -246,20 +246,55 @@ pub(super) struct Refused {
     pub message: Option<String>,
 }
 
+/// The functions and `load`s of some files (each a file's name and its compiled source).
+pub(super) struct Index {
+    files: Vec<String>,
+    functions: Vec<Function>,
+    imports: Vec<Import>,
+}
+
+impl Index {
+    pub fn of(files: &[(&str, &str)]) -> Index {
+        let mut functions = Vec::new();
+        let mut imports = Vec::new();
+        for (i, (file, source)) in files.iter().enumerate() {
+            if let Ok(ast) = AstModule::parse(file, source.to_string(), &super::dialect()) {
+                let mut walk = Walk {
+                    ast: &ast,
+                    file: i,
+                    top_level: top_level_names(ast.statement(), i, &mut imports),
+                    out: &mut functions,
+                };
+                walk.stmt(ast.statement());
+            }
+        }
+        Index {
+            files: files.iter().map(|(n, _)| n.to_string()).collect(),
+            functions,
+            imports,
+        }
+    }
+}
+
 /// The function named `name` that refused a call with starlark-rust's message `raw`, among
-/// the functions of `files` (each a file's name and its compiled source). `call` is the call
-/// (`direct`) or the call of the native function that called it (`sorted(xs, key=f)`).
+/// the functions of `index`. `call` is the call (`direct`) or the call of the native function
+/// that called it (`sorted(xs, key=f)`).
 pub(super) fn refused_call(
     raw: &str,
     name: &str,
     call: &starlark::codemap::FileSpan,
     direct: bool,
-    files: &[(&str, &str)],
+    index: &Index,
 ) -> Option<Refused> {
     if !is_refusal(raw) {
         return None;
     }
-    let call_file = files.iter().position(|(n, _)| *n == call.filename());
+    let Index {
+        files,
+        functions,
+        imports,
+    } = index;
+    let call_file = files.iter().position(|n| n == call.filename());
     let call_line = call.resolve_span().begin.line;
     let site = AstModule::parse("call", call.source_span().to_string(), &super::dialect()).ok();
     let (args, called_as) = match site.as_ref().map(|s| &s.statement().node) {
@@ -269,27 +304,13 @@ pub(super) fn refused_call(
         },
         _ => (None, None),
     };
-    let mut functions = Vec::new();
-    let mut imports = Vec::new();
-    for (i, (file, source)) in files.iter().enumerate() {
-        if let Ok(ast) = AstModule::parse(file, source.to_string(), &super::dialect()) {
-            let mut walk = Walk {
-                ast: &ast,
-                file: i,
-                top_level: top_level_names(ast.statement(), i, &mut imports),
-                out: &mut functions,
-            };
-            walk.stmt(ast.statement());
-        }
-    }
     // The name called, and the file it is defined in when it is a loaded one.
     let import = imports
         .iter()
         .find(|m| Some(m.file) == call_file && Some(&m.local) == called_as.as_ref());
     let called = |f: &Function| match (import, &called_as) {
         (Some(m), _) => {
-            files[f.file].0.ends_with(m.module.trim_start_matches("./"))
-                && f.names.contains(&m.their)
+            files[f.file].ends_with(m.module.trim_start_matches("./")) && f.names.contains(&m.their)
         }
         (None, Some(n)) => f.names.contains(n),
         (None, None) => false,
