@@ -121,7 +121,10 @@ fn scalar_go_repr(v: starlark::values::Value) -> String {
     if v.get_type() == "function" && !repr.starts_with('<') {
         return match def_name(&repr) {
             Some(name) => format!("<function {name}>"),
-            None => format!("<built-in function {repr}>"),
+            None => match ytt_module::qualified_name(v) {
+                Some(name) => format!("<built-in function {name}>"),
+                None => format!("<built-in function {repr}>"),
+            },
         };
     }
     repr
