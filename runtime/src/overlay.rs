@@ -4,12 +4,13 @@
 //! arrays append (or, for plain values files and flags, replace); `#@overlay/match` (`by=`
 //! keys, matchers or functions; `expects=`, `missing_ok=`), `#@overlay/merge`,
 //! `#@overlay/replace` (`via=`, `or_add=`), `#@overlay/remove`, `#@overlay/insert`
-//! (`before=`/`after=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
+//! (`before=`/`after=`, `via=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
 //! `#@overlay/match-child-defaults` change that per node.
 
 mod assert;
 mod matcher;
 
+use crate::schema::FunctionRef;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
@@ -114,19 +115,39 @@ fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
         .and_then(|(_, a)| a.to_data(ann.pos))
 }
 
-/// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, or a list
-/// of those), `missing_ok=True` (zero or one), or exactly one; `when=` counts as `expects=`
-/// does, but a node whose count is not met is left out rather than an error (the flag).
-struct Expects(Vec<Count>, bool);
+/// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, a
+/// function given the number, or a list of those), `missing_ok=True` (zero or one), or exactly
+/// one; `when=` takes the same, but a node whose count is not met is left out rather than an
+/// error (`when` set).
+struct Expects {
+    counts: Vec<Count>,
+    when: bool,
+}
 
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Count {
     Exactly(i64),
     AtLeast(i64),
+    /// `expects=lambda n: ...`: met when it returns `True`.
+    Call(FunctionRef),
+}
+
+/// The value of `expects=` or `when=`: data, or a function.
+#[derive(Clone, Debug)]
+enum CountArg {
+    Data(Node),
+    Function(FunctionRef),
+}
+
+/// The `expects=`-like keyword argument `name` of `ann`, if given.
+fn count_arg(ann: &Ann, name: &str) -> Option<CountArg> {
+    matcher::function(ann, name)
+        .map(CountArg::Function)
+        .or_else(|| kwarg(ann, name).map(|n| CountArg::Data(n.into_owned())))
 }
 
 impl Expects {
-    fn of(expects: Option<&Node>, missing_ok: bool) -> Expects {
+    fn of(expects: Option<&CountArg>, missing_ok: bool) -> Expects {
         let parse = |v: &Value| match v {
             Value::Int(n) => Some(Count::Exactly(*n)),
             Value::Str(s) => match s.strip_suffix('+') {
@@ -135,34 +156,62 @@ impl Expects {
             },
             _ => None,
         };
-        if let Some(v) = expects {
-            let counts: Vec<Count> = match &v.value {
+        let counts: Vec<Count> = match expects {
+            Some(CountArg::Function(f)) => vec![Count::Call(*f)],
+            Some(CountArg::Data(v)) => match &v.value {
                 Value::Array(items) => items.iter().filter_map(|i| parse(&i.value)).collect(),
                 other => parse(other).into_iter().collect(),
+            },
+            None => Vec::new(),
+        };
+        let counts = match counts.is_empty() {
+            false => counts,
+            true if missing_ok => vec![Count::Exactly(0), Count::Exactly(1)],
+            true => vec![Count::Exactly(1)],
+        };
+        Expects {
+            counts,
+            when: false,
+        }
+    }
+
+    /// Whether `found` matches (at `lines`) meet the expectation: `Ok(false)` when `when=` is
+    /// not met (the node is left out), `Err` with ytt's message when `expects=` is not, or
+    /// when a function given fails.
+    fn met(&self, found: usize, lines: &[&Pos], calls: Calls) -> Result<bool, String> {
+        let n = found as i64;
+        let mut failure = None;
+        for c in &self.counts {
+            let met = match c {
+                Count::Exactly(e) => n == *e,
+                Count::AtLeast(e) => n >= *e,
+                Count::Call(f) => {
+                    let count = TreeValue::Scalar(Value::Int(n));
+                    match matcher::call(calls, f, &[&count])? {
+                        TreeValue::Scalar(Value::Bool(b)) => b,
+                        _ => {
+                            let kwarg = if self.when { "when" } else { "expects" };
+                            return Err(format!(
+                                "Expected keyword argument '{kwarg}' to have a function that returns a boolean"
+                            ));
+                        }
+                    }
+                }
             };
-            if !counts.is_empty() {
-                return Expects(counts, false);
+            if met {
+                return Ok(true);
             }
+            failure = Some(c);
         }
-        if missing_ok {
-            return Expects(vec![Count::Exactly(0), Count::Exactly(1)], false);
+        if self.when {
+            return Ok(false);
         }
-        Expects(vec![Count::Exactly(1)], false)
-    }
-
-    fn allows(&self, n: usize) -> bool {
-        let n = n as i64;
-        self.0.iter().any(|c| match *c {
-            Count::Exactly(e) => n == e,
-            Count::AtLeast(e) => n >= e,
-        })
-    }
-
-    /// ytt's error for `found` matches (at `lines`).
-    fn error(&self, found: usize, lines: &[&Pos]) -> String {
-        let wanted = match self.0.last() {
+        let wanted = match failure {
             Some(Count::AtLeast(n)) => format!(">= {n}"),
             Some(Count::Exactly(n)) => n.to_string(),
+            Some(Count::Call(_)) => {
+                return Err("Expectation of number of matched nodes failed".into())
+            }
             None => "1".into(),
         };
         let mut message =
@@ -173,7 +222,7 @@ impl Expects {
             lines.sort_unstable();
             message.push_str(&format!(" (lines: {})", lines.join(", ")));
         }
-        message
+        Err(message)
     }
 }
 
@@ -186,8 +235,8 @@ fn truthy(node: Option<&Node>) -> bool {
 #[derive(Clone, Debug, Default)]
 struct ChildDefaults {
     missing_ok: Option<Node>,
-    expects: Option<Node>,
-    when: Option<Node>,
+    expects: Option<CountArg>,
+    when: Option<CountArg>,
 }
 
 impl ChildDefaults {
@@ -198,11 +247,11 @@ impl ChildDefaults {
             if let Some(n) = kwarg(ann, "missing_ok") {
                 defaults.missing_ok = Some(n.into_owned());
             }
-            if let Some(n) = kwarg(ann, "expects") {
-                defaults.expects = Some(n.into_owned());
+            if let Some(n) = count_arg(ann, "expects") {
+                defaults.expects = Some(n);
             }
-            if let Some(n) = kwarg(ann, "when") {
-                defaults.when = Some(n.into_owned());
+            if let Some(n) = count_arg(ann, "when") {
+                defaults.when = Some(n);
             }
         }
         defaults
@@ -216,11 +265,11 @@ impl ChildDefaults {
             .and_then(|m| kwarg(m, "missing_ok"))
             .or(self.missing_ok.as_ref().map(std::borrow::Cow::Borrowed));
         let expects = matcher
-            .and_then(|m| kwarg(m, "expects"))
-            .or(self.expects.as_ref().map(std::borrow::Cow::Borrowed));
+            .and_then(|m| count_arg(m, "expects"))
+            .or_else(|| self.expects.clone());
         let when = matcher
-            .and_then(|m| kwarg(m, "when"))
-            .or(self.when.as_ref().map(std::borrow::Cow::Borrowed));
+            .and_then(|m| count_arg(m, "when"))
+            .or_else(|| self.when.clone());
         let conflict = match (&missing_ok, &expects, &when) {
             (Some(_), Some(_), _) => Some("'missing_ok', 'expects'"),
             (Some(_), _, Some(_)) => Some("'missing_ok', 'when'"),
@@ -233,11 +282,13 @@ impl ChildDefaults {
             )));
         }
         if when.is_some() {
-            let Expects(counts, _) = Expects::of(when.as_deref(), false);
-            return Ok(Expects(counts, true));
+            return Ok(Expects {
+                when: true,
+                ..Expects::of(when.as_ref(), false)
+            });
         }
         Ok(Expects::of(
-            expects.as_deref(),
+            expects.as_ref(),
             mode.missing_ok || truthy(missing_ok.as_deref()),
         ))
     }
@@ -259,7 +310,7 @@ pub fn apply_document(
     // dropped.
     let insert = doc.ann("overlay/insert");
     if let (Some(insert), Some(_)) = (insert, &left) {
-        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+        if insert.kwargs.is_empty() {
             return Err(Path::of(&doc, None).error(
                 "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             ));
@@ -268,7 +319,17 @@ pub fn apply_document(
     let before = insert.is_some_and(|a| truthy(kwarg(a, "before").as_deref()));
     match left {
         None => Ok(doc),
-        Some(_) if doc.ann("overlay/replace").is_some() || before => Ok(doc),
+        Some(_) if doc.ann("overlay/replace").is_some() => Ok(doc),
+        Some(left) if before => {
+            // Its value what `via=` (if given) makes of the result's and its own.
+            let path = Path::at(&doc.kind, &doc.pos, None);
+            let via = insert.map(via_function).transpose();
+            if let Some(f) = via.map_err(|e| path.error(e))?.flatten() {
+                doc.value =
+                    call(calls, &f, &[&left.value, &doc.value]).map_err(|e| path.error(e))?;
+            }
+            Ok(doc)
+        }
         Some(left) if insert.is_some() || doc.ann("overlay/append").is_some() => Ok(left),
         Some(mut left) if doc.ann("overlay/assert").is_some() => {
             let path = Path::at(&doc.kind, &doc.pos, None);
@@ -404,7 +465,7 @@ const OVERLAY_KWARGS: &[(&str, &[&str])] = &[
     ),
     ("overlay/replace", &["via", "or_add"]),
     ("overlay/assert", &["via"]),
-    ("overlay/insert", &["before", "after"]),
+    ("overlay/insert", &["before", "after", "via"]),
 ];
 
 /// The annotations that say what is done with a matched node; a node takes at most one.
@@ -545,12 +606,12 @@ fn merge_map_item(
             &matched
         }
     };
-    if !expects.allows(matches.len()) {
-        if expects.1 {
-            return Ok(());
-        }
-        let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
-        return Err(path.error(expects.error(matches.len(), &lines)));
+    let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
+    if !expects
+        .met(matches.len(), &lines, calls)
+        .map_err(|e| path.error(e))?
+    {
+        return Ok(());
     }
     if matches.is_empty() {
         if added_when_unmatched(&item) {
@@ -618,7 +679,7 @@ fn merge_array_item(
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
     if let Some(insert) = item.ann("overlay/insert") {
-        if !has_kwarg(insert, "before") && !has_kwarg(insert, "after") {
+        if insert.kwargs.is_empty() {
             return Err(path.error(
                 "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
             ));
@@ -663,12 +724,12 @@ fn merge_array_item(
             matches.push(i);
         }
     }
-    if !expects.allows(matches.len()) {
-        if expects.1 {
-            return Ok(());
-        }
-        let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
-        return Err(path.error(expects.error(matches.len(), &lines)));
+    let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
+    if !expects
+        .met(matches.len(), &lines, calls)
+        .map_err(|e| path.error(e))?
+    {
+        return Ok(());
     }
     if matches.is_empty() {
         if added_when_unmatched(&item) {
@@ -686,10 +747,27 @@ fn merge_array_item(
         return Ok(());
     }
     if let Some(insert) = item.ann("overlay/insert") {
-        // A copy of the item goes before (or after) each match.
+        // A copy of the item goes before and/or after each match, its value what `via=` (if
+        // given) makes of the match's and the item's, called for each match in order.
+        let before = truthy(kwarg(insert, "before").as_deref());
         let after = truthy(kwarg(insert, "after").as_deref());
-        for &i in matches.iter().rev() {
-            elems.insert(if after { i + 1 } else { i }, item.clone());
+        let via = via_function(insert).map_err(|e| path.error(e))?;
+        let mut copies = Vec::new();
+        for &i in &matches {
+            let mut copy = item.clone();
+            if let Some(f) = &via {
+                copy.value =
+                    call(calls, f, &[&elems[i].value, &item.value]).map_err(|e| path.error(e))?;
+            }
+            copies.push(copy);
+        }
+        for (&i, copy) in matches.iter().zip(copies).rev() {
+            if after {
+                elems.insert(i + 1, copy.clone());
+            }
+            if before {
+                elems.insert(i, copy);
+            }
         }
         return Ok(());
     }

@@ -163,7 +163,13 @@ pub fn len_of(value: &Value) -> Result<usize, String> {
 fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let op = if min { ">=" } else { "<=" };
     // Worded only when the rule fails: most values pass.
-    let expected = || format!("length {op} {}", repr(arg));
+    let expected = || match arg {
+        // A bound past the ints schemac keeps (an integer to ytt: `min_len=1e30`).
+        Value::Float(f) if f.is_finite() && f.fract() == 0.0 => {
+            format!("length {op} {}", whole_float_digits(*f))
+        }
+        _ => format!("length {op} {}", repr(arg)),
+    };
     let n = match len_of(value) {
         Ok(n) => n as f64,
         Err(e) => return raised(expected(), e),
@@ -407,6 +413,54 @@ pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
     }
 }
 
+/// The decimal digits of the whole float `f`, exactly (`1e30` is
+/// `1000000000000000019884624838656`), as Go's big integers print it.
+fn whole_float_digits(f: f64) -> String {
+    let bits = f.abs().to_bits();
+    let exponent = ((bits >> 52) & 0x7ff) as i64;
+    let mantissa = if exponent == 0 {
+        (bits & ((1 << 52) - 1)) << 1
+    } else {
+        (bits & ((1 << 52) - 1)) | (1 << 52)
+    };
+    // f = mantissa * 2^(exponent - 1075); whole, so a negative shift drops only zero bits.
+    let shift = exponent - 1075;
+    let (mut limbs, doublings) = if shift < 0 {
+        (vec![mantissa >> (-shift).min(63)], 0)
+    } else {
+        (vec![mantissa], shift)
+    };
+    // Little-endian limbs of nine decimal digits.
+    const BASE: u64 = 1_000_000_000;
+    fn carry_split(limbs: &mut Vec<u64>) {
+        let mut carry = 0;
+        for l in limbs.iter_mut() {
+            let v = *l + carry;
+            *l = v % BASE;
+            carry = v / BASE;
+        }
+        while carry > 0 {
+            limbs.push(carry % BASE);
+            carry /= BASE;
+        }
+    }
+    carry_split(&mut limbs);
+    for _ in 0..doublings {
+        limbs.iter_mut().for_each(|l| *l *= 2);
+        carry_split(&mut limbs);
+    }
+    let mut digits = if f < 0.0 {
+        "-".to_string()
+    } else {
+        String::new()
+    };
+    digits.push_str(&limbs.last().copied().unwrap_or(0).to_string());
+    for l in limbs.iter().rev().skip(1) {
+        digits.push_str(&format!("{l:09}"));
+    }
+    digits
+}
+
 /// The exact order of the int `i` and the float `f` (`None` for a NaN).
 fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
@@ -510,6 +564,16 @@ fn quote(s: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn whole_floats_print_every_digit() {
+        use super::whole_float_digits as digits;
+        assert_eq!(digits(1e30), "1000000000000000019884624838656");
+        assert_eq!(digits(-1e30), "-1000000000000000019884624838656");
+        assert_eq!(digits(1.5e20), "150000000000000000000");
+        assert_eq!(digits(2.0f64.powi(64)), "18446744073709551616");
+        assert_eq!(digits(1e3), "1000");
+    }
+
     use super::*;
     use crate::value::{MapEntry, Pos};
 

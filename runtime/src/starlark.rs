@@ -6,6 +6,7 @@
 mod assertion;
 pub mod budget;
 pub mod builder;
+mod callee;
 pub mod convert;
 mod error_line;
 mod go_builtins;
@@ -120,7 +121,10 @@ fn scalar_go_repr(v: starlark::values::Value) -> String {
     if v.get_type() == "function" && !repr.starts_with('<') {
         return match def_name(&repr) {
             Some(name) => format!("<function {name}>"),
-            None => format!("<built-in function {repr}>"),
+            None => match ytt_module::qualified_name(v) {
+                Some(name) => format!("<built-in function {name}>"),
+                None => format!("<built-in function {repr}>"),
+            },
         };
     }
     repr
@@ -283,10 +287,44 @@ pub fn error_message(e: &starlark::Error) -> String {
             return f.message.clone();
         }
     }
-    go_wording(
-        &e.without_diagnostic().to_string(),
-        e.span().map(|s| s.source_span()),
-    )
+    let raw = e.without_diagnostic().to_string();
+    refusal_words(e, &raw).unwrap_or_else(|| go_wording(&raw, e.span().map(|s| s.source_span())))
+}
+
+/// starlark-go's words for `e` when it refuses a call's arguments (see [`callee`]), the
+/// function found in the file of the call.
+fn refusal_words(e: &starlark::Error, raw: &str) -> Option<String> {
+    if !callee::is_refusal(raw) {
+        return None;
+    }
+    let frames = &e.call_stack().frames;
+    let last = frames.last()?;
+    let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
+    // Rules may fail so on every value: the file's functions are found once.
+    thread_local! {
+        static INDEXED: std::cell::RefCell<Option<(u64, std::rc::Rc<callee::Index>)>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let key = {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (call.filename(), call.file.source()).hash(&mut h);
+        h.finish()
+    };
+    let index = INDEXED.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        match &*cell {
+            Some((k, index)) if *k == key => index.clone(),
+            _ => {
+                let files = [(call.filename(), call.file.source())];
+                let index = std::rc::Rc::new(callee::Index::of(&files));
+                *cell = Some((key, index.clone()));
+                index
+            }
+        }
+    });
+    let direct = last.location.is_some();
+    callee::refused_call(raw, &last.name, call, direct, &index)?.message
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
@@ -352,9 +390,14 @@ fn to_template_error(
     parsing: bool,
 ) -> TemplateError {
     let raw = e.without_diagnostic().to_string();
+    // An argument of a call out of order, refused where the call is compiled.
+    let order = e.span().and_then(|s| {
+        let before = s.file.source().get(..s.span.begin().get() as usize)?;
+        parse_error::call_order_wording(&raw, before)
+    });
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(parsing && parse_error::at_newline(&raw));
-    let mut message = error_message(e);
+    let mut message = order.unwrap_or_else(|| error_message(e));
     let mut quote = None;
     let line = e.span().map(|s| {
         let gen_line = s.resolve_span().begin.line + next + error_line(s, &message, parsing);
@@ -420,10 +463,17 @@ fn to_template_error(
             message = format!("{message} {m}");
         }
     }
+    let refused = (!compile_time)
+        .then(|| refused_call(name, program, e, &raw, sources))
+        .flatten();
+    let refused = refused.map(|(frame, words)| {
+        message = words.unwrap_or(message.clone());
+        frame
+    });
     let mut stack = if compile_time {
         Vec::new()
     } else {
-        call_stack(name, program, e, &message, sources)
+        call_stack(name, program, e, &message, sources, refused)
     };
     if let Some(lambda) = check_lambda(e) {
         if stack.is_empty() {
@@ -514,6 +564,53 @@ fn error_line(span: &starlark::codemap::FileSpan, message: &str, parsing: bool) 
     error_line::lines_into(span.source_span(), message)
 }
 
+/// The call that `e` is the refusal of, its arguments not fitting the function called (see
+/// [`callee`]), among the functions of the program and of the files it may load: the called
+/// function's frame, and starlark-go's words when they are known.
+fn refused_call(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    raw: &str,
+    sources: &Sources,
+) -> Option<(crate::template::StackFrame, Option<String>)> {
+    let frames = &e.call_stack().frames;
+    let last = frames.last()?;
+    // The call itself, or the native function's (`sorted(xs, key=f)`) that called it.
+    let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
+    if e.span() != Some(call) {
+        return None;
+    }
+    let mut programs = vec![(name.to_string(), std::borrow::Cow::Borrowed(program))];
+    for (n, text) in sources.files.iter().filter(|(n, _)| n != name) {
+        let compiled = if n.ends_with(".star") {
+            compile_starlark(text).ok()
+        } else if n.ends_with(".yml") || n.ends_with(".yaml") {
+            loader::compile_yaml(n, text, sources.ignore_unknown_comments)
+                .ok()
+                .and_then(Result::ok)
+        } else {
+            None
+        };
+        programs.extend(compiled.map(|p| (n.clone(), std::borrow::Cow::Owned(p))));
+    }
+    let files: Vec<(&str, &str)> = programs
+        .iter()
+        .map(|(n, p)| (n.as_str(), p.source.as_str()))
+        .collect();
+    let direct = last.location.is_some();
+    let index = callee::Index::of(&files);
+    let refused = callee::refused_call(raw, &last.name, call, direct, &index)?;
+    let (file, p) = &programs[refused.file];
+    let frame = crate::template::StackFrame {
+        function: last.name.clone(),
+        file: file.clone(),
+        line: p.line_map.get(refused.gen_line).copied().unwrap_or(0),
+        quote: p.quoted_at(refused.gen_line).map(Box::from),
+    };
+    Some((frame, refused.message))
+}
+
 /// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
 /// empty when the error is in the top level itself. Lines of this template are mapped back to
 /// its YAML; native functions (the builder's, the `@ytt:` modules') are not frames of their own.
@@ -523,6 +620,7 @@ fn call_stack(
     e: &starlark::Error,
     message: &str,
     sources: &Sources,
+    refused: Option<crate::template::StackFrame>,
 ) -> Vec<crate::template::StackFrame> {
     use crate::template::StackFrame;
     let frames = &e.call_stack().frames;
@@ -549,7 +647,10 @@ fn call_stack(
     });
     // Each frame names a callee and where it was called from: the caller is the frame before.
     let mut out = Vec::new();
-    if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
+    if let Some(frame) = refused {
+        // The function that refused its arguments, at its first instruction.
+        out.push(frame);
+    } else if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
         // The error is in the body of the innermost function, unless it is the call itself
         // that failed (a native function such as `fail`).
         let in_body = e.span() != last.location.as_ref();
@@ -572,12 +673,6 @@ fn call_stack(
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
         let (line, quote) = map_line(&file, span.begin.line);
-        if out
-            .last()
-            .is_some_and(|f: &StackFrame| f.function == function && f.line == line)
-        {
-            continue;
-        }
         out.push(StackFrame {
             function,
             file,

@@ -208,7 +208,8 @@ impl<'v> StarlarkValue<'v> for LambdaCheck {
                 message: super::error_message(&e),
             })
         };
-        let value = lambda_argument(args, eval.heap()).map_err(in_lambda)?;
+        let value =
+            lambda_argument(args, self.rule.rule.as_str(), eval.heap()).map_err(in_lambda)?;
         run_check(&self.rule, value, "fail: ", "", eval.heap()).map_err(in_lambda)
     }
 
@@ -278,8 +279,18 @@ impl<'v> StarlarkValue<'v> for BuiltinCheck {
     }
 }
 
-/// The one argument of ytt's `lambda val: ...`, by position or as `val=`.
-fn lambda_argument<'v>(args: &Arguments<'v, '_>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+/// The one argument of ytt's `lambda val: ...` (of `assert.RULE`), by position or by its
+/// name: `val`, `sequence` for the lengths' rules, `value` for `not_null`.
+fn lambda_argument<'v>(
+    args: &Arguments<'v, '_>,
+    rule: &str,
+    heap: Heap<'v>,
+) -> starlark::Result<Value<'v>> {
+    let param = match rule {
+        "max_len" | "min_len" => "sequence",
+        "not_null" => "value",
+        _ => "val",
+    };
     let positional: Vec<Value<'v>> = args.positions(heap)?.collect();
     if positional.len() > 1 {
         return Err(other_error(format!(
@@ -289,20 +300,20 @@ fn lambda_argument<'v>(args: &Arguments<'v, '_>, heap: Heap<'v>) -> starlark::Re
     }
     let mut value = positional.first().copied();
     for (name, v) in args.names_map()? {
-        if name.as_str() != "val" {
+        if name.as_str() != param {
             return Err(other_error(format!(
                 "function lambda got an unexpected keyword argument \"{}\"",
                 name.as_str()
             )));
         }
         if value.is_some() {
-            return Err(other_error(
-                "function lambda got multiple values for parameter \"val\"".into(),
-            ));
+            return Err(other_error(format!(
+                "function lambda got multiple values for parameter \"{param}\""
+            )));
         }
         value = Some(v);
     }
-    value.ok_or_else(|| other_error("function lambda missing 1 argument (val)".into()))
+    value.ok_or_else(|| other_error(format!("function lambda missing 1 argument ({param})")))
 }
 
 /// Runs an assertion's rule on `value`: True, or the error ytt's `check` raises: `failed`

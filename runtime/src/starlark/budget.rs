@@ -19,7 +19,7 @@ use starlark::values::dict::DictRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
-use super::go_builtins::{ASSIGNING, INDEX};
+use super::go_builtins::{ASSIGNING, INDEX, KWARGS};
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
@@ -159,6 +159,9 @@ fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
 ///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
 /// - the right side of `OBJ[I] = V` passes through [`ASSIGNING`] (starlark-go's errors for a
 ///   frozen or iterated list or dict), when `OBJ` and `I` are plain;
+/// - the value of every `**` argument passes through [`KWARGS`], which makes a YAML fragment's
+///   map or a struct a dict, as ytt takes them (not a budget's guard, but an edit of the same
+///   kind);
 /// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
 ///   index out of range);
 /// - `LHS <<= N` is written `LHS = SHIFT_LEFT(LHS, N)`, and so for the other augmented
@@ -216,6 +219,16 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                         _ => None,
                     })
                     .collect();
+                for a in &args.args {
+                    if let ArgumentP::KwArgs(x) = &a.node {
+                        Edit::wrap(
+                            out,
+                            x.span.begin().get(),
+                            format!("{KWARGS}("),
+                            x.span.end().get(),
+                        );
+                    }
+                }
                 match &callee.node {
                     // `min(a, b)` compares its arguments; `min(xs)` goes through `xs`.
                     ExprP::Identifier(name)

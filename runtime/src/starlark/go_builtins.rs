@@ -23,6 +23,10 @@ pub(super) const BIT_OR: &str = "__schemac_or";
 /// [`super::go_methods::element_assignment`]).
 pub(super) const ASSIGNING: &str = "__schemac_assigning";
 
+/// The global function the value of every `**` argument of a call passes through (see
+/// [`super::budget::guard_source`]).
+pub(super) const KWARGS: &str = "__schemac_kwargs";
+
 /// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
 /// unhashable value is in no dict.
 fn contains<'v>(
@@ -449,6 +453,39 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             pass.push(("reverse", reverse));
         }
         eval.eval_function(standard("sorted"), &[iterable], &pass)
+    }
+
+    /// The value of a `**` argument (every one of a program passes through it; see
+    /// [`super::budget::guard_source`]) as a dict: ytt takes a YAML fragment's map and a struct
+    /// as well, with starlark-go's errors for anything else and for keys that are not strings.
+    fn __schemac_kwargs<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let heap = eval.heap();
+        let (keys, dict) = if x.get_type() == "dict" {
+            (x.iterate(heap)?.collect::<Vec<_>>(), x)
+        } else if let Some(pairs) = super::convert::map_fragment_items(x, heap) {
+            let keys = pairs
+                .iterate(heap)?
+                .map(|pair| pair.at(heap.alloc(0), heap))
+                .collect::<starlark::Result<Vec<_>>>()?;
+            (keys, eval.eval_function(standard("dict"), &[pairs], &[])?)
+        } else if x.get_type() == "yamlfragment" {
+            let message =
+                "(p) yamlfragment.Items: Expected value to be a map, but was *yamlmeta.Array";
+            return Err(go_error(message.to_string()));
+        } else {
+            let message = format!("argument after ** must be a mapping, not {}", x.get_type());
+            return Err(go_error(message));
+        };
+        if let Some(k) = keys.iter().find(|k| k.unpack_str().is_none()) {
+            return Err(go_error(format!(
+                "keywords must be strings, not {}",
+                k.get_type()
+            )));
+        }
+        Ok(dict)
     }
 
     /// `x[i]` (every index expression of a program calls it; see

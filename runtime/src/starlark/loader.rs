@@ -129,7 +129,7 @@ fn library_kind(name: &str) -> Result<LibraryKind, String> {
 /// A YAML library file compiled as a template (its documents are built when it is loaded,
 /// and dropped). The outer error is one ytt gives without running the file (it does not
 /// parse, or holds what a template may not), the inner one a template that does not compile.
-fn compile_yaml(
+pub(super) fn compile_yaml(
     name: &str,
     src: &str,
     ignore_unknown_comments: bool,

@@ -225,6 +225,45 @@ fn quoted_symbol(text: &str) -> Option<&str> {
     (!inner.is_empty() && !inner.chars().any(char::is_alphanumeric)).then_some(text)
 }
 
+/// starlark-go's words for an argument of a call out of order, where `msg` is starlark-rust's
+/// refusal of it and `before` the program's text before the argument: what the call's earlier
+/// arguments are decides (`f(a=1, 2)`: `positional argument may not follow named`, `f(**kw,
+/// 1)`: `argument may not follow **kwargs`, `f(*a, *b)`: `multiple *args not allowed`).
+pub(super) fn call_order_wording(msg: &str, before: &str) -> Option<String> {
+    let open = *open_brackets(before).last()?;
+    let earlier = &before[open + 1..];
+    let (mut kwargs, mut args) = (false, false);
+    let mut depth = 0i32;
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (i, b) in earlier.bytes().enumerate() {
+        match b {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b',' if depth == 0 => {
+                pieces.push(earlier[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    for p in pieces {
+        kwargs |= p.starts_with("**");
+        args |= p.starts_with('*') && !p.starts_with("**");
+    }
+    let words = match msg {
+        "positional argument after non positional" if kwargs => "argument may not follow **kwargs",
+        "positional argument after non positional" if args => "argument may not follow *args",
+        "positional argument after non positional" => "positional argument may not follow named",
+        "named argument after *args or **kwargs" if kwargs => "argument may not follow **kwargs",
+        "Args array after another args or kwargs" if kwargs => "*args may not follow **kwargs",
+        "Args array after another args or kwargs" => "multiple *args not allowed",
+        "Multiple kwargs dictionary in arguments" => "multiple **kwargs not allowed",
+        _ => return None,
+    };
+    Some(words.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::go_wording;

@@ -172,68 +172,16 @@ fn shared<'v>(node: &Node, memo: &NodeMemo, heap: Heap<'v>) -> Value<'v> {
 }
 
 /// starlark-go's words for a call of the function `f` with `given` positional arguments (and
-/// no named ones) that its parameters refuse, where `e` is starlark-rust's refusal (`Found 1
-/// extra positional argument(s) ...`, `Missing parameter ...`): `function lambda accepts no
-/// arguments (1 given)`, `function f accepts at most 2 positional arguments (3 given)`,
-/// `function f missing 2 arguments (x, y)`. `None` for other errors.
+/// no named ones) that its parameters refuse, where `e` is starlark-rust's refusal (see
+/// [`super::callee::Signature::refusal`]). `None` for other errors.
 fn arity_error(f: Value, given: usize, e: &starlark::Error) -> Option<String> {
-    let message = e.without_diagnostic().to_string();
-    let (_, callee) = message
-        .split_once(" extra positional argument(s) for call to ")
-        .or_else(|| message.split_once("` for call to "))
-        .filter(|_| {
-            [
-                "Found ",
-                "Missing parameter `",
-                "Missing named-only parameter `",
-            ]
-            .iter()
-            .any(|start| message.starts_with(start))
-        })?;
-    let name = callee.trim_matches('`').rsplit('.').next()?;
+    if !super::callee::is_refusal(&e.without_diagnostic().to_string()) {
+        return None;
+    }
     let DocItem::Member(DocMember::Function(d)) = f.documentation() else {
         return None;
     };
-    let positional: Vec<_> = d
-        .params
-        .pos_only
-        .iter()
-        .chain(&d.params.pos_or_named)
-        .collect();
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
-    if given > positional.len() && d.params.args.is_none() {
-        let most = positional.len();
-        let no_params = most == 0 && d.params.named_only.is_empty() && d.params.kwargs.is_none();
-        return Some(
-            match (most, positional.iter().any(|p| p.default_value.is_some())) {
-                _ if no_params => format!("function {name} accepts no arguments ({given} given)"),
-                (_, true) => format!(
-                    "function {name} accepts at most {most} positional argument{} ({given} given)",
-                    plural(most)
-                ),
-                (_, false) => format!(
-                    "function {name} accepts {most} positional argument{} ({given} given)",
-                    plural(most)
-                ),
-            },
-        );
-    }
-    let missing: Vec<&str> = positional
-        .iter()
-        .skip(given)
-        .copied()
-        .chain(&d.params.named_only)
-        .filter(|p| p.default_value.is_none())
-        .map(|p| p.name.as_str())
-        .collect();
-    (!missing.is_empty()).then(|| {
-        format!(
-            "function {name} missing {} argument{} ({})",
-            missing.len(),
-            plural(missing.len()),
-            missing.join(", ")
-        )
-    })
+    super::callee::Signature::of_doc(f.function_name()?, &d.params).refusal(given, &[])
 }
 
 /// The number of positional parameters of a function value.

@@ -521,9 +521,15 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
     if let Some((param, rest)) = msg.strip_prefix("Argument ").and_then(quoted) {
         if rest == " occurs more than once" {
             let name = callee(span?)?;
-            return Some(format!(
-                "function {name} got multiple values for parameter \"{param}\""
-            ));
+            // A builtin's (a function's is [`super::callee`]'s): `dict`'s own words, or those
+            // of starlark-go's `UnpackArgs`.
+            return Some(match name {
+                "dict" => format!("dict: duplicate keyword arg: \"{param}\""),
+                _ if super::callee::UNIVERSAL.contains(&name) => {
+                    format!("{name}: got multiple values for keyword argument \"{param}\"")
+                }
+                _ => format!("function {name} got multiple values for parameter \"{param}\""),
+            });
         }
     }
     if let Some(rest) = msg.strip_prefix("Unpacked ") {

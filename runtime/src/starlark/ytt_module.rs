@@ -2,7 +2,9 @@
 //! `<module "base64">` and whose `type()` is `module` (starlark-rust's namespaces print their
 //! members instead).
 
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use allocative::Allocative;
 use starlark::environment::{Globals, GlobalsBuilder};
@@ -26,16 +28,45 @@ pub struct YttModule {
 
 starlark_simple_value!(YttModule);
 
+/// The members of each module, built once: their functions keep one address, by which
+/// [`qualified_name`] knows them.
+fn built() -> std::sync::MutexGuard<'static, HashMap<&'static str, Globals>> {
+    static BUILT: OnceLock<Mutex<HashMap<&'static str, Globals>>> = OnceLock::new();
+    BUILT
+        .get_or_init(Default::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
 impl YttModule {
     /// The module `name` with the members that `members` defines.
     pub fn new(name: &'static str, members: impl Fn(&mut GlobalsBuilder)) -> YttModule {
-        let mut builder = GlobalsBuilder::new();
-        members(&mut builder);
+        let globals = built()
+            .entry(name)
+            .or_insert_with(|| {
+                let mut builder = GlobalsBuilder::new();
+                members(&mut builder);
+                builder.build()
+            })
+            .clone();
         YttModule {
             name: name.to_string(),
-            members: Some(builder.build()),
+            members: Some(globals),
         }
     }
+}
+
+/// `module.member` for a function of an `@ytt:` module (`assert.fail`), as ytt names its
+/// modules' builtins; `@ytt:math` is starlark-go's own, whose builtins keep their names.
+pub fn qualified_name(v: Value) -> Option<String> {
+    let built = built();
+    let ytt_modules = built.iter().filter(|(module, _)| **module != "math");
+    ytt_modules.into_iter().find_map(|(module, globals)| {
+        globals
+            .iter()
+            .find(|(_, member)| member.to_value().ptr_eq(v))
+            .map(|(member, _)| format!("{module}.{member}"))
+    })
 }
 
 impl YttModule {

@@ -672,7 +672,7 @@ impl Compiler {
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).
-const WHILE: &str = "__ytt_while";
+pub(crate) const WHILE: &str = "__ytt_while";
 
 /// The condition of the statement `while COND:` (on one line).
 fn while_condition(stmt: &str) -> Option<&str> {

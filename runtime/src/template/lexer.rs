@@ -264,13 +264,23 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
     fix_assert_load(&out, from, to)
 }
 
-/// `load("@ytt:assert", "assert")` → `load("@ytt:assert", assert_="assert")`.
+/// `load("@ytt:assert", "assert")` → `load("@ytt:assert", assert_="assert")` (either quote,
+/// any blanks after the comma).
 fn fix_assert_load(code: &str, from: &str, to: &str) -> String {
-    let needle = format!("\"{from}\"");
-    if !code.trim_start().starts_with("load(") || !code.contains(&needle) {
+    if !code.trim_start().starts_with("load(") {
         return code.to_string();
     }
-    code.replacen(&format!(", {needle}"), &format!(", {to}={needle}"), 1)
+    let mut out = code.to_string();
+    for quote in ['"', '\''] {
+        let needle = format!("{quote}{from}{quote}");
+        let Some(at) = out.find(&needle) else {
+            continue;
+        };
+        if out[..at].trim_end().ends_with(',') {
+            out.insert_str(at, &format!("{to}="));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
