@@ -45,6 +45,7 @@ use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
+pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};
 pub use nesting::DEFAULT_MAX_FUNCTION_DEPTH;
 use wording::{between, go_wording};
