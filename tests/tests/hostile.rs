@@ -68,7 +68,9 @@ fn loads_past_the_budget_are_an_error() {
         .iter()
         .map(|(n, t)| (n.as_str(), t.as_str()))
         .collect();
-    let err = check(&files, &["-f", "values.yml"]).unwrap_err();
+    // Every file is given with `-f`, as `load()` finds only those.
+    let args: Vec<&str> = files.iter().flat_map(|(n, _)| ["-f", *n]).collect();
+    let err = check(&files, &args).unwrap_err();
     let budget = format!(
         "more than {} files loaded by one template, counting the loads of loaded files (raise the budget with SCHEMAC_MAX_LOADS)",
         schemac_runtime::starlark::DEFAULT_MAX_LOADS
@@ -87,7 +89,7 @@ fn overlay_matches_past_the_budget_are_an_error() {
     let mut base = String::from("#@data/values\n---\nitems:\n");
     let mut overlay = String::from("#@data/values\n---\nitems:\n");
     for i in 0..n {
-        base.push_str(&format!("- name: n{i}\n"));
+        base.push_str(&format!("- name: n{i}\n  v: 0\n"));
         overlay.push_str(&format!(
             "#@overlay/match by=\"name\"\n- name: n{i}\n  v: 1\n"
         ));
