@@ -699,5 +699,6 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
+    loader::start_template();
     run(&file.name, file.file, &program, sources, false, "").map(|(_, trees)| trees)
 }

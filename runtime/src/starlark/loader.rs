@@ -207,7 +207,7 @@ pub(super) fn load_reason(e: &starlark::Error) -> Option<Box<TemplateError>> {
 thread_local! {
     /// The files whose `load()` is running on this thread, outermost first.
     static LOADING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
-    /// The files loaded since the template being evaluated started loading.
+    /// The files loaded since the template being evaluated started ([`start_template`]).
     static LOADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The loads budget's error, once a load went past it, until it reaches the template.
     static LOADS_EXCEEDED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
@@ -252,13 +252,15 @@ fn max_loads() -> usize {
     })
 }
 
-/// Counts a load of a file against the budget ([`DEFAULT_MAX_LOADS`]); a template's own load
-/// (none running) starts the count again.
+/// Starts counting the loads of a template about to run against the budget
+/// ([`DEFAULT_MAX_LOADS`]).
+pub(super) fn start_template() {
+    LOADS.with(|n| n.set(0));
+    LOADS_EXCEEDED.with(|x| x.borrow_mut().take());
+}
+
+/// Counts a load of a file against the budget ([`DEFAULT_MAX_LOADS`]).
 fn count_load() -> Result<(), String> {
-    if LOADING.with(|loading| loading.borrow().is_empty()) {
-        LOADS.with(|n| n.set(0));
-        LOADS_EXCEEDED.with(|x| x.borrow_mut().take());
-    }
     let n = LOADS.with(|n| {
         n.set(n.get() + 1);
         n.get()
