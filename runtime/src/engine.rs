@@ -295,6 +295,7 @@ fn evaluate_inputs(
     opts: &Request,
     backend: &dyn Backend,
 ) -> Result<Leftovers, CheckError> {
+    crate::overlay::start_run();
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);

@@ -46,6 +46,7 @@ use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
+pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};
 pub use nesting::DEFAULT_MAX_FUNCTION_DEPTH;
 use wording::{between, go_wording};
@@ -793,5 +794,6 @@ fn run_unguarded(
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
     let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
+    loader::start_template();
     run(&file.name, file.file, &program, sources, false, "").map(|(_, trees)| trees)
 }

@@ -3,52 +3,12 @@
 //! Each test writes its files to a fresh directory, runs the pipeline through the library (no
 //! process spawned) and looks at the final data values or at the error text.
 
-use std::path::PathBuf;
+mod common;
 
+use common::{check, workdir};
 use schemac::check::{evaluate, Interpreter, Outcome};
 use schemac_runtime::cli::parse;
 use schemac_runtime::value::{Node, Value};
-
-fn workdir(files: &[(&str, &str)]) -> PathBuf {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("schemac-test-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    for (name, text) in files {
-        std::fs::write(dir.join(name), text).unwrap();
-    }
-    dir
-}
-
-/// Runs `check` in a directory holding `files`, with arguments as on the command line.
-fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
-    let dir = workdir(files);
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if files.iter().any(|(n, _)| n == a) {
-                dir.join(a).to_string_lossy().to_string()
-            } else {
-                a.to_string()
-            }
-        })
-        .collect();
-    let opts = parse(&args).map_err(|e| format!("usage: {e}"))?;
-    // On the stack the command line gives its pipeline (deep documents recurse through it).
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .stack_size(schemac_runtime::cli::STACK_BYTES)
-            .spawn_scoped(scope, || match evaluate(&opts.request, &Interpreter) {
-                Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
-                Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
-                Err(e) => Err(e.into_message()),
-            })
-            .expect("a thread for the pipeline")
-            .join()
-            .expect("the pipeline does not panic")
-    })
-}
 
 fn get<'a>(node: &'a Node, path: &str) -> &'a Value {
     let mut v = &node.value;

@@ -527,14 +527,14 @@ impl BuildState {
         let args = args_v
             .into_iter()
             .map(|a| to_arg(a, &pos, heap, &mut keep))
-            .collect();
+            .collect::<anyhow::Result<_>>()?;
         let mut kw = Vec::new();
         if let Some(d) = DictRef::from_value(kwargs) {
             let pairs: Vec<_> = d.iter().collect();
             for (k, v) in pairs {
                 kw.push((
                     k.unpack_str().unwrap_or_default().to_string(),
-                    to_arg(v, &pos, heap, &mut keep),
+                    to_arg(v, &pos, heap, &mut keep)?,
                 ));
             }
         }

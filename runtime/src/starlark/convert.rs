@@ -14,6 +14,7 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
+use super::written_size::Writing;
 use crate::template::tree::{Anns, Arg, ArgKind, Tree, TreeKind, TreeValue};
 use crate::value::{Node, Pos, Value as YValue};
 
@@ -239,6 +240,9 @@ pub enum NotData {
     Type(String),
     /// Its collections are nested deeper than the depth budget (or one is inside itself).
     TooDeep,
+    /// Copied into a tree, it would take the heap past its budget: a list holding a list ten
+    /// times, nine times over, is a billion nodes (ytt runs out of memory making them).
+    TooBig,
 }
 
 impl NotData {
@@ -246,7 +250,7 @@ impl NotData {
     pub fn type_name(&self) -> Option<&str> {
         match self {
             NotData::Type(name) => Some(name),
-            NotData::TooDeep => None,
+            NotData::TooDeep | NotData::TooBig => None,
         }
     }
 
@@ -256,13 +260,22 @@ impl NotData {
         match self {
             NotData::Type(name) => for_type(name),
             NotData::TooDeep => super::nested_too_deep().to_string(),
+            NotData::TooBig => {
+                super::statement_hook::heap_exceeded_message("would allocate").to_string()
+            }
         }
     }
 }
 
 /// Starlark → YAML tree value; nodes created here get position `pos`.
 /// Sets become arrays, as in ytt (the interpreter iterates them on `heap`).
+/// A collection is sized first, each reference counted again as the copy makes it, and one
+/// that would take the heap past its budget is [`NotData::TooBig`] before anything is made.
 pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<TreeValue, NotData> {
+    let collection = to_scalar_key(v).is_none() && v.downcast_ref::<YamlFragment>().is_none();
+    if collection && super::budget::reserve_written(v, Writing::Tree, heap).is_err() {
+        return Err(NotData::TooBig);
+    }
     tree_value_within(v, pos, heap, crate::yaml::parse::budget::max_value_depth())
 }
 
@@ -362,39 +375,43 @@ pub fn to_arg<'v>(
     pos: &Pos,
     heap: Heap<'v>,
     keep: &mut dyn FnMut(Value<'v>) -> usize,
-) -> Arg {
+) -> anyhow::Result<Arg> {
     let type_name = v.get_type().to_string();
     if let Some(tuple) = TupleRef::from_value(v) {
-        let items = tuple.iter().map(|x| to_arg(x, pos, heap, keep)).collect();
-        return Arg {
+        let items = tuple
+            .iter()
+            .map(|x| to_arg(x, pos, heap, keep))
+            .collect::<anyhow::Result<_>>()?;
+        return Ok(Arg {
             type_name,
             kind: ArgKind::Tuple(items),
-        };
+        });
     }
     if let Some(a) = v.downcast_ref::<super::assertion::Assertion>() {
         let kind = match &a.rule.arg {
             Ok(arg) => ArgKind::Assertion(a.rule.rule, Node::new(arg.clone(), *pos)),
             Err(_) => ArgKind::Checker(keep(v)),
         };
-        return Arg { type_name, kind };
+        return Ok(Arg { type_name, kind });
     }
     // ytt takes any struct with a `check` function for an assertion object.
     let checker = super::ytt_struct::fields(v)
         .is_some_and(|st| st.iter().any(|(k, x)| *k == "check" && is_function(*x)));
     if checker {
-        return Arg {
+        return Ok(Arg {
             type_name,
             kind: ArgKind::Checker(keep(v)),
-        };
+        });
     }
     match to_tree_value(v, pos, heap) {
-        Ok(tv) => Arg {
+        Ok(tv) => Ok(Arg {
             type_name,
             kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
-        },
-        Err(_) => Arg {
+        }),
+        Err(NotData::TooBig) => Err(anyhow::anyhow!(NotData::TooBig.message(|t| t.into()))),
+        Err(_) => Ok(Arg {
             type_name,
             kind: ArgKind::Opaque(keep(v)),
-        },
+        }),
     }
 }

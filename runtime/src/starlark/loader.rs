@@ -64,6 +64,11 @@ impl FileLoader for Loader<'_> {
                 "cannot load {path}: cycle in load graph ({cycle})"
             )));
         }
+        if let Err(e) = count_load() {
+            let message = format!("cannot load {path}: {e}");
+            LOADS_EXCEEDED.with(|x| *x.borrow_mut() = Some(message.clone()));
+            return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
+        }
         let compiled = match kind {
             LibraryKind::Starlark => compile_starlark(&src),
             LibraryKind::Yaml => compile_yaml(&name, &src, self.sources.ignore_unknown_comments)?,
@@ -86,6 +91,14 @@ impl FileLoader for Loader<'_> {
             Err(e) => Err(compile_failed(&name, e, self.sources)),
         };
         let (module, _) = ran.map_err(|error| {
+            // The budget's error passes through the loads above it as it is: wrapped at each
+            // of 2,000 levels, its message would take seconds to write.
+            if let Some(e) = LOADS_EXCEEDED.with(|x| x.borrow().clone()) {
+                if LOADING.with(|loading| loading.borrow().is_empty()) {
+                    LOADS_EXCEEDED.with(|x| x.borrow_mut().take());
+                }
+                return starlark::Error::new_other(anyhow::anyhow!(e));
+            }
             starlark::Error::new_other(LoadFailed {
                 path: path.to_string(),
                 starlark: kind == LibraryKind::Starlark,
@@ -194,6 +207,10 @@ pub(super) fn load_reason(e: &starlark::Error) -> Option<Box<TemplateError>> {
 thread_local! {
     /// The files whose `load()` is running on this thread, outermost first.
     static LOADING: std::cell::RefCell<Vec<String>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The files loaded since the template being evaluated started ([`start_template`]).
+    static LOADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// The loads budget's error, once a load went past it, until it reaches the template.
+    static LOADS_EXCEEDED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The error of a template or `.star` file whose blocks do not compile: starlark-go's parser
@@ -217,4 +234,42 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
         quote: e.quote,
         ..TemplateError::compile(name, Some(e.line), e.message)
     }
+}
+
+/// How many files one template may load, counting the loads of the files it loads (ytt, like
+/// schemac, runs a file again at each load): a chain of files each loading the next, or files
+/// each loading the next level twice (2^30 loads), would otherwise run for minutes and hold
+/// every loaded module. Raised with `SCHEMAC_MAX_LOADS`.
+pub const DEFAULT_MAX_LOADS: usize = 2_000;
+
+fn max_loads() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        std::env::var("SCHEMAC_MAX_LOADS")
+            .ok()
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(DEFAULT_MAX_LOADS)
+    })
+}
+
+/// Starts counting the loads of a template about to run against the budget
+/// ([`DEFAULT_MAX_LOADS`]).
+pub(super) fn start_template() {
+    LOADS.with(|n| n.set(0));
+    LOADS_EXCEEDED.with(|x| x.borrow_mut().take());
+}
+
+/// Counts a load of a file against the budget ([`DEFAULT_MAX_LOADS`]).
+fn count_load() -> Result<(), String> {
+    let n = LOADS.with(|n| {
+        n.set(n.get() + 1);
+        n.get()
+    });
+    if n > max_loads() {
+        return Err(format!(
+            "more than {} files loaded by one template, counting the loads of loaded files (raise the budget with SCHEMAC_MAX_LOADS)",
+            max_loads()
+        ));
+    }
+    Ok(())
 }

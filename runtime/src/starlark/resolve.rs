@@ -79,8 +79,8 @@ struct Walk<'p> {
     blocks: Vec<Block>,
     current: usize,
     predeclared: &'p dyn Fn(&str) -> bool,
-    /// The undefined names of the top level and the names `load` refuses, found as the walk
-    /// meets them.
+    /// The undefined names of the top level, the names `load` refuses and calls with more
+    /// arguments than starlark-go takes, found as the walk meets them.
     top_level: Vec<ResolveError>,
 }
 
@@ -307,12 +307,27 @@ impl Walk<'_> {
             ExprP::Dot(obj, _) => self.expr(obj),
             ExprP::Call(callee, args) => {
                 self.expr(callee);
+                let (mut positional, mut named) = (0usize, 0usize);
                 for a in &args.args {
+                    match &a.node {
+                        ArgumentP::Positional(_) => positional += 1,
+                        ArgumentP::Named(..) => named += 1,
+                        ArgumentP::Args(_) | ArgumentP::KwArgs(_) => {}
+                    }
                     match &a.node {
                         ArgumentP::Positional(x)
                         | ArgumentP::Named(_, x)
                         | ArgumentP::Args(x)
                         | ArgumentP::KwArgs(x) => self.expr(x),
+                    }
+                }
+                // starlark-go's compiler encodes a call's argument counts in a byte each.
+                for (count, kind) in [(positional, "positional"), (named, "keyword")] {
+                    if count >= 256 {
+                        self.top_level.push(ResolveError {
+                            span: e.span,
+                            message: format!("{count} {kind} arguments in call, limit is 255"),
+                        });
                     }
                 }
             }

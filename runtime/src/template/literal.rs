@@ -343,7 +343,19 @@ impl Parser<'_> {
         (self.i > start).then(|| String::from_utf8_lossy(&self.s[start..self.i]).into_owned())
     }
 
-    fn arguments(mut self) -> Result<Args, String> {
+    /// The arguments, within starlark-go's 255 positional and 255 keyword arguments of a
+    /// call (more is its compiler's error, which the interpreter then reports).
+    fn arguments(self) -> Result<Args, String> {
+        let (args, kwargs) = self.all_arguments()?;
+        for (count, kind) in [(args.len(), "positional"), (kwargs.len(), "keyword")] {
+            if count >= 256 {
+                return Err(format!("{count} {kind} arguments in call, limit is 255"));
+            }
+        }
+        Ok((args, kwargs))
+    }
+
+    fn all_arguments(mut self) -> Result<Args, String> {
         let (mut args, mut kwargs) = (Vec::new(), Vec::new());
         loop {
             self.ws();

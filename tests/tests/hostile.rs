@@ -1,0 +1,112 @@
+//! Hostile input that ytt takes minutes or all its memory on: each stops at a named budget with
+//! an error that names it and the place (see README's budget table).
+
+mod common;
+
+use common::check;
+
+const HEAP: &str = "evaluation stopped: it would allocate more than 2147483648 bytes";
+
+/// Ten lists, each holding the one before it ten times: `a9` is a billion strings.
+const LAUGHS: &str = "#@ a0 = [\"x\"]
+#@ a1 = [a0, a0, a0, a0, a0, a0, a0, a0, a0, a0]
+#@ a2 = [a1, a1, a1, a1, a1, a1, a1, a1, a1, a1]
+#@ a3 = [a2, a2, a2, a2, a2, a2, a2, a2, a2, a2]
+#@ a4 = [a3, a3, a3, a3, a3, a3, a3, a3, a3, a3]
+#@ a5 = [a4, a4, a4, a4, a4, a4, a4, a4, a4, a4]
+#@ a6 = [a5, a5, a5, a5, a5, a5, a5, a5, a5, a5]
+#@ a7 = [a6, a6, a6, a6, a6, a6, a6, a6, a6, a6]
+#@ a8 = [a7, a7, a7, a7, a7, a7, a7, a7, a7, a7]
+#@ a9 = [a8, a8, a8, a8, a8, a8, a8, a8, a8, a8]
+";
+
+#[test]
+fn a_value_copied_into_yaml_past_the_heap_budget_is_an_error() {
+    // Each list is small on the heap; made YAML, each reference is a copy: a billion nodes
+    // (ytt ran out of memory; schemac aborted when an allocation failed).
+    let values = format!("#@data/values\n---\n{LAUGHS}x: #@ a9\n");
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(err.contains(HEAP), "{err}");
+    assert!(err.contains("values.yml:13 |"), "{err}");
+    // The same in a schema's default, an annotation's argument.
+    let schema = format!(
+        "#@data/values-schema\n---\n{LAUGHS}#@schema/type any=True\n#@schema/default a9\nx: null\n"
+    );
+    let err = check(&[("schema.yml", &schema)], &["-f", "schema.yml"]).unwrap_err();
+    assert!(err.contains(HEAP), "{err}");
+    assert!(err.contains("schema.yml:14 |"), "{err}");
+    // A copy within the budget is made.
+    let values = "#@ a = [\"x\"] * 10\n#@data/values\n---\nx: #@ [a, a, a]\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    let yaml = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(yaml.matches("- x").count(), 30, "{yaml}");
+}
+
+#[test]
+fn loads_past_the_budget_are_an_error() {
+    // Two files on each of 30 levels, each loading both of the next: 2^30 loads (ytt runs
+    // them all, as schemac did, holding every loaded module).
+    let mut files: Vec<(String, String)> = Vec::new();
+    for level in 0..30 {
+        for p in ["m", "n"] {
+            let text = if level == 29 {
+                "x = 1\n".to_string()
+            } else {
+                format!(
+                    "load(\"m{next}.star\", y=\"x\")\nload(\"n{next}.star\", z=\"x\")\nx = y + z\n",
+                    next = level + 1
+                )
+            };
+            files.push((format!("{p}{level}.star"), text));
+        }
+    }
+    files.push((
+        "values.yml".into(),
+        "#@ load(\"m0.star\", \"x\")\n#@data/values\n---\na: #@ x\n".into(),
+    ));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    // Every file is given with `-f`, as `load()` finds only those.
+    let args: Vec<&str> = files.iter().flat_map(|(n, _)| ["-f", *n]).collect();
+    let err = check(&files, &args).unwrap_err();
+    let budget = format!(
+        "more than {} files loaded by one template, counting the loads of loaded files (raise the budget with SCHEMAC_MAX_LOADS)",
+        schemac_runtime::starlark::DEFAULT_MAX_LOADS
+    );
+    assert!(err.contains(&budget), "{err}");
+    assert!(err.contains("values.yml:1 |"), "{err}");
+    // The error passes through the loads above it as it is, not once per level.
+    assert_eq!(err.matches("cannot load").count(), 1, "{err}");
+}
+
+#[test]
+fn overlay_matches_past_the_budget_are_an_error() {
+    // Each of n items matched by name is tested against the n items of the array: n² tests
+    // (ytt takes 87 s for n = 5,000; schemac 67 s for 50,000).
+    let n = 10_001;
+    let mut base = String::from("#@data/values\n---\nitems:\n");
+    let mut overlay = String::from("#@data/values\n---\nitems:\n");
+    for i in 0..n {
+        base.push_str(&format!("- name: n{i}\n  v: 0\n"));
+        overlay.push_str(&format!(
+            "#@overlay/match by=\"name\"\n- name: n{i}\n  v: 1\n"
+        ));
+    }
+    let files = [
+        ("base.yml", base.as_str()),
+        ("overlay.yml", overlay.as_str()),
+    ];
+    let err = check(&files, &["-f", "base.yml", "-f", "overlay.yml"]).unwrap_err();
+    let budget = format!(
+        "overlay stopped: more than {} array items tested by '@overlay/match' in this run (raise the budget with SCHEMAC_MAX_OVERLAY_MATCHES)",
+        schemac_runtime::overlay::DEFAULT_MAX_OVERLAY_MATCHES
+    );
+    assert!(err.contains(&budget), "{}", &err[..err.len().min(600)]);
+    assert!(
+        err.contains("Array item on line overlay.yml:"),
+        "{}",
+        &err[..err.len().min(600)]
+    );
+}
