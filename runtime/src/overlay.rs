@@ -163,11 +163,12 @@ fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
 /// one; `when=` takes the same, but a node whose count is not met is left out rather than an
 /// error (`when` set).
 struct Expects {
-    counts: Vec<Count>,
+    /// (borrowed when they are the default's, which most nodes take: no allocation per item)
+    counts: std::borrow::Cow<'static, [Count]>,
     when: bool,
 }
 
-#[derive(Clone)]
+#[derive(Clone, Copy)]
 enum Count {
     Exactly(i64),
     AtLeast(i64),
@@ -207,10 +208,12 @@ impl Expects {
             },
             None => Vec::new(),
         };
+        const ONE: &[Count] = &[Count::Exactly(1)];
+        const ZERO_OR_ONE: &[Count] = &[Count::Exactly(0), Count::Exactly(1)];
         let counts = match counts.is_empty() {
-            false => counts,
-            true if missing_ok => vec![Count::Exactly(0), Count::Exactly(1)],
-            true => vec![Count::Exactly(1)],
+            false => counts.into(),
+            true if missing_ok => ZERO_OR_ONE.into(),
+            true => ONE.into(),
         };
         Expects {
             counts,
@@ -224,7 +227,7 @@ impl Expects {
     fn met(&self, found: usize, lines: &[&Pos], calls: Calls) -> Result<bool, String> {
         let n = found as i64;
         let mut failure = None;
-        for c in &self.counts {
+        for c in self.counts.iter() {
             let met = match c {
                 Count::Exactly(e) => n == *e,
                 Count::AtLeast(e) => n >= *e,
