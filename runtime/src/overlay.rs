@@ -41,10 +41,10 @@ pub fn start_run() {
 fn max_overlay_matches() -> u64 {
     static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
     *MAX.get_or_init(|| {
-        std::env::var("SCHEMAC_MAX_OVERLAY_MATCHES")
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .unwrap_or(DEFAULT_MAX_OVERLAY_MATCHES)
+        crate::yaml::parse::budget::from_env(
+            "SCHEMAC_MAX_OVERLAY_MATCHES",
+            DEFAULT_MAX_OVERLAY_MATCHES,
+        )
     })
 }
 

@@ -16,10 +16,7 @@ pub const DEFAULT_MAX_INT_BITS: u64 = 1_000_000;
 fn max_int_bits() -> u64 {
     static BITS: OnceLock<u64> = OnceLock::new();
     *BITS.get_or_init(|| {
-        std::env::var("SCHEMAC_STARLARK_INT_BITS")
-            .ok()
-            .and_then(|v| v.trim().parse::<u64>().ok())
-            .unwrap_or(DEFAULT_MAX_INT_BITS)
+        crate::yaml::parse::budget::from_env("SCHEMAC_STARLARK_INT_BITS", DEFAULT_MAX_INT_BITS)
     })
 }
 

@@ -245,10 +245,7 @@ pub const DEFAULT_MAX_LOADS: usize = 2_000;
 fn max_loads() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *MAX.get_or_init(|| {
-        std::env::var("SCHEMAC_MAX_LOADS")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .unwrap_or(DEFAULT_MAX_LOADS)
+        crate::yaml::parse::budget::from_env("SCHEMAC_MAX_LOADS", DEFAULT_MAX_LOADS)
     })
 }
 

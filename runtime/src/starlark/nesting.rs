@@ -14,10 +14,10 @@ pub const DEFAULT_MAX_FUNCTION_DEPTH: usize = 1_000;
 fn max_function_depth() -> usize {
     static DEPTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
     *DEPTH.get_or_init(|| {
-        std::env::var("SCHEMAC_STARLARK_FUNCTION_DEPTH")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .unwrap_or(DEFAULT_MAX_FUNCTION_DEPTH)
+        crate::yaml::parse::budget::from_env(
+            "SCHEMAC_STARLARK_FUNCTION_DEPTH",
+            DEFAULT_MAX_FUNCTION_DEPTH,
+        )
     })
 }
 

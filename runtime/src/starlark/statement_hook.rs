@@ -25,11 +25,13 @@ pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
 fn max_call_depth() -> usize {
     static DEPTH: OnceLock<usize> = OnceLock::new();
     *DEPTH.get_or_init(|| {
-        std::env::var("SCHEMAC_STARLARK_CALL_DEPTH")
-            .ok()
-            .and_then(|v| v.trim().parse::<usize>().ok())
-            .filter(|&d| d > 0)
-            .unwrap_or(DEFAULT_MAX_CALL_DEPTH)
+        match crate::yaml::parse::budget::from_env(
+            "SCHEMAC_STARLARK_CALL_DEPTH",
+            DEFAULT_MAX_CALL_DEPTH,
+        ) {
+            0 => DEFAULT_MAX_CALL_DEPTH,
+            depth => depth,
+        }
     })
 }
 

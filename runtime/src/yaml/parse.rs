@@ -325,7 +325,9 @@ pub mod budget {
     pub const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
     pub const INPUT_VAR: &str = "SCHEMAC_MAX_INPUT_BYTES";
 
-    fn from_env(var: &str, default: usize) -> usize {
+    /// A budget's value: environment variable `var` read as a number, else `default`. Every
+    /// named budget of the runtime is read so (once, into a `OnceLock`).
+    pub fn from_env<T: std::str::FromStr>(var: &str, default: T) -> T {
         std::env::var(var)
             .ok()
             .and_then(|v| v.trim().parse().ok())
