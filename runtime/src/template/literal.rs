@@ -190,19 +190,15 @@ fn collect_document(
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    fn count(node: &RawNode) -> usize {
-        match &node.value {
-            RawValue::Map(items) | RawValue::Array(items) => {
-                1 + items.iter().map(count).sum::<usize>()
-            }
-            RawValue::Scalar(_) => 1,
-        }
-    }
     let anns = node_annotations(doc, file, overlay_from)?;
     if !anns.is_empty() {
         out.by_node.push((*index, anns));
     }
-    *index += if last { 1 } else { count(doc) };
+    *index += if last {
+        1
+    } else {
+        crate::yaml::parse::node_count(&doc.value)
+    };
     Ok(())
 }
 

@@ -303,7 +303,7 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
 }
 
 /// The nodes of `v` (itself included).
-pub(super) fn node_count(v: &RawValue) -> usize {
+pub(crate) fn node_count(v: &RawValue) -> usize {
     match v {
         RawValue::Scalar(_) => 1,
         RawValue::Map(items) | RawValue::Array(items) => {
