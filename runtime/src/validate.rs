@@ -297,13 +297,13 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     Ok(v)
 }
 
-/// Runs one validation on `value`; `ctx` is what `when=` sees as `ctx`.
-pub fn run(
+/// Runs one validation on `value` at `path`; `ctx` is what `when=` sees as `ctx`.
+fn run(
     v: &Validation,
     value: &Node,
     ctx: &WhenContext,
     predicates: &dyn Predicates,
-    path: &str,
+    path: &[Step],
 ) -> Result<Vec<RuleViolation>, String> {
     let not_null = v.named.iter().any(|(r, _)| *r == RuleName::NotNull);
     if value.value.is_null() && !not_null {
@@ -313,7 +313,7 @@ pub fn run(
         match predicates.call_when(when, value, ctx) {
             Ok(true) => {}
             Ok(false) => return Ok(Vec::new()),
-            Err(e) => return Err(format!("Validating {path}: {e}")),
+            Err(e) => return Err(format!("Validating {}: {e}", path_text(path))),
         }
     }
     let mut out = Vec::new();
@@ -420,23 +420,42 @@ pub fn to_json(violations: &[Violation]) -> String {
     crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|_| "[]".into())
 }
 
-/// Appends a map key to a path, joined the way ytt prints paths (`db.port`).
-fn push_key(path: &mut String, key: &Value) {
-    if !path.is_empty() {
-        path.push('.');
-    }
-    // ytt writes each key with Go's `%s`: `%!s(bool=true)` for the YAML 1.1 key `on:`.
-    match key {
-        Value::Str(s) => path.push_str(s),
-        other => path.push_str(&other.go_percent_s()),
-    }
+/// One step of the path from the document to a node: a map key or an array index.
+#[derive(Clone, Copy)]
+enum Step<'v> {
+    Key(&'v Value),
+    Index(usize),
 }
 
-/// Appends an array index to a path (`ports[0]`).
-fn push_index(path: &mut String, index: usize) {
-    path.push('[');
-    path.push_str(crate::value::decimal(index as u64, &mut [0; 20]));
-    path.push(']');
+/// The path of the node at the end of `steps`, as ytt prints paths (`db.port`, `ports[0]`,
+/// `(document)` for the document itself). Written out only when a report needs it.
+fn path_text(steps: &[Step]) -> String {
+    let mut path = String::new();
+    for step in steps {
+        match step {
+            Step::Key(key) => {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                // ytt writes each key with Go's `%s`: `%!s(bool=true)` for the YAML 1.1 key
+                // `on:`.
+                match key {
+                    Value::Str(s) => path.push_str(s),
+                    other => path.push_str(&other.go_percent_s()),
+                }
+            }
+            Step::Index(index) => {
+                path.push('[');
+                path.push_str(crate::value::decimal(*index as u64, &mut [0; 20]));
+                path.push(']');
+            }
+        }
+    }
+    if path.is_empty() {
+        // Also a first key that is empty text, as ytt builds the path the same way.
+        path.push_str("(document)");
+    }
+    path
 }
 
 /// The annotation that puts rules on a data value itself.
@@ -459,62 +478,54 @@ pub fn validate(
     let mut walk = Walk {
         predicates,
         out: Vec::new(),
-        path: String::new(),
+        path: Vec::new(),
         rules_below: HashMap::default(),
         ruled_fields: HashMap::default(),
+        last_ruled: None,
     };
     walk.node(tree, node, schema, &whole)?;
     Ok(walk.out)
 }
 
-/// One validation run over the data values.
-struct Walk<'a> {
+/// One validation run over the data values (`'v`: theirs).
+struct Walk<'a, 'v> {
     predicates: &'a dyn Predicates,
     out: Vec<Violation>,
-    /// The path of the node being validated: one buffer for the whole walk, extended and cut
-    /// back at each level.
-    path: String,
+    /// The path of the node being validated, written out only for a report
+    /// ([`path_text`]): one stack for the whole walk, extended and cut back at each level.
+    path: Vec<Step<'v>>,
     /// Whether a type of the schema, or a type inside it, has rules: the values of a type
     /// without any (and without `#@assert/validate`) are not walked.
     rules_below: HashMap<*const crate::schema::Type, bool, crate::value::FxBuild>,
     /// [`Walk::ruled_fields`] of each map type met.
     ruled_fields: HashMap<*const crate::schema::Type, RuledFields, crate::value::FxBuild>,
+    /// The last entry of `ruled_fields` asked for: the maps of an array's items share a type.
+    last_ruled: Option<(*const crate::schema::Type, RuledFields)>,
 }
 
 /// The indexes of a map type's fields with rules (`None`: too many to compare keys with).
 type RuledFields = Option<std::rc::Rc<[usize]>>;
 
-impl Walk<'_> {
+impl<'v> Walk<'_, 'v> {
     fn node(
         &mut self,
-        tree: Option<&crate::template::tree::Tree>,
-        node: &Node,
+        tree: Option<&'v crate::template::tree::Tree>,
+        node: &'v Node,
         ty: Option<&crate::schema::Type>,
         ctx: &WhenContext,
     ) -> Result<(), String> {
         use crate::schema::Kind;
         use crate::template::tree::TreeValue;
-        let shown = if self.path.is_empty() {
-            "(document)"
-        } else {
-            self.path.as_str()
-        };
         // Each validation that fails is reported on its own, the schema's first, as ytt does
         // (a node may have both: an array item that data values add).
-        let mut failed = Vec::new();
         if let Some(v) = ty.and_then(|t| t.validation.as_ref()) {
-            failed.push(run(v, node, ctx, self.predicates, shown)?);
+            let rules = run(v, node, ctx, self.predicates, &self.path)?;
+            self.report(node, rules);
         }
         if let Some(ann) = tree.and_then(|t| t.ann(ASSERT_VALIDATE)) {
             let v = parse_validation(ann)?;
-            failed.push(run(&v, node, ctx, self.predicates, shown)?);
-        }
-        for rules in failed.into_iter().filter(|r| !r.is_empty()) {
-            self.out.push(Violation {
-                path: shown.to_string(),
-                value_pos: node.pos,
-                rules,
-            });
+            let rules = run(&v, node, ctx, self.predicates, &self.path)?;
+            self.report(node, rules);
         }
         let inside = WhenContext {
             parent: node,
@@ -560,10 +571,10 @@ impl Walk<'_> {
                 }
                 for (i, item) in items.iter().enumerate() {
                     let child_tree = children.and_then(|c| c.get(i));
-                    let len = self.path.len();
-                    push_index(&mut self.path, i);
-                    self.node(child_tree, item, child_ty, &inside)?;
-                    self.path.truncate(len);
+                    self.path.push(Step::Index(i));
+                    let result = self.node(child_tree, item, child_ty, &inside);
+                    self.path.pop();
+                    result?;
                 }
             }
             _ => {}
@@ -571,19 +582,29 @@ impl Walk<'_> {
         Ok(())
     }
 
+    /// Records the rules of `node` that failed, if any.
+    fn report(&mut self, node: &Node, rules: Vec<RuleViolation>) {
+        if !rules.is_empty() {
+            self.out.push(Violation {
+                path: path_text(&self.path),
+                value_pos: node.pos,
+                rules,
+            });
+        }
+    }
+
     /// Walks map item `key: node`, its path extended by the key.
     fn item(
         &mut self,
-        tree: Option<&crate::template::tree::Tree>,
-        key: &Value,
-        node: &Node,
+        tree: Option<&'v crate::template::tree::Tree>,
+        key: &'v Value,
+        node: &'v Node,
         ty: Option<&crate::schema::Type>,
         ctx: &WhenContext,
     ) -> Result<(), String> {
-        let len = self.path.len();
-        push_key(&mut self.path, key);
+        self.path.push(Step::Key(key));
         let result = self.node(tree, node, ty, ctx);
-        self.path.truncate(len);
+        self.path.pop();
         result
     }
 
@@ -603,14 +624,22 @@ impl Walk<'_> {
         if children.is_some() {
             return None;
         }
-        if let Some(known) = self.ruled_fields.get(&(ty as *const _)) {
+        let key = ty as *const _;
+        if let Some((last, known)) = &self.last_ruled {
+            if *last == key {
+                return known.clone().map(|ruled| (fields.as_slice(), ruled));
+            }
+        }
+        if let Some(known) = self.ruled_fields.get(&key) {
+            self.last_ruled = Some((key, known.clone()));
             return known.clone().map(|ruled| (fields.as_slice(), ruled));
         }
         let ruled: Vec<usize> = (0..fields.len())
             .filter(|&i| self.has_rules(Some(&fields[i].ty)))
             .collect();
         let ruled = (ruled.len() <= COMPARED).then(|| std::rc::Rc::from(ruled));
-        self.ruled_fields.insert(ty as *const _, ruled.clone());
+        self.ruled_fields.insert(key, ruled.clone());
+        self.last_ruled = Some((key, ruled.clone()));
         ruled.map(|ruled| (fields.as_slice(), ruled))
     }
 
@@ -675,15 +704,29 @@ mod tests {
     use crate::value::{Node, Pos};
 
     #[test]
-    fn array_indexes_print_in_decimal() {
-        for (index, text) in [(0, "a[0]"), (7, "a[7]"), (10, "a[10]"), (9_990, "a[9990]")] {
-            let mut path = "a".to_string();
-            super::push_index(&mut path, index);
-            assert_eq!(path, text);
+    fn paths_print_as_ytt_prints_them() {
+        use super::{path_text, Step};
+        use crate::value::Value;
+        let (a, empty, on) = (
+            Value::Str("a".into()),
+            Value::Str("".into()),
+            Value::Bool(true),
+        );
+        for (steps, text) in [
+            (vec![], "(document)"),
+            (vec![Step::Key(&empty)], "(document)"),
+            (vec![Step::Key(&empty), Step::Key(&a)], "a"),
+            (vec![Step::Key(&a), Step::Key(&empty)], "a."),
+            (vec![Step::Key(&a), Step::Index(9_990)], "a[9990]"),
+            (vec![Step::Index(0), Step::Key(&a)], "[0].a"),
+            (vec![Step::Key(&on), Step::Index(7)], "%!s(bool=true)[7]"),
+        ] {
+            assert_eq!(path_text(&steps), text);
         }
-        let mut path = String::new();
-        super::push_index(&mut path, usize::MAX);
-        assert_eq!(path, format!("[{}]", usize::MAX));
+        assert_eq!(
+            path_text(&[Step::Index(usize::MAX)]),
+            format!("[{}]", usize::MAX)
+        );
     }
 
     #[test]
