@@ -481,15 +481,27 @@ fn key_hash(key: &str) -> u64 {
 /// whose formatting machinery costs hundreds of instructions per number (array indices in
 /// paths, integers in the output).
 pub(crate) fn decimal(n: u64, buf: &mut [u8; 20]) -> &str {
+    /// "00" to "99": two digits a division.
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
     let mut at = buf.len();
     let mut rest = n;
-    loop {
+    while rest >= 100 {
+        let pair = (rest % 100) as usize * 2;
+        rest /= 100;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if rest >= 10 {
+        let pair = rest as usize * 2;
+        at -= 2;
+        buf[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
         at -= 1;
-        buf[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
+        buf[at] = b'0' + rest as u8;
     }
     // Only ASCII digits were written.
     std::str::from_utf8(&buf[at..]).unwrap_or_default()
@@ -658,6 +670,19 @@ mod tests {
 
     fn s(text: &str) -> Value {
         Value::Str(text.into())
+    }
+
+    #[test]
+    fn decimal_writes_what_display_writes() {
+        let mut n = 1u64;
+        let mut numbers = vec![0, 9, 10, 99, 100, 101, 999, 1000, u64::MAX, u64::MAX - 1];
+        while let Some(next) = n.checked_mul(7) {
+            numbers.extend([n - 1, n, n + 1]);
+            n = next;
+        }
+        for n in numbers {
+            assert_eq!(decimal(n, &mut [0; 20]), n.to_string());
+        }
     }
 
     #[test]

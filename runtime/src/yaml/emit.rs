@@ -43,6 +43,10 @@ pub fn write_yaml(value: &Value, sink: &mut dyn std::io::Write) -> std::io::Resu
 /// Indentation, copied a slice at a time.
 const SPACES: &str = "                                                                ";
 
+/// A line break and the indentation of the next line, copied in one slice when it is no
+/// deeper than this.
+const BREAK_AND_SPACES: &str = "\n                                                                ";
+
 /// How much text [`write_yaml`] gathers before handing it on.
 const FLUSH_AT: usize = 64 * 1024;
 
@@ -364,6 +368,14 @@ impl Emitter<'_> {
     fn write_indent(&mut self) {
         let indent = self.indent.max(0) as usize;
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
+            if indent < BREAK_AND_SPACES.len() && self.out.len() < FLUSH_AT {
+                // Most lines: the break and the indentation in one copy.
+                self.out.push_str(&BREAK_AND_SPACES[..=indent]);
+                self.column = indent;
+                self.whitespace = true;
+                self.indention = true;
+                return;
+            }
             self.put_break('\n');
         }
         if self.column < indent {
