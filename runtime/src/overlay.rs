@@ -631,14 +631,27 @@ fn merge_map_item(
     }
     let expects = defaults.expects(&item, mode, &path)?;
     // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
-    // their `name`, ...) is tried on every item of the map; without it the item with the same
-    // key matches.
+    // their `name`, ...) is tried on every item of the map; without it the items with the same
+    // key match.
     let by_key;
     let mut matched = Vec::new();
     let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
         Some(Matcher::Nothing) | None => {
-            by_key = index.find(entries, key_of(&item));
-            by_key.as_slice()
+            let key = key_of(&item);
+            by_key = index.find(entries, key);
+            match by_key.and_then(|first| index.find_repeat(entries, key, first)) {
+                // A map read from YAML may hold a key twice: each of its items matches.
+                Some(second) => {
+                    matched.extend(by_key);
+                    let mut next = Some(second);
+                    while let Some(i) = next {
+                        matched.push(i);
+                        next = index.find_repeat(entries, key, i);
+                    }
+                    &matched
+                }
+                None => by_key.as_slice(),
+            }
         }
         Some(by) => {
             for (i, entry) in entries.iter().enumerate() {

@@ -4,6 +4,7 @@
 //! line a value came from (`values.yml:3`) and the schema line that demanded its type
 //! (`by schema.yml:4`). Maps keep their source order: ytt's output and its error reports follow it.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
@@ -466,6 +467,9 @@ pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 pub struct KeyIndex {
     /// The first item with each hash of a string key; `None` when scanning is cheaper.
     by_hash: Option<HashMap<u64, usize, FxBuild>>,
+    /// Two indexed items share a hash: a key given twice (YAML maps may hold one), or two
+    /// keys whose hashes collide. [`KeyIndex::find_repeat`] then scans.
+    shared_hash: bool,
 }
 
 /// Maps shorter than this are scanned.
@@ -511,13 +515,17 @@ impl KeyIndex {
     /// An index over `items`, which are about to be searched `lookups` times.
     pub fn new<T: Keyed>(items: &[T], lookups: usize) -> KeyIndex {
         if items.len() < INDEXED_LEN || lookups < INDEXED_LOOKUPS {
-            return KeyIndex { by_hash: None };
+            return KeyIndex {
+                by_hash: None,
+                shared_hash: false,
+            };
         }
         let mut index = KeyIndex {
             by_hash: Some(HashMap::with_capacity_and_hasher(
                 items.len(),
                 FxBuild::default(),
             )),
+            shared_hash: false,
         };
         for (i, item) in items.iter().enumerate() {
             index.record(item, i);
@@ -527,7 +535,12 @@ impl KeyIndex {
 
     fn record<T: Keyed>(&mut self, item: &T, i: usize) {
         if let (Some(by_hash), Some(Value::Str(key))) = (&mut self.by_hash, item.map_key()) {
-            by_hash.entry(key_hash(key)).or_insert(i);
+            match by_hash.entry(key_hash(key)) {
+                Entry::Occupied(_) => self.shared_hash = true,
+                Entry::Vacant(slot) => {
+                    slot.insert(i);
+                }
+            }
         }
     }
 
@@ -563,6 +576,20 @@ impl KeyIndex {
                 .position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
         };
         found.map(|i| i + from)
+    }
+
+    /// The position of the next item after the one at `after` whose key is `key` too: ytt
+    /// matches every item of a map that holds a key twice. An index that saw each string key
+    /// once answers without a scan.
+    pub fn find_repeat<T: Keyed>(&self, items: &[T], key: &Value, after: usize) -> Option<usize> {
+        if self.by_hash.is_some() && !self.shared_hash && matches!(key, Value::Str(_)) {
+            return None;
+        }
+        let from = after + 1;
+        let rest = items.get(from..)?;
+        rest.iter()
+            .position(|item| item.map_key().is_some_and(|k| k.key_eq(key)))
+            .map(|i| i + from)
     }
 
     /// Records the item just pushed onto `items`.
@@ -714,6 +741,25 @@ mod tests {
         index.removed(&items);
         assert_eq!(index.find(&items, &s("new")), Some(19));
         assert_eq!(index.find(&items, &s("k0")), None);
+    }
+
+    #[test]
+    fn finds_every_item_of_a_key_given_twice() {
+        for len in [3, 40] {
+            let mut keys: Vec<Value> = (0..len).map(|i| s(&format!("k{i}"))).collect();
+            keys.push(s("k1"));
+            keys.push(Value::Int(1));
+            keys.push(Value::Int(1));
+            let items = entries(&keys);
+            let index = KeyIndex::new(&items, 100);
+            assert_eq!(index.find_repeat(&items, &s("k1"), 1), Some(len));
+            assert_eq!(index.find_repeat(&items, &s("k1"), len), None);
+            assert_eq!(index.find_repeat(&items, &s("k2"), 2), None);
+            assert_eq!(
+                index.find_repeat(&items, &Value::Int(1), len + 1),
+                Some(len + 2)
+            );
+        }
     }
 
     #[test]
