@@ -210,7 +210,9 @@ fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
 /// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
 /// ytt, so its maps come out with sorted keys and its numbers as floats.
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
-    let raw = crate::yaml::parse::parse_file("", text, false)
+    // The text becomes a Starlark value: it nests as deep as those may.
+    let depth = crate::yaml::parse::budget::Depth::starlark_values();
+    let raw = crate::yaml::parse::parse_file_within("", text, false, depth)
         .map_err(|e| anyhow::anyhow!("{what}.decode: yaml: line {}: {}", e.line, e.message))?;
     if what == "yaml" && raw.docs.len() > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
