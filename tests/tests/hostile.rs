@@ -126,7 +126,11 @@ fn yaml_decode_nests_to_the_value_depth_budget() {
     let out = check(&[("values.yml", &values(budget))], &["-f", "values.yml"]).unwrap();
     let yaml = schemac_runtime::yaml::emit::to_yaml(&out.value);
     assert_eq!(yaml, format!("x: {}\n", 2 * budget));
-    let err = check(&[("values.yml", &values(budget + 1))], &["-f", "values.yml"]).unwrap_err();
+    let err = check(
+        &[("values.yml", &values(budget + 1))],
+        &["-f", "values.yml"],
+    )
+    .unwrap_err();
     let message = format!(
         "yaml.decode: yaml: line 1: collections nested deeper than {budget} levels (raise the budget with SCHEMAC_MAX_VALUE_DEPTH)"
     );
