@@ -341,7 +341,9 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         let named = super::named_args(&kwargs);
         if let ([i], []) = (args.items.as_slice(), named.as_slice()) {
-            if i.unpack_i32().is_some_and(|n| (0xD800..=0xDFFF).contains(&n)) {
+            if i.unpack_i32()
+                .is_some_and(|n| (0xD800..=0xDFFF).contains(&n))
+            {
                 return Ok(eval.heap().alloc("\u{FFFD}"));
             }
         }
