@@ -409,12 +409,6 @@ pub fn to_arg<'v>(
             kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
         }),
         Err(NotData::TooBig) => Err(anyhow::anyhow!(NotData::TooBig.message(|t| t.into()))),
-        // An int past 64 bits (`min=10**20`): kept as an opaque value, a rule took it for
-        // `None` (`must be: a value >= None`); ytt panics on one, but for `min_len=` and
-        // `max_len=`, which compare lengths with it.
-        Err(NotData::Type(t)) if t == "int" => Err(anyhow::anyhow!(
-            "an annotation's argument holds an integer beyond 64 bits, which schemac does not take (ytt compares lengths with one in min_len= and max_len=, and panics on it elsewhere)"
-        )),
         Err(_) => Ok(Arg {
             type_name,
             kind: ArgKind::Opaque(keep(v)),
