@@ -547,7 +547,7 @@ mod tests {
             let tree = Tree::document(&yaml(values));
             let mut in_tree = tree.clone();
             let tree_violations = fill_and_check(&mut in_tree, &schema);
-            let filled = check_into_filled_node(tree, &schema);
+            let filled = check_into_filled_node(tree, &schema, FieldIndexes::default());
             // A key given twice is always seen (the flag may be set without one).
             assert!(
                 filled.keys_may_repeat || filled.node.first_repeated_key().is_none(),
