@@ -417,7 +417,13 @@ fn overlay_and_validate(
                 current = None;
             }
             _ => {
-                type_check(&mut merged, schema.as_deref(), &mut indexes, sources, prefix)?;
+                type_check(
+                    &mut merged,
+                    schema.as_deref(),
+                    &mut indexes,
+                    sources,
+                    prefix,
+                )?;
                 current = Some(merged);
             }
         }

@@ -146,7 +146,9 @@ fn a_rule_argument_beyond_64_bits_is_an_error() {
             "#@data/values-schema\n---\n#@schema/validation {rule}=100000000000000000000\na: 0\n"
         );
         let err = check(&[("schema.yml", &schema)], &["-f", "schema.yml"]).unwrap_err();
-        let message = format!("keyword argument \"{rule}\" is an integer beyond 64 bits, which schemac does not take");
+        let message = format!(
+            "keyword argument \"{rule}\" is an integer beyond 64 bits, which schemac does not take"
+        );
         assert!(err.contains(&message), "{err}");
         assert!(err.contains("(at schema.yml:3)"), "{err}");
     }
