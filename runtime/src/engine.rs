@@ -105,14 +105,20 @@ fn schema_of(
 }
 
 /// Fills defaults into `tree` and checks it.
+/// `indexes` keeps the indexes of the schema's map types from check to check.
 fn type_check(
     tree: &mut Tree,
     schema: Option<&Type>,
+    indexes: &mut crate::schema::FieldIndexes,
     sources: &SourceLines,
     prefix: &str,
 ) -> Result<(), CheckError> {
     let Some(ty) = schema else { return Ok(()) };
-    type_violations(typecheck::fill_and_check(tree, ty), sources, prefix)
+    type_violations(
+        typecheck::fill_and_check_indexed(tree, ty, indexes),
+        sources,
+        prefix,
+    )
 }
 
 /// The error that type violations are, if there are some.
@@ -397,18 +403,27 @@ fn overlay_and_validate(
     };
     let last = layers.len();
     let mut plain = None;
+    // Each layer's result is checked against the schema: its map types' indexes are made once.
+    let mut indexes = crate::schema::FieldIndexes::default();
     for (i, (doc, mode)) in layers.into_iter().enumerate() {
         let mut merged = apply_document(current, doc, mode, Some(calls))
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
         match schema.as_deref() {
             Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
-                let filled = typecheck::check_into_filled_node(merged, ty);
+                let indexes = std::mem::take(&mut indexes);
+                let filled = typecheck::check_into_filled_node(merged, ty, indexes);
                 type_violations(filled.violations, sources, prefix)?;
                 plain = Some((filled.node, filled.keys_may_repeat));
                 current = None;
             }
             _ => {
-                type_check(&mut merged, schema.as_deref(), sources, prefix)?;
+                type_check(
+                    &mut merged,
+                    schema.as_deref(),
+                    &mut indexes,
+                    sources,
+                    prefix,
+                )?;
                 current = Some(merged);
             }
         }

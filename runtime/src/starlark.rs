@@ -106,8 +106,17 @@ pub(crate) fn go_repr(v: starlark::values::Value) -> String {
 /// `SCHEMAC_MAX_DEPTH` (the text is made in one buffer: deep nesting costs no copies).
 pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> {
     let mut out = String::new();
-    write_go_repr(v, &mut out, &mut Vec::new())?;
+    write_go_repr(v, &mut out, &mut OpenCollections::default())?;
     Ok(out)
+}
+
+/// The collections [`write_go_repr`] is inside: how many (lists, dicts and tuples, for the
+/// depth budget), and the lists and dicts among them, found by identity in constant time (a
+/// scan of the open ones made `str` of a value 50,000 deep take 1.2 s, 100,000 deep 3.6 s).
+#[derive(Default)]
+struct OpenCollections<'v> {
+    depth: usize,
+    tracked: std::collections::HashSet<starlark::values::ValueIdentity<'v>, crate::value::FxBuild>,
 }
 
 /// [`go_repr`] of a value that holds no others to write: a struct as `struct(...)`, the
@@ -145,7 +154,7 @@ pub(crate) fn nested_too_deep() -> anyhow::Error {
 fn write_go_repr<'v>(
     v: starlark::values::Value<'v>,
     out: &mut String,
-    open: &mut Vec<starlark::values::Value<'v>>,
+    open: &mut OpenCollections<'v>,
 ) -> anyhow::Result<()> {
     use starlark::values::dict::DictRef;
     use starlark::values::list::ListRef;
@@ -167,17 +176,20 @@ fn write_go_repr<'v>(
         return Ok(());
     }
     let tracked = list.is_some() || dict.is_some();
-    if tracked && open.iter().any(|o| o.ptr_eq(v)) {
+    if tracked && open.tracked.contains(&v.identity()) {
         out.push_str(if list.is_some() { "[...]" } else { "{...}" });
         return Ok(());
     }
-    if open.len() >= crate::yaml::parse::budget::max_value_depth() {
+    if open.depth >= crate::yaml::parse::budget::max_value_depth() {
         return Err(nested_too_deep());
     }
-    open.push(v);
+    open.depth += 1;
+    if tracked {
+        open.tracked.insert(v.identity());
+    }
     let items = |values: &mut dyn Iterator<Item = starlark::values::Value<'v>>,
                  out: &mut String,
-                 open: &mut Vec<starlark::values::Value<'v>>|
+                 open: &mut OpenCollections<'v>|
      -> anyhow::Result<usize> {
         let mut n = 0;
         for item in values {
@@ -211,7 +223,8 @@ fn write_go_repr<'v>(
         }
         out.push('}');
     }
-    open.pop();
+    open.depth -= 1;
+    open.tracked.remove(&v.identity());
     Ok(())
 }
 

@@ -1,7 +1,7 @@
 //! Checking data values against the schema IR, and filling in defaults.
 
 use crate::report::{Failure, SourceLines};
-use crate::schema::{Field, Fields, Kind, Type};
+use crate::schema::{Field, FieldIndexes, Kind, Type};
 use crate::template::tree::{Anns, Tree, TreeKind, TreeValue};
 use crate::value::{MapEntry, Node, Pos, Value};
 
@@ -44,7 +44,7 @@ impl TypeViolation {
 
 /// Fills the schema's defaults into `node` and checks it against `ty` (see [`fill_and_check`]).
 pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
-    let filled = check_into_filled_node(Tree::document(node), ty);
+    let filled = check_into_filled_node(Tree::document(node), ty, FieldIndexes::default());
     *node = filled.node;
     filled.violations
 }
@@ -56,8 +56,22 @@ pub fn fill_and_check_node(node: &mut Node, ty: &Type) -> Vec<TypeViolation> {
 /// looking into its declared items. The defaults added are not checked: a schema's defaults
 /// conform to their types (a `@schema/default` that does not is an error of the schema).
 pub fn fill_and_check(tree: &mut Tree, ty: &Type) -> Vec<TypeViolation> {
-    let mut walk = FillAndCheck::default();
+    fill_and_check_indexed(tree, ty, &mut FieldIndexes::default())
+}
+
+/// [`fill_and_check`] with the indexes of `ty`'s map types kept in `indexes` for the next
+/// check against the same schema.
+pub fn fill_and_check_indexed(
+    tree: &mut Tree,
+    ty: &Type,
+    indexes: &mut FieldIndexes,
+) -> Vec<TypeViolation> {
+    let mut walk = FillAndCheck {
+        indexes: std::mem::take(indexes),
+        ..FillAndCheck::default()
+    };
     walk.node(tree, ty, true, false);
+    *indexes = std::mem::take(&mut walk.indexes);
     walk.violations()
 }
 
@@ -66,8 +80,12 @@ pub fn fill_and_check(tree: &mut Tree, ty: &Type) -> Vec<TypeViolation> {
 /// a default cloned as plain data), and each part of the tree is freed once walked. Filling
 /// the tree first grew each map's vector and built a tree node for every default, and that
 /// defaulted tree was the peak of a run's memory. The data is whole even with violations.
-pub fn check_into_filled_node(mut tree: Tree, ty: &Type) -> FilledNode {
-    let mut walk = FillAndCheck::default();
+/// `indexes` holds the indexes of map types' fields made by earlier checks against `ty`.
+pub fn check_into_filled_node(mut tree: Tree, ty: &Type, indexes: FieldIndexes) -> FilledNode {
+    let mut walk = FillAndCheck {
+        indexes,
+        ..FillAndCheck::default()
+    };
     let value = walk.node(&mut tree, ty, true, true);
     FilledNode {
         node: Node::new(value, tree.pos),
@@ -103,6 +121,8 @@ struct FillAndCheck {
     /// an undeclared key, marked `REPEATED` after the field's first item): one buffer for the
     /// whole walk.
     fields: Vec<u32>,
+    /// The indexes of the map types' fields, kept from walk to walk by the caller.
+    indexes: FieldIndexes,
 }
 
 /// An item of [`FillAndCheck::fields`] whose key its map does not declare.
@@ -126,7 +146,7 @@ impl FillAndCheck {
                 self.take(&mut tree.value, plain)
             }
             (Kind::Map(fields), TreeValue::Map(items)) => {
-                let declared = Fields::of(Some(ty), items.len());
+                let declared = self.indexes.fields(ty, items.len());
                 let base = self.fields.len();
                 let mut seen = FieldSet::new(fields.len());
                 for item in items.iter() {
@@ -527,7 +547,7 @@ mod tests {
             let tree = Tree::document(&yaml(values));
             let mut in_tree = tree.clone();
             let tree_violations = fill_and_check(&mut in_tree, &schema);
-            let filled = check_into_filled_node(tree, &schema);
+            let filled = check_into_filled_node(tree, &schema, FieldIndexes::default());
             // A key given twice is always seen (the flag may be set without one).
             assert!(
                 filled.keys_may_repeat || filled.node.first_repeated_key().is_none(),

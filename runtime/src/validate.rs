@@ -232,6 +232,14 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
                 ann.pos
             )));
         };
+        // An int past 64 bits is kept as an opaque value of type int: a rule took it for
+        // `None` (`must be: a value >= None`).
+        if matches!(arg.kind, ArgKind::Opaque(_)) && arg.type_name == "int" {
+            return Err(invalid(format!(
+                "keyword argument \"{key}\" is an integer beyond 64 bits, which schemac does not take (ytt compares lengths with one in min_len= and max_len=, and panics on it elsewhere) (at {})",
+                ann.pos
+            )));
+        }
         let value = match &arg.kind {
             // A tuple of plain values is a sequence to the rules that take one.
             ArgKind::Tuple(items) if items.iter().all(|i| i.data().is_some()) => {

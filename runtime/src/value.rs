@@ -473,7 +473,7 @@ pub struct KeyIndex {
 }
 
 /// Maps shorter than this are scanned.
-const INDEXED_LEN: usize = 16;
+pub(crate) const INDEXED_LEN: usize = 16;
 /// Fewer lookups than this are scanned for.
 const INDEXED_LOOKUPS: usize = 4;
 

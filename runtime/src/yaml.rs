@@ -23,8 +23,9 @@ pub mod scalar;
 pub fn compare_readers(src: &str) -> Result<bool, String> {
     let mut answered = false;
     for strict in [false, true] {
-        let full = parse::read_with_saphyr(src, strict);
-        let fast = match block::read(src, strict) {
+        let depth = parse::budget::Depth::files();
+        let full = parse::read_with_saphyr(src, strict, depth);
+        let fast = match block::read(src, strict, depth.levels) {
             Ok(fast) => fast,
             Err(block::GaveUp::NeedsFullReader) => continue,
             Err(block::GaveUp::TooDeep { line }) => match full {

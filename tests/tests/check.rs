@@ -772,17 +772,15 @@ fn deep_and_repeated_inputs_end_in_an_answer_or_a_budget_error() {
         "]".repeat(3_000)
     );
     assert!(check_on_schemac_stack(&[("values.yml", &literal)], &["-f", "values.yml"]).is_ok());
+    // Decoded text nests past the files' budget, as ytt decodes it (its own budget:
+    // `tests/hostile.rs`).
     let decode = format!(
-        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ yaml.decode(\"{}{}\")\n",
+        "#@ load(\"@ytt:yaml\", \"yaml\")\n#@data/values\n---\na: #@ len(str(yaml.decode(\"{}{}\")))\n",
         "[".repeat(5_000),
         "]".repeat(5_000)
     );
-    let err =
-        check_on_schemac_stack(&[("values.yml", &decode)], &["-f", "values.yml"]).unwrap_err();
-    assert!(
-        err.contains("yaml.decode: yaml: line 1: collections nested deeper than 2000 levels"),
-        "{err}"
-    );
+    let out = check_on_schemac_stack(&[("values.yml", &decode)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(get(&out, "a"), &Value::Int(10_000));
     // An alias bomb through the other routes than `-f`.
     let mut bomb = String::from("a0: &a0 [1,1,1,1,1,1,1,1,1]\n");
     for i in 1..9 {

@@ -110,3 +110,46 @@ fn overlay_matches_past_the_budget_are_an_error() {
         &err[..err.len().min(600)]
     );
 }
+
+#[test]
+fn yaml_decode_nests_to_the_value_depth_budget() {
+    // Decoded text becomes a Starlark value: it nests as deep as those may (ytt decodes 20,000
+    // levels, past the files' budget of 2,000), and no deeper.
+    let budget = schemac_runtime::yaml::parse::budget::DEFAULT_MAX_VALUE_DEPTH;
+    let values = |n: usize| {
+        format!(
+            "#@ load(\"@ytt:yaml\", \"yaml\")\n#@ s = \"{}{}\"\n#@data/values\n---\nx: #@ len(str(yaml.decode(s)))\n",
+            "[".repeat(n),
+            "]".repeat(n)
+        )
+    };
+    let out = check(&[("values.yml", &values(budget))], &["-f", "values.yml"]).unwrap();
+    let yaml = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(yaml, format!("x: {}\n", 2 * budget));
+    let err = check(
+        &[("values.yml", &values(budget + 1))],
+        &["-f", "values.yml"],
+    )
+    .unwrap_err();
+    let message = format!(
+        "yaml.decode: yaml: line 1: collections nested deeper than {budget} levels (raise the budget with SCHEMAC_MAX_VALUE_DEPTH)"
+    );
+    assert!(err.contains(&message), "{err}");
+    assert!(err.contains("values.yml:5 |"), "{err}");
+}
+
+#[test]
+fn a_rule_argument_beyond_64_bits_is_an_error() {
+    // Kept as an opaque value, it reached the rules as `None` (`must be: a value >= None`).
+    for rule in ["min", "max_len"] {
+        let schema = format!(
+            "#@data/values-schema\n---\n#@schema/validation {rule}=100000000000000000000\na: 0\n"
+        );
+        let err = check(&[("schema.yml", &schema)], &["-f", "schema.yml"]).unwrap_err();
+        let message = format!(
+            "keyword argument \"{rule}\" is an integer beyond 64 bits, which schemac does not take"
+        );
+        assert!(err.contains(&message), "{err}");
+        assert!(err.contains("(at schema.yml:3)"), "{err}");
+    }
+}

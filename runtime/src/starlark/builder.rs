@@ -141,9 +141,43 @@ struct Frame {
 
 enum FrameValue {
     Template,
-    Children(Vec<Tree>),
+    Children(Siblings),
     Set(TreeValue),
     Replace(TreeValue),
+}
+
+/// The items of a map or array being built, with the string keys they may hold: a key given
+/// twice is found without scanning the items for each new one (30,000 keys with code took
+/// 10 s). Every item goes in through [`Siblings::push`]; a key looked for counts as held, as
+/// its item usually follows, and a removed item's key still does: the set says only when a key
+/// is surely not there.
+struct Siblings {
+    items: Vec<Tree>,
+    keys: crate::value::KeySet,
+}
+
+impl Siblings {
+    fn new() -> Siblings {
+        Siblings {
+            items: Vec::new(),
+            keys: crate::value::KeySet::expecting(0),
+        }
+    }
+
+    fn push(&mut self, item: Tree) {
+        if let Some(key) = item.key() {
+            self.keys.surely_new(&self.items, key);
+        }
+        self.items.push(item);
+    }
+
+    /// The position of the item whose key is `key`.
+    fn position(&mut self, key: &YValue) -> Option<usize> {
+        if self.keys.surely_new(&self.items, key) {
+            return None;
+        }
+        self.items.iter().position(|t| t.key() == Some(key))
+    }
 }
 
 /// The name under which keep index `i` is stored in the module.
@@ -249,26 +283,27 @@ impl BuildState {
         };
         if let TreeKind::MapItem(key) = &info.kind {
             // A key given twice: an error unless this item overrides the earlier one.
-            let siblings = match stack.last_mut() {
+            let found = match stack.last_mut() {
                 Some(Frame {
                     value: FrameValue::Children(siblings),
                     ..
-                }) => Some(siblings),
+                }) => siblings.position(key).map(|i| (&mut siblings.items, i)),
                 Some(_) => None,
-                None => Some(out),
+                None => out
+                    .iter()
+                    .position(|t| t.key() == Some(key))
+                    .map(|i| (out, i)),
             };
-            if let Some(siblings) = siblings {
-                if let Some(i) = siblings.iter().position(|t| t.key() == Some(key)) {
-                    if !info.key_override {
-                        anyhow::bail!(crate::template::duplicate_key_message(t.template_id, key));
-                    }
-                    siblings.remove(i);
+            if let Some((items, i)) = found {
+                if !info.key_override {
+                    anyhow::bail!(crate::template::duplicate_key_message(t.template_id, key));
                 }
+                items.remove(i);
             }
         }
         let value = match info.value {
             RawShape::Scalar(_) => FrameValue::Template,
-            RawShape::Map | RawShape::Array => FrameValue::Children(Vec::new()),
+            RawShape::Map | RawShape::Array => FrameValue::Children(Siblings::new()),
         };
         stack.push(Frame {
             id,
@@ -298,8 +333,8 @@ impl BuildState {
                 RawShape::Array => TreeValue::Array(Vec::new()),
             },
             FrameValue::Children(children) => match info.value {
-                RawShape::Array => TreeValue::Array(children),
-                _ => TreeValue::Map(children),
+                RawShape::Array => TreeValue::Array(children.items),
+                _ => TreeValue::Map(children.items),
             },
             FrameValue::Set(v) => v,
             FrameValue::Replace(v) => {
@@ -315,7 +350,7 @@ impl BuildState {
                     Some(Frame {
                         value: FrameValue::Children(siblings),
                         ..
-                    }) => siblings.extend(items),
+                    }) => items.into_iter().for_each(|item| siblings.push(item)),
                     // A document's items become documents: a fragment's documents keep their
                     // annotations, a list's items have none (so a data values file refuses them).
                     _ => out.extend(items.into_iter().map(|mut t| {
@@ -406,7 +441,7 @@ impl BuildState {
                     }) = n.checked_sub(2).and_then(|i| stack.get_mut(i))
                     {
                         for (key, overrides) in &new_keys {
-                            if let Some(i) = siblings.iter().position(|s| s.key() == Some(key)) {
+                            if let Some(i) = siblings.position(key) {
                                 if strict && !overrides {
                                     anyhow::bail!(
                                         "template.replace: expected key '{}' to not be specified again (unless '{}' annotation is added)",
@@ -414,7 +449,7 @@ impl BuildState {
                                         crate::template::MAP_KEY_OVERRIDE
                                     );
                                 }
-                                siblings.remove(i);
+                                siblings.items.remove(i);
                             }
                         }
                     }
@@ -473,11 +508,11 @@ impl BuildState {
             ..
         }) = n.checked_sub(2).and_then(|i| ctx.stack.get_mut(i))
         {
-            if let Some(i) = siblings.iter().position(|s| s.key() == Some(&key)) {
+            if let Some(i) = siblings.position(&key) {
                 if !key_override {
                     anyhow::bail!(crate::template::duplicate_key_message(template_id, &key));
                 }
-                siblings.remove(i);
+                siblings.items.remove(i);
             }
         }
         Ok(())

@@ -329,6 +329,27 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         eval.eval_function(standard("int"), &args, &[])
     }
 
+    /// `chr(i)`: a surrogate (U+D800 to U+DFFF, no character) is U+FFFD, as Go writes such a
+    /// rune; anything else goes to the standard `chr`.
+    fn chr<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let named = super::named_args(&kwargs);
+        if let ([i], []) = (args.items.as_slice(), named.as_slice()) {
+            if i.unpack_i32()
+                .is_some_and(|n| (0xD800..=0xDFFF).contains(&n))
+            {
+                return Ok(eval.heap().alloc("\u{FFFD}"));
+            }
+        }
+        eval.eval_function(standard("chr"), &args.items, &named)
+    }
+
     /// `float(x)`: a string is read as Go's `strconv.ParseFloat` reads it
     /// ([`go_numbers::parse_float`]); anything else goes to the standard `float`.
     fn float<'v>(

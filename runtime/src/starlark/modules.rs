@@ -210,8 +210,10 @@ fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
 /// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
 /// ytt, so its maps come out with sorted keys and its numbers as floats.
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
-    let raw = crate::yaml::parse::parse_file("", text, false)
-        .map_err(|e| anyhow::anyhow!("{what}.decode: yaml: line {}: {}", e.line, e.message))?;
+    // The text becomes a Starlark value: it nests as deep as those may.
+    let depth = crate::yaml::parse::budget::Depth::starlark_values();
+    let raw = crate::yaml::parse::parse_file_within("", text, false, depth)
+        .map_err(|e| anyhow::anyhow!("{what}.decode: {}", e.detail()))?;
     if what == "yaml" && raw.docs.len() > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }
@@ -434,7 +436,10 @@ fn regex_error_at(text: &str) -> Option<String> {
     let at = lines[carets].find('^')?;
     let part = code.get(at..at + lines[carets].trim().len())?;
     let kind = lines.iter().rev().find_map(|l| l.strip_prefix("error: "))?;
-    let go = if kind.starts_with("unrecognized escape sequence") {
+    // A back-reference (`\1`) is an escape Go does not know.
+    let go = if kind.starts_with("unrecognized escape sequence")
+        || kind.starts_with("backreferences are not supported")
+    {
         "invalid escape sequence"
     } else if kind.starts_with("invalid character class range") {
         "invalid character class range"

@@ -24,7 +24,8 @@ pub(super) enum GaveUp {
 }
 
 /// Reads `src` (without its byte-order mark).
-pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
+/// Collections nest up to `max_depth` levels.
+pub(super) fn read(src: &str, strict: bool, max_depth: usize) -> Result<Read, GaveUp> {
     if !plain_characters(src) {
         return Err(GaveUp::NeedsFullReader);
     }
@@ -39,6 +40,7 @@ pub(super) fn read(src: &str, strict: bool) -> Result<Read, GaveUp> {
         open_items: Vec::new(),
         strict,
         depth: 0,
+        max_depth,
         too_deep: None,
     };
     let Some((docs, first_explicit)) = reader.documents() else {
@@ -116,6 +118,8 @@ struct Reader<'s> {
     strict: bool,
     /// How many collections enclose `pos`.
     depth: u32,
+    /// The depth budget.
+    max_depth: usize,
     /// The line of the collection that went past the depth budget.
     too_deep: Option<u32>,
 }
@@ -312,7 +316,7 @@ impl<'s> Reader<'s> {
     /// Reads the items of a collection with `read`, which pushes them on `open_items`; gives up
     /// when collections nest too deeply.
     fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<Vec<RawNode>> {
-        if self.depth as usize >= super::parse::budget::max_depth() {
+        if self.depth as usize >= self.max_depth {
             self.too_deep = Some(self.line);
             return None;
         }

@@ -82,6 +82,8 @@ pub(super) struct Builder<'a> {
     strict: bool,
     /// Collections open around the node being read.
     depth: usize,
+    /// The depth budget.
+    max_depth: budget::Depth,
     /// Nodes copied by aliases so far.
     alias_nodes: usize,
     pub(super) first_explicit: bool,
@@ -102,13 +104,12 @@ pub(super) struct Builder<'a> {
 }
 
 /// The depth budget's error, for the collection on `line`.
-pub(super) fn too_deep(line: u32) -> SyntaxError {
+pub(super) fn too_deep(line: u32, depth: budget::Depth) -> SyntaxError {
     SyntaxError {
         line,
         message: format!(
             "collections nested deeper than {} levels (raise the budget with {})",
-            budget::max_depth(),
-            budget::DEPTH_VAR
+            depth.levels, depth.var
         ),
         strict: None,
     }
@@ -123,7 +124,12 @@ fn line_of(span: &Span) -> u32 {
 }
 
 impl<'a> Builder<'a> {
-    pub(super) fn new(events: Events<'a>, chars: &'a [char], strict: bool) -> Self {
+    pub(super) fn new(
+        events: Events<'a>,
+        chars: &'a [char],
+        strict: bool,
+        max_depth: budget::Depth,
+    ) -> Self {
         Builder {
             events,
             chars,
@@ -133,6 +139,7 @@ impl<'a> Builder<'a> {
             strict,
             first_explicit: false,
             depth: 0,
+            max_depth,
             alias_nodes: 0,
             open_anchors: Vec::new(),
             decode_error: None,
@@ -179,7 +186,7 @@ impl<'a> Builder<'a> {
                 line: e.marker().line() as u32,
                 message: format!(
                     "{SAPHYR_FLOW_LIMIT}: the limit of the full YAML reader, which this file needs (the depth budget, {} levels, applies where the fast reader can take the file: no anchors, aliases or tags)",
-                    budget::max_depth()
+                    self.max_depth.levels
                 ),
                 strict: None,
             }),
@@ -257,8 +264,8 @@ impl<'a> Builder<'a> {
         let collection = matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..));
         if collection {
             self.depth += 1;
-            if self.depth > budget::max_depth() {
-                return Err(too_deep(line_of(&span)));
+            if self.depth > self.max_depth.levels {
+                return Err(too_deep(line_of(&span), self.max_depth));
             }
         }
         let value = self.value_at_depth(ev, span);
@@ -470,8 +477,8 @@ impl<'a> Builder<'a> {
     /// last if that is a map or an alias to one: only the last item's decoding errors count.
     fn merged_sequence(&mut self, anchor: usize, span: &Span) -> Result<RawValue, SyntaxError> {
         self.depth += 1;
-        if self.depth > budget::max_depth() {
-            return Err(too_deep(line_of(span)));
+        if self.depth > self.max_depth.levels {
+            return Err(too_deep(line_of(span), self.max_depth));
         }
         let earlier = self.decode_error.take();
         let mut last = None;

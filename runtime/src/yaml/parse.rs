@@ -133,7 +133,17 @@ impl SyntaxError {
 /// Parses `src` as a multi-document YAML file named `name`; a map key that is a collection is
 /// an error.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
-    let mut file = parse_file_keeping_key_errors(name, src, strict)?;
+    parse_file_within(name, src, strict, budget::Depth::files())
+}
+
+/// [`parse_file`] with collections nested up to `depth` rather than the files' budget.
+pub fn parse_file_within(
+    name: &str,
+    src: &str,
+    strict: bool,
+    depth: budget::Depth,
+) -> Result<RawFile, SyntaxError> {
+    let mut file = read_file(name, src, strict, depth)?;
     match file.non_scalar_key.take() {
         Some(e) => Err(e),
         None => Ok(file),
@@ -151,15 +161,25 @@ pub fn parse_file_keeping_key_errors(
     src: &str,
     strict: bool,
 ) -> Result<RawFile, SyntaxError> {
+    read_file(name, src, strict, budget::Depth::files())
+}
+
+/// [`parse_file_keeping_key_errors`] with collections nested up to `depth`.
+fn read_file(
+    name: &str,
+    src: &str,
+    strict: bool,
+    depth: budget::Depth,
+) -> Result<RawFile, SyntaxError> {
     // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
     let skipped = leading_document_ends(src)?;
     let src = skipped.as_deref().unwrap_or(src);
-    let read = match super::block::read(src, strict) {
+    let read = match super::block::read(src, strict, depth.levels) {
         Ok(read) => read,
-        Err(GaveUp::TooDeep { line }) => return Err(too_deep(line)),
-        Err(GaveUp::NeedsFullReader) => read_with_saphyr(src, strict)?,
+        Err(GaveUp::TooDeep { line }) => return Err(too_deep(line, depth)),
+        Err(GaveUp::NeedsFullReader) => read_with_saphyr(src, strict, depth)?,
     };
     let Read {
         mut docs,
@@ -265,12 +285,17 @@ pub(super) struct Read {
 
 /// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
 /// libyaml (and so go-yaml) reads.
-pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxError> {
+pub(super) fn read_with_saphyr(
+    src: &str,
+    strict: bool,
+    depth: budget::Depth,
+) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
     let mut builder = Builder::new(
         Events::Saphyr(Box::new(Parser::new_from_str(src))),
         &chars,
         strict,
+        depth,
     );
     let mut docs = builder.documents();
     // go-yaml's error where libyaml finds one (saphyr-parser stops elsewhere, and reads some
@@ -287,7 +312,7 @@ pub(super) fn read_with_saphyr(src: &str, strict: bool) -> Result<Read, SyntaxEr
     // scalar (`"a<NEL>b"` is `a b`), and text to saphyr-parser (YAML 1.2).
     if docs.is_err() || src.contains('\u{85}') {
         if let Some(events) = super::libyaml_events::read(src) {
-            builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict);
+            builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             docs = builder.documents();
         }
     }
@@ -342,6 +367,34 @@ pub mod budget {
     pub fn max_depth() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(DEPTH_VAR, DEFAULT_MAX_DEPTH))
+    }
+
+    /// How deep a reader nests collections, and the variable that raises it (its error names
+    /// both).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Depth {
+        pub levels: usize,
+        pub var: &'static str,
+    }
+
+    impl Depth {
+        /// Files and flags' values: [`max_depth`].
+        pub fn files() -> Depth {
+            Depth {
+                levels: max_depth(),
+                var: DEPTH_VAR,
+            }
+        }
+
+        /// Text that `yaml.decode` makes a Starlark value: as deep as such values go
+        /// ([`max_value_depth`]; ytt decodes 20,000 levels in 7 s, and runs past a minute on
+        /// 100,000).
+        pub fn starlark_values() -> Depth {
+            Depth {
+                levels: max_value_depth(),
+                var: VALUE_DEPTH_VAR,
+            }
+        }
     }
 
     /// Starlark values nested in one another (lists of lists...), as templates make them and
