@@ -643,11 +643,9 @@ fn merge_map_item(
                 // A map read from YAML may hold a key twice: each of its items matches.
                 Some(second) => {
                     matched.extend(by_key);
-                    let mut next = Some(second);
-                    while let Some(i) = next {
-                        matched.push(i);
-                        next = index.find_repeat(entries, key, i);
-                    }
+                    matched.extend(std::iter::successors(Some(second), |&i| {
+                        index.find_repeat(entries, key, i)
+                    }));
                     &matched
                 }
                 None => by_key.as_slice(),

@@ -167,10 +167,7 @@ fn collect(
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    let anns = node_annotations(node, file, overlay_from)?;
-    if !anns.is_empty() {
-        out.by_node.push((*index, anns));
-    }
+    record_annotations(node, file, overlay_from, *index, out)?;
     *index += 1;
     if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
         for item in items {
@@ -190,15 +187,27 @@ fn collect_document(
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    let anns = node_annotations(doc, file, overlay_from)?;
-    if !anns.is_empty() {
-        out.by_node.push((*index, anns));
-    }
+    record_annotations(doc, file, overlay_from, *index, out)?;
     *index += if last {
         1
     } else {
         crate::yaml::parse::node_count(&doc.value)
     };
+    Ok(())
+}
+
+/// Keeps the annotations of `node`, the node numbered `index`, if it has any.
+fn record_annotations(
+    node: &RawNode,
+    file: FileName,
+    overlay_from: Option<u32>,
+    index: usize,
+    out: &mut Annotations,
+) -> Result<(), (u32, String)> {
+    let anns = node_annotations(node, file, overlay_from)?;
+    if !anns.is_empty() {
+        out.by_node.push((index, anns));
+    }
     Ok(())
 }
 
