@@ -409,8 +409,16 @@ fn to_template_error(
         let before = s.file.source().get(..s.span.begin().get() as usize)?;
         parse_error::call_order_wording(&raw, before)
     });
+    // An `end` name that ytt's scanner reads as an outdent (a `def` here).
+    let outdent = e
+        .span()
+        .filter(|_| parsing)
+        .and_then(|s| program.outdent_at(s.resolve_span().begin.line, s.source_span()));
     // starlark-go places a syntax error at the end of a line on the next line.
-    let next = usize::from(parsing && parse_error::at_newline(&raw));
+    let next = usize::from(match outdent {
+        Some(o) => o.ends_line.is_some(),
+        None => parsing && parse_error::at_newline(&raw),
+    });
     let mut message = order.unwrap_or_else(|| error_message(e));
     let mut quote = None;
     let line = e.span().map(|s| {
@@ -419,6 +427,9 @@ fn to_template_error(
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
+        if let Some(Some(Some(next_line))) = outdent.map(|o| o.ends_line) {
+            return next_line;
+        }
         // Where ytt's generated code differs in order, the first token of a line is another.
         let code = program.source.lines().nth(gen_line).unwrap_or("");
         let indent = code.len() - code.trim_start().len();
@@ -456,6 +467,14 @@ fn to_template_error(
         });
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
+        }
+        if outdent.is_some() {
+            message = if raw.ends_with(", expected identifier") {
+                // starlark-go's parser wants a name after `.` (or `def`, `for`).
+                "not an identifier".to_string()
+            } else {
+                message.replacen("got def,", "got outdent,", 1)
+            };
         }
         // The crate's parser meets a newline at the end of a file inside brackets, where
         // starlark-go meets the end of the file.

@@ -32,9 +32,31 @@ pub struct Program {
     /// Generated lines (0-based, ascending) whose errors quote this text rather than their
     /// template line: the code of a text template, as ytt quotes it.
     pub quoted: Vec<(usize, Box<str>)>,
+    /// Where a `def` stands for an `end` name that ytt's scanner reads as an outdent
+    /// ([`super::lexer::end_name`]), by generated line (ascending).
+    pub outdents: Vec<Outdent>,
+}
+
+/// An `end` name read as an outdent, made `def` on generated line `gen_line` (0-based).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outdent {
+    pub gen_line: usize,
+    /// The `end` ended its line: the scanner reads the newline with it, so a syntax error at
+    /// the outdent stands where the template's next line of code, annotation or node is
+    /// (`Some(line)`), or where the file ends (`None`).
+    pub ends_line: Option<Option<u32>>,
 }
 
 impl Program {
+    /// The outdent a syntax error at `token` on generated line `gen_line` is starlark-go's at.
+    pub fn outdent_at(&self, gen_line: usize, token: &str) -> Option<&Outdent> {
+        let i = self
+            .outdents
+            .binary_search_by_key(&gen_line, |o| o.gen_line)
+            .ok()?;
+        (token == "def").then(|| &self.outdents[i])
+    }
+
     /// What an error on generated line `gen_line` quotes in place of its template line.
     pub fn quoted_at(&self, gen_line: usize) -> Option<&str> {
         let i = self.quoted.binary_search_by_key(&gen_line, |q| q.0).ok()?;
@@ -137,6 +159,9 @@ struct Compiler {
     out: String,
     line_map: Vec<u32>,
     quoted: Vec<(usize, Box<str>)>,
+    outdents: Vec<Outdent>,
+    /// An outdent ended its line and waits for the template's next line.
+    outdent_waits: bool,
     nodes: Vec<NodeInfo>,
     blocks: Vec<Block>,
     frames: Vec<Frame>,
@@ -208,6 +233,8 @@ impl Compiler {
             out: String::new(),
             line_map: Vec::new(),
             quoted: Vec::new(),
+            outdents: Vec::new(),
+            outdent_waits: false,
             nodes: Vec::new(),
             blocks: Vec::new(),
             frames: Vec::new(),
@@ -223,6 +250,7 @@ impl Compiler {
             line_map: self.line_map,
             nodes: self.nodes,
             quoted: self.quoted,
+            outdents: self.outdents,
         }
     }
 
@@ -297,6 +325,7 @@ impl Compiler {
         let mut annotations = Vec::new();
         for comment in before.iter().copied() {
             if comment.is_annotation() {
+                self.reached(comment.line);
                 annotations.push(comment);
             } else {
                 self.close_frames_not_ancestors_of(path, comment.line)?;
@@ -311,6 +340,7 @@ impl Compiler {
                 value_expr = Some(comment);
             }
         }
+        self.reached(node.line);
         self.close_frames_not_ancestors_of(path, node.line)?;
 
         let id = self.nodes.len();
@@ -355,7 +385,8 @@ impl Compiler {
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
                 // syntax error.
-                self.emit(expr.line, depth, &format!("__ytt_set(({code}))"));
+                let set = self.end_as_outdent(expr.line, &format!("__ytt_set(({code}))"))?;
+                self.emit(expr.line, depth, &set);
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             self.templated_text(node.line, text, "__ytt_set")?;
@@ -530,8 +561,41 @@ impl Compiler {
         Ok(())
     }
 
+    /// `text`, a line of code starting outside strings, with an `end` name that ytt reads as an
+    /// outdent made `def`: no expression or statement takes a `def` there, so the parser stops
+    /// at it as starlark-go's stops at the outdent (and the error's words are made its, see
+    /// [`Program::outdent_at`]). With no block open, ytt's `unexpected end`.
+    fn end_as_outdent(&mut self, line: u32, text: &str) -> Result<String, CompileError> {
+        let Some((at, last)) = super::lexer::end_name(text) else {
+            return Ok(text.to_string());
+        };
+        if self.blocks.is_empty() {
+            return Err(CompileError {
+                past_line: last,
+                ..CompileError::new(line, UNEXPECTED_END)
+            });
+        }
+        self.outdents.push(Outdent {
+            gen_line: self.line_map.len(),
+            ends_line: last.then_some(None),
+        });
+        self.outdent_waits = last;
+        Ok(format!("{}def{}", &text[..at], &text[at + 3..]))
+    }
+
+    /// The template's next line of code, annotation or node is `line`: where an outdent that
+    /// ended its line waits.
+    fn reached(&mut self, line: u32) {
+        if std::mem::take(&mut self.outdent_waits) {
+            if let Some(o) = self.outdents.last_mut() {
+                o.ends_line = Some(Some(line));
+            }
+        }
+    }
+
     fn code(&mut self, comment: &Comment) -> Result<(), CompileError> {
         let line = comment.line;
+        self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
         let in_string = self.scanner.in_string();
         let scanned = self.scanner.scan(text);
@@ -541,7 +605,8 @@ impl Compiler {
                 if in_string {
                     self.out.push_str(text);
                 } else {
-                    self.out.push_str(&rename_assert(text));
+                    let text = self.end_as_outdent(line, text)?;
+                    self.out.push_str(&rename_assert(&text));
                 }
                 self.out.push('\n');
                 self.line_map.push(line);
@@ -621,7 +686,7 @@ impl Compiler {
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_assert(stmt);
+                let stmt = rename_assert(&self.end_as_outdent(line, stmt)?);
                 if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.
@@ -714,86 +779,4 @@ pub fn source_name(name: &str) -> &str {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::yaml::parse::parse_file;
-
-    fn compile_src(src: &str) -> Program {
-        compile(&parse_file("t.yml", src, false).unwrap()).unwrap()
-    }
-
-    #[test]
-    fn plain_yaml_becomes_builder_calls() {
-        let p = compile_src("a: 1\nb:\n  c: 2\n");
-        assert_eq!(
-            p.source,
-            "__ytt_start(0)\n__ytt_start(1)\n__ytt_end()\n__ytt_start(2)\n__ytt_start(3)\n__ytt_end()\n__ytt_end()\n__ytt_end()\n"
-        );
-        assert_eq!(p.nodes.len(), 4);
-    }
-
-    #[test]
-    fn for_loops_wrap_their_nodes_and_end_closes() {
-        let p = compile_src("a:\n#@ for i in range(2):\n- #@ i\n#@ end\nb: 1\n");
-        assert!(
-            p.source.contains(
-                "for i in range(2):\n  __ytt_start(2)\n  __ytt_set((i))\n  __ytt_end()\n"
-            ),
-            "{}",
-            p.source
-        );
-    }
-
-    #[test]
-    fn for_end_shorthand_closes_after_one_node() {
-        let p = compile_src("a:\n  #@ for/end x in [1]:\n  - #@ x\nb: 2\n");
-        assert!(p.source.contains("for x in [1]:\n  __ytt_start(2)\n  __ytt_set((x))\n  __ytt_end()\n__ytt_end()\n__ytt_start(3)"), "{}", p.source);
-    }
-
-    #[test]
-    fn fragment_functions_capture_yaml() {
-        let p = compile_src("#@ def f():\nk: v\n#@ end\n---\nx: #@ f()\n");
-        assert!(
-            p.source
-                .starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_start()\n  __ytt_start(1)\n"),
-            "{}",
-            p.source
-        );
-        assert!(
-            p.source.contains("  return __ytt_ctx_end(None)\n"),
-            "{}",
-            p.source
-        );
-    }
-
-    #[test]
-    fn annotations_are_calls_with_packed_arguments() {
-        let p = compile_src("#@schema/validation min=1, max=assert.x\nk: 2\n");
-        assert!(
-            p.source
-                .contains("__ytt_ann(\"schema/validation\", 1, __ytt_pack(min=1, max=assert_.x))"),
-            "{}",
-            p.source
-        );
-    }
-
-    #[test]
-    fn unbalanced_end_is_an_error() {
-        let e = compile(&parse_file("t.yml", "a: 1\n#@ end\n", false).unwrap()).unwrap_err();
-        assert!(e.message.contains("end"), "{e:?}");
-        let e = compile(&parse_file("t.yml", "#@ if True:\na: 1\n", false).unwrap()).unwrap_err();
-        assert!(e.message.contains("end"), "{e:?}");
-    }
-
-    #[test]
-    fn star_files_use_end_blocks() {
-        let p =
-            compile_starlark("def f(x):\n  if x:\n    return 1\n  end\n  return 2\nend\n").unwrap();
-        assert!(
-            p.source
-                .contains("  if x:\n    return __ytt_ctx_end((1))\n"),
-            "{}",
-            p.source
-        );
-    }
-}
+mod tests;

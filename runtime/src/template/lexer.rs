@@ -210,6 +210,38 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
     }
 }
 
+/// The name `end` in a line of code that starts outside strings: ytt's scanner reads every
+/// `end` name as the end of a block (an outdent), wherever it stands, inside brackets or after
+/// a `;` as well as at the start of a statement. The byte offset of the first one, and whether
+/// only blanks and a comment follow it on the line (its newline is then read with it).
+pub fn end_name(code: &str) -> Option<(usize, bool)> {
+    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
+    let mut string: Option<char> = None;
+    let mut chars = code.char_indices();
+    let mut previous = ' ';
+    while let Some((i, c)) = chars.next() {
+        match string {
+            Some(_) if c == '\\' => {
+                chars.next();
+            }
+            Some(q) if c == q => string = None,
+            Some(_) => {}
+            None if c == '"' || c == '\'' => string = Some(c),
+            None if c == '#' => return None,
+            None if code[i..].starts_with("end") && !ident_char(previous) => {
+                let after = &code[i + 3..];
+                if !after.starts_with(ident_char) {
+                    let last = without_comment(after).trim().is_empty();
+                    return Some((i, last));
+                }
+            }
+            None => {}
+        }
+        previous = c;
+    }
+    None
+}
+
 /// Renames an identifier outside strings, comments and attribute accesses (`x.assert` stays).
 pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
     if !code.contains(from) {
@@ -366,6 +398,16 @@ mod tests {
             CodeLine::Continuation { opens_block: false }
         );
         assert_eq!(s.scan("z = 1"), CodeLine::Statement { opens_block: false });
+    }
+
+    #[test]
+    fn end_names_anywhere_in_code() {
+        assert_eq!(end_name("x = [1, end"), Some((8, true)));
+        assert_eq!(end_name("x = 1; end # c"), Some((7, true)));
+        assert_eq!(end_name("end )"), Some((0, false)));
+        assert_eq!(end_name("x = a.end + 1"), Some((6, false)));
+        assert_eq!(end_name("x = 'end' # end"), None);
+        assert_eq!(end_name("ends = endless + _end + end2"), None);
     }
 
     #[test]
