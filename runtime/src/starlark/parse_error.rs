@@ -36,7 +36,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     let (got, want) = rest
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
-    let got = token(got)?;
+    let mut got = token(got)?;
+    if outdent_keyword(&got, line, before) {
+        got = "outdent".into();
+    }
     if matches!(got.as_str(), "')'" | "']'" | "'}'")
         && before.is_some_and(|b| open_brackets(b).is_empty())
     {
@@ -48,6 +51,12 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
         "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
+        // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
+        "symbol ')'"
+            if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
+        {
+            "primary expression".to_string()
+        }
         w => quoted_symbol(w.strip_prefix("symbol ")?)?.to_string(),
     };
     let message = format!("got {got}, want {want}");
@@ -65,6 +74,21 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         Some(h) => format!("{message} (hint: {h})"),
         None => message,
     })
+}
+
+/// Whether the keyword `got` at the end of `before` on the code `line` is one that ytt's
+/// block scanner reads as an outdent before it: `elif`, and `else` followed by `:` (where the
+/// crate's parser refuses them, inside brackets, starlark-go's refuses the outdent).
+fn outdent_keyword(got: &str, line: &str, before: Option<&str>) -> bool {
+    let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
+    let rest = line.get(column..).unwrap_or("");
+    match got {
+        "elif" => true,
+        "else" => rest
+            .strip_prefix("else")
+            .is_some_and(|r| r.trim_start().starts_with(':')),
+        _ => false,
+    }
 }
 
 /// ytt's hint for a template error whose operator is bitwise where a logical one was meant
@@ -136,6 +160,30 @@ fn token(what: &str) -> Option<String> {
         "keyword" => text.strip_prefix('\'')?.strip_suffix('\'')?.to_string(),
         _ => return None,
     })
+}
+
+/// Whether starlark-go's parser ends a list of expressions at the token `got` (after a `,`
+/// it wants another expression before anything else).
+fn ends_expression_list(got: &str) -> bool {
+    matches!(
+        got,
+        "')'" | "']'" | "'}'" | "'='" | "';'" | "newline" | "end of file"
+    )
+}
+
+/// Whether `code` ends, past blanks and comments, in a `,` inside parentheses that are not a
+/// call's or a `def`'s (a tuple).
+fn after_comma_in_parentheses(code: &str) -> bool {
+    let open = open_brackets(code);
+    if open.last().is_none_or(|&at| code.as_bytes()[at] != b'(') || in_argument_list(code) {
+        return false;
+    }
+    let last = code
+        .lines()
+        .rev()
+        .map(|l| crate::template::lexer::without_comment(l).trim_end())
+        .find(|l| !l.is_empty());
+    last.is_some_and(|l| l.ends_with(','))
 }
 
 /// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s
