@@ -77,11 +77,17 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
 }
 
 /// Whether the keyword `got` at the end of `before` on the code `line` is one that ytt's
-/// block scanner reads as an outdent before it: `elif`, and `else` followed by `:` (where the
-/// crate's parser refuses them, inside brackets, starlark-go's refuses the outdent).
+/// block scanner reads as an outdent before it, `elif` or `else` followed by `:`, in the middle
+/// of a statement, where starlark-go's parser refuses the outdent (at the start of a line it
+/// takes the outdent and refuses the keyword).
 fn outdent_keyword(got: &str, line: &str, before: Option<&str>) -> bool {
     let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
     let rest = line.get(column..).unwrap_or("");
+    let starts_statement = line.get(..column).is_some_and(|l| l.trim().is_empty())
+        && before.is_none_or(|b| open_brackets(b).is_empty());
+    if starts_statement {
+        return false;
+    }
     match got {
         "elif" => true,
         "else" => rest
