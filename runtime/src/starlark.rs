@@ -419,10 +419,19 @@ fn to_template_error(
         Some(o) => o.ends_line.is_some(),
         None => parsing && parse_error::at_newline(&raw),
     });
+    // starlark-go places a conditional without `else` at its `if`.
+    let if_line = e
+        .span()
+        .filter(|_| parsing && parse_error::missing_else(&raw))
+        .and_then(|s| {
+            parse_error::last_if_line(s.file.source().get(..s.span.begin().get() as usize)?)
+        });
     let mut message = order.unwrap_or_else(|| error_message(e));
     let mut quote = None;
     let line = e.span().map(|s| {
-        let gen_line = s.resolve_span().begin.line + next + error_line(s, &message, parsing);
+        let gen_line = if_line.unwrap_or_else(|| {
+            s.resolve_span().begin.line + next + error_line(s, &message, parsing)
+        });
         quote = program.quoted_at(gen_line).map(Box::from);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
@@ -433,7 +442,8 @@ fn to_template_error(
         // Where ytt's generated code differs in order, the first token of a line is another.
         let code = program.source.lines().nth(gen_line).unwrap_or("");
         let indent = code.len() - code.trim_start().len();
-        let line_start = next == 1 || (parsing && s.resolve_span().begin.column == indent);
+        let line_start = if_line.is_none()
+            && (next == 1 || (parsing && s.resolve_span().begin.column == indent));
         if !line_start {
             line
         } else {

@@ -120,7 +120,7 @@ pub(super) fn at_newline(msg: &str) -> bool {
 }
 
 /// Whether `msg` is the crate's error for `x if c` without `else`, whatever token follows.
-fn missing_else(msg: &str) -> bool {
+pub(super) fn missing_else(msg: &str) -> bool {
     msg.starts_with("Parse error: unexpected ") && msg.ends_with(", expected keyword 'else'")
 }
 
@@ -166,6 +166,40 @@ fn token(what: &str) -> Option<String> {
         "keyword" => text.strip_prefix('\'')?.strip_suffix('\'')?.to_string(),
         _ => return None,
     })
+}
+
+/// The line (0-based) of the last keyword `if` in `code`, outside strings and comments:
+/// where starlark-go places a conditional expression without `else`, whichever line the token
+/// that lacks the `else` stands on (inside brackets, the next line's).
+pub(super) fn last_if_line(code: &str) -> Option<usize> {
+    let bytes = code.as_bytes();
+    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let (mut line, mut found, mut i) = (0, None, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            q @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'#' => {
+                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'\n' => line += 1,
+            b'i' if bytes.get(i + 1) == Some(&b'f')
+                && (i == 0 || !ident(bytes[i - 1]))
+                && bytes.get(i + 2).is_none_or(|&b| !ident(b)) =>
+            {
+                found = Some(line);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
 }
 
 /// Whether starlark-go's parser ends a list of expressions at the token `got` (after a `,`
