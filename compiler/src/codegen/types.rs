@@ -12,6 +12,7 @@ use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
 use super::ir::{float, IrTokens};
+use super::comment_text;
 use super::names::{field_name, type_name, type_names, Scope};
 
 pub struct TypeGen<'a> {
@@ -46,9 +47,10 @@ fn doc_attr(t: &Type) -> TokenStream {
     if let Some(dep) = &t.doc.deprecated {
         lines.push(format!("Deprecated: {dep}"));
     }
-    let lines = lines.iter().map(|l| format!(" {l}"));
+    let lines = lines.iter().map(|l| comment_text(&format!(" {l}")));
     quote! { #(#[doc = #lines])* }
 }
+
 
 /// Every map type under `t` with its path's name segments (see [`type_names`]).
 fn map_paths(t: &Type, segments: Vec<String>, out: &mut Vec<(*const Type, Vec<String>)>) {
@@ -234,7 +236,7 @@ impl<'a> TypeGen<'a> {
             let fname = ident(&scope.claim(field_name(&key)));
             let fty = self.rust_type(&f.ty);
             let doc = doc_attr(&f.ty);
-            let key_doc = format!(" YAML key: `{key}`.");
+            let key_doc = comment_text(&format!(" YAML key: `{key}`."));
             let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() {
                 quote! { #[doc = ""] }
             } else {
@@ -315,7 +317,7 @@ impl<'a> TypeGen<'a> {
         let name = self.names[&(t as *const Type)].clone();
         let rt = self.rt;
         let decls = variants.iter().map(|(value, v)| {
-            let doc = format!(" YAML value: `{value}`.");
+            let doc = comment_text(&format!(" YAML value: `{value}`."));
             let rename = match self.serde {
                 true => quote! { #[serde(rename = #value)] },
                 false => quote! {},
