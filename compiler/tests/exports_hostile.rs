@@ -82,7 +82,10 @@ fn hostile_keys_and_texts_keep_every_export_whole() {
     let md = schemac(dir.path(), &["inspect", "schema.yml", "-o", "markdown"]);
     assert!(!md.contains('\r'), "{md:?}");
     // (A key is a code span, where HTML is text.)
-    assert!(!md.contains("<script>alert") && !md.contains("</code> \\|"), "{md}");
+    assert!(
+        !md.contains("<script>alert") && !md.contains("</code> \\|"),
+        "{md}"
+    );
     let rows: Vec<&str> = md
         .lines()
         .skip_while(|l| !l.starts_with("| Key "))

@@ -26,7 +26,15 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules", "fragments", "names", "wide", "hostile"] {
+    for case in [
+        "web",
+        "keys",
+        "rules",
+        "fragments",
+        "names",
+        "wide",
+        "hostile",
+    ] {
         check_snapshot(case);
     }
 }

@@ -11,8 +11,8 @@ use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
-use super::ir::{float, IrTokens};
 use super::comment_text;
+use super::ir::{float, IrTokens};
 use super::names::{field_name, type_name, type_names, Scope};
 
 pub struct TypeGen<'a> {
@@ -50,7 +50,6 @@ fn doc_attr(t: &Type) -> TokenStream {
     let lines = lines.iter().map(|l| comment_text(&format!(" {l}")));
     quote! { #(#[doc = #lines])* }
 }
-
 
 /// Every map type under `t` with its path's name segments (see [`type_names`]).
 fn map_paths(t: &Type, segments: Vec<String>, out: &mut Vec<(*const Type, Vec<String>)>) {
