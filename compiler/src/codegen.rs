@@ -274,6 +274,29 @@ pub fn lowering(compiled: &Compiled, opts: &CodegenOptions) -> crate::rules::Low
 }
 
 /// Formats generated tokens as a Rust file.
+/// Text for a comment of generated code (a header's `//` line, a doc comment, which the code
+/// is printed with as `///`), with what rustc refuses there written as Rust escapes: control
+/// characters (a bare CR is an error, a newline would end the comment) and the characters
+/// that change the direction of text (refused by `text_direction_codepoint_in_comment`, a
+/// lint that is an error by default).
+pub fn comment_text(text: &str) -> String {
+    const DIRECTION: &[char] = &[
+        '\u{061C}', '\u{200E}', '\u{200F}', '\u{202A}', '\u{202B}', '\u{202C}', '\u{202D}',
+        '\u{202E}', '\u{2066}', '\u{2067}', '\u{2068}', '\u{2069}',
+    ];
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if DIRECTION.contains(&c) {
+            out.extend(c.escape_unicode());
+        } else if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 pub fn to_source(tokens: TokenStream, header: &str) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse: {e}"))?;

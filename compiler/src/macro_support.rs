@@ -114,7 +114,12 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     }
     let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter)
         .and_then(|loaded| match &loaded.schema {
-            Some(schema) => crate::codegen::budget::check(schema).map(|()| loaded),
+            Some(schema) => crate::codegen::budget::check(schema)
+                .and_then(|()| match opts.serde {
+                    true => crate::codegen::names::check_serde_names(schema),
+                    false => Ok(()),
+                })
+                .map(|()| loaded),
             None => Ok(loaded),
         })
         .map_err(|e| {

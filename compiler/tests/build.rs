@@ -224,6 +224,20 @@ fn hostile_keys_and_defaults_build() {
         validator.args(args);
         assert_eq!(output(validator, &dir), output(check, &dir), "{args:?}");
     }
+    // An argument that is not UTF-8 is the flags' error, as in `check` (the validator's `main`
+    // looked for `--version` with `std::env::args`, which panics on one).
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bad = std::ffi::OsStr::from_bytes(b"\xff");
+        let mut check = schemac();
+        check.args(["check", "-f", "schema.yml"]).arg(bad);
+        let mut validator = Command::new(dir.join("hostile"));
+        validator.arg(bad);
+        let answer = output(validator, &dir);
+        assert_eq!(answer, output(check, &dir));
+        assert_eq!(answer.0, 1, "{}", answer.2);
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -265,6 +279,18 @@ fn outputs_that_cannot_be_written_leave_nothing_behind() {
         gen.args(["gen", "schema.yml", "-o", &format!("{out}.rs")]);
         let (rc, _, err) = output(gen, &dir);
         assert_eq!(rc, 1, "{err}");
+    }
+    // A path that names no file: refused before anything is compiled (`-o ''` compiled, then
+    // failed to rename).
+    for out in ["", "file/.."] {
+        for cmd in ["build", "gen"] {
+            let mut c = schemac();
+            c.args([cmd, "schema.yml", "-o", out]);
+            let (rc, _, err) = output(c, &dir);
+            assert_eq!(rc, 1, "{err}");
+            assert!(err.contains("the path names no file"), "{err}");
+            assert!(!err.contains("compile:"), "nothing is compiled: {err}");
+        }
     }
     // A directory in the way of the output: the binary cannot replace it.
     std::fs::create_dir(dir.join("taken")).unwrap();

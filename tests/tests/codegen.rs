@@ -26,7 +26,15 @@ fn check_snapshot(case: &str) {
 #[test]
 fn snapshots() {
     // One test, so the working-directory change above is never concurrent.
-    for case in ["web", "keys", "rules", "fragments", "names", "wide"] {
+    for case in [
+        "web",
+        "keys",
+        "rules",
+        "fragments",
+        "names",
+        "wide",
+        "hostile",
+    ] {
         check_snapshot(case);
     }
 }
@@ -51,6 +59,11 @@ pub mod generated {
     }
     pub mod wide {
         include!("../fixtures/codegen/wide.rs");
+    }
+    /// Keys that are Rust keywords, collide once converted, are not strings or hold
+    /// characters a comment cannot (CR, NUL, direction changes); maps named as prelude types.
+    pub mod hostile {
+        include!("../fixtures/codegen/hostile.rs");
     }
 }
 

@@ -50,3 +50,22 @@ fn one_of_enums_take_the_yaml_values_as_serde_names() {
     assert_eq!(server.protocol, names::Protocol::TcpV2);
     assert!(serde_json::from_str::<names::Server>(r#"{"protocol": "SCTP"}"#).is_err());
 }
+
+#[allow(dead_code)]
+mod hostile {
+    schemac_macros::include_schema!("fixtures/codegen/hostile.yml", serde = "true");
+}
+
+/// Through the macro (tokens, not printed code) too, keys that are keywords or hold CR, NUL
+/// and direction changes make a type that compiles and round-trips.
+#[test]
+fn hostile_keys_round_trip_through_the_macro() {
+    let defaults = hostile::DataValues::default();
+    assert_eq!(defaults.r#type, 1);
+    assert_eq!(defaults.described, "\u{202e} \r \0");
+    let json = serde_json::to_string(&defaults).unwrap();
+    let back: hostile::DataValues = serde_json::from_str(&json).unwrap();
+    assert_eq!(back, defaults);
+    let loaded = hostile::DataValues::from_yaml_str("dir: \"up\u{202e}\"\n").unwrap();
+    assert_eq!(loaded.dir, hostile::Dir::Up);
+}

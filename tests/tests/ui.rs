@@ -28,5 +28,6 @@ fn ui() {
     t.compile_fail("ui/bad_annotation.rs");
     t.compile_fail("ui/bad_rule.rs");
     t.compile_fail("ui/starlark_syntax.rs");
+    t.compile_fail("ui/serde_keys_alike.rs");
     t.pass("ui/pass_typed_api.rs");
 }

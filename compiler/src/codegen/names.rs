@@ -154,6 +154,41 @@ pub fn type_names(
     out
 }
 
+/// With serde's derives, each field is named by its YAML key's text: two keys of one map
+/// whose texts are the same (`true` and `"true"`, `1` and `"1"`) would make a type that writes
+/// the name twice and refuses its own output (`duplicate field`). Such a schema is refused,
+/// at the second key's value.
+pub fn check_serde_names(
+    t: &schemac_runtime::schema::Type,
+) -> Result<(), schemac_runtime::error::CheckError> {
+    use schemac_runtime::schema::Kind;
+    match &t.kind {
+        Kind::Map(fields) => {
+            let mut seen: HashMap<String, &schemac_runtime::value::Value> = HashMap::new();
+            for f in fields {
+                if let Some(first) = seen.insert(f.key.key_string(), &f.key) {
+                    let pos = f.ty.pos;
+                    return Err(schemac_runtime::error::CheckError::new(
+                        schemac_runtime::error::ErrorKind::Schema,
+                        format!(
+                            "{pos}: keys {} ({}) and {} ({}) of one map are written alike: serde \
+                             names a field by its key's text, so `serde = \"true\"` cannot name both",
+                            first.key_string(),
+                            first.type_name(),
+                            f.key.key_string(),
+                            f.key.type_name(),
+                        ),
+                    )
+                    .at(pos));
+                }
+            }
+            fields.iter().try_for_each(|f| check_serde_names(&f.ty))
+        }
+        Kind::Array(item) => check_serde_names(item),
+        Kind::Scalar(_) | Kind::Any => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

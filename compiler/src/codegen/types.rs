@@ -11,6 +11,7 @@ use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Kind, Scalar, Type};
 use schemac_runtime::value::{Node, Value};
 
+use super::comment_text;
 use super::ir::{float, IrTokens};
 use super::names::{field_name, type_name, type_names, Scope};
 
@@ -46,7 +47,7 @@ fn doc_attr(t: &Type) -> TokenStream {
     if let Some(dep) = &t.doc.deprecated {
         lines.push(format!("Deprecated: {dep}"));
     }
-    let lines = lines.iter().map(|l| format!(" {l}"));
+    let lines = lines.iter().map(|l| comment_text(&format!(" {l}")));
     quote! { #(#[doc = #lines])* }
 }
 
@@ -126,6 +127,22 @@ fn enum_defaults_outside(t: &Type, out: &mut std::collections::HashSet<*const Ty
     }
 }
 
+/// The entry of a map default that `is` picks: looked for first where the last one found
+/// left off, as a map's default lists its fields in their order (a scan per field took time
+/// quadratic in the fields: 20,000 keys), then among all; `next` moves past the one found.
+fn entry_of<'e>(
+    entries: &'e [schemac_runtime::value::MapEntry],
+    next: &mut usize,
+    is: impl Fn(&schemac_runtime::value::MapEntry) -> bool,
+) -> Option<&'e schemac_runtime::value::MapEntry> {
+    let at = match entries.get(*next) {
+        Some(e) if is(e) => *next,
+        _ => entries.iter().position(&is)?,
+    };
+    *next = at + 1;
+    entries.get(at)
+}
+
 /// [`enum_defaults_outside`] for the value `node` of type `t`.
 fn defaults_outside(t: &Type, node: &Node, out: &mut std::collections::HashSet<*const Type>) {
     match (&t.kind, &node.value) {
@@ -135,8 +152,9 @@ fn defaults_outside(t: &Type, node: &Node, out: &mut std::collections::HashSet<*
             out.insert(t as *const Type);
         }
         (Kind::Map(fields), Value::Map(entries)) => {
+            let mut next = 0;
             for f in fields {
-                if let Some(e) = entries.iter().find(|e| e.key == f.key) {
+                if let Some(e) = entry_of(entries, &mut next, |e| e.key == f.key) {
                     defaults_outside(&f.ty, &e.value, out);
                 }
             }
@@ -229,12 +247,13 @@ impl<'a> TypeGen<'a> {
         let mut conversions = Vec::new();
         let mut entries = Vec::new();
         let mut defaults = Vec::new();
+        let mut next_default = 0;
         for f in fields {
             let key = f.key.key_string();
             let fname = ident(&scope.claim(field_name(&key)));
             let fty = self.rust_type(&f.ty);
             let doc = doc_attr(&f.ty);
-            let key_doc = format!(" YAML key: `{key}`.");
+            let key_doc = comment_text(&format!(" YAML key: `{key}`."));
             let sep = if f.ty.doc.desc.is_some() || f.ty.doc.title.is_some() {
                 quote! { #[doc = ""] }
             } else {
@@ -254,7 +273,9 @@ impl<'a> TypeGen<'a> {
             // The map's own default (a `@schema/default` on it, or on the document) before
             // its field's.
             let d = match &t.default.value {
-                Value::Map(entries) => entries.iter().find(|e| e.key.key_eq(&f.key)),
+                Value::Map(entries) => {
+                    entry_of(entries, &mut next_default, |e| e.key.key_eq(&f.key))
+                }
                 _ => None,
             };
             let d = self.default_expr(d.map_or(&f.ty.default, |e| &e.value), &f.ty);
@@ -315,7 +336,7 @@ impl<'a> TypeGen<'a> {
         let name = self.names[&(t as *const Type)].clone();
         let rt = self.rt;
         let decls = variants.iter().map(|(value, v)| {
-            let doc = format!(" YAML value: `{value}`.");
+            let doc = comment_text(&format!(" YAML value: `{value}`."));
             let rename = match self.serde {
                 true => quote! { #[serde(rename = #value)] },
                 false => quote! {},
@@ -419,13 +440,12 @@ impl<'a> TypeGen<'a> {
             }
             (Kind::Map(fields), Value::Map(entries)) => {
                 let mut scope = Scope::default();
+                let mut next = 0;
                 let set: Vec<TokenStream> = fields
                     .iter()
                     .filter_map(|f| {
                         let fname = ident(&scope.claim(field_name(&f.key.key_string())));
-                        let v = entries
-                            .iter()
-                            .find(|e| e.key.key_eq(&f.key))
+                        let v = entry_of(entries, &mut next, |e| e.key.key_eq(&f.key))
                             .map_or(&f.ty.default, |e| &e.value);
                         (v.value != f.ty.default.value).then(|| {
                             let d = self.default_expr(v, &f.ty);

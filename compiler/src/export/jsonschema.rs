@@ -64,11 +64,31 @@ fn schema_object(ty: &Type) -> Node {
     match &ty.kind {
         Kind::Map(fields) => {
             out.push(entry("additionalProperties", boolean(false)));
-            let properties = fields
-                .iter()
-                .map(|f| MapEntry {
-                    key: Value::Str(f.key.key_string().into()),
-                    value: schema_object(&f.ty),
+            // JSON's keys are text: keys that are written alike (`true` and `"true"`, `1` and
+            // `"1"`) are one property, which takes the value of any of them (`-o json` writes
+            // one of them).
+            let mut properties: Vec<(String, Vec<Node>)> = Vec::new();
+            let mut index: std::collections::HashMap<String, usize> =
+                std::collections::HashMap::new();
+            for f in fields {
+                let key = f.key.key_string();
+                let schema = schema_object(&f.ty);
+                match index.get(&key) {
+                    Some(&i) => properties[i].1.push(schema),
+                    None => {
+                        index.insert(key.clone(), properties.len());
+                        properties.push((key, vec![schema]));
+                    }
+                }
+            }
+            let properties = properties
+                .into_iter()
+                .map(|(key, mut alike)| MapEntry {
+                    key: Value::Str(key.into()),
+                    value: match alike.len() {
+                        1 => alike.remove(0),
+                        _ => map(vec![entry("anyOf", list(alike))]),
+                    },
                 })
                 .collect();
             out.push(entry(

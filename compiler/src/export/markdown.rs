@@ -81,8 +81,12 @@ fn description(row: &Row) -> String {
 }
 
 /// Text in a table cell: pipes escaped, lines joined with `<br>`, HTML's specials escaped.
+/// A CR ends a line in Markdown (CommonMark), as a newline does: left in a cell, it would end
+/// the table's row.
 fn cell(text: &str) -> String {
     text.trim_end()
+        .replace("\r\n", "\n")
+        .replace('\r', "\n")
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -90,9 +94,10 @@ fn cell(text: &str) -> String {
         .replace('\n', "<br>")
 }
 
-/// A code span that holds `text` on one line, whatever backticks it has.
+/// A code span that holds `text` on one line (a CR or a newline is a space), whatever
+/// backticks it has.
 fn code(text: &str) -> String {
-    let text = text.replace('|', "\\|").replace('\n', " ");
+    let text = text.replace('|', "\\|").replace(['\n', '\r'], " ");
     let mut fence = String::from("`");
     while text.contains(fence.as_str()) {
         fence.push('`');

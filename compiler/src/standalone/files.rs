@@ -135,6 +135,11 @@ pub fn writable_target(target: &Path) -> Result<(), String> {
              beside it and renamed into place)",
             target.display()
         )),
+        // `-o ''` (or `dir/..`): a file beside it could be written, the rename could not.
+        _ if target.file_name().is_none() => Err(format!(
+            "cannot write '{}': the path names no file",
+            target.display()
+        )),
         _ => Ok(()),
     }
 }

@@ -1,0 +1,125 @@
+//! The exports of `schemac inspect` on keys and texts that are special to their formats:
+//! HTML's and Markdown's markup, JSON's escapes, line endings, NUL and characters that change
+//! the direction of text, and rule arguments full of regular expression syntax.
+#![cfg(unix)]
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use serde_json::Value as Json;
+
+const BIN: &str = env!("CARGO_BIN_EXE_schemac");
+
+fn schemac(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .expect("schemac runs");
+    assert!(
+        o.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).expect("UTF-8")
+}
+
+/// The keys of the schema below, as YAML reads them.
+const KEYS: &[&str] = &[
+    "<script>x</script>",
+    "a|b",
+    "`code`",
+    "cr\rkey",
+    "nul\0key",
+    "a\u{202e}b",
+    "x\u{2028}y",
+    "tab\tkey",
+    "s",
+];
+
+const SCHEMA: &str = "#@data/values-schema\n---\n\
+#@schema/desc \"<script>alert(1)</script> </code> | `tick` \\\"q\\\" line\\rcr\\r\\nend\"\n\
+\"<script>x</script>\": 1\n\
+\"a|b\": 2\n\
+\"`code`\": 3\n\
+#@schema/title \"t\\rcr\"\n\
+\"cr\\rkey\": 4\n\
+\"nul\\0key\": 5\n\
+\"a\\u202eb\": 6\n\
+\"x\\u2028y\": 7\n\
+\"tab\\tkey\": 8\n\
+#@schema/validation starts_with=\"a.*+?(){}[]^$|\\\\/\", ends_with=\"\\\"x\"\n\
+s: \"a.*+?(){}[]^$|\\\\/\\\"x\"\n";
+
+#[test]
+fn hostile_keys_and_texts_keep_every_export_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("schema.yml"), SCHEMA).unwrap();
+
+    // JSON Schema: JSON, a valid schema, whose properties are the keys, and which accepts the
+    // defaults.
+    let text = schemac(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    let schema: Json = serde_json::from_str(&text).expect("JSON");
+    jsonschema::meta::validate(&schema).expect("a valid JSON Schema");
+    let mut keys: Vec<&str> = schema["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut expected = KEYS.to_vec();
+    keys.sort();
+    expected.sort();
+    assert_eq!(keys, expected);
+    let defaults = schemac(dir.path(), &["check", "-f", "schema.yml", "-o", "json"]);
+    let defaults: Json = serde_json::from_str(&defaults).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("compiles");
+    assert!(validator.is_valid(&defaults), "{defaults}");
+
+    // Markdown: each row of the top-level table stays on its line with its five cells (a CR
+    // ends a line in Markdown), and no HTML gets through.
+    let md = schemac(dir.path(), &["inspect", "schema.yml", "-o", "markdown"]);
+    assert!(!md.contains('\r'), "{md:?}");
+    // (A key is a code span, where HTML is text.)
+    assert!(
+        !md.contains("<script>alert") && !md.contains("</code> \\|"),
+        "{md}"
+    );
+    let rows: Vec<&str> = md
+        .lines()
+        .skip_while(|l| !l.starts_with("| Key "))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(rows.len(), KEYS.len(), "{md}");
+    for row in rows {
+        let cells = row.replace("\\|", "").matches('|').count();
+        assert_eq!(cells, 6, "{row}");
+    }
+
+    // HTML: the page's own script only.
+    let html = schemac(dir.path(), &["inspect", "schema.yml", "-o", "html"]);
+    assert_eq!(html.matches("<script").count(), 1);
+    assert!(!html.contains("</code> |"));
+}
+
+/// Keys that are written alike (a bool and a string, an int and a string) are one JSON
+/// property, once, which takes either's value: JSON Schema had the property twice (which JSON
+/// readers take as the last one).
+#[test]
+fn keys_written_alike_are_one_property() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "#@data/values-schema\n---\ntrue: 1\n\"true\": \"s\"\n1: 3\n\"1\": 4\n";
+    std::fs::write(dir.path().join("schema.yml"), schema).unwrap();
+    let text = schemac(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+    assert_eq!(text.matches("\"true\":").count(), 1, "{text}");
+    assert_eq!(text.matches("\"1\":").count(), 1, "{text}");
+    let schema: Json = serde_json::from_str(&text).unwrap();
+    jsonschema::meta::validate(&schema).expect("a valid JSON Schema");
+    let validator = jsonschema::validator_for(&schema).expect("compiles");
+    let defaults = schemac(dir.path(), &["check", "-f", "schema.yml", "-o", "json"]);
+    let defaults: Json = serde_json::from_str(&defaults).unwrap();
+    assert!(validator.is_valid(&defaults), "{defaults}");
+    assert!(validator.is_valid(&serde_json::json!({"true": 1, "1": 3})));
+}
