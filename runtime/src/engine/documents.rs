@@ -202,7 +202,8 @@ pub(super) fn load_documents(
     let names: Vec<&str> = yaml_inputs.iter().map(|i| i.name.as_str()).collect();
     let mut parsed = Vec::with_capacity(yaml_inputs.len());
     parsed.resize_with(yaml_inputs.len(), || None);
-    for position in library_order(&names) {
+    let read_order = library_order(&names);
+    for &position in &read_order {
         let input = yaml_inputs[position];
         sources.add_shared(&input.name, Arc::clone(&input.text));
         let alike = names_seen.get(input.name.as_str()) > Some(&1);
@@ -235,7 +236,7 @@ pub(super) fn load_documents(
     // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
     // files only.
     let mut values_misplaced = None;
-    for (_, raw, _) in &templates {
+    for (_, raw, _) in read_order.iter().map(|&position| &templates[position]) {
         let schema_file = raw
             .docs
             .iter()
