@@ -13,6 +13,30 @@ pub(super) fn is_yaml(name: &str) -> bool {
     (name.ends_with(".yml") || name.ends_with(".yaml")) && !library
 }
 
+/// The positions of `names` (paths relative to their `-f` argument) in the order of ytt's
+/// library: a folder's files in the order given, then its subfolders in the order they first
+/// appear, each the same way (`z.yml` before `sub/x.yml`, though a walk lists `sub/` first).
+fn library_order(names: &[&str]) -> Vec<usize> {
+    fn visit(entries: Vec<(usize, &str)>, out: &mut Vec<usize>) {
+        let mut folders: Vec<(&str, Vec<(usize, &str)>)> = Vec::new();
+        for (position, rest) in entries {
+            match rest.split_once('/') {
+                None => out.push(position),
+                Some((folder, below)) => match folders.iter_mut().find(|(f, _)| *f == folder) {
+                    Some((_, items)) => items.push((position, below)),
+                    None => folders.push((folder, vec![(position, below)])),
+                },
+            }
+        }
+        for (_, items) in folders {
+            visit(items, out);
+        }
+    }
+    let mut out = Vec::with_capacity(names.len());
+    visit(names.iter().copied().enumerate().collect(), &mut out);
+    out
+}
+
 fn doc_annotation(doc: &RawNode) -> Option<&'static str> {
     for c in &doc.comments {
         let name = c.text.split_whitespace().next().unwrap_or("");
@@ -171,7 +195,16 @@ pub(super) fn load_documents(
     for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
         *names_seen.entry(input.name.as_str()).or_insert(0) += 1;
     }
-    for input in inputs.iter().filter(|i| is_yaml(&i.name)) {
+    // ytt reads the files in its library's order (a folder's files before its subfolders'),
+    // so a YAML error names the first broken file in that order; the templates keep the
+    // order of the inputs, in which ytt applies their data values.
+    let yaml_inputs: Vec<&Input> = inputs.iter().filter(|i| is_yaml(&i.name)).collect();
+    let names: Vec<&str> = yaml_inputs.iter().map(|i| i.name.as_str()).collect();
+    let mut parsed = Vec::with_capacity(yaml_inputs.len());
+    parsed.resize_with(yaml_inputs.len(), || None);
+    let read_order = library_order(&names);
+    for &position in &read_order {
+        let input = yaml_inputs[position];
         sources.add_shared(&input.name, Arc::clone(&input.text));
         let alike = names_seen.get(input.name.as_str()) > Some(&1);
         if let Some(error) = input.encoding_error {
@@ -195,14 +228,15 @@ pub(super) fn load_documents(
             allow_key_overrides(&mut raw.docs);
             raw.comments_below_documents = true;
         }
-        templates.push((input, raw, false));
+        parsed[position] = Some((input, raw, false));
     }
+    templates.extend(parsed.into_iter().flatten());
     // Then each file's data values annotations are checked, and files without any dropped:
     // schema files now, the others' first error once the schema is built (ytt reads data
     // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
     // files only.
     let mut values_misplaced = None;
-    for (_, raw, _) in &templates {
+    for (_, raw, _) in read_order.iter().map(|&position| &templates[position]) {
         let schema_file = raw
             .docs
             .iter()
