@@ -1,7 +1,7 @@
 //! Values written as starlark-go writes them (`repr`, `str`, type names and quoted strings),
 //! for messages that quote values as ytt does.
 
-use super::go_float;
+use super::{go_float, ytt_module, ytt_struct};
 
 /// `repr(v)` as starlark-go writes it: floats as [`go_float`], also inside lists, tuples and
 /// dicts; a struct as `struct(...)` (ytt's); a list or dict met again inside itself as `[...]`
