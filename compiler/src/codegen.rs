@@ -273,7 +273,6 @@ pub fn lowering(compiled: &Compiled, opts: &CodegenOptions) -> crate::rules::Low
     crate::rules::lower(&compiled.schema, &compiled.sources, &runtime_tokens(opts))
 }
 
-/// Formats generated tokens as a Rust file.
 /// Text for a comment of generated code (a header's `//` line, a doc comment, which the code
 /// is printed with as `///`), with what rustc refuses there written as Rust escapes: control
 /// characters (a bare CR is an error, a newline would end the comment) and the characters
@@ -297,6 +296,7 @@ pub fn comment_text(text: &str) -> String {
     out
 }
 
+/// Formats generated tokens as a Rust file.
 pub fn to_source(tokens: TokenStream, header: &str) -> Result<String, String> {
     let file: syn::File = syn::parse2(tokens)
         .map_err(|e| format!("internal error: generated code does not parse: {e}"))?;

@@ -239,7 +239,7 @@ fn to_template_error(
         .and_then(|s| program.outdent_at(s.resolve_span().begin.line, s.source_span()));
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(match outdent {
-        Some(o) => o.ends_line.is_some(),
+        Some(o) => o.ends_line,
         None => parsing && parse_error::at_newline(&raw),
     });
     // starlark-go places a conditional without `else` at its `if`.
@@ -259,7 +259,7 @@ fn to_template_error(
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
-        if let Some(Some(Some(next_line))) = outdent.map(|o| o.ends_line) {
+        if let Some(next_line) = outdent.and_then(|o| o.next_line) {
             return next_line;
         }
         // Where ytt's generated code differs in order, the first token of a line is another.

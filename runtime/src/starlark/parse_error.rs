@@ -174,20 +174,9 @@ fn token(what: &str) -> Option<String> {
 pub(super) fn last_if_line(code: &str) -> Option<usize> {
     let bytes = code.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (mut line, mut found, mut i) = (0, None, 0);
-    while i < bytes.len() {
+    let (mut line, mut found) = (0, None);
+    for i in code_bytes(code) {
         match bytes[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'#' => {
-                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
-                    i += 1;
-                }
-            }
             b'\n' => line += 1,
             b'i' if bytes.get(i + 1) == Some(&b'f')
                 && (i == 0 || !ident(bytes[i - 1]))
@@ -197,7 +186,6 @@ pub(super) fn last_if_line(code: &str) -> Option<usize> {
             }
             _ => {}
         }
-        i += 1;
     }
     found
 }
@@ -262,30 +250,47 @@ fn in_argument_list(code: &str) -> bool {
 /// comments do not count; a closing bracket with none open is skipped).
 fn open_brackets(code: &str) -> Vec<usize> {
     let mut open: Vec<usize> = Vec::new();
-    let bytes = code.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            q @ (b'"' | b'\'') => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-            }
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
+    for i in code_bytes(code) {
+        match code.as_bytes()[i] {
             b'(' | b'[' | b'{' => open.push(i),
             b')' | b']' | b'}' => {
                 open.pop();
             }
             _ => {}
         }
-        i += 1;
     }
     open
+}
+
+/// The positions of the bytes of `code` outside strings and comments (each line break
+/// included), for the scans above.
+fn code_bytes(code: &str) -> impl Iterator<Item = usize> + '_ {
+    let bytes = code.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        while i < bytes.len() {
+            let at = i;
+            i += 1;
+            match bytes[at] {
+                q @ (b'"' | b'\'') => {
+                    while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
+                        i += if bytes[i] == b'\\' { 2 } else { 1 };
+                    }
+                    // Past the closing quote (a line break ending the string is code).
+                    if bytes.get(i) == Some(&q) {
+                        i += 1;
+                    }
+                }
+                b'#' => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                _ => return Some(at),
+            }
+        }
+        None
+    })
 }
 
 /// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:

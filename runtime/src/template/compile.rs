@@ -42,9 +42,11 @@ pub struct Program {
 pub struct Outdent {
     pub gen_line: usize,
     /// The `end` ended its line: the scanner reads the newline with it, so a syntax error at
-    /// the outdent stands where the template's next line of code, annotation or node is
-    /// (`Some(line)`), or where the file ends (`None`).
-    pub ends_line: Option<Option<u32>>,
+    /// the outdent stands on the template's next line of code, annotation or node
+    /// ([`Outdent::next_line`]), or where the file ends when there is none.
+    pub ends_line: bool,
+    /// The template's next line of code, annotation or node, once the compiler reaches it.
+    pub next_line: Option<u32>,
 }
 
 impl Program {
@@ -160,8 +162,6 @@ struct Compiler {
     line_map: Vec<u32>,
     quoted: Vec<(usize, Box<str>)>,
     outdents: Vec<Outdent>,
-    /// An outdent ended its line and waits for the template's next line.
-    outdent_waits: bool,
     nodes: Vec<NodeInfo>,
     blocks: Vec<Block>,
     frames: Vec<Frame>,
@@ -234,7 +234,6 @@ impl Compiler {
             line_map: Vec::new(),
             quoted: Vec::new(),
             outdents: Vec::new(),
-            outdent_waits: false,
             nodes: Vec::new(),
             blocks: Vec::new(),
             frames: Vec::new(),
@@ -577,18 +576,18 @@ impl Compiler {
         }
         self.outdents.push(Outdent {
             gen_line: self.line_map.len(),
-            ends_line: last.then_some(None),
+            ends_line: last,
+            next_line: None,
         });
-        self.outdent_waits = last;
         Ok(format!("{}def{}", &text[..at], &text[at + 3..]))
     }
 
     /// The template's next line of code, annotation or node is `line`: where an outdent that
     /// ended its line waits.
     fn reached(&mut self, line: u32) {
-        if std::mem::take(&mut self.outdent_waits) {
-            if let Some(o) = self.outdents.last_mut() {
-                o.ends_line = Some(Some(line));
+        if let Some(o) = self.outdents.last_mut() {
+            if o.ends_line && o.next_line.is_none() {
+                o.next_line = Some(line);
             }
         }
     }
