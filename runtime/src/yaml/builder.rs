@@ -288,7 +288,7 @@ impl<'a> Builder<'a> {
                 let text = match style {
                     ScalarStyle::Literal | ScalarStyle::Folded
                         if matches!(self.events, Events::Saphyr(_))
-                            && self.ends_unterminated(span.start.index(), end) =>
+                            && self.ends_unterminated(span.start.index(), end, &text) =>
                     {
                         text.strip_suffix('\n')
                             .map_or(text.clone(), |t| t.to_string().into())
@@ -552,31 +552,37 @@ impl<'a> Builder<'a> {
         })
     }
 
-    /// Whether a block scalar (its content at `start..end`) reaches the end of the text and saphyr-parser
-    /// counted a line break there that go-yaml does not: the text's last line has no line break
-    /// and is at least as long as the scalar's indentation (`a: |` + `  x` at the end of a file
-    /// is `"x"`, with `|+` too; `a: |+` + `  m` + ` ` is `"m\n"`).
-    fn ends_unterminated(&self, start: usize, end: usize) -> bool {
+    /// Whether a block scalar (its content at `start..end`, its value `text`) reaches the end of
+    /// the text and saphyr-parser counted a line break there that go-yaml does not: the text's
+    /// last line has no line break and is at least as long as the scalar's indentation (`a: |` +
+    /// `  x` at the end of a file is `"x"`, with `|+` too; `a: |+` + `  m` + ` ` is `"m\n"`), or
+    /// the scalar has no content line and that line of blanks is the only one after the header
+    /// (`a: |+` + `   ` is `""`; `a: |+` + `` + `   ` is `"\n"` in both).
+    fn ends_unterminated(&self, start: usize, end: usize, text: &str) -> bool {
         let chars = self.chars;
         if end < chars.len() || matches!(chars.last(), None | Some('\n')) {
             return false;
         }
-        let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
-        // saphyr-parser's span starts at the scalar's first content, whose column is the
-        // scalar's indentation, or at its properties (`!!str |`): then the first later line
-        // with content has it. An indentation indicator (`>1`) counts from the indentation of
-        // the header's line.
         let start = start.min(chars.len());
+        // saphyr-parser's span starts at the scalar's first content, whose column is the
+        // scalar's indentation, at the header when there is no content, or at its properties
+        // (`!!str |`): then the first line with content after the header has it. An indentation
+        // indicator (`>1`) counts from the indentation of the node's line.
         let props = matches!(chars.get(start), Some('!' | '&'));
-        let header = if props {
-            chars[start..]
-                .iter()
-                .take_while(|&&c| c != '\n')
-                .position(|&c| c == '|' || c == '>')
-                .map(|p| start + p)
+        let header = if matches!(chars.get(start), Some('|' | '>')) {
+            Some(start)
+        } else if props {
+            header_after_properties(chars, start)
         } else {
             chars[..start].iter().rposition(|&c| c == '|' || c == '>')
         };
+        if text.bytes().all(|b| b == b'\n') {
+            let mut after_header = chars[header.unwrap_or(start)..]
+                .split(|&c| c == '\n')
+                .skip(1);
+            return after_header.next().is_some() && after_header.next().is_none();
+        }
+        let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
         let line_start = |at: usize| {
             chars[..at]
                 .iter()
@@ -588,14 +594,16 @@ impl<'a> Builder<'a> {
                 .iter()
                 .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
                 .find_map(|c| c.to_digit(10))?;
-            let from = line_start(h);
-            let base = chars[from..h].iter().take_while(|&&c| c == ' ').count();
+            // The node's line: where its properties start, which may be above the header.
+            let node = if props { start } else { h };
+            let from = line_start(node);
+            let base = chars[from..node].iter().take_while(|&&c| c == ' ').count();
             Some(base + digit as usize)
         });
         let indent = if let Some(indent) = indicated {
             indent
         } else if props {
-            chars[start..]
+            chars[header.unwrap_or(start)..]
                 .split(|&c| c == '\n')
                 .skip(1)
                 .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
@@ -720,4 +728,23 @@ fn is_merge_key(ev: &Event<'_>) -> bool {
 /// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
 fn is_header_token(token: &[char]) -> bool {
     is_block_header(token) || matches!(token.first(), Some('!' | '&'))
+}
+
+/// The position of the block scalar header (`|`, `>-`) after a node's properties at `at` (`!!str
+/// &a |`), which may be on a later line, after comments; `None` if something else comes first.
+fn header_after_properties(chars: &[char], mut at: usize) -> Option<usize> {
+    loop {
+        match chars.get(at)? {
+            ' ' | '\t' | '\r' | '\n' => at += 1,
+            '#' => at += chars[at..].iter().take_while(|&&c| c != '\n').count(),
+            '!' | '&' => {
+                at += chars[at..]
+                    .iter()
+                    .take_while(|c| !c.is_whitespace())
+                    .count()
+            }
+            '|' | '>' => return Some(at),
+            _ => return None,
+        }
+    }
 }
