@@ -284,7 +284,12 @@ impl<'a> Builder<'a> {
                     }
                     _ => span.end.index(),
                 };
-                self.scalar_spans.push((span.start.index(), end));
+                // A comment between the properties and the content is not in the scalar.
+                let start = match self.chars.get(span.start.index()) {
+                    Some('!' | '&') => past_properties(self.chars, span.start.index()).min(end),
+                    _ => span.start.index(),
+                };
+                self.scalar_spans.push((start, end));
                 let text = match style {
                     ScalarStyle::Literal | ScalarStyle::Folded
                         if matches!(self.events, Events::Saphyr(_))
@@ -572,7 +577,7 @@ impl<'a> Builder<'a> {
         let header = if matches!(chars.get(start), Some('|' | '>')) {
             Some(start)
         } else if props {
-            header_after_properties(chars, start)
+            Some(past_properties(chars, start)).filter(|&h| matches!(chars.get(h), Some('|' | '>')))
         } else {
             chars[..start].iter().rposition(|&c| c == '|' || c == '>')
         };
@@ -730,21 +735,19 @@ fn is_header_token(token: &[char]) -> bool {
     is_block_header(token) || matches!(token.first(), Some('!' | '&'))
 }
 
-/// The position of the block scalar header (`|`, `>-`) after a node's properties at `at` (`!!str
-/// &a |`), which may be on a later line, after comments; `None` if something else comes first.
-fn header_after_properties(chars: &[char], mut at: usize) -> Option<usize> {
-    loop {
-        match chars.get(at)? {
-            ' ' | '\t' | '\r' | '\n' => at += 1,
-            '#' => at += chars[at..].iter().take_while(|&&c| c != '\n').count(),
-            '!' | '&' => {
-                at += chars[at..]
-                    .iter()
-                    .take_while(|c| !c.is_whitespace())
-                    .count()
-            }
-            '|' | '>' => return Some(at),
-            _ => return None,
-        }
+/// The position of a node's content after its properties at `at` (`!!str &a x`), which may be
+/// on a later line, after comments.
+fn past_properties(chars: &[char], mut at: usize) -> usize {
+    while let Some(c) = chars.get(at) {
+        at += match c {
+            ' ' | '\t' | '\r' | '\n' => 1,
+            '#' => chars[at..].iter().take_while(|&&c| c != '\n').count(),
+            '!' | '&' => chars[at..]
+                .iter()
+                .take_while(|c| !c.is_whitespace())
+                .count(),
+            _ => break,
+        };
     }
+    at
 }

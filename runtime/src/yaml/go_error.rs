@@ -24,7 +24,9 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     // escape's next character unchecked), where libyaml sees its NUL terminator, an unknown
     // escape: a character that is no escape is added, which changes nothing elsewhere (a
     // comment, a plain or single-quoted scalar ending in `\`). It also panics on a block
-    // scalar whose last line has no line break (libyaml reads it): such a panic means no error.
+    // scalar whose last line has no line break (libyaml reads it): the text is read again with a
+    // line break added, where libyaml-safer stops at libyaml's error (`a: [1]` + `  >` + `  x`
+    // is an error at the `>`), if any; libyaml ends the last line at the end anyway.
     let bom = if src.as_bytes().first() == Some(&0xef) {
         "\u{feff}"
     } else {
@@ -47,22 +49,28 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         padded = format!("{bom}{text}{pad}");
         &padded
     };
-    let found = crate::panic_guard::catch_panic(|| {
-        let mut input = src.as_bytes();
-        let mut parser = libyaml_safer::Parser::new();
-        parser.set_input_string(&mut input);
-        let mut aliases = AliasCheck::default();
-        parser.find_map(|event| match event {
-            Ok(event) => {
-                aliases.see(&event);
-                older_libyaml_error(&event, src)
-                    .map(|e| (Err(e), aliases.unknown.take(), aliases.documents))
-            }
-            Err(e) => Some((Ok(e), aliases.unknown.take(), aliases.documents)),
+    let events = |src: &str| {
+        crate::panic_guard::catch_panic(|| {
+            let mut input = src.as_bytes();
+            let mut parser = libyaml_safer::Parser::new();
+            parser.set_input_string(&mut input);
+            let mut aliases = AliasCheck::default();
+            parser.find_map(|event| match event {
+                Ok(event) => {
+                    aliases.see(&event);
+                    older_libyaml_error(&event, src)
+                        .map(|e| (Err(e), aliases.unknown.take(), aliases.documents))
+                }
+                Err(e) => Some((Ok(e), aliases.unknown.take(), aliases.documents)),
+            })
         })
-    })
-    .ok()
-    .flatten()?;
+        .ok()
+    };
+    let found = match events(src) {
+        Some(found) => found,
+        None if !src.ends_with(['\n', '\r']) => events(&format!("{src}\n")).flatten(),
+        None => None,
+    }?;
     let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
     // the syntax error, is the error ytt reports.
