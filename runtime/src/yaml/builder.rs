@@ -282,6 +282,9 @@ impl<'a> Builder<'a> {
                     ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
                         quoted_scalar_end(self.chars, span.start.index(), span.end.index())
                     }
+                    // A missing value holds nothing: saphyr-parser's span of the one after a flow
+                    // map's last key runs over the `}` and what follows (`{a} # c`).
+                    ScalarStyle::Plain if text.is_empty() => span.start.index(),
                     _ => span.end.index(),
                 };
                 // A comment between the properties and the content is not in the scalar.
