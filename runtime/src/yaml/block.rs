@@ -84,7 +84,7 @@ fn plain_characters(src: &str) -> bool {
 /// The bytes that may end a plain scalar, where [`Reader::plain`] looks closer.
 static PLAIN_STOPS: [bool; 256] = {
     let mut table = [false; 256];
-    let stops = *b"\n :#,[]{}";
+    let stops = *b"\n :#,[]{}?";
     let mut i = 0;
     while i < stops.len() {
         table[stops[i] as usize] = true;
@@ -575,7 +575,9 @@ impl<'s> Reader<'s> {
                 }
                 b'#' if context == Context::Block && rest[i - 1] == b' ' => break,
                 b',' | b']' | b'}' if context != Context::Block => break,
-                b':' | b'#' | b'[' | b'{' if context != Context::Block => return None,
+                // go-yaml ends a plain scalar at a `?` in a flow collection: the full reader says
+                // what follows.
+                b':' | b'#' | b'[' | b'{' | b'?' if context != Context::Block => return None,
                 _ => len = i + 1,
             }
             i += 1;

@@ -101,6 +101,8 @@ pub(super) struct Builder<'a> {
     document: usize,
     /// The first map key that is a collection.
     pub(super) non_scalar_key: Option<SyntaxError>,
+    /// The bracket that closes the innermost flow collection being read (`]`, `}`), if any.
+    flow_close: Option<char>,
 }
 
 /// The depth budget's error, for the collection on `line`.
@@ -146,6 +148,7 @@ impl<'a> Builder<'a> {
             decode_failure: None,
             document: 0,
             non_scalar_key: None,
+            flow_close: None,
         }
     }
 
@@ -293,6 +296,9 @@ impl<'a> Builder<'a> {
                     _ => span.start.index(),
                 };
                 self.scalar_spans.push((start, end));
+                if style == ScalarStyle::Plain {
+                    self.check_flow_plain(start, end)?;
+                }
                 let text = match style {
                     ScalarStyle::Literal | ScalarStyle::Folded
                         if matches!(self.events, Events::Saphyr(_))
@@ -342,9 +348,13 @@ impl<'a> Builder<'a> {
                 None => Err(self.unknown_anchor(span.start.index())),
             },
             Event::SequenceStart(anchor, _) => {
-                self.sequence(anchor, |this, ev, span| this.value(ev, span))
+                let outer = self.enter_collection(&span, '[', ']');
+                let v = self.sequence(anchor, |this, ev, span| this.value(ev, span));
+                self.flow_close = outer;
+                v
             }
             Event::MappingStart(anchor, _) => {
+                let outer = self.enter_collection(&span, '{', '}');
                 self.open_anchors.push((anchor, true));
                 let mut items: Vec<RawNode> = Vec::new();
                 loop {
@@ -393,6 +403,7 @@ impl<'a> Builder<'a> {
                     });
                 }
                 self.open_anchors.pop();
+                self.flow_close = outer;
                 let v = RawValue::Map(items);
                 self.remember(anchor, &v);
                 Ok(v)
@@ -402,6 +413,41 @@ impl<'a> Builder<'a> {
                 message: format!("unexpected event {other:?}"),
                 strict: None,
             }),
+        }
+    }
+
+    /// Notes the collection starting at `span`, a flow one if it opens with `open` (or is the
+    /// single-pair map of a flow sequence's `[a: b]`), and returns the flow context around it.
+    fn enter_collection(&mut self, span: &Span, open: char, close: char) -> Option<char> {
+        let start = past_properties(self.chars, span.start.index());
+        let inner = match self.chars.get(start) {
+            Some(&c) if c == open => Some(close),
+            _ => self.flow_close,
+        };
+        std::mem::replace(&mut self.flow_close, inner)
+    }
+
+    /// go-yaml's reading of a plain scalar (at `start..end`) in a flow collection, as YAML 1.1
+    /// has it: a `?` ends it and starts a key, where a `,` or the closing bracket must come
+    /// (`{q: is it?}`). One that starts with `?` is left as read (go-yaml's `[?a]` is a map).
+    fn check_flow_plain(&self, start: usize, end: usize) -> Result<(), SyntaxError> {
+        let (Some(close), Some(source)) = (self.flow_close, self.chars.get(start..end)) else {
+            return Ok(());
+        };
+        match source.iter().position(|&c| c == '?') {
+            Some(at) if at > 0 => {
+                // A parser error: go-yaml prints the 0-based line of the token it stopped at.
+                let line = self.chars[..start + at]
+                    .iter()
+                    .filter(|&&c| c == '\n')
+                    .count();
+                Err(SyntaxError {
+                    line: u32::try_from(line).unwrap_or(u32::MAX),
+                    message: format!("did not find expected ',' or '{close}'"),
+                    strict: None,
+                })
+            }
+            _ => Ok(()),
         }
     }
 
