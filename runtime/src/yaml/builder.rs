@@ -5,7 +5,7 @@
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
-use super::saphyr_text::{directives_start, is_block_header, quoted_scalar_end};
+use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
 
@@ -290,10 +290,12 @@ impl<'a> Builder<'a> {
                     ScalarStyle::Plain if text.is_empty() => span.start.index(),
                     _ => span.end.index(),
                 };
-                // A comment between the properties and the content is not in the scalar.
-                let start = match self.chars.get(span.start.index()) {
-                    Some('!' | '&') => past_properties(self.chars, span.start.index()).min(end),
-                    _ => span.start.index(),
+                // The span starts at the properties, if any (else at the content, which may
+                // start with `!`); a comment between them and the content is not in the scalar.
+                let props = anchor != 0 || tag.is_some();
+                let start = match props {
+                    true => past_properties(self.chars, span.start.index()).min(end),
+                    false => span.start.index(),
                 };
                 self.scalar_spans.push((start, end));
                 if style == ScalarStyle::Plain {
@@ -302,7 +304,7 @@ impl<'a> Builder<'a> {
                 let text = match style {
                     ScalarStyle::Literal | ScalarStyle::Folded
                         if matches!(self.events, Events::Saphyr(_))
-                            && self.ends_unterminated(span.start.index(), end, &text) =>
+                            && self.ends_unterminated(span.start.index(), end, &text, props) =>
                     {
                         text.strip_suffix('\n')
                             .map_or(text.clone(), |t| t.to_string().into())
@@ -606,13 +608,14 @@ impl<'a> Builder<'a> {
         })
     }
 
-    /// Whether a block scalar (its content at `start..end`, its value `text`) reaches the end of
-    /// the text and saphyr-parser counted a line break there that go-yaml does not: the text's
-    /// last line has no line break and is at least as long as the scalar's indentation (`a: |` +
-    /// `  x` at the end of a file is `"x"`, with `|+` too; `a: |+` + `  m` + ` ` is `"m\n"`), or
-    /// the scalar has no content line and that line of blanks is the only one after the header
-    /// (`a: |+` + `   ` is `""`; `a: |+` + `` + `   ` is `"\n"` in both).
-    fn ends_unterminated(&self, start: usize, end: usize, text: &str) -> bool {
+    /// Whether a block scalar (its content at `start..end`, its value `text`, `props` if it has
+    /// a tag or an anchor) reaches the end of the text and saphyr-parser counted a line break
+    /// there that go-yaml does not: the text's last line has no line break and is at least as
+    /// long as the scalar's indentation (`a: |` + `  x` at the end of a file is `"x"`, with `|+`
+    /// too; `a: |+` + `  m` + ` ` is `"m\n"`), or the scalar has no content line and that line
+    /// of blanks is the only one after the header (`a: |+` + `   ` is `""`; `a: |+` + `` +
+    /// `   ` is `"\n"` in both).
+    fn ends_unterminated(&self, start: usize, end: usize, text: &str, props: bool) -> bool {
         let chars = self.chars;
         if end < chars.len() || matches!(chars.last(), None | Some('\n')) {
             return false;
@@ -622,15 +625,15 @@ impl<'a> Builder<'a> {
         // scalar's indentation, at the header when there is no content, or at its properties
         // (`!!str |`): then the first line with content after the header has it. An indentation
         // indicator (`>1`) counts from the indentation of the node's line.
-        let props = matches!(chars.get(start), Some('!' | '&'));
-        let header = if matches!(chars.get(start), Some('|' | '>')) {
-            Some(start)
-        } else if props {
+        let no_content = text.bytes().all(|b| b == b'\n');
+        let header = if props {
             Some(past_properties(chars, start)).filter(|&h| matches!(chars.get(h), Some('|' | '>')))
+        } else if no_content {
+            Some(start)
         } else {
             chars[..start].iter().rposition(|&c| c == '|' || c == '>')
         };
-        if text.bytes().all(|b| b == b'\n') {
+        if no_content {
             let mut after_header = chars[header.unwrap_or(start)..]
                 .split(|&c| c == '\n')
                 .skip(1);
@@ -782,21 +785,4 @@ fn is_merge_key(ev: &Event<'_>) -> bool {
 /// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
 fn is_header_token(token: &[char]) -> bool {
     is_block_header(token) || matches!(token.first(), Some('!' | '&'))
-}
-
-/// The position of a node's content after its properties at `at` (`!!str &a x`), which may be
-/// on a later line, after comments.
-fn past_properties(chars: &[char], mut at: usize) -> usize {
-    while let Some(c) = chars.get(at) {
-        at += match c {
-            ' ' | '\t' | '\r' | '\n' => 1,
-            '#' => chars[at..].iter().take_while(|&&c| c != '\n').count(),
-            '!' | '&' => chars[at..]
-                .iter()
-                .take_while(|c| !c.is_whitespace())
-                .count(),
-            _ => break,
-        };
-    }
-    at
 }

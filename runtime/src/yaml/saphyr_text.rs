@@ -151,3 +151,20 @@ pub(super) fn directives_start(chars: &[char], start: usize) -> Option<u32> {
     }
     first.map(line_of)
 }
+
+/// The position of a node's content after its properties at `at` (`!!str &a x`), which may be
+/// on a later line, after comments.
+pub(super) fn past_properties(chars: &[char], mut at: usize) -> usize {
+    while let Some(c) = chars.get(at) {
+        at += match c {
+            ' ' | '\t' | '\r' | '\n' => 1,
+            '#' => chars[at..].iter().take_while(|&&c| c != '\n').count(),
+            '!' | '&' => chars[at..]
+                .iter()
+                .take_while(|c| !c.is_whitespace())
+                .count(),
+            _ => break,
+        };
+    }
+    at
+}
