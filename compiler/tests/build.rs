@@ -137,6 +137,7 @@ fn a_built_validator_answers_as_check_does() {
         &["-f", "good.yml", "-o", "json,yaml"],
         &["-f", "good.yml", "extra"],
         &["--data-values-schema-inspect", "-o", "openapi-v3,json"],
+        &["-f", "good.yml", "-s"],
     ] {
         let mut check = schemac();
         check.args(["check", "-f", "schema.yml"]).args(args);
@@ -217,6 +218,9 @@ fn hostile_keys_and_defaults_build() {
         &["-o", "json"],
         &["-f", "v.yml"],
         &["--data-values-schema-inspect", "-o", "openapi-v3"],
+        // `--strict` refuses the built-in schema (`.inf`) as ytt given it first would.
+        &["-s"],
+        &["-f", "v.yml", "--strict"],
     ] {
         let mut check = schemac();
         check.args(["check", "-f", "schema.yml"]).args(args);

@@ -203,6 +203,13 @@ pub(super) fn load_documents(
     let mut parsed = Vec::with_capacity(yaml_inputs.len());
     parsed.resize_with(yaml_inputs.len(), || None);
     let read_order = library_order(&names);
+    // A validator's built-in schema files were read when it was built, but not with
+    // `--strict`: ytt, given them first, would refuse them before any values file.
+    if opts.strict {
+        for (name, text) in backend.builtin_sources().iter().filter(|(n, _)| is_yaml(n)) {
+            parse_file_keeping_key_errors(name, text, true).map_err(|e| yaml_error(name, &e))?;
+        }
+    }
     for &position in &read_order {
         let input = yaml_inputs[position];
         sources.add_shared(&input.name, Arc::clone(&input.text));

@@ -22,18 +22,24 @@ pub fn resolve_plain(text: &str, strict: bool) -> Result<Value, StrictError> {
 }
 
 /// ytt's `--strict`: a plain scalar must read the same in YAML 1.1 and as JSON would write it.
-/// Strings may hold no whitespace and no colon; other types only JSON's forms (`true`,
-/// `false`, decimal numbers, and an empty value for null).
+/// Strings may hold no whitespace (Unicode's), no colon and no `---`; other types only JSON's
+/// forms (`true`, `false`, decimal numbers, and an empty value for null).
 fn check_strict(text: &str, value: &Value) -> Result<(), StrictError> {
     let tag = match value {
         Value::Str(s) => {
-            return if s.contains([' ', '\t']) {
+            // Go's `unicode.IsSpace` is Unicode's White_Space, as `char::is_whitespace`.
+            return if s.contains(char::is_whitespace) {
                 Err(StrictError(format!(
                     "Strings with whitespace must be explicitly quoted: '{s}'"
                 )))
             } else if s.contains(':') {
                 Err(StrictError(format!(
                     "Strings with colon must be explicitly quoted: '{s}'"
+                )))
+            } else if s.contains("---") {
+                // ytt's guard against a document start missing its line break (`a: b---`).
+                Err(StrictError(format!(
+                    "Strings with triple-dash must be explicitly quoted: '{s}'"
                 )))
             } else if is_yaml_float(&s.replace('_', "")) && s.bytes().any(|b| b.is_ascii_digit()) {
                 // A float beyond Go's range stays a string in ytt's reading, but not here.
