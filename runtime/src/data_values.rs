@@ -82,17 +82,20 @@ fn relabel(tree: &mut Tree, pos: &Pos) {
 /// The documents of the data values given besides the files, in the request's order.
 pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, CheckError> {
     let mut out = Vec::new();
+    // Standard input is read once, by the first flag that names it (`-f -` before these).
+    let mut stdin_read = r.files.iter().any(|f| crate::inputs::reads_stdin(f));
     for source in &r.data_values {
         match source {
             DataValues::Files(path) => {
                 // A library's files are read and checked, and their values dropped.
                 let (lib, path) = library_ref(path, "Extracting data value from file")?;
-                let files = crate::inputs::data_values_files(path, &r.symlinks).map_err(|e| {
-                    CheckError::new(
-                        ErrorKind::Io,
-                        format!("Extracting data value from file: {e}"),
-                    )
-                })?;
+                let files = crate::inputs::data_values_files(path, &r.symlinks, &mut stdin_read)
+                    .map_err(|e| {
+                        CheckError::new(
+                            ErrorKind::Io,
+                            format!("Extracting data value from file: {e}"),
+                        )
+                    })?;
                 for file in files {
                     if let Some(error) = file.encoding_error {
                         return Err(CheckError::new(ErrorKind::Yaml, format!(
@@ -116,9 +119,12 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
             DataValues::KeyValue { assignment, yaml } => {
                 out.extend(key_value_document(assignment, *yaml, r.strict, sources)?)
             }
-            DataValues::KeyFile(assignment) => {
-                out.extend(key_file_document(assignment, &r.symlinks, sources)?)
-            }
+            DataValues::KeyFile(assignment) => out.extend(key_file_document(
+                assignment,
+                &r.symlinks,
+                &mut stdin_read,
+                sources,
+            )?),
             DataValues::Node { name, text, node } => {
                 sources.add(name, text);
                 out.push(Tree::document(node));
@@ -210,6 +216,7 @@ fn key_value_document(
 fn key_file_document(
     kv: &str,
     symlinks: &crate::inputs::Symlinks,
+    stdin_read: &mut bool,
     sources: &mut SourceLines,
 ) -> Result<Option<Tree>, CheckError> {
     let (k, path) = kv.split_once('=').ok_or_else(|| {
@@ -218,7 +225,7 @@ fn key_file_document(
             "Extracting data value from file: Expected format key=/file/path",
         )
     })?;
-    let text = crate::inputs::data_value_file(path, symlinks).map_err(|e| {
+    let text = crate::inputs::data_value_file(path, symlinks, stdin_read).map_err(|e| {
         // ytt names the step, except for a directory and a file it cannot read.
         let step = if e.ends_with("but is a directory") || e.starts_with("Reading file '") {
             String::new()

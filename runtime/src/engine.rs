@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use crate::overlay::{apply_document, Mode};
+use crate::overlay::{apply_document, apply_document_indexed, KeptIndex, Mode};
 use crate::report::{SchemaReport, SourceLines};
 use crate::request::Request;
 use crate::schema::Type;
@@ -405,8 +405,11 @@ fn overlay_and_validate(
     let mut plain = None;
     // Each layer's result is checked against the schema: its map types' indexes are made once.
     let mut indexes = crate::schema::FieldIndexes::default();
+    // The result's top map's index is kept from one layer to the next (each env variable is a
+    // layer); a type check may fill in defaults, so it then forgets it.
+    let mut kept = KeptIndex::default();
     for (i, (doc, mode)) in layers.into_iter().enumerate() {
-        let mut merged = apply_document(current, doc, mode, Some(calls))
+        let mut merged = apply_document_indexed(current, doc, mode, Some(calls), &mut kept)
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
         match schema.as_deref() {
             Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
@@ -417,6 +420,9 @@ fn overlay_and_validate(
                 current = None;
             }
             _ => {
+                if schema.is_some() {
+                    kept.forget();
+                }
                 type_check(
                     &mut merged,
                     schema.as_deref(),

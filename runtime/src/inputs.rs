@@ -53,15 +53,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
     let mut out = Vec::new();
     let mut stdin_read = false;
     for arg in paths {
-        let (name, p) = match arg.split_once('=') {
-            Some((_, path)) if path.contains('=') => {
-                return Err(format!(
-                    "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
-                ))
-            }
-            Some((name, path)) => (Some(name).filter(|n| !n.is_empty()), path),
-            None => (None, arg.as_str()),
-        };
+        let (name, p) = name_and_path(arg)?;
         if p == "-" {
             if std::mem::replace(&mut stdin_read, true) {
                 return Err(STDIN_READ_TWICE.into());
@@ -103,6 +95,23 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
     Ok(out)
 }
 
+/// The name and path of a file flag's argument: `NAME=PATH` names the file `NAME` (an empty
+/// one leaves its own name), `PATH` alone keeps its own. `Err` is ytt's refusal of a second `=`.
+fn name_and_path(arg: &str) -> Result<(Option<&str>, &str), String> {
+    match arg.split_once('=') {
+        Some((_, path)) if path.contains('=') => Err(format!(
+            "Expected file '{arg}' to only have single '=' sign to for relative path assignment"
+        )),
+        Some((name, path)) => Ok((Some(name).filter(|n| !n.is_empty()), path)),
+        None => Ok((None, arg)),
+    }
+}
+
+/// Whether the file flag's argument `arg` (`-f`, `--data-values-file`) reads standard input.
+pub fn reads_stdin(arg: &str) -> bool {
+    matches!(name_and_path(arg), Ok((_, "-")))
+}
+
 /// ytt's refusal of a second `-` among the file flags.
 const STDIN_READ_TWICE: &str =
     "Standard input has already been read, has the '-' argument been used in more than one flag?";
@@ -115,16 +124,33 @@ fn base_name(path: &str) -> String {
         .map_or_else(|| path.to_string(), |n| n.to_string_lossy().to_string())
 }
 
-/// The files of `--data-values-file PATH`: the file (named by its base name), or the files
-/// under the directory (YAML files only below its top level, as ytt takes them), named by
-/// their paths inside it. `Err` is ytt's message after `Extracting data value from file: `:
-/// finding the files is a step of its own (`Find files 'PATH': `), reading them is not.
-pub fn data_values_files(path: &str, symlinks: &Symlinks) -> Result<Vec<InputFile>, String> {
+/// The files of `--data-values-file [NAME=]PATH`: the file (named `NAME` or by its base name),
+/// standard input for `-` (named `NAME` or `stdin.yml`; `stdin_read` says whether a flag read it
+/// already), or the files under the directory (YAML files only below its top level, as ytt takes
+/// them), named by their paths inside it. `Err` is ytt's message after `Extracting data value
+/// from file: `: finding the files is a step of its own (`Find files 'ARG': `), reading them is
+/// not.
+pub fn data_values_files(
+    arg: &str,
+    symlinks: &Symlinks,
+    stdin_read: &mut bool,
+) -> Result<Vec<InputFile>, String> {
+    let (name, path) = name_and_path(arg).map_err(|e| format!("Find files '{arg}': {e}"))?;
+    if path == "-" {
+        let name = name.unwrap_or("stdin.yml").to_string();
+        if std::mem::replace(stdin_read, true) {
+            return Err(format!("Reading file '{name}': {STDIN_READ_TWICE}"));
+        }
+        return Ok(vec![read_stdin(name).map_err(ReadError::for_data_values)?]);
+    }
     let found =
-        data_values_paths(path, symlinks).map_err(|e| format!("Find files '{path}': {e}"))?;
+        data_values_paths(path, symlinks).map_err(|e| format!("Find files '{arg}': {e}"))?;
     found
         .into_iter()
-        .map(|(f, name)| read_regular(&f, name).map_err(ReadError::for_data_values))
+        .map(|(f, own)| {
+            let named = name.filter(|_| f == Path::new(path)).map(str::to_string);
+            read_regular(&f, named.unwrap_or(own)).map_err(ReadError::for_data_values)
+        })
         .collect()
 }
 
@@ -167,7 +193,22 @@ fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, St
 
 /// The text of `--data-value-file KEY=PATH` (lossy where it is not UTF-8, as ytt shows it).
 /// `Err` is ytt's message after `Finding file 'PATH': `.
-pub fn data_value_file(path: &str, symlinks: &Symlinks) -> Result<String, String> {
+pub fn data_value_file(
+    path: &str,
+    symlinks: &Symlinks,
+    stdin_read: &mut bool,
+) -> Result<String, String> {
+    if path == "-" {
+        // ytt gives no reason when standard input was read already: `Reading file '-'`.
+        if std::mem::replace(stdin_read, true) {
+            return Err(format!("Reading file '{path}'"));
+        }
+        return match read_stdin(path.to_string()) {
+            Ok(input) => Ok(input.text.to_string()),
+            Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{path}'")),
+            Err(ReadError::TooLarge(message)) => Err(message),
+        };
+    }
     let p = Path::new(path);
     let meta = std::fs::symlink_metadata(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;

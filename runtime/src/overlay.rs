@@ -8,6 +8,7 @@
 //! `#@overlay/match-child-defaults` change that per node.
 
 mod assert;
+mod kept;
 mod matcher;
 
 use crate::schema::FunctionRef;
@@ -15,6 +16,7 @@ use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
 use assert::{assert_matched, assertion, merge_after_assertion};
+pub use kept::KeptIndex;
 use matcher::{call, via_function, Matcher};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
@@ -344,10 +346,42 @@ impl ChildDefaults {
 /// document's nodes move into the result.
 pub fn apply_document(
     left: Option<Tree>,
-    mut doc: Tree,
+    doc: Tree,
     mode: Mode,
     calls: Calls,
 ) -> Result<Tree, OverlayError> {
+    apply_document_indexed(left, doc, mode, calls, &mut KeptIndex::default())
+}
+
+/// [`apply_document`] with the index of the result's top map kept in `kept`; every way of
+/// applying the document but merging its map into the result's forgets it.
+pub fn apply_document_indexed(
+    left: Option<Tree>,
+    mut doc: Tree,
+    mode: Mode,
+    calls: Calls,
+    kept: &mut KeptIndex,
+) -> Result<Tree, OverlayError> {
+    let merges_maps = matches!(
+        (&left, &doc.value),
+        (
+            Some(Tree {
+                value: TreeValue::Map(_),
+                ..
+            }),
+            TreeValue::Map(_)
+        )
+    ) && ![
+        "overlay/replace",
+        "overlay/insert",
+        "overlay/append",
+        "overlay/assert",
+    ]
+    .iter()
+    .any(|op| doc.ann(op).is_some());
+    if !merges_maps {
+        kept.forget();
+    }
     if left.is_some() {
         check_annotations(&doc, None)?;
     }
@@ -402,15 +436,19 @@ pub fn apply_document(
                 left.pos = doc.pos;
             }
             let path = Path::of(&doc, None);
-            left.value = merge_value(
-                std::mem::take(&mut left.value),
-                right,
-                &doc.anns,
-                mode,
-                calls,
-                &ChildDefaults::default(),
-                &path,
-            )?;
+            let defaults = ChildDefaults::default();
+            left.value = match (std::mem::take(&mut left.value), right) {
+                (TreeValue::Map(mut entries), TreeValue::Map(items)) if merges_maps => {
+                    let defaults = defaults.under(&doc.anns);
+                    let index = kept.over(&entries);
+                    for item in items {
+                        merge_map_item(&mut entries, index, item, mode, calls, &defaults, &path)?;
+                    }
+                    kept.kept_over(&entries);
+                    TreeValue::Map(entries)
+                }
+                (old, right) => merge_value(old, right, &doc.anns, mode, calls, &defaults, &path)?,
+            };
             transfer(&mut left, &doc.anns, mode);
             Ok(left)
         }

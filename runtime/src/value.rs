@@ -544,6 +544,11 @@ impl KeyIndex {
         }
     }
 
+    /// Whether the index hashes its keys (a map long enough to be worth it), rather than scans.
+    pub fn is_hashed(&self) -> bool {
+        self.by_hash.is_some()
+    }
+
     /// The position of the first item of `items` whose key is `key`.
     pub fn find<T: Keyed>(&self, items: &[T], key: &Value) -> Option<usize> {
         self.find_from(items, key, 0)

@@ -153,3 +153,20 @@ fn a_rule_argument_beyond_64_bits_is_an_error() {
         assert!(err.contains("(at schema.yml:3)"), "{err}");
     }
 }
+
+#[test]
+fn a_long_chain_of_indexes_is_rewritten_in_linear_time() {
+    // The rewriting of `OBJ[I]` looked for the start of each index's object down the whole
+    // chain: 20,000 indexes took 6.6 s, 100,000 ran past a minute (ytt 0.6 s). Now 0.8 s.
+    let n = 100_000;
+    let values = format!(
+        "#@ x = [0]\n#@ x[0] = x\n#@data/values\n---\na: #@ len(x{})\n",
+        "[0]".repeat(n)
+    );
+    let started = std::time::Instant::now();
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    let yaml = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(yaml, "a: 1\n");
+    let took = started.elapsed();
+    assert!(took.as_secs() < 20, "took {took:?}");
+}

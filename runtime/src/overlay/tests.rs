@@ -195,3 +195,51 @@ fn a_map_onto_a_scalar_is_an_error() {
     let e = apply_document(Some(base()), right, Mode::default(), None).unwrap_err();
     assert_eq!(e.message, "Expected map, but was integer");
 }
+
+#[test]
+fn a_kept_index_finds_keys_from_one_document_to_the_next() {
+    // One key a document, as `--data-values-env` gives them: past the length a map is hashed
+    // at, with a key given again, removed, added back and then overlaid.
+    let mode = Mode {
+        missing_ok: true,
+        ..Mode::default()
+    };
+    let mut kept = KeptIndex::default();
+    let mut result = None;
+    let mut apply = |key: &str, value: i64, anns: Vec<Ann>| {
+        let d = doc(TreeValue::Map(vec![item(
+            key,
+            scalar(Value::Int(value)),
+            anns,
+        )]));
+        result = Some(apply_document_indexed(result.take(), d, mode, None, &mut kept).unwrap());
+        value_of(result.as_ref().unwrap())
+    };
+    for i in 0..40 {
+        apply(&format!("k{}", i % 30), i, vec![]);
+    }
+    apply("k3", 0, vec![ann("overlay/remove", &[])]);
+    apply("k3", 100, vec![]);
+    let out = apply("k4", 101, vec![]);
+    let Value::Map(entries) = &out else {
+        panic!("{out:?}")
+    };
+    let keys: Vec<String> = entries.iter().map(|e| e.key.go_percent_s()).collect();
+    let mut expected: Vec<String> = (0..30)
+        .filter(|&i| i != 3)
+        .map(|i| format!("k{i}"))
+        .collect();
+    expected.push("k3".into());
+    assert_eq!(keys, expected);
+    let at = |k: &str| out.get(k).unwrap().value.clone();
+    assert_eq!(
+        (at("k0"), at("k9"), at("k10"), at("k3"), at("k4")),
+        (
+            Value::Int(30),
+            Value::Int(39),
+            Value::Int(10),
+            Value::Int(100),
+            Value::Int(101)
+        )
+    );
+}

@@ -17,7 +17,8 @@ use starlark::starlark_module;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{
-    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, Value, ValueLike,
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value,
+    ValueLike,
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
@@ -442,6 +443,16 @@ fn length<'v>(
         ))
         .into());
     }
+    // A bound beyond 64 bits, which no data value holds, compares with every length as the
+    // 64-bit int of its sign does; ytt's check then says `length = N`, never the bound.
+    let wide = n.get_type() == "int"
+        && i64::unpack_value(n).ok().flatten().is_none()
+        && u64::unpack_value(n).ok().flatten().is_none();
+    let n = match wide {
+        true if n.compare(heap.alloc(0)).is_ok_and(|o| o.is_lt()) => heap.alloc(i64::MIN),
+        true => heap.alloc(i64::MAX),
+        false => n,
+    };
     Ok(assertion(rule, n, heap))
 }
 
