@@ -171,8 +171,21 @@ pub fn apply_document(
     mode: Mode,
     calls: Calls,
 ) -> Result<Tree, OverlayError> {
-    if left.is_some() {
+    if let Some(current) = &left {
         check_annotations(&doc, None)?;
+        // ytt matches the document with the one result so far, whatever its `by=`, and counts
+        // that match as any node's (`#@overlay/append` matches nothing): a `when=` not met
+        // leaves the document out.
+        let counted = match doc.ann("overlay/append") {
+            Some(_) => true,
+            None => ChildDefaults::default()
+                .expects(&doc, mode)
+                .met(1, &[&current.pos], calls)
+                .map_err(|e| Path::of(&doc, None).error(e))?,
+        };
+        if !counted {
+            return Ok(left.unwrap_or(doc));
+        }
     }
     // ytt overlays the document set and keeps its first document: one inserted before the
     // result takes its place, as a replacement does; one appended or inserted after it is
@@ -452,7 +465,7 @@ fn merge_map_item(
             item.pos
         )));
     }
-    let expects = defaults.expects(&item, mode, &path)?;
+    let expects = defaults.expects(&item, mode);
     // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
     // their `name`, ...) is tried on every item of the map; without it the items with the same
     // key match.
@@ -593,7 +606,7 @@ fn merge_array_item(
         elems.push(item);
         return Ok(());
     }
-    let expects = defaults.expects(&item, mode, &path)?;
+    let expects = defaults.expects(&item, mode);
     let by = Matcher::of(matcher);
     charge_tests((elems.len() as u64).saturating_mul(by.cost()), &path)?;
     let mut matches = Vec::new();
