@@ -191,12 +191,8 @@ pub fn apply_document(
     // result takes its place, as a replacement does; one appended or inserted after it is
     // dropped.
     let insert = doc.ann("overlay/insert");
-    if let (Some(insert), Some(_)) = (insert, &left) {
-        if insert.kwargs.is_empty() {
-            return Err(Path::of(&doc, None).error(
-                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            ));
-        }
+    if left.is_some() {
+        insert_position_given(&doc, &Path::of(&doc, None))?;
     }
     let before = insert.is_some_and(|a| truthy(kwarg(a, "before").as_deref()));
     match left {
@@ -471,7 +467,11 @@ fn merge_map_item(
     // key match.
     let by_key;
     let mut matched = Vec::new();
-    let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
+    let by = item.ann("overlay/match").map(Matcher::of);
+    if let Some(by) = &by {
+        by.check().map_err(|e| path.error(e))?;
+    }
+    let matches: &[usize] = match by {
         Some(Matcher::Nothing) | None => {
             let key = key_of(&item);
             by_key = index.find(entries, key);
@@ -561,6 +561,16 @@ fn merge_map_item(
     Ok(())
 }
 
+/// ytt's error for an `#@overlay/insert` saying neither `before=` nor `after=`.
+fn insert_position_given(item: &Tree, path: &Path) -> Result<(), OverlayError> {
+    match item.ann("overlay/insert") {
+        Some(insert) if insert.kwargs.is_empty() => Err(path.error(
+            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,
@@ -571,12 +581,8 @@ fn merge_array_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
-    if let Some(insert) = item.ann("overlay/insert") {
-        if insert.kwargs.is_empty() {
-            return Err(path.error(
-                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            ));
-        }
+    if item.ann("overlay/match").is_none() {
+        insert_position_given(&item, &path)?;
     }
     // Without `#@overlay/match`, an item that merges is appended and any other operation
     // matches nothing (ytt does not check `expects` then; a replacement with `or_add=True` is
@@ -608,6 +614,7 @@ fn merge_array_item(
     }
     let expects = defaults.expects(&item, mode);
     let by = Matcher::of(matcher);
+    by.check().map_err(|e| path.error(e))?;
     charge_tests((elems.len() as u64).saturating_mul(by.cost()), &path)?;
     let mut matches = Vec::new();
     for (i, elem) in elems.iter().enumerate() {
@@ -625,6 +632,8 @@ fn merge_array_item(
     {
         return Ok(());
     }
+    // (ytt reads `#@overlay/insert` once the item is matched)
+    insert_position_given(&item, &path)?;
     if matches.is_empty() {
         if added_when_unmatched(&item) {
             elems.push(item);
