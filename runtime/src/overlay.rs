@@ -451,6 +451,7 @@ fn merge_map_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
+    or_add_is_bool(&item, &path)?;
     // Only array items (and documents) are inserted or appended.
     if let Some(op) = ["overlay/insert", "overlay/append"]
         .into_iter()
@@ -538,12 +539,7 @@ fn merge_map_item(
         let left = std::mem::take(&mut entries[i].value);
         // A value that is replaced rather than merged takes the new position; replaced by
         // a flag or a plain file, it also loses the rules the replaced node carried.
-        let merges = match (&left, &value) {
-            (TreeValue::Map(_), TreeValue::Map(_)) => true,
-            (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
-            _ => false,
-        };
-        if !merges {
+        if !merges_in_place(&left, &value, mode) {
             entries[i].pos = item.pos;
             if mode.replace_arrays {
                 entries[i]
@@ -559,6 +555,33 @@ fn merge_map_item(
         index.removed(entries);
     }
     Ok(())
+}
+
+/// Whether merging `right` onto `left` keeps the old node (maps merge, and arrays unless
+/// `mode` replaces them); any other value replaces it, taking the new node's position.
+fn merges_in_place(left: &TreeValue, right: &TreeValue, mode: Mode) -> bool {
+    match (left, right) {
+        (TreeValue::Map(_), TreeValue::Map(_)) => true,
+        (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
+        _ => false,
+    }
+}
+
+/// ytt's error for an `#@overlay/replace or_add=` that is not a bool (read before anything is
+/// matched).
+fn or_add_is_bool(item: &Tree, path: &Path) -> Result<(), OverlayError> {
+    let or_add = item
+        .ann("overlay/replace")
+        .and_then(|a| a.kwargs.iter().find(|(k, _)| k == "or_add"));
+    match or_add {
+        Some((_, arg)) if !matches!(arg.data().map(|n| &n.value), Some(Value::Bool(_))) => {
+            Err(path.error(format!(
+                "expected starlark.Bool, but was {}",
+                crate::rules::go_type(&arg.type_name)
+            )))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// ytt's error for an `#@overlay/insert` saying neither `before=` nor `after=`.
@@ -581,6 +604,7 @@ fn merge_array_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
+    or_add_is_bool(&item, &path)?;
     if item.ann("overlay/match").is_none() {
         insert_position_given(&item, &path)?;
     }
@@ -684,6 +708,9 @@ fn merge_array_item(
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
+            if !merges_in_place(&left, &value, mode) {
+                elems[i].pos = item.pos; // (as a map item's value)
+            }
             elems[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
         }
     }
