@@ -8,14 +8,15 @@
 //! `#@overlay/match-child-defaults` change that per node.
 
 mod assert;
+mod expects;
 mod kept;
 mod matcher;
 
-use crate::schema::FunctionRef;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
 use assert::{assert_matched, assertion, merge_after_assertion};
+use expects::ChildDefaults;
 pub use kept::KeptIndex;
 use matcher::{call, via_function, Matcher};
 
@@ -153,193 +154,15 @@ fn has_kwarg(ann: &Ann, name: &str) -> bool {
     ann.kwargs.iter().any(|(k, _)| k == name)
 }
 
-fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
+pub(super) fn kwarg<'a>(ann: &'a Ann, name: &str) -> Option<std::borrow::Cow<'a, Node>> {
     ann.kwargs
         .iter()
         .find(|(k, _)| k == name)
         .and_then(|(_, a)| a.to_data(ann.pos))
 }
 
-/// How many nodes an `#@overlay/match` expects to match: `expects=` (an int, `"N+"`, a
-/// function given the number, or a list of those), `missing_ok=True` (zero or one), or exactly
-/// one; `when=` takes the same, but a node whose count is not met is left out rather than an
-/// error (`when` set).
-struct Expects {
-    /// (borrowed when they are the default's, which most nodes take: no allocation per item)
-    counts: std::borrow::Cow<'static, [Count]>,
-    when: bool,
-}
-
-#[derive(Clone, Copy)]
-enum Count {
-    Exactly(i64),
-    AtLeast(i64),
-    /// `expects=lambda n: ...`: met when it returns `True`.
-    Call(FunctionRef),
-}
-
-/// The value of `expects=` or `when=`: data, or a function.
-#[derive(Clone, Debug)]
-enum CountArg {
-    Data(Node),
-    Function(FunctionRef),
-}
-
-/// The `expects=`-like keyword argument `name` of `ann`, if given.
-fn count_arg(ann: &Ann, name: &str) -> Option<CountArg> {
-    matcher::function(ann, name)
-        .map(CountArg::Function)
-        .or_else(|| kwarg(ann, name).map(|n| CountArg::Data(n.into_owned())))
-}
-
-impl Expects {
-    fn of(expects: Option<&CountArg>, missing_ok: bool) -> Expects {
-        let parse = |v: &Value| match v {
-            Value::Int(n) => Some(Count::Exactly(*n)),
-            Value::Str(s) => match s.strip_suffix('+') {
-                Some(n) => n.trim().parse().ok().map(Count::AtLeast),
-                None => s.trim().parse().ok().map(Count::Exactly),
-            },
-            _ => None,
-        };
-        let counts: Vec<Count> = match expects {
-            Some(CountArg::Function(f)) => vec![Count::Call(*f)],
-            Some(CountArg::Data(v)) => match &v.value {
-                Value::Array(items) => items.iter().filter_map(|i| parse(&i.value)).collect(),
-                other => parse(other).into_iter().collect(),
-            },
-            None => Vec::new(),
-        };
-        const ONE: &[Count] = &[Count::Exactly(1)];
-        const ZERO_OR_ONE: &[Count] = &[Count::Exactly(0), Count::Exactly(1)];
-        let counts = match counts.is_empty() {
-            false => counts.into(),
-            true if missing_ok => ZERO_OR_ONE.into(),
-            true => ONE.into(),
-        };
-        Expects {
-            counts,
-            when: false,
-        }
-    }
-
-    /// Whether `found` matches (at `lines`) meet the expectation: `Ok(false)` when `when=` is
-    /// not met (the node is left out), `Err` with ytt's message when `expects=` is not, or
-    /// when a function given fails.
-    fn met(&self, found: usize, lines: &[&Pos], calls: Calls) -> Result<bool, String> {
-        let n = found as i64;
-        let mut failure = None;
-        for c in self.counts.iter() {
-            let met = match c {
-                Count::Exactly(e) => n == *e,
-                Count::AtLeast(e) => n >= *e,
-                Count::Call(f) => {
-                    let count = TreeValue::Scalar(Value::Int(n));
-                    match matcher::call(calls, f, &[&count])? {
-                        TreeValue::Scalar(Value::Bool(b)) => b,
-                        _ => {
-                            let kwarg = if self.when { "when" } else { "expects" };
-                            return Err(format!(
-                                "Expected keyword argument '{kwarg}' to have a function that returns a boolean"
-                            ));
-                        }
-                    }
-                }
-            };
-            if met {
-                return Ok(true);
-            }
-            failure = Some(c);
-        }
-        if self.when {
-            return Ok(false);
-        }
-        let wanted = match failure {
-            Some(Count::AtLeast(n)) => format!(">= {n}"),
-            Some(Count::Exactly(n)) => n.to_string(),
-            Some(Count::Call(_)) => {
-                return Err("Expectation of number of matched nodes failed".into())
-            }
-            None => "1".into(),
-        };
-        let mut message =
-            format!("Expected number of matched nodes to be {wanted}, but was {found}");
-        if !lines.is_empty() {
-            // ytt sorts the positions as text: `schema.yml:13` before `schema.yml:4`.
-            let mut lines: Vec<String> = lines.iter().map(|p| p.to_string()).collect();
-            lines.sort_unstable();
-            message.push_str(&format!(" (lines: {})", lines.join(", ")));
-        }
-        Err(message)
-    }
-}
-
-fn truthy(node: Option<&Node>) -> bool {
+pub(super) fn truthy(node: Option<&Node>) -> bool {
     matches!(node.map(|n| &n.value), Some(Value::Bool(true)))
-}
-
-/// The `#@overlay/match` keyword arguments that `#@overlay/match-child-defaults` of a node or
-/// of its ancestors gives the nodes below it (a nearer node's argument wins).
-#[derive(Clone, Debug, Default)]
-struct ChildDefaults {
-    missing_ok: Option<Node>,
-    expects: Option<CountArg>,
-    when: Option<CountArg>,
-}
-
-impl ChildDefaults {
-    /// The defaults for the children of a node annotated with `anns`.
-    fn under(&self, anns: &[Ann]) -> ChildDefaults {
-        let mut defaults = self.clone();
-        if let Some(ann) = Ann::find(anns, "overlay/match-child-defaults") {
-            if let Some(n) = kwarg(ann, "missing_ok") {
-                defaults.missing_ok = Some(n.into_owned());
-            }
-            if let Some(n) = count_arg(ann, "expects") {
-                defaults.expects = Some(n);
-            }
-            if let Some(n) = count_arg(ann, "when") {
-                defaults.when = Some(n);
-            }
-        }
-        defaults
-    }
-
-    /// How many nodes `item`'s match expects: its own `#@overlay/match` arguments over these
-    /// defaults; ytt rejects `missing_ok` and `expects` together.
-    fn expects(&self, item: &Tree, mode: Mode, path: &Path) -> Result<Expects, OverlayError> {
-        let matcher = item.ann("overlay/match");
-        let missing_ok = matcher
-            .and_then(|m| kwarg(m, "missing_ok"))
-            .or(self.missing_ok.as_ref().map(std::borrow::Cow::Borrowed));
-        let expects = matcher
-            .and_then(|m| count_arg(m, "expects"))
-            .or_else(|| self.expects.clone());
-        let when = matcher
-            .and_then(|m| count_arg(m, "when"))
-            .or_else(|| self.when.clone());
-        let conflict = match (&missing_ok, &expects, &when) {
-            (Some(_), Some(_), _) => Some("'missing_ok', 'expects'"),
-            (Some(_), _, Some(_)) => Some("'missing_ok', 'when'"),
-            (_, Some(_), Some(_)) => Some("'when', 'expects'"),
-            _ => None,
-        };
-        if let Some(names) = conflict {
-            return Err(path.error(format!(
-                "Expected only one of keyword arguments ({names}) specified"
-            )));
-        }
-        if when.is_some() {
-            return Ok(Expects {
-                when: true,
-                ..Expects::of(when.as_ref(), false)
-            });
-        }
-        Ok(Expects::of(
-            expects.as_ref(),
-            mode.missing_ok || truthy(missing_ok.as_deref()),
-        ))
-    }
 }
 
 /// Applies a document onto `left` (the current result, or `None` for the first document). The
@@ -382,19 +205,28 @@ pub fn apply_document_indexed(
     if !merges_maps {
         kept.forget();
     }
-    if left.is_some() {
+    if let Some(current) = &left {
         check_annotations(&doc, None)?;
+        // ytt matches the document with the one result so far, whatever its `by=`, and counts
+        // that match as any node's (`#@overlay/append` matches nothing): a `when=` not met
+        // leaves the document out.
+        let counted = match doc.ann("overlay/append") {
+            Some(_) => true,
+            None => ChildDefaults::default()
+                .expects(&doc, mode)
+                .met(1, &[&current.pos], calls)
+                .map_err(|e| Path::of(&doc, None).error(e))?,
+        };
+        if !counted {
+            return Ok(left.unwrap_or(doc));
+        }
     }
     // ytt overlays the document set and keeps its first document: one inserted before the
     // result takes its place, as a replacement does; one appended or inserted after it is
     // dropped.
     let insert = doc.ann("overlay/insert");
-    if let (Some(insert), Some(_)) = (insert, &left) {
-        if insert.kwargs.is_empty() {
-            return Err(Path::of(&doc, None).error(
-                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            ));
-        }
+    if left.is_some() {
+        insert_position_given(&doc, &Path::of(&doc, None))?;
     }
     let before = insert.is_some_and(|a| truthy(kwarg(a, "before").as_deref()));
     match left {
@@ -657,6 +489,7 @@ fn merge_map_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
+    or_add_is_bool(&item, &path)?;
     // Only array items (and documents) are inserted or appended.
     if let Some(op) = ["overlay/insert", "overlay/append"]
         .into_iter()
@@ -667,13 +500,17 @@ fn merge_map_item(
             item.pos
         )));
     }
-    let expects = defaults.expects(&item, mode, &path)?;
+    let expects = defaults.expects(&item, mode);
     // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
     // their `name`, ...) is tried on every item of the map; without it the items with the same
     // key match.
     let by_key;
     let mut matched = Vec::new();
-    let matches: &[usize] = match item.ann("overlay/match").map(Matcher::of) {
+    let by = item.ann("overlay/match").map(Matcher::of);
+    if let Some(by) = &by {
+        by.check().map_err(|e| path.error(e))?;
+    }
+    let matches: &[usize] = match by {
         Some(Matcher::Nothing) | None => {
             let key = key_of(&item);
             by_key = index.find(entries, key);
@@ -740,12 +577,7 @@ fn merge_map_item(
         let left = std::mem::take(&mut entries[i].value);
         // A value that is replaced rather than merged takes the new position; replaced by
         // a flag or a plain file, it also loses the rules the replaced node carried.
-        let merges = match (&left, &value) {
-            (TreeValue::Map(_), TreeValue::Map(_)) => true,
-            (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
-            _ => false,
-        };
-        if !merges {
+        if !merges_in_place(&left, &value, mode) {
             entries[i].pos = item.pos;
             if mode.replace_arrays {
                 entries[i]
@@ -763,6 +595,43 @@ fn merge_map_item(
     Ok(())
 }
 
+/// Whether merging `right` onto `left` keeps the old node (maps merge, and arrays unless
+/// `mode` replaces them); any other value replaces it, taking the new node's position.
+fn merges_in_place(left: &TreeValue, right: &TreeValue, mode: Mode) -> bool {
+    match (left, right) {
+        (TreeValue::Map(_), TreeValue::Map(_)) => true,
+        (TreeValue::Array(_), TreeValue::Array(_)) => !mode.replace_arrays,
+        _ => false,
+    }
+}
+
+/// ytt's error for an `#@overlay/replace or_add=` that is not a bool (read before anything is
+/// matched).
+fn or_add_is_bool(item: &Tree, path: &Path) -> Result<(), OverlayError> {
+    let or_add = item
+        .ann("overlay/replace")
+        .and_then(|a| a.kwargs.iter().find(|(k, _)| k == "or_add"));
+    match or_add {
+        Some((_, arg)) if !matches!(arg.data().map(|n| &n.value), Some(Value::Bool(_))) => {
+            Err(path.error(format!(
+                "expected starlark.Bool, but was {}",
+                crate::rules::go_type(&arg.type_name)
+            )))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// ytt's error for an `#@overlay/insert` saying neither `before=` nor `after=`.
+fn insert_position_given(item: &Tree, path: &Path) -> Result<(), OverlayError> {
+    match item.ann("overlay/insert") {
+        Some(insert) if insert.kwargs.is_empty() => Err(path.error(
+            "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
+        )),
+        _ => Ok(()),
+    }
+}
+
 fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,
@@ -773,12 +642,9 @@ fn merge_array_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
-    if let Some(insert) = item.ann("overlay/insert") {
-        if insert.kwargs.is_empty() {
-            return Err(path.error(
-                "Expected 'overlay/insert' annotation to have at least one keyword argument (before=..., after=...)",
-            ));
-        }
+    or_add_is_bool(&item, &path)?;
+    if item.ann("overlay/match").is_none() {
+        insert_position_given(&item, &path)?;
     }
     // Without `#@overlay/match`, an item that merges is appended and any other operation
     // matches nothing (ytt does not check `expects` then; a replacement with `or_add=True` is
@@ -808,8 +674,9 @@ fn merge_array_item(
         elems.push(item);
         return Ok(());
     }
-    let expects = defaults.expects(&item, mode, &path)?;
+    let expects = defaults.expects(&item, mode);
     let by = Matcher::of(matcher);
+    by.check().map_err(|e| path.error(e))?;
     charge_tests((elems.len() as u64).saturating_mul(by.cost()), &path)?;
     let mut matches = Vec::new();
     for (i, elem) in elems.iter().enumerate() {
@@ -827,6 +694,8 @@ fn merge_array_item(
     {
         return Ok(());
     }
+    // (ytt reads `#@overlay/insert` once the item is matched)
+    insert_position_given(&item, &path)?;
     if matches.is_empty() {
         if added_when_unmatched(&item) {
             elems.push(item);
@@ -877,6 +746,9 @@ fn merge_array_item(
             elems[i].anns = item.anns.clone();
         } else {
             let left = std::mem::take(&mut elems[i].value);
+            if !merges_in_place(&left, &value, mode) {
+                elems[i].pos = item.pos; // (as a map item's value)
+            }
             elems[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
         }
     }

@@ -109,6 +109,7 @@ fn kind_name(arg: &Arg) -> String {
         ArgKind::Data(_) if arg.type_name == "struct" => "struct".into(),
         ArgKind::Data(n) => starlark_type(&n.value).into(),
         ArgKind::Tuple(_) => "tuple".into(),
+        ArgKind::List(_) => "list".into(),
         // starlark-go's name for a module.
         ArgKind::Opaque(_) if arg.type_name == "namespace" => "module".into(),
         ArgKind::Assertion(..) | ArgKind::Checker(_) | ArgKind::Opaque(_) => arg.type_name.clone(),
@@ -120,6 +121,10 @@ fn arg_repr(arg: &Arg) -> String {
         ArgKind::Data(n) => repr(&n.value),
         ArgKind::Tuple(items) => format!(
             "({})",
+            items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
+        ),
+        ArgKind::List(items) => format!(
+            "[{}]",
             items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
         ),
         ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
@@ -279,7 +284,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             }
             RuleName::OneOf
                 if !matches!(value, Value::Array(_) | Value::Map(_))
-                    || matches!(arg.kind, ArgKind::Opaque(_)) =>
+                    || matches!(arg.kind, ArgKind::Opaque(_) | ArgKind::List(_)) =>
             {
                 return Err(invalid(format!(
                     "expected keyword argument one_of to be a sequence, but was {}",

@@ -67,6 +67,8 @@ pub(super) enum Matcher<'a> {
     /// `by=lambda i, l, r: ...`: called with the index, the old value and the new one.
     Function(FunctionRef),
     Nothing,
+    /// A `by=` of another type (its Starlark type): an error.
+    Invalid(&'a str),
 }
 
 /// The value of `key` in a map.
@@ -116,11 +118,29 @@ impl<'a> Matcher<'a> {
     }
 
     pub(super) fn of(ann: &'a Ann) -> Matcher<'a> {
-        let by = ann.kwargs.iter().find(|(k, _)| k == "by");
-        match (by.and_then(|(_, a)| a.data()), function(ann, "by")) {
-            (Some(by), _) => Matcher::from_value(&by.value),
-            (None, Some(f)) => Matcher::Function(f),
-            (None, None) => Matcher::Nothing,
+        let Some((_, by)) = ann.kwargs.iter().find(|(k, _)| k == "by") else {
+            return Matcher::Nothing;
+        };
+        if let Some(f) = function(ann, "by") {
+            return Matcher::Function(f);
+        }
+        // A text is a key; the matchers of `@ytt:overlay` are functions to ytt.
+        match by.data().map(|n| &n.value) {
+            Some(v @ Value::Str(_)) => Matcher::from_value(v),
+            Some(v @ Value::Map(_)) if v.get("__ytt_matcher__").is_some() => Matcher::from_value(v),
+            _ => Matcher::Invalid(&by.type_name),
+        }
+    }
+
+    /// ytt's error for a `by=` that is neither a text nor a function (checked before anything
+    /// is matched).
+    pub(super) fn check(&self) -> Result<(), String> {
+        match self {
+            Matcher::Invalid(type_name) => Err(format!(
+                "Expected 'overlay/match' annotation keyword argument 'by' to be either string (for map key) or function, but was {}",
+                crate::rules::go_type(type_name)
+            )),
+            _ => Ok(()),
         }
     }
 
@@ -181,7 +201,7 @@ impl<'a> Matcher<'a> {
                 _ => return Err("overlay.index_matcher: expected starlark.Int".into()),
             },
             Matcher::Key(k) => same(key_value(left, k)?, key_value(right, k)?),
-            Matcher::Nothing => false,
+            Matcher::Nothing | Matcher::Invalid(_) => false,
             Matcher::Subset(expected) => subset(left, expected),
             Matcher::Or(all) => {
                 for m in all {

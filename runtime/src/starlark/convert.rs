@@ -409,6 +409,17 @@ pub fn to_arg<'v>(
             kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
         }),
         Err(NotData::TooBig) => Err(anyhow::anyhow!(NotData::TooBig.message(|t| t.into()))),
+        Err(_) if ListRef::from_value(v).is_some() => {
+            let items = ListRef::from_value(v)
+                .into_iter()
+                .flat_map(|l| l.iter())
+                .map(|x| to_arg(x, pos, heap, keep))
+                .collect::<anyhow::Result<_>>()?;
+            Ok(Arg {
+                type_name,
+                kind: ArgKind::List(items),
+            })
+        }
         Err(_) => Ok(Arg {
             type_name,
             kind: ArgKind::Opaque(keep(v)),

@@ -33,46 +33,87 @@ fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'
     heap.alloc(AllocDict([(kind, heap.alloc(name)), ("arg", arg)]))
 }
 
+/// The `#@ytt:overlay` functions' keyword arguments, which ytt ignores.
+type IgnoredKwargs<'v> =
+    starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
+
+/// A matcher of one positional argument (ytt counts only those: `overlay.index(i=0)` has none).
+fn one_arg<'v>(
+    heap: Heap<'v>,
+    name: &str,
+    args: UnpackTuple<Value<'v>>,
+) -> anyhow::Result<Value<'v>> {
+    match args.items.as_slice() {
+        [arg] => Ok(marker(heap, "__ytt_matcher__", name, *arg)),
+        _ => anyhow::bail!("overlay.{name}: expected exactly one argument"),
+    }
+}
+
+/// A matcher of one or more matchers (`and_op`, `or_op`).
+fn some_args<'v>(
+    heap: Heap<'v>,
+    name: &str,
+    args: UnpackTuple<Value<'v>>,
+) -> anyhow::Result<Value<'v>> {
+    if args.items.is_empty() {
+        anyhow::bail!("overlay.{name}: expected at least one argument");
+    }
+    Ok(marker(
+        heap,
+        "__ytt_matcher__",
+        name,
+        heap.alloc(args.items),
+    ))
+}
+
 #[starlark_module]
 fn overlay_members(builder: &mut GlobalsBuilder) {
-    fn map_key<'v>(name: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_matcher__", "map_key", name))
+    fn map_key<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        one_arg(heap, "map_key", args)
     }
 
-    fn index<'v>(i: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_matcher__", "index", i))
+    fn index<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        one_arg(heap, "index", args)
     }
 
-    fn subset<'v>(expected: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_matcher__", "subset", expected))
+    fn subset<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        one_arg(heap, "subset", args)
     }
 
     fn or_op<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        Ok(marker(
-            heap,
-            "__ytt_matcher__",
-            "or_op",
-            heap.alloc(args.items),
-        ))
+        some_args(heap, "or_op", args)
     }
 
     fn and_op<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        Ok(marker(
-            heap,
-            "__ytt_matcher__",
-            "and_op",
-            heap.alloc(args.items),
-        ))
+        some_args(heap, "and_op", args)
     }
 
-    fn not_op<'v>(matcher: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
-        Ok(marker(heap, "__ytt_matcher__", "not_op", matcher))
+    fn not_op<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        one_arg(heap, "not_op", args)
     }
 
     /// Each value after the first overlaid onto the result so far ([`crate::overlay::apply_values`]);
@@ -80,10 +121,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     /// (`by=lambda ...`) run with this template's evaluator.
     fn apply<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let heap = eval.heap();
@@ -150,10 +188,7 @@ fn data_members(builder: &mut GlobalsBuilder) {
     /// The files of a library of the run (see [`crate::template::library::list`]).
     fn list<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let path = data_path("data.list", &args.items, false)?;
@@ -171,10 +206,7 @@ fn data_members(builder: &mut GlobalsBuilder) {
     /// [`crate::template::library::find`]).
     fn read<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<String> {
         let path = data_path("data.read", &args.items, true)?;
@@ -476,10 +508,7 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
     /// expanded, or by what the function `replacement` returns for the matched text.
     fn replace<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "regexp.replace";

@@ -81,6 +81,8 @@ pub enum ArgKind {
     /// Plain data: None, bools, numbers, strings, lists, dicts and YAML fragments.
     Data(Node),
     Tuple(Vec<Arg>),
+    /// A list holding values that are not data (`[0, lambda n: n > 1]`): its items.
+    List(Vec<Arg>),
     /// An assertion object (`assert.min(3)`) whose argument is data: its rule and argument.
     Assertion(crate::rules::RuleName, Node),
     /// An assertion object only Starlark can check: a struct with a `check` function (ytt
