@@ -86,6 +86,17 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         Ok(error) => error,
         Err(older) => return Some((older, documents)),
     };
+    // go-yaml's parser checks a `%YAML` directive's version before the document start that
+    // must follow it: an error libyaml-safer finds after one (`%YAML 1.2` + `%FOO`, or after a
+    // document without `...`) comes second.
+    let stopped = [error.problem_mark(), error.context_mark()]
+        .into_iter()
+        .flatten()
+        .next()
+        .map(|mark| mark.index);
+    if let Some(directive) = incompatible_version(src).filter(|d| stopped > Some(d.index)) {
+        return Some((incompatible_document(directive.line), documents));
+    }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.
@@ -108,13 +119,11 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
 /// libyaml-safer reads: a `%YAML` version other than 1.1 (1.2 came later).
 fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<SyntaxError> {
     use libyaml_safer::EventData;
-    let line_of = |line: u64| u32::try_from(line).unwrap_or(u32::MAX);
     match &event.data {
         EventData::DocumentStart {
             version_directive: Some(v),
             ..
         } if (v.major, v.minor) != (1, 1) => {
-            // A parser error at the directive: its 0-based line (0 is no line).
             let first = usize::try_from(event.start_mark.line).unwrap_or(usize::MAX);
             let line = src
                 .lines()
@@ -122,14 +131,45 @@ fn older_libyaml_error(event: &libyaml_safer::Event, src: &str) -> Option<Syntax
                 .skip(first)
                 .find(|(_, l)| l.starts_with("%YAML"))
                 .map_or(first, |(i, _)| i);
-            Some(SyntaxError {
-                line: line_of(line as u64),
-                message: "found incompatible YAML document".into(),
-                strict: None,
-            })
+            Some(incompatible_document(line as u64))
         }
         _ => None,
     }
+}
+
+/// go-yaml's error for a `%YAML` directive of a version other than 1.1 on `line` (0-based): a
+/// parser error, printed with that line (0 is no line).
+fn incompatible_document(line: u64) -> SyntaxError {
+    SyntaxError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        message: "found incompatible YAML document".into(),
+        strict: None,
+    }
+}
+
+/// Where the first `%YAML` directive of a version other than 1.1 is, as libyaml-safer's scanner
+/// reads `src` (up to its first error).
+fn incompatible_version(src: &str) -> Option<libyaml_safer::Mark> {
+    if !src.contains("%YAML") {
+        return None;
+    }
+    crate::panic_guard::catch_panic(|| {
+        let mut input = src.as_bytes();
+        let mut scanner = libyaml_safer::Scanner::new();
+        scanner.set_input_string(&mut input);
+        scanner
+            .map_while(Result::ok)
+            .find_map(|token| match token.data {
+                libyaml_safer::TokenData::VersionDirective { major, minor }
+                    if (major, minor) != (1, 1) =>
+                {
+                    Some(token.start_mark)
+                }
+                _ => None,
+            })
+    })
+    .ok()
+    .flatten()
 }
 
 /// The anchors of the current document, and the first alias that names none of them.

@@ -93,7 +93,8 @@ pub(super) fn scan_comments(
     let mut unknown = None;
     let mut line = 1u32;
     let mut i = 0;
-    while i < chars.len() {
+    let ignored_from = after_last_document_end(chars);
+    while i < ignored_from {
         let c = chars[i];
         if c == '\n' {
             line += 1;
@@ -123,6 +124,25 @@ pub(super) fn scan_comments(
         i += 1;
     }
     (out, unknown)
+}
+
+/// Where the comments go-yaml drops start: at the last document end marker (`...`) of a text
+/// with nothing but comments and blank lines after it (`... # c` there is no template comment).
+fn after_last_document_end(chars: &[char]) -> usize {
+    let mut end = chars.len();
+    for line in chars.split(|&c| c == '\n').rev() {
+        let start = end - line.len();
+        let text = line.iter().skip_while(|c| matches!(c, ' ' | '\t' | '\r'));
+        match text.clone().next() {
+            None | Some('#') => end = start.saturating_sub(1),
+            Some(_) => {
+                let marker = line.starts_with(&['.', '.', '.'])
+                    && matches!(line.get(3), None | Some(' ' | '\t' | '\r'));
+                return if marker { start } else { chars.len() };
+            }
+        }
+    }
+    chars.len()
 }
 
 /// The line of the first directive (`%YAML 1.1`, `%TAG ...`) before the `---` at character
