@@ -126,23 +126,25 @@ pub(super) fn scan_comments(
     (out, unknown)
 }
 
-/// Where the comments go-yaml drops start: at the last document end marker (`...`) of a text
-/// with nothing but comments and blank lines after it (`... # c` there is no template comment).
+/// Where the comments go-yaml drops start: at the first document end marker (`...`) of a text
+/// with nothing but comments, blank lines and more such markers after it (`... # c` there is
+/// no template comment).
 fn after_last_document_end(chars: &[char]) -> usize {
     let mut end = chars.len();
+    let mut from = chars.len();
     for line in chars.split(|&c| c == '\n').rev() {
         let start = end - line.len();
-        let text = line.iter().skip_while(|c| matches!(c, ' ' | '\t' | '\r'));
-        match text.clone().next() {
-            None | Some('#') => end = start.saturating_sub(1),
-            Some(_) => {
-                let marker = line.starts_with(&['.', '.', '.'])
-                    && matches!(line.get(3), None | Some(' ' | '\t' | '\r'));
-                return if marker { start } else { chars.len() };
-            }
+        let marker = line.starts_with(&['.', '.', '.'])
+            && matches!(line.get(3), None | Some(' ' | '\t' | '\r'));
+        let mut text = line.iter().skip_while(|c| matches!(c, ' ' | '\t' | '\r'));
+        match text.next() {
+            None | Some('#') => {}
+            Some(_) if marker => from = start,
+            Some(_) => break,
         }
+        end = start.saturating_sub(1);
     }
-    chars.len()
+    from
 }
 
 /// The line of the first directive (`%YAML 1.1`, `%TAG ...`) before the `---` at character
