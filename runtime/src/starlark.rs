@@ -25,6 +25,7 @@ mod nesting;
 mod parse_error;
 pub mod predicates;
 mod resolve;
+mod source_guard;
 mod statement_hook;
 mod struct_module;
 mod text_modules;
@@ -614,7 +615,7 @@ fn run_unguarded(
     if let Some(e) = resolve_errors(name, program, &ast) {
         return Err(e);
     }
-    if let Some(guarded) = budget::guard_source(&ast, &source) {
+    if let Some(guarded) = source_guard::guard_source(&ast, &source) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.
         if let Ok(guarded) = parse(guarded) {

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 use starlark::environment::{Globals, GlobalsBuilder};
 use starlark::eval::Evaluator;
 
-/// The global function every index expression `x[i]` calls (see [`super::budget::guard_source`]).
+/// The global function every index expression `x[i]` calls (see [`super::source_guard::guard_source`]).
 pub(super) const INDEX: &str = "__schemac_at";
 
 /// The global functions every `a << b` and `a >> b` of a program calls (see
@@ -24,7 +24,7 @@ pub(super) const BIT_OR: &str = "__schemac_or";
 pub(super) const ASSIGNING: &str = "__schemac_assigning";
 
 /// The global function the value of every `**` argument of a call passes through (see
-/// [`super::budget::guard_source`]).
+/// [`super::source_guard::guard_source`]).
 pub(super) const KWARGS: &str = "__schemac_kwargs";
 
 /// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
@@ -477,7 +477,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     }
 
     /// The value of a `**` argument (every one of a program passes through it; see
-    /// [`super::budget::guard_source`]) as a dict: ytt takes a YAML fragment's map and a struct
+    /// [`super::source_guard::guard_source`]) as a dict: ytt takes a YAML fragment's map and a struct
     /// as well, with starlark-go's errors for anything else and for keys that are not strings.
     fn __schemac_kwargs<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
@@ -510,7 +510,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     }
 
     /// `x[i]` (every index expression of a program calls it; see
-    /// [`super::budget::guard_source`]): the interpreter's indexing, with starlark-go's error for
+    /// [`super::source_guard::guard_source`]): the interpreter's indexing, with starlark-go's error for
     /// an index out of a string's, list's or tuple's range (`list index 2 out of range [-2:1]`,
     /// `index 0 out of range: empty string`), which names the type and the range.
     fn __schemac_at<'v>(

@@ -211,7 +211,7 @@ fn delegate<'v>(
     })
 }
 
-/// `OBJ[INDEX] = VALUE` checked first (see [`super::budget::guard_source`]) as starlark-go's
+/// `OBJ[INDEX] = VALUE` checked first (see [`super::source_guard::guard_source`]) as starlark-go's
 /// `setIndex` checks it: a list's index (its type, then its range), then a frozen or iterated
 /// list or dict (`cannot insert into hash table during iteration`); a string, tuple, number,
 /// set or struct takes no assignment. `VALUE` otherwise: any other error is left to the assignment.

@@ -1,0 +1,436 @@
+//! The rewriting of a program's text that puts the budget's guards where one operation could
+//! do much unseen by the statement hook (see [`guard_source`]): comprehensions' iterables,
+//! sized string methods, repetitions by `*=`, and the edits of the same kind that give
+//! starlark-go's behaviour (indexing, item assignment, `**` arguments).
+
+use starlark::syntax::AstModule;
+
+use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
+use super::go_builtins::{ASSIGNING, INDEX, KWARGS};
+
+/// Builtins that go through all of an iterable in one call, making a value as long as it or
+/// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
+/// (This also keeps the compiler from running `list(range(10**8))` while it compiles: the
+/// call's arguments are no longer constants.)
+const ITERATING_BUILTINS: &[&str] = &[
+    "list",
+    "tuple",
+    "dict",
+    "set",
+    "sorted",
+    "reversed",
+    "enumerate",
+    "zip",
+    "any",
+    "all",
+    "min",
+    "max",
+    "map",
+    "filter",
+];
+
+/// String methods whose result can be much longer than their receiver and arguments together:
+/// `SEP.join(ITEMS)` (the separator repeated), `S.replace(OLD, NEW)` (`NEW` once per `OLD`),
+/// `FMT.format(ARGS)` (an argument once per `{}`), `S.split(SEP)` and `S.rsplit(SEP)` (a
+/// string and a list item per piece).
+pub(super) const SIZED_METHODS: &[&str] = &["join", "replace", "format", "split", "rsplit"];
+
+/// Whether calls of `method` go through [`METHOD`]: a sized method, or one whose starlark-go
+/// behaviour [`super::go_methods`] gives.
+fn rewritten(method: &str) -> bool {
+    SIZED_METHODS.contains(&method) || super::go_methods::GO_METHODS.contains(&method)
+}
+
+/// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
+const TEMPORARY: &str = "__schemac_t";
+
+/// One change to a program's text: `remove` bytes at `at` replaced by `text`. Edits at one
+/// offset apply in the order of `order`: closing parentheses first, then an outer call opened
+/// before one it contains.
+struct Edit {
+    at: usize,
+    order: (u8, isize),
+    remove: usize,
+    text: String,
+}
+
+impl Edit {
+    /// Adds `edits`, each `(at, order, remove, text)`.
+    fn extend(
+        out: &mut Vec<Edit>,
+        edits: impl IntoIterator<Item = (usize, (u8, isize), usize, String)>,
+    ) {
+        out.extend(edits.into_iter().map(|(at, order, remove, text)| Edit {
+            at,
+            order,
+            remove,
+            text,
+        }));
+    }
+
+    /// `open` and `(` before the text `begin..end` and `))` after it: the text in parentheses
+    /// of its own, since a tuple's text may have none (`list(("a", "b"))`).
+    fn wrap(out: &mut Vec<Edit>, begin: u32, open: String, end: u32) {
+        let (begin, end) = (begin as usize, end as usize);
+        let len = (end - begin) as isize;
+        let open = open + "(";
+        out.push(Edit {
+            at: begin,
+            order: (1, -len),
+            remove: 0,
+            text: open,
+        });
+        out.push(Edit {
+            at: end,
+            order: (0, len),
+            remove: 0,
+            text: "))".to_string(),
+        });
+    }
+}
+
+/// How many `)` of `text` close a parenthesis opened before it (outside string literals).
+fn unopened_parentheses(text: &str) -> usize {
+    let (mut depth, mut lowest, mut quote, mut escaped) = (0i64, 0i64, None, false);
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '(' => depth += 1,
+                ')' => {
+                    depth -= 1;
+                    lowest = lowest.min(depth);
+                }
+                _ => {}
+            },
+        }
+    }
+    lowest.unsigned_abs() as usize
+}
+
+/// Where the `count` opening parentheses before `at` (blanks between them) begin.
+fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
+    let mut begin = at;
+    for _ in 0..count {
+        let before = source.get(..begin)?.trim_end();
+        begin = before.strip_suffix('(')?.len();
+    }
+    Some(begin)
+}
+
+/// `source` with calls wrapped around what one statement could do unseen by the statement
+/// hook, `None` when there is none:
+/// - the iterable of every comprehension (`[f(x) for x in ITERABLE]`), and the positional
+///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
+///   which charges their items to the budget before anything runs;
+/// - `OBJ.M(ARGS)` for a method `M` of [`SIZED_METHODS`] becomes `METHOD("M", OBJ, ARGS)`
+///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
+/// - the right side of `OBJ[I] = V` passes through [`ASSIGNING`] (starlark-go's errors for a
+///   frozen or iterated list or dict), when `OBJ` and `I` are plain;
+/// - the value of every `**` argument passes through [`KWARGS`], which makes a YAML fragment's
+///   map or a struct a dict, as ytt takes them (not a budget's guard, but an edit of the same
+///   kind);
+/// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
+///   index out of range);
+/// - `LHS <<= N` is written `LHS = SHIFT_LEFT(LHS, N)`, and so for the other augmented
+///   assignments whose operator [`guard_repetition`](super::budget::guard_repetition) replaces but `*=` ([`augmented_function`]);
+/// - the right side of `LHS *= N` passes through [`TIMES`] (given `LHS` again), which sizes the
+///   repetition first. When `LHS` calls a function or spans lines (and evaluating it twice
+///   could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1] *= TIMES(T0[T1], N)`
+///   for `OBJ[INDEX]` and `T0 = (OBJ); T0.NAME *= TIMES(T0.NAME, N)` for `OBJ.NAME`, in one
+///   line as before.
+///
+/// Only text is added, inside lines: errors keep their lines.
+pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
+    use starlark::syntax::ast::{
+        ArgumentP, AssignOp, AssignTargetP, AstExpr, AstStmt, ClauseP, ExprP, StmtP,
+    };
+    /// The starts of the postfix expressions found so far, by node: each of a chain
+    /// (`x[0][0]...`) is asked for once, so that a chain of 20,000 took 6.6 s.
+    type Starts = std::collections::HashMap<*const AstExpr, usize>;
+    /// Where the text of `e` starts. The span of a postfix expression (`OBJ[I]`, `OBJ.name`,
+    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have.
+    fn start(e: &AstExpr, source: &str, known: &mut Starts) -> usize {
+        let (obj, op) = match &e.node {
+            ExprP::Index(parts) => (&parts.0, '['),
+            ExprP::Slice(obj, ..) => (&**obj, '['),
+            ExprP::Dot(obj, _) => (&**obj, '.'),
+            ExprP::Call(obj, _) => (&**obj, '('),
+            _ => return e.span.begin().get() as usize,
+        };
+        if let Some(&begin) = known.get(&(e as *const AstExpr)) {
+            return begin;
+        }
+        let mut begin = start(obj, source, known);
+        let obj_end = obj.span.end().get() as usize;
+        let between = source
+            .get(obj_end..)
+            .and_then(|t| t.find(op).map(|at| &t[..at]));
+        for _ in 0..between.map_or(0, |t| t.matches(')').count()) {
+            match source[..begin].trim_end().strip_suffix('(') {
+                Some(before) => begin = before.len(),
+                None => break,
+            }
+        }
+        known.insert(e, begin);
+        begin
+    }
+    fn expr(e: &AstExpr, source: &str, out: &mut Vec<Edit>, starts: &mut Starts) {
+        let mut iterables = Vec::new();
+        match &e.node {
+            ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
+                iterables.push(&first.over);
+                iterables.extend(rest.iter().filter_map(|c| match c {
+                    ClauseP::For(f) => Some(&f.over),
+                    ClauseP::If(_) => None,
+                }));
+            }
+            ExprP::Call(callee, args) => {
+                let positional: Vec<&AstExpr> = args
+                    .args
+                    .iter()
+                    .filter_map(|a| match &a.node {
+                        ArgumentP::Positional(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                for a in &args.args {
+                    if let ArgumentP::KwArgs(x) = &a.node {
+                        Edit::wrap(
+                            out,
+                            x.span.begin().get(),
+                            format!("{KWARGS}("),
+                            x.span.end().get(),
+                        );
+                    }
+                }
+                match &callee.node {
+                    // `min(a, b)` compares its arguments; `min(xs)` goes through `xs`.
+                    ExprP::Identifier(name)
+                        if ITERATING_BUILTINS.contains(&name.ident.as_str())
+                            && !(matches!(name.ident.as_str(), "min" | "max")
+                                && positional.len() > 1) =>
+                    {
+                        iterables.extend(positional)
+                    }
+                    ExprP::Dot(obj, method) if rewritten(&method.node) => {
+                        // `OBJ.M(` becomes `METHOD("M", OBJ, ` (`METHOD("M", OBJ` without
+                        // arguments); the call's `)` closes it. `OBJ` may stand in parentheses
+                        // that its span leaves out.
+                        let obj_end = obj.span.end().get() as usize;
+                        let dot_to_paren = source
+                            .get(obj_end..e.span.end().get() as usize)
+                            .filter(|t| !t.contains('#'))
+                            .and_then(|t| {
+                                let paren = t.find('(')?;
+                                Some((t[..paren].rfind('.')?, paren))
+                            });
+                        let obj_begin = obj.span.begin().get() as usize;
+                        let closing = dot_to_paren.map_or(0, |(dot, _)| {
+                            unopened_parentheses(&source[obj_begin..obj_end + dot])
+                        });
+                        let begin = opening_parentheses(source, obj_begin, closing);
+                        if let (Some((dot, paren)), Some(begin)) = (dot_to_paren, begin) {
+                            let call_len = (e.span.end().get() as usize - begin) as isize;
+                            out.push(Edit {
+                                at: begin,
+                                order: (1, -call_len),
+                                remove: 0,
+                                text: format!("{METHOD}({:?}, ", method.node),
+                            });
+                            out.push(Edit {
+                                at: obj_end + dot,
+                                order: (2, 0),
+                                remove: paren + 1 - dot,
+                                text: if args.args.is_empty() { "" } else { ", " }.to_string(),
+                            });
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            ExprP::Index(parts) => {
+                // `OBJ[I]` becomes `INDEX(OBJ, I)`, in the same lines.
+                let (obj, index) = &**parts;
+                let (begin, obj_end) = (start(e, source, starts), obj.span.end().get() as usize);
+                let (index_begin, index_end) = (
+                    index.span.begin().get() as usize,
+                    index.span.end().get() as usize,
+                );
+                let end = e.span.end().get() as usize;
+                // Only brackets, parentheses and spaces between the parts (no comment).
+                let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
+                let open = source
+                    .get(obj_end..index_begin)
+                    .filter(|t| plain(t))
+                    .and_then(|t| t.find('['));
+                let close = source
+                    .get(index_end..end)
+                    .filter(|t| plain(t))
+                    .and_then(|t| t.rfind(']'));
+                if let (Some(open), Some(close)) = (open, close) {
+                    let len = (end - begin) as isize;
+                    out.push(Edit {
+                        at: begin,
+                        order: (1, -len),
+                        remove: 0,
+                        text: format!("{INDEX}("),
+                    });
+                    out.push(Edit {
+                        at: obj_end + open,
+                        order: (2, 0),
+                        remove: 1,
+                        text: ", ".to_string(),
+                    });
+                    out.push(Edit {
+                        at: index_end + close,
+                        order: (0, len),
+                        remove: 1,
+                        text: ")".to_string(),
+                    });
+                }
+            }
+            _ => {}
+        }
+        for over in iterables {
+            Edit::wrap(
+                out,
+                over.span.begin().get(),
+                format!("{ITERATE}("),
+                over.span.end().get(),
+            );
+        }
+        e.visit_expr(|c| expr(c, source, out, starts));
+    }
+    fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
+        if let StmtP::Assign(a) = &s.node {
+            // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.
+            let text =
+                |e: &AstExpr| &source[e.span.begin().get() as usize..e.span.end().get() as usize];
+            if let AssignTargetP::Index(parts) = &a.lhs.node {
+                let (obj, index) = (text(&parts.0), text(&parts.1));
+                if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
+                    let open = format!("{ASSIGNING}({obj}, {index}, ");
+                    Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
+                }
+            }
+        }
+        if let StmtP::AssignModify(lhs, op, rhs) = &s.node {
+            // `LHS <<= N` becomes `LHS = SHIFT_LEFT(LHS, N)` (and so for `%=`, `>>=`, `|=`), when
+            // `LHS` calls nothing and the statement stands on one line without a comment.
+            let (lhs_end, rhs_begin) = (lhs.span.end().get() as usize, rhs.span.begin().get());
+            let target = &source[lhs.span.begin().get() as usize..lhs_end];
+            let between = &source[lhs_end..rhs_begin as usize];
+            if let Some((binary, function)) = augmented_function(op) {
+                let operator = between.find(&format!("{binary}="));
+                let plain = !target.contains(['(', '\n']) && !between.contains(['\n', '#']);
+                if let (Some(at), true) = (operator, plain) {
+                    let at = lhs_end + at;
+                    let len = (rhs.span.end().get() as usize - at) as isize;
+                    let edits = [
+                        (
+                            at,
+                            (1, -len),
+                            binary.len() + 1,
+                            format!("= {function}({target}, "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, len), 0, ")".to_string()),
+                    ];
+                    Edit::extend(out, edits);
+                }
+            }
+        }
+        if let StmtP::AssignModify(lhs, AssignOp::Multiply, rhs) = &s.node {
+            let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
+            let target = source.get(begin as usize..end as usize).unwrap_or("(");
+            if !target.contains(['(', '\n']) {
+                let open = format!("{TIMES}({target}, ");
+                Edit::wrap(out, rhs.span.begin().get(), open, rhs.span.end().get());
+            } else if let AssignTargetP::Index(parts) = &lhs.node {
+                let (obj, index) = &**parts;
+                let (obj_end, index_begin) = (
+                    obj.span.end().get() as usize,
+                    index.span.begin().get() as usize,
+                );
+                let (index_end, rhs_begin) = (
+                    index.span.end().get() as usize,
+                    rhs.span.begin().get() as usize,
+                );
+                // `[` and `] *=` as they stand between the parts (no comment, no line break).
+                let bracket = source.get(obj_end..index_begin).and_then(|t| t.find('['));
+                let between = source.get(index_end..rhs_begin).unwrap_or("");
+                if let (Some(bracket), false) = (bracket, between.contains(['#', '\n'])) {
+                    let k = *temporaries;
+                    *temporaries += 1;
+                    let (t0, t1) = (format!("{TEMPORARY}{k}o"), format!("{TEMPORARY}{k}i"));
+                    let edits = [
+                        (
+                            begin as usize,
+                            (1, isize::MIN),
+                            0,
+                            format!("{t0}, {t1} = ("),
+                        ),
+                        (obj_end + bracket, (2, 0), 1, ", ".to_string()),
+                        (
+                            index_end,
+                            (2, 0),
+                            between.len(),
+                            format!("); {t0}[{t1}] *= {TIMES}({t0}[{t1}], "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
+                    ];
+                    Edit::extend(out, edits);
+                }
+            } else if let AssignTargetP::Dot(obj, name) = &lhs.node {
+                let (obj_end, rhs_begin) = (
+                    obj.span.end().get() as usize,
+                    rhs.span.begin().get() as usize,
+                );
+                // `.NAME *=` as it stands after the object (no comment, no line break).
+                let between = source.get(obj_end..rhs_begin).unwrap_or("#");
+                if !between.contains(['#', '\n']) {
+                    let t0 = format!("{TEMPORARY}{}o", *temporaries);
+                    *temporaries += 1;
+                    let field = format!("{t0}.{}", name.node);
+                    let edits = [
+                        (begin as usize, (1, isize::MIN), 0, format!("{t0} = (")),
+                        (
+                            obj_end,
+                            (2, 0),
+                            between.len(),
+                            format!("); {field} *= {TIMES}({field}, "),
+                        ),
+                        (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
+                    ];
+                    Edit::extend(out, edits);
+                }
+            }
+        }
+        s.visit_stmt(|c| stmt(c, source, temporaries, out));
+    }
+    let mut edits = Vec::new();
+    // The statement's expressions, those of nested statements included.
+    let mut starts = Starts::new();
+    ast.statement()
+        .visit_expr(|e| expr(e, source, &mut edits, &mut starts));
+    stmt(ast.statement(), source, &mut 0, &mut edits);
+    if edits.is_empty() {
+        return None;
+    }
+    edits.sort_by_key(|a| (a.at, a.order));
+    edits.dedup_by(|a, b| (a.at, a.order, a.remove, &a.text) == (b.at, b.order, b.remove, &b.text));
+    let added: usize = edits.iter().map(|e| e.text.len()).sum();
+    let mut out = String::with_capacity(source.len() + added);
+    let mut at = 0;
+    for edit in edits {
+        out.push_str(source.get(at..edit.at)?);
+        out.push_str(&edit.text);
+        at = edit.at + edit.remove;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
+}
