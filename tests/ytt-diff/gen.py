@@ -661,10 +661,16 @@ class Case(Rules):
         self.mark_bad('mutated text (%s)' % m)
 
 
-def generate(seed):
-    c = Case(seed)
-    c.build()
-    return c
+def generator(case_class):
+    """A generator module's `generate(seed)`: the case of `seed`, built by `case_class`."""
+    def generate(seed):
+        c = case_class(seed)
+        c.build()
+        return c
+    return generate
+
+
+generate = generator(Case)
 
 
 def write_case(c, d):

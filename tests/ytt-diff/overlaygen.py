@@ -509,13 +509,9 @@ class Case:
             self.feat('--data-values-file with annotations')
         if self.p(0.05):
             self.args += ['--data-value-yaml', self.ch(['app.replicas=4', 'app.ports=[]', 'debug=1'])]
-        self.r.shuffle(self.args[:0])
 
 
-def generate(seed):
-    c = Case(seed)
-    c.build()
-    return c
+generate = gen.generator(Case)
 
 
 if __name__ == '__main__':

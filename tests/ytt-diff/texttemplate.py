@@ -121,10 +121,7 @@ class Case:
         self.files['schema.yml'] = '\n'.join(lines) + '\n'
 
 
-def generate(seed):
-    c = Case(seed)
-    c.build()
-    return c
+generate = gen.generator(Case)
 
 
 if __name__ == '__main__':

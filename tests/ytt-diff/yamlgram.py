@@ -452,10 +452,7 @@ class Case:
         return self.document('#@data/values', ['root:' + self.value(0, 0)])
 
 
-def generate(seed):
-    c = Case(seed)
-    c.build()
-    return c
+generate = gen.generator(Case)
 
 
 if __name__ == '__main__':

@@ -89,10 +89,7 @@ class Case:
         self.files['values.yml'] = text
 
 
-def generate(seed):
-    c = Case(seed)
-    c.build()
-    return c
+generate = gen.generator(Case)
 
 
 if __name__ == '__main__':
