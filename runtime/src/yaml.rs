@@ -1,5 +1,6 @@
 //! Reading and writing YAML the way ytt does.
 
+mod apostrophe;
 mod block;
 mod bom;
 mod builder;

@@ -670,6 +670,8 @@ fn unescape(b: u8) -> Option<char> {
     Some(match b {
         b'\\' => '\\',
         b'"' => '"',
+        // go-yaml's (libyaml's) escape; not YAML's.
+        b'\'' => '\'',
         b'n' => '\n',
         b't' => '\t',
         b'r' => '\r',

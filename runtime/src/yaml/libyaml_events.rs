@@ -13,7 +13,9 @@ use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 /// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
 /// as saphyr-parser gives them (a line break added at the end, as saphyr-parser sees one); `None`
 /// where libyaml-safer finds an error or panics, so that the caller keeps its own error.
-pub(super) fn read(src: &str) -> Option<Vec<(Event<'static>, Span)>> {
+/// `stand_in` is the character that stands for `'` in double-quoted scalars
+/// (see [`apostrophe`](super::apostrophe)).
+pub(super) fn read(src: &str, stand_in: Option<char>) -> Option<Vec<(Event<'static>, Span)>> {
     // Character index of each byte offset that starts a character (marks count bytes).
     let starts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
     let marker = |mark: Mark| {
@@ -45,7 +47,15 @@ pub(super) fn read(src: &str) -> Option<Vec<(Event<'static>, Span)>> {
         for event in parser {
             let event = event.ok()?;
             let span = Span::new(marker(event.start_mark), marker(event.end_mark));
-            events.push((anchors.convert(event.data), span));
+            let mut event = anchors.convert(event.data);
+            if let (Some(c), Event::Scalar(value, ScalarStyle::DoubleQuoted, ..)) =
+                (stand_in, &mut event)
+            {
+                if value.contains(c) {
+                    *value = Cow::Owned(value.replace(c, "'"));
+                }
+            }
+            events.push((event, span));
         }
         if unterminated {
             remove_added_line_break(src, &mut events);
@@ -160,7 +170,7 @@ mod tests {
 
     #[test]
     fn positions_are_characters_and_lines_count_from_one() {
-        let events = read("é: 'x\ny'\n").expect("libyaml reads it");
+        let events = read("é: 'x\ny'\n", None).expect("libyaml reads it");
         let (Event::Scalar(value, ScalarStyle::SingleQuoted, ..), span) = &events[4] else {
             panic!("{events:?}")
         };
@@ -171,7 +181,7 @@ mod tests {
 
     #[test]
     fn aliases_refer_to_the_latest_anchor_of_their_name() {
-        let events = read("- &a 1\n- &a 2\n- *a\n- *b\n").expect("libyaml reads it");
+        let events = read("- &a 1\n- &a 2\n- *a\n- *b\n", None).expect("libyaml reads it");
         let aliases: Vec<_> = events
             .iter()
             .filter_map(|(e, _)| match e {
@@ -184,6 +194,6 @@ mod tests {
 
     #[test]
     fn errors_give_nothing() {
-        assert!(read("a: [\n").is_none());
+        assert!(read("a: [\n", None).is_none());
     }
 }

@@ -302,16 +302,22 @@ pub(super) fn read_with_saphyr(
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
     // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
     // a document that ends before the syntax error comes first.
-    if let Some((e, read_whole)) = super::go_error::first_error_at(src) {
+    // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them).
+    let apostrophes = super::apostrophe::patch(src)?;
+    let libyaml_src = apostrophes.as_ref().map_or(src, |p| p.text.as_str());
+    if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
             _ => e,
         });
     }
-    // NEL (U+0085) is a line break to libyaml and go-yaml (YAML 1.1), folded in a quoted
-    // scalar (`"a<NEL>b"` is `a b`), and text to saphyr-parser (YAML 1.2).
-    if docs.is_err() || src.contains('\u{85}') {
-        if let Some(events) = super::libyaml_events::read(src) {
+    // NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml and go-yaml (YAML
+    // 1.1), folded in a quoted scalar (`"a<NEL>b"` is `a b`, `' <LS>'` is `<LS>`), and text to
+    // saphyr-parser (YAML 1.2).
+    let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
+    if docs.is_err() || yaml11_breaks || apostrophes.is_some() {
+        let stand_in = apostrophes.as_ref().map(|p| p.stand_in);
+        if let Some(events) = super::libyaml_events::read(libyaml_src, stand_in) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             docs = builder.documents();
         }
@@ -350,6 +356,11 @@ pub mod budget {
     pub const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
     pub const INPUT_VAR: &str = "SCHEMAC_MAX_INPUT_BYTES";
 
+    /// Bytes read again to find the double-quoted scalars that hold the escape `\'` (one more
+    /// scan of the text up to each such scalar: see `yaml::apostrophe`).
+    pub const DEFAULT_MAX_REREAD_BYTES: usize = 64 << 20;
+    pub const REREAD_VAR: &str = "SCHEMAC_MAX_REREAD_BYTES";
+
     /// A budget's value: environment variable `var` read as a number, else `default`. Every
     /// named budget of the runtime is read so (once, into a `OnceLock`).
     pub fn from_env<T: std::str::FromStr>(var: &str, default: T) -> T {
@@ -362,6 +373,11 @@ pub mod budget {
     pub fn max_input_bytes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(INPUT_VAR, DEFAULT_MAX_INPUT_BYTES))
+    }
+
+    pub fn max_reread_bytes() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(REREAD_VAR, DEFAULT_MAX_REREAD_BYTES))
     }
 
     pub fn max_depth() -> usize {

@@ -51,6 +51,13 @@ fn starts_comment(chars: &[char], i: usize) -> bool {
             chars[i - 1],
             ' ' | '\t' | '\n' | '\r' | '"' | '\'' | ']' | '}' | ',' | '[' | '{'
         )
+        || is_line_break(chars[i - 1])
+}
+
+/// Whether `c` ends a line as libyaml counts lines: besides `\n`, YAML 1.1's NEL, LS and PS
+/// (texts holding those are read with libyaml's events, whose lines count them too).
+pub(super) fn is_line_break(c: char) -> bool {
+    matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
 /// Whether `token` is a block scalar's header: `|` or `>` with indentation and chomping
@@ -96,7 +103,7 @@ pub(super) fn scan_comments(
     let ignored_from = after_last_document_end(chars);
     while i < ignored_from {
         let c = chars[i];
-        if c == '\n' {
+        if is_line_break(c) {
             line += 1;
             i += 1;
             continue;
@@ -104,7 +111,7 @@ pub(super) fn scan_comments(
         if c == '#' && starts_comment(chars, i) && !inside(i) && !after_block_header(chars, i) {
             let end = chars[i..]
                 .iter()
-                .position(|&c| c == '\n')
+                .position(|&c| is_line_break(c))
                 .map_or(chars.len(), |p| i + p);
             let text: String = chars[i + 1..end].iter().collect();
             let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
