@@ -142,7 +142,8 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
 
 /// The `'` of every `\'` that starts an escape (not the second backslash of `\\`), with a
 /// first guess of whether it is in a double-quoted scalar, from the quotes that start where a
-/// scalar may start (after a blank, `[`, `{`, `,` or `:`) and comments; the scanner checks
+/// scalar may start (after a blank, `[`, `{`, `,` or `:`), comments and lines that start at
+/// column 0; the scanner checks
 /// the guess, which saves reading the text again for each quoted scalar.
 fn guess_double_quoted(text: &[u8]) -> Vec<(usize, bool)> {
     let mut quotes = Vec::new();
@@ -154,6 +155,12 @@ fn guess_double_quoted(text: &[u8]) -> Vec<(usize, bool)> {
                 text[i - 1],
                 b' ' | b'\t' | b'\n' | b'[' | b'{' | b',' | b':'
             );
+        // A line at column 0 that starts as a key, an item or a comment would: a quote left
+        // open (in a block scalar, or a plain one: `don't`) is no longer believed.
+        let line_start = i == 0 || text[i - 1] == b'\n';
+        if line_start && (b.is_ascii_alphanumeric() || matches!(b, b'-' | b'#')) {
+            open = None;
+        }
         match (open, b) {
             (_, b'\\') if open != Some(b'\'') => {
                 if text.get(i + 1) == Some(&b'\'') {
