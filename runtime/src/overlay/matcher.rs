@@ -237,14 +237,27 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// Whether `actual` holds `expected` (`overlay.subset(expected)`), as ytt compares them: a map
+/// holds each expected key (every item with the key, should a map hold it twice) with a value
+/// holding the expected one; an array holds the expected items at their positions, and may
+/// hold more after them (`[1]` is in `[1, 2]`, `[]` in any array); scalars are equal.
 fn subset(actual: &TreeValue, expected: &Value) -> bool {
     match (actual, expected) {
         (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
-            items.iter().any(|t| {
-                t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value)
-            })
+            let mut with_key = items
+                .iter()
+                .filter(|t| t.key().is_some_and(|k| k.key_eq(&ee.key)))
+                .peekable();
+            with_key.peek().is_some() && with_key.all(|t| subset(&t.value, &ee.value.value))
         }),
+        (TreeValue::Array(items), Value::Array(e)) => {
+            e.len() <= items.len()
+                && items
+                    .iter()
+                    .zip(e.iter())
+                    .all(|(t, n)| subset(&t.value, &n.value))
+        }
         (TreeValue::Scalar(a), e) => a == e,
-        (a, e) => a.to_value() == *e,
+        _ => false,
     }
 }
