@@ -2,7 +2,7 @@
 
 use super::Calls;
 use crate::schema::FunctionRef;
-use crate::template::tree::{Ann, ArgKind, TreeValue};
+use crate::template::tree::{Ann, ArgKind, Returned, TreeValue};
 use crate::value::Value;
 
 /// The function an annotation's keyword argument `name` holds.
@@ -42,11 +42,7 @@ pub(super) fn via_function(ann: &Ann) -> Result<Option<FunctionRef>, String> {
     ))
 }
 
-pub(super) fn call(
-    calls: Calls,
-    f: &FunctionRef,
-    args: &[&TreeValue],
-) -> Result<TreeValue, String> {
+pub(super) fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result<Returned, String> {
     match calls {
         Some(calls) => calls.call_overlay(f, args),
         None => Err("overlay functions are not available here".into()),
@@ -223,7 +219,7 @@ impl<'a> Matcher<'a> {
             Matcher::Not(inner) => !each(inner, "or_op")?,
             Matcher::Function(f) => {
                 let at = TreeValue::Scalar(at.clone());
-                match call(calls, f, &[&at, left, right])? {
+                match call(calls, f, &[&at, left, right])?.value {
                     TreeValue::Scalar(Value::Bool(b)) => b,
                     other => {
                         return Err(format!(
