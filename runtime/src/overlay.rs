@@ -12,7 +12,7 @@ mod expects;
 mod kept;
 mod matcher;
 
-use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Ann, Returned, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
 use assert::{assert_matched, assertion, merge_after_assertion};
@@ -237,8 +237,9 @@ pub fn apply_document_indexed(
             let path = Path::at(&doc.kind, &doc.pos, None);
             let via = insert.map(via_function).transpose();
             if let Some(f) = via.map_err(|e| path.error(e))?.flatten() {
-                doc.value =
+                let returned =
                     call(calls, &f, &[&left.value, &doc.value]).map_err(|e| path.error(e))?;
+                put_returned(&mut doc, returned);
             }
             Ok(doc)
         }
@@ -437,15 +438,34 @@ fn replacement(
     right: TreeValue,
     calls: Calls,
     path: &Path,
-) -> Result<TreeValue, OverlayError> {
+) -> Result<Returned, OverlayError> {
     let via = match item.ann("overlay/replace") {
         Some(a) => via_function(a).map_err(|e| path.error(e))?,
         None => None,
     };
     match via {
         Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
-        None => Ok(right),
+        None => Ok(Returned {
+            value: right,
+            starlark_collection: false,
+        }),
     }
+}
+
+/// Puts in `tree` the value an overlay's `via=` function returned (or a replacement's value),
+/// marked as ytt's Go value when Starlark gave it as a dict, struct, list or tuple (see
+/// [`crate::template::GO_VALUE`]); a value put there later loses the mark.
+fn put_returned(tree: &mut Tree, returned: Returned) {
+    tree.anns.retain(|a| a.name != crate::template::GO_VALUE);
+    if returned.starlark_collection {
+        tree.anns.push(Ann {
+            name: crate::template::GO_VALUE.into(),
+            pos: tree.pos,
+            args: Vec::new(),
+            kwargs: Vec::new(),
+        });
+    }
+    tree.value = returned.value;
 }
 
 /// The new node's value for each of `n` matches: copies, and the value itself for the last
@@ -568,10 +588,11 @@ fn merge_map_item(
         if replace {
             // The new node replaces the old one whole: key, value, position and annotations
             // (the old node's rules and schema annotations go with it, as in ytt).
+            let returned = replacement(&item, &entries[i].value, value, calls, &path)?;
             entries[i].kind = item.kind.clone();
-            entries[i].value = replacement(&item, &entries[i].value, value, calls, &path)?;
             entries[i].pos = item.pos;
             entries[i].anns = item.anns.clone();
+            put_returned(&mut entries[i], returned);
             continue;
         }
         let left = std::mem::take(&mut entries[i].value);
@@ -721,8 +742,9 @@ fn merge_array_item(
         for &i in &matches {
             let mut copy = item.clone();
             if let Some(f) = &via {
-                copy.value =
+                let returned =
                     call(calls, f, &[&elems[i].value, &item.value]).map_err(|e| path.error(e))?;
+                put_returned(&mut copy, returned);
             }
             copies.push(copy);
         }
@@ -741,9 +763,10 @@ fn merge_array_item(
     // In order, as ytt (the first failing match is the one reported).
     for (&i, value) in matches.iter().zip(values) {
         if replace {
-            elems[i].value = replacement(&item, &elems[i].value, value, calls, &path)?;
+            let returned = replacement(&item, &elems[i].value, value, calls, &path)?;
             elems[i].pos = item.pos;
             elems[i].anns = item.anns.clone();
+            put_returned(&mut elems[i], returned);
         } else {
             let left = std::mem::take(&mut elems[i].value);
             if !merges_in_place(&left, &value, mode) {

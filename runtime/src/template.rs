@@ -32,6 +32,12 @@ pub const VALUE_POS: &str = "schemac value-pos";
 /// or tuple (not a YAML fragment): ytt refuses such a value in a schema.
 pub const STARLARK_COLLECTION: &str = "schemac starlark-collection";
 
+/// schemac's own annotation on a node whose value an overlay's `via=` function gave as a
+/// Starlark dict, struct, list or tuple (not a YAML fragment): ytt puts the Go value it becomes
+/// (`*orderedmap.Map`, `[]interface {}`) in the node, and a schema's type check that follows
+/// reports that Go type (see [`go_value::go_type_name`]).
+pub const GO_VALUE: &str = "schemac go-value";
+
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {

@@ -141,6 +141,14 @@ impl FillAndCheck {
         {
             return self.take(&mut tree.value, plain);
         }
+        if let Some(go_type) = go_value_type(tree) {
+            self.out.push(TypeViolation {
+                found: go_type.to_string(),
+                collection_for_scalar: false,
+                ..mismatch(tree, ty)
+            });
+            return self.take(&mut tree.value, plain);
+        }
         match (&ty.kind, &mut tree.value) {
             (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {
                 self.take(&mut tree.value, plain)
@@ -307,6 +315,14 @@ impl FieldSet {
         self.len += 1;
         true
     }
+}
+
+/// The Go type of a value an overlay's `via=` function gave as a Starlark collection (see
+/// [`crate::template::GO_VALUE`]): ytt's type check finds neither a map nor an array there,
+/// whatever the type.
+fn go_value_type(tree: &Tree) -> Option<&'static str> {
+    tree.ann(crate::template::GO_VALUE)?;
+    crate::template::go_value::go_type_name(&tree.value)
 }
 
 /// The violation of a value whose kind is not its type's.

@@ -39,7 +39,7 @@ pub trait Predicates {
         &self,
         f: &FunctionRef,
         args: &[&crate::template::tree::TreeValue],
-    ) -> Result<crate::template::tree::TreeValue, String> {
+    ) -> Result<crate::template::tree::Returned, String> {
         let _ = (f, args);
         Err("overlay functions need the Starlark interpreter".into())
     }

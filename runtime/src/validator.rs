@@ -123,7 +123,7 @@ impl Predicates for BuiltPredicates<'_> {
         &self,
         f: &FunctionRef,
         args: &[&crate::template::tree::TreeValue],
-    ) -> Result<crate::template::tree::TreeValue, String> {
+    ) -> Result<crate::template::tree::Returned, String> {
         #[cfg(feature = "starlark")]
         return self.interpreter.call_overlay(f, args);
         #[cfg(not(feature = "starlark"))]

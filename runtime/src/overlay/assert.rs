@@ -19,7 +19,7 @@ pub(super) fn assertion(
             .map_err(|why| format!("Expected objects to equal, but did not: {why}"));
     };
     let failed = "Expected via invocation to return true, but was false";
-    match call(calls, &via, &[left, right])? {
+    match call(calls, &via, &[left, right])?.value {
         TreeValue::Scalar(Value::Null | Value::Bool(true)) => Ok(()),
         TreeValue::Scalar(Value::Bool(false)) => Err(failed.into()),
         TreeValue::Array(pair) if pair.len() == 2 => match (&pair[0].value, &pair[1].value) {

@@ -192,7 +192,10 @@ impl Count<'_> {
 
     fn function(&self, f: FunctionRef, kwarg: &str) -> Result<(), Unmet> {
         let n = TreeValue::Scalar(Value::Int(i64::try_from(self.found).unwrap_or(i64::MAX)));
-        match matcher::call(self.calls, &f, &[&n]).map_err(Unmet::Bad)? {
+        match matcher::call(self.calls, &f, &[&n])
+            .map_err(Unmet::Bad)?
+            .value
+        {
             TreeValue::Scalar(Value::Bool(true)) => Ok(()),
             TreeValue::Scalar(Value::Bool(false)) => Err(Unmet::Count(
                 "Expectation of number of matched nodes failed".into(),

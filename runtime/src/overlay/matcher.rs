@@ -2,7 +2,7 @@
 
 use super::Calls;
 use crate::schema::FunctionRef;
-use crate::template::tree::{Ann, ArgKind, TreeValue};
+use crate::template::tree::{Ann, ArgKind, Returned, TreeValue};
 use crate::value::Value;
 
 /// The function an annotation's keyword argument `name` holds.
@@ -42,11 +42,7 @@ pub(super) fn via_function(ann: &Ann) -> Result<Option<FunctionRef>, String> {
     ))
 }
 
-pub(super) fn call(
-    calls: Calls,
-    f: &FunctionRef,
-    args: &[&TreeValue],
-) -> Result<TreeValue, String> {
+pub(super) fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result<Returned, String> {
     match calls {
         Some(calls) => calls.call_overlay(f, args),
         None => Err("overlay functions are not available here".into()),
@@ -223,7 +219,7 @@ impl<'a> Matcher<'a> {
             Matcher::Not(inner) => !each(inner, "or_op")?,
             Matcher::Function(f) => {
                 let at = TreeValue::Scalar(at.clone());
-                match call(calls, f, &[&at, left, right])? {
+                match call(calls, f, &[&at, left, right])?.value {
                     TreeValue::Scalar(Value::Bool(b)) => b,
                     other => {
                         return Err(format!(
@@ -237,14 +233,27 @@ impl<'a> Matcher<'a> {
     }
 }
 
+/// Whether `actual` holds `expected` (`overlay.subset(expected)`), as ytt compares them: a map
+/// holds each expected key (every item with the key, should a map hold it twice) with a value
+/// holding the expected one; an array holds the expected items at their positions, and may
+/// hold more after them (`[1]` is in `[1, 2]`, `[]` in any array); scalars are equal.
 fn subset(actual: &TreeValue, expected: &Value) -> bool {
     match (actual, expected) {
         (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
-            items.iter().any(|t| {
-                t.key().is_some_and(|k| k.key_eq(&ee.key)) && subset(&t.value, &ee.value.value)
-            })
+            let mut with_key = items
+                .iter()
+                .filter(|t| t.key().is_some_and(|k| k.key_eq(&ee.key)))
+                .peekable();
+            with_key.peek().is_some() && with_key.all(|t| subset(&t.value, &ee.value.value))
         }),
+        (TreeValue::Array(items), Value::Array(e)) => {
+            e.len() <= items.len()
+                && items
+                    .iter()
+                    .zip(e.iter())
+                    .all(|(t, n)| subset(&t.value, &n.value))
+        }
         (TreeValue::Scalar(a), e) => a == e,
-        (a, e) => a.to_value() == *e,
+        _ => false,
     }
 }

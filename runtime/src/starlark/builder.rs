@@ -469,8 +469,7 @@ impl BuildState {
                 }
             }
         })?;
-        let collection = matches!(tv, TreeValue::Map(_) | TreeValue::Array(_));
-        if collection && v.downcast_ref::<YamlFragment>().is_none() {
+        if super::convert::is_starlark_collection(v, &tv) {
             frame.anns.push(Ann {
                 name: crate::template::STARLARK_COLLECTION.into(),
                 pos,

@@ -267,6 +267,13 @@ impl NotData {
     }
 }
 
+/// Whether `tv`, the tree value made of `v`, is a collection Starlark gave as a dict, struct,
+/// list, tuple or set rather than as a YAML fragment (which ytt keeps as its YAML nodes).
+pub fn is_starlark_collection(v: Value, tv: &TreeValue) -> bool {
+    matches!(tv, TreeValue::Map(_) | TreeValue::Array(_))
+        && v.downcast_ref::<YamlFragment>().is_none()
+}
+
 /// Starlark → YAML tree value; nodes created here get position `pos`.
 /// Sets become arrays, as in ytt (the interpreter iterates them on `heap`).
 /// A collection is sized first, each reference counted again as the copy makes it, and one

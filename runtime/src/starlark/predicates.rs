@@ -14,7 +14,7 @@ use super::builder::{BuildState, FrozenSlot};
 use super::convert::scalar_to_starlark;
 use crate::schema::FunctionRef;
 use crate::template::functions::Functions;
-use crate::template::tree::TreeValue;
+use crate::template::tree::{Returned, TreeValue};
 use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
 
@@ -200,7 +200,7 @@ pub(super) fn call_overlay_function<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
     fv: Value<'v>,
     args: &[&TreeValue],
-) -> Result<TreeValue, String> {
+) -> Result<Returned, String> {
     let heap = eval.heap();
     let args: Vec<Value> = args
         .iter()
@@ -210,8 +210,12 @@ pub(super) fn call_overlay_function<'v>(
         arity_error(fv, args.len(), &e)
             .unwrap_or_else(|| super::error_message(&e).trim().to_string())
     })?;
-    super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
-        .map_err(|e| e.message(|t| format!("Unsupported value type {t}")))
+    let value = super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
+        .map_err(|e| e.message(|t| format!("Unsupported value type {t}")))?;
+    Ok(Returned {
+        starlark_collection: super::convert::is_starlark_collection(result, &value),
+        value,
+    })
 }
 
 /// The overlay functions of YAML the running template built (`by=lambda ...` in fragments
@@ -230,7 +234,7 @@ impl Predicates for RunningTemplateCalls<'_, '_, '_, '_> {
         Err("when= does not run while a template runs".into())
     }
 
-    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
+    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<Returned, String> {
         let mut eval = self.eval.borrow_mut();
         let name = eval
             .extra
@@ -270,7 +274,7 @@ impl Predicates for StarlarkPredicates<'_, '_> {
         }
     }
 
-    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<TreeValue, String> {
+    fn call_overlay(&self, f: &FunctionRef, args: &[&TreeValue]) -> Result<Returned, String> {
         self.with_callee(f, |eval, fv| call_overlay_function(eval, fv, args))
             .unwrap_or_else(|| Err("overlay function is not available".into()))
     }

@@ -5,11 +5,22 @@
 use super::tree::{Tree, TreeValue};
 use crate::value::Value;
 
+/// The Go type a Starlark dict or struct (`*orderedmap.Map`) or list or tuple
+/// (`[]interface {}`) becomes in ytt; `None` for a scalar.
+pub fn go_type_name(value: &TreeValue) -> Option<&'static str> {
+    match value {
+        TreeValue::Map(_) => Some("*orderedmap.Map"),
+        TreeValue::Array(_) => Some("[]interface {}"),
+        TreeValue::Scalar(_) => None,
+    }
+}
+
 /// ytt's error for a schema node whose value Starlark code gave as a dict or list.
 pub fn refused_in_schema(value: &TreeValue) -> Option<String> {
-    let (type_name, text) = match value {
-        TreeValue::Map(items) => ("*orderedmap.Map", map_text(items, Verb::S)),
-        TreeValue::Array(items) => ("[]interface {}", list_text(items, Verb::S)),
+    let type_name = go_type_name(value)?;
+    let text = match value {
+        TreeValue::Map(items) => map_text(items, Verb::S),
+        TreeValue::Array(items) => list_text(items, Verb::S),
         TreeValue::Scalar(_) => return None,
     };
     Some(format!(

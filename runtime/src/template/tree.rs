@@ -59,6 +59,15 @@ pub enum TreeValue {
     Array(Vec<Tree>),
 }
 
+/// What an overlay function (`by=`, `via=`) returned, as a tree value.
+#[derive(Clone, Debug, Default)]
+pub struct Returned {
+    pub value: TreeValue,
+    /// Starlark gave it as a dict, struct, list or tuple, not as YAML (see
+    /// [`crate::template::GO_VALUE`]).
+    pub starlark_collection: bool,
+}
+
 /// An annotation such as `#@schema/validation min=1` with its evaluated arguments.
 #[derive(Clone, Debug)]
 pub struct Ann {
