@@ -577,12 +577,12 @@ fn merge_map_item(
         }
         return Ok(());
     }
-    // The kept indexes of the matched maps are taken out: only a merge in place keeps them.
-    let mut taken: Vec<KeptIndex> = match below.as_deref_mut() {
-        Some(below) => matches.iter().map(|&i| below.take(i)).collect(),
-        None => Vec::new(),
-    };
+    // The kept indexes of the matched maps are taken out (below): only a merge in place puts
+    // them back.
     if item.ann("overlay/assert").is_some() {
+        if let Some(below) = below {
+            matches.iter().for_each(|&i| drop(below.take(i)));
+        }
         return assert_matched(entries, matches, &item, mode, calls, defaults, &path);
     }
     if item.ann("overlay/remove").is_some() {
@@ -597,7 +597,8 @@ fn merge_map_item(
     }
     let replace = item.ann("overlay/replace").is_some();
     let values = one_per_match(std::mem::take(&mut item.value), matches.len());
-    for (k, (&i, value)) in matches.iter().zip(values).enumerate() {
+    for (&i, value) in matches.iter().zip(values) {
+        let mut kept = below.as_deref_mut().map(|below| below.take(i));
         if replace {
             // The new node replaces the old one whole: key, value, position and annotations
             // (the old node's rules and schema annotations go with it, as in ytt).
@@ -620,7 +621,6 @@ fn merge_map_item(
             }
         }
         // A node that was there keeps its rules: ytt ignores the later node's.
-        let mut kept = taken.get_mut(k).map(std::mem::take);
         let merged = merge_value(
             left,
             value,
