@@ -748,3 +748,30 @@ fn escapes_of_apostrophes_read_again_past_the_budget_are_an_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn data_values_written_past_the_output_budget_are_an_error_before_any_output() {
+    // Block YAML indents each line by its depth: maps nested 1,000 deep, each holding a key
+    // at every level, write about a megabyte (a template nesting dicts 100,000 deep wrote
+    // 10 GB). The text is sized first, so nothing reaches stdout.
+    let mut values = String::from("#@data/values\n---\n");
+    for level in 0..1000 {
+        values.push_str(&format!("{:indent$}k{level}: 1\n", "", indent = 2 * level));
+        values.push_str(&format!("{:indent$}m:\n", "", indent = 2 * level));
+    }
+    values.push_str(&format!("{:indent$}end: 1\n", "", indent = 2000));
+    let budget = [("SCHEMAC_MAX_OUTPUT_BYTES", "100000")];
+    let (rc, stdout, stderr) = check_files("output-budget", &[("values.yml", &values)], &budget);
+    assert_eq!((rc, stdout.as_str()), (Some(1), ""), "{stderr}");
+    assert!(
+        stderr.contains("Writing data values: the YAML text passes the output budget of 100000 bytes at the value of values.yml:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("raise the budget with SCHEMAC_MAX_OUTPUT_BYTES"),
+        "{stderr}"
+    );
+    let (rc, stdout, stderr) = check_files("output-budget", &[("values.yml", &values)], &[]);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.len() > 1_000_000, "{}", stdout.len());
+}

@@ -235,11 +235,22 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
         Outcome::Invalid(violations) if opts.violations_json => {
             output::print_then(&format!("{}\n", validate::to_json(violations)), 1)
         }
-        // The data values as YAML (the usual answer) are written as they are made.
+        // The data values as YAML (the usual answer) are written as they are made, once their
+        // text is known to fit the output budget.
         Outcome::DataValues(node) if !opts.request.json() => {
-            match output::stdout_with(|out| crate::yaml::emit::write_yaml(&node.value, out)) {
-                Ok(()) => 0,
-                Err(status) => status,
+            use crate::yaml::emit::budget;
+            match budget::past_budget(node, budget::max_output_bytes()) {
+                Some(pos) => report(&crate::error::CheckError::new(
+                    crate::error::ErrorKind::Usage,
+                    budget::message(&pos),
+                )),
+                None => {
+                    match output::stdout_with(|out| crate::yaml::emit::write_yaml(&node.value, out))
+                    {
+                        Ok(()) => 0,
+                        Err(status) => status,
+                    }
+                }
             }
         }
         outcome => match render(outcome, &opts.request) {

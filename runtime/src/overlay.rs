@@ -18,6 +18,7 @@ use crate::value::{KeyIndex, Node, Pos, Value};
 use assert::{assert_matched, assertion, merge_after_assertion};
 use expects::ChildDefaults;
 pub use kept::KeptIndex;
+use kept::{Below, MapMerge};
 use matcher::{call, via_function, Matcher};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
@@ -273,14 +274,18 @@ pub fn apply_document_indexed(
             left.value = match (std::mem::take(&mut left.value), right) {
                 (TreeValue::Map(mut entries), TreeValue::Map(items)) if merges_maps => {
                     let defaults = defaults.under(&doc.anns);
-                    let index = kept.over(&entries);
-                    for item in items {
-                        merge_map_item(&mut entries, index, item, mode, calls, &defaults, &path)?;
-                    }
-                    kept.kept_over(&entries);
+                    let to = MapMerge {
+                        mode,
+                        calls,
+                        defaults: &defaults,
+                        path: &path,
+                    };
+                    to.items(&mut entries, items, Some(kept))?;
                     TreeValue::Map(entries)
                 }
-                (old, right) => merge_value(old, right, &doc.anns, mode, calls, &defaults, &path)?,
+                (old, right) => {
+                    merge_value(old, right, &doc.anns, mode, calls, &defaults, &path, None)?
+                }
             };
             transfer(&mut left, &doc.anns, mode);
             Ok(left)
@@ -313,13 +318,25 @@ pub fn apply_values(
     let pos = Pos::unknown();
     let path = Path::at(&document, &pos, None);
     let defaults = ChildDefaults::default();
-    merge_value(left, right, &[], Mode::default(), calls, &defaults, &path).map_err(|mut e| {
+    merge_value(
+        left,
+        right,
+        &[],
+        Mode::default(),
+        calls,
+        &defaults,
+        &path,
+        None,
+    )
+    .map_err(|mut e| {
         e.context.remove(0);
         e
     })
 }
 
-/// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`.
+/// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`;
+/// `kept` holds the index of `left`'s map when the caller keeps it.
+#[allow(clippy::too_many_arguments)]
 fn merge_value(
     left: TreeValue,
     right: TreeValue,
@@ -328,6 +345,7 @@ fn merge_value(
     calls: Calls,
     defaults: &ChildDefaults,
     path: &Path,
+    kept: Option<&mut KeptIndex>,
 ) -> Result<TreeValue, OverlayError> {
     let defaults = defaults.under(right_anns);
     match right {
@@ -339,10 +357,13 @@ fn merge_value(
                     return Err(path.error(format!("Expected map, but was {}", other.type_name())))
                 }
             };
-            let mut index = KeyIndex::new(&entries, items.len());
-            for item in items {
-                merge_map_item(&mut entries, &mut index, item, mode, calls, &defaults, path)?;
-            }
+            let to = MapMerge {
+                mode,
+                calls,
+                defaults: &defaults,
+                path,
+            };
+            to.items(&mut entries, items, kept)?;
             Ok(TreeValue::Map(entries))
         }
         TreeValue::Array(items) => {
@@ -498,9 +519,13 @@ fn added_when_unmatched(item: &Tree) -> bool {
     }
 }
 
+/// Merges `item` into the map `entries`, whose keys `index` finds (and whose maps' kept
+/// indexes are `below`, when they are kept).
+#[allow(clippy::too_many_arguments)]
 fn merge_map_item(
     entries: &mut Vec<Tree>,
     index: &mut KeyIndex,
+    mut below: Option<&mut Below>,
     mut item: Tree,
     mode: Mode,
     calls: Calls,
@@ -572,7 +597,12 @@ fn merge_map_item(
         }
         return Ok(());
     }
+    // The kept indexes of the matched maps are taken out (below): only a merge in place puts
+    // them back.
     if item.ann("overlay/assert").is_some() {
+        if let Some(below) = below {
+            matches.iter().for_each(|&i| drop(below.take(i)));
+        }
         return assert_matched(entries, matches, &item, mode, calls, defaults, &path);
     }
     if item.ann("overlay/remove").is_some() {
@@ -580,11 +610,15 @@ fn merge_map_item(
             entries.remove(i);
         }
         index.removed(entries);
+        if let Some(below) = below {
+            below.clear();
+        }
         return Ok(());
     }
     let replace = item.ann("overlay/replace").is_some();
     let values = one_per_match(std::mem::take(&mut item.value), matches.len());
     for (&i, value) in matches.iter().zip(values) {
+        let mut kept = below.as_deref_mut().map(|below| below.take(i));
         if replace {
             // The new node replaces the old one whole: key, value, position and annotations
             // (the old node's rules and schema annotations go with it, as in ytt).
@@ -596,9 +630,10 @@ fn merge_map_item(
             continue;
         }
         let left = std::mem::take(&mut entries[i].value);
+        let in_place = merges_in_place(&left, &value, mode);
         // A value that is replaced rather than merged takes the new position; replaced by
         // a flag or a plain file, it also loses the rules the replaced node carried.
-        if !merges_in_place(&left, &value, mode) {
+        if !in_place {
             entries[i].pos = item.pos;
             if mode.replace_arrays {
                 entries[i]
@@ -607,7 +642,20 @@ fn merge_map_item(
             }
         }
         // A node that was there keeps its rules: ytt ignores the later node's.
-        entries[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
+        let merged = merge_value(
+            left,
+            value,
+            &item.anns,
+            mode,
+            calls,
+            defaults,
+            &path,
+            kept.as_mut(),
+        )?;
+        entries[i].value = merged;
+        if let (Some(below), Some(kept), true) = (below.as_deref_mut(), kept, in_place) {
+            below.put_back(i, kept);
+        }
     }
     if replace {
         // A replacement matched by value may bring another key.
@@ -772,7 +820,8 @@ fn merge_array_item(
             if !merges_in_place(&left, &value, mode) {
                 elems[i].pos = item.pos; // (as a map item's value)
             }
-            elems[i].value = merge_value(left, value, &item.anns, mode, calls, defaults, &path)?;
+            elems[i].value =
+                merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)?;
         }
     }
     Ok(())

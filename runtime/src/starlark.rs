@@ -51,7 +51,7 @@ use builder::{keep_name, BuildState};
 pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, try_go_repr};
 pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};
-pub use nesting::DEFAULT_MAX_FUNCTION_DEPTH;
+pub use nesting::{DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN};
 use wording::{between, go_wording};
 
 fn dialect() -> Dialect {
@@ -607,7 +607,8 @@ fn run_unguarded(
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
     let mut ast = parse(source.clone())?;
-    if let Some((span, message)) = nesting::too_deep(&ast) {
+    if let Some((span, message)) = nesting::too_deep(&ast).or_else(|| nesting::chain_too_long(&ast))
+    {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         let line = program.line_map.get(gen_line).copied();
         return Err(TemplateError::compile(name, line, message));

@@ -110,7 +110,7 @@ pub(super) fn merge_after_assertion(
         (TreeValue::Scalar(Value::Null), _) => {
             Err(path.error(format!("Expected {}, but was null", right.type_name())))
         }
-        _ => merge_value(left, right, anns, mode, calls, defaults, path),
+        _ => merge_value(left, right, anns, mode, calls, defaults, path, None),
     }
 }
 

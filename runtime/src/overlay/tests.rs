@@ -243,3 +243,64 @@ fn a_kept_index_finds_keys_from_one_document_to_the_next() {
         )
     );
 }
+
+#[test]
+fn kept_indexes_find_keys_in_the_maps_under_the_top_one() {
+    // `P_m__kI` variables: each a document filling the map under `m` past the length a map is
+    // hashed at, with a key removed and given again, the map under `n` replaced by a scalar
+    // and then by a map again, and a key added to both afterwards.
+    let mode = Mode {
+        missing_ok: true,
+        replace_arrays: true,
+        ..Mode::default()
+    };
+    let mut kept = KeptIndex::default();
+    let mut result = None;
+    let mut apply = |outer: &str, key: Option<&str>, leaf: TreeValue, anns: Vec<Ann>| {
+        let d = doc(TreeValue::Map(vec![match key {
+            Some(key) => item(outer, TreeValue::Map(vec![item(key, leaf, anns)]), vec![]),
+            None => item(outer, leaf, anns),
+        }]));
+        result = Some(apply_document_indexed(result.take(), d, mode, None, &mut kept).unwrap());
+        value_of(result.as_ref().unwrap())
+    };
+    let int = |i: i64| scalar(Value::Int(i));
+    for i in 0..40 {
+        apply("m", Some(&format!("k{}", i % 30)), int(i), vec![]);
+        apply("n", Some(&format!("k{}", i % 20)), int(i), vec![]);
+    }
+    apply("m", Some("k3"), int(0), vec![ann("overlay/remove", &[])]);
+    apply("m", Some("k3"), int(100), vec![]);
+    apply("n", None, int(7), vec![ann("overlay/replace", &[])]);
+    let replace = vec![ann("overlay/replace", &[])];
+    apply("n", None, TreeValue::Map(Vec::new()), replace);
+    apply("n", Some("k2"), int(2), vec![]);
+    apply("n", Some("k1"), int(1), vec![]);
+    let out = apply("m", Some("k4"), int(101), vec![]);
+    let keys = |v: &Value| -> Vec<String> {
+        let Value::Map(entries) = v else {
+            panic!("{v:?}")
+        };
+        entries.iter().map(|e| e.key.go_percent_s()).collect()
+    };
+    let m = out.get("m").unwrap().value.clone();
+    let mut expected: Vec<String> = (0..30)
+        .filter(|&i| i != 3)
+        .map(|i| format!("k{i}"))
+        .collect();
+    expected.push("k3".into());
+    assert_eq!(keys(&m), expected);
+    let at = |k: &str| m.get(k).unwrap().value.clone();
+    assert_eq!(
+        (at("k0"), at("k9"), at("k10"), at("k3"), at("k4")),
+        (
+            Value::Int(30),
+            Value::Int(39),
+            Value::Int(10),
+            Value::Int(100),
+            Value::Int(101)
+        )
+    );
+    let n = out.get("n").unwrap().value.clone();
+    assert_eq!(keys(&n), ["k2", "k1"]);
+}

@@ -16,6 +16,7 @@ use std::borrow::Cow;
 
 use crate::value::{MapEntry, Node, Value};
 
+pub mod budget;
 mod resolve;
 
 use resolve::{is_base60_float, is_special, resolves_to_str};

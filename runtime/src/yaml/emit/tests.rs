@@ -217,3 +217,30 @@ fn floats_format_like_go() {
         assert_eq!(under_v(Value::Float(f)), format!(" {i}\n"));
     }
 }
+
+#[test]
+fn the_output_budget_counts_no_more_than_is_written() {
+    // Arrays in arrays and maps in arrays start on their item's line; arrays under a key sit
+    // at its column: the count is a lower bound of the text in each shape.
+    let deep_arrays = (0..300).fold(s("x"), |v, _| arr(vec![v, s("y")]));
+    let deep_maps = (0..300).fold(s("x"), |v, i| {
+        map(vec![(s(&format!("k{i}")), v), (s("z"), arr(vec![s("1")]))])
+    });
+    let mixed = (0..300).fold(s("x"), |v, i| match i % 3 {
+        0 => arr(vec![v]),
+        1 => map(vec![(s("a"), v), (s("b"), map(vec![]))]),
+        _ => arr(vec![map(vec![(s("c"), v)]), arr(vec![])]),
+    });
+    for value in [deep_arrays, deep_maps, mixed, s("plain"), arr(vec![])] {
+        let text = to_yaml(&value);
+        let value = node(value);
+        assert_eq!(
+            budget::past_budget(&value, text.len() as u64),
+            None,
+            "{text}"
+        );
+        if text.len() > 100 {
+            assert!(budget::past_budget(&value, text.len() as u64 / 4).is_some());
+        }
+    }
+}

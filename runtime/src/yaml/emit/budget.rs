@@ -1,0 +1,97 @@
+//! The output budget: how much YAML text the data values may be written as.
+//!
+//! Block YAML indents every line by its depth, so its text can be far larger than the values:
+//! a map 100,000 levels deep (a data values template's nested dicts) is 10 GB of indentation,
+//! which took 33 s to write, and a values file of 200 MB whose keys sit 2,000 levels deep
+//! would be hundreds of GB. ytt holds its output in memory, about 4.5 bytes for each byte of
+//! text (900 MB of output took it 4.2 GB; 1.6 GB ran out of memory at 8 GB), so the budget,
+//! 4 GiB, is past what ytt writes on a machine of 16 GB. The text is sized before anything
+//! is written, by a walk that counts a lower bound of each line (its indentation, key and
+//! scalar), so a refused document prints nothing.
+
+use crate::value::{Node, Pos, Value};
+
+/// The budget of the YAML text of one run's data values, in bytes.
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 4 << 30;
+
+/// The variable that raises [`DEFAULT_MAX_OUTPUT_BYTES`].
+pub const OUTPUT_VAR: &str = "SCHEMAC_MAX_OUTPUT_BYTES";
+
+/// The output budget ([`DEFAULT_MAX_OUTPUT_BYTES`], or [`OUTPUT_VAR`]'s value).
+pub fn max_output_bytes() -> u64 {
+    static V: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *V.get_or_init(|| crate::yaml::parse::budget::from_env(OUTPUT_VAR, DEFAULT_MAX_OUTPUT_BYTES))
+}
+
+/// Where the text of `value` written as YAML passes `budget` bytes: the position of the node
+/// whose line does (its value's; for a value a template made, which has none, the nearest
+/// node above it that has one), or `None` when it fits.
+pub fn past_budget(value: &Node, budget: u64) -> Option<Pos> {
+    let mut size = Size { written: 0, budget };
+    size.node(value, 0, false, value.pos).err()
+}
+
+/// The error of a text past the output budget at `pos`.
+pub fn message(pos: &Pos) -> String {
+    format!(
+        "Writing data values: the YAML text passes the output budget of {} bytes at the value of {pos} (each line is indented by its depth; raise the budget with {OUTPUT_VAR})",
+        max_output_bytes()
+    )
+}
+
+/// A running lower bound of the text written so far.
+struct Size {
+    written: u64,
+    budget: u64,
+}
+
+impl Size {
+    /// Counts `text` bytes on a line of `indent` (or `text` alone, on the line already begun
+    /// when `inline`); `at` once past the budget.
+    fn line(&mut self, indent: u64, text: u64, inline: bool, at: Pos) -> Result<(), Pos> {
+        let indent = if inline { 0 } else { indent + 1 };
+        self.written = self.written.saturating_add(indent + text);
+        if self.written > self.budget {
+            return Err(at);
+        }
+        Ok(())
+    }
+
+    /// Counts `node`, whose items (if it is a collection) start lines indented by `indent`,
+    /// the first on the line already begun when `inline` (an array item's `- `); `known` is
+    /// the position of the nearest node above that has one.
+    fn node(&mut self, node: &Node, indent: u64, inline: bool, known: Pos) -> Result<(), Pos> {
+        let at = |n: &Node| if n.pos.is_unknown() { known } else { n.pos };
+        match &node.value {
+            Value::Map(entries) => {
+                for (i, entry) in entries.iter().enumerate() {
+                    let key = scalar_len(&entry.key) + 1;
+                    self.line(indent, key, inline && i == 0, at(&entry.value))?;
+                    // A map under a key is indented; an array's items sit at the key's column.
+                    let inner = match &entry.value.value {
+                        Value::Map(_) => indent + 2,
+                        _ => indent,
+                    };
+                    self.node(&entry.value, inner, false, at(&entry.value))?;
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter().enumerate() {
+                    self.line(indent, 2, inline && i == 0, at(item))?;
+                    // A collection in an array starts on its item's line.
+                    self.node(item, indent + 2, true, at(item))?;
+                }
+            }
+            other => self.written = self.written.saturating_add(scalar_len(other)),
+        }
+        Ok(())
+    }
+}
+
+/// The fewest bytes a scalar (or key) is written in.
+fn scalar_len(value: &Value) -> u64 {
+    match value {
+        Value::Str(s) => s.len() as u64,
+        _ => 1,
+    }
+}
