@@ -2,6 +2,7 @@
 //! schema lowered from the schema documents given, OpenAPI exported from it.
 
 use schemac_runtime::engine::Backend;
+use schemac_runtime::lowered::calls::{Rules, TranslatedPredicates};
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::with_starlark_predicates;
@@ -22,8 +23,34 @@ impl Backend for Interpreter {
         schemac_runtime::template::evaluate(raw, files)
     }
 
-    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates)) {
-        with_starlark_predicates(functions, run)
+    /// The schema's rules that translate are evaluated from the rule IR; the interpreter is
+    /// started only when some kept function of the run has no translation.
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        schema: Option<&Type>,
+        sources: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        let Some(program) = schema.and_then(|s| crate::rules::for_check(s, sources)) else {
+            return with_starlark_predicates(functions, run);
+        };
+        let rules = Rules::Ir(&program);
+        let untranslated = (0..functions.len())
+            .any(|i| !program.entries.contains_key(&i) && functions.get(i).is_some());
+        if untranslated {
+            with_starlark_predicates(functions, |interpreter| {
+                run(&TranslatedPredicates {
+                    rules,
+                    interpreter: Some(interpreter),
+                })
+            })
+        } else {
+            run(&TranslatedPredicates {
+                rules,
+                interpreter: None,
+            })
+        }
     }
 
     fn schema(

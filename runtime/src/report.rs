@@ -85,6 +85,16 @@ impl SourceLines {
         self.files.contains_key(file)
     }
 
+    /// The text of `file`.
+    pub fn text(&self, file: &str) -> Option<&str> {
+        self.files.get(file).map(|l| &*l.text)
+    }
+
+    /// The names of the files.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(|k| &**k)
+    }
+
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
         match self.files.get(file) {
