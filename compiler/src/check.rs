@@ -32,7 +32,11 @@ impl Backend for Interpreter {
         sources: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {
-        let Some(program) = schema.and_then(|s| crate::rules::for_check(s, sources)) else {
+        // Without kept functions the schema has no rule functions to translate.
+        let program = schema
+            .filter(|_| !functions.is_empty())
+            .and_then(|s| crate::rules::for_check(s, sources));
+        let Some(program) = program else {
             return with_starlark_predicates(functions, run);
         };
         let rules = Rules::Ir(&program);

@@ -281,17 +281,53 @@ fn validation<'s>(
 
 #[cfg(test)]
 mod tests {
-    /// The explanation for a schema written to a temporary folder.
-    fn explain(schema: &str) -> String {
+    use schemac_runtime::validate::CallOutcome;
+    use schemac_runtime::value::{Node, Pos, Value};
+
+    /// The lowering of a schema written to a temporary folder, and its folder.
+    fn lowered(schema: &str) -> (super::Lowering, String) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("schema.yml");
         std::fs::write(&path, schema).unwrap();
         let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
             .unwrap_or_else(|e| panic!("{e}"));
         let lowering = super::lower(&compiled.schema, &compiled.sources);
-        lowering
-            .explain()
-            .replace(&format!("{}/", dir.path().display()), "")
+        (lowering, format!("{}/", dir.path().display()))
+    }
+
+    /// The explanation for a schema written to a temporary folder.
+    fn explain(schema: &str) -> String {
+        let (lowering, dir) = lowered(schema);
+        lowering.explain().replace(&dir, "")
+    }
+
+    /// The IR of a schema's one rule, run on `port` values as `schemac check` runs it.
+    fn run_rule(schema: &str, ports: &[i64]) -> Vec<CallOutcome> {
+        let (lowering, _) = lowered(schema);
+        assert!(lowering.complete(), "{}", lowering.explain());
+        let p = &lowering.program;
+        let (_, &f) = p.entries.iter().next().expect("a translated rule");
+        ports
+            .iter()
+            .map(|n| p.call_rule(f, &Node::new(Value::Int(*n), Pos::unknown())))
+            .collect()
+    }
+
+    #[test]
+    fn the_rule_ir_answers_as_starlark() {
+        let range = schema("(\"r\", lambda v: v > 0 and v < 65536)");
+        use CallOutcome::{Error, Fail, Pass};
+        assert_eq!(run_rule(&range, &[80, 0, 70000]), [Pass, Fail, Fail]);
+        let listed = schema(
+            "(\"r\", lambda v: v in [80, 443] or fail(\"port {} is not allowed\".format(v)))",
+        );
+        assert_eq!(
+            run_rule(&listed, &[443, 81]),
+            [Pass, Error(Some("port 81 is not allowed".into()))]
+        );
+        let def = "#@ def small(v):\n#@   x = v + 1\n#@   if x > 81:\n#@     return str(x) == \"\"\n#@   end\n#@   return True\n#@ end\n".to_string()
+            + &schema("(\"r\", small)");
+        assert_eq!(run_rule(&def, &[80, 81]), [Pass, Fail]);
     }
 
     fn schema(rule: &str) -> String {
