@@ -79,6 +79,42 @@ impl Backend for Interpreter {
     }
 }
 
+/// The interpreter with every rule, `when=` and overlay function run by Starlark, none from
+/// the rule IR: what tests hold the translations to.
+pub struct StarlarkRules;
+
+impl Backend for StarlarkRules {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+        Interpreter.eval_template(raw, files)
+    }
+
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        _: Option<&Type>,
+        _: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        with_starlark_predicates(functions, run)
+    }
+
+    fn schema(
+        &self,
+        doc: Option<&Tree>,
+        sources: &SourceLines,
+    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
+        Interpreter.schema(doc, sources)
+    }
+
+    fn openapi(&self, schema: Option<&Type>) -> Node {
+        Interpreter.openapi(schema)
+    }
+
+    fn json_schema(&self, schema: Option<&Type>) -> Node {
+        Interpreter.json_schema(schema)
+    }
+}
+
 /// `schemac check ARGS...`: prints the result; returns the exit status.
 pub fn main_with(args: &[std::ffi::OsString]) -> i32 {
     let version = format!("schemac {}", env!("CARGO_PKG_VERSION"));

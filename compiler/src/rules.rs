@@ -117,15 +117,19 @@ pub fn for_check(
     sources: &schemac_runtime::report::SourceLines,
 ) -> Option<ir::Program> {
     let mut files: Vec<String> = Vec::new();
+    let mut alike = false;
     schema.each_type(&mut |t| {
         if let Some(v) = &t.validation {
             let file = v.pos.file.to_string();
             if v.functions().next().is_some() && !files.contains(&file) {
+                alike |= sources.is_alike(&v.pos.file);
                 files.push(file);
             }
         }
     });
-    if files.is_empty() {
+    // Files named alike (`-f a/schema.yml -f b/schema.yml`) cannot be told apart by name:
+    // their rules stay with the interpreter.
+    if files.is_empty() || alike {
         return None;
     }
     let mut texts: Vec<(String, String)> = sources
