@@ -2,6 +2,7 @@
 //! schema lowered from the schema documents given, OpenAPI exported from it.
 
 use schemac_runtime::engine::Backend;
+use schemac_runtime::lowered::calls::{Rules, TranslatedPredicates};
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::with_starlark_predicates;
@@ -22,8 +23,38 @@ impl Backend for Interpreter {
         schemac_runtime::template::evaluate(raw, files)
     }
 
-    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates)) {
-        with_starlark_predicates(functions, run)
+    /// The schema's rules that translate are evaluated from the rule IR; the interpreter is
+    /// started only when some kept function of the run has no translation.
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        schema: Option<&Type>,
+        sources: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        // Without kept functions the schema has no rule functions to translate.
+        let program = schema
+            .filter(|_| !functions.is_empty())
+            .and_then(|s| crate::rules::for_check(s, sources));
+        let Some(program) = program else {
+            return with_starlark_predicates(functions, run);
+        };
+        let rules = Rules::Ir(&program);
+        let untranslated = (0..functions.len())
+            .any(|i| !program.entries.contains_key(&i) && functions.get(i).is_some());
+        if untranslated {
+            with_starlark_predicates(functions, |interpreter| {
+                run(&TranslatedPredicates {
+                    rules,
+                    interpreter: Some(interpreter),
+                })
+            })
+        } else {
+            run(&TranslatedPredicates {
+                rules,
+                interpreter: None,
+            })
+        }
     }
 
     fn schema(
@@ -45,6 +76,42 @@ impl Backend for Interpreter {
 
     fn json_schema(&self, schema: Option<&Type>) -> Node {
         crate::export::jsonschema::to_json_schema(schema.unwrap_or(&crate::lower::empty_schema()))
+    }
+}
+
+/// The interpreter with every rule, `when=` and overlay function run by Starlark, none from
+/// the rule IR: what tests hold the translations to.
+pub struct StarlarkRules;
+
+impl Backend for StarlarkRules {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+        Interpreter.eval_template(raw, files)
+    }
+
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        _: Option<&Type>,
+        _: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        with_starlark_predicates(functions, run)
+    }
+
+    fn schema(
+        &self,
+        doc: Option<&Tree>,
+        sources: &SourceLines,
+    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
+        Interpreter.schema(doc, sources)
+    }
+
+    fn openapi(&self, schema: Option<&Type>) -> Node {
+        Interpreter.openapi(schema)
+    }
+
+    fn json_schema(&self, schema: Option<&Type>) -> Node {
+        Interpreter.json_schema(schema)
     }
 }
 

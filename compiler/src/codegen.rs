@@ -88,7 +88,7 @@ fn runtime_tokens(opts: &CodegenOptions) -> TokenStream {
 
 /// Generates the module for `compiled`.
 pub fn generate(compiled: &Compiled, opts: &CodegenOptions) -> TokenStream {
-    generate_lowered(compiled, opts, lowering(compiled, opts))
+    generate_lowered(compiled, opts, lowering(compiled))
 }
 
 /// Generates the module for `compiled`, whose rule functions were translated as `lowering`
@@ -106,7 +106,7 @@ pub fn generate_lowered(
     let type_fns = ir.fns.take();
     drop(ir);
     let translated = lowering.translations(&rt);
-    let rule_fns = lowering.items;
+    let rule_fns = lowering.items(&rt);
     let functions = compiled.functions;
     let templates = compiled.templates;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
@@ -269,8 +269,8 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
 
 /// The schema's rule functions translated to Rust (see [`crate::rules`]); the generated code
 /// needs the runtime's `starlark` feature unless the lowering is complete.
-pub fn lowering(compiled: &Compiled, opts: &CodegenOptions) -> crate::rules::Lowering {
-    crate::rules::lower(&compiled.schema, &compiled.sources, &runtime_tokens(opts))
+pub fn lowering(compiled: &Compiled) -> crate::rules::Lowering {
+    crate::rules::lower(&compiled.schema, &compiled.sources)
 }
 
 /// Text for a comment of generated code (a header's `//` line, a doc comment, which the code

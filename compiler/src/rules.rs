@@ -6,16 +6,16 @@
 //! A function that cannot be translated is a [`Fallback`] with the reason; a schema with any
 //! fallback keeps the interpreter for all its rules.
 
+pub mod emit;
 pub mod source;
 pub mod stype;
 pub mod translate;
 
-use std::collections::HashMap;
-
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use starlark_syntax::syntax::ast::{ArgumentP, ExprP};
 
 use quote::quote;
+use schemac_runtime::lowered::ir;
 use schemac_runtime::schema::{Check, FunctionRef, Validation};
 use schemac_runtime::schema::{Kind, Type};
 use schemac_runtime::value::Pos;
@@ -37,12 +37,8 @@ pub struct Fallback {
 /// The translated rules of a schema.
 #[derive(Default)]
 pub struct Lowering {
-    /// Generated functions.
-    pub items: Vec<TokenStream>,
-    /// The translation of a custom rule's function, by [`FunctionRef`] index.
-    pub rules: HashMap<usize, Ident>,
-    /// The translation of a `when=` function, by [`FunctionRef`] index.
-    pub whens: HashMap<usize, Ident>,
+    /// The translated functions, and which function of the schema each translates.
+    pub program: ir::Program,
     pub fallbacks: Vec<Fallback>,
     /// How many functions were translated.
     pub lowered: usize,
@@ -54,23 +50,25 @@ impl Lowering {
         self.fallbacks.is_empty()
     }
 
+    /// The generated functions of the translations.
+    pub fn items(&self, rt: &TokenStream) -> Vec<TokenStream> {
+        emit::items(&self.program, rt)
+    }
+
     /// The generated `translated` function: the translation of the function with an index.
     pub fn translations(&self, rt: &TokenStream) -> TokenStream {
         let mut arms: Vec<(usize, TokenStream)> = self
-            .rules
+            .program
+            .entries
             .iter()
             .map(|(i, f)| {
-                (
-                    *i,
-                    quote! { #rt::lowered::Translated::Rule(#rt::lowered::LoweredRule(#f)) },
-                )
+                let name = emit::name(&self.program, *f);
+                let t = match self.program.functions[*f].kind {
+                    ir::Kind::When => quote! { When(#rt::lowered::LoweredWhen(#name)) },
+                    _ => quote! { Rule(#rt::lowered::LoweredRule(#name)) },
+                };
+                (*i, quote! { #rt::lowered::Translated::#t })
             })
-            .chain(self.whens.iter().map(|(i, f)| {
-                (
-                    *i,
-                    quote! { #rt::lowered::Translated::When(#rt::lowered::LoweredWhen(#f)) },
-                )
-            }))
             .collect();
         arms.sort_by_key(|(i, _)| *i);
         if arms.is_empty() {
@@ -111,12 +109,45 @@ impl Lowering {
 }
 
 /// Translates the rule functions of `schema`, whose files are `sources`.
-pub fn lower(schema: &Type, sources: &[(String, String)], rt: &TokenStream) -> Lowering {
+/// The translations `schemac check` evaluates: the rule functions of `schema` lowered from the
+/// files of `sources` their annotations are in (and the `.star` files they may load); None
+/// when the schema has no rule functions.
+pub fn for_check(
+    schema: &Type,
+    sources: &schemac_runtime::report::SourceLines,
+) -> Option<ir::Program> {
+    let mut files: Vec<String> = Vec::new();
+    let mut alike = false;
+    schema.each_type(&mut |t| {
+        if let Some(v) = &t.validation {
+            let file = v.pos.file.to_string();
+            if v.functions().next().is_some() && !files.contains(&file) {
+                alike |= sources.is_alike(&v.pos.file);
+                files.push(file);
+            }
+        }
+    });
+    // Files named alike (`-f a/schema.yml -f b/schema.yml`) cannot be told apart by name:
+    // their rules stay with the interpreter.
+    if files.is_empty() || alike {
+        return None;
+    }
+    let mut texts: Vec<(String, String)> = sources
+        .names()
+        .filter(|n| n.ends_with(".star") || files.iter().any(|f| f == n))
+        .filter_map(|n| Some((n.to_string(), sources.text(n)?.to_string())))
+        .collect();
+    texts.sort();
+    let lowering = lower(schema, &texts);
+    (!lowering.program.entries.is_empty()).then_some(lowering.program)
+}
+
+pub fn lower(schema: &Type, sources: &[(String, String)]) -> Lowering {
     let program = Program::parse(sources);
-    let mut t = Translator::new(&program, schema, rt.clone());
+    let mut t = Translator::new(&program, schema);
     let mut out = Lowering::default();
     walk(schema, SType::Unknown, &program, &mut t, &mut out);
-    out.items = std::mem::take(&mut t.items);
+    out.program.functions = std::mem::take(&mut t.functions);
     out
 }
 
@@ -218,9 +249,9 @@ fn validation<'s>(
     }
     for (what, result, index) in results {
         match result {
-            Ok(name) => {
+            Ok(f) => {
                 out.lowered += 1;
-                out.rules.insert(index, name);
+                out.program.entries.insert(index, f);
             }
             Err(reason) => out.fallbacks.push(Fallback {
                 pos: v.pos,
@@ -239,9 +270,9 @@ fn validation<'s>(
             None => Err("its `when=` is computed".to_string()),
         };
         match result {
-            Ok(name) => {
+            Ok(f) => {
                 out.lowered += 1;
-                out.whens.insert(when.index, name);
+                out.program.entries.insert(when.index, f);
             }
             Err(reason) => out.fallbacks.push(Fallback {
                 pos: v.pos,
@@ -254,23 +285,53 @@ fn validation<'s>(
 
 #[cfg(test)]
 mod tests {
-    use quote::quote;
+    use schemac_runtime::validate::CallOutcome;
+    use schemac_runtime::value::{Node, Pos, Value};
 
-    /// The explanation for a schema written to a temporary folder.
-    fn explain(schema: &str) -> String {
+    /// The lowering of a schema written to a temporary folder, and its folder.
+    fn lowered(schema: &str) -> (super::Lowering, String) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("schema.yml");
         std::fs::write(&path, schema).unwrap();
         let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
             .unwrap_or_else(|e| panic!("{e}"));
-        let lowering = super::lower(
-            &compiled.schema,
-            &compiled.sources,
-            &quote! { ::schemac_runtime },
+        let lowering = super::lower(&compiled.schema, &compiled.sources);
+        (lowering, format!("{}/", dir.path().display()))
+    }
+
+    /// The explanation for a schema written to a temporary folder.
+    fn explain(schema: &str) -> String {
+        let (lowering, dir) = lowered(schema);
+        lowering.explain().replace(&dir, "")
+    }
+
+    /// The IR of a schema's one rule, run on `port` values as `schemac check` runs it.
+    fn run_rule(schema: &str, ports: &[i64]) -> Vec<CallOutcome> {
+        let (lowering, _) = lowered(schema);
+        assert!(lowering.complete(), "{}", lowering.explain());
+        let p = &lowering.program;
+        let (_, &f) = p.entries.iter().next().expect("a translated rule");
+        ports
+            .iter()
+            .map(|n| p.call_rule(f, &Node::new(Value::Int(*n), Pos::unknown())))
+            .collect()
+    }
+
+    #[test]
+    fn the_rule_ir_answers_as_starlark() {
+        let range = schema("(\"r\", lambda v: v > 0 and v < 65536)");
+        use CallOutcome::{Error, Fail, Pass};
+        assert_eq!(run_rule(&range, &[80, 0, 70000]), [Pass, Fail, Fail]);
+        let listed = schema(
+            "(\"r\", lambda v: v in [80, 443] or fail(\"port {} is not allowed\".format(v)))",
         );
-        lowering
-            .explain()
-            .replace(&format!("{}/", dir.path().display()), "")
+        assert_eq!(
+            run_rule(&listed, &[443, 81]),
+            [Pass, Error(Some("port 81 is not allowed".into()))]
+        );
+        let def = "#@ def small(v):\n#@   x = v + 1\n#@   if x > 81:\n#@     return str(x) == \"\"\n#@   end\n#@   return True\n#@ end\n".to_string()
+            + &schema("(\"r\", small)");
+        assert_eq!(run_rule(&def, &[80, 81]), [Pass, Fail]);
     }
 
     fn schema(rule: &str) -> String {

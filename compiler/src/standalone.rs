@@ -219,7 +219,7 @@ pub fn build(
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
     drop(probe);
 
-    let lowering = lowering(&compiled, &codegen);
+    let lowering = lowering(&compiled);
     let needs = !lowering.complete();
     let starlark = needs || opts.with_starlark;
     if lowering.lowered > 0 || needs {

@@ -42,7 +42,15 @@ pub trait Backend {
     }
     /// Runs `run` with the calls of custom rules, `when=` predicates and overlay functions;
     /// `functions` is what the run's templates kept.
-    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates));
+    /// `schema` and `sources` are the run's, for the interpreter to translate the schema's
+    /// rules.
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        schema: Option<&Type>,
+        sources: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    );
     /// The schema: lowered from the schema documents given (`files` names their files), or
     /// the one built in. The error's message is the text after ytt's
     /// `Overlaying data values schema (...): `. Shared, so that a built-in schema is not copied
@@ -362,7 +370,7 @@ fn evaluate_inputs(
     });
     let mut layers: Vec<(Tree, Mode)> = documents.chain(flags).collect();
     let mut finished = None;
-    backend.with_predicates(&docs.functions, &mut |calls| {
+    backend.with_predicates(&docs.functions, schema.as_deref(), &sources, &mut |calls| {
         finished = Some(overlay_and_validate(
             current.take(),
             std::mem::take(&mut layers),

@@ -15,6 +15,9 @@ use std::cmp::Ordering;
 use crate::validate::CallOutcome;
 use crate::value::{Node, Value};
 
+pub mod calls;
+pub mod ir;
+
 /// A Starlark value during a lowered call: a scalar, a list built by the rule, or a map or
 /// array of the data values.
 #[derive(Clone, Debug)]
@@ -59,7 +62,12 @@ pub struct LoweredWhen(pub for<'a> fn(&'a Node, &'a Node, &'a Node) -> Result<'a
 impl LoweredRule {
     /// What the rule did, as [`crate::validate::Predicates::call_rule`] reports it.
     pub fn call(&self, value: &Node) -> CallOutcome {
-        match (self.0)(value) {
+        Self::outcome((self.0)(value))
+    }
+
+    /// What a rule's answer means.
+    pub fn outcome(answer: Result) -> CallOutcome {
+        match answer {
             Ok(Val::Bool(true)) => CallOutcome::Pass,
             Ok(_) => CallOutcome::Fail,
             Err(Failure(m)) => CallOutcome::Error(crate::validate::failure_found(&m)),
@@ -75,7 +83,12 @@ impl LoweredWhen {
         parent: &Node,
         root: &Node,
     ) -> std::result::Result<bool, String> {
-        match (self.0)(value, parent, root) {
+        Self::answer((self.0)(value, parent, root))
+    }
+
+    /// What a predicate's answer means.
+    pub fn answer(answer: Result) -> std::result::Result<bool, String> {
+        match answer {
             Ok(Val::Bool(b)) => Ok(b),
             Ok(v) => Err(format!("want when= to be bool, got {}", type_name(&v))),
             Err(Failure(m)) => Err(format!("Failure evaluating when=: {}", m.trim())),
@@ -310,13 +323,18 @@ pub fn split<'a>(v: &Val, sep: Option<&Val>) -> Val<'a> {
 }
 
 /// A piece of a `"...".format(...)` string, parsed by the compiler.
-pub enum Piece {
-    Text(&'static str),
+pub enum Piece<'p> {
+    Text(&'p str),
     Arg(usize),
 }
 
 /// `"...".format(args)` whose arguments are strings, ints, bools or None.
 pub fn format<'a, const N: usize>(pieces: &[Piece], args: [Val; N]) -> Val<'a> {
+    format_values(pieces, &args)
+}
+
+/// [`format`] of a slice of arguments.
+pub fn format_values<'a>(pieces: &[Piece], args: &[Val]) -> Val<'a> {
     let mut out = String::new();
     for p in pieces {
         match p {

@@ -85,6 +85,22 @@ impl SourceLines {
         self.files.contains_key(file)
     }
 
+    /// The text of `file`.
+    pub fn text(&self, file: &str) -> Option<&str> {
+        self.files.get(file).map(|l| &*l.text)
+    }
+
+    /// Whether `file` is one of several sources named alike (its text is not the one
+    /// [`SourceLines::text`] gives for its name).
+    pub fn is_alike(&self, file: &crate::value::FileName) -> bool {
+        self.by_identity.contains_key(file)
+    }
+
+    /// The names of the files.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.files.keys().map(|k| &**k)
+    }
+
     /// Line `line` (1-based) of `file`, or "" when unknown.
     pub fn line(&self, file: &str, line: u32) -> &str {
         match self.files.get(file) {

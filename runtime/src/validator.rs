@@ -9,13 +9,14 @@ use std::sync::OnceLock;
 
 use crate::engine::Backend;
 use crate::error::{CheckError, ErrorKind};
-use crate::lowered::{Translated, Translations};
+use crate::lowered::calls::{Rules, TranslatedPredicates};
+use crate::lowered::Translations;
 use crate::report::SourceLines;
-use crate::schema::{FunctionRef, Type};
+use crate::schema::Type;
 use crate::template::functions::Functions;
 use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
-use crate::validate::{CallOutcome, Predicates};
+use crate::validate::Predicates;
 use crate::value::Node;
 use crate::yaml::parse::RawFile;
 
@@ -96,60 +97,6 @@ impl Built {
     }
 }
 
-/// Calls a function's translation when it has one, else the interpreter (when linked).
-struct BuiltPredicates<'a> {
-    translated: Translations,
-    #[cfg(feature = "starlark")]
-    interpreter: &'a dyn Predicates,
-    #[cfg(not(feature = "starlark"))]
-    interpreter: std::marker::PhantomData<&'a ()>,
-}
-
-#[cfg(not(feature = "starlark"))]
-const NO_INTERPRETER: &str = "this validator was built without the Starlark interpreter";
-
-impl Predicates for BuiltPredicates<'_> {
-    fn call_rule(&self, f: &FunctionRef, value: &Node) -> CallOutcome {
-        if let Some(Translated::Rule(rule)) = (self.translated)(f.index) {
-            return rule.call(value);
-        }
-        #[cfg(feature = "starlark")]
-        return self.interpreter.call_rule(f, value);
-        #[cfg(not(feature = "starlark"))]
-        CallOutcome::Error(Some(NO_INTERPRETER.into()))
-    }
-
-    fn call_overlay(
-        &self,
-        f: &FunctionRef,
-        args: &[&crate::template::tree::TreeValue],
-    ) -> Result<crate::template::tree::Returned, String> {
-        #[cfg(feature = "starlark")]
-        return self.interpreter.call_overlay(f, args);
-        #[cfg(not(feature = "starlark"))]
-        Err(format!(
-            "{NO_INTERPRETER} ({} arguments to function {})",
-            args.len(),
-            f.index
-        ))
-    }
-
-    fn call_when(
-        &self,
-        f: &FunctionRef,
-        value: &Node,
-        ctx: &crate::validate::WhenContext,
-    ) -> Result<bool, String> {
-        if let Some(Translated::When(when)) = (self.translated)(f.index) {
-            return when.call(value, ctx.parent, ctx.root);
-        }
-        #[cfg(feature = "starlark")]
-        return self.interpreter.call_when(f, value, ctx);
-        #[cfg(not(feature = "starlark"))]
-        Err(NO_INTERPRETER.into())
-    }
-}
-
 impl Backend for Built {
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
         crate::template::evaluate(raw, files)
@@ -163,20 +110,27 @@ impl Backend for Built {
         self.templates
     }
 
-    fn with_predicates(&self, functions: &Functions, run: &mut dyn FnMut(&dyn Predicates)) {
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        _: Option<&Type>,
+        _: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        let rules = Rules::Generated(self.translated);
         #[cfg(feature = "starlark")]
         crate::starlark::predicates::with_starlark_predicates(functions, |interpreter| {
-            run(&BuiltPredicates {
-                translated: self.translated,
-                interpreter,
+            run(&TranslatedPredicates {
+                rules,
+                interpreter: Some(interpreter),
             })
         });
         #[cfg(not(feature = "starlark"))]
         {
             let _ = functions;
-            run(&BuiltPredicates {
-                translated: self.translated,
-                interpreter: std::marker::PhantomData,
+            run(&TranslatedPredicates {
+                rules,
+                interpreter: None,
             });
         }
     }

@@ -227,7 +227,7 @@ fn explain_rules(files: &[String]) -> ExitCode {
     match standalone::compile(files) {
         Ok(compiled) => print(&format!(
             "{}\n",
-            schemac::codegen::lowering(&compiled, &CodegenOptions::default()).explain()
+            schemac::codegen::lowering(&compiled).explain()
         )),
         Err(e) => fail(&multi_line(e.message())),
     }

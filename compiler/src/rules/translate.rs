@@ -1,4 +1,6 @@
-//! Starlark rule functions to Rust, where the translation is exact.
+//! Starlark rule functions to the rule IR ([`schemac_runtime::lowered::ir`]), where the
+//! translation is exact: `schemac build` turns the IR into Rust ([`super::emit`]), `schemac
+//! check` evaluates it.
 //!
 //! Every expression is translated with a static type taken from the schema (a rule's value has
 //! its field's type; `ctx.parent` the enclosing map's; `ctx.root` the root's). An operation is
@@ -8,13 +10,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use proc_macro2::{Ident, TokenStream};
-use quote::{format_ident, quote};
 use starlark_syntax::lexer::TokenInt;
 use starlark_syntax::syntax::ast::{
     ArgumentP, AstExpr, AstLiteral, AstParameter, AstStmt, BinOp, ExprP, ParameterP, StmtP,
 };
 
+use schemac_runtime::lowered::ir::{Expr, Function, Kind as FnKind, Method, Op, Stmt};
 use schemac_runtime::schema::{Kind, Type};
 
 pub use super::stype::SType;
@@ -23,13 +24,16 @@ use super::source::{DefRef, Global, Program};
 
 mod format;
 
-type Lowered<'s> = Result<(TokenStream, SType<'s>), String>;
+type Lowered<'s> = Result<(Expr, SType<'s>), String>;
 
 /// The scope of one function body.
 #[derive(Clone)]
 struct Env<'s> {
     module: usize,
-    locals: HashMap<String, (Ident, SType<'s>)>,
+    /// Each name's slot and type.
+    locals: HashMap<String, (usize, SType<'s>)>,
+    /// The names of the function's slots so far (parameters, then assigned variables).
+    slots: Vec<String>,
     /// The `ctx` parameter of a `when=` predicate, with `ctx.parent`'s type.
     ctx: Option<(String, SType<'s>)>,
 }
@@ -46,32 +50,40 @@ impl<'s> Env<'s> {
         let mut env = Env {
             module,
             locals: HashMap::new(),
+            slots: Vec::new(),
             ctx: None,
         };
         for (p, ty) in params.iter().zip(args) {
             if *ty == SType::Ctx {
                 env.ctx = Some((p.clone(), parent.clone().unwrap_or(SType::Unknown)));
             } else {
-                env.locals.insert(p.clone(), (local_ident(p), ty.clone()));
+                env.bind(p, ty.clone());
             }
         }
         env
     }
+
+    /// A new slot for `name`.
+    fn bind(&mut self, name: &str, ty: SType<'s>) -> usize {
+        let slot = self.slots.len();
+        self.slots.push(name.to_string());
+        self.locals.insert(name.to_string(), (slot, ty));
+        slot
+    }
 }
 
-/// Translates a schema's rule functions, collecting the Rust items they need.
+/// Translates a schema's rule functions into the functions of an IR program.
 pub struct Translator<'p, 's> {
     program: &'p Program,
     root: &'s Type,
-    rt: TokenStream,
-    pub items: Vec<TokenStream>,
-    defs: HashMap<(DefRef, String), (Ident, SType<'s>)>,
+    /// The IR functions made so far (entries and the `def`s they call), indexed by
+    /// [`Expr::Call`].
+    pub functions: Vec<Function>,
+    defs: HashMap<(DefRef, String), (usize, SType<'s>)>,
     in_progress: HashSet<DefRef>,
     /// `+` and `-` used so far in the function being translated: ints are i128 in Rust, exact
     /// while fewer than 60 of them apply to 64-bit values.
     arithmetic: usize,
-    /// Entry functions generated so far (they are numbered).
-    entries: usize,
 }
 
 const MAX_ARITHMETIC: usize = 60;
@@ -86,38 +98,29 @@ fn positional(params: &[AstParameter]) -> Option<Vec<String>> {
         .collect()
 }
 
-fn local_ident(name: &str) -> Ident {
-    format_ident!("_s_{}", name)
-}
-
 impl<'p, 's> Translator<'p, 's> {
-    pub fn new(program: &'p Program, root: &'s Type, rt: TokenStream) -> Self {
+    pub fn new(program: &'p Program, root: &'s Type) -> Self {
         Translator {
             program,
             root,
-            rt,
-            items: Vec::new(),
+            functions: Vec::new(),
             defs: HashMap::new(),
             in_progress: HashSet::new(),
             arithmetic: 0,
-            entries: 0,
         }
     }
 
-    /// A custom rule `f` (a lambda or a def's name) of a value of type `value`: the name of
-    /// a generated `fn(&Node) -> lowered::Result`.
-    pub fn rule(&mut self, module: usize, f: &AstExpr, value: SType<'s>) -> Result<Ident, String> {
-        let rt = self.rt.clone();
-        let name = format_ident!("__schemac_rule_{}", self.entries);
-        let (body, _) = self.function(module, f, vec![value], None)?;
-        self.items.push(quote! {
-            fn #name<'a>(value: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
-                let __args = [#rt::lowered::node(value)];
-                #body
-            }
-        });
-        self.entries += 1;
-        Ok(name)
+    /// Adds `f` to the program; its index.
+    fn add(&mut self, f: Function) -> usize {
+        self.functions.push(f);
+        self.functions.len() - 1
+    }
+
+    /// A custom rule `f` (a lambda or a def's name) of a value of type `value`: the index of
+    /// its [`FnKind::Rule`] function.
+    pub fn rule(&mut self, module: usize, f: &AstExpr, value: SType<'s>) -> Result<usize, String> {
+        let (entry, _) = self.function(module, f, vec![value], None)?;
+        Ok(self.add(entry))
     }
 
     /// A `when=` predicate of a value of type `value` whose parent has type `parent`.
@@ -127,9 +130,7 @@ impl<'p, 's> Translator<'p, 's> {
         f: &AstExpr,
         value: SType<'s>,
         parent: SType<'s>,
-    ) -> Result<Ident, String> {
-        let rt = self.rt.clone();
-        let name = format_ident!("__schemac_when_{}", self.entries);
+    ) -> Result<usize, String> {
         // ytt passes `ctx` to predicates that take two parameters.
         let body = match self.arity(module, f) {
             Some(2) => self.function(module, f, vec![value, SType::Ctx], Some(parent))?,
@@ -137,20 +138,15 @@ impl<'p, 's> Translator<'p, 's> {
         };
         // A predicate that answers with something else than a bool is reported with the
         // answer's type, which for maps and arrays is the interpreter's own.
-        let (body, answer) = body;
+        let (mut entry, answer) = body;
         if !answer.is_plain() {
             return Err(format!(
                 "it may answer with a {answer:?} rather than a bool"
             ));
         }
-        self.items.push(quote! {
-            fn #name<'a>(value: &'a #rt::value::Node, __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node) -> #rt::lowered::Result<'a> {
-                let __args = [#rt::lowered::node(value)];
-                #body
-            }
-        });
-        self.entries += 1;
-        Ok(name)
+        entry.kind = FnKind::When;
+        entry.takes_ctx = true;
+        Ok(self.add(entry))
     }
 
     /// How many parameters the function `f` has.
@@ -165,16 +161,28 @@ impl<'p, 's> Translator<'p, 's> {
         }
     }
 
-    /// The body of an entry function: `f` applied to `__args` (and the context).
+    /// An entry function (a [`FnKind::Rule`]: `when` makes it a predicate): `f` applied to
+    /// the value (and the context), and the type of its answer.
     fn function(
         &mut self,
         module: usize,
         f: &AstExpr,
         args: Vec<SType<'s>>,
         parent: Option<SType<'s>>,
-    ) -> Lowered<'s> {
+    ) -> Result<(Function, SType<'s>), String> {
         self.arithmetic = 0;
-        let takes_ctx = parent.is_some();
+        let entry = |slots: Vec<String>, value: Expr, ty: &SType<'s>| Function {
+            kind: FnKind::Rule,
+            name: String::new(),
+            params: slots.len(),
+            slots,
+            takes_ctx: false,
+            body: vec![Stmt::Return {
+                value,
+                never: *ty == SType::Never,
+            }],
+            falls_through: false,
+        };
         match &f.node {
             ExprP::Lambda(l) => {
                 let params =
@@ -183,23 +191,8 @@ impl<'p, 's> Translator<'p, 's> {
                     return Err(format!("it takes {} parameters", params.len()));
                 }
                 let env = Env::of_params(module, &params, &args, parent);
-                // The entry's arguments come in `__args`, in order, without `ctx`.
-                let binds = params
-                    .iter()
-                    .zip(&args)
-                    .filter(|(_, t)| **t != SType::Ctx)
-                    .enumerate()
-                    .map(|(i, (p, _))| {
-                        let id = local_ident(p);
-                        quote! { let #id = __args[#i].clone(); }
-                    });
-                let binds = quote! { #(#binds)* };
                 let (body, ty) = self.expr(&l.body, &env)?;
-                // A body that never answers (`fail(...)`) returns its error itself.
-                match ty {
-                    SType::Never => Ok((quote! { #binds #body }, ty)),
-                    _ => Ok((quote! { #binds Ok(#body) }, ty)),
-                }
+                Ok((entry(env.slots, body, &ty), ty))
             }
             ExprP::Identifier(id) => {
                 let Some(Global::Def(d)) = self.program.global(module, &id.node.ident) else {
@@ -208,15 +201,9 @@ impl<'p, 's> Translator<'p, 's> {
                         id.node.ident
                     ));
                 };
-                let (name, ty) = self.def(d, args.clone(), parent)?;
-                let passed = (0..args.iter().filter(|a| **a != SType::Ctx).count())
-                    .map(|i| quote! { __args[#i].clone() });
-                let ctx = if takes_ctx {
-                    quote! { , __parent, __root }
-                } else {
-                    quote! {}
-                };
-                Ok((quote! { #name(#(#passed),* #ctx) }, ty))
+                let (index, ty) = self.def(d, args.clone(), parent)?;
+                let value = Expr::Call(index, vec![Expr::Local(0)]);
+                Ok((entry(vec!["value".into()], value, &ty), ty))
             }
             _ => Err("it is not a lambda or the name of a function".into()),
         }
@@ -228,7 +215,7 @@ impl<'p, 's> Translator<'p, 's> {
         r: &DefRef,
         args: Vec<SType<'s>>,
         parent: Option<SType<'s>>,
-    ) -> Result<(Ident, SType<'s>), String> {
+    ) -> Result<(usize, SType<'s>), String> {
         let signature: String = args
             .iter()
             .chain(parent.as_ref())
@@ -243,30 +230,11 @@ impl<'p, 's> Translator<'p, 's> {
         }
         let result = self.def_body(r, &args, parent);
         self.in_progress.remove(r);
-        let (body, ty) = result?;
-        let rt = self.rt.clone();
-        let name = format_ident!("__schemac_def_{}_{}", r.name, self.defs.len());
-        let def = self.program.def(r).ok_or("its definition is not found")?;
-        let params = positional(&def.params).unwrap_or_default();
-        let decls = params
-            .iter()
-            .zip(&args)
-            .filter(|(_, t)| **t != SType::Ctx)
-            .map(|(p, _)| {
-                let id = local_ident(p);
-                quote! { #id: #rt::lowered::Val<'a> }
-            });
-        let ctx = args
-            .contains(&SType::Ctx)
-            .then(|| quote! { , __parent: &'a #rt::value::Node, __root: &'a #rt::value::Node });
-        self.items.push(quote! {
-            fn #name<'a>(#(#decls),* #ctx) -> #rt::lowered::Result<'a> {
-                #body
-            }
-        });
+        let (function, ty) = result?;
+        let index = self.add(function);
         self.defs
-            .insert((r.clone(), signature), (name.clone(), ty.clone()));
-        Ok((name, ty))
+            .insert((r.clone(), signature), (index, ty.clone()));
+        Ok((index, ty))
     }
 
     fn def_body(
@@ -274,7 +242,7 @@ impl<'p, 's> Translator<'p, 's> {
         r: &DefRef,
         args: &[SType<'s>],
         parent: Option<SType<'s>>,
-    ) -> Result<(TokenStream, SType<'s>), String> {
+    ) -> Result<(Function, SType<'s>), String> {
         let def = self.program.def(r).ok_or("its definition is not found")?;
         let params = positional(&def.params)
             .ok_or_else(|| format!("`{}` has parameters with defaults or variadic ones", r.name))?;
@@ -287,16 +255,22 @@ impl<'p, 's> Translator<'p, 's> {
             ));
         }
         let mut env = Env::of_params(r.module, &params, args, parent);
+        let params = env.slots.len();
         let mut returns = SType::Never;
         let (body, falls_through) = self.block(&def.body, &mut env, &mut returns, true)?;
-        let rt = &self.rt;
-        let end = if falls_through {
+        if falls_through {
             returns = returns.union(SType::None);
-            quote! { Ok(#rt::lowered::Val::None) }
-        } else {
-            quote! {}
+        }
+        let function = Function {
+            kind: FnKind::Def,
+            name: r.name.clone(),
+            slots: env.slots,
+            params,
+            takes_ctx: args.contains(&SType::Ctx),
+            body,
+            falls_through,
         };
-        Ok((quote! { #body #end }, returns))
+        Ok((function, returns))
     }
 
     /// A reason with the place it is about, unless an inner piece already named one.
@@ -320,7 +294,7 @@ impl<'p, 's> Translator<'p, 's> {
         env: &mut Env<'s>,
         returns: &mut SType<'s>,
         top: bool,
-    ) -> Result<(TokenStream, bool), String> {
+    ) -> Result<(Vec<Stmt>, bool), String> {
         let module = env.module;
         self.block_inner(s, env, returns, top)
             .map_err(|r| self.located(module, s.span, r))
@@ -332,11 +306,10 @@ impl<'p, 's> Translator<'p, 's> {
         env: &mut Env<'s>,
         returns: &mut SType<'s>,
         top: bool,
-    ) -> Result<(TokenStream, bool), String> {
-        let rt = self.rt.clone();
+    ) -> Result<(Vec<Stmt>, bool), String> {
         match &s.node {
             StmtP::Statements(items) => {
-                let mut out = TokenStream::new();
+                let mut out = Vec::new();
                 for item in items {
                     let (code, falls) = self.block(item, env, returns, top)?;
                     out.extend(code);
@@ -347,25 +320,20 @@ impl<'p, 's> Translator<'p, 's> {
                 }
                 Ok((out, true))
             }
-            StmtP::Pass => Ok((quote! {}, true)),
+            StmtP::Pass => Ok((Vec::new(), true)),
             StmtP::Return(e) => {
-                let (code, ty) = match e {
+                let (value, ty) = match e {
                     Some(e) => self.expr(e, env)?,
-                    None => (quote! { #rt::lowered::Val::None }, SType::None),
+                    None => (Expr::None, SType::None),
                 };
-                let code = match ty {
-                    SType::Never => quote! { #code; },
-                    _ => quote! { return Ok(#code); },
-                };
+                let never = ty == SType::Never;
                 *returns = std::mem::replace(returns, SType::Never).union(ty);
-                Ok((code, false))
+                Ok((vec![Stmt::Return { value, never }], false))
             }
             StmtP::Expression(e) => {
-                let (code, ty) = self.expr(e, env)?;
-                match ty {
-                    SType::Never => Ok((quote! { #code; }, false)),
-                    _ => Ok((quote! { let _ = #code; }, true)),
-                }
+                let (value, ty) = self.expr(e, env)?;
+                let never = ty == SType::Never;
+                Ok((vec![Stmt::Expr { value, never }], !never))
             }
             StmtP::Assign(a) if top => {
                 let starlark_syntax::syntax::ast::AssignTargetP::Identifier(id) = &a.lhs.node
@@ -377,23 +345,19 @@ impl<'p, 's> Translator<'p, 's> {
                     return Err(format!("it assigns `{name}` more than once"));
                 }
                 let (code, ty) = self.expr(&a.rhs, env)?;
-                let ident = local_ident(&name);
-                env.locals.insert(name, (ident.clone(), ty));
-                Ok((quote! { let #ident = #code; }, true))
+                let slot = env.bind(&name, ty);
+                Ok((vec![Stmt::Let(slot, code)], true))
             }
             StmtP::If(c, body) => {
                 let (cond, _) = self.expr(c, env)?;
                 let (then, _) = self.block(body, &mut env.clone(), returns, false)?;
-                Ok((quote! { if #rt::lowered::truth(&#cond) { #then } }, true))
+                Ok((vec![Stmt::If(cond, then, Vec::new())], true))
             }
             StmtP::IfElse(c, branches) => {
                 let (cond, _) = self.expr(c, env)?;
                 let (then, a) = self.block(&branches.0, &mut env.clone(), returns, false)?;
                 let (other, b) = self.block(&branches.1, &mut env.clone(), returns, false)?;
-                Ok((
-                    quote! { if #rt::lowered::truth(&#cond) { #then } else { #other } },
-                    a || b,
-                ))
+                Ok((vec![Stmt::If(cond, then, other)], a || b))
             }
             StmtP::Assign(_) => Err("it assigns a variable inside `if`".into()),
             StmtP::For(_) => Err("it uses a `for` loop".into()),
@@ -409,31 +373,20 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     fn expr_inner(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
-        let rt = self.rt.clone();
-        let l = quote! { #rt::lowered };
         match &e.node {
             ExprP::Literal(lit) => match lit {
                 AstLiteral::Int(i) => match &i.node {
-                    TokenInt::I32(n) => {
-                        let n = *n as i128;
-                        Ok((quote! { #l::Val::Int(#n) }, SType::Int))
-                    }
+                    TokenInt::I32(n) => Ok((Expr::Int(*n as i128), SType::Int)),
                     TokenInt::BigInt(_) => Err("it uses an int literal beyond 32 bits".into()),
                 },
-                AstLiteral::Float(f) => {
-                    let bits = f.node.to_bits();
-                    Ok((quote! { #l::Val::Float(f64::from_bits(#bits)) }, SType::Num))
-                }
-                AstLiteral::String(s) => {
-                    let s = &s.node;
-                    Ok((quote! { #l::text(#s) }, SType::Str))
-                }
+                AstLiteral::Float(f) => Ok((Expr::Float(f.node), SType::Num)),
+                AstLiteral::String(s) => Ok((Expr::Str(s.node.clone()), SType::Str)),
                 _ => Err("it uses bytes or `...` literals".into()),
             },
             ExprP::Identifier(id) => {
                 let name = &id.node.ident;
-                if let Some((ident, ty)) = env.locals.get(name) {
-                    return Ok((quote! { #ident.clone() }, ty.clone()));
+                if let Some((slot, ty)) = env.locals.get(name) {
+                    return Ok((Expr::Local(*slot), ty.clone()));
                 }
                 if env.ctx.as_ref().is_some_and(|(c, _)| c == name) {
                     return Err("it uses `ctx` other than as `ctx.parent` or `ctx.root`".into());
@@ -442,9 +395,9 @@ impl<'p, 's> Translator<'p, 's> {
                     return Err(format!("it uses `{name}`, which is not one of its parameters"));
                 }
                 match name.as_str() {
-                    "None" => Ok((quote! { #l::Val::None }, SType::None)),
-                    "True" => Ok((quote! { #l::Val::Bool(true) }, SType::Bool)),
-                    "False" => Ok((quote! { #l::Val::Bool(false) }, SType::Bool)),
+                    "None" => Ok((Expr::None, SType::None)),
+                    "True" => Ok((Expr::Bool(true), SType::Bool)),
+                    "False" => Ok((Expr::Bool(false), SType::Bool)),
                     _ => Err(format!("it uses `{name}`, which is not one of its parameters")),
                 }
             }
@@ -452,8 +405,8 @@ impl<'p, 's> Translator<'p, 's> {
                 if let (ExprP::Identifier(id), Some((ctx, parent))) = (&obj.node, &env.ctx) {
                     if id.node.ident == *ctx && !env.locals.contains_key(ctx) {
                         return match attr.node.as_str() {
-                            "parent" => Ok((quote! { #l::node(__parent) }, parent.clone())),
-                            "root" => Ok((quote! { #l::node(__root) }, SType::of(self.root, false))),
+                            "parent" => Ok((Expr::Parent, parent.clone())),
+                            "root" => Ok((Expr::Root, SType::of(self.root, false))),
                             other => Err(format!("it uses `ctx.{other}`")),
                         };
                     }
@@ -472,12 +425,11 @@ impl<'p, 's> Translator<'p, 's> {
                 let Some(field) = fields.iter().find(|f| f.key.as_str() == Some(key.node.as_str())) else {
                     return Err(format!("key \"{}\" is not in the schema (it would fail)", key.node));
                 };
-                let k = &key.node;
-                Ok((quote! { #l::field(&#obj, #k) }, SType::of(&field.ty, true)))
+                Ok((Expr::Field(Box::new(obj), key.node.clone()), SType::of(&field.ty, true)))
             }
             ExprP::Not(x) => {
                 let (x, _) = self.expr(x, env)?;
-                Ok((quote! { #l::Val::Bool(!#l::truth(&#x)) }, SType::Bool))
+                Ok((Expr::Not(Box::new(x)), SType::Bool))
             }
             ExprP::Minus(x) => {
                 let (x, ty) = self.expr(x, env)?;
@@ -485,13 +437,13 @@ impl<'p, 's> Translator<'p, 's> {
                     return Err("it negates a value that is not certainly a number".into());
                 }
                 self.count_arithmetic()?;
-                Ok((quote! { #l::neg(#x)? }, ty))
+                Ok((Expr::Neg(Box::new(x)), ty))
             }
             ExprP::If(parts) => {
                 let (c, _) = self.expr(&parts.0, env)?;
                 let (a, ta) = self.expr(&parts.1, env)?;
                 let (b, tb) = self.expr(&parts.2, env)?;
-                Ok((quote! { if #l::truth(&#c) { #a } else { #b } }, ta.union(tb)))
+                Ok((Expr::If(Box::new([c, a, b])), ta.union(tb)))
             }
             ExprP::Op(a, op, b) => self.binary(a, *op, b, env),
             ExprP::List(items) | ExprP::Tuple(items) => {
@@ -502,7 +454,7 @@ impl<'p, 's> Translator<'p, 's> {
                     codes.push(c);
                     ty = ty.union(t);
                 }
-                Ok((quote! { #l::Val::List(vec![#(#codes),*]) }, SType::List(Box::new(ty))))
+                Ok((Expr::List(codes), SType::List(Box::new(ty))))
             }
             ExprP::Call(f, args) => self.call(f, args, env),
             _ => Err("it uses an expression that is not translated (lambdas, dicts, comprehensions, slices...)".into()),
@@ -518,33 +470,21 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     fn binary(&mut self, a: &AstExpr, op: BinOp, b: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
-        let rt = self.rt.clone();
-        let l = quote! { #rt::lowered };
         let (x, tx) = self.expr(a, env)?;
         let (y, ty) = self.expr(b, env)?;
-        let bool_of =
-            |cond: TokenStream| quote! { { let __x = #x; let __y = #y; #l::Val::Bool(#cond) } };
+        let pair = Box::new([x, y]);
+        let bool_of = |op: Op| Expr::Binary(op, pair.clone());
         match op {
-            BinOp::And => Ok((
-                quote! { { let __x = #x; if #l::truth(&__x) { #y } else { __x } } },
-                tx.union(ty),
-            )),
-            BinOp::Or => Ok((
-                quote! { { let __x = #x; if #l::truth(&__x) { __x } else { #y } } },
-                tx.union(ty),
-            )),
+            BinOp::And => Ok((Expr::And(pair), tx.union(ty))),
+            BinOp::Or => Ok((Expr::Or(pair), tx.union(ty))),
             BinOp::Equal | BinOp::NotEqual => {
                 if !(tx.is_plain() && ty.is_plain()) {
                     return Err(format!(
                         "it compares values that are not certainly scalars ({tx:?} == {ty:?})"
                     ));
                 }
-                let cond = if op == BinOp::Equal {
-                    quote! { #l::eq(&__x, &__y) }
-                } else {
-                    quote! { !#l::eq(&__x, &__y) }
-                };
-                Ok((bool_of(cond), SType::Bool))
+                let op = if op == BinOp::Equal { Op::Eq } else { Op::Ne };
+                Ok((bool_of(op), SType::Bool))
             }
             BinOp::Less | BinOp::Greater | BinOp::LessOrEqual | BinOp::GreaterOrEqual => {
                 let comparable =
@@ -552,13 +492,13 @@ impl<'p, 's> Translator<'p, 's> {
                 if !comparable {
                     return Err(format!("it orders values that are not certainly two numbers or two strings ({tx:?}, {ty:?})"));
                 }
-                let test = match op {
-                    BinOp::Less => quote! { is_lt },
-                    BinOp::Greater => quote! { is_gt },
-                    BinOp::LessOrEqual => quote! { is_le },
-                    _ => quote! { is_ge },
+                let op = match op {
+                    BinOp::Less => Op::Lt,
+                    BinOp::Greater => Op::Gt,
+                    BinOp::LessOrEqual => Op::Le,
+                    _ => Op::Ge,
                 };
-                Ok((bool_of(quote! { #l::cmp(&__x, &__y).#test() }), SType::Bool))
+                Ok((bool_of(op), SType::Bool))
             }
             BinOp::In | BinOp::NotIn => {
                 let ok = match &ty {
@@ -569,12 +509,8 @@ impl<'p, 's> Translator<'p, 's> {
                 if !ok {
                     return Err(format!("it tests `in` on values that are not certainly strings or lists of scalars ({tx:?} in {ty:?})"));
                 }
-                let cond = if op == BinOp::In {
-                    quote! { #l::contains(&__y, &__x) }
-                } else {
-                    quote! { !#l::contains(&__y, &__x) }
-                };
-                Ok((bool_of(cond), SType::Bool))
+                let op = if op == BinOp::In { Op::In } else { Op::NotIn };
+                Ok((bool_of(op), SType::Bool))
             }
             BinOp::Add | BinOp::Subtract => {
                 let result = match (&tx, &ty) {
@@ -586,15 +522,8 @@ impl<'p, 's> Translator<'p, 's> {
                 if result != SType::Str {
                     self.count_arithmetic()?;
                 }
-                let f = if op == BinOp::Add {
-                    quote! { add }
-                } else {
-                    quote! { sub }
-                };
-                Ok((
-                    quote! { { let __x = #x; let __y = #y; #l::#f(__x, __y)? } },
-                    result,
-                ))
+                let op = if op == BinOp::Add { Op::Add } else { Op::Sub };
+                Ok((bool_of(op), result))
             }
             _ => Err(format!(
                 "it uses the operator {op:?}, which is not translated"
@@ -608,8 +537,6 @@ impl<'p, 's> Translator<'p, 's> {
         args: &starlark_syntax::syntax::ast::CallArgsP<starlark_syntax::syntax::ast::AstNoPayload>,
         env: &Env<'s>,
     ) -> Lowered<'s> {
-        let rt = self.rt.clone();
-        let l = quote! { #rt::lowered };
         let mut positional = Vec::new();
         for a in &args.args {
             match &a.node {
@@ -633,14 +560,9 @@ impl<'p, 's> Translator<'p, 's> {
                         types.push(t);
                     }
                     let saved = self.arithmetic;
-                    let (name, ty) = self.def(&d, types, None)?;
+                    let (index, ty) = self.def(&d, types, None)?;
                     self.arithmetic = saved;
-                    let binds = codes.iter().enumerate().map(|(i, c)| {
-                        let v = format_ident!("__a{}", i);
-                        quote! { let #v = #c; }
-                    });
-                    let vars = (0..codes.len()).map(|i| format_ident!("__a{}", i));
-                    return Ok((quote! { { #(#binds)* #name(#(#vars),*)? } }, ty));
+                    return Ok((Expr::Call(index, codes), ty));
                 }
                 if self.program.is_bound(env.module, name) {
                     return Err(format!("it calls `{name}`, which is not a function defined once in the schema's files"));
@@ -657,9 +579,7 @@ impl<'p, 's> Translator<'p, 's> {
                 match name {
                     // Inside a def, ytt's template context calls do nothing when a rule runs:
                     // `__ytt_ctx_end(x)` is `x`.
-                    "__ytt_ctx_start" if positional.is_empty() => {
-                        Ok((quote! { #l::Val::None }, SType::None))
-                    }
+                    "__ytt_ctx_start" if positional.is_empty() => Ok((Expr::None, SType::None)),
                     "__ytt_ctx_end" => one(self),
                     "len" => {
                         let (c, t) = one(self)?;
@@ -669,24 +589,21 @@ impl<'p, 's> Translator<'p, 's> {
                         ) {
                             return Err(format!("it takes `len` of a value that is not certainly a string or a collection ({t:?})"));
                         }
-                        Ok((quote! { #l::len(&#c) }, SType::Int))
+                        Ok((Expr::Len(Box::new(c)), SType::Int))
                     }
                     "str" => {
                         let (c, t) = one(self)?;
                         if !t.formats_exactly() {
                             return Err(format!("it converts a value of type {t:?} with `str`"));
                         }
-                        Ok((quote! { #l::Val::Str(#l::to_str(&#c)) }, SType::Str))
+                        Ok((Expr::ToStr(Box::new(c)), SType::Str))
                     }
                     "fail" => {
                         let (c, t) = one(self)?;
                         if t != SType::Str {
                             return Err("it calls `fail` with something other than a string".into());
                         }
-                        Ok((
-                            quote! { { let __m = #c; return Err(#l::fail(&__m)) } },
-                            SType::Never,
-                        ))
+                        Ok((Expr::Fail(Box::new(c)), SType::Never))
                     }
                     _ => Err(format!("it calls `{name}`, which is not translated")),
                 }
@@ -710,10 +627,7 @@ impl<'p, 's> Translator<'p, 's> {
                                 "it calls `assert.fail` with something other than a string".into(),
                             );
                         }
-                        return Ok((
-                            quote! { { let __m = #c; return Err(#l::assert_fail(&__m)) } },
-                            SType::Never,
-                        ));
+                        return Ok((Expr::AssertFail(Box::new(c)), SType::Never));
                     }
                 }
                 if method.node == "format" {
@@ -738,27 +652,23 @@ impl<'p, 's> Translator<'p, 's> {
                     str_args.push(c);
                 }
                 let m = method.node.as_str();
-                match (m, str_args.len()) {
-                    ("lower" | "upper" | "strip", 0) => {
-                        let f = format_ident!("{}", m);
-                        Ok((quote! { #l::#f(&#this) }, SType::Str))
-                    }
-                    ("startswith" | "endswith", 1) => {
-                        let f = format_ident!("{}", m);
-                        let a = &str_args[0];
-                        Ok((quote! { { let __x = #this; let __y = #a; #l::#f(&__x, &__y) } }, SType::Bool))
-                    }
-                    ("split", 0) => Ok((quote! { #l::split(&#this, None) }, SType::List(Box::new(SType::Str)))),
+                let (method, ty) = match (m, str_args.len()) {
+                    ("lower", 0) => (Method::Lower, SType::Str),
+                    ("upper", 0) => (Method::Upper, SType::Str),
+                    ("strip", 0) => (Method::Strip, SType::Str),
+                    ("startswith", 1) => (Method::StartsWith, SType::Bool),
+                    ("endswith", 1) => (Method::EndsWith, SType::Bool),
+                    ("split", 0) => (Method::Split, SType::List(Box::new(SType::Str))),
                     ("split", 1) => {
                         let non_empty = matches!(&positional[0].node, ExprP::Literal(AstLiteral::String(s)) if !s.node.is_empty());
                         if !non_empty {
                             return Err("it splits on a separator that is not a non-empty string literal".into());
                         }
-                        let a = &str_args[0];
-                        Ok((quote! { { let __x = #this; let __y = #a; #l::split(&__x, Some(&__y)) } }, SType::List(Box::new(SType::Str))))
+                        (Method::Split, SType::List(Box::new(SType::Str)))
                     }
-                    _ => Err(format!("it calls the string method `.{m}` with {} arguments, which is not translated", str_args.len())),
-                }
+                    _ => return Err(format!("it calls the string method `.{m}` with {} arguments, which is not translated", str_args.len())),
+                };
+                Ok((Expr::Method(method, Box::new(this), str_args), ty))
             }
             _ => Err("it calls something other than a named function or a method".into()),
         }

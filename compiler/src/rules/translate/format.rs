@@ -1,7 +1,7 @@
 //! `"...".format(...)` in rules: the format string parsed at build time, its arguments
 //! converted at run time.
 
-use quote::quote;
+use schemac_runtime::lowered::ir::{Expr, Piece};
 use starlark_syntax::syntax::ast::{AstExpr, AstLiteral, ExprP};
 
 use super::{Env, Lowered, SType, Translator};
@@ -14,8 +14,6 @@ impl<'s> Translator<'_, 's> {
         args: &[&AstExpr],
         env: &Env<'s>,
     ) -> Lowered<'s> {
-        let rt = self.rt.clone();
-        let l = quote! { #rt::lowered };
         let ExprP::Literal(AstLiteral::String(template)) = &obj.node else {
             return Err("it formats a string that is not a literal".into());
         };
@@ -29,25 +27,11 @@ impl<'s> Translator<'_, 's> {
             }
             codes.push(c);
         }
-        let pieces = pieces.iter().map(|p| match p {
-            FormatPiece::Text(t) => quote! { #l::Piece::Text(#t) },
-            FormatPiece::Arg(i) => quote! { #l::Piece::Arg(#i) },
-        });
-        Ok((
-            // The arguments by value: `&[x.clone()]` would be clippy's `cloned_ref_to_slice_refs`
-            // in a crate that expands `include_schema!`.
-            quote! { #l::format(&[#(#pieces),*], [#(#codes),*]) },
-            SType::Str,
-        ))
+        Ok((Expr::Format(pieces, codes), SType::Str))
     }
 }
-enum FormatPiece {
-    Text(String),
-    Arg(usize),
-}
-
 /// Parses a format string with `{}` / `{N}` fields (not mixed) for `n` arguments.
-fn parse_format(s: &str, n: usize) -> Option<Vec<FormatPiece>> {
+fn parse_format(s: &str, n: usize) -> Option<Vec<Piece>> {
     let mut out = Vec::new();
     let mut text = String::new();
     let mut auto = 0usize;
@@ -83,16 +67,16 @@ fn parse_format(s: &str, n: usize) -> Option<Vec<FormatPiece>> {
                     return None;
                 }
                 if !text.is_empty() {
-                    out.push(FormatPiece::Text(std::mem::take(&mut text)));
+                    out.push(Piece::Text(std::mem::take(&mut text)));
                 }
-                out.push(FormatPiece::Arg(index));
+                out.push(Piece::Arg(index));
             }
             '}' => return None,
             c => text.push(c),
         }
     }
     if !text.is_empty() {
-        out.push(FormatPiece::Text(text));
+        out.push(Piece::Text(text));
     }
     Some(out)
 }
