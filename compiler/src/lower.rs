@@ -712,11 +712,23 @@ impl Lowerer<'_> {
             if !violations.is_empty() {
                 let failures = violations
                     .iter()
-                    .map(|v| Failure {
-                        description: v.description.clone(),
-                        found: Some(format!("{} (at {})", v.found, v.pos)),
-                        expected: Some(v.expected.clone()),
-                        ..self.failure(tree, Some(ann))
+                    .map(|v| {
+                        let mut failure = self.failure(tree, Some(ann));
+                        // A value with lines of its own (a fragment function's YAML): ytt
+                        // quotes the annotation's line and the value's, under the value's
+                        // file, and places what it found at the annotation.
+                        if v.pos != ann.pos && v.pos.line != 0 {
+                            let line =
+                                |p: &Pos| (p.line, self.sources.line(&p.file, p.line).to_string());
+                            failure.file = v.pos.file.to_string();
+                            failure.lines = vec![line(&ann.pos), line(&v.pos)];
+                        }
+                        Failure {
+                            description: v.description.clone(),
+                            found: Some(format!("{} (at {})", v.found, ann.pos)),
+                            expected: Some(v.expected.clone()),
+                            ..failure
+                        }
                     })
                     .collect();
                 return Err(SchemaReport {

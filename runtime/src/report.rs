@@ -161,10 +161,12 @@ impl SchemaReport {
     }
 
     pub fn render(&self) -> String {
+        // As wide as a failure's last line number (not its largest: a fragment's value quoted
+        // after its annotation may be above it).
         let width = self
             .failures
             .iter()
-            .flat_map(|f| f.lines.iter().map(|(n, _)| n.to_string().len()))
+            .filter_map(|f| f.lines.last().map(|(n, _)| n.to_string().len()))
             .max()
             .unwrap_or(0);
         let pad = |delim: &str, pos: &str| format!("  {pos:>width$} {delim}");
