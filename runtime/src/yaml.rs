@@ -5,6 +5,7 @@ mod block;
 mod bom;
 mod builder;
 pub mod emit;
+mod flow_colon;
 mod go_error;
 pub mod json;
 mod libyaml_events;

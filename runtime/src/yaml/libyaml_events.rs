@@ -13,9 +13,10 @@ use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 /// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
 /// as saphyr-parser gives them (a line break added at the end, as saphyr-parser sees one); `None`
 /// where libyaml-safer finds an error or panics, so that the caller keeps its own error.
-/// `stand_in` is the character that stands for `'` in double-quoted scalars
-/// (see [`apostrophe`](super::apostrophe)).
-pub(super) fn read(src: &str, stand_in: Option<char>) -> Option<Vec<(Event<'static>, Span)>> {
+/// `stand_ins` are characters the reader put in the text for others, `(stand-in, original)`
+/// (see [`apostrophe`](super::apostrophe) and [`flow_colon`](super::flow_colon)); scalars get
+/// their originals back.
+pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'static>, Span)>> {
     // Character index of each byte offset that starts a character (marks count bytes).
     let starts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
     let marker = |mark: Mark| {
@@ -48,11 +49,12 @@ pub(super) fn read(src: &str, stand_in: Option<char>) -> Option<Vec<(Event<'stat
             let event = event.ok()?;
             let span = Span::new(marker(event.start_mark), marker(event.end_mark));
             let mut event = anchors.convert(event.data);
-            if let (Some(c), Event::Scalar(value, ScalarStyle::DoubleQuoted, ..)) =
-                (stand_in, &mut event)
-            {
-                if value.contains(c) {
-                    *value = Cow::Owned(value.replace(c, "'"));
+            if let Event::Scalar(value, ..) = &mut event {
+                for &(stand_in, original) in stand_ins {
+                    if value.contains(stand_in) {
+                        *value =
+                            Cow::Owned(value.replace(stand_in, original.encode_utf8(&mut [0; 4])));
+                    }
                 }
             }
             events.push((event, span));
@@ -170,7 +172,7 @@ mod tests {
 
     #[test]
     fn positions_are_characters_and_lines_count_from_one() {
-        let events = read("é: 'x\ny'\n", None).expect("libyaml reads it");
+        let events = read("é: 'x\ny'\n", &[]).expect("libyaml reads it");
         let (Event::Scalar(value, ScalarStyle::SingleQuoted, ..), span) = &events[4] else {
             panic!("{events:?}")
         };
@@ -181,7 +183,7 @@ mod tests {
 
     #[test]
     fn aliases_refer_to_the_latest_anchor_of_their_name() {
-        let events = read("- &a 1\n- &a 2\n- *a\n- *b\n", None).expect("libyaml reads it");
+        let events = read("- &a 1\n- &a 2\n- *a\n- *b\n", &[]).expect("libyaml reads it");
         let aliases: Vec<_> = events
             .iter()
             .filter_map(|(e, _)| match e {
@@ -194,6 +196,6 @@ mod tests {
 
     #[test]
     fn errors_give_nothing() {
-        assert!(read("a: [\n", None).is_none());
+        assert!(read("a: [\n", &[]).is_none());
     }
 }

@@ -302,9 +302,12 @@ pub(super) fn read_with_saphyr(
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
     // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
     // a document that ends before the syntax error comes first.
-    // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them).
+    // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them), and its
+    // `:`s before flow indicators in flow plain scalars (which libyaml refuses).
     let apostrophes = super::apostrophe::patch(src)?;
-    let libyaml_src = apostrophes.as_ref().map_or(src, |p| p.text.as_str());
+    let src_escaped = apostrophes.as_ref().map_or(src, |p| p.text.as_str());
+    let colons = super::flow_colon::patch(src_escaped)?;
+    let libyaml_src = colons.as_ref().map_or(src_escaped, |p| p.text.as_str());
     if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
@@ -315,9 +318,11 @@ pub(super) fn read_with_saphyr(
     // 1.1), folded in a quoted scalar (`"a<NEL>b"` is `a b`, `' <LS>'` is `<LS>`), and text to
     // saphyr-parser (YAML 1.2).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
-    if docs.is_err() || yaml11_breaks || apostrophes.is_some() {
-        let stand_in = apostrophes.as_ref().map(|p| p.stand_in);
-        if let Some(events) = super::libyaml_events::read(libyaml_src, stand_in) {
+    if docs.is_err() || yaml11_breaks || apostrophes.is_some() || colons.is_some() {
+        let stand_ins: Vec<(char, char)> = (apostrophes.iter().map(|p| (p.stand_in, '\'')))
+            .chain(colons.iter().map(|p| (p.stand_in, ':')))
+            .collect();
+        if let Some(events) = super::libyaml_events::read(libyaml_src, &stand_ins) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             docs = builder.documents();
         }
