@@ -97,6 +97,9 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     if let Some(directive) = incompatible_version(src).filter(|d| stopped > Some(d.index)) {
         return Some((incompatible_document(directive.line), documents));
     }
+    if let Some(e) = stopped.and_then(|at| question_in_flow_plain(src, at)) {
+        return Some((e, documents));
+    }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1 (even the first line); a parser error's line 0
     // means no line at all.
@@ -113,6 +116,66 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         strict: None,
     };
     Some((e, documents))
+}
+
+/// go-yaml's error at the first `?` inside a plain scalar of a flow collection before byte
+/// `before` (`[k: is it? no, x]`): go-yaml's scanner ends the scalar there and starts a key,
+/// where a `,` or the closing bracket must come; libyaml-safer reads on (the parse's builder
+/// finds the same where libyaml-safer reads the whole text: `Builder::check_flow_plain`).
+fn question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
+    use libyaml_safer::TokenData;
+    if !src.contains('?') {
+        return None;
+    }
+    crate::panic_guard::catch_panic(|| {
+        let mut input = src.as_bytes();
+        let mut scanner = libyaml_safer::Scanner::new();
+        scanner.set_encoding(libyaml_safer::Encoding::Utf8);
+        scanner.set_input_string(&mut input);
+        let mut closers: Vec<char> = Vec::new();
+        for token in scanner.map_while(Result::ok) {
+            if token.start_mark.index >= before {
+                break;
+            }
+            match token.data {
+                TokenData::FlowSequenceStart => closers.push(']'),
+                TokenData::FlowMappingStart => closers.push('}'),
+                TokenData::FlowSequenceEnd | TokenData::FlowMappingEnd => {
+                    closers.pop();
+                }
+                TokenData::Scalar {
+                    style: libyaml_safer::ScalarStyle::Plain,
+                    ..
+                } => {
+                    let (Some(&close), Ok(start), Ok(end)) = (
+                        closers.last(),
+                        usize::try_from(token.start_mark.index),
+                        usize::try_from(token.end_mark.index),
+                    ) else {
+                        continue;
+                    };
+                    let text = src.get(start..end).unwrap_or_default();
+                    let Some(at) = text.char_indices().skip(1).find(|&(_, c)| c == '?') else {
+                        continue;
+                    };
+                    if u64::try_from(start + at.0).map_or(true, |p| p >= before) {
+                        break;
+                    }
+                    // A parser error: go-yaml prints the 0-based line of the token it stopped at.
+                    let line = src[..start + at.0].matches('\n').count();
+                    return Some(SyntaxError {
+                        line: u32::try_from(line).unwrap_or(u32::MAX),
+                        message: format!("did not find expected ',' or '{close}'"),
+                        strict: None,
+                    });
+                }
+                _ => {}
+            }
+        }
+        None
+    })
+    .ok()
+    .flatten()
 }
 
 /// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that
