@@ -18,7 +18,7 @@
 
 use std::collections::HashSet;
 
-use libyaml_safer::{Encoding, ScalarStyle, Scanner, TokenData};
+use libyaml_safer::{ScalarStyle, TokenData};
 
 use super::parse::{budget, SyntaxError};
 
@@ -213,17 +213,13 @@ fn scan(text: &str) -> Option<Scan> {
         padded.push('\n');
     }
     let offset = |m: libyaml_safer::Mark| usize::try_from(m.index).unwrap_or(usize::MAX);
-    crate::panic_guard::catch_panic(|| {
-        let mut input = padded.as_bytes();
-        let mut scanner = Scanner::new();
-        scanner.set_encoding(Encoding::Utf8);
-        scanner.set_input_string(&mut input);
+    super::libyaml_events::scan_tokens(&padded, |tokens| {
         let mut read = Scan {
             scalars: Vec::new(),
             read_up_to: 0,
             unknown_escape: None,
         };
-        for token in scanner {
+        for token in tokens {
             match token {
                 Ok(token) => {
                     read.read_up_to = offset(token.end_mark);
@@ -245,7 +241,6 @@ fn scan(text: &str) -> Option<Scan> {
         }
         read
     })
-    .ok()
 }
 
 /// The first stand-in whose character neither occurs in `src` nor can be written by an escape

@@ -9,8 +9,6 @@
 //! stand-in back into `:`. A text is scanned once more for each such `:`, within the budget
 //! [`budget::max_reread_bytes`].
 
-use libyaml_safer::{Encoding, Scanner};
-
 use super::parse::{budget, SyntaxError};
 
 /// A text whose `:`s that go-yaml keeps in flow plain scalars are replaced by `stand_in`.
@@ -61,17 +59,12 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
 
 /// The byte offset of the `:` where libyaml-safer's scanner stops with `found unexpected ':'`.
 fn unexpected_colon(text: &str) -> Option<usize> {
-    crate::panic_guard::catch_panic(|| {
-        let mut input = text.as_bytes();
-        let mut scanner = Scanner::new();
-        scanner.set_encoding(Encoding::Utf8);
-        scanner.set_input_string(&mut input);
-        let error = scanner.find_map(Result::err)?;
+    super::libyaml_events::scan_tokens(text, |mut tokens| {
+        let error = Iterator::find_map(&mut tokens, Result::err)?;
         let at = usize::try_from(error.problem_mark()?.index).ok()?;
         (error.problem() == "found unexpected ':'" && text.as_bytes().get(at) == Some(&b':'))
             .then_some(at)
     })
-    .ok()
     .flatten()
 }
 

@@ -127,13 +127,9 @@ fn question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
     if !src.contains('?') {
         return None;
     }
-    crate::panic_guard::catch_panic(|| {
-        let mut input = src.as_bytes();
-        let mut scanner = libyaml_safer::Scanner::new();
-        scanner.set_encoding(libyaml_safer::Encoding::Utf8);
-        scanner.set_input_string(&mut input);
+    super::libyaml_events::scan_tokens(src, |mut tokens| {
         let mut closers: Vec<char> = Vec::new();
-        for token in scanner.map_while(Result::ok) {
+        for token in Iterator::map_while(&mut tokens, Result::ok) {
             if token.start_mark.index >= before {
                 break;
             }
@@ -174,7 +170,6 @@ fn question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
         }
         None
     })
-    .ok()
     .flatten()
 }
 

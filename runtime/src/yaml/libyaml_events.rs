@@ -7,7 +7,7 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-use libyaml_safer::{EventData, Mark};
+use libyaml_safer::{EventData, Mark, Token};
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 
 /// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
@@ -66,6 +66,22 @@ pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'
     })
     .ok()
     .flatten()
+}
+
+/// libyaml-safer's tokens of `text` (read as UTF-8, as [`read`] reads it), handed to `scan`;
+/// `None` where libyaml-safer panics.
+pub(super) fn scan_tokens<T>(
+    text: &str,
+    scan: impl FnOnce(&mut dyn Iterator<Item = libyaml_safer::Result<Token>>) -> T,
+) -> Option<T> {
+    crate::panic_guard::catch_panic(|| {
+        let mut input = text.as_bytes();
+        let mut scanner = libyaml_safer::Scanner::new();
+        scanner.set_encoding(libyaml_safer::Encoding::Utf8);
+        scanner.set_input_string(&mut input);
+        scan(&mut scanner)
+    })
+    .ok()
 }
 
 /// go-yaml ends a block scalar at the end of a text without a line break: the line break
