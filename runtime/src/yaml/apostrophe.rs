@@ -20,14 +20,7 @@ use std::collections::HashSet;
 
 use libyaml_safer::{ScalarStyle, TokenData};
 
-use super::parse::{budget, SyntaxError};
-
-/// A text whose `\'` escapes in double-quoted scalars are replaced by a stand-in escape.
-pub(super) struct Patched {
-    pub text: String,
-    /// The character the stand-in escape reads as: `'` in double-quoted scalars' values.
-    pub stand_in: char,
-}
+use super::parse::{budget, Patched, SyntaxError};
 
 /// Escapes libyaml reads, with the character they stand for, tried in turn as the stand-in.
 const STAND_INS: [(char, char); 10] = [
@@ -69,15 +62,10 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
         if scanned > budget::max_reread_bytes() {
             let at = quotes.get(settled).copied().unwrap_or(0);
             let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
-            return Err(SyntaxError {
-                line: u32::try_from(line).unwrap_or(u32::MAX),
-                message: format!(
-                    "the escape \\' in double-quoted scalars: reading the text again passed {} bytes (raise the budget with {})",
-                    budget::max_reread_bytes(),
-                    budget::REREAD_VAR
-                ),
-                strict: None,
-            });
+            return Err(budget::reread_exceeded(
+                "the escape \\' in double-quoted scalars",
+                line,
+            ));
         }
         // Only ASCII bytes changed to ASCII bytes: the text is still UTF-8.
         let Some(scan) = std::str::from_utf8(&text).ok().and_then(scan) else {

@@ -4,6 +4,7 @@
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
+use super::go_error;
 use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
@@ -103,6 +104,10 @@ pub(super) struct Builder<'a> {
     pub(super) non_scalar_key: Option<SyntaxError>,
     /// The bracket that closes the innermost flow collection being read (`]`, `}`), if any.
     flow_close: Option<char>,
+    /// Whether a plain scalar of a flow collection starts with `?` (`[?a]`): saphyr-parser
+    /// (YAML 1.2) reads the text `?a`, go-yaml a key's indicator and the key `a`, as
+    /// libyaml-safer does.
+    pub(super) flow_question_key: bool,
 }
 
 /// The depth budget's error, for the collection on `line`.
@@ -149,6 +154,7 @@ impl<'a> Builder<'a> {
             document: 0,
             non_scalar_key: None,
             flow_close: None,
+            flow_question_key: false,
         }
     }
 
@@ -429,27 +435,22 @@ impl<'a> Builder<'a> {
         std::mem::replace(&mut self.flow_close, inner)
     }
 
-    /// go-yaml's reading of a plain scalar (at `start..end`) in a flow collection, as YAML 1.1
-    /// has it: a `?` ends it and starts a key, where a `,` or the closing bracket must come
-    /// (`{q: is it?}`). One that starts with `?` is left as read (go-yaml's `[?a]` is a map).
-    fn check_flow_plain(&self, start: usize, end: usize) -> Result<(), SyntaxError> {
+    /// go-yaml's reading of a plain scalar (at `start..end`) in a flow collection:
+    /// [`go_error::question_in_flow_plain`].
+    fn check_flow_plain(&mut self, start: usize, end: usize) -> Result<(), SyntaxError> {
         let (Some(close), Some(source)) = (self.flow_close, self.chars.get(start..end)) else {
             return Ok(());
         };
-        match source.iter().position(|&c| c == '?') {
-            Some(at) if at > 0 => {
-                // A parser error: go-yaml prints the 0-based line of the token it stopped at.
+        self.flow_question_key |= source.first() == Some(&'?');
+        match go_error::question_in_flow_plain(source.iter().copied()) {
+            Some(at) => {
                 let line = self.chars[..start + at]
                     .iter()
                     .filter(|&&c| c == '\n')
                     .count();
-                Err(SyntaxError {
-                    line: u32::try_from(line).unwrap_or(u32::MAX),
-                    message: format!("did not find expected ',' or '{close}'"),
-                    strict: None,
-                })
+                Err(go_error::question_in_flow_plain_error(line, close))
             }
-            _ => Ok(()),
+            None => Ok(()),
         }
     }
 

@@ -9,13 +9,7 @@
 //! stand-in back into `:`. A text is scanned once more for each such `:`, within the budget
 //! [`budget::max_reread_bytes`].
 
-use super::parse::{budget, SyntaxError};
-
-/// A text whose `:`s that go-yaml keeps in flow plain scalars are replaced by `stand_in`.
-pub(super) struct Patched {
-    pub text: String,
-    pub stand_in: char,
-}
+use super::parse::{budget, Patched, SyntaxError};
 
 /// The characters after a `:` that make libyaml-safer stop inside a flow plain scalar.
 const FLOW_INDICATORS: [char; 6] = [',', '?', '[', ']', '{', '}'];
@@ -41,15 +35,10 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
         scanned = scanned.saturating_add(text.len());
         if scanned > budget::max_reread_bytes() {
             let line = 1 + text[..at].matches('\n').count();
-            return Err(SyntaxError {
-                line: u32::try_from(line).unwrap_or(u32::MAX),
-                message: format!(
-                    "':' before a flow indicator in plain scalars: reading the text again passed {} bytes (raise the budget with {})",
-                    budget::max_reread_bytes(),
-                    budget::REREAD_VAR
-                ),
-                strict: None,
-            });
+            return Err(budget::reread_exceeded(
+                "':' before a flow indicator in plain scalars",
+                line,
+            ));
         }
         text.replace_range(at..at + 1, stand_in.encode_utf8(&mut [0; 4]));
         patched = true;

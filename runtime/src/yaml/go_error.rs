@@ -97,7 +97,7 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     if let Some(directive) = incompatible_version(src).filter(|d| stopped > Some(d.index)) {
         return Some((incompatible_document(directive.line), documents));
     }
-    if let Some(e) = stopped.and_then(|at| question_in_flow_plain(src, at)) {
+    if let Some(e) = stopped.and_then(|at| first_question_in_flow_plain(src, at)) {
         return Some((e, documents));
     }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
@@ -118,11 +118,28 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     Some((e, documents))
 }
 
-/// go-yaml's error at the first `?` inside a plain scalar of a flow collection before byte
-/// `before` (`[k: is it? no, x]`): go-yaml's scanner ends the scalar there and starts a key,
-/// where a `,` or the closing bracket must come; libyaml-safer reads on (the parse's builder
-/// finds the same where libyaml-safer reads the whole text: `Builder::check_flow_plain`).
-fn question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
+/// go-yaml's reading of a plain scalar in a flow collection, as YAML 1.1 has it: a `?` ends it
+/// and starts a key, where a `,` or the closing bracket must come (`{q: is it?}`). A first `?`
+/// is that key's indicator already (go-yaml's `[?a]` is a map, `[?a?b]` its error at the
+/// second). The index of the `?` among the scalar's characters.
+pub(super) fn question_in_flow_plain(scalar: impl IntoIterator<Item = char>) -> Option<usize> {
+    (scalar.into_iter().skip(1).position(|c| c == '?')).map(|at| at + 1)
+}
+
+/// go-yaml's error at such a `?` on the 0-based `line` (a parser error: go-yaml prints the
+/// 0-based line of the token it stopped at), in a flow collection that `close` ends.
+pub(super) fn question_in_flow_plain_error(line: usize, close: char) -> SyntaxError {
+    SyntaxError {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        message: format!("did not find expected ',' or '{close}'"),
+        strict: None,
+    }
+}
+
+/// go-yaml's error at the first `?` that ends a plain scalar of a flow collection before byte
+/// `before` (`[k: is it? no, x]`), where libyaml-safer reads on (the parse's builder finds the
+/// same where libyaml-safer reads the whole text: `Builder::check_flow_plain`).
+fn first_question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
     use libyaml_safer::TokenData;
     if !src.contains('?') {
         return None;
@@ -151,19 +168,17 @@ fn question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
                         continue;
                     };
                     let text = src.get(start..end).unwrap_or_default();
-                    let Some(at) = text.char_indices().skip(1).find(|&(_, c)| c == '?') else {
+                    let Some(at) = question_in_flow_plain(text.chars())
+                        .and_then(|at| text.char_indices().nth(at))
+                        .map(|(at, _)| start + at)
+                    else {
                         continue;
                     };
-                    if u64::try_from(start + at.0).map_or(true, |p| p >= before) {
+                    if u64::try_from(at).map_or(true, |p| p >= before) {
                         break;
                     }
-                    // A parser error: go-yaml prints the 0-based line of the token it stopped at.
-                    let line = src[..start + at.0].matches('\n').count();
-                    return Some(SyntaxError {
-                        line: u32::try_from(line).unwrap_or(u32::MAX),
-                        message: format!("did not find expected ',' or '{close}'"),
-                        strict: None,
-                    });
+                    let line = src[..at].matches('\n').count();
+                    return Some(question_in_flow_plain_error(line, close));
                 }
                 _ => {}
             }

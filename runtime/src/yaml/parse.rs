@@ -283,6 +283,15 @@ pub(super) struct Read {
     pub non_scalar_key: Option<SyntaxError>,
 }
 
+/// A text with what libyaml-safer refuses (and go-yaml reads) replaced by a stand-in
+/// (`yaml::apostrophe`, `yaml::flow_colon`): the reader reads the patched text and turns
+/// `stand_in`, a character the text holds nowhere, back in the values it reads.
+pub(super) struct Patched {
+    pub text: String,
+    /// The character the stand-in reads as (itself, or what a stand-in escape stands for).
+    pub stand_in: char,
+}
+
 /// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
 /// libyaml (and so go-yaml) reads.
 pub(super) fn read_with_saphyr(
@@ -316,9 +325,11 @@ pub(super) fn read_with_saphyr(
     }
     // NEL (U+0085), LS (U+2028) and PS (U+2029) are line breaks to libyaml and go-yaml (YAML
     // 1.1), folded in a quoted scalar (`"a<NEL>b"` is `a b`, `' <LS>'` is `<LS>`), and text to
-    // saphyr-parser (YAML 1.2).
+    // saphyr-parser (YAML 1.2); so is `?` at the start of a flow plain scalar
+    // (`Builder::flow_question_key`).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
-    if docs.is_err() || yaml11_breaks || apostrophes.is_some() || colons.is_some() {
+    let reread = docs.is_err() || yaml11_breaks || builder.flow_question_key;
+    if reread || apostrophes.is_some() || colons.is_some() {
         let stand_ins: Vec<(char, char)> = (apostrophes.iter().map(|p| (p.stand_in, '\'')))
             .chain(colons.iter().map(|p| (p.stand_in, ':')))
             .collect();
@@ -383,6 +394,19 @@ pub mod budget {
     pub fn max_reread_bytes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(REREAD_VAR, DEFAULT_MAX_REREAD_BYTES))
+    }
+
+    /// The error of a text read again past [`max_reread_bytes`] to patch `what`, at the
+    /// 1-based `line`.
+    pub fn reread_exceeded(what: &str, line: usize) -> super::SyntaxError {
+        super::SyntaxError {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            message: format!(
+                "{what}: reading the text again passed {} bytes (raise the budget with {REREAD_VAR})",
+                max_reread_bytes()
+            ),
+            strict: None,
+        }
     }
 
     pub fn max_depth() -> usize {
