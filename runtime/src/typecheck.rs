@@ -15,7 +15,8 @@ pub struct TypeViolation {
     pub hints: Vec<String>,
     /// A map or array where another type was declared: ytt then reports only such violations.
     pub collection_for_scalar: bool,
-    /// The value is a whole document: its excerpt is its `---` line, or empty for a document
+    /// The value is a whole document: its excerpt is its `---` line (or its first directive's,
+    /// `%YAML 1.1`, where go-yaml starts a document that has some), or empty for a document
     /// that has none (a plain file's first document, as ytt shows it).
     pub document: bool,
 }
@@ -23,7 +24,7 @@ pub struct TypeViolation {
 impl TypeViolation {
     fn excerpt_line<'a>(&self, sources: &'a SourceLines) -> &'a str {
         let line = sources.line_at(&self.pos);
-        if self.document && !line.starts_with("---") {
+        if self.document && !line.starts_with("---") && !line.starts_with('%') {
             ""
         } else {
             line

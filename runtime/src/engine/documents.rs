@@ -322,10 +322,10 @@ pub(super) fn load_documents(
             .at(Pos::new(name.as_str(), line)));
         }
         // A map key that is a collection fails when ytt evaluates the file (in Go's words and
-        // with a Go stack trace, which are not repeated here).
-        if let Some(e) = &raw.non_scalar_key {
-            return Err(yaml_error(&input.name, e));
-        }
+        // with a Go stack trace, which are not repeated here), unless the evaluation fails
+        // on a line before it: a key given twice, code that fails. (On the key's own line,
+        // which comes first is not known: `{a: 1, a: 2, []: 3}` is still the key's error.)
+        let non_scalar_key = raw.non_scalar_key.clone();
         // Documents whose value code sets (`--- #@ expr`): ytt keeps such a value as it came
         // from Starlark, which is never empty below, even as `{}`.
         let code_docs: Vec<u32> = raw
@@ -338,7 +338,16 @@ pub(super) fn load_documents(
             })
             .map(|d| d.line)
             .collect();
-        let trees = backend.eval_template(raw, &star).map_err(|e| {
+        let evaluated = backend.eval_template(raw, &star);
+        if let Some(key_error) = non_scalar_key {
+            let before_key = |e: &crate::template::TemplateError| {
+                e.file == input.name && e.line.is_some_and(|line| line < key_error.line)
+            };
+            if !evaluated.as_ref().is_err_and(before_key) {
+                return Err(yaml_error(&input.name, &key_error));
+            }
+        }
+        let trees = evaluated.map_err(|e| {
             // Its lines are this file's, whatever other file shares its name.
             let mut sources = sources.clone();
             sources.add_shared(&input.name, Arc::clone(&input.text));
