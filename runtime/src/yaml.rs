@@ -14,6 +14,7 @@ pub mod parse;
 mod reader_tests;
 mod saphyr_text;
 pub mod scalar;
+mod tag_uri;
 
 /// The fast block reader against saphyr-parser on `src`, lenient and strict (for the reader
 /// tests and the `readers` fuzz target). `Ok(true)` when the block reader read `src` and both

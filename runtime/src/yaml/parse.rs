@@ -311,12 +311,15 @@ pub(super) fn read_with_saphyr(
     // texts go-yaml rejects: `- : x` under a key, a tab in block indentation); saphyr's own
     // otherwise. go-yaml decodes a document before it parses the next one: a decoding error in
     // a document that ends before the syntax error comes first.
-    // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them), and its
-    // `:`s before flow indicators in flow plain scalars (which libyaml refuses).
+    // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them), its
+    // `:`s before flow indicators in flow plain scalars (which libyaml refuses), and the `,[]`
+    // go-yaml keeps in tags.
     let apostrophes = super::apostrophe::patch(src)?;
     let src_escaped = apostrophes.as_ref().map_or(src, |p| p.text.as_str());
     let colons = super::flow_colon::patch(src_escaped)?;
-    let libyaml_src = colons.as_ref().map_or(src_escaped, |p| p.text.as_str());
+    let src_coloned = colons.as_ref().map_or(src_escaped, |p| p.text.as_str());
+    let tags = super::tag_uri::patch(src_coloned)?;
+    let libyaml_src = tags.as_deref().unwrap_or(src_coloned);
     if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
@@ -329,7 +332,7 @@ pub(super) fn read_with_saphyr(
     // (`Builder::flow_question_key`).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
     let reread = docs.is_err() || yaml11_breaks || builder.flow_question_key;
-    if reread || apostrophes.is_some() || colons.is_some() {
+    if reread || apostrophes.is_some() || colons.is_some() || tags.is_some() {
         let stand_ins: Vec<(char, char)> = (apostrophes.iter().map(|p| (p.stand_in, '\'')))
             .chain(colons.iter().map(|p| (p.stand_in, ':')))
             .collect();

@@ -1,0 +1,138 @@
+//! `,`, `[` and `]` in a tag's shorthand (`a: !x, 1`, `[!!str, b]`): go-yaml's scanner (a port
+//! of an older libyaml) takes them into the tag (`!x,` on `1`, which is the string `"1"`), while
+//! libyaml-safer ends the tag there (an error in a block, a panic before a `,` in a flow
+//! collection) and saphyr-parser reads another node.
+//!
+//! A `!` that starts a token, followed by tag characters among which one of those three, is
+//! guessed to start a tag: those characters become `~`, a character of tags to both libraries,
+//! and libyaml-safer's scanner checks the guesses: a guessed `!` where it hands out no tag (in a
+//! scalar or a comment, `[a !b, c]`) gets its characters back and the text is scanned again.
+//! The reader reads the patched text (positions are unchanged). The tag it reads keeps the `~`:
+//! such a tag is one no library knows either way (a local tag, or `tag:yaml.org,2002:` and a
+//! suffix no type has), and go-yaml resolves the node as it would without a tag, so no value
+//! changes. A text is scanned once more for each wrong guess, within the budget
+//! [`budget::max_reread_bytes`].
+
+use libyaml_safer::TokenData;
+
+use super::parse::{budget, SyntaxError};
+
+/// What go-yaml keeps in a tag's shorthand and libyaml-safer does not.
+const KEPT_BY_GO_YAML: [u8; 3] = [b',', b'[', b']'];
+
+/// What stands for them in the text libyaml-safer reads.
+const STAND_IN: u8 = b'~';
+
+/// A guessed tag: where its `!` is, and the characters of [`KEPT_BY_GO_YAML`] in it.
+struct Guess {
+    bang: usize,
+    kept: Vec<usize>,
+}
+
+/// `src` with the `,`, `[` and `]` of its tags patched; `None` when its tags hold none.
+pub(super) fn patch(src: &str) -> Result<Option<String>, SyntaxError> {
+    let mut guesses = guess_tags(src.as_bytes());
+    if guesses.is_empty() {
+        return Ok(None);
+    }
+    let mut text = src.as_bytes().to_vec();
+    for &k in guesses.iter().flat_map(|g| &g.kept) {
+        text[k] = STAND_IN;
+    }
+    let mut scanned = 0usize;
+    loop {
+        scanned = scanned.saturating_add(text.len());
+        if scanned > budget::max_reread_bytes() {
+            let at = guesses.first().map_or(0, |g| g.bang);
+            let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
+            return Err(budget::reread_exceeded("',', '[' or ']' in tags", line));
+        }
+        // Only ASCII bytes changed to ASCII bytes: the text is still UTF-8.
+        let Some((tags, read_up_to)) = std::str::from_utf8(&text).ok().and_then(scan_tags) else {
+            return Ok(None);
+        };
+        // A guess the scan read past without a tag at its `!` was wrong; one after where the
+        // scan stopped stays (the error there is the text's either way).
+        let (wrong, kept): (Vec<Guess>, Vec<Guess>) = guesses
+            .into_iter()
+            .partition(|g| g.bang < read_up_to && tags.binary_search(&g.bang).is_err());
+        guesses = kept;
+        if wrong.is_empty() {
+            break;
+        }
+        for &k in wrong.iter().flat_map(|g| &g.kept) {
+            text[k] = src.as_bytes()[k];
+        }
+        if guesses.is_empty() {
+            return Ok(None);
+        }
+    }
+    Ok(String::from_utf8(text).ok())
+}
+
+/// The characters of a tag's shorthand to go-yaml (libyaml's `IS_ALPHA` and URI characters).
+fn is_tag_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-_;/?:@&=+$.%!~*'()".contains(&b) || KEPT_BY_GO_YAML.contains(&b)
+}
+
+/// Every `!` that starts a token (at the start of the text or after a blank, `[`, `{` or `,`),
+/// is not a verbatim tag (`!<...>`) and is followed by tag characters that hold a `,`, `[` or
+/// `]`.
+fn guess_tags(text: &[u8]) -> Vec<Guess> {
+    let mut guesses = Vec::new();
+    let mut i = 0;
+    while let Some(p) = text[i..].iter().position(|&b| b == b'!') {
+        let bang = i + p;
+        let starts = bang == 0 || b" \t\r\n[{,".contains(&text[bang - 1]);
+        let end = bang
+            + 1
+            + text[bang + 1..]
+                .iter()
+                .position(|&b| !is_tag_char(b))
+                .unwrap_or(text.len() - bang - 1);
+        if starts && text.get(bang + 1) != Some(&b'<') {
+            let kept: Vec<usize> = (bang + 1..end)
+                .filter(|&k| KEPT_BY_GO_YAML.contains(&text[k]))
+                .collect();
+            if !kept.is_empty() {
+                guesses.push(Guess { bang, kept });
+            }
+        }
+        i = end.max(bang + 1);
+    }
+    guesses
+}
+
+/// The byte offsets where libyaml-safer's scanner hands out tags in `text` (in order), and where
+/// the last token it handed out ends; `None` where it panics.
+fn scan_tags(text: &str) -> Option<(Vec<usize>, usize)> {
+    let offset = |m: libyaml_safer::Mark| usize::try_from(m.index).unwrap_or(usize::MAX);
+    super::libyaml_events::scan_tokens(text, |tokens| {
+        let mut tags = Vec::new();
+        let mut read_up_to = 0;
+        for token in Iterator::map_while(tokens, Result::ok) {
+            read_up_to = offset(token.end_mark);
+            if let TokenData::Tag { .. } = token.data {
+                tags.push(offset(token.start_mark));
+            }
+        }
+        // The scanner reads the whole text unless it stops at an error.
+        (tags, read_up_to)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commas_and_brackets_in_tags_are_patched_and_elsewhere_left() {
+        let src = "a: !x, 1\nb: [!!str, c, d !e, f]\ng: \"!h, i\" # !j, k\n";
+        let patched = patch(src).expect("in budget").expect("patched");
+        assert_eq!(
+            patched,
+            "a: !x~ 1\nb: [!!str~ c, d !e, f]\ng: \"!h, i\" # !j, k\n"
+        );
+        assert!(patch("a: [!x y, !<z,w> 1]\n").expect("in budget").is_none());
+    }
+}
