@@ -3,6 +3,8 @@
 //! back end, and its documents sorted into schema and data values documents as ytt does.
 
 use super::*;
+use crate::template::compile::split_annotation;
+use crate::yaml::parse::Comment;
 
 /// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
 /// loaded) and not in a private library (`_ytt_lib/`), which ytt leaves out of the root.
@@ -37,9 +39,16 @@ fn library_order(names: &[&str]) -> Vec<usize> {
     out
 }
 
+/// The name of the annotation a comment is: `#@data/values x` names `data/values`, and
+/// `#@ data/values` is a code line (ytt reads no annotation in it: the file is a template);
+/// the name ends at the first space only (`#@data/values<TAB>` is another name).
+fn annotation_name(c: &Comment) -> Option<&str> {
+    c.is_annotation().then(|| split_annotation(&c.text).0)
+}
+
 fn doc_annotation(doc: &RawNode) -> Option<&'static str> {
     for c in &doc.comments {
-        let name = c.text.split_whitespace().next().unwrap_or("");
+        let name = annotation_name(c).unwrap_or("");
         if name == "data/values-schema" {
             return Some("data/values-schema");
         }
@@ -518,7 +527,7 @@ fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
     raw.find_commented(|node| {
         if node.kind == RawKind::Document {
             let count =
-                |name: &str| node.comments.iter().filter(|c| c.text.split_whitespace().next() == Some(name)).count();
+                |name: &str| node.comments.iter().filter(|c| annotation_name(c) == Some(name)).count();
             let name = names.iter().find(|&&name| count(name) > 1)?;
             return Some(
                 CheckError::new(
@@ -528,8 +537,7 @@ fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
                 .at(Pos::new(file, node.line)),
             );
         }
-        let c = node.comments.iter().find(|c| names.contains(&c.text.split_whitespace().next().unwrap_or("")))?;
-        let name = c.text.split_whitespace().next().unwrap_or("");
+        let name = node.comments.iter().find_map(|c| annotation_name(c).filter(|n| names.contains(n)))?;
         let what = match node.kind {
             RawKind::MapItem(_) => "map item",
             _ => "array item",

@@ -92,7 +92,8 @@ pub(super) struct Builder<'a> {
     /// node inside itself).
     open_anchors: Vec<(usize, bool)>,
     /// The first error go-yaml finds when it decodes the document being read (a merge key
-    /// without a map, a tagged scalar that does not decode, an anchor inside itself): go-yaml
+    /// without a map, a tagged scalar that does not decode, an anchor inside itself, a scalar
+    /// `--strict` refuses): go-yaml
     /// parses a whole document before it decodes it, so its syntax errors come first.
     decode_error: Option<SyntaxError>,
     /// The document being read's decoding error (once it was abandoned) and the documents up
@@ -317,13 +318,15 @@ impl<'a> Builder<'a> {
                     }
                     _ => text,
                 };
+                // A scalar `--strict` refuses is, like one that does not decode, go-yaml's
+                // error once it decodes the document: after the document's syntax errors
+                // (an unknown anchor further down), the first of the document's decoding errors.
                 let v = match self.scalar(&text, style, tag.as_deref(), line_of(&span)) {
                     Ok(v) => v,
-                    Err(e) if e.strict.is_none() => {
-                        self.decode_failed(e.message);
+                    Err(e) => {
+                        self.decode_error.get_or_insert(e);
                         Value::Null
                     }
-                    Err(e) => return Err(e),
                 };
                 let v = RawValue::Scalar(v);
                 self.remember(anchor, &v);
