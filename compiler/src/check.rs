@@ -22,7 +22,11 @@ impl Backend for Interpreter {
     /// Templates whose only code is rule functions that the interpreter would run without
     /// error are read without it (see [`crate::rules::template`]).
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        schemac_runtime::template::evaluate_with_rules(raw, files, crate::rules::template::rule_code)
+        schemac_runtime::template::evaluate_with_rules(
+            raw,
+            files,
+            crate::rules::template::rule_code,
+        )
     }
 
     /// The schema's rules that translate are evaluated from the rule IR; the interpreter is

@@ -27,9 +27,34 @@ use super::source::{dialect, top_level, visit_expr, visit_exprs};
 
 /// starlark-go's builtins that rule code may name (ytt's universe has these at least).
 const UNIVERSE: &[&str] = &[
-    "None", "True", "False", "all", "any", "bool", "dict", "dir", "enumerate", "fail", "float",
-    "getattr", "hasattr", "hash", "int", "len", "list", "max", "min", "print", "range", "repr",
-    "reversed", "sorted", "str", "tuple", "type", "zip",
+    "None",
+    "True",
+    "False",
+    "all",
+    "any",
+    "bool",
+    "dict",
+    "dir",
+    "enumerate",
+    "fail",
+    "float",
+    "getattr",
+    "hasattr",
+    "hash",
+    "int",
+    "len",
+    "list",
+    "max",
+    "min",
+    "print",
+    "range",
+    "repr",
+    "reversed",
+    "sorted",
+    "str",
+    "tuple",
+    "type",
+    "zip",
 ];
 
 /// What the compiler wraps each `def`'s body in (a function may build YAML, which these
@@ -39,9 +64,12 @@ const DEF_CONTEXT: &[&str] = &["__ytt_ctx_start", "__ytt_ctx_end"];
 /// The rule code of `raw` that the literal templater may read, when all of the file's
 /// `def`s and lambdas are such code; None otherwise (or when it has neither).
 pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
-    let (comments, annotations): (Vec<&Comment>, Vec<&Comment>) =
-        all_comments(raw).into_iter().partition(|c| !c.is_annotation());
-    let has_rules = comments.iter().any(|c| c.text.trim_start().starts_with("def "))
+    let (comments, annotations): (Vec<&Comment>, Vec<&Comment>) = all_comments(raw)
+        .into_iter()
+        .partition(|c| !c.is_annotation());
+    let has_rules = comments
+        .iter()
+        .any(|c| c.text.trim_start().starts_with("def "))
         || annotations.iter().any(|c| c.text.contains("lambda"));
     if !has_rules {
         return None;

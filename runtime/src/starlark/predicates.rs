@@ -14,10 +14,10 @@ use super::builder::{BuildState, FrozenSlot};
 use super::convert::scalar_to_starlark;
 use crate::schema::FunctionRef;
 use crate::template::functions::{Deferred, Functions};
-use std::sync::Arc;
 use crate::template::tree::{Returned, TreeValue};
 use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
+use std::sync::Arc;
 
 /// Calls the run's Starlark functions (custom rules, `when=`, overlay functions) in one
 /// evaluator for the whole run: made once (not per call, which cost a heap, an evaluator and

@@ -841,6 +841,55 @@ mod tests {
     }
 
     #[test]
+    fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
+        let src = "#@ def ok(v):\n#@   return v > 0\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"a\", lambda v: v != (1, 2)), (\"b\", ok), when=lambda v: True\nx: 1\n#@schema/validation (\"c\", ok), min=1\ny: 1\n";
+        let raw = parse_file("s.yml", src, false).unwrap();
+        assert!(annotations(&raw).is_err(), "the code needs RuleCode");
+        let code = RuleCode {
+            blocks: vec![(1, 3)],
+            defs: vec![("ok".into(), 3)],
+        };
+        let functions = Functions::reserved(2);
+        let anns = rule_annotations(&raw, &code, &functions).expect("rule code");
+        assert_eq!(functions.len(), 6);
+        let deferred = functions.get(5).unwrap().downcast::<Deferred>().unwrap();
+        assert_eq!(deferred.nth, 3);
+        let docs = build(raw, anns, 2).unwrap();
+        let TreeValue::Map(items) = &docs[0].value else {
+            panic!()
+        };
+        let opaque = |a: &Arg| match &a.kind {
+            ArgKind::Tuple(t) => match (&t[1].kind, t[1].type_name.as_str()) {
+                (ArgKind::Opaque(i), "function") => *i,
+                other => panic!("{other:?}"),
+            },
+            ArgKind::Opaque(i) => *i,
+            other => panic!("{other:?}"),
+        };
+        let x = items[0].ann("schema/validation").unwrap();
+        let found: Vec<usize> = x.args.iter().map(opaque).collect();
+        assert_eq!(found, vec![2, 3]);
+        assert_eq!(opaque(&x.kwargs[0].1), 4);
+        assert_eq!(
+            opaque(&items[1].ann("schema/validation").unwrap().args[0]),
+            5
+        );
+        // A `def` named before its end, or code outside the blocks, is the interpreter's.
+        let early = RuleCode {
+            blocks: vec![(1, 3)],
+            defs: vec![("ok".into(), 9)],
+        };
+        let raw = parse_file("s.yml", src, false).unwrap();
+        assert!(rule_annotations(&raw, &early, &Functions::default()).is_none());
+        let raw = parse_file("s.yml", src, false).unwrap();
+        let short = RuleCode {
+            blocks: vec![(1, 2)],
+            defs: vec![("ok".into(), 3)],
+        };
+        assert!(rule_annotations(&raw, &short, &Functions::default()).is_none());
+    }
+
+    #[test]
     fn code_needs_the_interpreter() {
         let e = eval("#@data/values\n---\nport: #@ 80 + 1\n").unwrap_err();
         assert!(
