@@ -19,8 +19,14 @@ pub use schemac_runtime::engine::{evaluate, CheckError, Outcome};
 pub struct Interpreter;
 
 impl Backend for Interpreter {
+    /// Templates whose only code is rule functions that the interpreter would run without
+    /// error are read without it (see [`crate::rules::template`]).
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        schemac_runtime::template::evaluate(raw, files)
+        schemac_runtime::template::evaluate_with_rules(
+            raw,
+            files,
+            crate::rules::template::rule_code,
+        )
     }
 
     /// The schema's rules that translate are evaluated from the rule IR; the interpreter is

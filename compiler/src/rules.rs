@@ -9,6 +9,7 @@
 pub mod emit;
 pub mod source;
 pub mod stype;
+pub mod template;
 pub mod translate;
 
 use proc_macro2::TokenStream;

@@ -152,14 +152,26 @@ pub fn evaluate(
     raw: crate::yaml::parse::RawFile,
     files: &Sources,
 ) -> Result<Vec<tree::Tree>, TemplateError> {
-    match literal::annotations(&raw) {
+    evaluate_with_rules(raw, files, |_| None)
+}
+
+/// [`evaluate`], where the files whose only other code is the rule code that `rules` finds
+/// in them ([`literal::RuleCode`]) are read without an interpreter too (`schemac check`).
+pub fn evaluate_with_rules(
+    raw: crate::yaml::parse::RawFile,
+    files: &Sources,
+    rules: impl FnOnce(&crate::yaml::parse::RawFile) -> Option<literal::RuleCode>,
+) -> Result<Vec<tree::Tree>, TemplateError> {
+    let annotations = literal::annotations(&raw).or_else(|e| {
+        rules(&raw)
+            .and_then(|code| literal::rule_annotations(&raw, &code, &files.functions))
+            .ok_or(e)
+    });
+    match annotations {
         Ok(annotations) => literal::build(raw, annotations, files.next_template_id()),
         #[cfg(feature = "starlark")]
         Err(_) => crate::starlark::eval_template(&raw, files),
         #[cfg(not(feature = "starlark"))]
-        Err(e) => {
-            let _ = files;
-            Err(e)
-        }
+        Err(e) => Err(e),
     }
 }

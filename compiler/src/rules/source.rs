@@ -49,7 +49,7 @@ pub struct Program {
     bindings: Vec<HashMap<String, usize>>,
 }
 
-fn dialect() -> Dialect {
+pub(crate) fn dialect() -> Dialect {
     Dialect {
         enable_top_level_stmt: true,
         enable_keyword_only_arguments: true,
@@ -244,7 +244,7 @@ fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
     }
 }
 
-fn top_level(stmt: &AstStmt) -> Box<dyn Iterator<Item = &AstStmt> + '_> {
+pub(crate) fn top_level(stmt: &AstStmt) -> Box<dyn Iterator<Item = &AstStmt> + '_> {
     match &stmt.node {
         StmtP::Statements(items) => Box::new(items.iter().flat_map(top_level)),
         _ => Box::new(std::iter::once(stmt)),
@@ -333,7 +333,7 @@ pub fn visit_exprs<'a>(stmt: &'a AstStmt, f: &mut dyn FnMut(&'a AstExpr)) {
     });
 }
 
-fn visit_expr<'a>(e: &'a AstExpr, f: &mut dyn FnMut(&'a AstExpr)) {
+pub(crate) fn visit_expr<'a>(e: &'a AstExpr, f: &mut dyn FnMut(&'a AstExpr)) {
     f(e);
     let mut go = |x: &'a AstExpr| visit_expr(x, f);
     match &e.node {

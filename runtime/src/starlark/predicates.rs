@@ -13,10 +13,11 @@ use std::rc::Rc;
 use super::builder::{BuildState, FrozenSlot};
 use super::convert::scalar_to_starlark;
 use crate::schema::FunctionRef;
-use crate::template::functions::Functions;
+use crate::template::functions::{Deferred, Functions};
 use crate::template::tree::{Returned, TreeValue};
 use crate::validate::{CallOutcome, NodeMemo, Predicates, WhenContext};
 use crate::value::Node;
+use std::sync::Arc;
 
 /// Calls the run's Starlark functions (custom rules, `when=`, overlay functions) in one
 /// evaluator for the whole run: made once (not per call, which cost a heap, an evaluator and
@@ -70,6 +71,7 @@ pub fn with_starlark_predicates<R>(
     functions: &Functions,
     run: impl FnOnce(&dyn Predicates) -> R,
 ) -> R {
+    make_deferred(functions);
     Module::with_temp_heap(|m| {
         let callees: Vec<OnceCell<Option<Callee>>> =
             (0..functions.len()).map(|_| OnceCell::new()).collect();
@@ -83,6 +85,43 @@ pub fn with_starlark_predicates<R>(
         };
         run(&predicates)
     })
+}
+
+/// Puts in place of each [`Deferred`] function of `functions` the function the interpreter
+/// makes, evaluating each template that holds some once more. The literal templater took such
+/// a template only when the interpreter evaluates it without error, keeping its functions in
+/// the same order; if it does not after all, the functions stay deferred and their calls
+/// fail.
+fn make_deferred(functions: &Functions) {
+    let mut done: Vec<*const crate::yaml::parse::RawFile> = Vec::new();
+    for i in 0..functions.len() {
+        let Some(kept) = functions.get(i) else {
+            continue;
+        };
+        let Ok(deferred) = kept.downcast::<Deferred>() else {
+            continue;
+        };
+        let template = Arc::as_ptr(&deferred.template);
+        if done.contains(&template) {
+            continue;
+        }
+        done.push(template);
+        let made = Functions::default();
+        let sources = crate::template::Sources::with_functions(Vec::new(), made.clone());
+        if super::eval_template(&deferred.template, &sources).is_err() {
+            continue;
+        }
+        for j in i..functions.len() {
+            let Some(d) = functions.get(j).and_then(|k| k.downcast::<Deferred>().ok()) else {
+                continue;
+            };
+            if Arc::ptr_eq(&d.template, &deferred.template) {
+                if let Some(f) = made.get(d.nth) {
+                    functions.replace(j, f);
+                }
+            }
+        }
+    }
 }
 
 impl<'v, 'a> StarlarkPredicates<'v, 'a> {

@@ -35,6 +35,14 @@ impl Functions {
         values.len() - 1
     }
 
+    /// Puts `value` at `index` in place of what was kept there (a [`Deferred`] function once
+    /// the interpreter has made it).
+    pub fn replace(&self, index: usize, value: Kept) {
+        if let Some(slot) = self.lock().get_mut(index) {
+            *slot = Some(value);
+        }
+    }
+
     /// The value kept at `index` (none when the index was reserved).
     pub fn get(&self, index: usize) -> Option<Kept> {
         self.lock().get(index).cloned().flatten()
@@ -57,6 +65,16 @@ impl Functions {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Kept>>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// A function the literal templater read without an interpreter (a `lambda` or the name of a
+/// `def` in a `#@schema/validation` annotation): what `schemac check` evaluates from the rule
+/// IR. Should the interpreter be needed for it after all, it evaluates the template again
+/// (which it does as the literal templater did: [`crate::template::literal::RuleCode`]) and
+/// takes the function the template's annotations passed as the `nth`.
+pub struct Deferred {
+    pub template: Arc<crate::yaml::parse::RawFile>,
+    pub nth: usize,
 }
 
 impl std::fmt::Debug for Functions {

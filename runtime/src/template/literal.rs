@@ -5,6 +5,10 @@
 //! and `load()` lines. This module reads those without Starlark; any other template code is
 //! reported as needing the interpreter.
 
+use std::cell::Cell;
+use std::sync::Arc;
+
+use super::functions::{Deferred, Functions};
 use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
 use crate::value::{FileName, MapEntry, Node, Pos, Value};
@@ -22,20 +26,114 @@ pub struct Annotations {
     by_node: Vec<(usize, Vec<Ann>)>,
 }
 
+/// Template code the literal reader takes when it is given it (`schemac check`, once the
+/// compiler has checked the file's program: `compiler::rules::template`): top-level `def`
+/// blocks, and in `#@schema/validation` annotations, lambdas and the names of those `def`s.
+/// Such functions become [`ArgKind::Opaque`] arguments kept as [`Deferred`] (see
+/// [`eval_with_rules`]), in the order in which the interpreter would keep them.
+#[derive(Debug, Default)]
+pub struct RuleCode {
+    /// The lines of each `def` block, first and last (its `#@ end`).
+    pub blocks: Vec<(u32, u32)>,
+    /// Each `def`'s name and the line of its `#@ end`: only an annotation after that line may
+    /// name it (before, the name is not bound yet).
+    pub defs: Vec<(String, u32)>,
+}
+
 /// Reads the annotations of every node of `file` if all its comments are annotations with
 /// literal arguments or `load()`s; the error names the first comment that needs Starlark.
 pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
+    read_annotations(file, None).map(|(annotations, _)| annotations)
+}
+
+/// [`annotations`] of a template whose comments may also be the `rules` code: the functions
+/// its `#@schema/validation` annotations pass are kept in `functions` as [`Deferred`]. None
+/// when the file has other code (the interpreter's).
+pub fn rule_annotations(
+    file: &RawFile,
+    rules: &RuleCode,
+    functions: &Functions,
+) -> Option<Annotations> {
+    let (mut annotations, count) = read_annotations(file, Some(rules)).ok()?;
+    if count > 0 {
+        let template = Arc::new(file.clone());
+        let base = functions.len();
+        for nth in 0..count {
+            let kept = functions.keep(Arc::new(Deferred {
+                template: template.clone(),
+                nth,
+            }));
+            debug_assert_eq!(kept, base + nth);
+        }
+        for (_, anns) in &mut annotations.by_node {
+            for ann in anns {
+                let args = ann.args.iter_mut();
+                let args = args.chain(ann.kwargs.iter_mut().map(|(_, a)| a));
+                args.for_each(|a| shift_functions(a, base));
+            }
+        }
+    }
+    Some(annotations)
+}
+
+/// Moves the function indices of `arg` (counted from 0 in its template) by `base`.
+fn shift_functions(arg: &mut Arg, base: usize) {
+    match &mut arg.kind {
+        ArgKind::Opaque(i) | ArgKind::Checker(i) => *i += base,
+        ArgKind::Tuple(items) | ArgKind::List(items) => {
+            items.iter_mut().for_each(|a| shift_functions(a, base))
+        }
+        ArgKind::Data(_) | ArgKind::Assertion(..) => {}
+    }
+}
+
+/// What reading a template's annotations needs to know.
+struct Reading<'a> {
+    file: FileName,
+    /// The first line of a load that binds `overlay`.
+    overlay_from: Option<u32>,
+    rules: Option<&'a RuleCode>,
+    /// How many functions the annotations passed so far.
+    functions: Cell<usize>,
+}
+
+impl Reading<'_> {
+    /// Whether `line` is template code the reader accepts: a literal load, or a line of a
+    /// `def` block of [`RuleCode`].
+    fn code_line(&self, line: u32, text: &str) -> Result<(), String> {
+        let in_def = |r: &RuleCode| r.blocks.iter().any(|(a, b)| (*a..=*b).contains(&line));
+        match self.rules {
+            Some(r) if in_def(r) => Ok(()),
+            _ => code_line(line, text),
+        }
+    }
+}
+
+/// [`annotations`], with the `rules` code when given; also how many functions the annotations
+/// passed.
+fn read_annotations(
+    file: &RawFile,
+    rules: Option<&RuleCode>,
+) -> Result<(Annotations, usize), TemplateError> {
     let name = file.file;
     let err =
         |line: u32, message: String| TemplateError::compile(&name.to_string(), Some(line), message);
+    let mut reading = Reading {
+        file: name,
+        overlay_from: None,
+        rules,
+        functions: Cell::new(0),
+    };
     for c in &file.trailing_comments {
-        code_line(c.line, &c.text).map_err(|m| err(c.line, m))?;
+        reading
+            .code_line(c.line, &c.text)
+            .map_err(|m| err(c.line, m))?;
     }
     let mut out = Annotations {
         by_node: Vec::new(),
     };
     // `overlay.subset(...)` and the like name `overlay` only after a load that binds it.
-    let mut overlay_from = file
+    let mut overlay_from: Option<u32> = file
         .trailing_comments
         .iter()
         .filter(|c| binds_overlay(&c.text))
@@ -47,17 +145,18 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
     for doc in &file.docs {
         overlay_loads(doc, deep, &mut overlay_from);
     }
+    reading.overlay_from = overlay_from;
     let mut index = 0;
     for (i, doc) in file.docs.iter().enumerate() {
         if deep {
-            collect(doc, name, overlay_from, &mut index, &mut out)
+            collect(doc, &reading, &mut index, &mut out)
         } else {
             let last = i + 1 == file.docs.len();
-            collect_document(doc, name, overlay_from, last, &mut index, &mut out)
+            collect_document(doc, &reading, last, &mut index, &mut out)
         }
         .map_err(|(line, m)| err(line, m))?;
     }
-    Ok(out)
+    Ok((out, reading.functions.get()))
 }
 
 /// The template's documents: its nodes move into trees and take their `annotations`. A key
@@ -162,16 +261,15 @@ const UNDEFINED: &str = "undefined: ";
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
 fn collect(
     node: &RawNode,
-    file: FileName,
-    overlay_from: Option<u32>,
+    reading: &Reading,
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    record_annotations(node, file, overlay_from, *index, out)?;
+    record_annotations(node, reading, *index, out)?;
     *index += 1;
     if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
         for item in items {
-            collect(item, file, overlay_from, index, out)?;
+            collect(item, reading, index, out)?;
         }
     }
     Ok(())
@@ -181,13 +279,12 @@ fn collect(
 /// own annotations, and its nodes counted (unless it is the `last` document).
 fn collect_document(
     doc: &RawNode,
-    file: FileName,
-    overlay_from: Option<u32>,
+    reading: &Reading,
     last: bool,
     index: &mut usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    record_annotations(doc, file, overlay_from, *index, out)?;
+    record_annotations(doc, reading, *index, out)?;
     *index += if last {
         1
     } else {
@@ -199,28 +296,26 @@ fn collect_document(
 /// Keeps the annotations of `node`, the node numbered `index`, if it has any.
 fn record_annotations(
     node: &RawNode,
-    file: FileName,
-    overlay_from: Option<u32>,
+    reading: &Reading,
     index: usize,
     out: &mut Annotations,
 ) -> Result<(), (u32, String)> {
-    let anns = node_annotations(node, file, overlay_from)?;
+    let anns = node_annotations(node, reading)?;
     if !anns.is_empty() {
         out.by_node.push((index, anns));
     }
     Ok(())
 }
 
-fn node_annotations(
-    node: &RawNode,
-    file: FileName,
-    overlay_from: Option<u32>,
-) -> Result<Vec<Ann>, (u32, String)> {
+fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32, String)> {
+    let (file, overlay_from) = (reading.file, reading.overlay_from);
     let mut anns = Vec::new();
     for c in &node.comments {
         let first = c.text.chars().next();
         if first.is_none_or(char::is_whitespace) {
-            code_line(c.line, &c.text).map_err(|m| (c.line, m))?;
+            reading
+                .code_line(c.line, &c.text)
+                .map_err(|m| (c.line, m))?;
             continue;
         }
         let (name, args) = super::compile::split_annotation(&c.text);
@@ -237,6 +332,8 @@ fn node_annotations(
             pos: &ann_pos,
             overlay: overlay_from.is_some_and(|line| line < c.line),
             depth: 0,
+            rules: reading.rules.filter(|_| name == "schema/validation"),
+            functions: &reading.functions,
         }
         .arguments()
         .map_err(|m| match m.starts_with(UNDEFINED) {
@@ -313,6 +410,10 @@ struct Parser<'a> {
     overlay: bool,
     /// How deep in brackets the parser is: past [`MAX_DEPTH`] the text is left to Starlark.
     depth: usize,
+    /// The `def`s an argument may name, and whether it may be a lambda.
+    rules: Option<&'a RuleCode>,
+    /// How many functions the template's annotations passed so far.
+    functions: &'a Cell<usize>,
 }
 
 /// The deepest nesting of brackets the literal parser reads (it recurses).
@@ -439,12 +540,75 @@ impl Parser<'_> {
                 kind: ArgKind::Tuple(items),
             });
         }
+        if let Some(f) = self.function()? {
+            return Ok(f);
+        }
         let value = self.value()?;
         let type_name = crate::rules::starlark_type(&value).to_string();
         Ok(Arg {
             type_name,
             kind: ArgKind::Data(Node::new(value, *self.pos)),
         })
+    }
+
+    /// A function argument of [`RuleCode`]: a lambda, or the name of a `def` ended before the
+    /// annotation. `None` (nothing read) for any other argument.
+    fn function(&mut self) -> Result<Option<Arg>, String> {
+        let Some(rules) = self.rules else {
+            return Ok(None);
+        };
+        let start = self.i;
+        let name = self.ident();
+        let next = self.s.get(self.i).copied();
+        let function = match name.as_deref() {
+            Some("lambda") if next.is_some_and(|c| c == b':' || c.is_ascii_whitespace()) => {
+                self.lambda_body()?;
+                true
+            }
+            Some(name) => {
+                self.ws();
+                let ends = matches!(self.s.get(self.i), None | Some(b',' | b')'));
+                let line = self.pos.line;
+                ends && rules.defs.iter().any(|(d, end)| d == name && *end < line)
+            }
+            None => false,
+        };
+        if !function {
+            self.i = start;
+            return Ok(None);
+        }
+        let nth = self.functions.get();
+        self.functions.set(nth + 1);
+        Ok(Some(Arg {
+            type_name: "function".into(),
+            kind: ArgKind::Opaque(nth),
+        }))
+    }
+
+    /// Skips a lambda's parameters and body: up to a `,` or closing bracket outside brackets
+    /// and strings (the compiler checked the lambda itself; a text this scan misreads fails to
+    /// parse as literals after it, and is left to the interpreter).
+    fn lambda_body(&mut self) -> Result<(), String> {
+        let mut depth = 0usize;
+        while let Some(&c) = self.s.get(self.i) {
+            match c {
+                b'"' | b'\'' => {
+                    if self.s[self.i..].starts_with(&[c, c, c]) {
+                        return Err("a triple-quoted string in a lambda".into());
+                    }
+                    self.string(c)?;
+                    continue;
+                }
+                b'#' => return Err("a comment in a lambda".into()),
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' if depth == 0 => break,
+                b')' | b']' | b'}' => depth -= 1,
+                b',' if depth == 0 => break,
+                _ => {}
+            }
+            self.i += 1;
+        }
+        Ok(())
     }
 
     fn node(&mut self) -> Result<Node, String> {
@@ -674,6 +838,55 @@ mod tests {
                 Node::new(Value::Null, ann.pos),
             ])
         );
+    }
+
+    #[test]
+    fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
+        let src = "#@ def ok(v):\n#@   return v > 0\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"a\", lambda v: v != (1, 2)), (\"b\", ok), when=lambda v: True\nx: 1\n#@schema/validation (\"c\", ok), min=1\ny: 1\n";
+        let raw = parse_file("s.yml", src, false).unwrap();
+        assert!(annotations(&raw).is_err(), "the code needs RuleCode");
+        let code = RuleCode {
+            blocks: vec![(1, 3)],
+            defs: vec![("ok".into(), 3)],
+        };
+        let functions = Functions::reserved(2);
+        let anns = rule_annotations(&raw, &code, &functions).expect("rule code");
+        assert_eq!(functions.len(), 6);
+        let deferred = functions.get(5).unwrap().downcast::<Deferred>().unwrap();
+        assert_eq!(deferred.nth, 3);
+        let docs = build(raw, anns, 2).unwrap();
+        let TreeValue::Map(items) = &docs[0].value else {
+            panic!()
+        };
+        let opaque = |a: &Arg| match &a.kind {
+            ArgKind::Tuple(t) => match (&t[1].kind, t[1].type_name.as_str()) {
+                (ArgKind::Opaque(i), "function") => *i,
+                other => panic!("{other:?}"),
+            },
+            ArgKind::Opaque(i) => *i,
+            other => panic!("{other:?}"),
+        };
+        let x = items[0].ann("schema/validation").unwrap();
+        let found: Vec<usize> = x.args.iter().map(opaque).collect();
+        assert_eq!(found, vec![2, 3]);
+        assert_eq!(opaque(&x.kwargs[0].1), 4);
+        assert_eq!(
+            opaque(&items[1].ann("schema/validation").unwrap().args[0]),
+            5
+        );
+        // A `def` named before its end, or code outside the blocks, is the interpreter's.
+        let early = RuleCode {
+            blocks: vec![(1, 3)],
+            defs: vec![("ok".into(), 9)],
+        };
+        let raw = parse_file("s.yml", src, false).unwrap();
+        assert!(rule_annotations(&raw, &early, &Functions::default()).is_none());
+        let raw = parse_file("s.yml", src, false).unwrap();
+        let short = RuleCode {
+            blocks: vec![(1, 2)],
+            defs: vec![("ok".into(), 3)],
+        };
+        assert!(rule_annotations(&raw, &short, &Functions::default()).is_none());
     }
 
     #[test]
