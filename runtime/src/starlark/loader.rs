@@ -224,7 +224,11 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 .span()
                 .is_some_and(|s| s.resolve_span().begin.line >= source.lines().count());
             let cut_short = at_end || err.to_string().contains("end of file");
-            if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short {
+            // starlark-go's resolver checks some of what the crate's parser does: only after
+            // the whole file parsed (an `unexpected end` further down comes first).
+            let syntax =
+                !super::parse_error::found_by_resolver(&err.without_diagnostic().to_string());
+            if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short && syntax {
                 let program = Program { source, ..*before };
                 return to_template_error(name, &program, &err, sources, true);
             }

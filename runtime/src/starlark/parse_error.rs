@@ -20,6 +20,9 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's resolver (a load in a top-level `if` or `for` is no error there).
         return Some("load statement within a function".into());
     }
+    if let Some(words) = resolver_wording(msg, line, before) {
+        return Some(words);
+    }
     if missing_else(msg) {
         return Some("conditional expression without else clause".into());
     }
@@ -73,6 +76,43 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     Some(match hint {
         Some(h) => format!("{message} (hint: {h})"),
         None => message,
+    })
+}
+
+/// The checks the starlark crate's parser makes that starlark-go's resolver makes, after the
+/// whole file is parsed: `return` outside a `def`, `break` and `continue` outside a loop, a
+/// parameter named twice.
+const RESOLVER_CHECKS: [&str; 4] = [
+    "`return` cannot be used outside of a `def` function",
+    "`break` cannot be used outside of a `for` loop",
+    "`continue` cannot be used outside of a `for` loop",
+    "duplicated parameter name",
+];
+
+/// Whether the parser error `msg` is one starlark-go's resolver finds (see [`RESOLVER_CHECKS`]):
+/// every syntax error of the file comes before it.
+pub(super) fn found_by_resolver(msg: &str) -> bool {
+    RESOLVER_CHECKS.iter().any(|c| msg.ends_with(c))
+}
+
+/// starlark-go's resolver's words for [`RESOLVER_CHECKS`]: a parameter named twice is the one
+/// at the error's column of `line` (`before` ends there).
+fn resolver_wording(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
+    let [ret, brk, cont, dup] = RESOLVER_CHECKS;
+    Some(match () {
+        _ if msg.ends_with(ret) => "return statement not within a function".into(),
+        _ if msg.ends_with(brk) => "break not in a loop".into(),
+        _ if msg.ends_with(cont) => "continue not in a loop".into(),
+        _ if msg.ends_with(dup) => {
+            let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
+            let name: String = (line.get(column..).unwrap_or(""))
+                .trim_start_matches('*')
+                .chars()
+                .take_while(|&c| c == '_' || c.is_alphanumeric())
+                .collect();
+            format!("duplicate parameter: {name}")
+        }
+        _ => return None,
     })
 }
 
@@ -359,11 +399,25 @@ pub(super) fn call_order_wording(msg: &str, before: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::go_wording;
+    use super::{found_by_resolver, go_wording, go_wording_at};
 
     #[test]
     fn parser_errors_in_starlark_go_words() {
         let w = |m: &str, l: &str| go_wording(m, l);
+        assert_eq!(
+            w(
+                "`continue` cannot be used outside of a `for` loop",
+                "continue"
+            )
+            .as_deref(),
+            Some("continue not in a loop")
+        );
+        let dup = "duplicated parameter name";
+        assert!(found_by_resolver(dup));
+        assert_eq!(
+            go_wording_at(dup, "def f(a, *a):", Some("def f(a, ")).as_deref(),
+            Some("duplicate parameter: a")
+        );
         assert_eq!(
             w(
                 "Parse error: unexpected new line, expected expression",
