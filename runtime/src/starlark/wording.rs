@@ -349,7 +349,15 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             Some("set") => "set: ",
             _ => "",
         };
-        return format!("{prefix}unhashable type: {ty}");
+        return match ty {
+            // starlark-go's module says so in its own words.
+            "module" => format!("{prefix}unhashable: module"),
+            // ytt's values with methods are structs underneath.
+            "@ytt:ip.addr" | "@ytt:url.value" | "@ytt:url.user" => {
+                format!("{prefix}unhashable type: struct")
+            }
+            _ => format!("{prefix}unhashable type: {ty}"),
+        };
     }
     if msg.starts_with("Element '") && msg.contains("' not found in list '") {
         return "remove: element not found".into();
