@@ -146,9 +146,10 @@ fn plain_copy<'v>(
     }
     match v.get_type() {
         "NoneType" | "bool" | "int" | "float" | "string" => Ok(v),
-        other => Err(anyhow::anyhow!(
-            "{name}: a value of type {other} is not data (ytt fails with a Go panic here)"
-        )),
+        other => Err(anyhow::anyhow!(super::assertion::not_data(name, other)
+            .unwrap_or_else(|| format!(
+                "{name}: a value of type {other} is not data (ytt fails with a Go panic here)"
+            )))),
     }
 }
 

@@ -353,9 +353,10 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             // starlark-go's module says so in its own words.
             "module" => format!("{prefix}unhashable: module"),
             // ytt's values with methods are structs underneath.
-            "@ytt:ip.addr" | "@ytt:url.value" | "@ytt:url.user" => {
-                format!("{prefix}unhashable type: struct")
-            }
+            super::ip_module::ADDR_TYPE
+            | super::ip_module::NET_TYPE
+            | super::url_value::URL_TYPE
+            | super::url_value::USER_TYPE => format!("{prefix}unhashable type: struct"),
             _ => format!("{prefix}unhashable type: {ty}"),
         };
     }
