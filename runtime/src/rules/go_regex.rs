@@ -36,13 +36,40 @@ fn ascii_classes(pattern: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `pattern` with Go's quoted literals `\Q...\E` (to the end when `\E` is missing), which the
+/// crate does not know, written as escaped text.
+fn quoted_literals(pattern: &str) -> Cow<'_, str> {
+    if !pattern.contains("\\Q") {
+        return Cow::Borrowed(pattern);
+    }
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut rest = pattern;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        if let Some(quoted) = escape.strip_prefix("\\Q") {
+            let (literal, after) = quoted.split_once("\\E").unwrap_or((quoted, ""));
+            out.push_str(&regex_syntax::escape(literal));
+            rest = after;
+        } else {
+            // Any other escape is two characters, kept (`\\Q` is a backslash, then `Q`).
+            let len = escape.chars().take(2).map(char::len_utf8).sum();
+            out.push_str(&escape[..len]);
+            rest = &escape[len..];
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
+}
+
 /// The budget of a compiled regular expression's size, in bytes.
 pub const DEFAULT_MAX_REGEX_BYTES: usize = 64 << 20;
 
 /// The variable that raises [`DEFAULT_MAX_REGEX_BYTES`].
 pub const MAX_REGEX_BYTES_VAR: &str = "SCHEMAC_MAX_REGEX_BYTES";
 
-/// `pattern` compiled with Go's meaning of `\w`, `\d`, `\s` and `\b` (ASCII); a syntax error
+/// `pattern` compiled with Go's meaning of `\w`, `\d`, `\s` and `\b` (ASCII) and its quoted
+/// literals (`\Q.*\E`); a syntax error
 /// is the crate's. Go nests groups deeper than the crate's default (see [`go_error`] for Go's
 /// bound), and compiles classes such as `\pL` to one instruction where the crate builds an
 /// automaton of some kilobytes (`\pL{1000}`, which ytt takes, is 20 MB): the compiled size has
@@ -52,7 +79,7 @@ pub fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_MAX_REGEX_BYTES);
-    regex::RegexBuilder::new(&ascii_classes(pattern))
+    regex::RegexBuilder::new(&ascii_classes(&quoted_literals(pattern)))
         .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
         .size_limit(max)
         .build()
@@ -76,6 +103,11 @@ pub fn go_error(pattern: &str) -> Option<String> {
         .build()
         .parse(pattern)
         .ok()?;
+    if angle_named_group(&ast) {
+        // `(?<name>...)`: Go's RE2 (before Go 1.22, which ytt is built with) knows only
+        // `(?P<name>...)`.
+        return Some("invalid or unsupported Perl syntax: `(?<`".into());
+    }
     if let Some(e) = repeat_error(&ast, pattern) {
         return Some(e);
     }
@@ -198,6 +230,24 @@ fn flatten<'a>(ast: &'a Ast, kind: std::mem::Discriminant<Ast>, out: &mut Vec<&'
     }
 }
 
+/// Whether `ast` holds a group named as `(?<name>...)`.
+fn angle_named_group(ast: &Ast) -> bool {
+    match ast {
+        Ast::Group(g)
+            if matches!(
+                g.kind,
+                GroupKind::CaptureName {
+                    starts_with_p: false,
+                    ..
+                }
+            ) =>
+        {
+            true
+        }
+        _ => children(ast).any(angle_named_group),
+    }
+}
+
 /// The sub-expressions of `ast`, in the order of the text.
 fn children(ast: &Ast) -> Box<dyn Iterator<Item = &Ast> + '_> {
     match ast {
@@ -223,6 +273,9 @@ mod tests {
         assert!(!compile(r"^\s$").unwrap().is_match("\u{a0}"));
         assert!(compile(r"\bfoo\b").unwrap().is_match("a foo b"));
         assert!(compile(r"^\\w$").unwrap().is_match(r"\w"));
+        assert!(compile(r"^\Q.*\w\E+$").unwrap().is_match(r".*\ww"));
+        assert!(compile(r"^a\Q(").unwrap().is_match("a("));
+        assert!(compile(r"^\\Q$").unwrap().is_match(r"\Q"));
         assert!(compile(r"^\p{L}$").unwrap().is_match("é"));
         assert!(compile(r"^[^\d]$").unwrap().is_match("a"));
     }

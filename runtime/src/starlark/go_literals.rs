@@ -16,8 +16,9 @@
 //!   crate's lexer refuses every tab; ytt re-indents code lines by their `end`s, so a tab
 //!   never indents).
 //!
-//! Escapes of bytes past ASCII (`'\xff'`, `'\377'`) make a string that is not UTF-8 in
-//! starlark-go (ytt writes it as `!!binary`); here they stay the characters U+0080 to U+00FF.
+//! Escapes of bytes past ASCII that spell UTF-8 (`'\xc3\xa9'`) are its characters (`é`);
+//! the others (`'\xff'`, `'\377'`) make a string that is not UTF-8 in starlark-go (ytt writes
+//! it as `!!binary`); here they stay the characters U+0080 to U+00FF.
 
 /// A literal starlark-go refuses: its 0-based line in the source and starlark-go's message.
 #[derive(Debug, PartialEq)]
@@ -234,13 +235,22 @@ fn string(
         })
     };
     let mut i = body.start;
+    // The escapes of bytes past ASCII just read: (start, end, byte) each.
+    let mut high_bytes: Vec<(usize, usize, u8)> = Vec::new();
     while i < body.end {
         if b[i] != b'\\' {
+            decode_utf8_escapes(&mut high_bytes, edits);
             i += 1;
             continue;
         }
+        let mut escaped_byte = None;
+        let mut next = i + 2;
         match b.get(i + 1) {
-            Some(b'u' | b'U') => edits.push((i, i, "\\".into())),
+            Some(b'u' | b'U') => {
+                // The run of escaped bytes before ends here (edits stay in order).
+                decode_utf8_escapes(&mut high_bytes, edits);
+                edits.push((i, i, "\\".into()));
+            }
             Some(b'0'..=b'7') => {
                 let mut n = 0u32;
                 let mut j = i + 1;
@@ -251,6 +261,7 @@ fn string(
                 if n >= 256 {
                     return err(format!("invalid escape sequence \\{n:03o}"));
                 }
+                (escaped_byte, next) = (u8::try_from(n).ok(), j);
             }
             Some(b'x') => {
                 let rest = &b[i..body.end];
@@ -262,12 +273,35 @@ fn string(
                     let rest = String::from_utf8_lossy(&rest[..4]);
                     return err(format!("invalid escape sequence {rest}"));
                 }
+                let hex = std::str::from_utf8(&rest[2..4]).unwrap_or("0");
+                (escaped_byte, next) = (u8::from_str_radix(hex, 16).ok(), i + 4);
             }
             _ => {}
         }
-        i += 2;
+        match escaped_byte {
+            Some(byte) if byte >= 0x80 => high_bytes.push((i, next, byte)),
+            _ => decode_utf8_escapes(&mut high_bytes, edits),
+        }
+        i = next;
     }
+    decode_utf8_escapes(&mut high_bytes, edits);
     Ok(after)
+}
+
+/// A run of escaped bytes past ASCII (`"\\xc3\\xa9"`, `"\\303\\251"`) is UTF-8 text in
+/// starlark-go: each complete UTF-8 sequence in it becomes its character. The escapes of bytes
+/// that are no such sequence stay (the characters U+0080 to U+00FF, see the module's doc).
+fn decode_utf8_escapes(run: &mut Vec<(usize, usize, u8)>, edits: &mut Vec<(usize, usize, String)>) {
+    let bytes: Vec<u8> = run.iter().map(|&(_, _, byte)| byte).collect();
+    let mut at = 0;
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid();
+        if !valid.is_empty() {
+            edits.push((run[at].0, run[at + valid.len() - 1].1, valid.to_string()));
+        }
+        at += valid.len() + chunk.invalid().len();
+    }
+    run.clear();
 }
 
 #[cfg(test)]
@@ -314,6 +348,10 @@ mod tests {
             r#"x = '\\u00e9' + "\\U0001F600" + r'\u1234'"#
         );
         assert_eq!(fixed("x = b'x'"), "x = b 'x'");
+        assert_eq!(
+            fixed(r"x = '\xc3\xa9-\303\251\xff\xe2\x82\xac\xe2\x82\xc3\xa9\u00e9'"),
+            r"x = 'é-é\xff€\xe2\x82é\\u00e9'"
+        );
         assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");

@@ -13,8 +13,12 @@ use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
 use super::convert::to_tree_value;
+use super::text_modules::{bool_kwarg, only_arg, only_str};
 use super::written_size::Writing;
 use crate::value::Pos;
+
+/// The keyword arguments of a `@ytt:` module function.
+type Kwargs<'v> = starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
 
 /// An error whose message is ytt's text as it is (`assert.fail(msg)`, failing assertion
 /// objects).
@@ -34,8 +38,7 @@ fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'
 }
 
 /// The `#@ytt:overlay` functions' keyword arguments, which ytt ignores.
-type IgnoredKwargs<'v> =
-    starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
+type IgnoredKwargs<'v> = Kwargs<'v>;
 
 /// A matcher of one positional argument (ytt counts only those: `overlay.index(i=0)` has none).
 fn one_arg<'v>(
@@ -281,11 +284,21 @@ fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
 
 #[starlark_module]
 fn yaml_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let text = only_arg("yaml.decode", &args.items)?;
         decode(decode_text(text, "yaml")?, heap, "yaml")
     }
 
-    fn encode<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<String> {
+    fn encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<String> {
+        let value = only_arg("yaml.encode", &args.items)?;
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         super::convert::encode_yaml(value, heap)
             .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
@@ -351,23 +364,35 @@ fn json_indent(compact: &str, width: usize) -> String {
 
 #[starlark_module]
 fn json_members(builder: &mut GlobalsBuilder) {
-    fn decode<'v>(text: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let text = only_arg("json.decode", &args.items)?;
         let value = super::json_decode::decode(decode_text(text, "json")?)
             .map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
         Ok(plain(&value, heap, true))
     }
 
-    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces.
+    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces; no
+    /// other keyword is allowed.
     fn encode<'v>(
-        value: Value<'v>,
-        indent: Option<Value<'v>>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<String> {
-        let indent = match indent {
+        let value = only_arg("json.encode", &args.items)?;
+        if let Some(other) = kwargs.keys().find(|k| k.as_str() != "indent") {
+            anyhow::bail!("json.encode: invalid argument name: {}", other.as_str());
+        }
+        let indent: i64 = match kwargs.get("indent").copied() {
             None => 0,
-            Some(n) => n
-                .unpack_i32()
-                .ok_or_else(|| anyhow::anyhow!("json.encode: expected starlark.Int"))?,
+            Some(n) if n.get_type() != "int" => anyhow::bail!("json.encode: expected starlark.Int"),
+            Some(n) => starlark::values::UnpackValue::unpack_value(n)
+                .ok()
+                .flatten()
+                .ok_or_else(|| anyhow::anyhow!("json.encode: expected int64 value"))?,
         };
         if !(0..=8).contains(&indent) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
@@ -385,7 +410,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
             let text = crate::rules::float_repr(f);
             anyhow::anyhow!("json.encode: json: unsupported value: {text}")
         })?;
-        Ok(json_indent(&compact, indent as usize))
+        Ok(json_indent(&compact, usize::try_from(indent).unwrap_or(0)))
     }
 }
 
@@ -475,6 +500,8 @@ fn regex_error_at(text: &str) -> Option<String> {
         "invalid escape sequence"
     } else if kind.starts_with("invalid character class range") {
         "invalid character class range"
+    } else if kind.starts_with("repetition operator missing expression") {
+        "missing argument to repetition operator"
     } else if kind.starts_with("invalid repetition count range") {
         "invalid repeat count"
     } else if kind.starts_with("decimal literal invalid") {
@@ -493,10 +520,7 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
     /// Whether `pattern` (RE2 syntax) matches somewhere in `s`.
     fn r#match<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<bool> {
         const NAME: &str = "regexp.match";
         let [pattern, s] = regexp_args::<2>(NAME, &args.items, "two")?;
@@ -569,12 +593,22 @@ fn library_members(builder: &mut GlobalsBuilder) {
     /// Private libraries (`_ytt_lib`) are templates, which data values files cannot use.
     fn get<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
-            starlark::values::StringValue<'v>,
-            Value<'v>,
-        >,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<NoneType> {
-        super::text_modules::only_str("library.get", &args.items, &kwargs)?;
+        const NAME: &str = "library.get";
+        only_str(NAME, &args.items)?;
+        for (k, v) in kwargs.iter() {
+            match k.as_str() {
+                "alias" if v.unpack_str().is_none() => {
+                    anyhow::bail!("{NAME}: expected a string, but was {}", v.get_type())
+                }
+                "alias" => {}
+                "ignore_unknown_comments" | "implicit_map_key_overrides" | "strict" => {
+                    bool_kwarg(NAME, *v)?;
+                }
+                other => anyhow::bail!("{NAME}: Unexpected kwarg '{other}'"),
+            }
+        }
         anyhow::bail!("library.get: Could not find private library (directory '_ytt_lib' missing?)")
     }
 }

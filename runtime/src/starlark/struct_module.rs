@@ -146,17 +146,10 @@ fn plain_copy<'v>(
     }
     match v.get_type() {
         "NoneType" | "bool" | "int" | "float" | "string" => Ok(v),
-        other => Err(anyhow::anyhow!(
-            "{name}: a value of type {other} is not data (ytt fails with a Go panic here)"
-        )),
-    }
-}
-
-/// The one positional argument of `encode`/`decode`; keywords count as arguments too.
-fn only_arg<'v>(name: &str, args: &[Value<'v>], kwargs: &Kwargs<'v>) -> anyhow::Result<Value<'v>> {
-    match args {
-        [v] if kwargs.is_empty() => Ok(*v),
-        _ => Err(anyhow::anyhow!("{name}: expected exactly one argument")),
+        other => Err(anyhow::anyhow!(super::assertion::not_data(name, other)
+            .unwrap_or_else(|| format!(
+                "{name}: a value of type {other} is not data (ytt fails with a Go panic here)"
+            )))),
     }
 }
 
@@ -177,20 +170,32 @@ pub(super) fn struct_members(builder: &mut GlobalsBuilder) {
 
     fn encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "struct.encode";
-        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, true, 0)
+        plain_copy(
+            NAME,
+            super::text_modules::only_arg(NAME, &args.items)?,
+            heap,
+            true,
+            0,
+        )
     }
 
     fn decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "struct.decode";
-        plain_copy(NAME, only_arg(NAME, &args.items, &kwargs)?, heap, false, 0)
+        plain_copy(
+            NAME,
+            super::text_modules::only_arg(NAME, &args.items)?,
+            heap,
+            false,
+            0,
+        )
     }
 
     /// `bind(f, a, ...)`: `f` with its first arguments given.

@@ -7,47 +7,56 @@ use starlark::starlark_module;
 use starlark::values::dict::{AllocDict, DictRef};
 use starlark::values::list::ListRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
-use starlark::values::{Heap, StringValue, Value};
+use starlark::values::{Heap, StringValue, UnpackValue, Value, ValueLike};
 
 /// The version `ytt version` reports for the ytt schemac follows (the oracle's build).
 pub const YTT_VERSION: &str = "develop";
 
 type Kwargs<'v> = SmallMap<StringValue<'v>, Value<'v>>;
 
-/// The one argument of a ytt module function, positional or named, as ytt counts them.
-fn only_arg<'v>(name: &str, args: &[Value<'v>], kwargs: &Kwargs<'v>) -> anyhow::Result<Value<'v>> {
-    if args.len() + kwargs.len() != 1 || args.len() != 1 {
-        anyhow::bail!("{name}: expected exactly one argument");
+/// The one positional argument of a ytt module function: ytt counts positional arguments only
+/// and ignores keyword arguments it does not read (`md5.sum("x", y=1)` is `md5.sum("x")`).
+pub(super) fn only_arg<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<Value<'v>> {
+    match args {
+        [v] => Ok(*v),
+        _ => Err(anyhow::anyhow!("{name}: expected exactly one argument")),
     }
-    Ok(args[0])
 }
 
-/// The one positional string argument of a ytt module function that ignores keyword arguments
-/// (`base64.encode("x", encoding="URL")` is `base64.encode("x")` in ytt).
-fn one_positional_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
-    let [v] = args else {
-        anyhow::bail!("{name}: expected exactly one argument");
-    };
+/// The one positional string argument of a ytt module function (keywords ignored).
+pub(super) fn only_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
+    let v = only_arg(name, args)?;
     v.unpack_str()
         .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
-/// The one string argument of a ytt module function.
-pub(super) fn only_str<'v>(
-    name: &str,
-    args: &[Value<'v>],
-    kwargs: &Kwargs<'v>,
-) -> anyhow::Result<&'v str> {
-    let v = only_arg(name, args, kwargs)?;
-    v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+/// A boolean keyword argument of a ytt module function, with ytt's error for another type.
+pub(super) fn bool_kwarg(name: &str, v: Value) -> anyhow::Result<bool> {
+    v.unpack_bool().ok_or_else(|| {
+        anyhow::anyhow!(
+            "{name}: expected starlark.Bool, but was {}",
+            crate::rules::go_type(super::go_type(v))
+        )
+    })
 }
 
 /// The Go type a value has once ytt converts it to plain Go data (for its error messages);
 /// [`UNKNOWN_GO_TYPE`] for a value that does not become data.
 pub(super) fn go_data_type(v: Value) -> &'static str {
+    use crate::template::tree::TreeValue;
     match v.get_type() {
+        // An int past int64 is a uint64 in ytt (one past that is ytt's panic).
+        "int" if i64::unpack_value(v).ok().flatten().is_none() => "uint64",
         "int" => "int64",
+        // A YAML node's value given to a rule.
+        "yamlfragment" => match v
+            .downcast_ref::<super::convert::YamlFragment>()
+            .map(|f| &*f.value)
+        {
+            Some(TreeValue::Map(_)) => "*yamlmeta.Map",
+            Some(TreeValue::Array(_)) => "*yamlmeta.Array",
+            _ => UNKNOWN_GO_TYPE,
+        },
         "float" => "float64",
         "string" => "string",
         "bool" => "bool",
@@ -76,10 +85,10 @@ fn hex(bytes: &[u8]) -> String {
 fn md5_members(builder: &mut GlobalsBuilder) {
     fn sum<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         use md5::Digest as _;
-        let s = only_str("md5.sum", &args.items, &kwargs)?;
+        let s = only_str("md5.sum", &args.items)?;
         Ok(hex(&md5::Md5::digest(s.as_bytes())))
     }
 }
@@ -88,10 +97,10 @@ fn md5_members(builder: &mut GlobalsBuilder) {
 fn sha256_members(builder: &mut GlobalsBuilder) {
     fn sum<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         use sha2::Digest as _;
-        let s = only_str("sha256.sum", &args.items, &kwargs)?;
+        let s = only_str("sha256.sum", &args.items)?;
         Ok(hex(&sha2::Sha256::digest(s.as_bytes())))
     }
 }
@@ -102,10 +111,10 @@ fn version_members(builder: &mut GlobalsBuilder) {
     /// version, which must itself be semver.
     fn require_at_least<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<starlark::values::none::NoneType> {
         const NAME: &str = "version.require_at_least";
-        let wanted = only_str(NAME, &args.items, &kwargs)?;
+        let wanted = only_str(NAME, &args.items)?;
         let wanted = semver::Version::parse(wanted).map_err(|_| {
             anyhow::anyhow!("{NAME}: version string '{wanted}' must be a valid semver")
         })?;
@@ -140,12 +149,7 @@ impl Base64 {
                 "strict" => &mut enc.strict,
                 _ => continue,
             };
-            *flag = v.unpack_bool().ok_or_else(|| {
-                anyhow::anyhow!(
-                    "{name}: expected starlark.Bool, but was {}",
-                    crate::rules::go_type(super::go_type(*v))
-                )
-            })?;
+            *flag = bool_kwarg(name, *v)?;
         }
         Ok(enc)
     }
@@ -253,7 +257,7 @@ fn base64_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "base64.encode";
-        let s = one_positional_str(NAME, &args.items)?;
+        let s = only_str(NAME, &args.items)?;
         Ok(Base64::from_kwargs(NAME, &kwargs)?.encode(s.as_bytes()))
     }
 
@@ -263,7 +267,7 @@ fn base64_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "base64.decode";
-        let s = one_positional_str(NAME, &args.items)?;
+        let s = only_str(NAME, &args.items)?;
         let bytes = go_base64_decode(s, &Base64::from_kwargs(NAME, &kwargs)?)
             .map_err(|at| anyhow::anyhow!("{NAME}: illegal base64 data at input byte {at}"))?;
         // ytt's strings are Go's byte strings; these are UTF-8 text (see tests/xfail-cases.txt).
@@ -344,8 +348,9 @@ pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
                 });
                 let Some(b) = digits else {
                     let end = (i + 3).min(bytes.len());
-                    let bad = String::from_utf8_lossy(&bytes[i..end]);
-                    anyhow::bail!("invalid URL escape {}", super::go_quote(&bad));
+                    // Go quotes the three bytes, even a character cut in two.
+                    let bad = crate::cli::go_quote(&bytes[i..end]);
+                    anyhow::bail!("invalid URL escape {bad}");
                 };
                 out.push(b);
                 i += 3;
@@ -375,51 +380,51 @@ fn url_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let s = one_positional_str("url.parse", &args.items)?;
+        let s = only_str("url.parse", &args.items)?;
         super::url_value::parse_value(s, heap)
     }
 
     fn path_segment_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
-        let s = only_str("url.path_segment_encode", &args.items, &kwargs)?;
+        let s = only_str("url.path_segment_encode", &args.items)?;
         Ok(url_escape(s, Escape::PathSegment))
     }
 
     fn path_segment_decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "url.path_segment_decode";
-        let s = only_str(NAME, &args.items, &kwargs)?;
+        let s = only_str(NAME, &args.items)?;
         url_unescape(s, Escape::PathSegment).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
     }
 
     fn query_param_value_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
-        let s = only_str("url.query_param_value_encode", &args.items, &kwargs)?;
+        let s = only_str("url.query_param_value_encode", &args.items)?;
         Ok(url_escape(s, Escape::QueryComponent))
     }
 
     fn query_param_value_decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "url.query_param_value_decode";
-        let s = only_str(NAME, &args.items, &kwargs)?;
+        let s = only_str(NAME, &args.items)?;
         url_unescape(s, Escape::QueryComponent).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
     }
 
     /// A dict of lists of strings as Go's `url.Values.Encode`: keys sorted, `k=v` joined by `&`.
     fn query_params_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "url.query_params_encode";
-        let v = only_arg(NAME, &args.items, &kwargs)?;
+        let v = only_arg(NAME, &args.items)?;
         let dict = DictRef::from_value(v).ok_or_else(|| {
             anyhow::anyhow!(
                 "{NAME}: expected argument to be a map, but was {}",
@@ -469,11 +474,11 @@ fn url_members(builder: &mut GlobalsBuilder) {
     /// Go's `url.ParseQuery`: a dict from each key (sorted) to the list of its values.
     fn query_params_decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "url.query_params_decode";
-        let s = only_str(NAME, &args.items, &kwargs)?;
+        let s = only_str(NAME, &args.items)?;
         let mut params: std::collections::BTreeMap<String, Vec<String>> = Default::default();
         // ytt's Go splits on `;` as on `&`.
         for pair in s.split(['&', ';']).filter(|p| !p.is_empty()) {

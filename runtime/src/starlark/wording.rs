@@ -349,7 +349,16 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             Some("set") => "set: ",
             _ => "",
         };
-        return format!("{prefix}unhashable type: {ty}");
+        return match ty {
+            // starlark-go's module says so in its own words.
+            "module" => format!("{prefix}unhashable: module"),
+            // ytt's values with methods are structs underneath.
+            super::ip_module::ADDR_TYPE
+            | super::ip_module::NET_TYPE
+            | super::url_value::URL_TYPE
+            | super::url_value::USER_TYPE => format!("{prefix}unhashable type: struct"),
+            _ => format!("{prefix}unhashable type: {ty}"),
+        };
     }
     if msg.starts_with("Element '") && msg.contains("' not found in list '") {
         return "remove: element not found".into();
