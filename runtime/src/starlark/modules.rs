@@ -450,6 +450,34 @@ fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
         .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
 }
 
+/// Where the character class that `pattern` leaves open starts: Go quotes the pattern from
+/// there. A `[` inside a class is a character of it (`[{[`), as is a `]` first in it (`[]a`,
+/// `[^]a`), and `[:alpha:]` is a class name.
+fn unclosed_class(pattern: &str) -> Option<usize> {
+    let b = pattern.as_bytes();
+    let mut open = None;
+    let mut i = 0;
+    while i < b.len() {
+        match (open, b[i]) {
+            (_, b'\\') => i += 1,
+            (None, b'[') => {
+                open = Some(i);
+                i += usize::from(b.get(i + 1) == Some(&b'^'));
+                i += usize::from(b.get(i + 1) == Some(&b']'));
+            }
+            (Some(_), b'[') if b.get(i + 1) == Some(&b':') => {
+                if let Some(end) = pattern[i + 2..].find(":]") {
+                    i += end + 3;
+                }
+            }
+            (Some(_), b']') => open = None,
+            _ => {}
+        }
+        i += 1;
+    }
+    open
+}
+
 /// `pattern` compiled (RE2 syntax, [`crate::rules::go_regex`]), with Go's words for the
 /// commonest syntax errors.
 fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
@@ -466,7 +494,7 @@ fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
         let go = if let Some((_, syntax)) = perl {
             format!("invalid or unsupported Perl syntax: `{syntax}`")
         } else if text.contains("unclosed character class") {
-            let open = pattern.rfind('[').unwrap_or(0);
+            let open = unclosed_class(pattern).unwrap_or(0);
             format!("missing closing ]: `{}`", &pattern[open..])
         } else if text.contains("unclosed group") {
             format!("missing closing ): `{pattern}`")
