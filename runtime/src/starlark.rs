@@ -48,6 +48,7 @@ use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
 use builder::{keep_name, BuildState};
+pub use callee::UNIVERSAL;
 pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, try_go_repr};
 pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};

@@ -19,43 +19,12 @@ use starlark_syntax::syntax::ast::{
 };
 use starlark_syntax::syntax::AstModule;
 
+use schemac_runtime::starlark::UNIVERSAL;
 use schemac_runtime::template::compile::compile;
 use schemac_runtime::template::literal::RuleCode;
 use schemac_runtime::yaml::parse::{Comment, RawFile, RawNode, RawValue};
 
 use super::source::{dialect, top_level, visit_expr, visit_exprs};
-
-/// starlark-go's builtins that rule code may name (ytt's universe has these at least).
-const UNIVERSE: &[&str] = &[
-    "None",
-    "True",
-    "False",
-    "all",
-    "any",
-    "bool",
-    "dict",
-    "dir",
-    "enumerate",
-    "fail",
-    "float",
-    "getattr",
-    "hasattr",
-    "hash",
-    "int",
-    "len",
-    "list",
-    "max",
-    "min",
-    "print",
-    "range",
-    "repr",
-    "reversed",
-    "sorted",
-    "str",
-    "tuple",
-    "type",
-    "zip",
-];
 
 /// What the compiler wraps each `def`'s body in (a function may build YAML, which these
 /// collect; rule code builds none, no `__ytt_` name but these being allowed).
@@ -111,7 +80,7 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
         let known = |n: &str| {
             locals.contains(n)
                 || globals.contains(n)
-                || UNIVERSE.contains(&n)
+                || UNIVERSAL.contains(&n)
                 || DEF_CONTEXT.contains(&n)
         };
         let mut ok = true;
@@ -146,7 +115,7 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
         if let ExprP::Lambda(l) = &e.node {
             ok &= params(&l.params).is_some_and(|params| {
                 let known =
-                    |n: &str| params.contains(&n) || globals.contains(n) || UNIVERSE.contains(&n);
+                    |n: &str| params.contains(&n) || globals.contains(n) || UNIVERSAL.contains(&n);
                 let mut body_ok = true;
                 visit_expr(&l.body, &mut |x| body_ok &= plain_expr(x, &known));
                 body_ok

@@ -21,7 +21,7 @@ use starlark::syntax::AstModule;
 
 mod entry;
 
-pub(super) use entry::UNIVERSAL;
+pub use entry::UNIVERSAL;
 use entry::{entry, Body};
 
 /// A function's parameters, as starlark-go's `setArgs` binds a call's arguments to them.

@@ -10,15 +10,15 @@ use starlark::syntax::ast::{
 use super::is_name;
 use crate::template::compile::WHILE;
 
-/// starlark-go's universal builtins: reading one places no instruction.
-pub(in crate::starlark) const UNIVERSAL: &[&str] = &[
+/// The universal builtins of ytt's starlark-go (it has no `bytes`): reading one places no
+/// instruction, and a program may name them without defining them.
+pub const UNIVERSAL: &[&str] = &[
     "None",
     "True",
     "False",
     "any",
     "all",
     "bool",
-    "bytes",
     "chr",
     "dict",
     "dir",
