@@ -112,7 +112,10 @@ fn kind_name(arg: &Arg) -> String {
         ArgKind::List(_) => "list".into(),
         // starlark-go's name for a module.
         ArgKind::Opaque(_) if arg.type_name == "namespace" => "module".into(),
-        ArgKind::Assertion(..) | ArgKind::Checker(_) | ArgKind::Opaque(_) => arg.type_name.clone(),
+        ArgKind::Assertion(..)
+        | ArgKind::Checker(_)
+        | ArgKind::Opaque(_)
+        | ArgKind::Matcher { .. } => arg.type_name.clone(),
     }
 }
 
@@ -129,7 +132,7 @@ fn arg_repr(arg: &Arg) -> String {
         ),
         ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
         ArgKind::Assertion(..) | ArgKind::Checker(_) => "struct(...)".into(),
-        ArgKind::Opaque(_) => format!("<{}>", arg.type_name),
+        ArgKind::Opaque(_) | ArgKind::Matcher { .. } => format!("<{}>", arg.type_name),
     }
 }
 

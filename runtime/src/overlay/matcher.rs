@@ -2,7 +2,7 @@
 
 use super::Calls;
 use crate::schema::FunctionRef;
-use crate::template::tree::{Ann, ArgKind, Returned, TreeValue};
+use crate::template::tree::{Ann, Arg, ArgKind, Returned, TreeValue};
 use crate::value::Value;
 
 /// The function an annotation's keyword argument `name` holds.
@@ -49,6 +49,13 @@ pub(super) fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result
     }
 }
 
+/// The key of the dict that stands for a matcher of `@ytt:overlay` (`overlay.subset(...)`),
+/// which ytt makes a function: the dict holds the matcher's name and its argument (`arg`).
+pub const MATCHER_KEY: &str = "__ytt_matcher__";
+
+/// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
+pub const OVERLAY_ALL: &str = "__ytt_overlay_all__";
+
 /// What `#@overlay/match by=...` compares array items on.
 pub(super) enum Matcher<'a> {
     All,
@@ -60,11 +67,20 @@ pub(super) enum Matcher<'a> {
     Or(Vec<Matcher<'a>>),
     And(Vec<Matcher<'a>>),
     Not(Box<Matcher<'a>>),
-    /// `by=lambda i, l, r: ...`: called with the index, the old value and the new one.
+    /// `by=lambda i, l, r: ...` (or a builtin, or a function given to `overlay.or_op` and the
+    /// like): called with the index, the old value and the new one.
     Function(FunctionRef),
+    /// What an `overlay.or_op` (and the like) was given that is no function, of this
+    /// Starlark type: ytt calls it when it matches, which fails.
+    NotCallable(&'a str),
     Nothing,
     /// A `by=` of another type (its Starlark type): an error.
     Invalid(&'a str),
+}
+
+/// Whether a value of Starlark type `type_name` can be called.
+fn callable(type_name: &str) -> bool {
+    matches!(type_name, "function" | "builtin_function_or_method")
 }
 
 /// The value of `key` in a map.
@@ -117,13 +133,17 @@ impl<'a> Matcher<'a> {
         let Some((_, by)) = ann.kwargs.iter().find(|(k, _)| k == "by") else {
             return Matcher::Nothing;
         };
-        if let Some(f) = function(ann, "by") {
-            return Matcher::Function(f);
-        }
-        // A text is a key; the matchers of `@ytt:overlay` are functions to ytt.
-        match by.data().map(|n| &n.value) {
-            Some(v @ Value::Str(_)) => Matcher::from_value(v),
-            Some(v @ Value::Map(_)) if v.get("__ytt_matcher__").is_some() => Matcher::from_value(v),
+        match &by.kind {
+            // A text is a key; the matchers of `@ytt:overlay` are functions to ytt.
+            ArgKind::Data(n) => match &n.value {
+                Value::Str(k) if k != OVERLAY_ALL => Matcher::Key(k),
+                v @ Value::Str(_) => Matcher::from_value(v),
+                v @ Value::Map(_) if v.get(MATCHER_KEY).is_some() => Matcher::from_value(v),
+                _ => Matcher::Invalid(&by.type_name),
+            },
+            ArgKind::Opaque(_) | ArgKind::Matcher { .. } if callable_arg(by) => {
+                Matcher::from_arg(by)
+            }
             _ => Matcher::Invalid(&by.type_name),
         }
     }
@@ -140,36 +160,68 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// The matcher a `by=` value stands for (`overlay.or_op(...)` and the like nest others).
+    /// The matcher ytt calls for `by` (data: `overlay.all` or a matcher of data; the matchers'
+    /// own arguments are [`Matcher::from_value`]'s).
     fn from_value(by: &'a Value) -> Matcher<'a> {
-        let all_of = |v: Option<&'a Value>| match v {
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|n| Matcher::from_value(&n.value))
-                .collect(),
-            _ => Vec::new(),
-        };
         match by {
-            Value::Str(all) if all == "__ytt_overlay_all__" => Matcher::All,
-            Value::Str(k) => Matcher::Key(k),
-            Value::Map(_) => {
-                let arg = by.get("arg").map(|n| &n.value);
-                match (
-                    by.get("__ytt_matcher__").and_then(|n| n.value.as_str()),
-                    arg,
-                ) {
-                    (Some("all"), _) => Matcher::All,
-                    (Some("index"), Some(Value::Int(i))) => Matcher::Index(*i),
-                    (Some("map_key"), Some(Value::Str(k))) => Matcher::Key(k),
-                    (Some("subset"), Some(expected)) => Matcher::Subset(expected),
-                    (Some("or_op"), _) => Matcher::Or(all_of(arg)),
-                    (Some("and_op"), _) => Matcher::And(all_of(arg)),
-                    (Some("not_op"), Some(inner)) => {
-                        Matcher::Not(Box::new(Matcher::from_value(inner)))
-                    }
-                    _ => Matcher::Nothing,
-                }
+            Value::Str(all) if all == OVERLAY_ALL => Matcher::All,
+            Value::Map(_) => match by.get(MATCHER_KEY).and_then(|n| n.value.as_str()) {
+                Some(op) => Matcher::op(op, by.get("arg").map(|n| Operand::Value(&n.value))),
+                None => Matcher::NotCallable("dict"),
+            },
+            other => Matcher::NotCallable(crate::rules::starlark_type(other)),
+        }
+    }
+
+    /// The matcher ytt calls for `by`, an argument that is not data (a function, or a matcher
+    /// given one).
+    fn from_arg(by: &'a Arg) -> Matcher<'a> {
+        match &by.kind {
+            ArgKind::Data(n) => Matcher::from_value(&n.value),
+            ArgKind::Opaque(index) if callable(&by.type_name) => {
+                Matcher::Function(FunctionRef { index: *index })
             }
+            ArgKind::Matcher { op, arg } => Matcher::op(op, Some(Operand::Arg(arg))),
+            _ => Matcher::NotCallable(&by.type_name),
+        }
+    }
+
+    /// The matcher `overlay.<op>(arg)` made.
+    fn op(op: &str, arg: Option<Operand<'a>>) -> Matcher<'a> {
+        // `or_op` and `and_op` call each of their arguments.
+        let each = |arg: Option<Operand<'a>>| -> Vec<Matcher<'a>> {
+            match arg {
+                Some(Operand::Value(Value::Array(items))) => items
+                    .iter()
+                    .map(|n| Matcher::from_value(&n.value))
+                    .collect(),
+                Some(Operand::Arg(Arg {
+                    kind: ArgKind::List(items) | ArgKind::Tuple(items),
+                    ..
+                })) => items.iter().map(Matcher::from_arg).collect(),
+                _ => Vec::new(),
+            }
+        };
+        let called = |arg: Operand<'a>| match arg {
+            Operand::Value(v) => Matcher::from_value(v),
+            Operand::Arg(a) => Matcher::from_arg(a),
+        };
+        let data = |arg: &Option<Operand<'a>>| match arg {
+            Some(Operand::Value(v)) => Some(*v),
+            Some(Operand::Arg(a)) => a.data().map(|n| &n.value),
+            None => None,
+        };
+        match (op, data(&arg)) {
+            ("all", _) => Matcher::All,
+            ("index", Some(Value::Int(i))) => Matcher::Index(*i),
+            ("map_key", Some(Value::Str(k))) => Matcher::Key(k),
+            ("subset", Some(expected)) => Matcher::Subset(expected),
+            ("or_op", _) => Matcher::Or(each(arg)),
+            ("and_op", _) => Matcher::And(each(arg)),
+            ("not_op", _) => match arg {
+                Some(inner) => Matcher::Not(Box::new(called(inner))),
+                None => Matcher::Nothing,
+            },
             _ => Matcher::Nothing,
         }
     }
@@ -198,6 +250,9 @@ impl<'a> Matcher<'a> {
             },
             Matcher::Key(k) => same(key_value(left, k)?, key_value(right, k)?),
             Matcher::Nothing | Matcher::Invalid(_) => false,
+            Matcher::NotCallable(type_name) => {
+                return Err(format!("invalid call of non-function ({type_name})"))
+            }
             Matcher::Subset(expected) => subset(left, expected),
             Matcher::Or(all) => {
                 for m in all {
@@ -219,17 +274,41 @@ impl<'a> Matcher<'a> {
             Matcher::Not(inner) => !each(inner, "or_op")?,
             Matcher::Function(f) => {
                 let at = TreeValue::Scalar(at.clone());
-                match call(calls, f, &[&at, left, right])?.value {
+                let returned = call(calls, f, &[&at, left, right])?;
+                match returned.value {
                     TreeValue::Scalar(Value::Bool(b)) => b,
-                    other => {
+                    _ => {
                         return Err(format!(
-                            "Expected matcher to return bool, but was {}",
-                            other.type_name()
+                            "expected starlark.Bool, but was {}",
+                            go_type_of(&returned)
                         ))
                     }
                 }
             }
         })
+    }
+}
+
+/// An argument of a matcher of `@ytt:overlay`: data, or (in a matcher given a function) an
+/// annotation argument.
+#[derive(Clone, Copy)]
+enum Operand<'a> {
+    Value(&'a Value),
+    Arg(&'a Arg),
+}
+
+/// Whether `arg` is what ytt calls as a matcher: a function, or a matcher given one.
+fn callable_arg(arg: &Arg) -> bool {
+    matches!(arg.kind, ArgKind::Matcher { .. }) || callable(&arg.type_name)
+}
+
+/// The Go type ytt names for a value a matcher function returned.
+fn go_type_of(returned: &Returned) -> String {
+    match &returned.value {
+        TreeValue::Scalar(v) => crate::rules::go_type(crate::rules::starlark_type(v)),
+        TreeValue::Map(_) if returned.starlark_collection => "*starlark.Dict".into(),
+        TreeValue::Array(_) if returned.starlark_collection => "*starlark.List".into(),
+        _ => crate::rules::go_type("yamlfragment"),
     }
 }
 

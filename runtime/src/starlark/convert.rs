@@ -427,9 +427,19 @@ pub fn to_arg<'v>(
                 kind: ArgKind::List(items),
             })
         }
-        Err(_) => Ok(Arg {
-            type_name,
-            kind: ArgKind::Opaque(keep(v)),
+        Err(_) => Ok(match super::modules::matcher_parts(v) {
+            // A matcher given a function (`overlay.or_op(lambda i, l, r: ...)`).
+            Some((op, arg)) => Arg {
+                type_name,
+                kind: ArgKind::Matcher {
+                    op,
+                    arg: Box::new(to_arg(arg, pos, heap, keep)?),
+                },
+            },
+            None => Arg {
+                type_name,
+                kind: ArgKind::Opaque(keep(v)),
+            },
         }),
     }
 }

@@ -7,7 +7,7 @@
 use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
-use starlark::values::dict::AllocDict;
+use starlark::values::dict::{AllocDict, DictRef};
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
@@ -15,6 +15,7 @@ use starlark::values::{Heap, Value};
 use super::convert::to_tree_value;
 use super::text_modules::{bool_kwarg, only_arg, only_str};
 use super::written_size::Writing;
+use crate::overlay::{MATCHER_KEY, OVERLAY_ALL};
 use crate::value::Pos;
 
 /// The keyword arguments of a `@ytt:` module function.
@@ -40,15 +41,30 @@ fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'
 /// The `#@ytt:overlay` functions' keyword arguments, which ytt ignores.
 type IgnoredKwargs<'v> = Kwargs<'v>;
 
+/// The name and the argument of a matcher `v` (see [`MATCHER_KEY`]), if it is one.
+pub(super) fn matcher_parts(v: Value) -> Option<(String, Value)> {
+    let dict = DictRef::from_value(v)?;
+    let op = dict.get_str(MATCHER_KEY)?.unpack_str()?.to_string();
+    Some((op, dict.get_str("arg")?))
+}
+
 /// A matcher of one positional argument (ytt counts only those: `overlay.index(i=0)` has none).
+/// ytt takes `index`'s as an integer and `map_key`'s as a string when the matcher is made.
 fn one_arg<'v>(
     heap: Heap<'v>,
     name: &str,
     args: UnpackTuple<Value<'v>>,
 ) -> anyhow::Result<Value<'v>> {
-    match args.items.as_slice() {
-        [arg] => Ok(marker(heap, "__ytt_matcher__", name, *arg)),
-        _ => anyhow::bail!("overlay.{name}: expected exactly one argument"),
+    let [arg] = args.items.as_slice() else {
+        anyhow::bail!("overlay.{name}: expected exactly one argument");
+    };
+    match name {
+        "index" if arg.get_type() != "int" => anyhow::bail!("overlay.index: expected starlark.Int"),
+        "map_key" if arg.unpack_str().is_none() => anyhow::bail!(
+            "overlay.map_key: expected a string, but was {}",
+            super::go_type(*arg)
+        ),
+        _ => Ok(marker(heap, MATCHER_KEY, name, *arg)),
     }
 }
 
@@ -61,12 +77,7 @@ fn some_args<'v>(
     if args.items.is_empty() {
         anyhow::bail!("overlay.{name}: expected at least one argument");
     }
-    Ok(marker(
-        heap,
-        "__ytt_matcher__",
-        name,
-        heap.alloc(args.items),
-    ))
+    Ok(marker(heap, MATCHER_KEY, name, heap.alloc(args.items)))
 }
 
 #[starlark_module]
@@ -152,9 +163,6 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         }))
     }
 }
-
-/// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
-pub const OVERLAY_ALL: &str = "__ytt_overlay_all__";
 
 fn overlay_namespace(builder: &mut GlobalsBuilder) {
     overlay_members(builder);

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use super::functions::{Deferred, Functions};
 use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
+use crate::overlay::{MATCHER_KEY, OVERLAY_ALL};
 use crate::value::{FileName, MapEntry, Node, Pos, Value};
 use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
@@ -83,6 +84,7 @@ fn shift_functions(arg: &mut Arg, base: usize) {
         ArgKind::Tuple(items) | ArgKind::List(items) => {
             items.iter_mut().for_each(|a| shift_functions(a, base))
         }
+        ArgKind::Matcher { arg, .. } => shift_functions(arg, base),
         ArgKind::Data(_) | ArgKind::Assertion(..) => {}
     }
 }
@@ -676,7 +678,7 @@ impl Parser<'_> {
                     {
                         Err(format!("{UNDEFINED}overlay"))
                     }
-                    "overlay.all" => Ok(Value::Str("__ytt_overlay_all__".into())),
+                    "overlay.all" => Ok(Value::Str(OVERLAY_ALL.into())),
                     "overlay.map_key" | "overlay.index" | "overlay.subset" => {
                         if !self.eat(b'(') {
                             return Err(format!("expected `(` after {name}"));
@@ -686,8 +688,21 @@ impl Parser<'_> {
                             return Err("expected `)`".into());
                         }
                         let kind = name.trim_start_matches("overlay.");
+                        // ytt refuses an index that is no integer and a key that is no string
+                        // when the matcher is made: the interpreter words it.
+                        let refused = match kind {
+                            "index" => !matches!(arg.value, Value::Int(_)),
+                            "map_key" => !matches!(arg.value, Value::Str(_)),
+                            _ => false,
+                        };
+                        if refused {
+                            return Err(format!(
+                                "`{name}` of a {} needs the Starlark interpreter, which this validator was built without",
+                                crate::rules::starlark_type(&arg.value)
+                            ));
+                        }
                         Ok(Value::Map(crate::value::thin_vec![
-                            MapEntry { key: Value::Str("__ytt_matcher__".into()), value: Node::new(Value::Str(kind.into()), *self.pos) },
+                            MapEntry { key: Value::Str(MATCHER_KEY.into()), value: Node::new(Value::Str(kind.into()), *self.pos) },
                             MapEntry { key: Value::Str("arg".into()), value: arg },
                         ]))
                     }
@@ -804,7 +819,7 @@ mod tests {
         assert_eq!(m.kwargs[1].0, "missing_ok");
         let by = m.kwargs[0].1.data().unwrap();
         assert_eq!(
-            by.value.get("__ytt_matcher__").unwrap().value,
+            by.value.get(MATCHER_KEY).unwrap().value,
             Value::Str("subset".into())
         );
         assert_eq!(

@@ -101,6 +101,13 @@ pub enum ArgKind {
     /// A value only Starlark can use (a function, an assertion object): its index in the run's
     /// [`super::functions::Functions`].
     Opaque(usize),
+    /// An `@ytt:overlay` matcher (`overlay.or_op(...)`, `and_op`, `not_op`) given a value that
+    /// is not data (`overlay.or_op(lambda i, l, r: ...)`): its name and its argument (the
+    /// matchers' list, or `not_op`'s one). A matcher of data only is [`ArgKind::Data`].
+    Matcher {
+        op: String,
+        arg: Box<Arg>,
+    },
 }
 
 impl Tree {
