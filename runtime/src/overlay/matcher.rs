@@ -25,17 +25,7 @@ pub(super) fn via_function(ann: &Ann) -> Result<Option<FunctionRef>, String> {
     if let Some(f) = function(ann, "via") {
         return Ok(Some(f));
     }
-    let go_type = match arg.type_name.as_str() {
-        "string" => "starlark.String".to_string(),
-        "int" => "starlark.Int".to_string(),
-        "float" => "starlark.Float".to_string(),
-        "bool" => "starlark.Bool".to_string(),
-        "NoneType" => "starlark.NoneType".to_string(),
-        "tuple" => "starlark.Tuple".to_string(),
-        "list" => "*starlark.List".to_string(),
-        "dict" => "*starlark.Dict".to_string(),
-        other => other.to_string(),
-    };
+    let go_type = crate::rules::go_type(&arg.type_name);
     Err(format!(
         "Expected '{}' annotation keyword argument 'via' to be function, but was {go_type}",
         ann.name
