@@ -216,6 +216,43 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
     }
 
+    /// `print(*args, sep=" ")` as starlark-go prints, to stderr: strings as they are, other
+    /// values as `str` writes them (`1.0` is `1`).
+    fn print<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+    ) -> starlark::Result<starlark::values::none::NoneType> {
+        let mut sep = " ";
+        for (k, x) in super::named_args(&kwargs) {
+            if k != "sep" {
+                return Err(go_error(format!(
+                    "print: unexpected keyword argument \"{k}\""
+                )));
+            }
+            sep = x.unpack_str().ok_or_else(|| {
+                go_error(format!(
+                    "print: for parameter \"sep\": got {}, want string",
+                    super::go_type(x)
+                ))
+            })?;
+        }
+        let mut line = String::new();
+        for (i, x) in args.items.iter().enumerate() {
+            if i > 0 {
+                line.push_str(sep);
+            }
+            match x.unpack_str() {
+                Some(s) => line.push_str(s),
+                None => line.push_str(&super::try_go_repr(*x).map_err(starlark::Error::new_other)?),
+            }
+        }
+        eprintln!("{line}");
+        Ok(starlark::values::none::NoneType)
+    }
+
     /// `type(v)` as starlark-go names types (`builtin_function_or_method`).
     fn r#type<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,

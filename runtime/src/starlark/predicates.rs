@@ -223,6 +223,19 @@ fn arity_error(f: Value, given: usize, e: &starlark::Error) -> Option<String> {
     super::callee::Signature::of_doc(f.function_name()?, &d.params).refusal(given, &[])
 }
 
+/// starlark-go's words for a builtin (`by=len`) refusing the `given` arguments ytt passes
+/// it. They name the call, which has no text here: it is written as `NAME(x, ...)`.
+fn builtin_arity_error(f: Value, given: usize, e: &starlark::Error) -> Option<String> {
+    let raw = e.without_diagnostic().to_string();
+    if super::go_type(f) != "builtin_function_or_method"
+        || !raw.starts_with("Wrong number of positional arguments")
+    {
+        return None;
+    }
+    let call = format!("{}({})", f.function_name()?, vec!["x"; given].join(", "));
+    Some(super::go_wording(&raw, Some(&call)))
+}
+
 /// The number of positional parameters of a function value.
 fn arity(f: Value) -> Option<usize> {
     match f.documentation() {
@@ -247,6 +260,7 @@ pub(super) fn call_overlay_function<'v>(
         .collect();
     let result = eval.eval_function(fv, &args, &[]).map_err(|e| {
         arity_error(fv, args.len(), &e)
+            .or_else(|| builtin_arity_error(fv, args.len(), &e))
             .unwrap_or_else(|| super::error_message(&e).trim().to_string())
     })?;
     let value = super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)

@@ -487,7 +487,15 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
             }
             None => want.to_string(),
         };
-        return Some(format!("{}: got {got} arguments, want {want}", builtin()?));
+        return Some(match builtin()? {
+            // starlark-go's own checks of these builtins' arguments.
+            name @ ("str" | "type") => format!("{name}: got {got} arguments, want exactly {want}"),
+            "float" => format!(
+                "float got {got} arguments, wants {}",
+                want.trim_start_matches("at most ")
+            ),
+            name => format!("{name}: got {got} arguments, want {want}"),
+        });
     }
     if let Some(rest) = msg.strip_prefix("Found ").filter(|r| r.contains(" extra ")) {
         if let Some((keyword, rest)) = quoted(rest).filter(|(_, r)| r.starts_with(" extra named")) {
@@ -508,10 +516,16 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
             });
         }
         let (extra, rest) = rest.split_once(" extra positional argument(s) for call to ")?;
-        let name = def_name(rest)?;
         let extra: usize = extra.parse().ok()?;
         let given = positional_arguments(span?)?;
         let most = given.checked_sub(extra)?;
+        let Some(name) = def_name(rest) else {
+            // A builtin with named parameters (`int(x, base)`).
+            return Some(format!(
+                "{}: got {given} arguments, want at most {most}",
+                builtin()?
+            ));
+        };
         return Some(if most == 0 {
             format!("function {name} accepts no arguments ({given} given)")
         } else {
