@@ -175,7 +175,11 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                     );
                     return Err(go_error(message));
                 }
-                _ => return Err(go_error(format!("unexpected keyword argument \"{k}\""))),
+                _ => {
+                    return Err(go_error(format!(
+                        "fail: unexpected keyword argument \"{k}\""
+                    )))
+                }
             }
         }
         let items: Vec<String> = args
@@ -188,10 +192,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .collect();
         // The interpreter's own `fail` starts its message with a blank, which the text of the
         // error (`fail: MSG`) relies on.
-        let message = match items.is_empty() {
-            true => String::new(),
-            false => format!(" {}", items.join(sep)),
-        };
+        let message = format!(" {}", items.join(sep));
         Err(starlark::Error::new_kind(starlark::ErrorKind::Fail(
             anyhow::Error::msg(message),
         )))
@@ -251,6 +252,30 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         eprintln!("{line}");
         Ok(starlark::values::none::NoneType)
+    }
+
+    /// `min(...)` (see [`extremum`]).
+    fn min<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        extremum("min", &args.items, &kwargs, eval)
+    }
+
+    /// `max(...)` (see [`extremum`]).
+    fn max<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        extremum("max", &args.items, &kwargs, eval)
     }
 
     /// `type(v)` as starlark-go names types (`builtin_function_or_method`).
@@ -565,6 +590,29 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         x.at(i, heap)
     }
+}
+
+/// `min` or `max` (`name`): starlark-go refuses a `key` that cannot be called before it reads
+/// the values; the rest is the interpreter's.
+fn extremum<'v>(
+    name: &str,
+    args: &[starlark::values::Value<'v>],
+    kwargs: &starlark::collections::SmallMap<
+        starlark::values::StringValue<'v>,
+        starlark::values::Value<'v>,
+    >,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<starlark::values::Value<'v>> {
+    let named = super::named_args(kwargs);
+    if let Some((_, key)) = named.iter().find(|(k, _)| *k == "key") {
+        if !super::convert::is_function(*key) {
+            return Err(go_error(format!(
+                "{name}: for parameter \"key\": got {}, want callable",
+                super::go_type(*key)
+            )));
+        }
+    }
+    eval.eval_function(standard(name), args, &named)
 }
 
 /// An error with starlark-go's message.

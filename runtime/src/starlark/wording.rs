@@ -509,8 +509,11 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
                     name @ ("max" | "min" | "sorted" | "int") => {
                         format!("{name}: unexpected keyword argument \"{keyword}\"")
                     }
-                    "fail" => format!("unexpected keyword argument \"{keyword}\""),
-                    "str" => "str does not accept keyword arguments".to_string(),
+                    "fail" => format!("fail: unexpected keyword argument \"{keyword}\""),
+                    // Builtins that check for keywords first.
+                    name @ ("str" | "float" | "zip" | "type" | "chr" | "ord" | "dir") => {
+                        format!("{name} does not accept keyword arguments")
+                    }
                     name => format!("{name}: unexpected keyword arguments"),
                 },
             });
