@@ -125,7 +125,7 @@ impl Backend for StarlarkRules {
 pub fn main_with(args: &[std::ffi::OsString]) -> i32 {
     let version = format!("schemac {}", env!("CARGO_PKG_VERSION"));
     let program = schemac_runtime::cli::Program {
-        command: command(),
+        command: &command,
         version: &version,
     };
     schemac_runtime::cli::main_with(args, &Interpreter, &program)

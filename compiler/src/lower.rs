@@ -488,7 +488,7 @@ impl Lowerer<'_> {
         }
         // ytt reads the documentation annotations once the children's types are built (and
         // not at all inside an "any type" fragment).
-        let doc = if in_any {
+        let doc = if in_any || tree.anns.is_empty() {
             Doc::default()
         } else {
             self.doc(tree)?
@@ -597,10 +597,16 @@ impl Lowerer<'_> {
         Ok(any)
     }
 
+    #[inline]
     fn check_examples(&self, tree: &Tree, ty: &Type) -> Result<(), SchemaReport> {
-        let Some(ann) = tree.ann("schema/examples") else {
-            return Ok(());
-        };
+        match tree.ann("schema/examples") {
+            Some(ann) => self.check_examples_of(tree, ty, ann),
+            None => Ok(()),
+        }
+    }
+
+    /// The violations of the examples of `ann` (`@schema/examples`), as ytt reports them.
+    fn check_examples_of(&self, tree: &Tree, ty: &Type, ann: &Ann) -> Result<(), SchemaReport> {
         // ytt reports every violation of every example.
         let mut failures = Vec::new();
         for (_, value) in &ty.doc.examples {

@@ -162,8 +162,10 @@ pub fn warn_if_math_used() {
 
 /// The program behind the arguments: for `--help` and `--version`.
 pub struct Program<'a> {
-    /// The flags described (by [`command`]), with the program's name and about text.
-    pub command: clap::Command,
+    /// Makes the flags described (by [`command`]), with the program's name and about text:
+    /// made only for `--help` and usage errors (building it costs more than a small run's
+    /// check of its values).
+    pub command: &'a dyn Fn() -> clap::Command,
     /// What `--version` prints (one line).
     pub version: &'a str,
 }
@@ -210,14 +212,14 @@ pub fn main_with(args: &[OsString], backend: &dyn Backend, program: &Program) ->
 pub fn answer_args(args: &[OsString], program: &Program) -> Result<Options, i32> {
     match parse_os(args) {
         Ok(Invocation::Run(o)) => Ok(*o),
-        Ok(Invocation::Help) => Err(output::print_then(&help(&program.command), 0)),
+        Ok(Invocation::Help) => Err(output::print_then(&help(&(program.command)()), 0)),
         Ok(Invocation::Version) => Err(output::print_then(&format!("{}\n", program.version), 0)),
         Err(ArgError::Ytt(msg)) => {
             output::stderr(&format!("schemac: Error: {}\n", multi_line(&msg)));
             Err(1)
         }
         Err(ArgError::Usage(msg)) => {
-            let usage = program.command.clone().render_usage().to_string();
+            let usage = (program.command)().render_usage().to_string();
             output::stderr(&format!("schemac: Error: {msg}\n{usage}\n"));
             Err(2)
         }

@@ -235,7 +235,7 @@ pub fn main(v: &Validator) -> i32 {
 pub fn main_with(v: &Validator, args: &[std::ffi::OsString]) -> i32 {
     let about = about(v);
     let program = crate::cli::Program {
-        command: command(v),
+        command: &|| command(v),
         version: &about,
     };
     // Arguments that ytt rejects, `--help` and `--version` are answered before the schema's

@@ -33,6 +33,7 @@ impl Anns {
 
 impl std::ops::Deref for Anns {
     type Target = [Ann];
+    #[inline]
     fn deref(&self) -> &[Ann] {
         self.0.as_deref().map_or(&[], Vec::as_slice)
     }
@@ -143,6 +144,7 @@ impl Tree {
         }
     }
 
+    #[inline]
     pub fn ann(&self, name: &str) -> Option<&Ann> {
         Ann::find(&self.anns, name)
     }
@@ -216,6 +218,7 @@ impl Keyed for Tree {
 
 impl Ann {
     /// The last annotation named `name` (the one that counts when a node repeats it).
+    #[inline]
     pub fn find<'a>(anns: &'a [Ann], name: &str) -> Option<&'a Ann> {
         anns.iter().rev().find(|a| a.name == name)
     }
