@@ -12,6 +12,7 @@ mod flags;
 pub mod output;
 
 pub use clap::Command;
+#[cfg(feature = "starlark")]
 pub(crate) use flags::go_quote;
 pub use flags::{command, FlagError, Kind, Support, FLAGS};
 
