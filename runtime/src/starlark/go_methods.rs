@@ -371,6 +371,7 @@ fn dict_method<'v>(
     heap: Heap<'v>,
 ) -> starlark::Result<()> {
     match method {
+        "pop" => positional(method, args, named, 1, 2)?,
         "popitem" => {
             positional(method, args, named, 0, 0)?;
             if obj.length()? == 0 {
@@ -485,7 +486,13 @@ fn string_method<'v>(
         }),
         "splitlines" => {
             positional(method, args, named, 0, 1)?;
-            let keep = args.first().is_some_and(|v| v.to_bool());
+            let keep = match args.first().map(|v| (v.unpack_bool(), v.get_type())) {
+                Some((Some(keep), _)) => keep,
+                Some((None, ty)) => {
+                    return error(format!("splitlines: for parameter 1: got {ty}, want bool"))
+                }
+                None => false,
+            };
             let mut lines: Vec<&str> = if keep {
                 s.split_inclusive('\n').collect()
             } else {
@@ -558,7 +565,11 @@ fn find(method: &str, s: &str, args: &[Value], named: Named) -> starlark::Result
             return Ok(default);
         };
         let Some(mut x) = v.unpack_i32().map(i64::from) else {
-            return error(format!("{method}: got {}, want int", v.get_type()));
+            let which = if i == 1 { "start" } else { "end" };
+            return error(format!(
+                "{method}: invalid {which} index: got {}, want int",
+                v.get_type()
+            ));
         };
         if x < 0 {
             x += n;

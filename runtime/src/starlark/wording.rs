@@ -105,27 +105,31 @@ fn called_builtin(span: &str) -> Option<&str> {
     if !span.ends_with(')') {
         return None;
     }
+    // The call's `(` is the last one outside brackets: `dict(a=1).values(x=1)` calls `values`.
     let mut depth = 0i32;
+    let mut open = None;
     for (i, c) in code_bytes(span) {
         match c {
-            b'(' if depth == 0 => {
-                let callee = &span[..i];
-                let name = callee.rsplit('.').next().unwrap_or(callee);
-                if name == budget::METHOD {
-                    // `METHOD("join", ...)`, a sized method call (see `budget`).
-                    return span[i + 1..].split('"').nth(1);
+            b'(' | b'[' | b'{' => {
+                if c == b'(' && depth == 0 {
+                    open = Some(i);
                 }
-                // The iterable of a comprehension, wrapped by the budget, is not a call.
-                return (name != budget::ITERATE
-                    && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-                .then_some(name);
+                depth += 1;
             }
-            b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
     }
-    None
+    let i = open?;
+    let callee = &span[..i];
+    let name = callee.rsplit('.').next().unwrap_or(callee);
+    if name == budget::METHOD {
+        // `METHOD("join", ...)`, a sized method call (see `budget`).
+        return span[i + 1..].split('"').nth(1);
+    }
+    // The iterable of a comprehension, wrapped by the budget, is not a call.
+    (name != budget::ITERATE && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+        .then_some(name)
 }
 
 /// The keyword of a "repeated named argument" error: its span is the keyword itself.
@@ -633,6 +637,16 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
             return Some(format!("int: cannot convert float {value} to integer"));
         }
     }
+    if let Some(rest) = msg.strip_prefix("Error unpacking value for parameter `") {
+        // An int beyond 32 bits where the crate takes an `i32`.
+        let (param, _) = rest.split_once('`')?;
+        return match (builtin()?, param) {
+            (m @ ("count" | "startswith" | "endswith"), p @ ("start" | "end")) => {
+                Some(format!("{m}: invalid {p} index: got int, want int"))
+            }
+            _ => None,
+        };
+    }
     if let Some(rest) = msg.strip_prefix("Type of parameter `") {
         let (param, rest) = rest.split_once("` doesn't match, expected `")?;
         let (_, actual) = rest.split_once("`, actual `")?;
@@ -655,8 +669,15 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
                 };
                 Some(format!("range: for parameter {n}: got {ty}, want int"))
             }
+            (m @ ("split" | "rsplit"), "maxsplit") => {
+                Some(format!("{m}: for parameter 2: got {ty}, want int"))
+            }
+            ("insert", "index") => Some(format!("insert: for parameter 1: got {ty}, want int")),
             ("enumerate", "start") => {
                 Some(format!("enumerate: for parameter 2: got {ty}, want int"))
+            }
+            (m @ ("count" | "startswith" | "endswith"), p @ ("start" | "end")) => {
+                Some(format!("{m}: invalid {p} index: got {ty}, want int"))
             }
             _ => None,
         };
