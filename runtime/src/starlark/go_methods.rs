@@ -11,6 +11,7 @@ use allocative::Allocative;
 use starlark::eval::Evaluator;
 use starlark::values::dict::DictRef;
 use starlark::values::list::{AllocList, ListRef};
+use starlark::values::tuple::TupleRef;
 use starlark::values::{
     starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, Value,
 };
@@ -40,6 +41,8 @@ pub(super) const GO_METHODS: &[&str] = &[
     "removesuffix",
     "partition",
     "rpartition",
+    "startswith",
+    "endswith",
     "pop",
     "append",
     "extend",
@@ -164,6 +167,26 @@ pub(super) fn call<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
     let heap = eval.heap();
+    let prefixes = match (method, args.first()) {
+        ("startswith" | "endswith", Some(a)) => TupleRef::from_value(*a),
+        _ => None,
+    };
+    if let (Some(_), Some(prefixes)) = (obj.unpack_str(), prefixes) {
+        // starlark-go tries a tuple's strings in order, and refuses an item that is none
+        // when it comes to it.
+        for (i, item) in prefixes.iter().enumerate() {
+            if item.unpack_str().is_none() {
+                let ty = item.get_type();
+                return error(format!("{method}: want string, got {ty}, for element {i}"));
+            }
+            let mut one = args.to_vec();
+            one[0] = item;
+            if delegate(method, obj, &one, named, eval)?.to_bool() {
+                return Ok(Value::new_bool(true));
+            }
+        }
+        return Ok(Value::new_bool(false));
+    }
     if let Some(s) = obj.unpack_str() {
         if let Some(v) = string_method(method, s, args, named, heap)? {
             return Ok(v);
