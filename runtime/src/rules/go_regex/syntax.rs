@@ -3,7 +3,8 @@
 //! ASCII-only (the crate's are Unicode: `\w` matches `é`); `\Q...\E` quotes text (unknown to
 //! the crate); `\0`, `\12` are octal escapes and `\<`, `\>` the characters `<`, `>` (the crate
 //! refuses the first and takes the others for word boundaries); inside a class `[`, `&&`, `~~`
-//! are characters (the crate's nested classes and set operations). Go refuses escapes the crate
+//! are characters (the crate's nested classes and set operations), and so is a `{` that does
+//! not start a counted repetition (`a{`, `a{,2}`, `a{01}`). Go refuses escapes the crate
 //! takes (`\u00e9`, `\U`, `\b` in a class, `\p{Letter}`): its error is given in its words.
 
 use std::borrow::Cow;
@@ -12,11 +13,13 @@ use std::borrow::Cow;
 /// `error parsing regexp: ` before it) for the first escape or class name Go refuses, with
 /// its offset.
 pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> {
-    if !pattern.contains(['\\', '[']) {
+    if !pattern.contains(['\\', '[', '{']) {
         return Ok(Cow::Borrowed(pattern));
     }
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut in_class = false;
+    // Whether something before can take a repetition (not the start, `(` or `|`).
+    let mut operand = false;
     let mut i = 0;
     while let Some(c) = pattern[i..].chars().next() {
         let rest = &pattern[i..];
@@ -24,10 +27,28 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
             let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
             out.push_str(&text);
             i += len;
+            operand = true;
+            continue;
+        }
+        if c == '{' && !in_class {
+            // Go's counted repetition, or else the character `{` (`a{`, `a{,2}`, `a{01}`).
+            match repeat_len(rest) {
+                Some(len) if !operand => {
+                    let e = format!(
+                        "missing argument to repetition operator: `{}`",
+                        &rest[..len]
+                    );
+                    return Err((i, e));
+                }
+                Some(len) => out.push_str(&rest[..len]),
+                None => out.push_str(r"\{"),
+            }
+            i += repeat_len(rest).unwrap_or(1);
             continue;
         }
         i += c.len_utf8();
         if !in_class {
+            operand = !matches!(c, '(' | '|');
             out.push(c);
             if c == '[' {
                 in_class = true;
@@ -63,6 +84,24 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         out.push(c);
     }
     Ok(Cow::Owned(out))
+}
+
+/// The length of the counted repetition at the start of `s` (`{2}`, `{2,}`, `{2,5}`; no
+/// leading zeros), or `None` when Go reads a `{` there.
+fn repeat_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let number = |from: usize| {
+        let n = b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        (n > 0 && !(n > 1 && b[from] == b'0')).then_some(from + n)
+    };
+    let mut end = number(1)?;
+    if b.get(end) == Some(&b',') {
+        end += 1;
+        if b.get(end) != Some(&b'}') {
+            end = number(end)?;
+        }
+    }
+    (b.get(end) == Some(&b'}')).then_some(end + 1)
 }
 
 /// The names of Go's POSIX classes (`[[:alpha:]]`).
@@ -273,6 +312,14 @@ mod tests {
             "invalid character class range: `[:foo:]`"
         );
         assert_eq!(go_syntax(r"a[[:foo:]]").unwrap_err().0, 2);
+        assert_eq!(
+            error("{2}"),
+            "missing argument to repetition operator: `{2}`"
+        );
+        assert_eq!(
+            error("a|{2,}"),
+            "missing argument to repetition operator: `{2,}`"
+        );
     }
 
     #[test]
@@ -284,6 +331,10 @@ mod tests {
         assert_eq!(go_syntax(r"[[:alpha:]]").unwrap(), "[[:alpha:]]");
         assert_eq!(go_syntax(r"\p{^Greek}\PL").unwrap(), r"\P{Greek}\P{L}");
         assert_eq!(go_syntax(r"\Q[\u\E").unwrap(), r"\[\\u");
+        assert_eq!(
+            go_syntax("a{,2}b{2}c{01}d{").unwrap(),
+            r"a\{,2}b{2}c\{01}d\{"
+        );
         assert!(go_syntax(r"\p{Old_Italic}\p{Nko}\p{Thai}\p{Any}").is_ok());
     }
 }
