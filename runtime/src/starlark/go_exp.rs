@@ -6,10 +6,13 @@
 //! of that, and schemac does what ytt does on the same machine. A result below 2^-1022 is 0.
 //! The C library's `exp` rounds some results the other way (`exp(8.03)`).
 
+// The coefficients and constants as published, with all their digits.
+#![allow(clippy::excessive_precision)]
+
 /// ln 2 in two parts, the first with its low bits zero.
 const LN2_HI: f64 = 0.693_147_180_559_662_956_511_601_805_686_950_683_593_75;
 const LN2_LO: f64 = 0.282_352_905_630_315_771_225_884_481_750_134_360_255_254_120_68e-12;
-const LOG2E: f64 = 1.442_695_040_888_963_407_359_924_681_001_892_0;
+const LOG2E: f64 = std::f64::consts::LOG2_E;
 /// Above this, e^x is infinite.
 const OVERFLOW: f64 = 7.097_827_128_933_84e2;
 /// 1/n! for n = 7 down to 2.
@@ -203,6 +206,17 @@ fn odd_int(y: f64) -> bool {
     y.abs() < (1u64 << 53) as f64 && y.fract() == 0.0 && (y as i64) & 1 == 1
 }
 
+/// x^y for an infinite (or huge even) `y`: 1 for x = -1, else 0 or infinity.
+fn unbounded_power(x: f64, y: f64) -> f64 {
+    if x == -1.0 {
+        1.0
+    } else if (x.abs() < 1.0) == (y > 0.0) {
+        0.0
+    } else {
+        f64::INFINITY
+    }
+}
+
 /// x^y as Go's `math.Pow`: x^frac(y) by `Exp(frac(y) Log(x))`, the integer part of y by
 /// repeated squaring of x's fraction with its exponent kept apart.
 pub(super) fn pow(x: f64, y: f64) -> f64 {
@@ -225,13 +239,7 @@ pub(super) fn pow(x: f64, y: f64) -> f64 {
         };
     }
     if y.is_infinite() {
-        return if x == -1.0 {
-            1.0
-        } else if (x.abs() < 1.0) == (y > 0.0) {
-            0.0
-        } else {
-            f64::INFINITY
-        };
+        return unbounded_power(x, y);
     }
     if x.is_infinite() {
         if x < 0.0 {
@@ -250,13 +258,8 @@ pub(super) fn pow(x: f64, y: f64) -> f64 {
         return f64::NAN;
     }
     if yi >= 9.223_372_036_854_775_808e18 {
-        return if x == -1.0 {
-            1.0
-        } else if (x.abs() < 1.0) == (y > 0.0) {
-            0.0
-        } else {
-            f64::INFINITY
-        };
+        // A huge even power: as the infinite one.
+        return unbounded_power(x, y);
     }
     let mut a1 = 1.0;
     let mut ae: i64 = 0;

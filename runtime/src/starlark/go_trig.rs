@@ -5,6 +5,9 @@
 //! (`sin(2.5)`, `cos(1e20)`); these agree with ytt bit for bit. Pure Go on amd64, no fused
 //! multiply-add.
 
+// The coefficients and constants as published, with all their digits.
+#![allow(clippy::excessive_precision)]
+
 use std::f64::consts::PI;
 
 /// Above this, arguments are reduced with [`trig_reduce`].
