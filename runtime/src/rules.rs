@@ -224,7 +224,7 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
             // Items of lists keep their own types (a validation's operand went through ytt's
             // conversion in `check_node`).
             let (a, b) = incomparable_pair(value, arg);
-            let (a, b) = (compared_type(a), compared_type(b));
+            let (a, b) = (round_trip_type(a), round_trip_type(b));
             raised(expected(), format!("{a} {op} {b} not implemented"))
         }
     }
@@ -243,10 +243,11 @@ fn incomparable_pair<'a>(a: &'a Value, b: &'a Value) -> (&'a Value, &'a Value) {
     (a, b)
 }
 
-/// The type `assert.min`/`max` name for a compared value (of either side, at any depth): ytt
-/// passes both through Go's `%v` text and back, so a whole float shorter than `1e+06` (Go's
-/// `%v` turns to an exponent from there) arrives as an int.
-fn compared_type(v: &Value) -> &'static str {
+/// The type of a value that ytt passed through text and back: `assert.min`/`max` through Go's
+/// `%v` (both sides, at any depth), `one_not_null` through `yaml.encode` and `yaml.decode`.
+/// Either way a whole float shorter than `1e+06` (Go's `%g` turns to an exponent from there)
+/// is written as an integer's digits (`3`, `-0`) and arrives as an int.
+fn round_trip_type(v: &Value) -> &'static str {
     match v {
         Value::Float(f) if f.fract() == 0.0 && f.abs() < 1e6 => "int",
         v => starlark_type(v),
@@ -278,7 +279,7 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let Value::Map(entries) = value else {
         let found = format!(
             "value must be a map or dict, but was '{}'",
-            starlark_type(value)
+            round_trip_type(value)
         );
         return raised(expected, found);
     };
@@ -290,12 +291,13 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
         Value::Array(keys) => keys.iter().map(|k| k.value.clone()).collect(),
         _ => entries.iter().map(|e| e.key.clone()).collect(),
     };
+    // A Starlark dict's lookup: a key 3.0 finds the key 3.
     let not_null: Vec<&Value> = keys
         .iter()
         .filter(|k| {
             entries
                 .iter()
-                .any(|e| e.key.key_eq(k) && !e.value.value.is_null())
+                .any(|e| starlark_eq(&e.key, k) && !e.value.value.is_null())
         })
         .collect();
     match not_null.len() {

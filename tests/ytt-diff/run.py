@@ -156,7 +156,7 @@ def detail(err):
     """headline plus the first line that says what was found/wanted."""
     h = headline(err)
     for ln in err.split('\n'):
-        if re.search(r'found:|must be:|expected|Expected|not declared|Unknown|unknown|Error:', ln) and norm_line(ln) != h:
+        if re.search(r'found:|must be:|expected|Expected|not declared|Unknown|unknown|Error:|schemac cannot|Unsupported value type', ln) and norm_line(ln) != h:
             return '%s … %s' % (h, norm_line(ln))
     return h
 

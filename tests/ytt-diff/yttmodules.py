@@ -39,7 +39,12 @@ BIG_INTS = ['1 << 64', '1 << 70', '-(1 << 70)', '-(1 << 63) - 1']
 REGEXPS = ['a', 'a+', '(a)(b)?', '(?P<name>[a-z]+)', '^$', '.*', '(x|y)*', '[0-9]+', '\\\\d+',
            '\\\\w+', '\\\\s', '(?i)AB', '\\\\bx\\\\b', '[^a]', 'a{2,3}', 'a{1001}', '(', '[a-',
            '*a', '(?<n>x)', '\\\\pL', '\\\\p{Greek}', 'é+', '', '(?m)^a', '(?s).', '\\\\Q.*\\\\E',
-           '(a)|(b)', 'x**', '\\\\1', '(?P<a>x)(?P<b>y)', '[[:alpha:]]+', '\\\\z', '.', '\\\\x{41}']
+           '(a)|(b)', 'x**', '\\\\1', '(?P<a>x)(?P<b>y)', '[[:alpha:]]+', '\\\\z', '.', '\\\\x{41}',
+           # Go's escapes where the regex crate reads the text otherwise (twenty-second session)
+           '\\\\u00e9', '\\\\U0001F600', '\\\\0', '\\\\12', '\\\\101', '\\\\8', '\\\\<a', '[\\\\>]',
+           '[a&&b]', '[a~~b]', '[a[b]', '[\\\\b]', '[\\\\Q]', '\\\\C', '\\\\x{110000}', '\\\\x4', '\\\\xzz',
+           '\\\\p{Letter}', '\\\\p{Greek}', '\\\\p{Grek}', '\\\\p{^Greek}', '\\\\pN', '\\\\p{Cs}', '[[:foo:]]',
+           '[[:^digit:]]', 'a\\\\', '\\\\E', '\\\\é']
 REPLACEMENTS = ['', 'x', '$1', '${1}', '$0', '${name}', '$name', '$$', '$', '${', '$1x', '${1}x',
                 '$2$1', '${a}-${b}', '\\\\1', '%', '$10', '${nope}', 'é']
 IPS = ['1.2.3.4', '0.0.0.0', '255.255.255.255', '256.1.1.1', '1.2.3', '01.2.3.4', '::1', '::',
@@ -162,7 +167,7 @@ class Case:
                         '"0o17"', '"017"', '"yes"', '"on"', '"~"', '""', '"a: 1\\n---\\nb: 2\\n"', '"[1"',
                         '"a: &x 1\\nb: *x\\n"', '"!!binary YWJj"', '"2001-01-01"', '"\\"\\\\u00e9\\""',
                         '"a:\\n  - b\\n  - c: d\\n"', '"1_000"', '"+1"', '"1.0"', '"? [1]\\n: 2\\n"',
-                        '"a: 1\\na: 2\\n"'])
+                        '"a: 1\\na: 2\\n"', '"a:\\n  b: 1\\n  b: 2\\n"', '"- {x: 1, x: 1}\\n"'])
         if self.r.random() < 0.3:
             text = 'yaml.encode(%s)' % self.value()
         return self.call('yaml.decode', [text])
@@ -229,9 +234,17 @@ class Case:
             repl = self.ch(['lambda m: m.upper()', 'lambda m: 1', 'lambda: "x"', 'lambda m: m + m'])
         return self.call('regexp.replace', [pat, target, repl])
 
+    def random_float(self):
+        """Any float, of any magnitude: last bits show how a function rounds."""
+        r = self.r
+        if r.random() < 0.5:
+            return repr(r.uniform(-10, 10))
+        return repr(r.choice([1, -1]) * 10 ** r.uniform(-9, 25))
+
     def math_call(self):
         r = self.r
-        num = lambda: self.ch(FLOATS + INTS + BIG_INTS) if r.random() < 0.9 else self.scalar()
+        num = lambda: (self.ch(FLOATS + INTS + BIG_INTS) if r.random() < 0.6 else self.random_float()) \
+            if r.random() < 0.9 else self.scalar()
         unary = ['ceil', 'floor', 'round', 'fabs', 'sqrt', 'exp', 'sin', 'cos', 'tan', 'asin', 'acos',
                  'atan', 'sinh', 'cosh', 'tanh', 'asinh', 'acosh', 'atanh', 'degrees', 'radians',
                  'gamma', 'log']

@@ -1,66 +1,9 @@
 //! Regular expressions as Go's RE2 (ytt's `@ytt:regexp`) reads them, compiled by the `regex`
-//! crate: Go's Perl classes `\w`, `\d`, `\s` and the boundary `\b` are ASCII-only, the crate's
-//! are Unicode (`\w` matches `é`), so they are spelled out as ASCII classes first.
+//! crate: the text is first written with Go's meaning in the crate's syntax ([`syntax`]).
+
+mod syntax;
 
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
-use std::borrow::Cow;
-
-/// `pattern` with Go's meaning of its Perl classes written out ([`compile`]).
-fn ascii_classes(pattern: &str) -> Cow<'_, str> {
-    if !pattern.contains('\\') {
-        return Cow::Borrowed(pattern);
-    }
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some('w') => out.push_str("[0-9A-Za-z_]"),
-            Some('W') => out.push_str("[^0-9A-Za-z_]"),
-            Some('d') => out.push_str("[0-9]"),
-            Some('D') => out.push_str("[^0-9]"),
-            Some('s') => out.push_str(r"[\t\n\f\r ]"),
-            Some('S') => out.push_str(r"[^\t\n\f\r ]"),
-            Some('b') => out.push_str(r"(?-u:\b)"),
-            Some('B') => out.push_str(r"(?-u:\B)"),
-            Some(n) => {
-                out.push('\\');
-                out.push(n);
-            }
-            None => out.push('\\'),
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// `pattern` with Go's quoted literals `\Q...\E` (to the end when `\E` is missing), which the
-/// crate does not know, written as escaped text.
-fn quoted_literals(pattern: &str) -> Cow<'_, str> {
-    if !pattern.contains("\\Q") {
-        return Cow::Borrowed(pattern);
-    }
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut rest = pattern;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let escape = &rest[at..];
-        if let Some(quoted) = escape.strip_prefix("\\Q") {
-            let (literal, after) = quoted.split_once("\\E").unwrap_or((quoted, ""));
-            out.push_str(&regex_syntax::escape(literal));
-            rest = after;
-        } else {
-            // Any other escape is two characters, kept (`\\Q` is a backslash, then `Q`).
-            let len = escape.chars().take(2).map(char::len_utf8).sum();
-            out.push_str(&escape[..len]);
-            rest = &escape[len..];
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
-}
 
 /// The budget of a compiled regular expression's size, in bytes.
 pub const DEFAULT_MAX_REGEX_BYTES: usize = 64 << 20;
@@ -68,9 +11,9 @@ pub const DEFAULT_MAX_REGEX_BYTES: usize = 64 << 20;
 /// The variable that raises [`DEFAULT_MAX_REGEX_BYTES`].
 pub const MAX_REGEX_BYTES_VAR: &str = "SCHEMAC_MAX_REGEX_BYTES";
 
-/// `pattern` compiled with Go's meaning of `\w`, `\d`, `\s` and `\b` (ASCII) and its quoted
-/// literals (`\Q.*\E`); a syntax error
-/// is the crate's. Go nests groups deeper than the crate's default (see [`go_error`] for Go's
+/// `pattern` compiled with Go's meaning of its escapes and classes ([`syntax`]: `\w`, `\d`,
+/// `\s` and `\b` are ASCII, `\Q.*\E` quotes); a syntax error is the crate's, or Go's for an
+/// escape Go refuses. Go nests groups deeper than the crate's default (see [`go_error`] for Go's
 /// bound), and compiles classes such as `\pL` to one instruction where the crate builds an
 /// automaton of some kilobytes (`\pL{1000}`, which ytt takes, is 20 MB): the compiled size has
 /// a budget of its own, [`DEFAULT_MAX_REGEX_BYTES`] (`SCHEMAC_MAX_REGEX_BYTES`).
@@ -79,7 +22,8 @@ pub fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_MAX_REGEX_BYTES);
-    regex::RegexBuilder::new(&ascii_classes(&quoted_literals(pattern)))
+    let go = syntax::go_syntax(pattern).map_err(|(_, e)| regex::Error::Syntax(e))?;
+    regex::RegexBuilder::new(&go)
         .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
         .size_limit(max)
         .build()
@@ -94,9 +38,19 @@ pub fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
 /// Go's syntax error for `pattern`, for the rules of Go's RE2 parser the crate does not share:
 /// a repeat count above 1000 (`x{1001}`), nested `{n}` repeats whose counts multiply past
 /// 1000 (`(a{10}){200}`), a repetition operator applied to another (`a**`, `a+{2}`, `a*??`),
-/// and a parse tree higher than 1000 (`expression nests too deeply`). `None` when the crate
+/// a parse tree higher than 1000 (`expression nests too deeply`), and the escapes Go refuses
+/// ([`syntax`]: `\u00e9`, `\b` in a class, `\p{Letter}`). `None` when the crate
 /// cannot parse the pattern either (its error is mapped to Go's words elsewhere).
 pub fn go_error(pattern: &str) -> Option<String> {
+    match syntax::go_syntax(pattern) {
+        // Go reads the text in order: an error of the part before comes first.
+        Err((at, e)) => Some(structure_error(&pattern[..at]).unwrap_or(e)),
+        Ok(_) => structure_error(pattern),
+    }
+}
+
+/// [`go_error`]'s checks of the parse tree.
+fn structure_error(pattern: &str) -> Option<String> {
     use regex_syntax::ast::parse::ParserBuilder;
     let ast = ParserBuilder::new()
         .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))

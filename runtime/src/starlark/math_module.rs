@@ -2,6 +2,7 @@
 //! arguments (see [`Arity`]) and its error words. Every call marks the run as one that used the
 //! module (ytt then warns on stderr), even a call that fails.
 
+use super::{go_exp, go_hyperbolic, go_trig};
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::starlark_module;
@@ -140,7 +141,7 @@ fn split_exponent(x: f64) -> (f64, i32) {
 
 /// The natural logarithm by fdlibm's method, which Go's `math.Log` follows (the C library's
 /// `log` rounds some results the other way: `log(7) / log(3)`).
-fn ln(x: f64) -> f64 {
+pub(super) fn ln(x: f64) -> f64 {
     const LN2_HI: u64 = 0x3fe6_2e42_fee0_0000;
     const LN2_LO: u64 = 0x3dea_39ef_3579_3c76;
     const L: [u64; 7] = [
@@ -246,7 +247,7 @@ fn gamma(x: f64) -> f64 {
         if z > 0.5 {
             z = q - (p + 1.0);
         }
-        z = q * (std::f64::consts::PI * z).sin();
+        z = q * go_trig::sin(std::f64::consts::PI * z);
         if z == 0.0 {
             return sign * f64::INFINITY;
         }
@@ -311,13 +312,13 @@ fn stirling(x: f64) -> (f64, f64) {
     }
     let w = 1.0 / x;
     let w = 1.0 + w * S.iter().fold(0.0, |acc, c| acc * w + c);
-    let mut y1 = x.exp();
+    let mut y1 = go_exp::exp(x);
     let mut y2 = 1.0;
     if x > MAX_STIRLING {
-        let v = x.powf(0.5 * x - 0.25);
+        let v = go_exp::pow(x, 0.5 * x - 0.25);
         (y1, y2) = (v, v / y1);
     } else {
-        y1 = x.powf(x - 0.5) / y1;
+        y1 = go_exp::pow(x, x - 0.5) / y1;
     }
     (y1, SQRT_TWO_PI * w * y2)
 }
@@ -413,13 +414,15 @@ pub(super) fn math_members(builder: &mut GlobalsBuilder) {
     builder.set("e", std::f64::consts::E);
     rounding_members(builder);
     float_functions!(builder;
-        unary: round = f64::round, fabs = f64::abs, sqrt = f64::sqrt, exp = f64::exp,
-            sin = f64::sin, cos = f64::cos, tan = f64::tan, asin = f64::asin, acos = f64::acos,
-            atan = f64::atan, sinh = f64::sinh, cosh = f64::cosh, tanh = f64::tanh,
-            asinh = f64::asinh, acosh = f64::acosh, atanh = f64::atanh,
+        unary: round = f64::round, fabs = f64::abs, sqrt = f64::sqrt, exp = go_exp::exp,
+            sin = go_trig::sin, cos = go_trig::cos, tan = go_trig::tan, asin = go_trig::asin,
+            acos = go_trig::acos, atan = go_trig::atan, sinh = go_exp::sinh, cosh = go_exp::cosh,
+            tanh = go_exp::tanh,
+            asinh = go_hyperbolic::asinh, acosh = go_hyperbolic::acosh,
+            atanh = go_hyperbolic::atanh,
             degrees = |x| x * 180.0 / PI, radians = |x| x * PI / 180.0, gamma = gamma;
         // starlark-go names `mod` `round` in its errors.
-        binary: pow = "pow", f64::powf, atan2 = "atan2", f64::atan2,
+        binary: pow = "pow", go_exp::pow, atan2 = "atan2", go_trig::atan2,
             copysign = "copysign", f64::copysign, hypot = "hypot", hypot,
             remainder = "remainder", remainder, r#mod = "round", |x, y| x % y
     );

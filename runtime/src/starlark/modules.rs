@@ -264,7 +264,17 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
         return Ok(Value::new_none());
     };
     let tree = crate::template::tree::Tree::from_raw(doc, None);
-    Ok(plain(&tree.value.to_value(), heap, what == "json"))
+    let value = crate::value::Node::new(tree.value.to_value(), Default::default());
+    if what == "yaml" {
+        // ytt keeps such a map, then panics converting it (`Unexpected duplicate key`).
+        if let Some((first, _)) = value.first_repeated_key() {
+            anyhow::bail!(
+                "yaml.decode: map key '{}' is given twice (ytt fails with a Go panic here)",
+                first.key.go_percent_s()
+            );
+        }
+    }
+    Ok(plain(&value.value, heap, what == "json"))
 }
 
 /// A decoded value as Starlark dicts and lists; `json` sorts map keys and makes numbers floats.

@@ -95,8 +95,7 @@ pub(crate) fn go_float_text(f: f64, fixed: std::ops::Range<i32>, exp_width: usiz
     if f == 0.0 {
         return format!("{sign}0");
     }
-    // Rust's `{:e}` also writes the shortest digits, as `1.2345e8`.
-    let sci = format!("{:e}", f.abs());
+    let sci = shortest_scientific(f.abs());
     let (mantissa, exp) = split_exponent(&sci);
     if !fixed.contains(&exp) {
         return format!("{sign}{}", go_exponent(mantissa, exp, exp_width));
@@ -116,6 +115,22 @@ pub(crate) fn go_float_text(f: f64, fixed: std::ops::Range<i32>, exp_width: usiz
     } else {
         let (int, frac) = digits.split_at(point as usize);
         format!("{sign}{int}.{frac}")
+    }
+}
+
+/// The shortest digits that read back as the finite `a`, in Rust's `{:e}` form (`1.2345e8`).
+/// Where two such are equally near (`a` is halfway between them), Go takes the even digit and
+/// Rust's `{:e}` the larger: the digits are then `a` rounded exactly to as many, half to even
+/// as Rust's exact formatting rounds (`775980573185096.25` is `7.759805731850962e14`).
+fn shortest_scientific(a: f64) -> String {
+    let sci = format!("{a:e}");
+    let mantissa = sci.split('e').next().unwrap_or_default();
+    let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
+    let exact = format!("{a:.*e}", digits.saturating_sub(1));
+    if exact.parse::<f64>() == Ok(a) {
+        exact
+    } else {
+        sci
     }
 }
 

@@ -1,0 +1,340 @@
+//! Go's RE2 syntax where the `regex` crate reads the same text otherwise: escapes and the
+//! characters of a class. Go's Perl classes `\w`, `\d`, `\s` and the boundary `\b` are
+//! ASCII-only (the crate's are Unicode: `\w` matches `é`); `\Q...\E` quotes text (unknown to
+//! the crate); `\0`, `\12` are octal escapes and `\<`, `\>` the characters `<`, `>` (the crate
+//! refuses the first and takes the others for word boundaries); inside a class `[`, `&&`, `~~`
+//! are characters (the crate's nested classes and set operations), and so is a `{` that does
+//! not start a counted repetition (`a{`, `a{,2}`, `a{01}`). Go refuses escapes the crate
+//! takes (`\u00e9`, `\U`, `\b` in a class, `\p{Letter}`): its error is given in its words.
+
+use std::borrow::Cow;
+
+/// `pattern` written for the crate with Go's meaning, or Go's error (without the
+/// `error parsing regexp: ` before it) for the first escape or class name Go refuses, with
+/// its offset.
+pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> {
+    if !pattern.contains(['\\', '[', '{']) {
+        return Ok(Cow::Borrowed(pattern));
+    }
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut in_class = false;
+    // Whether something before can take a repetition (not the start, `(` or `|`).
+    let mut operand = false;
+    let mut i = 0;
+    while let Some(c) = pattern[i..].chars().next() {
+        let rest = &pattern[i..];
+        if c == '\\' {
+            let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
+            out.push_str(&text);
+            i += len;
+            operand = true;
+            continue;
+        }
+        if c == '{' && !in_class {
+            // Go's counted repetition, or else the character `{` (`a{`, `a{,2}`, `a{01}`).
+            match repeat_len(rest) {
+                Some(len) if !operand => {
+                    let e = format!(
+                        "missing argument to repetition operator: `{}`",
+                        &rest[..len]
+                    );
+                    return Err((i, e));
+                }
+                Some(len) => out.push_str(&rest[..len]),
+                None => out.push_str(r"\{"),
+            }
+            i += repeat_len(rest).unwrap_or(1);
+            continue;
+        }
+        i += c.len_utf8();
+        if !in_class {
+            operand = !matches!(c, '(' | '|');
+            out.push(c);
+            if c == '[' {
+                in_class = true;
+                // A `]` first (after a `^`) is a character of the class.
+                if pattern[i..].starts_with('^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if pattern[i..].starts_with(']') {
+                    out.push_str(r"\]");
+                    i += 1;
+                }
+            }
+            continue;
+        }
+        match c {
+            ']' => in_class = false,
+            '[' if rest.starts_with("[:") && rest[2..].contains(":]") => {
+                // A class name (`[:alpha:]`, `[:^digit:]`), as the crate reads it too.
+                let len = rest[2..].find(":]").unwrap_or(0) + 4;
+                let name = &rest[2..len - 2];
+                if !POSIX_CLASSES.contains(&name.strip_prefix('^').unwrap_or(name)) {
+                    let e = format!("invalid character class range: `{}`", &rest[..len]);
+                    return Err((i - 1, e));
+                }
+                out.push_str(&rest[..len]);
+                i += len - 1;
+                continue;
+            }
+            '[' | '&' | '~' => out.push('\\'),
+            _ => {}
+        }
+        out.push(c);
+    }
+    Ok(Cow::Owned(out))
+}
+
+/// The length of the counted repetition at the start of `s` (`{2}`, `{2,}`, `{2,5}`; no
+/// leading zeros), or `None` when Go reads a `{` there.
+fn repeat_len(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let number = |from: usize| {
+        let n = b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+        (n > 0 && !(n > 1 && b[from] == b'0')).then_some(from + n)
+    };
+    let mut end = number(1)?;
+    if b.get(end) == Some(&b',') {
+        end += 1;
+        if b.get(end) != Some(&b'}') {
+            end = number(end)?;
+        }
+    }
+    (b.get(end) == Some(&b'}')).then_some(end + 1)
+}
+
+/// The names of Go's POSIX classes (`[[:alpha:]]`).
+const POSIX_CLASSES: [&str; 14] = [
+    "alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct",
+    "space", "upper", "word", "xdigit",
+];
+
+/// The escape at the start of `s` (`\` and what follows) written for the crate, and its
+/// length in `s`.
+fn escape(s: &str, in_class: bool) -> Result<(Cow<'_, str>, usize), String> {
+    let Some(c) = s[1..].chars().next() else {
+        return Err("trailing backslash at end of expression: ``".into());
+    };
+    let len = 1 + c.len_utf8();
+    let kept = Ok((Cow::Borrowed(&s[..len]), len));
+    let text = |t: &'static str| Ok((Cow::Borrowed(t), len));
+    match c {
+        'w' => text("[0-9A-Za-z_]"),
+        'W' => text("[^0-9A-Za-z_]"),
+        'd' => text("[0-9]"),
+        'D' => text("[^0-9]"),
+        's' => text(r"[\t\n\f\r ]"),
+        'S' => text(r"[^\t\n\f\r ]"),
+        'p' | 'P' => unicode_class(s),
+        'b' if !in_class => text(r"(?-u:\b)"),
+        'B' if !in_class => text(r"(?-u:\B)"),
+        'A' | 'z' if !in_class => kept,
+        'Q' if !in_class => {
+            let body = &s[len..];
+            let (literal, len) = match body.find(r"\E") {
+                Some(end) => (&body[..end], len + end + 2),
+                None => (body, s.len()),
+            };
+            Ok((Cow::Owned(regex_syntax::escape(literal)), len))
+        }
+        '0'..='7' => octal(s),
+        'x' => hex(s),
+        'a' | 'f' | 'n' | 'r' | 't' | 'v' => kept,
+        '<' | '>' => Ok((Cow::Borrowed(&s[1..len]), len)),
+        c if c.is_ascii() && !c.is_ascii_alphanumeric() => kept,
+        _ => Err(invalid_escape(&s[..len])),
+    }
+}
+
+fn invalid_escape(text: &str) -> String {
+    format!("invalid escape sequence: `{text}`")
+}
+
+/// An octal escape: `\0` and up to two more octal digits, or `\1`...`\7` followed by at least
+/// one (a lone `\1` is a back-reference, which Go refuses).
+fn octal(s: &str) -> Result<(Cow<'_, str>, usize), String> {
+    let digits = s[1..]
+        .bytes()
+        .take(3)
+        .take_while(|b| (b'0'..=b'7').contains(b))
+        .count();
+    if digits == 1 && s.as_bytes()[1] != b'0' {
+        return Err(invalid_escape(&s[..2]));
+    }
+    let value = s[1..1 + digits]
+        .bytes()
+        .fold(0u32, |v, b| v * 8 + u32::from(b - b'0'));
+    Ok((Cow::Owned(format!(r"\x{{{value:x}}}")), 1 + digits))
+}
+
+/// A hexadecimal escape: `\x` and two hex digits, or any number of them in braces up to
+/// U+10FFFF; Go quotes what it read up to the fault.
+fn hex(s: &str) -> Result<(Cow<'_, str>, usize), String> {
+    let mut chars = s.char_indices().skip(2);
+    let fault = |end: Option<(usize, char)>| {
+        let len = end.map_or(s.len(), |(at, c)| at + c.len_utf8());
+        Err(invalid_escape(&s[..len]))
+    };
+    match chars.next() {
+        Some((_, '{')) => {
+            let mut value = 0u32;
+            let mut digits = 0;
+            loop {
+                let next = chars.next();
+                match next {
+                    Some((at, '}')) if digits > 0 => {
+                        return Ok((Cow::Borrowed(&s[..at + 1]), at + 1));
+                    }
+                    Some((_, c)) if c.is_ascii_hexdigit() => {
+                        value = value * 16 + c.to_digit(16).unwrap_or(0);
+                        digits += 1;
+                        if value > char::MAX as u32 {
+                            return fault(next);
+                        }
+                    }
+                    _ => return fault(next),
+                }
+            }
+        }
+        first => {
+            let second = chars.next();
+            match (first, second) {
+                (Some((_, a)), Some((_, b))) if a.is_ascii_hexdigit() && b.is_ascii_hexdigit() => {
+                    Ok((Cow::Borrowed(&s[..4]), 4))
+                }
+                _ => fault(second.or(first)),
+            }
+        }
+    }
+}
+
+/// `\pX`, `\p{Name}`, `\PX`, `\P{Name}` (a `^` first in the braces negates), with a name
+/// that Go knows: `Any`, a general category (`L`, `Lu`) or a script (`Greek`, `Old_Italic`),
+/// spelled exactly (the crate also takes `Letter`, `greek`, `Grek`).
+fn unicode_class(s: &str) -> Result<(Cow<'_, str>, usize), String> {
+    let invalid = |seq: &str| format!("invalid character class range: `{seq}`");
+    let (len, name) = match s[2..].chars().next() {
+        Some('{') => match s.find('}') {
+            Some(end) => (end + 1, &s[3..end]),
+            None => return Err(invalid(s)),
+        },
+        Some(c) => (2 + c.len_utf8(), &s[2..2 + c.len_utf8()]),
+        None => (2, ""),
+    };
+    let (negated, name) = match name.strip_prefix('^') {
+        Some(name) => (true, name),
+        None => (false, name),
+    };
+    if !go_class_name(name) {
+        return Err(invalid(&s[..len]));
+    }
+    let upper = (s.as_bytes()[1] == b'P') != negated;
+    if name == "Cs" {
+        // Surrogates, which no UTF-8 text holds (the crate has no such class).
+        let class = if upper {
+            r"[\x{0}-\x{10FFFF}]"
+        } else {
+            r"[^\x{0}-\x{10FFFF}]"
+        };
+        return Ok((Cow::Borrowed(class), len));
+    }
+    let p = if upper { 'P' } else { 'p' };
+    Ok((Cow::Owned(format!("\\{p}{{{name}}}")), len))
+}
+
+/// Go's `unicode.Categories`.
+const GO_CATEGORIES: [&str; 36] = [
+    "C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me", "Mn", "N",
+    "Nd", "Nl", "No", "P", "Pc", "Pd", "Pe", "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So",
+    "Z", "Zl", "Zp", "Zs",
+];
+
+/// Whether Go's `unicode` tables hold `name`: `Any`, a category, or a script by its long name,
+/// each word capitalised (`Old_Italic`, `SignWriting`): the crate's scripts, spelled so.
+fn go_class_name(name: &str) -> bool {
+    if name == "Any" || GO_CATEGORIES.contains(&name) {
+        return true;
+    }
+    let spelled = !name.is_empty()
+        && name.split('_').all(|word| {
+            word.starts_with(|c: char| c.is_ascii_uppercase())
+                && word.chars().all(|c| c.is_ascii_alphabetic())
+        });
+    // A four-letter name is a script's short alias (`Grek`), which Go does not take; the
+    // scripts with a four-letter name are their own alias.
+    let alias =
+        name.len() == 4 && !["Thai", "Lisu", "Modi", "Cham", "Miao", "Toto"].contains(&name);
+    spelled
+        && !alias
+        && regex_syntax::Parser::new()
+            .parse(&format!(r"\p{{sc={name}}}"))
+            .is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_syntax;
+
+    fn error(p: &str) -> String {
+        go_syntax(p).unwrap_err().1
+    }
+
+    #[test]
+    fn escapes_go_refuses_in_its_words() {
+        assert_eq!(error(r"\u00e9"), r"invalid escape sequence: `\u`");
+        assert_eq!(error(r"[\b]"), r"invalid escape sequence: `\b`");
+        assert_eq!(error(r"a\xb"), r"invalid escape sequence: `\xb`");
+        assert_eq!(error(r"[\x]"), r"invalid escape sequence: `\x]`");
+        assert_eq!(
+            error(r"\x{110000}"),
+            r"invalid escape sequence: `\x{110000`"
+        );
+        assert_eq!(error(r"\x{}"), r"invalid escape sequence: `\x{}`");
+        assert_eq!(error(r"\1"), r"invalid escape sequence: `\1`");
+        assert_eq!(error(r"\é"), r"invalid escape sequence: `\é`");
+        assert_eq!(error(r"a\"), "trailing backslash at end of expression: ``");
+        assert_eq!(
+            error(r"\p{Letter}"),
+            r"invalid character class range: `\p{Letter}`"
+        );
+        assert_eq!(
+            error(r"\p{Grek}"),
+            r"invalid character class range: `\p{Grek}`"
+        );
+        assert_eq!(
+            error(r"[\p{Greek]"),
+            r"invalid character class range: `\p{Greek]`"
+        );
+        assert_eq!(error(r"\p"), r"invalid character class range: `\p`");
+        assert_eq!(
+            error(r"a[[:foo:]]"),
+            "invalid character class range: `[:foo:]`"
+        );
+        assert_eq!(go_syntax(r"a[[:foo:]]").unwrap_err().0, 2);
+        assert_eq!(
+            error("{2}"),
+            "missing argument to repetition operator: `{2}`"
+        );
+        assert_eq!(
+            error("a|{2,}"),
+            "missing argument to repetition operator: `{2,}`"
+        );
+    }
+
+    #[test]
+    fn go_meanings_written_for_the_crate() {
+        assert_eq!(go_syntax(r"\0\12\177").unwrap(), r"\x{0}\x{a}\x{7f}");
+        assert_eq!(go_syntax(r"\<[\>]").unwrap(), "<[>]");
+        assert_eq!(go_syntax(r"[a&&b~~[c]").unwrap(), r"[a\&\&b\~\~\[c]");
+        assert_eq!(go_syntax(r"[]a][^]b]").unwrap(), r"[\]a][^\]b]");
+        assert_eq!(go_syntax(r"[[:alpha:]]").unwrap(), "[[:alpha:]]");
+        assert_eq!(go_syntax(r"\p{^Greek}\PL").unwrap(), r"\P{Greek}\P{L}");
+        assert_eq!(go_syntax(r"\Q[\u\E").unwrap(), r"\[\\u");
+        assert_eq!(
+            go_syntax("a{,2}b{2}c{01}d{").unwrap(),
+            r"a\{,2}b{2}c\{01}d\{"
+        );
+        assert!(go_syntax(r"\p{Old_Italic}\p{Nko}\p{Thai}\p{Any}").is_ok());
+    }
+}
