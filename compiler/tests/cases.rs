@@ -4,7 +4,8 @@
 //! `tests/xfail-cases.txt` (with a reason) must still differ. A case with an `unreadable` file
 //! runs with the paths it lists made unreadable, as a user other than root when the tests run
 //! as root (skipped with a message when that cannot be done). A case's `stdin` file is its
-//! standard input.
+//! standard input. A case with a `cpu` file (`avx2 fma`) is skipped with a message on a
+//! processor without those features (see [`missing_cpu_features`]).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -144,6 +145,36 @@ fn cannot_drop_root(case: &Path) -> Option<String> {
     }
 }
 
+/// Why `case` cannot run here, if it cannot: its `cpu` file names the processor features
+/// ytt's recorded answer depended on (`@ytt:math`'s `exp` fuses multiply-adds on a processor
+/// with `avx2` and `fma`, as Go chooses at run time, and schemac follows it), and this
+/// processor lacks one.
+fn missing_cpu_features(case: &Path) -> Option<String> {
+    let wanted = std::fs::read_to_string(case.join("cpu")).ok()?;
+    let has = |feature: &str| -> bool {
+        #[cfg(target_arch = "x86_64")]
+        {
+            match feature {
+                "avx2" => std::arch::is_x86_feature_detected!("avx2"),
+                "fma" => std::arch::is_x86_feature_detected!("fma"),
+                _ => false,
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = feature;
+            false
+        }
+    };
+    let missing: Vec<&str> = wanted.split_whitespace().filter(|f| !has(f)).collect();
+    (!missing.is_empty()).then(|| {
+        format!(
+            "ytt's recorded answer needs processor features this one lacks: {}",
+            missing.join(" ")
+        )
+    })
+}
+
 /// The paths of a case's `unreadable` file without permissions while it lives; they get the
 /// usual ones back (0644 for a file, 0755 for a directory) when it is dropped.
 struct Unreadable(Vec<PathBuf>);
@@ -187,7 +218,7 @@ fn own_corpus_agrees_with_recorded_ytt() {
             .unwrap()
             .to_string_lossy()
             .to_string();
-        if let Some(reason) = cannot_drop_root(&case) {
+        if let Some(reason) = cannot_drop_root(&case).or_else(|| missing_cpu_features(&case)) {
             eprintln!("{id}: skipped: {reason}");
             continue;
         }
