@@ -80,6 +80,10 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
     }
     let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
     let ast = AstModule::parse(&raw.name, source, &dialect()).ok()?;
+    // Past a budget of the compiler, the interpreter's error is the template's.
+    if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
+        return None;
+    }
     let template_line = |generated: usize| program.line_map.get(generated).copied();
 
     let mut globals: HashSet<&str> = HashSet::new();
