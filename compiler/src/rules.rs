@@ -199,7 +199,7 @@ fn validation<'s>(
     };
     let args = program
         .module_index(&v.pos.file)
-        .and_then(|m| Some((m, program.validation_args(m, v.pos.line)?)));
+        .and_then(|m| Some((m, t.validation_args(m, v.pos.line)?)));
     let Some((module, args)) = args else {
         for (i, _) in &functions {
             fall(

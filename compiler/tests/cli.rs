@@ -730,21 +730,32 @@ fn schemas_too_large_for_generated_code_are_refused_with_their_position() {
 fn escapes_of_apostrophes_read_again_past_the_budget_are_an_error() {
     // go-yaml reads `\'` in a double-quoted scalar as `'`; schemac's YAML readers refuse it,
     // and the reader finds those scalars by reading the text again where a first guess was
-    // wrong: here each `'C:\'` after the unclosed `"` in the block scalar.
+    // wrong. After the unclosed `"` in a block scalar, each `'C:\'` was such a reading; the
+    // guesses after a wrong one are now made again, so these 40 take two.
     let mut values = String::from("#@data/values\n---\nz: &a [1]\nm:\n  note: |\n    \"open\n");
     for i in 0..40 {
         values.push_str(&format!("  k{i}: 'C:\\'\n"));
+    }
+    values.push_str("  it: \"it\\'s\"\n");
+    let budget = [("SCHEMAC_MAX_REREAD_BYTES", "10000")];
+    let files = [("values.yml", values.as_str())];
+    let (rc, stdout, stderr) = check_files("reread", &files, &budget);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.contains("  k39: C:\\\n  it: it's\n"), "{stdout}");
+    // A `"` left open in each of 40 block scalars makes each guess wrong again.
+    let mut values = String::from("#@data/values\n---\nz: &a [1]\nm:\n");
+    for i in 0..40 {
+        values.push_str(&format!("  n{i}: |\n    \"open\n  k{i}: 'C:\\'\n"));
     }
     values.push_str("  it: \"it\\'s\"\n");
     let files = [("values.yml", values.as_str())];
     let (rc, stdout, stderr) = check_files("reread", &files, &[]);
     assert_eq!(rc, Some(0), "{stderr}");
     assert!(stdout.contains("  k39: C:\\\n  it: it's\n"), "{stdout}");
-    let budget = [("SCHEMAC_MAX_REREAD_BYTES", "10000")];
     let (rc, _, stderr) = check_files("reread", &files, &budget);
     assert_eq!(rc, Some(1), "{stderr}");
     assert!(
-        stderr.contains("Unmarshaling YAML template 'values.yml': yaml: line 24: the escape \\' in double-quoted scalars: reading the text again passed 10000 bytes (raise the budget with SCHEMAC_MAX_REREAD_BYTES)"),
+        stderr.contains("Unmarshaling YAML template 'values.yml': yaml: line 28: the escape \\' in double-quoted scalars: reading the text again passed 10000 bytes (raise the budget with SCHEMAC_MAX_REREAD_BYTES)"),
         "{stderr}"
     );
 }

@@ -55,7 +55,9 @@ pub use callee::UNIVERSAL;
 pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, try_go_repr};
 pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};
-pub use nesting::{DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN};
+pub use nesting::{
+    DEFAULT_MAX_BOOL_OPERATORS, DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
+};
 use wording::{between, go_wording};
 
 fn dialect() -> Dialect {
@@ -83,6 +85,16 @@ fn globals() -> &'static Globals {
         .with(budget::sized_builtins)
         .build()
     })
+}
+
+/// The first of the compiler's budgets ([`nesting`]: functions nested, method calls chained,
+/// `and` and `or` chained) that the program `ast` passes: where, and the budget's message.
+/// Checked before a program is compiled, and where rule code is read without the interpreter
+/// (`schemac check` evaluates such a template later, when an error would be lost).
+pub fn compile_budget_exceeded(ast: &AstModule) -> Option<(starlark::codemap::Span, String)> {
+    nesting::too_deep(ast)
+        .or_else(|| nesting::chain_too_long(ast))
+        .or_else(|| nesting::bool_operators_too_many(ast))
 }
 
 /// A program's source with its literals made to read as starlark-go reads them (see
@@ -611,8 +623,7 @@ fn run_unguarded(
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
     let mut ast = parse(source.clone())?;
-    if let Some((span, message)) = nesting::too_deep(&ast).or_else(|| nesting::chain_too_long(&ast))
-    {
+    if let Some((span, message)) = compile_budget_exceeded(&ast) {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         let line = program.line_map.get(gen_line).copied();
         return Err(TemplateError::compile(name, line, message));

@@ -173,13 +173,6 @@ impl Program {
         self.bindings[module].contains_key(name)
     }
 
-    pub fn def(&self, r: &DefRef) -> Option<&Def> {
-        top_level(self.modules[r.module].ast.statement()).find_map(|s| match &s.node {
-            StmtP::Def(d) if d.name.ident == r.name => Some(d),
-            _ => None,
-        })
-    }
-
     /// `file:line` of a piece of a module's program, as the template's author sees it.
     pub fn locate(&self, module: usize, span: starlark_syntax::codemap::Span) -> String {
         let m = &self.modules[module];
@@ -195,20 +188,51 @@ impl Program {
         self.modules.iter().position(|m| m.name == name)
     }
 
-    /// The arguments of the `#@schema/validation` annotation on `line` of `module`.
-    pub fn validation_args(&self, module: usize, line: u32) -> Option<&CallArgs> {
-        let mut found = None;
-        visit_exprs(self.modules[module].ast.statement(), &mut |e| {
-            if found.is_none() {
-                found = annotation_args(e, line);
+    /// The `#@schema/validation` arguments and the top-level `def`s of every module, found in
+    /// one walk of each (looked up once per annotation and per call, they were found by a
+    /// walk each: 5,000 annotations took 11 s).
+    pub fn index(&self) -> Index<'_> {
+        let mut index = Index {
+            validations: HashMap::new(),
+            defs: HashMap::new(),
+        };
+        for (m, module) in self.modules.iter().enumerate() {
+            visit_exprs(module.ast.statement(), &mut |e| {
+                if let Some((line, args)) = annotation_args(e) {
+                    index.validations.entry((m, line)).or_insert(args);
+                }
+            });
+            for stmt in top_level(module.ast.statement()) {
+                if let StmtP::Def(d) = &stmt.node {
+                    index.defs.entry((m, d.name.ident.as_str())).or_insert(d);
+                }
             }
-        });
-        found
+        }
+        index
     }
 }
 
-/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → ARGS.
-fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
+/// What [`Program::index`] finds.
+pub struct Index<'p> {
+    /// The arguments of the first `#@schema/validation` annotation on each line of a module.
+    validations: HashMap<(usize, u32), &'p CallArgs>,
+    /// The first top-level `def` of each name in a module.
+    defs: HashMap<(usize, &'p str), &'p Def>,
+}
+
+impl<'p> Index<'p> {
+    /// The arguments of the `#@schema/validation` annotation on `line` of `module`.
+    pub fn validation_args(&self, module: usize, line: u32) -> Option<&'p CallArgs> {
+        self.validations.get(&(module, line)).copied()
+    }
+
+    pub fn def(&self, r: &DefRef) -> Option<&'p Def> {
+        self.defs.get(&(r.module, r.name.as_str())).copied()
+    }
+}
+
+/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → LINE and ARGS.
+fn annotation_args(e: &AstExpr) -> Option<(u32, &CallArgs)> {
     let ExprP::Call(f, args) = &e.node else {
         return None;
     };
@@ -227,18 +251,21 @@ fn annotation_args(e: &AstExpr, line: u32) -> Option<&CallArgs> {
     };
     use starlark_syntax::lexer::TokenInt;
     use starlark_syntax::syntax::ast::AstLiteral;
-    match (literal(0)?, literal(1)?) {
-        (AstLiteral::String(s), AstLiteral::Int(n))
-            if s.node == "schema/validation"
-                && matches!(n.node, TokenInt::I32(l) if l as i64 == line as i64) => {}
+    let line = match (literal(0)?, literal(1)?) {
+        (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" => {
+            match n.node {
+                TokenInt::I32(l) => u32::try_from(l).ok()?,
+                _ => return None,
+            }
+        }
         _ => return None,
-    }
+    };
     let ArgumentP::Positional(pack) = &args.args[2].node else {
         return None;
     };
     match &pack.node {
         ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if id.node.ident == "__ytt_pack") => {
-            Some(inner)
+            Some((line, inner))
         }
         _ => None,
     }

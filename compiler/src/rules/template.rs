@@ -49,6 +49,10 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
     }
     let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
     let ast = AstModule::parse(&raw.name, source, &dialect()).ok()?;
+    // Past a budget of the compiler, the interpreter's error is the template's.
+    if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
+        return None;
+    }
     let template_line = |generated: usize| program.line_map.get(generated).copied();
 
     let mut globals: HashSet<&str> = HashSet::new();
@@ -70,6 +74,12 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
         }
     }
     let mut code = RuleCode::default();
+    // The first comment on `line` (`comments` are in line order; a search, since a file may
+    // hold thousands of `def`s).
+    let comment_on = |line: u32| {
+        let at = comments.partition_point(|c| c.line < line);
+        comments.get(at).filter(|c| c.line == line)
+    };
     for (def, stmt) in defs {
         let params = params(&def.params)?;
         if def.return_type.is_some() {
@@ -97,18 +107,18 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
         };
         let last = template_line(end_line)?;
         // The `def` line, then its body; the block's `#@ end`s follow its last line.
-        let def_line = comments.iter().find(|c| c.line == first)?;
+        let def_line = comment_on(first)?;
         if !def_line.text.trim_start().starts_with("def ") {
             return None;
         }
         // The compiler ends a `def` with a `return` on the line of its `#@ end`.
-        let end = comments.iter().find(|c| c.line == last)?;
+        let end = comment_on(last)?;
         if end.text.trim() != "end" {
             return None;
         }
         let end = end.line;
         code.blocks.push((first, end));
-        code.defs.push((def.name.ident.clone(), end));
+        code.defs.insert(def.name.ident.clone(), end);
     }
     let mut ok = true;
     visit_exprs(ast.statement(), &mut |e| {
@@ -122,6 +132,8 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
             });
         }
     });
+    // In the order of the file, for `RuleCode`'s search.
+    code.blocks.sort_unstable();
     ok.then_some(code)
 }
 
@@ -197,6 +209,7 @@ fn all_comments(raw: &RawFile) -> Vec<&Comment> {
 mod tests {
     use super::*;
     use schemac_runtime::yaml::parse::parse_file;
+    use std::collections::HashMap;
 
     fn code(src: &str) -> Option<RuleCode> {
         rule_code(&parse_file("schema.yml", src, false).unwrap())
@@ -207,6 +220,6 @@ mod tests {
         let src = "#@ def valid_host(h):\n#@   return h.endswith(\".example.com\") and len(h) < 64\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"lower\", lambda n: n == n.lower())\nname: \"\"\n#@schema/validation (\"host\", valid_host)\nhost: x\n";
         let c = code(src).expect("rule code");
         assert_eq!(c.blocks, vec![(1, 3)]);
-        assert_eq!(c.defs, vec![("valid_host".to_string(), 3)]);
+        assert_eq!(c.defs, HashMap::from([("valid_host".to_string(), 3)]));
     }
 }

@@ -20,7 +20,7 @@ use schemac_runtime::schema::{Kind, Type};
 
 pub use super::stype::SType;
 
-use super::source::{DefRef, Global, Program};
+use super::source::{CallArgs, DefRef, Global, Index, Program};
 
 mod format;
 
@@ -75,6 +75,7 @@ impl<'s> Env<'s> {
 /// Translates a schema's rule functions into the functions of an IR program.
 pub struct Translator<'p, 's> {
     program: &'p Program,
+    index: Index<'p>,
     root: &'s Type,
     /// The IR functions made so far (entries and the `def`s they call), indexed by
     /// [`Expr::Call`].
@@ -102,12 +103,18 @@ impl<'p, 's> Translator<'p, 's> {
     pub fn new(program: &'p Program, root: &'s Type) -> Self {
         Translator {
             program,
+            index: program.index(),
             root,
             functions: Vec::new(),
             defs: HashMap::new(),
             in_progress: HashSet::new(),
             arithmetic: 0,
         }
+    }
+
+    /// The arguments of the `#@schema/validation` annotation on `line` of `module`.
+    pub fn validation_args(&self, module: usize, line: u32) -> Option<&'p CallArgs> {
+        self.index.validation_args(module, line)
     }
 
     /// Adds `f` to the program; its index.
@@ -154,7 +161,7 @@ impl<'p, 's> Translator<'p, 's> {
         match &f.node {
             ExprP::Lambda(l) => Some(l.params.len()),
             ExprP::Identifier(id) => match self.program.global(module, &id.node.ident) {
-                Some(Global::Def(d)) => self.program.def(d).map(|d| d.params.len()),
+                Some(Global::Def(d)) => self.index.def(d).map(|d| d.params.len()),
                 _ => None,
             },
             _ => None,
@@ -243,7 +250,7 @@ impl<'p, 's> Translator<'p, 's> {
         args: &[SType<'s>],
         parent: Option<SType<'s>>,
     ) -> Result<(Function, SType<'s>), String> {
-        let def = self.program.def(r).ok_or("its definition is not found")?;
+        let def = self.index.def(r).ok_or("its definition is not found")?;
         let params = positional(&def.params)
             .ok_or_else(|| format!("`{}` has parameters with defaults or variadic ones", r.name))?;
         if params.len() != args.len() {

@@ -4,10 +4,13 @@
 //! answers in 0.2 s), and a method call `OBJ.NAME(...)` by copying `OBJ`'s compiled
 //! expression, so a chain `s.upper().lower()...` is quadratic in its length (10,000 calls took
 //! 1 s, 20,000 3.4 s; ytt runs 30,000 in 0.28 s): both are budgets checked before the program
-//! is compiled.
+//! is compiled. So is a third: starlark-rust compiles each `and` and `or` by walking its left
+//! operand's `and`, `or` and `not` operators (to fold a constant truth value), so a chain
+//! `a and b and c ...` is quadratic in its length too (12,000 operators took 3.6 s, 20,000
+//! 12.7 s; ytt compiles and runs 50,000 in 1.3 s).
 
 use starlark::codemap::Span;
-use starlark::syntax::ast::{AstExpr, AstStmt, ExprP, StmtP};
+use starlark::syntax::ast::{AstExpr, AstStmt, BinOp, ExprP, StmtP};
 use starlark::syntax::AstModule;
 
 /// How many functions (`def`s and `lambda`s) may nest in one another. Raised with
@@ -116,4 +119,73 @@ fn chain(e: &AstExpr, max: usize, found: &mut Option<Span>) -> usize {
         *found = Some(e.span);
     }
     n
+}
+
+/// How many operators compiling a program's `and`s and `or`s may walk, summed over the
+/// program: each `and` or `or` walks the `and`, `or` and `not` operators of its left operand
+/// (a chain of 5,000 walks 12.5 million). Raised with `SCHEMAC_STARLARK_BOOL_OPERATORS`.
+pub const DEFAULT_MAX_BOOL_OPERATORS: usize = 12_500_000;
+
+fn max_bool_operators() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        crate::yaml::parse::budget::from_env(
+            "SCHEMAC_STARLARK_BOOL_OPERATORS",
+            DEFAULT_MAX_BOOL_OPERATORS,
+        )
+    })
+}
+
+/// The `and` or `or` of `ast` whose compiling passes the budget of operators walked, and the
+/// budget's message.
+pub(super) fn bool_operators_too_many(ast: &AstModule) -> Option<(Span, String)> {
+    let max = max_bool_operators();
+    let mut walk = BoolWalk {
+        walked: 0,
+        max,
+        found: None,
+    };
+    // A statement's `visit_expr` visits the expressions of the statements in it too.
+    ast.statement().visit_expr(|e| {
+        walk.expr(e);
+    });
+    let message = format!(
+        "`and` and `or` chained too long: compiling them walks more than {max} operators (each walks those of its left operand; raise the budget with SCHEMAC_STARLARK_BOOL_OPERATORS)"
+    );
+    walk.found.map(|span| (span, message))
+}
+
+/// The operators walked by starlark-rust's compiler for `and`, `or` and `not`
+/// (`ExprCompiled::is_pure_infallible_to_bool` on each `and`'s and `or`'s left operand).
+struct BoolWalk {
+    walked: usize,
+    max: usize,
+    found: Option<Span>,
+}
+
+impl BoolWalk {
+    /// The `and`, `or` and `not` operators the compiler walks in `e` (each child visited once).
+    fn expr(&mut self, e: &AstExpr) -> usize {
+        if self.found.is_some() {
+            return 0;
+        }
+        match &e.node {
+            ExprP::Op(l, BinOp::And | BinOp::Or, r) => {
+                let left = self.expr(l);
+                let right = self.expr(r);
+                self.walked = self.walked.saturating_add(left);
+                if self.walked > self.max && self.found.is_none() {
+                    self.found = Some(e.span);
+                }
+                1 + left + right
+            }
+            ExprP::Not(x) => 1 + self.expr(x),
+            _ => {
+                e.visit_expr(|child| {
+                    self.expr(child);
+                });
+                0
+            }
+        }
+    }
 }

@@ -6,6 +6,7 @@
 //! reported as needing the interpreter.
 
 use std::cell::Cell;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::functions::{Deferred, Functions};
@@ -34,11 +35,21 @@ pub struct Annotations {
 /// [`eval_with_rules`]), in the order in which the interpreter would keep them.
 #[derive(Debug, Default)]
 pub struct RuleCode {
-    /// The lines of each `def` block, first and last (its `#@ end`).
+    /// The lines of each `def` block, first and last (its `#@ end`), in the order of the file.
     pub blocks: Vec<(u32, u32)>,
     /// Each `def`'s name and the line of its `#@ end`: only an annotation after that line may
     /// name it (before, the name is not bound yet).
-    pub defs: Vec<(String, u32)>,
+    pub defs: HashMap<String, u32>,
+}
+
+impl RuleCode {
+    /// Whether `line` is in a `def` block (a search: a file may hold thousands).
+    fn in_block(&self, line: u32) -> bool {
+        let after = self.blocks.partition_point(|&(_, last)| last < line);
+        self.blocks
+            .get(after)
+            .is_some_and(|&(first, _)| first <= line)
+    }
 }
 
 /// Reads the annotations of every node of `file` if all its comments are annotations with
@@ -103,9 +114,8 @@ impl Reading<'_> {
     /// Whether `line` is template code the reader accepts: a literal load, or a line of a
     /// `def` block of [`RuleCode`].
     fn code_line(&self, line: u32, text: &str) -> Result<(), String> {
-        let in_def = |r: &RuleCode| r.blocks.iter().any(|(a, b)| (*a..=*b).contains(&line));
         match self.rules {
-            Some(r) if in_def(r) => Ok(()),
+            Some(r) if r.in_block(line) => Ok(()),
             _ => code_line(line, text),
         }
     }
@@ -571,7 +581,7 @@ impl Parser<'_> {
                 self.ws();
                 let ends = matches!(self.s.get(self.i), None | Some(b',' | b')'));
                 let line = self.pos.line;
-                ends && rules.defs.iter().any(|(d, end)| d == name && *end < line)
+                ends && rules.defs.get(name).is_some_and(|&end| end < line)
             }
             None => false,
         };
@@ -862,7 +872,7 @@ mod tests {
         assert!(annotations(&raw).is_err(), "the code needs RuleCode");
         let code = RuleCode {
             blocks: vec![(1, 3)],
-            defs: vec![("ok".into(), 3)],
+            defs: HashMap::from([("ok".into(), 3)]),
         };
         let functions = Functions::reserved(2);
         let anns = rule_annotations(&raw, &code, &functions).expect("rule code");
@@ -892,14 +902,14 @@ mod tests {
         // A `def` named before its end, or code outside the blocks, is the interpreter's.
         let early = RuleCode {
             blocks: vec![(1, 3)],
-            defs: vec![("ok".into(), 9)],
+            defs: HashMap::from([("ok".into(), 9)]),
         };
         let raw = parse_file("s.yml", src, false).unwrap();
         assert!(rule_annotations(&raw, &early, &Functions::default()).is_none());
         let raw = parse_file("s.yml", src, false).unwrap();
         let short = RuleCode {
             blocks: vec![(1, 2)],
-            defs: vec![("ok".into(), 3)],
+            defs: HashMap::from([("ok".into(), 3)]),
         };
         assert!(rule_annotations(&raw, &short, &Functions::default()).is_none());
     }

@@ -319,7 +319,17 @@ pub(super) fn read_with_saphyr(
     let colons = super::flow_colon::patch(src_escaped)?;
     let src_coloned = colons.as_ref().map_or(src_escaped, |p| p.text.as_str());
     let tags = super::tag_uri::patch(src_coloned)?;
-    let libyaml_src = tags.as_deref().unwrap_or(src_coloned);
+    let src_tagged = tags.as_deref().unwrap_or(src_coloned);
+    // libyaml-safer's scanner panics at a `,` after a tag in a flow collection (`[!x:, b]`),
+    // so where the text holds one, the `:`s are found once the tags are patched.
+    let colons_after_tags = if tags.is_some() {
+        super::flow_colon::patch(src_tagged)?
+    } else {
+        None
+    };
+    let libyaml_src = colons_after_tags
+        .as_ref()
+        .map_or(src_tagged, |p| p.text.as_str());
     if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
@@ -335,6 +345,7 @@ pub(super) fn read_with_saphyr(
     if reread || apostrophes.is_some() || colons.is_some() || tags.is_some() {
         let stand_ins: Vec<(char, char)> = (apostrophes.iter().map(|p| (p.stand_in, '\'')))
             .chain(colons.iter().map(|p| (p.stand_in, ':')))
+            .chain(colons_after_tags.iter().map(|p| (p.stand_in, ':')))
             .collect();
         if let Some(events) = super::libyaml_events::read(libyaml_src, &stand_ins) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
