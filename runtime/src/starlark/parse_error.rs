@@ -27,6 +27,21 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         return Some("conditional expression without else clause".into());
     }
     let rest = msg.strip_prefix("Parse error: ")?;
+    if let Some(second) = rest
+        .strip_prefix("unexpected symbol '")
+        .or_else(|| rest.strip_prefix("unexpected keyword '"))
+        .and_then(|r| {
+            r.strip_suffix(
+                "', expected end of expression (comparisons are not associative in Starlark)",
+            )
+        })
+    {
+        let second = if second == "not" { "not in" } else { second };
+        let first = last_comparison(before?)?;
+        return Some(format!(
+            "{first} does not associate with {second} (use parens)"
+        ));
+    }
     if rest == "unfinished string literal" {
         return Some("unexpected newline in string".into());
     }
@@ -300,6 +315,57 @@ fn open_brackets(code: &str) -> Vec<usize> {
         }
     }
     open
+}
+
+/// The last comparison operator (`<`, `==`, `in`, `not in`...) of `code` outside brackets it
+/// leaves open and outside the brackets it closes: the first of two chained comparisons when
+/// the second follows `code`.
+fn last_comparison(code: &str) -> Option<&'static str> {
+    const OPERATORS: [&str; 6] = ["==", "!=", "<=", ">=", "<", ">"];
+    let bytes = code.as_bytes();
+    let word_byte = |b: u8| b == b'_' || b.is_ascii_alphanumeric();
+    let mut levels: Vec<Option<&'static str>> = vec![None];
+    let (mut skip, mut last_word) = (0, "");
+    for i in code_bytes(code) {
+        if skip > 0 {
+            skip -= 1;
+            continue;
+        }
+        if word_byte(bytes[i]) {
+            let word = &code[i..];
+            let word = &word[..word
+                .bytes()
+                .position(|b| !word_byte(b))
+                .unwrap_or(word.len())];
+            skip = word.len() - 1;
+            if word == "in" {
+                *levels.last_mut()? = Some(if last_word == "not" { "not in" } else { "in" });
+            }
+            last_word = word;
+            continue;
+        }
+        match bytes[i] {
+            b'(' | b'[' | b'{' => levels.push(None),
+            b')' | b']' | b'}' => {
+                levels.pop();
+                if levels.is_empty() {
+                    levels.push(None);
+                }
+            }
+            _ => {
+                let op = OPERATORS
+                    .iter()
+                    .find(|op| bytes[i..].starts_with(op.as_bytes()));
+                // `=` alone, `<<` and `>>` are not comparisons.
+                let shift = bytes[i..].starts_with(b"<<") || bytes[i..].starts_with(b">>");
+                if let (Some(op), false) = (op, shift) {
+                    skip = op.len() - 1;
+                    *levels.last_mut()? = Some(op);
+                }
+            }
+        }
+    }
+    *levels.last()?
 }
 
 /// The positions of the bytes of `code` outside strings and comments (each line break
