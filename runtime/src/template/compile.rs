@@ -201,6 +201,18 @@ fn next_code_line(file: &RawFile, line: u32) -> u32 {
         .unwrap_or(line)
 }
 
+/// ytt's dialect closes blocks with `end`, and its scanner refuses `pass` wherever it is
+/// code (`if x: pass`, `[pass]`).
+fn reserved_pass(line: u32, code: &str) -> Result<(), CompileError> {
+    match super::lexer::names_identifier(code, "pass") {
+        true => Err(CompileError::new(
+            line,
+            "use of reserved keyword 'pass' is not allowed",
+        )),
+        false => Ok(()),
+    }
+}
+
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
@@ -360,6 +372,7 @@ impl Compiler {
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
+            reserved_pass(ann.line, args)?;
             let args = rename_assert(args.trim());
             self.emit(
                 ann.line,
@@ -380,6 +393,7 @@ impl Compiler {
             }
         }
         if let Some(expr) = value_expr {
+            reserved_pass(expr.line, &expr.text)?;
             let code = rename_assert(expr.text.trim());
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
@@ -604,6 +618,7 @@ impl Compiler {
                 if in_string {
                     self.out.push_str(text);
                 } else {
+                    reserved_pass(line, text)?;
                     let text = self.end_as_outdent(line, text)?;
                     self.out.push_str(&rename_assert(&text));
                 }
@@ -642,15 +657,9 @@ impl Compiler {
                 };
                 let stmt = stmt.as_str();
                 let first = first_word(stmt);
+                reserved_pass(line, stmt)?;
                 match first {
                     "end" => return self.close_block(line),
-                    // ytt's dialect closes blocks with `end`; it reserves `pass`.
-                    "pass" => {
-                        return Err(CompileError::new(
-                            line,
-                            "use of reserved keyword 'pass' is not allowed",
-                        ))
-                    }
                     // `else` only when a `:` follows it: ytt reads `else if x:` as a
                     // statement (whose parse fails at the `else`).
                     "elif" | "else"

@@ -242,6 +242,11 @@ pub fn end_name(code: &str) -> Option<(usize, bool)> {
     None
 }
 
+/// Whether `code` names the identifier `name` outside strings and comments.
+pub fn names_identifier(code: &str, name: &str) -> bool {
+    code.contains(name) && rename_identifier(code, name, "") != code
+}
+
 /// Renames an identifier outside strings, comments and attribute accesses (`x.assert` stays).
 pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
     if !code.contains(from) {
