@@ -39,11 +39,13 @@ pub(super) fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result
     }
 }
 
-/// The key of the dict that stands for a matcher of `@ytt:overlay` (`overlay.subset(...)`),
-/// which ytt makes a function: the dict holds the matcher's name and its argument (`arg`).
+/// The key of the dict that stands for a matcher of `@ytt:overlay` (`overlay.subset(...)`) in
+/// an annotation argument read without the interpreter ([`crate::template::literal`]): the
+/// dict holds the matcher's name and its argument (`arg`). The interpreter's matchers are
+/// functions, as ytt's ([`ArgKind::Matcher`] in annotations).
 pub const MATCHER_KEY: &str = "__ytt_matcher__";
 
-/// `overlay.all` is used as a value (`by=overlay.all`), not called: a sentinel string.
+/// `by=overlay.all` read without the interpreter: a sentinel string.
 pub const OVERLAY_ALL: &str = "__ytt_overlay_all__";
 
 /// What `#@overlay/match by=...` compares array items on.
@@ -88,14 +90,22 @@ fn field<'t>(value: &'t TreeValue, key: &str) -> Option<&'t TreeValue> {
 /// fails on an item that is not a map or lacks the key (the old item is looked at first).
 fn key_value<'t>(value: &'t TreeValue, key: &str) -> Result<&'t TreeValue, String> {
     if !matches!(value, TreeValue::Map(_)) {
-        return Err(format!(
-            "overlay.map_key_matcher: Expected value to be map, but was {}",
-            value.type_name()
-        ));
+        return Err(not_a_map(value.type_name()));
     }
-    field(value, key).ok_or_else(|| {
-        format!("overlay.map_key_matcher: Expected to find map item with key '{key}', but did not")
-    })
+    field(value, key)
+        .ok_or_else(|| format!("Expected to find map item with key '{key}', but did not"))
+}
+
+/// ytt's `overlay.map_key_matcher` given a value of (Go) type `type_name` that is no map
+/// (without the matcher's name).
+pub fn not_a_map(type_name: &str) -> String {
+    format!("Expected value to be map, but was {type_name}")
+}
+
+/// Whether `by="key"` (`overlay.map_key(key)`) matches the old value `left` for the new value
+/// `right`; `Err` is ytt's message without the matcher's name.
+pub fn same_key(left: &TreeValue, right: &TreeValue, key: &str) -> Result<bool, String> {
+    Ok(same(key_value(left, key)?, key_value(right, key)?))
 }
 
 /// Whether `by="key"` matches: only scalars compare equal (ytt never matches a map or an
@@ -178,6 +188,13 @@ impl<'a> Matcher<'a> {
 
     /// The matcher `overlay.<op>(arg)` made.
     fn op(op: &str, arg: Option<Operand<'a>>) -> Matcher<'a> {
+        let arg = match arg {
+            Some(Operand::Arg(Arg {
+                kind: ArgKind::Data(n),
+                ..
+            })) => Some(Operand::Value(&n.value)),
+            arg => arg,
+        };
         // `or_op` and `and_op` call each of their arguments.
         let each = |arg: Option<Operand<'a>>| -> Vec<Matcher<'a>> {
             match arg {
@@ -238,7 +255,9 @@ impl<'a> Matcher<'a> {
                 Value::Int(at) => *i == *at,
                 _ => return Err("overlay.index_matcher: expected starlark.Int".into()),
             },
-            Matcher::Key(k) => same(key_value(left, k)?, key_value(right, k)?),
+            Matcher::Key(k) => {
+                same_key(left, right, k).map_err(|e| format!("overlay.map_key_matcher: {e}"))?
+            }
             Matcher::Nothing | Matcher::Invalid(_) => false,
             Matcher::NotCallable(type_name) => {
                 return Err(format!("invalid call of non-function ({type_name})"))
@@ -306,7 +325,7 @@ fn go_type_of(returned: &Returned) -> String {
 /// holds each expected key (every item with the key, should a map hold it twice) with a value
 /// holding the expected one; an array holds the expected items at their positions, and may
 /// hold more after them (`[1]` is in `[1, 2]`, `[]` in any array); scalars are equal.
-fn subset(actual: &TreeValue, expected: &Value) -> bool {
+pub fn subset(actual: &TreeValue, expected: &Value) -> bool {
     match (actual, expected) {
         (TreeValue::Map(items), Value::Map(e)) => e.iter().all(|ee| {
             let mut with_key = items

@@ -427,15 +427,25 @@ pub fn to_arg<'v>(
                 kind: ArgKind::List(items),
             })
         }
-        Err(_) => Ok(match super::modules::matcher_parts(v) {
-            // A matcher given a function (`overlay.or_op(lambda i, l, r: ...)`).
-            Some((op, arg)) => Arg {
-                type_name,
-                kind: ArgKind::Matcher {
-                    op,
-                    arg: Box::new(to_arg(arg, pos, heap, keep)?),
-                },
-            },
+        Err(_) => Ok(match super::overlay_matcher::parts(v) {
+            // A matcher (`overlay.subset({...})`, `overlay.or_op(lambda i, l, r: ...)`).
+            // Its argument is data where it can be (`overlay.subset(())` compares with `[]`).
+            Some((op, arg)) => {
+                let arg = match to_tree_value(arg, pos, heap) {
+                    Ok(tv) => Arg {
+                        type_name: arg.get_type().to_string(),
+                        kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
+                    },
+                    Err(_) => to_arg(arg, pos, heap, keep)?,
+                };
+                Arg {
+                    type_name,
+                    kind: ArgKind::Matcher {
+                        op,
+                        arg: Box::new(arg),
+                    },
+                }
+            }
             None => Arg {
                 type_name,
                 kind: ArgKind::Opaque(keep(v)),

@@ -9,7 +9,8 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     // An operator or index that schemac made a call of its own function (`__schemac_at(x, i)`,
     // `__schemac_mul(a, b)`, laid out as the source) is at the comma between the operands,
     // whatever its error.
-    let called = std::iter::once(super::go_builtins::INDEX)
+    let called = [super::go_builtins::INDEX, super::go_slice::SLICE]
+        .into_iter()
         .chain(super::budget::OPERATOR_FUNCTIONS.iter().map(|(_, f)| *f))
         .find_map(|f| text.strip_prefix(f)?.strip_prefix('('));
     if let Some(operands) = called {

@@ -588,7 +588,22 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if let Some(message) = out_of_range(x, i) {
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
-        x.at(i, heap)
+        match (x.unpack_str(), i.unpack_i32()) {
+            (Some(s), Some(i)) => super::go_slice::string_index(s, i, heap),
+            _ => x.at(i, heap),
+        }
+    }
+
+    /// `x[lo:hi:step]`, every part given (`None` for a missing one; see
+    /// [`super::source_guard::guard_source`]), as starlark-go computes it.
+    fn __schemac_slice<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] lo: starlark::values::Value<'v>,
+        #[starlark(require = pos)] hi: starlark::values::Value<'v>,
+        #[starlark(require = pos)] step: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        super::go_slice::slice(x, lo, hi, step, heap)
     }
 }
 

@@ -1,21 +1,20 @@
 //! The `@ytt:` modules that schemas and data values load.
 //!
-//! Matchers and `template.replace` return small marker dicts
-//! (`{"__ytt_matcher__": "map_key", "arg": "name"}`) that stay plain data, so the Rust side can
-//! read them from annotation arguments without calling back into Starlark.
+//! Matchers are builtin functions, as in ytt ([`super::overlay_matcher`]); `template.replace`
+//! returns a small marker dict (`{"__ytt_replace__": value}`) that stays plain data.
 
 use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
-use starlark::values::dict::{AllocDict, DictRef};
+use starlark::values::dict::AllocDict;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
 use super::convert::to_tree_value;
+use super::overlay_matcher::{FrozenOverlayMatcher, OverlayMatcher};
 use super::text_modules::{bool_kwarg, only_arg, only_str};
 use super::written_size::Writing;
-use crate::overlay::{MATCHER_KEY, OVERLAY_ALL};
 use crate::value::Pos;
 
 /// The keyword arguments of a `@ytt:` module function.
@@ -34,19 +33,8 @@ impl std::fmt::Display for AssertFail {
 
 impl std::error::Error for AssertFail {}
 
-fn marker<'v>(heap: Heap<'v>, kind: &str, name: &str, arg: Value<'v>) -> Value<'v> {
-    heap.alloc(AllocDict([(kind, heap.alloc(name)), ("arg", arg)]))
-}
-
 /// The `#@ytt:overlay` functions' keyword arguments, which ytt ignores.
 type IgnoredKwargs<'v> = Kwargs<'v>;
-
-/// The name and the argument of a matcher `v` (see [`MATCHER_KEY`]), if it is one.
-pub(super) fn matcher_parts(v: Value) -> Option<(String, Value)> {
-    let dict = DictRef::from_value(v)?;
-    let op = dict.get_str(MATCHER_KEY)?.unpack_str()?.to_string();
-    Some((op, dict.get_str("arg")?))
-}
 
 /// A matcher of one positional argument (ytt counts only those: `overlay.index(i=0)` has none).
 /// ytt takes `index`'s as an integer and `map_key`'s as a string when the matcher is made.
@@ -64,7 +52,7 @@ fn one_arg<'v>(
             "overlay.map_key: expected a string, but was {}",
             super::go_type(*arg)
         ),
-        _ => Ok(marker(heap, MATCHER_KEY, name, *arg)),
+        _ => Ok(heap.alloc(OverlayMatcher::new(name, *arg))),
     }
 }
 
@@ -77,7 +65,7 @@ fn some_args<'v>(
     if args.items.is_empty() {
         anyhow::bail!("overlay.{name}: expected at least one argument");
     }
-    Ok(marker(heap, MATCHER_KEY, name, heap.alloc(args.items)))
+    Ok(heap.alloc(OverlayMatcher::new(name, heap.alloc(args.items))))
 }
 
 #[starlark_module]
@@ -166,7 +154,13 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
 
 fn overlay_namespace(builder: &mut GlobalsBuilder) {
     overlay_members(builder);
-    builder.set("all", OVERLAY_ALL);
+    builder.set(
+        "all",
+        FrozenOverlayMatcher {
+            op: "all".into(),
+            arg: starlark::values::FrozenValue::new_none(),
+        },
+    );
 }
 
 #[starlark_module]

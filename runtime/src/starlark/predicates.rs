@@ -246,6 +246,20 @@ fn arity(f: Value) -> Option<usize> {
     }
 }
 
+/// Calls the function `fv` with positional arguments `args`; `Err` is ytt's message for a
+/// failed call (starlark-go's words for arguments the function refuses).
+pub(super) fn call_with_go_errors<'v>(
+    eval: &mut Evaluator<'v, '_, '_>,
+    fv: Value<'v>,
+    args: &[Value<'v>],
+) -> Result<Value<'v>, String> {
+    eval.eval_function(fv, args, &[]).map_err(|e| {
+        arity_error(fv, args.len(), &e)
+            .or_else(|| builtin_arity_error(fv, args.len(), &e))
+            .unwrap_or_else(|| super::error_message(&e).trim().to_string())
+    })
+}
+
 /// Calls the overlay function `fv` (`by=`, `via=`) on the nodes' values; `Err` is ytt's
 /// message for a failed call.
 pub(super) fn call_overlay_function<'v>(
@@ -258,11 +272,7 @@ pub(super) fn call_overlay_function<'v>(
         .iter()
         .map(|a| super::convert::tree_value_to_starlark(a, heap))
         .collect();
-    let result = eval.eval_function(fv, &args, &[]).map_err(|e| {
-        arity_error(fv, args.len(), &e)
-            .or_else(|| builtin_arity_error(fv, args.len(), &e))
-            .unwrap_or_else(|| super::error_message(&e).trim().to_string())
-    })?;
+    let result = call_with_go_errors(eval, fv, &args)?;
     let value = super::convert::to_tree_value(result, &crate::value::Pos::unknown(), heap)
         .map_err(|e| e.message(|t| format!("Unsupported value type {t}")))?;
     Ok(Returned {

@@ -7,6 +7,7 @@ use starlark::syntax::AstModule;
 
 use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
 use super::go_builtins::{ASSIGNING, INDEX, KWARGS};
+use super::go_slice::SLICE;
 
 /// Builtins that go through all of an iterable in one call, making a value as long as it or
 /// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
@@ -294,6 +295,10 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     });
                 }
             }
+            ExprP::Slice(obj, lo, hi, step) => {
+                let parts = [lo, hi, step].map(|p| p.as_deref());
+                slice_edits(start(e, source, starts), e, obj, parts, source, out);
+            }
             _ => {}
         }
         for over in iterables {
@@ -305,6 +310,68 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             );
         }
         e.visit_expr(|c| expr(c, source, out, starts));
+    }
+    /// `OBJ[LO:HI:STEP]` (`begin..` the expression `e`) becomes `SLICE(OBJ, LO, HI, STEP)`,
+    /// `None` for a part not written, in the same lines; only where nothing but spaces,
+    /// parentheses and the colons stand between the parts.
+    fn slice_edits(
+        begin: usize,
+        e: &AstExpr,
+        obj: &AstExpr,
+        parts: [Option<&AstExpr>; 3],
+        source: &str,
+        out: &mut Vec<Edit>,
+    ) {
+        let (obj_end, end) = (obj.span.end().get() as usize, e.span.end().get() as usize);
+        let written: Vec<(usize, usize)> = parts
+            .iter()
+            .flatten()
+            .map(|p| (p.span.begin().get() as usize, p.span.end().get() as usize))
+            .collect();
+        let first = written.first().map_or(end, |p| p.0);
+        let last = written.last().map_or(obj_end, |p| p.1);
+        let (Some(open), Some(close)) = (
+            source.get(obj_end..first).and_then(|t| t.find('[')),
+            source.get(last..end).and_then(|t| t.rfind(']')),
+        ) else {
+            return;
+        };
+        let (open, close) = (obj_end + open, last + close);
+        // The texts between `[`, the parts and `]`, with the part (if any) after each.
+        let mut gaps = Vec::new();
+        let mut at = open + 1;
+        for &(b, e) in &written {
+            gaps.push((at, b, true));
+            at = e;
+        }
+        gaps.push((at, close, false));
+        let plain = |t: &str| t.chars().all(|c| "() \t\r\n:".contains(c));
+        if !gaps.iter().all(|&(a, b, _)| a <= b && plain(&source[a..b])) {
+            return;
+        }
+        let mut edits = vec![(open, (2, 0), 1, ", ".to_string())];
+        let (mut slot, mut filled) = (0, false);
+        for &(a, b, part_after) in &gaps {
+            for (i, _) in source[a..b].match_indices(':') {
+                let text = if filled { ", " } else { "None, " };
+                edits.push((a + i, (2, 0), 1, text.to_string()));
+                (slot, filled) = (slot + 1, false);
+            }
+            filled |= part_after;
+        }
+        if !(1..=2).contains(&slot) {
+            return;
+        }
+        let len = (end - begin) as isize;
+        let missing = match (filled, slot) {
+            (false, 1) => "None, None",
+            (true, 1) => ", None",
+            (false, _) => "None",
+            (true, _) => "",
+        };
+        edits.push((close, (0, len), 1, format!("{missing})")));
+        edits.push((begin, (1, -len), 0, format!("{SLICE}(")));
+        Edit::extend(out, edits);
     }
     fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
         if let StmtP::Assign(a) = &s.node {

@@ -1,0 +1,145 @@
+//! Slices and string indexes as starlark-go takes them (ytt embeds it): a string is its bytes
+//! (`"héllo"[1:3]` is `é`), `None` stands for a missing bound (`s[None:2]`), and the bounds'
+//! errors name the bound (`invalid start index: got string, want int`). Every `x[a:b:c]` of a
+//! program calls [`slice`] (see [`super::source_guard::guard_source`]).
+//!
+//! starlark-go's strings may hold any bytes; a slice or an index that cuts a character of
+//! UTF-8 in two makes a string ytt writes as `!!binary`, which schemac's strings (UTF-8)
+//! cannot hold: that is an error here rather than another string.
+
+use starlark::values::tuple::AllocTuple;
+use starlark::values::{Heap, Value};
+
+/// The global function every slice expression `x[a:b:c]` calls, with `None` for a missing part.
+pub(super) const SLICE: &str = "__schemac_slice";
+
+fn go_error(message: String) -> starlark::Error {
+    starlark::Error::new_other(anyhow::anyhow!(message))
+}
+
+/// starlark-go's `AsInt32`: the int `v`, or its error.
+fn as_int32(v: Value) -> Result<i64, String> {
+    if v.get_type() != "int" {
+        return Err(format!("got {}, want int", v.get_type()));
+    }
+    v.unpack_i32()
+        .map(i64::from)
+        .ok_or_else(|| format!("{} out of range", v.to_repr()))
+}
+
+/// starlark-go's `asIndex`: `v` as an index of a sequence of `len` (negative ones counted
+/// from the end), or `default` for `None`.
+fn as_index(v: Value, len: i64, default: i64) -> Result<i64, String> {
+    if v.is_none() {
+        return Ok(default);
+    }
+    let i = as_int32(v)?;
+    Ok(if i < 0 { i + len } else { i })
+}
+
+/// The start, end and step of `x[lo:hi:step]` in a sequence of `len` (starlark-go's `slice`):
+/// the end is -1 for a slice backwards to the first item.
+fn bounds(len: i64, lo: Value, hi: Value, step: Value) -> Result<(i64, i64, i64), String> {
+    let step = if step.is_none() {
+        1
+    } else {
+        as_int32(step).map_err(|_| format!("got {} for slice step, want int", step.get_type()))?
+    };
+    if step == 0 {
+        return Err("zero is not a valid slice step".into());
+    }
+    let start_error = |e| format!("invalid start index: {e}");
+    let end_error = |e| format!("invalid end index: {e}");
+    let (start, end) = if step > 0 {
+        let start = as_index(lo, len, 0).map_err(start_error)?.clamp(0, len);
+        let end = as_index(hi, len, len).map_err(end_error)?.clamp(0, len);
+        (start, end.max(start))
+    } else {
+        let start = as_index(lo, len, len - 1)
+            .map_err(start_error)?
+            .min(len - 1);
+        let end = as_index(hi, len, -1).map_err(end_error)?.max(-1);
+        (start.max(end), end)
+    };
+    Ok((start, end, step))
+}
+
+/// The positions `x[lo:hi:step]` takes from a sequence of `len`, in order.
+fn positions(len: i64, lo: Value, hi: Value, step: Value) -> Result<Vec<usize>, String> {
+    let (start, end, step) = bounds(len, lo, hi, step)?;
+    let mut taken = Vec::new();
+    let mut i = start;
+    while (end - i).signum() == step.signum() {
+        taken.push(i as usize);
+        i += step;
+    }
+    Ok(taken)
+}
+
+/// A string of `bytes`, or the error for bytes that are not UTF-8 (see the module's doc).
+fn string_of<'v>(bytes: Vec<u8>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(heap.alloc(s)),
+        Err(_) => Err(go_error(
+            "a string cut inside a UTF-8 character (ytt writes such bytes as !!binary) is not supported by schemac".into(),
+        )),
+    }
+}
+
+/// `x[lo:hi:step]` as starlark-go computes it.
+pub(super) fn slice<'v>(
+    x: Value<'v>,
+    lo: Value<'v>,
+    hi: Value<'v>,
+    step: Value<'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<Value<'v>> {
+    let ty = x.get_type();
+    if let Some(s) = x.unpack_str() {
+        let taken = positions(s.len() as i64, lo, hi, step).map_err(go_error)?;
+        let bytes = s.as_bytes();
+        return string_of(taken.iter().map(|&i| bytes[i]).collect(), heap);
+    }
+    if !matches!(ty, "list" | "tuple" | "range") {
+        return Err(go_error(format!("invalid slice operand {ty}")));
+    }
+    let len = i64::from(x.length()?);
+    if ty == "range" {
+        // A range's slice is a range: the interpreter's, given the bounds made explicit (an
+        // end before the first item is `None` to it).
+        let (start, end, step) = bounds(len, lo, hi, step).map_err(go_error)?;
+        let end = if end < 0 {
+            Value::new_none()
+        } else {
+            heap.alloc(end)
+        };
+        return x.slice(
+            Some(heap.alloc(start)),
+            Some(end),
+            Some(heap.alloc(step)),
+            heap,
+        );
+    }
+    let taken = positions(len, lo, hi, step).map_err(go_error)?;
+    let items: Vec<Value<'v>> = taken
+        .iter()
+        .map(|&i| x.at(heap.alloc(i as i64), heap))
+        .collect::<starlark::Result<_>>()?;
+    Ok(if ty == "tuple" {
+        heap.alloc(AllocTuple(items))
+    } else {
+        heap.alloc(items)
+    })
+}
+
+/// `s[i]` of the string `s` as starlark-go takes it: its byte `i` (the caller has checked that
+/// `i` is an int in range).
+pub(super) fn string_index<'v>(s: &str, i: i32, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+    let len = s.len() as i64;
+    let i = if i < 0 {
+        i64::from(i) + len
+    } else {
+        i64::from(i)
+    };
+    string_of(vec![s.as_bytes()[i as usize]], heap)
+}
