@@ -18,6 +18,7 @@ mod go_methods;
 mod go_numbers;
 mod go_repr;
 mod go_slice;
+mod go_string_index;
 mod go_trig;
 mod int_budget;
 mod ip_module;

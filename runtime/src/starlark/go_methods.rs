@@ -2,8 +2,7 @@
 //! `starlark` crate's differ: every call `OBJ.M(ARGS)` of a method named in [`GO_METHODS`]
 //! goes through [`super::budget::METHOD`], which calls [`call`].
 //!
-//! Indices of strings stay counted in characters, as the crate's slicing counts them
-//! (starlark-go counts bytes: the two agree on ASCII text).
+//! Indices of strings count bytes, as in starlark-go ([`super::go_string_index`]).
 
 use std::fmt;
 
@@ -43,6 +42,7 @@ pub(super) const GO_METHODS: &[&str] = &[
     "rpartition",
     "startswith",
     "endswith",
+    "count",
     "pop",
     "append",
     "extend",
@@ -113,9 +113,9 @@ pub(super) const DICT_METHODS: &[&str] = &[
 /// The methods of the crate's strings that starlark-go's strings lack.
 pub(super) const NOT_STRING_METHODS: &[&str] = &["removeprefix", "removesuffix"];
 
-type Named<'a, 'v> = &'a [(&'a str, Value<'v>)];
+pub(super) type Named<'a, 'v> = &'a [(&'a str, Value<'v>)];
 
-fn error<T>(message: String) -> starlark::Result<T> {
+pub(super) fn error<T>(message: String) -> starlark::Result<T> {
     Err(starlark::Error::new_other(anyhow::anyhow!(message)))
 }
 
@@ -144,7 +144,11 @@ pub(super) fn positional(
 }
 
 /// The string argument `i` (from 1) of `name`.
-fn string_arg<'v>(name: &str, args: &[Value<'v>], i: usize) -> starlark::Result<&'v str> {
+pub(super) fn string_arg<'v>(
+    name: &str,
+    args: &[Value<'v>],
+    i: usize,
+) -> starlark::Result<&'v str> {
     let v = args[i - 1];
     v.unpack_str().map_or_else(
         || {
@@ -181,7 +185,15 @@ pub(super) fn call<'v>(
             }
             let mut one = args.to_vec();
             one[0] = item;
-            if delegate(method, obj, &one, named, eval)?.to_bool() {
+            let answer = match obj.unpack_str() {
+                Some(s) => string_method(method, s, &one, named, eval.heap())?,
+                None => None,
+            };
+            let answer = match answer {
+                Some(answer) => answer,
+                None => delegate(method, obj, &one, named, eval)?,
+            };
+            if answer.to_bool() {
                 return Ok(Value::new_bool(true));
             }
         }
@@ -501,12 +513,17 @@ fn string_method<'v>(
             };
             text(replaced(s, old, new, usize::try_from(count).ok()))
         }
-        "find" | "rfind" | "index" | "rindex" => find(method, s, args, named).map(|i| {
-            Some(match i {
-                Some(i) => heap.alloc(i as i64),
-                None => heap.alloc(-1),
+        "find" | "rfind" | "index" | "rindex" => {
+            super::go_string_index::find(method, s, args, named).map(|i| {
+                Some(match i {
+                    Some(i) => heap.alloc(i as i64),
+                    None => heap.alloc(-1),
+                })
             })
-        }),
+        }
+        "count" | "startswith" | "endswith" if named.is_empty() => {
+            Ok(super::go_string_index::windowed(method, s, args, heap))
+        }
         "splitlines" => {
             positional(method, args, named, 0, 1)?;
             let keep = match args.first().map(|v| (v.unpack_bool(), v.get_type())) {
@@ -575,47 +592,6 @@ fn string_method<'v>(
         }
         _ => Ok(None),
     }
-}
-
-/// `S.find(SUB, START, END)` and its kin: starlark-go's clamped indices (`None` for none), its
-/// error when `index`/`rindex` find nothing. Indices count characters (see the module note).
-fn find(method: &str, s: &str, args: &[Value], named: Named) -> starlark::Result<Option<usize>> {
-    positional(method, args, named, 1, 3)?;
-    let sub = string_arg(method, args, 1)?;
-    let n = s.chars().count() as i64;
-    let index = |i: usize, default: i64| -> starlark::Result<i64> {
-        let Some(v) = args.get(i).filter(|v| !v.is_none()) else {
-            return Ok(default);
-        };
-        let Some(mut x) = v.unpack_i32().map(i64::from) else {
-            let which = if i == 1 { "start" } else { "end" };
-            return error(format!(
-                "{method}: invalid {which} index: got {}, want int",
-                v.get_type()
-            ));
-        };
-        if x < 0 {
-            x += n;
-        }
-        Ok(x.clamp(0, n))
-    };
-    let (start, end) = (index(1, 0)?, index(2, n)?);
-    let byte = |c: i64| s.char_indices().nth(c as usize).map_or(s.len(), |(b, _)| b);
-    let found = (start <= end)
-        .then(|| {
-            let window = &s[byte(start)..byte(end)];
-            let at = if method.starts_with('r') {
-                window.rfind(sub)
-            } else {
-                window.find(sub)
-            };
-            at.map(|b| start as usize + window[..b].chars().count())
-        })
-        .flatten();
-    if found.is_none() && method.ends_with("index") {
-        return error(format!("{method}: substring not found"));
-    }
-    Ok(found)
 }
 
 /// Go's `unicode.ToUpper`: one character for one (a character without a one-character
