@@ -9,41 +9,16 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+mod symlinks;
+use symlinks::is_readable_kind;
+pub use symlinks::Symlinks;
+
 /// A file to read: its name in messages and its contents, or why they cannot be used.
 pub struct InputFile {
     pub name: String,
     pub text: Arc<str>,
     /// go-yaml's complaint when the file is not UTF-8 (reported when the file is parsed).
     pub encoding_error: Option<&'static str>,
-}
-
-/// `--allow-symlink-destination PATH` and `--dangerous-allow-all-symlink-destinations`: the
-/// symlinks ytt reads.
-#[derive(Clone, Debug, Default)]
-pub struct Symlinks {
-    pub allow_all: bool,
-    pub destinations: Vec<String>,
-}
-
-impl Symlinks {
-    /// Whether the symlink `link` may be read: all may, or the file it finally points to is
-    /// inside one of the allowed paths (made absolute, not resolved); else ytt's refusal.
-    fn check(&self, link: &Path) -> Result<(), String> {
-        if self.allow_all {
-            return Ok(());
-        }
-        if let Ok(dst) = std::fs::canonicalize(link) {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            if self
-                .destinations
-                .iter()
-                .any(|d| dst.starts_with(clean(&cwd.join(d))))
-            {
-                return Ok(());
-            }
-        }
-        Err(symlink_refusal(link))
-    }
 }
 
 /// The files named by `-f` arguments, directories expanded in ytt's order. `-f -` reads
@@ -68,7 +43,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
         let link = meta.file_type().is_symlink();
         if link {
             symlinks
-                .check(path)
+                .check(p)
                 .map_err(|e| format!("Checking symlink file '{p}': {e}"))?;
         }
         if meta.is_dir() {
@@ -83,7 +58,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                     .to_string();
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
-        } else if meta.is_file() || link {
+        } else if is_readable_kind(&meta) {
             let name = name.map_or_else(|| base_name(p), str::to_string);
             out.push(read_regular(path, name).map_err(ReadError::for_template)?);
         } else {
@@ -162,10 +137,10 @@ fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, St
     let link = meta.file_type().is_symlink();
     if link {
         symlinks
-            .check(p)
+            .check(path)
             .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
-    if meta.is_file() || link {
+    if is_readable_kind(&meta) {
         return Ok(vec![(p.to_path_buf(), base_name(path))]);
     }
     if !meta.is_dir() {
@@ -215,7 +190,7 @@ pub fn data_value_file(
     let link = meta.file_type().is_symlink();
     if link {
         symlinks
-            .check(p)
+            .check(path)
             .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
     if meta.is_dir() {
@@ -229,7 +204,7 @@ pub fn data_value_file(
             )),
         };
     }
-    if !meta.is_file() && !link {
+    if !is_readable_kind(&meta) {
         return Err(format!(
             "Expected file '{path}' to be a regular file, but was not"
         ));
@@ -382,7 +357,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
         let link = meta.file_type().is_symlink();
         if link {
             symlinks
-                .check(&path)
+                .check(&shown)
                 .map_err(|e| format!("Checking symlink file '{shown}': {e}"))?;
         }
         // ytt reads a file only when its type needs it: an allowed link to a directory is a
@@ -395,35 +370,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
         };
         if meta.is_dir() {
             walk(&path, out, symlinks)?;
-        } else if meta.is_file() || (link && (!path.is_dir() || read(&path))) {
+        } else if (is_readable_kind(&meta) && !link) || (link && (!path.is_dir() || read(&path))) {
             out.push(path);
         }
     }
     Ok(())
-}
-
-/// Why a symlink is not read: where it points (as Go's `filepath.EvalSymlinks` says it).
-fn symlink_refusal(link: &Path) -> String {
-    let shown = clean(link).to_string_lossy().to_string();
-    let target = std::fs::read_link(link).unwrap_or_default();
-    let joined = if target.is_absolute() {
-        target
-    } else {
-        link.parent().unwrap_or(Path::new("")).join(target)
-    };
-    let resolved = clean(&joined);
-    // Go's `filepath.EvalSymlinks` follows the whole chain first: a loop is its error (ELOOP,
-    // 40 on Linux, is what the kernel says of one).
-    if std::fs::canonicalize(link).is_err_and(|e| e.raw_os_error() == Some(40)) {
-        return "Eval symlink: EvalSymlinks: too many links".into();
-    }
-    match std::fs::symlink_metadata(&resolved) {
-        Err(e) => format!("Eval symlink: {}", lstat_message(&resolved.to_string_lossy(), &e)),
-        Ok(_) => format!(
-            "Expected symlink file '{shown}' -> '{}' to be allowed, but was not (hint: symlinks are disallowed as a security feature, use '--allow-symlink-destination' flags to override)",
-            resolved.to_string_lossy()
-        ),
-    }
 }
 
 /// Go's `filepath.Clean`: `.` and `x/..` removed lexically.
