@@ -58,6 +58,8 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                     .to_string();
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
+        } else if unread_link_to_dir(path, link) {
+            continue;
         } else if is_readable_kind(&meta) {
             let name = name.map_or_else(|| base_name(p), str::to_string);
             out.push(read_regular(path, name).map_err(ReadError::for_template)?);
@@ -224,8 +226,9 @@ fn read_value_file(file: &Path, path: &str) -> Result<String, String> {
 
 /// Why a regular file could not be read.
 pub(crate) enum ReadError {
-    /// Opening or reading failed (no permission): the file's name and Go's `open PATH: REASON`.
-    Unreadable { name: String, open: String },
+    /// Opening or reading failed (no permission, a directory): the file's name and Go's
+    /// `open PATH: REASON` or `read PATH: REASON`.
+    Unreadable { name: String, failure: String },
     /// The file is larger than the input budget (the whole message).
     TooLarge(String),
 }
@@ -234,7 +237,7 @@ impl ReadError {
     /// The message as ytt gives it for an `-f` file: Go's error alone.
     pub(crate) fn for_template(self) -> String {
         match self {
-            ReadError::Unreadable { open, .. } => open,
+            ReadError::Unreadable { failure, .. } => failure,
             ReadError::TooLarge(message) => message,
         }
     }
@@ -242,7 +245,7 @@ impl ReadError {
     /// The message as ytt gives it for a data values file: `Reading file 'NAME': ` first.
     fn for_data_values(self) -> String {
         match self {
-            ReadError::Unreadable { name, open } => format!("Reading file '{name}': {open}"),
+            ReadError::Unreadable { name, failure } => format!("Reading file '{name}': {failure}"),
             ReadError::TooLarge(message) => message,
         }
     }
@@ -257,18 +260,20 @@ pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadE
 fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadError> {
     // Go's error for a file it cannot open or read (`open d/v.yml: permission denied`): ytt
     // prints it alone for `-f`, after `Reading file 'NAME': ` for data values files.
-    let shown = name.clone();
-    let reading = move |e: std::io::Error| {
-        let open = format!("open {}: {}", path.display(), io_text(&e));
-        ReadError::Unreadable {
+    // Go's words name the step that failed: `read d: is a directory` for a directory (which
+    // opens), `open v.yml: permission denied`.
+    let failed = |step: &'static str| {
+        let shown = name.clone();
+        move |e: std::io::Error| ReadError::Unreadable {
             name: shown.clone(),
-            open,
+            failure: format!("{step} {}: {}", path.display(), io_text(&e)),
         }
     };
-    let file = std::fs::File::open(path).map_err(&reading)?;
+    let file = std::fs::File::open(path).map_err(failed("open"))?;
     // The file's size, for one read of it rather than reads of growing buffers (a hint: the
     // budget is what counts).
     let size = file.metadata().map_or(0, |m| m.len());
+    let reading = failed("read");
     read_source(file, size, name, max, reading)
 }
 
@@ -277,7 +282,7 @@ fn read_stdin(name: String) -> Result<InputFile, ReadError> {
     let shown = name.clone();
     let reading = move |e: std::io::Error| ReadError::Unreadable {
         name: shown.clone(),
-        open: format!("read /dev/stdin: {}", io_text(&e)),
+        failure: format!("read /dev/stdin: {}", io_text(&e)),
     };
     let max = crate::yaml::parse::budget::max_input_bytes();
     read_source(std::io::stdin().lock(), 0, name, max, reading)
@@ -360,21 +365,29 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
                 .check(&shown)
                 .map_err(|e| format!("Checking symlink file '{shown}': {e}"))?;
         }
-        // ytt reads a file only when its type needs it: an allowed link to a directory is a
-        // file it never reads, unless its name is that of a template or library.
-        let read = |p: &Path| {
-            let name = p.to_string_lossy();
-            [".yml", ".yaml", ".star", ".txt"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
-        };
         if meta.is_dir() {
             walk(&path, out, symlinks)?;
-        } else if (is_readable_kind(&meta) && !link) || (link && (!path.is_dir() || read(&path))) {
+        } else if !is_readable_kind(&meta) {
+            // A socket or a device among the files: ytt's walk stops at it.
+            return Err(format!(
+                "Expected file '{shown}' to be a regular file, but was not"
+            ));
+        } else if !unread_link_to_dir(&path, link) {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// Whether `path` is an allowed link to a directory that ytt takes as a file and never reads:
+/// ytt reads a file only when its type needs it, and a name that is not a template's or a
+/// library's (`.yml`, `.yaml`, `.star`, `.txt`) gives it none.
+fn unread_link_to_dir(path: &Path, link: bool) -> bool {
+    let name = path.to_string_lossy();
+    let typed = [".yml", ".yaml", ".star", ".txt"]
+        .iter()
+        .any(|ext| name.ends_with(ext));
+    link && path.is_dir() && !typed
 }
 
 /// Go's `filepath.Clean`: `.` and `x/..` removed lexically.
@@ -449,6 +462,25 @@ mod tests {
             Some("incomplete UTF-8 octet sequence")
         );
         assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
+    }
+
+    #[test]
+    fn a_socket_in_a_walked_folder_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("schemac-walk-socket-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.yml"), "a: 1\n").unwrap();
+        let _socket = std::os::unix::net::UnixListener::bind(dir.join("s.sock")).unwrap();
+        let mut files = Vec::new();
+        let e = walk(&dir, &mut files, &Symlinks::default()).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "Expected file '{}/s.sock' to be a regular file, but was not",
+                dir.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
