@@ -49,7 +49,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(path, &mut files, symlinks).map_err(|e| format!("Listing files '{p}': {e}"))?;
-            for f in files {
+            for f in files.into_iter().filter(|f| !unread_link_to_dir(f)) {
                 // ytt names a file found in a directory by its path inside that directory.
                 let name = f
                     .strip_prefix(path)
@@ -58,7 +58,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                     .to_string();
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
-        } else if unread_link_to_dir(path, link) {
+        } else if unread_link_to_dir(path) {
             continue;
         } else if is_readable_kind(&meta) {
             let name = name.map_or_else(|| base_name(p), str::to_string);
@@ -372,7 +372,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
             return Err(format!(
                 "Expected file '{shown}' to be a regular file, but was not"
             ));
-        } else if !unread_link_to_dir(&path, link) {
+        } else {
             out.push(path);
         }
     }
@@ -382,11 +382,13 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
 /// Whether `path` is an allowed link to a directory that ytt takes as a file and never reads:
 /// ytt reads a file only when its type needs it, and a name that is not a template's or a
 /// library's (`.yml`, `.yaml`, `.star`, `.txt`) gives it none.
-fn unread_link_to_dir(path: &Path, link: bool) -> bool {
+/// (A data values file is read whatever its name: see [`data_values_paths`].)
+fn unread_link_to_dir(path: &Path) -> bool {
     let name = path.to_string_lossy();
     let typed = [".yml", ".yaml", ".star", ".txt"]
         .iter()
         .any(|ext| name.ends_with(ext));
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     link && path.is_dir() && !typed
 }
 
