@@ -9,41 +9,16 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+mod symlinks;
+use symlinks::is_readable_kind;
+pub use symlinks::Symlinks;
+
 /// A file to read: its name in messages and its contents, or why they cannot be used.
 pub struct InputFile {
     pub name: String,
     pub text: Arc<str>,
     /// go-yaml's complaint when the file is not UTF-8 (reported when the file is parsed).
     pub encoding_error: Option<&'static str>,
-}
-
-/// `--allow-symlink-destination PATH` and `--dangerous-allow-all-symlink-destinations`: the
-/// symlinks ytt reads.
-#[derive(Clone, Debug, Default)]
-pub struct Symlinks {
-    pub allow_all: bool,
-    pub destinations: Vec<String>,
-}
-
-impl Symlinks {
-    /// Whether the symlink `link` may be read: all may, or the file it finally points to is
-    /// inside one of the allowed paths (made absolute, not resolved); else ytt's refusal.
-    fn check(&self, link: &Path) -> Result<(), String> {
-        if self.allow_all {
-            return Ok(());
-        }
-        if let Ok(dst) = std::fs::canonicalize(link) {
-            let cwd = std::env::current_dir().unwrap_or_default();
-            if self
-                .destinations
-                .iter()
-                .any(|d| dst.starts_with(clean(&cwd.join(d))))
-            {
-                return Ok(());
-            }
-        }
-        Err(symlink_refusal(link))
-    }
 }
 
 /// The files named by `-f` arguments, directories expanded in ytt's order. `-f -` reads
@@ -68,13 +43,13 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
         let link = meta.file_type().is_symlink();
         if link {
             symlinks
-                .check(path)
+                .check(p)
                 .map_err(|e| format!("Checking symlink file '{p}': {e}"))?;
         }
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(path, &mut files, symlinks).map_err(|e| format!("Listing files '{p}': {e}"))?;
-            for f in files {
+            for f in files.into_iter().filter(|f| !unread_link_to_dir(f)) {
                 // ytt names a file found in a directory by its path inside that directory.
                 let name = f
                     .strip_prefix(path)
@@ -83,7 +58,9 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                     .to_string();
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
-        } else if meta.is_file() || link {
+        } else if unread_link_to_dir(path) {
+            continue;
+        } else if is_readable_kind(&meta) {
             let name = name.map_or_else(|| base_name(p), str::to_string);
             out.push(read_regular(path, name).map_err(ReadError::for_template)?);
         } else {
@@ -162,10 +139,10 @@ fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, St
     let link = meta.file_type().is_symlink();
     if link {
         symlinks
-            .check(p)
+            .check(path)
             .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
-    if meta.is_file() || link {
+    if is_readable_kind(&meta) {
         return Ok(vec![(p.to_path_buf(), base_name(path))]);
     }
     if !meta.is_dir() {
@@ -215,7 +192,7 @@ pub fn data_value_file(
     let link = meta.file_type().is_symlink();
     if link {
         symlinks
-            .check(p)
+            .check(path)
             .map_err(|e| format!("Checking symlink file '{path}': {e}"))?;
     }
     if meta.is_dir() {
@@ -229,7 +206,7 @@ pub fn data_value_file(
             )),
         };
     }
-    if !meta.is_file() && !link {
+    if !is_readable_kind(&meta) {
         return Err(format!(
             "Expected file '{path}' to be a regular file, but was not"
         ));
@@ -249,8 +226,9 @@ fn read_value_file(file: &Path, path: &str) -> Result<String, String> {
 
 /// Why a regular file could not be read.
 pub(crate) enum ReadError {
-    /// Opening or reading failed (no permission): the file's name and Go's `open PATH: REASON`.
-    Unreadable { name: String, open: String },
+    /// Opening or reading failed (no permission, a directory): the file's name and Go's
+    /// `open PATH: REASON` or `read PATH: REASON`.
+    Unreadable { name: String, failure: String },
     /// The file is larger than the input budget (the whole message).
     TooLarge(String),
 }
@@ -259,7 +237,7 @@ impl ReadError {
     /// The message as ytt gives it for an `-f` file: Go's error alone.
     pub(crate) fn for_template(self) -> String {
         match self {
-            ReadError::Unreadable { open, .. } => open,
+            ReadError::Unreadable { failure, .. } => failure,
             ReadError::TooLarge(message) => message,
         }
     }
@@ -267,7 +245,7 @@ impl ReadError {
     /// The message as ytt gives it for a data values file: `Reading file 'NAME': ` first.
     fn for_data_values(self) -> String {
         match self {
-            ReadError::Unreadable { name, open } => format!("Reading file '{name}': {open}"),
+            ReadError::Unreadable { name, failure } => format!("Reading file '{name}': {failure}"),
             ReadError::TooLarge(message) => message,
         }
     }
@@ -282,18 +260,20 @@ pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadE
 fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadError> {
     // Go's error for a file it cannot open or read (`open d/v.yml: permission denied`): ytt
     // prints it alone for `-f`, after `Reading file 'NAME': ` for data values files.
-    let shown = name.clone();
-    let reading = move |e: std::io::Error| {
-        let open = format!("open {}: {}", path.display(), io_text(&e));
-        ReadError::Unreadable {
+    // Go's words name the step that failed: `read d: is a directory` for a directory (which
+    // opens), `open v.yml: permission denied`.
+    let failed = |step: &'static str| {
+        let shown = name.clone();
+        move |e: std::io::Error| ReadError::Unreadable {
             name: shown.clone(),
-            open,
+            failure: format!("{step} {}: {}", path.display(), io_text(&e)),
         }
     };
-    let file = std::fs::File::open(path).map_err(&reading)?;
+    let file = std::fs::File::open(path).map_err(failed("open"))?;
     // The file's size, for one read of it rather than reads of growing buffers (a hint: the
     // budget is what counts).
     let size = file.metadata().map_or(0, |m| m.len());
+    let reading = failed("read");
     read_source(file, size, name, max, reading)
 }
 
@@ -302,7 +282,7 @@ fn read_stdin(name: String) -> Result<InputFile, ReadError> {
     let shown = name.clone();
     let reading = move |e: std::io::Error| ReadError::Unreadable {
         name: shown.clone(),
-        open: format!("read /dev/stdin: {}", io_text(&e)),
+        failure: format!("read /dev/stdin: {}", io_text(&e)),
     };
     let max = crate::yaml::parse::budget::max_input_bytes();
     read_source(std::io::stdin().lock(), 0, name, max, reading)
@@ -382,48 +362,34 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
         let link = meta.file_type().is_symlink();
         if link {
             symlinks
-                .check(&path)
+                .check(&shown)
                 .map_err(|e| format!("Checking symlink file '{shown}': {e}"))?;
         }
-        // ytt reads a file only when its type needs it: an allowed link to a directory is a
-        // file it never reads, unless its name is that of a template or library.
-        let read = |p: &Path| {
-            let name = p.to_string_lossy();
-            [".yml", ".yaml", ".star", ".txt"]
-                .iter()
-                .any(|ext| name.ends_with(ext))
-        };
         if meta.is_dir() {
             walk(&path, out, symlinks)?;
-        } else if meta.is_file() || (link && (!path.is_dir() || read(&path))) {
+        } else if !is_readable_kind(&meta) {
+            // A socket or a device among the files: ytt's walk stops at it.
+            return Err(format!(
+                "Expected file '{shown}' to be a regular file, but was not"
+            ));
+        } else {
             out.push(path);
         }
     }
     Ok(())
 }
 
-/// Why a symlink is not read: where it points (as Go's `filepath.EvalSymlinks` says it).
-fn symlink_refusal(link: &Path) -> String {
-    let shown = clean(link).to_string_lossy().to_string();
-    let target = std::fs::read_link(link).unwrap_or_default();
-    let joined = if target.is_absolute() {
-        target
-    } else {
-        link.parent().unwrap_or(Path::new("")).join(target)
-    };
-    let resolved = clean(&joined);
-    // Go's `filepath.EvalSymlinks` follows the whole chain first: a loop is its error (ELOOP,
-    // 40 on Linux, is what the kernel says of one).
-    if std::fs::canonicalize(link).is_err_and(|e| e.raw_os_error() == Some(40)) {
-        return "Eval symlink: EvalSymlinks: too many links".into();
-    }
-    match std::fs::symlink_metadata(&resolved) {
-        Err(e) => format!("Eval symlink: {}", lstat_message(&resolved.to_string_lossy(), &e)),
-        Ok(_) => format!(
-            "Expected symlink file '{shown}' -> '{}' to be allowed, but was not (hint: symlinks are disallowed as a security feature, use '--allow-symlink-destination' flags to override)",
-            resolved.to_string_lossy()
-        ),
-    }
+/// Whether `path` is an allowed link to a directory that ytt takes as a file and never reads:
+/// ytt reads a file only when its type needs it, and a name that is not a template's or a
+/// library's (`.yml`, `.yaml`, `.star`, `.txt`) gives it none.
+/// (A data values file is read whatever its name: see [`data_values_paths`].)
+fn unread_link_to_dir(path: &Path) -> bool {
+    let name = path.to_string_lossy();
+    let typed = [".yml", ".yaml", ".star", ".txt"]
+        .iter()
+        .any(|ext| name.ends_with(ext));
+    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    link && path.is_dir() && !typed
 }
 
 /// Go's `filepath.Clean`: `.` and `x/..` removed lexically.
@@ -498,6 +464,25 @@ mod tests {
             Some("incomplete UTF-8 octet sequence")
         );
         assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
+    }
+
+    #[test]
+    fn a_socket_in_a_walked_folder_is_refused_by_name() {
+        let dir = std::env::temp_dir().join(format!("schemac-walk-socket-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.yml"), "a: 1\n").unwrap();
+        let _socket = std::os::unix::net::UnixListener::bind(dir.join("s.sock")).unwrap();
+        let mut files = Vec::new();
+        let e = walk(&dir, &mut files, &Symlinks::default()).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "Expected file '{}/s.sock' to be a regular file, but was not",
+                dir.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
