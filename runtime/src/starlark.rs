@@ -61,7 +61,7 @@ use loader::{compile_failed, load_reason, Loader};
 pub use nesting::{
     DEFAULT_MAX_BOOL_OPERATORS, DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
 };
-use wording::{between, go_wording};
+use wording::go_wording;
 
 fn dialect() -> Dialect {
     Dialect {
@@ -344,9 +344,20 @@ fn to_template_error(
         let module = e
             .span()
             .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
-            .and_then(|text| between(text, "load(\"", "\"").map(str::to_string));
+            .and_then(|text| {
+                // The module's string, in either quote.
+                let rest = text[text.find("load(")? + "load(".len()..].trim_start();
+                let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+                rest[1..].split(quote).next().map(str::to_string)
+            });
         if let Some(m) = module {
-            message = format!("{message} {m}");
+            let hint = message
+                .strip_prefix("load: name ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|name| loader::nearest_loaded_name(&m, name))
+                .map(|near| format!(" (did you mean {near}?)"))
+                .unwrap_or_default();
+            message = format!("{message} {m}{hint}");
         }
     }
     let refused = (!compile_time)

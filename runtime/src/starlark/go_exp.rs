@@ -3,7 +3,8 @@
 //! x = k ln 2 + r, a Taylor series of e^(r/16) - 1 taken to the 16th power by four
 //! squarings of (1 + t), times 2^k; with fused multiply-adds where the processor has them
 //! (AVX2 and FMA, as Go checks at run time), so its last bit depends on the machine — ytt warns
-//! of that, and schemac does what ytt does on the same machine. A result below 2^-1022 is 0.
+//! of that, and schemac does what ytt does on the same machine. A result below 2^-1022 is
+//! subnormal, scaled in two steps as Go does; below 2^-1074 (x below about -745.13) it is 0.
 //! The C library's `exp` rounds some results the other way (`exp(8.03)`).
 
 // The coefficients and constants as published, with all their digits.
@@ -88,13 +89,27 @@ pub(super) fn exp(x: f64) -> f64 {
         t * (t + 2.0) + 1.0
     };
     let biased = k.saturating_add(0x3ff);
-    if biased <= 0 {
-        return 0.0;
-    }
     if biased >= 0x7ff {
         return f64::INFINITY;
     }
-    fraction * f64::from_bits((biased as u64) << 52)
+    if biased > 0 {
+        return fraction * f64::from_bits((biased as u64) << 52);
+    }
+    if biased < -52 {
+        return 0.0;
+    }
+    // A subnormal result: Go scales by 2^(k + 1022), then by 2^-1022, rounding twice.
+    fraction * f64::from_bits(((biased + 0x3fe) as u64) << 52) * f64::from_bits(1 << 52)
+}
+
+/// `|x|` as Go's functions take it, `if x < 0 { x = -x }`: -0 stays -0 (so that `sinh(-0)`,
+/// `asinh(-0)`, `atanh(-0)` are -0, as in Go).
+pub(super) fn go_abs(x: f64) -> f64 {
+    if x < 0.0 {
+        -x
+    } else {
+        x
+    }
 }
 
 pub(super) fn sinh(x: f64) -> f64 {
@@ -109,7 +124,7 @@ pub(super) fn sinh(x: f64) -> f64 {
         0.152_151_737_879_001_907_069_648_517_6e5,
         -0.173_678_953_558_233_699_533_450_911e3,
     ];
-    let a = x.abs();
+    let a = go_abs(x);
     let y = if a > 21.0 {
         exp(a) * 0.5
     } else if a > 0.5 {

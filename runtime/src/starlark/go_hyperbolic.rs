@@ -109,7 +109,7 @@ pub(super) fn asinh(x: f64) -> f64 {
     if x.is_nan() || x.is_infinite() {
         return x;
     }
-    let a = x.abs();
+    let a = super::go_exp::go_abs(x);
     let y = if a > LARGE {
         super::math_module::ln(a) + LN2
     } else if a > 2.0 {
@@ -150,7 +150,7 @@ pub(super) fn atanh(x: f64) -> f64 {
     if x == 1.0 || x == -1.0 {
         return f64::INFINITY.copysign(x);
     }
-    let a = x.abs();
+    let a = super::go_exp::go_abs(x);
     let y = if a < NEAR_ZERO {
         a
     } else if a < 0.5 {

@@ -20,6 +20,32 @@ pub(super) struct Loader<'a> {
 
 impl FileLoader for Loader<'_> {
     fn load(&self, path: &str) -> starlark::Result<FrozenModule> {
+        let module = self.load_module(path)?;
+        // The interpreter binds the names `load()` asks for next: a name the module lacks is
+        // starlark-go's error with a hint from these ([`nearest_loaded_name`]).
+        let names = module.names().map(|n| n.as_str().to_string()).collect();
+        LOADED_NAMES.with(|loaded| *loaded.borrow_mut() = Some((path.to_string(), names)));
+        Ok(module)
+    }
+}
+
+/// starlark-go's hint for `name`, which the module loaded last as `path` does not define: the
+/// nearest of its names (in sorted order, as starlark-go lists a module's names).
+pub(super) fn nearest_loaded_name(path: &str, name: &str) -> Option<String> {
+    LOADED_NAMES.with(|loaded| {
+        let loaded = loaded.borrow();
+        let (_, names) = loaded.as_ref().filter(|(p, _)| p == path)?;
+        let mut names: Vec<&str> = names
+            .iter()
+            .map(|n| crate::template::compile::source_name(n))
+            .collect();
+        names.sort_unstable();
+        crate::spell::nearest(name, &names).map(str::to_string)
+    })
+}
+
+impl Loader<'_> {
+    fn load_module(&self, path: &str) -> starlark::Result<FrozenModule> {
         if let Some(m) = modules::ytt_module(path) {
             return Ok(m);
         }
@@ -211,6 +237,8 @@ thread_local! {
     static LOADS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The loads budget's error, once a load went past it, until it reaches the template.
     static LOADS_EXCEEDED: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+    /// The path of the module `load()` loaded last, as written, and the names it defines.
+    static LOADED_NAMES: std::cell::RefCell<Option<(String, Vec<String>)>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The error of a template or `.star` file whose blocks do not compile: starlark-go's parser

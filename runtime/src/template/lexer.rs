@@ -242,9 +242,10 @@ pub fn end_name(code: &str) -> Option<(usize, bool)> {
     None
 }
 
-/// Whether `code` names the identifier `name` outside strings and comments.
+/// Whether `code` names the identifier `name` outside strings and comments, an attribute's
+/// name included (`x.pass`: ytt's scanner reads every identifier token alike).
 pub fn names_identifier(code: &str, name: &str) -> bool {
-    code.contains(name) && rename_identifier(code, name, "") != code
+    code.contains(name) && !identifier_positions(code, name, true).is_empty()
 }
 
 /// Renames an identifier outside strings, comments and attribute accesses (`x.assert` stays).
@@ -252,17 +253,32 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
     if !code.contains(from) {
         return code.to_string();
     }
-    let chars: Vec<char> = code.chars().collect();
-    let from_chars: Vec<char> = from.chars().collect();
     let mut out = String::with_capacity(code.len() + 4);
+    let mut last = 0;
+    for at in identifier_positions(code, from, false) {
+        out.push_str(&code[last..at]);
+        out.push_str(to);
+        last = at + from.len();
+    }
+    out.push_str(&code[last..]);
+    // `load("@ytt:assert", "assert")` binds the name through a string: keep the module's
+    // symbol and bind it under the new name.
+    fix_assert_load(&out, from, to)
+}
+
+/// The byte offsets where `code` names the identifier `name` outside strings and comments;
+/// after a `.` (an attribute's name) only with `attributes`.
+fn identifier_positions(code: &str, name: &str, attributes: bool) -> Vec<usize> {
+    let chars: Vec<(usize, char)> = code.char_indices().collect();
+    let name_chars: Vec<char> = name.chars().collect();
+    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
+    let mut found = Vec::new();
     let mut string: Option<char> = None;
     let mut i = 0;
     while i < chars.len() {
-        let c = chars[i];
+        let c = chars[i].1;
         if let Some(q) = string {
-            out.push(c);
-            if c == '\\' && i + 1 < chars.len() {
-                out.push(chars[i + 1]);
+            if c == '\\' {
                 i += 2;
                 continue;
             }
@@ -274,31 +290,30 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
         }
         if c == '"' || c == '\'' {
             string = Some(c);
-            out.push(c);
             i += 1;
             continue;
         }
         if c == '#' {
-            out.extend(&chars[i..]);
             break;
         }
-        let ident_char = |c: char| c.is_alphanumeric() || c == '_';
-        let starts_here = chars[i..].starts_with(&from_chars)
-            && (i == 0 || !ident_char(chars[i - 1]) && chars[i - 1] != '.')
+        let before = i.checked_sub(1).map(|b| chars[b].1);
+        let starts_here = chars[i..]
+            .iter()
+            .map(|&(_, c)| c)
+            .take(name_chars.len())
+            .eq(name_chars.iter().copied())
+            && before.is_none_or(|b| !ident_char(b) && (attributes || b != '.'))
             && chars
-                .get(i + from_chars.len())
-                .is_none_or(|&n| !ident_char(n));
+                .get(i + name_chars.len())
+                .is_none_or(|&(_, n)| !ident_char(n));
         if starts_here {
-            // `load("@ytt:assert", "assert")` binds the name through a string: keep the
-            // module's symbol and bind it under the new name.
-            out.push_str(to);
-            i += from_chars.len();
+            found.push(chars[i].0);
+            i += name_chars.len();
             continue;
         }
-        out.push(c);
         i += 1;
     }
-    fix_assert_load(&out, from, to)
+    found
 }
 
 /// `load("@ytt:assert", "assert")` → `load("@ytt:assert", assert_="assert")` (either quote,
@@ -413,6 +428,16 @@ mod tests {
         assert_eq!(end_name("x = a.end + 1"), Some((6, false)));
         assert_eq!(end_name("x = 'end' # end"), None);
         assert_eq!(end_name("ends = endless + _end + end2"), None);
+    }
+
+    #[test]
+    fn names_an_identifier_as_the_scanner_reads_it() {
+        assert!(names_identifier("x = pass", "pass"));
+        assert!(names_identifier("\"x\".upper().pass()", "pass"));
+        assert!(names_identifier("1.pass", "pass"));
+        assert!(!names_identifier("load(\"h.star\", \"pass\")", "pass"));
+        assert!(!names_identifier("pass_ = 'pass' # pass", "pass"));
+        assert!(!names_identifier("é = passé", "pass"));
     }
 
     #[test]
