@@ -7,7 +7,8 @@
 //! text (900 MB of output took it 4.2 GB; 1.6 GB ran out of memory at 8 GB), so the budget,
 //! 4 GiB, is past what ytt writes on a machine of 16 GB. The text is sized before anything
 //! is written, by a walk that counts a lower bound of each line (its indentation, key and
-//! scalar), so a refused document prints nothing.
+//! scalar), so a refused document prints nothing; a text short enough to be held whole until
+//! its end needs no walk when its length is within the budget (`emit::write_yaml`).
 
 use crate::value::{Node, Pos, Value};
 
