@@ -242,19 +242,25 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
         // The data values as YAML (the usual answer) are written as they are made, once their
         // text is known to fit the output budget.
         Outcome::DataValues(node) if !opts.request.json() => {
-            use crate::yaml::emit::budget;
-            match budget::past_budget(node, budget::max_output_bytes()) {
-                Some(pos) => report(&crate::error::CheckError::new(
+            use crate::yaml::emit::{budget, write_yaml, WriteError};
+            let mut past_budget = None;
+            let written = output::stdout_with(|out| {
+                match write_yaml(node, budget::max_output_bytes(), out) {
+                    Ok(()) => Ok(()),
+                    Err(WriteError::PastBudget(pos)) => {
+                        past_budget = Some(pos);
+                        Ok(())
+                    }
+                    Err(WriteError::Io(e)) => Err(e),
+                }
+            });
+            match (past_budget, written) {
+                (Some(pos), _) => report(&crate::error::CheckError::new(
                     crate::error::ErrorKind::Usage,
                     budget::message(&pos),
                 )),
-                None => {
-                    match output::stdout_with(|out| crate::yaml::emit::write_yaml(&node.value, out))
-                    {
-                        Ok(()) => 0,
-                        Err(status) => status,
-                    }
-                }
+                (None, Ok(())) => 0,
+                (None, Err(status)) => status,
             }
         }
         outcome => match render(outcome, &opts.request) {

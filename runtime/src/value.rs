@@ -34,8 +34,11 @@ impl Pos {
         Pos::default()
     }
 
+    /// The line is looked at first: a position with a line is known whatever its file (its
+    /// name is in the process's table, behind a lock).
+    #[inline]
     pub fn is_unknown(&self) -> bool {
-        self.file.is_empty() && self.line == 0
+        self.line == 0 && self.file.is_empty()
     }
 }
 
@@ -133,6 +136,13 @@ impl FileName {
         let id = u32::try_from(names.names.len()).expect("fewer than 2^32 file names");
         names.names.push(Box::leak(name.into()));
         FileName(id)
+    }
+
+    /// Whether the name is empty: the unknown positions' entry 0 without looking in the table,
+    /// and [`FileName::unique`]'s nameless entries (a `--data-value-yaml` collection) there.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.0 == 0 || self.as_str().is_empty()
     }
 
     pub fn as_str(self) -> &'static str {

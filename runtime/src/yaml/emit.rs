@@ -14,7 +14,7 @@
 
 use std::borrow::Cow;
 
-use crate::value::{MapEntry, Node, Value};
+use crate::value::{MapEntry, Node, Pos, Value};
 
 pub mod budget;
 mod resolve;
@@ -29,16 +29,41 @@ pub fn to_yaml(value: &Value) -> String {
     e.out
 }
 
-/// [`to_yaml`] written to `sink` as it is made, a block of lines at a time, rather than held
-/// whole (the text is about twice the size of the values file it came from).
-pub fn write_yaml(value: &Value, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+/// Why [`write_yaml`] wrote nothing, or stopped.
+pub enum WriteError {
+    /// The text passes the output budget at the value of this position
+    /// ([`budget::past_budget`]); nothing was written.
+    PastBudget(Pos),
+    /// The sink refused a block; the rest was dropped.
+    Io(std::io::Error),
+}
+
+/// [`to_yaml`] of `node` written to `sink`, once its text is known to fit `max_bytes`, the
+/// output budget. The text is held until then: a text of at most [`HOLD_AT`] bytes fits when it
+/// is whole and no longer than the budget (which counts a lower bound of the text), with no
+/// walk of its own; a longer one is sized by [`budget::past_budget`] before its first block is
+/// handed on. After that it is written as it is made, a block of lines at a time, rather than
+/// held whole (the text is about twice the size of the values file it came from).
+pub fn write_yaml(
+    node: &Node,
+    max_bytes: u64,
+    sink: &mut dyn std::io::Write,
+) -> Result<(), WriteError> {
     let mut e = Emitter {
+        // Room for the text held, made once: growing it would copy it at each doubling.
+        out: String::with_capacity(HOLD_AT + FLUSH_AT),
         sink: Some(sink),
+        to_size: Some((node, max_bytes)),
+        flush_at: HOLD_AT,
         ..Emitter::default()
     };
-    e.document(value);
-    e.flush();
-    e.failed.map_or(Ok(()), Err)
+    e.document(&node.value);
+    e.flush(true);
+    match (e.past_budget, e.failed) {
+        (Some(pos), _) => Err(WriteError::PastBudget(pos)),
+        (None, Some(error)) => Err(WriteError::Io(error)),
+        (None, None) => Ok(()),
+    }
 }
 
 /// Indentation, copied a slice at a time.
@@ -50,6 +75,12 @@ const BREAK_AND_SPACES: &str = "\n                                              
 
 /// How much text [`write_yaml`] gathers before handing it on.
 const FLUSH_AT: usize = 64 * 1024;
+
+/// How much text [`write_yaml`] holds before it sizes the whole text against the output budget
+/// (most outputs are shorter: they are then not sized at all). Held text adds to the run's
+/// peak memory, whose top is at writing: the largest output of `../shared/bench/gen.py`'s
+/// workloads (array10k, 1.4 MB) fits.
+const HOLD_AT: usize = 2 << 20;
 
 /// A value as `yaml.encode` (and `assert.equals`) write it: as [`to_yaml`], except that an
 /// empty map or array is a document of its own (`{}`, `[]`); null is still nothing.
@@ -305,6 +336,14 @@ struct Emitter<'w> {
     /// rest is dropped).
     sink: Option<&'w mut dyn std::io::Write>,
     failed: Option<std::io::Error>,
+    /// The node written and the output budget, until the text is known to fit it; then
+    /// `flush_at` falls from [`HOLD_AT`] to [`FLUSH_AT`].
+    to_size: Option<(&'w Node, u64)>,
+    flush_at: usize,
+    /// Where the text passes the output budget: nothing is written.
+    past_budget: Option<Pos>,
+    /// Writing has failed or was refused: the rest of the document is not made.
+    stopped: bool,
     column: usize,
     indent: i64,
     indents: Vec<i64>,
@@ -320,6 +359,10 @@ impl Default for Emitter<'_> {
             out: String::new(),
             sink: None,
             failed: None,
+            to_size: None,
+            flush_at: FLUSH_AT,
+            past_budget: None,
+            stopped: false,
             column: 0,
             indent: -1,
             indents: Vec::new(),
@@ -343,14 +386,24 @@ impl Emitter<'_> {
         self.write_indent();
     }
 
-    /// Hands the text so far to the sink, if there is one.
-    fn flush(&mut self) {
-        if let Some(sink) = &mut self.sink {
-            if self.failed.is_none() {
-                self.failed = sink.write_all(self.out.as_bytes()).err();
+    /// Hands the text so far to the sink, if there is one; `whole`: the document is done. The
+    /// first block waits for the output budget's answer (see [`write_yaml`]).
+    fn flush(&mut self, whole: bool) {
+        let Some(sink) = &mut self.sink else {
+            return;
+        };
+        if let Some((node, max_bytes)) = self.to_size.take() {
+            let fits = whole && self.out.len() as u64 <= max_bytes;
+            if !fits {
+                self.past_budget = budget::past_budget(node, max_bytes);
             }
-            self.out.clear();
+            self.flush_at = FLUSH_AT;
         }
+        if self.failed.is_none() && self.past_budget.is_none() {
+            self.failed = sink.write_all(self.out.as_bytes()).err();
+        }
+        self.stopped = self.failed.is_some() || self.past_budget.is_some();
+        self.out.clear();
     }
 
     fn put(&mut self, c: char) {
@@ -362,8 +415,8 @@ impl Emitter<'_> {
     fn put_break(&mut self, c: char) {
         self.out.push(c);
         self.column = 0;
-        if self.out.len() >= FLUSH_AT {
-            self.flush();
+        if self.out.len() >= self.flush_at {
+            self.flush(false);
         }
     }
 
@@ -384,7 +437,7 @@ impl Emitter<'_> {
     fn write_indent(&mut self) {
         let indent = self.indent.max(0) as usize;
         if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
-            if indent < BREAK_AND_SPACES.len() && self.out.len() < FLUSH_AT {
+            if indent < BREAK_AND_SPACES.len() && self.out.len() < self.flush_at {
                 // Most lines: the break and the indentation in one copy.
                 self.out.push_str(&BREAK_AND_SPACES[..=indent]);
                 self.column = indent;
@@ -491,6 +544,9 @@ impl Emitter<'_> {
     fn block_sequence(&mut self, items: &[Node], mapping: bool) {
         self.increase_indent(false, mapping && !self.indention);
         for item in items {
+            if self.stopped {
+                return;
+            }
             self.write_indent();
             self.write_indicator("-", true, false, true);
             self.node(&item.value, false, false);
@@ -502,6 +558,9 @@ impl Emitter<'_> {
     fn block_mapping(&mut self, entries: &[MapEntry]) {
         self.increase_indent(false, false);
         for entry in entries {
+            if self.stopped {
+                return;
+            }
             self.write_indent();
             if let Value::Str(key) = &entry.key {
                 // A simple key (one line, at most 128 bytes) written plain.

@@ -7,7 +7,8 @@
 //! text (900 MB of output took it 4.2 GB; 1.6 GB ran out of memory at 8 GB), so the budget,
 //! 4 GiB, is past what ytt writes on a machine of 16 GB. The text is sized before anything
 //! is written, by a walk that counts a lower bound of each line (its indentation, key and
-//! scalar), so a refused document prints nothing.
+//! scalar), so a refused document prints nothing; a text short enough to be held whole until
+//! its end needs no walk when its length is within the budget (`emit::write_yaml`).
 
 use crate::value::{Node, Pos, Value};
 
@@ -59,7 +60,8 @@ impl Size {
 
     /// Counts `node`, whose items (if it is a collection) start lines indented by `indent`,
     /// the first on the line already begun when `inline` (an array item's `- `); `known` is
-    /// the position of the nearest node above that has one.
+    /// the position of the nearest node above that has one. A scalar item is counted here
+    /// rather than by a call of its own (most nodes are scalars).
     fn node(&mut self, node: &Node, indent: u64, inline: bool, known: Pos) -> Result<(), Pos> {
         let at = |n: &Node| if n.pos.is_unknown() { known } else { n.pos };
         match &node.value {
@@ -67,24 +69,39 @@ impl Size {
                 for (i, entry) in entries.iter().enumerate() {
                     let key = scalar_len(&entry.key) + 1;
                     self.line(indent, key, inline && i == 0, at(&entry.value))?;
-                    // A map under a key is indented; an array's items sit at the key's column.
-                    let inner = match &entry.value.value {
-                        Value::Map(_) => indent + 2,
-                        _ => indent,
-                    };
-                    self.node(&entry.value, inner, false, at(&entry.value))?;
+                    match &entry.value.value {
+                        // A map under a key is indented; an array's items sit at the key's
+                        // column.
+                        Value::Map(_) => {
+                            self.node(&entry.value, indent + 2, false, at(&entry.value))?
+                        }
+                        Value::Array(_) => {
+                            self.node(&entry.value, indent, false, at(&entry.value))?
+                        }
+                        scalar => self.scalar(scalar),
+                    }
                 }
             }
             Value::Array(items) => {
                 for (i, item) in items.iter().enumerate() {
                     self.line(indent, 2, inline && i == 0, at(item))?;
-                    // A collection in an array starts on its item's line.
-                    self.node(item, indent + 2, true, at(item))?;
+                    match &item.value {
+                        // A collection in an array starts on its item's line.
+                        Value::Map(_) | Value::Array(_) => {
+                            self.node(item, indent + 2, true, at(item))?
+                        }
+                        scalar => self.scalar(scalar),
+                    }
                 }
             }
-            other => self.written = self.written.saturating_add(scalar_len(other)),
+            scalar => self.scalar(scalar),
         }
         Ok(())
+    }
+
+    /// Counts a scalar on the line already begun (its key's or its `- `).
+    fn scalar(&mut self, value: &Value) {
+        self.written = self.written.saturating_add(scalar_len(value));
     }
 }
 
