@@ -59,7 +59,8 @@ pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, 
 pub use loader::DEFAULT_MAX_LOADS;
 use loader::{compile_failed, load_reason, Loader};
 pub use nesting::{
-    DEFAULT_MAX_BOOL_OPERATORS, DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
+    source_too_deep, DEFAULT_MAX_BOOL_OPERATORS, DEFAULT_MAX_EXPRESSION_DEPTH,
+    DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
 };
 use wording::go_wording;
 
@@ -90,20 +91,25 @@ fn globals() -> &'static Globals {
     })
 }
 
-/// The first of the compiler's budgets ([`nesting`]: functions nested, method calls chained,
+/// The first of the compiler's budgets ([`nesting`]: expressions nested, functions nested, method calls chained,
 /// `and` and `or` chained) that the program `ast` passes: where, and the budget's message.
 /// Checked before a program is compiled, and where rule code is read without the interpreter
 /// (`schemac check` evaluates such a template later, when an error would be lost).
 pub fn compile_budget_exceeded(ast: &AstModule) -> Option<(starlark::codemap::Span, String)> {
-    nesting::too_deep(ast)
+    nesting::expression_too_deep(ast)
+        .or_else(|| nesting::too_deep(ast))
         .or_else(|| nesting::chain_too_long(ast))
         .or_else(|| nesting::bool_operators_too_many(ast))
 }
 
 /// A program's source with its literals made to read as starlark-go reads them (see
 /// `go_literals`), for code that parses a program without running it (the rule compiler);
-/// `None` when starlark-go refuses one of them.
+/// `None` when starlark-go refuses one of them, or when the program nests too deep to be
+/// parsed ([`source_too_deep`]).
 pub fn source_as_go_reads(source: &str) -> Option<String> {
+    if source_too_deep(source).is_some() {
+        return None;
+    }
     match go_literals::go_literals(source) {
         Ok(fixed) => Some(fixed.unwrap_or_else(|| source.to_string())),
         Err(_) => None,
@@ -613,6 +619,10 @@ fn run_unguarded(
             error
         })
     };
+    if let Some((gen_line, message)) = nesting::source_too_deep(&program.source) {
+        let line = program.line_map.get(gen_line).copied();
+        return Err(TemplateError::compile(name, line, message));
+    }
     let files = Arc::new(sources.files.clone());
     let mut source = match go_literals::go_literals(&program.source) {
         Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
@@ -640,6 +650,8 @@ fn run_unguarded(
     if let Some((span, message)) = compile_budget_exceeded(&ast) {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         let line = program.line_map.get(gen_line).copied();
+        // Dropping a program nested past a budget recurses as deep as it nests.
+        std::mem::forget(ast);
         return Err(TemplateError::compile(name, line, message));
     }
     if let Some(e) = resolve_errors(name, program, &ast) {

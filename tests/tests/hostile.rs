@@ -157,8 +157,9 @@ fn a_rule_argument_beyond_64_bits_is_an_error() {
 #[test]
 fn a_long_chain_of_indexes_is_rewritten_in_linear_time() {
     // The rewriting of `OBJ[I]` looked for the start of each index's object down the whole
-    // chain: 20,000 indexes took 6.6 s, 100,000 ran past a minute (ytt 0.6 s). Now 0.8 s.
-    let n = 100_000;
+    // chain: 20,000 indexes took 6.6 s, 100,000 ran past a minute (ytt 0.6 s); 100,000 took
+    // 0.8 s since. A chain within the expression depth budget (50,000) must still be quick.
+    let n = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH - 10;
     let values = format!(
         "#@ x = [0]\n#@ x[0] = x\n#@data/values\n---\na: #@ len(x{})\n",
         "[0]".repeat(n)
@@ -203,6 +204,39 @@ fn and_or_chained_past_the_budget_are_an_error() {
         let out = check(&[("schema.yml", &schema)], &["-f", "schema.yml"]).unwrap();
         assert_eq!(schemac_runtime::yaml::emit::to_yaml(&out.value), "k: 1\n");
     }
+}
+
+#[test]
+fn expressions_nested_past_the_budget_are_an_error() {
+    // A chain of 200,000 indexes overflowed the 512 MiB stack (the interpreter's parser,
+    // compiler and walks recurse on expressions); ytt runs it.
+    let max = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH;
+    let message = format!("expressions nested deeper than {max} levels (operands, indexes, calls or attributes in one another; raise the budget with SCHEMAC_STARLARK_EXPRESSION_DEPTH)");
+    for (n, expr) in [
+        (4 * max, format!("s{}", "[0:][0]".repeat(2 * max))),
+        (20 * max, format!("{}1", "-".repeat(20 * max))),
+        (max + 1, format!("s{}", "[0]".repeat(max + 1))),
+    ] {
+        let values = format!("#@ s = \"ab\"\n#@data/values\n---\nv: #@ {expr}\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(
+            err.contains(&message),
+            "{n}: {}",
+            &err[..err.len().min(500)]
+        );
+        assert!(
+            err.contains("values.yml:4 |"),
+            "{n}: {}",
+            &err[..err.len().min(500)]
+        );
+    }
+    // At the budget the program runs.
+    let values = format!(
+        "#@ s = \"ab\"\n#@data/values\n---\nv: #@ s{}\n",
+        "[0]".repeat(max - 2)
+    );
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(schemac_runtime::yaml::emit::to_yaml(&out.value), "v: a\n");
 }
 
 #[test]

@@ -94,6 +94,12 @@ impl Program {
         // The literals as starlark-go reads them (`r"a\"b"`, `0755`, a tab between tokens).
         let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
         let ast = AstModule::parse(name, source, &dialect()).ok()?;
+        // Past a budget of the compiler, the interpreter's error is the program's; dropping a
+        // program nested past a budget recurses as deep as it nests.
+        if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
+            std::mem::forget(ast);
+            return None;
+        }
         let index = self.modules.len();
         self.modules.push(Module {
             name: name.to_string(),

@@ -51,6 +51,8 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
     let ast = AstModule::parse(&raw.name, source, &dialect()).ok()?;
     // Past a budget of the compiler, the interpreter's error is the template's.
     if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
+        // Dropping a program nested past a budget recurses as deep as it nests.
+        std::mem::forget(ast);
         return None;
     }
     let template_line = |generated: usize| program.line_map.get(generated).copied();

@@ -258,7 +258,11 @@ impl Index {
         let mut functions = Vec::new();
         let mut imports = Vec::new();
         for (i, (file, source)) in files.iter().enumerate() {
-            if let Ok(ast) = AstModule::parse(file, source.to_string(), &super::dialect()) {
+            let parsed = match super::source_too_deep(source) {
+                None => AstModule::parse(file, source.to_string(), &super::dialect()).ok(),
+                Some(_) => None,
+            };
+            if let Some(ast) = parsed {
                 let mut walk = Walk {
                     ast: &ast,
                     file: i,

@@ -246,7 +246,11 @@ thread_local! {
 pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> TemplateError {
     if let Some(before) = e.before {
         let source = super::source_as_go_reads(&before.source).unwrap_or(before.source);
-        if let Err(err) = AstModule::parse(name, source.clone(), &dialect()) {
+        let parsed = match super::source_too_deep(&source) {
+            None => AstModule::parse(name, source.clone(), &dialect()).map(|_| ()),
+            Some(_) => Ok(()),
+        };
+        if let Err(err) = parsed {
             // The code stops where the error is: running out of it is no error of its own.
             let at_end = err
                 .span()

@@ -1,4 +1,5 @@
-//! How deep functions nest in a program, and how long its chains of method calls are.
+//! How deep expressions and functions nest in a program, and how long its chains of method
+//! calls are.
 //! starlark-rust compiles a `lambda` inside a `lambda` by copying its body for each level, in
 //! time and memory quadratic in the depth (20,000 nested `lambda:` took 41 s and 16 GB; ytt
 //! answers in 0.2 s), and a method call `OBJ.NAME(...)` by copying `OBJ`'s compiled
@@ -12,6 +13,133 @@
 use starlark::codemap::Span;
 use starlark::syntax::ast::{AstExpr, AstStmt, BinOp, ExprP, StmtP};
 use starlark::syntax::AstModule;
+
+/// How deep a program's expressions may nest, each operand, index, slice, call or attribute a
+/// level below the expression it is part of (`s[0][0]...`, `- - - 1`, `1 + 1 + ...`). The
+/// interpreter's parser, compiler and this crate's walks of a program recurse on expressions,
+/// and a chain of 200,000 indexes overflowed even the 512 MiB stack (ytt runs it). Raised with
+/// `SCHEMAC_STARLARK_EXPRESSION_DEPTH`.
+pub const DEFAULT_MAX_EXPRESSION_DEPTH: usize = 50_000;
+
+/// The first expression of `ast` nested past the budget, and the budget's message. The walk
+/// keeps its own stack (statements nest within the block budget, expressions need not).
+pub(super) fn expression_too_deep(ast: &AstModule) -> Option<(Span, String)> {
+    let max = max_expression_depth();
+    fn roots<'a>(s: &'a AstStmt, out: &mut Vec<(&'a AstExpr, usize)>) {
+        s.visit_stmt(|child| roots(child, out));
+        s.visit_expr(|e| out.push((e, 1)));
+    }
+    let mut stack = Vec::new();
+    roots(ast.statement(), &mut stack);
+    while let Some((e, depth)) = stack.pop() {
+        if depth > max {
+            return Some((e.span, expression_depth_message(max)));
+        }
+        e.visit_expr(|child| stack.push((child, depth + 1)));
+    }
+    None
+}
+
+/// Where the text of a program nests past [`DEFAULT_MAX_EXPRESSION_DEPTH`] in a way the
+/// interpreter's parser recurses on, before it is parsed: its recursive descent takes a call or
+/// more for each open bracket, prefix operator (`-`, `+`, `~`, `not`), `lambda` and `else` of a
+/// conditional chain, and 2,000,000 of them overflowed the 512 MiB stack. Counted per logical
+/// line, conservatively (a prefix operator until the next operand, a `lambda` or `else` until
+/// the line ends): the 0-based line and the budget's message.
+pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
+    let max = max_expression_depth();
+    let bytes = source.as_bytes();
+    let (mut line, mut brackets, mut prefix, mut chained) = (0usize, 0usize, 0usize, 0usize);
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        match c {
+            b'\n' => {
+                line += 1;
+                if brackets == 0 {
+                    (prefix, chained) = (0, 0);
+                }
+            }
+            b'#' => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            b'"' | b'\'' => {
+                let triple = bytes[i..].starts_with(&[c, c, c]);
+                i += if triple { 3 } else { 1 };
+                while i < bytes.len() {
+                    if bytes[i] == b'\\' {
+                        i += 2;
+                        continue;
+                    }
+                    if bytes[i] == b'\n' {
+                        line += 1;
+                    }
+                    let closes = if triple {
+                        bytes[i..].starts_with(&[c, c, c])
+                    } else {
+                        bytes[i] == c
+                    };
+                    if closes {
+                        i += if triple { 2 } else { 0 };
+                        break;
+                    }
+                    i += 1;
+                }
+                prefix = 0;
+            }
+            b'(' | b'[' | b'{' => brackets += 1,
+            b')' | b']' | b'}' => {
+                brackets = brackets.saturating_sub(1);
+                prefix = 0;
+            }
+            b'-' | b'+' | b'~' => prefix += 1,
+            b';' if brackets == 0 => (prefix, chained) = (0, 0),
+            c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
+                let start = i;
+                while i < bytes.len()
+                    && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_' || bytes[i] >= 0x80)
+                {
+                    i += 1;
+                }
+                match &source[start..i] {
+                    "not" => prefix += 1,
+                    "lambda" | "else" => chained += 1,
+                    "if" | "and" | "or" | "in" | "is" => {}
+                    _ => prefix = 0,
+                }
+                if brackets + prefix + chained > max {
+                    return Some((line, expression_depth_message(max)));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if brackets + prefix + chained > max {
+            return Some((line, expression_depth_message(max)));
+        }
+        i += 1;
+    }
+    None
+}
+
+fn max_expression_depth() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        crate::yaml::parse::budget::from_env(
+            "SCHEMAC_STARLARK_EXPRESSION_DEPTH",
+            DEFAULT_MAX_EXPRESSION_DEPTH,
+        )
+    })
+}
+
+fn expression_depth_message(max: usize) -> String {
+    format!(
+        "expressions nested deeper than {max} levels (operands, indexes, calls or attributes in one another; raise the budget with SCHEMAC_STARLARK_EXPRESSION_DEPTH)"
+    )
+}
 
 /// How many functions (`def`s and `lambda`s) may nest in one another. Raised with
 /// `SCHEMAC_STARLARK_FUNCTION_DEPTH`.
