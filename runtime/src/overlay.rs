@@ -417,8 +417,8 @@ const OPERATIONS: &[&str] = &[
     "overlay/assert",
 ];
 
-/// ytt's errors for the overlay annotations of `item`: more than one operation, or a keyword
-/// argument an annotation does not take.
+/// ytt's errors for the overlay annotations of `item`: more than one operation, a keyword
+/// argument an annotation does not take, or a `via=` of `#@overlay/replace` that is no function.
 fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayError> {
     // ytt keeps one annotation of each name (the last): an operation given twice is one.
     let operations = OPERATIONS
@@ -448,6 +448,11 @@ fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayEr
                 ann.name
             )));
         }
+    }
+    // ytt reads `#@overlay/replace`'s `via=` when it reads the annotation, before anything is
+    // matched (a `via=` that is no function fails even where nothing matches).
+    if let Some(replace) = item.ann("overlay/replace") {
+        via_function(replace).map_err(|e| Path::of(item, parent).error(e))?;
     }
     Ok(())
 }

@@ -50,11 +50,13 @@ pub(super) fn resolve_errors(
     for &child in &walk.blocks[0].children {
         walk.children_first(child, &mut order);
     }
-    let nested = order
-        .into_iter()
-        .filter(|u| !walk.bound(u.block, &u.name) && !predeclared(&u.name))
-        .map(|u| walk.undefined(&u))
-        .collect::<Vec<_>>();
+    let mut nested = Vec::new();
+    for u in order {
+        if !walk.bound(u.block, &u.name) && !predeclared(&u.name) {
+            nested.push(walk.undefined(&u));
+        }
+        walk.memoize(u.block, &u.name);
+    }
     let mut out = std::mem::take(&mut walk.top_level);
     out.extend(nested);
     out
@@ -160,6 +162,17 @@ impl Walk<'_> {
         self.current = inner;
         f(self);
         self.current = outer;
+    }
+
+    /// starlark-go's lookup of a name used in a function binds it, found or not, in each block
+    /// on the way to the module's (memoized): a later use there is no new error, and a later
+    /// hint may name it (`undefined: nopf (did you mean nope?)`, `lenn` → `len` once `len`
+    /// was used).
+    fn memoize(&mut self, mut block: usize, name: &str) {
+        while let Some(parent) = self.blocks[block].parent {
+            self.blocks[block].bindings.insert(name.to_string());
+            block = parent;
+        }
     }
 
     fn bind(&mut self, name: &str) {
