@@ -631,7 +631,7 @@ fn extremum<'v>(
 }
 
 /// An error with starlark-go's message.
-fn go_error(message: String) -> starlark::Error {
+pub(super) fn go_error(message: String) -> starlark::Error {
     starlark::Error::new_other(anyhow::anyhow!(message))
 }
 

@@ -10,12 +10,10 @@
 use starlark::values::tuple::AllocTuple;
 use starlark::values::{Heap, Value};
 
+use super::go_builtins::go_error;
+
 /// The global function every slice expression `x[a:b:c]` calls, with `None` for a missing part.
 pub(super) const SLICE: &str = "__schemac_slice";
-
-fn go_error(message: String) -> starlark::Error {
-    starlark::Error::new_other(anyhow::anyhow!(message))
-}
 
 /// starlark-go's `AsInt32`: the int `v`, or its error.
 fn as_int32(v: Value) -> Result<i64, String> {
@@ -29,7 +27,7 @@ fn as_int32(v: Value) -> Result<i64, String> {
 
 /// starlark-go's `asIndex`: `v` as an index of a sequence of `len` (negative ones counted
 /// from the end), or `default` for `None`.
-fn as_index(v: Value, len: i64, default: i64) -> Result<i64, String> {
+pub(super) fn as_index(v: Value, len: i64, default: i64) -> Result<i64, String> {
     if v.is_none() {
         return Ok(default);
     }

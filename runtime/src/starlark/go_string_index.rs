@@ -9,6 +9,7 @@
 use starlark::values::{Heap, Value};
 
 use super::go_methods::{error, positional, string_arg, Named};
+use super::go_slice::as_index;
 
 /// starlark-go's `indices`: the optional start and end arguments `args[at]` and `args[at + 1]`
 /// as byte offsets into `s`, negative ones from the end, clamped to the string (`end` may be
@@ -16,13 +17,8 @@ use super::go_methods::{error, positional, string_arg, Named};
 fn window(s: &str, args: &[Value], at: usize) -> Result<(usize, usize), usize> {
     let n = s.len() as i64;
     let index = |i: usize, default: i64| -> Result<usize, usize> {
-        let Some(v) = args.get(i).filter(|v| !v.is_none()) else {
-            return Ok(default as usize);
-        };
-        let mut x = v.unpack_i32().map(i64::from).ok_or(i)?;
-        if x < 0 {
-            x += n;
-        }
+        let v = args.get(i).copied().unwrap_or_else(Value::new_none);
+        let x = as_index(v, n, default).map_err(|_| i)?;
         Ok(x.clamp(0, n) as usize)
     };
     Ok((index(at, 0)?, index(at + 1, n)?))
