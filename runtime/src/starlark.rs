@@ -245,6 +245,33 @@ fn after_annotations_line(program: &Program, gen_line: usize) -> Option<u32> {
     program.line_map.get(at).copied()
 }
 
+/// The error of parsing `program`: starlark-go's words for a reserved word it meets
+/// ([`parse_error::at_reserved_word`]) and for the rest ([`to_template_error`]).
+fn syntax_error(
+    name: &str,
+    program: &Program,
+    e: starlark::Error,
+    sources: &Sources,
+) -> TemplateError {
+    let (e, reserved) = parse_error::at_reserved_word(name, e, |name, source| {
+        AstModule::parse(name, source, &dialect()).map(|_| ())
+    });
+    let mut error = to_template_error(name, program, &e, sources, true);
+    if let Some(word) = reserved {
+        error.message = parse_error::name_reserved_word(&error.message, &word);
+    }
+    error
+}
+
+/// [`parse_error::expression_kind`] of the expression `text`.
+fn expression_kind(text: &str) -> Option<&'static str> {
+    let ast = AstModule::parse("lhs", text.to_owned(), &dialect()).ok()?;
+    match &ast.statement().node {
+        starlark::syntax::ast::StmtP::Expression(e) => parse_error::expression_kind(&e.node),
+        _ => None,
+    }
+}
+
 fn to_template_error(
     name: &str,
     program: &Program,
@@ -303,10 +330,18 @@ fn to_template_error(
     });
     // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
     // a literal): ytt shows where it was called from.
+    // An assignment's target the parser refuses: starlark-go's resolver's error.
+    let assignment = e
+        .span()
+        .filter(|_| parsing)
+        .and_then(|s| parse_error::assignment_wording(&raw, s.source_span(), expression_kind));
+    if let Some(words) = &assignment {
+        message = words.clone();
+    }
     let compile_time = match e.kind() {
         starlark::ErrorKind::Parser(_) => parsing,
         starlark::ErrorKind::Scope(_) => true,
-        _ => false,
+        _ => assignment.is_some(),
     };
     if parsing {
         let code = e
@@ -614,7 +649,7 @@ fn run_unguarded(
     let template_id = sources.next_template_id();
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect()).map_err(|e| {
-            let mut error = to_template_error(name, program, &e, sources, true);
+            let mut error = syntax_error(name, program, e, sources);
             at_template_end(&mut error, program, template_id);
             error
         })
@@ -633,7 +668,7 @@ fn run_unguarded(
                     .span()
                     .is_some_and(|s| s.resolve_span().begin.line < e.line)
                 {
-                    return Err(to_template_error(name, program, &earlier, sources, true));
+                    return Err(syntax_error(name, program, earlier, sources));
                 }
             }
             let line = program.line_map.get(e.line).copied();

@@ -7,7 +7,7 @@ use starlark::environment::FrozenModule;
 use starlark::eval::FileLoader;
 use starlark::syntax::AstModule;
 
-use super::{dialect, modules, run, to_template_error};
+use super::{dialect, modules, run};
 use crate::template::compile::{compile_starlark, CompileError, Program};
 use crate::template::{library, Sources, TemplateError};
 
@@ -262,7 +262,7 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 !super::parse_error::found_by_resolver(&err.without_diagnostic().to_string());
             if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short && syntax {
                 let program = Program { source, ..*before };
-                return to_template_error(name, &program, &err, sources, true);
+                return super::syntax_error(name, &program, err, sources);
             }
         }
     }

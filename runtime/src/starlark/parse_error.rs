@@ -51,10 +51,39 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     {
         return Some(format!("unexpected input character '{c}'"));
     }
-    let (got, want) = rest
+    if rest == "expected string literal in load statement" {
+        // At a name not followed by `=`: starlark-go names it.
+        let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
+        let name: String = (line.get(column..).unwrap_or(""))
+            .chars()
+            .take_while(|&c| c == '_' || c.is_alphanumeric())
+            .collect();
+        return Some(format!(
+            "load operand must be \"{name}\" or {name}=\"originalname\" (want '=' after {name})"
+        ));
+    }
+    let (raw_got, want) = rest
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
-    let mut got = token(got)?;
+    let mut got = token(raw_got)?;
+    match want {
+        // starlark-go's `parseIdent`, after `def`, `.`, in parameters.
+        "identifier" => {
+            return Some(match raw_got.strip_prefix("keyword ") {
+                Some(word) => {
+                    format!("use of reserved keyword {word} is not allowed (expected identifier)")
+                }
+                None => "not an identifier".into(),
+            })
+        }
+        "string literal or identifier" => {
+            return Some(format!(
+                "load operand must be \"name\" or localname=\"name\" (got {got})"
+            ))
+        }
+        "string literal" => return load_string_wording(before?),
+        _ => {}
+    }
     if outdent_keyword(&got, line, before) {
         got = "outdent".into();
     }
@@ -91,6 +120,70 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     Some(match hint {
         Some(h) => format!("{message} (hint: {h})"),
         None => message,
+    })
+}
+
+/// starlark-go's words for a `load` whose module or original name is not a string literal,
+/// the error at the end of the code `before`.
+fn load_string_wording(before: &str) -> Option<String> {
+    let code = before.trim_end();
+    if code.ends_with('(') {
+        return Some("first operand of load statement must be a string literal".into());
+    }
+    let head = code.strip_suffix('=')?.trim_end();
+    let start = head
+        .rfind(|c: char| !(c == '_' || c.is_alphanumeric()))
+        .map_or(0, |i| i + 1);
+    let name = &head[start..];
+    Some(format!(
+        "original name of loaded symbol must be quoted: {name}=\"originalname\""
+    ))
+}
+
+/// starlark-go's resolver's words for an assignment to what cannot be assigned to, which the
+/// crate's parser refuses with `raw` at the target `lhs` (a text the caller parses into
+/// `kind`'s argument): `can't assign to callexpr`.
+pub(super) fn assignment_wording(
+    raw: &str,
+    lhs: &str,
+    kind: impl Fn(&str) -> Option<&'static str>,
+) -> Option<String> {
+    if raw.ends_with("left-hand-side of modifying assignment cannot be a list or tuple") {
+        let list = if lhs.starts_with('[') {
+            "list"
+        } else {
+            "tuple"
+        };
+        return Some(format!(
+            "can't use {list} expression in augmented assignment"
+        ));
+    }
+    if raw.ends_with("left-hand-side of assignment must take the form `a`, `a.b` or `a[b]`") {
+        return Some(format!("can't assign to {}", kind(lhs)?));
+    }
+    if raw.ends_with("`load` statement requires at least two arguments") {
+        return Some("load statement must import at least 1 symbol".into());
+    }
+    None
+}
+
+/// starlark-go's name of the kind of expression `e` (its Go type, lower case), for those the
+/// crate refuses to assign to.
+pub(super) fn expression_kind<P: starlark::syntax::ast::AstPayload>(
+    e: &starlark::syntax::ast::ExprP<P>,
+) -> Option<&'static str> {
+    use starlark::syntax::ast::ExprP;
+    Some(match e {
+        ExprP::Literal(_) => "literal",
+        ExprP::Call(..) => "callexpr",
+        ExprP::Op(..) => "binaryexpr",
+        ExprP::Not(_) | ExprP::Minus(_) | ExprP::Plus(_) | ExprP::BitNot(_) => "unaryexpr",
+        ExprP::If(_) => "condexpr",
+        ExprP::Dict(_) => "dictexpr",
+        ExprP::ListComprehension(..) | ExprP::DictComprehension(..) => "comprehension",
+        ExprP::Slice(..) => "sliceexpr",
+        ExprP::Lambda(_) => "lambdaexpr",
+        _ => return None,
     })
 }
 
@@ -461,6 +554,84 @@ pub(super) fn call_order_wording(msg: &str, before: &str) -> Option<String> {
         _ => return None,
     };
     Some(words.to_string())
+}
+
+/// The words starlark-go's scanner reserves (its `ILLEGAL` token): `class`, `import`... The
+/// starlark crate reserves them too, and `assert`, `async`, `await` and `while`, which are
+/// names or a keyword in ytt (renamed, or a `while` statement rewritten, before the parse; a
+/// `while` left is stood in for as these are).
+const GO_RESERVED: [&str; 14] = [
+    "as", "class", "del", "except", "finally", "from", "global", "import", "is", "nonlocal",
+    "raise", "try", "with", "yield",
+];
+
+/// A token that stands for a reserved word in a second parse: the crate's parser takes `->`
+/// only after a `def`'s parameters, and names it in its error as it names any other token.
+const STAND_IN: &str = "->";
+
+/// How many reserved words of one file are stood in for before the crate's error is kept.
+const MAX_STAND_INS: usize = 64;
+
+/// The crate's lexer refuses a reserved word where it meets it (`cannot use reserved keyword
+/// `class``), while starlark-go's parser meets an illegal token and says what it wanted there
+/// (`got illegal token, want primary expression`). For such an error `e` of parsing `name`,
+/// parses the file again with [`STAND_IN`] in place of each reserved word met, to learn what
+/// the parser wanted: the error at the first stand-in it fails on, and the word stood in for.
+/// `e` itself (and `None`) where the second parse does not fail on a stand-in.
+pub(super) fn at_reserved_word(
+    name: &str,
+    e: starlark::Error,
+    parse: impl Fn(&str, String) -> Result<(), starlark::Error>,
+) -> (starlark::Error, Option<String>) {
+    let Some(mut source) = e.span().map(|s| s.file.source().to_string()) else {
+        return (e, None);
+    };
+    let mut stood_in: Vec<(usize, &str)> = Vec::new();
+    let mut last = None;
+    for _ in 0..MAX_STAND_INS {
+        let error = last.as_ref().unwrap_or(&e);
+        let raw = error.without_diagnostic().to_string();
+        let word = raw
+            .strip_prefix("Parse error: cannot use reserved keyword `")
+            .and_then(|r| r.strip_suffix('`'))
+            .and_then(|w| GO_RESERVED.iter().chain(&["while"]).find(|r| **r == w));
+        let (Some(word), Some(span)) = (word, error.span()) else {
+            break;
+        };
+        let at = span.span.begin().get() as usize;
+        if source.get(at..at + word.len()) != Some(*word) {
+            break;
+        }
+        let padded = format!("{STAND_IN}{}", " ".repeat(word.len() - STAND_IN.len()));
+        source.replace_range(at..at + word.len(), &padded);
+        stood_in.push((at, word));
+        match parse(name, source.clone()) {
+            Ok(()) => return (e, None),
+            Err(next) => last = Some(next),
+        }
+    }
+    let Some(last) = last else {
+        return (e, None);
+    };
+    let at = last.span().map(|s| s.span.begin().get() as usize);
+    match stood_in.iter().find(|(p, _)| Some(*p) == at) {
+        Some((_, word)) => (last, Some(word.to_string())),
+        None => (e, None),
+    }
+}
+
+/// starlark-go's words for an error made at a reserved `word` stood in for by [`STAND_IN`]
+/// (`message` is the stand-in's error, translated where it could be).
+pub(super) fn name_reserved_word(message: &str, word: &str) -> String {
+    if message == "not an identifier" {
+        return format!("use of reserved keyword '{word}' is not allowed (expected identifier)");
+    }
+    // starlark-go names its keywords by themselves, its reserved words `illegal token`.
+    let token = match word {
+        "while" => word,
+        _ => "illegal token",
+    };
+    message.replacen(&format!("got '{STAND_IN}'"), &format!("got {token}"), 1)
 }
 
 #[cfg(test)]

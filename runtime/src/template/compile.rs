@@ -805,17 +805,31 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
     }
 }
 
-/// `assert` is a reserved word in starlark-rust: ytt code calls it `assert`, we call it `assert_`.
+/// Names in ytt's Starlark that starlark-rust reserves, and the names schemac gives them.
+const RENAMED: [(&str, &str); 3] = [
+    ("assert", "assert_"),
+    ("async", "async_"),
+    ("await", "await_"),
+];
+
+/// `assert`, `async` and `await` are reserved words in starlark-rust, names in ytt's code:
+/// schemac calls them `assert_`, `async_` and `await_` (not after a `.`).
 pub fn rename_assert(code: &str) -> String {
-    super::lexer::rename_identifier(code, "assert", "assert_")
+    let mut out = code.to_string();
+    for (from, to) in RENAMED {
+        if out.contains(from) {
+            out = super::lexer::rename_identifier(&out, from, to);
+        }
+    }
+    out
 }
 
 /// The name a renamed identifier has in the ytt source (`assert_` is `assert`), for messages.
 pub fn source_name(name: &str) -> &str {
-    match name {
-        "assert_" => "assert",
-        _ => name,
-    }
+    RENAMED
+        .iter()
+        .find(|(_, to)| *to == name)
+        .map_or(name, |(from, _)| from)
 }
 
 #[cfg(test)]

@@ -261,9 +261,8 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
         last = at + from.len();
     }
     out.push_str(&code[last..]);
-    // `load("@ytt:assert", "assert")` binds the name through a string: keep the module's
-    // symbol and bind it under the new name.
-    fix_assert_load(&out, from, to)
+    // `load("@ytt:assert", "assert")` binds the name through a string.
+    rename_loaded_symbol(&out, from, to)
 }
 
 /// The byte offsets where `code` names the identifier `name` outside strings and comments;
@@ -316,20 +315,36 @@ fn identifier_positions(code: &str, name: &str, attributes: bool) -> Vec<usize> 
     found
 }
 
-/// `load("@ytt:assert", "assert")` → `load("@ytt:assert", assert_="assert")` (either quote,
-/// any blanks after the comma).
-fn fix_assert_load(code: &str, from: &str, to: &str) -> String {
-    if !code.trim_start().starts_with("load(") {
+/// A symbol `from` that a `load` statement names in a string, bound under the name `to`: ytt's
+/// modules keep their own names (`load("@ytt:assert", "assert")` → `load("@ytt:assert",
+/// assert_="assert")`), a file's names are renamed in it too (`load("h.star", "async")` →
+/// `load("h.star", async_="async_")`, `x="async"` → `x="async_"`). Either quote, any blanks
+/// after the comma.
+fn rename_loaded_symbol(code: &str, from: &str, to: &str) -> String {
+    let Some(args) = code.trim_start().strip_prefix("load(") else {
         return code.to_string();
-    }
+    };
+    let ytt_module = args
+        .trim_start()
+        .get(1..)
+        .is_some_and(|m| m.starts_with("@ytt:"));
+    let symbol = if ytt_module { from } else { to };
     let mut out = code.to_string();
     for quote in ['"', '\''] {
         let needle = format!("{quote}{from}{quote}");
-        let Some(at) = out.find(&needle) else {
-            continue;
-        };
-        if out[..at].trim_end().ends_with(',') {
-            out.insert_str(at, &format!("{to}="));
+        let mut from_byte = 0;
+        while let Some(found) = out[from_byte..].find(&needle) {
+            let at = from_byte + found;
+            let head = out[..at].trim_end();
+            let renamed = if head.ends_with(',') {
+                format!("{to}={quote}{symbol}{quote}")
+            } else if head.ends_with('=') {
+                format!("{quote}{symbol}{quote}")
+            } else {
+                needle.clone()
+            };
+            out.replace_range(at..at + needle.len(), &renamed);
+            from_byte = at + renamed.len();
         }
     }
     out
@@ -457,6 +472,10 @@ mod tests {
         assert_eq!(
             rename_identifier("asserted(1)", "assert", "assert_"),
             "asserted(1)"
+        );
+        assert_eq!(
+            rename_identifier("load('h.star', 'async', y='async')", "async", "async_"),
+            "load('h.star', async_='async_', y='async_')"
         );
     }
 }
