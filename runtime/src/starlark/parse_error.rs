@@ -190,11 +190,17 @@ pub(super) fn expression_kind<P: starlark::syntax::ast::AstPayload>(
 /// The checks the starlark crate's parser makes that starlark-go's resolver makes, after the
 /// whole file is parsed: `return` outside a `def`, `break` and `continue` outside a loop, a
 /// parameter named twice.
-const RESOLVER_CHECKS: [&str; 4] = [
+const RESOLVER_CHECKS: [&str; 10] = [
     "`return` cannot be used outside of a `def` function",
     "`break` cannot be used outside of a `for` loop",
     "`continue` cannot be used outside of a `for` loop",
     "duplicated parameter name",
+    "positional parameter after non positional",
+    "Parameter after kwargs",
+    "Args parameter after another args or kwargs parameter",
+    "Multiple kwargs dictionary in parameters",
+    "`*` parameter must not be last",
+    "`*` must be followed by named parameter",
 ];
 
 /// Whether the parser error `msg` is one starlark-go's resolver finds (see [`RESOLVER_CHECKS`]):
@@ -206,7 +212,10 @@ pub(super) fn found_by_resolver(msg: &str) -> bool {
 /// starlark-go's resolver's words for [`RESOLVER_CHECKS`]: a parameter named twice is the one
 /// at the error's column of `line` (`before` ends there).
 fn resolver_wording(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
-    let [ret, brk, cont, dup] = RESOLVER_CHECKS;
+    let [ret, brk, cont, dup, ..] = RESOLVER_CHECKS;
+    if let Some(words) = parameter_order_wording(msg, line, before) {
+        return Some(words);
+    }
     Some(match () {
         _ if msg.ends_with(ret) => "return statement not within a function".into(),
         _ if msg.ends_with(brk) => "break not in a loop".into(),
@@ -219,6 +228,49 @@ fn resolver_wording(msg: &str, line: &str, before: Option<&str>) -> Option<Strin
                 .take_while(|&c| c == '_' || c.is_alphanumeric())
                 .collect();
             format!("duplicate parameter: {name}")
+        }
+        _ => return None,
+    })
+}
+
+/// starlark-go's resolver's words for parameters out of order, which the crate's parser
+/// refuses with `msg` at the parameter that starts at the end of `before` on `line`.
+fn parameter_order_wording(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
+    let [.., optional, after_kwargs, args, kwargs, star_last, star_kwargs] = RESOLVER_CHECKS;
+    // The `**name` among the parameters before this one (a `def`'s, in brackets, or a
+    // lambda's).
+    let kwargs_name = || -> Option<String> {
+        let before = before?;
+        let bracket = open_brackets(before).last().copied();
+        let start = bracket.max(before.rfind("lambda"))?;
+        let params = &before[start..];
+        let at = params.rfind("**")?;
+        let name: String = params[at + 2..]
+            .trim_start()
+            .chars()
+            .take_while(|&c| c == '_' || c.is_alphanumeric())
+            .collect();
+        Some(name)
+    };
+    let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
+    let param = line.get(column..).unwrap_or("");
+    Some(match () {
+        _ if msg.ends_with(optional) => "required parameter may not follow optional".into(),
+        _ if msg.ends_with(after_kwargs) => {
+            let name = param.trim_start_matches(|c: char| c == '_' || c.is_alphanumeric());
+            let kind = match name.trim_start().starts_with('=') {
+                true => "optional",
+                false => "required",
+            };
+            format!("{kind} parameter may not follow **{}", kwargs_name()?)
+        }
+        _ if msg.ends_with(args) => match kwargs_name() {
+            Some(name) => format!("* parameter may not follow **{name}"),
+            None => "multiple * parameters not allowed".into(),
+        },
+        _ if msg.ends_with(kwargs) => "multiple ** parameters not allowed".into(),
+        _ if msg.ends_with(star_last) || msg.ends_with(star_kwargs) => {
+            "bare * must be followed by keyword-only parameters".into()
         }
         _ => return None,
     })
