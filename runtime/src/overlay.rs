@@ -216,7 +216,7 @@ pub fn apply_document_indexed(
             Some(_) => true,
             None => ChildDefaults::default()
                 .expects(&doc, mode)
-                .met(1, &[&current.pos], calls)
+                .met(1, &|| vec![current.pos.to_string()], calls)
                 .map_err(|e| Path::of(&doc, None).error(e))?,
         };
         if !counted {
@@ -589,7 +589,12 @@ fn merge_map_item(
             &matched
         }
     };
-    let lines: Vec<&Pos> = matches.iter().map(|&i| &entries[i].pos).collect();
+    let lines = || {
+        matches
+            .iter()
+            .map(|&i| entries[i].pos.to_string())
+            .collect()
+    };
     if !expects
         .met(matches.len(), &lines, calls)
         .map_err(|e| path.error(e))?
@@ -762,7 +767,7 @@ fn merge_array_item(
             matches.push(i);
         }
     }
-    let lines: Vec<&Pos> = matches.iter().map(|&i| &elems[i].pos).collect();
+    let lines = || matches.iter().map(|&i| elems[i].pos.to_string()).collect();
     if !expects
         .met(matches.len(), &lines, calls)
         .map_err(|e| path.error(e))?

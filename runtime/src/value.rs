@@ -480,6 +480,9 @@ pub struct KeyIndex {
     /// Two indexed items share a hash: a key given twice (YAML maps may hold one), or two
     /// keys whose hashes collide. [`KeyIndex::find_repeat`] then scans.
     shared_hash: bool,
+    /// The position after the item last found by hash: a map whose items are looked up in
+    /// their own order (a values file that follows its schema) is found without hashing.
+    next: std::cell::Cell<usize>,
 }
 
 /// Maps shorter than this are scanned.
@@ -528,6 +531,7 @@ impl KeyIndex {
             return KeyIndex {
                 by_hash: None,
                 shared_hash: false,
+                next: std::cell::Cell::new(0),
             };
         }
         let mut index = KeyIndex {
@@ -536,6 +540,7 @@ impl KeyIndex {
                 FxBuild::default(),
             )),
             shared_hash: false,
+            next: std::cell::Cell::new(0),
         };
         for (i, item) in items.iter().enumerate() {
             index.record(item, i);
@@ -567,13 +572,23 @@ impl KeyIndex {
     /// [`KeyIndex::find`] when the caller knows that no item before `from` has the key `key`.
     pub fn find_from<T: Keyed>(&self, items: &[T], key: &Value, from: usize) -> Option<usize> {
         if let (Some(by_hash), Value::Str(s)) = (&self.by_hash, key) {
+            let is_key = |i: usize| {
+                items
+                    .get(i)
+                    .and_then(Keyed::map_key)
+                    .is_some_and(|k| k.key_eq(key))
+            };
+            // Every string key indexed is there once (no two share a hash): the item after
+            // the last one found, when it has the key, is the only one that has it.
+            let next = self.next.get();
+            if !self.shared_hash && is_key(next) {
+                self.next.set(next + 1);
+                return Some(next);
+            }
             // No string key has this hash: no key equals `key`.
             let i = *by_hash.get(&key_hash(s))?;
-            if items
-                .get(i)
-                .and_then(Keyed::map_key)
-                .is_some_and(|k| k.key_eq(key))
-            {
+            if is_key(i) {
+                self.next.set(i + 1);
                 return Some(i);
             }
             // Another key with the same hash came first: scan.

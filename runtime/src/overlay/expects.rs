@@ -5,7 +5,7 @@ use super::{matcher, Calls, Mode};
 use crate::rules::{go_type, starlark_type};
 use crate::schema::FunctionRef;
 use crate::template::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
-use crate::value::{Pos, Value};
+use crate::value::Value;
 
 /// The keyword arguments of an `#@overlay/match` that count its matches, each the node's own
 /// or the one `#@overlay/match-child-defaults` of a node above gave (the nearer wins):
@@ -13,11 +13,13 @@ use crate::value::{Pos, Value};
 /// is met), `missing_ok=` (a bool: zero or one match), `when=` (as `expects=`, but a node whose
 /// count is not met is left out rather than an error). ytt checks them only once the node has
 /// been matched: a bad value, or two of them given together, is an error then.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Expects {
-    missing_ok: Option<Arg>,
-    expects: Option<Arg>,
-    when: Option<Arg>,
+/// The arguments are borrowed from the annotations that give them (a node's, or an
+/// ancestor's), so that making the expectation of each of 5,000 map items copies nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Expects<'a> {
+    missing_ok: Option<&'a Arg>,
+    expects: Option<&'a Arg>,
+    when: Option<&'a Arg>,
     /// Zero or one match when none is given (flags and plain files, where every key is
     /// `missing_ok`).
     plain: bool,
@@ -31,10 +33,10 @@ enum Unmet {
     Bad(String),
 }
 
-impl Expects {
+impl<'a> Expects<'a> {
     /// The counting arguments of `ann` (an `#@overlay/match` or
     /// `#@overlay/match-child-defaults`) over these.
-    fn with(mut self, ann: Option<&Ann>) -> Expects {
+    fn with(mut self, ann: Option<&'a Ann>) -> Expects<'a> {
         let Some(ann) = ann else { return self };
         for (name, arg) in &ann.kwargs {
             let slot = match name.as_str() {
@@ -43,15 +45,21 @@ impl Expects {
                 "when" => &mut self.when,
                 _ => continue,
             };
-            *slot = Some(arg.clone());
+            *slot = Some(arg);
         }
         self
     }
 
-    /// Whether `found` matches (at `lines`) meet the expectation: `Ok(false)` when `when=` is
-    /// not met (the node is left out), `Err` with ytt's message when `expects=` is not, or
-    /// when an argument is wrong or a function given fails.
-    pub(super) fn met(&self, found: usize, lines: &[&Pos], calls: Calls) -> Result<bool, String> {
+    /// Whether `found` matches (at the positions `lines` gives, asked only for an error message)
+    /// meet the expectation: `Ok(false)` when `when=` is not met (the node is left out), `Err`
+    /// with ytt's message when `expects=` is not, or when an argument is wrong or a function
+    /// given fails.
+    pub(super) fn met(
+        &self,
+        found: usize,
+        lines: &dyn Fn() -> Vec<String>,
+        calls: Calls,
+    ) -> Result<bool, String> {
         let count = Count {
             found,
             lines,
@@ -90,7 +98,7 @@ fn conflict(a: &str, b: &str) -> String {
 /// A number of matches checked against the counting arguments, as ytt checks them.
 struct Count<'a> {
     found: usize,
-    lines: &'a [&'a Pos],
+    lines: &'a dyn Fn() -> Vec<String>,
     calls: Calls<'a>,
 }
 
@@ -100,9 +108,9 @@ impl Count<'_> {
             "Expected number of matched nodes to be {wanted}, but was {}",
             self.found
         );
-        if !self.lines.is_empty() {
+        let mut lines = (self.lines)();
+        if !lines.is_empty() {
             // ytt sorts the positions as text: `schema.yml:13` before `schema.yml:4`.
-            let mut lines: Vec<String> = self.lines.iter().map(|p| p.to_string()).collect();
             lines.sort_unstable();
             message.push_str(&format!(" (lines: {})", lines.join(", ")));
         }
@@ -208,26 +216,30 @@ impl Count<'_> {
 }
 
 /// The counting arguments `#@overlay/match-child-defaults` of a node or of its ancestors gives
-/// the nodes below it (a nearer node's argument wins).
-#[derive(Clone, Debug, Default)]
-pub(super) struct ChildDefaults(Expects);
+/// the nodes below it (a nearer node's argument wins), borrowed from those annotations.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct ChildDefaults<'a>(Expects<'a>);
 
-impl ChildDefaults {
+impl<'a> ChildDefaults<'a> {
     /// The defaults for the children of a node annotated with `anns`.
-    pub(super) fn under(&self, anns: &[Ann]) -> ChildDefaults {
-        ChildDefaults(
-            self.0
-                .clone()
-                .with(Ann::find(anns, "overlay/match-child-defaults")),
-        )
+    pub(super) fn under<'b>(&self, anns: &'b [Ann]) -> ChildDefaults<'b>
+    where
+        'a: 'b,
+    {
+        let inherited: Expects<'b> = self.0;
+        ChildDefaults(inherited.with(Ann::find(anns, "overlay/match-child-defaults")))
     }
 
     /// How many nodes `item`'s match expects: its own `#@overlay/match` arguments over these
     /// defaults (checked by [`Expects::met`]).
-    pub(super) fn expects(&self, item: &Tree, mode: Mode) -> Expects {
+    pub(super) fn expects<'b>(&self, item: &'b Tree, mode: Mode) -> Expects<'b>
+    where
+        'a: 'b,
+    {
+        let inherited: Expects<'b> = self.0;
         Expects {
             plain: mode.missing_ok,
-            ..self.0.clone().with(item.ann("overlay/match"))
+            ..inherited.with(item.ann("overlay/match"))
         }
     }
 }

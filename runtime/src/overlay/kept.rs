@@ -90,7 +90,7 @@ impl Below {
 pub(super) struct MapMerge<'a> {
     pub(super) mode: Mode,
     pub(super) calls: Calls<'a>,
-    pub(super) defaults: &'a ChildDefaults,
+    pub(super) defaults: &'a ChildDefaults<'a>,
     pub(super) path: &'a Path<'a>,
 }
 
