@@ -240,6 +240,54 @@ fn expressions_nested_past_the_budget_are_an_error() {
 }
 
 #[test]
+fn expressions_nested_across_joined_lines_are_counted_as_one_line() {
+    // Lines joined by `\` at their end are one logical line to the parser: 2,000,000 `-`,
+    // `not`, `lambda:` or `else` spread over lines of 1,000 overflowed the 512 MiB stack.
+    let max = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH;
+    let message = format!("expressions nested deeper than {max} levels");
+    for link in ["- ", "not ", "lambda: ", "1 if True else "] {
+        let line = format!("{}\\\n", link.repeat(1_000));
+        let star = format!("x = \\\n{}1\n", line.repeat(20 * max / 1_000));
+        let values = "#@ load(\"h.star\", \"x\")\n#@data/values\n---\nv: 1\n";
+        let err = check(
+            &[("values.yml", values), ("h.star", &star)],
+            &["-f", "values.yml", "-f", "h.star"],
+        )
+        .unwrap_err();
+        assert!(
+            err.contains(&message),
+            "{link}: {}",
+            &err[..err.len().min(500)]
+        );
+    }
+}
+
+#[test]
+fn items_of_brackets_do_not_nest_in_one_another() {
+    // A `lambda` or an `else` nests what follows it only to the end of its item: a list of more
+    // such items than the budget, one a line, is no deeper than one (ytt runs it).
+    let max = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH;
+    for item in [
+        "1 if True else 2",
+        "(lambda: 1)()",
+        "-1",
+        "{\"k\": lambda: 1}[\"k\"]()",
+    ] {
+        let star = format!("x = len([\n{}])\n", format!("{item},\n").repeat(max + 10));
+        let values = "#@ load(\"h.star\", \"x\")\n#@data/values\n---\nv: #@ x\n";
+        let out = check(
+            &[("values.yml", values), ("h.star", &star)],
+            &["-f", "values.yml", "-f", "h.star"],
+        )
+        .unwrap_or_else(|e| panic!("{item}: {}", &e[..e.len().min(500)]));
+        assert_eq!(
+            schemac_runtime::yaml::emit::to_yaml(&out.value),
+            format!("v: {}\n", max + 10)
+        );
+    }
+}
+
+#[test]
 fn method_calls_chained_past_the_budget_are_an_error() {
     // starlark-rust compiles each method call by copying the chain before it: 20,000 calls
     // took 3.4 s, 100,000 would take minutes (ytt runs 30,000 in 0.28 s).
