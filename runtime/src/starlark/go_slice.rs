@@ -17,14 +17,12 @@ fn go_error(message: String) -> starlark::Error {
     starlark::Error::new_other(anyhow::anyhow!(message))
 }
 
-/// starlark-go's `AsInt32`: the int `v`, or its error.
+/// The int `v` as a slice's bound, or ytt's error: an int past 32 bits is `got int, want int`
+/// too (ytt's starlark-go says so for `[1][2147483648:]`).
 fn as_int32(v: Value) -> Result<i64, String> {
-    if v.get_type() != "int" {
-        return Err(format!("got {}, want int", v.get_type()));
-    }
     v.unpack_i32()
         .map(i64::from)
-        .ok_or_else(|| format!("{} out of range", v.to_repr()))
+        .ok_or_else(|| format!("got {}, want int", v.get_type()))
 }
 
 /// starlark-go's `asIndex`: `v` as an index of a sequence of `len` (negative ones counted
