@@ -97,6 +97,17 @@ where
             .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         Ok(Value::new_bool(matched))
     }
+
+    /// starlark-go hashes a builtin by its name (`{overlay.all: 1}` is a dict); two matchers
+    /// are still equal only when they are the same value.
+    fn write_hash(
+        &self,
+        hasher: &mut starlark::collections::StarlarkHasher,
+    ) -> starlark::Result<()> {
+        use std::hash::Hash;
+        self.name().hash(hasher);
+        Ok(())
+    }
 }
 
 /// Whether the matcher `op` of `arg` matches the item at `at` of old value `left` for the
