@@ -377,3 +377,45 @@ fn blocks_nested_past_the_budget_are_an_error() {
     let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
     assert_eq!(schemac_runtime::yaml::emit::to_yaml(&out.value), "a: 1\n");
 }
+
+#[test]
+fn matchers_made_of_too_many_matchers_are_an_error() {
+    // 1,000,000 nested `not_op`s given to an annotation overflowed the stack; 60 doublings by
+    // `and_op(m, m)` are 2^60 matchers (ytt calls them all, without end). 100,000 run.
+    let max = schemac_runtime::yaml::parse::budget::DEFAULT_MAX_VALUE_DEPTH;
+    let template = |n: usize, make: &str| {
+        format!(
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def make():\n#@   m = overlay.all\n#@   for i in range({n}):\n#@     m = {make}\n#@   end\n#@   return m\n#@ end\n#@ m = make()\n#@data/values\n---\nitems:\n- name: a\n---\n#@data/values\n---\nitems:\n#@overlay/match by=m\n- name: z\n"
+        )
+    };
+    let message = format!("overlay matcher made of more than {max} matchers");
+    for (n, make) in [
+        (10 * max, "overlay.not_op(m)"),
+        (60, "overlay.and_op(m, m)"),
+        (max, "overlay.or_op(m)"),
+    ] {
+        let values = template(n, make);
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(
+            err.contains(&message),
+            "{make}: {}",
+            &err[..err.len().min(500)]
+        );
+        assert!(
+            err.contains("values.yml:18 |"),
+            "{make}: {}",
+            &err[..err.len().min(500)]
+        );
+    }
+    // Within the budget the matcher matches: `not_op` twice of `all` is `all`.
+    let values = template(max - 2, "overlay.not_op(overlay.not_op(m))");
+    let values = values.replace(
+        &format!("range({})", max - 2),
+        &format!("range({})", (max - 2) / 2),
+    );
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "items:\n- name: z\n"
+    );
+}
