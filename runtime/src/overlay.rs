@@ -20,7 +20,7 @@ use expects::ChildDefaults;
 pub use kept::KeptIndex;
 use kept::{Below, MapMerge};
 use matcher::{call, via_function, Matcher};
-pub use matcher::{not_a_map, same_key, subset, MATCHER_KEY, OVERLAY_ALL};
+pub use matcher::{not_a_map, same_key, subset};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
 /// the run's interpreter, or none (overlays of schema documents).

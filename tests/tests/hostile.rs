@@ -240,6 +240,54 @@ fn expressions_nested_past_the_budget_are_an_error() {
 }
 
 #[test]
+fn expressions_nested_across_joined_lines_are_counted_as_one_line() {
+    // Lines joined by `\` at their end are one logical line to the parser: 2,000,000 `-`,
+    // `not`, `lambda:` or `else` spread over lines of 1,000 overflowed the 512 MiB stack.
+    let max = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH;
+    let message = format!("expressions nested deeper than {max} levels");
+    for link in ["- ", "not ", "lambda: ", "1 if True else "] {
+        let line = format!("{}\\\n", link.repeat(1_000));
+        let star = format!("x = \\\n{}1\n", line.repeat(20 * max / 1_000));
+        let values = "#@ load(\"h.star\", \"x\")\n#@data/values\n---\nv: 1\n";
+        let err = check(
+            &[("values.yml", values), ("h.star", &star)],
+            &["-f", "values.yml", "-f", "h.star"],
+        )
+        .unwrap_err();
+        assert!(
+            err.contains(&message),
+            "{link}: {}",
+            &err[..err.len().min(500)]
+        );
+    }
+}
+
+#[test]
+fn items_of_brackets_do_not_nest_in_one_another() {
+    // A `lambda` or an `else` nests what follows it only to the end of its item: a list of more
+    // such items than the budget, one a line, is no deeper than one (ytt runs it).
+    let max = schemac_runtime::starlark::DEFAULT_MAX_EXPRESSION_DEPTH;
+    for item in [
+        "1 if True else 2",
+        "(lambda: 1)()",
+        "-1",
+        "{\"k\": lambda: 1}[\"k\"]()",
+    ] {
+        let star = format!("x = len([\n{}])\n", format!("{item},\n").repeat(max + 10));
+        let values = "#@ load(\"h.star\", \"x\")\n#@data/values\n---\nv: #@ x\n";
+        let out = check(
+            &[("values.yml", values), ("h.star", &star)],
+            &["-f", "values.yml", "-f", "h.star"],
+        )
+        .unwrap_or_else(|e| panic!("{item}: {}", &e[..e.len().min(500)]));
+        assert_eq!(
+            schemac_runtime::yaml::emit::to_yaml(&out.value),
+            format!("v: {}\n", max + 10)
+        );
+    }
+}
+
+#[test]
 fn method_calls_chained_past_the_budget_are_an_error() {
     // starlark-rust compiles each method call by copying the chain before it: 20,000 calls
     // took 3.4 s, 100,000 would take minutes (ytt runs 30,000 in 0.28 s).
@@ -328,4 +376,46 @@ fn blocks_nested_past_the_budget_are_an_error() {
     let values = nested(max, "if True:");
     let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
     assert_eq!(schemac_runtime::yaml::emit::to_yaml(&out.value), "a: 1\n");
+}
+
+#[test]
+fn matchers_made_of_too_many_matchers_are_an_error() {
+    // 1,000,000 nested `not_op`s given to an annotation overflowed the stack; 60 doublings by
+    // `and_op(m, m)` are 2^60 matchers (ytt calls them all, without end). 100,000 run.
+    let max = schemac_runtime::yaml::parse::budget::DEFAULT_MAX_VALUE_DEPTH;
+    let template = |n: usize, make: &str| {
+        format!(
+            "#@ load(\"@ytt:overlay\", \"overlay\")\n#@ def make():\n#@   m = overlay.all\n#@   for i in range({n}):\n#@     m = {make}\n#@   end\n#@   return m\n#@ end\n#@ m = make()\n#@data/values\n---\nitems:\n- name: a\n---\n#@data/values\n---\nitems:\n#@overlay/match by=m\n- name: z\n"
+        )
+    };
+    let message = format!("overlay matcher made of more than {max} matchers");
+    for (n, make) in [
+        (10 * max, "overlay.not_op(m)"),
+        (60, "overlay.and_op(m, m)"),
+        (max, "overlay.or_op(m)"),
+    ] {
+        let values = template(n, make);
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(
+            err.contains(&message),
+            "{make}: {}",
+            &err[..err.len().min(500)]
+        );
+        assert!(
+            err.contains("values.yml:18 |"),
+            "{make}: {}",
+            &err[..err.len().min(500)]
+        );
+    }
+    // Within the budget the matcher matches: `not_op` twice of `all` is `all`.
+    let values = template(max - 2, "overlay.not_op(overlay.not_op(m))");
+    let values = values.replace(
+        &format!("range({})", max - 2),
+        &format!("range({})", (max - 2) / 2),
+    );
+    let out = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "items:\n- name: z\n"
+    );
 }

@@ -39,15 +39,6 @@ pub(super) fn call(calls: Calls, f: &FunctionRef, args: &[&TreeValue]) -> Result
     }
 }
 
-/// The key of the dict that stands for a matcher of `@ytt:overlay` (`overlay.subset(...)`) in
-/// an annotation argument read without the interpreter ([`crate::template::literal`]): the
-/// dict holds the matcher's name and its argument (`arg`). The interpreter's matchers are
-/// functions, as ytt's ([`ArgKind::Matcher`] in annotations).
-pub const MATCHER_KEY: &str = "__ytt_matcher__";
-
-/// `by=overlay.all` read without the interpreter: a sentinel string.
-pub const OVERLAY_ALL: &str = "__ytt_overlay_all__";
-
 /// What `#@overlay/match by=...` compares array items on.
 pub(super) enum Matcher<'a> {
     All,
@@ -134,11 +125,10 @@ impl<'a> Matcher<'a> {
             return Matcher::Nothing;
         };
         match &by.kind {
-            // A text is a key; the matchers of `@ytt:overlay` are functions to ytt.
+            // A text is a key; the matchers of `@ytt:overlay` are functions
+            // ([`ArgKind::Matcher`]), never data.
             ArgKind::Data(n) => match &n.value {
-                Value::Str(k) if k != OVERLAY_ALL => Matcher::Key(k),
-                v @ Value::Str(_) => Matcher::from_value(v),
-                v @ Value::Map(_) if v.get(MATCHER_KEY).is_some() => Matcher::from_value(v),
+                Value::Str(k) => Matcher::Key(k),
                 _ => Matcher::Invalid(&by.type_name),
             },
             ArgKind::Opaque(_) | ArgKind::Matcher { .. } if callable_arg(by) => {
@@ -160,17 +150,10 @@ impl<'a> Matcher<'a> {
         }
     }
 
-    /// The matcher ytt calls for `by` (data: `overlay.all` or a matcher of data; the matchers'
-    /// own arguments are [`Matcher::from_value`]'s).
+    /// What ytt calls for data given where a matcher is called (`overlay.or_op("x")`): data is
+    /// never a function.
     fn from_value(by: &'a Value) -> Matcher<'a> {
-        match by {
-            Value::Str(all) if all == OVERLAY_ALL => Matcher::All,
-            Value::Map(_) => match by.get(MATCHER_KEY).and_then(|n| n.value.as_str()) {
-                Some(op) => Matcher::op(op, by.get("arg").map(|n| Operand::Value(&n.value))),
-                None => Matcher::NotCallable("dict"),
-            },
-            other => Matcher::NotCallable(crate::rules::starlark_type(other)),
-        }
+        Matcher::NotCallable(crate::rules::starlark_type(by))
     }
 
     /// The matcher ytt calls for `by`, an argument that is not data (a function, or a matcher

@@ -383,11 +383,23 @@ pub fn to_arg<'v>(
     heap: Heap<'v>,
     keep: &mut dyn FnMut(Value<'v>) -> usize,
 ) -> anyhow::Result<Arg> {
+    to_arg_within(v, pos, heap, keep, false)
+}
+
+/// [`to_arg`]; `sized` once the matcher `v` is part of has been sized (see
+/// [`super::overlay_matcher::too_many_matchers`]).
+fn to_arg_within<'v>(
+    v: Value<'v>,
+    pos: &Pos,
+    heap: Heap<'v>,
+    keep: &mut dyn FnMut(Value<'v>) -> usize,
+    sized: bool,
+) -> anyhow::Result<Arg> {
     let type_name = v.get_type().to_string();
     if let Some(tuple) = TupleRef::from_value(v) {
         let items = tuple
             .iter()
-            .map(|x| to_arg(x, pos, heap, keep))
+            .map(|x| to_arg_within(x, pos, heap, keep, sized))
             .collect::<anyhow::Result<_>>()?;
         return Ok(Arg {
             type_name,
@@ -420,7 +432,7 @@ pub fn to_arg<'v>(
             let items = ListRef::from_value(v)
                 .into_iter()
                 .flat_map(|l| l.iter())
-                .map(|x| to_arg(x, pos, heap, keep))
+                .map(|x| to_arg_within(x, pos, heap, keep, sized))
                 .collect::<anyhow::Result<_>>()?;
             Ok(Arg {
                 type_name,
@@ -431,12 +443,15 @@ pub fn to_arg<'v>(
             // A matcher (`overlay.subset({...})`, `overlay.or_op(lambda i, l, r: ...)`).
             // Its argument is data where it can be (`overlay.subset(())` compares with `[]`).
             Some((op, arg)) => {
+                if !sized {
+                    super::overlay_matcher::too_many_matchers(v)?;
+                }
                 let arg = match to_tree_value(arg, pos, heap) {
                     Ok(tv) => Arg {
                         type_name: arg.get_type().to_string(),
                         kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
                     },
-                    Err(_) => to_arg(arg, pos, heap, keep)?,
+                    Err(_) => to_arg_within(arg, pos, heap, keep, true)?,
                 };
                 Arg {
                     type_name,

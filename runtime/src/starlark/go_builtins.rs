@@ -636,7 +636,7 @@ pub(super) fn go_error(message: String) -> starlark::Error {
 }
 
 /// starlark-go's error for `x[i]` when `i` is an int outside the range of a string (its bytes),
-/// list or tuple `x`.
+/// list or tuple `x`, or outside 32 bits.
 pub(super) fn out_of_range(
     x: starlark::values::Value,
     i: starlark::values::Value,
@@ -647,7 +647,12 @@ pub(super) fn out_of_range(
         "list" | "tuple" | "range" => x.length().ok()? as i64,
         _ => return None,
     };
-    let i = i.unpack_i32()? as i64;
+    // An int past 32 bits is starlark-go's `AsInt32` failing (`list index: 2147483648 out of
+    // range`).
+    let Some(i) = i.unpack_i32().map(i64::from) else {
+        return (i.get_type() == "int")
+            .then(|| format!("{ty} index: {} out of range", i.to_repr()));
+    };
     if (-len..len).contains(&i) {
         return None;
     }

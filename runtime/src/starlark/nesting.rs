@@ -44,21 +44,37 @@ pub(super) fn expression_too_deep(ast: &AstModule) -> Option<(Span, String)> {
 /// interpreter's parser recurses on, before it is parsed: its recursive descent takes a call or
 /// more for each open bracket, prefix operator (`-`, `+`, `~`, `not`), `lambda` and `else` of a
 /// conditional chain, and 2,000,000 of them overflowed the 512 MiB stack. Counted per logical
-/// line, conservatively (a prefix operator until the next operand, a `lambda` or `else` until
-/// the line ends): the 0-based line and the budget's message.
+/// line (lines joined by a `\` at their end are one), conservatively: a prefix operator until
+/// the next operand, a `lambda` or `else` until the item it is part of ends (a `,` or the bracket
+/// around it closing; the line's end outside brackets). The 0-based line and the budget's message.
 pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
     let max = max_expression_depth();
     let bytes = source.as_bytes();
-    let (mut line, mut brackets, mut prefix, mut chained) = (0usize, 0usize, 0usize, 0usize);
+    let (mut line, mut prefix, mut chained) = (0usize, 0usize, 0usize);
+    // The prefix operators and `lambda`s or `else`s counted where each open bracket opened: an
+    // item of the brackets (after a `,`) starts from them again, and so does what follows them.
+    let mut opened: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
         let c = bytes[i];
+        let brackets = opened.len();
         match c {
             b'\n' => {
                 line += 1;
                 if brackets == 0 {
                     (prefix, chained) = (0, 0);
                 }
+            }
+            // A line joined to the next: the logical line goes on.
+            b'\\' if bytes.get(i + 1) == Some(&b'\n') => {
+                line += 1;
+                i += 2;
+                continue;
+            }
+            b'\\' if bytes[i + 1..].starts_with(b"\r\n") => {
+                line += 1;
+                i += 3;
+                continue;
             }
             b'#' => {
                 while i < bytes.len() && bytes[i] != b'\n' {
@@ -71,6 +87,7 @@ pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
                 i += if triple { 3 } else { 1 };
                 while i < bytes.len() {
                     if bytes[i] == b'\\' {
+                        line += usize::from(bytes.get(i + 1) == Some(&b'\n'));
                         i += 2;
                         continue;
                     }
@@ -90,11 +107,12 @@ pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
                 }
                 prefix = 0;
             }
-            b'(' | b'[' | b'{' => brackets += 1,
+            b'(' | b'[' | b'{' => opened.push((prefix, chained)),
             b')' | b']' | b'}' => {
-                brackets = brackets.saturating_sub(1);
+                chained = opened.pop().map_or(0, |(_, c)| c);
                 prefix = 0;
             }
+            b',' => (prefix, chained) = opened.last().copied().unwrap_or((0, 0)),
             b'-' | b'+' | b'~' => prefix += 1,
             b';' if brackets == 0 => (prefix, chained) = (0, 0),
             c if c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80 => {
@@ -110,14 +128,14 @@ pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
                     "if" | "and" | "or" | "in" | "is" => {}
                     _ => prefix = 0,
                 }
-                if brackets + prefix + chained > max {
+                if opened.len() + prefix + chained > max {
                     return Some((line, expression_depth_message(max)));
                 }
                 continue;
             }
             _ => {}
         }
-        if brackets + prefix + chained > max {
+        if opened.len() + prefix + chained > max {
             return Some((line, expression_depth_message(max)));
         }
         i += 1;

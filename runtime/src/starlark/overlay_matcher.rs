@@ -59,6 +59,39 @@ pub fn parts(v: Value) -> Option<(String, Value)> {
     OverlayMatcher::from_value(v).map(|m| (m.op.clone(), m.arg))
 }
 
+/// The error for the matcher `v` when it is made of more matchers than the value depth budget
+/// (`SCHEMAC_MAX_VALUE_DEPTH`): each of `and_op`, `or_op` and `not_op` calls the ones it was
+/// given, so a chain of 1,000,000 `not_op`s given to an annotation overflowed the stack, and
+/// 60 `m = overlay.and_op(m, m)` are 2^60 matchers (ytt calls them all: it runs without end).
+/// Counted without recursion, each matcher as often as it is given.
+pub fn too_many_matchers(v: Value) -> anyhow::Result<()> {
+    let max = crate::yaml::parse::budget::max_value_depth();
+    let (mut count, mut stack) = (0usize, vec![v]);
+    while let Some(v) = stack.pop() {
+        let Some(m) = OverlayMatcher::from_value(v) else {
+            continue;
+        };
+        count += 1;
+        if count > max {
+            anyhow::bail!(
+                "overlay matcher made of more than {max} matchers (overlay.and_op, or_op and not_op given one another; raise the budget with {})",
+                crate::yaml::parse::budget::VALUE_DEPTH_VAR
+            );
+        }
+        match m.op.as_str() {
+            "not_op" => stack.push(m.arg),
+            "and_op" | "or_op" => {
+                // The matchers given, as a list (see `modules::some_args`).
+                if let Some(items) = starlark::values::list::ListRef::from_value(m.arg) {
+                    stack.extend(items.iter());
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 impl<V: ValueLifetimeless> OverlayMatcherGen<V> {
     /// The name ytt gives the builtin (`not_op`'s is `or_op`'s, as in ytt).
     fn name(&self) -> String {
@@ -96,6 +129,17 @@ where
         let matched = matches(&self.op, self.arg.to_value(), [*at, *left, *right], eval)
             .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         Ok(Value::new_bool(matched))
+    }
+
+    /// starlark-go hashes a builtin by its name (`{overlay.all: 1}` is a dict); two matchers
+    /// are still equal only when they are the same value.
+    fn write_hash(
+        &self,
+        hasher: &mut starlark::collections::StarlarkHasher,
+    ) -> starlark::Result<()> {
+        use std::hash::Hash;
+        self.name().hash(hasher);
+        Ok(())
     }
 }
 

@@ -113,6 +113,24 @@ fn unopened_parentheses(text: &str) -> usize {
     lowest.unsigned_abs() as usize
 }
 
+/// Where the first `op` of `text` (what follows an expression) stands outside a comment, and
+/// how many `)` stand before it: the parentheses the expression stands in before its `[`, `.`
+/// or `(`.
+fn op_after(text: &str, op: char) -> Option<(usize, usize)> {
+    let (mut closing, mut comment) = (0, false);
+    for (at, c) in text.char_indices() {
+        match c {
+            '\n' => comment = false,
+            _ if comment => {}
+            '#' => comment = true,
+            ')' => closing += 1,
+            c if c == op => return Some((at, closing)),
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Where the `count` opening parentheses before `at` (blanks between them) begin.
 fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
     let mut begin = at;
@@ -152,31 +170,29 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
     };
     /// The starts of the postfix expressions found so far, by node: each of a chain
     /// (`x[0][0]...`) is asked for once, so that a chain of 20,000 took 6.6 s.
-    type Starts = std::collections::HashMap<*const AstExpr, usize>;
+    type Starts = std::collections::HashMap<*const AstExpr, Option<usize>>;
     /// Where the text of `e` starts. The span of a postfix expression (`OBJ[I]`, `OBJ.name`,
-    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have.
-    fn start(e: &AstExpr, source: &str, known: &mut Starts) -> usize {
+    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have; `None`
+    /// when a comment stands between those parentheses and the object (`( # c` NEWLINE `x)[0]`).
+    fn start(e: &AstExpr, source: &str, known: &mut Starts) -> Option<usize> {
         let (obj, op) = match &e.node {
             ExprP::Index(parts) => (&parts.0, '['),
             ExprP::Slice(obj, ..) => (&**obj, '['),
             ExprP::Dot(obj, _) => (&**obj, '.'),
             ExprP::Call(obj, _) => (&**obj, '('),
-            _ => return e.span.begin().get() as usize,
+            _ => return Some(e.span.begin().get() as usize),
         };
         if let Some(&begin) = known.get(&(e as *const AstExpr)) {
             return begin;
         }
-        let mut begin = start(obj, source, known);
-        let obj_end = obj.span.end().get() as usize;
-        let between = source
-            .get(obj_end..)
-            .and_then(|t| t.find(op).map(|at| &t[..at]));
-        for _ in 0..between.map_or(0, |t| t.matches(')').count()) {
-            match source[..begin].trim_end().strip_suffix('(') {
-                Some(before) => begin = before.len(),
-                None => break,
+        let begin = start(obj, source, known).and_then(|mut begin| {
+            let obj_end = obj.span.end().get() as usize;
+            let closing = op_after(source.get(obj_end..)?, op).map_or(0, |(_, n)| n);
+            for _ in 0..closing {
+                begin = source[..begin].trim_end().strip_suffix('(')?.len();
             }
-        }
+            Some(begin)
+        });
         known.insert(e, begin);
         begin
     }
@@ -257,23 +273,27 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             ExprP::Index(parts) => {
                 // `OBJ[I]` becomes `INDEX(OBJ, I)`, in the same lines.
                 let (obj, index) = &**parts;
-                let (begin, obj_end) = (start(e, source, starts), obj.span.end().get() as usize);
+                let obj_end = obj.span.end().get() as usize;
                 let (index_begin, index_end) = (
                     index.span.begin().get() as usize,
                     index.span.end().get() as usize,
                 );
                 let end = e.span.end().get() as usize;
-                // Only brackets, parentheses and spaces between the parts (no comment).
+                // Only brackets, parentheses and spaces between the parts (no comment but
+                // before the `[`).
                 let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
                 let open = source
                     .get(obj_end..index_begin)
-                    .filter(|t| plain(t))
-                    .and_then(|t| t.find('['));
+                    .and_then(|t| op_after(t, '['))
+                    .map(|(at, _)| at)
+                    .filter(|&at| plain(&source[obj_end + at..index_begin]));
                 let close = source
                     .get(index_end..end)
                     .filter(|t| plain(t))
                     .and_then(|t| t.rfind(']'));
-                if let (Some(open), Some(close)) = (open, close) {
+                if let (Some(begin), Some(open), Some(close)) =
+                    (start(e, source, starts), open, close)
+                {
                     let len = (end - begin) as isize;
                     out.push(Edit {
                         at: begin,
@@ -297,7 +317,9 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             }
             ExprP::Slice(obj, lo, hi, step) => {
                 let parts = [lo, hi, step].map(|p| p.as_deref());
-                slice_edits(start(e, source, starts), e, obj, parts, source, out);
+                if let Some(begin) = start(e, source, starts) {
+                    slice_edits(begin, e, obj, parts, source, out);
+                }
             }
             _ => {}
         }
@@ -331,7 +353,10 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         let first = written.first().map_or(end, |p| p.0);
         let last = written.last().map_or(obj_end, |p| p.1);
         let (Some(open), Some(close)) = (
-            source.get(obj_end..first).and_then(|t| t.find('[')),
+            source
+                .get(obj_end..first)
+                .and_then(|t| op_after(t, '['))
+                .map(|(at, _)| at),
             source.get(last..end).and_then(|t| t.rfind(']')),
         ) else {
             return;

@@ -12,7 +12,6 @@ use std::sync::Arc;
 use super::functions::{Deferred, Functions};
 use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
-use crate::overlay::{MATCHER_KEY, OVERLAY_ALL};
 use crate::value::{FileName, MapEntry, Node, Pos, Value};
 use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
@@ -555,12 +554,66 @@ impl Parser<'_> {
         if let Some(f) = self.function()? {
             return Ok(f);
         }
+        if let Some(m) = self.matcher()? {
+            return Ok(m);
+        }
         let value = self.value()?;
         let type_name = crate::rules::starlark_type(&value).to_string();
         Ok(Arg {
             type_name,
             kind: ArgKind::Data(Node::new(value, *self.pos)),
         })
+    }
+
+    /// A matcher of `@ytt:overlay` (`overlay.all`, `overlay.subset(...)`, `map_key`, `index`),
+    /// as the interpreter gives it to an annotation: [`ArgKind::Matcher`] with its argument as
+    /// data. `None` (nothing read) for any other argument.
+    fn matcher(&mut self) -> Result<Option<Arg>, String> {
+        let start = self.i;
+        let name = self.ident();
+        let Some(op) = name.as_deref().and_then(|n| n.strip_prefix("overlay.")) else {
+            self.i = start;
+            return Ok(None);
+        };
+        if !self.overlay || !matches!(op, "all" | "map_key" | "index" | "subset") {
+            self.i = start;
+            return Ok(None);
+        }
+        let arg = if op == "all" {
+            Node::new(Value::Null, *self.pos)
+        } else {
+            if !self.eat(b'(') {
+                return Err(format!("expected `(` after overlay.{op}"));
+            }
+            let arg = self.node()?;
+            if !self.eat(b')') {
+                return Err("expected `)`".into());
+            }
+            // ytt refuses an index that is no integer and a key that is no string when the
+            // matcher is made: the interpreter words it.
+            let refused = match op {
+                "index" => !matches!(arg.value, Value::Int(_)),
+                "map_key" => !matches!(arg.value, Value::Str(_)),
+                _ => false,
+            };
+            if refused {
+                return Err(format!(
+                    "`overlay.{op}` of a {} needs the Starlark interpreter, which this validator was built without",
+                    crate::rules::starlark_type(&arg.value)
+                ));
+            }
+            arg
+        };
+        Ok(Some(Arg {
+            type_name: "builtin_function_or_method".into(),
+            kind: ArgKind::Matcher {
+                op: op.to_string(),
+                arg: Box::new(Arg {
+                    type_name: crate::rules::starlark_type(&arg.value).to_string(),
+                    kind: ArgKind::Data(arg),
+                }),
+            },
+        }))
     }
 
     /// A function argument of [`RuleCode`]: a lambda, or the name of a `def` ended before the
@@ -688,33 +741,11 @@ impl Parser<'_> {
                     {
                         Err(format!("{UNDEFINED}overlay"))
                     }
-                    "overlay.all" => Ok(Value::Str(OVERLAY_ALL.into())),
-                    "overlay.map_key" | "overlay.index" | "overlay.subset" => {
-                        if !self.eat(b'(') {
-                            return Err(format!("expected `(` after {name}"));
-                        }
-                        let arg = self.node()?;
-                        if !self.eat(b')') {
-                            return Err("expected `)`".into());
-                        }
-                        let kind = name.trim_start_matches("overlay.");
-                        // ytt refuses an index that is no integer and a key that is no string
-                        // when the matcher is made: the interpreter words it.
-                        let refused = match kind {
-                            "index" => !matches!(arg.value, Value::Int(_)),
-                            "map_key" => !matches!(arg.value, Value::Str(_)),
-                            _ => false,
-                        };
-                        if refused {
-                            return Err(format!(
-                                "`{name}` of a {} needs the Starlark interpreter, which this validator was built without",
-                                crate::rules::starlark_type(&arg.value)
-                            ));
-                        }
-                        Ok(Value::Map(crate::value::thin_vec![
-                            MapEntry { key: Value::Str(MATCHER_KEY.into()), value: Node::new(Value::Str(kind.into()), *self.pos) },
-                            MapEntry { key: Value::Str("arg".into()), value: arg },
-                        ]))
+                    // A matcher is a function, no data (`by=[overlay.all]`).
+                    "overlay.all" | "overlay.map_key" | "overlay.index" | "overlay.subset" => {
+                        Err(format!(
+                            "`{name}` inside data needs the Starlark interpreter, which this validator was built without"
+                        ))
                     }
                     other => Err(format!(
                         "`{other}` needs the Starlark interpreter, which this validator was built without"

@@ -102,9 +102,9 @@ pub enum ArgKind {
     /// A value only Starlark can use (a function, an assertion object): its index in the run's
     /// [`super::functions::Functions`].
     Opaque(usize),
-    /// An `@ytt:overlay` matcher (`overlay.or_op(...)`, `and_op`, `not_op`) given a value that
-    /// is not data (`overlay.or_op(lambda i, l, r: ...)`): its name and its argument (the
-    /// matchers' list, or `not_op`'s one). A matcher of data only is [`ArgKind::Data`].
+    /// An `@ytt:overlay` matcher (`overlay.all`, `subset(...)`, `or_op(...)` ...): its name and
+    /// its argument, data where it is data (`subset`'s value, `map_key`'s key), otherwise the
+    /// matchers given to `or_op`, `and_op` or `not_op`.
     Matcher {
         op: String,
         arg: Box<Arg>,

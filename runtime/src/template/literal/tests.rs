@@ -37,11 +37,12 @@ fn annotations_with_literal_arguments() {
     };
     let m = list[0].ann("overlay/match").unwrap();
     assert_eq!(m.kwargs[1].0, "missing_ok");
-    let by = m.kwargs[0].1.data().unwrap();
-    assert_eq!(
-        by.value.get(MATCHER_KEY).unwrap().value,
-        Value::Str("subset".into())
-    );
+    let ArgKind::Matcher { op, arg } = &m.kwargs[0].1.kind else {
+        panic!("{:?}", m.kwargs[0].1)
+    };
+    assert_eq!(op, "subset");
+    let name = arg.data().unwrap().value.get("name").unwrap();
+    assert_eq!(name.value, Value::Str("a".into()));
     assert_eq!(
         list[1].ann("overlay/match").unwrap().kwargs[0]
             .1
