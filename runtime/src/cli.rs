@@ -133,9 +133,20 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
     if version {
         return Ok(Invocation::Version);
     }
-    if let Some(extra) = parsed.extra.first() {
+    // ytt's deprecated `template` command (aliases `tpl`, `t`) takes the same flags: cobra
+    // finds it as the first argument that is no flag, wherever it is before a `--`.
+    let (command, extra) = match parsed.extra.split_first() {
+        Some((first, rest))
+            if parsed.extra_before_dashes > 0
+                && ["template", "tpl", "t"].iter().any(|c| first == *c) =>
+        {
+            ("ytt template", rest)
+        }
+        _ => ("ytt", &parsed.extra[..]),
+    };
+    if let Some(extra) = extra.first() {
         return Err(ArgError::Ytt(format!(
-            "command 'ytt' does not accept extra arguments '{}'",
+            "command '{command}' does not accept extra arguments '{}'",
             extra.to_string_lossy()
         )));
     }
