@@ -343,6 +343,22 @@ fn flags_schemac_does_not_implement() {
         a.stderr,
         "schemac: Error: output type 'pos' is not supported by schemac (use yaml or json)\n"
     );
+    // ytt renders the templates when data values are not inspected (the last use wins); an
+    // inspection of the schema needs no data values inspection.
+    for args in [
+        "-f schema.yml --data-values-inspect=false",
+        "-f schema.yml --data-values-inspect --data-values-inspect=false",
+    ] {
+        let a = run(BIN, true, args, "");
+        assert_eq!((a.rc, a.stdout.as_str()), (1, ""), "{args}");
+        assert_eq!(a.stderr, "schemac: Error: flag --data-values-inspect=false is not supported by schemac (ytt then renders the templates; schemac prints data values only)\n", "{args}");
+    }
+    for args in [
+        "-f schema.yml --data-values-inspect=false --data-values-inspect",
+        "-f schema.yml --data-values-inspect=false --data-values-schema-inspect -o openapi-v3",
+    ] {
+        assert_eq!(run(BIN, true, args, "").rc, 0, "{args}");
+    }
 }
 
 #[test]

@@ -67,11 +67,13 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
     let mut data_values: [Vec<DataValues>; 6] = Default::default();
     let mut version = false;
     let mut refused = None;
+    // `--data-values-inspect=false` (the last use wins) makes ytt render the templates.
+    let mut inspect_off = false;
     for (flag, value) in parsed.flags {
         let on = value == "true";
         match flag.long {
             "file" => r.files.push(value),
-            "data-values-inspect" => {}
+            "data-values-inspect" => inspect_off = !on,
             "data-values-schema-inspect" => r.schema_inspect = on,
             "output" => r.output.extend(
                 flags::csv_record(&value, &flags::names_of("output"))
@@ -131,10 +133,27 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
     if version {
         return Ok(Invocation::Version);
     }
-    if let Some(extra) = parsed.extra.first() {
+    // ytt's deprecated `template` command (aliases `tpl`, `t`) takes the same flags: cobra
+    // finds it as the first argument that is no flag, wherever it is before a `--`.
+    let (command, extra) = match parsed.extra.split_first() {
+        Some((first, rest))
+            if parsed.extra_before_dashes > 0
+                && ["template", "tpl", "t"].iter().any(|c| first == *c) =>
+        {
+            ("ytt template", rest)
+        }
+        _ => ("ytt", &parsed.extra[..]),
+    };
+    if let Some(extra) = extra.first() {
         return Err(ArgError::Ytt(format!(
-            "command 'ytt' does not accept extra arguments '{}'",
+            "command '{command}' does not accept extra arguments '{}'",
             extra.to_string_lossy()
+        )));
+    }
+    if inspect_off && !r.schema_inspect {
+        refused = refused.or(Some((
+            "data-values-inspect=false",
+            "ytt then renders the templates; schemac prints data values only",
         )));
     }
     if let Some((long, why)) = refused {

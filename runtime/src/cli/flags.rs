@@ -177,6 +177,8 @@ pub struct Parsed {
     pub flags: Vec<(&'static Flag, String)>,
     /// Arguments that are not flags (ytt accepts none).
     pub extra: Vec<OsString>,
+    /// How many of `extra` came before a `--` (cobra looks for a command among them).
+    pub extra_before_dashes: usize,
     pub help: bool,
 }
 
@@ -201,8 +203,9 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
         i += 1;
         let arg = raw.to_string_lossy();
         if arg == "--" {
+            out.extra_before_dashes = out.extra.len();
             out.extra.extend(args[i..].iter().cloned());
-            break;
+            return Ok(out);
         }
         if !arg.starts_with('-') || arg.len() == 1 {
             out.extra.push(raw.clone());
@@ -295,6 +298,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
             break;
         }
     }
+    out.extra_before_dashes = out.extra.len();
     Ok(out)
 }
 
