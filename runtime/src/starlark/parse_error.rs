@@ -654,9 +654,16 @@ pub(super) fn at_reserved_word(
         if source.get(at..at + word.len()) != Some(*word) {
             break;
         }
-        let padded = format!("{STAND_IN}{}", " ".repeat(word.len() - STAND_IN.len()));
+        // A `while` statement that schemac did not rewrite (it is malformed) parses as an
+        // `if` does in starlark-go: its errors are the `if`'s.
+        let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
+        let statement = *word == "while" && source[line_start..at].trim().is_empty();
+        let stand_in = if statement { "if" } else { STAND_IN };
+        let padded = format!("{stand_in}{}", " ".repeat(word.len() - stand_in.len()));
         source.replace_range(at..at + word.len(), &padded);
-        stood_in.push((at, word));
+        if !statement {
+            stood_in.push((at, word));
+        }
         match parse(name, source.clone()) {
             Ok(()) => return (e, None),
             Err(next) => last = Some(next),
@@ -668,6 +675,8 @@ pub(super) fn at_reserved_word(
     let at = last.span().map(|s| s.span.begin().get() as usize);
     match stood_in.iter().find(|(p, _)| Some(*p) == at) {
         Some((_, word)) => (last, Some(word.to_string())),
+        // Only `while` statements stood in for: the error is one of the file's own.
+        None if stood_in.is_empty() => (last, None),
         None => (e, None),
     }
 }
