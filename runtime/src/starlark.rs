@@ -349,14 +349,19 @@ fn to_template_error(
             .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
             .unwrap_or("");
         let before = e.span().map(|s| {
+            // The crate's columns count characters.
             let at = s.resolve_span().begin;
+            let column = code
+                .char_indices()
+                .nth(at.column)
+                .map_or(code.len(), |(i, _)| i);
             let mut text: String = program
                 .source
                 .lines()
                 .take(at.line)
                 .flat_map(|l| [l, "\n"])
                 .collect();
-            text.push_str(code.get(..at.column).unwrap_or(code));
+            text.push_str(&code[..column]);
             text
         });
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {

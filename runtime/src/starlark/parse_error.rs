@@ -131,10 +131,13 @@ fn load_string_wording(before: &str) -> Option<String> {
         return Some("first operand of load statement must be a string literal".into());
     }
     let head = code.strip_suffix('=')?.trim_end();
-    let start = head
-        .rfind(|c: char| !(c == '_' || c.is_alphanumeric()))
-        .map_or(0, |i| i + 1);
-    let name = &head[start..];
+    let name_len: usize = head
+        .chars()
+        .rev()
+        .take_while(|&c| c == '_' || c.is_alphanumeric())
+        .map(char::len_utf8)
+        .sum();
+    let name = &head[head.len() - name_len..];
     Some(format!(
         "original name of loaded symbol must be quoted: {name}=\"originalname\""
     ))
