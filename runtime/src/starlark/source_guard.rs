@@ -131,14 +131,27 @@ fn op_after(text: &str, op: char) -> Option<(usize, usize)> {
     None
 }
 
-/// Where the `count` opening parentheses before `at` (blanks between them) begin.
+/// Where the `count` opening parentheses before `at` (blanks and comments between them) begin.
 fn opening_parentheses(source: &str, at: usize, count: usize) -> Option<usize> {
     let mut begin = at;
     for _ in 0..count {
-        let before = source.get(..begin)?.trim_end();
-        begin = before.strip_suffix('(')?.len();
+        begin = before_blanks(source.get(..begin)?).strip_suffix('(')?.len();
     }
     Some(begin)
+}
+
+/// `text` without the blanks and comments it ends in (`x = (  # c` NEWLINE `  ` → `x = (`):
+/// what stands between an expression's parentheses and the expression.
+fn before_blanks(text: &str) -> &str {
+    let mut text = text.trim_end();
+    loop {
+        let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+        let code = crate::template::lexer::without_comment(&text[line_start..]);
+        if line_start + code.len() == text.len() {
+            return text;
+        }
+        text = text[..line_start + code.len()].trim_end();
+    }
 }
 
 /// `source` with calls wrapped around what one statement could do unseen by the statement
@@ -172,8 +185,8 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
     /// (`x[0][0]...`) is asked for once, so that a chain of 20,000 took 6.6 s.
     type Starts = std::collections::HashMap<*const AstExpr, Option<usize>>;
     /// Where the text of `e` starts. The span of a postfix expression (`OBJ[I]`, `OBJ.name`,
-    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have; `None`
-    /// when a comment stands between those parentheses and the object (`( # c` NEWLINE `x)[0]`).
+    /// `OBJ(...)`) starts at its object's, without the parentheses the object may have (blanks
+    /// and comments may stand between them: `( # c` NEWLINE `x)[0]`).
     fn start(e: &AstExpr, source: &str, known: &mut Starts) -> Option<usize> {
         let (obj, op) = match &e.node {
             ExprP::Index(parts) => (&parts.0, '['),
@@ -185,13 +198,10 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         if let Some(&begin) = known.get(&(e as *const AstExpr)) {
             return begin;
         }
-        let begin = start(obj, source, known).and_then(|mut begin| {
+        let begin = start(obj, source, known).and_then(|begin| {
             let obj_end = obj.span.end().get() as usize;
             let closing = op_after(source.get(obj_end..)?, op).map_or(0, |(_, n)| n);
-            for _ in 0..closing {
-                begin = source[..begin].trim_end().strip_suffix('(')?.len();
-            }
-            Some(begin)
+            opening_parentheses(source, begin, closing)
         });
         known.insert(e, begin);
         begin
