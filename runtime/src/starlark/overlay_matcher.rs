@@ -127,7 +127,7 @@ where
             return Err(anyhow::anyhow!("{name}: expected exactly 3 arguments").into());
         };
         let matched = matches(&self.op, self.arg.to_value(), [*at, *left, *right], eval)
-            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+            .map_err(|e| e.within(name))?;
         Ok(Value::new_bool(matched))
     }
 
@@ -143,20 +143,95 @@ where
     }
 }
 
+/// Why a matcher failed, without the matcher's name: ytt's message, or the call depth budget's
+/// error carried up from the matchers it called.
+enum Failure {
+    Message(String),
+    /// An error holding a [`DepthExceeded`].
+    DepthExceeded(anyhow::Error),
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::Message(message)
+    }
+}
+
+impl Failure {
+    /// The error of the matcher `name` failing so: ytt's `NAME: MESSAGE`.
+    fn within(self, name: String) -> starlark::Error {
+        let carried = match self {
+            Failure::Message(m) if m == super::statement_hook::call_depth_exceeded_message() => {
+                anyhow::Error::new(DepthExceeded {
+                    names: vec![name],
+                    message: m,
+                })
+            }
+            Failure::Message(m) => return anyhow::anyhow!("{name}: {m}").into(),
+            Failure::DepthExceeded(mut e) => {
+                if let Some(d) = e.downcast_mut::<DepthExceeded>() {
+                    d.names.push(name);
+                }
+                e
+            }
+        };
+        let mut error = starlark::Error::from(carried);
+        if MATCHER_CALLS.with(|n| n.get()) > 0 {
+            // A matcher called this one: it takes the error's message, not its call stack,
+            // which the interpreter would otherwise collect (as deep as the calls) on its way.
+            error.set_call_stack(|| starlark::eval::CallStack {
+                frames: vec![starlark::errors::Frame {
+                    name: "overlay matcher".into(),
+                    location: None,
+                }],
+            });
+        }
+        error
+    }
+}
+
+/// The call depth budget's error reached through a chain of matchers (`not_op`s of `not_op`s,
+/// or a `by=` function calling itself through `or_op`), kept as one error to which each
+/// matcher adds its name: ytt's `overlay.or_op: overlay.or_op: ... MESSAGE`. A new error at
+/// each of the budget's 10,000 calls collected the call stack below it (and a native backtrace
+/// under `RUST_BACKTRACE`), which took seconds.
+#[derive(Debug)]
+struct DepthExceeded {
+    /// The matchers' names, innermost first.
+    names: Vec<String>,
+    message: String,
+}
+
+impl fmt::Display for DepthExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for name in self.names.iter().rev() {
+            write!(f, "{name}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DepthExceeded {}
+
+thread_local! {
+    /// How many matchers are calling the matchers or functions they were given, on this thread.
+    static MATCHER_CALLS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 /// Whether the matcher `op` of `arg` matches the item at `at` of old value `left` for the
-/// new value `right`; `Err` is ytt's message, without the matcher's name.
+/// new value `right`.
 fn matches<'v>(
     op: &str,
     arg: Value<'v>,
     [at, left, right]: [Value<'v>; 3],
     eval: &mut Evaluator<'v, '_, '_>,
-) -> Result<bool, String> {
+) -> Result<bool, Failure> {
     let heap = eval.heap();
     Ok(match op {
         "all" => true,
         "index" => match int_of(at) {
             Some(i) => Some(i) == int_of(arg),
-            None => return Err("expected starlark.Int".into()),
+            None => return Err(Failure::Message("expected starlark.Int".into())),
         },
         "map_key" => {
             let key = arg.unpack_str().unwrap_or_default();
@@ -210,12 +285,48 @@ fn call<'v>(
     f: Value<'v>,
     args: [Value<'v>; 3],
     eval: &mut Evaluator<'v, '_, '_>,
-) -> Result<bool, String> {
-    let returned = super::predicates::call_with_go_errors(eval, f, &args)?;
+) -> Result<bool, Failure> {
+    let returned = {
+        let _calling = MatcherCall::enter();
+        eval.eval_function(f, &args, &[])
+    }
+    .map_err(|e| call_failure(f, args.len(), e))?;
     returned.unpack_bool().ok_or_else(|| {
-        format!(
+        Failure::Message(format!(
             "expected starlark.Bool, but was {}",
             crate::rules::go_type(returned.get_type())
-        )
+        ))
     })
+}
+
+/// The failure of the call of `f` with `given` arguments that failed with `e`: the budget's
+/// error carried on as it is, or ytt's message.
+fn call_failure(f: Value, given: usize, e: starlark::Error) -> Failure {
+    if matches!(e.kind(), starlark::ErrorKind::Other(a) if a.is::<DepthExceeded>()) {
+        return match e.into_kind() {
+            starlark::ErrorKind::Other(a) => Failure::DepthExceeded(a),
+            kind => Failure::Message(super::predicates::go_call_error(
+                f,
+                given,
+                &starlark::Error::new_kind(kind),
+            )),
+        };
+    }
+    Failure::Message(super::predicates::go_call_error(f, given, &e))
+}
+
+/// A matcher calling what it was given, counted in [`MATCHER_CALLS`] while it lasts.
+struct MatcherCall;
+
+impl MatcherCall {
+    fn enter() -> MatcherCall {
+        MATCHER_CALLS.with(|n| n.set(n.get() + 1));
+        MatcherCall
+    }
+}
+
+impl Drop for MatcherCall {
+    fn drop(&mut self) {
+        MATCHER_CALLS.with(|n| n.set(n.get() - 1));
+    }
 }

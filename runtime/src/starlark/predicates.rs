@@ -253,11 +253,16 @@ pub(super) fn call_with_go_errors<'v>(
     fv: Value<'v>,
     args: &[Value<'v>],
 ) -> Result<Value<'v>, String> {
-    eval.eval_function(fv, args, &[]).map_err(|e| {
-        arity_error(fv, args.len(), &e)
-            .or_else(|| builtin_arity_error(fv, args.len(), &e))
-            .unwrap_or_else(|| super::error_message(&e).trim().to_string())
-    })
+    eval.eval_function(fv, args, &[])
+        .map_err(|e| go_call_error(fv, args.len(), &e))
+}
+
+/// ytt's message for the error `e` of a call of the function `fv` with `given` positional
+/// arguments (starlark-go's words for arguments the function refuses).
+pub(super) fn go_call_error(fv: Value, given: usize, e: &starlark::Error) -> String {
+    arity_error(fv, given, e)
+        .or_else(|| builtin_arity_error(fv, given, e))
+        .unwrap_or_else(|| super::error_message(e).trim().to_string())
 }
 
 /// Calls the overlay function `fv` (`by=`, `via=`) on the nodes' values; `Err` is ytt's
