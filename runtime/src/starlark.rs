@@ -253,23 +253,12 @@ fn syntax_error(
     e: starlark::Error,
     sources: &Sources,
 ) -> TemplateError {
-    let (e, reserved) = parse_error::at_reserved_word(name, e, |name, source| {
-        AstModule::parse(name, source, &dialect()).map(|_| ())
-    });
+    let (e, reserved) = parse_error::at_reserved_word(name, e);
     let mut error = to_template_error(name, program, &e, sources, true);
     if let Some(word) = reserved {
         error.message = parse_error::name_reserved_word(&error.message, &word);
     }
     error
-}
-
-/// [`parse_error::expression_kind`] of the expression `text`.
-fn expression_kind(text: &str) -> Option<&'static str> {
-    let ast = AstModule::parse("lhs", text.to_owned(), &dialect()).ok()?;
-    match &ast.statement().node {
-        starlark::syntax::ast::StmtP::Expression(e) => parse_error::expression_kind(&e.node),
-        _ => None,
-    }
 }
 
 fn to_template_error(
@@ -328,16 +317,16 @@ fn to_template_error(
                 .unwrap_or(line)
         }
     });
-    // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
-    // a literal): ytt shows where it was called from.
     // An assignment's target the parser refuses: starlark-go's resolver's error.
     let assignment = e
         .span()
         .filter(|_| parsing)
-        .and_then(|s| parse_error::assignment_wording(&raw, s.source_span(), expression_kind));
+        .and_then(|s| parse_error::assignment_wording(&raw, s.source_span()));
     if let Some(words) = &assignment {
         message = words.clone();
     }
+    // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
+    // a literal): ytt shows where it was called from.
     let compile_time = match e.kind() {
         starlark::ErrorKind::Parser(_) => parsing,
         starlark::ErrorKind::Scope(_) => true,

@@ -5,6 +5,8 @@
 //! only the errors whose tokens translate one for one are reworded (the rest keep the crate's
 //! words); ytt's hints for them (`&&`, `||`, a missing colon) are added as ytt adds them.
 
+use starlark::syntax::AstModule;
+
 /// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
 /// an error on the code `line`; `None` when there is no one-for-one wording.
 #[cfg(test)]
@@ -53,11 +55,7 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     }
     if rest == "expected string literal in load statement" {
         // At a name not followed by `=`: starlark-go names it.
-        let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
-        let name: String = (line.get(column..).unwrap_or(""))
-            .chars()
-            .take_while(|&c| c == '_' || c.is_alphanumeric())
-            .collect();
+        let name = leading_name(line.get(error_column(before)..).unwrap_or(""));
         return Some(format!(
             "load operand must be \"{name}\" or {name}=\"originalname\" (want '=' after {name})"
         ));
@@ -131,26 +129,15 @@ fn load_string_wording(before: &str) -> Option<String> {
         return Some("first operand of load statement must be a string literal".into());
     }
     let head = code.strip_suffix('=')?.trim_end();
-    let name_len: usize = head
-        .chars()
-        .rev()
-        .take_while(|&c| c == '_' || c.is_alphanumeric())
-        .map(char::len_utf8)
-        .sum();
-    let name = &head[head.len() - name_len..];
+    let name = &head[head.trim_end_matches(is_name_char).len()..];
     Some(format!(
         "original name of loaded symbol must be quoted: {name}=\"originalname\""
     ))
 }
 
 /// starlark-go's resolver's words for an assignment to what cannot be assigned to, which the
-/// crate's parser refuses with `raw` at the target `lhs` (a text the caller parses into
-/// `kind`'s argument): `can't assign to callexpr`.
-pub(super) fn assignment_wording(
-    raw: &str,
-    lhs: &str,
-    kind: impl Fn(&str) -> Option<&'static str>,
-) -> Option<String> {
+/// crate's parser refuses with `raw` at the target `lhs`: `can't assign to callexpr`.
+pub(super) fn assignment_wording(raw: &str, lhs: &str) -> Option<String> {
     if raw.ends_with("left-hand-side of modifying assignment cannot be a list or tuple") {
         let list = if lhs.starts_with('[') {
             "list"
@@ -162,7 +149,7 @@ pub(super) fn assignment_wording(
         ));
     }
     if raw.ends_with("left-hand-side of assignment must take the form `a`, `a.b` or `a[b]`") {
-        return Some(format!("can't assign to {}", kind(lhs)?));
+        return Some(format!("can't assign to {}", expression_kind(lhs)?));
     }
     if raw.ends_with("`load` statement requires at least two arguments") {
         return Some("load statement must import at least 1 symbol".into());
@@ -170,13 +157,15 @@ pub(super) fn assignment_wording(
     None
 }
 
-/// starlark-go's name of the kind of expression `e` (its Go type, lower case), for those the
-/// crate refuses to assign to.
-pub(super) fn expression_kind<P: starlark::syntax::ast::AstPayload>(
-    e: &starlark::syntax::ast::ExprP<P>,
-) -> Option<&'static str> {
-    use starlark::syntax::ast::ExprP;
-    Some(match e {
+/// starlark-go's name of the kind of the expression `text` (its Go type, lower case), for those
+/// the crate refuses to assign to.
+fn expression_kind(text: &str) -> Option<&'static str> {
+    use starlark::syntax::ast::{ExprP, StmtP};
+    let ast = AstModule::parse("lhs", text.to_owned(), &super::dialect()).ok()?;
+    let StmtP::Expression(e) = &ast.statement().node else {
+        return None;
+    };
+    Some(match &e.node {
         ExprP::Literal(_) => "literal",
         ExprP::Call(..) => "callexpr",
         ExprP::Op(..) => "binaryexpr",
@@ -224,13 +213,11 @@ fn resolver_wording(msg: &str, line: &str, before: Option<&str>) -> Option<Strin
         _ if msg.ends_with(brk) => "break not in a loop".into(),
         _ if msg.ends_with(cont) => "continue not in a loop".into(),
         _ if msg.ends_with(dup) => {
-            let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
-            let name: String = (line.get(column..).unwrap_or(""))
-                .trim_start_matches('*')
-                .chars()
-                .take_while(|&c| c == '_' || c.is_alphanumeric())
-                .collect();
-            format!("duplicate parameter: {name}")
+            let param = line.get(error_column(before)..).unwrap_or("");
+            format!(
+                "duplicate parameter: {}",
+                leading_name(param.trim_start_matches('*'))
+            )
         }
         _ => return None,
     })
@@ -242,26 +229,23 @@ fn parameter_order_wording(msg: &str, line: &str, before: Option<&str>) -> Optio
     let [.., optional, after_kwargs, args, kwargs, star_last, star_kwargs] = RESOLVER_CHECKS;
     // The `**name` among the parameters before this one (a `def`'s, in brackets, or a
     // lambda's).
-    let kwargs_name = || -> Option<String> {
+    let kwargs_name = || -> Option<&str> {
         let before = before?;
         let bracket = open_brackets(before).last().copied();
         let start = bracket.max(before.rfind("lambda"))?;
         let params = &before[start..];
         let at = params.rfind("**")?;
-        let name: String = params[at + 2..]
-            .trim_start()
-            .chars()
-            .take_while(|&c| c == '_' || c.is_alphanumeric())
-            .collect();
-        Some(name)
+        Some(leading_name(params[at + 2..].trim_start()))
     };
-    let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
-    let param = line.get(column..).unwrap_or("");
+    let param = line.get(error_column(before)..).unwrap_or("");
     Some(match () {
         _ if msg.ends_with(optional) => "required parameter may not follow optional".into(),
         _ if msg.ends_with(after_kwargs) => {
-            let name = param.trim_start_matches(|c: char| c == '_' || c.is_alphanumeric());
-            let kind = match name.trim_start().starts_with('=') {
+            let kind = match param
+                .trim_start_matches(is_name_char)
+                .trim_start()
+                .starts_with('=')
+            {
                 true => "optional",
                 false => "required",
             };
@@ -284,7 +268,7 @@ fn parameter_order_wording(msg: &str, line: &str, before: Option<&str>) -> Optio
 /// of a statement, where starlark-go's parser refuses the outdent (at the start of a line it
 /// takes the outdent and refuses the keyword).
 fn outdent_keyword(got: &str, line: &str, before: Option<&str>) -> bool {
-    let column = before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1));
+    let column = error_column(before);
     let rest = line.get(column..).unwrap_or("");
     let starts_statement = line.get(..column).is_some_and(|l| l.trim().is_empty())
         && before.is_none_or(|b| open_brackets(b).is_empty());
@@ -351,6 +335,20 @@ pub(super) fn ends_in_brackets(source: &str, line: usize) -> bool {
         }
     }
     depth > 0
+}
+
+/// The column (in bytes) of an error whose line's code before it ends `before`.
+fn error_column(before: Option<&str>) -> usize {
+    before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
+}
+
+fn is_name_char(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+/// The name `text` starts with (`kw` of `kw, b=1`), empty if none.
+fn leading_name(text: &str) -> &str {
+    &text[..text.len() - text.trim_start_matches(is_name_char).len()]
 }
 
 /// starlark-go's name of a token the crate's parser names `what`.
@@ -636,7 +634,6 @@ const MAX_STAND_INS: usize = 64;
 pub(super) fn at_reserved_word(
     name: &str,
     e: starlark::Error,
-    parse: impl Fn(&str, String) -> Result<(), starlark::Error>,
 ) -> (starlark::Error, Option<String>) {
     let Some(mut source) = e.span().map(|s| s.file.source().to_string()) else {
         return (e, None);
@@ -667,8 +664,8 @@ pub(super) fn at_reserved_word(
         if !statement {
             stood_in.push((at, word));
         }
-        match parse(name, source.clone()) {
-            Ok(()) => return (e, None),
+        match AstModule::parse(name, source.clone(), &super::dialect()) {
+            Ok(_) => return (e, None),
             Err(next) => last = Some(next),
         }
     }

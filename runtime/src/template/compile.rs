@@ -405,7 +405,7 @@ impl Compiler {
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
             reserved_pass(ann.line, args)?;
-            let args = rename_assert(args.trim());
+            let args = rename_reserved_names(args.trim());
             self.emit(
                 ann.line,
                 depth,
@@ -426,7 +426,7 @@ impl Compiler {
         }
         if let Some(expr) = value_expr {
             reserved_pass(expr.line, &expr.text)?;
-            let code = rename_assert(expr.text.trim());
+            let code = rename_reserved_names(expr.text.trim());
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
                 // syntax error.
@@ -520,7 +520,7 @@ impl Compiler {
         };
         let item = |p: &text_template::Piece| match p.kind {
             PieceKind::Text => quote(p.code),
-            _ => format!("__ytt_text(({}))", rename_assert(p.code.trim())),
+            _ => format!("__ytt_text(({}))", rename_reserved_names(p.code.trim())),
         };
         let depth = self.depth();
         if pieces.iter().all(|p| p.kind != PieceKind::Code) {
@@ -652,7 +652,7 @@ impl Compiler {
                 } else {
                     reserved_pass(line, text)?;
                     let text = self.end_as_outdent(line, text)?;
-                    self.out.push_str(&rename_assert(&text));
+                    self.out.push_str(&rename_reserved_names(&text));
                 }
                 self.out.push('\n');
                 self.line_map.push(line);
@@ -710,7 +710,7 @@ impl Compiler {
                             return Err(CompileError::new(line, UNEXPECTED_END));
                         };
                         let d = self.depth();
-                        self.emit(line, d, &rename_assert(stmt));
+                        self.emit(line, d, &rename_reserved_names(stmt));
                         self.open_block(Block {
                             line,
                             quote: None,
@@ -726,7 +726,7 @@ impl Compiler {
                 let d = self.depth();
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_assert(&self.end_as_outdent(line, stmt)?);
+                let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
                 if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.
@@ -814,9 +814,10 @@ const RENAMED: [(&str, &str); 3] = [
 
 /// `assert`, `async` and `await` are reserved words in starlark-rust, names in ytt's code:
 /// schemac calls them `assert_`, `async_` and `await_` (not after a `.`).
-pub fn rename_assert(code: &str) -> String {
+pub fn rename_reserved_names(code: &str) -> String {
     let mut out = code.to_string();
     for (from, to) in RENAMED {
+        // (Checked here too: `rename_identifier` copies a text it leaves as it is.)
         if out.contains(from) {
             out = super::lexer::rename_identifier(&out, from, to);
         }
