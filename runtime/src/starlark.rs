@@ -31,6 +31,7 @@ mod overlay_matcher;
 mod parse_error;
 pub mod predicates;
 mod resolve;
+mod resolver_patch;
 mod source_guard;
 mod statement_hook;
 mod struct_module;
@@ -62,6 +63,7 @@ pub use nesting::{
     source_too_deep, DEFAULT_MAX_BOOL_OPERATORS, DEFAULT_MAX_EXPRESSION_DEPTH,
     DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
 };
+pub use resolver_patch::DEFAULT_MAX_REPARSE_BYTES;
 use wording::go_wording;
 
 fn dialect() -> Dialect {
@@ -269,11 +271,6 @@ fn to_template_error(
     parsing: bool,
 ) -> TemplateError {
     let raw = e.without_diagnostic().to_string();
-    // An argument of a call out of order, refused where the call is compiled.
-    let order = e.span().and_then(|s| {
-        let before = s.file.source().get(..s.span.begin().get() as usize)?;
-        parse_error::call_order_wording(&raw, before)
-    });
     // An `end` name that ytt's scanner reads as an outdent (a `def` here).
     let outdent = e
         .span()
@@ -291,7 +288,7 @@ fn to_template_error(
         .and_then(|s| {
             parse_error::last_if_line(s.file.source().get(..s.span.begin().get() as usize)?)
         });
-    let mut message = order.unwrap_or_else(|| error_message(e));
+    let mut message = error_message(e);
     let mut quote = None;
     let line = e.span().map(|s| {
         let gen_line = if_line.unwrap_or_else(|| {
@@ -317,11 +314,11 @@ fn to_template_error(
                 .unwrap_or(line)
         }
     });
-    // An assignment's target the parser refuses: starlark-go's resolver's error.
-    let assignment = e
-        .span()
+    // A `load` of no symbol, which the crate's grammar refuses as it refuses an assignment's
+    // target (an error of no parser kind).
+    let assignment = Some(&raw)
         .filter(|_| parsing)
-        .and_then(|s| parse_error::assignment_wording(&raw, s.source_span()));
+        .and_then(|raw| parse_error::load_without_symbols_wording(raw));
     if let Some(words) = &assignment {
         message = words.clone();
     }
@@ -467,7 +464,12 @@ const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"]
 /// Every undefined name of the program and every name its `load`s refuse, in starlark-go's order
 /// and words ([`resolve`]), as one error; starlark-rust would report only the first (and a global used before its assignment
 /// only when it runs).
-fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<TemplateError> {
+fn resolve_errors(
+    name: &str,
+    program: &Program,
+    ast: &AstModule,
+    patched: bool,
+) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
         globals()
@@ -478,7 +480,7 @@ fn resolve_errors(name: &str, program: &Program, ast: &AstModule) -> Option<Temp
     });
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
-    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n)).into_iter();
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), patched).into_iter();
     let first = found.next()?;
     Some(TemplateError {
         also: found.map(|u| (line_of(u.span), u.message)).collect(),
@@ -675,7 +677,24 @@ fn run_unguarded(
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
-    let mut ast = parse(source.clone())?;
+    let (mut ast, first_refusal) = match resolver_patch::parse(name, source.clone()) {
+        resolver_patch::Parsed::Module { ast, first_refusal } => (*ast, first_refusal),
+        resolver_patch::Parsed::Syntax { error, source } => {
+            // Patches keep the program's lines: its line map holds for the patched text.
+            let patched = Program {
+                source,
+                ..program.clone()
+            };
+            let mut error = syntax_error(name, &patched, error, sources);
+            at_template_end(&mut error, program, template_id);
+            return Err(error);
+        }
+        resolver_patch::Parsed::Budget { error, message } => {
+            let gen_line = error.span().map_or(0, |s| s.resolve_span().begin.line);
+            let line = program.line_map.get(gen_line).copied();
+            return Err(TemplateError::compile(name, line, message));
+        }
+    };
     if let Some((span, message)) = compile_budget_exceeded(&ast) {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         let line = program.line_map.get(gen_line).copied();
@@ -683,8 +702,13 @@ fn run_unguarded(
         std::mem::forget(ast);
         return Err(TemplateError::compile(name, line, message));
     }
-    if let Some(e) = resolve_errors(name, program, &ast) {
+    if let Some(e) = resolve_errors(name, program, &ast, first_refusal.is_some()) {
         return Err(e);
+    }
+    if let Some(e) = first_refusal {
+        // Every patch stands for an error the walk reports; were one missed, the crate's
+        // first error is the file's rather than run a patched program.
+        return Err(syntax_error(name, program, e, sources));
     }
     if let Some(guarded) = source_guard::guard_source(&ast, &source) {
         // The guarded text parses whenever the edits are right; were one wrong, the program

@@ -43,6 +43,23 @@ fn a_value_copied_into_yaml_past_the_heap_budget_is_an_error() {
 }
 
 #[test]
+fn resolver_errors_past_the_reparse_budget_are_an_error() {
+    // Each `return` outside a function is patched out and the file parsed again (starlark-go
+    // lists every one): 5,000 of them in a 1 MB file would parse 5 GB.
+    let mut values: String = (0..5_000)
+        .map(|i| format!("#@ x{i} = [{}]\n#@ return 1\n", "1, ".repeat(60)))
+        .collect();
+    values.push_str("#@data/values\n---\na: 1\n");
+    let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+    let budget = format!(
+        "passed the budget of {} bytes (raise the budget with SCHEMAC_MAX_REPARSE_BYTES)",
+        schemac_runtime::starlark::DEFAULT_MAX_REPARSE_BYTES
+    );
+    assert!(err.contains(&budget), "{err}");
+    assert!(err.contains("| #@ return 1"), "{err}");
+}
+
+#[test]
 fn loads_past_the_budget_are_an_error() {
     // Two files on each of 30 levels, each loading both of the next: 2^30 loads (ytt runs
     // them all, as schemac did, holding every loaded module).

@@ -259,7 +259,7 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             // starlark-go's resolver checks some of what the crate's parser does: only after
             // the whole file parsed (an `unexpected end` further down comes first).
             let syntax =
-                !super::parse_error::found_by_resolver(&err.without_diagnostic().to_string());
+                !super::resolver_patch::found_by_resolver(&err.without_diagnostic().to_string());
             if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short && syntax {
                 let program = Program { source, ..*before };
                 return super::syntax_error(name, &program, err, sources);

@@ -17,13 +17,10 @@ pub(super) fn go_wording(msg: &str, line: &str) -> Option<String> {
 /// [`go_wording`] knowing the code `before` the error: inside the argument list of a call or
 /// of a `def`, where the crate wants `')'`, starlark-go wants `','`.
 pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
-    if msg.ends_with("`load` must only occur at the top of a module") && before.is_some_and(in_def)
-    {
-        // starlark-go's resolver (a load in a top-level `if` or `for` is no error there).
-        return Some("load statement within a function".into());
-    }
-    if let Some(words) = resolver_wording(msg, line, before) {
-        return Some(words);
+    if msg.ends_with(super::resolver_patch::LOAD_NOT_AT_TOP) && before.is_some_and(in_def) {
+        // starlark-go's resolver (a load in a top-level `if` or `for` is no error there); a
+        // load whose names it also refuses is not patched out (see `resolver_patch`).
+        return Some(super::resolver_patch::LOAD_IN_FUNCTION.into());
     }
     if missing_else(msg) {
         return Some("conditional expression without else clause".into());
@@ -135,31 +132,16 @@ fn load_string_wording(before: &str) -> Option<String> {
     ))
 }
 
-/// starlark-go's resolver's words for an assignment to what cannot be assigned to, which the
-/// crate's parser refuses with `raw` at the target `lhs`: `can't assign to callexpr`.
-pub(super) fn assignment_wording(raw: &str, lhs: &str) -> Option<String> {
-    if raw.ends_with("left-hand-side of modifying assignment cannot be a list or tuple") {
-        let list = if lhs.starts_with('[') {
-            "list"
-        } else {
-            "tuple"
-        };
-        return Some(format!(
-            "can't use {list} expression in augmented assignment"
-        ));
-    }
-    if raw.ends_with("left-hand-side of assignment must take the form `a`, `a.b` or `a[b]`") {
-        return Some(format!("can't assign to {}", expression_kind(lhs)?));
-    }
-    if raw.ends_with("`load` statement requires at least two arguments") {
-        return Some("load statement must import at least 1 symbol".into());
-    }
-    None
+/// starlark-go's words for a `load` with no symbol, which the crate's parser refuses with
+/// `raw` where starlark-go's parser does.
+pub(super) fn load_without_symbols_wording(raw: &str) -> Option<String> {
+    raw.ends_with("`load` statement requires at least two arguments")
+        .then(|| "load statement must import at least 1 symbol".into())
 }
 
 /// starlark-go's name of the kind of the expression `text` (its Go type, lower case), for those
 /// the crate refuses to assign to.
-fn expression_kind(text: &str) -> Option<&'static str> {
+pub(super) fn expression_kind(text: &str) -> Option<&'static str> {
     use starlark::syntax::ast::{ExprP, StmtP};
     let ast = AstModule::parse("lhs", text.to_owned(), &super::dialect()).ok()?;
     let StmtP::Expression(e) = &ast.statement().node else {
@@ -175,90 +157,6 @@ fn expression_kind(text: &str) -> Option<&'static str> {
         ExprP::ListComprehension(..) | ExprP::DictComprehension(..) => "comprehension",
         ExprP::Slice(..) => "sliceexpr",
         ExprP::Lambda(_) => "lambdaexpr",
-        _ => return None,
-    })
-}
-
-/// The checks the starlark crate's parser makes that starlark-go's resolver makes, after the
-/// whole file is parsed: `return` outside a `def`, `break` and `continue` outside a loop, a
-/// parameter named twice.
-const RESOLVER_CHECKS: [&str; 10] = [
-    "`return` cannot be used outside of a `def` function",
-    "`break` cannot be used outside of a `for` loop",
-    "`continue` cannot be used outside of a `for` loop",
-    "duplicated parameter name",
-    "positional parameter after non positional",
-    "Parameter after kwargs",
-    "Args parameter after another args or kwargs parameter",
-    "Multiple kwargs dictionary in parameters",
-    "`*` parameter must not be last",
-    "`*` must be followed by named parameter",
-];
-
-/// Whether the parser error `msg` is one starlark-go's resolver finds (see [`RESOLVER_CHECKS`]):
-/// every syntax error of the file comes before it.
-pub(super) fn found_by_resolver(msg: &str) -> bool {
-    RESOLVER_CHECKS.iter().any(|c| msg.ends_with(c))
-}
-
-/// starlark-go's resolver's words for [`RESOLVER_CHECKS`]: a parameter named twice is the one
-/// at the error's column of `line` (`before` ends there).
-fn resolver_wording(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
-    let [ret, brk, cont, dup, ..] = RESOLVER_CHECKS;
-    if let Some(words) = parameter_order_wording(msg, line, before) {
-        return Some(words);
-    }
-    Some(match () {
-        _ if msg.ends_with(ret) => "return statement not within a function".into(),
-        _ if msg.ends_with(brk) => "break not in a loop".into(),
-        _ if msg.ends_with(cont) => "continue not in a loop".into(),
-        _ if msg.ends_with(dup) => {
-            let param = line.get(error_column(before)..).unwrap_or("");
-            format!(
-                "duplicate parameter: {}",
-                leading_name(param.trim_start_matches('*'))
-            )
-        }
-        _ => return None,
-    })
-}
-
-/// starlark-go's resolver's words for parameters out of order, which the crate's parser
-/// refuses with `msg` at the parameter that starts at the end of `before` on `line`.
-fn parameter_order_wording(msg: &str, line: &str, before: Option<&str>) -> Option<String> {
-    let [.., optional, after_kwargs, args, kwargs, star_last, star_kwargs] = RESOLVER_CHECKS;
-    // The `**name` among the parameters before this one (a `def`'s, in brackets, or a
-    // lambda's).
-    let kwargs_name = || -> Option<&str> {
-        let before = before?;
-        let bracket = open_brackets(before).last().copied();
-        let start = bracket.max(before.rfind("lambda"))?;
-        let params = &before[start..];
-        let at = params.rfind("**")?;
-        Some(leading_name(params[at + 2..].trim_start()))
-    };
-    let param = line.get(error_column(before)..).unwrap_or("");
-    Some(match () {
-        _ if msg.ends_with(optional) => "required parameter may not follow optional".into(),
-        _ if msg.ends_with(after_kwargs) => {
-            let kind = match param
-                .trim_start_matches(is_name_char)
-                .trim_start()
-                .starts_with('=')
-            {
-                true => "optional",
-                false => "required",
-            };
-            format!("{kind} parameter may not follow **{}", kwargs_name()?)
-        }
-        _ if msg.ends_with(args) => match kwargs_name() {
-            Some(name) => format!("* parameter may not follow **{name}"),
-            None => "multiple * parameters not allowed".into(),
-        },
-        _ if msg.ends_with(kwargs) => "multiple ** parameters not allowed".into(),
-        _ if msg.ends_with(star_last) || msg.ends_with(star_kwargs) => {
-            "bare * must be followed by keyword-only parameters".into()
-        }
         _ => return None,
     })
 }
@@ -342,12 +240,12 @@ fn error_column(before: Option<&str>) -> usize {
     before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
 }
 
-fn is_name_char(c: char) -> bool {
+pub(super) fn is_name_char(c: char) -> bool {
     c == '_' || c.is_alphanumeric()
 }
 
 /// The name `text` starts with (`kw` of `kw, b=1`), empty if none.
-fn leading_name(text: &str) -> &str {
+pub(super) fn leading_name(text: &str) -> &str {
     &text[..text.len() - text.trim_start_matches(is_name_char).len()]
 }
 
@@ -547,7 +445,7 @@ fn code_bytes(code: &str) -> impl Iterator<Item = usize> + '_ {
 
 /// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:
 /// some line above it, less indented than every line between, starts with `def `.
-fn in_def(code: &str) -> bool {
+pub(super) fn in_def(code: &str) -> bool {
     let indent = |l: &str| l.len() - l.trim_start().len();
     let mut lines = code.lines().rev();
     let Some(mut within) = lines.next().map(indent) else {
@@ -570,43 +468,24 @@ fn quoted_symbol(text: &str) -> Option<&str> {
     (!inner.is_empty() && !inner.chars().any(char::is_alphanumeric)).then_some(text)
 }
 
-/// starlark-go's words for an argument of a call out of order, where `msg` is starlark-rust's
-/// refusal of it and `before` the program's text before the argument: what the call's earlier
-/// arguments are decides (`f(a=1, 2)`: `positional argument may not follow named`, `f(**kw,
-/// 1)`: `argument may not follow **kwargs`, `f(*a, *b)`: `multiple *args not allowed`).
-pub(super) fn call_order_wording(msg: &str, before: &str) -> Option<String> {
-    let open = *open_brackets(before).last()?;
-    let earlier = &before[open + 1..];
-    let (mut kwargs, mut args) = (false, false);
+/// Where the arguments of the call (or items of the brackets) left open at the end of `code`
+/// start, each after the bracket or a comma; the last is where the argument being written
+/// starts.
+pub(super) fn argument_starts(code: &str) -> Vec<usize> {
+    let Some(&open) = open_brackets(code).last() else {
+        return Vec::new();
+    };
+    let mut starts = vec![open + 1];
     let mut depth = 0i32;
-    let mut start = 0;
-    let mut pieces = Vec::new();
-    for (i, b) in earlier.bytes().enumerate() {
-        match b {
+    for i in code_bytes(code).filter(|&i| i > open) {
+        match code.as_bytes()[i] {
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => {
-                pieces.push(earlier[start..i].trim());
-                start = i + 1;
-            }
+            b',' if depth == 0 => starts.push(i + 1),
             _ => {}
         }
     }
-    for p in pieces {
-        kwargs |= p.starts_with("**");
-        args |= p.starts_with('*') && !p.starts_with("**");
-    }
-    let words = match msg {
-        "positional argument after non positional" if kwargs => "argument may not follow **kwargs",
-        "positional argument after non positional" if args => "argument may not follow *args",
-        "positional argument after non positional" => "positional argument may not follow named",
-        "named argument after *args or **kwargs" if kwargs => "argument may not follow **kwargs",
-        "Args array after another args or kwargs" if kwargs => "*args may not follow **kwargs",
-        "Args array after another args or kwargs" => "multiple *args not allowed",
-        "Multiple kwargs dictionary in arguments" => "multiple **kwargs not allowed",
-        _ => return None,
-    };
-    Some(words.to_string())
+    starts
 }
 
 /// The words starlark-go's scanner reserves (its `ILLEGAL` token): `class`, `import`... The
@@ -697,25 +576,11 @@ pub(super) fn name_reserved_word(message: &str, word: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{found_by_resolver, go_wording, go_wording_at};
+    use super::go_wording;
 
     #[test]
     fn parser_errors_in_starlark_go_words() {
         let w = |m: &str, l: &str| go_wording(m, l);
-        assert_eq!(
-            w(
-                "`continue` cannot be used outside of a `for` loop",
-                "continue"
-            )
-            .as_deref(),
-            Some("continue not in a loop")
-        );
-        let dup = "duplicated parameter name";
-        assert!(found_by_resolver(dup));
-        assert_eq!(
-            go_wording_at(dup, "def f(a, *a):", Some("def f(a, ")).as_deref(),
-            Some("duplicate parameter: a")
-        );
         assert_eq!(
             w(
                 "Parse error: unexpected new line, expected expression",

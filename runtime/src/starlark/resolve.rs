@@ -1,8 +1,12 @@
-//! Undefined names, and names `load` refuses (`_private`, empty), as starlark-go's resolver
-//! reports them. starlark-rust stops at the first name it cannot resolve; starlark-go (ytt's interpreter) lists every one, each with a spelling hint
-//! (`undefined: nme (did you mean name?)`), in the order of its resolver:
+//! Undefined names, names `load` refuses (`_private`, empty), statements out of place,
+//! assignments' targets, parameters and call arguments out of order, as starlark-go's resolver
+//! reports them (the last four patched out of the program where the starlark crate's parser
+//! refused them: [`resolver_patch`]). starlark-rust stops at the first name it cannot
+//! resolve; starlark-go (ytt's interpreter) lists every error, each undefined name with a
+//! spelling hint (`undefined: nme (did you mean name?)`), in the order of its resolver:
 //!
-//! - first the uses in the module's own top level and the refused `load` names, in source order (default values of
+//! - first the uses in the module's own top level and every other error, as the walk meets
+//!   them (an assignment's value before its target; default values of
 //!   parameters and the first iterable of a comprehension belong to the block around them); a
 //!   top-level use sees only the globals bound before it;
 //! - then each function, lambda and comprehension of the top level, in source order, where a
@@ -18,12 +22,13 @@
 
 use std::collections::BTreeSet;
 
+use super::resolver_patch::{self, ArgumentKind, Marker};
 use crate::template::compile::source_name;
 
 use starlark::codemap::Span;
 use starlark::syntax::ast::{
-    ArgumentP, AssignTargetP, AstAssignTarget, AstExpr, AstParameter, AstStmt, Clause, ClauseP,
-    ExprP, ForClause, ParameterP, StmtP,
+    ArgumentP, AssignTargetP, AstArgument, AstAssignIdent, AstAssignTarget, AstExpr, AstParameter,
+    AstStmt, Clause, ClauseP, ExprP, ForClause, ParameterP, StmtP,
 };
 use starlark::syntax::AstModule;
 
@@ -35,14 +40,19 @@ pub(super) struct ResolveError {
 
 /// Every undefined name of `ast` in starlark-go's order; `predeclared` says which names the
 /// interpreter provides. Names of schemac's own code (`__...`) are never suggested.
+/// With `patched`, the program holds [`resolver_patch`] markers, each reported where
+/// starlark-go's resolver meets what it stands for.
 pub(super) fn resolve_errors(
     ast: &AstModule,
     predeclared: &dyn Fn(&str) -> bool,
+    patched: bool,
 ) -> Vec<ResolveError> {
     let mut walk = Walk {
+        ast,
         blocks: vec![Block::default()],
         current: 0,
         predeclared,
+        patched,
         top_level: Vec::new(),
     };
     walk.stmt(ast.statement());
@@ -78,15 +88,28 @@ struct Use {
 }
 
 struct Walk<'p> {
+    ast: &'p AstModule,
     blocks: Vec<Block>,
     current: usize,
     predeclared: &'p dyn Fn(&str) -> bool,
-    /// The undefined names of the top level, the names `load` refuses and calls with more
-    /// arguments than starlark-go takes, found as the walk meets them.
+    /// Whether [`resolver_patch`] markers stand in the program.
+    patched: bool,
+    /// The errors starlark-go's resolver reports as it meets them: undefined names of the top
+    /// level, the names `load` refuses, calls with more arguments than starlark-go takes,
+    /// statements out of place, assignments' targets, parameters.
     top_level: Vec<ResolveError>,
 }
 
 impl Walk<'_> {
+    fn error(&mut self, span: Span, message: String) {
+        self.top_level.push(ResolveError { span, message });
+    }
+
+    /// The marker `name` is, in a patched program.
+    fn marker<'n>(&self, name: &'n str) -> Option<Marker<'n>> {
+        self.patched.then(|| resolver_patch::marker(name)).flatten()
+    }
+
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
     fn undefined(&self, u: &Use) -> ResolveError {
         let name = source_name(&u.name);
@@ -180,6 +203,9 @@ impl Walk<'_> {
     }
 
     fn use_name(&mut self, name: &str, span: Span) {
+        if let Some(Marker::Statement(message)) = self.marker(name) {
+            return self.error(span, message.to_string());
+        }
         let block = self.current;
         let u = Use {
             name: name.to_string(),
@@ -253,29 +279,157 @@ impl Walk<'_> {
 
     /// A function's parameters (their defaults are used in the block around it) and body.
     fn function(&mut self, params: &[AstParameter], body: impl FnOnce(&mut Self)) {
-        for p in params {
-            if let ParameterP::Normal(_, _, Some(default)) = &p.node {
+        let params: Vec<(Param, Span)> = params
+            .iter()
+            .filter_map(|p| Some((self.param(p)?, p.span)))
+            .collect();
+        for (p, _) in &params {
+            if let Param::Optional(_, default) = p {
                 self.expr(default);
             }
         }
+        for (span, message) in parameter_errors(&params) {
+            self.error(span, message);
+        }
         self.nested(|w| {
-            params
-                .iter()
-                .filter_map(|p| p.node.ident())
-                .for_each(|id| w.bind(&id.node.ident));
+            for (p, _) in &params {
+                match p {
+                    Param::Required(name) | Param::Optional(name, _) | Param::Kwargs(name) => {
+                        w.bind(name)
+                    }
+                    Param::Star(Some(name)) => w.bind(name),
+                    Param::Star(None) => {}
+                }
+            }
             body(w);
         });
     }
 
+    /// starlark-go's resolver's checks of a call's arguments, each argument resolved after
+    /// its check; the arguments as written where a patch made them keyword arguments
+    /// ([`resolver_patch`]).
+    fn call_arguments(&mut self, call: Span, args: &[AstArgument]) {
+        let (mut args_seen, mut kwargs_seen) = (false, false);
+        let mut names = BTreeSet::new();
+        let (mut positional, mut named) = (0usize, 0usize);
+        for a in args {
+            let kind = match &a.node {
+                ArgumentP::Positional(_) => ArgumentKind::Positional,
+                ArgumentP::Named(name, _) if self.patched => {
+                    resolver_patch::argument_kind(&name.node)
+                }
+                ArgumentP::Named(name, _) => ArgumentKind::Named(&name.node),
+                ArgumentP::Args(_) => ArgumentKind::Args,
+                ArgumentP::KwArgs(_) => ArgumentKind::Kwargs,
+            };
+            let error = match kind {
+                ArgumentKind::Kwargs => {
+                    let error = kwargs_seen.then(|| "multiple **kwargs not allowed".to_string());
+                    kwargs_seen = true;
+                    error
+                }
+                ArgumentKind::Args => {
+                    let error = match () {
+                        _ if kwargs_seen => Some("*args may not follow **kwargs".to_string()),
+                        _ if args_seen => Some("multiple *args not allowed".to_string()),
+                        _ => None,
+                    };
+                    args_seen = true;
+                    error
+                }
+                ArgumentKind::Named(name) => {
+                    named += 1;
+                    let after = kwargs_seen.then(|| "argument may not follow **kwargs".to_string());
+                    let repeated =
+                        (!names.insert(name)).then(|| format!("keyword argument {name} repeated"));
+                    if let Some(message) = after {
+                        self.error(a.span, message);
+                    }
+                    repeated
+                }
+                ArgumentKind::Positional => {
+                    positional += 1;
+                    match () {
+                        _ if args_seen => Some("argument may not follow *args".to_string()),
+                        _ if kwargs_seen => Some("argument may not follow **kwargs".to_string()),
+                        _ if !names.is_empty() => {
+                            Some("positional argument may not follow named".to_string())
+                        }
+                        _ => None,
+                    }
+                }
+            };
+            if let Some(message) = error {
+                self.error(a.span, message);
+            }
+            match &a.node {
+                ArgumentP::Positional(x)
+                | ArgumentP::Named(_, x)
+                | ArgumentP::Args(x)
+                | ArgumentP::KwArgs(x) => self.expr(x),
+            }
+        }
+        // starlark-go's compiler encodes a call's argument counts in a byte each.
+        for (count, kind) in [(positional, "positional"), (named, "keyword")] {
+            if count >= 256 {
+                self.error(
+                    call,
+                    format!("{count} {kind} arguments in call, limit is 255"),
+                );
+            }
+        }
+    }
+
+    /// A parameter as written, where a patch made it another ([`resolver_patch`]).
+    fn param<'a>(&self, p: &'a AstParameter) -> Option<Param<'a>> {
+        let name = |id: &'a AstAssignIdent| resolver_patch::parameter_name(&id.node.ident);
+        Some(match &p.node {
+            ParameterP::Normal(id, _, None) => Param::Required(name(id)),
+            ParameterP::Normal(id, _, Some(default)) => {
+                let marker = match &default.node {
+                    ExprP::Identifier(d) => self.marker(&d.node.ident),
+                    _ => None,
+                };
+                match marker {
+                    Some(Marker::Required) => Param::Required(name(id)),
+                    Some(Marker::Args) => Param::Star(Some(name(id))),
+                    Some(Marker::Kwargs) => Param::Kwargs(name(id)),
+                    Some(Marker::Star) => Param::Star(None),
+                    _ => Param::Optional(name(id), default),
+                }
+            }
+            ParameterP::NoArgs => Param::Star(None),
+            ParameterP::Args(id, _) => Param::Star(Some(name(id))),
+            ParameterP::KwArgs(id, _) => Param::Kwargs(name(id)),
+            ParameterP::Slash => return None,
+        })
+    }
+
     fn target(&mut self, t: &AstAssignTarget, augmented: bool) {
         match &t.node {
-            AssignTargetP::Tuple(items) => items.iter().for_each(|i| self.target(i, augmented)),
+            AssignTargetP::Tuple(items) => {
+                if items.is_empty() {
+                    let text = self.ast.file_span(t.span).source_span().to_string();
+                    let kind = if text.starts_with('[') { "[]" } else { "()" };
+                    self.error(t.span, format!("can't assign to {kind}"));
+                }
+                items.iter().for_each(|i| self.target(i, augmented))
+            }
             AssignTargetP::Index(pair) => {
                 self.expr(&pair.0);
                 self.expr(&pair.1);
             }
             AssignTargetP::Dot(obj, _) => self.expr(obj),
             AssignTargetP::Identifier(id) => {
+                if let Some(Marker::Target(kind)) = self.marker(&id.node.ident) {
+                    let message = match kind.strip_prefix("augmented_") {
+                        Some(list) => {
+                            format!("can't use {list} expression in augmented assignment")
+                        }
+                        None => format!("can't assign to {kind}"),
+                    };
+                    return self.error(t.span, message);
+                }
                 if augmented {
                     self.use_name(&id.node.ident, id.span);
                 }
@@ -320,29 +474,7 @@ impl Walk<'_> {
             ExprP::Dot(obj, _) => self.expr(obj),
             ExprP::Call(callee, args) => {
                 self.expr(callee);
-                let (mut positional, mut named) = (0usize, 0usize);
-                for a in &args.args {
-                    match &a.node {
-                        ArgumentP::Positional(_) => positional += 1,
-                        ArgumentP::Named(..) => named += 1,
-                        ArgumentP::Args(_) | ArgumentP::KwArgs(_) => {}
-                    }
-                    match &a.node {
-                        ArgumentP::Positional(x)
-                        | ArgumentP::Named(_, x)
-                        | ArgumentP::Args(x)
-                        | ArgumentP::KwArgs(x) => self.expr(x),
-                    }
-                }
-                // starlark-go's compiler encodes a call's argument counts in a byte each.
-                for (count, kind) in [(positional, "positional"), (named, "keyword")] {
-                    if count >= 256 {
-                        self.top_level.push(ResolveError {
-                            span: e.span,
-                            message: format!("{count} {kind} arguments in call, limit is 255"),
-                        });
-                    }
-                }
+                self.call_arguments(e.span, &args.args);
             }
             ExprP::Index(pair) => {
                 self.expr(&pair.0);
@@ -372,4 +504,78 @@ impl Walk<'_> {
             ExprP::Literal(_) => {}
         }
     }
+}
+
+/// A function's parameter, as starlark-go's resolver tells them apart.
+enum Param<'a> {
+    /// `name`
+    Required(&'a str),
+    /// `name=default`
+    Optional(&'a str, &'a AstExpr),
+    /// `*name`, or a bare `*`
+    Star(Option<&'a str>),
+    /// `**name`
+    Kwargs(&'a str),
+}
+
+/// starlark-go's resolver's errors for a function's parameters, in its order.
+fn parameter_errors(params: &[(Param, Span)]) -> Vec<(Span, String)> {
+    let mut errors = Vec::new();
+    let mut bound = BTreeSet::new();
+    let mut seen_optional = false;
+    let mut star: Option<(Option<&str>, Span)> = None;
+    let mut kwargs: Option<(&str, Span)> = None;
+    let mut keyword_only = 0usize;
+    for &(ref p, span) in params {
+        let mut error = |message: String| errors.push((span, message));
+        match *p {
+            Param::Required(name) | Param::Optional(name, _) => {
+                let optional = matches!(p, Param::Optional(..));
+                let kind = if optional { "optional" } else { "required" };
+                if let Some((k, _)) = kwargs {
+                    error(format!("{kind} parameter may not follow **{k}"));
+                } else if star.is_some() {
+                    keyword_only += 1;
+                } else if seen_optional && !optional {
+                    error("required parameter may not follow optional".into());
+                }
+                if !bound.insert(name) {
+                    error(format!("duplicate parameter: {name}"));
+                }
+                seen_optional |= optional;
+            }
+            Param::Star(name) => {
+                if let Some((k, _)) = kwargs {
+                    error(format!("* parameter may not follow **{k}"));
+                } else if star.is_some() {
+                    error("multiple * parameters not allowed".into());
+                } else {
+                    star = Some((name, span));
+                }
+            }
+            Param::Kwargs(name) => {
+                if kwargs.is_some() {
+                    error("multiple ** parameters not allowed".into());
+                }
+                kwargs = Some((name, span));
+            }
+        }
+    }
+    // starlark-go binds `*args` and `**kwargs` after the others.
+    match star {
+        Some((Some(name), span)) if !bound.insert(name) => {
+            errors.push((span, format!("duplicate parameter: {name}")))
+        }
+        Some((None, span)) if keyword_only == 0 => errors.push((
+            span,
+            "bare * must be followed by keyword-only parameters".into(),
+        )),
+        _ => {}
+    }
+    if let Some((name, span)) = kwargs {
+        if !bound.insert(name) {
+            errors.push((span, format!("duplicate parameter: {name}")));
+        }
+    }
+    errors
 }

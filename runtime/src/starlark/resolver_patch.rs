@@ -1,0 +1,463 @@
+//! Errors starlark-go's resolver finds that the starlark crate's parser refuses.
+//!
+//! starlark-go parses a whole file, then resolves it and lists every error its resolver finds,
+//! in the order it meets them (`return statement not within a function`, `can't assign to
+//! callexpr`, `required parameter may not follow optional`, `undefined: x`...). The crate's
+//! parser refuses the first such statement, assignment target or parameter and stops, so the
+//! others and the undefined names beside them would go unreported. Each one it refuses is
+//! patched out of the program text with a marker name that says what was there, and the text
+//! parsed again; the resolver walk ([`super::resolve`]) reports each marker where starlark-go's
+//! resolver meets the construct. A patch never adds or removes a line break, so lines stay
+//! where they were.
+//!
+//! A syntax error met after patches is the file's error, as in starlark-go, whose parser runs
+//! first. Parsing again is bounded by [`DEFAULT_MAX_REPARSE_BYTES`].
+
+use starlark::syntax::AstModule;
+
+use super::parse_error::{is_name_char, leading_name};
+
+/// How many bytes of program text may be parsed again to list a file's resolver errors (each
+/// one patched costs a parse of the file, about 7 MB a second): 10,000 top-level `return`s in a
+/// 1 MB file took 20 s to reach 64 MiB (ytt lists them in 1.5 s); 8 MiB take about a second.
+/// Raised with `SCHEMAC_MAX_REPARSE_BYTES`.
+pub const DEFAULT_MAX_REPARSE_BYTES: usize = 8 << 20;
+
+fn max_reparse_bytes() -> usize {
+    static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *MAX.get_or_init(|| {
+        crate::yaml::parse::budget::from_env("SCHEMAC_MAX_REPARSE_BYTES", DEFAULT_MAX_REPARSE_BYTES)
+    })
+}
+
+/// The crate's errors that starlark-go's resolver reports instead, after the whole file parsed.
+const RETURN: &str = "`return` cannot be used outside of a `def` function";
+const BREAK: &str = "`break` cannot be used outside of a `for` loop";
+const CONTINUE: &str = "`continue` cannot be used outside of a `for` loop";
+const DUPLICATE: &str = "duplicated parameter name";
+const REQUIRED_AFTER_OPTIONAL: &str = "positional parameter after non positional";
+const AFTER_KWARGS: &str = "Parameter after kwargs";
+const STAR_AFTER_STAR: &str = "Args parameter after another args or kwargs parameter";
+const KWARGS_AFTER_KWARGS: &str = "Multiple kwargs dictionary in parameters";
+const STAR_LAST: &str = "`*` parameter must not be last";
+const STAR_NOT_NAMED: &str = "`*` must be followed by named parameter";
+const POSITIONAL_AFTER: &str = "positional argument after non positional";
+const NAMED_AFTER_STAR: &str = "named argument after *args or **kwargs";
+const REPEATED_NAMED: &str = "repeated named argument";
+const ARGS_AFTER_STAR: &str = "Args array after another args or kwargs";
+const KWARGS_TWICE: &str = "Multiple kwargs dictionary in arguments";
+pub(super) const LOAD_NOT_AT_TOP: &str = "`load` must only occur at the top of a module";
+const ASSIGN_TARGET: &str = "left-hand-side of assignment must take the form `a`, `a.b` or `a[b]`";
+const AUGMENTED_TARGET: &str = "left-hand-side of modifying assignment cannot be a list or tuple";
+
+/// Whether the parser error `msg` is one starlark-go's resolver finds: every syntax error of
+/// the file comes before it.
+pub(super) fn found_by_resolver(msg: &str) -> bool {
+    [
+        RETURN,
+        BREAK,
+        CONTINUE,
+        DUPLICATE,
+        REQUIRED_AFTER_OPTIONAL,
+        AFTER_KWARGS,
+        STAR_AFTER_STAR,
+        KWARGS_AFTER_KWARGS,
+        STAR_LAST,
+        STAR_NOT_NAMED,
+        LOAD_NOT_AT_TOP,
+        POSITIONAL_AFTER,
+        NAMED_AFTER_STAR,
+        REPEATED_NAMED,
+        ARGS_AFTER_STAR,
+        KWARGS_TWICE,
+        ASSIGN_TARGET,
+        AUGMENTED_TARGET,
+    ]
+    .iter()
+    .any(|c| msg.ends_with(c))
+}
+
+/// starlark-go's words for a `load` in a function.
+pub(super) const LOAD_IN_FUNCTION: &str = "load statement within a function";
+
+/// The prefix of every marker name.
+const MARKER: &str = "__schemac_resolver_";
+
+/// What a marker stands for.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Marker<'a> {
+    /// A statement starlark-go's resolver refuses where it is: the error's words.
+    Statement(&'static str),
+    /// An assignment target: `can't assign to KIND` (or `can't use KIND expression in
+    /// augmented assignment` for `augmented_list`/`augmented_tuple`).
+    Target(&'a str),
+    /// The default of a parameter that had none (`b` became `b=MARKER`).
+    Required,
+    /// `*name` (became `name=MARKER`).
+    Args,
+    /// `**name` (became `name=MARKER`).
+    Kwargs,
+    /// A bare `*` (became `__schemac_resolver_starN=MARKER`).
+    Star,
+}
+
+/// An argument of a call as written, where a patch made it a keyword argument.
+pub(super) enum ArgumentKind<'a> {
+    Positional,
+    /// A keyword argument `name=...`.
+    Named(&'a str),
+    Args,
+    Kwargs,
+}
+
+/// What the keyword argument `name` of a patched call was (see [`patch`]).
+pub(super) fn argument_kind(name: &str) -> ArgumentKind<'_> {
+    let Some(rest) = name.strip_prefix(MARKER) else {
+        return ArgumentKind::Named(name);
+    };
+    let numbered = |prefix: &str| {
+        rest.strip_prefix(prefix)
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    match () {
+        _ if numbered("pos") => ArgumentKind::Positional,
+        _ if numbered("args") => ArgumentKind::Args,
+        _ if numbered("kwargs") => ArgumentKind::Kwargs,
+        _ => ArgumentKind::Named(parameter_name(name)),
+    }
+}
+
+/// The marker of the name `name`, if it is one.
+pub(super) fn marker(name: &str) -> Option<Marker<'_>> {
+    let rest = name.strip_prefix(MARKER)?;
+    Some(match rest {
+        "return" => Marker::Statement("return statement not within a function"),
+        "load" => Marker::Statement(LOAD_IN_FUNCTION),
+        "break" => Marker::Statement("break not in a loop"),
+        "continue" => Marker::Statement("continue not in a loop"),
+        "required" => Marker::Required,
+        "args" => Marker::Args,
+        "kwargs" => Marker::Kwargs,
+        "star" => Marker::Star,
+        _ => Marker::Target(rest.strip_prefix("target_")?),
+    })
+}
+
+/// The parameter name a patch renamed (`a` given twice: the second became
+/// `__schemac_resolver_dupN_a`), as written.
+pub(super) fn parameter_name(name: &str) -> &str {
+    let Some(rest) = name.strip_prefix(MARKER) else {
+        return name;
+    };
+    if let Some(rest) = rest.strip_prefix("dup") {
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        if let Some(original) = rest.strip_prefix('_') {
+            return original;
+        }
+    }
+    // A bare `*` stood in for by a name.
+    if rest.starts_with("star") {
+        return "";
+    }
+    name
+}
+
+/// The outcome of [`parse`].
+pub(super) enum Parsed {
+    /// The program; where markers stand in it, the crate's first error of the text as written.
+    Module {
+        ast: Box<AstModule>,
+        first_refusal: Option<starlark::Error>,
+    },
+    /// A syntax error of `source` (the text as patched so far: its lines are the program's).
+    Syntax {
+        error: starlark::Error,
+        source: String,
+    },
+    /// Parsing again passed [`DEFAULT_MAX_REPARSE_BYTES`]: the message, at the error `error`.
+    Budget {
+        error: starlark::Error,
+        message: String,
+    },
+}
+
+/// Parses `source`, patching out what starlark-go's resolver reports instead of its parser.
+pub(super) fn parse(name: &str, source: String) -> Parsed {
+    let mut source = source;
+    let mut first_refusal = None;
+    let mut reparsed = 0usize;
+    let mut dup = 0usize;
+    loop {
+        let error = match AstModule::parse(name, source.clone(), &super::dialect()) {
+            Ok(ast) => {
+                return Parsed::Module {
+                    ast: Box::new(ast),
+                    first_refusal,
+                }
+            }
+            Err(e) => e,
+        };
+        let raw = error.without_diagnostic().to_string();
+        let edit = found_by_resolver(&raw)
+            .then(|| error.span())
+            .flatten()
+            .map(|s| (s.span.begin().get() as usize, s.span.end().get() as usize))
+            .and_then(|(begin, end)| patch(&raw, &source, begin, end, &mut dup));
+        let Some((range, text)) = edit else {
+            return Parsed::Syntax { error, source };
+        };
+        reparsed += source.len();
+        if reparsed > max_reparse_bytes() {
+            let message = format!(
+                "parsing the program again to list the errors starlark-go's resolver finds passed \
+                 the budget of {} bytes (raise the budget with SCHEMAC_MAX_REPARSE_BYTES)",
+                max_reparse_bytes()
+            );
+            return Parsed::Budget { error, message };
+        }
+        source.replace_range(range, &text);
+        first_refusal.get_or_insert(error);
+    }
+}
+
+/// The edit that patches out the construct the crate's parser refused with `raw` at
+/// `source[begin..end]`, or `None` where its shape is not one this knows.
+fn patch(
+    raw: &str,
+    source: &str,
+    begin: usize,
+    end: usize,
+    dup: &mut usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    let text = source.get(begin..end)?;
+    let name_end = |at: usize| at + leading_name(&source[at..]).len();
+    let statement = |keyword: &str, marker: &str| {
+        text.starts_with(keyword).then(|| {
+            let rest = text[keyword.len()..].trim();
+            let separator = if rest.is_empty() { "" } else { ";" };
+            (
+                begin..begin + keyword.len(),
+                format!("{MARKER}{marker}{separator}"),
+            )
+        })
+    };
+    if raw.ends_with(RETURN) {
+        return statement("return", "return");
+    }
+    if raw.ends_with(BREAK) {
+        return statement("break", "break");
+    }
+    if raw.ends_with(CONTINUE) {
+        return statement("continue", "continue");
+    }
+    if raw.ends_with(LOAD_NOT_AT_TOP) {
+        return load_in_function(source, begin, text);
+    }
+    if raw.ends_with(ASSIGN_TARGET) {
+        let kind = super::parse_error::expression_kind(text)?;
+        return Some((begin..end, target_marker(text, &format!("target_{kind}"))));
+    }
+    if raw.ends_with(AUGMENTED_TARGET) {
+        let kind = if text.starts_with('[') {
+            "list"
+        } else {
+            "tuple"
+        };
+        return Some((
+            begin..end,
+            target_marker(text, &format!("target_augmented_{kind}")),
+        ));
+    }
+    if raw.ends_with(DUPLICATE) {
+        // The name of `a`, `a=1`, `*a` or `**a`.
+        let stars = text.len() - text.trim_start_matches('*').len();
+        let at = begin + stars;
+        let at = at + (source[at..].len() - source[at..].trim_start().len());
+        let name = leading_name(&source[at..]);
+        if name.is_empty() {
+            return None;
+        }
+        *dup += 1;
+        return Some((at..at + name.len(), format!("{MARKER}dup{dup}_{name}")));
+    }
+    if raw.ends_with(REQUIRED_AFTER_OPTIONAL) {
+        let at = name_end(begin);
+        return Some((at..at, format!("={MARKER}required")));
+    }
+    if raw.ends_with(STAR_LAST) {
+        *dup += 1;
+        return star_marker(text, begin, *dup);
+    }
+    if raw.ends_with(STAR_NOT_NAMED) {
+        // At the `**kwargs` after the bare `*`.
+        let before = param_before(source, begin)?;
+        if before.ends_with("**") {
+            return None;
+        }
+        *dup += 1;
+        let at = before.len().checked_sub(1)?;
+        return star_marker(&before[at..], at, *dup);
+    }
+    if raw.ends_with(AFTER_KWARGS) || raw.ends_with(KWARGS_AFTER_KWARGS) {
+        return kwargs_before(source, begin);
+    }
+    // A call's arguments: each one out of place becomes a keyword argument of a marker name
+    // (`1` → `__schemac_resolver_pos1=1`, `*a` → `__schemac_resolver_args2=a`), the `*args`
+    // or `**kwargs` before a keyword argument too.
+    if raw.ends_with(POSITIONAL_AFTER) {
+        *dup += 1;
+        return Some((begin..begin, format!("{MARKER}pos{dup}=")));
+    }
+    if raw.ends_with(NAMED_AFTER_STAR) {
+        let (start, stars) = star_argument_before(source, begin)?;
+        *dup += 1;
+        let kind = if stars == 2 { "kwargs" } else { "args" };
+        return Some((start..start + stars, format!("{MARKER}{kind}{dup}=")));
+    }
+    if raw.ends_with(ARGS_AFTER_STAR) || raw.ends_with(KWARGS_TWICE) {
+        let stars = text.len() - text.trim_start_matches('*').len();
+        let start = begin;
+        *dup += 1;
+        let kind = if stars == 2 { "kwargs" } else { "args" };
+        return Some((start..start + stars, format!("{MARKER}{kind}{dup}=")));
+    }
+    if raw.ends_with(REPEATED_NAMED) {
+        *dup += 1;
+        return Some((begin..end, format!("{MARKER}dup{dup}_{text}")));
+    }
+    if raw.ends_with(STAR_AFTER_STAR) {
+        // After `**kwargs`, the kwargs are what is out of place; else this second star.
+        if let Some(edit) = kwargs_before(source, begin) {
+            return Some(edit);
+        }
+        if let Some(args) = text.strip_prefix('*') {
+            let name = leading_name(args.trim_start());
+            if !name.is_empty() {
+                return Some((begin..end, format!("{name}={MARKER}args")));
+            }
+        }
+        *dup += 1;
+        return star_marker(text, begin, *dup);
+    }
+    None
+}
+
+/// A `load` statement `text` at `begin` inside a `def` made an assignment of its names from a
+/// marker's call (`[a, b] = __schemac_resolver_load()`): starlark-go reports the load, then
+/// binds its names in the function. Not in a `def` (a top-level `if` or `for`, where
+/// starlark-go runs it), or with a name starlark-go refuses, it stays the crate's error.
+fn load_in_function(
+    source: &str,
+    begin: usize,
+    text: &str,
+) -> Option<(std::ops::Range<usize>, String)> {
+    use starlark::syntax::ast::StmtP;
+    if !super::parse_error::in_def(&source[..begin]) {
+        return None;
+    }
+    let ast = AstModule::parse("load", text.to_owned(), &super::dialect()).ok()?;
+    let StmtP::Load(load) = &ast.statement().node else {
+        return None;
+    };
+    let mut names = Vec::new();
+    for a in &load.args {
+        let their = a.their.node.as_str();
+        if their.is_empty() || their.starts_with('_') {
+            return None;
+        }
+        names.push(a.local.node.ident.as_str());
+    }
+    let breaks = "\n".repeat(text.matches('\n').count());
+    Some((
+        begin..begin + text.len(),
+        format!("[{}] = {MARKER}load({breaks})", names.join(", ")),
+    ))
+}
+
+/// A marker name in place of an assignment target `text`, its line breaks kept inside
+/// parentheses.
+fn target_marker(text: &str, what: &str) -> String {
+    let breaks = text.matches('\n').count();
+    if breaks == 0 {
+        format!("{MARKER}{what}")
+    } else {
+        format!("({MARKER}{what}{})", "\n".repeat(breaks))
+    }
+}
+
+/// A bare `*` at `begin` (`text`) made an optional parameter of a name of its own.
+fn star_marker(text: &str, begin: usize, n: usize) -> Option<(std::ops::Range<usize>, String)> {
+    (text == "*").then(|| (begin..begin + 1, format!("{MARKER}star{n}={MARKER}star")))
+}
+
+/// The `*args` or `**kwargs` argument before the argument at `at` of a call: where it starts
+/// and how many stars it has.
+fn star_argument_before(source: &str, at: usize) -> Option<(usize, usize)> {
+    let start = *super::parse_error::argument_starts(&source[..at])
+        .iter()
+        .rev()
+        .nth(1)?;
+    let start = start + (source[start..].len() - source[start..].trim_start().len());
+    let stars = source[start..at].len() - source[start..at].trim_start_matches('*').len();
+    matches!(stars, 1 | 2).then_some((start, stars))
+}
+
+/// The program up to the end of the parameter before the one at `at` (`..., *` of `*, **kw`).
+fn param_before(source: &str, at: usize) -> Option<&str> {
+    Some(source[..at].trim_end().strip_suffix(',')?.trim_end())
+}
+
+/// The `**name` parameter just before the parameter at `at` (`**kw, b`), made `name=MARKER`.
+fn kwargs_before(source: &str, at: usize) -> Option<(std::ops::Range<usize>, String)> {
+    let before = param_before(source, at)?;
+    let name = &before[before.trim_end_matches(is_name_char).len()..];
+    let stars = before[..before.len() - name.len()].trim_end();
+    let start = stars.strip_suffix("**")?.len();
+    if name.is_empty() {
+        return None;
+    }
+    Some((start..before.len(), format!("{name}={MARKER}kwargs")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{parse, Parsed};
+
+    /// The patched program's text, or the syntax error's words.
+    fn patched(source: &str) -> String {
+        match parse("t", source.to_string()) {
+            Parsed::Module { ast, first_refusal } => {
+                assert!(first_refusal.is_some(), "nothing was patched in {source:?}");
+                ast.file_span(ast.statement().span)
+                    .file
+                    .source()
+                    .to_string()
+            }
+            Parsed::Syntax { error, .. } => format!("syntax: {error}"),
+            Parsed::Budget { message, .. } => message,
+        }
+    }
+
+    #[test]
+    fn refused_constructs_become_markers_on_their_lines() {
+        let m = "__schemac_resolver_";
+        assert_eq!(
+            patched("return 1\nbreak\n"),
+            format!("{m}return; 1\n{m}break\n")
+        );
+        assert_eq!(
+            patched("def f(a=1, b, **kw, c):\n  pass\n"),
+            format!("def f(a=1, b={m}required, kw={m}kwargs, c={m}required):\n  pass\n")
+        );
+        assert_eq!(
+            patched("f(a=1, a=2, 3)\n"),
+            format!("f(a=1, {m}dup1_a=2, {m}pos2=3)\n")
+        );
+        assert_eq!(
+            patched("(f(\n)) = 1\n"),
+            format!("(({m}target_callexpr\n)) = 1\n")
+        );
+        // A syntax error after a refusal is the file's error, as starlark-go's parser runs first.
+        assert!(patched("f() = 1\nx = [1,, 2]\n").starts_with("syntax: "));
+    }
+}
