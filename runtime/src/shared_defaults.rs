@@ -29,7 +29,13 @@ use crate::value::{Node, Pos, Value};
 pub const SHARED_DEFAULT: &str = "schemac shared-default";
 
 /// The current value of each shared default of the run, by the address of its IR node.
-type Kept = HashMap<usize, TreeValue>;
+#[derive(Default)]
+struct Kept {
+    values: HashMap<usize, TreeValue>,
+    /// Whether an overlay changed a value since the last [`sync`] (only then is there anything
+    /// to sync: a node filled takes the current value).
+    changed: bool,
+}
 
 thread_local! {
     static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
@@ -69,7 +75,7 @@ fn shared_value(field: &Field) -> Option<TreeValue> {
 
 /// The kept value of the default of `ty` (made from the schema the first time).
 fn current(kept: &mut Kept, ty: &Type) -> TreeValue {
-    if let Some(value) = kept.get(&key(ty)) {
+    if let Some(value) = kept.values.get(&key(ty)) {
         return value.clone();
     }
     let mut value = TreeValue::from_node(&ty.default);
@@ -83,7 +89,7 @@ fn current(kept: &mut Kept, ty: &Type) -> TreeValue {
             }
         }
     }
-    kept.insert(key(ty), value.clone());
+    kept.values.insert(key(ty), value.clone());
     value
 }
 
@@ -141,29 +147,31 @@ pub fn unmark(tree: &mut Tree) {
 
 /// Takes the current value of the shared default `key` out, for an overlay to merge into.
 pub fn take(key: usize) -> Option<TreeValue> {
-    KEPT.with(|k| k.borrow_mut().as_mut()?.remove(&key))
+    KEPT.with(|k| k.borrow_mut().as_mut()?.values.remove(&key))
 }
 
 /// Keeps `value` as the current value of the shared default `key`.
 pub fn put(key: usize, value: &TreeValue) {
     KEPT.with(|k| {
         if let Some(kept) = k.borrow_mut().as_mut() {
-            kept.insert(key, value.clone());
+            kept.values.insert(key, value.clone());
+            kept.changed = true;
         }
     });
 }
 
-/// Gives every marked node of `tree` its shared default's current value (after an overlay
-/// changed it through another node).
+/// Gives every marked node of `tree` its shared default's current value, if an overlay changed
+/// one (through another node) since the last time.
 pub fn sync(tree: &mut Tree) {
     KEPT.with(|k| {
-        if let Some(kept) = k.borrow().as_ref().filter(|kept| !kept.is_empty()) {
-            sync_in(tree, kept);
+        if let Some(kept) = k.borrow_mut().as_mut().filter(|kept| kept.changed) {
+            kept.changed = false;
+            sync_in(tree, &kept.values);
         }
     });
 }
 
-fn sync_in(tree: &mut Tree, kept: &Kept) {
+fn sync_in(tree: &mut Tree, kept: &HashMap<usize, TreeValue>) {
     if let Some(value) = shared_key(tree).and_then(|key| kept.get(&key)) {
         tree.value = value.clone();
     }
