@@ -194,13 +194,16 @@ pub fn validation(
     pos: crate::value::Pos,
     custom: Vec<crate::schema::CustomRule>,
     named: Vec<(crate::rules::RuleName, Value)>,
-    tuple_args: Vec<crate::rules::RuleName>,
+    shown_args: Vec<(crate::rules::RuleName, &str)>,
     when: Option<crate::schema::FunctionRef>,
 ) -> crate::schema::Validation {
     let mut v = crate::schema::Validation::new(pos);
     v.custom = custom;
     v.named = named;
-    v.tuple_args = tuple_args;
+    v.shown_args = shown_args
+        .into_iter()
+        .map(|(r, s)| (r, s.to_string()))
+        .collect();
     v.when = when;
     v
 }

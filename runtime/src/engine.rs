@@ -429,9 +429,13 @@ fn overlay_and_validate(
     // The result's top map's index is kept from one layer to the next (each env variable is a
     // layer); a type check may fill in defaults, so it then forgets it.
     let mut kept = KeptIndex::default();
+    // The type checks share the schema's map and array defaults between the maps they fill,
+    // as ytt's do (see `crate::shared_defaults`).
+    let _sharing = schema.is_some().then(crate::shared_defaults::Run::begin);
     for (i, (doc, mode)) in layers.into_iter().enumerate() {
         let mut merged = apply_document_indexed(current, doc, mode, Some(calls), &mut kept)
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;
+        crate::shared_defaults::sync(&mut merged);
         match schema.as_deref() {
             Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
                 let indexes = std::mem::take(&mut indexes);

@@ -52,6 +52,7 @@ pub mod report;
 pub mod request;
 pub mod rules;
 pub mod schema;
+pub mod shared_defaults;
 mod spell;
 #[cfg(feature = "starlark")]
 pub mod starlark;

@@ -12,6 +12,7 @@ mod expects;
 mod kept;
 mod matcher;
 
+use crate::shared_defaults;
 use crate::template::tree::{Ann, Returned, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
@@ -642,9 +643,19 @@ fn merge_map_item(
         }
         let left = std::mem::take(&mut entries[i].value);
         let in_place = merges_in_place(&left, &value, mode);
+        // A shared default is merged into where it is kept (see `crate::shared_defaults`).
+        let shared = shared_defaults::shared_key(&entries[i]).filter(|_| in_place);
+        let left = match shared.and_then(shared_defaults::take) {
+            Some(current) => {
+                kept = None;
+                current
+            }
+            None => left,
+        };
         // A value that is replaced rather than merged takes the new position; replaced by
         // a flag or a plain file, it also loses the rules the replaced node carried.
         if !in_place {
+            shared_defaults::unmark(&mut entries[i]);
             entries[i].pos = item.pos;
             if mode.replace_arrays {
                 entries[i]
@@ -663,6 +674,9 @@ fn merge_map_item(
             &path,
             kept.as_mut(),
         )?;
+        if let Some(key) = shared {
+            shared_defaults::put(key, &merged);
+        }
         entries[i].value = merged;
         if let (Some(below), Some(kept), true) = (below.as_deref_mut(), kept, in_place) {
             below.put_back(i, kept);

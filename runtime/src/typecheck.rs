@@ -2,7 +2,7 @@
 
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, FieldIndexes, Kind, Type};
-use crate::template::tree::{Anns, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::value::{MapEntry, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
@@ -208,7 +208,7 @@ impl FillAndCheck {
                     .filter(|&(i, _)| missing > 0 && !seen.contains(i));
                 if plain {
                     for (_, field) in defaults {
-                        let value = self.default_value(&field.ty.default);
+                        let value = self.default_value(field);
                         entries.push(MapEntry {
                             key: field.key.clone(),
                             value,
@@ -219,7 +219,9 @@ impl FillAndCheck {
                     Value::Map(entries)
                 } else {
                     items.reserve(missing);
-                    items.extend(defaults.map(|(_, field)| default_item(field)));
+                    items.extend(
+                        defaults.map(|(_, field)| crate::shared_defaults::default_item(field)),
+                    );
                     Value::Null
                 }
             }
@@ -257,8 +259,10 @@ impl FillAndCheck {
         value
     }
 
-    /// A field's default as plain data, and whether a map in it holds a key twice.
-    fn default_value(&mut self, default: &Node) -> Node {
+    /// A field's default as plain data (see [`crate::shared_defaults`]), and whether a map in
+    /// it holds a key twice.
+    fn default_value(&mut self, field: &Field) -> Node {
+        let default = &field.ty.default;
         if default.value.is_collection() {
             let repeats = *self
                 .collection_defaults
@@ -266,7 +270,10 @@ impl FillAndCheck {
                 .or_insert_with(|| default.first_repeated_key().is_some());
             self.keys_may_repeat |= repeats;
         }
-        default.clone()
+        let (node, shared) = crate::shared_defaults::default_node(field);
+        // A shared default an overlay changed may hold a key twice.
+        self.keys_may_repeat |= shared;
+        node
     }
 
     /// The violations found, as ytt reports them: only those of collections given for a
@@ -376,16 +383,6 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
         hints,
         collection_for_scalar: false,
         document: false,
-    }
-}
-
-/// The map item a missing field gets: its key with its default.
-fn default_item(field: &Field) -> Tree {
-    Tree {
-        kind: TreeKind::MapItem(field.key.clone()),
-        pos: field.ty.default.pos,
-        anns: Anns::default(),
-        value: TreeValue::from_node(&field.ty.default),
     }
 }
 

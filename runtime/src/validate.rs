@@ -251,7 +251,6 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
         let value = match &arg.kind {
             // A tuple of plain values is a sequence to the rules that take one.
             ArgKind::Tuple(items) if items.iter().all(|i| i.data().is_some()) => {
-                v.tuple_args.push(rule);
                 Value::Array(items.iter().filter_map(|i| i.data().cloned()).collect())
             }
             _ => arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null),
@@ -307,6 +306,9 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             _ if !rule.is_ytt() => beyond::check_arg(key, &value).map_err(invalid)?,
             _ => {}
         }
+        if let Some(shown) = shown_arg(arg) {
+            v.shown_args.push((rule, shown));
+        }
         v.named.push((rule, value));
     }
     v.named.sort_by_key(|(r, _)| *r);
@@ -360,10 +362,8 @@ fn run(
     }
     for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
         if let Some(mut f) = rule.check_node(arg, &value.value) {
-            if v.tuple_args.contains(rule) {
-                f.expected = f
-                    .expected
-                    .replacen(&crate::rules::repr(arg), &tuple_repr(arg), 1);
+            if let Some((_, shown)) = v.shown_args.iter().find(|(r, _)| r == rule) {
+                f.expected = f.expected.replacen(&repr(arg), shown, 1);
             }
             out.push(violation(f.expected, f.found));
         }
@@ -371,15 +371,32 @@ fn run(
     Ok(out)
 }
 
-/// A sequence as Starlark prints a tuple: `(1, 2)`, `(1,)`, `()`.
-fn tuple_repr(arg: &Value) -> String {
-    let Value::Array(items) = arg else {
-        return crate::rules::repr(arg);
-    };
-    let items: Vec<String> = items.iter().map(|i| crate::rules::repr(&i.value)).collect();
-    match items.len() {
-        1 => format!("({},)", items[0]),
-        _ => format!("({})", items.join(", ")),
+/// A rule's argument as ytt shows it in what the rule expects (Go's `%v` of the Starlark
+/// value), where that is not its data's text: a tuple in parentheses (`(1, 2)`, `(1,)`, `()`),
+/// a YAML fragment as its Go type (`yamlfragment(*yamlmeta.Map)`), at any depth of a tuple.
+fn shown_arg(arg: &Arg) -> Option<String> {
+    match &arg.kind {
+        ArgKind::Tuple(items) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| {
+                    shown_arg(i)
+                        .unwrap_or_else(|| i.data().map_or_else(String::new, |n| repr(&n.value)))
+                })
+                .collect();
+            Some(match items.len() {
+                1 => format!("({},)", items[0]),
+                _ => format!("({})", items.join(", ")),
+            })
+        }
+        ArgKind::Data(n) if arg.type_name == "yamlfragment" => Some(
+            match n.value {
+                Value::Map(_) => "yamlfragment(*yamlmeta.Map)",
+                _ => "yamlfragment(*yamlmeta.Array)",
+            }
+            .into(),
+        ),
+        _ => None,
     }
 }
 

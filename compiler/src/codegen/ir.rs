@@ -196,9 +196,12 @@ impl IrTokens<'_> {
             let a = self.value(a);
             quote! { (#r, #a) }
         });
-        let tuple_args = v.tuple_args.iter().map(|r| self.rule(*r));
+        let shown_args = v.shown_args.iter().map(|(r, shown)| {
+            let r = self.rule(*r);
+            quote! { (#r, #shown) }
+        });
         quote! {
-            Some(#rt::__private::validation(#pos, vec![#(#custom),*], vec![#(#named),*], vec![#(#tuple_args),*], #when))
+            Some(#rt::__private::validation(#pos, vec![#(#custom),*], vec![#(#named),*], vec![#(#shown_args),*], #when))
         }
     }
 

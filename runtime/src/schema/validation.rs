@@ -18,9 +18,11 @@ pub struct Validation {
     pub custom: Vec<CustomRule>,
     /// Named rules (`min=1`), in ytt's fixed order.
     pub named: Vec<(RuleName, Value)>,
-    /// Named rules whose argument was written as a tuple (`one_of=(1, 2)`): an array to the
-    /// rule, shown in parentheses in what it expects, as ytt shows it.
-    pub tuple_args: Vec<RuleName>,
+    /// Named rules whose argument ytt shows otherwise than its data in what the rule expects
+    /// (Go's `%v` of the Starlark value), with that text: a tuple (`one_of=(1, 2)`, an array
+    /// to the rule) in parentheses, a YAML fragment (`min=f()` of a `def` holding YAML) as its
+    /// Go type, `yamlfragment(*yamlmeta.Array)`.
+    pub shown_args: Vec<(RuleName, String)>,
     /// `when=`: the rules apply only when it returns True.
     pub when: Option<FunctionRef>,
 }
@@ -32,7 +34,7 @@ impl Validation {
             pos,
             custom: Vec::new(),
             named: Vec::new(),
-            tuple_args: Vec::new(),
+            shown_args: Vec::new(),
             when: None,
         }
     }
