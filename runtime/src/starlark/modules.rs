@@ -498,14 +498,7 @@ fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
     }
     crate::rules::go_regex::compile(pattern).map_err(|e| {
         let text = e.to_string();
-        // Perl syntax RE2 lacks (look-around, named back-references), as Go names it.
-        let perl = ["(?=", "(?!", "(?<", "(?P="]
-            .iter()
-            .filter_map(|p| pattern.find(p).map(|at| (at, &p[..3])))
-            .min();
-        let go = if let Some((_, syntax)) = perl {
-            format!("invalid or unsupported Perl syntax: `{syntax}`")
-        } else if text.contains("unclosed character class") {
+        let go = if text.contains("unclosed character class") {
             let open = unclosed_class(pattern).unwrap_or(0);
             format!("missing closing ]: `{}`", &pattern[open..])
         } else if text.contains("unclosed group") {
