@@ -24,6 +24,7 @@ mod int_budget;
 mod ip_module;
 pub mod json_decode;
 mod loader;
+mod made_module;
 mod math_module;
 pub mod modules;
 mod nesting;

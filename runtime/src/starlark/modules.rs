@@ -660,6 +660,7 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:math" => ("math", super::math_module::math_members),
         "@ytt:library" => ("library", library_members),
         "@ytt:ip" => ("ip", super::ip_module::ip_members),
+        "@ytt:module" => ("module", super::made_module::module_members),
         _ => super::text_modules::members(path.strip_prefix("@ytt:")?)?,
     };
     let mut globals = GlobalsBuilder::new();
