@@ -165,7 +165,12 @@ fn overlay_namespace(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn template_members(builder: &mut GlobalsBuilder) {
-    fn replace<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn replace<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let value = only_arg("template.replace", &args.items)?;
         Ok(heap.alloc(AllocDict([("__ytt_replace__", value)])))
     }
 }
