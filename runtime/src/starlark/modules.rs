@@ -392,15 +392,19 @@ fn json_members(builder: &mut GlobalsBuilder) {
         Ok(plain(&value, heap, true))
     }
 
-    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces; no
-    /// other keyword is allowed.
+    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces,
+    /// `escape_html=False` keeps `<`, `>` and `&` (Go's `SetEscapeHTML(false)`); no other
+    /// keyword is allowed.
     fn encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<String> {
         let value = only_arg("json.encode", &args.items)?;
-        if let Some(other) = kwargs.keys().find(|k| k.as_str() != "indent") {
+        if let Some(other) = kwargs
+            .keys()
+            .find(|k| !matches!(k.as_str(), "indent" | "escape_html"))
+        {
             anyhow::bail!("json.encode: invalid argument name: {}", other.as_str());
         }
         let indent: i64 = match kwargs.get("indent").copied() {
@@ -414,6 +418,11 @@ fn json_members(builder: &mut GlobalsBuilder) {
         if !(0..=8).contains(&indent) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
         }
+        // Go's encoder escapes HTML unless `escape_html=False`.
+        let escape_html = match kwargs.get("escape_html") {
+            Some(v) => bool_kwarg("json.encode", *v)?,
+            None => true,
+        };
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
@@ -427,6 +436,10 @@ fn json_members(builder: &mut GlobalsBuilder) {
             let text = crate::rules::float_repr(f);
             anyhow::anyhow!("json.encode: json: unsupported value: {text}")
         })?;
+        let compact = match escape_html {
+            true => compact,
+            false => crate::yaml::json::without_html_escapes(&compact),
+        };
         Ok(json_indent(&compact, usize::try_from(indent).unwrap_or(0)))
     }
 }
@@ -628,13 +641,16 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn library_members(builder: &mut GlobalsBuilder) {
-    /// Private libraries (`_ytt_lib`) are templates, which data values files cannot use.
+    /// ytt's checks of the arguments and its search for the private library (`_ytt_lib`) of
+    /// the calling file's directory; a library found is not evaluated (schemac does not run
+    /// a library's templates).
     fn get<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         const NAME: &str = "library.get";
-        only_str(NAME, &args.items)?;
+        let path = only_str(NAME, &args.items)?;
         for (k, v) in kwargs.iter() {
             match k.as_str() {
                 "alias" if v.unpack_str().is_none() => {
@@ -647,7 +663,19 @@ fn library_members(builder: &mut GlobalsBuilder) {
                 other => anyhow::bail!("{NAME}: Unexpected kwarg '{other}'"),
             }
         }
-        anyhow::bail!("library.get: Could not find private library (directory '_ytt_lib' missing?)")
+        if path.starts_with('@') {
+            anyhow::bail!("{NAME}: Expected library '{path}' to be specified without '@'");
+        }
+        let Some(state) = build_state(eval) else {
+            anyhow::bail!("{NAME}: Could not find private library (directory '_ytt_lib' missing?)")
+        };
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        let found = crate::template::library::private_library(&state.files, dir, path)
+            .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))?;
+        anyhow::bail!(
+            "{NAME}: schemac cannot evaluate the private library '{}' (ytt runs its templates here)",
+            found.trim_end_matches('/')
+        )
     }
 }
 
