@@ -24,6 +24,7 @@ mod int_budget;
 mod ip_module;
 pub mod json_decode;
 mod loader;
+mod made_module;
 mod math_module;
 pub mod modules;
 mod nesting;
@@ -154,6 +155,20 @@ pub fn error_message(e: &starlark::Error) -> String {
     }
     let raw = e.without_diagnostic().to_string();
     refusal_words(e, &raw).unwrap_or_else(|| go_wording(&raw, e.span().map(|s| s.source_span())))
+}
+
+/// [`error_message`] of `e`, the error of the function `f` that a module function called with
+/// no arguments (`assert.try_to(len)`): with no call in the file, a builtin's refusal of its
+/// arguments is worded as if the file called it by its name.
+fn error_message_of_native_call(e: &starlark::Error, f: starlark::values::Value) -> String {
+    let repr = f.to_repr();
+    let builtin =
+        f.get_type() == "function" && !repr.starts_with('<') && go_repr::def_name(&repr).is_none();
+    if e.span().is_none() && builtin {
+        let raw = e.without_diagnostic().to_string();
+        return go_wording(&raw, Some(&format!("{repr}()")));
+    }
+    error_message(e)
 }
 
 /// starlark-go's words for `e` when it refuses a call's arguments (see [`callee`]), the
@@ -585,10 +600,11 @@ fn call_stack(
         // The function that refused its arguments, at its first instruction.
         out.push(frame);
     } else if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
-        // The error is in the body of the innermost function, unless it is the call itself
-        // that failed (a native function such as `fail`).
-        let in_body = e.span() != last.location.as_ref();
-        if last.location.is_some() && !last.name.starts_with("__ytt_") && in_body {
+        // The error is in the body of the innermost function, unless it is a call that failed
+        // (a native function such as `fail`). A function that a native one called
+        // (`sorted(xs, key=f)`) has no call site of its own.
+        let at_a_call = frames.iter().any(|f| f.location.as_ref() == e.span());
+        if !last.name.starts_with("__ytt_") && !at_a_call {
             out.push(StackFrame {
                 function: last.name.clone(),
                 file,

@@ -57,11 +57,6 @@ fn structure_error(pattern: &str) -> Option<String> {
         .build()
         .parse(pattern)
         .ok()?;
-    if angle_named_group(&ast) {
-        // `(?<name>...)`: Go's RE2 (before Go 1.22, which ytt is built with) knows only
-        // `(?P<name>...)`.
-        return Some("invalid or unsupported Perl syntax: `(?<`".into());
-    }
     if let Some(e) = repeat_error(&ast, pattern) {
         return Some(e);
     }
@@ -181,24 +176,6 @@ fn flatten<'a>(ast: &'a Ast, kind: std::mem::Discriminant<Ast>, out: &mut Vec<&'
             a.asts.iter().for_each(|a| flatten(a, kind, out))
         }
         _ => out.push(ast),
-    }
-}
-
-/// Whether `ast` holds a group named as `(?<name>...)`.
-fn angle_named_group(ast: &Ast) -> bool {
-    match ast {
-        Ast::Group(g)
-            if matches!(
-                g.kind,
-                GroupKind::CaptureName {
-                    starts_with_p: false,
-                    ..
-                }
-            ) =>
-        {
-            true
-        }
-        _ => children(ast).any(angle_named_group),
     }
 }
 

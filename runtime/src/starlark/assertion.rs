@@ -617,7 +617,7 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                 if let Some(depth) = depth {
                     super::builder::close_contexts_from(eval, depth);
                 }
-                let msg = super::error_message(&e);
+                let msg = super::error_message_of_native_call(&e, f);
                 Ok(heap.alloc((Value::new_none(), heap.alloc(msg))))
             }
         }

@@ -18,6 +18,7 @@ use crate::template::compile::{NodeInfo, RawShape};
 use crate::template::functions::Functions;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value as YValue};
+use crate::yaml::parse::RawKind;
 
 /// Every file of a run: its name and text.
 pub type RunFiles = Arc<Vec<(String, Arc<str>)>>;
@@ -339,12 +340,9 @@ impl BuildState {
             FrameValue::Set(v) => v,
             FrameValue::Replace(v) => {
                 // `_: #@ template.replace(x)` puts x's items in place of this item.
-                let items = match v {
-                    TreeValue::Map(items) | TreeValue::Array(items) => items,
-                    TreeValue::Scalar(YValue::Null) => Vec::new(),
-                    TreeValue::Scalar(_) => {
-                        anyhow::bail!("Expected template.replace argument to be a collection")
-                    }
+                // `set` took only a collection.
+                let (TreeValue::Map(items) | TreeValue::Array(items)) = v else {
+                    anyhow::bail!("internal error: template.replace of a scalar")
                 };
                 match stack.last_mut() {
                     Some(Frame {
@@ -354,7 +352,7 @@ impl BuildState {
                     // A document's items become documents: a fragment's documents keep their
                     // annotations, a list's items have none (so a data values file refuses them).
                     _ => out.extend(items.into_iter().map(|mut t| {
-                        if matches!(info.kind, crate::yaml::parse::RawKind::Document) {
+                        if matches!(info.kind, RawKind::Document) {
                             t.kind = TreeKind::Document;
                         }
                         t
@@ -411,18 +409,24 @@ impl BuildState {
                         anyhow::anyhow!(e
                             .message(|t| format!("Expected value to be a YAML value, but was {t}")))
                     })?;
-                    let doc = matches!(
-                        t.nodes[frame.id].kind,
-                        crate::yaml::parse::RawKind::Document
-                    );
-                    if let (true, Some(found)) = (doc, not_document_set(&tv)) {
+                    // ytt takes a document set in a document's place, a map in a map item's, an
+                    // array in an array item's.
+                    let fragment = inner_v.downcast_ref::<YamlFragment>().is_some();
+                    let found = replaced_by(&tv, fragment);
+                    let wanted = match t.nodes[frame.id].kind {
+                        RawKind::Document => ["document set", "[]interface {}"],
+                        RawKind::MapItem(_) => ["map", "*orderedmap.Map"],
+                        RawKind::ArrayItem => ["array", "[]interface {}"],
+                    };
+                    if !wanted.contains(&found) {
                         anyhow::bail!(
-                            "template.replace: expected value to be document set, but was {found}"
+                            "template.replace: expected value to be {}, but was {found}",
+                            wanted[0]
                         );
                     }
                     // Map items put in the map's place replace earlier items of their keys;
                     // a YAML fragment's items only with `#@yaml/map-key-override`.
-                    let strict = inner_v.downcast_ref::<YamlFragment>().is_some();
+                    let strict = fragment;
                     let new_keys: Vec<(YValue, bool)> = match &tv {
                         TreeValue::Map(items) => items
                             .iter()
@@ -433,25 +437,42 @@ impl BuildState {
                             .collect(),
                         _ => Vec::new(),
                     };
-                    frame.value = FrameValue::Replace(tv);
+                    // Go's `MapItemOverride` removes the items of the new keys from the map,
+                    // the placeholder item itself among them, which then is not found.
+                    let placeholder = frame.key.clone().or_else(|| match &t.nodes[frame.id].kind {
+                        RawKind::MapItem(k) => Some(k.clone()),
+                        _ => None,
+                    });
                     let n = stack.len();
-                    if let Some(Frame {
-                        value: FrameValue::Children(siblings),
-                        ..
-                    }) = n.checked_sub(2).and_then(|i| stack.get_mut(i))
-                    {
-                        for (key, overrides) in &new_keys {
-                            if let Some(i) = siblings.position(key) {
-                                if strict && !overrides {
-                                    anyhow::bail!(
-                                        "template.replace: expected key '{}' to not be specified again (unless '{}' annotation is added)",
-                                        key.go_percent_s(),
-                                        crate::template::MAP_KEY_OVERRIDE
-                                    );
-                                }
-                                siblings.items.remove(i);
-                            }
+                    let mut siblings = match n.checked_sub(2).and_then(|i| stack.get_mut(i)) {
+                        Some(Frame {
+                            value: FrameValue::Children(siblings),
+                            ..
+                        }) => Some(siblings),
+                        _ => None,
+                    };
+                    let mut placeholder_removed = false;
+                    for (key, overrides) in &new_keys {
+                        // A Starlark int is Go's int64 there, a YAML one an int: never equal.
+                        let starlark_int =
+                            !fragment && matches!(key, YValue::Int(_) | YValue::UInt(_));
+                        let is_placeholder = placeholder.as_ref() == Some(key) && !starlark_int;
+                        let at = siblings.as_mut().and_then(|s| s.position(key));
+                        if (is_placeholder || at.is_some()) && strict && !overrides {
+                            anyhow::bail!(override_refused(key));
                         }
+                        if let (Some(i), Some(siblings)) = (at, siblings.as_mut()) {
+                            siblings.items.remove(i);
+                        }
+                        placeholder_removed |= is_placeholder;
+                    }
+                    if placeholder_removed {
+                        anyhow::bail!(
+                            "template.replace: expected to find placeholder map item in map"
+                        );
+                    }
+                    if let Some(frame) = stack.last_mut() {
+                        frame.value = FrameValue::Replace(tv);
                     }
                     return Ok(());
                 }
@@ -736,16 +757,34 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// What ytt calls a value that `template.replace` cannot put in a document's place (Go's
-/// names: a map is `*orderedmap.Map`); `None` for a list.
-fn not_document_set(v: &TreeValue) -> Option<&'static str> {
-    Some(match v {
-        TreeValue::Array(_) => return None,
+/// What ytt calls the value given to `template.replace` (`tv`, a YAML fragment if
+/// `fragment`): a fragment is a `map`, an `array` or a `document set`, a dict or a struct an
+/// `*orderedmap.Map` and a list or a tuple a `[]interface {}` (Go's types).
+fn replaced_by(tv: &TreeValue, fragment: bool) -> &'static str {
+    match tv {
+        TreeValue::Map(_) if fragment => "map",
         TreeValue::Map(_) => "*orderedmap.Map",
+        TreeValue::Array(items)
+            if fragment && items.iter().any(|i| matches!(i.kind, TreeKind::Document)) =>
+        {
+            "document set"
+        }
+        TreeValue::Array(_) if fragment => "array",
+        TreeValue::Array(_) => "[]interface {}",
         TreeValue::Scalar(YValue::Str(_)) => "string",
         TreeValue::Scalar(YValue::Null) => "null",
         TreeValue::Scalar(YValue::Bool(_)) => "boolean",
         TreeValue::Scalar(YValue::Float(_)) => "float",
         TreeValue::Scalar(_) => "integer",
-    })
+    }
+}
+
+/// ytt's error for a fragment's map item put by `template.replace` where the map has its key,
+/// without `#@yaml/map-key-override`.
+fn override_refused(key: &YValue) -> String {
+    format!(
+        "template.replace: expected key '{}' to not be specified again (unless '{}' annotation is added)",
+        key.go_percent_s(),
+        crate::template::MAP_KEY_OVERRIDE
+    )
 }

@@ -165,7 +165,12 @@ fn overlay_namespace(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn template_members(builder: &mut GlobalsBuilder) {
-    fn replace<'v>(value: Value<'v>, heap: Heap<'v>) -> anyhow::Result<Value<'v>> {
+    fn replace<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let value = only_arg("template.replace", &args.items)?;
         Ok(heap.alloc(AllocDict([("__ytt_replace__", value)])))
     }
 }
@@ -387,15 +392,19 @@ fn json_members(builder: &mut GlobalsBuilder) {
         Ok(plain(&value, heap, true))
     }
 
-    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces; no
-    /// other keyword is allowed.
+    /// `indent=N` (0 to 8) lays the JSON out as Go's `json.MarshalIndent` with N spaces,
+    /// `escape_html=False` keeps `<`, `>` and `&` (Go's `SetEscapeHTML(false)`); no other
+    /// keyword is allowed.
     fn encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<String> {
         let value = only_arg("json.encode", &args.items)?;
-        if let Some(other) = kwargs.keys().find(|k| k.as_str() != "indent") {
+        if let Some(other) = kwargs
+            .keys()
+            .find(|k| !matches!(k.as_str(), "indent" | "escape_html"))
+        {
             anyhow::bail!("json.encode: invalid argument name: {}", other.as_str());
         }
         let indent: i64 = match kwargs.get("indent").copied() {
@@ -409,6 +418,11 @@ fn json_members(builder: &mut GlobalsBuilder) {
         if !(0..=8).contains(&indent) {
             anyhow::bail!("json.encode: indent value must be between 0 and 8");
         }
+        // Go's encoder escapes HTML unless `escape_html=False`.
+        let escape_html = match kwargs.get("escape_html") {
+            Some(v) => bool_kwarg("json.encode", *v)?,
+            None => true,
+        };
         super::budget::reserve_written(value, Writing::Tree, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
@@ -422,6 +436,10 @@ fn json_members(builder: &mut GlobalsBuilder) {
             let text = crate::rules::float_repr(f);
             anyhow::anyhow!("json.encode: json: unsupported value: {text}")
         })?;
+        let compact = match escape_html {
+            true => compact,
+            false => crate::yaml::json::without_html_escapes(&compact),
+        };
         Ok(json_indent(&compact, usize::try_from(indent).unwrap_or(0)))
     }
 }
@@ -498,14 +516,7 @@ fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
     }
     crate::rules::go_regex::compile(pattern).map_err(|e| {
         let text = e.to_string();
-        // Perl syntax RE2 lacks (look-around, named back-references), as Go names it.
-        let perl = ["(?=", "(?!", "(?<", "(?P="]
-            .iter()
-            .filter_map(|p| pattern.find(p).map(|at| (at, &p[..3])))
-            .min();
-        let go = if let Some((_, syntax)) = perl {
-            format!("invalid or unsupported Perl syntax: `{syntax}`")
-        } else if text.contains("unclosed character class") {
+        let go = if text.contains("unclosed character class") {
             let open = unclosed_class(pattern).unwrap_or(0);
             format!("missing closing ]: `{}`", &pattern[open..])
         } else if text.contains("unclosed group") {
@@ -630,13 +641,16 @@ fn regexp_members(builder: &mut GlobalsBuilder) {
 
 #[starlark_module]
 fn library_members(builder: &mut GlobalsBuilder) {
-    /// Private libraries (`_ytt_lib`) are templates, which data values files cannot use.
+    /// ytt's checks of the arguments and its search for the private library (`_ytt_lib`) of
+    /// the calling file's directory; a library found is not evaluated (schemac does not run
+    /// a library's templates).
     fn get<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         const NAME: &str = "library.get";
-        only_str(NAME, &args.items)?;
+        let path = only_str(NAME, &args.items)?;
         for (k, v) in kwargs.iter() {
             match k.as_str() {
                 "alias" if v.unpack_str().is_none() => {
@@ -649,7 +663,19 @@ fn library_members(builder: &mut GlobalsBuilder) {
                 other => anyhow::bail!("{NAME}: Unexpected kwarg '{other}'"),
             }
         }
-        anyhow::bail!("library.get: Could not find private library (directory '_ytt_lib' missing?)")
+        if path.starts_with('@') {
+            anyhow::bail!("{NAME}: Expected library '{path}' to be specified without '@'");
+        }
+        let Some(state) = build_state(eval) else {
+            anyhow::bail!("{NAME}: Could not find private library (directory '_ytt_lib' missing?)")
+        };
+        let dir = crate::template::library::dir_of(state.file.as_str());
+        let found = crate::template::library::private_library(&state.files, dir, path)
+            .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))?;
+        anyhow::bail!(
+            "{NAME}: schemac cannot evaluate the private library '{}' (ytt runs its templates here)",
+            found.trim_end_matches('/')
+        )
     }
 }
 
@@ -667,6 +693,7 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:math" => ("math", super::math_module::math_members),
         "@ytt:library" => ("library", library_members),
         "@ytt:ip" => ("ip", super::ip_module::ip_members),
+        "@ytt:module" => ("module", super::made_module::module_members),
         _ => super::text_modules::members(path.strip_prefix("@ytt:")?)?,
     };
     let mut globals = GlobalsBuilder::new();

@@ -158,6 +158,38 @@ fn write_escaped(out: &mut String, s: &str, html: bool) {
     out.push('"');
 }
 
+/// JSON that [`marshal_json`] wrote, with `<`, `>` and `&` as they are (Go's encoder with
+/// `SetEscapeHTML(false)`, which still escapes U+2028 and U+2029). Every `\` there starts an
+/// escape, so an escaped backslash before `u003c` is kept.
+pub fn without_html_escapes(json: &str) -> String {
+    let mut out = String::with_capacity(json.len());
+    let mut rest = json;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        let html = match escape.get(..6) {
+            Some(r"\u003c") => Some('<'),
+            Some(r"\u003e") => Some('>'),
+            Some(r"\u0026") => Some('&'),
+            _ => None,
+        };
+        let len = match html {
+            Some(c) => {
+                out.push(c);
+                6
+            }
+            None => {
+                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                out.push_str(&escape[..len]);
+                len
+            }
+        };
+        rest = &escape[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Formats a float as Go's `encoding/json`: shortest digits, fixed notation from 1e-6 up to
 /// 1e21, exponent notation otherwise (`1e-7`, `1e+21`). `None` for NaN and infinities, which Go
 /// refuses to encode.
@@ -324,5 +356,12 @@ mod tests {
             },
         ]);
         assert_eq!(to_json(&value), r#"{"10":6,"B":2,"b":1,"true":5,"é":3}"#);
+    }
+
+    #[test]
+    fn html_escapes_removed_as_go_keeps_them() {
+        let json = to_json(&string("<a>&\\u003c\u{2028}"));
+        assert_eq!(json, r#""\u003ca\u003e\u0026\\u003c\u2028""#);
+        assert_eq!(without_html_escapes(&json), r#""<a>&\\u003c\u2028""#);
     }
 }

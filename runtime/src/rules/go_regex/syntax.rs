@@ -13,11 +13,13 @@ use std::borrow::Cow;
 /// `error parsing regexp: ` before it) for the first escape or class name Go refuses, with
 /// its offset.
 pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> {
-    if !pattern.contains(['\\', '[', '{']) {
+    if !pattern.contains(['\\', '[', '{']) && !pattern.contains("(?") {
         return Ok(Cow::Borrowed(pattern));
     }
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut in_class = false;
+    // The names of the capturing groups so far (Go takes a name twice; the crate does not).
+    let mut names = Vec::new();
     // Whether something before can take a repetition (not the start, `(` or `|`).
     let mut operand = false;
     let mut i = 0;
@@ -44,6 +46,14 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                 None => out.push_str(r"\{"),
             }
             i += repeat_len(rest).unwrap_or(1);
+            continue;
+        }
+        if c == '(' && !in_class && rest.starts_with("(?") {
+            let (text, len, opens) = perl_group(rest, &mut names).map_err(|e| (i, e))?;
+            out.push_str(&text);
+            i += len;
+            // Flags alone (`(?i)`) change what follows and leave the operand before.
+            operand = operand && !opens;
             continue;
         }
         i += c.len_utf8();
@@ -84,6 +94,74 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         out.push(c);
     }
     Ok(Cow::Owned(out))
+}
+
+/// Go's `(?` at the start of `s` (`parsePerlFlags`): a named group `(?P<name>`, or flags
+/// (`i`, `m`, `s`, `U`, once negated after a `-`) before `:` (a group) or `)` (flags for what
+/// follows). Written for the crate, with its length in `s` and whether it opens a group; Go's
+/// error for anything else (look-around, `(?<name>`, which Go before 1.22 does not know, the
+/// crate's `x` flag). The crate refuses what Go takes: a name starting with a digit, a name
+/// twice (Go's `${name}` is the first group so named) and a flag twice (`(?ii)`, `(?i-i)`);
+/// such a group is written as one the crate takes.
+fn perl_group<'a>(
+    s: &'a str,
+    names: &mut Vec<&'a str>,
+) -> Result<(Cow<'a, str>, usize, bool), String> {
+    if s.len() > 4 && s[2..].starts_with("P<") {
+        let Some(end) = s.find('>') else {
+            return Err(format!("invalid named capture: `{s}`"));
+        };
+        let name = &s[4..end];
+        if name.is_empty() || !name.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric()) {
+            return Err(format!("invalid named capture: `{}`", &s[..=end]));
+        }
+        if name.as_bytes()[0].is_ascii_digit() || names.contains(&name) {
+            return Ok((Cow::Borrowed("("), end + 1, true));
+        }
+        names.push(name);
+        return Ok((Cow::Borrowed(&s[..=end]), end + 1, true));
+    }
+    // The flags set and those cleared (after the `-`).
+    let (mut on, mut off) = (String::new(), String::new());
+    let mut negated = false;
+    let mut saw_flag = false;
+    for (at, c) in s[2..].char_indices() {
+        let end = 2 + at + c.len_utf8();
+        match c {
+            'i' | 'm' | 's' | 'U' => {
+                let (add, remove) = if negated {
+                    (&mut off, &mut on)
+                } else {
+                    (&mut on, &mut off)
+                };
+                remove.retain(|f| f != c);
+                if !add.contains(c) {
+                    add.push(c);
+                }
+                saw_flag = true;
+            }
+            '-' if !negated => {
+                negated = true;
+                saw_flag = false;
+            }
+            ':' | ')' if !negated || saw_flag => {
+                let opens = c == ':';
+                let text = match (on.is_empty() && off.is_empty(), opens) {
+                    (true, true) => "(?:".to_string(),
+                    (true, false) => String::new(),
+                    (false, _) if off.is_empty() => format!("(?{on}{c}"),
+                    (false, _) => format!("(?{on}-{off}{c}"),
+                };
+                return Ok((Cow::Owned(text), end, opens));
+            }
+            _ => return Err(invalid_perl(&s[..end])),
+        }
+    }
+    Err(invalid_perl(s))
+}
+
+fn invalid_perl(text: &str) -> String {
+    format!("invalid or unsupported Perl syntax: `{text}`")
 }
 
 /// The length of the counted repetition at the start of `s` (`{2}`, `{2,}`, `{2,5}`; no
@@ -336,5 +414,37 @@ mod tests {
             r"a\{,2}b{2}c\{01}d\{"
         );
         assert!(go_syntax(r"\p{Old_Italic}\p{Nko}\p{Thai}\p{Any}").is_ok());
+    }
+
+    #[test]
+    fn perl_groups_as_go_parses_them() {
+        let perl = |t: &str| format!("invalid or unsupported Perl syntax: `{t}`");
+        assert_eq!(error("(?x)a b"), perl("(?x"));
+        assert_eq!(error("(?"), perl("(?"));
+        assert_eq!(error("(?i"), perl("(?i"));
+        assert_eq!(error("(?-)"), perl("(?-)"));
+        assert_eq!(error("(?--i)"), perl("(?--"));
+        assert_eq!(error("(?=a)"), perl("(?="));
+        assert_eq!(error("(?P<"), perl("(?P"));
+        assert_eq!(error("(?P=a)"), perl("(?P"));
+        assert_eq!(error("(?<n>a)"), perl("(?<"));
+        assert_eq!(error("(?ié)"), perl("(?ié"));
+        assert_eq!(error("(?P<a"), "invalid named capture: `(?P<a`");
+        assert_eq!(error("(?P<>a)"), "invalid named capture: `(?P<>`");
+        assert_eq!(error("(?P<a.b>x)"), "invalid named capture: `(?P<a.b>`");
+        assert_eq!(error("(?P<é>x)"), "invalid named capture: `(?P<é>`");
+        assert_eq!(go_syntax("a(?)b").unwrap(), "ab");
+        assert_eq!(
+            go_syntax("(?ii)(?i-i:a)(?s-m)").unwrap(),
+            "(?i)(?-i:a)(?s-m)"
+        );
+        assert_eq!(
+            go_syntax("(?P<a>x)(?P<a>y)(?P<1>z)").unwrap(),
+            "(?P<a>x)(y)(z)"
+        );
+        assert_eq!(
+            error("(?i){2}"),
+            "missing argument to repetition operator: `{2}`"
+        );
     }
 }
