@@ -4,7 +4,8 @@
 //! same files, which then neither reads, templates nor lowers them.
 //!
 //! What an entry is for (its key) is the files' names and bytes (in the order given), schemac's
-//! version and the digest of the sources it was built from ([`BUILD_ID`]); KEY, the entry's
+//! version, the digest of the sources it was built from ([`BUILD_ID`]) and the budgets the
+//! run reads with ([`settings`]); KEY, the entry's
 //! file name, is a 128-bit hash of that. An entry is [`MAGIC`], the length and a checksum of
 //! the rest, the whole key (compared byte for byte: a hash collision is a miss, never another
 //! schema), the number of templates the files compiled, and the schema's bytes ([`encoding`]). Entries are written whole (to a file
@@ -100,11 +101,31 @@ fn key(files: &[(&str, &str)]) -> Vec<u8> {
     };
     part(env!("CARGO_PKG_VERSION").as_bytes());
     part(BUILD_ID.as_bytes());
+    for (name, value) in settings() {
+        part(name.as_encoded_bytes());
+        part(value.as_encoded_bytes());
+    }
     for (name, text) in files {
         part(name.as_bytes());
         part(text.as_bytes());
     }
     key
+}
+
+/// The environment variables that may change how a schema is read (the budgets of the YAML
+/// reader, `SCHEMAC_MAX_DEPTH` and the others: every `SCHEMAC_` variable but the cache's
+/// own), sorted: a run with other budgets reads its schema again.
+fn settings() -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let mut vars: Vec<_> = std::env::vars_os()
+        .filter(|(name, _)| {
+            let name = name.as_encoded_bytes();
+            name.starts_with(b"SCHEMAC_")
+                && name != b"SCHEMAC_CACHE_DIR"
+                && name != BUDGET_VAR.as_bytes()
+        })
+        .collect();
+    vars.sort();
+    vars
 }
 
 /// A 64-bit hash of `bytes` from `seed`, to name an entry (two of them) and to check its body
