@@ -23,7 +23,7 @@ use crate::{typecheck, validate};
 
 mod documents;
 mod stored;
-use documents::{is_yaml, load_documents, order, Documents};
+use documents::{load_documents, order, Documents};
 pub use stored::{SchemaStore, StoredSchema};
 
 /// What the interpreter and a built validator do differently.
@@ -349,7 +349,7 @@ fn evaluate_inputs(
         backend.schema_store(),
         &mut |docs, sources| {
             let (lowered, doc) = schema_of(docs, sources, backend)?;
-            if let (Some(store), Some((files, templates)), Some(lowered)) = (
+            if let (Some(store), Some(stored::Storable { files, templates }), Some(lowered)) = (
                 backend.schema_store(),
                 docs.storable.take(),
                 lowered.as_deref(),

@@ -74,7 +74,7 @@ pub(super) struct Documents {
     pub(super) stored: Option<Type>,
     /// The schema files (names and texts) and the templates they compiled, when the schema
     /// lowered from them may be kept in the store.
-    pub(super) storable: Option<(Vec<(String, Arc<str>)>, u32)>,
+    pub(super) storable: Option<stored::Storable>,
 }
 
 pub(super) fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
@@ -197,23 +197,6 @@ pub(super) fn load_documents(
         stored: None,
         storable: None,
     };
-    // The schema files a store may answer for, and its answer: then they are not read.
-    let candidates = store.and_then(|_| stored::candidates(inputs, opts));
-    let kept = store
-        .zip(candidates.as_ref())
-        .and_then(|(store, files)| store.load(&stored::key_files(files)));
-    let hit = kept.is_some();
-    let skipped = |name: &str| hit && candidates.iter().flatten().any(|i| i.name == name);
-    if let (Some(kept), Some(files)) = (kept.as_ref(), candidates.as_ref()) {
-        star.compiled
-            .fetch_add(kept.templates, std::sync::atomic::Ordering::Relaxed);
-        docs.schema_files = files.iter().map(|i| i.name.clone()).collect();
-    }
-    docs.stored = kept.map(|kept| kept.schema);
-    // Whether the run's schema may be kept: its files are the candidates, each literal.
-    let mut storable = store.is_some() && candidates.is_some() && docs.stored.is_none();
-    let functions_before = docs.functions.len();
-    let templates_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
     let library = |name: &str| {
@@ -238,6 +221,29 @@ pub(super) fn load_documents(
     let mut parsed = Vec::with_capacity(yaml_inputs.len());
     parsed.resize_with(yaml_inputs.len(), || None);
     let read_order = library_order(&names);
+    // Whether each file mentions `data/values-schema` (looked for once: a values file may be
+    // large).
+    let mentions_schema: Vec<bool> = yaml_inputs
+        .iter()
+        .map(|i| i.text.contains("data/values-schema"))
+        .collect();
+    // The schema files a store may answer for, and its answer: then they are not read.
+    let candidates = store.and_then(|_| stored::candidates(&yaml_inputs, &mentions_schema, opts));
+    let kept = store
+        .zip(candidates.as_ref())
+        .and_then(|(store, files)| store.load(&stored::key_files(files)));
+    let hit = kept.is_some();
+    let skipped = |name: &str| hit && candidates.iter().flatten().any(|i| i.name == name);
+    if let (Some(kept), Some(files)) = (kept.as_ref(), candidates.as_ref()) {
+        star.compiled
+            .fetch_add(kept.templates, std::sync::atomic::Ordering::Relaxed);
+        docs.schema_files = files.iter().map(|i| i.name.clone()).collect();
+    }
+    docs.stored = kept.map(|kept| kept.schema);
+    // Whether the run's schema may be kept: its files are the candidates, each literal.
+    let mut storable = store.is_some() && candidates.is_some() && docs.stored.is_none();
+    let functions_before = docs.functions.len();
+    let templates_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     // A validator's built-in schema files were read when it was built, but not with
     // `--strict`: ytt, given them first, would refuse them before any values file.
     if opts.strict {
@@ -261,7 +267,7 @@ pub(super) fn load_documents(
         let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
             .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
-        if input.text.contains("data/values-schema") {
+        if mentions_schema[position] {
             check_misplaced(&raw, &["data/values-schema"])?;
         }
         let mut raw = raw;
@@ -657,7 +663,7 @@ fn storable_files(
     candidates: Option<&[&Input]>,
     star: &Sources,
     templates_before: u32,
-) -> Option<(Vec<(String, Arc<str>)>, u32)> {
+) -> Option<stored::Storable> {
     let candidates = candidates.filter(|_| storable)?;
     let names = candidates.iter().map(|i| &i.name);
     if !names.eq(docs.schema_files.iter()) {
@@ -668,5 +674,8 @@ fn storable_files(
         .map(|i| (i.name.clone(), Arc::clone(&i.text)))
         .collect();
     let compiled = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
-    Some((files, compiled - templates_before))
+    Some(stored::Storable {
+        files,
+        templates: compiled - templates_before,
+    })
 }

@@ -20,6 +20,13 @@ pub struct StoredSchema {
     pub templates: u32,
 }
 
+/// Schema files whose lowered schema may be kept (names and texts), and how many templates
+/// evaluating them compiled.
+pub(super) struct Storable {
+    pub(super) files: Vec<(String, Arc<str>)>,
+    pub(super) templates: u32,
+}
+
 /// Where a back end keeps lowered schemas between runs.
 pub trait SchemaStore {
     /// The schema kept for exactly these files (names and texts, in the order given), if any.
@@ -30,22 +37,28 @@ pub trait SchemaStore {
     fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32);
 }
 
-/// The schema files of a run that a store may answer for: every YAML input mentioning
-/// `data/values-schema`, in the order given. None when the run's flags change how files are
-/// read or templated, when two inputs share a name, or when no input is a schema file.
-pub(super) fn candidates<'a>(inputs: &'a [Input], opts: &Request) -> Option<Vec<&'a Input>> {
+/// The schema files of a run that a store may answer for: every YAML input (`yaml`) that
+/// mentions `data/values-schema` (`mentions`, one for each), in the order given. None when the
+/// run's flags change how files are read or templated, when two inputs share a name, or when
+/// no input is a schema file.
+pub(super) fn candidates<'a>(
+    yaml: &[&'a Input],
+    mentions: &[bool],
+    opts: &Request,
+) -> Option<Vec<&'a Input>> {
     if opts.strict || opts.ignore_unknown_comments || opts.implicit_map_key_overrides {
         return None;
     }
-    let yaml: Vec<&Input> = inputs.iter().filter(|i| is_yaml(&i.name)).collect();
     let mut names: Vec<&str> = yaml.iter().map(|i| i.name.as_str()).collect();
     names.sort_unstable();
     if names.windows(2).any(|w| w[0] == w[1]) {
         return None;
     }
     let schema: Vec<&Input> = yaml
-        .into_iter()
-        .filter(|i| i.encoding_error.is_none() && i.text.contains("data/values-schema"))
+        .iter()
+        .zip(mentions)
+        .filter(|(i, &mentions)| mentions && i.encoding_error.is_none())
+        .map(|(&i, _)| i)
         .collect();
     (!schema.is_empty()).then_some(schema)
 }
