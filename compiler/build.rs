@@ -30,6 +30,10 @@ fn main() {
         runtime.join("Cargo.toml").display()
     );
     println!("cargo:rerun-if-changed={}", workspace.display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        manifest_dir.join("src").display()
+    );
 
     let mut files = vec![runtime.join("Cargo.toml")];
     walk(&runtime.join("src"), &mut files);
@@ -74,8 +78,9 @@ fn main() {
         lock.to_string_lossy()
     )
     .unwrap();
-    let dest = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"))
-        .join("runtime_files.rs");
+    let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    write_build_id(&manifest_dir, &files, &lock, &out_dir);
+    let dest = out_dir.join("runtime_files.rs");
     std::fs::write(&dest, out).unwrap_or_else(|e| panic!("cannot write {}: {e}", dest.display()));
 
     // On Linux, `schemac` is linked at a fixed address rather than as a position-independent
@@ -84,4 +89,34 @@ fn main() {
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
         println!("cargo:rustc-link-arg-bin=schemac=-no-pie");
     }
+}
+
+/// `$OUT_DIR/build_id`: a digest of the sources the schema's lowering is made of (the
+/// compiler's, the runtime's `files` and the lock file), which keys `schemac check`'s cache of
+/// lowered schemas (`src/standalone/lowered_cache.rs`): a build from other sources keys its
+/// entries otherwise. SipHash with fixed keys: the same sources give the same digest.
+fn write_build_id(manifest_dir: &Path, runtime_files: &[PathBuf], lock: &Path, out_dir: &Path) {
+    use std::hash::Hasher;
+    let mut files = Vec::new();
+    walk(&manifest_dir.join("src"), &mut files);
+    files.sort();
+    files.extend(runtime_files.iter().cloned());
+    files.push(lock.to_path_buf());
+    #[allow(deprecated)]
+    let mut hash =
+        std::hash::SipHasher::new_with_keys(0x7363_6865_6d61_6321, 0x6c6f_7765_7265_6431);
+    for file in &files {
+        let text =
+            std::fs::read(file).unwrap_or_else(|e| panic!("cannot read {}: {e}", file.display()));
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        hash.write(name.as_bytes());
+        hash.write_u64(text.len() as u64);
+        hash.write(&text);
+    }
+    let id = format!("{:016x}", hash.finish());
+    std::fs::write(out_dir.join("build_id"), id)
+        .unwrap_or_else(|e| panic!("cannot write the build id: {e}"));
 }

@@ -1,7 +1,7 @@
 //! `schemac check`: the interpreter's [`Backend`]: templates evaluated with Starlark, the
 //! schema lowered from the schema documents given, OpenAPI exported from it.
 
-use schemac_runtime::engine::Backend;
+use schemac_runtime::engine::{Backend, SchemaStore};
 use schemac_runtime::lowered::calls::{Rules, TranslatedPredicates};
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
@@ -121,14 +121,61 @@ impl Backend for StarlarkRules {
     }
 }
 
-/// `schemac check ARGS...`: prints the result; returns the exit status.
-pub fn main_with(args: &[std::ffi::OsString]) -> i32 {
+/// The interpreter keeping the schemas it lowers in `store` (`schemac check`'s cache), and
+/// taking them from there when the same files come again (see
+/// [`schemac_runtime::engine::SchemaStore`]).
+pub struct Storing<'a> {
+    pub store: &'a dyn SchemaStore,
+}
+
+impl Backend for Storing<'_> {
+    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
+        Interpreter.eval_template(raw, files)
+    }
+
+    fn with_predicates(
+        &self,
+        functions: &Functions,
+        schema: Option<&Type>,
+        sources: &SourceLines,
+        run: &mut dyn FnMut(&dyn Predicates),
+    ) {
+        Interpreter.with_predicates(functions, schema, sources, run)
+    }
+
+    fn schema(
+        &self,
+        doc: Option<&Tree>,
+        sources: &SourceLines,
+    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
+        Interpreter.schema(doc, sources)
+    }
+
+    fn openapi(&self, schema: Option<&Type>) -> Node {
+        Interpreter.openapi(schema)
+    }
+
+    fn json_schema(&self, schema: Option<&Type>) -> Node {
+        Interpreter.json_schema(schema)
+    }
+
+    fn schema_store(&self) -> Option<&dyn SchemaStore> {
+        Some(self.store)
+    }
+}
+
+/// `schemac check ARGS...`: prints the result; returns the exit status. Lowered schemas are
+/// kept in `store` when one is given.
+pub fn main_with(args: &[std::ffi::OsString], store: Option<&dyn SchemaStore>) -> i32 {
     let version = format!("schemac {}", env!("CARGO_PKG_VERSION"));
     let program = schemac_runtime::cli::Program {
         command: &command,
         version: &version,
     };
-    schemac_runtime::cli::main_with(args, &Interpreter, &program)
+    match store {
+        Some(store) => schemac_runtime::cli::main_with(args, &Storing { store }, &program),
+        None => schemac_runtime::cli::main_with(args, &Interpreter, &program),
+    }
 }
 
 /// The flags of `schemac check` (ytt's), for `--help` and completions.

@@ -10,6 +10,7 @@
 
 mod cargo;
 pub mod files;
+pub mod lowered_cache;
 mod runtime;
 
 use std::path::{Path, PathBuf};

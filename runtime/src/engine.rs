@@ -22,7 +22,9 @@ use crate::yaml::parse::{
 use crate::{typecheck, validate};
 
 mod documents;
+mod stored;
 use documents::{load_documents, order, Documents};
+pub use stored::{SchemaStore, StoredSchema};
 
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
@@ -68,6 +70,10 @@ pub trait Backend {
     fn builtin_sources(&self) -> &[(&str, &str)] {
         &[]
     }
+    /// Where schemas lowered in earlier runs are kept (`schemac check`'s cache), if anywhere.
+    fn schema_store(&self) -> Option<&dyn SchemaStore> {
+        None
+    }
 }
 
 pub use crate::error::{CheckError, ErrorKind};
@@ -88,6 +94,9 @@ fn schema_of(
     sources: &SourceLines,
     backend: &dyn Backend,
 ) -> Result<(Option<Arc<Type>>, Option<Tree>), CheckError> {
+    if let Some(schema) = docs.stored.take() {
+        return Ok((Some(Arc::new(schema)), None));
+    }
     let prefix = format!(
         "Overlaying data values schema (in following order: {}): ",
         order(&docs.schema_files, false)
@@ -198,9 +207,15 @@ fn load_schema_inputs(
 ) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
     let opts = Request::default();
-    let mut docs = load_documents(&inputs, &opts, false, &mut sources, backend, &mut |_, _| {
-        Ok(())
-    })?;
+    let mut docs = load_documents(
+        &inputs,
+        &opts,
+        false,
+        &mut sources,
+        backend,
+        None,
+        &mut |_, _| Ok(()),
+    )?;
     if !docs.values.is_empty() {
         return Err(CheckError::new(
             ErrorKind::Usage,
@@ -331,8 +346,18 @@ fn evaluate_inputs(
         !additional.is_empty(),
         &mut sources,
         backend,
+        backend.schema_store(),
         &mut |docs, sources| {
             let (lowered, doc) = schema_of(docs, sources, backend)?;
+            if let (Some(store), Some(stored::Storable { files, templates }), Some(lowered)) = (
+                backend.schema_store(),
+                docs.storable.take(),
+                lowered.as_deref(),
+            ) {
+                let files: Vec<(&str, &str)> =
+                    files.iter().map(|(n, t)| (n.as_str(), &**t)).collect();
+                store.save(&files, lowered, templates);
+            }
             (schema, schema_doc) = (Some(lowered), doc);
             opts.check_output()
         },

@@ -241,7 +241,11 @@ fn main() -> ExitCode {
 fn run_main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "check") {
-        return ExitCode::from(schemac::check::main_with(&args[2..]) as u8);
+        let cache = standalone::lowered_cache::LoweredCache::from_env();
+        let store = cache
+            .as_ref()
+            .map(|c| c as &dyn schemac_runtime::engine::SchemaStore);
+        return ExitCode::from(schemac::check::main_with(&args[2..], store) as u8);
     }
     let m = cli()
         .try_get_matches_from(&args)

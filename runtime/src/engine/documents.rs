@@ -69,6 +69,12 @@ pub(super) struct Documents {
     pub(super) functions: Functions,
     /// How many templates were compiled (ytt's numbering, see [`Sources::next_template_id`]).
     pub(super) templates: u32,
+    /// The schema a store kept for the schema files, which were then neither read nor
+    /// evaluated (see [`stored`]).
+    pub(super) stored: Option<Type>,
+    /// The schema files (names and texts) and the templates they compiled, when the schema
+    /// lowered from them may be kept in the store.
+    pub(super) storable: Option<stored::Storable>,
 }
 
 pub(super) fn template_error(e: &TemplateError, sources: &SourceLines) -> String {
@@ -160,6 +166,7 @@ pub(super) fn load_documents(
     additional: bool,
     sources: &mut SourceLines,
     backend: &dyn Backend,
+    store: Option<&dyn SchemaStore>,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
     // A validator's built-in schema files come first, as given to `schemac build`: a values
@@ -187,6 +194,8 @@ pub(super) fn load_documents(
         values_files: vec![],
         functions: star.functions.clone(),
         templates: 0,
+        stored: None,
+        storable: None,
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
     let mut templates = Vec::new();
@@ -212,6 +221,29 @@ pub(super) fn load_documents(
     let mut parsed = Vec::with_capacity(yaml_inputs.len());
     parsed.resize_with(yaml_inputs.len(), || None);
     let read_order = library_order(&names);
+    // Whether each file mentions `data/values-schema` (looked for once: a values file may be
+    // large).
+    let mentions_schema: Vec<bool> = yaml_inputs
+        .iter()
+        .map(|i| i.text.contains("data/values-schema"))
+        .collect();
+    // The schema files a store may answer for, and its answer: then they are not read.
+    let candidates = store.and_then(|_| stored::candidates(&yaml_inputs, &mentions_schema, opts));
+    let kept = store
+        .zip(candidates.as_ref())
+        .and_then(|(store, files)| store.load(&stored::key_files(files)));
+    let hit = kept.is_some();
+    let skipped = |name: &str| hit && candidates.iter().flatten().any(|i| i.name == name);
+    if let (Some(kept), Some(files)) = (kept.as_ref(), candidates.as_ref()) {
+        star.compiled
+            .fetch_add(kept.templates, std::sync::atomic::Ordering::Relaxed);
+        docs.schema_files = files.iter().map(|i| i.name.clone()).collect();
+    }
+    docs.stored = kept.map(|kept| kept.schema);
+    // Whether the run's schema may be kept: its files are the candidates, each literal.
+    let mut storable = store.is_some() && candidates.is_some() && docs.stored.is_none();
+    let functions_before = docs.functions.len();
+    let templates_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     // A validator's built-in schema files were read when it was built, but not with
     // `--strict`: ytt, given them first, would refuse them before any values file.
     if opts.strict {
@@ -222,6 +254,9 @@ pub(super) fn load_documents(
     for &position in &read_order {
         let input = yaml_inputs[position];
         sources.add_shared(&input.name, Arc::clone(&input.text));
+        if skipped(&input.name) {
+            continue;
+        }
         let alike = names_seen.get(input.name.as_str()) > Some(&1);
         if let Some(error) = input.encoding_error {
             return Err(CheckError::new(
@@ -232,7 +267,7 @@ pub(super) fn load_documents(
         let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
             .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
-        if input.text.contains("data/values-schema") {
+        if mentions_schema[position] {
             check_misplaced(&raw, &["data/values-schema"])?;
         }
         let mut raw = raw;
@@ -246,13 +281,16 @@ pub(super) fn load_documents(
         }
         parsed[position] = Some((input, raw, false));
     }
-    templates.extend(parsed.into_iter().flatten());
     // Then each file's data values annotations are checked, and files without any dropped:
     // schema files now, the others' first error once the schema is built (ytt reads data
     // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
     // files only.
     let mut values_misplaced = None;
-    for (_, raw, _) in read_order.iter().map(|&position| &templates[position]) {
+    // (The files a store answered for were not read.)
+    let read = read_order
+        .iter()
+        .filter_map(|&position| parsed[position].as_ref());
+    for (_, raw, _) in read {
         let schema_file = raw
             .docs
             .iter()
@@ -263,6 +301,7 @@ pub(super) fn load_documents(
             values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
         }
     }
+    templates.extend(parsed.into_iter().flatten());
     let values_misplaced_found = values_misplaced.is_some();
     let mut schema_done = |docs: &mut Documents, sources: &SourceLines| {
         schema_done(docs, sources)?;
@@ -275,7 +314,7 @@ pub(super) fn load_documents(
     });
     // (A misplaced `#@data/values` is the error then, reported after the schema as ytt does.)
     if opts.files_give_values && !values_misplaced_found {
-        let gives = |name: &str| templates.iter().any(|(i, _, _)| i.name == name);
+        let gives = |name: &str| skipped(name) || templates.iter().any(|(i, _, _)| i.name == name);
         if let Some(input) = inputs.iter().find(|i| is_yaml(&i.name) && !gives(&i.name)) {
             return Err(CheckError::new(ErrorKind::Usage, format!(
                 "Checking file '{}': it has no `#@data/values` or `#@data/values-schema` document (plain YAML data values are read as data values files)",
@@ -297,6 +336,13 @@ pub(super) fn load_documents(
     for (input, raw, has_schema) in templates {
         if !has_schema && schema_pending {
             schema_pending = false;
+            docs.storable = storable_files(
+                storable,
+                &docs,
+                candidates.as_deref(),
+                &star,
+                templates_before,
+            );
             schema_done(&mut docs, sources)?;
         }
         if !has_schema && opts.schema_inspect {
@@ -347,6 +393,9 @@ pub(super) fn load_documents(
             })
             .map(|d| d.line)
             .collect();
+        if has_schema && storable {
+            storable = stored::literal_file(&raw);
+        }
         let evaluated = backend.eval_template(raw, &star);
         if let Some(key_error) = non_scalar_key {
             let before_key = |e: &crate::template::TemplateError| {
@@ -477,6 +526,7 @@ pub(super) fn load_documents(
                 })?;
             }
         }
+        storable &= !values_here && docs.functions.len() == functions_before;
         // The phase messages list each file once, however many documents it has.
         if schema_here {
             docs.schema_files.push(input.name.clone());
@@ -486,6 +536,13 @@ pub(super) fn load_documents(
         }
     }
     if schema_pending {
+        docs.storable = storable_files(
+            storable,
+            &docs,
+            candidates.as_deref(),
+            &star,
+            templates_before,
+        );
         schema_done(&mut docs, sources)?;
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
@@ -595,4 +652,30 @@ fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
         }
     }
     None
+}
+
+/// The schema files and the templates they compiled, when the schema lowered from them may be
+/// kept (see [`stored`]): `storable` (every schema file read was literal) and the schema
+/// files are exactly the `candidates`.
+fn storable_files(
+    storable: bool,
+    docs: &Documents,
+    candidates: Option<&[&Input]>,
+    star: &Sources,
+    templates_before: u32,
+) -> Option<stored::Storable> {
+    let candidates = candidates.filter(|_| storable)?;
+    let names = candidates.iter().map(|i| &i.name);
+    if !names.eq(docs.schema_files.iter()) {
+        return None;
+    }
+    let files = candidates
+        .iter()
+        .map(|i| (i.name.clone(), Arc::clone(&i.text)))
+        .collect();
+    let compiled = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
+    Some(stored::Storable {
+        files,
+        templates: compiled - templates_before,
+    })
 }

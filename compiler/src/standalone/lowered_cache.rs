@@ -1,0 +1,211 @@
+//! `schemac check`'s cache of lowered schemas: a schema whose files depend on nothing but
+//! their names and bytes (the engine decides which: `schemac_runtime::engine::SchemaStore`)
+//! is kept, lowered, in `CACHE/lowered/KEY` and read from there by the next run given the
+//! same files, which then neither reads, templates nor lowers them.
+//!
+//! What an entry is for (its key) is the files' names and bytes (in the order given), schemac's
+//! version, the digest of the sources it was built from ([`BUILD_ID`]) and the budgets the
+//! run reads with ([`settings`]); KEY, the entry's
+//! file name, is a 128-bit hash of that. An entry is [`MAGIC`], the length and a checksum of
+//! the rest, the whole key (compared byte for byte: a hash collision is a miss, never another
+//! schema), the number of templates the files compiled, and the schema's bytes ([`encoding`]). Entries are written whole (to a file
+//! beside and renamed into place), so a reader sees an old entry or a new one; one that is
+//! not what this build writes (another key, truncated, corrupt, foreign) is ignored and
+//! written again. A cache directory that cannot be made or written is no error: the run just
+//! keeps nothing. The entries together stay within the budget [`DEFAULT_BUDGET`] (the oldest
+//! are removed past it); [`BUDGET_VAR`] sets it, and `0` turns the cache off.
+
+mod encoding;
+
+use std::path::{Path, PathBuf};
+
+use schemac_runtime::engine::{SchemaStore, StoredSchema};
+use schemac_runtime::schema::Type;
+
+use super::files::TempPath;
+
+/// The bytes of lowered schemas kept, all entries together.
+pub const DEFAULT_BUDGET: u64 = 64 << 20;
+
+/// The variable that sets [`DEFAULT_BUDGET`]; `0` turns the cache off.
+pub const BUDGET_VAR: &str = "SCHEMAC_SCHEMA_CACHE_BYTES";
+
+/// The first bytes of an entry (the format's version is its last character).
+const MAGIC: &[u8; 16] = b"schemac lowered1";
+
+/// The digest of the sources `schemac` was built from (the compiler's, the runtime's and the
+/// lock file), made by `build.rs`: a build that may lower otherwise keys otherwise.
+const BUILD_ID: &str = include_str!(concat!(env!("OUT_DIR"), "/build_id"));
+
+/// The cache in `dir` (`CACHE/lowered`), keeping up to `budget` bytes.
+pub struct LoweredCache {
+    dir: PathBuf,
+    budget: u64,
+}
+
+impl LoweredCache {
+    /// The cache under [`super::cache_dir`], unless [`BUDGET_VAR`] turns it off.
+    pub fn from_env() -> Option<LoweredCache> {
+        let budget = schemac_runtime::yaml::parse::budget::from_env(BUDGET_VAR, DEFAULT_BUDGET);
+        (budget > 0).then(|| LoweredCache {
+            dir: super::cache_dir().join("lowered"),
+            budget,
+        })
+    }
+
+    /// A cache in `dir` of `budget` bytes (for tests).
+    pub fn new(dir: PathBuf, budget: u64) -> LoweredCache {
+        LoweredCache { dir, budget }
+    }
+
+    /// The entry's file: two hashes of its key, in hex.
+    fn path(&self, key: &[u8]) -> PathBuf {
+        self.dir
+            .join(format!("{:016x}{:016x}", hash64(key, 0), hash64(key, 1)))
+    }
+
+    /// Removes the oldest entries until `incoming` more bytes fit in the budget.
+    fn make_room(&self, incoming: u64) {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return;
+        };
+        let mut kept: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
+            .flatten()
+            .filter_map(|e| {
+                let meta = e.metadata().ok()?;
+                let modified = meta.modified().ok()?;
+                meta.is_file().then(|| (modified, meta.len(), e.path()))
+            })
+            .collect();
+        let mut total: u64 = kept.iter().map(|(_, len, _)| len).sum();
+        kept.sort();
+        for (_, len, path) in kept {
+            if total + incoming <= self.budget {
+                break;
+            }
+            if std::fs::remove_file(&path).is_ok() {
+                total -= len;
+            }
+        }
+    }
+}
+
+/// What an entry is for: schemac's version, the digest of its sources ([`BUILD_ID`]), and the
+/// files' names and bytes in order. Written into the entry and compared whole when it is read.
+fn key(files: &[(&str, &str)]) -> Vec<u8> {
+    let size: usize = files.iter().map(|(n, t)| 16 + n.len() + t.len()).sum();
+    let mut key = Vec::with_capacity(64 + size);
+    let mut part = |bytes: &[u8]| {
+        key.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
+        key.extend_from_slice(bytes);
+    };
+    part(env!("CARGO_PKG_VERSION").as_bytes());
+    part(BUILD_ID.as_bytes());
+    for (name, value) in settings() {
+        part(name.as_encoded_bytes());
+        part(value.as_encoded_bytes());
+    }
+    for (name, text) in files {
+        part(name.as_bytes());
+        part(text.as_bytes());
+    }
+    key
+}
+
+/// The environment variables that may change how a schema is read (the budgets of the YAML
+/// reader, `SCHEMAC_MAX_DEPTH` and the others: every `SCHEMAC_` variable but the cache's
+/// own), sorted: a run with other budgets reads its schema again.
+fn settings() -> Vec<(std::ffi::OsString, std::ffi::OsString)> {
+    let mut vars: Vec<_> = std::env::vars_os()
+        .filter(|(name, _)| {
+            let name = name.as_encoded_bytes();
+            name.starts_with(b"SCHEMAC_")
+                && name != b"SCHEMAC_CACHE_DIR"
+                && name != BUDGET_VAR.as_bytes()
+        })
+        .collect();
+    vars.sort();
+    vars
+}
+
+/// A 64-bit hash of `bytes` from `seed`, to name an entry (two of them) and to check its body
+/// (the key is compared whole, so a collision can only cost a miss): FNV-1a over 8-byte
+/// words, each product's high bits folded in, then the tail's bytes.
+fn hash64(bytes: &[u8], seed: u64) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ seed;
+    let mut words = bytes.chunks_exact(8);
+    for w in &mut words {
+        h = (h ^ u64::from_le_bytes(w.try_into().expect("8 bytes"))).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h
+}
+
+/// The header's length: magic, body length, body checksum.
+const HEADER: usize = 16 + 8 + 8;
+
+/// An entry's bytes: the header, then the body: the key, the templates, the schema.
+fn entry(key: &[u8], schema: &Type, templates: u32) -> Option<Vec<u8>> {
+    let schema = encoding::encode(schema)?;
+    let mut body = Vec::with_capacity(key.len() + 4 + schema.len());
+    body.extend_from_slice(key);
+    body.extend_from_slice(&templates.to_le_bytes());
+    body.extend(schema);
+    let mut out = Vec::with_capacity(HEADER + body.len());
+    out.extend_from_slice(MAGIC);
+    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
+    out.extend_from_slice(&hash64(&body, 0).to_le_bytes());
+    out.extend(body);
+    Some(out)
+}
+
+/// The schema of an entry's `bytes` if they are an entry for `key` as this build writes it.
+fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
+    let header = bytes.get(..HEADER)?;
+    let body = &bytes[HEADER..];
+    let word = |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+    if &header[..16] != MAGIC
+        || word(16) != body.len() as u64
+        || word(24) != hash64(body, 0)
+        || body.get(..key.len())? != key
+    {
+        return None;
+    }
+    let rest = &body[key.len()..];
+    let templates = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
+    let schema = encoding::decode(&rest[4..])?;
+    Some(StoredSchema { schema, templates })
+}
+
+impl SchemaStore for LoweredCache {
+    fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema> {
+        let key = key(files);
+        read_entry(&std::fs::read(self.path(&key)).ok()?, &key)
+    }
+
+    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32) {
+        let key = key(files);
+        let Some(bytes) = entry(&key, schema, templates) else {
+            return;
+        };
+        if bytes.len() as u64 > self.budget || std::fs::create_dir_all(&self.dir).is_err() {
+            return;
+        }
+        self.make_room(bytes.len() as u64);
+        let _ = write_whole(&self.path(&key), &bytes);
+    }
+}
+
+/// Writes `bytes` to a file beside `path` and renames it into place.
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = TempPath::beside(path);
+    std::fs::write(tmp.path(), bytes)?;
+    tmp.persist(path).map_err(std::io::Error::other)
+}
+
+#[cfg(test)]
+mod tests;

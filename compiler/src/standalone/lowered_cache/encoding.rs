@@ -1,0 +1,490 @@
+//! The schema IR as bytes, for the cache of lowered schemas: written by [`encode`], read back
+//! by [`decode`], which refuses (returns `None`) anything it did not write rather than trust
+//! it: lengths past the end, unknown tags, text that is not UTF-8, nesting past
+//! [`MAX_NESTING`], bytes left over.
+//!
+//! Numbers are LEB128 (`u64`; an `i64` zig-zagged), floats their 8 bytes, text a length and its
+//! bytes. A position is an index into the table of file names written before the type (0:
+//! the unknown position's empty name) and a line. A type's optional parts are bits of one
+//! byte ([`Parts`]); a map's default made of its fields' defaults (what it is unless
+//! `@schema/default` gave another) is not written but made again as generated code makes it
+//! ([`crate::codegen::ir::composed_default`], `__private::map_type`).
+
+use schemac_runtime::rules::RuleName;
+use schemac_runtime::schema::{Check, CustomRule, Doc, Field, Kind, Scalar, Type, Validation};
+use schemac_runtime::value::{FileName, MapEntry, Node, Pos, Value};
+
+/// Types and values nested deeper than this are not kept (and not read back): far beyond any
+/// schema written by hand, and a bound on the reader's recursion.
+pub const MAX_NESTING: usize = 10_000;
+
+/// The bytes of `ty`, or `None` when it cannot be kept: it calls Starlark functions (whose
+/// values live only in the run that kept them) or nests past [`MAX_NESTING`].
+pub fn encode(ty: &Type) -> Option<Vec<u8>> {
+    let mut body = Writer::default();
+    body.ty(ty, 0)?;
+    let mut out = Writer::default();
+    out.uint(body.files.len() as u64);
+    for file in &body.files {
+        out.text(file.as_str());
+    }
+    out.bytes.extend_from_slice(&body.bytes);
+    Some(out.bytes)
+}
+
+/// The type [`encode`] wrote into `bytes`.
+pub fn decode(bytes: &[u8]) -> Option<Type> {
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        files: Vec::new(),
+    };
+    let count = r.len()?;
+    r.files.push(FileName::default());
+    for _ in 0..count {
+        let name = r.text()?;
+        r.files.push(FileName::new(name));
+    }
+    let ty = r.ty(0)?;
+    (r.at == bytes.len()).then_some(ty)
+}
+
+#[derive(Default)]
+struct Writer {
+    bytes: Vec<u8>,
+    /// The file names positions named, in the order first met (index + 1 in the bytes).
+    files: Vec<FileName>,
+}
+
+impl Writer {
+    fn uint(&mut self, mut n: u64) {
+        while n >= 0x80 {
+            self.bytes.push(n as u8 | 0x80);
+            n >>= 7;
+        }
+        self.bytes.push(n as u8);
+    }
+
+    fn text(&mut self, s: &str) {
+        self.uint(s.len() as u64);
+        self.bytes.extend_from_slice(s.as_bytes());
+    }
+
+    fn pos(&mut self, pos: Pos) {
+        let index = if pos.file == FileName::default() {
+            0
+        } else if let Some(i) = self.files.iter().position(|&f| f == pos.file) {
+            i + 1
+        } else {
+            self.files.push(pos.file);
+            self.files.len()
+        };
+        self.uint(index as u64);
+        self.uint(u64::from(pos.line));
+    }
+
+    fn value(&mut self, v: &Value, depth: usize) -> Option<()> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        match v {
+            Value::Null => self.bytes.push(0),
+            Value::Bool(b) => self.bytes.push(1 + *b as u8),
+            Value::Int(i) => {
+                self.bytes.push(3);
+                self.uint(((i << 1) ^ (i >> 63)) as u64);
+            }
+            Value::UInt(u) => {
+                self.bytes.push(4);
+                self.uint(*u);
+            }
+            Value::Float(f) => {
+                self.bytes.push(5);
+                self.bytes.extend_from_slice(&f.to_bits().to_le_bytes());
+            }
+            Value::Str(s) => {
+                self.bytes.push(6);
+                self.text(s);
+            }
+            Value::Map(entries) => {
+                self.bytes.push(7);
+                self.uint(entries.len() as u64);
+                for e in entries {
+                    self.value(&e.key, depth + 1)?;
+                    self.node(&e.value, depth + 1)?;
+                }
+            }
+            Value::Array(items) => {
+                self.bytes.push(8);
+                self.uint(items.len() as u64);
+                for item in items {
+                    self.node(item, depth + 1)?;
+                }
+            }
+        }
+        Some(())
+    }
+
+    fn node(&mut self, n: &Node, depth: usize) -> Option<()> {
+        self.value(&n.value, depth)?;
+        self.pos(n.pos);
+        Some(())
+    }
+
+    fn rule(&mut self, name: RuleName) {
+        self.text(name.as_str());
+    }
+
+    fn validation(&mut self, v: &Validation) -> Option<()> {
+        if v.when.is_some() {
+            return None;
+        }
+        self.pos(v.pos);
+        self.uint(v.custom.len() as u64);
+        for c in &v.custom {
+            let Check::Named(name, arg) = &c.check else {
+                return None;
+            };
+            self.text(&c.description);
+            self.rule(*name);
+            self.value(arg, 0)?;
+        }
+        self.uint(v.named.len() as u64);
+        for (name, arg) in &v.named {
+            self.rule(*name);
+            self.value(arg, 0)?;
+        }
+        self.uint(v.tuple_args.len() as u64);
+        for name in &v.tuple_args {
+            self.rule(*name);
+        }
+        Some(())
+    }
+
+    fn ty(&mut self, ty: &Type, depth: usize) -> Option<()> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        let composed = crate::codegen::ir::composed_default(ty);
+        let parts = [
+            (ty.nullable, Parts::NULLABLE),
+            (composed, Parts::COMPOSED_DEFAULT),
+            (ty.doc.title.is_some(), Parts::TITLE),
+            (ty.doc.desc.is_some(), Parts::DESC),
+            (ty.doc.deprecated.is_some(), Parts::DEPRECATED),
+            (!ty.doc.examples.is_empty(), Parts::EXAMPLES),
+            (ty.validation.is_some(), Parts::VALIDATION),
+        ];
+        let parts = parts
+            .iter()
+            .filter(|(set, _)| *set)
+            .fold(0, |all, (_, bit)| all | bit);
+        match &ty.kind {
+            Kind::Map(fields) => {
+                self.bytes.push(0);
+                self.uint(fields.len() as u64);
+                for f in fields {
+                    self.value(&f.key, 0)?;
+                    self.ty(&f.ty, depth + 1)?;
+                }
+            }
+            Kind::Array(item) => {
+                self.bytes.push(1);
+                self.ty(item, depth + 1)?;
+            }
+            Kind::Scalar(s) => self.bytes.push(match s {
+                Scalar::String => 2,
+                Scalar::Int => 3,
+                Scalar::Float => 4,
+                Scalar::Bool => 5,
+            }),
+            Kind::Any => self.bytes.push(6),
+        }
+        self.bytes.push(parts);
+        self.pos(ty.pos);
+        if !composed {
+            self.node(&ty.default, 0)?;
+        }
+        for text in [&ty.doc.title, &ty.doc.desc, &ty.doc.deprecated]
+            .into_iter()
+            .flatten()
+        {
+            self.text(text);
+        }
+        if !ty.doc.examples.is_empty() {
+            self.uint(ty.doc.examples.len() as u64);
+            for (desc, example) in &ty.doc.examples {
+                self.text(desc);
+                self.node(example, 0)?;
+            }
+        }
+        if let Some(v) = &ty.validation {
+            self.validation(v)?;
+        }
+        Some(())
+    }
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// The file names of the table, index 0 the unknown position's.
+    files: Vec<FileName>,
+}
+
+impl<'a> Reader<'a> {
+    fn byte(&mut self) -> Option<u8> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        Some(b)
+    }
+
+    #[inline]
+    fn uint(&mut self) -> Option<u64> {
+        match self.bytes.get(self.at) {
+            Some(&b) if b < 0x80 => {
+                self.at += 1;
+                Some(u64::from(b))
+            }
+            _ => self.long_uint(),
+        }
+    }
+
+    fn long_uint(&mut self) -> Option<u64> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= u64::from(b & 0x7f).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(n);
+            }
+        }
+        None
+    }
+
+    /// A count of things still to read: never more than the bytes left (each takes one at
+    /// least), so that a wrong count allocates nothing large.
+    fn len(&mut self) -> Option<usize> {
+        let n = usize::try_from(self.uint()?).ok()?;
+        (n <= self.bytes.len() - self.at).then_some(n)
+    }
+
+    fn text(&mut self) -> Option<&'a str> {
+        let n = self.len()?;
+        let s = std::str::from_utf8(&self.bytes[self.at..self.at + n]).ok()?;
+        self.at += n;
+        Some(s)
+    }
+
+    fn pos(&mut self) -> Option<Pos> {
+        let index = usize::try_from(self.uint()?).ok()?;
+        let file = *self.files.get(index)?;
+        let line = u32::try_from(self.uint()?).ok()?;
+        Some(Pos { file, line })
+    }
+
+    /// The text written when `parts` has `part`.
+    fn text_if(&mut self, parts: u8, part: u8) -> Option<Option<String>> {
+        Some(match parts & part {
+            0 => None,
+            _ => Some(self.text()?.to_string()),
+        })
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        Some(match self.byte()? {
+            0 => Value::Null,
+            1 => Value::Bool(false),
+            2 => Value::Bool(true),
+            3 => {
+                let z = self.uint()?;
+                Value::Int(((z >> 1) as i64) ^ -((z & 1) as i64))
+            }
+            4 => Value::UInt(self.uint()?),
+            5 => {
+                let bits = self.bytes.get(self.at..self.at + 8)?;
+                self.at += 8;
+                Value::Float(f64::from_bits(u64::from_le_bytes(bits.try_into().ok()?)))
+            }
+            6 => Value::Str(self.text()?.into()),
+            7 => {
+                let n = self.len()?;
+                let mut entries = schemac_runtime::value::ThinVec::with_capacity(n);
+                for _ in 0..n {
+                    let key = self.value(depth + 1)?;
+                    let value = self.node(depth + 1)?;
+                    entries.push(MapEntry { key, value });
+                }
+                Value::Map(entries)
+            }
+            8 => {
+                let n = self.len()?;
+                let mut items = schemac_runtime::value::ThinVec::with_capacity(n);
+                for _ in 0..n {
+                    items.push(self.node(depth + 1)?);
+                }
+                Value::Array(items)
+            }
+            _ => return None,
+        })
+    }
+
+    fn node(&mut self, depth: usize) -> Option<Node> {
+        let value = self.value(depth)?;
+        let pos = self.pos()?;
+        Some(Node { value, pos })
+    }
+
+    fn rule(&mut self) -> Option<RuleName> {
+        RuleName::parse(self.text()?)
+    }
+
+    fn validation(&mut self) -> Option<Validation> {
+        let mut v = Validation::new(self.pos()?);
+        for _ in 0..self.len()? {
+            let description = self.text()?.to_string();
+            let check = Check::Named(self.rule()?, self.value(0)?);
+            v.custom.push(CustomRule { description, check });
+        }
+        for _ in 0..self.len()? {
+            let name = self.rule()?;
+            v.named.push((name, self.value(0)?));
+        }
+        for _ in 0..self.len()? {
+            v.tuple_args.push(self.rule()?);
+        }
+        Some(v)
+    }
+
+    fn ty(&mut self, depth: usize) -> Option<Type> {
+        if depth > MAX_NESTING {
+            return None;
+        }
+        let kind = match self.byte()? {
+            0 => {
+                let n = self.len()?;
+                let mut fields = Vec::with_capacity(n);
+                for _ in 0..n {
+                    let key = self.value(0)?;
+                    let ty = self.ty(depth + 1)?;
+                    fields.push(Field { key, ty });
+                }
+                Kind::Map(fields)
+            }
+            1 => Kind::Array(Box::new(self.ty(depth + 1)?)),
+            2 => Kind::Scalar(Scalar::String),
+            3 => Kind::Scalar(Scalar::Int),
+            4 => Kind::Scalar(Scalar::Float),
+            5 => Kind::Scalar(Scalar::Bool),
+            6 => Kind::Any,
+            _ => return None,
+        };
+        let parts = self.byte()?;
+        if parts & !Parts::ALL != 0 {
+            return None;
+        }
+        let pos = self.pos()?;
+        let nullable = parts & Parts::NULLABLE != 0;
+        let composed = parts & Parts::COMPOSED_DEFAULT != 0;
+        let default = match composed {
+            true if matches!(kind, Kind::Map(_)) => None,
+            true => return None,
+            false => Some(self.node(0)?),
+        };
+        let title = self.text_if(parts, Parts::TITLE)?;
+        let desc = self.text_if(parts, Parts::DESC)?;
+        let deprecated = self.text_if(parts, Parts::DEPRECATED)?;
+        let mut examples = Vec::new();
+        if parts & Parts::EXAMPLES != 0 {
+            for _ in 0..self.len()? {
+                let d = self.text()?.to_string();
+                examples.push((d, self.node(0)?));
+            }
+        }
+        let validation = match parts & Parts::VALIDATION {
+            0 => None,
+            _ => Some(self.validation()?),
+        };
+        let doc = Doc {
+            title,
+            desc,
+            examples,
+            deprecated,
+        };
+        Some(match (kind, default) {
+            (Kind::Map(fields), None) => {
+                schemac_runtime::__private::map_type(fields, pos, nullable, None, doc, validation)
+            }
+            (kind, default) => Type {
+                kind,
+                pos,
+                nullable,
+                default: default?,
+                doc,
+                validation,
+            },
+        })
+    }
+}
+
+/// The bits of a type's byte of optional parts.
+struct Parts;
+
+impl Parts {
+    const NULLABLE: u8 = 1;
+    /// A map's default made of its fields' (not written).
+    const COMPOSED_DEFAULT: u8 = 2;
+    const TITLE: u8 = 4;
+    const DESC: u8 = 8;
+    const DEPRECATED: u8 = 16;
+    const EXAMPLES: u8 = 32;
+    const VALIDATION: u8 = 64;
+    const ALL: u8 = 127;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn schema() -> Type {
+        let text = concat!(
+            "#@data/values-schema\n---\n#@schema/desc \"d\"\na:\n",
+            "  #@schema/validation min=1, one_of=(1, 2)\n  b: 1\n  c: [\"x\"]\n",
+            "  #@schema/nullable\n  d: -0.5\n  e: {}\n",
+            "#@schema/default {\"z\": 5}\nf:\n  z: 0\n",
+            "#@schema/nullable\n#@schema/title \"t\"\n#@schema/deprecated \"old\"\ng:\n  h: 1\n",
+            "#@schema/examples (\"one\", 1)\ni: 18446744073709551615\n",
+        );
+        let dir = std::env::temp_dir().join(format!("lowered-encoding-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("schema.yml");
+        std::fs::write(&path, text).unwrap();
+        let loaded = schemac_runtime::engine::load_schema(
+            &[path.to_string_lossy().to_string()],
+            &crate::check::Interpreter,
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        loaded.unwrap().schema.unwrap()
+    }
+
+    #[test]
+    fn a_schema_reads_back_equal() {
+        let ty = schema();
+        let bytes = encode(&ty).unwrap();
+        assert_eq!(decode(&bytes), Some(ty));
+    }
+
+    #[test]
+    fn every_truncation_and_every_extra_byte_is_refused() {
+        let bytes = encode(&schema()).unwrap();
+        for n in 0..bytes.len() {
+            assert_eq!(decode(&bytes[..n]), None, "truncated to {n} bytes");
+        }
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert_eq!(decode(&longer), None);
+    }
+}

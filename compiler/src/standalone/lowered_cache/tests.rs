@@ -1,0 +1,161 @@
+use super::*;
+
+const SCHEMA: &str =
+    "#@data/values-schema\n---\n#@schema/validation min_len=1\nname: x\nport: 80\n";
+
+fn lowered(text: &str) -> Type {
+    let dir = scratch("lower");
+    let path = dir.join("schema.yml");
+    std::fs::write(&path, text).unwrap();
+    let loaded = schemac_runtime::engine::load_schema(
+        &[path.to_string_lossy().to_string()],
+        &crate::check::Interpreter,
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+    loaded.unwrap().schema.unwrap()
+}
+
+fn scratch(what: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "schemac-lowered-cache-{what}-{}-{n}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn files() -> Vec<(&'static str, &'static str)> {
+    vec![("schema.yml", SCHEMA)]
+}
+
+#[test]
+fn a_kept_schema_is_read_back() {
+    let dir = scratch("kept");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let ty = lowered(SCHEMA);
+    assert!(cache.load(&files()).is_none());
+    cache.save(&files(), &ty, 1);
+    let kept = cache.load(&files()).expect("kept");
+    assert_eq!((kept.schema, kept.templates), (ty, 1));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn other_names_or_bytes_of_the_same_length_miss() {
+    let dir = scratch("edited");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    cache.save(&files(), &lowered(SCHEMA), 1);
+    let edited = SCHEMA.replace("port: 80", "port: 81");
+    assert_eq!(edited.len(), SCHEMA.len());
+    assert!(cache.load(&[("schema.yml", &edited)]).is_none());
+    assert!(cache.load(&[("schemb.yml", SCHEMA)]).is_none());
+    assert!(cache
+        .load(&[("schema.yml", SCHEMA), ("b.yml", SCHEMA)])
+        .is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_entries_are_ignored_and_written_again() {
+    let dir = scratch("damaged");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let ty = lowered(SCHEMA);
+    cache.save(&files(), &ty, 1);
+    let path = cache.path(&key(&files()));
+    let good = std::fs::read(&path).unwrap();
+    let mut damaged: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
+    for at in 0..good.len() {
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x10;
+        damaged.push(flipped);
+    }
+    damaged.push([good.as_slice(), b"x"].concat());
+    damaged.push(b"not an entry at all".to_vec());
+    for bytes in damaged {
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(cache.load(&files()).is_none(), "{bytes:?} was read");
+        cache.save(&files(), &ty, 1);
+        assert_eq!(std::fs::read(&path).unwrap(), good);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_entry_for_another_key_is_not_read() {
+    let dir = scratch("foreign");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let other = [("other.yml", SCHEMA)];
+    cache.save(&other, &lowered(SCHEMA), 1);
+    std::fs::copy(cache.path(&key(&other)), cache.path(&key(&files()))).unwrap();
+    assert!(cache.load(&files()).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn writers_at_once_leave_a_whole_entry() {
+    let dir = scratch("racing");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let ty = lowered(SCHEMA);
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            s.spawn(|| {
+                for _ in 0..20 {
+                    cache.save(&files(), &ty, 1);
+                    if let Some(kept) = cache.load(&files()) {
+                        assert_eq!(kept.schema, ty);
+                    }
+                }
+            });
+        }
+    });
+    assert_eq!(cache.load(&files()).unwrap().schema, ty);
+    let left: Vec<_> = std::fs::read_dir(dir.join("lowered")).unwrap().collect();
+    assert_eq!(left.len(), 1, "temporary files left: {left:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_oldest_entries_go_past_the_budget() {
+    let dir = scratch("budget");
+    let ty = lowered(SCHEMA);
+    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1).unwrap().len() as u64;
+    let cache = LoweredCache::new(dir.join("lowered"), size * 2);
+    let names = ["a.yml", "b.yml", "c.yml"];
+    for name in names {
+        cache.save(&[(name, SCHEMA)], &ty, 1);
+        // Modification times a second apart order the entries.
+        let path = cache.path(&key(&[(name, SCHEMA)]));
+        let when = std::time::SystemTime::now()
+            - std::time::Duration::from_secs(
+                10 - names.iter().position(|n| *n == name).unwrap() as u64,
+            );
+        std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_modified(when)
+            .unwrap();
+    }
+    assert!(cache.load(&[("a.yml", SCHEMA)]).is_none());
+    assert!(cache.load(&[("b.yml", SCHEMA)]).is_some());
+    assert!(cache.load(&[("c.yml", SCHEMA)]).is_some());
+    // An entry larger than the whole budget is not kept.
+    let small = LoweredCache::new(dir.join("small"), size - 1);
+    small.save(&files(), &ty, 1);
+    assert!(small.load(&files()).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_directory_that_cannot_be_made_is_no_error() {
+    let dir = scratch("unwritable");
+    let blocked = dir.join("file");
+    std::fs::write(&blocked, "").unwrap();
+    let cache = LoweredCache::new(blocked.join("lowered"), DEFAULT_BUDGET);
+    cache.save(&files(), &lowered(SCHEMA), 1);
+    assert!(cache.load(&files()).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

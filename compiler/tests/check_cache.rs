@@ -1,0 +1,213 @@
+//! `schemac check`'s cache of lowered schemas, run as a process: the answer of a run that
+//! reads its schema from the cache is the answer of one that lowers it, byte for byte, whatever
+//! the cache holds.
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_schemac");
+
+/// A folder of its own for each test, with a schema and values files.
+fn workdir(test: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("schemac-check-cache-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        (
+            "schema.yml",
+            "#@data/values-schema\n---\n#@schema/validation min_len=2\nname: ab\nport: 8080\n#@schema/nullable\ntls:\n  cert: \"\"\n",
+        ),
+        ("values.yml", "#@data/values\n---\nname: hi\n"),
+        ("short.yml", "#@data/values\n---\nname: x\n"),
+        ("wrong.yml", "#@data/values\n---\nport: \"80\"\n"),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    dir
+}
+
+/// stdout, stderr and exit status of `schemac check ARGS` in `dir`, with the cache in
+/// `dir/cache` and `env` set.
+fn check(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (String, String, i32) {
+    let out = Command::new(BIN)
+        .arg("check")
+        .args(args)
+        .current_dir(dir)
+        .env("SCHEMAC_CACHE_DIR", dir.join("cache"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn entries(dir: &Path) -> Vec<PathBuf> {
+    match std::fs::read_dir(dir.join("cache/lowered")) {
+        Ok(list) => list.map(|e| e.unwrap().path()).collect(),
+        Err(_) => vec![],
+    }
+}
+
+/// The answers of the runs, each without a cache, then with a cold one, then a warm one.
+const RUNS: &[&[&str]] = &[
+    &["-f", "schema.yml", "-f", "values.yml"],
+    &["-f", "schema.yml", "-f", "short.yml"],
+    &["-f", "schema.yml", "-f", "wrong.yml"],
+    &[
+        "-f",
+        "schema.yml",
+        "--data-values-schema-inspect",
+        "-o",
+        "openapi-v3",
+    ],
+    &["-f", "schema.yml", "--data-value-yaml", "port=x"],
+];
+
+#[test]
+fn a_kept_schema_answers_as_the_schema_lowered() {
+    let dir = workdir("answers");
+    for args in RUNS {
+        let _ = std::fs::remove_dir_all(dir.join("cache"));
+        let off = check(&dir, args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")]);
+        assert!(entries(&dir).is_empty(), "the cache was off");
+        let cold = check(&dir, args, &[]);
+        assert_eq!(entries(&dir).len(), 1);
+        let warm = check(&dir, args, &[]);
+        assert_eq!(cold, off, "{args:?}");
+        assert_eq!(warm, off, "{args:?}");
+    }
+    // The failures name the schema's lines, read from the cache.
+    let (_, stderr, status) = check(&dir, RUNS[1], &[]);
+    assert_eq!(status, 1);
+    assert!(stderr.contains("schema.yml:3"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_edited_schema_of_the_same_size_and_time_is_read_again() {
+    let dir = workdir("edited");
+    let args = RUNS[0];
+    let before = check(&dir, args, &[]);
+    let path = dir.join("schema.yml");
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace("port: 8080", "port: 9090");
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(&path, edited).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    let after = check(&dir, args, &[]);
+    assert_ne!(after, before);
+    assert!(after.0.contains("port: 9090"), "{after:?}");
+    assert_eq!(
+        after,
+        check(&dir, args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn damaged_entries_are_read_again_and_rewritten() {
+    let dir = workdir("damaged");
+    let args = RUNS[1];
+    let expected = check(&dir, args, &[]);
+    let entry = entries(&dir).pop().unwrap();
+    let good = std::fs::read(&entry).unwrap();
+    let damaged = [
+        good[..good.len() / 2].to_vec(),
+        Vec::new(),
+        [&good[..good.len() - 3], b"xyz"].concat(),
+        b"schemac lowered1 and then nothing that is an entry".to_vec(),
+    ];
+    for bytes in damaged {
+        std::fs::write(&entry, bytes).unwrap();
+        assert_eq!(check(&dir, args, &[]), expected);
+        assert_eq!(std::fs::read(&entry).unwrap(), good, "rewritten");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_cache_that_cannot_be_written_is_no_error() {
+    let dir = workdir("unwritable");
+    let args = RUNS[0];
+    let expected = check(&dir, args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")]);
+    // A file where the cache folder would be.
+    std::fs::write(dir.join("cache"), "").unwrap();
+    assert_eq!(check(&dir, args, &[]), expected);
+    std::fs::remove_file(dir.join("cache")).unwrap();
+    // A folder without write permission (unless the tests run as root, who may write anyway).
+    std::fs::create_dir_all(dir.join("cache/lowered")).unwrap();
+    let mut perms = std::fs::metadata(dir.join("cache/lowered"))
+        .unwrap()
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o555);
+    std::fs::set_permissions(dir.join("cache/lowered"), perms).unwrap();
+    assert_eq!(check(&dir, args, &[]), expected);
+    assert_eq!(check(&dir, args, &[]), expected);
+    let mut perms = std::fs::metadata(dir.join("cache/lowered"))
+        .unwrap()
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(dir.join("cache/lowered"), perms).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn runs_at_once_answer_alike() {
+    let dir = workdir("racing");
+    let args = RUNS[0];
+    let expected = check(&dir, args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")]);
+    std::thread::scope(|s| {
+        let runs: Vec<_> = (0..8).map(|_| s.spawn(|| check(&dir, args, &[]))).collect();
+        for run in runs {
+            assert_eq!(run.join().unwrap(), expected);
+        }
+    });
+    assert_eq!(entries(&dir).len(), 1, "{:?}", entries(&dir));
+    assert_eq!(check(&dir, args, &[]), expected);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn other_budgets_read_the_schema_again() {
+    let dir = workdir("budgets");
+    let args = RUNS[0];
+    check(&dir, args, &[]);
+    // The schema nests two levels (the document and `tls`): a budget of one refuses it.
+    let (_, stderr, status) = check(&dir, args, &[("SCHEMAC_MAX_DEPTH", "1")]);
+    assert_eq!(status, 1, "{stderr}");
+    assert!(stderr.contains("nested deeper than 1 "), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn schemas_with_code_are_not_kept() {
+    let dir = workdir("code");
+    let texts = [
+        "#@ x = 1\n#@data/values-schema\n---\nport: #@ x\n",
+        "#@ load(\"@ytt:data\", \"data\")\n#@data/values-schema\n---\nport: 1\n",
+        "#@data/values-schema\n---\n#@schema/validation (\"odd\", lambda v: v % 2 == 1)\nport: 1\n",
+    ];
+    for text in texts {
+        std::fs::write(dir.join("code.yml"), text).unwrap();
+        let expected = check(
+            &dir,
+            &["-f", "code.yml"],
+            &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")],
+        );
+        assert_eq!(check(&dir, &["-f", "code.yml"], &[]), expected);
+        assert!(entries(&dir).is_empty(), "{text} was kept");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
