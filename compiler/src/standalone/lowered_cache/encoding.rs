@@ -154,9 +154,10 @@ impl Writer {
             self.rule(*name);
             self.value(arg, 0)?;
         }
-        self.uint(v.tuple_args.len() as u64);
-        for name in &v.tuple_args {
+        self.uint(v.shown_args.len() as u64);
+        for (name, shown) in &v.shown_args {
             self.rule(*name);
+            self.text(shown);
         }
         Some(())
     }
@@ -354,7 +355,8 @@ impl<'a> Reader<'a> {
             v.named.push((name, self.value(0)?));
         }
         for _ in 0..self.len()? {
-            v.tuple_args.push(self.rule()?);
+            let name = self.rule()?;
+            v.shown_args.push((name, self.text()?.to_string()));
         }
         Some(v)
     }
