@@ -96,6 +96,8 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
         "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
+        // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
+        "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
         // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
         "symbol ')'"
             if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
@@ -445,6 +447,14 @@ fn in_argument_list(code: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the innermost bracket left open in `code` is the one schemac wraps a `return`'s
+/// value in ([`RETURN_VALUE_OPEN`](crate::template::lexer::RETURN_VALUE_OPEN)).
+fn in_return_value(code: &str) -> bool {
+    open_brackets(code)
+        .last()
+        .is_some_and(|&at| code[..=at].ends_with(crate::template::lexer::RETURN_VALUE_OPEN))
 }
 
 /// Where the brackets left open in `code` are, outermost first (brackets in strings and
