@@ -599,8 +599,9 @@ impl KeyIndex {
                 (true, 0) => Some(0),
                 (true, _) => None,
             };
-            let window = back.map_or(1..=0, |back| i.saturating_sub(back)..=i);
-            if let Some(at) = window.rev().find(|&at| is_key(at)) {
+            let found =
+                back.and_then(|back| (i.saturating_sub(back)..=i).rev().find(|&at| is_key(at)));
+            if let Some(at) = found {
                 self.next.set(at + 1);
                 return Some(at);
             }
