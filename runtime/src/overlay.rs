@@ -621,7 +621,7 @@ fn merge_map_item(
         for &i in matches.iter().rev() {
             entries.remove(i);
         }
-        index.removed(entries);
+        index.removed(entries, matches.len());
         if let Some(below) = below {
             below.clear();
         }
@@ -684,7 +684,7 @@ fn merge_map_item(
     }
     if replace {
         // A replacement matched by value may bring another key.
-        index.removed(entries);
+        index.rekeyed(entries);
     }
     Ok(())
 }

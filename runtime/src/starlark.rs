@@ -272,8 +272,8 @@ fn syntax_error(
 ) -> TemplateError {
     let (e, reserved) = parse_error::at_reserved_word(name, e);
     let mut error = to_template_error(name, program, &e, sources, true);
-    if let Some(word) = reserved {
-        error.message = parse_error::name_reserved_word(&error.message, &word);
+    if let Some(stood_in) = reserved {
+        error.message = parse_error::name_reserved_word(&error.message, &stood_in);
     }
     error
 }

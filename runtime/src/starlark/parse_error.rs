@@ -93,6 +93,8 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
         "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
+        // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
+        "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
         // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
         "symbol ')'"
             if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
@@ -345,6 +347,14 @@ fn in_argument_list(code: &str) -> bool {
     }
 }
 
+/// Whether the innermost bracket left open in `code` is the one schemac wraps a `return`'s
+/// value in ([`RETURN_VALUE_OPEN`](crate::template::lexer::RETURN_VALUE_OPEN)).
+fn in_return_value(code: &str) -> bool {
+    open_brackets(code)
+        .last()
+        .is_some_and(|&at| code[..=at].ends_with(crate::template::lexer::RETURN_VALUE_OPEN))
+}
+
 /// Where the brackets left open in `code` are, outermost first (brackets in strings and
 /// comments do not count; a closing bracket with none open is skipped).
 fn open_brackets(code: &str) -> Vec<usize> {
@@ -501,77 +511,128 @@ const GO_RESERVED: [&str; 14] = [
 /// only after a `def`'s parameters, and names it in its error as it names any other token.
 const STAND_IN: &str = "->";
 
-/// How many reserved words of one file are stood in for before the crate's error is kept.
-const MAX_STAND_INS: usize = 64;
+/// The stand-in right after a `)` on the same line, where `->` would be taken (`def f() as
+/// x:`): `~` is an operand's prefix, which no `)` is followed by.
+const STAND_IN_AFTER_PARENTHESIS: &str = "~";
 
 /// The crate's lexer refuses a reserved word where it meets it (`cannot use reserved keyword
 /// `class``), while starlark-go's parser meets an illegal token and says what it wanted there
 /// (`got illegal token, want primary expression`). For such an error `e` of parsing `name`,
-/// parses the file again with [`STAND_IN`] in place of each reserved word met, to learn what
-/// the parser wanted: the error at the first stand-in it fails on, and the word stood in for.
-/// `e` itself (and `None`) where the second parse does not fail on a stand-in.
+/// parses the file again, once, with a stand-in token in place of every reserved word its
+/// lexer meets, to learn what the parser wanted: the error at the first stand-in it fails on,
+/// and the word stood in for. `e` itself (and `None`) where the second parse does not fail on
+/// a stand-in. (The stand-ins the parser takes are those it would take one at a time: it
+/// fails at the first token it cannot take, whatever follows.)
 pub(super) fn at_reserved_word(
     name: &str,
     e: starlark::Error,
-) -> (starlark::Error, Option<String>) {
+) -> (starlark::Error, Option<StoodIn>) {
     let Some(mut source) = e.span().map(|s| s.file.source().to_string()) else {
         return (e, None);
     };
-    let mut stood_in: Vec<(usize, &str)> = Vec::new();
-    let mut last = None;
-    for _ in 0..MAX_STAND_INS {
-        let error = last.as_ref().unwrap_or(&e);
-        let raw = error.without_diagnostic().to_string();
-        let word = raw
-            .strip_prefix("Parse error: cannot use reserved keyword `")
-            .and_then(|r| r.strip_suffix('`'))
-            .and_then(|w| GO_RESERVED.iter().chain(&["while"]).find(|r| **r == w));
-        let (Some(word), Some(span)) = (word, error.span()) else {
-            break;
-        };
-        let at = span.span.begin().get() as usize;
-        if source.get(at..at + word.len()) != Some(*word) {
-            break;
-        }
+    let first = e.span().map(|s| s.span.begin().get() as usize);
+    let words = reserved_words(name, &source);
+    if words.first().map(|(at, _)| *at) != first {
+        return (e, None);
+    }
+    let mut stood_in: Vec<(usize, &'static str, &'static str)> = Vec::new();
+    for &(at, word) in &words {
         // A `while` statement that schemac did not rewrite (it is malformed) parses as an
         // `if` does in starlark-go: its errors are the `if`'s.
         let line_start = source[..at].rfind('\n').map_or(0, |i| i + 1);
-        let statement = *word == "while" && source[line_start..at].trim().is_empty();
-        let stand_in = if statement { "if" } else { STAND_IN };
+        let statement = word == "while" && source[line_start..at].trim().is_empty();
+        let stand_in = match () {
+            _ if statement => "if",
+            _ if after_closing_parenthesis(&source[..at]) => STAND_IN_AFTER_PARENTHESIS,
+            _ => STAND_IN,
+        };
         let padded = format!("{stand_in}{}", " ".repeat(word.len() - stand_in.len()));
         source.replace_range(at..at + word.len(), &padded);
         if !statement {
-            stood_in.push((at, word));
-        }
-        match AstModule::parse(name, source.clone(), &super::dialect()) {
-            Ok(_) => return (e, None),
-            Err(next) => last = Some(next),
+            stood_in.push((at, word, stand_in));
         }
     }
-    let Some(last) = last else {
-        return (e, None);
+    let last = match AstModule::parse(name, source, &super::dialect()) {
+        Ok(_) => return (e, None),
+        Err(last) => last,
     };
     let at = last.span().map(|s| s.span.begin().get() as usize);
-    match stood_in.iter().find(|(p, _)| Some(*p) == at) {
-        Some((_, word)) => (last, Some(word.to_string())),
+    match stood_in.iter().find(|(p, ..)| Some(*p) == at) {
+        Some(&(_, word, stand_in)) => (last, Some(StoodIn { word, stand_in })),
         // Only `while` statements stood in for: the error is one of the file's own.
         None if stood_in.is_empty() => (last, None),
         None => (e, None),
     }
 }
 
-/// starlark-go's words for an error made at a reserved `word` stood in for by [`STAND_IN`]
-/// (`message` is the stand-in's error, translated where it could be).
-pub(super) fn name_reserved_word(message: &str, word: &str) -> String {
+/// A reserved word that a syntax error is at, and the token that stood for it in the parse
+/// that found the error.
+pub(super) struct StoodIn {
+    word: &'static str,
+    stand_in: &'static str,
+}
+
+/// Whether `code` ends in a `)` and blanks, on its last line or on lines joined to it by `\`.
+fn after_closing_parenthesis(code: &str) -> bool {
+    let mut code = code.trim_end_matches([' ', '\t']);
+    while let Some(joined) = code
+        .strip_suffix('\n')
+        .map(|c| c.strip_suffix('\r').unwrap_or(c))
+        .and_then(|c| c.strip_suffix('\\'))
+    {
+        code = joined.trim_end_matches([' ', '\t']);
+    }
+    code.ends_with(')')
+}
+
+/// The reserved words of `source` that starlark-go's scanner reserves too, or `while`, where
+/// the crate's lexer meets them (byte offsets), up to the first other error of the lexer.
+fn reserved_words(name: &str, source: &str) -> Vec<(usize, &'static str)> {
+    use starlark::codemap::CodeMap;
+    use starlark_syntax::lexer::Lexer;
+    let codemap = CodeMap::new(name.to_string(), source.to_string());
+    let mut words = Vec::new();
+    for lexeme in Lexer::new(codemap.source(), &super::dialect(), codemap.clone()) {
+        let Err(error) = lexeme else {
+            continue;
+        };
+        let error = error.into_error();
+        let word = error
+            .without_diagnostic()
+            .to_string()
+            .strip_prefix("Parse error: cannot use reserved keyword `")
+            .and_then(|r| r.strip_suffix('`'))
+            .and_then(|w| {
+                GO_RESERVED
+                    .iter()
+                    .chain(&["while"])
+                    .find(|r| **r == w)
+                    .copied()
+            });
+        let at = error.span().map(|s| s.span.begin().get() as usize);
+        match (word, at) {
+            (Some(word), Some(at)) if source.get(at..at + word.len()) == Some(word) => {
+                words.push((at, word))
+            }
+            _ => break,
+        }
+    }
+    words
+}
+
+/// starlark-go's words for an error made at a reserved word stood in for (`message` is the
+/// stand-in's error, translated where it could be).
+pub(super) fn name_reserved_word(message: &str, stood_in: &StoodIn) -> String {
+    let StoodIn { word, stand_in } = stood_in;
     if message == "not an identifier" {
         return format!("use of reserved keyword '{word}' is not allowed (expected identifier)");
     }
     // starlark-go names its keywords by themselves, its reserved words `illegal token`.
-    let token = match word {
+    let token = match *word {
         "while" => word,
         _ => "illegal token",
     };
-    message.replacen(&format!("got '{STAND_IN}'"), &format!("got {token}"), 1)
+    message.replacen(&format!("got '{stand_in}'"), &format!("got {token}"), 1)
 }
 
 #[cfg(test)]

@@ -121,6 +121,10 @@ pub fn without_comment(line: &str) -> &str {
     line
 }
 
+/// What a `return` statement's value is wrapped in (closed by `))`), which ends the function's
+/// node context: two parentheses, so that `return 1, 2` returns a tuple, not two arguments.
+pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
+
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
 /// the statement, follows a `;` or ends a one-line compound (`if c: return 1`). When the
@@ -128,8 +132,6 @@ pub fn without_comment(line: &str) -> &str {
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
 /// value.
 pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
-    // Two parentheses: `return 1, 2` returns a tuple, not two arguments.
-    const OPEN: &str = "return __ytt_ctx_end((";
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
@@ -186,7 +188,7 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
                 && !stmt[at + 6..].starts_with(ident) =>
             {
                 out.push_str(&stmt[copied..at]);
-                out.push_str(OPEN);
+                out.push_str(RETURN_VALUE_OPEN);
                 value_at = Some(at + 6);
                 copied = at + 6;
             }
@@ -319,9 +321,13 @@ fn identifier_positions(code: &str, name: &str, attributes: bool) -> Vec<usize> 
 /// modules keep their own names (`load("@ytt:assert", "assert")` → `load("@ytt:assert",
 /// assert_="assert")`), a file's names are renamed in it too (`load("h.star", "async")` →
 /// `load("h.star", async_="async_")`, `x="async"` → `x="async_"`). Either quote, any blanks
-/// after the comma.
+/// after the comma, and blanks between `load` and its `(`.
 fn rename_loaded_symbol(code: &str, from: &str, to: &str) -> String {
-    let Some(args) = code.trim_start().strip_prefix("load(") else {
+    let Some(args) = code
+        .trim_start()
+        .strip_prefix("load")
+        .and_then(|rest| rest.trim_start().strip_prefix('('))
+    else {
         return code.to_string();
     };
     let ytt_module = args
