@@ -224,6 +224,35 @@ fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
         .min()
 }
 
+/// The line ytt shows for a syntax error read at the start of generated line `gen_line`, a
+/// node's first annotation or the line after a node's start, when the code before it left a
+/// bracket open: the node's first line of code then continued the bracket, and the error is on
+/// its second. ytt's code for a node is its annotations, then its start, then its value's (a
+/// scalar's, or a map or array node's start, on the node's line); here the start comes first
+/// (so that the annotations apply to it) and a value has no line of its own: ytt's second line
+/// is the node's second annotation, or else its start, or its value's.
+fn second_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let code = |i: usize| program.source.lines().nth(i).map(str::trim_start);
+    let is = |i: usize, start: &str| code(i).is_some_and(|l| l.starts_with(start));
+    let node = code(gen_line.checked_sub(1)?)?.strip_prefix("__ytt_start(")?;
+    let second = if is(gen_line, "__ytt_ann(") {
+        match is(gen_line + 1, "__ytt_ann(") {
+            true => gen_line + 1,
+            false => gen_line - 1,
+        }
+    } else {
+        // A node without annotations or code: ytt sets a scalar value on the node's line, and
+        // a map or array value is a node of its own, started on the node's line.
+        let id: usize = node.split(')').next()?.parse().ok()?;
+        program.nodes.get(id)?;
+        if is(gen_line, "__ytt_set") {
+            return None;
+        }
+        gen_line - 1
+    };
+    program.line_map.get(second).copied()
+}
+
 /// The line ytt shows for a syntax error read on generated line `gen_line` after a node's
 /// annotations (a comment after the last one hid its closing parenthesis): ytt starts a node
 /// after its annotations, so the token there is on the node's line. When the annotation's
@@ -325,6 +354,7 @@ fn to_template_error(
             line
         } else {
             after_annotations_line(program, gen_line)
+                .or_else(|| (next == 0).then(|| second_node_line(program, gen_line))?)
                 .or_else(|| next_node_line(program, gen_line))
                 .unwrap_or(line)
         }
