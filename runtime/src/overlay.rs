@@ -7,6 +7,7 @@
 //! (`before=`/`after=`, `via=`), `#@overlay/append`, `#@overlay/assert` (`via=`) and
 //! `#@overlay/match-child-defaults` change that per node.
 
+mod array_item;
 mod assert;
 mod expects;
 mod kept;
@@ -16,6 +17,7 @@ use crate::shared_defaults;
 use crate::template::tree::{Ann, Returned, Tree, TreeKind, TreeValue};
 use crate::validate::Predicates;
 use crate::value::{KeyIndex, Node, Pos, Value};
+use array_item::merge_array_item;
 use assert::{assert_matched, assertion, merge_after_assertion};
 use expects::ChildDefaults;
 pub use kept::KeptIndex;
@@ -724,132 +726,6 @@ fn insert_position_given(item: &Tree, path: &Path) -> Result<(), OverlayError> {
         )),
         _ => Ok(()),
     }
-}
-
-fn merge_array_item(
-    elems: &mut Vec<Tree>,
-    mut item: Tree,
-    mode: Mode,
-    calls: Calls,
-    defaults: &ChildDefaults,
-    parent: &Path,
-) -> Result<(), OverlayError> {
-    check_annotations(&item, Some(parent))?;
-    let path = Path::at(&item.kind, &item.pos, Some(parent));
-    or_add_is_bool(&item, &path)?;
-    if item.ann("overlay/match").is_none() {
-        insert_position_given(&item, &path)?;
-    }
-    // Without `#@overlay/match`, an item that merges is appended and any other operation
-    // matches nothing (ytt does not check `expects` then; a replacement with `or_add=True` is
-    // appended); `#@overlay/match` needs `by=`.
-    let merges = [
-        "overlay/replace",
-        "overlay/remove",
-        "overlay/insert",
-        "overlay/assert",
-    ]
-    .iter()
-    .all(|op| item.ann(op).is_none());
-    let matcher = match item.ann("overlay/match") {
-        Some(m) if has_kwarg(m, "by") => m,
-        Some(_) if item.ann("overlay/append").is_none() => {
-            return Err(path.error(
-                "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-            ))
-        }
-        _ if merges || item.ann("overlay/append").is_some() || added_when_unmatched(&item) => {
-            elems.push(item);
-            return Ok(());
-        }
-        _ => return Ok(()),
-    };
-    if item.ann("overlay/append").is_some() {
-        elems.push(item);
-        return Ok(());
-    }
-    let expects = defaults.expects(&item, mode);
-    let by = Matcher::of(matcher);
-    by.check().map_err(|e| path.error(e))?;
-    charge_tests((elems.len() as u64).saturating_mul(by.cost()), &path)?;
-    let mut matches = Vec::new();
-    for (i, elem) in elems.iter().enumerate() {
-        if by
-            .matches(&Value::Int(i as i64), &elem.value, &item.value, calls)
-            .map_err(|e| path.error(e))?
-        {
-            matches.push(i);
-        }
-    }
-    let lines = || matches.iter().map(|&i| elems[i].pos.to_string()).collect();
-    if !expects
-        .met(matches.len(), &lines, calls)
-        .map_err(|e| path.error(e))?
-    {
-        return Ok(());
-    }
-    // (ytt reads `#@overlay/insert` once the item is matched)
-    insert_position_given(&item, &path)?;
-    if matches.is_empty() {
-        if added_when_unmatched(&item) {
-            elems.push(item);
-        }
-        return Ok(());
-    }
-    if item.ann("overlay/assert").is_some() {
-        return assert_matched(elems, &matches, &item, mode, calls, defaults, &path);
-    }
-    if item.ann("overlay/remove").is_some() {
-        for &i in matches.iter().rev() {
-            elems.remove(i);
-        }
-        return Ok(());
-    }
-    if let Some(insert) = item.ann("overlay/insert") {
-        // A copy of the item goes before and/or after each match, its value what `via=` (if
-        // given) makes of the match's and the item's, called for each match in order.
-        let before = truthy(kwarg(insert, "before").as_deref());
-        let after = truthy(kwarg(insert, "after").as_deref());
-        let via = via_function(insert).map_err(|e| path.error(e))?;
-        let mut copies = Vec::new();
-        for &i in &matches {
-            let mut copy = item.clone();
-            if let Some(f) = &via {
-                let returned =
-                    call(calls, f, &[&elems[i].value, &item.value]).map_err(|e| path.error(e))?;
-                put_returned(&mut copy, returned);
-            }
-            copies.push(copy);
-        }
-        for (&i, copy) in matches.iter().zip(copies).rev() {
-            if after {
-                elems.insert(i + 1, copy.clone());
-            }
-            if before {
-                elems.insert(i, copy);
-            }
-        }
-        return Ok(());
-    }
-    let replace = item.ann("overlay/replace").is_some();
-    let values = one_per_match(std::mem::take(&mut item.value), matches.len());
-    // In order, as ytt (the first failing match is the one reported).
-    for (&i, value) in matches.iter().zip(values) {
-        if replace {
-            let returned = replacement(&item, &elems[i].value, value, calls, &path)?;
-            elems[i].pos = item.pos;
-            elems[i].anns = item.anns.clone();
-            put_returned(&mut elems[i], returned);
-        } else {
-            let left = std::mem::take(&mut elems[i].value);
-            if !merges_in_place(&left, &value, mode) {
-                elems[i].pos = item.pos; // (as a map item's value)
-            }
-            elems[i].value =
-                merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
