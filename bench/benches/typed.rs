@@ -39,7 +39,7 @@ fn json_schema(workload: &str) -> Json {
         "{}/workloads/{workload}/schema.yml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let loaded = schemac_runtime::engine::load_schema(&[path], &schemac::check::Interpreter)
+    let loaded = schemac_runtime::engine::load_schema(&[path], &schemac::check::INTERPRETER)
         .unwrap_or_else(|e| panic!("{workload}: {e}"));
     let schema = loaded.schema.expect("the workload declares a schema");
     let exported = schemac::export::jsonschema::to_json_schema(&schema);

@@ -15,10 +15,17 @@ use schemac_runtime::yaml::parse::RawFile;
 
 pub use schemac_runtime::engine::{evaluate, CheckError, Outcome};
 
-/// The interpreter.
-pub struct Interpreter;
+/// The interpreter, keeping the schemas it lowers in `store` when it has one (`schemac check`'s
+/// cache) and taking them from there when the same files come again (see
+/// [`schemac_runtime::engine::SchemaStore`]).
+pub struct Interpreter<'a> {
+    pub store: Option<&'a dyn SchemaStore>,
+}
 
-impl Backend for Interpreter {
+/// The interpreter without a store.
+pub const INTERPRETER: Interpreter<'static> = Interpreter { store: None };
+
+impl Backend for Interpreter<'_> {
     /// Templates whose only code is rule functions that the interpreter would run without
     /// error are read without it (see [`crate::rules::template`]).
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
@@ -83,6 +90,10 @@ impl Backend for Interpreter {
     fn json_schema(&self, schema: Option<&Type>) -> Node {
         crate::export::jsonschema::to_json_schema(schema.unwrap_or(&crate::lower::empty_schema()))
     }
+
+    fn schema_store(&self) -> Option<&dyn SchemaStore> {
+        self.store
+    }
 }
 
 /// The interpreter with every rule, `when=` and overlay function run by Starlark, none from
@@ -91,7 +102,7 @@ pub struct StarlarkRules;
 
 impl Backend for StarlarkRules {
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        Interpreter.eval_template(raw, files)
+        INTERPRETER.eval_template(raw, files)
     }
 
     fn with_predicates(
@@ -109,58 +120,15 @@ impl Backend for StarlarkRules {
         doc: Option<&Tree>,
         sources: &SourceLines,
     ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
-        Interpreter.schema(doc, sources)
+        INTERPRETER.schema(doc, sources)
     }
 
     fn openapi(&self, schema: Option<&Type>) -> Node {
-        Interpreter.openapi(schema)
+        INTERPRETER.openapi(schema)
     }
 
     fn json_schema(&self, schema: Option<&Type>) -> Node {
-        Interpreter.json_schema(schema)
-    }
-}
-
-/// The interpreter keeping the schemas it lowers in `store` (`schemac check`'s cache), and
-/// taking them from there when the same files come again (see
-/// [`schemac_runtime::engine::SchemaStore`]).
-pub struct Storing<'a> {
-    pub store: &'a dyn SchemaStore,
-}
-
-impl Backend for Storing<'_> {
-    fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError> {
-        Interpreter.eval_template(raw, files)
-    }
-
-    fn with_predicates(
-        &self,
-        functions: &Functions,
-        schema: Option<&Type>,
-        sources: &SourceLines,
-        run: &mut dyn FnMut(&dyn Predicates),
-    ) {
-        Interpreter.with_predicates(functions, schema, sources, run)
-    }
-
-    fn schema(
-        &self,
-        doc: Option<&Tree>,
-        sources: &SourceLines,
-    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
-        Interpreter.schema(doc, sources)
-    }
-
-    fn openapi(&self, schema: Option<&Type>) -> Node {
-        Interpreter.openapi(schema)
-    }
-
-    fn json_schema(&self, schema: Option<&Type>) -> Node {
-        Interpreter.json_schema(schema)
-    }
-
-    fn schema_store(&self) -> Option<&dyn SchemaStore> {
-        Some(self.store)
+        INTERPRETER.json_schema(schema)
     }
 }
 
@@ -172,10 +140,7 @@ pub fn main_with(args: &[std::ffi::OsString], store: Option<&dyn SchemaStore>) -
         command: &command,
         version: &version,
     };
-    match store {
-        Some(store) => schemac_runtime::cli::main_with(args, &Storing { store }, &program),
-        None => schemac_runtime::cli::main_with(args, &Interpreter, &program),
-    }
+    schemac_runtime::cli::main_with(args, &Interpreter { store }, &program)
 }
 
 /// The flags of `schemac check` (ytt's), for `--help` and completions.

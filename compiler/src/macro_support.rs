@@ -15,7 +15,7 @@ use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::{LitStr, Token};
 
-use crate::check::Interpreter;
+use crate::check::INTERPRETER;
 use crate::codegen::{generate, CodegenOptions, Compiled};
 
 /// One argument: a file (`"schema.yml"`) or an option (`root = "Config"`).
@@ -112,7 +112,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path),
         ));
     }
-    let loaded = schemac_runtime::engine::load_schema_named(&files, &Interpreter)
+    let loaded = schemac_runtime::engine::load_schema_named(&files, &INTERPRETER)
         .and_then(|loaded| match &loaded.schema {
             Some(schema) => crate::codegen::budget::check(schema)
                 .and_then(|()| match opts.serde {

@@ -19,14 +19,14 @@ use std::time::Instant;
 use schemac_runtime::engine::{load_schema, CheckError};
 use sha2::{Digest, Sha256};
 
-use crate::check::Interpreter;
+use crate::check::INTERPRETER;
 use crate::codegen::{generate, generate_lowered, lowering, to_source, CodegenOptions, Compiled};
 
 pub use files::{remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
-    Ok(load_schema(files, &Interpreter)?.into())
+    Ok(load_schema(files, &INTERPRETER)?.into())
 }
 
 /// The generated file's first line, a comment naming `files` (their control characters

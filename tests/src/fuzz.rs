@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Once};
 
-use schemac::check::Interpreter;
+use schemac::check::INTERPRETER;
 use schemac_runtime::engine;
 use schemac_runtime::inputs;
 use schemac_runtime::request::{DataValues, Request};
@@ -120,7 +120,7 @@ pub fn check(data: &[u8]) {
                 yaml: true,
             })
             .collect();
-        match engine::run_inputs(files, &opts, &Interpreter) {
+        match engine::run_inputs(files, &opts, &INTERPRETER) {
             Ok(out) => {
                 if let Err(e) = parse_file("output.yml", &out, false) {
                     panic!(

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{check, workdir};
-use schemac::check::{evaluate, Interpreter, Outcome};
+use schemac::check::{evaluate, Outcome, INTERPRETER};
 use schemac_runtime::cli::parse;
 use schemac_runtime::value::{Node, Value};
 
@@ -309,7 +309,7 @@ fn violations_as_json() {
         "json".into(),
     ])
     .unwrap();
-    let Ok(Outcome::Invalid(violations)) = evaluate(&opts.request, &Interpreter) else {
+    let Ok(Outcome::Invalid(violations)) = evaluate(&opts.request, &INTERPRETER) else {
         panic!("expected violations")
     };
     let json = to_json(&violations);
@@ -404,7 +404,7 @@ fn errors_say_which_step_failed_and_where() {
         ];
         args.extend(extra.iter().map(|a| a.to_string()));
         let opts = parse(&args).unwrap();
-        match schemac_runtime::engine::run(&opts.request, &Interpreter) {
+        match schemac_runtime::engine::run(&opts.request, &INTERPRETER) {
             Err(e) => e,
             Ok(out) => panic!("expected an error, got {out}"),
         }

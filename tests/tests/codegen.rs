@@ -380,7 +380,7 @@ fn each_instance_of_a_fragment_has_its_own_translation() {
     let compiled = run(&opts(&["--data-values-file", &values]), built);
     let interpreted = run(
         &opts(&["-f", schema, "--data-values-file", &values]),
-        &schemac::check::Interpreter,
+        &schemac::check::INTERPRETER,
     );
     let message = |r: Result<String, CheckError>| r.map_err(CheckError::into_message);
     let expected = Err("Validating final data values:\nValidating b.port: Failure evaluating when=: key \"enabled\" not in yamlfragment".to_string());

@@ -79,7 +79,7 @@ fn realworld_schemas_lower_to_the_recorded_ir() {
             .collect();
         let text = match schemac_runtime::engine::load_schema_named(
             &files,
-            &schemac::check::Interpreter,
+            &schemac::check::INTERPRETER,
         ) {
             Ok(loaded) => {
                 let mut text = String::new();

@@ -174,7 +174,7 @@ fn lowered_rules_agree_with_the_interpreter() {
         .request;
         let interpreted = run(&request, &schemac::check::StarlarkRules);
         // `schemac check`, which evaluates the rule IR of the functions that translate.
-        let from_ir = run(&request, &schemac::check::Interpreter);
+        let from_ir = run(&request, &schemac::check::INTERPRETER);
         let lowered = run(
             &schemac_runtime::cli::parse(&args(&["--data-values-file", &values_arg]))
                 .unwrap()

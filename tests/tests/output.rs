@@ -8,7 +8,7 @@
 //! again (never edit the JSON by hand). Cases schemac does not get right yet are listed, with the
 //! reason, in `tests/fixtures/output/xfail.txt`; a listed case that starts passing fails the test.
 
-use schemac::check::Interpreter;
+use schemac::check::INTERPRETER;
 use schemac_runtime::cli::parse;
 use schemac_runtime::engine::run;
 use serde_json::Value as Json;
@@ -90,7 +90,7 @@ fn output_matches_ytt() {
         .collect();
         let opts =
             parse(&args).unwrap_or_else(|e| panic!("{}: unusable arguments: {e}", case.id()));
-        let (status, stdout) = match run(&opts.request, &Interpreter) {
+        let (status, stdout) = match run(&opts.request, &INTERPRETER) {
             Ok(out) => (0, out),
             Err(_) => (1, String::new()),
         };

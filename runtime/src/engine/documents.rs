@@ -303,10 +303,19 @@ pub(super) fn load_documents(
     }
     templates.extend(parsed.into_iter().flatten());
     let values_misplaced_found = values_misplaced.is_some();
-    let mut schema_done = |docs: &mut Documents, sources: &SourceLines| {
-        schema_done(docs, sources)?;
-        values_misplaced.take().map_or(Ok(()), Err)
-    };
+    // The schema phase's end: whether its schema may be kept, then the caller's step.
+    let mut schema_done =
+        |docs: &mut Documents, sources: &SourceLines, star: &Sources, storable| {
+            docs.storable = storable_files(
+                storable,
+                docs,
+                candidates.as_deref(),
+                star,
+                templates_before,
+            );
+            schema_done(docs, sources)?;
+            values_misplaced.take().map_or(Ok(()), Err)
+        };
     templates.retain_mut(|(_, raw, has_schema)| {
         let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
         *has_schema = kinds.contains(&Some("data/values-schema"));
@@ -336,14 +345,7 @@ pub(super) fn load_documents(
     for (input, raw, has_schema) in templates {
         if !has_schema && schema_pending {
             schema_pending = false;
-            docs.storable = storable_files(
-                storable,
-                &docs,
-                candidates.as_deref(),
-                &star,
-                templates_before,
-            );
-            schema_done(&mut docs, sources)?;
+            schema_done(&mut docs, sources, &star, storable)?;
         }
         if !has_schema && opts.schema_inspect {
             break;
@@ -536,14 +538,7 @@ pub(super) fn load_documents(
         }
     }
     if schema_pending {
-        docs.storable = storable_files(
-            storable,
-            &docs,
-            candidates.as_deref(),
-            &star,
-            templates_before,
-        );
-        schema_done(&mut docs, sources)?;
+        schema_done(&mut docs, sources, &star, storable)?;
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)

@@ -11,7 +11,7 @@
 //!   type cannot hold excepted: an error naming its position), hold the values loaded, and
 //!   pass `validate()` again.
 
-use schemac::check::Interpreter;
+use schemac::check::INTERPRETER;
 
 use super::typed_values;
 use schemac_runtime::__private::exact_f64;
@@ -112,7 +112,7 @@ fn compare(
     let names = |inputs: &[InputFile]| inputs.iter().map(|f| f.name.clone()).collect();
     let interpreted_request = request(names(&interpreted_inputs), data_values.clone());
     let generated_request = request(names(&generated_inputs), data_values);
-    let interpreted = engine::run_inputs(interpreted_inputs, &interpreted_request, &Interpreter);
+    let interpreted = engine::run_inputs(interpreted_inputs, &interpreted_request, &INTERPRETER);
     let generated = engine::run_inputs(generated_inputs, &generated_request, built);
     assert_eq!(
         answer(&generated),

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use schemac::check::{evaluate, Interpreter, Outcome};
+use schemac::check::{evaluate, Outcome, INTERPRETER};
 use schemac_runtime::cli::parse;
 use schemac_runtime::value::Node;
 
@@ -57,7 +57,7 @@ pub fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .stack_size(schemac_runtime::cli::STACK_BYTES)
-            .spawn_scoped(scope, || match evaluate(&opts.request, &Interpreter) {
+            .spawn_scoped(scope, || match evaluate(&opts.request, &INTERPRETER) {
                 Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
                 Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
                 Err(e) => Err(e.into_message()),

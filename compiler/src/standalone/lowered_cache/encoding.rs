@@ -460,16 +460,7 @@ mod tests {
             "#@schema/nullable\n#@schema/title \"t\"\n#@schema/deprecated \"old\"\ng:\n  h: 1\n",
             "#@schema/examples (\"one\", 1)\ni: 18446744073709551615\n",
         );
-        let dir = std::env::temp_dir().join(format!("lowered-encoding-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("schema.yml");
-        std::fs::write(&path, text).unwrap();
-        let loaded = schemac_runtime::engine::load_schema(
-            &[path.to_string_lossy().to_string()],
-            &crate::check::Interpreter,
-        );
-        std::fs::remove_dir_all(&dir).unwrap();
-        loaded.unwrap().schema.unwrap()
+        crate::standalone::lowered_cache::tests::lowered(text)
     }
 
     #[test]

@@ -3,13 +3,14 @@ use super::*;
 const SCHEMA: &str =
     "#@data/values-schema\n---\n#@schema/validation min_len=1\nname: x\nport: 80\n";
 
-fn lowered(text: &str) -> Type {
+/// The schema `text` lowered, read from a scratch directory of its own (tests run at once).
+pub(super) fn lowered(text: &str) -> Type {
     let dir = scratch("lower");
     let path = dir.join("schema.yml");
     std::fs::write(&path, text).unwrap();
     let loaded = schemac_runtime::engine::load_schema(
         &[path.to_string_lossy().to_string()],
-        &crate::check::Interpreter,
+        &crate::check::INTERPRETER,
     );
     std::fs::remove_dir_all(&dir).unwrap();
     loaded.unwrap().schema.unwrap()
