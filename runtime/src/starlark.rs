@@ -34,6 +34,7 @@ pub mod predicates;
 mod resolve;
 mod resolver_patch;
 mod source_guard;
+mod star_commas;
 mod statement_hook;
 mod struct_module;
 mod text_modules;
@@ -372,7 +373,7 @@ fn to_template_error(
     let compile_time = match e.kind() {
         starlark::ErrorKind::Parser(_) => parsing,
         starlark::ErrorKind::Scope(_) => true,
-        _ => assignment.is_some(),
+        _ => assignment.is_some() || (parsing && raw == parse_error::TYPE_ANNOTATION),
     };
     if parsing {
         let code = e
@@ -723,9 +724,28 @@ fn run_unguarded(
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
-    let (mut ast, first_refusal) = match resolver_patch::parse(name, source.clone()) {
-        resolver_patch::Parsed::Module { ast, first_refusal } => (*ast, first_refusal),
+    // starlark-go's parser stops at the first of its errors: a trailing comma it refuses, or
+    // the crate's syntax error before it; both come before what its resolver finds.
+    let comma = star_commas::first_refused(name, &source).map(|r| {
+        let line = program.line_map.get(r.line).copied();
+        (
+            (r.line, r.column),
+            TemplateError::compile(name, line, r.message.to_string()),
+        )
+    });
+    let (mut ast, first_refusal, source) = match resolver_patch::parse(name, source.clone()) {
+        resolver_patch::Parsed::Module {
+            ast,
+            first_refusal,
+            source,
+        } => (*ast, first_refusal, source),
         resolver_patch::Parsed::Syntax { error, source } => {
+            let at = error.span().map(|s| s.resolve_span().begin);
+            if let Some((place, comma)) = comma {
+                if at.is_none_or(|at| place <= (at.line, at.column)) {
+                    return Err(comma);
+                }
+            }
             // Patches keep the program's lines: its line map holds for the patched text.
             let patched = Program {
                 source,
@@ -741,6 +761,9 @@ fn run_unguarded(
             return Err(TemplateError::compile(name, line, message));
         }
     };
+    if let Some((_, comma)) = comma {
+        return Err(comma);
+    }
     if let Some((span, message)) = compile_budget_exceeded(&ast) {
         let gen_line = ast.file_span(span).resolve_span().begin.line;
         let line = program.line_map.get(gen_line).copied();

@@ -354,7 +354,7 @@ fn call_args(args: &[starlark::syntax::ast::AstArgument]) -> Option<CallArgs> {
         match &a.node {
             ArgumentP::Positional(_) => out.positional += 1,
             ArgumentP::Named(k, _) => out.keywords.push(k.node.clone()),
-            ArgumentP::Args(x) => match &x.node {
+            ArgumentP::Args(x) => match &splatted(x).node {
                 ExprP::List(items) | ExprP::Tuple(items) => out.positional += items.len(),
                 _ => return None,
             },
@@ -371,10 +371,14 @@ fn call_args(args: &[starlark::syntax::ast::AstArgument]) -> Option<CallArgs> {
     Some(out)
 }
 
-/// The value of a `**` argument, as written (without [`super::go_builtins::KWARGS`] around it).
+/// The value of a `*` or `**` argument, as written (without [`super::go_builtins::ARGS`] or
+/// [`super::go_builtins::KWARGS`] around it).
 fn splatted(x: &AstExpr) -> &AstExpr {
+    use super::go_builtins::{ARGS, KWARGS};
     match &x.node {
-        ExprP::Call(f, args) if is_name(f, super::go_builtins::KWARGS) && args.args.len() == 1 => {
+        ExprP::Call(f, args)
+            if (is_name(f, ARGS) || is_name(f, KWARGS)) && args.args.len() == 1 =>
+        {
             args.args[0].node.expr()
         }
         _ => x,

@@ -27,6 +27,10 @@ pub(super) const ASSIGNING: &str = "__schemac_assigning";
 /// [`super::source_guard::guard_source`]).
 pub(super) const KWARGS: &str = "__schemac_kwargs";
 
+/// The global function the value of every `*` argument of a call passes through (see
+/// [`super::source_guard::guard_source`]).
+pub(super) const ARGS: &str = "__schemac_args";
+
 /// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
 /// unhashable value is in no dict.
 fn contains<'v>(
@@ -536,6 +540,20 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             pass.push(("reverse", reverse));
         }
         eval.eval_function(standard("sorted"), &[iterable], &pass)
+    }
+
+    /// The value of a `*` argument (every one of a program passes through it; see
+    /// [`super::source_guard::guard_source`]), with starlark-go's error for one it does not
+    /// iterate (a string among them).
+    fn __schemac_args<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        if x.get_type() == "string" || x.iterate(heap).is_err() {
+            let message = format!("argument after * must be iterable, not {}", x.get_type());
+            return Err(go_error(message));
+        }
+        Ok(x)
     }
 
     /// The value of a `**` argument (every one of a program passes through it; see

@@ -25,6 +25,9 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     if missing_else(msg) {
         return Some("conditional expression without else clause".into());
     }
+    if msg == TYPE_ANNOTATION {
+        return type_annotation_wording(before?);
+    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if let Some(second) = rest
         .strip_prefix("unexpected symbol '")
@@ -117,6 +120,25 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     Some(match hint {
         Some(h) => format!("{message} (hint: {h})"),
         None => message,
+    })
+}
+
+/// The crate's refusal of a type annotation (`x: int = 1`, `def f(a: int) -> int:`) in ytt's
+/// dialect, an error of no parser kind, where starlark-go's parser meets an unexpected token.
+pub(super) const TYPE_ANNOTATION: &str = "type annotations are not allowed in this dialect";
+
+/// starlark-go's words at a type annotation whose type starts after the code `before`: at
+/// the `:` after an assignment's target it wants the statement's end, after a parameter the
+/// parameters' `)`; at a `->` it wants the `def`'s `:`.
+fn type_annotation_wording(before: &str) -> Option<String> {
+    let before = before.trim_end();
+    if before.ends_with("->") {
+        return Some("got '-', want ':'".into());
+    }
+    before.strip_suffix(':')?;
+    Some(match open_brackets(before).is_empty() {
+        true => "got ':', want newline".into(),
+        false => "got ':', want ')'".into(),
     })
 }
 

@@ -168,6 +168,8 @@ pub(super) enum Parsed {
     Module {
         ast: Box<AstModule>,
         first_refusal: Option<starlark::Error>,
+        /// The text parsed: the program's, with the patches made.
+        source: String,
     },
     /// A syntax error of `source` (the text as patched so far: its lines are the program's).
     Syntax {
@@ -193,16 +195,20 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
                 return Parsed::Module {
                     ast: Box::new(ast),
                     first_refusal,
+                    source,
                 }
             }
             Err(e) => e,
         };
         let raw = error.without_diagnostic().to_string();
-        let edit = found_by_resolver(&raw)
+        let span = found_by_resolver(&raw)
             .then(|| error.span())
             .flatten()
-            .map(|s| (s.span.begin().get() as usize, s.span.end().get() as usize))
-            .and_then(|(begin, end)| patch(&raw, &source, begin, end, &mut dup));
+            .map(|s| (s.span.begin().get() as usize, s.span.end().get() as usize));
+        let reorder = span.and_then(|(begin, end)| named_after_args(&raw, &source, begin, end));
+        let edit = reorder
+            .clone()
+            .or_else(|| span.and_then(|(begin, end)| patch(&raw, &source, begin, end, &mut dup)));
         let Some((range, text)) = edit else {
             return Parsed::Syntax { error, source };
         };
@@ -216,8 +222,41 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             return Parsed::Budget { error, message };
         }
         source.replace_range(range, &text);
-        first_refusal.get_or_insert(error);
+        if reorder.is_none() {
+            first_refusal.get_or_insert(error);
+        }
     }
+}
+
+/// A keyword argument after `*args` (`f(*xs, k=1)`), which starlark-go takes and the crate's
+/// parser refuses: the two change places (`f(k=1, *xs)`, the same call), in the same bytes
+/// so that the line keeps its length. (The walk then meets the keyword argument's names
+/// before those of `*args`, and they are evaluated in that order.)
+fn named_after_args(
+    raw: &str,
+    source: &str,
+    begin: usize,
+    end: usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    if !raw.ends_with(NAMED_AFTER_STAR) {
+        return None;
+    }
+    // A marker (an argument out of place) after `*args` makes `*args` a marker too.
+    if source.get(begin..end)?.starts_with(MARKER) {
+        return None;
+    }
+    let (start, stars) = star_argument_before(source, begin)?;
+    let between = source.get(start..begin)?;
+    let args_end = start + between.rfind(',')?;
+    let args = source[start..args_end].trim_end();
+    if stars != 1 || args.contains('#') {
+        return None;
+    }
+    let separator = &source[start + args.len()..begin];
+    Some((
+        start..end,
+        format!("{}{separator}{args}", &source[begin..end]),
+    ))
 }
 
 /// The edit that patches out the construct the crate's parser refused with `raw` at
@@ -426,12 +465,21 @@ mod tests {
     /// The patched program's text, or the syntax error's words.
     fn patched(source: &str) -> String {
         match parse("t", source.to_string()) {
-            Parsed::Module { ast, first_refusal } => {
-                assert!(first_refusal.is_some(), "nothing was patched in {source:?}");
-                ast.file_span(ast.statement().span)
+            Parsed::Module {
+                ast,
+                first_refusal,
+                source: patched,
+            } => {
+                let parsed = ast
+                    .file_span(ast.statement().span)
                     .file
                     .source()
-                    .to_string()
+                    .to_string();
+                assert_eq!(parsed, patched);
+                match first_refusal {
+                    Some(_) => patched,
+                    None => format!("legal: {patched}"),
+                }
             }
             Parsed::Syntax { error, .. } => format!("syntax: {error}"),
             Parsed::Budget { message, .. } => message,
@@ -456,6 +504,15 @@ mod tests {
         assert_eq!(
             patched("(f(\n)) = 1\n"),
             format!("(({m}target_callexpr\n)) = 1\n")
+        );
+        // A keyword argument after `*args` is no error: the two change places.
+        assert_eq!(
+            patched("f(*xs, a=1,\n  b=g(*ys, c=2))\n"),
+            "legal: f(a=1, b=g(c=2, *ys),\n  *xs)\n"
+        );
+        assert_eq!(
+            patched("f(*xs, k=1, 2)\n"),
+            format!("f(k=1, {m}args2=xs, {m}pos1=2)\n")
         );
         // A syntax error after a refusal is the file's error, as starlark-go's parser runs first.
         assert!(patched("f() = 1\nx = [1,, 2]\n").starts_with("syntax: "));

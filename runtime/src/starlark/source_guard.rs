@@ -6,7 +6,7 @@
 use starlark::syntax::AstModule;
 
 use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
-use super::go_builtins::{ASSIGNING, INDEX, KWARGS};
+use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
 
 /// Builtins that go through all of an iterable in one call, making a value as long as it or
@@ -165,7 +165,8 @@ fn before_blanks(text: &str) -> &str {
 ///   frozen or iterated list or dict), when `OBJ` and `I` are plain;
 /// - the value of every `**` argument passes through [`KWARGS`], which makes a YAML fragment's
 ///   map or a struct a dict, as ytt takes them (not a budget's guard, but an edit of the same
-///   kind);
+///   kind), and that of every `*` argument through [`ARGS`] (starlark-go's error for one it
+///   does not iterate);
 /// - every index expression `OBJ[I]` becomes a call of [`INDEX`] (starlark-go's errors for an
 ///   index out of range);
 /// - `LHS <<= N` is written `LHS = SHIFT_LEFT(LHS, N)`, and so for the other augmented
@@ -226,14 +227,17 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     })
                     .collect();
                 for a in &args.args {
-                    if let ArgumentP::KwArgs(x) = &a.node {
-                        Edit::wrap(
-                            out,
-                            x.span.begin().get(),
-                            format!("{KWARGS}("),
-                            x.span.end().get(),
-                        );
-                    }
+                    let (x, function) = match &a.node {
+                        ArgumentP::Args(x) => (x, ARGS),
+                        ArgumentP::KwArgs(x) => (x, KWARGS),
+                        _ => continue,
+                    };
+                    Edit::wrap(
+                        out,
+                        x.span.begin().get(),
+                        format!("{function}("),
+                        x.span.end().get(),
+                    );
                 }
                 match &callee.node {
                     // `min(a, b)` compares its arguments; `min(xs)` goes through `xs`.
