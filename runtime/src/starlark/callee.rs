@@ -258,8 +258,12 @@ impl Index {
         let mut functions = Vec::new();
         let mut imports = Vec::new();
         for (i, (file, source)) in files.iter().enumerate() {
+            // Parsed as the program runs (`f(*xs, k=1)` as `f(k=1, *xs)`, see `resolver_patch`).
             let parsed = match super::source_too_deep(source) {
-                None => AstModule::parse(file, source.to_string(), &super::dialect()).ok(),
+                None => match super::resolver_patch::parse(file, source.to_string()) {
+                    super::resolver_patch::Parsed::Module { ast, .. } => Some(ast),
+                    _ => None,
+                },
                 Some(_) => None,
             };
             if let Some(ast) = parsed {
