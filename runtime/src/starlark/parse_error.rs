@@ -28,6 +28,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     if msg == TYPE_ANNOTATION {
         return type_annotation_wording(before?);
     }
+    if msg.ends_with("`...` is not allowed in this dialect") {
+        // starlark-go's scanner reads `...` as dots, none of which starts an expression.
+        return Some("got '.', want primary expression".into());
+    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if let Some(second) = rest
         .strip_prefix("unexpected symbol '")
