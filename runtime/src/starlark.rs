@@ -37,6 +37,7 @@ mod source_guard;
 mod statement_hook;
 mod struct_module;
 mod text_modules;
+mod toml_module;
 mod url_value;
 mod wording;
 mod written_size;
