@@ -140,9 +140,7 @@ impl Encoder<'_> {
         match v {
             Data::Null => Ok(()),
             Data::Map(entries) => self.table(key, entries),
-            Data::Array(items) if is_array_of_tables(items)? => {
-                self.array_of_tables(key, items)
-            }
+            Data::Array(items) if is_array_of_tables(items)? => self.array_of_tables(key, items),
             _ => self.key_value(key, v, false),
         }
     }
@@ -392,7 +390,11 @@ fn end_of_string(text: &str, start: usize, line: &mut usize) -> Result<usize, (u
     let bytes = text.as_bytes();
     let quote = bytes[start];
     let triple = [quote; 3];
-    let delimiter = if bytes[start..].starts_with(&triple) { 3 } else { 1 };
+    let delimiter = if bytes[start..].starts_with(&triple) {
+        3
+    } else {
+        1
+    };
     let mut i = start + delimiter;
     while i < bytes.len() {
         match bytes[i] {
@@ -490,7 +492,10 @@ mod tests {
         assert_eq!(found("a = {b = 1,}"), Some(1));
         assert_eq!(found("a = 1\nb = {c = 1,\n d = 2}"), Some(2));
         assert_eq!(found("a = \"\"\"\nx\\e\"\"\""), Some(2));
-        assert_eq!(found("a = '\\x' # {,}\nb = [1,\n2]\nc = \"\"\"q\"\"\"\"\"\n[t]"), None);
+        assert_eq!(
+            found("a = '\\x' # {,}\nb = [1,\n2]\nc = \"\"\"q\"\"\"\"\"\n[t]"),
+            None
+        );
         assert_eq!(found("a = {b = [1,\n 2]}\n\"k,}\" = '''\n{,\n}'''"), None);
         assert_eq!(quoted("\u{1}\u{7f}\t\"é"), "\"\\u0001\\u007f\\t\\\"é\"");
     }
