@@ -38,6 +38,7 @@ mod star_commas;
 mod statement_hook;
 mod struct_module;
 mod text_modules;
+mod toml_module;
 mod url_value;
 mod wording;
 mod written_size;

@@ -239,7 +239,7 @@ fn data_namespace(builder: &mut GlobalsBuilder) {
 }
 
 /// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
-fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
+pub(super) fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
     text.unpack_str().ok_or_else(|| {
         anyhow::anyhow!(
             "{what}.decode: expected a string, but was {}",
@@ -277,7 +277,7 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
 }
 
 /// A decoded value as Starlark dicts and lists; `json` sorts map keys and makes numbers floats.
-fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
+pub(super) fn plain<'v>(v: &crate::value::Value, heap: Heap<'v>, json: bool) -> Value<'v> {
     use crate::value::Value as Y;
     match v {
         Y::Int(i) if json => heap.alloc(*i as f64),
@@ -401,23 +401,8 @@ fn json_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<String> {
         let value = only_arg("json.encode", &args.items)?;
-        if let Some(other) = kwargs
-            .keys()
-            .find(|k| !matches!(k.as_str(), "indent" | "escape_html"))
-        {
-            anyhow::bail!("json.encode: invalid argument name: {}", other.as_str());
-        }
-        let indent: i64 = match kwargs.get("indent").copied() {
-            None => 0,
-            Some(n) if n.get_type() != "int" => anyhow::bail!("json.encode: expected starlark.Int"),
-            Some(n) => starlark::values::UnpackValue::unpack_value(n)
-                .ok()
-                .flatten()
-                .ok_or_else(|| anyhow::anyhow!("json.encode: expected int64 value"))?,
-        };
-        if !(0..=8).contains(&indent) {
-            anyhow::bail!("json.encode: indent value must be between 0 and 8");
-        }
+        check_kwarg_names("json.encode", &kwargs, &["indent", "escape_html"])?;
+        let indent = indent_kwarg("json.encode", &kwargs)?;
         // Go's encoder escapes HTML unless `escape_html=False`.
         let escape_html = match kwargs.get("escape_html") {
             Some(v) => bool_kwarg("json.encode", *v)?,
@@ -444,9 +429,37 @@ fn json_members(builder: &mut GlobalsBuilder) {
     }
 }
 
+/// ytt's check of an encoder's keyword arguments: the first one not in `allowed` fails.
+pub(super) fn check_kwarg_names(
+    name: &str,
+    kwargs: &Kwargs,
+    allowed: &[&str],
+) -> anyhow::Result<()> {
+    match kwargs.keys().find(|k| !allowed.contains(&k.as_str())) {
+        Some(other) => anyhow::bail!("{name}: invalid argument name: {}", other.as_str()),
+        None => Ok(()),
+    }
+}
+
+/// An encoder's `indent=` (0 when not given), an int from 0 to 8 as ytt requires.
+pub(super) fn indent_kwarg(name: &str, kwargs: &Kwargs) -> anyhow::Result<i64> {
+    let indent: i64 = match kwargs.get("indent").copied() {
+        None => 0,
+        Some(n) if n.get_type() != "int" => anyhow::bail!("{name}: expected starlark.Int"),
+        Some(n) => starlark::values::UnpackValue::unpack_value(n)
+            .ok()
+            .flatten()
+            .ok_or_else(|| anyhow::anyhow!("{name}: expected int64 value"))?,
+    };
+    if !(0..=8).contains(&indent) {
+        anyhow::bail!("{name}: indent value must be between 0 and 8");
+    }
+    Ok(indent)
+}
+
 /// The type of the first map key of `v` that is not a string, as ytt names it: its
 /// `json.encode` panics on one.
-fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
+pub(super) fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
     use crate::value::Value as Y;
     match v {
         Y::Map(entries) => entries.iter().find_map(|e| match &e.key {
@@ -694,6 +707,7 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:library" => ("library", library_members),
         "@ytt:ip" => ("ip", super::ip_module::ip_members),
         "@ytt:module" => ("module", super::made_module::module_members),
+        "@ytt:toml" => ("toml", super::toml_module::toml_members),
         _ => super::text_modules::members(path.strip_prefix("@ytt:")?)?,
     };
     let mut globals = GlobalsBuilder::new();

@@ -1,0 +1,502 @@
+//! `@ytt:toml`: `encode` lays data out as ytt's TOML encoder does (BurntSushi's `toml` v1.2.1,
+//! fed Go maps, so keys come out sorted), `decode` reads TOML into dicts, lists and scalars.
+//!
+//! The encoder's layout, as BurntSushi's: in a table, the keys whose values are not tables
+//! first (`key = value`, null values left out), then the tables (`[a.b]`) and arrays of tables
+//! (`[[a.b]]`), each group in byte order; a table below the top level is indented one
+//! `indent=` step (two spaces by default, also for `indent=0`) per level of its key, and a
+//! top-level table is preceded by an empty line. Arrays that are not all tables are inline
+//! (`[1, {a = 1}]`), their tables inline too.
+
+use starlark::environment::GlobalsBuilder;
+use starlark::starlark_module;
+use starlark::values::tuple::UnpackTuple;
+use starlark::values::{Heap, Value};
+
+use super::text_modules::only_arg;
+use super::written_size::Writing;
+use crate::value::{MapEntry, Node, Pos, Value as Data};
+
+type Kwargs<'v> = starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
+
+#[starlark_module]
+pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
+    /// TOML text for a dict, struct or YAML map; `indent=N` (0 to 8) indents nested tables by
+    /// N spaces a level (0 keeps BurntSushi's two).
+    fn encode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<String> {
+        const NAME: &str = "toml.encode";
+        let value = only_arg(NAME, &args.items)?;
+        super::modules::check_kwarg_names(NAME, &kwargs, &["indent"])?;
+        super::budget::reserve_written(value, Writing::Tree, heap)?;
+        let tree = super::convert::to_tree_value(value, &Pos::unknown(), heap)
+            .map_err(|e| super::assertion::encode_error(NAME, &e))?;
+        let data = tree.to_value();
+        if let Some(ty) = super::modules::non_string_key(&data) {
+            anyhow::bail!(
+                "{NAME}: a map key of type {ty} is not a string (ytt fails with a Go panic here)"
+            );
+        }
+        let indent = super::modules::indent_kwarg(NAME, &kwargs)?;
+        if data == Data::Null {
+            anyhow::bail!("{NAME}: None is not a TOML document (ytt fails with a Go panic here)");
+        }
+        let step = match indent {
+            0 => "  ".to_string(),
+            n => " ".repeat(usize::try_from(n).unwrap_or(0)),
+        };
+        let mut encoder = Encoder {
+            out: String::new(),
+            indent: &step,
+        };
+        encoder
+            .encode(&[], &data)
+            .map_err(|e| anyhow::anyhow!("{NAME}: {}", e.message()))?;
+        Ok(encoder.out)
+    }
+
+    /// The value of a TOML document: its tables as dicts with sorted keys.
+    fn decode<'v>(
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
+        let text = only_arg("toml.decode", &args.items)?;
+        let data = decode(super::modules::decode_text(text, "toml")?)
+            .map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
+        Ok(super::modules::plain(&data, heap, false))
+    }
+}
+
+/// Why BurntSushi's encoder refuses a value.
+#[derive(Debug)]
+enum EncodeError {
+    /// An array holds a null (`[1, None]`).
+    NilElement,
+    /// The value to encode is not a table (`toml.encode([1])`).
+    NoKey,
+}
+
+impl EncodeError {
+    fn message(&self) -> &'static str {
+        match self {
+            EncodeError::NilElement => "toml: cannot encode array with nil element",
+            EncodeError::NoKey => "toml: top-level values must be Go maps or structs",
+        }
+    }
+}
+
+/// The TOML type of a value, as the encoder tells tables from the rest.
+#[derive(PartialEq)]
+enum Kind {
+    Table,
+    /// A non-empty array of tables only: `[[key]]` sections.
+    ArrayOfTables,
+    Other,
+}
+
+/// The kind of `v`, `None` for a null; an array holding a null (at any depth of arrays) is an
+/// error, found while the encoder looks at the array's type.
+fn kind(v: &Data) -> Result<Option<Kind>, EncodeError> {
+    Ok(Some(match v {
+        Data::Null => return Ok(None),
+        Data::Map(_) => Kind::Table,
+        Data::Array(items) if is_array_of_tables(items)? => Kind::ArrayOfTables,
+        _ => Kind::Other,
+    }))
+}
+
+fn is_array_of_tables(items: &[Node]) -> Result<bool, EncodeError> {
+    let mut all_tables = !items.is_empty();
+    for item in items {
+        match kind(&item.value)? {
+            None => return Err(EncodeError::NilElement),
+            Some(Kind::Table) => {}
+            Some(_) => all_tables = false,
+        }
+    }
+    Ok(all_tables)
+}
+
+/// A map's values by key, in byte order; a key given twice keeps its last value (a Go map).
+fn sorted_entries(entries: &[MapEntry]) -> std::collections::BTreeMap<&str, &Data> {
+    entries
+        .iter()
+        .filter_map(|e| Some((e.key.as_str()?, &e.value.value)))
+        .collect()
+}
+
+struct Encoder<'a> {
+    out: String,
+    /// One level of indentation of nested tables and their keys.
+    indent: &'a str,
+}
+
+impl Encoder<'_> {
+    fn encode(&mut self, key: &[&str], v: &Data) -> Result<(), EncodeError> {
+        match v {
+            Data::Null => Ok(()),
+            Data::Map(entries) => self.table(key, entries),
+            Data::Array(items) if is_array_of_tables(items)? => self.array_of_tables(key, items),
+            _ => self.key_value(key, v, false),
+        }
+    }
+
+    /// A line break, unless nothing is written yet.
+    fn newline(&mut self) {
+        if !self.out.is_empty() {
+            self.out.push('\n');
+        }
+    }
+
+    fn indent_for(&mut self, key: &[&str]) {
+        for _ in 1..key.len() {
+            self.out.push_str(self.indent);
+        }
+    }
+
+    fn write_key(&mut self, key: &[&str]) {
+        for (i, part) in key.iter().enumerate() {
+            if i > 0 {
+                self.out.push('.');
+            }
+            self.out.push_str(&maybe_quoted(part));
+        }
+    }
+
+    fn table(&mut self, key: &[&str], entries: &[MapEntry]) -> Result<(), EncodeError> {
+        if key.len() == 1 {
+            self.newline();
+        }
+        if !key.is_empty() {
+            self.indent_for(key);
+            self.out.push('[');
+            self.write_key(key);
+            self.out.push(']');
+            self.newline();
+        }
+        self.map(key, entries, false)
+    }
+
+    fn array_of_tables(&mut self, key: &[&str], items: &[Node]) -> Result<(), EncodeError> {
+        if key.is_empty() {
+            return Err(EncodeError::NoKey);
+        }
+        for item in items {
+            let Data::Map(entries) = &item.value else {
+                continue;
+            };
+            self.newline();
+            self.indent_for(key);
+            self.out.push_str("[[");
+            self.write_key(key);
+            self.out.push_str("]]");
+            self.newline();
+            self.map(key, entries, false)?;
+        }
+        Ok(())
+    }
+
+    /// A map's members: those that are not tables first, then the tables; `inline` writes
+    /// `{k = v, ...}` (where BurntSushi leaves a `, ` after a last member that is null).
+    fn map(&mut self, key: &[&str], entries: &[MapEntry], inline: bool) -> Result<(), EncodeError> {
+        let mut direct = Vec::new();
+        let mut tables = Vec::new();
+        for (k, v) in sorted_entries(entries) {
+            match kind(v)? {
+                Some(Kind::Table | Kind::ArrayOfTables) => tables.push((k, v)),
+                _ => direct.push((k, v)),
+            }
+        }
+        if inline {
+            self.out.push('{');
+        }
+        let comma_after_direct = !tables.is_empty();
+        for (group, trailing_comma) in [(direct, comma_after_direct), (tables, false)] {
+            let last = group.len().saturating_sub(1);
+            for (i, (k, v)) in group.into_iter().enumerate() {
+                if *v == Data::Null {
+                    continue;
+                }
+                if inline {
+                    self.key_value(&[k], v, true)?;
+                    if trailing_comma || i != last {
+                        self.out.push_str(", ");
+                    }
+                } else {
+                    let mut nested = key.to_vec();
+                    nested.push(k);
+                    self.encode(&nested, v)?;
+                }
+            }
+        }
+        if inline {
+            self.out.push('}');
+        }
+        Ok(())
+    }
+
+    fn key_value(&mut self, key: &[&str], v: &Data, inline: bool) -> Result<(), EncodeError> {
+        let Some(last) = key.last() else {
+            return Err(EncodeError::NoKey);
+        };
+        self.indent_for(key);
+        self.out.push_str(&maybe_quoted(last));
+        self.out.push_str(" = ");
+        self.element(v)?;
+        if !inline {
+            self.newline();
+        }
+        Ok(())
+    }
+
+    fn element(&mut self, v: &Data) -> Result<(), EncodeError> {
+        match v {
+            Data::Null => return Err(EncodeError::NilElement),
+            Data::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Data::Int(i) => self.out.push_str(&i.to_string()),
+            Data::UInt(u) => self.out.push_str(&u.to_string()),
+            Data::Float(f) => self.out.push_str(&float(*f)),
+            Data::Str(s) => self.out.push_str(&quoted(s)),
+            Data::Array(items) => {
+                self.out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push_str(", ");
+                    }
+                    self.element(&item.value)?;
+                }
+                self.out.push(']');
+            }
+            Data::Map(entries) => self.map(&[], entries, true)?,
+        }
+        Ok(())
+    }
+}
+
+/// A float as BurntSushi writes one: Go's shortest digits without an exponent, with a `.0`
+/// when they have no point; `nan`, `+inf`, `-inf`.
+fn float(f: f64) -> String {
+    if f.is_nan() {
+        return "nan".into();
+    }
+    if f.is_infinite() {
+        return if f < 0.0 { "-inf" } else { "+inf" }.into();
+    }
+    // Rust's `Display` of a float is Go's `FormatFloat(f, 'f', -1, 64)`: shortest round-trip
+    // digits, never an exponent, `-0` for negative zero.
+    let text = f.to_string();
+    match text.contains('.') {
+        true => text,
+        false => text + ".0",
+    }
+}
+
+/// A key bare when it is made of `A-Za-z0-9_-` only (and not empty), else a quoted string.
+fn maybe_quoted(key: &str) -> String {
+    let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    match !key.is_empty() && key.chars().all(bare) {
+        true => key.to_string(),
+        false => quoted(key),
+    }
+}
+
+/// A basic string: `"` and `\` escaped, control characters and DEL as `\b \t \n \f \r` or
+/// `\u00XX`, everything else as it is.
+fn quoted(s: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\t' => out.push_str("\\t"),
+            '\n' => out.push_str("\\n"),
+            '\u{c}' => out.push_str("\\f"),
+            '\r' => out.push_str("\\r"),
+            '\0'..='\u{1f}' | '\u{7f}' => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// TOML text as data: tables as maps with keys in byte order (ytt sorts the Go maps its
+/// decoder gives), integers, floats, strings, booleans and arrays as they are. A date or time
+/// is an error: ytt's decoder gives a Go `time.Time`, which ytt cannot make a Starlark value.
+fn decode(text: &str) -> Result<Data, String> {
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let line = e.span().map_or(1, |span| line_of(text, span.start));
+        format!("toml: line {line}: {}", e.message().trim_end())
+    })?;
+    toml_1_1_syntax(text).map_err(|(line, message)| format!("toml: line {line}: {message}"))?;
+    table_data(table)
+}
+
+/// Where a document the `toml` crate read (TOML 1.1) uses what TOML 1.0, and so ytt's
+/// decoder, does not allow: a `\x` or `\e` escape, a line break or a trailing comma in an
+/// inline table; with the line and BurntSushi's words.
+fn toml_1_1_syntax(text: &str) -> Result<(), (usize, String)> {
+    let bytes = text.as_bytes();
+    let mut line = 1;
+    // The open arrays (`[`) and inline tables (`{`) of the value being read.
+    let mut open: Vec<u8> = Vec::new();
+    let mut in_value = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                if open.last() == Some(&b'{') {
+                    return Err((line, "newlines not allowed within inline tables".into()));
+                }
+                in_value &= !open.is_empty();
+                line += 1;
+            }
+            b'#' => {
+                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'=' if open.is_empty() => in_value = true,
+            b @ (b'[' | b'{') if in_value => open.push(b),
+            b']' | b'}' if in_value => {
+                open.pop();
+            }
+            b',' if open.last() == Some(&b'{') => {
+                let rest = &text[i + 1..];
+                if rest.trim_start_matches([' ', '\t']).starts_with('}') {
+                    return Err((line, "trailing comma not allowed in inline tables".into()));
+                }
+            }
+            b'"' | b'\'' => i = end_of_string(text, i, &mut line)?,
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// The index of the last byte of the string starting at `start` (a basic or literal string,
+/// of one line or several), counting its lines; `Err` at a TOML 1.1 escape.
+fn end_of_string(text: &str, start: usize, line: &mut usize) -> Result<usize, (usize, String)> {
+    let bytes = text.as_bytes();
+    let quote = bytes[start];
+    let triple = [quote; 3];
+    let delimiter = if bytes[start..].starts_with(&triple) {
+        3
+    } else {
+        1
+    };
+    let mut i = start + delimiter;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => *line += 1,
+            b'\\' if quote == b'"' => {
+                match bytes.get(i + 1) {
+                    Some(&c @ (b'x' | b'e')) => {
+                        return Err((*line, format!("invalid escape in string '\\{}'", c as char)))
+                    }
+                    Some(b'\n') => *line += 1,
+                    _ => {}
+                }
+                i += 2;
+                continue;
+            }
+            b if b == quote && bytes[i..].starts_with(&triple[..delimiter]) => {
+                // A closing `"""` may follow up to two quotes that belong to the text.
+                let mut end = i + delimiter;
+                while delimiter == 3 && end < bytes.len() && bytes[end] == quote && end < i + 5 {
+                    end += 1;
+                }
+                return Ok(end - 1);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(bytes.len())
+}
+
+/// The 1-based line of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    let before = text.get(..at).unwrap_or(text);
+    before.matches('\n').count() + 1
+}
+
+fn table_data(table: toml::Table) -> Result<Data, String> {
+    // Without `preserve_order`, a `toml::Table` is a BTreeMap: its keys come in byte order.
+    let entries = table
+        .into_iter()
+        .map(|(key, value)| {
+            Ok(MapEntry {
+                key: Data::Str(key.as_str().into()),
+                value: Node::new(value_data(value)?, Pos::unknown()),
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Data::Map(entries))
+}
+
+fn value_data(value: toml::Value) -> Result<Data, String> {
+    use toml::Value as T;
+    Ok(match value {
+        T::String(s) => Data::Str(s.as_str().into()),
+        T::Integer(i) => Data::Int(i),
+        T::Float(f) => Data::Float(f),
+        T::Boolean(b) => Data::Bool(b),
+        T::Datetime(d) => {
+            return Err(format!(
+                "the date or time {d} has no Starlark value (ytt fails with a Go panic here: unknown type time.Time)"
+            ))
+        }
+        T::Array(items) => Data::Array(
+            items
+                .into_iter()
+                .map(|item| Ok(Node::new(value_data(item)?, Pos::unknown())))
+                .collect::<Result<_, String>>()?,
+        ),
+        T::Table(table) => table_data(table)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floats_are_written_without_exponents() {
+        assert_eq!(float(1e21), "1000000000000000000000.0");
+        assert_eq!(float(1.5e-7), "0.00000015");
+        assert_eq!(float(-0.0), "-0.0");
+        assert_eq!(float(f64::NEG_INFINITY), "-inf");
+    }
+
+    #[test]
+    fn keys_are_quoted_unless_bare() {
+        assert_eq!(maybe_quoted("a-b_9"), "a-b_9");
+        assert_eq!(maybe_quoted(""), "\"\"");
+        assert_eq!(maybe_quoted("a.b"), "\"a.b\"");
+    }
+
+    #[test]
+    fn toml_1_1_syntax_is_found_outside_strings_and_comments() {
+        let found = |text: &str| toml_1_1_syntax(text).err().map(|(line, _)| line);
+        assert_eq!(found("a = {b = 1,}"), Some(1));
+        assert_eq!(found("a = 1\nb = {c = 1,\n d = 2}"), Some(2));
+        assert_eq!(found("a = \"\"\"\nx\\e\"\"\""), Some(2));
+        assert_eq!(
+            found("a = '\\x' # {,}\nb = [1,\n2]\nc = \"\"\"q\"\"\"\"\"\n[t]"),
+            None
+        );
+        assert_eq!(found("a = {b = [1,\n 2]}\n\"k,}\" = '''\n{,\n}'''"), None);
+        assert_eq!(quoted("\u{1}\u{7f}\t\"é"), "\"\\u0001\\u007f\\t\\\"é\"");
+    }
+}
