@@ -208,11 +208,12 @@ fn string(
     *line += b[body.clone()].iter().filter(|&&c| c == b'\n').count();
     let after = end + open;
     if raw {
-        // starlark-go keeps a raw string's `\` before its quote (`r"a\"b"` is `a\"b`, as in
-        // Python); the crate drops it: such a literal becomes the plain string it means.
+        // starlark-go keeps a raw string's `\` before a quote (`r"a\"b"` and `r"a\'b"` are
+        // `a\"b` and `a\'b`, as in Python); the crate drops it: such a literal becomes the
+        // plain string it means.
         let mut i = body.start;
         while i < body.end {
-            if b[i] == b'\\' && b.get(i + 1) == Some(&q) {
+            if b[i] == b'\\' && matches!(b.get(i + 1), Some(b'"' | b'\'')) {
                 let quotes = std::str::from_utf8(&b[start..start + open]).unwrap_or("\"");
                 let mut text = String::new();
                 for c in String::from_utf8_lossy(&b[body.clone()]).chars() {
@@ -321,6 +322,7 @@ mod tests {
         assert_eq!(fixed(r#"x = r"a\"b""#), r#"x = "a\\\"b""#);
         assert_eq!(fixed(r#"x = r"""a\"""b""""#), r#"x = """a\\\"\"\"b""""#);
         assert_eq!(fixed(r#"x = r"a\nb""#), r#"x = r"a\nb""#);
+        assert_eq!(fixed(r#"x = r'a\"b'"#), r#"x = 'a\\"b'"#);
     }
 
     #[test]
