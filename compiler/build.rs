@@ -5,6 +5,9 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+#[path = "src/standalone/static_libc.rs"]
+mod static_libc;
+
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
     let entries =
         std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()));
@@ -87,8 +90,75 @@ fn main() {
     // executable (as Go links ytt): the dynamic loader then has ~60,000 fewer relocations to
     // apply at each start, about a third of a small `schemac check` run's instructions.
     if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
+        link_libc_statically(&out_dir);
         println!("cargo:rustc-link-arg-bin=schemac=-no-pie");
     }
+}
+
+/// glibc's archives, for a static link of `schemac`: the C library's (before glibc 2.34,
+/// libutil, librt, libpthread and libdl were apart from libc), and libgcc's unwinder for
+/// Rust's panics.
+const STATIC_ARCHIVES: &[(&str, bool)] = &[
+    ("libc.a", true),
+    ("libm.a", true),
+    ("libutil.a", false),
+    ("librt.a", false),
+    ("libpthread.a", false),
+    ("libdl.a", false),
+    ("libgcc_eh.a", true),
+    ("libgcc.a", true),
+];
+
+/// The libraries the standard library asks the linker for (`-lgcc_s -lutil -lrt -lpthread
+/// -lm -ldl -lc`, behind `-Bdynamic`).
+const STD_LIBRARIES: &[&str] = &["gcc_s", "util", "rt", "pthread", "m", "dl", "c"];
+
+/// Links `schemac` with glibc statically, as the validators it builds are (README, "Linking"):
+/// no dynamic loader mapping and relocating libc, libm and libgcc_s at each start (0.29M of a
+/// typical `schemac check` run's 1.40M instructions, BENCHMARKS.md "Twenty-sixth session").
+/// rustc links the C library statically only under `-C target-feature=+crt-static`, which
+/// cargo gives to every crate or none (proc-macros cannot be static), so this does it with link
+/// arguments for the `schemac` binary alone: `-static` (the C start files for a static
+/// program, no interpreter) and a search folder, first in the linker's search order, where each
+/// library the standard library asks for is an archive (`libc.a`, ...) holding a linker
+/// script that names glibc's and libgcc's archives: the linker takes an archive where it finds
+/// no shared library in the same folder, so `-lc` finds the static C library even behind
+/// `-Bdynamic`. The same archives `+crt-static` would link. Only for a native glibc build
+/// whose C compiler finds the archives, and not under `SCHEMAC_LINK=dynamic`; otherwise
+/// `schemac` links dynamically as before.
+fn link_libc_statically(out_dir: &Path) {
+    println!("cargo:rerun-if-env-changed=SCHEMAC_LINK");
+    println!("cargo:rerun-if-env-changed=CC");
+    let env = |name| std::env::var(name).unwrap_or_default();
+    let native_glibc = env("CARGO_CFG_TARGET_ENV") == "gnu" && env("TARGET") == env("HOST");
+    let crt_static = env("CARGO_CFG_TARGET_FEATURE")
+        .split(',')
+        .any(|f| f == "crt-static");
+    if !native_glibc || crt_static || env("SCHEMAC_LINK") == "dynamic" {
+        return;
+    }
+    let mut archives = Vec::new();
+    for (name, required) in STATIC_ARCHIVES {
+        match static_libc::archive(name) {
+            Some(path) => archives.push(path),
+            None if *required => return,
+            None => {}
+        }
+    }
+    let group = archives
+        .iter()
+        .map(|a| format!("{:?}", a.to_string_lossy()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let dir = out_dir.join("static-libs");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot make {}: {e}", dir.display()));
+    for lib in STD_LIBRARIES {
+        let path = dir.join(format!("lib{lib}.a"));
+        std::fs::write(&path, format!("GROUP ( {group} )\n"))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+    }
+    println!("cargo:rustc-link-arg-bin=schemac=-static");
+    println!("cargo:rustc-link-arg-bin=schemac=-L{}", dir.display());
 }
 
 /// `$OUT_DIR/build_id`: a digest of the sources the schema's lowering is made of (the

@@ -12,6 +12,7 @@ mod cargo;
 pub mod files;
 pub mod lowered_cache;
 mod runtime;
+mod static_libc;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

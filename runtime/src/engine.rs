@@ -29,7 +29,9 @@ pub use stored::{SchemaStore, StoredSchema};
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
     /// Evaluates a template file (Starlark, or annotations only in validators built without it).
-    /// The file is consumed: its nodes may move into the trees.
+    /// The file is consumed: its nodes may move into the trees. A file whose annotations are
+    /// all literal is templated as [`crate::template::evaluate_literal`] does it (what the
+    /// engine does itself for a schema file it may keep, having read its annotations).
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
     /// The table a run's kept functions start from: a built validator's holds its schema's
     /// (or reserves their indices), so the functions of the run's files come after them.

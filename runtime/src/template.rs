@@ -155,6 +155,16 @@ pub fn evaluate(
     evaluate_with_rules(raw, files, |_| None)
 }
 
+/// How every back end evaluates a template whose `annotations` are literal (read already by
+/// [`literal::annotations`]): its nodes move into the trees.
+pub fn evaluate_literal(
+    raw: crate::yaml::parse::RawFile,
+    annotations: literal::Annotations,
+    files: &Sources,
+) -> Result<Vec<tree::Tree>, TemplateError> {
+    literal::build(raw, annotations, files.next_template_id())
+}
+
 /// [`evaluate`], where the files whose only other code is the rule code that `rules` finds
 /// in them ([`literal::RuleCode`]) are read without an interpreter too (`schemac check`).
 pub fn evaluate_with_rules(
@@ -168,7 +178,7 @@ pub fn evaluate_with_rules(
             .ok_or(e)
     });
     match annotations {
-        Ok(annotations) => literal::build(raw, annotations, files.next_template_id()),
+        Ok(annotations) => evaluate_literal(raw, annotations, files),
         #[cfg(feature = "starlark")]
         Err(_) => crate::starlark::eval_template(&raw, files),
         #[cfg(not(feature = "starlark"))]

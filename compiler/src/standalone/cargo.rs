@@ -139,15 +139,9 @@ pub fn link_runtime(project: &Path, link: &str, runtime: &Runtime) -> Result<(),
     Ok(())
 }
 
-/// Whether the C compiler finds glibc's static archive (`cc -print-file-name=libc.a` names a
-/// file rather than echoing the bare name), which linking with `+crt-static` needs.
+/// Whether the C compiler finds glibc's static archive, which linking with `+crt-static` needs.
 pub fn static_libc_found() -> bool {
-    let mut cc = Command::new(std::env::var_os("CC").unwrap_or_else(|| "cc".into()));
-    cc.arg("-print-file-name=libc.a");
-    run(cc, "cc -print-file-name=libc.a").is_ok_and(|path| {
-        let path = Path::new(path.trim());
-        path.is_absolute() && path.is_file()
-    })
+    super::static_libc::archive("libc.a").is_some()
 }
 
 /// What a cargo build needs to know.

@@ -395,10 +395,15 @@ pub(super) fn load_documents(
             })
             .map(|d| d.line)
             .collect();
-        if has_schema && storable {
-            storable = stored::literal_file(&raw);
-        }
-        let evaluated = backend.eval_template(raw, &star);
+        // A schema file that may be kept is read once: its literal annotations template it.
+        let literal = (has_schema && storable)
+            .then(|| stored::literal_file(&raw))
+            .flatten();
+        storable &= !has_schema || literal.is_some();
+        let evaluated = match literal {
+            Some(annotations) => crate::template::evaluate_literal(raw, annotations, &star),
+            None => backend.eval_template(raw, &star),
+        };
         if let Some(key_error) = non_scalar_key {
             let before_key = |e: &crate::template::TemplateError| {
                 e.file == input.name && e.line.is_some_and(|line| line < key_error.line)

@@ -68,13 +68,15 @@ pub(super) fn key_files<'a>(files: &[&'a Input]) -> Vec<(&'a str, &'a str)> {
     files.iter().map(|i| (i.name.as_str(), &*i.text)).collect()
 }
 
-/// Whether a parsed schema file's templating depends on nothing but its text: every comment
-/// an annotation with literal arguments (no code line, no `load()`), none a library's.
-pub(super) fn literal_file(raw: &RawFile) -> bool {
+/// The annotations of a parsed schema file whose templating depends on nothing but its text
+/// (every comment an annotation with literal arguments: no code line, no `load()`, none a
+/// library's), read as [`literal::annotations`] reads them (the engine templates the file
+/// with them: [`crate::template::evaluate_literal`]); `None` for any other file.
+pub(super) fn literal_file(raw: &RawFile) -> Option<literal::Annotations> {
     let code = |c: &Comment| !c.is_annotation() || c.text.starts_with("library/");
-    raw.trailing_comments.iter().all(|c| !code(c))
+    let literal = raw.trailing_comments.iter().all(|c| !code(c))
         && raw
             .find_commented(|node| node.comments.iter().any(code).then_some(()))
-            .is_none()
-        && literal::annotations(raw).is_ok()
+            .is_none();
+    literal.then(|| literal::annotations(raw).ok()).flatten()
 }
