@@ -513,7 +513,7 @@ fn resolve_errors(
     name: &str,
     program: &Program,
     ast: &AstModule,
-    patched: bool,
+    markers: Option<&resolver_patch::Markers>,
 ) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
@@ -525,7 +525,7 @@ fn resolve_errors(
     });
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
-    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), patched).into_iter();
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), markers).into_iter();
     let first = found.next()?;
     Some(TemplateError {
         also: found.map(|u| (line_of(u.span), u.message)).collect(),
@@ -723,8 +723,8 @@ fn run_unguarded(
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
         source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
     }
-    let (mut ast, first_refusal) = match resolver_patch::parse(name, source.clone()) {
-        resolver_patch::Parsed::Module { ast, first_refusal } => (*ast, first_refusal),
+    let (mut ast, patched) = match resolver_patch::parse(name, source.clone()) {
+        resolver_patch::Parsed::Module { ast, patched } => (*ast, patched),
         resolver_patch::Parsed::Syntax { error, source } => {
             // Patches keep the program's lines: its line map holds for the patched text.
             let patched = Program {
@@ -748,10 +748,11 @@ fn run_unguarded(
         std::mem::forget(ast);
         return Err(TemplateError::compile(name, line, message));
     }
-    if let Some(e) = resolve_errors(name, program, &ast, first_refusal.is_some()) {
+    let markers = patched.as_ref().map(|p| &p.markers);
+    if let Some(e) = resolve_errors(name, program, &ast, markers) {
         return Err(e);
     }
-    if let Some(e) = first_refusal {
+    if let Some(e) = patched.map(|p| p.first_refusal) {
         // Every patch stands for an error the walk reports; were one missed, the crate's
         // first error is the file's rather than run a patched program.
         return Err(syntax_error(name, program, e, sources));
