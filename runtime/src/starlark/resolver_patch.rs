@@ -255,7 +255,9 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
         };
         let error = match AstModule::parse(name, text, &super::dialect()) {
             Ok(_) if alone.is_some() => {
-                statements.as_mut().map(|(_, k)| *k += 1);
+                if let Some((_, k)) = statements.as_mut() {
+                    *k += 1;
+                }
                 continue;
             }
             Ok(ast) => {
@@ -285,7 +287,9 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             refused = first_refusal.map(|first| (first, markers));
             if alone.is_some() {
                 // The whole program's parse places what the statement's met.
-                statements.as_mut().map(|(starts, k)| *k = starts.len());
+                if let Some((starts, k)) = statements.as_mut() {
+                    *k = starts.len();
+                }
                 continue;
             }
             return Parsed::Syntax { error, source };
