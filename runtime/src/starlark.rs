@@ -515,7 +515,7 @@ fn resolve_errors(
     name: &str,
     program: &Program,
     ast: &AstModule,
-    patched: bool,
+    markers: Option<&resolver_patch::Markers>,
 ) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
@@ -527,7 +527,7 @@ fn resolve_errors(
     });
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
-    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), patched).into_iter();
+    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), markers).into_iter();
     let first = found.next()?;
     Some(TemplateError {
         also: found.map(|u| (line_of(u.span), u.message)).collect(),
@@ -734,12 +734,12 @@ fn run_unguarded(
             TemplateError::compile(name, line, r.message.to_string()),
         )
     });
-    let (mut ast, first_refusal, source) = match resolver_patch::parse(name, source.clone()) {
+    let (mut ast, patched, source) = match resolver_patch::parse(name, source.clone()) {
         resolver_patch::Parsed::Module {
             ast,
-            first_refusal,
+            patched,
             source,
-        } => (*ast, first_refusal, source),
+        } => (*ast, patched, source),
         resolver_patch::Parsed::Syntax { error, source } => {
             let at = error.span().map(|s| s.resolve_span().begin);
             if let Some((place, comma)) = comma {
@@ -772,10 +772,11 @@ fn run_unguarded(
         std::mem::forget(ast);
         return Err(TemplateError::compile(name, line, message));
     }
-    if let Some(e) = resolve_errors(name, program, &ast, first_refusal.is_some()) {
+    let markers = patched.as_ref().map(|p| &p.markers);
+    if let Some(e) = resolve_errors(name, program, &ast, markers) {
         return Err(e);
     }
-    if let Some(e) = first_refusal {
+    if let Some(e) = patched.map(|p| p.first_refusal) {
         // Every patch stands for an error the walk reports; were one missed, the crate's
         // first error is the file's rather than run a patched program.
         return Err(syntax_error(name, program, e, sources));

@@ -184,7 +184,7 @@ fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
 impl SchemaStore for LoweredCache {
     fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema> {
         let key = key(files);
-        read_entry(&std::fs::read(self.path(&key)).ok()?, &key)
+        read_entry(&read_kept(&self.path(&key), self.budget)?, &key)
     }
 
     fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32) {
@@ -198,6 +198,25 @@ impl SchemaStore for LoweredCache {
         self.make_room(bytes.len() as u64);
         let _ = write_whole(&self.path(&key), &bytes);
     }
+}
+
+/// The bytes of the file at `path` if it is one [`LoweredCache::save`] may have written: a
+/// regular file of at most `budget` bytes. Anything else put in its place is no entry: a FIFO
+/// would block the run, a link to `/dev/zero` read until memory ran out, and a large file
+/// take its size in memory.
+fn read_kept(path: &Path, budget: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > budget {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()?);
+    std::fs::File::open(path)
+        .ok()?
+        .take(budget.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= budget).then_some(bytes)
 }
 
 /// Writes `bytes` to a file beside `path` and renames it into place.

@@ -22,7 +22,7 @@
 
 use std::collections::BTreeSet;
 
-use super::resolver_patch::{self, ArgumentKind, Marker};
+use super::resolver_patch::{ArgumentKind, Marker, Markers};
 use crate::template::compile::source_name;
 
 use starlark::codemap::Span;
@@ -39,20 +39,20 @@ pub(super) struct ResolveError {
 }
 
 /// Every undefined name of `ast` in starlark-go's order; `predeclared` says which names the
-/// interpreter provides. Names of schemac's own code (`__...`) are never suggested.
-/// With `patched`, the program holds [`resolver_patch`] markers, each reported where
+/// interpreter provides. Names of schemac's own code (`Walk::is_schemacs_own`) are never suggested.
+/// With `markers`, the program holds [`super::resolver_patch`] markers, each reported where
 /// starlark-go's resolver meets what it stands for.
 pub(super) fn resolve_errors(
     ast: &AstModule,
     predeclared: &dyn Fn(&str) -> bool,
-    patched: bool,
+    markers: Option<&Markers>,
 ) -> Vec<ResolveError> {
     let mut walk = Walk {
         ast,
         blocks: vec![Block::default()],
         current: 0,
         predeclared,
-        patched,
+        markers,
         top_level: Vec::new(),
     };
     walk.stmt(ast.statement());
@@ -92,8 +92,8 @@ struct Walk<'p> {
     blocks: Vec<Block>,
     current: usize,
     predeclared: &'p dyn Fn(&str) -> bool,
-    /// Whether [`resolver_patch`] markers stand in the program.
-    patched: bool,
+    /// The [`super::resolver_patch`] markers that stand in the program, if any do.
+    markers: Option<&'p Markers>,
     /// The errors starlark-go's resolver reports as it meets them: undefined names of the top
     /// level, the names `load` refuses, calls with more arguments than starlark-go takes,
     /// statements out of place, assignments' targets, parameters.
@@ -107,7 +107,7 @@ impl Walk<'_> {
 
     /// The marker `name` is, in a patched program.
     fn marker<'n>(&self, name: &'n str) -> Option<Marker<'n>> {
-        self.patched.then(|| resolver_patch::marker(name)).flatten()
+        self.markers?.marker(name)
     }
 
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
@@ -156,6 +156,13 @@ impl Walk<'_> {
     }
 
     /// The names bound on the way from `block` to the module, sorted.
+    /// Whether `name` is one schemac's program binds for its own use (`__ytt_keep_0`, a
+    /// parameter a marker renamed): never suggested. A user's own `__name` is, as in
+    /// starlark-go.
+    fn is_schemacs_own(&self, name: &str) -> bool {
+        name.starts_with("__ytt_") || self.markers.is_some_and(|m| m.holds(name))
+    }
+
     fn candidates(&self, mut block: usize) -> Vec<&str> {
         let mut names = BTreeSet::new();
         loop {
@@ -163,7 +170,7 @@ impl Walk<'_> {
                 self.blocks[block]
                     .bindings
                     .iter()
-                    .filter(|n| !n.starts_with("__"))
+                    .filter(|n| !self.is_schemacs_own(n))
                     .map(String::as_str),
             );
             match self.blocks[block].parent {
@@ -315,10 +322,10 @@ impl Walk<'_> {
         for a in args {
             let kind = match &a.node {
                 ArgumentP::Positional(_) => ArgumentKind::Positional,
-                ArgumentP::Named(name, _) if self.patched => {
-                    resolver_patch::argument_kind(&name.node)
-                }
-                ArgumentP::Named(name, _) => ArgumentKind::Named(&name.node),
+                ArgumentP::Named(name, _) => match self.markers {
+                    Some(markers) => markers.argument_kind(&name.node),
+                    None => ArgumentKind::Named(&name.node),
+                },
                 ArgumentP::Args(_) => ArgumentKind::Args,
                 ArgumentP::KwArgs(_) => ArgumentKind::Kwargs,
             };
@@ -382,7 +389,10 @@ impl Walk<'_> {
 
     /// A parameter as written, where a patch made it another ([`resolver_patch`]).
     fn param<'a>(&self, p: &'a AstParameter) -> Option<Param<'a>> {
-        let name = |id: &'a AstAssignIdent| resolver_patch::parameter_name(&id.node.ident);
+        let name = |id: &'a AstAssignIdent| match self.markers {
+            Some(markers) => markers.parameter_name(&id.node.ident),
+            None => id.node.ident.as_str(),
+        };
         Some(match &p.node {
             ParameterP::Normal(id, _, None) => Param::Required(name(id)),
             ParameterP::Normal(id, _, Some(default)) => {

@@ -11,15 +11,16 @@
 //! where they were.
 //!
 //! A syntax error met after patches is the file's error, as in starlark-go, whose parser runs
-//! first. Parsing again is bounded by [`DEFAULT_MAX_REPARSE_BYTES`].
+//! first. After the first patch, top-level statements are parsed again one by one ([`parse`]);
+//! parsing again is bounded by [`DEFAULT_MAX_REPARSE_BYTES`].
 
 use starlark::syntax::AstModule;
 
 use super::parse_error::{is_name_char, leading_name};
 
 /// How many bytes of program text may be parsed again to list a file's resolver errors (each
-/// one patched costs a parse of the file, about 7 MB a second): 10,000 top-level `return`s in a
-/// 1 MB file took 20 s to reach 64 MiB (ytt lists them in 1.5 s); 8 MiB take about a second.
+/// one patched costs a parse of its top-level statement, 4 to 7 MB a second): 5,000 `return`s
+/// in one top-level `if` of a 1 MB file would parse 5 GB; 8 MiB take one to two seconds.
 /// Raised with `SCHEMAC_MAX_REPARSE_BYTES`.
 pub const DEFAULT_MAX_REPARSE_BYTES: usize = 8 << 20;
 
@@ -80,8 +81,17 @@ pub(super) fn found_by_resolver(msg: &str) -> bool {
 /// starlark-go's words for a `load` in a function.
 pub(super) const LOAD_IN_FUNCTION: &str = "load statement within a function";
 
-/// The prefix of every marker name.
+/// The prefix of every marker name, where the program's text holds no name that starts with
+/// it (see [`Markers`]).
 const MARKER: &str = "__schemac_resolver_";
+
+/// The marker names of one program: [`MARKER`], or, where the program's own text holds it (a
+/// user's name `__schemac_resolver_return`, which must stay a name), [`MARKER`] with `x`s
+/// before its last `_`, one more than any run of them the text holds after
+/// `__schemac_resolver`.
+pub(super) struct Markers {
+    prefix: String,
+}
 
 /// What a marker stands for.
 #[derive(Debug, PartialEq, Eq)]
@@ -110,64 +120,100 @@ pub(super) enum ArgumentKind<'a> {
     Kwargs,
 }
 
-/// What the keyword argument `name` of a patched call was (see [`patch`]).
-pub(super) fn argument_kind(name: &str) -> ArgumentKind<'_> {
-    let Some(rest) = name.strip_prefix(MARKER) else {
-        return ArgumentKind::Named(name);
-    };
-    let numbered = |prefix: &str| {
-        rest.strip_prefix(prefix)
-            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-    };
-    match () {
-        _ if numbered("pos") => ArgumentKind::Positional,
-        _ if numbered("args") => ArgumentKind::Args,
-        _ if numbered("kwargs") => ArgumentKind::Kwargs,
-        _ => ArgumentKind::Named(parameter_name(name)),
-    }
-}
-
-/// The marker of the name `name`, if it is one.
-pub(super) fn marker(name: &str) -> Option<Marker<'_>> {
-    let rest = name.strip_prefix(MARKER)?;
-    Some(match rest {
-        "return" => Marker::Statement("return statement not within a function"),
-        "load" => Marker::Statement(LOAD_IN_FUNCTION),
-        "break" => Marker::Statement("break not in a loop"),
-        "continue" => Marker::Statement("continue not in a loop"),
-        "required" => Marker::Required,
-        "args" => Marker::Args,
-        "kwargs" => Marker::Kwargs,
-        "star" => Marker::Star,
-        _ => Marker::Target(rest.strip_prefix("target_")?),
-    })
-}
-
-/// The parameter name a patch renamed (`a` given twice: the second became
-/// `__schemac_resolver_dupN_a`), as written.
-pub(super) fn parameter_name(name: &str) -> &str {
-    let Some(rest) = name.strip_prefix(MARKER) else {
-        return name;
-    };
-    if let Some(rest) = rest.strip_prefix("dup") {
-        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-        if let Some(original) = rest.strip_prefix('_') {
-            return original;
+impl Markers {
+    /// Marker names no name of `source` starts with: one pass over its text.
+    fn for_source(source: &str) -> Markers {
+        let stem = &MARKER[..MARKER.len() - 1];
+        let xs = source
+            .match_indices(stem)
+            .map(|(at, _)| {
+                let after = &source.as_bytes()[at + stem.len()..];
+                after.iter().take_while(|&&b| b == b'x').count() + 1
+            })
+            .max()
+            .unwrap_or(0);
+        Markers {
+            prefix: format!("{stem}{}_", "x".repeat(xs)),
         }
     }
-    // A bare `*` stood in for by a name.
-    if rest.starts_with("star") {
-        return "";
+
+    /// Whether `name` is a marker's name.
+    pub(super) fn holds(&self, name: &str) -> bool {
+        self.rest(name).is_some()
     }
-    name
+
+    /// The text after the prefix of the marker name `name`, if it is one.
+    fn rest<'n>(&self, name: &'n str) -> Option<&'n str> {
+        name.strip_prefix(self.prefix.as_str())
+    }
+
+    /// What the keyword argument `name` of a patched call was (see [`patch`]).
+    pub(super) fn argument_kind<'n>(&self, name: &'n str) -> ArgumentKind<'n> {
+        let Some(rest) = self.rest(name) else {
+            return ArgumentKind::Named(name);
+        };
+        let numbered = |prefix: &str| {
+            rest.strip_prefix(prefix)
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        };
+        match () {
+            _ if numbered("pos") => ArgumentKind::Positional,
+            _ if numbered("args") => ArgumentKind::Args,
+            _ if numbered("kwargs") => ArgumentKind::Kwargs,
+            _ => ArgumentKind::Named(self.parameter_name(name)),
+        }
+    }
+
+    /// The marker of the name `name`, if it is one.
+    pub(super) fn marker<'n>(&self, name: &'n str) -> Option<Marker<'n>> {
+        let rest = self.rest(name)?;
+        Some(match rest {
+            "return" => Marker::Statement("return statement not within a function"),
+            "load" => Marker::Statement(LOAD_IN_FUNCTION),
+            "break" => Marker::Statement("break not in a loop"),
+            "continue" => Marker::Statement("continue not in a loop"),
+            "required" => Marker::Required,
+            "args" => Marker::Args,
+            "kwargs" => Marker::Kwargs,
+            "star" => Marker::Star,
+            _ => Marker::Target(rest.strip_prefix("target_")?),
+        })
+    }
+
+    /// The parameter name a patch renamed (`a` given twice: the second became
+    /// `__schemac_resolver_dupN_a`), as written.
+    pub(super) fn parameter_name<'n>(&self, name: &'n str) -> &'n str {
+        let Some(rest) = self.rest(name) else {
+            return name;
+        };
+        if let Some(rest) = rest.strip_prefix("dup") {
+            let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+            if let Some(original) = rest.strip_prefix('_') {
+                return original;
+            }
+        }
+        // A bare `*` stood in for by a name.
+        if rest.starts_with("star") {
+            return "";
+        }
+        name
+    }
+}
+
+/// Markers standing in a parsed program.
+pub(super) struct Patched {
+    /// The crate's first error of the text as written.
+    pub first_refusal: starlark::Error,
+    /// The markers' names.
+    pub markers: Markers,
 }
 
 /// The outcome of [`parse`].
 pub(super) enum Parsed {
-    /// The program; where markers stand in it, the crate's first error of the text as written.
+    /// The program, and the markers that stand in it if any.
     Module {
         ast: Box<AstModule>,
-        first_refusal: Option<starlark::Error>,
+        patched: Option<Patched>,
         /// The text parsed: the program's, with the patches made.
         source: String,
     },
@@ -184,47 +230,115 @@ pub(super) enum Parsed {
 }
 
 /// Parses `source`, patching out what starlark-go's resolver reports instead of its parser.
+///
+/// After the first patch, each top-level statement from the patched one on is parsed alone
+/// (the statements of a module parse alike in it and alone), patched until it parses, and the
+/// whole program once more at the end: a file with an error in each of N statements costs
+/// about two parses of it, not N. Anything else a statement's parse meets (a syntax error) is
+/// left to the parse of the whole program, which finds it where it is.
 pub(super) fn parse(name: &str, source: String) -> Parsed {
     let mut source = source;
-    let mut first_refusal = None;
+    // The crate's first error and the markers' names, chosen from the text as written.
+    let mut refused: Option<(starlark::Error, Markers)> = None;
     let mut reparsed = 0usize;
     let mut dup = 0usize;
+    // Where the top-level statements start (known after the first patch), and the next one
+    // parsed alone, while any is.
+    let mut statements: Option<(Vec<usize>, usize)> = None;
     loop {
-        let error = match AstModule::parse(name, source.clone(), &super::dialect()) {
+        // The text parsed: the next statement alone, or the whole program.
+        let alone = statements.as_ref().and_then(|(starts, k)| {
+            let end = starts.get(k + 1).copied().unwrap_or(source.len());
+            Some(*starts.get(*k)?..end)
+        });
+        let text = match &alone {
+            Some(range) => source[range.clone()].to_string(),
+            None => source.clone(),
+        };
+        let error = match AstModule::parse(name, text, &super::dialect()) {
+            Ok(_) if alone.is_some() => {
+                if let Some((_, k)) = statements.as_mut() {
+                    *k += 1;
+                }
+                continue;
+            }
             Ok(ast) => {
                 return Parsed::Module {
                     ast: Box::new(ast),
-                    first_refusal,
+                    patched: refused.map(|(first_refusal, markers)| Patched {
+                        first_refusal,
+                        markers,
+                    }),
                     source,
                 }
             }
             Err(e) => e,
         };
+        let offset = alone.as_ref().map_or(0, |r| r.start);
         let raw = error.without_diagnostic().to_string();
-        let span = found_by_resolver(&raw)
-            .then(|| error.span())
-            .flatten()
-            .map(|s| (s.span.begin().get() as usize, s.span.end().get() as usize));
-        let reorder = span.and_then(|(begin, end)| named_after_args(&raw, &source, begin, end));
-        let edit = reorder
-            .clone()
-            .or_else(|| span.and_then(|(begin, end)| patch(&raw, &source, begin, end, &mut dup)));
-        let Some((range, text)) = edit else {
+        let span = found_by_resolver(&raw).then(|| error.span()).flatten();
+        let (first_refusal, markers) = match refused.take() {
+            Some((first, markers)) => (Some(first), markers),
+            None => (None, Markers::for_source(&source)),
+        };
+        let span = span.map(|span| {
+            let begin = offset + span.span.begin().get() as usize;
+            (begin, offset + span.span.end().get() as usize)
+        });
+        // A legal call the crate refuses, made one it takes (not a refusal), or a patch.
+        let reorder =
+            span.and_then(|(begin, end)| named_after_args(&raw, &source, begin, end, &markers));
+        let edit = reorder.clone().or_else(|| {
+            span.and_then(|(begin, end)| markers.patch(&raw, &source, begin, end, &mut dup))
+        });
+        let Some((range, patch)) = edit else {
+            refused = first_refusal.map(|first| (first, markers));
+            if alone.is_some() {
+                // The whole program's parse places what the statement's met.
+                if let Some((starts, k)) = statements.as_mut() {
+                    *k = starts.len();
+                }
+                continue;
+            }
             return Parsed::Syntax { error, source };
         };
-        reparsed += source.len();
+        reparsed += alone.as_ref().map_or(source.len(), |r| r.len());
         if reparsed > max_reparse_bytes() {
             let message = format!(
                 "parsing the program again to list the errors starlark-go's resolver finds passed \
                  the budget of {} bytes (raise the budget with SCHEMAC_MAX_REPARSE_BYTES)",
                 max_reparse_bytes()
             );
+            // The error's line is the whole program's.
+            let error = match alone {
+                Some(_) => AstModule::parse(name, source.clone(), &super::dialect()).err(),
+                None => None,
+            }
+            .unwrap_or(error);
             return Parsed::Budget { error, message };
         }
-        source.replace_range(range, &text);
-        if reorder.is_none() {
-            first_refusal.get_or_insert(error);
+        let grown = patch.len() as isize - range.len() as isize;
+        let at = range.start;
+        source.replace_range(range, &patch);
+        match &mut statements {
+            Some((starts, k)) => {
+                for start in starts.iter_mut().skip(*k + 1) {
+                    *start = start.saturating_add_signed(grown);
+                }
+            }
+            None => {
+                // From the statement before the patched one: the parser may meet a
+                // statement's error only at the next one's first token.
+                statements = top_level_starts(name, &source).map(|starts| {
+                    let k = starts.partition_point(|&s| s <= at).saturating_sub(2);
+                    (starts, k)
+                })
+            }
         }
+        refused = match reorder {
+            Some(_) => first_refusal.map(|first| (first, markers)),
+            None => Some((first_refusal.unwrap_or(error), markers)),
+        };
     }
 }
 
@@ -237,12 +351,13 @@ fn named_after_args(
     source: &str,
     begin: usize,
     end: usize,
+    markers: &Markers,
 ) -> Option<(std::ops::Range<usize>, String)> {
     if !raw.ends_with(NAMED_AFTER_STAR) {
         return None;
     }
     // A marker (an argument out of place) after `*args` makes `*args` a marker too.
-    if source.get(begin..end)?.starts_with(MARKER) {
+    if markers.rest(source.get(begin..end)?).is_some() {
         return None;
     }
     let (start, stars) = star_argument_before(source, begin)?;
@@ -259,126 +374,160 @@ fn named_after_args(
     ))
 }
 
-/// The edit that patches out the construct the crate's parser refused with `raw` at
-/// `source[begin..end]`, or `None` where its shape is not one this knows.
-fn patch(
-    raw: &str,
-    source: &str,
-    begin: usize,
-    end: usize,
-    dup: &mut usize,
-) -> Option<(std::ops::Range<usize>, String)> {
-    let text = source.get(begin..end)?;
-    let name_end = |at: usize| at + leading_name(&source[at..]).len();
-    let statement = |keyword: &str, marker: &str| {
-        text.starts_with(keyword).then(|| {
-            let rest = text[keyword.len()..].trim();
-            let separator = if rest.is_empty() { "" } else { ";" };
-            (
-                begin..begin + keyword.len(),
-                format!("{MARKER}{marker}{separator}"),
-            )
-        })
-    };
-    if raw.ends_with(RETURN) {
-        return statement("return", "return");
-    }
-    if raw.ends_with(BREAK) {
-        return statement("break", "break");
-    }
-    if raw.ends_with(CONTINUE) {
-        return statement("continue", "continue");
-    }
-    if raw.ends_with(LOAD_NOT_AT_TOP) {
-        return load_in_function(source, begin, text);
-    }
-    if raw.ends_with(ASSIGN_TARGET) {
-        let kind = super::parse_error::expression_kind(text)?;
-        return Some((begin..end, target_marker(text, &format!("target_{kind}"))));
-    }
-    if raw.ends_with(AUGMENTED_TARGET) {
-        let kind = if text.starts_with('[') {
-            "list"
-        } else {
-            "tuple"
-        };
-        return Some((
-            begin..end,
-            target_marker(text, &format!("target_augmented_{kind}")),
-        ));
-    }
-    if raw.ends_with(DUPLICATE) {
-        // The name of `a`, `a=1`, `*a` or `**a`.
-        let stars = text.len() - text.trim_start_matches('*').len();
-        let at = begin + stars;
-        let at = at + (source[at..].len() - source[at..].trim_start().len());
-        let name = leading_name(&source[at..]);
-        if name.is_empty() {
-            return None;
-        }
-        *dup += 1;
-        return Some((at..at + name.len(), format!("{MARKER}dup{dup}_{name}")));
-    }
-    if raw.ends_with(REQUIRED_AFTER_OPTIONAL) {
-        let at = name_end(begin);
-        return Some((at..at, format!("={MARKER}required")));
-    }
-    if raw.ends_with(STAR_LAST) {
-        *dup += 1;
-        return star_marker(text, begin, *dup);
-    }
-    if raw.ends_with(STAR_NOT_NAMED) {
-        // At the `**kwargs` after the bare `*`.
-        let before = param_before(source, begin)?;
-        if before.ends_with("**") {
-            return None;
-        }
-        *dup += 1;
-        let at = before.len().checked_sub(1)?;
-        return star_marker(&before[at..], at, *dup);
-    }
-    if raw.ends_with(AFTER_KWARGS) || raw.ends_with(KWARGS_AFTER_KWARGS) {
-        return kwargs_before(source, begin);
-    }
-    // A call's arguments: each one out of place becomes a keyword argument of a marker name
-    // (`1` → `__schemac_resolver_pos1=1`, `*a` → `__schemac_resolver_args2=a`), the `*args`
-    // or `**kwargs` before a keyword argument too.
-    if raw.ends_with(POSITIONAL_AFTER) {
-        *dup += 1;
-        return Some((begin..begin, format!("{MARKER}pos{dup}=")));
-    }
-    if raw.ends_with(NAMED_AFTER_STAR) {
-        let (start, stars) = star_argument_before(source, begin)?;
-        *dup += 1;
-        let kind = if stars == 2 { "kwargs" } else { "args" };
-        return Some((start..start + stars, format!("{MARKER}{kind}{dup}=")));
-    }
-    if raw.ends_with(ARGS_AFTER_STAR) || raw.ends_with(KWARGS_TWICE) {
-        let stars = text.len() - text.trim_start_matches('*').len();
-        let start = begin;
-        *dup += 1;
-        let kind = if stars == 2 { "kwargs" } else { "args" };
-        return Some((start..start + stars, format!("{MARKER}{kind}{dup}=")));
-    }
-    if raw.ends_with(REPEATED_NAMED) {
-        *dup += 1;
-        return Some((begin..end, format!("{MARKER}dup{dup}_{text}")));
-    }
-    if raw.ends_with(STAR_AFTER_STAR) {
-        // After `**kwargs`, the kwargs are what is out of place; else this second star.
-        if let Some(edit) = kwargs_before(source, begin) {
-            return Some(edit);
-        }
-        if let Some(args) = text.strip_prefix('*') {
-            let name = leading_name(args.trim_start());
-            if !name.is_empty() {
-                return Some((begin..end, format!("{name}={MARKER}args")));
+/// Where each top-level statement of `source` starts, as the crate's lexer reads it (the first
+/// at 0; comments belong to the statement before them); `None` where the lexer fails.
+fn top_level_starts(name: &str, source: &str) -> Option<Vec<usize>> {
+    use starlark::codemap::CodeMap;
+    use starlark_syntax::lexer::{Lexer, Token};
+    let codemap = CodeMap::new(name.to_string(), source.to_string());
+    let mut starts = vec![0];
+    let (mut depth, mut line_start) = (0usize, false);
+    for lexeme in Lexer::new(codemap.source(), &super::dialect(), codemap.clone()) {
+        let (begin, token, _) = lexeme.ok()?;
+        match token {
+            Token::Newline => line_start = true,
+            Token::Indent => depth += 1,
+            Token::Dedent => depth = depth.saturating_sub(1),
+            Token::Comment(_) | Token::Tabs => {}
+            Token::Else | Token::Elif => line_start = false,
+            _ => {
+                if line_start && depth == 0 && begin > 0 {
+                    starts.push(begin);
+                }
+                line_start = false;
             }
         }
-        *dup += 1;
-        return star_marker(text, begin, *dup);
     }
-    None
+    Some(starts)
+}
+
+impl Markers {
+    /// The edit that patches out the construct the crate's parser refused with `raw` at
+    /// `source[begin..end]`, or `None` where its shape is not one this knows.
+    fn patch(
+        &self,
+        raw: &str,
+        source: &str,
+        begin: usize,
+        end: usize,
+        dup: &mut usize,
+    ) -> Option<(std::ops::Range<usize>, String)> {
+        let m = self.prefix.as_str();
+        let text = source.get(begin..end)?;
+        let name_end = |at: usize| at + leading_name(&source[at..]).len();
+        let statement = |keyword: &str, marker: &str| {
+            text.starts_with(keyword).then(|| {
+                let rest = text[keyword.len()..].trim();
+                let separator = if rest.is_empty() { "" } else { ";" };
+                (
+                    begin..begin + keyword.len(),
+                    format!("{m}{marker}{separator}"),
+                )
+            })
+        };
+        if raw.ends_with(RETURN) {
+            return statement("return", "return");
+        }
+        if raw.ends_with(BREAK) {
+            return statement("break", "break");
+        }
+        if raw.ends_with(CONTINUE) {
+            return statement("continue", "continue");
+        }
+        if raw.ends_with(LOAD_NOT_AT_TOP) {
+            return load_in_function(m, source, begin, text);
+        }
+        if raw.ends_with(ASSIGN_TARGET) {
+            let kind = super::parse_error::expression_kind(text)?;
+            return Some((
+                begin..end,
+                target_marker(m, text, &format!("target_{kind}")),
+            ));
+        }
+        if raw.ends_with(AUGMENTED_TARGET) {
+            let kind = if text.starts_with('[') {
+                "list"
+            } else {
+                "tuple"
+            };
+            return Some((
+                begin..end,
+                target_marker(m, text, &format!("target_augmented_{kind}")),
+            ));
+        }
+        if raw.ends_with(DUPLICATE) {
+            // The name of `a`, `a=1`, `*a` or `**a`.
+            let stars = text.len() - text.trim_start_matches('*').len();
+            let at = begin + stars;
+            let at = at + (source[at..].len() - source[at..].trim_start().len());
+            let name = leading_name(&source[at..]);
+            if name.is_empty() {
+                return None;
+            }
+            *dup += 1;
+            return Some((at..at + name.len(), format!("{m}dup{dup}_{name}")));
+        }
+        if raw.ends_with(REQUIRED_AFTER_OPTIONAL) {
+            let at = name_end(begin);
+            return Some((at..at, format!("={m}required")));
+        }
+        if raw.ends_with(STAR_LAST) {
+            *dup += 1;
+            return star_marker(m, text, begin, *dup);
+        }
+        if raw.ends_with(STAR_NOT_NAMED) {
+            // At the `**kwargs` after the bare `*`.
+            let before = param_before(source, begin)?;
+            if before.ends_with("**") {
+                return None;
+            }
+            *dup += 1;
+            let at = before.len().checked_sub(1)?;
+            return star_marker(m, &before[at..], at, *dup);
+        }
+        if raw.ends_with(AFTER_KWARGS) || raw.ends_with(KWARGS_AFTER_KWARGS) {
+            return kwargs_before(m, source, begin);
+        }
+        // A call's arguments: each one out of place becomes a keyword argument of a marker name
+        // (`1` → `__schemac_resolver_pos1=1`, `*a` → `__schemac_resolver_args2=a`), the `*args`
+        // or `**kwargs` before a keyword argument too.
+        if raw.ends_with(POSITIONAL_AFTER) {
+            *dup += 1;
+            return Some((begin..begin, format!("{m}pos{dup}=")));
+        }
+        if raw.ends_with(NAMED_AFTER_STAR) {
+            let (start, stars) = star_argument_before(source, begin)?;
+            *dup += 1;
+            let kind = if stars == 2 { "kwargs" } else { "args" };
+            return Some((start..start + stars, format!("{m}{kind}{dup}=")));
+        }
+        if raw.ends_with(ARGS_AFTER_STAR) || raw.ends_with(KWARGS_TWICE) {
+            let stars = text.len() - text.trim_start_matches('*').len();
+            let start = begin;
+            *dup += 1;
+            let kind = if stars == 2 { "kwargs" } else { "args" };
+            return Some((start..start + stars, format!("{m}{kind}{dup}=")));
+        }
+        if raw.ends_with(REPEATED_NAMED) {
+            *dup += 1;
+            return Some((begin..end, format!("{m}dup{dup}_{text}")));
+        }
+        if raw.ends_with(STAR_AFTER_STAR) {
+            // After `**kwargs`, the kwargs are what is out of place; else this second star.
+            if let Some(edit) = kwargs_before(m, source, begin) {
+                return Some(edit);
+            }
+            if let Some(args) = text.strip_prefix('*') {
+                let name = leading_name(args.trim_start());
+                if !name.is_empty() {
+                    return Some((begin..end, format!("{name}={m}args")));
+                }
+            }
+            *dup += 1;
+            return star_marker(m, text, begin, *dup);
+        }
+        None
+    }
 }
 
 /// A `load` statement `text` at `begin` inside a `def` made an assignment of its names from a
@@ -386,6 +535,7 @@ fn patch(
 /// binds its names in the function. Not in a `def` (a top-level `if` or `for`, where
 /// starlark-go runs it), or with a name starlark-go refuses, it stays the crate's error.
 fn load_in_function(
+    m: &str,
     source: &str,
     begin: usize,
     text: &str,
@@ -409,24 +559,29 @@ fn load_in_function(
     let breaks = "\n".repeat(text.matches('\n').count());
     Some((
         begin..begin + text.len(),
-        format!("[{}] = {MARKER}load({breaks})", names.join(", ")),
+        format!("[{}] = {m}load({breaks})", names.join(", ")),
     ))
 }
 
 /// A marker name in place of an assignment target `text`, its line breaks kept inside
 /// parentheses.
-fn target_marker(text: &str, what: &str) -> String {
+fn target_marker(m: &str, text: &str, what: &str) -> String {
     let breaks = text.matches('\n').count();
     if breaks == 0 {
-        format!("{MARKER}{what}")
+        format!("{m}{what}")
     } else {
-        format!("({MARKER}{what}{})", "\n".repeat(breaks))
+        format!("({m}{what}{})", "\n".repeat(breaks))
     }
 }
 
 /// A bare `*` at `begin` (`text`) made an optional parameter of a name of its own.
-fn star_marker(text: &str, begin: usize, n: usize) -> Option<(std::ops::Range<usize>, String)> {
-    (text == "*").then(|| (begin..begin + 1, format!("{MARKER}star{n}={MARKER}star")))
+fn star_marker(
+    m: &str,
+    text: &str,
+    begin: usize,
+    n: usize,
+) -> Option<(std::ops::Range<usize>, String)> {
+    (text == "*").then(|| (begin..begin + 1, format!("{m}star{n}={m}star")))
 }
 
 /// The `*args` or `**kwargs` argument before the argument at `at` of a call: where it starts
@@ -447,7 +602,7 @@ fn param_before(source: &str, at: usize) -> Option<&str> {
 }
 
 /// The `**name` parameter just before the parameter at `at` (`**kw, b`), made `name=MARKER`.
-fn kwargs_before(source: &str, at: usize) -> Option<(std::ops::Range<usize>, String)> {
+fn kwargs_before(m: &str, source: &str, at: usize) -> Option<(std::ops::Range<usize>, String)> {
     let before = param_before(source, at)?;
     let name = &before[before.trim_end_matches(is_name_char).len()..];
     let stars = before[..before.len() - name.len()].trim_end();
@@ -455,7 +610,7 @@ fn kwargs_before(source: &str, at: usize) -> Option<(std::ops::Range<usize>, Str
     if name.is_empty() {
         return None;
     }
-    Some((start..before.len(), format!("{name}={MARKER}kwargs")))
+    Some((start..before.len(), format!("{name}={m}kwargs")))
 }
 
 #[cfg(test)]
@@ -467,18 +622,18 @@ mod tests {
         match parse("t", source.to_string()) {
             Parsed::Module {
                 ast,
-                first_refusal,
-                source: patched,
+                patched,
+                source: text,
             } => {
                 let parsed = ast
                     .file_span(ast.statement().span)
                     .file
                     .source()
                     .to_string();
-                assert_eq!(parsed, patched);
-                match first_refusal {
-                    Some(_) => patched,
-                    None => format!("legal: {patched}"),
+                assert_eq!(parsed, text);
+                match patched {
+                    Some(_) => text,
+                    None => format!("legal: {text}"),
                 }
             }
             Parsed::Syntax { error, .. } => format!("syntax: {error}"),
@@ -516,5 +671,27 @@ mod tests {
         );
         // A syntax error after a refusal is the file's error, as starlark-go's parser runs first.
         assert!(patched("f() = 1\nx = [1,, 2]\n").starts_with("syntax: "));
+    }
+
+    #[test]
+    fn top_level_statements_start_at_column_zero_outside_blocks() {
+        let source = "x = 1\nif a:\n  b\nelse:\n  c\n# c\ndef f():\n  pass\ny = [\n1]\n";
+        assert_eq!(
+            super::top_level_starts("t", source),
+            Some(vec![0, 6, 30, 46])
+        );
+    }
+
+    #[test]
+    fn markers_are_names_the_program_does_not_hold() {
+        // The user's names that start as the markers do stay names; the markers take `x`s.
+        assert_eq!(
+            patched("__schemac_resolver_return = 1\nreturn 2\n"),
+            "__schemac_resolver_return = 1\n__schemac_resolverx_return; 2\n"
+        );
+        assert_eq!(
+            patched("__schemac_resolverxx_ = 1\n__schemac_resolver = 2\nbreak\n"),
+            "__schemac_resolverxx_ = 1\n__schemac_resolver = 2\n__schemac_resolverxxx_break\n"
+        );
     }
 }

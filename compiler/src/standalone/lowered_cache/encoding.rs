@@ -18,6 +18,9 @@ use schemac_runtime::value::{FileName, MapEntry, Node, Pos, Value};
 /// schema written by hand, and a bound on the reader's recursion.
 pub const MAX_NESTING: usize = 10_000;
 
+/// The most items [`Reader::room`] makes room for ahead of reading them.
+const PREALLOCATED: usize = 1024;
+
 /// The bytes of `ty`, or `None` when it cannot be kept: it calls Starlark functions (whose
 /// values live only in the run that kept them) or nests past [`MAX_NESTING`].
 pub fn encode(ty: &Type) -> Option<Vec<u8>> {
@@ -264,10 +267,17 @@ impl<'a> Reader<'a> {
     }
 
     /// A count of things still to read: never more than the bytes left (each takes one at
-    /// least), so that a wrong count allocates nothing large.
+    /// least).
     fn len(&mut self) -> Option<usize> {
         let n = usize::try_from(self.uint()?).ok()?;
         (n <= self.bytes.len() - self.at).then_some(n)
+    }
+
+    /// Room made ahead for a count `n` of things: each takes one byte at least but many in
+    /// memory (a forged count of 30 million fields in a 30 MB entry took 950 MB), so at most
+    /// [`PREALLOCATED`] are made room for; more grow the list as they are read.
+    fn room(n: usize) -> usize {
+        n.min(PREALLOCATED)
     }
 
     fn text(&mut self) -> Option<&'a str> {
@@ -313,7 +323,7 @@ impl<'a> Reader<'a> {
             6 => Value::Str(self.text()?.into()),
             7 => {
                 let n = self.len()?;
-                let mut entries = schemac_runtime::value::ThinVec::with_capacity(n);
+                let mut entries = schemac_runtime::value::ThinVec::with_capacity(Self::room(n));
                 for _ in 0..n {
                     let key = self.value(depth + 1)?;
                     let value = self.node(depth + 1)?;
@@ -323,7 +333,7 @@ impl<'a> Reader<'a> {
             }
             8 => {
                 let n = self.len()?;
-                let mut items = schemac_runtime::value::ThinVec::with_capacity(n);
+                let mut items = schemac_runtime::value::ThinVec::with_capacity(Self::room(n));
                 for _ in 0..n {
                     items.push(self.node(depth + 1)?);
                 }
@@ -368,7 +378,7 @@ impl<'a> Reader<'a> {
         let kind = match self.byte()? {
             0 => {
                 let n = self.len()?;
-                let mut fields = Vec::with_capacity(n);
+                let mut fields = Vec::with_capacity(Self::room(n));
                 for _ in 0..n {
                     let key = self.value(0)?;
                     let ty = self.ty(depth + 1)?;

@@ -84,6 +84,38 @@ fn damaged_entries_are_ignored_and_written_again() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// What is put at an entry's path and is not a regular file within the budget is no entry,
+/// read without blocking or filling memory: a FIFO blocked the run, a link to `/dev/zero` read
+/// until memory ran out.
+#[cfg(unix)]
+#[test]
+fn what_is_not_a_kept_file_is_not_read() {
+    let dir = scratch("not-a-file");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let ty = lowered(SCHEMA);
+    cache.save(&files(), &ty, 1);
+    let path = cache.path(&key(&files()));
+    let good = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    if made.is_ok_and(|s| s.success()) {
+        assert!(cache.load(&files()).is_none());
+        std::fs::remove_file(&path).unwrap();
+    }
+    std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+    assert!(cache.load(&files()).is_none());
+    std::fs::remove_file(&path).unwrap();
+    std::fs::create_dir(&path).unwrap();
+    assert!(cache.load(&files()).is_none());
+    std::fs::remove_dir(&path).unwrap();
+    // An entry larger than a cache's budget is not read by that cache.
+    std::fs::write(&path, &good).unwrap();
+    let smaller = LoweredCache::new(dir.join("lowered"), good.len() as u64 - 1);
+    assert!(smaller.load(&files()).is_none());
+    assert!(cache.load(&files()).is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn an_entry_for_another_key_is_not_read() {
     let dir = scratch("foreign");
