@@ -19,14 +19,39 @@ pub trait FromValue: Sized {
 
 const NULL: Value = Value::Null;
 
-/// The value of `key` in a map value (null when absent).
-pub fn field<'a>(value: &'a Value, key: &Value) -> &'a Value {
-    match value {
-        Value::Map(entries) => entries
-            .iter()
-            .find(|e| e.key.key_eq(key))
-            .map_or(&NULL, |e| &e.value.value),
-        _ => &NULL,
+/// The fields of a map value for a generated `from_value`, which asks for them in the
+/// schema's order: checked data values hold a map's keys in that order (the defaults' order,
+/// which the overlay keeps), so each field is the entry after the last one found, and a key
+/// elsewhere is searched for. A key is in a map at most once (the engine rejects a map that
+/// holds one twice), so the entry found is the one a search from the start would find.
+pub struct Fields<'a> {
+    entries: &'a [crate::value::MapEntry],
+    next: usize,
+}
+
+impl<'a> Fields<'a> {
+    /// The fields of `value` (none when it is not a map).
+    pub fn of(value: &'a Value) -> Fields<'a> {
+        let entries: &[crate::value::MapEntry] = match value {
+            Value::Map(entries) => entries,
+            _ => &[],
+        };
+        Fields { entries, next: 0 }
+    }
+
+    /// The value of `key` (null when absent).
+    pub fn get(&mut self, key: &Value) -> &'a Value {
+        let at = match self.entries.get(self.next) {
+            Some(e) if e.key.key_eq(key) => Some(self.next),
+            _ => self.entries.iter().position(|e| e.key.key_eq(key)),
+        };
+        match at {
+            Some(i) => {
+                self.next = i + 1;
+                &self.entries[i].value.value
+            }
+            None => &NULL,
+        }
     }
 }
 
@@ -271,6 +296,37 @@ macro_rules! __schemac_requires_starlark {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fields_are_found_in_any_order_and_missing_ones_are_null() {
+        use crate::value::{MapEntry, Node, Pos, Value};
+        let key = |k: &str| Value::Str(k.into());
+        let map = Value::Map(
+            ["a", "b", "c"]
+                .iter()
+                .enumerate()
+                .map(|(i, k)| MapEntry {
+                    key: key(k),
+                    value: Node::new(Value::Int(i as i64), Pos::unknown()),
+                })
+                .collect(),
+        );
+        let mut fields = super::Fields::of(&map);
+        // In order, then back, then past the end, then a key that is not there.
+        let got: Vec<&Value> = ["a", "b", "c", "a", "c", "z", "b"]
+            .iter()
+            .map(|k| fields.get(&key(k)))
+            .collect();
+        let want = [0, 1, 2, 0, 2, -1, 1].map(|i| match i {
+            -1 => Value::Null,
+            i => Value::Int(i),
+        });
+        assert_eq!(got, want.iter().collect::<Vec<_>>());
+        assert_eq!(
+            super::Fields::of(&Value::Int(1)).get(&key("a")),
+            &Value::Null
+        );
+    }
+
     #[test]
     fn embedded_documents_keep_a_float_negative_zero() {
         use crate::value::{MapEntry, Node, Pos, Value};

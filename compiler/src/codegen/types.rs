@@ -267,7 +267,7 @@ impl<'a> TypeGen<'a> {
             decls.push(quote! { #doc #sep #[doc = #key_doc] #rename pub #fname: #fty });
             let k = IrTokens::new(rt).value(&f.key);
             conversions.push(quote! {
-                #fname: #rt::__private::FromValue::from_value(#rt::__private::field(value, &#k))?
+                #fname: #rt::__private::FromValue::from_value(fields.get(&#k))?
             });
             entries.push(quote! { #rt::__private::entry(#k, #rt::__private::ToValue::to_value(&self.#fname)) });
             // The map's own default (a `@schema/default` on it, or on the document) before
@@ -282,10 +282,14 @@ impl<'a> TypeGen<'a> {
             defaults.push(quote! { #fname: #d });
         }
         let doc = doc_attr(t);
-        let value_param = if fields.is_empty() {
-            quote! { _value }
+        // The fields are looked up in the schema's order (see `__private::Fields`).
+        let (value_param, fields_of) = if fields.is_empty() {
+            (quote! { _value }, quote! {})
         } else {
-            quote! { value }
+            (
+                quote! { value },
+                quote! { let mut fields = #rt::__private::Fields::of(value); },
+            )
         };
         let serde = self.serde_derives(quote! { , default });
         self.public.push(quote! {
@@ -304,6 +308,7 @@ impl<'a> TypeGen<'a> {
         self.internal.push(quote! {
             impl #rt::__private::FromValue for super::#name {
                 fn from_value(#value_param: &#rt::value::Value) -> Option<Self> {
+                    #fields_of
                     Some(Self { #(#conversions,)* })
                 }
             }

@@ -124,15 +124,16 @@ impl Count<'_> {
         }
     }
 
+    /// Met by any of `wanted`, else the last one's error (an empty list is met). The message
+    /// is made only when none is met: plain data values count each of their map items with
+    /// `[0, 1]`, and a key that is in the defaults matched once.
     fn any_of_ints(&self, wanted: &[i64]) -> Result<(), Unmet> {
-        let mut last = Ok(());
-        for &w in wanted {
-            last = self.int(w);
-            if last.is_ok() {
-                break;
+        match wanted.last() {
+            Some(&last) if !wanted.iter().any(|&w| i64::try_from(self.found) == Ok(w)) => {
+                self.int(last)
             }
+            _ => Ok(()),
         }
-        last
     }
 
     /// `"N+"` (Go's `strconv.Atoi` of `N`: an optional sign and digits); any other text is

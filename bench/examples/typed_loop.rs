@@ -1,0 +1,30 @@
+//! The typed load of one workload in a loop, for instruction counts of its parts
+//! (`valgrind --tool=callgrind target/release/examples/typed_loop keys5k 20`): the first
+//! load builds what is made once per process, the others are the per-call cost.
+
+use schemac_bench::plain_values;
+
+mod typical {
+    schemac_macros::include_schema!("workloads/typical/schema.yml", root = "Config");
+}
+mod array10k {
+    schemac_macros::include_schema!("workloads/array10k/schema.yml", root = "Config");
+}
+mod keys5k {
+    schemac_macros::include_schema!("workloads/keys5k/schema.yml", root = "Config");
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let workload = args.first().map_or("typical", String::as_str);
+    let rounds: usize = args.get(1).map_or(100, |n| n.parse().expect("a count"));
+    let yaml = plain_values(workload);
+    for _ in 0..rounds {
+        let ok = match workload {
+            "typical" => typical::Config::from_yaml_str(&yaml).is_ok(),
+            "array10k" => array10k::Config::from_yaml_str(&yaml).is_ok(),
+            _ => keys5k::Config::from_yaml_str(&yaml).is_ok(),
+        };
+        assert!(ok, "{workload}: the typed API rejects the workload");
+    }
+}
