@@ -15,23 +15,9 @@ use schemac_bench::{plain_values, same_as_gen_py, WORKLOADS};
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
 use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
 
-mod typical {
-    schemac_macros::include_schema!("workloads/typical/schema.yml", root = "Config");
-}
-mod array10k {
-    schemac_macros::include_schema!("workloads/array10k/schema.yml", root = "Config");
-}
-mod keys5k {
-    schemac_macros::include_schema!("workloads/keys5k/schema.yml", root = "Config");
-}
-
-fn typed_load(workload: &str, yaml: &str) -> bool {
-    match workload {
-        "typical" => typical::Config::from_yaml_str(yaml).is_ok(),
-        "array10k" => array10k::Config::from_yaml_str(yaml).is_ok(),
-        _ => keys5k::Config::from_yaml_str(yaml).is_ok(),
-    }
-}
+#[path = "../typed_workloads.rs"]
+mod typed_workloads;
+use typed_workloads::typed_load;
 
 /// The JSON Schema `schemac inspect -o json-schema` exports for the workload's schema.
 fn json_schema(workload: &str) -> Json {

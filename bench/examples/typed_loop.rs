@@ -4,15 +4,8 @@
 
 use schemac_bench::plain_values;
 
-mod typical {
-    schemac_macros::include_schema!("workloads/typical/schema.yml", root = "Config");
-}
-mod array10k {
-    schemac_macros::include_schema!("workloads/array10k/schema.yml", root = "Config");
-}
-mod keys5k {
-    schemac_macros::include_schema!("workloads/keys5k/schema.yml", root = "Config");
-}
+#[path = "../typed_workloads.rs"]
+mod typed_workloads;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,11 +13,7 @@ fn main() {
     let rounds: usize = args.get(1).map_or(100, |n| n.parse().expect("a count"));
     let yaml = plain_values(workload);
     for _ in 0..rounds {
-        let ok = match workload {
-            "typical" => typical::Config::from_yaml_str(&yaml).is_ok(),
-            "array10k" => array10k::Config::from_yaml_str(&yaml).is_ok(),
-            _ => keys5k::Config::from_yaml_str(&yaml).is_ok(),
-        };
+        let ok = typed_workloads::typed_load(workload, &yaml);
         assert!(ok, "{workload}: the typed API rejects the workload");
     }
 }

@@ -10,6 +10,10 @@ use starlark_syntax::lexer::{Lexer, Token};
 /// The first such comma's refusal, at the `)` or `:` where starlark-go's parser stops. `None`
 /// when there is none before the first error of the lexer (the parse reports that one).
 pub(super) fn first_refused(name: &str, source: &str) -> Option<Refused> {
+    // Each refusal needs a `*` or a lambda: most programs are not lexed again for it.
+    if !source.contains('*') && !source.contains("lambda") {
+        return None;
+    }
     let codemap = CodeMap::new(name.to_string(), source.to_string());
     // The brackets open at this point: what each one is, and whether a call's or a def's
     // has had a starred argument or parameter.
