@@ -7,6 +7,7 @@ pub mod lexer;
 pub mod library;
 pub mod literal;
 mod refused;
+pub mod reserved_words;
 mod text_template;
 pub mod tree;
 

@@ -37,7 +37,7 @@ pub(super) fn nearest_loaded_name(path: &str, name: &str) -> Option<String> {
         let (_, names) = loaded.as_ref().filter(|(p, _)| p == path)?;
         let mut names: Vec<&str> = names
             .iter()
-            .map(|n| crate::template::compile::source_name(n))
+            .map(|n| crate::template::reserved_words::source_name(n))
             .collect();
         names.sort_unstable();
         crate::spell::nearest(name, &names).map(str::to_string)

@@ -23,7 +23,7 @@
 use std::collections::BTreeSet;
 
 use super::resolver_patch::{ArgumentKind, Marker, Markers};
-use crate::template::compile::source_name;
+use crate::template::reserved_words::source_name;
 
 use starlark::codemap::Span;
 use starlark::syntax::ast::{

@@ -192,7 +192,10 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
         .and_then(|r| r.split_once("` not found"))
         .map(|(name, _)| name)
     {
-        return format!("undefined: {}", crate::template::compile::source_name(name));
+        return format!(
+            "undefined: {}",
+            crate::template::reserved_words::source_name(name)
+        );
     }
     if let Some(rest) = msg.strip_suffix(" arguments for format string") {
         if rest == "Too many" || rest == "Not enough" {

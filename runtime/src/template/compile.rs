@@ -17,6 +17,7 @@
 use super::lexer::{CodeLine, LineScanner};
 use super::refused::node_specific;
 pub use super::refused::{refused, value_with_code};
+use super::reserved_words::{rename_reserved_names, reserved_pass};
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
@@ -101,7 +102,7 @@ pub struct CompileError {
 }
 
 impl CompileError {
-    fn new(line: u32, message: impl Into<String>) -> CompileError {
+    pub(super) fn new(line: u32, message: impl Into<String>) -> CompileError {
         CompileError {
             line,
             message: message.into(),
@@ -199,18 +200,6 @@ fn next_code_line(file: &RawFile, line: u32) -> u32 {
         .filter(|&l| l > line)
         .min()
         .unwrap_or(line)
-}
-
-/// ytt's dialect closes blocks with `end`, and its scanner refuses `pass` wherever it is
-/// code (`if x: pass`, `[pass]`).
-fn reserved_pass(line: u32, code: &str) -> Result<(), CompileError> {
-    match super::lexer::names_identifier(code, "pass") {
-        true => Err(CompileError::new(
-            line,
-            "use of reserved keyword 'pass' is not allowed",
-        )),
-        false => Ok(()),
-    }
 }
 
 /// How many blocks (`if`, `for`, `def`, `while`) may nest in one another in a template or a
@@ -803,34 +792,6 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
         Some(i) => (&text[..i], &text[i..]),
         None => (text, ""),
     }
-}
-
-/// Names in ytt's Starlark that starlark-rust reserves, and the names schemac gives them.
-const RENAMED: [(&str, &str); 3] = [
-    ("assert", "assert_"),
-    ("async", "async_"),
-    ("await", "await_"),
-];
-
-/// `assert`, `async` and `await` are reserved words in starlark-rust, names in ytt's code:
-/// schemac calls them `assert_`, `async_` and `await_` (not after a `.`).
-pub fn rename_reserved_names(code: &str) -> String {
-    let mut out = code.to_string();
-    for (from, to) in RENAMED {
-        // (Checked here too: `rename_identifier` copies a text it leaves as it is.)
-        if out.contains(from) {
-            out = super::lexer::rename_identifier(&out, from, to);
-        }
-    }
-    out
-}
-
-/// The name a renamed identifier has in the ytt source (`assert_` is `assert`), for messages.
-pub fn source_name(name: &str) -> &str {
-    RENAMED
-        .iter()
-        .find(|(_, to)| *to == name)
-        .map_or(name, |(from, _)| from)
 }
 
 #[cfg(test)]

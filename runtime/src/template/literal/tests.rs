@@ -1,4 +1,5 @@
 use super::*;
+use crate::value::Node;
 use crate::yaml::parse::parse_file;
 
 #[cfg(feature = "starlark")]
