@@ -164,7 +164,7 @@ impl Walk<'_> {
     }
 
     fn candidates(&self, mut block: usize) -> Vec<&str> {
-        let mut names = BTreeSet::new();
+        let mut names = Vec::new();
         loop {
             names.extend(
                 self.blocks[block]
@@ -175,9 +175,13 @@ impl Walk<'_> {
             );
             match self.blocks[block].parent {
                 Some(p) => block = p,
-                None => return names.into_iter().collect(),
+                None => break,
             }
         }
+        // In byte order, once each: a tie goes to the first.
+        names.sort_unstable();
+        names.dedup();
+        names
     }
 
     /// Runs `f` in a new block inside the current one.
