@@ -336,10 +336,18 @@ fn to_template_error(
         });
     let mut message = error_message(e);
     let mut quote = None;
+    let mut generated = None;
     let line = e.span().map(|s| {
         let gen_line = if_line.unwrap_or_else(|| {
             s.resolve_span().begin.line + next + error_line(s, &message, parsing)
         });
+        if let Some((line, code)) = in_trailing_document(program, gen_line) {
+            generated = Some(Box::new(crate::template::Generated {
+                template: 0, // the template's number is given in `run`
+                line: code,
+            }));
+            return line;
+        }
         quote = program.quoted_at(gen_line).map(Box::from);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
@@ -463,30 +471,51 @@ fn to_template_error(
         stack.insert(0, lambda);
     }
     TemplateError {
-        file: name.to_string(),
+        file: name.into(),
         line,
         message,
         compile_time,
         stack: stack.into(),
         also: Box::default(),
         reason: load_reason(e),
-        generated: None,
+        generated,
         quote,
     }
+}
+
+/// For an error on ytt's code for the document that holds the file's code lines after its
+/// last node ([`Program::trailing_document`]): the last template line before it, where ytt
+/// shows the error, and the generated line it is on.
+fn in_trailing_document(
+    program: &Program,
+    gen_line: usize,
+) -> Option<(u32, crate::template::GeneratedLine)> {
+    use crate::template::GeneratedLine::{TrailingDocumentStart, TrailingDocumentValue};
+    let (first, number) = program.trailing_document?;
+    let code = match gen_line.checked_sub(first)? {
+        0 => TrailingDocumentStart(number),
+        1 => TrailingDocumentValue(number),
+        _ => return None,
+    };
+    let line = program.line_map[..first].iter().rev().find(|&&l| l > 0)?;
+    Some((*line, code))
 }
 
 /// A syntax error on the code that closes the template (no template line of its own: a
 /// comment after the last node's value code hid the code's closing parenthesis) is where ytt
 /// shows it: on the template's last line of code, then on the generated line that ends it.
 fn at_template_end(error: &mut TemplateError, program: &Program, template_id: u32) {
-    if !error.compile_time || error.line != Some(0) {
+    if !error.compile_time || error.line != Some(0) || error.generated.is_some() {
         return;
     }
     let Some(&last) = program.line_map.iter().rev().find(|&&line| line > 0) else {
         return;
     };
     error.line = Some(last);
-    error.generated = std::num::NonZeroU32::new(template_id);
+    error.generated = Some(Box::new(crate::template::Generated {
+        template: template_id,
+        line: crate::template::GeneratedLine::End,
+    }));
 }
 
 /// The frame ytt shows for an error in the `check` lambda of an assertion object
@@ -678,8 +707,17 @@ fn run(
     library: bool,
     root: &str,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    guarded(|| run_unguarded(name, file, program, sources, library, root))
+    let template_id = sources.next_template_id();
+    let run = || run_unguarded(name, file, program, sources, library, root, template_id);
+    guarded(run)
         .unwrap_or_else(|message| Err(TemplateError::runtime(name, None, message)))
+        .map_err(|mut e| {
+            // A line of ytt's code that an error is on is named with the template's number.
+            if let Some(generated) = &mut e.generated {
+                generated.template = template_id;
+            }
+            e
+        })
 }
 
 fn run_unguarded(
@@ -689,8 +727,8 @@ fn run_unguarded(
     sources: &Sources,
     library: bool,
     root: &str,
+    template_id: u32,
 ) -> Result<(FrozenModule, Vec<Tree>), TemplateError> {
-    let template_id = sources.next_template_id();
     let parse = |source: String| {
         AstModule::parse(name, source, &dialect()).map_err(|e| {
             let mut error = syntax_error(name, program, e, sources);

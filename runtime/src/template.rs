@@ -42,7 +42,7 @@ pub const GO_VALUE: &str = "schemac go-value";
 /// A template that failed to compile or evaluate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TemplateError {
-    pub file: String,
+    pub file: Box<str>,
     pub line: Option<u32>,
     pub message: String,
     /// A syntax or name-resolution error (ytt prints no `in <toplevel>` frame for those).
@@ -56,20 +56,54 @@ pub struct TemplateError {
     /// The error of a file that `load()` ran, shown under `reason:` (the message then says
     /// `cannot load F: ...`).
     pub reason: Option<Box<TemplateError>>,
-    /// A syntax error on the code that ends template number N (a comment after the last
-    /// node's value code, `a: #@ 1 # note`, hides the code's closing parenthesis): ytt shows
-    /// its generated closing line, `F:? | __ytt_tplN_end_ctx(None) (generated)`, after `line`.
-    pub generated: Option<std::num::NonZeroU32>,
+    /// A syntax error on a line of code ytt generates (no template line of its own): ytt
+    /// shows it after `line`, as `F:? | CODE (generated)`.
+    pub generated: Option<Box<Generated>>,
     /// What is quoted as the text of `line`, when it is not the template's line there (the
     /// code of a text template, as ytt quotes it).
     pub quote: Option<Box<str>>,
+}
+
+/// A line of the code ytt generates for template number `template`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Generated {
+    pub template: u32,
+    pub line: GeneratedLine,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum GeneratedLine {
+    /// `__ytt_tplN_end_ctx(None)`, the code that ends the template (a comment after the last
+    /// node's value code, `a: #@ 1 # note`, hides the code's closing parenthesis).
+    End,
+    /// `__ytt_tplN_start_node(K)` and `__ytt_tplN_set_node(K)`: the start and the value of
+    /// the empty document K that holds a file's code lines after its last node (a bracket
+    /// they leave open takes them in).
+    TrailingDocumentStart(u32),
+    TrailingDocumentValue(u32),
+}
+
+impl Generated {
+    /// The line's code, as ytt writes it.
+    pub fn code(&self) -> String {
+        let n = self.template;
+        match self.line {
+            GeneratedLine::End => format!("__ytt_tpl{n}_end_ctx(None)"),
+            GeneratedLine::TrailingDocumentStart(k) => {
+                format!("__ytt_tpl{n}_start_node({k}) # *yamlmeta.Document")
+            }
+            GeneratedLine::TrailingDocumentValue(k) => {
+                format!("__ytt_tpl{n}_set_node({k}) # *yamlmeta.Document")
+            }
+        }
+    }
 }
 
 impl TemplateError {
     /// A syntax or name-resolution error of `file` at `line`, with nothing more to show.
     pub fn compile(file: &str, line: Option<u32>, message: String) -> TemplateError {
         TemplateError {
-            file: file.to_string(),
+            file: file.into(),
             line,
             message,
             compile_time: true,

@@ -140,8 +140,8 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         let at = place(&e.file, line);
         if e.compile_time {
             s.push_str(&format!("\n    {at} | {src}"));
-            if let Some(template) = e.generated {
-                let code = format!("__ytt_tpl{template}_end_ctx(None)");
+            if let Some(generated) = &e.generated {
+                let code = generated.code();
                 s.push_str(&format!("\n    {}:? | {code} (generated)", e.file));
             }
             for (line, message) in &e.also {
@@ -406,7 +406,7 @@ pub(super) fn load_documents(
         };
         if let Some(key_error) = non_scalar_key {
             let before_key = |e: &crate::template::TemplateError| {
-                e.file == input.name && e.line.is_some_and(|line| line < key_error.line)
+                *e.file == *input.name && e.line.is_some_and(|line| line < key_error.line)
             };
             if !evaluated.as_ref().is_err_and(before_key) {
                 return Err(yaml_error(&input.name, &key_error));
@@ -424,7 +424,7 @@ pub(super) fn load_documents(
                     template_error(&e, &sources)
                 ),
             )
-            .at_opt(e.line.map(|line| Pos::new(e.file.as_str(), line)))
+            .at_opt(e.line.map(|line| Pos::new(&*e.file, line)))
         })?;
         let first_schema_doc = docs.schema.len();
         for tree in trees {

@@ -262,7 +262,12 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 !super::resolver_patch::found_by_resolver(&err.without_diagnostic().to_string());
             if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short && syntax {
                 let program = Program { source, ..*before };
-                return super::syntax_error(name, &program, err, sources);
+                let mut error = super::syntax_error(name, &program, err, sources);
+                if let Some(generated) = &mut error.generated {
+                    // The number the template would have run with.
+                    generated.template = sources.next_template_id();
+                }
+                return error;
             }
         }
     }

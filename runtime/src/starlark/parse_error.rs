@@ -96,6 +96,13 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         return Some(format!("unexpected {got}"));
     }
     let want = match want {
+        "expression" if ends_expression_list(&got) => {
+            match before.and_then(after_comma_in_expression_list) {
+                Some(b'[') => "']'".to_string(),
+                Some(_) => "')'".to_string(),
+                None => "primary expression".to_string(),
+            }
+        }
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
@@ -329,16 +336,24 @@ fn ends_expression_list(got: &str) -> bool {
 /// Whether `code` ends, past blanks and comments, in a `,` inside parentheses that are not a
 /// call's or a `def`'s (a tuple).
 fn after_comma_in_parentheses(code: &str) -> bool {
-    let open = open_brackets(code);
-    if open.last().is_none_or(|&at| code.as_bytes()[at] != b'(') || in_argument_list(code) {
-        return false;
+    after_comma_in_expression_list(code) == Some(b'(')
+}
+
+/// The bracket (`[` of a list, `(` of a tuple) whose list of expressions `code` ends in,
+/// past blanks and comments, with a `,`: starlark-go's parser then ends the list at a token
+/// that ends expression lists (`[1, )` wants `]`).
+fn after_comma_in_expression_list(code: &str) -> Option<u8> {
+    let open = *open_brackets(code).last()?;
+    let bracket = code.as_bytes()[open];
+    if !matches!(bracket, b'[' | b'(') || (bracket == b'(' && in_argument_list(code)) {
+        return None;
     }
     let last = code
         .lines()
         .rev()
         .map(|l| crate::template::lexer::without_comment(l).trim_end())
         .find(|l| !l.is_empty());
-    last.is_some_and(|l| l.ends_with(','))
+    last.is_some_and(|l| l.ends_with(',')).then_some(bracket)
 }
 
 /// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s

@@ -36,6 +36,10 @@ pub struct Program {
     /// Where a `def` stands for an `end` name that ytt's scanner reads as an outdent
     /// ([`super::lexer::end_name`]), by generated line (ascending).
     pub outdents: Vec<Outdent>,
+    /// ytt's code for the empty document that holds the file's code lines after its last
+    /// node, written when they leave a bracket open (see [`Compiler::trailing_document`]): its
+    /// first generated line (0-based) and ytt's number for the document.
+    pub trailing_document: Option<(usize, u32)>,
 }
 
 /// An `end` name read as an outdent, made `def` on generated line `gen_line` (0-based).
@@ -172,6 +176,7 @@ struct Compiler {
     /// The statement being continued on the next lines is a `return` whose value
     /// `__ytt_ctx_end((` was opened around: it is closed where the statement ends.
     open_return: bool,
+    trailing_document: Option<(usize, u32)>,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -258,6 +263,7 @@ impl Compiler {
             scanner: LineScanner::default(),
             pending_def: false,
             open_return: false,
+            trailing_document: None,
         }
     }
 
@@ -268,6 +274,7 @@ impl Compiler {
             nodes: self.nodes,
             quoted: self.quoted,
             outdents: self.outdents,
+            trailing_document: self.trailing_document,
         }
     }
 
@@ -278,6 +285,9 @@ impl Compiler {
         for comment in &file.trailing_comments {
             self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
             self.code(comment)?;
+        }
+        if !file.trailing_comments.is_empty() && self.scanner.in_brackets() {
+            self.trailing_document(file);
         }
         self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
         self.all_closed()
@@ -291,6 +301,18 @@ impl Compiler {
             })?;
         }
         self.all_closed()
+    }
+
+    /// ytt's code for the empty document that holds a file's code lines after its last node:
+    /// its start, then its value, numbered after every other node. A bracket those lines leave
+    /// open takes this code in (`#@ x = [1,` reads on into `__ytt_tpl2_start_node(6)`), so the
+    /// syntax error is on one of these lines, which ytt shows as generated. They are written
+    /// only then: the program cannot run anyway.
+    fn trailing_document(&mut self, file: &RawFile) {
+        let number = ytt_node_count(file) + 1;
+        self.trailing_document = Some((self.line_map.len(), number));
+        self.emit(0, 0, &format!("__ytt_start_node({number})"));
+        self.emit(0, 0, &format!("__ytt_set_node({number})"));
     }
 
     /// ytt's error for the innermost block that no `end` closes.
@@ -763,6 +785,22 @@ impl Compiler {
         }
         Ok(())
     }
+}
+
+/// How many nodes ytt numbers in `file`: the document set, an empty document before the first
+/// `---` that a comment or directive precedes, each document, and each map and array with
+/// their items (a collection is a node of its own under its map item or array item).
+fn ytt_node_count(file: &RawFile) -> u32 {
+    fn count(node: &RawNode) -> u32 {
+        match &node.value {
+            RawValue::Scalar(_) => 1,
+            RawValue::Map(items) | RawValue::Array(items) => {
+                2 + items.iter().map(count).sum::<u32>()
+            }
+        }
+    }
+    let leading = u32::from(file.leading_document || file.docs.is_empty());
+    1 + leading + file.docs.iter().map(count).sum::<u32>()
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).

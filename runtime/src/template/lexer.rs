@@ -31,6 +31,11 @@ impl LineScanner {
         self.depth > 0 || self.string.is_some() || self.backslash
     }
 
+    /// Whether the last line scanned left a bracket open (outside strings).
+    pub fn in_brackets(&self) -> bool {
+        self.depth > 0 && self.string.is_none()
+    }
+
     /// Whether the next line starts inside a string.
     pub fn in_string(&self) -> bool {
         self.string.is_some()

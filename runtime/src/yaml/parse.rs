@@ -86,6 +86,9 @@ pub struct RawFile {
     /// Whether a node below a document owns a comment (false in most data values files, whose
     /// only annotation is the document's `#@data/values`): see [`RawFile::find_commented`].
     pub comments_below_documents: bool,
+    /// Whether ytt reads an empty document before the first one, which starts with `---`
+    /// after a comment or a directive (ytt numbers it among the nodes).
+    pub leading_document: bool,
 }
 
 impl RawFile {
@@ -194,6 +197,11 @@ fn read_file(
             comments.iter_mut().chain(unknown_comment.as_mut()),
         );
     }
+    let leading_document = first_explicit
+        && docs.first().is_some_and(|first| {
+            let before = (first.line as usize).saturating_sub(1);
+            src.lines().take(before).any(|l| !l.trim().is_empty())
+        });
     let (mut trailing_comments, comments_below_documents) =
         attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
@@ -214,6 +222,7 @@ fn read_file(
         unknown_comment,
         non_scalar_key,
         comments_below_documents,
+        leading_document,
     })
 }
 
