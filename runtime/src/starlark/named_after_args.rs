@@ -187,12 +187,32 @@ impl Group {
         a.span.end = span.end;
     }
 
-    /// The reorder of this call's arguments, once it has closed.
+    /// The reorder of this call's arguments, once it has closed: only of a call starlark-go
+    /// takes (positional arguments, then keyword arguments of names of their own and one
+    /// `*args` in any order, then at most one `**kwargs`). One it refuses is left to the
+    /// crate's parser, which patches out its errors one at a time as starlark-go lists them.
     fn reorder(&self) -> Option<Reorder> {
         if !self.call {
             return None;
         }
         let a = &self.arguments;
+        let positional = a.iter().take_while(|x| x.kind == Kind::Positional).count();
+        let rest = &a[positional..];
+        let kwargs = usize::from(rest.last().is_some_and(|x| x.kind == Kind::Kwargs));
+        let middle = &rest[..rest.len() - kwargs];
+        let stars = middle.iter().filter(|x| x.kind == Kind::Args).count();
+        let named: Vec<&str> = middle
+            .iter()
+            .filter_map(|x| {
+                (x.kind == Kind::Named)
+                    .then_some(x.first_name.as_deref())
+                    .flatten()
+            })
+            .collect();
+        let distinct: std::collections::HashSet<&str> = named.iter().copied().collect();
+        if stars != 1 || named.len() + 1 != middle.len() || distinct.len() != named.len() {
+            return None;
+        }
         let star = a.iter().position(|x| x.kind == Kind::Args)?;
         let run = a[star + 1..]
             .iter()
@@ -223,6 +243,7 @@ mod tests {
         for (source, expected) in [
             ("f(*xs, k=1)\n", "f(k=1, *xs)\n"),
             ("f(1, *xs, k=1, j=2, **kw)\n", "f(1, k=1, j=2, *xs, **kw)\n"),
+            ("f(k=1, *xs, j=2)\n", "f(k=1, j=2, *xs)\n"),
             // Strings and comments holding what brackets, commas and `#` are in code.
             ("f(*[\"#\"], k=1)\n", "f(k=1, *[\"#\"])\n"),
             ("f(*['''it's)'''], k=1)\n", "f(k=1, *['''it's)'''])\n"),
@@ -251,6 +272,12 @@ mod tests {
             "f(**kw, k=1)\n",
             "f(*xs, __m1=1)\n",
             "f(*xs, 2, k=1)\n",
+            // Calls starlark-go refuses: left to the crate's parser and the patches.
+            "f(*xs, k=1, 2)\n",
+            "f(*xs, k=1, k=2)\n",
+            "f(*xs, k=1, *ys)\n",
+            "f(**kw, *xs, k=1)\n",
+            "f(*xs, k=1, **kw, j=2)\n",
             "x = [*xs, k]\n",
         ] {
             assert_eq!(reordered(same), same);

@@ -296,11 +296,18 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             }
             _ => Vec::new(),
         };
-        let patch = match reorders.is_empty() {
+        // In a call starlark-go refuses too (`f(*xs, k=1, 2)`), the keyword argument and the
+        // `*args` before it (the crate's error) change places, as many times as the crate
+        // meets it, between the patches of the call's other errors.
+        let swap = match reorders.is_empty() {
+            true => span.and_then(|(b, e)| named_after_args(&raw, &source, b, e, markers)),
+            false => None,
+        };
+        let patch = match reorders.is_empty() && swap.is_none() {
             true => span.and_then(|(b, e)| markers.patch(&raw, &source, b, e, &mut dup)),
             false => None,
         };
-        if reorders.is_empty() && patch.is_none() {
+        if reorders.is_empty() && swap.is_none() && patch.is_none() {
             if alone.is_some() {
                 // The whole program's parse places what the statement's met.
                 if let Some((starts, k)) = statements.as_mut() {
@@ -331,6 +338,9 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
         for reorder in &reorders {
             reorder.apply(&mut source);
         }
+        if let Some((range, swapped)) = swap {
+            source.replace_range(range, &swapped);
+        }
         if let Some((range, patch)) = patch {
             grown = patch.len() as isize - range.len() as isize;
             source.replace_range(range, &patch);
@@ -352,6 +362,38 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             }
         }
     }
+}
+
+/// A keyword argument after `*args` (`f(*xs, k=1)`) in a call with an error starlark-go's
+/// resolver reports (which [`super::named_after_args`] leaves as it is): the two change places
+/// (`f(k=1, *xs)`), in the same bytes so that the line keeps its length, and the crate's parser
+/// goes on to the call's error.
+fn named_after_args(
+    raw: &str,
+    source: &str,
+    begin: usize,
+    end: usize,
+    markers: &Markers,
+) -> Option<(std::ops::Range<usize>, String)> {
+    if !raw.ends_with(NAMED_AFTER_STAR) {
+        return None;
+    }
+    // A marker (an argument out of place) after `*args` makes `*args` a marker too.
+    if markers.rest(source.get(begin..end)?).is_some() {
+        return None;
+    }
+    let (start, stars) = star_argument_before(source, begin)?;
+    let between = source.get(start..begin)?;
+    let args_end = start + between.rfind(',')?;
+    let args = source[start..args_end].trim_end();
+    if stars != 1 || args.contains('#') {
+        return None;
+    }
+    let separator = &source[start + args.len()..begin];
+    Some((
+        start..end,
+        format!("{}{separator}{args}", &source[begin..end]),
+    ))
 }
 
 /// Where each top-level statement of `source` starts, as the crate's lexer reads it (the first
