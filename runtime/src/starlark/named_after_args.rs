@@ -14,6 +14,8 @@ use std::ops::Range;
 use starlark::codemap::CodeMap;
 use starlark_syntax::lexer::{Lexer, Token};
 
+use super::star_commas::{round_bracket, Round};
+
 /// One call's `*args` and the run of keyword arguments right after it, which change places.
 pub(super) struct Reorder {
     /// The `*args` argument, from its `*` to the end of its last token.
@@ -88,19 +90,10 @@ pub(super) fn reorders(
             }
         }
         match &token {
-            Token::OpeningRound => open.push(match (&before_previous, &previous) {
-                (Some(Token::Def), Some(Token::Identifier(_))) => Group::new(false, false),
-                (
-                    _,
-                    Some(
-                        Token::Identifier(_)
-                        | Token::ClosingRound
-                        | Token::ClosingSquare
-                        | Token::String(_),
-                    ),
-                ) => Group::new(true, false),
-                _ => Group::new(false, false),
-            }),
+            Token::OpeningRound => {
+                let call = matches!(round_bracket(&before_previous, &previous), Round::Arguments);
+                open.push(Group::new(call, false))
+            }
             Token::OpeningSquare | Token::OpeningCurly => open.push(Group::new(false, false)),
             Token::Lambda => open.push(Group::new(false, true)),
             _ => {}
