@@ -532,6 +532,20 @@ fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
 }
 
 #[test]
+fn toml_text_past_the_heap_budget_is_an_error() {
+    // A dict nested 100,000 deep is small, but each nested table's TOML header repeats the keys
+    // above it: 20 GB of text (12 GB held after 80 s; ytt ran past a minute). Budget lowered.
+    let values = "#@ load(\"@ytt:toml\", \"toml\")\n#@ x = 1\n#@ for i in range(100000):\n#@   x = {\"k\": x}\n#@ end\n#@data/values\n---\na: #@ len(toml.encode(x))\n";
+    let memory = [("SCHEMAC_STARLARK_MEMORY", "50000000")];
+    let (rc, stderr) = check_values("toml-deep", values, &memory);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it would allocate more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in <toplevel>\n      values.yml:8 | a: #@ len(toml.encode(x))"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
     // `x = x + x` a million times: each sum a new integer of up to 125 KB whose digits live
     // outside the interpreter's heap, and no garbage is freed while the function runs (about

@@ -27,6 +27,7 @@ mod loader;
 mod made_module;
 mod math_module;
 pub mod modules;
+mod named_after_args;
 mod nesting;
 mod overlay_matcher;
 mod parse_error;
@@ -744,14 +745,21 @@ fn run_unguarded(
     let mut source = match go_literals::go_literals(&program.source) {
         Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
         Err((e, before)) => {
-            // starlark-go stops at the first error of the file, its parser's or its scanner's.
+            // starlark-go stops at the first error of the file, its parser's or its scanner's
+            // (a trailing comma its parser refuses among them).
+            let comma = star_commas::first_refused(name, &before);
             if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
-                if earlier
-                    .span()
-                    .is_some_and(|s| s.resolve_span().begin.line < e.line)
-                {
+                let at = earlier.span().map(|s| s.resolve_span().begin);
+                let comma_first = comma.as_ref().is_some_and(|r| {
+                    at.is_none_or(|at| (r.line, r.column) <= (at.line, at.column))
+                });
+                if at.is_some_and(|at| at.line < e.line) && !comma_first {
                     return Err(syntax_error(name, program, earlier, sources));
                 }
+            }
+            if let Some(r) = comma {
+                let line = program.line_map.get(r.line).copied();
+                return Err(TemplateError::compile(name, line, r.message.to_string()));
             }
             let line = program.line_map.get(e.line).copied();
             return Err(TemplateError::compile(name, line, e.message));

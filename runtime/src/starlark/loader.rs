@@ -250,6 +250,9 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             None => AstModule::parse(name, source.clone(), &dialect()).map(|_| ()),
             Some(_) => Ok(()),
         };
+        // A trailing comma starlark-go's parser refuses (`def f(*a,):`), where the crate's
+        // parser takes it.
+        let comma = super::star_commas::first_refused(name, &source);
         if let Err(err) = parsed {
             // The code stops where the error is: running out of it is no error of its own.
             let at_end = err
@@ -260,7 +263,17 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             // the whole file parsed (an `unexpected end` further down comes first).
             let syntax =
                 !super::resolver_patch::found_by_resolver(&err.without_diagnostic().to_string());
-            if matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short && syntax {
+            let comma_first = comma.as_ref().is_some_and(|r| {
+                err.span().is_none_or(|s| {
+                    let at = s.resolve_span().begin;
+                    (r.line, r.column) <= (at.line, at.column)
+                })
+            });
+            if matches!(err.kind(), starlark::ErrorKind::Parser(_))
+                && !cut_short
+                && syntax
+                && !comma_first
+            {
                 let program = Program { source, ..*before };
                 let mut error = super::syntax_error(name, &program, err, sources);
                 if let Some(generated) = &mut error.generated {
@@ -269,6 +282,10 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 }
                 return error;
             }
+        }
+        if let Some(r) = comma {
+            let line = before.line_map.get(r.line).copied();
+            return TemplateError::compile(name, line, r.message.to_string());
         }
     }
     TemplateError {

@@ -238,8 +238,10 @@ pub(super) enum Parsed {
 /// left to the parse of the whole program, which finds it where it is.
 pub(super) fn parse(name: &str, source: String) -> Parsed {
     let mut source = source;
-    // The crate's first error and the markers' names, chosen from the text as written.
-    let mut refused: Option<(starlark::Error, Markers)> = None;
+    // The crate's first error of the text as written, once one is patched out, and the
+    // markers' names, chosen from the text as written at its first error.
+    let mut first_refusal: Option<starlark::Error> = None;
+    let mut markers: Option<Markers> = None;
     let mut reparsed = 0usize;
     let mut dup = 0usize;
     // Where the top-level statements start (known after the first patch), and the next one
@@ -265,34 +267,47 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             Ok(ast) => {
                 return Parsed::Module {
                     ast: Box::new(ast),
-                    patched: refused.map(|(first_refusal, markers)| Patched {
-                        first_refusal,
-                        markers,
-                    }),
+                    patched: first_refusal
+                        .zip(markers)
+                        .map(|(first_refusal, markers)| Patched {
+                            first_refusal,
+                            markers,
+                        }),
                     source,
                 }
             }
             Err(e) => e,
         };
-        let offset = alone.as_ref().map_or(0, |r| r.start);
+        let region = alone.clone().unwrap_or(0..source.len());
         let raw = error.without_diagnostic().to_string();
         let span = found_by_resolver(&raw).then(|| error.span()).flatten();
-        let (first_refusal, markers) = match refused.take() {
-            Some((first, markers)) => (Some(first), markers),
-            None => (None, Markers::for_source(&source)),
-        };
+        let markers = markers.get_or_insert_with(|| Markers::for_source(&source));
         let span = span.map(|span| {
-            let begin = offset + span.span.begin().get() as usize;
-            (begin, offset + span.span.end().get() as usize)
+            let begin = region.start + span.span.begin().get() as usize;
+            (begin, region.start + span.span.end().get() as usize)
         });
-        // A legal call the crate refuses, made one it takes (not a refusal), or a patch.
-        let reorder =
-            span.and_then(|(begin, end)| named_after_args(&raw, &source, begin, end, &markers));
-        let edit = reorder.clone().or_else(|| {
-            span.and_then(|(begin, end)| markers.patch(&raw, &source, begin, end, &mut dup))
-        });
-        let Some((range, patch)) = edit else {
-            refused = first_refusal.map(|first| (first, markers));
+        // Legal calls the crate refuses, made ones it takes (not a refusal): every one of the
+        // text parsed at once. Else a patch.
+        let reorders = match span {
+            Some(_) if raw.ends_with(NAMED_AFTER_STAR) => {
+                super::named_after_args::reorders(name, &source, region.clone(), |n| {
+                    markers.holds(n)
+                })
+            }
+            _ => Vec::new(),
+        };
+        // In a call starlark-go refuses too (`f(*xs, k=1, 2)`), the keyword argument and the
+        // `*args` before it (the crate's error) change places, as many times as the crate
+        // meets it, between the patches of the call's other errors.
+        let swap = match reorders.is_empty() {
+            true => span.and_then(|(b, e)| named_after_args(&raw, &source, b, e, markers)),
+            false => None,
+        };
+        let patch = match reorders.is_empty() && swap.is_none() {
+            true => span.and_then(|(b, e)| markers.patch(&raw, &source, b, e, &mut dup)),
+            false => None,
+        };
+        if reorders.is_empty() && swap.is_none() && patch.is_none() {
             if alone.is_some() {
                 // The whole program's parse places what the statement's met.
                 if let Some((starts, k)) = statements.as_mut() {
@@ -301,8 +316,8 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
                 continue;
             }
             return Parsed::Syntax { error, source };
-        };
-        reparsed += alone.as_ref().map_or(source.len(), |r| r.len());
+        }
+        reparsed += region.len();
         if reparsed > max_reparse_bytes() {
             let message = format!(
                 "parsing the program again to list the errors starlark-go's resolver finds passed \
@@ -317,9 +332,20 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
             .unwrap_or(error);
             return Parsed::Budget { error, message };
         }
-        let grown = patch.len() as isize - range.len() as isize;
-        let at = range.start;
-        source.replace_range(range, &patch);
+        let at = span.map_or(region.start, |(begin, _)| begin);
+        // What the patch adds to the text's length (a reorder keeps it).
+        let mut grown = 0isize;
+        for reorder in &reorders {
+            reorder.apply(&mut source);
+        }
+        if let Some((range, swapped)) = swap {
+            source.replace_range(range, &swapped);
+        }
+        if let Some((range, patch)) = patch {
+            grown = patch.len() as isize - range.len() as isize;
+            source.replace_range(range, &patch);
+            first_refusal.get_or_insert(error);
+        }
         match &mut statements {
             Some((starts, k)) => {
                 for start in starts.iter_mut().skip(*k + 1) {
@@ -335,17 +361,13 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
                 })
             }
         }
-        refused = match reorder {
-            Some(_) => first_refusal.map(|first| (first, markers)),
-            None => Some((first_refusal.unwrap_or(error), markers)),
-        };
     }
 }
 
-/// A keyword argument after `*args` (`f(*xs, k=1)`), which starlark-go takes and the crate's
-/// parser refuses: the two change places (`f(k=1, *xs)`, the same call), in the same bytes
-/// so that the line keeps its length. (The walk then meets the keyword argument's names
-/// before those of `*args`, and they are evaluated in that order.)
+/// A keyword argument after `*args` (`f(*xs, k=1)`) in a call with an error starlark-go's
+/// resolver reports (which [`super::named_after_args`] leaves as it is): the two change places
+/// (`f(k=1, *xs)`), in the same bytes so that the line keeps its length, and the crate's parser
+/// goes on to the call's error.
 fn named_after_args(
     raw: &str,
     source: &str,
@@ -660,10 +682,11 @@ mod tests {
             patched("(f(\n)) = 1\n"),
             format!("(({m}target_callexpr\n)) = 1\n")
         );
-        // A keyword argument after `*args` is no error: the two change places.
+        // A keyword argument after `*args` is no error: the two change places (each line
+        // of the keyword arguments keeps them).
         assert_eq!(
             patched("f(*xs, a=1,\n  b=g(*ys, c=2))\n"),
-            "legal: f(a=1, b=g(c=2, *ys),\n  *xs)\n"
+            "legal: f(a=1,\n  b=g(c=2, *ys), *xs)\n"
         );
         assert_eq!(
             patched("f(*xs, k=1, 2)\n"),

@@ -40,18 +40,10 @@ pub(super) fn first_refused(name: &str, source: &str) -> Option<Refused> {
             })
         };
         match &token {
-            Token::OpeningRound => open.push(match (&before_previous, &previous) {
-                (Some(Token::Def), Some(Token::Identifier(_))) => Group::Parameters(false),
-                (
-                    _,
-                    Some(
-                        Token::Identifier(_)
-                        | Token::ClosingRound
-                        | Token::ClosingSquare
-                        | Token::String(_),
-                    ),
-                ) => Group::Arguments(false),
-                _ => Group::Other,
+            Token::OpeningRound => open.push(match round_bracket(&before_previous, &previous) {
+                Round::Parameters => Group::Parameters(false),
+                Round::Arguments => Group::Arguments(false),
+                Round::Other => Group::Other,
             }),
             Token::OpeningSquare | Token::OpeningCurly => open.push(Group::Other),
             Token::Lambda => open.push(Group::Lambda),
@@ -92,6 +84,37 @@ pub(super) fn first_refused(name: &str, source: &str) -> Option<Refused> {
     None
 }
 
+/// What a `(` opens, by the two tokens before it (comments and line breaks aside).
+pub(super) enum Round {
+    /// A `def`'s parameters (`def f(`).
+    Parameters,
+    /// A call's arguments: starlark-go's parser calls whatever operand comes before (a name,
+    /// a literal, a bracket closed), whether it can be called or not.
+    Arguments,
+    /// A parenthesized expression or a tuple.
+    Other,
+}
+
+/// What a `(` after `before_previous` and `previous` opens.
+pub(super) fn round_bracket(before_previous: &Option<Token>, previous: &Option<Token>) -> Round {
+    match (before_previous, previous) {
+        (Some(Token::Def), Some(Token::Identifier(_))) => Round::Parameters,
+        (
+            _,
+            Some(
+                Token::Identifier(_)
+                | Token::ClosingRound
+                | Token::ClosingSquare
+                | Token::ClosingCurly
+                | Token::String(_)
+                | Token::Int(_)
+                | Token::Float(_),
+            ),
+        ) => Round::Arguments,
+        _ => Round::Other,
+    }
+}
+
 /// A trailing comma refused (see [`first_refused`]): where (0-based line, byte column) and
 /// starlark-go's words.
 pub(super) struct Refused {
@@ -126,6 +149,11 @@ mod tests {
             refused("x = [1]\nf(\n  **kw,\n  # c, d\n)\n"),
             Some((4, 0, "got ')', want argument"))
         );
+        assert_eq!(refused("{}(*x,)\n"), Some((0, 6, "got ')', want argument")));
+        assert_eq!(
+            refused("1.5(*x,)\n"),
+            Some((0, 7, "got ')', want argument"))
+        );
         assert_eq!(
             refused("def f(a, *, b,):\n  pass\n"),
             Some((0, 14, "got ')', want parameter"))
@@ -141,6 +169,7 @@ mod tests {
             "x = (1,)\n",
             "def f(a, b=2,):\n  pass\n",
             "f(*xs)\n",
+            "x = {}[1](*xs)\n",
             "x = [lambda: 1, {1: 2}]\n",
             "y = \"f(*xs,)\"  # f(*xs,)\n",
             "x = sorted(xs, key=lambda x: x)\n",
