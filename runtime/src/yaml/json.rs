@@ -94,6 +94,7 @@ fn write_value(out: &mut String, value: &Value) -> Result<(), f64> {
         Value::UInt(u) => out.push_str(&u.to_string()),
         Value::Float(f) => out.push_str(&format_json_float(*f).ok_or(*f)?),
         Value::Str(s) => write_string(out, s),
+        Value::Bytes(b) => write_bytes(out, b),
         Value::Array(items) => return write_array(out, items),
         Value::Map(entries) => return write_map(out, entries),
     }
@@ -138,9 +139,28 @@ fn write_string(out: &mut String, s: &str) {
     write_escaped(out, s, true)
 }
 
+/// A string that is not UTF-8 as Go's encoder writes it: each byte that is no UTF-8 as
+/// `\ufffd`.
+fn write_bytes(out: &mut String, bytes: &[u8]) {
+    out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        write_escaped_text(out, chunk.valid(), true);
+        for _ in chunk.invalid() {
+            out.push_str("\\ufffd");
+        }
+    }
+    out.push('"');
+}
+
 /// A JSON string; `html`: also `<`, `>`, `&`, U+2028 and U+2029 escaped, as Go's encoder does.
 fn write_escaped(out: &mut String, s: &str, html: bool) {
     out.push('"');
+    write_escaped_text(out, s, html);
+    out.push('"');
+}
+
+/// The text of [`write_escaped`], without the quotes.
+fn write_escaped_text(out: &mut String, s: &str, html: bool) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -155,7 +175,6 @@ fn write_escaped(out: &mut String, s: &str, html: bool) {
             _ => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// JSON that [`marshal_json`] wrote, with `<`, `>` and `&` as they are (Go's encoder with
