@@ -151,6 +151,7 @@ fn not_null(value: &Value) -> Option<RuleFailure> {
 pub fn len_of(value: &Value) -> Result<usize, String> {
     match value {
         Value::Str(s) => Ok(s.len()),
+        Value::Bytes(b) => Ok(b.len()),
         Value::Array(a) => Ok(a.len()),
         Value::Map(m) => Ok(m.len()),
         other => Err(format!(
