@@ -108,7 +108,7 @@ pub(super) fn format<'v>(
             if literal.as_bytes().get(j + 1) != Some(&b'}') {
                 anyhow::bail!("format: single '}}' in format");
             }
-            out.extend_from_slice(literal[..=j].as_bytes());
+            out.extend_from_slice(&literal.as_bytes()[..=j]);
             literal = &literal[j + 2..];
         }
         out.extend_from_slice(literal.as_bytes());

@@ -405,10 +405,27 @@ mod tests {
             r#"x = '\\u00e9' + "\\U0001F600" + r'\u1234'"#
         );
         assert_eq!(fixed("x = b'x'"), "x = b 'x'");
+        // The bytes that spell no UTF-8 become marks, and the literal a call of BYTES.
+        let mark = |b: u32| char::from_u32(BYTE_MARK + b).unwrap();
         assert_eq!(
             fixed(r"x = '\xc3\xa9-\303\251\xff\xe2\x82\xac\xe2\x82\xc3\xa9\u00e9'"),
-            r"x = 'é-é\xff€\xe2\x82é\\u00e9'"
+            format!(
+                r"x = {BYTES}('é-é{}€{}{}é\\u00e9')",
+                mark(0xff),
+                mark(0xe2),
+                mark(0x82)
+            )
         );
+        // A character of the source at or past the marks stands for its own bytes.
+        let own = mark(0x41);
+        let fixed_own = fixed(&format!("x = '\\xff{own}'"));
+        let marked = fixed_own
+            .strip_prefix(&format!("x = {BYTES}('"))
+            .and_then(|m| m.strip_suffix("')"))
+            .unwrap();
+        let mut want = vec![0xff];
+        want.extend_from_slice(own.to_string().as_bytes());
+        assert_eq!(marked_bytes(marked), want);
         assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");
