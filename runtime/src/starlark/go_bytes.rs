@@ -6,7 +6,8 @@
 //! never equals one (as in Go, where equal strings have equal bytes). Its `type()` is `string`;
 //! it has `len`, `+` (back into the crate's string when the bytes become UTF-8 again), `*`,
 //! `==`, ordering and hashing by bytes, `in`, indexes and slices by bytes
-//! ([`super::go_slice`]), `str`, `repr` (`"h\xc3"`) and `%s`. Its methods are refused by name.
+//! ([`super::go_slice`]), `str`, `repr` (`"h\xc3"`) and `%s`, and a few methods on its bytes
+//! ([`call_method`]); the others are refused by name.
 //! In the data it becomes [`crate::value::Value::Bytes`], written `!!binary` in YAML.
 
 use std::cmp::Ordering;
@@ -79,6 +80,52 @@ pub(crate) fn push_quoted_bytes(bytes: &[u8], out: &mut String) {
 impl fmt::Display for GoBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&String::from_utf8_lossy(&self.bytes))
+    }
+}
+
+/// `b.METHOD(ARGS)` of a string that is not UTF-8: `startswith`, `endswith`, `find`, `rfind`,
+/// `index`, `rindex`, `count` and `replace` given strings only (no window, no count), on its
+/// bytes as starlark-go answers them; any other call is refused by name (see
+/// [`method_refused`]).
+pub(crate) fn call_method<'v>(
+    method: &str,
+    bytes: &[u8],
+    args: &[Value<'v>],
+    named: &[(&str, Value<'v>)],
+    heap: Heap<'v>,
+) -> starlark::Result<Value<'v>> {
+    use memchr::memmem;
+    let strings: Option<Vec<&[u8]>> = args.iter().map(|a| string_bytes(*a)).collect();
+    let strings = strings.filter(|_| named.is_empty());
+    let found = |at: Option<usize>| -> starlark::Result<Value<'v>> {
+        match at {
+            Some(at) => Ok(heap.alloc(at as i32)),
+            None if method.ends_with("index") => {
+                Err(go_error(format!("{method}: substring not found")))
+            }
+            None => Ok(heap.alloc(-1)),
+        }
+    };
+    match (method, strings.as_deref()) {
+        ("startswith", Some([p])) => Ok(Value::new_bool(bytes.starts_with(p))),
+        ("endswith", Some([p])) => Ok(Value::new_bool(bytes.ends_with(p))),
+        ("find" | "index", Some([p])) => found(memmem::find(bytes, p)),
+        ("rfind" | "rindex", Some([p])) => found(memmem::rfind(bytes, p)),
+        ("count", Some([p])) if !p.is_empty() => {
+            Ok(heap.alloc(memmem::find_iter(bytes, p).count() as i32))
+        }
+        ("replace", Some([old, new])) if !old.is_empty() => {
+            let mut out = Vec::with_capacity(bytes.len());
+            let mut last = 0;
+            for at in memmem::find_iter(bytes, old) {
+                out.extend_from_slice(&bytes[last..at]);
+                out.extend_from_slice(new);
+                last = at + old.len();
+            }
+            out.extend_from_slice(&bytes[last..]);
+            Ok(string_value(out, heap))
+        }
+        _ => Err(method_refused(method)),
     }
 }
 

@@ -171,7 +171,8 @@ pub(super) fn call<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
     if super::go_bytes::is_go_bytes(obj) {
-        return Err(super::go_bytes::method_refused(method));
+        let bytes = super::go_bytes::string_bytes(obj).unwrap_or_default();
+        return super::go_bytes::call_method(method, bytes, args, named, eval.heap());
     }
     let heap = eval.heap();
     let prefixes = match (method, args.first()) {
