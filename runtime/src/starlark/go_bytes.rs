@@ -83,6 +83,18 @@ impl fmt::Display for GoBytes {
     }
 }
 
+/// The error of the ytt module function `name` given `v` where it wants a string: ytt's
+/// `expected a string, but was TYPE`, or schemac's gap for a string that is not UTF-8 (which
+/// ytt takes as its bytes).
+pub(crate) fn expected_string(name: &str, v: Value) -> anyhow::Error {
+    if is_go_bytes(v) {
+        return anyhow::anyhow!(
+            "{name}: a string that is not UTF-8 is not supported here by schemac (ytt takes its bytes)"
+        );
+    }
+    anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type())
+}
+
 /// `b.METHOD(ARGS)` of a string that is not UTF-8: `startswith`, `endswith`, `find`, `rfind`,
 /// `index`, `rindex`, `count` and `replace` given strings only (no window, no count), on its
 /// bytes as starlark-go answers them; any other call is refused by name (see

@@ -26,19 +26,15 @@ pub(super) fn only_arg<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<Val
 /// The one positional string argument of a ytt module function (keywords ignored).
 pub(super) fn only_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
     let v = only_arg(name, args)?;
-    if super::go_bytes::is_go_bytes(v) {
-        anyhow::bail!("{name}: a string that is not UTF-8 is not supported here by schemac (ytt takes its bytes)");
-    }
     v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+        .ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 /// The one positional string argument of a ytt module function as bytes, UTF-8 or not (see
 /// [`super::go_bytes`]; keywords ignored).
 fn only_bytes<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v [u8]> {
     let v = only_arg(name, args)?;
-    super::go_bytes::string_bytes(v)
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+    super::go_bytes::string_bytes(v).ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 /// A boolean keyword argument of a ytt module function, with ytt's error for another type.
