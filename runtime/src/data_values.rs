@@ -225,7 +225,7 @@ fn key_file_document(
             "Extracting data value from file: Expected format key=/file/path",
         )
     })?;
-    let text = crate::inputs::data_value_file(path, symlinks, stdin_read).map_err(|e| {
+    let bytes = crate::inputs::data_value_file(path, symlinks, stdin_read).map_err(|e| {
         // ytt names the step, except for a directory and a file it cannot read.
         let step = if e.ends_with("but is a directory") || e.starts_with("Reading file '") {
             String::new()
@@ -242,15 +242,21 @@ fn key_file_document(
         return Ok(None);
     };
     let label = FileName::unique(&format!("(data-value-file arg) {kv}"));
+    // Bytes that are not UTF-8 are a string of bytes (`!!binary` in YAML), shown lossily.
+    let (text, value) = match String::from_utf8(bytes) {
+        Ok(text) => {
+            let value = Value::Str(text.as_str().into());
+            (text, value)
+        }
+        Err(e) => {
+            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            (text, Value::Bytes(e.into_bytes().into_boxed_slice()))
+        }
+    };
     sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
     Ok(Some(doc(
-        nested(
-            k.split('.'),
-            TreeValue::Scalar(Value::Str(text.into())),
-            &pos,
-            sources,
-        ),
+        nested(k.split('.'), TreeValue::Scalar(value), &pos, sources),
         pos,
     )))
 }

@@ -168,20 +168,20 @@ fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, St
     Ok(out)
 }
 
-/// The text of `--data-value-file KEY=PATH` (lossy where it is not UTF-8, as ytt shows it).
+/// The bytes of `--data-value-file KEY=PATH` (a string to ytt, UTF-8 or not).
 /// `Err` is ytt's message after `Finding file 'PATH': `.
 pub fn data_value_file(
     path: &str,
     symlinks: &Symlinks,
     stdin_read: &mut bool,
-) -> Result<String, String> {
+) -> Result<Vec<u8>, String> {
     if path == "-" {
         // ytt gives no reason when standard input was read already: `Reading file '-'`.
         if std::mem::replace(stdin_read, true) {
             return Err(format!("Reading file '{path}'"));
         }
-        return match read_stdin(path.to_string()) {
-            Ok(input) => Ok(input.text.to_string()),
+        return match read_stdin_bytes(path) {
+            Ok(bytes) => Ok(bytes),
             Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{path}'")),
             Err(ReadError::TooLarge(message)) => Err(message),
         };
@@ -214,11 +214,12 @@ pub fn data_value_file(
     read_value_file(p, path)
 }
 
-/// The text of the file of `--data-value-file KEY=PATH`. ytt gives no reason when it cannot
+/// The bytes of the file of `--data-value-file KEY=PATH`. ytt gives no reason when it cannot
 /// read it: `Reading file 'PATH'`.
-fn read_value_file(file: &Path, path: &str) -> Result<String, String> {
-    match read_regular(file, path.to_string()) {
-        Ok(input) => Ok(input.text.to_string()),
+fn read_value_file(file: &Path, path: &str) -> Result<Vec<u8>, String> {
+    let max = crate::yaml::parse::budget::max_input_bytes();
+    match read_bytes_within(file, path, max) {
+        Ok(bytes) => Ok(bytes),
         Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{path}'")),
         Err(ReadError::TooLarge(message)) => Err(message),
     }
@@ -258,12 +259,18 @@ pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadE
 
 /// Reads a file of at most `max` bytes; a larger one is an error naming the budget.
 fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadError> {
+    let bytes = read_bytes_within(path, &name, max)?;
+    Ok(decode(name, bytes))
+}
+
+/// The bytes of a file of at most `max` bytes; a larger one is an error naming the budget.
+fn read_bytes_within(path: &Path, name: &str, max: usize) -> Result<Vec<u8>, ReadError> {
     // Go's error for a file it cannot open or read (`open d/v.yml: permission denied`): ytt
     // prints it alone for `-f`, after `Reading file 'NAME': ` for data values files.
     // Go's words name the step that failed: `read d: is a directory` for a directory (which
     // opens), `open v.yml: permission denied`.
     let failed = |step: &'static str| {
-        let shown = name.clone();
+        let shown = name.to_string();
         move |e: std::io::Error| ReadError::Unreadable {
             name: shown.clone(),
             failure: format!("{step} {}: {}", path.display(), io_text(&e)),
@@ -279,7 +286,13 @@ fn read_within(path: &Path, name: String, max: usize) -> Result<InputFile, ReadE
 
 /// Standard input as the file `name`, within the input budget.
 fn read_stdin(name: String) -> Result<InputFile, ReadError> {
-    let shown = name.clone();
+    let bytes = read_stdin_bytes(&name)?;
+    Ok(decode(name, bytes))
+}
+
+/// The bytes of standard input (named `name` in errors), within the input budget.
+fn read_stdin_bytes(name: &str) -> Result<Vec<u8>, ReadError> {
+    let shown = name.to_string();
     let reading = move |e: std::io::Error| ReadError::Unreadable {
         name: shown.clone(),
         failure: format!("read /dev/stdin: {}", io_text(&e)),
@@ -288,15 +301,15 @@ fn read_stdin(name: String) -> Result<InputFile, ReadError> {
     read_source(std::io::stdin().lock(), 0, name, max, reading)
 }
 
-/// The text of `source` (about `size` bytes) as the file `name`: at most `max` bytes, else an
+/// The bytes of `source` (about `size` bytes) as the file `name`: at most `max` bytes, else an
 /// error naming the budget.
 fn read_source(
     source: impl std::io::Read,
     size: u64,
-    name: String,
+    name: &str,
     max: usize,
     reading: impl Fn(std::io::Error) -> ReadError,
-) -> Result<InputFile, ReadError> {
+) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let mut bytes = Vec::with_capacity(size.min(max as u64 + 1) as usize + 1);
     source
@@ -309,7 +322,7 @@ fn read_source(
             crate::yaml::parse::budget::INPUT_VAR
         )));
     }
-    Ok(decode(name, bytes))
+    Ok(bytes)
 }
 
 /// The file's text; invalid UTF-8 is kept as go-yaml's message, with the text read lossily.

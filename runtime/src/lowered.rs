@@ -112,6 +112,8 @@ fn scalar(v: &Value) -> Val<'_> {
         Value::UInt(u) => Val::Int(*u as i128),
         Value::Float(f) => Val::Float(*f),
         Value::Str(s) => Val::Str(Cow::Borrowed(s)),
+        // Bytes that are not UTF-8 (a template's): their text, each bad byte U+FFFD.
+        Value::Bytes(b) => Val::Str(String::from_utf8_lossy(b)),
         Value::Null | Value::Map(_) | Value::Array(_) => Val::None,
     }
 }

@@ -151,6 +151,7 @@ fn not_null(value: &Value) -> Option<RuleFailure> {
 pub fn len_of(value: &Value) -> Result<usize, String> {
     match value {
         Value::Str(s) => Ok(s.len()),
+        Value::Bytes(b) => Ok(b.len()),
         Value::Array(a) => Ok(a.len()),
         Value::Map(m) => Ok(m.len()),
         other => Err(format!(
@@ -322,7 +323,7 @@ pub fn starlark_type(v: &Value) -> &'static str {
         Value::Bool(_) => "bool",
         Value::Int(_) | Value::UInt(_) => "int",
         Value::Float(_) => "float",
-        Value::Str(_) => "string",
+        Value::Str(_) | Value::Bytes(_) => "string",
         Value::Array(_) => "list",
         Value::Map(_) => "dict",
     }
@@ -497,6 +498,7 @@ pub fn repr(v: &Value) -> String {
         Value::UInt(u) => u.to_string(),
         Value::Float(f) => float_repr(*f),
         Value::Str(s) => quote(s),
+        Value::Bytes(b) => quote_bytes(b, quote),
         Value::Array(items) => format!(
             "[{}]",
             items
@@ -542,6 +544,22 @@ pub fn float_repr(f: f64) -> String {
     } else {
         trim(&format!("{f:.*}", (5 - exp) as usize))
     }
+}
+
+/// A string that is not UTF-8 as starlark-go's `repr` quotes it: its text as `quote_text`
+/// quotes it, each byte that is no UTF-8 as `\xNN`.
+pub(crate) fn quote_bytes(bytes: &[u8], quote_text: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(bytes.len() * 2 + 2);
+    out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        let quoted = quote_text(chunk.valid());
+        out.push_str(&quoted[1..quoted.len() - 1]);
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out.push('"');
+    out
 }
 
 fn quote(s: &str) -> String {

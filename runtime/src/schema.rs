@@ -76,7 +76,7 @@ impl Scalar {
 
     pub fn of(value: &Value) -> Option<Scalar> {
         match value {
-            Value::Str(_) => Some(Scalar::String),
+            Value::Str(_) | Value::Bytes(_) => Some(Scalar::String),
             Value::Int(_) | Value::UInt(_) => Some(Scalar::Int),
             Value::Float(_) => Some(Scalar::Float),
             Value::Bool(_) => Some(Scalar::Bool),
@@ -88,7 +88,7 @@ impl Scalar {
     pub fn accepts(self, value: &Value) -> bool {
         matches!(
             (self, value),
-            (Scalar::String, Value::Str(_))
+            (Scalar::String, Value::Str(_) | Value::Bytes(_))
                 | (Scalar::Int, Value::Int(_) | Value::UInt(_))
                 | (
                     Scalar::Float,

@@ -10,6 +10,7 @@ mod callee;
 pub mod convert;
 mod error_line;
 mod go_builtins;
+pub mod go_bytes;
 mod go_exp;
 mod go_format;
 mod go_hyperbolic;

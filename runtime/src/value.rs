@@ -236,6 +236,10 @@ pub enum Value {
     /// Text: up to 24 bytes inline (most keys and scalars), so making or cloning one allocates
     /// nothing.
     Str(Str),
+    /// A string that is not UTF-8: bytes a Starlark program made (starlark-go's strings are
+    /// bytes; see `starlark::go_bytes`), a string to ytt's types, written `!!binary` in YAML
+    /// and with U+FFFD for its bad bytes in JSON. Never UTF-8 (such text is a `Str`).
+    Bytes(Box<[u8]>),
     Map(Entries),
     Array(Items),
 }
@@ -309,7 +313,7 @@ impl Value {
             Value::Bool(_) => "boolean",
             Value::Int(_) | Value::UInt(_) => "integer",
             Value::Float(_) => "float",
-            Value::Str(_) => "string",
+            Value::Str(_) | Value::Bytes(_) => "string",
             Value::Map(_) => "map",
             Value::Array(_) => "array",
         }
@@ -384,6 +388,7 @@ impl Value {
     pub fn go_percent_s(&self) -> String {
         match (self, self.go_scalar()) {
             (Value::Str(s), _) => s.to_string(),
+            (Value::Bytes(b), _) => String::from_utf8_lossy(b).into_owned(),
             (Value::Null, _) => "%!s(<nil>)".into(),
             (_, Some((go_type, text))) => format!("%!s({go_type}={text})"),
             _ => self.key_string(),
@@ -402,7 +407,9 @@ impl Value {
                 ("float64", if *f > 0.0 { "+Inf" } else { "-Inf" }.into())
             }
             Value::Float(f) => ("float64", crate::yaml::emit::go_float_text(*f, -4..6, 2)),
-            Value::Null | Value::Str(_) | Value::Map(_) | Value::Array(_) => return None,
+            Value::Null | Value::Str(_) | Value::Bytes(_) | Value::Map(_) | Value::Array(_) => {
+                return None
+            }
         })
     }
 
@@ -415,6 +422,7 @@ impl Value {
             Value::UInt(u) => u.to_string(),
             Value::Float(f) => crate::yaml::emit::format_float(*f),
             Value::Str(s) => s.to_string(),
+            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
             Value::Map(_) => "map".into(),
             Value::Array(_) => "array".into(),
         }

@@ -14,6 +14,8 @@ impl Serialize for Value {
             Value::UInt(u) => s.serialize_u64(*u),
             Value::Float(f) => s.serialize_f64(*f),
             Value::Str(x) => s.serialize_str(x),
+            // A string that is not UTF-8 (a template's or a --data-value-file's).
+            Value::Bytes(b) => s.serialize_bytes(b),
             Value::Array(items) => {
                 let mut seq = s.serialize_seq(Some(items.len()))?;
                 for i in items {

@@ -60,6 +60,10 @@ impl IrTokens<'_> {
                 let s = s.as_str();
                 quote! { #rt::value::Value::Str(#s.into()) }
             }
+            Value::Bytes(b) => {
+                let b = proc_macro2::Literal::byte_string(b);
+                quote! { #rt::value::Value::Bytes(::std::boxed::Box::from(&#b[..])) }
+            }
             Value::Array(items) => {
                 let items = items.iter().map(|n| self.node(n)).collect();
                 let items = self.vec_expr(

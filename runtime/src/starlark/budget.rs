@@ -189,9 +189,9 @@ fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<boo
             "excessive repeat ({elements} elements)"
         )));
     }
-    let item_bytes = match seq.unpack_str() {
-        Some(_) => 1,
-        None => std::mem::size_of::<Value>() as u128,
+    let item_bytes = match seq.get_type() {
+        "string" => 1,
+        _ => std::mem::size_of::<Value>() as u128,
     };
     reserve(heap, elements * item_bytes)?;
     Ok(true)
@@ -244,17 +244,17 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
 /// `values` as its arguments: the format, and the longest argument's text for each field (each
 /// may name any argument). Past `limit`, some count past it.
 fn formatted_bytes<'a, 'v: 'a>(
-    fmt: &str,
-    field: char,
+    fmt: &[u8],
+    field: u8,
     values: impl Iterator<Item = &'a Value<'v>>,
     limit: u128,
 ) -> u128 {
-    let fields = fmt.matches(field).count() as u128;
+    let fields = fmt.iter().filter(|&&b| b == field).count() as u128;
     if fields == 0 {
         return fmt.len() as u128;
     }
     let longest = values
-        .map(|v| match v.unpack_str() {
+        .map(|v| match super::go_bytes::string_bytes(*v) {
             Some(s) => s.len() as u128,
             None => written_bytes(*v, Writing::Text, limit / fields),
         })
@@ -309,7 +309,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] b: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        if let Some(fmt) = a.unpack_str() {
+        if let Some(fmt) = super::go_bytes::string_bytes(a) {
             let args: Vec<Value<'v>> = if let Some(tuple) = TupleRef::from_value(b) {
                 tuple.iter().collect()
             } else if let Some(dict) = DictRef::from_value(b) {
@@ -319,9 +319,10 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             };
             reserve(
                 heap,
-                formatted_bytes(fmt, '%', args.iter(), heap_left(heap)),
+                formatted_bytes(fmt, b'%', args.iter(), heap_left(heap)),
             )?;
-            return Ok(heap.alloc(super::go_format::interpolate(fmt, b)?));
+            let formatted = super::go_format::interpolate(fmt, b)?;
+            return Ok(super::go_bytes::string_value(formatted, heap));
         }
         if let Some(r) = float_remainder(a, b) {
             return Ok(heap.alloc(r));
@@ -383,8 +384,8 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                         + (super::go_methods::occurrences(receiver, "\n") as u128 + 1) * PIECE_BYTES
                 }
                 "format" => formatted_bytes(
-                    receiver,
-                    '{',
+                    receiver.as_bytes(),
+                    b'{',
                     args.items.iter().chain(kwargs.values()),
                     heap_left(heap),
                 ),
@@ -397,7 +398,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         let named = super::named_args(&kwargs);
         if let (Some(fmt), "format") = (obj.unpack_str(), method) {
             let text = super::go_format::format(fmt, &args.items, &named)?;
-            return Ok(heap.alloc(text));
+            return Ok(super::go_bytes::string_value(text, heap));
         }
         super::go_methods::call(method, obj, &args.items, &named, eval)
     }

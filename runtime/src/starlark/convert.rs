@@ -207,7 +207,11 @@ fn to_scalar_key(v: Value) -> Option<YValue> {
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
         return Some(YValue::Float(f.0));
     }
-    v.unpack_str().map(|s| YValue::Str(s.into()))
+    if let Some(s) = v.unpack_str() {
+        return Some(YValue::Str(s.into()));
+    }
+    let bytes = v.downcast_ref::<super::go_bytes::GoBytes>()?;
+    Some(YValue::Bytes(bytes.bytes().into()))
 }
 
 /// Plain data → Starlark: scalars as themselves, collections as fragments.
@@ -228,6 +232,7 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
         YValue::UInt(u) => heap.alloc(*u),
         YValue::Float(f) => heap.alloc(*f),
         YValue::Str(s) => heap.alloc(s.as_str()),
+        YValue::Bytes(b) => super::go_bytes::string_value(b.to_vec(), heap),
         YValue::Map(_) | YValue::Array(_) => heap.alloc(YamlFragment {
             value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))),
         }),

@@ -211,14 +211,16 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
     }
 
-    /// `str(v)`: a string itself, anything else as [`go_repr`] (floats as starlark-go writes them).
+    /// `str(v)`: a string itself (bytes or not), anything else as [`go_repr`] (floats as
+    /// starlark-go writes them).
     fn str<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
-    ) -> anyhow::Result<String> {
-        match x.unpack_str() {
-            Some(s) => Ok(s.to_string()),
-            None => super::try_go_repr(x),
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<starlark::values::Value<'v>> {
+        if x.get_type() == "string" {
+            return Ok(x);
         }
+        Ok(heap.alloc(super::try_go_repr(x)?))
     }
 
     /// `print(*args, sep=" ")` as starlark-go prints, to stderr: strings as they are, other
@@ -249,9 +251,10 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             if i > 0 {
                 line.push_str(sep);
             }
-            match x.unpack_str() {
-                Some(s) => line.push_str(s),
-                None => line.push_str(&super::try_go_repr(*x).map_err(starlark::Error::new_other)?),
+            if x.get_type() == "string" {
+                line.push_str(&x.to_str());
+            } else {
+                line.push_str(&super::try_go_repr(*x).map_err(starlark::Error::new_other)?);
             }
         }
         eprintln!("{line}");
@@ -606,10 +609,20 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if let Some(message) = out_of_range(x, i) {
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
-        match (x.unpack_str(), i.unpack_i32()) {
-            (Some(s), Some(i)) => super::go_slice::string_index(s, i, heap),
+        match (super::go_bytes::string_bytes(x), i.unpack_i32()) {
+            (Some(s), Some(i)) => Ok(super::go_slice::string_index(s, i, heap)),
             _ => x.at(i, heap),
         }
+    }
+
+    /// A string literal with escapes of bytes that are not UTF-8 (see
+    /// [`super::go_literals::BYTES`]): the string of its bytes.
+    fn __schemac_bytes<'v>(
+        #[starlark(require = pos)] marked: &str,
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<starlark::values::Value<'v>> {
+        let bytes = super::go_literals::marked_bytes(marked);
+        Ok(super::go_bytes::string_value(bytes, heap))
     }
 
     /// `x[lo:hi:step]`, every part given (`None` for a missing one; see
@@ -661,7 +674,7 @@ pub(super) fn out_of_range(
 ) -> Option<String> {
     let ty = x.get_type();
     let len = match ty {
-        "string" => x.unpack_str()?.len() as i64,
+        "string" => super::go_bytes::string_bytes(x)?.len() as i64,
         "list" | "tuple" | "range" => x.length().ok()? as i64,
         _ => return None,
     };

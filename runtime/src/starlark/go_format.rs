@@ -13,26 +13,27 @@ use starlark::values::{UnpackValue, Value, ValueLike};
 use super::try_go_repr;
 
 /// `fmt % x`: `x` is the only argument, or a tuple of them, or a dict that `%(key)s` reads.
-pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
+/// starlark-go's strings are bytes (UTF-8 or not, see [`super::go_bytes`]): so is the result.
+pub(super) fn interpolate(fmt: &[u8], x: Value) -> anyhow::Result<Vec<u8>> {
     let tuple = TupleRef::from_value(x);
     let nargs = tuple.map_or(1, |t| t.len());
-    let mut out = String::with_capacity(fmt.len());
+    let mut out = Vec::with_capacity(fmt.len());
     let mut rest = fmt;
     let mut index = 0;
-    while let Some(i) = rest.find('%') {
-        out.push_str(&rest[..i]);
+    while let Some(i) = rest.iter().position(|&b| b == b'%') {
+        out.extend_from_slice(&rest[..i]);
         rest = &rest[i + 1..];
-        if let Some(after) = rest.strip_prefix('%') {
-            out.push('%');
+        if let Some(after) = rest.strip_prefix(b"%") {
+            out.push(b'%');
             rest = after;
             continue;
         }
-        let arg = if let Some(after) = rest.strip_prefix('(') {
-            let Some(close) = after.find(')') else {
+        let arg = if let Some(after) = rest.strip_prefix(b"(") {
+            let Some(close) = after.iter().position(|&b| b == b')') else {
                 anyhow::bail!("incomplete format key");
             };
-            let key = &after[..close];
-            let Some(v) = mapping_get(x, key)? else {
+            let key = String::from_utf8_lossy(&after[..close]);
+            let Some(v) = mapping_get(x, &key)? else {
                 anyhow::bail!("key not found: {key}");
             };
             rest = &after[close + 1..];
@@ -43,23 +44,24 @@ pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
             }
             tuple.map_or(x, |t| t.content()[index])
         };
-        let Some(&c) = rest.as_bytes().first() else {
+        let Some(&c) = rest.first() else {
             anyhow::bail!("incomplete format");
         };
         match c {
-            b's' | b'r' => match arg.unpack_str() {
-                Some(s) if c == b's' => out.push_str(s),
-                _ => out.push_str(&try_go_repr(arg)?),
+            b's' | b'r' => match super::go_bytes::string_bytes(arg) {
+                Some(s) if c == b's' => out.extend_from_slice(s),
+                _ => out.extend_from_slice(try_go_repr(arg)?.as_bytes()),
             },
             b'd' | b'i' | b'o' | b'x' | b'X' => {
                 let i = number_to_int(arg)
                     .map_err(|e| anyhow::anyhow!("%{} format requires integer: {e}", c as char))?;
-                match c {
-                    b'o' => out.push_str(&format!("{i:o}")),
-                    b'x' => out.push_str(&format!("{i:x}")),
-                    b'X' => out.push_str(&format!("{i:X}")),
-                    _ => out.push_str(&i.to_string()),
-                }
+                let text = match c {
+                    b'o' => format!("{i:o}"),
+                    b'x' => format!("{i:x}"),
+                    b'X' => format!("{i:X}"),
+                    _ => i.to_string(),
+                };
+                out.extend_from_slice(text.as_bytes());
             }
             b'e' | b'f' | b'g' | b'E' | b'F' | b'G' => {
                 let Some(f) = as_float(arg) else {
@@ -69,10 +71,10 @@ pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
                         arg.get_type()
                     );
                 };
-                out.push_str(&go_fmt_float(f, c));
+                out.extend_from_slice(go_fmt_float(f, c).as_bytes());
             }
-            b'c' => out.push(code_point(arg)?),
-            b'%' => out.push('%'),
+            b'c' => out.extend_from_slice(code_point(arg)?.encode_utf8(&mut [0; 4]).as_bytes()),
+            b'%' => out.push(b'%'),
             // Go writes the byte as a character of its own (`%é` names `Ã`, its first byte).
             other => anyhow::bail!("unknown conversion %{}", other as char),
         }
@@ -80,7 +82,7 @@ pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
         rest = &rest[1..];
         index += 1;
     }
-    out.push_str(rest);
+    out.extend_from_slice(rest);
     if index < nargs {
         anyhow::bail!("too many arguments for format string");
     }
@@ -88,15 +90,16 @@ pub(super) fn interpolate(fmt: &str, x: Value) -> anyhow::Result<String> {
 }
 
 /// `fmt.format(*args, **kwargs)`: `{}`, `{N}` and `{name}` fields, each with an optional
-/// `!s` or `!r` conversion; `{{` and `}}` stand for braces.
+/// `!s` or `!r` conversion; `{{` and `}}` stand for braces. The result is bytes, as
+/// [`interpolate`]'s.
 pub(super) fn format<'v>(
     fmt: &str,
     args: &[Value<'v>],
     kwargs: &[(&str, Value<'v>)],
-) -> anyhow::Result<String> {
+) -> anyhow::Result<Vec<u8>> {
     let (mut auto, mut manual) = (false, false);
     let mut index = 0;
-    let mut out = String::with_capacity(fmt.len());
+    let mut out = Vec::with_capacity(fmt.len());
     let mut rest = fmt;
     loop {
         let open = rest.find('{');
@@ -105,13 +108,13 @@ pub(super) fn format<'v>(
             if literal.as_bytes().get(j + 1) != Some(&b'}') {
                 anyhow::bail!("format: single '}}' in format");
             }
-            out.push_str(&literal[..=j]);
+            out.extend_from_slice(&literal.as_bytes()[..=j]);
             literal = &literal[j + 2..];
         }
-        out.push_str(literal);
+        out.extend_from_slice(literal.as_bytes());
         let Some(open) = open else { break };
         if let Some(after) = rest[open + 1..].strip_prefix('{') {
-            out.push('{');
+            out.push(b'{');
             rest = after;
             continue;
         }
@@ -167,9 +170,9 @@ pub(super) fn format<'v>(
         if !spec.is_empty() {
             anyhow::bail!("format spec features not supported in replacement fields: {spec}");
         }
-        match (conv, arg.unpack_str()) {
-            ("s", Some(s)) => out.push_str(s),
-            ("s" | "r", _) => out.push_str(&try_go_repr(arg)?),
+        match (conv, super::go_bytes::string_bytes(arg)) {
+            ("s", Some(s)) => out.extend_from_slice(s),
+            ("s" | "r", _) => out.extend_from_slice(try_go_repr(arg)?.as_bytes()),
             (other, _) => anyhow::bail!("format: unknown conversion {}", super::go_quote(other)),
         }
     }

@@ -18,7 +18,34 @@
 //!
 //! Escapes of bytes past ASCII that spell UTF-8 (`'\xc3\xa9'`) are its characters (`é`);
 //! the others (`'\xff'`, `'\377'`) make a string that is not UTF-8 in starlark-go (ytt writes
-//! it as `!!binary`); here they stay the characters U+0080 to U+00FF.
+//! it as `!!binary`): such a literal becomes a call of [`BYTES`] given the literal with each of
+//! those bytes as the character [`BYTE_MARK`] + byte (and each character the source holds at
+//! or past `BYTE_MARK` as the marks of its UTF-8 bytes), which makes the
+//! [`super::go_bytes::GoBytes`] of the bytes.
+
+/// The global function a string literal with escapes of bytes that are not UTF-8 becomes.
+pub(super) const BYTES: &str = "__schemac_bytes";
+
+/// The character that stands for the byte 0 in the argument of [`BYTES`] (U+10FF00; the byte
+/// `b` is `BYTE_MARK + b`).
+pub(super) const BYTE_MARK: u32 = 0x10FF00;
+
+/// The bytes [`BYTES`] is given `text` for: each character past [`BYTE_MARK`] the byte it
+/// marks, the others their UTF-8.
+pub(super) fn marked_bytes(text: &str) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match (c as u32).checked_sub(BYTE_MARK) {
+            Some(b) => out.push(b as u8),
+            None => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    out
+}
+
+fn byte_mark(b: u8) -> char {
+    char::from_u32(BYTE_MARK + u32::from(b)).unwrap_or(char::REPLACEMENT_CHARACTER)
+}
 
 /// A literal starlark-go refuses: its 0-based line in the source and starlark-go's message.
 #[derive(Debug, PartialEq)]
@@ -236,11 +263,13 @@ fn string(
         })
     };
     let mut i = body.start;
+    let first_edit = edits.len();
+    let mut not_utf8 = false;
     // The escapes of bytes past ASCII just read: (start, end, byte) each.
     let mut high_bytes: Vec<(usize, usize, u8)> = Vec::new();
     while i < body.end {
         if b[i] != b'\\' {
-            decode_utf8_escapes(&mut high_bytes, edits);
+            not_utf8 |= decode_utf8_escapes(&mut high_bytes, edits);
             i += 1;
             continue;
         }
@@ -249,7 +278,7 @@ fn string(
         match b.get(i + 1) {
             Some(b'u' | b'U') => {
                 // The run of escaped bytes before ends here (edits stay in order).
-                decode_utf8_escapes(&mut high_bytes, edits);
+                not_utf8 |= decode_utf8_escapes(&mut high_bytes, edits);
                 edits.push((i, i, "\\".into()));
             }
             Some(b'0'..=b'7') => {
@@ -281,28 +310,54 @@ fn string(
         }
         match escaped_byte {
             Some(byte) if byte >= 0x80 => high_bytes.push((i, next, byte)),
-            _ => decode_utf8_escapes(&mut high_bytes, edits),
+            _ => not_utf8 |= decode_utf8_escapes(&mut high_bytes, edits),
         }
         i = next;
     }
-    decode_utf8_escapes(&mut high_bytes, edits);
+    not_utf8 |= decode_utf8_escapes(&mut high_bytes, edits);
+    if not_utf8 {
+        // The characters that would read as marks stand for their own bytes.
+        let text = String::from_utf8_lossy(&b[body.clone()]);
+        let mut at = body.start;
+        for c in text.chars() {
+            if c as u32 >= BYTE_MARK {
+                let marks: String = c.to_string().bytes().map(byte_mark).collect();
+                edits.push((at, at + c.len_utf8(), marks));
+            }
+            at += c.len_utf8();
+        }
+        edits.push((start, start, format!("{BYTES}(")));
+        edits.push((after, after, ")".into()));
+        edits[first_edit..].sort_by_key(|&(from, to, _)| (from, to));
+    }
     Ok(after)
 }
 
 /// A run of escaped bytes past ASCII (`"\\xc3\\xa9"`, `"\\303\\251"`) is UTF-8 text in
 /// starlark-go: each complete UTF-8 sequence in it becomes its character. The escapes of bytes
-/// that are no such sequence stay (the characters U+0080 to U+00FF, see the module's doc).
-fn decode_utf8_escapes(run: &mut Vec<(usize, usize, u8)>, edits: &mut Vec<(usize, usize, String)>) {
+/// that are no such sequence become their marks (see the module's doc); `true` if there were
+/// any.
+fn decode_utf8_escapes(
+    run: &mut Vec<(usize, usize, u8)>,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> bool {
     let bytes: Vec<u8> = run.iter().map(|&(_, _, byte)| byte).collect();
     let mut at = 0;
+    let mut not_utf8 = false;
     for chunk in bytes.utf8_chunks() {
         let valid = chunk.valid();
         if !valid.is_empty() {
             edits.push((run[at].0, run[at + valid.len() - 1].1, valid.to_string()));
         }
-        at += valid.len() + chunk.invalid().len();
+        at += valid.len();
+        for &b in chunk.invalid() {
+            edits.push((run[at].0, run[at].1, byte_mark(b).to_string()));
+            not_utf8 = true;
+            at += 1;
+        }
     }
     run.clear();
+    not_utf8
 }
 
 #[cfg(test)]
@@ -350,10 +405,27 @@ mod tests {
             r#"x = '\\u00e9' + "\\U0001F600" + r'\u1234'"#
         );
         assert_eq!(fixed("x = b'x'"), "x = b 'x'");
+        // The bytes that spell no UTF-8 become marks, and the literal a call of BYTES.
+        let mark = |b: u32| char::from_u32(BYTE_MARK + b).unwrap();
         assert_eq!(
             fixed(r"x = '\xc3\xa9-\303\251\xff\xe2\x82\xac\xe2\x82\xc3\xa9\u00e9'"),
-            r"x = 'é-é\xff€\xe2\x82é\\u00e9'"
+            format!(
+                r"x = {BYTES}('é-é{}€{}{}é\\u00e9')",
+                mark(0xff),
+                mark(0xe2),
+                mark(0x82)
+            )
         );
+        // A character of the source at or past the marks stands for its own bytes.
+        let own = mark(0x41);
+        let fixed_own = fixed(&format!("x = '\\xff{own}'"));
+        let marked = fixed_own
+            .strip_prefix(&format!("x = {BYTES}('"))
+            .and_then(|m| m.strip_suffix("')"))
+            .unwrap();
+        let mut want = vec![0xff];
+        want.extend_from_slice(own.to_string().as_bytes());
+        assert_eq!(marked_bytes(marked), want);
         assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");

@@ -170,6 +170,10 @@ pub(super) fn call<'v>(
     named: Named<'_, 'v>,
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
+    if super::go_bytes::is_go_bytes(obj) {
+        let bytes = super::go_bytes::string_bytes(obj).unwrap_or_default();
+        return super::go_bytes::call_method(method, bytes, args, named, eval.heap());
+    }
     let heap = eval.heap();
     let prefixes = match (method, args.first()) {
         ("startswith" | "endswith", Some(a)) => TupleRef::from_value(*a),
@@ -644,9 +648,8 @@ fn go_title(s: &str) -> String {
         .collect()
 }
 
-/// `S.elems()` (`ords`: `S.elem_ords()`): the bytes of a string, iterable. Bytes of ASCII
-/// characters are one-character strings; those of other characters cannot be strings of their
-/// own here, so `elems()` gives whole characters for them (`elem_ords()` gives the bytes).
+/// `S.elems()` (`ords`: `S.elem_ords()`): the bytes of a string, iterable, each a string of
+/// one byte (a [`super::go_bytes::GoBytes`] past ASCII) or its value.
 #[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
 pub struct Elems {
     text: String,
@@ -684,14 +687,14 @@ impl fmt::Display for Codepoints {
 #[starlark_value(type = "elems")]
 impl<'v> StarlarkValue<'v> for Elems {
     fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
-        Ok(if self.ords {
-            self.text.bytes().map(|b| heap.alloc(b as i32)).collect()
-        } else {
-            self.text
-                .chars()
-                .map(|c| heap.alloc(c.to_string()))
-                .collect()
-        })
+        Ok(self
+            .text
+            .bytes()
+            .map(|b| match self.ords {
+                true => heap.alloc(b as i32),
+                false => super::go_bytes::string_value(vec![b], heap),
+            })
+            .collect())
     }
 }
 

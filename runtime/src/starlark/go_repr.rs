@@ -161,6 +161,13 @@ pub(crate) fn go_type(v: starlark::values::Value) -> &'static str {
 pub(crate) fn go_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
+    push_quoted_text(s, &mut out);
+    out.push('"');
+    out
+}
+
+/// The text of [`go_quote`], without the quotes.
+pub(crate) fn push_quoted_text(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -178,6 +185,4 @@ pub(crate) fn go_quote(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out.push('"');
-    out
 }

@@ -4,13 +4,14 @@
 //! program calls [`slice`] (see [`super::source_guard::guard_source`]).
 //!
 //! starlark-go's strings may hold any bytes; a slice or an index that cuts a character of
-//! UTF-8 in two makes a string ytt writes as `!!binary`, which schemac's strings (UTF-8)
-//! cannot hold: that is an error here rather than another string.
+//! UTF-8 in two makes a string that is not UTF-8, which ytt writes as `!!binary`: a
+//! [`super::go_bytes::GoBytes`] here.
 
 use starlark::values::tuple::AllocTuple;
 use starlark::values::{Heap, Value};
 
 use super::go_builtins::go_error;
+use super::go_bytes::{string_bytes, string_value};
 
 /// The global function every slice expression `x[a:b:c]` calls, with `None` for a missing part.
 pub(super) const SLICE: &str = "__schemac_slice";
@@ -72,16 +73,6 @@ fn positions(len: i64, lo: Value, hi: Value, step: Value) -> Result<Vec<usize>, 
     Ok(taken)
 }
 
-/// A string of `bytes`, or the error for bytes that are not UTF-8 (see the module's doc).
-fn string_of<'v>(bytes: Vec<u8>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
-    match String::from_utf8(bytes) {
-        Ok(s) => Ok(heap.alloc(s)),
-        Err(_) => Err(go_error(
-            "a string cut inside a UTF-8 character (ytt writes such bytes as !!binary) is not supported by schemac".into(),
-        )),
-    }
-}
-
 /// `x[lo:hi:step]` as starlark-go computes it.
 pub(super) fn slice<'v>(
     x: Value<'v>,
@@ -91,10 +82,12 @@ pub(super) fn slice<'v>(
     heap: Heap<'v>,
 ) -> starlark::Result<Value<'v>> {
     let ty = x.get_type();
-    if let Some(s) = x.unpack_str() {
-        let taken = positions(s.len() as i64, lo, hi, step).map_err(go_error)?;
-        let bytes = s.as_bytes();
-        return string_of(taken.iter().map(|&i| bytes[i]).collect(), heap);
+    if let Some(bytes) = string_bytes(x) {
+        let taken = positions(bytes.len() as i64, lo, hi, step).map_err(go_error)?;
+        return Ok(string_value(
+            taken.iter().map(|&i| bytes[i]).collect(),
+            heap,
+        ));
     }
     if !matches!(ty, "list" | "tuple" | "range") {
         return Err(go_error(format!("invalid slice operand {ty}")));
@@ -128,14 +121,14 @@ pub(super) fn slice<'v>(
     })
 }
 
-/// `s[i]` of the string `s` as starlark-go takes it: its byte `i` (the caller has checked that
-/// `i` is an int in range).
-pub(super) fn string_index<'v>(s: &str, i: i32, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+/// `s[i]` of the string of bytes `s` as starlark-go takes it: its byte `i` (the caller has
+/// checked that `i` is an int in range).
+pub(super) fn string_index<'v>(s: &[u8], i: i32, heap: Heap<'v>) -> Value<'v> {
     let len = s.len() as i64;
     let i = if i < 0 {
         i64::from(i) + len
     } else {
         i64::from(i)
     };
-    string_of(vec![s.as_bytes()[i as usize]], heap)
+    string_value(vec![s[i as usize]], heap)
 }

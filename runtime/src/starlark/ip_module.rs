@@ -235,7 +235,7 @@ fn text_arg<'v>(name: &str, args: &UnpackTuple<Value<'v>>) -> anyhow::Result<&'v
         anyhow::bail!("{name}: expected exactly one argument");
     };
     v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+        .ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 #[starlark_module]

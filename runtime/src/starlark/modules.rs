@@ -190,7 +190,7 @@ fn data_path<'v>(name: &str, args: &[Value<'v>], required: bool) -> anyhow::Resu
         (_, true) => anyhow::bail!("{name}: expected exactly one argument"),
     };
     v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+        .ok_or_else(|| super::go_bytes::expected_string(name, *v))
 }
 
 #[starlark_module]
@@ -463,7 +463,7 @@ pub(super) fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
     use crate::value::Value as Y;
     match v {
         Y::Map(entries) => entries.iter().find_map(|e| match &e.key {
-            Y::Str(_) => non_string_key(&e.value.value),
+            Y::Str(_) | Y::Bytes(_) => non_string_key(&e.value.value),
             Y::Null => Some("NoneType"),
             Y::Bool(_) => Some("bool"),
             Y::Int(_) | Y::UInt(_) => Some("int"),
@@ -490,7 +490,7 @@ fn regexp_args<'v, const N: usize>(
 
 fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
     v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+        .ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 /// Where the character class that `pattern` leaves open starts: Go quotes the pattern from

@@ -27,7 +27,14 @@ pub(super) fn only_arg<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<Val
 pub(super) fn only_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
     let v = only_arg(name, args)?;
     v.unpack_str()
-        .ok_or_else(|| anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type()))
+        .ok_or_else(|| super::go_bytes::expected_string(name, v))
+}
+
+/// The one positional string argument of a ytt module function as bytes, UTF-8 or not (see
+/// [`super::go_bytes`]; keywords ignored).
+fn only_bytes<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v [u8]> {
+    let v = only_arg(name, args)?;
+    super::go_bytes::string_bytes(v).ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 /// A boolean keyword argument of a ytt module function, with ytt's error for another type.
@@ -88,8 +95,8 @@ fn md5_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         use md5::Digest as _;
-        let s = only_str("md5.sum", &args.items)?;
-        Ok(hex(&md5::Md5::digest(s.as_bytes())))
+        let s = only_bytes("md5.sum", &args.items)?;
+        Ok(hex(&md5::Md5::digest(s)))
     }
 }
 
@@ -100,8 +107,8 @@ fn sha256_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         use sha2::Digest as _;
-        let s = only_str("sha256.sum", &args.items)?;
-        Ok(hex(&sha2::Sha256::digest(s.as_bytes())))
+        let s = only_bytes("sha256.sum", &args.items)?;
+        Ok(hex(&sha2::Sha256::digest(s)))
     }
 }
 
@@ -171,13 +178,12 @@ impl Base64 {
 /// Go's `base64` decoding (`DecodeString` of the encoding `enc` gives): padding required unless
 /// raw, line breaks skipped, the bits after the last full byte ignored unless strict; an error
 /// names the offset of the first bad byte as Go does.
-fn go_base64_decode(text: &str, enc: &Base64) -> Result<Vec<u8>, usize> {
+fn go_base64_decode(src: &[u8], enc: &Base64) -> Result<Vec<u8>, usize> {
     let alphabet: &[u8; 64] = if enc.url {
         b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
     } else {
         b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
     };
-    let src = text.as_bytes();
     let is_break = |b: u8| b == b'\n' || b == b'\r';
     let skip_breaks = |mut at: usize| {
         while at < src.len() && is_break(src[at]) {
@@ -257,25 +263,22 @@ fn base64_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "base64.encode";
-        let s = only_str(NAME, &args.items)?;
-        Ok(Base64::from_kwargs(NAME, &kwargs)?.encode(s.as_bytes()))
+        let s = only_bytes(NAME, &args.items)?;
+        Ok(Base64::from_kwargs(NAME, &kwargs)?.encode(s))
     }
 
-    /// As Go's `base64.StdEncoding.DecodeString` (see [`go_base64_decode`]).
+    /// As Go's `base64.StdEncoding.DecodeString` (see [`go_base64_decode`]): a string of the
+    /// bytes, UTF-8 or not.
     fn decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] kwargs: Kwargs<'v>,
-    ) -> anyhow::Result<String> {
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "base64.decode";
-        let s = only_str(NAME, &args.items)?;
+        let s = only_bytes(NAME, &args.items)?;
         let bytes = go_base64_decode(s, &Base64::from_kwargs(NAME, &kwargs)?)
             .map_err(|at| anyhow::anyhow!("{NAME}: illegal base64 data at input byte {at}"))?;
-        // ytt's strings are Go's byte strings; these are UTF-8 text (see tests/xfail-cases.txt).
-        String::from_utf8(bytes).map_err(|_| {
-            anyhow::anyhow!(
-                "{NAME}: the decoded bytes are not UTF-8 text, which schemac cannot hold in a string (ytt keeps them as binary)"
-            )
-        })
+        Ok(super::go_bytes::string_value(bytes, heap))
     }
 }
 
@@ -317,9 +320,10 @@ fn should_escape(c: u8, mode: Escape) -> bool {
 }
 
 /// Go's `url.PathEscape` / `url.QueryEscape` and the escaping of the other pieces of a URL.
-pub(super) fn url_escape(s: &str, mode: Escape) -> String {
+pub(super) fn url_escape<S: AsRef<[u8]> + ?Sized>(s: &S, mode: Escape) -> String {
+    let s = s.as_ref();
     let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
+    for &b in s {
         if !should_escape(b, mode) {
             out.push(b as char);
         } else if b == b' ' && mode == Escape::QueryComponent {
@@ -334,7 +338,12 @@ pub(super) fn url_escape(s: &str, mode: Escape) -> String {
 /// Go's `unescape`: `url.PathUnescape` / `url.QueryUnescape` and the other pieces of a URL,
 /// with its error for a bad `%` escape or (in a host) a character that must not be there.
 pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
-    let bytes = s.as_bytes();
+    String::from_utf8(url_unescape_bytes(s.as_bytes(), mode)?)
+        .map_err(|_| anyhow::anyhow!("decoded text is not valid UTF-8"))
+}
+
+/// [`url_unescape`] as bytes, UTF-8 or not (`%e9`), as Go's strings hold them.
+fn url_unescape_bytes(bytes: &[u8], mode: Escape) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -369,7 +378,7 @@ pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
             }
         }
     }
-    String::from_utf8(out).map_err(|_| anyhow::anyhow!("decoded text is not valid UTF-8"))
+    Ok(out)
 }
 
 #[starlark_module]
@@ -388,34 +397,40 @@ fn url_members(builder: &mut GlobalsBuilder) {
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
-        let s = only_str("url.path_segment_encode", &args.items)?;
+        let s = only_bytes("url.path_segment_encode", &args.items)?;
         Ok(url_escape(s, Escape::PathSegment))
     }
 
     fn path_segment_decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
-    ) -> anyhow::Result<String> {
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "url.path_segment_decode";
-        let s = only_str(NAME, &args.items)?;
-        url_unescape(s, Escape::PathSegment).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+        let s = only_bytes(NAME, &args.items)?;
+        let bytes = url_unescape_bytes(s, Escape::PathSegment)
+            .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))?;
+        Ok(super::go_bytes::string_value(bytes, heap))
     }
 
     fn query_param_value_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
-        let s = only_str("url.query_param_value_encode", &args.items)?;
+        let s = only_bytes("url.query_param_value_encode", &args.items)?;
         Ok(url_escape(s, Escape::QueryComponent))
     }
 
     fn query_param_value_decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
-    ) -> anyhow::Result<String> {
+        heap: Heap<'v>,
+    ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "url.query_param_value_decode";
-        let s = only_str(NAME, &args.items)?;
-        url_unescape(s, Escape::QueryComponent).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+        let s = only_bytes(NAME, &args.items)?;
+        let bytes = url_unescape_bytes(s, Escape::QueryComponent)
+            .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))?;
+        Ok(super::go_bytes::string_value(bytes, heap))
     }
 
     /// A dict of lists of strings as Go's `url.Values.Encode`: keys sorted, `k=v` joined by `&`.

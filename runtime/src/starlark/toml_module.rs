@@ -302,6 +302,9 @@ impl Encoder<'_> {
             Data::UInt(u) => self.out.push_str(&u.to_string()),
             Data::Float(f) => self.out.push_str(&float(*f)),
             Data::Str(s) => self.out.push_str(&quoted(s)),
+            // Bytes that are not UTF-8: their text, each bad byte U+FFFD (not checked
+            // against BurntSushi's encoder).
+            Data::Bytes(b) => self.out.push_str(&quoted(&String::from_utf8_lossy(b))),
             Data::Array(items) => {
                 self.out.push('[');
                 for (i, item) in items.iter().enumerate() {

@@ -313,8 +313,38 @@ fn scalar_request(value: &Value) -> (Cow<'_, str>, Style) {
             (Cow::Borrowed(s), Style::Plain)
         }
         Value::Str(s) => (Cow::Borrowed(s), Style::Double),
+        Value::Bytes(b) => {
+            let text = binary_text(b);
+            let style = if text.contains('\n') {
+                Style::Literal
+            } else {
+                Style::Plain
+            };
+            (Cow::Owned(text), style)
+        }
         Value::Map(_) | Value::Array(_) => (Cow::Borrowed(""), Style::Plain),
     }
+}
+
+/// The tag go-yaml gives a string that is not UTF-8, written before its base64.
+const BINARY_TAG: &str = "!!binary";
+
+/// A string that is not UTF-8 as go-yaml writes it under [`BINARY_TAG`]: its base64 (standard,
+/// padded), on one line up to 70 characters; longer, in lines of 70 each ended by a newline
+/// (a literal block).
+fn binary_text(bytes: &[u8]) -> String {
+    use base64::Engine as _;
+    const LINE: usize = 70;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(bytes);
+    if encoded.len() < LINE {
+        return encoded;
+    }
+    let mut text = String::with_capacity(encoded.len() + encoded.len() / LINE + 1);
+    for line in encoded.as_bytes().chunks(LINE) {
+        text.push_str(std::str::from_utf8(line).unwrap_or_default());
+        text.push('\n');
+    }
+    text
 }
 
 /// libyaml writes a key as `key: value` when it is a one-line scalar (or an empty collection)
@@ -324,6 +354,9 @@ fn is_simple_key(key: &Value, request: Option<&(Cow<'_, str>, Style)>) -> bool {
     match (key, request) {
         (Value::Map(entries), _) => entries.is_empty(),
         (Value::Array(items), _) => items.is_empty(),
+        (Value::Bytes(_), Some((text, _))) => {
+            !text.contains(is_break) && BINARY_TAG.len() + text.len() <= 128
+        }
         (_, Some((text, _))) => !text.contains(is_break) && text.len() <= 128,
         (_, None) => false,
     }
@@ -490,6 +523,7 @@ impl Emitter<'_> {
             Value::Float(f) if whole_float(*f).is_some() => self.plain_int(*f as i64),
             Value::Bool(b) => self.plain(if *b { "true" } else { "false" }),
             Value::Null => self.plain("null"),
+            Value::Bytes(_) => self.key(value, Some(&scalar_request(value)), simple_key),
             _ => self.requested_scalar(&scalar_request(value), simple_key),
         }
     }
@@ -528,6 +562,9 @@ impl Emitter<'_> {
 
     /// Writes a map key: a scalar (with its request, worked out once) or a collection.
     fn key(&mut self, key: &Value, request: Option<&(Cow<'_, str>, Style)>, simple_key: bool) {
+        if matches!(key, Value::Bytes(_)) {
+            self.write_indicator(BINARY_TAG, true, false, false);
+        }
         match request {
             Some(r) => self.requested_scalar(r, simple_key),
             None => self.node(key, true, simple_key),

@@ -69,7 +69,7 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
                     out.push(',');
                 }
                 newline(out, depth + 1);
-                write_escaped(out, &e.key.key_string(), false);
+                write_key(out, &e.key, false);
                 out.push_str(": ");
                 write_indented(out, &e.value.value, depth + 1);
             }
@@ -77,6 +77,7 @@ fn write_indented(out: &mut String, value: &Value, depth: usize) {
             out.push('}');
         }
         Value::Str(text) => write_escaped(out, text, false),
+        Value::Bytes(bytes) => write_bytes(out, bytes, false),
         other => {
             if write_value(out, other).is_err() {
                 out.push_str("null");
@@ -94,6 +95,7 @@ fn write_value(out: &mut String, value: &Value) -> Result<(), f64> {
         Value::UInt(u) => out.push_str(&u.to_string()),
         Value::Float(f) => out.push_str(&format_json_float(*f).ok_or(*f)?),
         Value::Str(s) => write_string(out, s),
+        Value::Bytes(b) => write_bytes(out, b, true),
         Value::Array(items) => return write_array(out, items),
         Value::Map(entries) => return write_map(out, entries),
     }
@@ -115,16 +117,22 @@ fn write_array(out: &mut String, items: &[Node]) -> Result<(), f64> {
 fn write_map(out: &mut String, entries: &[MapEntry]) -> Result<(), f64> {
     // A later equal key replaces an earlier one, as assigning into a Go map does, and keys come
     // out sorted by their bytes, as Go's encoder sorts them.
-    let sorted: BTreeMap<String, &Value> = entries
+    let sorted: BTreeMap<Vec<u8>, (&Value, &Value)> = entries
         .iter()
-        .map(|e| (e.key.key_string(), &e.value.value))
+        .map(|e| {
+            let bytes = match &e.key {
+                Value::Bytes(b) => b.to_vec(),
+                key => key.key_string().into_bytes(),
+            };
+            (bytes, (&e.key, &e.value.value))
+        })
         .collect();
     out.push('{');
-    for (i, (key, value)) in sorted.into_iter().enumerate() {
+    for (i, (_, (key, value))) in sorted.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_string(out, &key);
+        write_key(out, key, true);
         out.push(':');
         write_value(out, value)?;
     }
@@ -138,9 +146,36 @@ fn write_string(out: &mut String, s: &str) {
     write_escaped(out, s, true)
 }
 
+/// A map key as a JSON string (see [`write_escaped`]).
+fn write_key(out: &mut String, key: &Value, html: bool) {
+    match key {
+        Value::Bytes(b) => write_bytes(out, b, html),
+        key => write_escaped(out, &key.key_string(), html),
+    }
+}
+
+/// A string that is not UTF-8 as Go's encoder writes it: each byte that is no UTF-8 as
+/// `\ufffd` (see [`write_escaped`]).
+fn write_bytes(out: &mut String, bytes: &[u8], html: bool) {
+    out.push('"');
+    for chunk in bytes.utf8_chunks() {
+        write_escaped_text(out, chunk.valid(), html);
+        for _ in chunk.invalid() {
+            out.push_str("\\ufffd");
+        }
+    }
+    out.push('"');
+}
+
 /// A JSON string; `html`: also `<`, `>`, `&`, U+2028 and U+2029 escaped, as Go's encoder does.
 fn write_escaped(out: &mut String, s: &str, html: bool) {
     out.push('"');
+    write_escaped_text(out, s, html);
+    out.push('"');
+}
+
+/// The text of [`write_escaped`], without the quotes.
+fn write_escaped_text(out: &mut String, s: &str, html: bool) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -155,7 +190,6 @@ fn write_escaped(out: &mut String, s: &str, html: bool) {
             _ => out.push(c),
         }
     }
-    out.push('"');
 }
 
 /// JSON that [`marshal_json`] wrote, with `<`, `>` and `&` as they are (Go's encoder with

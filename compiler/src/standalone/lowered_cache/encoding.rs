@@ -22,7 +22,8 @@ pub const MAX_NESTING: usize = 10_000;
 const PREALLOCATED: usize = 1024;
 
 /// The bytes of `ty`, or `None` when it cannot be kept: it calls Starlark functions (whose
-/// values live only in the run that kept them) or nests past [`MAX_NESTING`].
+/// values live only in the run that kept them), holds a string that is not UTF-8 or nests past
+/// [`MAX_NESTING`].
 pub fn encode(ty: &Type) -> Option<Vec<u8>> {
     let mut body = Writer::default();
     body.ty(ty, 0)?;
@@ -109,6 +110,8 @@ impl Writer {
                 self.bytes.push(6);
                 self.text(s);
             }
+            // A string that is not UTF-8 (a default a template made): not kept.
+            Value::Bytes(_) => return None,
             Value::Map(entries) => {
                 self.bytes.push(7);
                 self.uint(entries.len() as u64);
