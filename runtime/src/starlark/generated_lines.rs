@@ -1,0 +1,125 @@
+//! Where ytt shows a syntax error read on code that ytt lays out otherwise than the program
+//! here: a node's annotations and start (a bracket left open before a node), and the lines ytt
+//! generates with no template line of their own (the template's end, the empty document that
+//! holds the code lines after a file's last node).
+
+use crate::template::compile::Program;
+use crate::template::TemplateError;
+
+/// The line ytt's code for the node starting at generated line `gen_line` begins on: its
+/// annotations' code comes before the node's own (the program here starts the node first, so
+/// that the annotations apply to it), so a syntax error read at the end of the line before is
+/// placed on the node's first annotation.
+pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let mut lines = program.source.lines().skip(gen_line);
+    if !lines.next()?.trim_start().starts_with("__ytt_start(") {
+        return None;
+    }
+    let annotations = lines.take_while(|l| l.trim_start().starts_with("__ytt_ann("));
+    (gen_line..)
+        .zip(std::iter::once(()).chain(annotations.map(|_| ())))
+        .filter_map(|(i, ())| program.line_map.get(i).copied())
+        .min()
+}
+
+/// The line ytt shows for a syntax error read at the start of generated line `gen_line`, a
+/// node's first annotation or the line after a node's start, when the code before it left a
+/// bracket open: the node's first line of code then continued the bracket, and the error is on
+/// its second. ytt's code for a node is its annotations, then its start, then its value's (a
+/// scalar's, or a map or array node's start, on the node's line); here the start comes first
+/// (so that the annotations apply to it) and a value has no line of its own: ytt's second line
+/// is the node's second annotation, or else its start, or its value's.
+pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let code = |i: usize| program.source.lines().nth(i).map(str::trim_start);
+    let is = |i: usize, start: &str| code(i).is_some_and(|l| l.starts_with(start));
+    let node = code(gen_line.checked_sub(1)?)?.strip_prefix("__ytt_start(")?;
+    let second = if is(gen_line, "__ytt_ann(") {
+        match is(gen_line + 1, "__ytt_ann(") {
+            true => gen_line + 1,
+            false => gen_line - 1,
+        }
+    } else {
+        // A node without annotations or code: ytt sets a scalar value on the node's line, and
+        // a map or array value is a node of its own, started on the node's line.
+        let id: usize = node.split(')').next()?.parse().ok()?;
+        program.nodes.get(id)?;
+        if is(gen_line, "__ytt_set") {
+            return None;
+        }
+        gen_line - 1
+    };
+    program.line_map.get(second).copied()
+}
+
+/// The line ytt shows for a syntax error read on generated line `gen_line` after a node's
+/// annotations (a comment after the last one hid its closing parenthesis): ytt starts a node
+/// after its annotations, so the token there is on the node's line. When the annotation's
+/// arguments were only a comment (`#@schema/nullable # why`), the line after it became an
+/// argument, as the node's start does in ytt: the token is then ytt's next line, the node's
+/// value code or else the node's own line.
+pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let lines: Vec<&str> = program.source.lines().take(gen_line + 1).collect();
+    let is = |i: usize, code: &str| {
+        lines
+            .get(i)
+            .is_some_and(|l| l.trim_start().starts_with(code))
+    };
+    let annotation = |i: usize| is(i, "__ytt_ann(");
+    let only_comment = |i: usize| {
+        lines[i]
+            .split_once("__ytt_pack(")
+            .is_some_and(|(_, args)| args.trim_start().starts_with('#'))
+    };
+    let (last, argument) = match gen_line {
+        g if g >= 1 && annotation(g - 1) && !annotation(g) => (g - 1, None),
+        g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && only_comment(g - 2) => {
+            (g - 2, Some(g - 1))
+        }
+        _ => return None,
+    };
+    let start = (0..last)
+        .rev()
+        .find(|&i| !annotation(i))
+        .filter(|&i| is(i, "__ytt_start("))?;
+    // A map or array value is a node of its own in ytt, started on the node's line.
+    let at = match argument {
+        Some(a) if is(a, "__ytt_set(") => a,
+        _ => start,
+    };
+    program.line_map.get(at).copied()
+}
+
+/// For an error on ytt's code for the document that holds the file's code lines after its
+/// last node ([`Program::trailing_document`]): the last template line before it, where ytt
+/// shows the error, and the generated line it is on.
+pub(super) fn in_trailing_document(
+    program: &Program,
+    gen_line: usize,
+) -> Option<(u32, crate::template::GeneratedLine)> {
+    use crate::template::GeneratedLine::{TrailingDocumentStart, TrailingDocumentValue};
+    let (first, number) = program.trailing_document?;
+    let code = match gen_line.checked_sub(first)? {
+        0 => TrailingDocumentStart(number),
+        1 => TrailingDocumentValue(number),
+        _ => return None,
+    };
+    let line = program.line_map[..first].iter().rev().find(|&&l| l > 0)?;
+    Some((*line, code))
+}
+
+/// A syntax error on the code that closes the template (no template line of its own: a
+/// comment after the last node's value code hid the code's closing parenthesis) is where ytt
+/// shows it: on the template's last line of code, then on the generated line that ends it.
+pub(super) fn at_template_end(error: &mut TemplateError, program: &Program, template_id: u32) {
+    if !error.compile_time || error.line != Some(0) || error.generated.is_some() {
+        return;
+    }
+    let Some(&last) = program.line_map.iter().rev().find(|&&line| line > 0) else {
+        return;
+    };
+    error.line = Some(last);
+    error.generated = Some(Box::new(crate::template::Generated {
+        template: template_id,
+        line: crate::template::GeneratedLine::End,
+    }));
+}
