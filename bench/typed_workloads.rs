@@ -19,3 +19,32 @@ pub fn typed_load(workload: &str, yaml: &str) -> bool {
         _ => keys5k::Config::from_yaml_str(yaml).is_ok(),
     }
 }
+
+/// The values of `yaml`'s first document as the runtime's reader gives them (what a service
+/// that read them once holds): the input of [`typed_from_node`] and [`checked_node`].
+pub fn read_values(yaml: &str) -> schemac_runtime::value::Node {
+    let file = schemac_runtime::yaml::parse::parse_file("values.yml", yaml, false)
+        .expect("the workload's values are YAML");
+    schemac_runtime::template::tree::Tree::from_raw(&file.docs[0], Some(file.file)).into_node()
+}
+
+/// Whether the typed API of `workload`'s schema takes `node` (values already read) and
+/// converts them to its structs.
+pub fn typed_from_node(workload: &str, node: &schemac_runtime::value::Node) -> bool {
+    match workload {
+        "typical" => typical::Config::from_node(node).is_ok(),
+        "array10k" => array10k::Config::from_node(node).is_ok(),
+        _ => keys5k::Config::from_node(node).is_ok(),
+    }
+}
+
+/// Whether `workload`'s schema takes `node` (values already read): the checks and defaults
+/// of the typed API, without the conversion to its structs.
+pub fn checked_node(workload: &str, node: &schemac_runtime::value::Node) -> bool {
+    let validator = match workload {
+        "typical" => &typical::VALIDATOR,
+        "array10k" => &array10k::VALIDATOR,
+        _ => &keys5k::VALIDATOR,
+    };
+    schemac_runtime::typed::load_node(validator, "(value)", node).is_ok()
+}

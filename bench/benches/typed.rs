@@ -4,6 +4,10 @@
 //!   - `schemac reader`: the runtime's reader (the tree with lines and comments);
 //!   - `typed from_yaml_str`: `include_schema!`'s `from_yaml_str`: read, defaults, type
 //!     checks, rules, conversion to the generated structs;
+//!   - `checks and defaults of read values`: `schemac_runtime::typed::load_node` on the values
+//!     as the runtime's reader gave them (read once outside the timing): overlay onto the
+//!     schema's defaults, type checks, rules; the measurement beside `is_valid`;
+//!   - `typed from_node`: the same, then the conversion to the generated structs;
 //!   - `jsonschema is_valid`: jsonschema-rs deciding the same values (as JSON, parsed once
 //!     outside the timing) against a JSON Schema of the workload's schema;
 //!   - `serde_json + jsonschema is_valid`: the same, parsing the JSON text each time.
@@ -17,7 +21,7 @@ use schemac_runtime::yaml::parse::{parse_file, RawNode, RawValue};
 
 #[path = "../typed_workloads.rs"]
 mod typed_workloads;
-use typed_workloads::typed_load;
+use typed_workloads::{checked_node, read_values, typed_from_node, typed_load};
 
 /// The JSON Schema `schemac inspect -o json-schema` exports for the workload's schema.
 fn json_schema(workload: &str) -> Json {
@@ -76,6 +80,11 @@ fn benches(c: &mut Criterion) {
             typed_load(workload, &yaml),
             "{workload}: the typed API rejects the workload"
         );
+        let read = read_values(&yaml);
+        assert!(
+            typed_from_node(workload, &read) && checked_node(workload, &read),
+            "{workload}: the typed API rejects the workload read once"
+        );
         let json_text = json_values(&yaml);
         let instance: Json = serde_json::from_str(&json_text).unwrap();
         let validator = jsonschema::validator_for(&json_schema(workload)).unwrap();
@@ -101,6 +110,12 @@ fn benches(c: &mut Criterion) {
         });
         group.bench_function("typed from_yaml_str", |b| {
             b.iter(|| typed_load(workload, black_box(&yaml)))
+        });
+        group.bench_function("checks and defaults of read values", |b| {
+            b.iter(|| checked_node(workload, black_box(&read)))
+        });
+        group.bench_function("typed from_node", |b| {
+            b.iter(|| typed_from_node(workload, black_box(&read)))
         });
         group.bench_function("jsonschema is_valid", |b| {
             b.iter(|| validator.is_valid(black_box(&instance)))

@@ -239,9 +239,11 @@ fn root_api(rt: &TokenStream, root: &proc_macro2::Ident) -> TokenStream {
                 #rt::typed::convert(&VALIDATOR, &#rt::typed::load_str(&VALIDATOR, "(string)", yaml)?)
             }
 
-            /// Checks data values given as the runtime's value type.
+            /// Loads plain data values already in memory (read once, or made in code) onto
+            /// the schema's defaults, with every check of `schemac check`, without writing and
+            /// reading them again.
             pub fn from_node(node: &#rt::value::Node) -> ::core::result::Result<Self, #rt::typed::Violations> {
-                #rt::typed::convert(&VALIDATOR, &#rt::typed::load_str(&VALIDATOR, "(value)", &#rt::yaml::emit::to_yaml(&node.value))?)
+                #rt::typed::convert(&VALIDATOR, &#rt::typed::load_node(&VALIDATOR, "(value)", node)?)
             }
 
             /// Runs the schema's type checks and rules on these values.

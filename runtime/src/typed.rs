@@ -105,10 +105,65 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
     run(v, &request)
 }
 
+/// Loads plain data values already in memory (read once, or made in code) onto the schema's
+/// defaults, as [`load_str`] does with their YAML, without writing and reading them again:
+/// the same overlay, checks and rules, on the values as they are. A null value gives no
+/// values (as an empty file); a map holding a key twice is refused, as the reader refuses it.
+///
+/// Messages name the node's positions. When the values are rejected and some position is
+/// unknown (values made in code), the check is made again on the values written as YAML,
+/// named `name`, so that the messages name its lines (as [`check_complete`]'s do).
+pub fn load_node(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
+    if let Some((first, again)) = node.first_repeated_key() {
+        return Err(Violations::message(&format!(
+            "{name}: map key '{}' is given twice ({} and {}); a map cannot hold a key twice",
+            first.key.go_percent_s(),
+            first.value.pos,
+            again.value.pos
+        )));
+    }
+    let request = Request {
+        data_values: match node.value {
+            Value::Null => Vec::new(),
+            _ => vec![DataValues::Node {
+                name: name.to_string(),
+                text: String::new(),
+                node: node.clone(),
+            }],
+        },
+        ..Request::default()
+    };
+    match run(v, &request) {
+        Err(_) if !all_positioned(node) => check_written(v, name, &node.value, false),
+        result => result,
+    }
+}
+
+/// Whether every node under `node` has a known position.
+fn all_positioned(node: &Node) -> bool {
+    !node.pos.is_unknown()
+        && match &node.value {
+            Value::Map(entries) => entries.iter().all(|e| all_positioned(&e.value)),
+            Value::Array(items) => items.iter().all(all_positioned),
+            _ => true,
+        }
+}
+
 /// Checks complete data values (the typed API's `validate`): their types and rules, without
 /// overlaying them on the schema's defaults first. Messages name lines of their YAML text,
 /// as a file named `name`.
 pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, Violations> {
+    check_written(v, name, value, true)
+}
+
+/// Checks `value` (onto the schema's defaults unless `complete`) as its YAML text, named
+/// `name`, whose lines the messages name; its scalars keep their own types.
+fn check_written(
+    v: &Validator,
+    name: &str,
+    value: &Value,
+    complete: bool,
+) -> Result<Node, Violations> {
     let text = crate::yaml::emit::to_yaml(value);
     let raw = crate::yaml::parse::parse_file(name, &text, false).map_err(|e| {
         Violations::message(&format!(
@@ -117,18 +172,21 @@ pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, 
         ))
     })?;
     let mut node = match raw.docs.first() {
-        Some(doc) => crate::template::tree::Tree::from_raw(doc, None).into_node(),
+        Some(doc) => crate::template::tree::Tree::from_raw(doc, Some(raw.file)).into_node(),
         None => Node::null(crate::value::Pos::new(name, 1)),
     };
     // The text gave positions; the values keep their own types.
     retype(&mut node, value);
     let request = Request {
-        data_values: vec![DataValues::Node {
-            name: name.to_string(),
-            text,
-            node,
-        }],
-        values_complete: true,
+        data_values: match (&node.value, complete) {
+            (Value::Null, false) => Vec::new(),
+            _ => vec![DataValues::Node {
+                name: name.to_string(),
+                text,
+                node,
+            }],
+        },
+        values_complete: complete,
         ..Request::default()
     };
     run(v, &request)

@@ -454,3 +454,90 @@ fn deep_values_on_a_small_stack_are_an_error_not_an_abort() {
         assert!(err.to_string().contains("found: array"), "{err}");
     }
 }
+
+/// The values of the first document of `yaml` as the runtime's reader gives them (positions
+/// name `name`'s lines).
+fn read_values(name: &str, yaml: &str) -> schemac_runtime::value::Node {
+    let file = schemac_runtime::yaml::parse::parse_file(name, yaml, false).unwrap();
+    match file.docs.first() {
+        Some(doc) => {
+            schemac_runtime::template::tree::Tree::from_raw(doc, Some(file.file)).into_node()
+        }
+        None => schemac_runtime::value::Node::null(Default::default()),
+    }
+}
+
+/// `from_node` takes values already read, or made in code, as they are (not written as YAML
+/// and read again), and answers as `from_yaml_str` does with their YAML.
+#[test]
+fn typed_from_node_answers_as_from_yaml_str() {
+    use generated::web as m;
+    use schemac_runtime::value::{Node, Pos, Value};
+    let cases = [
+        "replicas: 3\nports:\n- port: 443\n",
+        "",
+        "replicas: 3\nextra: {a: [1, 2]}\ntls: null\n",
+        "ratio: 2\n",
+        "replicas: 0\n",
+        "replicas: '3'\n",
+        "ports:\n- port: 1\n  protocol: UDP\n  other: 2\n",
+        "unknown: 1\n",
+        "- 1\n",
+        "7\n",
+    ];
+    for yaml in cases {
+        let from_yaml = m::DataValues::from_yaml_str(yaml);
+        // Read once (positions known): the same answer, the same messages.
+        let read = read_values("(string)", yaml);
+        let from_node = m::DataValues::from_node(&read);
+        match (&from_yaml, &from_node) {
+            (Ok(a), Ok(b)) => assert_eq!(a, b, "{yaml}"),
+            (Err(a), Err(b)) => {
+                assert_eq!(unquoted(&a.to_string()), unquoted(&b.to_string()), "{yaml}");
+                assert_eq!(a.violations, b.violations, "{yaml}");
+            }
+            _ => panic!("{yaml}: from_yaml_str {from_yaml:?}, from_node {from_node:?}"),
+        }
+        // Made in code (positions unknown): the same answer, messages naming lines of the
+        // values written as YAML.
+        let made = Node::new(read.value.clone(), Pos::unknown());
+        let made = m::DataValues::from_node(&made);
+        match (&from_yaml, &made) {
+            (Ok(a), Ok(b)) => assert_eq!(a.to_yaml(), b.to_yaml(), "{yaml}"),
+            (Err(a), Err(b)) => assert_eq!(
+                unquoted(&a.to_string()),
+                unquoted(&b.to_string().replace("(value)", "(string)")),
+                "{yaml}"
+            ),
+            _ => panic!("{yaml}: from_yaml_str {from_yaml:?}, from_node {made:?}"),
+        }
+    }
+    // A map made in code with a key twice is refused, as the reader refuses it in YAML.
+    let twice = read_values("(string)", "replicas: 3\nhostname: a\n");
+    let Value::Map(mut entries) = twice.value else {
+        unreachable!()
+    };
+    entries[1].key = Value::Str("replicas".into());
+    let err =
+        m::DataValues::from_node(&Node::new(Value::Map(entries), Pos::unknown())).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("map key 'replicas' is given twice ((string):1 and (string):2)"),
+        "{err}"
+    );
+}
+
+/// A report without the lines it quotes (`  4 |   other: 2`): a node read once is checked
+/// without its text, and values made in code are quoted as they are written as YAML.
+fn unquoted(report: &str) -> String {
+    let quoted = |line: &str| {
+        let line = line.trim_start();
+        line.split_once(" |")
+            .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit() || c == '?'))
+    };
+    report
+        .lines()
+        .filter(|l| !quoted(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
