@@ -49,7 +49,14 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         ));
     }
     if rest == "unfinished string literal" {
-        return Some("unexpected newline in string".into());
+        // A triple-quoted string goes on to the end of the file in starlark-go's scanner.
+        let string = line.get(error_column(before)..).unwrap_or("");
+        let string = string.trim_start_matches(['r', 'R', 'b', 'B']);
+        let triple = string.starts_with("\"\"\"") || string.starts_with("'''");
+        return Some(match triple {
+            true => "unexpected EOF in string".into(),
+            false => "unexpected newline in string".into(),
+        });
     }
     if let Some(c) = rest
         .strip_prefix("invalid input `")
