@@ -1,0 +1,373 @@
+//! Budgets of `schemac check`, run as a process: each hostile input ends in the error of a
+//! named budget (README "Budgets") or in an answer, never in a crash or a hang.
+
+use super::*;
+
+/// Runs `schemac check -f values.yml` on `values` in a directory of its own (`name`), with
+/// `env` set: the exit status and standard error.
+fn check_values(name: &str, values: &str, env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let (rc, _, stderr) = check_files(name, &[("values.yml", values)], env);
+    (rc, stderr)
+}
+
+/// Runs `schemac check` with a `-f` for each of `files` (name and text), written to a directory
+/// of its own (`name`), with `env` set: the exit status, standard output and standard error.
+fn check_files(
+    name: &str,
+    files: &[(&str, &str)],
+    env: &[(&str, &str)],
+) -> (Option<i32>, String, String) {
+    let dir = workdir().join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut args = vec!["check"];
+    for (file, text) in files {
+        std::fs::write(dir.join(file), text).unwrap();
+        args.extend(["-f", file]);
+    }
+    let o = Command::new(BIN)
+        .args(args)
+        .current_dir(&dir)
+        .envs(env.iter().copied())
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (o.status.code(), text(&o.stdout), text(&o.stderr))
+}
+
+#[test]
+fn each_rule_call_has_the_budget_to_itself() {
+    // The run's rule calls share one evaluator: each is counted from its own start (1,000
+    // statements and a 1 MB string each, 40 calls, under budgets of 5,000 statements and 20 MB),
+    // and the garbage of earlier calls is collected. One call past the budget fails alone.
+    let schema = "#@ def busy(n):\n#@   k = 0\n#@   for i in range(n):\n#@     k += 1\n#@   end\n#@   big = \"x\" * 1000000\n#@   return k == n and len(big) == 1000000\n#@ end\n#@data/values-schema\n---\ncounts:\n#@schema/validation (\"busy\", busy)\n- 0\n";
+    let items = "- 1000\n".repeat(40);
+    let budgets = [
+        ("SCHEMAC_STARLARK_STEPS", "5000"),
+        ("SCHEMAC_STARLARK_MEMORY", "20000000"),
+    ];
+    let values = format!("#@data/values\n---\ncounts:\n{items}");
+    let (rc, stdout, stderr) = check_files(
+        "budget-per-call",
+        &[("schema.yml", schema), ("values.yml", &values)],
+        &budgets,
+    );
+    assert_eq!(
+        (rc, stdout),
+        (Some(0), format!("counts:\n{items}")),
+        "{stderr}"
+    );
+    let values = format!("#@data/values\n---\ncounts:\n{items}- 9000\n{items}");
+    let (rc, _, stderr) = check_files(
+        "budget-per-call-past",
+        &[("schema.yml", schema), ("values.yml", &values)],
+        &budgets,
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert_eq!(
+        stderr,
+        "schemac: Error: Validating final data values:\n  counts[40]\n    from: values.yml:44\n    - must be: busy (by: schema.yml:12)\n      found: evaluation stopped after 5000 Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)\n\n\n"
+    );
+}
+
+#[test]
+fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
+    // 2^60 items after 60 statements: the heap is looked at after every statement, not only
+    // every 1,024th. The budget is lowered so that the test stays small.
+    let values = "#@ def grow():\n#@   x = [0]\n#@   for i in range(60):\n#@     x += x\n#@   end\n#@   return len(x)\n#@ end\n#@data/values\n---\na: #@ grow()\n";
+    let (rc, stderr) = check_values(
+        "doubling",
+        values,
+        &[("SCHEMAC_STARLARK_MEMORY", "50000000")],
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it allocated more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x += x"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn toml_text_past_the_heap_budget_is_an_error() {
+    // A dict nested 100,000 deep is small, but each nested table's TOML header repeats the keys
+    // above it: 20 GB of text (12 GB held after 80 s; ytt ran past a minute). Budget lowered.
+    let values = "#@ load(\"@ytt:toml\", \"toml\")\n#@ x = 1\n#@ for i in range(100000):\n#@   x = {\"k\": x}\n#@ end\n#@data/values\n---\na: #@ len(toml.encode(x))\n";
+    let memory = [("SCHEMAC_STARLARK_MEMORY", "50000000")];
+    let (rc, stderr) = check_values("toml-deep", values, &memory);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it would allocate more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in <toplevel>\n      values.yml:8 | a: #@ len(toml.encode(x))"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
+    // `x = x + x` a million times: each sum a new integer of up to 125 KB whose digits live
+    // outside the interpreter's heap, and no garbage is freed while the function runs (about
+    // 60 GB in all). The thread's count of held bytes stops it at the budget, lowered here.
+    let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(1000000):\n#@     x = x + x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\na: #@ grow()\n";
+    let (rc, stderr) = check_values(
+        "big-integers",
+        values,
+        &[("SCHEMAC_STARLARK_MEMORY", "100000000")],
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it allocated more than 100000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in grow\n      values.yml:4 | #@     x = x + x"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
+    // Each `x *= x` doubles the digits and takes longer than the last: without a bound the
+    // 30th runs for hours. Products of ordinary size are untouched.
+    let values = "#@ def grow():\n#@   x = 3\n#@   for i in range(40):\n#@     x *= x\n#@   end\n#@   return x % 7\n#@ end\n#@data/values\n---\nsmall: #@ (12345678901 * 98765432109) % 1000\nbig: #@ grow()\n";
+    let (rc, stderr) = check_values("integer-squares", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: a product of integers of about 1661954 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x *= x"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn values_nested_past_the_depth_budget_or_inside_themselves_are_errors_not_crashes() {
+    // ytt itself dies of a stack overflow on both; schemac did too.
+    for (name, body, line) in [
+        (
+            "cycle",
+            "#@   x = [1]\n#@   x.append(x)\n#@   return x\n",
+            "values.yml:9 | v: #@ f()",
+        ),
+        (
+            "deep",
+            "#@   x = []\n#@   for i in range(200000):\n#@     x = [x]\n#@   end\n#@   return json.encode(x)\n",
+            "values.yml:7 | #@   return json.encode(x)",
+        ),
+    ] {
+        let values = format!("#@ load(\"@ytt:json\", \"json\")\n#@ def f():\n{body}#@ end\n#@data/values\n---\nv: #@ f()\n");
+        let (rc, stderr) = check_values(&format!("nested-{name}"), &values, &[]);
+        assert_eq!(rc, Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains("value nested deeper than 100000 levels: a list or dict inside itself, or raise the budget with SCHEMAC_MAX_VALUE_DEPTH"),
+            "{name}: {stderr}"
+        );
+        assert!(stderr.contains(line), "{name}: {stderr}");
+    }
+}
+
+#[test]
+fn int_of_a_long_digit_string_meets_the_integer_budget() {
+    // Parsing takes time quadratic in the digits: ten million took minutes. Leading zeros
+    // are not counted.
+    let values = "#@data/values\n---\nzeros: #@ int(\"0\" * 100000 + \"7\", 10)\nv: #@ int(\"9\" * 10000000) % 7\n";
+    let (rc, stderr) = check_values("integer-text", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: int() of a number of at least 30000000 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in <toplevel>\n      values.yml:4 | v: #@ int(\"9\" * 10000000) % 7"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn shifts_meet_the_integer_budget() {
+    // A shift adds at most 511 bits (starlark-go's bound on its count), but in a loop the
+    // integer grows past the budget; writing a 40-million-bit one took 21 seconds.
+    let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(2100):\n#@     x = x << 500\n#@   end\n#@   return len(str(x))\n#@ end\n#@data/values\n---\nsmall: #@ (1 << 511) % 7\nv: #@ grow()\n";
+    let (rc, stderr) = check_values("integer-shifts", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: a shift to an integer of about 1000001 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x = x << 500"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_default_that_is_not_data_is_an_error_not_null() {
+    // ytt panics converting these (`not sure how to get int`, `unknown type *starlark.Function
+    // for conversion to go value`); schemac took them for null.
+    for (name, default, found) in [
+        (
+            "big-int",
+            "99999999999999999999",
+            "an integer beyond 64 bits",
+        ),
+        ("function", "lambda x: x", "a function that is not data"),
+        ("list-of-function", "[len]", "a list that is not data"),
+    ] {
+        let schema = format!(
+            "#@data/values-schema\n---\n#@schema/type any=True\n#@schema/default {default}\na: 0\n"
+        );
+        let (rc, stdout, stderr) =
+            check_files(&format!("default-{name}"), &[("schema.yml", &schema)], &[]);
+        assert_eq!((rc, stdout.as_str()), (Some(1), ""), "{name}: {stderr}");
+        assert!(
+            stderr.contains("syntax error in @schema/default annotation")
+                && stderr.contains(&format!("= found: {found}")),
+            "{name}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn many_anchors_and_aliases_on_one_line_are_read() {
+    // Each alias searched every anchor before it, and each item of a flow sequence searched its
+    // line back for a blank: 50,000 of each took 38 s (ytt takes minutes), 0.5 s now. No time
+    // is asserted (tests assert no speed); a return of the quadratic search shows as a slow
+    // test.
+    let n = 50_000;
+    let anchors: String = (0..n).map(|i| format!("a{i}: &a{i} {i}\n")).collect();
+    let aliases: Vec<String> = (0..n).map(|i| format!("*a{i}")).collect();
+    let values = format!(
+        "#@data/values\n---\n{anchors}all: [{}]\n",
+        aliases.join(",")
+    );
+    let (rc, stdout, stderr) = check_files("many-aliases", &[("values.yml", &values)], &[]);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(
+        stdout.ends_with("- 49999\n"),
+        "{}",
+        &stdout[stdout.len() - 50..]
+    );
+}
+
+#[test]
+fn schemas_too_large_for_generated_code_are_refused_with_their_position() {
+    // Each was taken by `schemac gen` (and `build`, `include_schema!`) as it came: 50,000 keys
+    // took 39 s and 2 GB to make 57 MB of Rust, 2,000 nested maps 70 MB, and 2,000 nested
+    // arrays ran past a minute; rustc would have taken far longer. `check` takes them.
+    let dir = workdir().join("codegen-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    let deep: String = (0..70)
+        .map(|i| format!("{}k{i}:\n", "  ".repeat(i)))
+        .collect();
+    let wide: String = (0..20_001).map(|i| format!("k{i}: {i}\n")).collect();
+    let arrays = format!("a: {}1{}\n", "[".repeat(70), "]".repeat(70));
+    let default = "#@schema/default list(range(300))\na: [0]\n";
+    for (name, body, env, error) in [
+        (
+            "deep.yml",
+            format!("{deep}{}x: 1\n", "  ".repeat(70)),
+            "",
+            "deep.yml:66: the schema nests deeper than 64 levels",
+        ),
+        (
+            "arrays.yml",
+            arrays,
+            "",
+            "arrays.yml:3: the schema nests deeper than 64 levels",
+        ),
+        (
+            "wide.yml",
+            wide,
+            "",
+            "wide.yml:20002: the schema has more than 20000 types and default values' nodes",
+        ),
+        (
+            "default.yml",
+            default.to_string(),
+            "300",
+            "default.yml:4: the schema has more than 300 types",
+        ),
+        ("raised.yml", default.to_string(), "303", ""),
+    ] {
+        std::fs::write(dir.join(name), format!("#@data/values-schema\n---\n{body}")).unwrap();
+        let o = Command::new(BIN)
+            .args(["gen", name])
+            .current_dir(&dir)
+            .env(
+                "SCHEMAC_MAX_CODEGEN_NODES",
+                if env.is_empty() { "20000" } else { env },
+            )
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        if error.is_empty() {
+            assert_eq!(o.status.code(), Some(0), "{name} with {env}: {stderr}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(1), "{name}: {stderr}");
+        assert!(
+            stderr.starts_with(&format!("schemac: Error: {error}")),
+            "{name}: {stderr}"
+        );
+        assert!(
+            stderr.contains("raise the budget with SCHEMAC_MAX_CODEGEN_"),
+            "{stderr}"
+        );
+        // `check` takes the schema as it is.
+        let o = Command::new(BIN)
+            .args(["check", "-f", name])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn escapes_of_apostrophes_read_again_past_the_budget_are_an_error() {
+    // go-yaml reads `\'` in a double-quoted scalar as `'`; schemac's YAML readers refuse it,
+    // and the reader finds those scalars by reading the text again where a first guess was
+    // wrong. After the unclosed `"` in a block scalar, each `'C:\'` was such a reading; the
+    // guesses after a wrong one are now made again, so these 40 take two.
+    let mut values = String::from("#@data/values\n---\nz: &a [1]\nm:\n  note: |\n    \"open\n");
+    for i in 0..40 {
+        values.push_str(&format!("  k{i}: 'C:\\'\n"));
+    }
+    values.push_str("  it: \"it\\'s\"\n");
+    let budget = [("SCHEMAC_MAX_REREAD_BYTES", "10000")];
+    let files = [("values.yml", values.as_str())];
+    let (rc, stdout, stderr) = check_files("reread", &files, &budget);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.contains("  k39: C:\\\n  it: it's\n"), "{stdout}");
+    // A `"` left open in each of 40 block scalars makes each guess wrong again.
+    let mut values = String::from("#@data/values\n---\nz: &a [1]\nm:\n");
+    for i in 0..40 {
+        values.push_str(&format!("  n{i}: |\n    \"open\n  k{i}: 'C:\\'\n"));
+    }
+    values.push_str("  it: \"it\\'s\"\n");
+    let files = [("values.yml", values.as_str())];
+    let (rc, stdout, stderr) = check_files("reread", &files, &[]);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.contains("  k39: C:\\\n  it: it's\n"), "{stdout}");
+    let (rc, _, stderr) = check_files("reread", &files, &budget);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("Unmarshaling YAML template 'values.yml': yaml: line 28: the escape \\' in double-quoted scalars: reading the text again passed 10000 bytes (raise the budget with SCHEMAC_MAX_REREAD_BYTES)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn data_values_written_past_the_output_budget_are_an_error_before_any_output() {
+    // Block YAML indents each line by its depth: maps nested 1,000 deep, each holding a key
+    // at every level, write about a megabyte (a template nesting dicts 100,000 deep wrote
+    // 10 GB). The text is sized first, so nothing reaches stdout.
+    let mut values = String::from("#@data/values\n---\n");
+    for level in 0..1000 {
+        values.push_str(&format!("{:indent$}k{level}: 1\n", "", indent = 2 * level));
+        values.push_str(&format!("{:indent$}m:\n", "", indent = 2 * level));
+    }
+    values.push_str(&format!("{:indent$}end: 1\n", "", indent = 2000));
+    let budget = [("SCHEMAC_MAX_OUTPUT_BYTES", "100000")];
+    let (rc, stdout, stderr) = check_files("output-budget", &[("values.yml", &values)], &budget);
+    assert_eq!((rc, stdout.as_str()), (Some(1), ""), "{stderr}");
+    assert!(
+        stderr.contains("Writing data values: the YAML text passes the output budget of 100000 bytes at the value of values.yml:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("raise the budget with SCHEMAC_MAX_OUTPUT_BYTES"),
+        "{stderr}"
+    );
+    let (rc, stdout, stderr) = check_files("output-budget", &[("values.yml", &values)], &[]);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.len() > 1_000_000, "{}", stdout.len());
+}
