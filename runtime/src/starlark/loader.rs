@@ -258,7 +258,14 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             let at_end = err
                 .span()
                 .is_some_and(|s| s.resolve_span().begin.line >= source.lines().count());
-            let cut_short = at_end || err.to_string().contains("end of file");
+            // ytt's scanner stopped at the end of `before` (its `pass`): what is met there
+            // would only have been read past it.
+            let at_stop = e.scanner_stop
+                && err.span().is_some_and(|s| {
+                    let at = s.resolve_span().begin;
+                    (at.line, at.column) >= end_of_text(&source)
+                });
+            let cut_short = at_end || at_stop || err.to_string().contains("end of file");
             // starlark-go's resolver checks some of what the crate's parser does: only after
             // the whole file parsed (an `unexpected end` further down comes first).
             let syntax =
@@ -292,6 +299,17 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
         quote: e.quote,
         ..TemplateError::compile(name, Some(e.line), e.message)
     }
+}
+
+/// The line and column (0-based, in characters) where `text` ends, blanks at the end of its
+/// last line left out.
+fn end_of_text(text: &str) -> (usize, usize) {
+    let text = text.trim_end_matches([' ', '\t']);
+    let line_start = text.rfind('\n').map_or(0, |i| i + 1);
+    (
+        text.matches('\n').count(),
+        text[line_start..].chars().count(),
+    )
 }
 
 /// How many files one template may load, counting the loads of the files it loads (ytt, like

@@ -17,7 +17,7 @@
 use super::lexer::{CodeLine, LineScanner};
 use super::refused::node_specific;
 pub use super::refused::{refused, value_with_code};
-use super::reserved_words::{rename_reserved_names, reserved_pass};
+use super::reserved_words::{pass_position, rename_reserved_names, RESERVED_PASS};
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
@@ -98,6 +98,9 @@ pub struct CompileError {
     /// reads the tokens of those lines before it meets the error, so a syntax error there
     /// comes first.
     pub before: Option<Box<Program>>,
+    /// `before` ends where ytt's scanner stopped, inside a line (at `pass`): a syntax error
+    /// its parser would only have met past that point is not reported.
+    pub scanner_stop: bool,
     /// What the error quotes in place of its template line (see [`Program::quoted`]).
     pub quote: Option<Box<str>>,
     /// Found once the line's newline is read (an `end` that closes nothing): placed on the
@@ -113,6 +116,7 @@ impl CompileError {
             before: None,
             quote: None,
             past_line: false,
+            scanner_stop: false,
         }
     }
 
@@ -415,7 +419,8 @@ impl Compiler {
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
-            reserved_pass(ann.line, args)?;
+            let opening = format!("__ytt_ann({}, {}, __ytt_pack(", quote(name), ann.line);
+            self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = rename_reserved_names(args.trim());
             self.emit(
                 ann.line,
@@ -436,7 +441,7 @@ impl Compiler {
             }
         }
         if let Some(expr) = value_expr {
-            reserved_pass(expr.line, &expr.text)?;
+            self.refuse_pass(expr.line, depth, "__ytt_set((", &expr.text)?;
             let code = rename_reserved_names(expr.text.trim());
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
@@ -594,6 +599,29 @@ impl Compiler {
     }
 
     /// [`Compiler::emit`], for a line whose errors quote `quote` (see [`Program::quoted`]).
+    /// ytt's scanner refuses `pass` as it reaches it, after the parser has read the tokens
+    /// before it: those are compiled (after `opening`, what the line's code is compiled into)
+    /// so that a syntax error among them is the one reported (`def f(*a,): pass`).
+    fn refuse_pass(
+        &mut self,
+        line: u32,
+        depth: usize,
+        opening: &str,
+        code: &str,
+    ) -> Result<(), CompileError> {
+        let Some(at) = pass_position(code) else {
+            return Ok(());
+        };
+        let before = rename_reserved_names(&code[..at]);
+        self.emit(line, depth, &format!("{opening}{before}"));
+        // The scanner stops at `pass`: no newline follows the tokens before it.
+        self.out.pop();
+        Err(CompileError {
+            scanner_stop: true,
+            ..CompileError::new(line, RESERVED_PASS)
+        })
+    }
+
     fn emit_quoting(&mut self, line: u32, depth: usize, text: &str, quote: &str) {
         self.quoted.push((self.line_map.len(), quote.into()));
         self.emit(line, depth, text);
@@ -661,7 +689,7 @@ impl Compiler {
                 if in_string {
                     self.out.push_str(text);
                 } else {
-                    reserved_pass(line, text)?;
+                    self.refuse_pass(line, 0, "", text)?;
                     let text = self.end_as_outdent(line, text)?;
                     self.out.push_str(&rename_reserved_names(&text));
                 }
@@ -700,7 +728,15 @@ impl Compiler {
                 };
                 let stmt = stmt.as_str();
                 let first = first_word(stmt);
-                reserved_pass(line, stmt)?;
+                if matches!(first, "end" | "elif" | "else") {
+                    // (Compiled as the blocks they close, not as written.)
+                    if pass_position(stmt).is_some() {
+                        return Err(CompileError::new(line, RESERVED_PASS));
+                    }
+                } else {
+                    let depth = self.depth();
+                    self.refuse_pass(line, depth, "", stmt)?;
+                }
                 match first {
                     "end" => return self.close_block(line),
                     // `else` only when a `:` follows it: ytt reads `else if x:` as a

@@ -252,7 +252,16 @@ pub fn end_name(code: &str) -> Option<(usize, bool)> {
 /// Whether `code` names the identifier `name` outside strings and comments, an attribute's
 /// name included (`x.pass`: ytt's scanner reads every identifier token alike).
 pub fn names_identifier(code: &str, name: &str) -> bool {
-    code.contains(name) && !identifier_positions(code, name, true).is_empty()
+    first_identifier(code, name).is_some()
+}
+
+/// The byte offset where `code` first names the identifier `name` outside strings and comments
+/// (also as an attribute's name).
+pub fn first_identifier(code: &str, name: &str) -> Option<usize> {
+    match code.contains(name) {
+        true => identifier_positions(code, name, true).first().copied(),
+        false => None,
+    }
 }
 
 /// Renames an identifier outside strings, comments and attribute accesses (`x.assert` stays).

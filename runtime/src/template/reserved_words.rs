@@ -2,18 +2,14 @@
 //! refuses wherever it is code, and `assert`, `async` and `await`, names in ytt that the crate
 //! reserves (schemac renames them, and names them as written in messages).
 
-use super::compile::CompileError;
+/// ytt's error for `pass`: its dialect closes blocks with `end`, and its scanner refuses
+/// `pass` wherever it is code (`if x: pass`, `[pass]`).
+pub(super) const RESERVED_PASS: &str = "use of reserved keyword 'pass' is not allowed";
 
-/// ytt's dialect closes blocks with `end`, and its scanner refuses `pass` wherever it is
-/// code (`if x: pass`, `[pass]`).
-pub(super) fn reserved_pass(line: u32, code: &str) -> Result<(), CompileError> {
-    match super::lexer::names_identifier(code, "pass") {
-        true => Err(CompileError::new(
-            line,
-            "use of reserved keyword 'pass' is not allowed",
-        )),
-        false => Ok(()),
-    }
+/// Where `code` names `pass` (the byte offset), which ytt's scanner refuses as it reaches it:
+/// the tokens before it are parsed first.
+pub(super) fn pass_position(code: &str) -> Option<usize> {
+    super::lexer::first_identifier(code, "pass")
 }
 
 /// Names in ytt's Starlark that starlark-rust reserves, and the names schemac gives them.
