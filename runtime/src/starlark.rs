@@ -62,7 +62,9 @@ use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
 use crate::yaml::parse::RawFile;
 use budget::bound;
-pub use budget::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
+pub use budget::{
+    CALL_DEPTH_FRAMES_SHOWN, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
+};
 use builder::{keep_name, BuildState};
 pub use callee::UNIVERSAL;
 pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, try_go_repr};
@@ -389,6 +391,7 @@ fn to_template_error(
                 file: name.to_string(),
                 line: line.unwrap_or(0),
                 quote: quote.clone(),
+                left_out: 0,
             });
         }
         stack.insert(0, lambda);
@@ -418,6 +421,7 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
         file: format!("assert.{}", f.rule),
         line: 1,
         quote: None,
+        left_out: 0,
     })
 }
 
@@ -505,6 +509,7 @@ fn refused_call(
         file: file.clone(),
         line: p.line_map.get(refused.gen_line).copied().unwrap_or(0),
         quote: p.quoted_at(refused.gen_line).map(Box::from),
+        left_out: 0,
     };
     Some((frame, refused.message))
 }
@@ -522,18 +527,30 @@ fn call_stack(
 ) -> Vec<crate::template::StackFrame> {
     use crate::template::StackFrame;
     let frames = &e.call_stack().frames;
-    // A loaded `.star` file's lines, as compiled again (errors only).
-    // Also the text quoted in place of the line, if any (see [`Program::quoted`]).
-    let map_line = |file: &str, gen_line: usize| -> (u32, Option<Box<str>>) {
+    // A loaded `.star` file's lines, as compiled again (errors only; once a file, however
+    // many frames are in it). Also the text quoted in place of the line, if any (see
+    // [`Program::quoted`]).
+    let mut loaded: Vec<(String, Option<Program>)> = Vec::new();
+    let mut map_line = |file: &str, gen_line: usize| -> (u32, Option<Box<str>>) {
         if file == name {
             let line = program.line_map.get(gen_line).copied().unwrap_or(0);
             return (line, program.quoted_at(gen_line).map(Box::from));
         }
-        let line = sources
-            .files
-            .iter()
-            .find(|(n, _)| n == file)
-            .and_then(|(_, text)| compile_starlark(text).ok())
+        let at = match loaded.iter().position(|(n, _)| n == file) {
+            Some(at) => at,
+            None => {
+                let compiled = sources
+                    .files
+                    .iter()
+                    .find(|(n, _)| n == file)
+                    .and_then(|(_, text)| compile_starlark(text).ok());
+                loaded.push((file.to_string(), compiled));
+                loaded.len() - 1
+            }
+        };
+        let line = loaded[at]
+            .1
+            .as_ref()
             .and_then(|p| p.line_map.get(gen_line).copied())
             .unwrap_or(gen_line as u32 + 1);
         (line, None)
@@ -559,10 +576,25 @@ fn call_stack(
                 file,
                 line,
                 quote,
+                left_out: 0,
             });
         }
     }
+    // The call depth budget's thousands of calls: the innermost and outermost are listed.
+    let shown = match statement_hook::is_call_depth_exceeded(message) {
+        true => statement_hook::CALL_DEPTH_FRAMES_SHOWN / 2,
+        false => frames.len(),
+    };
+    let left_out = frames.len().saturating_sub(2 * shown);
     for (i, frame) in frames.iter().enumerate().rev() {
+        if left_out > 0 && (shown..frames.len() - shown).contains(&i) {
+            if i == shown {
+                if let Some(last) = out.last_mut() {
+                    last.left_out = left_out;
+                }
+            }
+            continue;
+        }
         let Some(loc) = &frame.location else { continue };
         let function = if i == 0 {
             "<toplevel>".to_string()
@@ -577,6 +609,7 @@ fn call_stack(
             file,
             line,
             quote,
+            left_out: 0,
         });
     }
     if out.len() <= 1 {

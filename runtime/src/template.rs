@@ -133,6 +133,9 @@ pub struct StackFrame {
     pub line: u32,
     /// What is quoted as the text of `line`, when it is not the template's line there.
     pub quote: Option<Box<str>>,
+    /// Calls not listed after this one (the call depth budget's error lists only the
+    /// innermost and outermost calls of its thousands).
+    pub left_out: usize,
 }
 
 /// Files a template may `load()`, by the name they were given on the command line.

@@ -128,6 +128,9 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
             frame.function,
             place(&frame.file, frame.line)
         ));
+        if frame.left_out > 0 {
+            s.push_str(&format!("\n    ... ({} calls left out)", frame.left_out));
+        }
     }
     if !e.stack.is_empty() {
         return s;

@@ -22,7 +22,9 @@ use starlark::values::{Heap, StringValue, UnpackValue, Value};
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
-pub use super::statement_hook::{DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS};
+pub use super::statement_hook::{
+    CALL_DEPTH_FRAMES_SHOWN, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
+};
 use super::written_size::{written_bytes, Writing};
 
 /// The global function the iterable of every comprehension passes through (see

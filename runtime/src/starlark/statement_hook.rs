@@ -38,10 +38,21 @@ fn max_call_depth() -> usize {
 /// The call depth budget's error.
 pub(super) fn call_depth_exceeded_message() -> String {
     format!(
-        "evaluation stopped: Starlark calls nested deeper than {} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)",
+        "{CALL_DEPTH_EXCEEDED} {} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)",
         max_call_depth()
     )
 }
+
+const CALL_DEPTH_EXCEEDED: &str = "evaluation stopped: Starlark calls nested deeper than";
+
+/// `message` is the call depth budget's error.
+pub(super) fn is_call_depth_exceeded(message: &str) -> bool {
+    message.starts_with(CALL_DEPTH_EXCEEDED)
+}
+
+/// How many of the calls the call depth budget's error lists (the innermost half and the
+/// outermost half; thousands of lines of the same call would bury the message).
+pub const CALL_DEPTH_FRAMES_SHOWN: usize = 20;
 
 /// The budget in force: the defaults, or what the environment raises them to.
 pub(super) fn budget() -> (u64, usize) {

@@ -393,6 +393,20 @@ fn calls_nested_past_the_budget_are_an_error() {
         "{}",
         &err[..err.len().min(500)]
     );
+    // Its calls are listed innermost and outermost only, the thousands between counted.
+    let listed = err.matches("\n    in ").count();
+    assert!(
+        (schemac_runtime::starlark::CALL_DEPTH_FRAMES_SHOWN
+            ..schemac_runtime::starlark::CALL_DEPTH_FRAMES_SHOWN + 3)
+            .contains(&listed),
+        "{listed} calls listed: {}",
+        &err[..err.len().min(2000)]
+    );
+    assert!(err.contains(" calls left out)\n    in f"), "{err}");
+    assert!(
+        err.contains("\n    in <toplevel>\n      values.yml:"),
+        "{err}"
+    );
 }
 
 /// Functions nested past the function depth budget are an error naming it, before the
