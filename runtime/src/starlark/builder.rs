@@ -620,19 +620,25 @@ impl BuildState {
         });
     }
 
-    /// Ends a fragment function: its YAML, unless it returned something else.
-    fn ctx_end(&self) -> Option<TreeValue> {
+    /// Ends a fragment function: its YAML (none built: ytt's fragment of no value), unless it
+    /// returned something else.
+    fn ctx_end(&self) -> Option<YamlFragment> {
         let mut inner = self.inner.borrow_mut();
         if inner.ctxs.len() < 2 {
             return None;
         }
         let ctx = inner.ctxs.pop().expect("checked above");
-        let first = ctx.out.first()?;
-        Some(match first.kind {
+        let Some(first) = ctx.out.first() else {
+            return Some(YamlFragment::nil());
+        };
+        let value = match first.kind {
             TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
             TreeKind::ArrayItem => TreeValue::Array(ctx.out),
             // A function that returns documents returns a document set, indexed by document.
             TreeKind::Document => TreeValue::Array(ctx.out),
+        };
+        Some(YamlFragment {
+            value: Arc::new(value),
         })
     }
 }
@@ -751,7 +757,7 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
             return Ok(ret);
         }
         Ok(match built {
-            Some(v) => eval.heap().alloc(YamlFragment { value: Arc::new(v) }),
+            Some(fragment) => eval.heap().alloc(fragment),
             None => Value::new_none(),
         })
     }
