@@ -35,6 +35,9 @@ pub(super) fn merge_array_item(
             ))
         }
         _ if merges || item.ann("overlay/append").is_some() || added_when_unmatched(&item) => {
+            if let Some(returned) = added_unmatched(&item, calls, &path)? {
+                put_returned(&mut item, returned);
+            }
             elems.push(item);
             return Ok(());
         }
@@ -68,6 +71,9 @@ pub(super) fn merge_array_item(
     insert_position_given(&item, &path)?;
     if matches.is_empty() {
         if added_when_unmatched(&item) {
+            if let Some(returned) = added_unmatched(&item, calls, &path)? {
+                put_returned(&mut item, returned);
+            }
             elems.push(item);
         }
         return Ok(());
