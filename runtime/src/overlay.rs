@@ -332,10 +332,25 @@ pub fn apply_values(
         &path,
         None,
     )
+    .map(|mut merged| {
+        without_overlay_annotations(&mut merged);
+        merged
+    })
     .map_err(|mut e| {
         e.context.remove(0);
         e
     })
+}
+
+/// Drops the `#@overlay/...` annotations of every node of `value`, as ytt does to what an
+/// overlay made (a document it appended is no longer `#@overlay/append` to the data values).
+fn without_overlay_annotations(value: &mut TreeValue) {
+    if let TreeValue::Map(items) | TreeValue::Array(items) = value {
+        for item in items {
+            item.anns.retain(|a| !a.name.starts_with("overlay/"));
+            without_overlay_annotations(&mut item.value);
+        }
+    }
 }
 
 /// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`;
@@ -522,7 +537,11 @@ fn operation(item: &Tree) -> Option<&Ann> {
 /// The value of the node added where `item` matched nothing, when it is not the node's own:
 /// for a replacement (`or_add=True`), what its `via=` function makes of no value (None) and
 /// the new one, as ytt replaces no node.
-fn added_unmatched(item: &Tree, calls: Calls, path: &Path) -> Result<Option<Returned>, OverlayError> {
+fn added_unmatched(
+    item: &Tree,
+    calls: Calls,
+    path: &Path,
+) -> Result<Option<Returned>, OverlayError> {
     if !operation(item).is_some_and(|op| op.name == "overlay/replace") {
         return Ok(None);
     }

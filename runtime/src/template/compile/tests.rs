@@ -41,14 +41,22 @@ fn fragment_functions_capture_yaml() {
         "{}",
         p.source
     );
-    assert!(p.source.contains("  return __ytt_ctx_end()\n"), "{}", p.source);
+    assert!(
+        p.source.contains("  return __ytt_ctx_end()\n"),
+        "{}",
+        p.source
+    );
 }
 
 #[test]
 fn functions_without_nodes_return_none_at_their_end() {
     let p = compile_src("#@ def f():\n#@   x = 1\n#@ end\n---\nx: #@ f()\n");
     assert!(p.source.contains("  __ytt_ctx_start()\n"), "{}", p.source);
-    assert!(p.source.contains("  return __ytt_ctx_end(None)\n"), "{}", p.source);
+    assert!(
+        p.source.contains("  return __ytt_ctx_end(None)\n"),
+        "{}",
+        p.source
+    );
 }
 
 #[test]
