@@ -286,8 +286,9 @@ impl BuildState {
         let Some(info) = t.nodes.get(id) else {
             anyhow::bail!("internal error: unknown template node {id}");
         };
-        if let TreeKind::MapItem(key) = &info.kind {
-            // A key given twice: an error unless this item overrides the earlier one.
+        if let (TreeKind::MapItem(key), false) = (&info.kind, info.key_templated) {
+            // A key given twice: an error unless this item overrides the earlier one (a
+            // templated key is looked for once it is made, by `set_key`).
             let found = match stack.last_mut() {
                 Some(Frame {
                     value: FrameValue::Children(siblings),

@@ -80,6 +80,9 @@ pub struct NodeInfo {
     pub value: RawShape,
     /// `#@yaml/map-key-override`: the item may replace an earlier item with the same key.
     pub key_override: bool,
+    /// The item's key is text-templated (`#@yaml/text-templated-strings`, `(@= ... @)`): an
+    /// earlier item's key is looked for once it is made, not as it is written.
+    pub key_templated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -396,8 +399,10 @@ impl Compiler {
         path: &mut Vec<usize>,
         templated: bool,
     ) -> Result<(), CompileError> {
-        let (before, same): (Vec<&Comment>, Vec<&Comment>) =
-            node.comments.iter().partition(|c| c.line < node.line);
+        let (before, same): (Vec<&Comment>, Vec<&Comment>) = node
+            .comments
+            .iter()
+            .partition(|c| c.line < node.line || made_of_trailing_annotations(node));
         // Code lines above the node run before it; annotations apply to it.
         let mut annotations = Vec::new();
         for comment in before.iter().copied() {
@@ -420,6 +425,10 @@ impl Compiler {
         self.reached(node.line);
         self.close_frames_not_ancestors_of(path, node.line)?;
 
+        // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
+        let templated = templated || text_template::is_templated(node);
+        let key_templated = templated
+            && matches!(&node.kind, RawKind::MapItem(Value::Str(key)) if key.contains("(@") || key.contains("@)"));
         let id = self.nodes.len();
         self.nodes.push(NodeInfo {
             kind: node.kind.clone(),
@@ -432,6 +441,7 @@ impl Compiler {
             key_override: annotations
                 .iter()
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
+            key_templated,
         });
         let depth = self.depth();
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
@@ -454,8 +464,6 @@ impl Compiler {
                 ),
             );
         }
-        // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
-        let templated = templated || text_template::is_templated(node);
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
                 self.templated_text(node.line, key, "__ytt_set_key")?;
@@ -820,6 +828,12 @@ impl Compiler {
         }
         Ok(())
     }
+}
+
+/// The empty document that annotations after a file's last node make (it has no line): every
+/// comment of it is above it, its code lines run before it (none is its value).
+fn made_of_trailing_annotations(node: &RawNode) -> bool {
+    matches!(node.kind, RawKind::Document) && node.line == 0
 }
 
 /// How many nodes ytt numbers in `file`: the document set, an empty document before the first
