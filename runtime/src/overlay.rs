@@ -542,7 +542,7 @@ fn added_unmatched(
     calls: Calls,
     path: &Path,
 ) -> Result<Option<Returned>, OverlayError> {
-    if !operation(item).is_some_and(|op| op.name == "overlay/replace") {
+    if operation(item).is_none_or(|op| op.name != "overlay/replace") {
         return Ok(None);
     }
     let null = TreeValue::Scalar(Value::Null);
