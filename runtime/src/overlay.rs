@@ -332,10 +332,25 @@ pub fn apply_values(
         &path,
         None,
     )
+    .map(|mut merged| {
+        without_overlay_annotations(&mut merged);
+        merged
+    })
     .map_err(|mut e| {
         e.context.remove(0);
         e
     })
+}
+
+/// Drops the `#@overlay/...` annotations of every node of `value`, as ytt does to what an
+/// overlay made (a document it appended is no longer `#@overlay/append` to the data values).
+fn without_overlay_annotations(value: &mut TreeValue) {
+    if let TreeValue::Map(items) | TreeValue::Array(items) = value {
+        for item in items {
+            item.anns.retain(|a| !a.name.starts_with("overlay/"));
+            without_overlay_annotations(&mut item.value);
+        }
+    }
 }
 
 /// Overlays `right` (the value of the node at `path`, annotated with `right_anns`) onto `left`;
@@ -511,16 +526,33 @@ fn one_per_match(value: TreeValue, n: usize) -> impl Iterator<Item = TreeValue> 
     })
 }
 
-/// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
-/// replacement only with `or_add=True`; a removal or an insertion does nothing.
-fn added_when_unmatched(item: &Tree) -> bool {
-    // The node's one operation (its last annotation of that name, as ytt keeps it).
-    match item
-        .anns
+/// The node's one operation (its last annotation of that name, as ytt keeps it).
+fn operation(item: &Tree) -> Option<&Ann> {
+    item.anns
         .iter()
         .rev()
         .find(|a| OPERATIONS.contains(&a.name.as_str()))
-    {
+}
+
+/// The value of the node added where `item` matched nothing, when it is not the node's own:
+/// for a replacement (`or_add=True`), what its `via=` function makes of no value (None) and
+/// the new one, as ytt replaces no node.
+fn added_unmatched(
+    item: &Tree,
+    calls: Calls,
+    path: &Path,
+) -> Result<Option<Returned>, OverlayError> {
+    if operation(item).is_none_or(|op| op.name != "overlay/replace") {
+        return Ok(None);
+    }
+    let null = TreeValue::Scalar(Value::Null);
+    replacement(item, &null, item.value.clone(), calls, path).map(Some)
+}
+
+/// Whether a node that matched nothing (and was allowed to) is added: a merge is, a
+/// replacement only with `or_add=True`; a removal or an insertion does nothing.
+fn added_when_unmatched(item: &Tree) -> bool {
+    match operation(item) {
         None => true,
         Some(op) if op.name == "overlay/merge" => true,
         Some(op) if op.name == "overlay/replace" => truthy(kwarg(op, "or_add").as_deref()),
@@ -606,6 +638,9 @@ fn merge_map_item(
     }
     if matches.is_empty() {
         if added_when_unmatched(&item) {
+            if let Some(returned) = added_unmatched(&item, calls, &path)? {
+                put_returned(&mut item, returned);
+            }
             entries.push(item);
             index.pushed(entries);
         }

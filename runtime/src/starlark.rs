@@ -685,11 +685,11 @@ fn run_unguarded(
             return Err(TemplateError::compile(name, line, e.message));
         }
     };
-    if library && source.contains("__ytt_ctx_start()") {
+    if library && source.contains("__ytt_ctx_nodes()") {
         // Its fragment functions build from its nodes wherever they are called from.
         let key =
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
-        source = source.replace("__ytt_ctx_start()", &format!("__ytt_ctx_start({key})"));
+        source = source.replace("__ytt_ctx_nodes()", &format!("__ytt_ctx_nodes({key})"));
     }
     // starlark-go's parser stops at the first of its errors: a trailing comma it refuses, or
     // the crate's syntax error before it; both come before what its resolver finds.

@@ -585,8 +585,11 @@ impl<'p, 's> Translator<'p, 's> {
                 };
                 match name {
                     // Inside a def, ytt's template context calls do nothing when a rule runs:
-                    // `__ytt_ctx_end(x)` is `x`.
-                    "__ytt_ctx_start" if positional.is_empty() => Ok((Expr::None, SType::None)),
+                    // `__ytt_ctx_end(x)` is `x`, `__ytt_ctx_end()` (a function without nodes
+                    // returning no value) None.
+                    "__ytt_ctx_start" | "__ytt_ctx_end" if positional.is_empty() => {
+                        Ok((Expr::None, SType::None))
+                    }
                     "__ytt_ctx_end" => one(self),
                     "len" => {
                         let (c, t) = one(self)?;

@@ -12,6 +12,20 @@ pub(super) fn merge_array_item(
 ) -> Result<(), OverlayError> {
     check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
+    // A document of a document set (`overlay.apply` of fragments of documents) is matched only
+    // by its `#@overlay/match`, which needs a keyword argument (unless it is appended).
+    let document = matches!(item.kind, TreeKind::Document);
+    let appended = operation(&item).is_some_and(|op| op.name == "overlay/append");
+    if document
+        && !appended
+        && item
+            .ann("overlay/match")
+            .is_none_or(|m| m.kwargs.is_empty())
+    {
+        return Err(path.error(
+            "Expected 'overlay/match' annotation to have at least one keyword argument (by=..., expects=...)",
+        ));
+    }
     or_add_is_bool(&item, &path)?;
     if item.ann("overlay/match").is_none() {
         insert_position_given(&item, &path)?;
@@ -30,11 +44,16 @@ pub(super) fn merge_array_item(
     let matcher = match item.ann("overlay/match") {
         Some(m) if has_kwarg(m, "by") => m,
         Some(_) if item.ann("overlay/append").is_none() => {
-            return Err(path.error(
-                "Expected 'overlay/match' annotation keyword argument 'by' to be specified",
-            ))
+            // (ytt's words for a document have two spaces)
+            let space = if document { "  " } else { " " };
+            return Err(path.error(format!(
+                "Expected 'overlay/match' annotation keyword argument 'by'{space}to be specified"
+            )));
         }
         _ if merges || item.ann("overlay/append").is_some() || added_when_unmatched(&item) => {
+            if let Some(returned) = added_unmatched(&item, calls, &path)? {
+                put_returned(&mut item, returned);
+            }
             elems.push(item);
             return Ok(());
         }
@@ -67,7 +86,13 @@ pub(super) fn merge_array_item(
     // (ytt reads `#@overlay/insert` once the item is matched)
     insert_position_given(&item, &path)?;
     if matches.is_empty() {
-        if added_when_unmatched(&item) {
+        // A document that merges is not added (a replacement with `or_add=True` is).
+        let merges_document =
+            document && !matches!(operation(&item), Some(op) if op.name != "overlay/merge");
+        if added_when_unmatched(&item) && !merges_document {
+            if let Some(returned) = added_unmatched(&item, calls, &path)? {
+                put_returned(&mut item, returned);
+            }
             elems.push(item);
         }
         return Ok(());

@@ -103,6 +103,8 @@ struct Ctx {
     /// The template whose nodes a fragment function of a loaded YAML library builds (none:
     /// the running template's own).
     table: Option<Arc<TemplateNodes>>,
+    /// The function builds nodes (`__ytt_ctx_nodes`): what it returns at its end is them.
+    builds_nodes: bool,
 }
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
@@ -274,7 +276,9 @@ impl BuildState {
 
     fn start(&self, id: usize) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let Ctx { stack, out, table } = inner
+        let Ctx {
+            stack, out, table, ..
+        } = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
@@ -282,8 +286,9 @@ impl BuildState {
         let Some(info) = t.nodes.get(id) else {
             anyhow::bail!("internal error: unknown template node {id}");
         };
-        if let TreeKind::MapItem(key) = &info.kind {
-            // A key given twice: an error unless this item overrides the earlier one.
+        if let (TreeKind::MapItem(key), false) = (&info.kind, info.key_templated) {
+            // A key given twice: an error unless this item overrides the earlier one (a
+            // templated key is looked for once it is made, by `set_key`).
             let found = match stack.last_mut() {
                 Some(Frame {
                     value: FrameValue::Children(siblings),
@@ -317,7 +322,9 @@ impl BuildState {
 
     fn end(&self) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let Ctx { stack, out, table } = inner
+        let Ctx {
+            stack, out, table, ..
+        } = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
@@ -610,29 +617,39 @@ impl BuildState {
         Ok(())
     }
 
-    /// Starts a fragment function: of the running template, or of the loaded YAML library
-    /// registered under `library`.
-    fn ctx_start(&self, library: Option<usize>) {
+    /// Starts a function (one that `builds_nodes`, a fragment function): of the running
+    /// template, or of the loaded YAML library registered under `library`.
+    fn ctx_start(&self, library: Option<usize>, builds_nodes: bool) {
         let table = library.and_then(self::library);
         self.inner.borrow_mut().ctxs.push(Ctx {
             table,
+            builds_nodes,
             ..Ctx::default()
         });
     }
 
-    /// Ends a fragment function: its YAML, unless it returned something else.
-    fn ctx_end(&self) -> Option<TreeValue> {
+    /// Ends a function: a fragment function's YAML (none built: ytt's fragment of no value);
+    /// None for a function that builds no nodes.
+    fn ctx_end(&self) -> Option<YamlFragment> {
         let mut inner = self.inner.borrow_mut();
         if inner.ctxs.len() < 2 {
             return None;
         }
         let ctx = inner.ctxs.pop().expect("checked above");
-        let first = ctx.out.first()?;
-        Some(match first.kind {
+        if !ctx.builds_nodes {
+            return None;
+        }
+        let Some(first) = ctx.out.first() else {
+            return Some(YamlFragment::nil());
+        };
+        let value = match first.kind {
             TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
             TreeKind::ArrayItem => TreeValue::Array(ctx.out),
             // A function that returns documents returns a document set, indexed by document.
             TreeKind::Document => TreeValue::Array(ctx.out),
+        };
+        Some(YamlFragment {
+            value: Arc::new(value),
         })
     }
 }
@@ -737,21 +754,34 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         // Functions also run outside templating (custom rules): there is nothing to build then,
         // and no error to construct (an `anyhow` error captures a backtrace, which is slow).
         if let Some(st) = building(eval) {
-            st.ctx_start(library.map(|k| k as usize));
+            st.ctx_start(library.map(|k| k as usize), false);
         }
         Ok(NoneType)
     }
 
+    /// The start of a function that builds YAML nodes.
+    fn __ytt_ctx_nodes(
+        #[starlark(require = pos)] library: Option<i32>,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
+        if let Some(st) = building(eval) {
+            st.ctx_start(library.map(|k| k as usize), true);
+        }
+        Ok(NoneType)
+    }
+
+    /// The end of a function: the value it `return`s (None too, as ytt's `end_ctx(None)`),
+    /// or with none, at its end or on a `return` of no value, the nodes it built.
     fn __ytt_ctx_end<'v>(
-        ret: Value<'v>,
+        #[starlark(require = pos)] ret: Option<Value<'v>>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let built = building(eval).and_then(BuildState::ctx_end);
-        if !ret.is_none() {
+        if let Some(ret) = ret {
             return Ok(ret);
         }
         Ok(match built {
-            Some(v) => eval.heap().alloc(YamlFragment { value: Arc::new(v) }),
+            Some(fragment) => eval.heap().alloc(fragment),
             None => Value::new_none(),
         })
     }

@@ -28,12 +28,28 @@ pub struct YamlFragment {
 
 starlark_simple_value!(YamlFragment);
 
+impl YamlFragment {
+    /// What a fragment function returns when it built no node (its nodes were all left out by
+    /// `if`s or `for`s): ytt's fragment of no value (Go's `nil`), empty as a mapping and as a
+    /// sequence, written as `null`.
+    pub fn nil() -> YamlFragment {
+        YamlFragment {
+            value: Arc::new(TreeValue::Scalar(YValue::Null)),
+        }
+    }
+
+    fn is_nil(&self) -> bool {
+        matches!(&*self.value, TreeValue::Scalar(YValue::Null))
+    }
+}
+
 /// ytt prints a fragment as its Go type (`str(v)` of a map is `yamlfragment(*yamlmeta.Map)`).
 impl fmt::Display for YamlFragment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &*self.value {
             TreeValue::Map(_) => f.write_str("yamlfragment(*yamlmeta.Map)"),
             TreeValue::Array(_) => f.write_str("yamlfragment(*yamlmeta.Array)"),
+            TreeValue::Scalar(YValue::Null) => f.write_str("yamlfragment(<nil>)"),
             TreeValue::Scalar(_) => {
                 f.write_str(&crate::yaml::emit::to_yaml(&self.value.to_value()))
             }
@@ -105,6 +121,7 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
     /// Iterating a map gives its keys (as a dict does), an array its items.
     fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
         match &*self.value {
+            TreeValue::Scalar(YValue::Null) => Ok(Vec::new()),
             TreeValue::Map(items) => Ok(items
                 .iter()
                 .map(|t| match t.key() {
@@ -159,7 +176,8 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
     }
 
     fn to_bool(&self) -> bool {
-        !matches!(&*self.value, TreeValue::Map(i) | TreeValue::Array(i) if i.is_empty())
+        !self.is_nil()
+            && !matches!(&*self.value, TreeValue::Map(i) | TreeValue::Array(i) if i.is_empty())
     }
 }
 
@@ -174,6 +192,9 @@ pub fn map_fragment_items<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Value<'v>>
         return Some(heap.alloc(pairs));
     }
     let frag = v.downcast_ref::<YamlFragment>()?;
+    if frag.is_nil() {
+        return Some(heap.alloc(Vec::<Value<'v>>::new()));
+    }
     let TreeValue::Map(items) = &*frag.value else {
         return None;
     };

@@ -80,6 +80,9 @@ pub struct NodeInfo {
     pub value: RawShape,
     /// `#@yaml/map-key-override`: the item may replace an earlier item with the same key.
     pub key_override: bool,
+    /// The item's key is text-templated (`#@yaml/text-templated-strings`, `(@= ... @)`): an
+    /// earlier item's key is looked for once it is made, not as it is written.
+    pub key_templated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,7 +149,7 @@ impl CompileError {
 /// ytt's error for an `end` that closes no block.
 const UNEXPECTED_END: &str = "unexpected end";
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Block {
     /// The line that opened it (ytt names the innermost block left open).
     line: u32,
@@ -158,7 +161,21 @@ struct Block {
     /// `for/end` and `if/end` close after the next node: the depth of that node's frame.
     auto_close: bool,
     auto_frame: Option<usize>,
+    /// A `def`'s body builds YAML nodes of its own (not only in functions it defines): ytt
+    /// gives such a function a node context, and what it returns when it runs to its end or
+    /// `return`s no value is its nodes (a fragment of no value when none was built), where a
+    /// function without nodes returns None.
+    builds_nodes: bool,
+    /// Where in the generated code a `def`'s context starts (made [`CTX_NODES`] when the body
+    /// turns out to build nodes).
+    ctx_start_at: usize,
 }
+
+/// The start of a function's node context, as the body is compiled.
+const CTX_START: &str = "__ytt_ctx_start()";
+/// The start of the node context of a function that builds nodes (as long as [`CTX_START`],
+/// which it replaces in place).
+const CTX_NODES: &str = "__ytt_ctx_nodes()";
 
 struct Frame {
     /// Path from the document down, to tell ancestors from siblings.
@@ -363,6 +380,15 @@ impl Compiler {
         Ok(())
     }
 
+    /// The start of a `def`'s node context, at the top of its body (`depth`).
+    fn start_def(&mut self, depth: usize) {
+        let at = self.out.len() + 2 * depth;
+        if let Some(def) = self.blocks.last_mut() {
+            def.ctx_start_at = at;
+        }
+        self.emit(self.blocks.last().map_or(0, |b| b.line), depth, CTX_START);
+    }
+
     fn depth(&self) -> usize {
         self.blocks.len()
     }
@@ -377,8 +403,10 @@ impl Compiler {
         path: &mut Vec<usize>,
         templated: bool,
     ) -> Result<(), CompileError> {
-        let (before, same): (Vec<&Comment>, Vec<&Comment>) =
-            node.comments.iter().partition(|c| c.line < node.line);
+        let (before, same): (Vec<&Comment>, Vec<&Comment>) = node
+            .comments
+            .iter()
+            .partition(|c| c.line < node.line || made_of_trailing_annotations(node));
         // Code lines above the node run before it; annotations apply to it.
         let mut annotations = Vec::new();
         for comment in before.iter().copied() {
@@ -401,6 +429,10 @@ impl Compiler {
         self.reached(node.line);
         self.close_frames_not_ancestors_of(path, node.line)?;
 
+        // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
+        let templated = templated || text_template::is_templated(node);
+        let key_templated = templated
+            && matches!(&node.kind, RawKind::MapItem(Value::Str(key)) if key.contains("(@") || key.contains("@)"));
         let id = self.nodes.len();
         self.nodes.push(NodeInfo {
             kind: node.kind.clone(),
@@ -413,8 +445,12 @@ impl Compiler {
             key_override: annotations
                 .iter()
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
+            key_templated,
         });
         let depth = self.depth();
+        if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
+            def.builds_nodes = true;
+        }
         self.emit(node.line, depth, &format!("__ytt_start({id})"));
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         for ann in annotations {
@@ -433,8 +469,6 @@ impl Compiler {
                 ),
             );
         }
-        // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
-        let templated = templated || text_template::is_templated(node);
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
                 self.templated_text(node.line, key, "__ytt_set_key")?;
@@ -500,13 +534,30 @@ impl Compiler {
         if let Some(b) = self.blocks.last() {
             if b.auto_close && b.auto_frame == Some(index) {
                 if b.is_def {
-                    let d = self.depth();
-                    self.emit(line, d, "return __ytt_ctx_end(None)");
+                    self.end_def(line);
                 }
                 self.blocks.pop();
             }
         }
         Ok(())
+    }
+
+    /// The end of the innermost block, a `def`: a function that builds nodes returns them
+    /// (`__ytt_ctx_end()`), and its context is made one of nodes where it starts.
+    fn end_def(&mut self, line: u32) {
+        let depth = self.depth();
+        let Some(def) = self.blocks.last() else {
+            return;
+        };
+        if !def.builds_nodes {
+            self.emit(line, depth, "return __ytt_ctx_end(None)");
+            return;
+        }
+        let at = def.ctx_start_at;
+        if self.out[at..].starts_with(CTX_START) {
+            self.out.replace_range(at..at + CTX_START.len(), CTX_NODES);
+        }
+        self.emit(line, depth, "return __ytt_ctx_end()");
     }
 
     /// Ends the open nodes that were started inside the innermost block.
@@ -637,7 +688,7 @@ impl Compiler {
         };
         let depth = self.depth();
         if block.is_def {
-            self.emit(line, depth, "return __ytt_ctx_end(None)");
+            self.end_def(line);
         } else if !block.has_body {
             self.emit(line, depth, "pass");
         }
@@ -706,15 +757,12 @@ impl Compiler {
                     let is_def = self.pending_def;
                     self.open_block(Block {
                         line,
-                        quote: None,
                         is_def,
-                        has_body: false,
-                        auto_close: false,
-                        auto_frame: None,
+                        ..Block::default()
                     })?;
                     if is_def {
                         let d = self.depth();
-                        self.emit(line, d, "__ytt_ctx_start()");
+                        self.start_def(d);
                     }
                 }
                 return Ok(());
@@ -760,11 +808,11 @@ impl Compiler {
                         self.emit(line, d, &rename_reserved_names(stmt));
                         self.open_block(Block {
                             line,
-                            quote: None,
-                            is_def: b.is_def,
-                            has_body: false,
                             auto_close,
-                            auto_frame: None,
+                            is_def: b.is_def,
+                            builds_nodes: b.builds_nodes,
+                            ctx_start_at: b.ctx_start_at,
+                            ..Block::default()
                         })?;
                         return Ok(());
                     }
@@ -780,11 +828,8 @@ impl Compiler {
                     self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
                     self.open_block(Block {
                         line,
-                        quote: None,
-                        is_def: false,
-                        has_body: false,
                         auto_close,
-                        auto_frame: None,
+                        ..Block::default()
                     })?;
                     // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
                     // the condition keep the span of an `if` condition.
@@ -807,20 +852,24 @@ impl Compiler {
                     let is_def = first == "def";
                     self.open_block(Block {
                         line,
-                        quote: None,
                         is_def,
-                        has_body: false,
                         auto_close,
-                        auto_frame: None,
+                        ..Block::default()
                     })?;
                     if is_def {
-                        self.emit(line, d + 1, "__ytt_ctx_start()");
+                        self.start_def(d + 1);
                     }
                 }
             }
         }
         Ok(())
     }
+}
+
+/// The empty document that annotations after a file's last node make (it has no line): every
+/// comment of it is above it, its code lines run before it (none is its value).
+fn made_of_trailing_annotations(node: &RawNode) -> bool {
+    matches!(node.kind, RawKind::Document) && node.line == 0
 }
 
 /// How many nodes ytt numbers in `file`: the document set, an empty document before the first

@@ -132,7 +132,8 @@ pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
-/// the statement, follows a `;` or ends a one-line compound (`if c: return 1`). When the
+/// the statement, follows a `;` or ends a one-line compound (`if c: return 1`); `return` of no
+/// value `return __ytt_ctx_end()`. When the
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
 /// value.
@@ -140,12 +141,16 @@ pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
-    let close = |out: &mut String, value: &str| {
-        out.push_str(match value.trim() {
-            "" => "None",
-            v => v,
-        });
-        out.push_str("))");
+    // A `return` of no value is `__ytt_ctx_end()`: the function's nodes, if it builds any.
+    let close = |out: &mut String, value: &str| match value.trim() {
+        "" => {
+            out.pop();
+            out.push(')');
+        }
+        v => {
+            out.push_str(v);
+            out.push_str("))");
+        }
     };
     let (mut string, mut depth, mut at_start) = (None::<(char, bool)>, 0i32, true);
     let mut chars = stmt.char_indices().peekable();
@@ -404,8 +409,8 @@ mod tests {
     fn returns_end_the_node_context() {
         let wrapped = |s: &str| wrap_returns(s, false).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
-        assert_eq!(wrapped("return"), "return __ytt_ctx_end((None))");
-        assert_eq!(wrapped("return # c"), "return __ytt_ctx_end((None))");
+        assert_eq!(wrapped("return"), "return __ytt_ctx_end()");
+        assert_eq!(wrapped("return # c"), "return __ytt_ctx_end()");
         assert_eq!(
             wrapped("x = 1; return x"),
             "x = 1; return __ytt_ctx_end((x))"

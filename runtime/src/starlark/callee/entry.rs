@@ -124,7 +124,11 @@ impl Order<'_> {
             StmtP::Break | StmtP::Continue | StmtP::Return(None) => each(None),
             StmtP::Return(Some(e)) => self.expr(e, each) || each(None),
             StmtP::Expression(e) => match &e.node {
-                ExprP::Call(f, _) if is_name(f, "__ytt_ctx_start") => false,
+                ExprP::Call(f, _)
+                    if is_name(f, "__ytt_ctx_start") || is_name(f, "__ytt_ctx_nodes") =>
+                {
+                    false
+                }
                 _ => self.expr(e, each) || each(None),
             },
             StmtP::Assign(a) => {

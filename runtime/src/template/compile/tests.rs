@@ -37,10 +37,21 @@ fn fragment_functions_capture_yaml() {
     let p = compile_src("#@ def f():\nk: v\n#@ end\n---\nx: #@ f()\n");
     assert!(
         p.source
-            .starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_start()\n  __ytt_start(1)\n"),
+            .starts_with("__ytt_start(0)\ndef f():\n  __ytt_ctx_nodes()\n  __ytt_start(1)\n"),
         "{}",
         p.source
     );
+    assert!(
+        p.source.contains("  return __ytt_ctx_end()\n"),
+        "{}",
+        p.source
+    );
+}
+
+#[test]
+fn functions_without_nodes_return_none_at_their_end() {
+    let p = compile_src("#@ def f():\n#@   x = 1\n#@ end\n---\nx: #@ f()\n");
+    assert!(p.source.contains("  __ytt_ctx_start()\n"), "{}", p.source);
     assert!(
         p.source.contains("  return __ytt_ctx_end(None)\n"),
         "{}",
