@@ -25,6 +25,7 @@ mod go_repr;
 mod go_slice;
 mod go_string_index;
 mod go_trig;
+mod guard_names;
 mod int_budget;
 mod ip_module;
 pub mod json_decode;
@@ -37,6 +38,7 @@ mod nesting;
 mod overlay_matcher;
 mod parse_error;
 pub mod predicates;
+mod regexp_module;
 mod resolve;
 mod resolver_patch;
 mod source_guard;
@@ -99,7 +101,6 @@ fn globals() -> &'static Globals {
         ])
         .with(builder::builder_functions)
         .with(go_builtins::go_compatible)
-        .with(budget::sized_builtins)
         .build()
     })
 }
@@ -123,7 +124,8 @@ pub fn source_as_go_reads(source: &str) -> Option<String> {
     if source_too_deep(source).is_some() {
         return None;
     }
-    match go_literals::go_literals(source) {
+    let guards = guard_names::GuardNames::for_source(source);
+    match go_literals::go_literals(source, &guards.of(go_literals::BYTES)) {
         Ok(fixed) => Some(fixed.unwrap_or_else(|| source.to_string())),
         Err(_) => None,
     }
@@ -437,6 +439,7 @@ fn resolve_errors(
     program: &Program,
     ast: &AstModule,
     markers: Option<&resolver_patch::Markers>,
+    guards: &guard_names::GuardNames,
 ) -> Option<TemplateError> {
     static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
     let predeclared = PREDECLARED.get_or_init(|| {
@@ -448,7 +451,10 @@ fn resolve_errors(
     });
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
-    let mut found = resolve::resolve_errors(ast, &|n| predeclared.contains(n), markers).into_iter();
+    // The program's literals of bytes call a guard already (see `go_literals`).
+    let bytes_call = guards.of(go_literals::BYTES);
+    let predeclared = |n: &str| predeclared.contains(n) || n == bytes_call;
+    let mut found = resolve::resolve_errors(ast, &predeclared, markers).into_iter();
     let first = found.next()?;
     Some(TemplateError {
         also: found.map(|u| (line_of(u.span), u.message)).collect(),
@@ -662,7 +668,10 @@ fn run_unguarded(
         return Err(TemplateError::compile(name, line, message));
     }
     let files = Arc::new(sources.files.clone());
-    let mut source = match go_literals::go_literals(&program.source) {
+    // The names of the functions the program is rewritten to call: none of its own.
+    let guards = guard_names::GuardNames::for_source(&program.source);
+    let mut source = match go_literals::go_literals(&program.source, &guards.of(go_literals::BYTES))
+    {
         Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
         Err((e, before)) => {
             // starlark-go stops at the first error of the file, its parser's or its scanner's
@@ -739,7 +748,7 @@ fn run_unguarded(
         return Err(TemplateError::compile(name, line, message));
     }
     let markers = patched.as_ref().map(|p| &p.markers);
-    if let Some(e) = resolve_errors(name, program, &ast, markers) {
+    if let Some(e) = resolve_errors(name, program, &ast, markers, &guards) {
         return Err(e);
     }
     if let Some(e) = patched.map(|p| p.first_refusal) {
@@ -747,14 +756,14 @@ fn run_unguarded(
         // first error is the file's rather than run a patched program.
         return Err(syntax_error(name, program, e, sources));
     }
-    if let Some(guarded) = source_guard::guard_source(&ast, &source) {
+    if let Some(guarded) = source_guard::guard_source(&ast, &source, &guards) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.
         if let Ok(guarded) = parse(guarded) {
             ast = guarded;
         }
     }
-    budget::guard_repetition(&mut ast);
+    budget::guard_repetition(&mut ast, &guards);
     let mut state = BuildState::new(
         file,
         program.nodes.clone(),
@@ -770,6 +779,7 @@ fn run_unguarded(
     };
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {
+            guards.bind(&module);
             let mut eval = Evaluator::new(&module);
             eval.set_loader(&loader);
             eval.extra = Some(&state);

@@ -25,7 +25,9 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 STRS = ['""', '"a b  c"', '" x "', '"a,b,,c"', '"Hello World"', '"école ÉTÉ"', '"ß"',
         '"abc123"', '"  "', '"\\t\\n"', '"aaa"', '"hello_world"', '"123"', '"x\\ny\\r\\nz"',
-        '"ǅx"', '"Ab Cd"', '"a1 B2"']
+        '"ǅx"', '"Ab Cd"', '"a1 B2"',
+        # Bytes that are not UTF-8 (starlark-go's strings are bytes; twenty-eighth session).
+        '"a\\xffb c\\xfe"']
 NUMS = ['0', '1', '-1', '7', '-7', '3', '2.5', '-2.5', '0.0', '-0.0', '1e300', '(1 << 70)',
         '(-(1 << 64))', '9223372036854775807', 'float("inf")', 'float("nan")']
 OTHERS = ['True', 'None', '"s"', '[1]', '(1,)', '{"a": 1}', 'range(3)', 'len', 'lambda x: x']

@@ -68,7 +68,7 @@ pub(super) fn within(bytes: u128, room: u128) -> anyhow::Result<()> {
 /// Makes room in `out` for `more` bytes, failing with the heap budget's error if they would take
 /// it past `room` ([`heap_room`]); its capacity doubles, as a `String`'s does, but never past
 /// `room`.
-pub(super) fn grow_within(out: &mut String, more: usize, room: u128) -> anyhow::Result<()> {
+pub(super) fn grow_within(out: &mut Vec<u8>, more: usize, room: u128) -> anyhow::Result<()> {
     let need = out.len() as u128 + more as u128;
     within(need, room)?;
     if need > out.capacity() as u128 {
@@ -95,11 +95,11 @@ pub(super) const REPEAT: &str = "__schemac_mul";
 /// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`).
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".)
-pub(super) fn guard_repetition(ast: &mut AstModule) {
+pub(super) fn guard_repetition(ast: &mut AstModule, names: &super::guard_names::GuardNames) {
     ast.replace_binary_operators(
         &OPERATOR_FUNCTIONS
             .iter()
-            .map(|(op, f)| (op.to_string(), f.to_string()))
+            .map(|(op, f)| (op.to_string(), names.of(f)))
             .collect(),
     );
 }
@@ -366,7 +366,17 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<Value<'v>> {
         let heap = eval.heap();
-        if let Some(receiver) = obj.unpack_str() {
+        // A string that is not UTF-8 is sized by its text with U+FFFD (at least as long).
+        let lossy;
+        let receiver = match (obj.unpack_str(), super::go_bytes::string_bytes(obj)) {
+            (Some(s), _) => Some(s),
+            (None, Some(bytes)) => {
+                lossy = String::from_utf8_lossy(bytes);
+                Some(lossy.as_ref())
+            }
+            (None, None) => None,
+        };
+        if let Some(receiver) = receiver {
             // starlark-go refuses an empty separator (the starlark crate splits at every
             // character boundary); both methods name themselves `split`.
             let empty_separator = args.items.first().and_then(|a| a.unpack_str()) == Some("");
@@ -398,7 +408,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             reserve(heap, bytes)?;
         }
         let named = super::named_args(&kwargs);
-        if let (Some(fmt), "format") = (obj.unpack_str(), method) {
+        if let (Some(fmt), "format") = (super::go_bytes::string_bytes(obj), method) {
             let text = super::go_format::format(fmt, &args.items, &named)?;
             return Ok(super::go_bytes::string_value(text, heap));
         }

@@ -381,7 +381,7 @@ fn splatted(x: &AstExpr) -> &AstExpr {
     use super::go_builtins::{ARGS, KWARGS};
     match &x.node {
         ExprP::Call(f, args)
-            if (is_name(f, ARGS) || is_name(f, KWARGS)) && args.args.len() == 1 =>
+            if (is_guard_call(f, ARGS) || is_guard_call(f, KWARGS)) && args.args.len() == 1 =>
         {
             args.args[0].node.expr()
         }
@@ -395,7 +395,7 @@ fn bound_name(target: &AstExpr) -> Option<String> {
         ExprP::Identifier(id) => Some(id.node.ident.clone()),
         ExprP::Dot(_, attr) => Some(attr.node.clone()),
         ExprP::Index(pair) => string_literal(&pair.1),
-        ExprP::Call(f, args) if is_name(f, super::go_builtins::INDEX) => {
+        ExprP::Call(f, args) if is_guard_call(f, super::go_builtins::INDEX) => {
             args.args.get(1).and_then(|a| string_literal(a.node.expr()))
         }
         _ => None,
@@ -411,6 +411,12 @@ fn string_literal(e: &AstExpr) -> Option<String> {
 
 fn is_name(e: &AstExpr, name: &str) -> bool {
     matches!(&e.node, ExprP::Identifier(id) if id.node.ident == name)
+}
+
+/// Whether `e` names the guard function `canonical` (under the program's prefix: see
+/// [`super::guard_names`]).
+fn is_guard_call(e: &AstExpr, canonical: &str) -> bool {
+    matches!(&e.node, ExprP::Identifier(id) if super::guard_names::is_guard(&id.node.ident, canonical))
 }
 
 /// The names the top level of a module binds (a builtin's name bound there is a global).

@@ -12,7 +12,10 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     let called = [super::go_builtins::INDEX, super::go_slice::SLICE]
         .into_iter()
         .chain(super::budget::OPERATOR_FUNCTIONS.iter().map(|(_, f)| *f))
-        .find_map(|f| text.strip_prefix(f)?.strip_prefix('('));
+        .find_map(|f| {
+            let (name, operands) = text.split_once('(')?;
+            super::guard_names::is_guard(name, f).then_some(operands)
+        });
     if let Some(operands) = called {
         let at = operands
             .strip_suffix(')')

@@ -93,73 +93,6 @@ fn shift_count(
 /// Builtins that behave as in starlark-go, which ytt embeds.
 #[starlark::starlark_module]
 pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
-    /// `VALUE`, once `OBJ[INDEX] = VALUE` is known not to change a frozen or iterated
-    /// container ([`super::go_methods::element_assignment`]).
-    fn __schemac_assigning<'v>(
-        #[starlark(require = pos)] obj: starlark::values::Value<'v>,
-        #[starlark(require = pos)] index: starlark::values::Value<'v>,
-        #[starlark(require = pos)] value: starlark::values::Value<'v>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        super::go_methods::element_assignment(obj, index, value)
-    }
-
-    /// `a << b` with starlark-go's checks of the count ([`shift_count`]).
-    fn __schemac_shl<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] y: starlark::values::Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        shift_count(true, x, y).map_err(starlark::Error::new_other)?;
-        super::int_budget::shift_fits(x, y)?;
-        // starlark-rust shifts an int of 32 bits within 32 bits, losing the bits shifted out
-        // (`1 << 31` is -2147483648 there, 2147483648 in starlark-go); 64 bits hold any such
-        // shift by less than 32.
-        if let (Some(a), Some(n @ 0..32)) = (x.unpack_i32(), y.unpack_i32()) {
-            return Ok(heap.alloc(i64::from(a) << n));
-        }
-        x.left_shift(y, heap)
-    }
-
-    /// `a >> b` with starlark-go's checks of the count ([`shift_count`]).
-    fn __schemac_shr<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] y: starlark::values::Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        shift_count(false, x, y).map_err(starlark::Error::new_other)?;
-        x.right_shift(y, heap)
-    }
-
-    /// `x in y` ([`contains`]).
-    fn __schemac_in<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] y: starlark::values::Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> starlark::Result<bool> {
-        contains(x, y, heap)
-    }
-
-    /// `x not in y` ([`contains`]).
-    fn __schemac_not_in<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] y: starlark::values::Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> starlark::Result<bool> {
-        Ok(!contains(x, y, heap)?)
-    }
-
-    /// `x | y`: starlark-go has no union of dicts.
-    fn __schemac_or<'v>(
-        #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] y: starlark::values::Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        if x.get_type() == "dict" && y.get_type() == "dict" {
-            return Err(go_error("unknown binary op: dict | dict".into()));
-        }
-        x.bit_or(y, heap)
-    }
-
     /// `fail(*args, sep=" ")`: the arguments as `str` writes them, joined by `sep`.
     fn fail<'v>(
         #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
@@ -543,6 +476,78 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             pass.push(("reverse", reverse));
         }
         eval.eval_function(standard("sorted"), &[iterable], &pass)
+    }
+}
+
+/// The functions a guarded program calls (see [`super::guard_names`]), under their canonical
+/// names: bound in each program's module, not among the globals.
+#[starlark::starlark_module]
+pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
+    /// `VALUE`, once `OBJ[INDEX] = VALUE` is known not to change a frozen or iterated
+    /// container ([`super::go_methods::element_assignment`]).
+    fn __schemac_assigning<'v>(
+        #[starlark(require = pos)] obj: starlark::values::Value<'v>,
+        #[starlark(require = pos)] index: starlark::values::Value<'v>,
+        #[starlark(require = pos)] value: starlark::values::Value<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        super::go_methods::element_assignment(obj, index, value)
+    }
+
+    /// `a << b` with starlark-go's checks of the count ([`shift_count`]).
+    fn __schemac_shl<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        shift_count(true, x, y).map_err(starlark::Error::new_other)?;
+        super::int_budget::shift_fits(x, y)?;
+        // starlark-rust shifts an int of 32 bits within 32 bits, losing the bits shifted out
+        // (`1 << 31` is -2147483648 there, 2147483648 in starlark-go); 64 bits hold any such
+        // shift by less than 32.
+        if let (Some(a), Some(n @ 0..32)) = (x.unpack_i32(), y.unpack_i32()) {
+            return Ok(heap.alloc(i64::from(a) << n));
+        }
+        x.left_shift(y, heap)
+    }
+
+    /// `a >> b` with starlark-go's checks of the count ([`shift_count`]).
+    fn __schemac_shr<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        shift_count(false, x, y).map_err(starlark::Error::new_other)?;
+        x.right_shift(y, heap)
+    }
+
+    /// `x in y` ([`contains`]).
+    fn __schemac_in<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<bool> {
+        contains(x, y, heap)
+    }
+
+    /// `x not in y` ([`contains`]).
+    fn __schemac_not_in<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<bool> {
+        Ok(!contains(x, y, heap)?)
+    }
+
+    /// `x | y`: starlark-go has no union of dicts.
+    fn __schemac_or<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        #[starlark(require = pos)] y: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        if x.get_type() == "dict" && y.get_type() == "dict" {
+            return Err(go_error("unknown binary op: dict | dict".into()));
+        }
+        x.bit_or(y, heap)
     }
 
     /// The value of a `*` argument (every one of a program passes through it; see

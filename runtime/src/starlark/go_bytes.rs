@@ -16,6 +16,9 @@ use std::hash::Hash;
 
 use allocative::Allocative;
 use starlark::collections::StarlarkHasher;
+use starlark::eval::{Arguments, Evaluator};
+use starlark::values::list::AllocList;
+use starlark::values::tuple::TupleRef;
 use starlark::values::{
     starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, Value, ValueLike,
 };
@@ -95,20 +98,64 @@ pub(crate) fn expected_string(name: &str, v: Value) -> anyhow::Error {
     anyhow::anyhow!("{name}: expected a string, but was {}", v.get_type())
 }
 
-/// `b.METHOD(ARGS)` of a string that is not UTF-8: `startswith`, `endswith`, `find`, `rfind`,
-/// `index`, `rindex`, `count` and `replace` given strings only (no window, no count), on its
-/// bytes as starlark-go answers them; any other call is refused by name (see
-/// [`method_refused`]).
+/// The methods [`call_method`] answers on a string with its bad bytes marked (see
+/// [`marked`]): they cut and join strings where their text says, and never count bytes.
+const MARKED_METHODS: &[&str] = &[
+    "split",
+    "rsplit",
+    "splitlines",
+    "strip",
+    "lstrip",
+    "rstrip",
+    "partition",
+    "rpartition",
+    "join",
+];
+
+/// The methods that read a string as Go's `unicode` functions do, a bad byte as U+FFFD: the
+/// casings (whose results hold U+FFFD) and the predicates.
+const TEXT_METHODS: &[&str] = &[
+    "upper",
+    "lower",
+    "title",
+    "capitalize",
+    "isalnum",
+    "isalpha",
+    "isdigit",
+    "isspace",
+    "istitle",
+    "isupper",
+    "islower",
+];
+
+/// `obj.METHOD(ARGS)` where the receiver `obj` or a string among the arguments is not UTF-8,
+/// as starlark-go answers it on the bytes:
+/// - `startswith`, `endswith`, `find`, `rfind`, `index`, `rindex`, `count` and `replace` given
+///   strings (no window, no count) on the bytes themselves;
+/// - the [`TEXT_METHODS`] on the text with U+FFFD for each bad byte (`isupper` and `islower`
+///   compare the bytes with that text's casing: never equal);
+/// - `elems`, `codepoints` and their `_ords` on the bytes; `format` with the bytes as its
+///   format;
+/// - the [`MARKED_METHODS`] as the string's own methods, on text where each bad byte is a
+///   mark (see [`marked`]), the marks made bytes again in the result;
+///
+/// any other call (a window, a count) is refused by name ([`method_refused`]).
 pub(crate) fn call_method<'v>(
     method: &str,
-    bytes: &[u8],
+    obj: Value<'v>,
     args: &[Value<'v>],
     named: &[(&str, Value<'v>)],
-    heap: Heap<'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
     use memchr::memmem;
+    let heap = eval.heap();
+    let bytes = string_bytes(obj).unwrap_or_default();
     let strings: Option<Vec<&[u8]>> = args.iter().map(|a| string_bytes(*a)).collect();
     let strings = strings.filter(|_| named.is_empty());
+    let separator = args
+        .first()
+        .and_then(|a| string_bytes(*a))
+        .filter(|_| named.is_empty());
     let found = |at: Option<usize>| -> starlark::Result<Value<'v>> {
         match at {
             Some(at) => Ok(heap.alloc(at as i32)),
@@ -118,6 +165,25 @@ pub(crate) fn call_method<'v>(
             None => Ok(heap.alloc(-1)),
         }
     };
+    let prefixes = match (method, args) {
+        ("startswith" | "endswith", [a]) => TupleRef::from_value(*a),
+        _ => None,
+    };
+    if let Some(prefixes) = prefixes {
+        // starlark-go tries a tuple's strings in order.
+        for (i, item) in prefixes.iter().enumerate() {
+            if string_bytes(item).is_none() {
+                let ty = item.get_type();
+                return Err(go_error(format!(
+                    "{method}: want string, got {ty}, for element {i}"
+                )));
+            }
+            if call_method(method, obj, &[item], named, eval)?.to_bool() {
+                return Ok(Value::new_bool(true));
+            }
+        }
+        return Ok(Value::new_bool(false));
+    }
     match (method, strings.as_deref()) {
         ("startswith", Some([p])) => Ok(Value::new_bool(bytes.starts_with(p))),
         ("endswith", Some([p])) => Ok(Value::new_bool(bytes.ends_with(p))),
@@ -137,16 +203,179 @@ pub(crate) fn call_method<'v>(
             out.extend_from_slice(&bytes[last..]);
             Ok(string_value(out, heap))
         }
+        // A separator is searched for in the bytes (`"é".split("\xc3")` cuts the character).
+        ("split" | "rsplit", _) if separator.is_some_and(|s| !s.is_empty()) && args.len() <= 2 => {
+            let sep = separator.unwrap_or_default();
+            let max = match args.get(1).map(|n| n.unpack_i32()) {
+                None => -1,
+                Some(Some(n)) => n,
+                // Not an int: the string method's error.
+                Some(None) => return marked_call(method, obj, args, named, eval),
+            };
+            let pieces = split_bytes(bytes, sep, method == "rsplit", max);
+            let pieces = pieces.into_iter().map(|p| string_value(p.to_vec(), heap));
+            Ok(heap.alloc(AllocList(pieces.collect::<Vec<_>>())))
+        }
+        ("partition" | "rpartition", Some([sep])) if !sep.is_empty() => {
+            let at = match method {
+                "partition" => memmem::find(bytes, sep),
+                _ => memmem::rfind(bytes, sep),
+            };
+            let parts: [&[u8]; 3] = match (at, method) {
+                (Some(at), _) => [&bytes[..at], sep, &bytes[at + sep.len()..]],
+                (None, "partition") => [bytes, b"", b""],
+                (None, _) => [b"", b"", bytes],
+            };
+            let parts = parts.map(|p| string_value(p.to_vec(), heap));
+            Ok(heap.alloc(starlark::values::tuple::AllocTuple(parts)))
+        }
+        ("elems" | "codepoints" | "elem_ords" | "codepoint_ords", _) => {
+            super::go_methods::string_iterable(method, bytes, args, named, heap)
+        }
+        ("format", _) => {
+            let text = super::go_format::format(bytes, args, named)?;
+            Ok(string_value(text, heap))
+        }
+        (m, _) if TEXT_METHODS.contains(&m) && !is_go_bytes(obj) => Err(method_refused(m)),
+        (m, _) if TEXT_METHODS.contains(&m) => {
+            let text = heap.alloc(String::from_utf8_lossy(bytes).into_owned());
+            let answer = super::go_methods::call(method, text, args, named, eval)?;
+            Ok(match m {
+                "isupper" | "islower" => Value::new_bool(false),
+                _ => answer,
+            })
+        }
+        (m, _) if MARKED_METHODS.contains(&m) => marked_call(method, obj, args, named, eval),
+        (m, _) if super::go_methods::NOT_STRING_METHODS.contains(&m) => {
+            Err(go_error(super::wording::no_field("string", m, &[])))
+        }
         _ => Err(method_refused(method)),
     }
 }
 
+/// The pieces of `bytes` between the `sep` (not empty) that a search from the start finds, at
+/// most `max + 1` of them when `max` is not negative: cut at the first `max` (Go's
+/// `strings.SplitN`), or at the last `max` when `reverse` (starlark-go's `rsplitN`, which
+/// keeps the same non-overlapping matches: `"aaab".rsplit("aa", 1)` is `["", "ab"]`).
+fn split_bytes<'a>(bytes: &'a [u8], sep: &[u8], reverse: bool, max: i32) -> Vec<&'a [u8]> {
+    let mut cuts: Vec<usize> = memchr::memmem::find_iter(bytes, sep).collect();
+    if let Ok(max) = usize::try_from(max) {
+        match reverse {
+            false => cuts.truncate(max),
+            true => drop(cuts.drain(..cuts.len().saturating_sub(max))),
+        }
+    }
+    let mut pieces = Vec::with_capacity(cuts.len() + 1);
+    let mut last = 0;
+    for at in cuts {
+        pieces.push(&bytes[last..at]);
+        last = at + sep.len();
+    }
+    pieces.push(&bytes[last..]);
+    pieces
+}
+
+/// `obj.METHOD(ARGS)`, a [`MARKED_METHODS`] method, as the string's own method of [`marked`]
+/// strings, its answer [`unmarked`].
+fn marked_call<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: &[(&str, Value<'v>)],
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
+    let heap = eval.heap();
+    let cutset = matches!(method, "strip" | "lstrip" | "rstrip");
+    let args: Vec<Value<'v>> = args.iter().map(|a| marked(*a, cutset, heap)).collect();
+    let obj = marked(obj, false, heap);
+    let answer = super::go_methods::call(method, obj, &args, named, eval)?;
+    Ok(unmarked(answer, eval.heap()))
+}
+
+/// `v` with every string in it (itself, or the items of a list or tuple: `join`'s) as text
+/// where each byte that is no UTF-8 is its mark ([`super::go_literals::marked_text`]). A
+/// `cutset` (of `strip`) that reads a U+FFFD (a bad byte, or the character) holds every bad
+/// byte's mark and U+FFFD: Go's `strings.Trim` reads each bad byte as U+FFFD on both sides.
+fn marked<'v>(v: Value<'v>, cutset: bool, heap: Heap<'v>) -> Value<'v> {
+    use starlark::values::list::ListRef;
+    if let Some(bytes) = string_bytes(v) {
+        let mut text = super::go_literals::marked_text(bytes);
+        if cutset && String::from_utf8_lossy(bytes).contains(char::REPLACEMENT_CHARACTER) {
+            text.push(char::REPLACEMENT_CHARACTER);
+            text.extend((0x80..=0xff).map(super::go_literals::byte_mark));
+        }
+        return heap.alloc(text);
+    }
+    let items: Vec<Value<'v>> = match (ListRef::from_value(v), TupleRef::from_value(v)) {
+        (Some(list), _) => list.iter().collect(),
+        (_, Some(tuple)) => tuple.iter().collect(),
+        _ => return v,
+    };
+    let items = items.into_iter().map(|i| marked(i, false, heap));
+    heap.alloc(AllocList(items))
+}
+
+/// The answer of a method given [`marked`] strings with the marks made bytes again (a string,
+/// or the strings of a list or tuple).
+fn unmarked<'v>(v: Value<'v>, heap: Heap<'v>) -> Value<'v> {
+    use starlark::values::list::ListRef;
+    use starlark::values::tuple::AllocTuple;
+    if let Some(text) = v.unpack_str() {
+        return string_value(super::go_literals::marked_bytes(text), heap);
+    }
+    let unmark = |items: &[Value<'v>]| items.iter().map(|i| unmarked(*i, heap)).collect::<Vec<_>>();
+    match (ListRef::from_value(v), TupleRef::from_value(v)) {
+        (Some(list), _) => heap.alloc(AllocList(unmark(list.content()))),
+        (_, Some(tuple)) => heap.alloc(AllocTuple(unmark(tuple.content()))),
+        _ => v,
+    }
+}
+
+/// The words of [`method_refused`]'s error after the method's name.
+const REFUSED: &str = ": a string that is not UTF-8 (ytt holds bytes) has no methods in schemac";
+
 /// The methods of a string, which a `GoBytes` does not have (schemac's gap): the error naming
 /// the one called.
 pub(crate) fn method_refused(name: &str) -> starlark::Error {
-    go_error(format!(
-        "string.{name}: a string that is not UTF-8 (ytt holds bytes) has no methods in schemac"
-    ))
+    go_error(format!("string.{name}{REFUSED}"))
+}
+
+/// Whether `e` is [`method_refused`]'s error.
+pub(crate) fn is_refusal(e: &starlark::Error) -> bool {
+    e.without_diagnostic().to_string().ends_with(REFUSED)
+}
+
+/// `b.METHOD`, a method of a string that is not UTF-8, bound to it: calling it is
+/// [`call_method`] (the calls a program writes `b.METHOD(ARGS)` reach it through
+/// [`super::go_methods::call`] when schemac rewrites them, through this when not).
+#[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct BytesMethod {
+    receiver: GoBytes,
+    name: String,
+}
+
+starlark_simple_value!(BytesMethod);
+
+impl fmt::Display for BytesMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "<built-in method {} of string value>", self.name)
+    }
+}
+
+#[starlark_value(type = "builtin_function_or_method")]
+impl<'v> StarlarkValue<'v> for BytesMethod {
+    fn invoke(
+        &self,
+        _me: Value<'v>,
+        args: &Arguments<'v, '_>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<Value<'v>> {
+        let positional: Vec<Value<'v>> = args.positions(eval.heap())?.collect();
+        let named = args.names_map()?;
+        let named = super::named_args(&named);
+        let receiver = eval.heap().alloc(self.receiver.clone());
+        call_method(&self.name, receiver, &positional, &named, eval)
+    }
 }
 
 #[starlark_value(type = "string")]
@@ -221,5 +450,26 @@ impl<'v> StarlarkValue<'v> for GoBytes {
 
     fn iterate_collect(&self, _heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
         Err(go_error("string value is not iterable".into()))
+    }
+
+    fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+        let name = super::go_methods::STRING_METHODS
+            .iter()
+            .find(|m| **m == attribute)?;
+        Some(heap.alloc(BytesMethod {
+            receiver: self.clone(),
+            name: (*name).into(),
+        }))
+    }
+
+    fn has_attr(&self, attribute: &str, _heap: Heap<'v>) -> bool {
+        super::go_methods::STRING_METHODS.contains(&attribute)
+    }
+
+    fn dir_attr(&self) -> Vec<String> {
+        super::go_methods::STRING_METHODS
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
     }
 }

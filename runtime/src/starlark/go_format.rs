@@ -93,7 +93,7 @@ pub(super) fn interpolate(fmt: &[u8], x: Value) -> anyhow::Result<Vec<u8>> {
 /// `!s` or `!r` conversion; `{{` and `}}` stand for braces. The result is bytes, as
 /// [`interpolate`]'s.
 pub(super) fn format<'v>(
-    fmt: &str,
+    fmt: &[u8],
     args: &[Value<'v>],
     kwargs: &[(&str, Value<'v>)],
 ) -> anyhow::Result<Vec<u8>> {
@@ -101,28 +101,31 @@ pub(super) fn format<'v>(
     let mut index = 0;
     let mut out = Vec::with_capacity(fmt.len());
     let mut rest = fmt;
+    let find = |text: &[u8], b: u8| memchr::memchr(b, text);
     loop {
-        let open = rest.find('{');
+        let open = find(rest, b'{');
         let mut literal = &rest[..open.unwrap_or(rest.len())];
-        while let Some(j) = literal.find('}') {
-            if literal.as_bytes().get(j + 1) != Some(&b'}') {
+        while let Some(j) = find(literal, b'}') {
+            if literal.get(j + 1) != Some(&b'}') {
                 anyhow::bail!("format: single '}}' in format");
             }
-            out.extend_from_slice(&literal.as_bytes()[..=j]);
+            out.extend_from_slice(&literal[..=j]);
             literal = &literal[j + 2..];
         }
-        out.extend_from_slice(literal.as_bytes());
+        out.extend_from_slice(literal);
         let Some(open) = open else { break };
-        if let Some(after) = rest[open + 1..].strip_prefix('{') {
+        if let Some(after) = rest[open + 1..].strip_prefix(b"{") {
             out.push(b'{');
             rest = after;
             continue;
         }
         rest = &rest[open + 1..];
-        let Some(close) = rest.find('}') else {
+        let Some(close) = find(rest, b'}') else {
             anyhow::bail!("format: unmatched '{{' in format");
         };
-        let field = &rest[..close];
+        // A field's text is read as UTF-8 (a byte that is not names no argument).
+        let field = String::from_utf8_lossy(&rest[..close]);
+        let field = field.as_ref();
         rest = &rest[close + 1..];
         // `name`, `name:spec`, `name!conv` or `name!conv:spec`.
         let (name, conv, spec) = match field.split_once('!') {

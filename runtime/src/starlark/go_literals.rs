@@ -43,7 +43,24 @@ pub(super) fn marked_bytes(text: &str) -> Vec<u8> {
     out
 }
 
-fn byte_mark(b: u8) -> char {
+/// The text whose [`marked_bytes`] are `bytes`: each byte that is no UTF-8 its mark, each
+/// character at or past [`BYTE_MARK`] the marks of its bytes, the rest as it is.
+pub(super) fn marked_text(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c as u32 >= BYTE_MARK {
+                true => out.extend(c.to_string().bytes().map(byte_mark)),
+                false => out.push(c),
+            }
+        }
+        out.extend(chunk.invalid().iter().map(|&b| byte_mark(b)));
+    }
+    out
+}
+
+/// The mark of the byte `b` (see [`BYTE_MARK`]).
+pub(super) fn byte_mark(b: u8) -> char {
     char::from_u32(BYTE_MARK + u32::from(b)).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
@@ -56,9 +73,13 @@ pub(super) struct LiteralError {
 
 /// The source with its literals made to read as in starlark-go (`None`: nothing to change),
 /// or the first literal starlark-go refuses and the source with the literals before it made so.
-pub(super) fn go_literals(src: &str) -> Result<Option<String>, (LiteralError, String)> {
+/// `bytes_call` is the program's name of [`BYTES`] ([`super::guard_names`]).
+pub(super) fn go_literals(
+    src: &str,
+    bytes_call: &str,
+) -> Result<Option<String>, (LiteralError, String)> {
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
-    match scan(src, &mut edits) {
+    match scan(src, bytes_call, &mut edits) {
         Ok(()) => Ok((!edits.is_empty()).then(|| edited(src, &edits))),
         Err(e) => Err((e, edited(src, &edits))),
     }
@@ -76,7 +97,11 @@ fn edited(src: &str, edits: &[(usize, usize, String)]) -> String {
     out
 }
 
-fn scan(src: &str, edits: &mut Vec<(usize, usize, String)>) -> Result<(), LiteralError> {
+fn scan(
+    src: &str,
+    bytes_call: &str,
+    edits: &mut Vec<(usize, usize, String)>,
+) -> Result<(), LiteralError> {
     let b = src.as_bytes();
     let (mut i, mut line) = (0, 0);
     while i < b.len() {
@@ -91,7 +116,7 @@ fn scan(src: &str, edits: &mut Vec<(usize, usize, String)>) -> Result<(), Litera
                     i += 1;
                 }
             }
-            b'"' | b'\'' => i = string(b, i, false, &mut line, edits)?,
+            b'"' | b'\'' => i = string(b, i, false, &mut line, bytes_call, edits)?,
             b'\t' => {
                 edits.push((i, i + 1, " ".into()));
                 i += 1;
@@ -104,7 +129,7 @@ fn scan(src: &str, edits: &mut Vec<(usize, usize, String)>) -> Result<(), Litera
                 }
                 if matches!(b.get(i), Some(b'"' | b'\'')) {
                     if &b[start..i] == b"r" {
-                        i = string(b, i, true, &mut line, edits)?;
+                        i = string(b, i, true, &mut line, bytes_call, edits)?;
                     } else {
                         // `b'x'`: a name, then a string.
                         edits.push((i, i, " ".into()));
@@ -212,6 +237,7 @@ fn string(
     start: usize,
     raw: bool,
     line: &mut usize,
+    bytes_call: &str,
     edits: &mut Vec<(usize, usize, String)>,
 ) -> Result<usize, LiteralError> {
     let q = b[start];
@@ -326,7 +352,7 @@ fn string(
             }
             at += c.len_utf8();
         }
-        edits.push((start, start, format!("{BYTES}(")));
+        edits.push((start, start, format!("{bytes_call}(")));
         edits.push((after, after, ")".into()));
         edits[first_edit..].sort_by_key(|&(from, to, _)| (from, to));
     }
@@ -365,11 +391,13 @@ mod tests {
     use super::*;
 
     fn fixed(src: &str) -> String {
-        go_literals(src).unwrap().unwrap_or_else(|| src.to_string())
+        go_literals(src, BYTES)
+            .unwrap()
+            .unwrap_or_else(|| src.to_string())
     }
 
     fn refused(src: &str) -> String {
-        go_literals(src).unwrap_err().0.message
+        go_literals(src, BYTES).unwrap_err().0.message
     }
 
     #[test]
@@ -430,16 +458,19 @@ mod tests {
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");
         assert_eq!(
-            go_literals("# '\\400'\nx = '#' # 0755\ny = \"\"\"a\n\\u\"\"\"\nz = 08")
-                .unwrap_err()
-                .0,
+            go_literals(
+                "# '\\400'\nx = '#' # 0755\ny = \"\"\"a\n\\u\"\"\"\nz = 08",
+                BYTES
+            )
+            .unwrap_err()
+            .0,
             LiteralError {
                 line: 4,
                 message: "invalid int literal".into()
             }
         );
         assert_eq!(
-            go_literals("x = 'it\\'s' + \"\\\"\" + '''a ' b'''").unwrap(),
+            go_literals("x = 'it\\'s' + \"\\\"\" + '''a ' b'''", BYTES).unwrap(),
             None
         );
     }

@@ -171,9 +171,39 @@ pub(super) fn call<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
     if super::go_bytes::is_go_bytes(obj) {
-        let bytes = super::go_bytes::string_bytes(obj).unwrap_or_default();
-        return super::go_bytes::call_method(method, bytes, args, named, eval.heap());
+        return super::go_bytes::call_method(method, obj, args, named, eval);
     }
+    match call_utf8(method, obj, args, named, eval) {
+        // A string's method given a string that is not UTF-8 (`",".join(["x", b])`) fails
+        // where it reads it: then it is answered on bytes (no cost for the others).
+        Err(e) if obj.unpack_str().is_some() && holds_go_bytes(args) => {
+            match super::go_bytes::call_method(method, obj, args, named, eval) {
+                Err(refused) if super::go_bytes::is_refusal(&refused) => Err(e),
+                answer => answer,
+            }
+        }
+        answer => answer,
+    }
+}
+
+/// Whether a string that is not UTF-8 is among `args` (or the items of one).
+fn holds_go_bytes(args: &[Value]) -> bool {
+    use super::go_bytes::is_go_bytes;
+    args.iter().any(|a| {
+        is_go_bytes(*a)
+            || ListRef::from_value(*a).is_some_and(|l| l.iter().any(is_go_bytes))
+            || TupleRef::from_value(*a).is_some_and(|t| t.iter().any(is_go_bytes))
+    })
+}
+
+/// [`call`] of a receiver that is not a [`super::go_bytes::GoBytes`].
+fn call_utf8<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
     let heap = eval.heap();
     let prefixes = match (method, args.first()) {
         ("startswith" | "endswith", Some(a)) => TupleRef::from_value(*a),
@@ -572,19 +602,7 @@ fn string_method<'v>(
             }))
         }
         "elems" | "codepoints" | "elem_ords" | "codepoint_ords" => {
-            positional(method, args, named, 0, 0)?;
-            let ords = method.ends_with("_ords");
-            Ok(Some(if method.starts_with("elem") {
-                heap.alloc(Elems {
-                    text: s.to_string(),
-                    ords,
-                })
-            } else {
-                heap.alloc(Codepoints {
-                    text: s.to_string(),
-                    ords,
-                })
-            }))
+            string_iterable(method, s.as_bytes(), args, named, heap).map(Some)
         }
         m if NOT_STRING_METHODS.contains(&m) => error(super::wording::no_field("string", m, &[])),
         "partition" | "rpartition" => {
@@ -596,6 +614,23 @@ fn string_method<'v>(
         }
         _ => Ok(None),
     }
+}
+
+/// `S.elems()`, `S.codepoints()` and their `_ords` of the string of `bytes` (UTF-8 or not).
+pub(super) fn string_iterable<'v>(
+    method: &str,
+    bytes: &[u8],
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    heap: Heap<'v>,
+) -> starlark::Result<Value<'v>> {
+    positional(method, args, named, 0, 0)?;
+    let (text, ords) = (bytes.into(), method.ends_with("_ords"));
+    Ok(if method.starts_with("elem") {
+        heap.alloc(Elems { text, ords })
+    } else {
+        heap.alloc(Codepoints { text, ords })
+    })
 }
 
 /// Go's `unicode.ToUpper`: one character for one (a character without a one-character
@@ -652,14 +687,16 @@ fn go_title(s: &str) -> String {
 /// one byte (a [`super::go_bytes::GoBytes`] past ASCII) or its value.
 #[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
 pub struct Elems {
-    text: String,
+    text: Box<[u8]>,
     ords: bool,
 }
 
-/// `S.codepoints()` (`ords`: `S.codepoint_ords()`): the characters of a string, iterable.
+/// `S.codepoints()` (`ords`: `S.codepoint_ords()`): the characters of a string, iterable; a
+/// byte that is no UTF-8 is one of its own (a string of that byte, or U+FFFD's value), as Go
+/// reads it.
 #[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
 pub struct Codepoints {
-    text: String,
+    text: Box<[u8]>,
     ords: bool,
 }
 
@@ -669,7 +706,7 @@ starlark_simple_value!(Codepoints);
 impl fmt::Display for Elems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = if self.ords { "elem_ords" } else { "elems" };
-        write!(f, "{}.{name}()", super::go_quote(&self.text))
+        write!(f, "{}.{name}()", quoted(&self.text))
     }
 }
 
@@ -680,8 +717,15 @@ impl fmt::Display for Codepoints {
         } else {
             "codepoints"
         };
-        write!(f, "{}.{name}()", super::go_quote(&self.text))
+        write!(f, "{}.{name}()", quoted(&self.text))
     }
+}
+
+/// `bytes` quoted as starlark-go quotes a string.
+fn quoted(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    super::go_bytes::push_quoted_bytes(bytes, &mut out);
+    out
 }
 
 #[starlark_value(type = "elems")]
@@ -689,8 +733,8 @@ impl<'v> StarlarkValue<'v> for Elems {
     fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
         Ok(self
             .text
-            .bytes()
-            .map(|b| match self.ords {
+            .iter()
+            .map(|&b| match self.ords {
                 true => heap.alloc(b as i32),
                 false => super::go_bytes::string_value(vec![b], heap),
             })
@@ -701,17 +745,18 @@ impl<'v> StarlarkValue<'v> for Elems {
 #[starlark_value(type = "codepoints")]
 impl<'v> StarlarkValue<'v> for Codepoints {
     fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
-        Ok(self
-            .text
-            .chars()
-            .map(|c| {
-                if self.ords {
-                    heap.alloc(c as i32)
-                } else {
-                    heap.alloc(c.to_string())
-                }
-            })
-            .collect())
+        let mut out = Vec::new();
+        for chunk in self.text.utf8_chunks() {
+            out.extend(chunk.valid().chars().map(|c| match self.ords {
+                true => heap.alloc(c as i32),
+                false => heap.alloc(c.to_string()),
+            }));
+            out.extend(chunk.invalid().iter().map(|&b| match self.ords {
+                true => heap.alloc(char::REPLACEMENT_CHARACTER as i32),
+                false => super::go_bytes::string_value(vec![b], heap),
+            }));
+        }
+        Ok(out)
     }
 }
 

@@ -18,7 +18,8 @@ use super::written_size::Writing;
 use crate::value::Pos;
 
 /// The keyword arguments of a `@ytt:` module function.
-type Kwargs<'v> = starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
+pub(super) type Kwargs<'v> =
+    starlark::collections::SmallMap<starlark::values::StringValue<'v>, Value<'v>>;
 
 /// An error whose message is ytt's text as it is (`assert.fail(msg)`, failing assertion
 /// objects).
@@ -34,7 +35,7 @@ impl std::fmt::Display for AssertFail {
 impl std::error::Error for AssertFail {}
 
 /// The `#@ytt:overlay` functions' keyword arguments, which ytt ignores.
-type IgnoredKwargs<'v> = Kwargs<'v>;
+pub(super) type IgnoredKwargs<'v> = Kwargs<'v>;
 
 /// A matcher of one positional argument (ytt counts only those: `overlay.index(i=0)` has none).
 /// ytt takes `index`'s as an integer and `map_key`'s as a string when the matcher is made.
@@ -475,183 +476,6 @@ pub(super) fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
     }
 }
 
-/// The string arguments of a `@ytt:regexp` function: exactly `N` positional ones (keywords
-/// are ignored, as in ytt), the last one `rest` when it need not be a string.
-fn regexp_args<'v, const N: usize>(
-    name: &str,
-    args: &[Value<'v>],
-    count: &str,
-) -> anyhow::Result<[Value<'v>; N]> {
-    let args: [Value<'v>; N] = args
-        .try_into()
-        .map_err(|_| anyhow::anyhow!("{name}: expected exactly {count} arguments"))?;
-    Ok(args)
-}
-
-fn regexp_str<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
-    v.unpack_str()
-        .ok_or_else(|| super::go_bytes::expected_string(name, v))
-}
-
-/// Where the character class that `pattern` leaves open starts: Go quotes the pattern from
-/// there. A `[` inside a class is a character of it (`[{[`), as is a `]` first in it (`[]a`,
-/// `[^]a`), and `[:alpha:]` is a class name.
-fn unclosed_class(pattern: &str) -> Option<usize> {
-    let b = pattern.as_bytes();
-    let mut open = None;
-    let mut i = 0;
-    while i < b.len() {
-        match (open, b[i]) {
-            (_, b'\\') => i += 1,
-            (None, b'[') => {
-                open = Some(i);
-                i += usize::from(b.get(i + 1) == Some(&b'^'));
-                i += usize::from(b.get(i + 1) == Some(&b']'));
-            }
-            (Some(_), b'[') if b.get(i + 1) == Some(&b':') => {
-                if let Some(end) = pattern[i + 2..].find(":]") {
-                    i += end + 3;
-                }
-            }
-            (Some(_), b']') => open = None,
-            _ => {}
-        }
-        i += 1;
-    }
-    open
-}
-
-/// `pattern` compiled (RE2 syntax, [`crate::rules::go_regex`]), with Go's words for the
-/// commonest syntax errors.
-fn regexp_compile(name: &str, pattern: &str) -> anyhow::Result<regex::Regex> {
-    if let Some(go) = crate::rules::go_regex::go_error(pattern) {
-        anyhow::bail!("{name}: error parsing regexp: {go}");
-    }
-    crate::rules::go_regex::compile(pattern).map_err(|e| {
-        let text = e.to_string();
-        let go = if text.contains("unclosed character class") {
-            let open = unclosed_class(pattern).unwrap_or(0);
-            format!("missing closing ]: `{}`", &pattern[open..])
-        } else if text.contains("unclosed group") {
-            format!("missing closing ): `{pattern}`")
-        } else if text.contains("unopened group") {
-            format!("unexpected ): `{pattern}`")
-        } else if let Some(go) = regex_error_at(&text) {
-            go
-        } else {
-            text
-        };
-        anyhow::anyhow!("{name}: error parsing regexp: {go}")
-    })
-}
-
-/// Go's words for a syntax error of the `regex` crate that it places (the pattern on one line,
-/// `^` under the part at fault), naming that part as Go does.
-fn regex_error_at(text: &str) -> Option<String> {
-    let lines: Vec<&str> = text.lines().collect();
-    let carets = lines.iter().position(|l| {
-        let t = l.trim();
-        !t.is_empty() && t.bytes().all(|c| c == b'^')
-    })?;
-    let code = lines.get(carets.checked_sub(1)?)?;
-    let at = lines[carets].find('^')?;
-    let part = code.get(at..at + lines[carets].trim().len())?;
-    let kind = lines.iter().rev().find_map(|l| l.strip_prefix("error: "))?;
-    // A back-reference (`\1`) is an escape Go does not know.
-    let go = if kind.starts_with("unrecognized escape sequence")
-        || kind.starts_with("backreferences are not supported")
-    {
-        "invalid escape sequence"
-    } else if kind.starts_with("invalid character class range") {
-        "invalid character class range"
-    } else if kind.starts_with("repetition operator missing expression") {
-        "missing argument to repetition operator"
-    } else if kind.starts_with("invalid repetition count range") {
-        "invalid repeat count"
-    } else if kind.starts_with("decimal literal invalid") {
-        // A count too large for the crate: Go names the whole `{...}`.
-        let open = code[..at].rfind('{')?;
-        let close = at + code[at..].find('}')? + 1;
-        return Some(format!("invalid repeat count: `{}`", &code[open..close]));
-    } else {
-        return None;
-    };
-    Some(format!("{go}: `{part}`"))
-}
-
-#[starlark_module]
-fn regexp_members(builder: &mut GlobalsBuilder) {
-    /// Whether `pattern` (RE2 syntax) matches somewhere in `s`.
-    fn r#match<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Kwargs<'v>,
-    ) -> anyhow::Result<bool> {
-        const NAME: &str = "regexp.match";
-        let [pattern, s] = regexp_args::<2>(NAME, &args.items, "two")?;
-        let (pattern, s) = (regexp_str(NAME, pattern)?, regexp_str(NAME, s)?);
-        Ok(regexp_compile(NAME, pattern)?.is_match(s))
-    }
-
-    /// Every match of `pattern` in `s` replaced: by `replacement` with `$1`/`${name}`
-    /// expanded, or by what the function `replacement` returns for the matched text.
-    fn replace<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<String> {
-        const NAME: &str = "regexp.replace";
-        let [pattern, s, replacement] = regexp_args::<3>(NAME, &args.items, "3")?;
-        let (pattern, s) = (regexp_str(NAME, pattern)?, regexp_str(NAME, s)?);
-        let re = regexp_compile(NAME, pattern)?;
-        // What the result may take: the heap budget left (each match's text is sized before
-        // it is written: `regexp.replace("", "x" * 10**6, "y" * 10**4)` would be 10 GB).
-        let left = super::budget::heap_room(eval.heap());
-        if let Some(text) = replacement.unpack_str() {
-            // At most: the text between matches, and for each match the replacement with the
-            // match's text for each `$` (a group is within it), sized before anything is made.
-            let refs = text.matches('$').count() as u128;
-            let (mut most, mut matched) = (0u128, 0u128);
-            for m in re.find_iter(s) {
-                most += text.len() as u128 + refs * m.len() as u128;
-                matched += m.len() as u128;
-            }
-            super::budget::within(s.len() as u128 - matched + most, left)?;
-            let mut out = String::new();
-            let mut last = 0;
-            for caps in re.captures_iter(s) {
-                let m = caps.get(0).expect("group 0 is the match");
-                out.push_str(&s[last..m.start()]);
-                caps.expand(text, &mut out);
-                last = m.end();
-            }
-            out.push_str(&s[last..]);
-            return Ok(out);
-        }
-        if replacement.get_type() != "function" {
-            return Err(anyhow::anyhow!(
-                "{NAME}: expected a string, but was {}",
-                replacement.get_type()
-            ));
-        }
-        let mut out = String::with_capacity(s.len());
-        let mut last = 0;
-        for m in re.find_iter(s) {
-            let arg = eval.heap().alloc(m.as_str());
-            let got = eval
-                .eval_function(replacement, &[arg], &[])
-                .map_err(|e| anyhow::anyhow!("{NAME}: {}", super::error_message(&e)))?;
-            let got = regexp_str(NAME, got)?;
-            super::budget::grow_within(&mut out, m.start() - last + got.len(), left)?;
-            out.push_str(&s[last..m.start()]);
-            out.push_str(got);
-            last = m.end();
-        }
-        super::budget::grow_within(&mut out, s.len() - last, left)?;
-        out.push_str(&s[last..]);
-        Ok(out)
-    }
-}
-
 #[starlark_module]
 fn library_members(builder: &mut GlobalsBuilder) {
     /// ytt's checks of the arguments and its search for the private library (`_ytt_lib`) of
@@ -702,7 +526,7 @@ pub fn ytt_module(path: &str) -> Option<FrozenModule> {
         "@ytt:data" => ("data", data_namespace),
         "@ytt:yaml" => ("yaml", yaml_members),
         "@ytt:json" => ("json", json_members),
-        "@ytt:regexp" => ("regexp", regexp_members),
+        "@ytt:regexp" => ("regexp", super::regexp_module::regexp_members),
         "@ytt:math" => ("math", super::math_module::math_members),
         "@ytt:library" => ("library", library_members),
         "@ytt:ip" => ("ip", super::ip_module::ip_members),

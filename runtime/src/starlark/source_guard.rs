@@ -8,6 +8,7 @@ use starlark::syntax::AstModule;
 use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
 use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
+use super::guard_names::GuardNames;
 
 /// Builtins that go through all of an iterable in one call, making a value as long as it or
 /// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
@@ -178,7 +179,7 @@ fn before_blanks(text: &str) -> &str {
 ///   line as before.
 ///
 /// Only text is added, inside lines: errors keep their lines.
-pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
+pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) -> Option<String> {
     use starlark::syntax::ast::{
         ArgumentP, AssignOp, AssignTargetP, AstExpr, AstStmt, ClauseP, ExprP, StmtP,
     };
@@ -207,7 +208,13 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         known.insert(e, begin);
         begin
     }
-    fn expr(e: &AstExpr, source: &str, out: &mut Vec<Edit>, starts: &mut Starts) {
+    fn expr(
+        e: &AstExpr,
+        source: &str,
+        names: &GuardNames,
+        out: &mut Vec<Edit>,
+        starts: &mut Starts,
+    ) {
         let mut iterables = Vec::new();
         match &e.node {
             ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
@@ -235,7 +242,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                     Edit::wrap(
                         out,
                         x.span.begin().get(),
-                        format!("{function}("),
+                        format!("{}(", names.of(function)),
                         x.span.end().get(),
                     );
                 }
@@ -271,7 +278,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                                 at: begin,
                                 order: (1, -call_len),
                                 remove: 0,
-                                text: format!("{METHOD}({:?}, ", method.node),
+                                text: format!("{}({:?}, ", names.of(METHOD), method.node),
                             });
                             out.push(Edit {
                                 at: obj_end + dot,
@@ -313,7 +320,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                         at: begin,
                         order: (1, -len),
                         remove: 0,
-                        text: format!("{INDEX}("),
+                        text: format!("{}(", names.of(INDEX)),
                     });
                     out.push(Edit {
                         at: obj_end + open,
@@ -332,7 +339,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             ExprP::Slice(obj, lo, hi, step) => {
                 let parts = [lo, hi, step].map(|p| p.as_deref());
                 if let Some(begin) = start(e, source, starts) {
-                    slice_edits(begin, e, obj, parts, source, out);
+                    slice_edits(begin, e, obj, parts, source, names, out);
                 }
             }
             _ => {}
@@ -341,11 +348,11 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             Edit::wrap(
                 out,
                 over.span.begin().get(),
-                format!("{ITERATE}("),
+                format!("{}(", names.of(ITERATE)),
                 over.span.end().get(),
             );
         }
-        e.visit_expr(|c| expr(c, source, out, starts));
+        e.visit_expr(|c| expr(c, source, names, out, starts));
     }
     /// `OBJ[LO:HI:STEP]` (`begin..` the expression `e`) becomes `SLICE(OBJ, LO, HI, STEP)`,
     /// `None` for a part not written, in the same lines; only where nothing but spaces,
@@ -356,6 +363,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
         obj: &AstExpr,
         parts: [Option<&AstExpr>; 3],
         source: &str,
+        names: &GuardNames,
         out: &mut Vec<Edit>,
     ) {
         let (obj_end, end) = (obj.span.end().get() as usize, e.span.end().get() as usize);
@@ -409,10 +417,16 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             (true, _) => "",
         };
         edits.push((close, (0, len), 1, format!("{missing})")));
-        edits.push((begin, (1, -len), 0, format!("{SLICE}(")));
+        edits.push((begin, (1, -len), 0, format!("{}(", names.of(SLICE))));
         Edit::extend(out, edits);
     }
-    fn stmt(s: &AstStmt, source: &str, temporaries: &mut usize, out: &mut Vec<Edit>) {
+    fn stmt(
+        s: &AstStmt,
+        source: &str,
+        names: &GuardNames,
+        temporaries: &mut usize,
+        out: &mut Vec<Edit>,
+    ) {
         if let StmtP::Assign(a) = &s.node {
             // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.
             let text =
@@ -420,7 +434,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             if let AssignTargetP::Index(parts) = &a.lhs.node {
                 let (obj, index) = (text(&parts.0), text(&parts.1));
                 if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
-                    let open = format!("{ASSIGNING}({obj}, {index}, ");
+                    let open = format!("{}({obj}, {index}, ", names.of(ASSIGNING));
                     Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
                 }
             }
@@ -442,7 +456,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                             at,
                             (1, -len),
                             binary.len() + 1,
-                            format!("= {function}({target}, "),
+                            format!("= {}({target}, ", names.of(function)),
                         ),
                         (rhs.span.end().get() as usize, (0, len), 0, ")".to_string()),
                     ];
@@ -454,7 +468,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
             let (begin, end) = (lhs.span.begin().get(), lhs.span.end().get());
             let target = source.get(begin as usize..end as usize).unwrap_or("(");
             if !target.contains(['(', '\n']) {
-                let open = format!("{TIMES}({target}, ");
+                let open = format!("{}({target}, ", names.of(TIMES));
                 Edit::wrap(out, rhs.span.begin().get(), open, rhs.span.end().get());
             } else if let AssignTargetP::Index(parts) = &lhs.node {
                 let (obj, index) = &**parts;
@@ -472,7 +486,8 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                 if let (Some(bracket), false) = (bracket, between.contains(['#', '\n'])) {
                     let k = *temporaries;
                     *temporaries += 1;
-                    let (t0, t1) = (format!("{TEMPORARY}{k}o"), format!("{TEMPORARY}{k}i"));
+                    let temporary = names.of(TEMPORARY);
+                    let (t0, t1) = (format!("{temporary}{k}o"), format!("{temporary}{k}i"));
                     let edits = [
                         (
                             begin as usize,
@@ -485,7 +500,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                             index_end,
                             (2, 0),
                             between.len(),
-                            format!("); {t0}[{t1}] *= {TIMES}({t0}[{t1}], "),
+                            format!("); {t0}[{t1}] *= {}({t0}[{t1}], ", names.of(TIMES)),
                         ),
                         (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
                     ];
@@ -499,7 +514,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                 // `.NAME *=` as it stands after the object (no comment, no line break).
                 let between = source.get(obj_end..rhs_begin).unwrap_or("#");
                 if !between.contains(['#', '\n']) {
-                    let t0 = format!("{TEMPORARY}{}o", *temporaries);
+                    let t0 = format!("{}{}o", names.of(TEMPORARY), *temporaries);
                     *temporaries += 1;
                     let field = format!("{t0}.{}", name.node);
                     let edits = [
@@ -508,7 +523,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                             obj_end,
                             (2, 0),
                             between.len(),
-                            format!("); {field} *= {TIMES}({field}, "),
+                            format!("); {field} *= {}({field}, ", names.of(TIMES)),
                         ),
                         (rhs.span.end().get() as usize, (0, 0), 0, ")".to_string()),
                     ];
@@ -516,14 +531,14 @@ pub(super) fn guard_source(ast: &AstModule, source: &str) -> Option<String> {
                 }
             }
         }
-        s.visit_stmt(|c| stmt(c, source, temporaries, out));
+        s.visit_stmt(|c| stmt(c, source, names, temporaries, out));
     }
     let mut edits = Vec::new();
     // The statement's expressions, those of nested statements included.
     let mut starts = Starts::new();
     ast.statement()
-        .visit_expr(|e| expr(e, source, &mut edits, &mut starts));
-    stmt(ast.statement(), source, &mut 0, &mut edits);
+        .visit_expr(|e| expr(e, source, names, &mut edits, &mut starts));
+    stmt(ast.statement(), source, names, &mut 0, &mut edits);
     if edits.is_empty() {
         return None;
     }

@@ -123,13 +123,14 @@ fn called_builtin(span: &str) -> Option<&str> {
     let i = open?;
     let callee = &span[..i];
     let name = callee.rsplit('.').next().unwrap_or(callee);
-    if name == budget::METHOD {
+    if super::guard_names::is_guard(name, budget::METHOD) {
         // `METHOD("join", ...)`, a sized method call (see `budget`).
         return span[i + 1..].split('"').nth(1);
     }
     // The iterable of a comprehension, wrapped by the budget, is not a call.
-    (name != budget::ITERATE && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-        .then_some(name)
+    (!super::guard_names::is_guard(name, budget::ITERATE)
+        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
+    .then_some(name)
 }
 
 /// The keyword of a "repeated named argument" error: its span is the keyword itself.

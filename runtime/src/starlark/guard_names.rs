@@ -1,0 +1,114 @@
+//! The names a program's guard functions are bound to. schemac rewrites a program to call
+//! functions of its own (`__schemac_at(x, i)` for `x[i]`, see
+//! [`super::source_guard::guard_source`], [`super::budget::guard_repetition`],
+//! [`super::go_literals`]); a user's own name like one of them (`__schemac_at = 5`, a
+//! `def __schemac_or`) would shadow it. So each program gets a prefix that no text of its
+//! source holds (`__schemac_`, else `__schemac1_`, `__schemac2_`, ...: [`GuardNames::for_source`]),
+//! its guards are bound under that prefix in its module only ([`GuardNames::bind`]), and they are
+//! no names of the interpreter's globals: a user's `__schemac_at` is undefined, as in ytt.
+//!
+//! Each guard is named in code by its canonical name (`go_builtins::INDEX`, `"__schemac_at"`),
+//! the name it has with the first prefix; [`is_guard`] tells a name of a guarded program's
+//! text that is that guard under any prefix.
+
+use std::sync::OnceLock;
+
+use starlark::environment::{Globals, GlobalsBuilder, Module};
+
+/// The prefix of every canonical guard name.
+const CANONICAL: &str = "__schemac_";
+
+/// The stem of every prefix (`__schemac` + a number, if any, + `_`).
+const STEM: &str = "__schemac";
+
+/// The guard functions, under their canonical names.
+fn guards() -> &'static Globals {
+    static GUARDS: OnceLock<Globals> = OnceLock::new();
+    GUARDS.get_or_init(|| {
+        GlobalsBuilder::new()
+            .with(super::go_builtins::go_guards)
+            .with(super::budget::sized_builtins)
+            .build()
+    })
+}
+
+/// The prefix of one program's guard names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct GuardNames {
+    prefix: String,
+}
+
+impl Default for GuardNames {
+    fn default() -> Self {
+        GuardNames {
+            prefix: CANONICAL.to_string(),
+        }
+    }
+}
+
+impl GuardNames {
+    /// The first of `__schemac_`, `__schemac1_`, `__schemac2_`, ... that `source` does not hold
+    /// (anywhere: in a name, a string or a comment), so that no name of it starts with it.
+    pub(super) fn for_source(source: &str) -> GuardNames {
+        let held = |prefix: &str| memchr::memmem::find(source.as_bytes(), prefix.as_bytes());
+        if held(CANONICAL).is_none() {
+            return GuardNames::default();
+        }
+        // Past the count of `__schemac` in the source, one prefix is free.
+        (1..)
+            .map(|k| format!("{STEM}{k}_"))
+            .find(|p| held(p).is_none())
+            .map(|prefix| GuardNames { prefix })
+            .unwrap_or_default()
+    }
+
+    /// The name the guard `canonical` (`"__schemac_at"`) has in this program.
+    pub(super) fn of(&self, canonical: &str) -> String {
+        let suffix = canonical.strip_prefix(CANONICAL).unwrap_or(canonical);
+        format!("{}{suffix}", self.prefix)
+    }
+
+    /// Binds every guard function under this program's names in `module`, before it runs.
+    pub(super) fn bind(&self, module: &Module) {
+        let guards = guards();
+        module.frozen_heap().add_reference(guards.heap());
+        for (name, f) in guards.iter() {
+            module.set(&self.of(name), f.to_value());
+        }
+    }
+}
+
+/// Whether `name` (of a guarded program's text) is the guard `canonical` under some prefix.
+pub(super) fn is_guard(name: &str, canonical: &str) -> bool {
+    let suffix = canonical.strip_prefix(CANONICAL).unwrap_or(canonical);
+    let Some(rest) = name.strip_prefix(STEM) else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    rest[digits..].strip_prefix('_') == Some(suffix)
+}
+
+/// Whether `value` (bound to a name of a module) is one of the guard functions: such names are
+/// none of the module's own.
+pub(super) fn is_guard_value(value: starlark::values::Value) -> bool {
+    guards().iter().any(|(_, f)| f.to_value().ptr_eq(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_is_one_the_source_does_not_hold() {
+        assert_eq!(
+            GuardNames::for_source("x = 1").of("__schemac_at"),
+            "__schemac_at"
+        );
+        let names = GuardNames::for_source("__schemac_at = 1\n__schemac1_x = 2");
+        assert_eq!(names.of("__schemac_at"), "__schemac2_at");
+        assert!(is_guard("__schemac2_at", "__schemac_at"));
+        assert!(is_guard("__schemac_at", "__schemac_at"));
+        assert!(!is_guard("__schemac2_att", "__schemac_at"));
+        assert!(!is_guard("__schemacx_at", "__schemac_at"));
+    }
+}
