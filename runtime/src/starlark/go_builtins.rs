@@ -64,7 +64,10 @@ fn contains<'v>(
         "dict" if x.get_hashed().is_err() => Ok(false),
         // A string that is not UTF-8 in one that is (the crate's `str` takes only its own).
         "string" if super::go_bytes::is_go_bytes(x) => {
-            match (super::go_bytes::string_bytes(x), super::go_bytes::string_bytes(y)) {
+            match (
+                super::go_bytes::string_bytes(x),
+                super::go_bytes::string_bytes(y),
+            ) {
                 (Some(needle), Some(text)) => Ok(memchr::memmem::find(text, needle).is_some()),
                 _ => y.is_in(x),
             }

@@ -39,7 +39,12 @@ impl Reorder {
 pub(super) fn apply(source: &str, reorders: &[Reorder]) -> String {
     // The reorders as a forest, each inside the smallest one around it.
     let mut order: Vec<usize> = (0..reorders.len()).collect();
-    order.sort_by_key(|&r| (reorders[r].args.start, std::cmp::Reverse(reorders[r].named.end)));
+    order.sort_by_key(|&r| {
+        (
+            reorders[r].args.start,
+            std::cmp::Reverse(reorders[r].named.end),
+        )
+    });
     let mut inside: Vec<Vec<usize>> = vec![Vec::new(); reorders.len()];
     let mut outermost = Vec::new();
     let mut around: Vec<usize> = Vec::new();
