@@ -49,7 +49,7 @@ fn one_arg<'v>(
     match name {
         "index" if arg.get_type() != "int" => anyhow::bail!("overlay.index: expected starlark.Int"),
         "map_key" if arg.unpack_str().is_none() => {
-            return Err(super::go_bytes::expected_string("overlay.map_key", *arg))
+            Err(super::go_bytes::expected_string("overlay.map_key", *arg))
         }
         _ => Ok(heap.alloc(OverlayMatcher::new(name, *arg))),
     }
