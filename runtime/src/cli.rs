@@ -205,8 +205,10 @@ pub fn help(command: &clap::Command) -> String {
 pub const STACK_BYTES: usize = 512 << 20;
 
 /// Runs `f` on a thread with a [`STACK_BYTES`] stack and returns what it returns, or `failed`
-/// if the thread cannot be made or panics.
+/// if the thread cannot be made or panics. For a program's `main` (`schemac`, a built
+/// validator): it first turns off the backtraces of errors ([`no_error_backtraces`]).
 pub fn with_large_stack<T: Send + 'static>(failed: T, f: impl FnOnce() -> T + Send + 'static) -> T {
+    no_error_backtraces();
     match std::thread::Builder::new().stack_size(STACK_BYTES).spawn(f) {
         Ok(handle) => handle.join().unwrap_or(failed),
         Err(e) => {
@@ -215,6 +217,17 @@ pub fn with_large_stack<T: Send + 'static>(failed: T, f: impl FnOnce() -> T + Se
             ));
             failed
         }
+    }
+}
+
+/// Sets `RUST_LIB_BACKTRACE=0` unless it is set: with `RUST_BACKTRACE=1` in the environment,
+/// every error the interpreter's parser makes (`anyhow`) captured a backtrace, and the parses
+/// that list starlark-go's resolver errors meet one per error (1,000 nested calls with keyword
+/// arguments after `*args` took 4.2 s instead of 0.07 s, 10,000 passed 2 minutes and 4 GB).
+/// A panic's backtrace still follows `RUST_BACKTRACE`. Called before any other thread runs.
+fn no_error_backtraces() {
+    if std::env::var_os("RUST_LIB_BACKTRACE").is_none() {
+        std::env::set_var("RUST_LIB_BACKTRACE", "0");
     }
 }
 

@@ -113,7 +113,14 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
 /// Messages name the node's positions. When the values are rejected and some position is
 /// unknown (values made in code), the check is made again on the values written as YAML,
 /// named `name`, so that the messages name its lines (as [`check_complete`]'s do).
+///
+/// The node is walked, copied and written on the engine's stack (see [`run`]): values made in
+/// code as deep as the reader's budget overflowed a 2 MiB caller's stack, aborting.
 pub fn load_node(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
+    crate::large_stack::run(|| load_node_here(v, name, node))
+}
+
+fn load_node_here(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
     if let Some((first, again)) = node.first_repeated_key() {
         return Err(Violations::message(&format!(
             "{name}: map key '{}' is given twice ({} and {}); a map cannot hold a key twice",
@@ -153,7 +160,7 @@ fn all_positioned(node: &Node) -> bool {
 /// overlaying them on the schema's defaults first. Messages name lines of their YAML text,
 /// as a file named `name`.
 pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, Violations> {
-    check_written(v, name, value, true)
+    crate::large_stack::run(|| check_written(v, name, value, true))
 }
 
 /// Checks `value` (onto the schema's defaults unless `complete`) as its YAML text, named

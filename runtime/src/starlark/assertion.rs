@@ -476,7 +476,7 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _ignored: Kwargs<'v>,
     ) -> anyhow::Result<NoneType> {
         arity("fail", &args, 1, 1)?;
-        let Some(msg) = args.items[0].unpack_str() else {
+        let Some(msg) = super::go_bytes::message_text(args.items[0]) else {
             return Err(AssertFail(format!(
                 "assert.fail: expected a string, but was {}",
                 args.items[0].get_type()

@@ -62,6 +62,16 @@ fn contains<'v>(
             y.is_in(n)
         }
         "dict" if x.get_hashed().is_err() => Ok(false),
+        // A string that is not UTF-8 in one that is (the crate's `str` takes only its own).
+        "string" if super::go_bytes::is_go_bytes(x) => {
+            match (
+                super::go_bytes::string_bytes(x),
+                super::go_bytes::string_bytes(y),
+            ) {
+                (Some(needle), Some(text)) => Ok(memchr::memmem::find(text, needle).is_some()),
+                _ => y.is_in(x),
+            }
+        }
         _ => y.is_in(x),
     }
 }
@@ -123,8 +133,8 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .items
             .iter()
             .map(|x| {
-                x.unpack_str()
-                    .map_or_else(|| super::go_repr(*x), str::to_string)
+                super::go_bytes::message_text(*x)
+                    .map_or_else(|| super::go_repr(*x), |text| text.into_owned())
             })
             .collect();
         // The interpreter's own `fail` starts its message with a blank, which the text of the

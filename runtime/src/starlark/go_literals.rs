@@ -361,8 +361,9 @@ fn string(
 
 /// A run of escaped bytes past ASCII (`"\\xc3\\xa9"`, `"\\303\\251"`) is UTF-8 text in
 /// starlark-go: each complete UTF-8 sequence in it becomes its character. The escapes of bytes
-/// that are no such sequence become their marks (see the module's doc); `true` if there were
-/// any.
+/// that are no such sequence become their marks (see the module's doc), and so do those of a
+/// character at or past [`BYTE_MARK`] (which would read as a mark); `true` if there were any
+/// (the literal becomes a call of [`BYTES`]).
 fn decode_utf8_escapes(
     run: &mut Vec<(usize, usize, u8)>,
     edits: &mut Vec<(usize, usize, String)>,
@@ -373,7 +374,16 @@ fn decode_utf8_escapes(
     for chunk in bytes.utf8_chunks() {
         let valid = chunk.valid();
         if !valid.is_empty() {
-            edits.push((run[at].0, run[at + valid.len() - 1].1, valid.to_string()));
+            let mut text = String::with_capacity(valid.len());
+            for c in valid.chars() {
+                if c as u32 >= BYTE_MARK {
+                    text.extend(c.to_string().bytes().map(byte_mark));
+                    not_utf8 = true;
+                } else {
+                    text.push(c);
+                }
+            }
+            edits.push((run[at].0, run[at + valid.len() - 1].1, text));
         }
         at += valid.len();
         for &b in chunk.invalid() {
@@ -454,6 +464,13 @@ mod tests {
         let mut want = vec![0xff];
         want.extend_from_slice(own.to_string().as_bytes());
         assert_eq!(marked_bytes(marked), want);
+        // Escapes that spell a character at or past the marks stand for its bytes too.
+        let escaped = fixed(r"x = '\xf4\x8f\xbd\x81a'");
+        let marked = escaped
+            .strip_prefix(&format!("x = {BYTES}('"))
+            .and_then(|m| m.strip_suffix("')"))
+            .unwrap();
+        assert_eq!(marked_bytes(marked), b"\xf4\x8f\xbd\x81a");
         assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");

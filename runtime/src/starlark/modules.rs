@@ -49,10 +49,9 @@ fn one_arg<'v>(
     };
     match name {
         "index" if arg.get_type() != "int" => anyhow::bail!("overlay.index: expected starlark.Int"),
-        "map_key" if arg.unpack_str().is_none() => anyhow::bail!(
-            "overlay.map_key: expected a string, but was {}",
-            super::go_type(*arg)
-        ),
+        "map_key" if arg.unpack_str().is_none() => {
+            Err(super::go_bytes::expected_string("overlay.map_key", *arg))
+        }
         _ => Ok(heap.alloc(OverlayMatcher::new(name, *arg))),
     }
 }
@@ -241,12 +240,8 @@ fn data_namespace(builder: &mut GlobalsBuilder) {
 
 /// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
 pub(super) fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
-    text.unpack_str().ok_or_else(|| {
-        anyhow::anyhow!(
-            "{what}.decode: expected a string, but was {}",
-            text.get_type()
-        )
-    })
+    text.unpack_str()
+        .ok_or_else(|| super::go_bytes::expected_string(&format!("{what}.decode"), text))
 }
 
 /// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
@@ -491,7 +486,7 @@ fn library_members(builder: &mut GlobalsBuilder) {
         for (k, v) in kwargs.iter() {
             match k.as_str() {
                 "alias" if v.unpack_str().is_none() => {
-                    anyhow::bail!("{NAME}: expected a string, but was {}", v.get_type())
+                    return Err(super::go_bytes::expected_string(NAME, *v))
                 }
                 "alias" => {}
                 "ignore_unknown_comments" | "implicit_map_key_overrides" | "strict" => {

@@ -236,10 +236,7 @@ pub(super) fn regexp_members(builder: &mut GlobalsBuilder) {
             return Ok(string_value(out, eval.heap()));
         }
         if replacement.get_type() != "function" {
-            return Err(anyhow::anyhow!(
-                "{NAME}: expected a string, but was {}",
-                replacement.get_type()
-            ));
+            return Err(super::go_bytes::expected_string(NAME, replacement));
         }
         let mut out = Vec::with_capacity(s.bytes.len());
         let mut last = 0;

@@ -335,8 +335,8 @@ pub(super) fn parse(name: &str, source: String) -> Parsed {
         let at = span.map_or(region.start, |(begin, _)| begin);
         // What the patch adds to the text's length (a reorder keeps it).
         let mut grown = 0isize;
-        for reorder in &reorders {
-            reorder.apply(&mut source);
+        if !reorders.is_empty() {
+            source = super::named_after_args::apply(&source, &reorders);
         }
         if let Some((range, swapped)) = swap {
             source.replace_range(range, &swapped);

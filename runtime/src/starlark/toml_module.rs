@@ -40,6 +40,13 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
                 "{NAME}: a map key of type {ty} is not a string (ytt fails with a Go panic here)"
             );
         }
+        // ytt writes such a string's bytes as they are, making TOML text that is not UTF-8;
+        // a key was left out and a value written with U+FFFD.
+        if holds_bytes(&data) {
+            anyhow::bail!(
+                "{NAME}: a string that is not UTF-8 is not supported here by schemac (ytt writes its bytes)"
+            );
+        }
         let indent = super::modules::indent_kwarg(NAME, &kwargs)?;
         if data == Data::Null {
             anyhow::bail!("{NAME}: None is not a TOML document (ytt fails with a Go panic here)");
@@ -127,6 +134,27 @@ fn is_array_of_tables(items: &[Node]) -> Result<bool, EncodeError> {
         }
     }
     Ok(all_tables)
+}
+
+/// Whether a key or a value in `data` is a string that is not UTF-8.
+fn holds_bytes(data: &Data) -> bool {
+    let mut todo = vec![data];
+    while let Some(d) = todo.pop() {
+        match d {
+            Data::Bytes(_) => return true,
+            Data::Map(entries) => {
+                for e in entries.iter() {
+                    if matches!(e.key, Data::Bytes(_)) {
+                        return true;
+                    }
+                    todo.push(&e.value.value);
+                }
+            }
+            Data::Array(items) => todo.extend(items.iter().map(|n| &n.value)),
+            _ => {}
+        }
+    }
+    false
 }
 
 /// A map's values by key, in byte order; a key given twice keeps its last value (a Go map).
@@ -302,8 +330,7 @@ impl Encoder<'_> {
             Data::UInt(u) => self.out.push_str(&u.to_string()),
             Data::Float(f) => self.out.push_str(&float(*f)),
             Data::Str(s) => self.out.push_str(&quoted(s)),
-            // Bytes that are not UTF-8: their text, each bad byte U+FFFD (not checked
-            // against BurntSushi's encoder).
+            // (Refused before: see `holds_bytes`.)
             Data::Bytes(b) => self.out.push_str(&quoted(&String::from_utf8_lossy(b))),
             Data::Array(items) => {
                 self.out.push('[');

@@ -116,10 +116,11 @@ where
     }
 
     fn at(&self, index: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
-        let Some(key) = index.unpack_str() else {
+        // (A string that is not UTF-8 names no field: the names are.)
+        let Some(key) = super::go_bytes::string_bytes(index) else {
             return Err(anyhow::anyhow!("expected a string, but was {}", go_type(index)).into());
         };
-        match self.names.iter().position(|n| n == key) {
+        match self.names.iter().position(|n| n.as_bytes() == key) {
             Some(i) => Ok(self.values[i].to_value()),
             None => Err(anyhow::anyhow!("key {} not in struct", super::go_repr(index)).into()),
         }
