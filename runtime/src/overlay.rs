@@ -385,7 +385,7 @@ fn merge_value(
             to.items(&mut entries, items, kept)?;
             Ok(TreeValue::Map(entries))
         }
-        TreeValue::Array(items) => {
+        TreeValue::Array(mut items) => {
             if mode.replace_arrays {
                 // A plain file's or a flag's array replaces whatever was there (a map or a
                 // scalar too: the type check then reports it, as ytt does).
@@ -398,6 +398,17 @@ fn merge_value(
                     return Err(path.error(format!("Expected array, but was {}", other.type_name())))
                 }
             };
+            if items.iter().all(|item| item.anns.is_empty()) {
+                // An item without annotations is appended as it is (see `merge_array_item`):
+                // a values file's array onto the schema's default, most often empty, which
+                // then takes the file's vector whole rather than growing a copy of it.
+                if elems.is_empty() {
+                    return Ok(TreeValue::Array(items));
+                }
+                elems.append(&mut items);
+                return Ok(TreeValue::Array(elems));
+            }
+            elems.reserve(items.len());
             for item in items {
                 merge_array_item(&mut elems, item, mode, calls, &defaults, path)?;
             }

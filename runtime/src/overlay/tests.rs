@@ -304,3 +304,56 @@ fn kept_indexes_find_keys_in_the_maps_under_the_top_one() {
     let n = out.get("n").unwrap().value.clone();
     assert_eq!(keys(&n), ["k2", "k1"]);
 }
+
+#[test]
+fn an_array_without_annotations_onto_an_empty_one_is_taken_whole() {
+    let names = |names: &[&str], anns: &dyn Fn(usize) -> Vec<Ann>| -> Vec<Tree> {
+        let name =
+            |n: &str| TreeValue::Map(vec![item("name", scalar(Value::Str(n.into())), vec![])]);
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| elem(name(n), anns(i)))
+            .collect()
+    };
+    let list_of = |items: Vec<Tree>| {
+        doc(TreeValue::Map(vec![item(
+            "list",
+            TreeValue::Array(items),
+            vec![],
+        )]))
+    };
+    let names_in = |t: &Tree| -> Vec<String> {
+        let Value::Array(list) = &value_of(t).get("list").unwrap().value.clone() else {
+            panic!()
+        };
+        list.iter()
+            .map(|n| n.value.get("name").unwrap().value.key_string())
+            .collect()
+    };
+    // Onto an empty array, the values' own vector is kept (no copy grown item by item).
+    let right = names(&["a", "b", "c"], &|_| vec![]);
+    let buffer = right.as_ptr();
+    let out = apply_document(Some(list_of(vec![])), list_of(right), Mode::default(), None).unwrap();
+    let TreeValue::Map(top) = &out.value else {
+        panic!()
+    };
+    let TreeValue::Array(list) = &top[0].value else {
+        panic!()
+    };
+    assert_eq!(list.as_ptr(), buffer);
+    assert_eq!(names_in(&out), ["a", "b", "c"]);
+    // An annotated item among them is merged as before, in its place.
+    let append = |i: usize| match i {
+        1 => vec![ann("overlay/append", &[])],
+        _ => vec![],
+    };
+    let out = apply_document(
+        Some(list_of(names(&["x"], &|_| vec![]))),
+        list_of(names(&["a", "b", "c"], &append)),
+        Mode::default(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(names_in(&out), ["x", "a", "b", "c"]);
+}
