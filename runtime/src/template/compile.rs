@@ -14,10 +14,9 @@
 //! block depth, so the indentation written in the template does not matter. Each generated line
 //! remembers the template line it came from, for error messages.
 
-use super::lexer::{CodeLine, LineScanner};
-use super::refused::node_specific;
+use super::lexer::LineScanner;
 pub use super::refused::{refused, value_with_code};
-use super::reserved_words::{pass_position, rename_reserved_names, RESERVED_PASS};
+use super::reserved_words::rename_reserved_names;
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
@@ -650,29 +649,6 @@ impl Compiler {
     }
 
     /// [`Compiler::emit`], for a line whose errors quote `quote` (see [`Program::quoted`]).
-    /// ytt's scanner refuses `pass` as it reaches it, after the parser has read the tokens
-    /// before it: those are compiled (after `opening`, what the line's code is compiled into)
-    /// so that a syntax error among them is the one reported (`def f(*a,): pass`).
-    fn refuse_pass(
-        &mut self,
-        line: u32,
-        depth: usize,
-        opening: &str,
-        code: &str,
-    ) -> Result<(), CompileError> {
-        let Some(at) = pass_position(code) else {
-            return Ok(());
-        };
-        let before = rename_reserved_names(&code[..at]);
-        self.emit(line, depth, &format!("{opening}{before}"));
-        // The scanner stops at `pass`: no newline follows the tokens before it.
-        self.out.pop();
-        Err(CompileError {
-            scanner_stop: true,
-            ..CompileError::new(line, RESERVED_PASS)
-        })
-    }
-
     fn emit_quoting(&mut self, line: u32, depth: usize, text: &str, quote: &str) {
         self.quoted.push((self.line_map.len(), quote.into()));
         self.emit(line, depth, text);
@@ -693,175 +669,6 @@ impl Compiler {
             self.emit(line, depth, "pass");
         }
         self.blocks.pop();
-        Ok(())
-    }
-
-    /// `text`, a line of code starting outside strings, with an `end` name that ytt reads as an
-    /// outdent made `def`: no expression or statement takes a `def` there, so the parser stops
-    /// at it as starlark-go's stops at the outdent (and the error's words are made its, see
-    /// [`Program::outdent_at`]). With no block open, ytt's `unexpected end`.
-    fn end_as_outdent(&mut self, line: u32, text: &str) -> Result<String, CompileError> {
-        let Some((at, last)) = super::lexer::end_name(text) else {
-            return Ok(text.to_string());
-        };
-        if self.blocks.is_empty() {
-            return Err(CompileError {
-                past_line: last,
-                ..CompileError::new(line, UNEXPECTED_END)
-            });
-        }
-        self.outdents.push(Outdent {
-            gen_line: self.line_map.len(),
-            ends_line: last,
-            next_line: None,
-        });
-        Ok(format!("{}def{}", &text[..at], &text[at + 3..]))
-    }
-
-    /// The template's next line of code, annotation or node is `line`: where an outdent that
-    /// ended its line waits.
-    fn reached(&mut self, line: u32) {
-        if let Some(o) = self.outdents.last_mut() {
-            if o.ends_line && o.next_line.is_none() {
-                o.next_line = Some(line);
-            }
-        }
-    }
-
-    fn code(&mut self, comment: &Comment) -> Result<(), CompileError> {
-        let line = comment.line;
-        self.reached(line);
-        let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
-        let in_string = self.scanner.in_string();
-        let scanned = self.scanner.scan(text);
-        match scanned {
-            CodeLine::Continuation { opens_block } => {
-                // Inside brackets or a string: copy verbatim, `assert` renamed outside strings.
-                if in_string {
-                    self.out.push_str(text);
-                } else {
-                    self.refuse_pass(line, 0, "", text)?;
-                    let text = self.end_as_outdent(line, text)?;
-                    self.out.push_str(&rename_reserved_names(&text));
-                }
-                self.out.push('\n');
-                self.line_map.push(line);
-                if self.open_return && !self.scanner.is_open() {
-                    // On a line of its own, past a comment that may end this one.
-                    self.out.push_str("))\n");
-                    self.line_map.push(line);
-                    self.open_return = false;
-                }
-                if opens_block {
-                    // A statement such as `if a and \` + `b:` opens its block on its last line.
-                    let is_def = self.pending_def;
-                    self.open_block(Block {
-                        line,
-                        is_def,
-                        ..Block::default()
-                    })?;
-                    if is_def {
-                        let d = self.depth();
-                        self.start_def(d);
-                    }
-                }
-                return Ok(());
-            }
-            CodeLine::Statement { opens_block } => {
-                // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
-                // after the next node.
-                let (stmt, auto_close) = match node_specific(text.trim()) {
-                    Some(s) => (s, true),
-                    None => (text.trim().to_string(), false),
-                };
-                let stmt = stmt.as_str();
-                let first = first_word(stmt);
-                if matches!(first, "end" | "elif" | "else") {
-                    // (Compiled as the blocks they close, not as written.)
-                    if pass_position(stmt).is_some() {
-                        return Err(CompileError::new(line, RESERVED_PASS));
-                    }
-                } else {
-                    let depth = self.depth();
-                    self.refuse_pass(line, depth, "", stmt)?;
-                }
-                match first {
-                    "end" => return self.close_block(line),
-                    // `else` only when a `:` follows it: ytt reads `else if x:` as a
-                    // statement (whose parse fails at the `else`).
-                    "elif" | "else"
-                        if first == "elif"
-                            || stmt["else".len()..].trim_start().starts_with(':') =>
-                    {
-                        self.close_frames_in_block(line)?;
-                        let has_body = self.blocks.last().is_some_and(|b| b.has_body);
-                        if !has_body {
-                            let d = self.depth();
-                            self.emit(line, d, "pass");
-                        }
-                        // With no block open, ytt's parser reads the `elif`/`else` as the
-                        // end of one, which it did not expect (at the keyword's own line).
-                        let Some(b) = self.blocks.pop() else {
-                            return Err(CompileError::new(line, UNEXPECTED_END));
-                        };
-                        let d = self.depth();
-                        self.emit(line, d, &rename_reserved_names(stmt));
-                        self.open_block(Block {
-                            line,
-                            auto_close,
-                            is_def: b.is_def,
-                            builds_nodes: b.builds_nodes,
-                            ctx_start_at: b.ctx_start_at,
-                            ..Block::default()
-                        })?;
-                        return Ok(());
-                    }
-                    _ => {}
-                }
-                let d = self.depth();
-                self.pending_def = first == "def";
-                let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
-                if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
-                    // ytt's dialect has `while`, the interpreter's has not: a loop over more
-                    // items than the statement budget allows, left when the condition fails.
-                    self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
-                    self.open_block(Block {
-                        line,
-                        auto_close,
-                        ..Block::default()
-                    })?;
-                    // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
-                    // the condition keep the span of an `if` condition.
-                    self.emit(line, d + 1, &format!("if {cond}:"));
-                    self.emit(line, d + 2, "pass");
-                    self.emit(line, d + 1, "else:");
-                    self.emit(line, d + 2, "break");
-                    return Ok(());
-                }
-                // A one-line `def g(): return 1` inside a function has no context of its own.
-                let stmt = if in_def && first != "def" {
-                    let (stmt, open) = super::lexer::wrap_returns(&stmt, self.scanner.is_open());
-                    self.open_return = open;
-                    stmt
-                } else {
-                    stmt
-                };
-                self.emit(line, d, &stmt);
-                if opens_block {
-                    let is_def = first == "def";
-                    self.open_block(Block {
-                        line,
-                        is_def,
-                        auto_close,
-                        ..Block::default()
-                    })?;
-                    if is_def {
-                        self.start_def(d + 1);
-                    }
-                }
-            }
-        }
         Ok(())
     }
 }
@@ -891,16 +698,6 @@ fn ytt_node_count(file: &RawFile) -> u32 {
 /// The loop variable of a `while` loop (see [`Compiler::code`]).
 pub(crate) const WHILE: &str = "__ytt_while";
 
-/// The condition of the statement `while COND:` (on one line).
-fn while_condition(stmt: &str) -> Option<&str> {
-    let rest = stmt.strip_prefix("while")?;
-    if !rest.starts_with([' ', '(', '\t']) {
-        return None;
-    }
-    let rest = super::lexer::without_comment(rest);
-    Some(rest.trim().strip_suffix(':')?.trim())
-}
-
 fn first_word(stmt: &str) -> &str {
     let end = stmt
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/'))
@@ -916,6 +713,8 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
         None => (text, ""),
     }
 }
+
+mod code_lines;
 
 #[cfg(test)]
 mod tests;
