@@ -456,10 +456,6 @@ impl<'v> StarlarkValue<'v> for GoBytes {
         self.mul(lhs, heap)
     }
 
-    fn iterate_collect(&self, _heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
-        Err(go_error("string value is not iterable".into()))
-    }
-
     fn get_attr(&self, attribute: &str, heap: Heap<'v>) -> Option<Value<'v>> {
         let name = super::go_methods::STRING_METHODS
             .iter()
