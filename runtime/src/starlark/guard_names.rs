@@ -48,18 +48,46 @@ impl Default for GuardNames {
 
 impl GuardNames {
     /// The first of `__schemac_`, `__schemac1_`, `__schemac2_`, ... that `source` does not hold
-    /// (anywhere: in a name, a string or a comment), so that no name of it starts with it.
+    /// (anywhere: in a name, a string or a comment), so that no name of it starts with it. One
+    /// pass over the source finds every prefix it holds.
     pub(super) fn for_source(source: &str) -> GuardNames {
-        let held = |prefix: &str| memchr::memmem::find(source.as_bytes(), prefix.as_bytes());
-        if held(CANONICAL).is_none() {
+        let bytes = source.as_bytes();
+        let mut canonical_held = false;
+        let mut numbers_held = Vec::new();
+        for at in memchr::memmem::find_iter(bytes, STEM.as_bytes()) {
+            let rest = &bytes[at + STEM.len()..];
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            if rest.get(digits) != Some(&b'_') {
+                continue;
+            }
+            match digits {
+                0 => canonical_held = true,
+                // (`__schemac01_` is no prefix this chooses; a number past `usize` neither.)
+                _ if rest[0] != b'0' => {
+                    if let Some(k) = std::str::from_utf8(&rest[..digits])
+                        .ok()
+                        .and_then(|d| d.parse::<usize>().ok())
+                    {
+                        numbers_held.push(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        if !canonical_held {
             return GuardNames::default();
         }
-        // Past the count of `__schemac` in the source, one prefix is free.
-        (1..)
-            .map(|k| format!("{STEM}{k}_"))
-            .find(|p| held(p).is_none())
-            .map(|prefix| GuardNames { prefix })
-            .unwrap_or_default()
+        numbers_held.sort_unstable();
+        numbers_held.dedup();
+        // The first number from 1 that the sorted, distinct numbers held skip.
+        let free = numbers_held
+            .iter()
+            .zip(1..)
+            .find(|(held, k)| **held != *k)
+            .map_or(numbers_held.len() + 1, |(_, k)| k);
+        GuardNames {
+            prefix: format!("{STEM}{free}_"),
+        }
     }
 
     /// The name the guard `canonical` (`"__schemac_at"`) has in this program.
@@ -106,6 +134,11 @@ mod tests {
         );
         let names = GuardNames::for_source("__schemac_at = 1\n__schemac1_x = 2");
         assert_eq!(names.of("__schemac_at"), "__schemac2_at");
+        // Gaps are taken; `__schemac01_` is no prefix it would choose.
+        let names = GuardNames::for_source("__schemac_ __schemac2_ __schemac01_ __schemac3");
+        assert_eq!(names.of("__schemac_at"), "__schemac1_at");
+        let names = GuardNames::for_source("__schemac1_ __schemac_ __schemac2_ __schemac1_");
+        assert_eq!(names.of("__schemac_at"), "__schemac3_at");
         assert!(is_guard("__schemac2_at", "__schemac_at"));
         assert!(is_guard("__schemac_at", "__schemac_at"));
         assert!(!is_guard("__schemac2_att", "__schemac_at"));
