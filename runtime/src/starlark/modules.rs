@@ -252,7 +252,9 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
     let depth = crate::yaml::parse::budget::Depth::starlark_values();
     let raw = crate::yaml::parse::parse_file_within("", text, false, depth)
         .map_err(|e| anyhow::anyhow!("{what}.decode: {}", e.detail()))?;
-    if what == "yaml" && raw.docs.len() > 1 {
+    // A comment or directive before the first `---` makes a document of its own in ytt's
+    // document set, which is counted.
+    if what == "yaml" && raw.docs.len() + usize::from(raw.leading_document) > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }
     let Some(doc) = raw.docs.first() else {
