@@ -1,6 +1,12 @@
 //! starlark-rust's error messages reworded as starlark-go (ytt's interpreter) words them.
 
-use super::{budget, def_name};
+mod span;
+
+use super::def_name;
+use span::{
+    called_builtin, callee, comparison_op, if_condition, multiplicative_op, operators_in,
+    positional_arguments, quoted, repeated_keyword,
+};
 
 pub(super) fn between<'a>(s: &'a str, start: &str, end: &str) -> Option<&'a str> {
     let rest = &s[s.find(start)? + start.len()..];
@@ -14,150 +20,6 @@ fn binary_op(msg: &str) -> Option<(&str, &str, &str)> {
     let (a, rest) = rest.split_once("` and `")?;
     let b = rest.strip_suffix('`')?;
     Some((op, a, b))
-}
-
-/// The operators of `text` outside brackets and strings, in order.
-fn operators(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-            i += 1;
-            continue;
-        }
-        match c {
-            b'"' | b'\'' => quote = Some(c),
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            // A span may start inside parentheses it leaves out (`1 << 70) // 0.0`).
-            _ if depth <= 0 => {
-                let two = text.get(i..i + 2).unwrap_or("");
-                if ["<=", ">=", "==", "!=", "//", "<<", ">>", "**"].contains(&two) {
-                    out.push(two);
-                    i += 2;
-                    continue;
-                }
-                if matches!(c, b'<' | b'>' | b'/' | b'%' | b'*') {
-                    out.push(&text[i..i + 1]);
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
-}
-
-/// The bytes of the Starlark source `span` outside string literals, with their offsets (inside
-/// a literal, a backslash escapes the byte after it).
-fn code_bytes(span: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let bytes = span.as_bytes();
-    let (mut quote, mut i) = (None::<u8>, 0);
-    std::iter::from_fn(move || {
-        while i < bytes.len() {
-            let (at, c) = (i, bytes[i]);
-            i += 1;
-            match quote {
-                Some(_) if c == b'\\' => i += 1,
-                Some(q) if c == q => quote = None,
-                Some(_) => {}
-                None if c == b'"' || c == b'\'' => quote = Some(c),
-                None => return Some((at, c)),
-            }
-        }
-        None
-    })
-}
-
-/// Whether the expression `span` is an `in` / `not in` test at its top level.
-fn operators_in(span: &str) -> bool {
-    let mut depth = 0i32;
-    for (i, c) in code_bytes(span) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b' ' if depth == 0 && span[i..].starts_with(" in ") => return true,
-            _ => {}
-        }
-    }
-    false
-}
-
-/// The function that the expression `span` calls (`sorted` for `sorted(v)`, `join` for
-/// `", ".join(v)`), or `None` when it is not a call.
-fn called_builtin(span: &str) -> Option<&str> {
-    let span = span.trim();
-    if !span.ends_with(')') {
-        return None;
-    }
-    // The call's `(` is the last one outside brackets: `dict(a=1).values(x=1)` calls `values`.
-    let mut depth = 0i32;
-    let mut open = None;
-    for (i, c) in code_bytes(span) {
-        match c {
-            b'(' | b'[' | b'{' => {
-                if c == b'(' && depth == 0 {
-                    open = Some(i);
-                }
-                depth += 1;
-            }
-            b')' | b']' | b'}' => depth -= 1,
-            _ => {}
-        }
-    }
-    let i = open?;
-    let callee = &span[..i];
-    let name = callee.rsplit('.').next().unwrap_or(callee);
-    if super::guard_names::is_guard(name, budget::METHOD) {
-        // `METHOD("join", ...)`, a sized method call (see `budget`).
-        return span[i + 1..].split('"').nth(1);
-    }
-    // The iterable of a comprehension, wrapped by the budget, is not a call.
-    (!super::guard_names::is_guard(name, budget::ITERATE)
-        && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
-    .then_some(name)
-}
-
-/// The keyword of a "repeated named argument" error: its span is the keyword itself.
-fn repeated_keyword(span: &str) -> Option<&str> {
-    let is_name = !span.is_empty() && span.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
-    is_name.then_some(span)
-}
-
-/// The comparison operator of the expression `span` (`a > b`): starlark-rust's error does not
-/// name it, starlark-go's does. Starlark has no chained comparisons, so there is one at most.
-fn comparison_op(span: Option<&str>) -> Option<&str> {
-    let ops: Vec<&str> = operators(span?)
-        .into_iter()
-        .filter(|o| ["<", ">", "<=", ">=", "==", "!="].contains(o))
-        .collect();
-    match ops[..] {
-        [op] => Some(op),
-        _ => None,
-    }
-}
-
-/// The operator of the multiplicative expression `span` (`a / b`): the last one at the top level,
-/// as they associate to the left.
-fn multiplicative_op(span: Option<&str>) -> Option<&str> {
-    operators(span?)
-        .into_iter()
-        .rfind(|o| ["*", "/", "//", "%"].contains(o))
 }
 
 /// starlark-go's refusal of `x += y` that extends a list in place, when the list is frozen (a
@@ -182,6 +44,7 @@ fn augmented_list_refused(msg: &str, span: Option<&str>) -> Option<String> {
 /// Rewords a starlark-rust error message as starlark-go words it. `span` is the source text of
 /// the expression that failed, when known (it names operators that the message does not).
 pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
+    let span = span.map(if_condition);
     if let Some(message) = augmented_list_refused(msg, span) {
         return message;
     }
@@ -407,73 +270,6 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
         return go;
     }
     msg.to_string()
-}
-
-/// The text between the first two backquotes of `s`, and what follows.
-fn quoted(s: &str) -> Option<(&str, &str)> {
-    let rest = &s[s.find('`')? + 1..];
-    let end = rest.find('`')?;
-    Some((&rest[..end], &rest[end + 1..]))
-}
-
-/// The arguments of the call `span` (`f(a, b=1)`, its last parentheses): how many are
-/// positional, `None` when one is `*args` or `**kwargs` (their count is unknown) or `span` is
-/// no call.
-fn positional_arguments(span: &str) -> Option<usize> {
-    let span = span.trim();
-    if !span.ends_with(')') {
-        return None;
-    }
-    // Where the group that the last `)` closes opens.
-    let (mut stack, mut open) = (Vec::new(), None);
-    for (i, c) in code_bytes(span) {
-        match c {
-            b'(' | b'[' | b'{' => stack.push(i),
-            b')' | b']' | b'}' => open = stack.pop(),
-            _ => {}
-        }
-    }
-    let inner = &span[open? + 1..span.len() - 1];
-    let (mut depth, mut pieces, mut start) = (0i32, Vec::new(), 0);
-    for (i, c) in code_bytes(inner) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth -= 1,
-            b',' if depth == 0 => {
-                pieces.push(&inner[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    pieces.push(&inner[start..]);
-    let pieces: Vec<&str> = pieces
-        .into_iter()
-        .map(str::trim)
-        .filter(|p| !p.is_empty())
-        .collect();
-    if pieces.iter().any(|p| p.starts_with('*')) {
-        return None;
-    }
-    let keyword = |p: &str| {
-        let name_end = p
-            .find(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .unwrap_or(p.len());
-        let after = p[name_end..].trim_start();
-        name_end > 0 && after.starts_with('=') && !after.starts_with("==")
-    };
-    Some(pieces.iter().filter(|p| !keyword(p)).count())
-}
-
-/// The function that the call `span` calls, as starlark-go names it (`lambda` for a lambda).
-fn callee(span: &str) -> Option<&str> {
-    let span = span.trim();
-    if span.trim_start_matches('(').starts_with("lambda") {
-        return Some("lambda");
-    }
-    let head = &span[..span.find('(')?];
-    let name = head.rsplit('.').next()?.trim();
-    (!name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_')).then_some(name)
 }
 
 /// Errors of calls (arguments that do not fit the function), of unpacking and of a few
