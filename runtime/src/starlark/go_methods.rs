@@ -548,16 +548,17 @@ fn string_method<'v>(
             text(replaced(s, old, new, usize::try_from(count).ok()))
         }
         "find" | "rfind" | "index" | "rindex" => {
-            super::go_string_index::find(method, s, args, named).map(|i| {
+            super::go_string_index::find(method, s.as_bytes(), args, named).map(|i| {
                 Some(match i {
                     Some(i) => heap.alloc(i as i64),
                     None => heap.alloc(-1),
                 })
             })
         }
-        "count" | "startswith" | "endswith" if named.is_empty() => {
-            Ok(super::go_string_index::windowed(method, s, args, heap))
-        }
+        // Without a window the crate's own method answers alike.
+        "count" | "startswith" | "endswith" if named.is_empty() && args.len() > 1 => Ok(
+            super::go_string_index::windowed(method, s.as_bytes(), args, heap),
+        ),
         "splitlines" => {
             positional(method, args, named, 0, 1)?;
             let keep = match args.first().map(|v| (v.unpack_bool(), v.get_type())) {
