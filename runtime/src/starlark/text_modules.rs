@@ -474,7 +474,7 @@ fn url_members(builder: &mut GlobalsBuilder) {
                 .collect::<anyhow::Result<Vec<_>>>()?;
             params.push((key, values));
         }
-        params.sort_by(|a, b| a.0.cmp(&b.0));
+        params.sort_by(|a, b| a.0.cmp(b.0));
         let pairs: Vec<String> = params
             .iter()
             .flat_map(|(k, values)| {
