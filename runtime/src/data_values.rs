@@ -357,7 +357,7 @@ fn env_documents(
 }
 
 /// The complaint of ytt's YAML reader about bytes that are not UTF-8.
-fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
+pub(crate) fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];

@@ -587,7 +587,14 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                     ))
                     .into())
                 }
-                None => *v,
+                // ytt iterates the keys it is given: a dict's are its keys.
+                None => match starlark::values::dict::DictRef::from_value(*v) {
+                    Some(dict) => {
+                        let keys: Vec<Value<'v>> = dict.keys().collect();
+                        heap.alloc(starlark::values::list::AllocList(keys))
+                    }
+                    None => *v,
+                },
             },
         };
         Ok(assertion(RuleName::OneNotNull, keys, heap))

@@ -232,7 +232,7 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
     let found = if old.is_empty() {
         s.chars().count() as u128 + 1
     } else {
-        super::go_methods::occurrences(s, old) as u128
+        super::go_string_index::occurrences(s, old) as u128
     };
     let count = args
         .get(2)
@@ -269,7 +269,7 @@ fn formatted_bytes<'a, 'v: 'a>(
 /// number of splits): a list item and a string header for each piece, and the text.
 fn split_bytes(s: &str, args: &[Value]) -> u128 {
     let pieces = match args.first().and_then(|v| v.unpack_str()) {
-        Some(sep) if !sep.is_empty() => super::go_methods::occurrences(s, sep) as u128 + 1,
+        Some(sep) if !sep.is_empty() => super::go_string_index::occurrences(s, sep) as u128 + 1,
         // No separator (or an empty one, an error): the words between runs of white space.
         _ => s.split_whitespace().count() as u128,
     };
@@ -393,7 +393,8 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
                 // 15 s and 4 GB, unseen until the next statement).
                 "splitlines" => {
                     receiver.len() as u128
-                        + (super::go_methods::occurrences(receiver, "\n") as u128 + 1) * PIECE_BYTES
+                        + (super::go_string_index::occurrences(receiver, "\n") as u128 + 1)
+                            * PIECE_BYTES
                 }
                 "format" => formatted_bytes(
                     receiver.as_bytes(),

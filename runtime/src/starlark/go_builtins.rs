@@ -262,6 +262,21 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         super::try_go_repr(x)
     }
 
+    /// `hash(s)`: Java's hash of the UTF-16 of the string (the crate's), a string that is not
+    /// UTF-8 read as Go reads it, each bad byte U+FFFD (starlark-go's `javaStringHash`).
+    fn hash<'v>(
+        #[starlark(require = pos)] x: starlark::values::Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let x = match super::go_bytes::string_bytes(x) {
+            Some(b) if super::go_bytes::is_go_bytes(x) => {
+                eval.heap().alloc(super::go_bytes::go_text(b))
+            }
+            _ => x,
+        };
+        eval.eval_function(standard("hash"), &[x], &[])
+    }
+
     /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything
     /// else goes to the standard `dict`.
     fn dict<'v>(
@@ -485,7 +500,15 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             }
             pass.push(("reverse", reverse));
         }
+        let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
+        let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
         eval.eval_function(standard("sorted"), &[iterable], &pass)
+            .or_else(
+                |e| match super::go_bytes::order::sorted(iterable, key, reverse, eval) {
+                    Some(answer) => Ok(answer),
+                    None => Err(e),
+                },
+            )
     }
 }
 
@@ -674,6 +697,14 @@ fn extremum<'v>(
         }
     }
     eval.eval_function(standard(name), args, &named)
+        .or_else(|e| {
+            let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
+            let key = key.filter(|key| !key.is_none());
+            match super::go_bytes::order::extremum(name, args, key, eval) {
+                Some(answer) => Ok(answer),
+                None => Err(e),
+            }
+        })
 }
 
 /// An error with starlark-go's message.

@@ -10,6 +10,8 @@
 //! ([`call_method`]); the others are refused by name.
 //! In the data it becomes [`crate::value::Value::Bytes`], written `!!binary` in YAML.
 
+pub(super) mod order;
+
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::Hash;
@@ -88,6 +90,18 @@ impl fmt::Display for GoBytes {
     }
 }
 
+/// `bytes` read as Go reads a string by runes (`for range`, `unicode`, `hash`): each byte
+/// that is no UTF-8 a U+FFFD of its own (`String::from_utf8_lossy` makes one U+FFFD of a
+/// character cut short, `"\xe2\x82"`, where Go reads two).
+pub(crate) fn go_text(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        text.extend(chunk.invalid().iter().map(|_| char::REPLACEMENT_CHARACTER));
+    }
+    text
+}
+
 /// The text of a string, UTF-8 or not, for messages: each byte that is no UTF-8 as U+FFFD
 /// (ytt writes the bytes themselves); `None`: `v` is no string.
 pub(crate) fn message_text<'a>(v: Value<'a>) -> Option<std::borrow::Cow<'a, str>> {
@@ -138,8 +152,8 @@ const TEXT_METHODS: &[&str] = &[
 
 /// `obj.METHOD(ARGS)` where the receiver `obj` or a string among the arguments is not UTF-8,
 /// as starlark-go answers it on the bytes:
-/// - `startswith`, `endswith`, `find`, `rfind`, `index`, `rindex`, `count` and `replace` given
-///   strings (no window, no count) on the bytes themselves;
+/// - `startswith`, `endswith`, `find`, `rfind`, `index`, `rindex`, `count` and `replace` on
+///   the bytes themselves, as text's ([`super::go_string_index`]);
 /// - the [`TEXT_METHODS`] on the text with U+FFFD for each bad byte (`isupper` and `islower`
 ///   compare the bytes with that text's casing: never equal);
 /// - `elems`, `codepoints` and their `_ords` on the bytes; `format` with the bytes as its
@@ -164,17 +178,8 @@ pub(crate) fn call_method<'v>(
         .first()
         .and_then(|a| string_bytes(*a))
         .filter(|_| named.is_empty());
-    let found = |at: Option<usize>| -> starlark::Result<Value<'v>> {
-        match at {
-            Some(at) => Ok(heap.alloc(at as i32)),
-            None if method.ends_with("index") => {
-                Err(go_error(format!("{method}: substring not found")))
-            }
-            None => Ok(heap.alloc(-1)),
-        }
-    };
     let prefixes = match (method, args) {
-        ("startswith" | "endswith", [a]) => TupleRef::from_value(*a),
+        ("startswith" | "endswith", [a, ..]) => TupleRef::from_value(*a),
         _ => None,
     };
     if let Some(prefixes) = prefixes {
@@ -186,29 +191,32 @@ pub(crate) fn call_method<'v>(
                     "{method}: want string, got {ty}, for element {i}"
                 )));
             }
-            if call_method(method, obj, &[item], named, eval)?.to_bool() {
+            let mut one = args.to_vec();
+            one[0] = item;
+            if call_method(method, obj, &one, named, eval)?.to_bool() {
                 return Ok(Value::new_bool(true));
             }
         }
         return Ok(Value::new_bool(false));
     }
     match (method, strings.as_deref()) {
-        ("startswith", Some([p])) => Ok(Value::new_bool(bytes.starts_with(p))),
-        ("endswith", Some([p])) => Ok(Value::new_bool(bytes.ends_with(p))),
-        ("find" | "index", Some([p])) => found(memmem::find(bytes, p)),
-        ("rfind" | "rindex", Some([p])) => found(memmem::rfind(bytes, p)),
-        ("count", Some([p])) if !p.is_empty() => {
-            Ok(heap.alloc(memmem::find_iter(bytes, p).count() as i32))
+        ("find" | "rfind" | "index" | "rindex", _) => {
+            let at = super::go_string_index::find(method, bytes, args, named)?;
+            Ok(heap.alloc(at.map_or(-1, |at| at as i64)))
         }
-        ("replace", Some([old, new])) if !old.is_empty() => {
-            let mut out = Vec::with_capacity(bytes.len());
-            let mut last = 0;
-            for at in memmem::find_iter(bytes, old) {
-                out.extend_from_slice(&bytes[last..at]);
-                out.extend_from_slice(new);
-                last = at + old.len();
+        ("count" | "startswith" | "endswith", _) if named.is_empty() => {
+            match super::go_string_index::windowed(method, bytes, args, heap) {
+                Some(answer) => Ok(answer),
+                // Arguments the crate's method refuses: its error, as for text.
+                None => {
+                    let text = heap.alloc(go_text(bytes));
+                    super::go_methods::call(method, text, args, named, eval)?;
+                    Err(method_refused(method))
+                }
             }
-            out.extend_from_slice(&bytes[last..]);
+        }
+        ("replace", _) => {
+            let out = super::go_string_index::replace_bytes(bytes, args, named)?;
             Ok(string_value(out, heap))
         }
         // A separator is searched for in the bytes (`"é".split("\xc3")` cuts the character).
@@ -246,7 +254,7 @@ pub(crate) fn call_method<'v>(
         }
         (m, _) if TEXT_METHODS.contains(&m) && !is_go_bytes(obj) => Err(method_refused(m)),
         (m, _) if TEXT_METHODS.contains(&m) => {
-            let text = heap.alloc(String::from_utf8_lossy(bytes).into_owned());
+            let text = heap.alloc(go_text(bytes));
             let answer = super::go_methods::call(method, text, args, named, eval)?;
             Ok(match m {
                 "isupper" | "islower" => Value::new_bool(false),

@@ -545,19 +545,25 @@ fn string_method<'v>(
                 )?,
                 None => -1,
             };
-            text(replaced(s, old, new, usize::try_from(count).ok()))
+            text(super::go_string_index::replaced(
+                s,
+                old,
+                new,
+                usize::try_from(count).ok(),
+            ))
         }
         "find" | "rfind" | "index" | "rindex" => {
-            super::go_string_index::find(method, s, args, named).map(|i| {
+            super::go_string_index::find(method, s.as_bytes(), args, named).map(|i| {
                 Some(match i {
                     Some(i) => heap.alloc(i as i64),
                     None => heap.alloc(-1),
                 })
             })
         }
-        "count" | "startswith" | "endswith" if named.is_empty() => {
-            Ok(super::go_string_index::windowed(method, s, args, heap))
-        }
+        // Without a window the crate's own method answers alike.
+        "count" | "startswith" | "endswith" if named.is_empty() && args.len() > 1 => Ok(
+            super::go_string_index::windowed(method, s.as_bytes(), args, heap),
+        ),
         "splitlines" => {
             positional(method, args, named, 0, 1)?;
             let keep = match args.first().map(|v| (v.unpack_bool(), v.get_type())) {
@@ -757,52 +763,5 @@ impl<'v> StarlarkValue<'v> for Codepoints {
             }));
         }
         Ok(out)
-    }
-}
-
-/// `s` with its first `n` (all, when `None`) non-overlapping `old` replaced by `new`, as Go's
-/// `strings.Replace`: counted first, by a vectorised search, and written into a string of the
-/// result's length (`str::replace` searched a one-byte `old` a byte at a time and doubled its
-/// buffer as it grew: 40 doublings of a string took 12 s to reach the memory budget).
-pub(super) fn replaced(s: &str, old: &str, new: &str, n: Option<usize>) -> String {
-    if old.is_empty() {
-        return match n {
-            Some(n) => s.replacen(old, new, n),
-            None => s.replace(old, new),
-        };
-    }
-    let limit = n.unwrap_or(usize::MAX);
-    if let ([byte], None) = (old.as_bytes(), n) {
-        // One byte, every one replaced: a loop over the bytes, with no search per match (the
-        // replaced byte is ASCII or a whole character, so the bytes stay UTF-8).
-        let found = occurrences(s, old);
-        let mut out = Vec::with_capacity(s.len() - found + found * new.len());
-        for &b in s.as_bytes() {
-            match b == *byte {
-                true => out.extend_from_slice(new.as_bytes()),
-                false => out.push(b),
-            }
-        }
-        return String::from_utf8(out).expect("UTF-8 with a character replaced by a string");
-    }
-    let finder = memchr::memmem::Finder::new(old);
-    let found = finder.find_iter(s.as_bytes()).take(limit).count();
-    let mut out = String::with_capacity(s.len() - found * old.len() + found * new.len());
-    let mut last = 0;
-    for at in finder.find_iter(s.as_bytes()).take(found) {
-        out.push_str(&s[last..at]);
-        out.push_str(new);
-        last = at + old.len();
-    }
-    out.push_str(&s[last..]);
-    out
-}
-
-/// How many non-overlapping `pattern` are in `s` (a non-empty `pattern`).
-pub(super) fn occurrences(s: &str, pattern: &str) -> usize {
-    match pattern.as_bytes() {
-        // A count the compiler vectorises, with no call per match.
-        [byte] => s.bytes().filter(|b| b == byte).count(),
-        _ => memchr::memmem::find_iter(s.as_bytes(), pattern.as_bytes()).count(),
     }
 }

@@ -249,20 +249,20 @@ fn check_valid(data: &[u8]) -> Result<(), String> {
 
 /// Reads valid JSON (checked first) into a value.
 struct Reader<'a> {
-    s: &'a str,
+    s: &'a [u8],
     i: usize,
 }
 
 impl Reader<'_> {
     fn skip(&mut self) {
-        while self.i < self.s.len() && is_space(self.s.as_bytes()[self.i]) {
+        while self.i < self.s.len() && is_space(self.s[self.i]) {
             self.i += 1;
         }
     }
 
     fn value(&mut self) -> Result<Value, String> {
         self.skip();
-        let b = self.s.as_bytes();
+        let b = self.s;
         match b[self.i] {
             b'{' => {
                 self.i += 1;
@@ -324,7 +324,8 @@ impl Reader<'_> {
                 {
                     self.i += 1;
                 }
-                let text = &self.s[start..self.i];
+                // ASCII: the digits and signs above.
+                let text = std::str::from_utf8(&b[start..self.i]).unwrap_or_default();
                 match text.parse::<f64>() {
                     Ok(f) if f.is_finite() => Ok(Value::Float(f)),
                     _ => Err(format!(
@@ -335,9 +336,10 @@ impl Reader<'_> {
         }
     }
 
-    /// A string literal at `self.i` (its opening quote), unescaped.
+    /// A string literal at `self.i` (its opening quote), unescaped; each byte that is no
+    /// UTF-8 U+FFFD, as Go's decoder writes it.
     fn string(&mut self) -> String {
-        let b = self.s.as_bytes();
+        let b = self.s;
         self.i += 1;
         let mut out = String::new();
         let mut units: Vec<u16> = Vec::new();
@@ -355,7 +357,7 @@ impl Reader<'_> {
                     let e = b[self.i + 1];
                     self.i += 2;
                     if e == b'u' {
-                        let hex = &self.s[self.i..self.i + 4];
+                        let hex = std::str::from_utf8(&b[self.i..self.i + 4]).unwrap_or_default();
                         units.push(u16::from_str_radix(hex, 16).unwrap_or(0xfffd));
                         self.i += 4;
                         continue;
@@ -372,9 +374,17 @@ impl Reader<'_> {
                 }
                 _ => {
                     flush(&mut units, &mut out);
-                    let ch = self.s[self.i..].chars().next().unwrap_or('\u{fffd}');
-                    out.push(ch);
-                    self.i += ch.len_utf8();
+                    let chunk = b[self.i..].utf8_chunks().next();
+                    match chunk.and_then(|c| c.valid().chars().next()) {
+                        Some(ch) => {
+                            out.push(ch);
+                            self.i += ch.len_utf8();
+                        }
+                        None => {
+                            out.push(char::REPLACEMENT_CHARACTER);
+                            self.i += 1;
+                        }
+                    }
                 }
             }
         }
@@ -382,8 +392,8 @@ impl Reader<'_> {
 }
 
 /// Decodes JSON text as ytt's `json.decode` does; the error is Go's text (without the
-/// `json.decode: ` prefix).
-pub fn decode(text: &str) -> Result<Value, String> {
-    check_valid(text.as_bytes())?;
+/// `json.decode: ` prefix). The text may be any bytes, as Go's strings are.
+pub fn decode(text: &[u8]) -> Result<Value, String> {
+    check_valid(text)?;
     Reader { s: text, i: 0 }.value()
 }

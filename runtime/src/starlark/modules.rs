@@ -305,6 +305,12 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         let text = only_arg("yaml.decode", &args.items)?;
+        let bytes = super::go_bytes::string_bytes(text);
+        if let Some(bytes) = bytes.filter(|_| super::go_bytes::is_go_bytes(text)) {
+            // go-yaml's reader refuses the bytes before it parses.
+            let complaint = crate::data_values::yaml_utf8_error(bytes);
+            anyhow::bail!("yaml.decode: yaml: {complaint}");
+        }
         decode(decode_text(text, "yaml")?, heap, "yaml")
     }
 
@@ -385,8 +391,10 @@ fn json_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         let text = only_arg("json.decode", &args.items)?;
-        let value = super::json_decode::decode(decode_text(text, "json")?)
-            .map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
+        let bytes = super::go_bytes::string_bytes(text)
+            .ok_or_else(|| super::go_bytes::expected_string("json.decode", text))?;
+        let value =
+            super::json_decode::decode(bytes).map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
         Ok(plain(&value, heap, true))
     }
 

@@ -1,6 +1,7 @@
 //! The `@ytt:` modules over strings: `base64`, `md5`, `sha256`, `url` and `version`, with ytt's argument
 //! checks and error words (`md5.sum: expected exactly one argument`).
 
+use super::go_bytes::string_bytes;
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::starlark_module;
@@ -34,7 +35,7 @@ pub(super) fn only_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v
 /// [`super::go_bytes`]; keywords ignored).
 fn only_bytes<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v [u8]> {
     let v = only_arg(name, args)?;
-    super::go_bytes::string_bytes(v).ok_or_else(|| super::go_bytes::expected_string(name, v))
+    string_bytes(v).ok_or_else(|| super::go_bytes::expected_string(name, v))
 }
 
 /// A boolean keyword argument of a ytt module function, with ytt's error for another type.
@@ -446,9 +447,9 @@ fn url_members(builder: &mut GlobalsBuilder) {
                 go_data_type(v)
             )
         })?;
-        let mut params: Vec<(String, Vec<String>)> = Vec::new();
+        let mut params: Vec<(&[u8], Vec<&[u8]>)> = Vec::new();
         for (k, x) in dict.iter() {
-            let key = k.unpack_str().ok_or_else(|| {
+            let key = string_bytes(k).ok_or_else(|| {
                 anyhow::anyhow!(
                     "{NAME}: expected map key to be string, but was {}",
                     go_data_type(k)
@@ -463,7 +464,7 @@ fn url_members(builder: &mut GlobalsBuilder) {
             let values = list
                 .into_iter()
                 .map(|item| {
-                    item.unpack_str().map(str::to_string).ok_or_else(|| {
+                    string_bytes(item).ok_or_else(|| {
                         anyhow::anyhow!(
                             "{NAME}: expected array value to be string, but was {}",
                             go_data_type(item)
@@ -471,9 +472,9 @@ fn url_members(builder: &mut GlobalsBuilder) {
                     })
                 })
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            params.push((key.to_string(), values));
+            params.push((key, values));
         }
-        params.sort_by(|a, b| a.0.cmp(&b.0));
+        params.sort_by(|a, b| a.0.cmp(b.0));
         let pairs: Vec<String> = params
             .iter()
             .flat_map(|(k, values)| {
@@ -493,17 +494,33 @@ fn url_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "url.query_params_decode";
-        let s = only_str(NAME, &args.items)?;
-        let mut params: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        let s = only_bytes(NAME, &args.items)?;
+        // Keys sorted by their bytes, as Go sorts strings.
+        let mut params: std::collections::BTreeMap<Vec<u8>, Vec<Vec<u8>>> = Default::default();
         // ytt's Go splits on `;` as on `&`.
-        for pair in s.split(['&', ';']).filter(|p| !p.is_empty()) {
-            let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        for pair in s
+            .split(|&b| b == b'&' || b == b';')
+            .filter(|p| !p.is_empty())
+        {
+            let (k, v) = match pair.iter().position(|&b| b == b'=') {
+                Some(at) => (&pair[..at], &pair[at + 1..]),
+                None => (pair, &[][..]),
+            };
             let unescape = |t| {
-                url_unescape(t, Escape::QueryComponent).map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
+                url_unescape_bytes(t, Escape::QueryComponent)
+                    .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))
             };
             params.entry(unescape(k)?).or_default().push(unescape(v)?);
         }
-        Ok(heap.alloc(AllocDict(params)))
+        let string = |bytes: Vec<u8>| super::go_bytes::string_value(bytes, heap);
+        let pairs = params.into_iter().map(|(k, values)| {
+            let values: Vec<Value<'v>> = values.into_iter().map(string).collect();
+            (
+                string(k),
+                heap.alloc(starlark::values::list::AllocList(values)),
+            )
+        });
+        Ok(heap.alloc(AllocDict(pairs.collect::<Vec<_>>())))
     }
 }
 
