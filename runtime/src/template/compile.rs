@@ -168,6 +168,10 @@ struct Block {
     /// Where in the generated code a `def`'s context starts (made [`CTX_NODES`] when the body
     /// turns out to build nodes).
     ctx_start_at: usize,
+    /// A `def` opened in a text template, with text in its body: ytt gives it a text context
+    /// of its own, and what it returns at its end or on a bare `return` is its text
+    /// ([`TEXT_RESULT`]), gathered in a list local to it.
+    builds_text: bool,
 }
 
 /// The start of a function's node context, as the body is compiled.
@@ -175,6 +179,10 @@ const CTX_START: &str = "__ytt_ctx_start()";
 /// The start of the node context of a function that builds nodes (as long as [`CTX_START`],
 /// which it replaces in place).
 const CTX_NODES: &str = "__ytt_ctx_nodes()";
+/// The list a text template gathers its pieces in (local to a function with a text context).
+const TEXT_PIECES: &str = "__ytt_text_pieces";
+/// What a function with a text context returns at its end or on a bare `return`: its text.
+pub(super) const TEXT_RESULT: &str = "\"\".join(__ytt_text_pieces)";
 
 struct Frame {
     /// Path from the document down, to tell ancestors from siblings.
@@ -548,6 +556,10 @@ impl Compiler {
         let Some(def) = self.blocks.last() else {
             return;
         };
+        if def.builds_text && !def.builds_nodes {
+            self.emit(line, depth, &format!("return __ytt_ctx_end({TEXT_RESULT})"));
+            return;
+        }
         if !def.builds_nodes {
             self.emit(line, depth, "return __ytt_ctx_end(None)");
             return;
@@ -577,7 +589,6 @@ impl Compiler {
     /// the text (`line` the first). Its code is code of the template, as in ytt: its blocks
     /// are the template's (an `end` in the text may close a block opened by a code line).
     fn templated_text(&mut self, line: u32, text: &str, setter: &str) -> Result<(), CompileError> {
-        const PIECES: &str = "__ytt_text_pieces";
         // [`refused`] turns away a text that ytt's lexer refuses before this runs.
         let pieces = match text_template::pieces(text, line) {
             Ok(Some(pieces)) => pieces,
@@ -601,17 +612,21 @@ impl Compiler {
             self.emit(line, depth, "]))");
             return Ok(());
         }
-        self.emit(line, depth, &format!("{PIECES} = []"));
+        self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
         for p in &pieces {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
-                self.text_code(at, p.code, p.quote)?;
+                // Each line of the code is a line of code of its own, as in ytt (quoted as
+                // it is).
+                for (i, code) in (0..).zip(p.code.split('\n')) {
+                    self.text_code(at + i, code, code)?;
+                }
                 continue;
             }
-            let stmt = format!("{PIECES}.append({})", item(p));
+            let stmt = format!("{TEXT_PIECES}.append({})", item(p));
             self.emit_quoting(at, self.depth(), &stmt, p.quote);
         }
-        let join = format!("{setter}(\"\".join({PIECES}))");
+        let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
         self.emit(line, self.depth(), &join);
         Ok(())
     }
@@ -642,8 +657,16 @@ impl Compiler {
             std::cmp::Ordering::Equal => matches!(first_word(code.trim()), "else" | "elif"),
             std::cmp::Ordering::Less => false,
         };
-        if let (true, Some(block)) = (opened, self.blocks.last_mut()) {
-            block.quote = Some(quote.into());
+        let new_def = self.blocks.len() > blocks;
+        let Some(block) = self.blocks.last_mut().filter(|_| opened) else {
+            return Ok(());
+        };
+        block.quote = Some(quote.into());
+        // A function opened here has the text up to its `end` in its body (a text piece
+        // follows every code piece): a text context of its own, as in ytt.
+        if block.is_def && new_def {
+            block.builds_text = true;
+            self.emit_quoting(line, self.depth(), &format!("{TEXT_PIECES} = []"), quote);
         }
         Ok(())
     }
