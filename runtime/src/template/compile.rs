@@ -204,6 +204,9 @@ struct Compiler {
     /// The statement being continued on the next lines is a `return` whose value
     /// `__ytt_ctx_end((` was opened around: it is closed where the statement ends.
     open_return: bool,
+    /// A node's value code left a bracket or string open (`a: #@ ("a"`): the code lines after
+    /// it go on with it, as in ytt's program, so no node is ended before they close it.
+    value_open: bool,
     trailing_document: Option<(usize, u32)>,
 }
 
@@ -291,6 +294,7 @@ impl Compiler {
             scanner: LineScanner::default(),
             pending_def: false,
             open_return: false,
+            value_open: false,
             trailing_document: None,
         }
     }
@@ -314,9 +318,18 @@ impl Compiler {
             self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
             self.code(comment)?;
         }
+        // A node-specific block (`#@ if/end x:`) among them wraps the empty document ytt makes
+        // for them (no other code may follow it, see [`refused`]): it closes there.
+        if let Some(last) = file.trailing_comments.last() {
+            if self.blocks.last().is_some_and(|b| b.auto_close && b.auto_frame.is_none()) {
+                self.close_block(last.line)?;
+            }
+        }
         if !file.trailing_comments.is_empty() && self.scanner.in_brackets() {
             self.trailing_document(file);
         }
+        // (what ytt writes at the end stands in a bracket a value left open)
+        self.value_open = false;
         self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
         self.all_closed()
     }
@@ -489,6 +502,10 @@ impl Compiler {
                 // syntax error.
                 let set = self.end_as_outdent(expr.line, &format!("__ytt_set(({code}))"))?;
                 self.emit(expr.line, depth, &set);
+                if !self.scanner.is_open() {
+                    self.scanner.scan(&set);
+                    self.value_open = self.scanner.is_open();
+                }
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             self.templated_text(node.line, text, "__ytt_set")?;
@@ -518,6 +535,10 @@ impl Compiler {
         path: &[usize],
         line: u32,
     ) -> Result<(), CompileError> {
+        if self.value_open && self.scanner.is_open() {
+            return Ok(());
+        }
+        self.value_open = false;
         while let Some(top) = self.frames.last() {
             if path.starts_with(&top.path) && path.len() > top.path.len() {
                 break;
@@ -698,7 +719,7 @@ impl Compiler {
 
 /// The empty document that annotations after a file's last node make (it has no line): every
 /// comment of it is above it, its code lines run before it (none is its value).
-fn made_of_trailing_annotations(node: &RawNode) -> bool {
+pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
     matches!(node.kind, RawKind::Document) && node.line == 0
 }
 
