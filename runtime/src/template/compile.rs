@@ -321,7 +321,11 @@ impl Compiler {
         // A node-specific block (`#@ if/end x:`) among them wraps the empty document ytt makes
         // for them (no other code may follow it, see [`refused`]): it closes there.
         if let Some(last) = file.trailing_comments.last() {
-            if self.blocks.last().is_some_and(|b| b.auto_close && b.auto_frame.is_none()) {
+            if self
+                .blocks
+                .last()
+                .is_some_and(|b| b.auto_close && b.auto_frame.is_none())
+            {
                 self.close_block(last.line)?;
             }
         }

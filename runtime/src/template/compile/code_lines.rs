@@ -179,7 +179,9 @@ impl Compiler {
                 let stmt = if in_def && first != "def" {
                     // (the innermost function's: with a text context, its text)
                     let text_def = self.blocks.iter().rev().find(|b| b.is_def);
-                    let bare = text_def.is_some_and(|b| b.builds_text).then_some(TEXT_RESULT);
+                    let bare = text_def
+                        .is_some_and(|b| b.builds_text)
+                        .then_some(TEXT_RESULT);
                     let (stmt, open) =
                         crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
                     self.open_return = open;
