@@ -168,6 +168,10 @@ struct Block {
     /// Where in the generated code a `def`'s context starts (made [`CTX_NODES`] when the body
     /// turns out to build nodes).
     ctx_start_at: usize,
+    /// A `def` opened in a text template, with text in its body: ytt gives it a text context
+    /// of its own, and what it returns at its end or on a bare `return` is its text
+    /// ([`TEXT_RESULT`]), gathered in a list local to it.
+    builds_text: bool,
 }
 
 /// The start of a function's node context, as the body is compiled.
@@ -175,6 +179,10 @@ const CTX_START: &str = "__ytt_ctx_start()";
 /// The start of the node context of a function that builds nodes (as long as [`CTX_START`],
 /// which it replaces in place).
 const CTX_NODES: &str = "__ytt_ctx_nodes()";
+/// The list a text template gathers its pieces in (local to a function with a text context).
+const TEXT_PIECES: &str = "__ytt_text_pieces";
+/// What a function with a text context returns at its end or on a bare `return`: its text.
+pub(super) const TEXT_RESULT: &str = "\"\".join(__ytt_text_pieces)";
 
 struct Frame {
     /// Path from the document down, to tell ancestors from siblings.
@@ -196,6 +204,9 @@ struct Compiler {
     /// The statement being continued on the next lines is a `return` whose value
     /// `__ytt_ctx_end((` was opened around: it is closed where the statement ends.
     open_return: bool,
+    /// A node's value code left a bracket or string open (`a: #@ ("a"`): the code lines after
+    /// it go on with it, as in ytt's program, so no node is ended before they close it.
+    value_open: bool,
     trailing_document: Option<(usize, u32)>,
 }
 
@@ -283,6 +294,7 @@ impl Compiler {
             scanner: LineScanner::default(),
             pending_def: false,
             open_return: false,
+            value_open: false,
             trailing_document: None,
         }
     }
@@ -306,9 +318,22 @@ impl Compiler {
             self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
             self.code(comment)?;
         }
+        // A node-specific block (`#@ if/end x:`) among them wraps the empty document ytt makes
+        // for them (no other code may follow it, see [`refused`]): it closes there.
+        if let Some(last) = file.trailing_comments.last() {
+            if self
+                .blocks
+                .last()
+                .is_some_and(|b| b.auto_close && b.auto_frame.is_none())
+            {
+                self.close_block(last.line)?;
+            }
+        }
         if !file.trailing_comments.is_empty() && self.scanner.in_brackets() {
             self.trailing_document(file);
         }
+        // (what ytt writes at the end stands in a bracket a value left open)
+        self.value_open = false;
         self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
         self.all_closed()
     }
@@ -481,6 +506,10 @@ impl Compiler {
                 // syntax error.
                 let set = self.end_as_outdent(expr.line, &format!("__ytt_set(({code}))"))?;
                 self.emit(expr.line, depth, &set);
+                if !self.scanner.is_open() {
+                    self.scanner.scan(&set);
+                    self.value_open = self.scanner.is_open();
+                }
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             self.templated_text(node.line, text, "__ytt_set")?;
@@ -510,6 +539,10 @@ impl Compiler {
         path: &[usize],
         line: u32,
     ) -> Result<(), CompileError> {
+        if self.value_open && self.scanner.is_open() {
+            return Ok(());
+        }
+        self.value_open = false;
         while let Some(top) = self.frames.last() {
             if path.starts_with(&top.path) && path.len() > top.path.len() {
                 break;
@@ -548,6 +581,10 @@ impl Compiler {
         let Some(def) = self.blocks.last() else {
             return;
         };
+        if def.builds_text && !def.builds_nodes {
+            self.emit(line, depth, &format!("return __ytt_ctx_end({TEXT_RESULT})"));
+            return;
+        }
         if !def.builds_nodes {
             self.emit(line, depth, "return __ytt_ctx_end(None)");
             return;
@@ -577,7 +614,6 @@ impl Compiler {
     /// the text (`line` the first). Its code is code of the template, as in ytt: its blocks
     /// are the template's (an `end` in the text may close a block opened by a code line).
     fn templated_text(&mut self, line: u32, text: &str, setter: &str) -> Result<(), CompileError> {
-        const PIECES: &str = "__ytt_text_pieces";
         // [`refused`] turns away a text that ytt's lexer refuses before this runs.
         let pieces = match text_template::pieces(text, line) {
             Ok(Some(pieces)) => pieces,
@@ -601,17 +637,21 @@ impl Compiler {
             self.emit(line, depth, "]))");
             return Ok(());
         }
-        self.emit(line, depth, &format!("{PIECES} = []"));
+        self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
         for p in &pieces {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
-                self.text_code(at, p.code, p.quote)?;
+                // Each line of the code is a line of code of its own, as in ytt (quoted as
+                // it is).
+                for (i, code) in (0..).zip(p.code.split('\n')) {
+                    self.text_code(at + i, code, code)?;
+                }
                 continue;
             }
-            let stmt = format!("{PIECES}.append({})", item(p));
+            let stmt = format!("{TEXT_PIECES}.append({})", item(p));
             self.emit_quoting(at, self.depth(), &stmt, p.quote);
         }
-        let join = format!("{setter}(\"\".join({PIECES}))");
+        let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
         self.emit(line, self.depth(), &join);
         Ok(())
     }
@@ -642,8 +682,16 @@ impl Compiler {
             std::cmp::Ordering::Equal => matches!(first_word(code.trim()), "else" | "elif"),
             std::cmp::Ordering::Less => false,
         };
-        if let (true, Some(block)) = (opened, self.blocks.last_mut()) {
-            block.quote = Some(quote.into());
+        let new_def = self.blocks.len() > blocks;
+        let Some(block) = self.blocks.last_mut().filter(|_| opened) else {
+            return Ok(());
+        };
+        block.quote = Some(quote.into());
+        // A function opened here has the text up to its `end` in its body (a text piece
+        // follows every code piece): a text context of its own, as in ytt.
+        if block.is_def && new_def {
+            block.builds_text = true;
+            self.emit_quoting(line, self.depth(), &format!("{TEXT_PIECES} = []"), quote);
         }
         Ok(())
     }
@@ -675,7 +723,7 @@ impl Compiler {
 
 /// The empty document that annotations after a file's last node make (it has no line): every
 /// comment of it is above it, its code lines run before it (none is its value).
-fn made_of_trailing_annotations(node: &RawNode) -> bool {
+pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
     matches!(node.kind, RawKind::Document) && node.line == 0
 }
 

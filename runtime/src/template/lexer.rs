@@ -133,21 +133,22 @@ pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
 /// the statement, follows a `;` or ends a one-line compound (`if c: return 1`); `return` of no
-/// value `return __ytt_ctx_end()`. When the
+/// value `return __ytt_ctx_end()`, or `return __ytt_ctx_end((BARE))` when `bare` is given (what
+/// a function with a text context returns: its text). When the
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
 /// value.
-pub fn wrap_returns(stmt: &str, continues: bool) -> (String, bool) {
+pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String, bool) {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
     // A `return` of no value is `__ytt_ctx_end()`: the function's nodes, if it builds any.
-    let close = |out: &mut String, value: &str| match value.trim() {
-        "" => {
+    let close = |out: &mut String, value: &str| match (value.trim(), bare) {
+        ("", None) => {
             out.pop();
             out.push(')');
         }
-        v => {
+        ("", Some(v)) | (v, _) => {
             out.push_str(v);
             out.push_str("))");
         }
@@ -407,10 +408,14 @@ mod tests {
 
     #[test]
     fn returns_end_the_node_context() {
-        let wrapped = |s: &str| wrap_returns(s, false).0;
+        let wrapped = |s: &str| wrap_returns(s, false, None).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
         assert_eq!(wrapped("return"), "return __ytt_ctx_end()");
         assert_eq!(wrapped("return # c"), "return __ytt_ctx_end()");
+        assert_eq!(
+            wrap_returns("if c: return", false, Some("t")).0,
+            "if c: return __ytt_ctx_end((t))"
+        );
         assert_eq!(
             wrapped("x = 1; return x"),
             "x = 1; return __ytt_ctx_end((x))"
@@ -426,11 +431,11 @@ mod tests {
         );
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
-            wrap_returns("return [1, # c", true),
+            wrap_returns("return [1, # c", true, None),
             ("return __ytt_ctx_end(([1, # c".to_string(), true)
         );
         assert_eq!(
-            wrap_returns("x = [1,", true),
+            wrap_returns("x = [1,", true, None),
             ("x = [1,".to_string(), false)
         );
     }

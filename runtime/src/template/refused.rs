@@ -2,8 +2,9 @@
 //! a YAML value and code computing one, code after a node-specific keyword (`#@ if/end x:`), a
 //! text template its lexer refuses; and the node-specific keywords themselves.
 
+use super::compile::made_of_trailing_annotations;
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawValue};
+use crate::yaml::parse::{Comment, RawFile, RawValue};
 
 /// The line of the first node (in file order) that has both a value written in YAML and code
 /// on its line computing one (`a: 1 #@ 2`, `a: "" #@ x`, `a: [] #@ x`), which ytt refuses
@@ -74,19 +75,22 @@ pub(super) fn node_specific(stmt: &str) -> Option<String> {
 }
 
 /// The line of the first code line above a node after one that used a node-specific keyword
-/// (`#@ if/end x:` then `#@ y = 1`), which ytt refuses: only the node may follow.
+/// (`#@ if/end x:` then `#@ y = 1`), which ytt refuses: only the node may follow. The code
+/// lines after the file's last node are above the empty document ytt makes for them.
 fn code_after_node_specific(file: &RawFile) -> Option<u32> {
-    file.find_commented(|node| {
+    fn after_node_specific<'a>(comments: impl Iterator<Item = &'a Comment>) -> Option<u32> {
         let mut seen = false;
-        for c in &node.comments {
-            if c.is_annotation() || c.line >= node.line {
-                continue;
-            }
+        for c in comments.filter(|c| !c.is_annotation()) {
             if seen {
                 return Some(c.line);
             }
             seen = node_specific(c.text.trim()).is_some();
         }
         None
+    }
+    file.find_commented(|node| {
+        let above = |c: &&Comment| c.line < node.line || made_of_trailing_annotations(node);
+        after_node_specific(node.comments.iter().filter(above))
     })
+    .or_else(|| after_node_specific(file.trailing_comments.iter()))
 }

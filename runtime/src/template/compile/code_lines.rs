@@ -147,6 +147,7 @@ impl Compiler {
                             is_def: b.is_def,
                             builds_nodes: b.builds_nodes,
                             ctx_start_at: b.ctx_start_at,
+                            builds_text: b.builds_text,
                             ..Block::default()
                         })?;
                         return Ok(());
@@ -176,8 +177,13 @@ impl Compiler {
                 }
                 // A one-line `def g(): return 1` inside a function has no context of its own.
                 let stmt = if in_def && first != "def" {
+                    // (the innermost function's: with a text context, its text)
+                    let text_def = self.blocks.iter().rev().find(|b| b.is_def);
+                    let bare = text_def
+                        .is_some_and(|b| b.builds_text)
+                        .then_some(TEXT_RESULT);
                     let (stmt, open) =
-                        crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open());
+                        crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
                     self.open_return = open;
                     stmt
                 } else {
