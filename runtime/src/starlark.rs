@@ -128,8 +128,8 @@ pub fn source_as_go_reads(source: &str) -> Option<String> {
 }
 
 /// `source` with its literals made to read as starlark-go reads them (a literal of bytes a call
-/// of the program's `guards`), or the first literal
-/// starlark-go refuses and the source with the literals before it made so.
+/// of the program's `guards`), or the first literal starlark-go refuses and the source with the
+/// literals before it made so.
 fn go_reading(
     source: &str,
     guards: &guard_names::GuardNames,
@@ -704,7 +704,6 @@ fn run_unguarded(
         return Err(TemplateError::compile(name, line, message));
     }
     let files = Arc::new(sources.files.clone());
-    // The names of the functions the program is rewritten to call: none of its own.
     // The names of the functions the program is rewritten to call: none of its own.
     let guards = guard_names::GuardNames::for_source(&program.source);
     let mut source = match go_reading(&program.source, &guards) {

@@ -311,10 +311,18 @@ fn marked_call<'v>(
     let cutset = matches!(method, "strip" | "lstrip" | "rstrip");
     let mut args: Vec<Value<'v>> = args.to_vec();
     if method == "join" {
-        // `join` takes any iterable (`b.elems()`, a dict's keys): its items, as a list's.
+        // `join` takes any iterable (`b.elems()`, a dict's keys): its items, as a list's, up
+        // to the first that is no string (where `join` fails: `range(10**8)` is not listed).
         if let Some(items) = args.first_mut() {
             if let Ok(iter) = items.iterate(heap) {
-                *items = heap.alloc(AllocList(iter.collect::<Vec<_>>()));
+                let mut listed = Vec::new();
+                for item in iter {
+                    listed.push(item);
+                    if string_bytes(item).is_none() {
+                        break;
+                    }
+                }
+                *items = heap.alloc(AllocList(listed));
             }
         }
     }
