@@ -398,9 +398,8 @@ fn merge_value(
                     return Err(path.error(format!("Expected array, but was {}", other.type_name())))
                 }
             };
-            if items.iter().all(|item| item.anns.is_empty()) {
-                // An item without annotations is appended as it is (see `merge_array_item`):
-                // a values file's array onto the schema's default, most often empty, which
+            if items.iter().all(array_item::appended_as_it_is) {
+                // A values file's array onto the schema's default, most often empty, which
                 // then takes the file's vector whole rather than growing a copy of it.
                 if elems.is_empty() {
                     return Ok(TreeValue::Array(items));

@@ -124,11 +124,18 @@ pub fn source_as_go_reads(source: &str) -> Option<String> {
     if source_too_deep(source).is_some() {
         return None;
     }
-    let guards = guard_names::GuardNames::for_source(source);
-    match go_literals::go_literals(source, &guards.of(go_literals::BYTES)) {
-        Ok(fixed) => Some(fixed.unwrap_or_else(|| source.to_string())),
-        Err(_) => None,
-    }
+    go_reading(source, &guard_names::GuardNames::for_source(source)).ok()
+}
+
+/// `source` with its literals made to read as starlark-go reads them (a literal of bytes a call
+/// of the program's `guards`), or the first literal starlark-go refuses and the source with the
+/// literals before it made so.
+fn go_reading(
+    source: &str,
+    guards: &guard_names::GuardNames,
+) -> Result<String, (go_literals::LiteralError, String)> {
+    let fixed = go_literals::go_literals(source, &guards.of(go_literals::BYTES))?;
+    Ok(fixed.unwrap_or_else(|| source.to_string()))
 }
 
 /// starlark-go's text of a float as ytt's fork writes it (`%g`, six significant digits).
@@ -647,6 +654,35 @@ fn run(
         })
 }
 
+/// The error of `program`, one of whose literals starlark-go refuses (`e`; `before`, its source
+/// with the literals before that one made to read as starlark-go reads them): starlark-go stops
+/// at the first error of the file, its parser's or its scanner's (a trailing comma its parser
+/// refuses among them).
+fn literal_refused(
+    name: &str,
+    program: &Program,
+    sources: &Sources,
+    e: go_literals::LiteralError,
+    before: String,
+) -> TemplateError {
+    let comma = star_commas::first_refused(name, &before);
+    if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
+        let at = earlier.span().map(|s| s.resolve_span().begin);
+        let comma_first = comma
+            .as_ref()
+            .is_some_and(|r| at.is_none_or(|at| (r.line, r.column) <= (at.line, at.column)));
+        if at.is_some_and(|at| (at.line, at.column) < (e.line, e.column)) && !comma_first {
+            return syntax_error(name, program, earlier, sources);
+        }
+    }
+    if let Some(r) = comma {
+        let line = program.line_map.get(r.line).copied();
+        return TemplateError::compile(name, line, r.message.to_string());
+    }
+    let line = program.line_map.get(e.line).copied();
+    TemplateError::compile(name, line, e.message)
+}
+
 fn run_unguarded(
     name: &str,
     file: crate::value::FileName,
@@ -670,29 +706,9 @@ fn run_unguarded(
     let files = Arc::new(sources.files.clone());
     // The names of the functions the program is rewritten to call: none of its own.
     let guards = guard_names::GuardNames::for_source(&program.source);
-    let mut source = match go_literals::go_literals(&program.source, &guards.of(go_literals::BYTES))
-    {
-        Ok(fixed) => fixed.unwrap_or_else(|| program.source.clone()),
-        Err((e, before)) => {
-            // starlark-go stops at the first error of the file, its parser's or its scanner's
-            // (a trailing comma its parser refuses among them).
-            let comma = star_commas::first_refused(name, &before);
-            if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
-                let at = earlier.span().map(|s| s.resolve_span().begin);
-                let comma_first = comma.as_ref().is_some_and(|r| {
-                    at.is_none_or(|at| (r.line, r.column) <= (at.line, at.column))
-                });
-                if at.is_some_and(|at| at.line < e.line) && !comma_first {
-                    return Err(syntax_error(name, program, earlier, sources));
-                }
-            }
-            if let Some(r) = comma {
-                let line = program.line_map.get(r.line).copied();
-                return Err(TemplateError::compile(name, line, r.message.to_string()));
-            }
-            let line = program.line_map.get(e.line).copied();
-            return Err(TemplateError::compile(name, line, e.message));
-        }
+    let mut source = match go_reading(&program.source, &guards) {
+        Ok(source) => source,
+        Err((e, before)) => return Err(literal_refused(name, program, sources, e, before)),
     };
     if library && source.contains("__ytt_ctx_nodes()") {
         // Its fragment functions build from its nodes wherever they are called from.

@@ -2,6 +2,12 @@
 
 use super::*;
 
+/// Whether [`merge_array_item`] appends `item` as it is: an item without annotations that is
+/// no document (a document of a document set needs its `#@overlay/match`).
+pub(super) fn appended_as_it_is(item: &Tree) -> bool {
+    item.anns.is_empty() && !matches!(item.kind, TreeKind::Document)
+}
+
 pub(super) fn merge_array_item(
     elems: &mut Vec<Tree>,
     mut item: Tree,

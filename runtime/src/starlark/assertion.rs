@@ -436,13 +436,20 @@ fn length<'v>(
 ) -> anyhow::Result<Value<'v>> {
     arity(name, &args, 1, 1)?;
     let n = args.items[0];
-    if !matches!(n.get_type(), "int" | "float") {
+    // ytt takes the bound as starlark-go's `NumberToInt` does: a float truncated to its int
+    // (`max_len(1.5)` is `max_len(1)`), an infinite or NaN one refused.
+    let float = n
+        .downcast_ref::<starlark::values::float::StarlarkFloat>()
+        .map(|f| f.0);
+    if !(n.get_type() == "int" || float.is_some_and(f64::is_finite)) {
         return Err(AssertFail(format!(
             "assert.{name}: expected value to be an number, but was {}",
             n.get_type()
         ))
         .into());
     }
+    // (`as` saturates: a float past 64 bits is the 64-bit int of its sign, as a wide int below)
+    let n = float.map_or(n, |f| heap.alloc(f.trunc() as i64));
     // A bound beyond 64 bits, which no data value holds, compares with every length as the
     // 64-bit int of its sign does; ytt's check then says `length = N`, never the bound.
     let wide = n.get_type() == "int"

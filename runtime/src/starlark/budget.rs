@@ -371,7 +371,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         let receiver = match (obj.unpack_str(), super::go_bytes::string_bytes(obj)) {
             (Some(s), _) => Some(s),
             (None, Some(bytes)) => {
-                lossy = String::from_utf8_lossy(bytes);
+                lossy = super::go_bytes::go_text(bytes);
                 Some(lossy.as_ref())
             }
             (None, None) => None,

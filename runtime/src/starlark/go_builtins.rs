@@ -270,7 +270,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         let x = match super::go_bytes::string_bytes(x) {
             Some(b) if super::go_bytes::is_go_bytes(x) => {
-                eval.heap().alloc(super::go_bytes::go_text(b))
+                eval.heap().alloc(super::go_bytes::go_text(b).into_owned())
             }
             _ => x,
         };

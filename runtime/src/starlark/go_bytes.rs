@@ -90,22 +90,25 @@ impl fmt::Display for GoBytes {
     }
 }
 
-/// `bytes` read as Go reads a string by runes (`for range`, `unicode`, `hash`): each byte
-/// that is no UTF-8 a U+FFFD of its own (`String::from_utf8_lossy` makes one U+FFFD of a
-/// character cut short, `"\xe2\x82"`, where Go reads two).
-pub(crate) fn go_text(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len());
+/// The text of a string, UTF-8 or not, for messages: each byte that is no UTF-8 as U+FFFD
+/// (ytt writes the bytes themselves); `None`: `v` is no string.
+pub(crate) fn message_text<'a>(v: Value<'a>) -> Option<std::borrow::Cow<'a, str>> {
+    string_bytes(v).map(go_text)
+}
+
+/// The text Go reads `bytes` as (by runes: `for range`, `unicode`, `hash`, casings): each byte
+/// that is no UTF-8 a U+FFFD of its own (Rust's `from_utf8_lossy` makes one U+FFFD of a
+/// sequence cut short: `"\xef\xbf"`, where Go's `strings.ToUpper` writes two).
+pub(crate) fn go_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut text = String::with_capacity(bytes.len() + 8);
     for chunk in bytes.utf8_chunks() {
         text.push_str(chunk.valid());
         text.extend(chunk.invalid().iter().map(|_| char::REPLACEMENT_CHARACTER));
     }
-    text
-}
-
-/// The text of a string, UTF-8 or not, for messages: each byte that is no UTF-8 as U+FFFD
-/// (ytt writes the bytes themselves); `None`: `v` is no string.
-pub(crate) fn message_text<'a>(v: Value<'a>) -> Option<std::borrow::Cow<'a, str>> {
-    string_bytes(v).map(String::from_utf8_lossy)
+    std::borrow::Cow::Owned(text)
 }
 
 /// The error of the ytt module function `name` given `v` where it wants a string: ytt's
@@ -209,7 +212,7 @@ pub(crate) fn call_method<'v>(
                 Some(answer) => Ok(answer),
                 // Arguments the crate's method refuses: its error, as for text.
                 None => {
-                    let text = heap.alloc(go_text(bytes));
+                    let text = heap.alloc(go_text(bytes).into_owned());
                     super::go_methods::call(method, text, args, named, eval)?;
                     Err(method_refused(method))
                 }
@@ -254,7 +257,7 @@ pub(crate) fn call_method<'v>(
         }
         (m, _) if TEXT_METHODS.contains(&m) && !is_go_bytes(obj) => Err(method_refused(m)),
         (m, _) if TEXT_METHODS.contains(&m) => {
-            let text = heap.alloc(go_text(bytes));
+            let text = heap.alloc(go_text(bytes).into_owned());
             let answer = super::go_methods::call(method, text, args, named, eval)?;
             Ok(match m {
                 "isupper" | "islower" => Value::new_bool(false),
@@ -302,6 +305,23 @@ fn marked_call<'v>(
 ) -> starlark::Result<Value<'v>> {
     let heap = eval.heap();
     let cutset = matches!(method, "strip" | "lstrip" | "rstrip");
+    let mut args: Vec<Value<'v>> = args.to_vec();
+    if method == "join" {
+        // `join` takes any iterable (`b.elems()`, a dict's keys): its items, as a list's, up
+        // to the first that is no string (where `join` fails: `range(10**8)` is not listed).
+        if let Some(items) = args.first_mut() {
+            if let Ok(iter) = items.iterate(heap) {
+                let mut listed = Vec::new();
+                for item in iter {
+                    listed.push(item);
+                    if string_bytes(item).is_none() {
+                        break;
+                    }
+                }
+                *items = heap.alloc(AllocList(listed));
+            }
+        }
+    }
     let args: Vec<Value<'v>> = args.iter().map(|a| marked(*a, cutset, heap)).collect();
     let obj = marked(obj, false, heap);
     let answer = super::go_methods::call(method, obj, &args, named, eval)?;
@@ -316,7 +336,7 @@ fn marked<'v>(v: Value<'v>, cutset: bool, heap: Heap<'v>) -> Value<'v> {
     use starlark::values::list::ListRef;
     if let Some(bytes) = string_bytes(v) {
         let mut text = super::go_literals::marked_text(bytes);
-        if cutset && String::from_utf8_lossy(bytes).contains(char::REPLACEMENT_CHARACTER) {
+        if cutset && go_text(bytes).contains(char::REPLACEMENT_CHARACTER) {
             text.push(char::REPLACEMENT_CHARACTER);
             text.extend((0x80..=0xff).map(super::go_literals::byte_mark));
         }
@@ -401,7 +421,7 @@ impl<'v> StarlarkValue<'v> for GoBytes {
     }
 
     fn collect_str(&self, collector: &mut String) {
-        collector.push_str(&String::from_utf8_lossy(&self.bytes));
+        collector.push_str(&go_text(&self.bytes));
     }
 
     fn to_bool(&self) -> bool {

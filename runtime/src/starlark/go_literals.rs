@@ -64,10 +64,15 @@ pub(super) fn byte_mark(b: u8) -> char {
     char::from_u32(BYTE_MARK + u32::from(b)).unwrap_or(char::REPLACEMENT_CHARACTER)
 }
 
-/// A literal starlark-go refuses: its 0-based line in the source and starlark-go's message.
+/// A literal starlark-go refuses: its 0-based line in the source, where it starts on that line
+/// and starlark-go's message.
 #[derive(Debug, PartialEq)]
 pub(super) struct LiteralError {
     pub line: usize,
+    /// 0-based, in characters, in the text returned with the error (the source with the
+    /// literals before this one made to read as in starlark-go); while scanning, the literal's
+    /// byte offset in the source.
+    pub column: usize,
     pub message: String,
 }
 
@@ -81,7 +86,15 @@ pub(super) fn go_literals(
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     match scan(src, bytes_call, &mut edits) {
         Ok(()) => Ok((!edits.is_empty()).then(|| edited(src, &edits))),
-        Err(e) => Err((e, edited(src, &edits))),
+        Err(mut e) => {
+            // A syntax error before the literal on its line is starlark-go's first error.
+            let start = e.column;
+            let before: Vec<_> = edits.iter().filter(|e| e.1 <= start).cloned().collect();
+            let up_to = edited(&src[..start], &before);
+            let line_start = up_to.rfind('\n').map_or(0, |i| i + 1);
+            e.column = up_to[line_start..].chars().count();
+            Err((e, edited(src, &edits)))
+        }
     }
 }
 
@@ -154,7 +167,13 @@ fn number(
     line: usize,
     edits: &mut Vec<(usize, usize, String)>,
 ) -> Result<usize, LiteralError> {
-    let err = |message: String| Err(LiteralError { line, message });
+    let err = |message: String| {
+        Err(LiteralError {
+            line,
+            column: start,
+            message,
+        })
+    };
     let digits = |mut i: usize, ok: fn(&u8) -> bool| {
         while b.get(i).is_some_and(ok) {
             i += 1;
@@ -285,6 +304,7 @@ fn string(
     let err = |message: String| {
         Err(LiteralError {
             line: first_line,
+            column: start,
             message,
         })
     };
@@ -483,6 +503,7 @@ mod tests {
             .0,
             LiteralError {
                 line: 4,
+                column: 4,
                 message: "invalid int literal".into()
             }
         );

@@ -176,7 +176,7 @@ pub(super) fn call<'v>(
     match call_utf8(method, obj, args, named, eval) {
         // A string's method given a string that is not UTF-8 (`",".join(["x", b])`) fails
         // where it reads it: then it is answered on bytes (no cost for the others).
-        Err(e) if obj.unpack_str().is_some() && holds_go_bytes(args) => {
+        Err(e) if obj.unpack_str().is_some() && holds_go_bytes(method, args, eval.heap()) => {
             match super::go_bytes::call_method(method, obj, args, named, eval) {
                 Err(refused) if super::go_bytes::is_refusal(&refused) => Err(e),
                 answer => answer,
@@ -186,9 +186,19 @@ pub(super) fn call<'v>(
     }
 }
 
-/// Whether a string that is not UTF-8 is among `args` (or the items of one).
-fn holds_go_bytes(args: &[Value]) -> bool {
+/// Whether a string that is not UTF-8 is among `args` (or the items of one); for `join`, the
+/// first item of its iterable that is no text (where the crate's `join` failed).
+fn holds_go_bytes<'v>(method: &str, args: &[Value<'v>], heap: Heap<'v>) -> bool {
     use super::go_bytes::is_go_bytes;
+    if method == "join" {
+        let mut items = match args.first().map(|a| a.iterate(heap)) {
+            Some(Ok(items)) => items,
+            _ => return false,
+        };
+        return items
+            .find(|i| i.unpack_str().is_none())
+            .is_some_and(is_go_bytes);
+    }
     args.iter().any(|a| {
         is_go_bytes(*a)
             || ListRef::from_value(*a).is_some_and(|l| l.iter().any(is_go_bytes))

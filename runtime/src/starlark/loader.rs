@@ -253,7 +253,20 @@ thread_local! {
 /// reads the code before the error first, so a syntax error there is reported instead.
 pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> TemplateError {
     if let Some(before) = e.before {
-        let source = super::source_as_go_reads(&before.source).unwrap_or(before.source);
+        let source = match super::go_reading(
+            &before.source,
+            &super::guard_names::GuardNames::for_source(&before.source),
+        ) {
+            Ok(source) => source,
+            // A literal starlark-go's scanner refuses, read before the error (a `pass`).
+            Err((literal, read)) => {
+                let mut error = super::literal_refused(name, &before, sources, literal, read);
+                if let Some(generated) = &mut error.generated {
+                    generated.template = sources.next_template_id();
+                }
+                return error;
+            }
+        };
         let parsed = match super::source_too_deep(&source) {
             None => AstModule::parse(name, source.clone(), &dialect()).map(|_| ()),
             Some(_) => Ok(()),

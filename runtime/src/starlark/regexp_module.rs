@@ -35,7 +35,7 @@ fn regexp_pattern<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
     }
     let bytes = string_bytes(v).ok_or_else(|| expected_string(name, v))?;
     let valid = bytes.utf8_chunks().next().map_or(0, |c| c.valid().len());
-    let rest = String::from_utf8_lossy(&bytes[valid..]);
+    let rest = super::go_bytes::go_text(&bytes[valid..]);
     anyhow::bail!("{name}: error parsing regexp: invalid UTF-8: `{rest}`")
 }
 

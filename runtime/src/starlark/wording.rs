@@ -472,6 +472,14 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
             (m @ ("split" | "rsplit"), "maxsplit") => {
                 Some(format!("{m}: for parameter 2: got {ty}, want int"))
             }
+            // (starlark-go's `rsplit` says `split` here)
+            ("split" | "rsplit", "sep") => {
+                Some(format!("split: got {ty} for separator, want string"))
+            }
+            ("count", "needle") => Some(format!("count: for parameter 1: got {ty}, want string")),
+            ("index", p @ ("start" | "end")) => {
+                Some(format!("index: invalid {p} index: got {ty}, want int"))
+            }
             ("insert", "index") => Some(format!("insert: for parameter 1: got {ty}, want int")),
             ("enumerate", "start") => {
                 Some(format!("enumerate: for parameter 2: got {ty}, want int"))
