@@ -35,6 +35,12 @@ struct Kept {
     /// Whether an overlay changed a value since the last [`sync`] (only then is there anything
     /// to sync: a node filled takes the current value).
     changed: bool,
+    /// Whether an overlay changed a value in this run: until one does, every kept value is
+    /// the schema's default (whose maps' keys the type check looks at once each).
+    changed_in_run: bool,
+    /// The plain data of kept values, made once for the many maps filled with each (forgotten
+    /// whenever an overlay takes or changes a value).
+    plain: HashMap<usize, Value>,
 }
 
 thread_local! {
@@ -112,10 +118,27 @@ pub fn default_item(field: &Field) -> Tree {
     item
 }
 
-/// `field`'s default as plain data: its current value while a run shares it (then true).
+/// `field`'s default as plain data: its current value while a run shares it, and whether an
+/// overlay changed a shared value in this run (then a map in it may hold a key twice).
 pub fn default_node(field: &Field) -> (Node, bool) {
-    match shared_value(field) {
-        Some(value) => (Node::new(value.to_value(), field.ty.default.pos), true),
+    let shared = field.ty.default.value.is_collection().then(|| {
+        KEPT.with(|k| {
+            let mut k = k.borrow_mut();
+            let kept = k.as_mut()?;
+            let key = key(&field.ty);
+            let value = match kept.plain.get(&key) {
+                Some(value) => value.clone(),
+                None => {
+                    let value = current(kept, &field.ty).to_value();
+                    kept.plain.insert(key, value.clone());
+                    value
+                }
+            };
+            Some((value, kept.changed_in_run))
+        })
+    });
+    match shared.flatten() {
+        Some((value, changed)) => (Node::new(value, field.ty.default.pos), changed),
         None => (field.ty.default.clone(), false),
     }
 }
@@ -147,7 +170,12 @@ pub fn unmark(tree: &mut Tree) {
 
 /// Takes the current value of the shared default `key` out, for an overlay to merge into.
 pub fn take(key: usize) -> Option<TreeValue> {
-    KEPT.with(|k| k.borrow_mut().as_mut()?.values.remove(&key))
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        let kept = k.as_mut()?;
+        kept.plain.clear();
+        kept.values.remove(&key)
+    })
 }
 
 /// Keeps `value` as the current value of the shared default `key`.
@@ -156,6 +184,8 @@ pub fn put(key: usize, value: &TreeValue) {
         if let Some(kept) = k.borrow_mut().as_mut() {
             kept.values.insert(key, value.clone());
             kept.changed = true;
+            kept.changed_in_run = true;
+            kept.plain.clear();
         }
     });
 }

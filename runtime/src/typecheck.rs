@@ -270,9 +270,9 @@ impl FillAndCheck {
                 .or_insert_with(|| default.first_repeated_key().is_some());
             self.keys_may_repeat |= repeats;
         }
-        let (node, shared) = crate::shared_defaults::default_node(field);
+        let (node, changed) = crate::shared_defaults::default_node(field);
         // A shared default an overlay changed may hold a key twice.
-        self.keys_may_repeat |= shared;
+        self.keys_may_repeat |= changed;
         node
     }
 
