@@ -278,10 +278,16 @@ mod tests {
     #[test]
     fn an_if_statements_span_is_cut_to_its_condition() {
         assert_eq!(if_condition("if n > 0:\n  y = 1 < 2\n"), "n > 0");
-        assert_eq!(if_condition("elif (n > {\"a\": 1}[\"a\"]):\n  x"), "n > {\"a\": 1}[\"a\"]");
+        assert_eq!(
+            if_condition("elif (n > {\"a\": 1}[\"a\"]):\n  x"),
+            "n > {\"a\": 1}[\"a\"]"
+        );
         assert_eq!(if_condition("if not ((n >= 0)):\n  x"), "n >= 0");
         assert_eq!(if_condition("if (a) or (b):"), "(a) or (b)");
         assert_eq!(if_condition("iffy > 0"), "iffy > 0");
-        assert_eq!(comparison_op(Some(if_condition("if n > 0:\n  if n < 1:\n    x"))), Some(">"));
+        assert_eq!(
+            comparison_op(Some(if_condition("if n > 0:\n  if n < 1:\n    x"))),
+            Some(">")
+        );
     }
 }
