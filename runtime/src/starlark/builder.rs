@@ -20,6 +20,10 @@ use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value as YValue};
 use crate::yaml::parse::RawKind;
 
+mod functions;
+
+pub use functions::builder_functions;
+
 /// Every file of a run: its name and text.
 pub type RunFiles = Arc<Vec<(String, Arc<str>)>>;
 
@@ -675,116 +679,6 @@ fn building<'a>(eval: &Evaluator<'_, 'a, '_>) -> Option<&'a BuildState> {
 fn state<'a>(eval: &Evaluator<'_, 'a, '_>) -> anyhow::Result<&'a BuildState> {
     building(eval)
         .ok_or_else(|| anyhow::anyhow!("internal error: template builder is not available here"))
-}
-
-#[starlark_module]
-pub fn builder_functions(builder: &mut GlobalsBuilder) {
-    fn __ytt_start(id: i32, eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        state(eval)?.start(id as usize)?;
-        Ok(NoneType)
-    }
-
-    fn __ytt_end(eval: &mut Evaluator) -> anyhow::Result<NoneType> {
-        state(eval)?.end()?;
-        Ok(NoneType)
-    }
-
-    fn __ytt_set<'v>(
-        value: Value<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<NoneType> {
-        let heap = eval.heap();
-        state(eval)?.set(value, heap)?;
-        Ok(NoneType)
-    }
-
-    /// A value of a text template's `(@= ... @)`: ytt writes strings only.
-    fn __ytt_text<'v>(
-        value: Value<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<Value<'v>> {
-        if value.unpack_str().is_some() {
-            return Ok(value);
-        }
-        let go_type = super::text_modules::go_data_type(value);
-        if go_type == super::text_modules::UNKNOWN_GO_TYPE {
-            anyhow::bail!(
-                "unknown type {} for conversion to go value",
-                value.get_type()
-            );
-        }
-        anyhow::bail!(
-            "__ytt_tpl{}_set_node: cannot set non-string value ({go_type}), consider using str(...) to convert to string",
-            state(eval)?.current_template_id()
-        )
-    }
-
-    fn __ytt_set_key<'v>(
-        key: Value<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<NoneType> {
-        state(eval)?.set_key(key)?;
-        Ok(NoneType)
-    }
-
-    fn __ytt_ann<'v>(
-        name: &str,
-        line: i32,
-        packed: Value<'v>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<NoneType> {
-        let st = state(eval)?;
-        st.annotate(name, line as u32, packed, eval)?;
-        Ok(NoneType)
-    }
-
-    fn __ytt_pack<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] kwargs: Value<'v>,
-        heap: starlark::values::Heap<'v>,
-    ) -> anyhow::Result<Value<'v>> {
-        let a = heap.alloc(AllocTuple(args.items));
-        Ok(heap.alloc((a, kwargs)))
-    }
-
-    fn __ytt_ctx_start(
-        #[starlark(require = pos)] library: Option<i32>,
-        eval: &mut Evaluator,
-    ) -> anyhow::Result<NoneType> {
-        // Functions also run outside templating (custom rules): there is nothing to build then,
-        // and no error to construct (an `anyhow` error captures a backtrace, which is slow).
-        if let Some(st) = building(eval) {
-            st.ctx_start(library.map(|k| k as usize), false);
-        }
-        Ok(NoneType)
-    }
-
-    /// The start of a function that builds YAML nodes.
-    fn __ytt_ctx_nodes(
-        #[starlark(require = pos)] library: Option<i32>,
-        eval: &mut Evaluator,
-    ) -> anyhow::Result<NoneType> {
-        if let Some(st) = building(eval) {
-            st.ctx_start(library.map(|k| k as usize), true);
-        }
-        Ok(NoneType)
-    }
-
-    /// The end of a function: the value it `return`s (None too, as ytt's `end_ctx(None)`),
-    /// or with none, at its end or on a `return` of no value, the nodes it built.
-    fn __ytt_ctx_end<'v>(
-        #[starlark(require = pos)] ret: Option<Value<'v>>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<Value<'v>> {
-        let built = building(eval).and_then(BuildState::ctx_end);
-        if let Some(ret) = ret {
-            return Ok(ret);
-        }
-        Ok(match built {
-            Some(fragment) => eval.heap().alloc(fragment),
-            None => Value::new_none(),
-        })
-    }
 }
 
 /// What ytt calls the value given to `template.replace` (`tv`, a YAML fragment if

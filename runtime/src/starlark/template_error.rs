@@ -1,0 +1,409 @@
+//! A Starlark error as ytt reports it: starlark-go's words, the template line it is on, and
+//! the call stack of template lines that led to it.
+
+use super::*;
+
+/// The error of parsing `program`: starlark-go's words for a reserved word it meets
+/// ([`parse_error::at_reserved_word`]) and for the rest ([`to_template_error`]).
+pub(super) fn syntax_error(
+    name: &str,
+    program: &Program,
+    e: starlark::Error,
+    sources: &Sources,
+) -> TemplateError {
+    let (e, reserved) = parse_error::at_reserved_word(name, e);
+    let mut error = to_template_error(name, program, &e, sources, true);
+    if let Some(stood_in) = reserved {
+        error.message = parse_error::name_reserved_word(&error.message, &stood_in);
+    }
+    error
+}
+
+/// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
+pub(super) fn to_template_error(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    sources: &Sources,
+    parsing: bool,
+) -> TemplateError {
+    let raw = e.without_diagnostic().to_string();
+    // An `end` name that ytt's scanner reads as an outdent (a `def` here).
+    let outdent = e
+        .span()
+        .filter(|_| parsing)
+        .and_then(|s| program.outdent_at(s.resolve_span().begin.line, s.source_span()));
+    // starlark-go places a syntax error at the end of a line on the next line.
+    let next = usize::from(match outdent {
+        Some(o) => o.ends_line,
+        None => parsing && parse_error::at_newline(&raw),
+    });
+    // starlark-go places a conditional without `else` at its `if`.
+    let if_line = e
+        .span()
+        .filter(|_| parsing && parse_error::missing_else(&raw))
+        .and_then(|s| {
+            parse_error::last_if_line(s.file.source().get(..s.span.begin().get() as usize)?)
+        });
+    let mut message = error_message(e);
+    let mut quote = None;
+    let mut generated = None;
+    let line = e.span().map(|s| {
+        let gen_line = if_line.unwrap_or_else(|| {
+            s.resolve_span().begin.line + next + error_line(s, &message, parsing)
+        });
+        if let Some((line, code)) = in_trailing_document(program, gen_line) {
+            generated = Some(Box::new(crate::template::Generated {
+                template: 0, // the template's number is given in `run`
+                line: code,
+            }));
+            return line;
+        }
+        quote = program.quoted_at(gen_line).map(Box::from);
+        // Past the last line: where the file ends (a `.star` file's line map ends there).
+        let line = program.line_map.get(gen_line).or(program.line_map.last());
+        let line = line.copied().unwrap_or(0);
+        if let Some(next_line) = outdent.and_then(|o| o.next_line) {
+            return next_line;
+        }
+        // Where ytt's generated code differs in order, the first token of a line is another.
+        let code = program.source.lines().nth(gen_line).unwrap_or("");
+        let indent = code.len() - code.trim_start().len();
+        let line_start = if_line.is_none()
+            && (next == 1 || (parsing && s.resolve_span().begin.column == indent));
+        if !line_start {
+            line
+        } else {
+            after_annotations_line(program, gen_line)
+                .or_else(|| (next == 0).then(|| second_node_line(program, gen_line))?)
+                .or_else(|| next_node_line(program, gen_line))
+                .unwrap_or(line)
+        }
+    });
+    // A `load` of no symbol, which the crate's grammar refuses as it refuses an assignment's
+    // target (an error of no parser kind).
+    let assignment = Some(&raw)
+        .filter(|_| parsing)
+        .and_then(|raw| parse_error::load_without_symbols_wording(raw));
+    if let Some(words) = &assignment {
+        message = words.clone();
+    }
+    // A parser error while the program runs is a builtin's (`int("x")` parses its argument as
+    // a literal): ytt shows where it was called from.
+    let compile_time = match e.kind() {
+        starlark::ErrorKind::Parser(_) => parsing,
+        starlark::ErrorKind::Scope(_) => true,
+        _ => assignment.is_some() || (parsing && raw == parse_error::TYPE_ANNOTATION),
+    };
+    if parsing {
+        let code = e
+            .span()
+            .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
+            .unwrap_or("");
+        let before = e.span().map(|s| {
+            // The crate's columns count characters.
+            let at = s.resolve_span().begin;
+            let column = code
+                .char_indices()
+                .nth(at.column)
+                .map_or(code.len(), |(i, _)| i);
+            let mut text: String = program
+                .source
+                .lines()
+                .take(at.line)
+                .flat_map(|l| [l, "\n"])
+                .collect();
+            text.push_str(&code[..column]);
+            text
+        });
+        if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
+            message = go;
+        }
+        if outdent.is_some() {
+            message = if raw.ends_with(", expected identifier") {
+                // starlark-go's parser wants a name after `.` (or `def`, `for`).
+                "not an identifier".to_string()
+            } else {
+                message.replacen("got def,", "got outdent,", 1)
+            };
+        }
+        // The crate's parser meets a newline at the end of a file inside brackets, where
+        // starlark-go meets the end of the file.
+        let gen_line = e.span().map_or(0, |s| s.resolve_span().begin.line);
+        if next == 1 && parse_error::ends_in_brackets(&program.source, gen_line) {
+            message = message.replacen("got newline", "got end of file", 1);
+        }
+    }
+    if !message.contains(" (hint: ") {
+        message.push_str(parse_error::template_hint(&message));
+    }
+    if message.starts_with("load: name ") {
+        // starlark-go names the module: take it from the `load(...)` line.
+        let module = e
+            .span()
+            .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
+            .and_then(|text| {
+                // The module's string, in either quote.
+                let rest = text[text.find("load(")? + "load(".len()..].trim_start();
+                let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''))?;
+                rest[1..].split(quote).next().map(str::to_string)
+            });
+        if let Some(m) = module {
+            let hint = message
+                .strip_prefix("load: name ")
+                .and_then(|rest| rest.split(' ').next())
+                .and_then(|name| loader::nearest_loaded_name(&m, name))
+                .map(|near| format!(" (did you mean {near}?)"))
+                .unwrap_or_default();
+            message = format!("{message} {m}{hint}");
+        }
+    }
+    let refused = (!compile_time)
+        .then(|| refused_call(name, program, e, &raw, sources))
+        .flatten();
+    let refused = refused.map(|(frame, words)| {
+        message = words.unwrap_or(message.clone());
+        frame
+    });
+    let mut stack = if compile_time {
+        Vec::new()
+    } else {
+        call_stack(name, program, e, &message, sources, refused)
+    };
+    if let Some(lambda) = check_lambda(e) {
+        if stack.is_empty() {
+            stack.push(crate::template::StackFrame {
+                function: "<toplevel>".into(),
+                file: name.to_string(),
+                line: line.unwrap_or(0),
+                quote: quote.clone(),
+                left_out: 0,
+            });
+        }
+        stack.insert(0, lambda);
+    }
+    TemplateError {
+        file: name.into(),
+        line,
+        message,
+        compile_time,
+        stack: stack.into(),
+        also: Box::default(),
+        reason: load_reason(e),
+        generated,
+        quote,
+    }
+}
+
+/// The frame ytt shows for an error in the `check` lambda of an assertion object
+/// (`in lambda`, `assert.min:1`), which runs natively here.
+fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
+    let starlark::ErrorKind::Native(a) = e.kind() else {
+        return None;
+    };
+    let f = a.downcast_ref::<assertion::InCheckLambda>()?;
+    Some(crate::template::StackFrame {
+        function: "lambda".into(),
+        file: format!("assert.{}", f.rule),
+        line: 1,
+        quote: None,
+        left_out: 0,
+    })
+}
+
+/// Globals starlark-rust has and ytt's starlark-go does not: a program using them is told the
+/// name is undefined, as in ytt (`struct` comes from `@ytt:struct`).
+const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"];
+
+/// Every undefined name of the program and every name its `load`s refuse, in starlark-go's order
+/// and words ([`resolve`]), as one error; starlark-rust would report only the first (and a global used before its assignment
+/// only when it runs).
+pub(super) fn resolve_errors(
+    name: &str,
+    program: &Program,
+    ast: &AstModule,
+    markers: Option<&resolver_patch::Markers>,
+    guards: &guard_names::GuardNames,
+) -> Option<TemplateError> {
+    static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
+    let predeclared = PREDECLARED.get_or_init(|| {
+        globals()
+            .names()
+            .map(|n| n.as_str().to_string())
+            .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
+            .collect()
+    });
+    let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
+    let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
+    // The program's literals of bytes call a guard already (see `go_literals`).
+    let bytes_call = guards.of(go_literals::BYTES);
+    let predeclared = |n: &str| predeclared.contains(n) || n == bytes_call;
+    let mut found = resolve::resolve_errors(ast, &predeclared, markers).into_iter();
+    let first = found.next()?;
+    Some(TemplateError {
+        also: found.map(|u| (line_of(u.span), u.message)).collect(),
+        quote: program.quoted_at(gen_line(first.span)).map(Box::from),
+        ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
+    })
+}
+
+/// How many lines past the start of the failing expression `span` starlark-go places a
+/// runtime error (see [`error_line`]); 0 for a syntax error.
+fn error_line(span: &starlark::codemap::FileSpan, message: &str, parsing: bool) -> usize {
+    if parsing {
+        return 0;
+    }
+    error_line::lines_into(span.source_span(), message)
+}
+
+/// The call that `e` is the refusal of, its arguments not fitting the function called (see
+/// [`callee`]), among the functions of the program and of the files it may load: the called
+/// function's frame, and starlark-go's words when they are known.
+fn refused_call(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    raw: &str,
+    sources: &Sources,
+) -> Option<(crate::template::StackFrame, Option<String>)> {
+    let frames = &e.call_stack().frames;
+    let last = frames.last()?;
+    // The call itself, or the native function's (`sorted(xs, key=f)`) that called it.
+    let call = frames.iter().rev().find_map(|f| f.location.as_ref())?;
+    if e.span() != Some(call) {
+        return None;
+    }
+    let mut programs = vec![(name.to_string(), std::borrow::Cow::Borrowed(program))];
+    for (n, text) in sources.files.iter().filter(|(n, _)| n != name) {
+        let compiled = if n.ends_with(".star") {
+            compile_starlark(text).ok()
+        } else if n.ends_with(".yml") || n.ends_with(".yaml") {
+            loader::compile_yaml(n, text, sources.ignore_unknown_comments)
+                .ok()
+                .and_then(Result::ok)
+        } else {
+            None
+        };
+        programs.extend(compiled.map(|p| (n.clone(), std::borrow::Cow::Owned(p))));
+    }
+    let files: Vec<(&str, &str)> = programs
+        .iter()
+        .map(|(n, p)| (n.as_str(), p.source.as_str()))
+        .collect();
+    let direct = last.location.is_some();
+    let index = callee::Index::of(&files);
+    let refused = callee::refused_call(raw, &last.name, call, direct, &index)?;
+    let (file, p) = &programs[refused.file];
+    let frame = crate::template::StackFrame {
+        function: last.name.clone(),
+        file: file.clone(),
+        line: p.line_map.get(refused.gen_line).copied().unwrap_or(0),
+        quote: p.quoted_at(refused.gen_line).map(Box::from),
+        left_out: 0,
+    };
+    Some((frame, refused.message))
+}
+
+/// The calls that led to `e`, innermost first, as ytt lists them (`in f`, then `in <toplevel>`);
+/// empty when the error is in the top level itself. Lines of this template are mapped back to
+/// its YAML; native functions (the builder's, the `@ytt:` modules') are not frames of their own.
+fn call_stack(
+    name: &str,
+    program: &Program,
+    e: &starlark::Error,
+    message: &str,
+    sources: &Sources,
+    refused: Option<crate::template::StackFrame>,
+) -> Vec<crate::template::StackFrame> {
+    use crate::template::StackFrame;
+    let frames = &e.call_stack().frames;
+    // A loaded `.star` file's lines, as compiled again (errors only; once a file, however
+    // many frames are in it). Also the text quoted in place of the line, if any (see
+    // [`Program::quoted`]).
+    let mut loaded: Vec<(String, Option<Program>)> = Vec::new();
+    let mut map_line = |file: &str, gen_line: usize| -> (u32, Option<Box<str>>) {
+        if file == name {
+            let line = program.line_map.get(gen_line).copied().unwrap_or(0);
+            return (line, program.quoted_at(gen_line).map(Box::from));
+        }
+        let at = match loaded.iter().position(|(n, _)| n == file) {
+            Some(at) => at,
+            None => {
+                let compiled = sources
+                    .files
+                    .iter()
+                    .find(|(n, _)| n == file)
+                    .and_then(|(_, text)| compile_starlark(text).ok());
+                loaded.push((file.to_string(), compiled));
+                loaded.len() - 1
+            }
+        };
+        let line = loaded[at]
+            .1
+            .as_ref()
+            .and_then(|p| p.line_map.get(gen_line).copied())
+            .unwrap_or(gen_line as u32 + 1);
+        (line, None)
+    };
+    // Where the error itself is (in this template or in a loaded file).
+    let at = e.span().map(|s| {
+        let line = s.resolve_span().begin.line + error_line(s, message, false);
+        (s.filename().to_string(), map_line(s.filename(), line))
+    });
+    // Each frame names a callee and where it was called from: the caller is the frame before.
+    let mut out = Vec::new();
+    if let Some(frame) = refused {
+        // The function that refused its arguments, at its first instruction.
+        out.push(frame);
+    } else if let (Some(last), Some((file, (line, quote)))) = (frames.last(), at) {
+        // The error is in the body of the innermost function, unless it is a call that failed
+        // (a native function such as `fail`). A function that a native one called
+        // (`sorted(xs, key=f)`) has no call site of its own.
+        let at_a_call = frames.iter().any(|f| f.location.as_ref() == e.span());
+        if !last.name.starts_with("__ytt_") && !at_a_call {
+            out.push(StackFrame {
+                function: last.name.clone(),
+                file,
+                line,
+                quote,
+                left_out: 0,
+            });
+        }
+    }
+    // The call depth budget's thousands of calls: the innermost and outermost are listed.
+    let shown = match statement_hook::is_call_depth_exceeded(message) {
+        true => statement_hook::CALL_DEPTH_FRAMES_SHOWN / 2,
+        false => frames.len(),
+    };
+    let left_out = frames.len().saturating_sub(2 * shown);
+    for (i, frame) in frames.iter().enumerate().rev() {
+        if left_out > 0 && (shown..frames.len() - shown).contains(&i) {
+            if i == shown {
+                if let Some(last) = out.last_mut() {
+                    last.left_out = left_out;
+                }
+            }
+            continue;
+        }
+        let Some(loc) = &frame.location else { continue };
+        let function = if i == 0 {
+            "<toplevel>".to_string()
+        } else {
+            frames[i - 1].name.clone()
+        };
+        let span = loc.resolve_span();
+        let file = loc.filename().to_string();
+        let (line, quote) = map_line(&file, span.begin.line);
+        out.push(StackFrame {
+            function,
+            file,
+            line,
+            quote,
+            left_out: 0,
+        });
+    }
+    if out.len() <= 1 {
+        return Vec::new();
+    }
+    out
+}
