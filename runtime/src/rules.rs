@@ -354,9 +354,10 @@ pub fn go_type(starlark_type: &str) -> String {
 
 /// Equality as Starlark sees it (1 == 1.0).
 pub fn starlark_eq(a: &Value, b: &Value) -> bool {
+    if let (Some(x), Some(y)) = (Number::of(a), Number::of(b)) {
+        return number_order(x, y) == Some(Ordering::Equal);
+    }
     match (a, b) {
-        (Value::Int(x), Value::Float(y)) | (Value::Float(y), Value::Int(x)) => (*x as f64) == *y,
-        (Value::UInt(x), Value::Float(y)) | (Value::Float(y), Value::UInt(x)) => (*x as f64) == *y,
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len()
                 && x.iter()
@@ -384,23 +385,10 @@ pub struct Incomparable;
 /// exactly, except that a float infinity on the left of an int compares as if of the other
 /// sign (`float("inf") <= 10` is true in ytt).
 pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
-    if let (Some(x), Some(y)) = (a.as_int(), b.as_int()) {
-        return Ok(Some(x.cmp(&y)));
+    if let (Some(x), Some(y)) = (Number::of(a), Number::of(b)) {
+        return Ok(number_order(x, y));
     }
     match (a, b) {
-        (Value::Int(_) | Value::UInt(_), Value::Float(y)) => {
-            Ok(int_float_order(a.as_int().unwrap_or(0), *y))
-        }
-        (Value::Float(x), Value::Int(_) | Value::UInt(_)) => Ok(if x.is_infinite() {
-            Some(if *x > 0.0 {
-                Ordering::Less
-            } else {
-                Ordering::Greater
-            })
-        } else {
-            int_float_order(b.as_int().unwrap_or(0), *x).map(Ordering::reverse)
-        }),
-        (Value::Float(x), Value::Float(y)) => Ok(x.partial_cmp(y)),
         (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::Array(x), Value::Array(y)) => {
@@ -464,14 +452,59 @@ fn whole_float_digits(f: f64) -> String {
     digits
 }
 
+/// A number as starlark-go compares it: an int (exactly) or a float.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Number {
+    Int(i128),
+    Float(f64),
+}
+
+impl Number {
+    /// The number `v` holds (an int or a float; a bool is none).
+    pub fn of(v: &Value) -> Option<Number> {
+        match v {
+            Value::Float(f) => Some(Number::Float(*f)),
+            v => v.as_int().map(Number::Int),
+        }
+    }
+}
+
+/// The order of two numbers as ytt's starlark-go (its 2020 fork) compares them: ints and an
+/// int with a float exactly, two floats as IEEE 754; `None` where a NaN makes every comparison
+/// false (but `!=` of two floats: [`numbers_differ`]). A float infinity on the left of an int
+/// compares as if of the other sign (`float("inf") <= 10` is true in ytt, `10 >= float("inf")`
+/// false).
+pub fn number_order(a: Number, b: Number) -> Option<Ordering> {
+    match (a, b) {
+        (Number::Int(x), Number::Int(y)) => Some(x.cmp(&y)),
+        (Number::Int(x), Number::Float(y)) => int_float_order(x, y),
+        (Number::Float(x), Number::Int(_)) if x.is_infinite() => Some(if x > 0.0 {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }),
+        (Number::Float(x), Number::Int(y)) => int_float_order(y, x).map(Ordering::reverse),
+        (Number::Float(x), Number::Float(y)) => x.partial_cmp(&y),
+    }
+}
+
+/// `a != b` of two numbers: true when they are ordered apart, and for a NaN only between two
+/// floats (IEEE 754); an int and a NaN are neither equal nor unequal in starlark-go.
+pub fn numbers_differ(a: Number, b: Number) -> bool {
+    match number_order(a, b) {
+        Some(order) => order.is_ne(),
+        None => matches!((a, b), (Number::Float(_), Number::Float(_))),
+    }
+}
+
 /// The exact order of the int `i` and the float `f` (`None` for a NaN).
-fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
+pub fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
-    // Past ±1.7e38 (i128's range) a float is beyond every int; within it, its integer part
-    // converts exactly.
-    if f.abs() >= 1.0e38 {
+    // From 2^127 on (past i128's range) a float is beyond every int; below it, its integer
+    // part converts exactly.
+    if f.abs() >= 2f64.powi(127) {
         return Some(if f > 0.0 {
             Ordering::Less
         } else {

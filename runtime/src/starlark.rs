@@ -15,6 +15,7 @@ use generated_lines::{
 };
 mod go_builtins;
 pub mod go_bytes;
+mod go_compare;
 mod go_exp;
 mod go_format;
 mod go_hyperbolic;

@@ -181,11 +181,11 @@ impl Emitter<'_> {
                 let [x, y] = pair.as_ref().each_ref().map(one);
                 let value = match op {
                     Op::Eq => quote! { #l::Val::Bool(#l::eq(&__x, &__y)) },
-                    Op::Ne => quote! { #l::Val::Bool(!#l::eq(&__x, &__y)) },
-                    Op::Lt => quote! { #l::Val::Bool(#l::cmp(&__x, &__y).is_lt()) },
-                    Op::Gt => quote! { #l::Val::Bool(#l::cmp(&__x, &__y).is_gt()) },
-                    Op::Le => quote! { #l::Val::Bool(#l::cmp(&__x, &__y).is_le()) },
-                    Op::Ge => quote! { #l::Val::Bool(#l::cmp(&__x, &__y).is_ge()) },
+                    Op::Ne => quote! { #l::Val::Bool(#l::ne(&__x, &__y)) },
+                    Op::Lt => quote! { #l::Val::Bool(#l::lt(&__x, &__y)) },
+                    Op::Gt => quote! { #l::Val::Bool(#l::gt(&__x, &__y)) },
+                    Op::Le => quote! { #l::Val::Bool(#l::le(&__x, &__y)) },
+                    Op::Ge => quote! { #l::Val::Bool(#l::ge(&__x, &__y)) },
                     Op::In => quote! { #l::Val::Bool(#l::contains(&__y, &__x)) },
                     Op::NotIn => quote! { #l::Val::Bool(!#l::contains(&__y, &__x)) },
                     Op::Add => quote! { #l::add(__x, __y)? },

@@ -388,11 +388,11 @@ fn binary<'a>(op: Op, x: Val<'a>, y: Val<'a>) -> Result<'a> {
     use super as l;
     Ok(match op {
         Op::Eq => Val::Bool(l::eq(&x, &y)),
-        Op::Ne => Val::Bool(!l::eq(&x, &y)),
-        Op::Lt => Val::Bool(l::cmp(&x, &y).is_lt()),
-        Op::Gt => Val::Bool(l::cmp(&x, &y).is_gt()),
-        Op::Le => Val::Bool(l::cmp(&x, &y).is_le()),
-        Op::Ge => Val::Bool(l::cmp(&x, &y).is_ge()),
+        Op::Ne => Val::Bool(l::ne(&x, &y)),
+        Op::Lt => Val::Bool(l::lt(&x, &y)),
+        Op::Gt => Val::Bool(l::gt(&x, &y)),
+        Op::Le => Val::Bool(l::le(&x, &y)),
+        Op::Ge => Val::Bool(l::ge(&x, &y)),
         Op::In => Val::Bool(l::contains(&y, &x)),
         Op::NotIn => Val::Bool(!l::contains(&y, &x)),
         Op::Add => l::add(x, y)?,

@@ -92,7 +92,8 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 pub(super) const REPEAT: &str = "__schemac_mul";
 
 /// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`], and
-/// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`).
+/// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`), and every
+/// comparison one of [`super::go_compare`]'s.
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".)
 pub(super) fn guard_repetition(ast: &mut AstModule, names: &super::guard_names::GuardNames) {
@@ -105,7 +106,7 @@ pub(super) fn guard_repetition(ast: &mut AstModule, names: &super::guard_names::
 }
 
 /// The function [`guard_repetition`] calls for each binary operator it replaces.
-pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 7] = [
+pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 13] = [
     ("*", REPEAT),
     ("%", PERCENT),
     ("<<", super::go_builtins::SHIFT_LEFT),
@@ -113,6 +114,12 @@ pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 7] = [
     ("in", super::go_builtins::IN),
     ("not in", super::go_builtins::NOT_IN),
     ("|", super::go_builtins::BIT_OR),
+    ("==", super::go_compare::EQUAL),
+    ("!=", super::go_compare::NOT_EQUAL),
+    ("<", super::go_compare::LESS),
+    ("<=", super::go_compare::LESS_EQUAL),
+    (">", super::go_compare::GREATER),
+    (">=", super::go_compare::GREATER_EQUAL),
 ];
 
 /// The operator of `LHS op= RHS` and the function [`guard_source`](super::source_guard::guard_source) writes it as

@@ -62,6 +62,17 @@ fn contains<'v>(
             y.is_in(n)
         }
         "dict" if x.get_hashed().is_err() => Ok(false),
+        // A NaN equals no key, itself included.
+        "dict" if super::go_compare::holds_nan(x) => Ok(false),
+        // Items compared as starlark-go compares them (a NaN is in no list).
+        "list" | "tuple" => {
+            for item in y.iterate(heap)? {
+                if super::go_compare::go_equal(x, item)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
         // A string that is not UTF-8 in one that is (the crate's `str` takes only its own).
         "string" if super::go_bytes::is_go_bytes(x) => {
             match (
@@ -502,6 +513,12 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
+        if key.is_none() {
+            if let Some(mut items) = float_among(&[iterable], eval.heap()) {
+                super::go_compare::sorted_as_go(&mut items, reverse)?;
+                return Ok(eval.heap().alloc(starlark::values::list::AllocList(items)));
+            }
+        }
         eval.eval_function(standard("sorted"), &[iterable], &pass)
             .or_else(
                 |e| match super::go_bytes::order::sorted(iterable, key, reverse, eval) {
@@ -696,6 +713,11 @@ fn extremum<'v>(
             )));
         }
     }
+    if named.is_empty() {
+        if let Some(items) = float_among(args, eval.heap()).filter(|items| !items.is_empty()) {
+            return super::go_compare::extremum_as_go(&items, name == "min");
+        }
+    }
     eval.eval_function(standard(name), args, &named)
         .or_else(|e| {
             let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
@@ -705,6 +727,23 @@ fn extremum<'v>(
                 None => Err(e),
             }
         })
+}
+
+/// The values `sorted`, `min` or `max` orders (`args`: one iterable, or the values
+/// themselves), when one holds a float ([`super::go_compare::holds_float`]); `None` otherwise, or
+/// when the one argument is not iterable (the interpreter's error).
+fn float_among<'v>(
+    args: &[starlark::values::Value<'v>],
+    heap: starlark::values::Heap<'v>,
+) -> Option<Vec<starlark::values::Value<'v>>> {
+    let items: Vec<_> = match args {
+        [one] => one.iterate(heap).ok()?.collect(),
+        values => values.to_vec(),
+    };
+    items
+        .iter()
+        .any(|v| super::go_compare::holds_float(*v))
+        .then_some(items)
 }
 
 /// An error with starlark-go's message.
