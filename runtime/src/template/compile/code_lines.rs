@@ -87,7 +87,12 @@ impl Compiler {
                     self.line_map.push(line);
                     self.open_return = false;
                 }
-                if opens_block {
+                if opens_block && self.pending_while {
+                    self.pending_while = false;
+                    self.end_while_condition(line);
+                } else if let (true, Some(branch)) = (opens_block, self.pending_branch.take()) {
+                    self.open_block(Block { line, ..branch })?;
+                } else if opens_block {
                     // A statement such as `if a and \` + `b:` opens its block on its last line.
                     let is_def = self.pending_def;
                     self.open_block(Block {
@@ -141,7 +146,7 @@ impl Compiler {
                         };
                         let d = self.depth();
                         self.emit(line, d, &rename_reserved_names(stmt));
-                        self.open_block(Block {
+                        let branch = Block {
                             line,
                             auto_close,
                             is_def: b.is_def,
@@ -149,7 +154,12 @@ impl Compiler {
                             ctx_start_at: b.ctx_start_at,
                             builds_text: b.builds_text,
                             ..Block::default()
-                        })?;
+                        };
+                        // A condition left in brackets opens its block where it ends.
+                        match opens_block || !self.scanner.is_open() {
+                            true => self.open_block(branch)?,
+                            false => self.pending_branch = Some(branch),
+                        }
                         return Ok(());
                     }
                     _ => {}
@@ -158,7 +168,14 @@ impl Compiler {
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
-                if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
+                let continued = !opens_block && self.scanner.is_open();
+                let cond = match (opens_block, continued) {
+                    (true, _) => while_condition(&stmt).map(|c| format!("if {c}:")),
+                    // A condition continued on the next lines: its `:` ends the last one.
+                    (false, true) => while_start(&stmt).map(|c| format!("if {c}")),
+                    (false, false) => None,
+                };
+                if let Some(cond) = cond {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.
                     self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
@@ -169,10 +186,11 @@ impl Compiler {
                     })?;
                     // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
                     // the condition keep the span of an `if` condition.
-                    self.emit(line, d + 1, &format!("if {cond}:"));
-                    self.emit(line, d + 2, "pass");
-                    self.emit(line, d + 1, "else:");
-                    self.emit(line, d + 2, "break");
+                    self.emit(line, d + 1, &cond);
+                    match continued {
+                        true => self.pending_while = true,
+                        false => self.end_while_condition(line),
+                    }
                     return Ok(());
                 }
                 // A one-line `def g(): return 1` inside a function has no context of its own.
@@ -210,10 +228,24 @@ impl Compiler {
 
 /// The condition of the statement `while COND:` (on one line).
 fn while_condition(stmt: &str) -> Option<&str> {
-    let rest = stmt.strip_prefix("while")?;
-    if !rest.starts_with([' ', '(', '\t']) {
-        return None;
-    }
-    let rest = crate::template::lexer::without_comment(rest);
+    let rest = crate::template::lexer::without_comment(while_start(stmt)?);
     Some(rest.trim().strip_suffix(':')?.trim())
+}
+
+/// What follows `while` in the statement `stmt` (a condition, or its start).
+fn while_start(stmt: &str) -> Option<&str> {
+    let rest = stmt.strip_prefix("while")?;
+    rest.starts_with([' ', '(', '\t', '[', '{', '"', '\'', '\\'])
+        .then_some(rest)
+}
+
+impl Compiler {
+    /// The body of a `while` loop's `if COND:` (just written, at the loop's depth): the loop
+    /// goes on while the condition holds.
+    fn end_while_condition(&mut self, line: u32) {
+        let d = self.depth();
+        self.emit(line, d + 1, "pass");
+        self.emit(line, d, "else:");
+        self.emit(line, d + 1, "break");
+    }
 }
