@@ -39,7 +39,8 @@ impl Compiler {
         let Some((at, last)) = crate::template::lexer::end_name(text) else {
             return Ok(text.to_string());
         };
-        if self.blocks.is_empty() {
+        // (The loop of a `while` whose condition goes on is no block of ytt's yet.)
+        if self.blocks.len() == usize::from(self.pending_while) {
             return Err(CompileError {
                 past_line: last,
                 ..CompileError::new(line, UNEXPECTED_END)
@@ -87,9 +88,13 @@ impl Compiler {
                     self.line_map.push(line);
                     self.open_return = false;
                 }
-                if opens_block && self.pending_while {
+                if self.pending_while && (opens_block || !self.scanner.is_open()) {
                     self.pending_while = false;
-                    self.end_while_condition(line);
+                    // Without a `:` after the brackets close, no `else` is written: the
+                    // parser's error is at the next line, as ytt's.
+                    if opens_block || body_after_brackets(text) {
+                        self.end_while_condition(line, opens_block);
+                    }
                 } else if let (true, Some(branch)) = (opens_block, self.pending_branch.take()) {
                     self.open_block(Block { line, ..branch })?;
                 } else if opens_block {
@@ -169,11 +174,11 @@ impl Compiler {
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
                 let continued = !opens_block && self.scanner.is_open();
-                let cond = match (opens_block, continued) {
-                    (true, _) => while_condition(&stmt).map(|c| format!("if {c}:")),
-                    // A condition continued on the next lines: its `:` ends the last one.
-                    (false, true) => while_start(&stmt).map(|c| format!("if {c}")),
-                    (false, false) => None,
+                let cond = match opens_block {
+                    true => while_condition(&stmt).map(|c| format!("if {c}:")),
+                    // A condition continued on the next lines (its `:` ends the last one), or
+                    // one followed by its body on its line (`while n < 2: n += 1`).
+                    false => while_start(&stmt).map(|c| format!("if {c}")),
                 };
                 if let Some(cond) = cond {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
@@ -189,7 +194,7 @@ impl Compiler {
                     self.emit(line, d + 1, &cond);
                     match continued {
                         true => self.pending_while = true,
-                        false => self.end_while_condition(line),
+                        false => self.end_while_condition(line, opens_block),
                     }
                     return Ok(());
                 }
@@ -232,6 +237,29 @@ fn while_condition(stmt: &str) -> Option<&str> {
     Some(rest.trim().strip_suffix(':')?.trim())
 }
 
+/// Whether the last line `text` of a statement continued in brackets has a `:` after the
+/// bracket that closes them (`< 2): n += 1`), outside strings and comments.
+fn body_after_brackets(text: &str) -> bool {
+    let (mut quote, mut escaped) = (None, false);
+    let (mut closed_at, mut colon_at) = (0, None);
+    for (i, c) in text.char_indices() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '#' => break,
+                ')' | ']' | '}' => closed_at = i,
+                ':' => colon_at = Some(i),
+                _ => {}
+            },
+        }
+    }
+    colon_at.is_some_and(|at| at > closed_at)
+}
+
 /// What follows `while` in the statement `stmt` (a condition, or its start).
 fn while_start(stmt: &str) -> Option<&str> {
     let rest = stmt.strip_prefix("while")?;
@@ -240,12 +268,19 @@ fn while_start(stmt: &str) -> Option<&str> {
 }
 
 impl Compiler {
-    /// The body of a `while` loop's `if COND:` (just written, at the loop's depth): the loop
-    /// goes on while the condition holds.
-    fn end_while_condition(&mut self, line: u32) {
+    /// The rest of a `while` loop's `if COND:` (just written, at the loop's depth): the loop
+    /// goes on while the condition holds. A `while` whose body followed its condition on the
+    /// line (`while n < 2: n += 1`, `opens_block` false) has no block of its own: as in ytt,
+    /// no `end` closes it.
+    fn end_while_condition(&mut self, line: u32, opens_block: bool) {
         let d = self.depth();
-        self.emit(line, d + 1, "pass");
+        if opens_block {
+            self.emit(line, d + 1, "pass");
+        }
         self.emit(line, d, "else:");
         self.emit(line, d + 1, "break");
+        if !opens_block {
+            self.blocks.pop();
+        }
     }
 }
