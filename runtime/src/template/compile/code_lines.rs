@@ -178,7 +178,9 @@ impl Compiler {
                     true => while_condition(&stmt).map(|c| format!("if {c}:")),
                     // A condition continued on the next lines (its `:` ends the last one), or
                     // one followed by its body on its line (`while n < 2: n += 1`).
-                    false => while_start(&stmt).map(|c| format!("if {c}")),
+                    false => while_start(&stmt)
+                        .filter(|_| continued || body_after_brackets(&stmt))
+                        .map(|c| format!("if {c}")),
                 };
                 if let Some(cond) = cond {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
@@ -237,12 +239,14 @@ fn while_condition(stmt: &str) -> Option<&str> {
     Some(rest.trim().strip_suffix(':')?.trim())
 }
 
-/// Whether the last line `text` of a statement continued in brackets has a `:` after the
-/// bracket that closes them (`< 2): n += 1`), outside strings and comments.
+/// Whether the last line `text` of a statement (a `while` whose condition is on it, or whose
+/// brackets close on it) holds a `:` once the brackets it closes are closed (`< 2): f(n)`,
+/// `while n < 2: n += 1`): a body follows the condition. Outside strings and comments.
 fn body_after_brackets(text: &str) -> bool {
-    let (mut quote, mut escaped) = (None, false);
-    let (mut closed_at, mut colon_at) = (0, None);
-    for (i, c) in text.char_indices() {
+    // The code bytes with the bracket depth before each, from 0 at the line's start.
+    let mut code = Vec::new();
+    let (mut quote, mut escaped, mut depth) = (None, false, 0i64);
+    for c in text.chars() {
         match quote {
             Some(_) if escaped => escaped = false,
             Some(_) if c == '\\' => escaped = true,
@@ -251,13 +255,25 @@ fn body_after_brackets(text: &str) -> bool {
             None => match c {
                 '"' | '\'' => quote = Some(c),
                 '#' => break,
-                ')' | ']' | '}' => closed_at = i,
-                ':' => colon_at = Some(i),
-                _ => {}
+                _ => {
+                    code.push((c, depth));
+                    match c {
+                        '(' | '[' | '{' => depth += 1,
+                        ')' | ']' | '}' => depth -= 1,
+                        _ => {}
+                    }
+                }
             },
         }
     }
-    colon_at.is_some_and(|at| at > closed_at)
+    // The depth where the statement's brackets are all closed: the least reached.
+    let closed = code
+        .iter()
+        .map(|&(_, d)| d)
+        .chain([depth])
+        .min()
+        .unwrap_or(0);
+    code.iter().any(|&(c, d)| c == ':' && d == closed)
 }
 
 /// What follows `while` in the statement `stmt` (a condition, or its start).
