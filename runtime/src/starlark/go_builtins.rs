@@ -273,19 +273,24 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         super::try_go_repr(x)
     }
 
-    /// `hash(s)`: Java's hash of the UTF-16 of the string (the crate's), a string that is not
-    /// UTF-8 read as Go reads it, each bad byte U+FFFD (starlark-go's `javaStringHash`).
+    /// `hash(s)`: starlark-go's `javaStringHash`, `h = 31 * h + r` in 32 bits over the runes of
+    /// the string as Go reads it (each bad byte U+FFFD; a character past U+FFFF is one rune,
+    /// where the crate's Java hash of the UTF-16 took its two surrogates: `hash("😀")` is
+    /// 128512). Anything else goes to the standard `hash` (its errors).
     fn hash<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        let x = match super::go_bytes::string_bytes(x) {
-            Some(b) if super::go_bytes::is_go_bytes(x) => {
-                eval.heap().alloc(super::go_bytes::go_text(b).into_owned())
+        match super::go_bytes::string_bytes(x) {
+            Some(bytes) => {
+                let runes = super::go_bytes::go_text(bytes);
+                let h = runes
+                    .chars()
+                    .fold(0i32, |h, r| h.wrapping_mul(31).wrapping_add(r as i32));
+                Ok(eval.heap().alloc(h))
             }
-            _ => x,
-        };
-        eval.eval_function(standard("hash"), &[x], &[])
+            None => eval.eval_function(standard("hash"), &[x], &[]),
+        }
     }
 
     /// `dict(v)` of a map fragment copies its items, as ytt's fragments are mappings; anything

@@ -207,10 +207,15 @@ pub(crate) fn call_method<'v>(
             let at = super::go_string_index::find(method, bytes, args, named)?;
             Ok(heap.alloc(at.map_or(-1, |at| at as i64)))
         }
-        ("count" | "startswith" | "endswith", _) if named.is_empty() => {
-            match super::go_string_index::windowed(method, bytes, args, heap) {
+        ("count" | "startswith" | "endswith", _) => {
+            let answer = match named.is_empty() {
+                true => super::go_string_index::windowed(method, bytes, args, heap),
+                false => None,
+            };
+            match answer {
                 Some(answer) => Ok(answer),
-                // Arguments the crate's method refuses: its error, as for text.
+                // Arguments the crate's method refuses (a keyword, an int): its error, as for
+                // text.
                 None => {
                     let text = heap.alloc(go_text(bytes).into_owned());
                     super::go_methods::call(method, text, args, named, eval)?;

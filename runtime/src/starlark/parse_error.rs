@@ -62,6 +62,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("invalid input `")
         .and_then(|r| r.strip_suffix('`'))
     {
+        // starlark-go's scanner takes a backslash only before a newline.
+        if c == "\\" {
+            return Some("stray backslash in program".into());
+        }
         return Some(format!("unexpected input character '{c}'"));
     }
     if rest == "expected string literal in load statement" {

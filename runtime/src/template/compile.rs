@@ -201,6 +201,12 @@ struct Compiler {
     scanner: LineScanner,
     /// The statement being continued on the next lines is a `def`.
     pending_def: bool,
+    /// The `elif`/`else` being continued on the next lines (`#@ elif (a` + `#@ > b):`): the
+    /// block it opens where its statement ends.
+    pending_branch: Option<Block>,
+    /// The condition of a `while` is being continued on the next lines (`#@ while (a` +
+    /// `#@ < b):`): where it ends, the loop's `if` is given its `pass`/`else: break`.
+    pending_while: bool,
     /// The statement being continued on the next lines is a `return` whose value
     /// `__ytt_ctx_end((` was opened around: it is closed where the statement ends.
     open_return: bool,
@@ -293,6 +299,8 @@ impl Compiler {
             frames: Vec::new(),
             scanner: LineScanner::default(),
             pending_def: false,
+            pending_branch: None,
+            pending_while: false,
             open_return: false,
             value_open: false,
             trailing_document: None,

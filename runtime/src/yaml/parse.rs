@@ -178,6 +178,7 @@ fn read_file(
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
     let skipped = leading_document_ends(src)?;
+    let unskipped = src;
     let src = skipped.as_deref().unwrap_or(src);
     let read = match super::block::read(src, strict, depth.levels) {
         Ok(read) => read,
@@ -197,11 +198,7 @@ fn read_file(
             comments.iter_mut().chain(unknown_comment.as_mut()),
         );
     }
-    let leading_document = first_explicit
-        && docs.first().is_some_and(|first| {
-            let before = (first.line as usize).saturating_sub(1);
-            src.lines().take(before).any(|l| !l.trim().is_empty())
-        });
+    let leading_document = first_explicit && !docs.is_empty() && text_before_first_start(unskipped);
     let (mut trailing_comments, comments_below_documents) =
         attach_comments(&mut docs, comments, first_explicit);
     if trailing_comments.iter().any(Comment::is_annotation) {
@@ -224,6 +221,22 @@ fn read_file(
         comments_below_documents,
         leading_document,
     })
+}
+
+/// Whether a line that is not blank (a comment, a directive, a `...`) comes before the `---`
+/// that starts the first document: ytt's document set then holds an empty document first.
+fn text_before_first_start(src: &str) -> bool {
+    let mut text = false;
+    for line in src.split('\n') {
+        let starts = line
+            .strip_prefix("---")
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']));
+        if starts {
+            return text;
+        }
+        text |= !line.trim().is_empty();
+    }
+    false
 }
 
 /// go-yaml skips `...` lines that come before any document (libyaml reads an empty document

@@ -50,8 +50,9 @@ fn operators(text: &str) -> Vec<&str> {
     out
 }
 
-/// The bytes of the Starlark source `span` outside string literals, with their offsets (inside
-/// a literal, a backslash escapes the byte after it).
+/// The bytes of the Starlark source `span` outside string literals and comments, with their
+/// offsets (inside a literal, a backslash escapes the byte after it; a comment runs to the end
+/// of its line: `if (n > 0 # (` + `):`).
 fn code_bytes(span: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
     let bytes = span.as_bytes();
     let (mut quote, mut i) = (None::<u8>, 0);
@@ -64,6 +65,11 @@ fn code_bytes(span: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
                 Some(q) if c == q => quote = None,
                 Some(_) => {}
                 None if c == b'"' || c == b'\'' => quote = Some(c),
+                None if c == b'#' => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
                 None => return Some((at, c)),
             }
         }
@@ -129,9 +135,10 @@ pub(super) fn repeated_keyword(span: &str) -> Option<&str> {
 /// The comparison operator of the expression `span` (`a > b`): starlark-rust's error does not
 /// name it, starlark-go's does. Starlark has no chained comparisons, so there is one at most.
 pub(super) fn comparison_op(span: Option<&str>) -> Option<&str> {
+    // Only an ordering fails to compare (`==` and `!=` of any two values are answered).
     let ops: Vec<&str> = operators(span?)
         .into_iter()
-        .filter(|o| ["<", ">", "<=", ">=", "==", "!="].contains(o))
+        .filter(|o| ["<", ">", "<=", ">="].contains(o))
         .collect();
     match ops[..] {
         [op] => Some(op),
@@ -287,6 +294,12 @@ mod tests {
         assert_eq!(if_condition("iffy > 0"), "iffy > 0");
         assert_eq!(
             comparison_op(Some(if_condition("if n > 0:\n  if n < 1:\n    x"))),
+            Some(">")
+        );
+        // A comment's parenthesis is no code; `==` and `!=` never fail to compare.
+        assert_eq!(if_condition("if (n > 0 # c )\n):\n  x"), "n > 0 # c )");
+        assert_eq!(
+            comparison_op(Some(if_condition("if \"a:\" != 0 and n > 1:\n  y = 1 < 2"))),
             Some(">")
         );
     }

@@ -39,7 +39,8 @@ impl Compiler {
         let Some((at, last)) = crate::template::lexer::end_name(text) else {
             return Ok(text.to_string());
         };
-        if self.blocks.is_empty() {
+        // (The loop of a `while` whose condition goes on is no block of ytt's yet.)
+        if self.blocks.len() == usize::from(self.pending_while) {
             return Err(CompileError {
                 past_line: last,
                 ..CompileError::new(line, UNEXPECTED_END)
@@ -87,7 +88,16 @@ impl Compiler {
                     self.line_map.push(line);
                     self.open_return = false;
                 }
-                if opens_block {
+                if self.pending_while && (opens_block || !self.scanner.is_open()) {
+                    self.pending_while = false;
+                    // Without a `:` after the brackets close, no `else` is written: the
+                    // parser's error is at the next line, as ytt's.
+                    if opens_block || body_after_brackets(text) {
+                        self.end_while_condition(line, opens_block);
+                    }
+                } else if let (true, Some(branch)) = (opens_block, self.pending_branch.take()) {
+                    self.open_block(Block { line, ..branch })?;
+                } else if opens_block {
                     // A statement such as `if a and \` + `b:` opens its block on its last line.
                     let is_def = self.pending_def;
                     self.open_block(Block {
@@ -141,7 +151,7 @@ impl Compiler {
                         };
                         let d = self.depth();
                         self.emit(line, d, &rename_reserved_names(stmt));
-                        self.open_block(Block {
+                        let branch = Block {
                             line,
                             auto_close,
                             is_def: b.is_def,
@@ -149,7 +159,12 @@ impl Compiler {
                             ctx_start_at: b.ctx_start_at,
                             builds_text: b.builds_text,
                             ..Block::default()
-                        })?;
+                        };
+                        // A condition left in brackets opens its block where it ends.
+                        match opens_block || !self.scanner.is_open() {
+                            true => self.open_block(branch)?,
+                            false => self.pending_branch = Some(branch),
+                        }
                         return Ok(());
                     }
                     _ => {}
@@ -158,7 +173,16 @@ impl Compiler {
                 self.pending_def = first == "def";
                 let in_def = self.blocks.iter().any(|b| b.is_def);
                 let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
-                if let (true, Some(cond)) = (opens_block, while_condition(&stmt)) {
+                let continued = !opens_block && self.scanner.is_open();
+                let cond = match opens_block {
+                    true => while_condition(&stmt).map(|c| format!("if {c}:")),
+                    // A condition continued on the next lines (its `:` ends the last one), or
+                    // one followed by its body on its line (`while n < 2: n += 1`).
+                    false => while_start(&stmt)
+                        .filter(|_| continued || body_after_brackets(&stmt))
+                        .map(|c| format!("if {c}")),
+                };
+                if let Some(cond) = cond {
                     // ytt's dialect has `while`, the interpreter's has not: a loop over more
                     // items than the statement budget allows, left when the condition fails.
                     self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
@@ -169,10 +193,11 @@ impl Compiler {
                     })?;
                     // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
                     // the condition keep the span of an `if` condition.
-                    self.emit(line, d + 1, &format!("if {cond}:"));
-                    self.emit(line, d + 2, "pass");
-                    self.emit(line, d + 1, "else:");
-                    self.emit(line, d + 2, "break");
+                    self.emit(line, d + 1, &cond);
+                    match continued {
+                        true => self.pending_while = true,
+                        false => self.end_while_condition(line, opens_block),
+                    }
                     return Ok(());
                 }
                 // A one-line `def g(): return 1` inside a function has no context of its own.
@@ -210,10 +235,68 @@ impl Compiler {
 
 /// The condition of the statement `while COND:` (on one line).
 fn while_condition(stmt: &str) -> Option<&str> {
-    let rest = stmt.strip_prefix("while")?;
-    if !rest.starts_with([' ', '(', '\t']) {
-        return None;
-    }
-    let rest = crate::template::lexer::without_comment(rest);
+    let rest = crate::template::lexer::without_comment(while_start(stmt)?);
     Some(rest.trim().strip_suffix(':')?.trim())
+}
+
+/// Whether the last line `text` of a statement (a `while` whose condition is on it, or whose
+/// brackets close on it) holds a `:` once the brackets it closes are closed (`< 2): f(n)`,
+/// `while n < 2: n += 1`): a body follows the condition. Outside strings and comments.
+fn body_after_brackets(text: &str) -> bool {
+    // The code bytes with the bracket depth before each, from 0 at the line's start.
+    let mut code = Vec::new();
+    let (mut quote, mut escaped, mut depth) = (None, false, 0i64);
+    for c in text.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None => match c {
+                '"' | '\'' => quote = Some(c),
+                '#' => break,
+                _ => {
+                    code.push((c, depth));
+                    match c {
+                        '(' | '[' | '{' => depth += 1,
+                        ')' | ']' | '}' => depth -= 1,
+                        _ => {}
+                    }
+                }
+            },
+        }
+    }
+    // The depth where the statement's brackets are all closed: the least reached.
+    let closed = code
+        .iter()
+        .map(|&(_, d)| d)
+        .chain([depth])
+        .min()
+        .unwrap_or(0);
+    code.iter().any(|&(c, d)| c == ':' && d == closed)
+}
+
+/// What follows `while` in the statement `stmt` (a condition, or its start).
+fn while_start(stmt: &str) -> Option<&str> {
+    let rest = stmt.strip_prefix("while")?;
+    rest.starts_with([' ', '(', '\t', '[', '{', '"', '\'', '\\'])
+        .then_some(rest)
+}
+
+impl Compiler {
+    /// The rest of a `while` loop's `if COND:` (just written, at the loop's depth): the loop
+    /// goes on while the condition holds. A `while` whose body followed its condition on the
+    /// line (`while n < 2: n += 1`, `opens_block` false) has no block of its own: as in ytt,
+    /// no `end` closes it.
+    fn end_while_condition(&mut self, line: u32, opens_block: bool) {
+        let d = self.depth();
+        if opens_block {
+            self.emit(line, d + 1, "pass");
+        }
+        self.emit(line, d, "else:");
+        self.emit(line, d + 1, "break");
+        if !opens_block {
+            self.blocks.pop();
+        }
+    }
 }
