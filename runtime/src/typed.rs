@@ -120,8 +120,9 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
 /// unknown (values made in code), the check is made again on the values written as YAML,
 /// named `name`, so that the messages name its lines (as [`check_complete`]'s do).
 ///
-/// The node is walked, copied and written on the engine's stack (see [`run`]): values made in
-/// code as deep as the reader's budget overflowed a 2 MiB caller's stack, aborting.
+/// The node is walked, made into the engine's document and written on the engine's stack (see
+/// [`run`]): values made in code as deep as the reader's budget overflowed a 2 MiB caller's
+/// stack, aborting.
 pub fn load_node(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
     crate::large_stack::run(|| load_node_here(v, name, node))
 }
