@@ -5,18 +5,9 @@
 use crate::error::{CheckError, ErrorKind};
 use crate::report::SourceLines;
 use crate::request::{DataValues, Request};
-use crate::template::tree::{Ann, Anns, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value};
 use crate::yaml::parse::{parse_file, RawNode, RawValue};
-
-fn doc(value: TreeValue, pos: Pos) -> Tree {
-    Tree {
-        kind: TreeKind::Document,
-        pos,
-        anns: Anns::default(),
-        value,
-    }
-}
 
 /// `[a, b, c]`, value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
 /// ytt's `@overlay/replace or_add=True` on values from flags).
@@ -125,10 +116,6 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                 &mut stdin_read,
                 sources,
             )?),
-            DataValues::Node { name, text, node } => {
-                sources.add(name, text);
-                out.push(Tree::document(node));
-            }
         }
     }
     Ok(out)
@@ -209,7 +196,10 @@ fn key_value_document(
     } else {
         TreeValue::Scalar(Value::Str(v.into()))
     };
-    Ok(Some(doc(nested(k.split('.'), leaf, &pos, sources), pos)))
+    Ok(Some(Tree::document_of(
+        nested(k.split('.'), leaf, &pos, sources),
+        pos,
+    )))
 }
 
 /// The document of `--data-value-file key=path`.
@@ -255,7 +245,7 @@ fn key_file_document(
     };
     sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
-    Ok(Some(doc(
+    Ok(Some(Tree::document_of(
         nested(k.split('.'), TreeValue::Scalar(value), &pos, sources),
         pos,
     )))
@@ -351,7 +341,10 @@ fn env_documents(
             }
         };
         let keys: Vec<&str> = key.split("__").collect();
-        out.push(doc(nested(keys.into_iter(), leaf, &pos, sources), pos));
+        out.push(Tree::document_of(
+            nested(keys.into_iter(), leaf, &pos, sources),
+            pos,
+        ));
     }
     Ok(out)
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::overlay::{apply_document, apply_document_indexed, KeptIndex, Mode};
 use crate::report::{SchemaReport, SourceLines};
-use crate::request::Request;
+use crate::request::{GivenValues, Request};
 use crate::schema::Type;
 use crate::template::functions::Functions;
 use crate::template::tree::{Tree, TreeKind, TreeValue};
@@ -314,7 +314,23 @@ pub fn evaluate(opts: &Request, backend: &dyn Backend) -> Result<Outcome, CheckE
 
 /// [`evaluate`], also handing back the memory the run used.
 pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftovers, CheckError> {
-    evaluate_inputs(read_inputs(&opts.files, &opts.symlinks)?, opts, backend)
+    evaluate_inputs(
+        read_inputs(&opts.files, &opts.symlinks)?,
+        opts,
+        None,
+        backend,
+    )
+}
+
+/// [`evaluate`] with data values already in memory, taken whole (not copied), after the
+/// request's own.
+pub fn evaluate_given(
+    opts: &Request,
+    given: GivenValues,
+    backend: &dyn Backend,
+) -> Result<Outcome, CheckError> {
+    let inputs = read_inputs(&opts.files, &opts.symlinks)?;
+    evaluate_inputs(inputs, opts, Some(given), backend).map(|leftovers| leftovers.outcome)
 }
 
 /// [`run`] on files already in memory, in place of those `opts.files` names (for the fuzz
@@ -324,13 +340,14 @@ pub fn run_inputs(
     opts: &Request,
     backend: &dyn Backend,
 ) -> Result<String, CheckError> {
-    let leftovers = evaluate_inputs(inputs, opts, backend)?;
+    let leftovers = evaluate_inputs(inputs, opts, None, backend)?;
     render(&leftovers.outcome, opts)
 }
 
 fn evaluate_inputs(
     inputs: Vec<Input>,
     opts: &Request,
+    given: Option<GivenValues>,
     backend: &dyn Backend,
 ) -> Result<Leftovers, CheckError> {
     crate::overlay::start_run();
@@ -339,7 +356,11 @@ fn evaluate_inputs(
         sources.add(name, text);
     }
     // ytt reads the data values flags before the files' YAML, and checks `-o` after the schema.
-    let additional = crate::data_values::documents(opts, &mut sources)?;
+    let mut additional = crate::data_values::documents(opts, &mut sources)?;
+    if let Some(GivenValues { name, text, doc }) = given {
+        sources.add(&name, &text);
+        additional.push(doc);
+    }
     let mut schema = None;
     let mut schema_doc = None;
     let docs = load_documents(

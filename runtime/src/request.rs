@@ -71,14 +71,18 @@ pub enum DataValues {
     KeyValue { assignment: String, yaml: bool },
     /// `--data-value-file key=path`.
     KeyFile(String),
-    /// Plain data values already in memory (the typed API's `validate`): `node`, whose
-    /// positions are lines of `text` (its YAML, named `name`), with its scalars' types as they
-    /// are (YAML text would read a float `2.0` written `2` back as an int).
-    Node {
-        name: String,
-        text: String,
-        node: crate::value::Node,
-    },
+}
+
+/// Plain data values already in memory (the typed API's), handed to the engine whole beside a
+/// [`Request`] ([`crate::engine::evaluate_given`]) and applied after the request's own data
+/// values: a document of plain data (`Tree::document`), its scalars' types as they are (YAML
+/// text would read a float `2.0` written `2` back as an int). Its positions are lines of
+/// `text` (its YAML, named `name`), or of the files it was read from (`text` empty).
+#[derive(Debug)]
+pub struct GivenValues {
+    pub name: String,
+    pub text: String,
+    pub doc: crate::template::tree::Tree,
 }
 
 impl Request {

@@ -5,13 +5,14 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 
-use crate::engine::{evaluate, Outcome};
+use crate::engine::{evaluate, evaluate_given, Outcome};
 use crate::report::multi_line;
-use crate::request::{DataValues, Request};
+use crate::request::{DataValues, GivenValues, Request};
 use crate::schema::{Kind, Scalar, Type};
+use crate::template::tree::{Tree, TreeValue};
 use crate::validate::Violation;
 use crate::validator::Validator;
-use crate::value::{Node, Value};
+use crate::value::{repeated_key, Node, Value};
 
 /// Why data values were rejected. `Display` is ytt's report (what `schemac check` prints
 /// after `Error: `).
@@ -48,12 +49,17 @@ impl std::error::Error for Violations {}
 /// Runs the engine for the typed API, on a stack of its own when the caller's is small (see
 /// [`crate::large_stack`]).
 fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
-    crate::large_stack::run(|| run_here(v, opts))
+    crate::large_stack::run(|| run_here(v, opts, None))
 }
 
-fn run_here(v: &Validator, opts: &Request) -> Result<Node, Violations> {
+/// Runs the engine on `opts` and the values `given` (already on the engine's stack).
+fn run_here(v: &Validator, opts: &Request, given: Option<GivenValues>) -> Result<Node, Violations> {
     let built = v.built().map_err(|e| Violations::message(&e))?;
-    match evaluate(opts, built) {
+    let outcome = match given {
+        Some(given) => evaluate_given(opts, given, built),
+        None => evaluate(opts, built),
+    };
+    match outcome {
         Ok(Outcome::DataValues(node)) => Ok(node),
         Ok(Outcome::OpenApi(node) | Outcome::JsonSchema(node)) => Ok(node),
         Ok(Outcome::Invalid(violations)) => Err(Violations {
@@ -114,33 +120,39 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
 /// unknown (values made in code), the check is made again on the values written as YAML,
 /// named `name`, so that the messages name its lines (as [`check_complete`]'s do).
 ///
-/// The node is walked, copied and written on the engine's stack (see [`run`]): values made in
-/// code as deep as the reader's budget overflowed a 2 MiB caller's stack, aborting.
+/// The node is walked, made into the engine's document and written on the engine's stack (see
+/// [`run`]): values made in code as deep as the reader's budget overflowed a 2 MiB caller's
+/// stack, aborting.
 pub fn load_node(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
     crate::large_stack::run(|| load_node_here(v, name, node))
 }
 
 fn load_node_here(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
-    if let Some((first, again)) = node.first_repeated_key() {
-        return Err(Violations::message(&format!(
-            "{name}: map key '{}' is given twice ({} and {}); a map cannot hold a key twice",
-            first.key.go_percent_s(),
-            first.value.pos,
-            again.value.pos
-        )));
-    }
-    let request = Request {
-        data_values: match node.value {
-            Value::Null => Vec::new(),
-            _ => vec![DataValues::Node {
-                name: name.to_string(),
-                text: String::new(),
-                node: node.clone(),
-            }],
-        },
-        ..Request::default()
+    // The engine's document is made from the node in one walk that also looks for a map
+    // holding a key twice (what the reader would refuse), and is handed over whole.
+    let value = TreeValue::from_node_checking(node, &mut |entries| {
+        repeated_key(entries).map_or(Ok(()), Err)
+    });
+    let doc = match value {
+        Ok(value) => Tree::document_of(value, node.pos),
+        Err((first, again)) => {
+            return Err(Violations::message(&format!(
+                "{name}: map key '{}' is given twice ({} and {}); a map cannot hold a key twice",
+                first.key.go_percent_s(),
+                first.value.pos,
+                again.value.pos
+            )))
+        }
     };
-    match run(v, &request) {
+    let given = match node.value {
+        Value::Null => None,
+        _ => Some(GivenValues {
+            name: name.to_string(),
+            text: String::new(),
+            doc,
+        }),
+    };
+    match run_here(v, &Request::default(), given) {
         Err(_) if !all_positioned(node) => check_written(v, name, &node.value, false),
         result => result,
     }
@@ -184,19 +196,19 @@ fn check_written(
     };
     // The text gave positions; the values keep their own types.
     retype(&mut node, value);
+    let given = match (&node.value, complete) {
+        (Value::Null, false) => None,
+        _ => Some(GivenValues {
+            name: name.to_string(),
+            text,
+            doc: Tree::document(&node),
+        }),
+    };
     let request = Request {
-        data_values: match (&node.value, complete) {
-            (Value::Null, false) => Vec::new(),
-            _ => vec![DataValues::Node {
-                name: name.to_string(),
-                text,
-                node,
-            }],
-        },
         values_complete: complete,
         ..Request::default()
     };
-    run(v, &request)
+    run_here(v, &request, given)
 }
 
 /// Puts `value`'s scalars into `node`, which has its shape (read from its YAML).

@@ -92,21 +92,8 @@ impl Node {
         while let Some(node) = stack.pop() {
             match &node.value {
                 Value::Map(entries) => {
-                    let mut keys = KeySet::expecting(entries.len());
-                    let mut seen = KeyBloom::default();
-                    let small = entries.len() < INDEXED_LEN;
-                    for (i, entry) in entries.iter().enumerate() {
-                        let new = if small {
-                            matches!(&entry.key, Value::Str(k) if seen.surely_new(k))
-                        } else {
-                            keys.surely_new(&entries[..i], &entry.key)
-                        };
-                        if new {
-                            continue;
-                        }
-                        if let Some(first) = entries[..i].iter().find(|e| e.key == entry.key) {
-                            return Some((first, entry));
-                        }
+                    if let Some(repeated) = repeated_key(entries) {
+                        return Some(repeated);
                     }
                     stack.extend(entries.iter().rev().map(|e| &e.value));
                 }
@@ -116,6 +103,28 @@ impl Node {
         }
         None
     }
+}
+
+/// The first entry of `entries` whose key an earlier entry holds: both entries (this map only,
+/// not the maps under it).
+pub fn repeated_key(entries: &[MapEntry]) -> Option<(&MapEntry, &MapEntry)> {
+    let mut keys = KeySet::expecting(entries.len());
+    let mut seen = KeyBloom::default();
+    let small = entries.len() < INDEXED_LEN;
+    for (i, entry) in entries.iter().enumerate() {
+        let new = if small {
+            matches!(&entry.key, Value::Str(k) if seen.surely_new(k))
+        } else {
+            keys.surely_new(&entries[..i], &entry.key)
+        };
+        if new {
+            continue;
+        }
+        if let Some(first) = entries[..i].iter().find(|e| e.key == entry.key) {
+            return Some((first, entry));
+        }
+    }
+    None
 }
 
 impl Value {

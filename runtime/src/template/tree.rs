@@ -1,5 +1,7 @@
 //! The output of templating: documents, map items and array items with their annotations.
 
+use std::convert::Infallible;
+
 use crate::value::{FileName, KeySet, Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
 
@@ -136,11 +138,16 @@ impl Tree {
 
     /// A document holding plain data (no annotations).
     pub fn document(node: &Node) -> Tree {
+        Tree::document_of(TreeValue::from_node(node), node.pos)
+    }
+
+    /// A document holding `value` (no annotations of its own), at `pos`.
+    pub fn document_of(value: TreeValue, pos: Pos) -> Tree {
         Tree {
             kind: TreeKind::Document,
-            pos: node.pos,
+            pos,
             anns: Anns::default(),
-            value: TreeValue::from_node(node),
+            value,
         }
     }
 
@@ -302,31 +309,46 @@ impl TreeValue {
 
     /// Rebuilds a tree value from plain data (annotations are lost).
     pub fn from_node(node: &Node) -> TreeValue {
-        match &node.value {
-            Value::Map(entries) => TreeValue::Map(
-                entries
-                    .iter()
-                    .map(|e| Tree {
+        match TreeValue::from_node_checking(node, &mut |_| Ok::<(), Infallible>(())) {
+            Ok(value) => value,
+            Err(never) => match never {},
+        }
+    }
+
+    /// [`TreeValue::from_node`], giving each map's entries to `check` before the values under
+    /// them (maps in document order); the first error `check` gives ends the walk.
+    pub fn from_node_checking<'a, E>(
+        node: &'a Node,
+        check: &mut impl FnMut(&'a [MapEntry]) -> Result<(), E>,
+    ) -> Result<TreeValue, E> {
+        Ok(match &node.value {
+            Value::Map(entries) => {
+                check(entries)?;
+                let mut items = Vec::with_capacity(entries.len());
+                for e in entries.iter() {
+                    items.push(Tree {
                         kind: TreeKind::MapItem(e.key.clone()),
                         pos: e.value.pos,
                         anns: Anns::default(),
-                        value: TreeValue::from_node(&e.value),
-                    })
-                    .collect(),
-            ),
-            Value::Array(items) => TreeValue::Array(
-                items
-                    .iter()
-                    .map(|n| Tree {
+                        value: TreeValue::from_node_checking(&e.value, check)?,
+                    });
+                }
+                TreeValue::Map(items)
+            }
+            Value::Array(nodes) => {
+                let mut items = Vec::with_capacity(nodes.len());
+                for n in nodes.iter() {
+                    items.push(Tree {
                         kind: TreeKind::ArrayItem,
                         pos: n.pos,
                         anns: Anns::default(),
-                        value: TreeValue::from_node(n),
-                    })
-                    .collect(),
-            ),
+                        value: TreeValue::from_node_checking(n, check)?,
+                    });
+                }
+                TreeValue::Array(items)
+            }
             v => TreeValue::Scalar(v.clone()),
-        }
+        })
     }
 }
 
