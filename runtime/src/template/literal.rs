@@ -398,12 +398,14 @@ impl Builder {
                 }
                 TreeValue::Map(trees)
             }
-            RawValue::Array(items) => TreeValue::Array(
-                items
-                    .into_iter()
-                    .map(|i| self.tree(i))
-                    .collect::<Result<_, _>>()?,
-            ),
+            RawValue::Array(items) => {
+                // Sized once: a `Result` collect would grow the vector by doubling.
+                let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
+                for item in items {
+                    trees.push(self.tree(item)?);
+                }
+                TreeValue::Array(trees)
+            }
         };
         Ok(Tree {
             kind,

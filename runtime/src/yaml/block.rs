@@ -9,9 +9,10 @@
 
 use std::borrow::Cow;
 
-use super::parse::{Comment, RawKind, RawNode, RawValue, Read};
+use super::parse::{Comment, RawItems, RawKind, RawNode, RawValue, Read};
 use super::scalar::resolve_plain;
 use crate::value::Value;
+use thin_vec::ThinVec;
 
 /// Why the block reader did not read a file.
 #[derive(Debug, PartialEq)]
@@ -298,7 +299,7 @@ impl<'s> Reader<'s> {
                 kind: RawKind::Document,
                 line,
                 value,
-                comments: Vec::new(),
+                comments: ThinVec::new(),
             });
         }
         Some((docs, first_explicit))
@@ -315,7 +316,7 @@ impl<'s> Reader<'s> {
 
     /// Reads the items of a collection with `read`, which pushes them on `open_items`; gives up
     /// when collections nest too deeply.
-    fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<Vec<RawNode>> {
+    fn nested(&mut self, read: impl FnOnce(&mut Self) -> Option<()>) -> Option<RawItems> {
         if self.depth as usize >= self.max_depth {
             self.too_deep = Some(self.line);
             return None;
@@ -354,7 +355,7 @@ impl<'s> Reader<'s> {
                 kind: RawKind::ArrayItem,
                 line,
                 value,
-                comments: Vec::new(),
+                comments: ThinVec::new(),
             });
         }
         // What follows belongs to an enclosing map at the same column, or is further out.
@@ -414,7 +415,7 @@ impl<'s> Reader<'s> {
                 kind: RawKind::MapItem(key),
                 line,
                 value,
-                comments: Vec::new(),
+                comments: ThinVec::new(),
             });
         }
         (self.indent < indent).then_some(())
@@ -498,7 +499,7 @@ impl<'s> Reader<'s> {
                     kind,
                     line,
                     value,
-                    comments: Vec::new(),
+                    comments: ThinVec::new(),
                 });
                 self.skip_spaces();
                 match self.peek() {

@@ -9,6 +9,7 @@ use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::Value;
+use thin_vec::ThinVec;
 
 /// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
 ///
@@ -255,7 +256,7 @@ impl<'a> Builder<'a> {
                         kind: RawKind::Document,
                         line,
                         value,
-                        comments: Vec::new(),
+                        comments: ThinVec::new(),
                     });
                 }
                 other => {
@@ -401,7 +402,7 @@ impl<'a> Builder<'a> {
                         // A YAML merge key: the merged map's items join this map's, as they
                         // are (ytt then refuses keys given twice).
                         if let RawValue::Map(merged) = self.merged(ev, span)? {
-                            items.extend(merged);
+                            items.extend(merged.into_vec());
                         }
                         continue;
                     }
@@ -410,12 +411,12 @@ impl<'a> Builder<'a> {
                         kind: RawKind::MapItem(key),
                         line,
                         value,
-                        comments: Vec::new(),
+                        comments: ThinVec::new(),
                     });
                 }
                 self.open_anchors.pop();
                 self.flow_close = outer;
-                let v = RawValue::Map(items);
+                let v = RawValue::Map(items.into());
                 self.remember(anchor, &v);
                 Ok(v)
             }
@@ -523,11 +524,11 @@ impl<'a> Builder<'a> {
                 kind: RawKind::ArrayItem,
                 line,
                 value,
-                comments: Vec::new(),
+                comments: ThinVec::new(),
             });
         }
         self.open_anchors.pop();
-        let v = RawValue::Array(items);
+        let v = RawValue::Array(items.into());
         self.remember(anchor, &v);
         Ok(v)
     }

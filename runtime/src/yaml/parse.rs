@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use saphyr_parser::Parser;
+use thin_vec::ThinVec;
 
 use super::block::GaveUp;
 pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
@@ -56,15 +57,26 @@ pub struct RawNode {
     pub kind: RawKind,
     pub line: u32,
     pub value: RawValue,
-    pub comments: Vec<Comment>,
+    /// One pointer: almost no node of a data values file owns a comment.
+    pub comments: ThinVec<Comment>,
 }
+
+/// The items of a raw map or array, exactly sized: two words (a `Vec` is three), so that a
+/// [`RawValue`] is the size of a [`Value`].
+pub type RawItems = Box<[RawNode]>;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawValue {
     Scalar(Value),
-    Map(Vec<RawNode>),
-    Array(Vec<RawNode>),
+    Map(RawItems),
+    Array(RawItems),
 }
+
+// The reader's nodes are what the largest inputs are held as before templating (88 bytes
+// each with `Vec`s, 64 now): see BENCHMARKS.md, "Thirtieth session".
+#[cfg(target_pointer_width = "64")]
+const _: () =
+    assert!(std::mem::size_of::<RawValue>() == 24 && std::mem::size_of::<RawNode>() == 64);
 
 /// A parsed file: its documents, and code comments that no node owns (after the last node;
 /// annotations there form a document of their own).
@@ -208,7 +220,7 @@ fn read_file(
             kind: RawKind::Document,
             line: 0,
             value: RawValue::Scalar(Value::Null),
-            comments: std::mem::take(&mut trailing_comments),
+            comments: std::mem::take(&mut trailing_comments).into(),
         });
     }
     Ok(RawFile {
