@@ -247,7 +247,11 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
             let end_line = e.line;
             let e = e.after(c, |line| after_error::next_code_line(file, line));
             // ytt shows the `end` line before the generated one.
-            let line = if generated.is_some() { end_line } else { e.line };
+            let line = if generated.is_some() {
+                end_line
+            } else {
+                e.line
+            };
             Err(CompileError {
                 generated,
                 line,
@@ -373,7 +377,7 @@ impl Compiler {
     /// syntax error is on one of these lines, which ytt shows as generated. They are written
     /// only then: the program cannot run anyway.
     fn trailing_document(&mut self, file: &RawFile) {
-        let number = ytt_node_count(file) + 1;
+        let number = after_error::ytt_node_count(file) + 1;
         self.trailing_document = Some((self.line_map.len(), number));
         self.emit(0, 0, &format!("__ytt_start_node({number})"));
         self.emit(0, 0, &format!("__ytt_set_node({number})"));
@@ -672,7 +676,8 @@ impl Compiler {
                         Some(code) => (at + i + 1, *code),
                         None => (line + pieces[k + 1].line - 1, pieces[k + 1].quote),
                     };
-                    self.text_code(at + i, code, i > 0).map_err(|e| e.past(next))?;
+                    self.text_code(at + i, code, i > 0)
+                        .map_err(|e| e.past(next))?;
                 }
                 continue;
             }
@@ -757,36 +762,6 @@ impl Compiler {
 /// comment of it is above it, its code lines run before it (none is its value).
 pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
     matches!(node.kind, RawKind::Document) && node.line == 0
-}
-
-/// How many nodes ytt numbers in `file`: the document set, an empty document before the first
-/// `---` that a comment or directive precedes, each document, and each map and array with
-/// their items (a collection is a node of its own under its map item or array item); under
-/// `#@yaml/text-templated-strings`, each string key and value is a text template whose root,
-/// texts and `(@= @)` values are nodes too.
-pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
-    fn count(node: &RawNode, templated: bool) -> u32 {
-        let templated = templated || text_template::is_templated(node);
-        let texts = match (&node.kind, &node.value) {
-            (_, _) if !templated => 0,
-            (RawKind::MapItem(Value::Str(key)), RawValue::Scalar(Value::Str(value))) => {
-                text_template::node_count(key) + text_template::node_count(value)
-            }
-            (RawKind::MapItem(Value::Str(text)), _) | (_, RawValue::Scalar(Value::Str(text))) => {
-                text_template::node_count(text)
-            }
-            _ => 0,
-        };
-        texts
-            + match &node.value {
-                RawValue::Scalar(_) => 1,
-                RawValue::Map(items) | RawValue::Array(items) => {
-                    2 + items.iter().map(|n| count(n, templated)).sum::<u32>()
-                }
-            }
-    }
-    let leading = u32::from(file.leading_document || file.docs.is_empty());
-    1 + leading + file.docs.iter().map(|d| count(d, false)).sum::<u32>()
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).

@@ -1,5 +1,7 @@
 //! Where ytt's parser stands once it has read an `end` that closes nothing (see
-//! [`super::CompileError::after`]): the template's next line of code, or a line ytt generates.
+//! [`super::CompileError::after`]): the template's next line of code, or a line ytt generates,
+//! and how ytt numbers the nodes (the empty document of the code lines after the last node
+//! is numbered after them all).
 
 use super::text_template;
 use crate::template::{Generated, GeneratedLine};
@@ -35,7 +37,7 @@ pub(super) fn generated_after(file: &RawFile, line: u32) -> Option<Box<Generated
         if next_code_line(file, line) != line {
             return None;
         }
-        let number = super::ytt_node_count(file) + 1;
+        let number = ytt_node_count(file) + 1;
         return Some(Box::new(Generated {
             template: 0, // the template's number is given where the error is reported
             line: GeneratedLine::TrailingDocumentStart(number),
@@ -47,7 +49,10 @@ pub(super) fn generated_after(file: &RawFile, line: u32) -> Option<Box<Generated
         return None;
     }
     let next = next_code_line(file, line);
-    let generated = file.docs.iter().find_map(|d| starts_generated_at(d, next, false))?;
+    let generated = file
+        .docs
+        .iter()
+        .find_map(|d| starts_generated_at(d, next, false))?;
     generated.then(|| {
         Box::new(Generated {
             template: 0,
@@ -84,4 +89,34 @@ fn children(node: &RawNode) -> &[RawNode] {
         RawValue::Map(items) | RawValue::Array(items) => items,
         RawValue::Scalar(_) => &[],
     }
+}
+
+/// How many nodes ytt numbers in `file`: the document set, an empty document before the first
+/// `---` that a comment or directive precedes, each document, and each map and array with
+/// their items (a collection is a node of its own under its map item or array item); under
+/// `#@yaml/text-templated-strings`, each string key and value is a text template whose root,
+/// texts and `(@= @)` values are nodes too.
+pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
+    fn count(node: &RawNode, templated: bool) -> u32 {
+        let templated = templated || text_template::is_templated(node);
+        let texts = match (&node.kind, &node.value) {
+            (_, _) if !templated => 0,
+            (RawKind::MapItem(Value::Str(key)), RawValue::Scalar(Value::Str(value))) => {
+                text_template::node_count(key) + text_template::node_count(value)
+            }
+            (RawKind::MapItem(Value::Str(text)), _) | (_, RawValue::Scalar(Value::Str(text))) => {
+                text_template::node_count(text)
+            }
+            _ => 0,
+        };
+        texts
+            + match &node.value {
+                RawValue::Scalar(_) => 1,
+                RawValue::Map(items) | RawValue::Array(items) => {
+                    2 + items.iter().map(|n| count(n, templated)).sum::<u32>()
+                }
+            }
+    }
+    let leading = u32::from(file.leading_document || file.docs.is_empty());
+    1 + leading + file.docs.iter().map(|d| count(d, false)).sum::<u32>()
 }
