@@ -11,7 +11,8 @@ pub mod convert;
 mod error_line;
 mod generated_lines;
 use generated_lines::{
-    after_annotations_line, at_template_end, in_trailing_document, next_node_line, second_node_line,
+    after_annotations_line, at_template_end, in_trailing_document, next_node_line,
+    node_start_generated, second_node_line,
 };
 mod go_builtins;
 pub mod go_bytes;
@@ -246,6 +247,10 @@ fn run(
         .map_err(|mut e| {
             // A line of ytt's code that an error is on is named with the template's number.
             if let Some(generated) = &mut e.generated {
+                generated.template = template_id;
+            }
+            let frames = e.stack.iter_mut().filter(|f| f.file == name);
+            for generated in frames.filter_map(|f| f.generated.as_mut()) {
                 generated.template = template_id;
             }
             e

@@ -69,6 +69,8 @@ pub struct TemplateError {
 pub struct Generated {
     pub template: u32,
     pub line: GeneratedLine,
+    /// The template line ytt shows after it: its next line of code that has one.
+    pub after: Option<u32>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -81,6 +83,10 @@ pub enum GeneratedLine {
     /// they leave open takes them in).
     TrailingDocumentStart(u32),
     TrailingDocumentValue(u32),
+    /// `__ytt_tplN_set_ctx_type("text")`: the first line of ytt's code for a map item's key
+    /// under `#@yaml/text-templated-strings` (every string key is a text template there), the
+    /// first line of the item's code when it has no annotations.
+    TextStart,
 }
 
 impl Generated {
@@ -95,6 +101,7 @@ impl Generated {
             GeneratedLine::TrailingDocumentValue(k) => {
                 format!("__ytt_tpl{n}_set_node({k}) # *yamlmeta.Document")
             }
+            GeneratedLine::TextStart => format!("__ytt_tpl{n}_set_ctx_type(\"text\")"),
         }
     }
 }
@@ -136,6 +143,9 @@ pub struct StackFrame {
     /// Calls not listed after this one (the call depth budget's error lists only the
     /// innermost and outermost calls of its thousands).
     pub left_out: usize,
+    /// The frame is on a line of code ytt generates: shown after `line`, as for
+    /// [`TemplateError::generated`].
+    pub generated: Option<Box<Generated>>,
 }
 
 /// Files a template may `load()`, by the name they were given on the command line.

@@ -111,6 +111,22 @@ fn place(file: &str, line: u32) -> String {
     }
 }
 
+/// A line of ytt's code with no template line of its own (`F:? | CODE (generated)`), then the
+/// template line ytt shows after it, if any, each on a line of its own indented by `pad`.
+fn generated_text(
+    generated: &crate::template::Generated,
+    file: &str,
+    pad: &str,
+    sources: &SourceLines,
+) -> String {
+    let mut s = format!("\n{pad}{file}:? | {} (generated)", generated.code());
+    if let Some(after) = generated.after {
+        let src = sources.line(file, after);
+        s.push_str(&format!("\n{pad}{} | {src}", place(file, after)));
+    }
+    s
+}
+
 /// Where a template error happened: its call stack, or its line in the template.
 fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
     let mut s = String::new();
@@ -128,6 +144,9 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
             frame.function,
             place(&frame.file, frame.line)
         ));
+        if let Some(generated) = &frame.generated {
+            s.push_str(&generated_text(generated, &frame.file, "      ", sources));
+        }
         if frame.left_out > 0 {
             s.push_str(&format!("\n    ... ({} calls left out)", frame.left_out));
         }
@@ -144,8 +163,7 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
         if e.compile_time {
             s.push_str(&format!("\n    {at} | {src}"));
             if let Some(generated) = &e.generated {
-                let code = generated.code();
-                s.push_str(&format!("\n    {}:? | {code} (generated)", e.file));
+                s.push_str(&generated_text(generated, &e.file, "    ", sources));
             }
             for (line, message) in &e.also {
                 let src = sources.line(&e.file, *line);

@@ -121,5 +121,43 @@ pub(super) fn at_template_end(error: &mut TemplateError, program: &Program, temp
     error.generated = Some(Box::new(crate::template::Generated {
         template: template_id,
         line: crate::template::GeneratedLine::End,
+        after: None,
     }));
+}
+
+/// For an error at the start of ytt's code for the node started on generated line `gen_line`,
+/// when that code starts with a line ytt generates ([`NodeInfo::starts_generated`], a map item
+/// whose key is a text template): the template line ytt shows before it (the last line of
+/// code before it that has one) and the generated line, followed by the node's line.
+///
+/// [`NodeInfo::starts_generated`]: crate::template::compile::NodeInfo::starts_generated
+pub(super) fn node_start_generated(
+    program: &Program,
+    gen_line: usize,
+) -> Option<(u32, Box<crate::template::Generated>)> {
+    let code = program.source.lines().nth(gen_line)?.trim_start();
+    let id: usize = code
+        .strip_prefix("__ytt_start(")?
+        .split(')')
+        .next()?
+        .parse()
+        .ok()?;
+    let node = program.nodes.get(id).filter(|n| n.starts_generated)?;
+    // The nodes ended before this one are ended on its line here (where ytt has no line):
+    // ytt's code before it is the code lines above it and the nodes before.
+    let before = program.line_map[..gen_line]
+        .iter()
+        .rev()
+        .find(|&&l| l > 0 && l < node.line)?;
+    Some((*before, text_start(node.line)))
+}
+
+/// ytt's generated first line of a map item whose key is a text template, followed by the
+/// item's line `after`.
+pub(crate) fn text_start(after: u32) -> Box<crate::template::Generated> {
+    Box::new(crate::template::Generated {
+        template: 0, // the template's number is given in `run`
+        line: crate::template::GeneratedLine::TextStart,
+        after: Some(after),
+    })
 }

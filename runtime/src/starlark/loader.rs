@@ -316,8 +316,14 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             return TemplateError::compile(name, line, r.message.to_string());
         }
     }
+    let generated = e.generated.map(|mut generated| {
+        // The number the template would have run with.
+        generated.template = sources.next_template_id();
+        generated
+    });
     TemplateError {
         quote: e.quote,
+        generated,
         ..TemplateError::compile(name, Some(e.line), e.message)
     }
 }

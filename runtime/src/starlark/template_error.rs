@@ -56,6 +56,7 @@ pub(super) fn to_template_error(
             generated = Some(Box::new(crate::template::Generated {
                 template: 0, // the template's number is given in `run`
                 line: code,
+                after: None,
             }));
             return line;
         }
@@ -73,6 +74,11 @@ pub(super) fn to_template_error(
             && (next == 1 || (parsing && s.resolve_span().begin.column == indent));
         if !line_start {
             line
+        } else if let Some((before, code)) = node_start_generated(program, gen_line) {
+            // ytt's first line of the node's code is one it generates.
+            quote = None;
+            generated = Some(code);
+            before
         } else {
             after_annotations_line(program, gen_line)
                 .or_else(|| (next == 0).then(|| second_node_line(program, gen_line))?)
@@ -178,6 +184,7 @@ pub(super) fn to_template_error(
                 line: line.unwrap_or(0),
                 quote: quote.clone(),
                 left_out: 0,
+                generated: None,
             });
         }
         stack.insert(0, lambda);
@@ -208,6 +215,7 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
         line: 1,
         quote: None,
         left_out: 0,
+        generated: None,
     })
 }
 
@@ -294,12 +302,24 @@ fn refused_call(
     let index = callee::Index::of(&files);
     let refused = callee::refused_call(raw, &last.name, call, direct, &index)?;
     let (file, p) = &programs[refused.file];
+    // A function of this template whose first line in ytt's code is one ytt generates (a map
+    // item's key made a text template); the number of another YAML file's is not known here.
+    let generated = (refused.file == 0)
+        .then(|| node_start_generated(p, refused.gen_line))
+        .flatten();
     let frame = crate::template::StackFrame {
         function: last.name.clone(),
         file: file.clone(),
-        line: p.line_map.get(refused.gen_line).copied().unwrap_or(0),
-        quote: p.quoted_at(refused.gen_line).map(Box::from),
+        line: match &generated {
+            Some((before, _)) => *before,
+            None => p.line_map.get(refused.gen_line).copied().unwrap_or(0),
+        },
+        quote: match generated {
+            Some(_) => None,
+            None => p.quoted_at(refused.gen_line).map(Box::from),
+        },
         left_out: 0,
+        generated: generated.map(|(_, code)| code),
     };
     Some((frame, refused.message))
 }
@@ -367,6 +387,7 @@ fn call_stack(
                 line,
                 quote,
                 left_out: 0,
+                generated: None,
             });
         }
     }
@@ -400,6 +421,7 @@ fn call_stack(
             line,
             quote,
             left_out: 0,
+            generated: None,
         });
     }
     if out.len() <= 1 {

@@ -82,6 +82,10 @@ pub struct NodeInfo {
     /// The item's key is text-templated (`#@yaml/text-templated-strings`, `(@= ... @)`): an
     /// earlier item's key is looked for once it is made, not as it is written.
     pub key_templated: bool,
+    /// ytt's code for the item starts with a line it generates, `set_ctx_type("text")`: its
+    /// key is a string under `#@yaml/text-templated-strings` (ytt compiles every such key as
+    /// a text template) and it has no annotations (whose code would come first).
+    pub starts_generated: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -105,6 +109,10 @@ pub struct CompileError {
     pub scanner_stop: bool,
     /// What the error quotes in place of its template line (see [`Program::quoted`]).
     pub quote: Option<Box<str>>,
+    /// The line ytt shows after `line`: one it generates (see [`TemplateError::generated`]).
+    ///
+    /// [`TemplateError::generated`]: crate::template::TemplateError::generated
+    pub generated: Option<Box<crate::template::Generated>>,
     /// Found once the line's newline is read (an `end` that closes nothing): placed on the
     /// next line, as starlark-go's scanner stands there.
     past_line: bool,
@@ -117,8 +125,22 @@ impl CompileError {
             message: message.into(),
             before: None,
             quote: None,
+            generated: None,
             past_line: false,
             scanner_stop: false,
+        }
+    }
+
+    /// The error, placed on ytt's next line of code `next` (its line and what is quoted) when
+    /// it was found past its own line (an `end` that closes nothing in a text template).
+    fn past(self, next: (u32, &str)) -> CompileError {
+        match self.past_line {
+            true => CompileError {
+                line: next.0,
+                past_line: false,
+                ..self.quoting(next.1)
+            },
+            false => self,
         }
     }
 
@@ -221,27 +243,28 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     let mut c = Compiler::new();
     match c.template(file) {
         Ok(()) => Ok(c.program()),
-        Err(e) => Err(e.after(c, |line| next_code_line(file, line))),
-    }
-}
-
-/// The first line after `line` that the template's code is made of (a node, a document, a
-/// `#@` comment), or `line` when there is none.
-fn next_code_line(file: &RawFile, line: u32) -> u32 {
-    fn walk(node: &RawNode, out: &mut Vec<u32>) {
-        out.push(node.line);
-        out.extend(node.comments.iter().map(|c| c.line));
-        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
-            items.iter().for_each(|n| walk(n, out));
+        Err(e) => {
+            // An `end` that closes nothing is met where ytt's next line of code starts, which
+            // may be one ytt generates.
+            let generated = e
+                .past_line
+                .then(|| after_error::generated_after(file, e.line))
+                .flatten();
+            let end_line = e.line;
+            let e = e.after(c, |line| after_error::next_code_line(file, line));
+            // ytt shows the `end` line before the generated one.
+            let line = if generated.is_some() {
+                end_line
+            } else {
+                e.line
+            };
+            Err(CompileError {
+                generated,
+                line,
+                ..e
+            })
         }
     }
-    let mut lines: Vec<u32> = file.trailing_comments.iter().map(|c| c.line).collect();
-    file.docs.iter().for_each(|d| walk(d, &mut lines));
-    lines
-        .into_iter()
-        .filter(|&l| l > line)
-        .min()
-        .unwrap_or(line)
 }
 
 /// How many blocks (`if`, `for`, `def`, `while`) may nest in one another in a template or a
@@ -362,7 +385,7 @@ impl Compiler {
     /// syntax error is on one of these lines, which ytt shows as generated. They are written
     /// only then: the program cannot run anyway.
     fn trailing_document(&mut self, file: &RawFile) {
-        let number = ytt_node_count(file) + 1;
+        let number = after_error::ytt_node_count(file) + 1;
         self.trailing_document = Some((self.line_map.len(), number));
         self.emit(0, 0, &format!("__ytt_start_node({number})"));
         self.emit(0, 0, &format!("__ytt_set_node({number})"));
@@ -478,6 +501,9 @@ impl Compiler {
                 .iter()
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
             key_templated,
+            starts_generated: templated
+                && annotations.is_empty()
+                && matches!(&node.kind, RawKind::MapItem(Value::Str(_))),
         });
         let depth = self.depth();
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
@@ -646,13 +672,20 @@ impl Compiler {
             return Ok(());
         }
         self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
-        for p in &pieces {
+        for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
                 // Each line of the code is a line of code of its own, as in ytt (quoted as
                 // it is).
-                for (i, code) in (0..).zip(p.code.split('\n')) {
-                    self.text_code(at + i, code, code)?;
+                let codes: Vec<&str> = p.code.split('\n').collect();
+                for (i, code) in (0..).zip(&codes) {
+                    // A text follows every code.
+                    let next = match codes.get(i as usize + 1) {
+                        Some(code) => (at + i + 1, *code),
+                        None => (line + pieces[k + 1].line - 1, pieces[k + 1].quote),
+                    };
+                    self.text_code(at + i, code, i > 0)
+                        .map_err(|e| e.past(next))?;
                 }
                 continue;
             }
@@ -664,14 +697,15 @@ impl Compiler {
         Ok(())
     }
 
-    /// The statement `code` of a text template, on template line `line`, quoting `quote`: a
-    /// code line of the template (an `end` quotes nothing, as ytt's compiled `end` is empty).
-    fn text_code(&mut self, line: u32, code: &str, quote: &str) -> Result<(), CompileError> {
+    /// The statement `code` of a text template, on template line `line`, quoted as it is: a
+    /// code line of the template. An `end` that starts its code piece (not on a line of its
+    /// own, `own_line`, of a piece of several lines) quotes nothing: no error stands on it.
+    fn text_code(&mut self, line: u32, code: &str, own_line: bool) -> Result<(), CompileError> {
         let (first_gen, blocks) = (self.line_map.len(), self.blocks.len());
-        let quote = if first_word(code.trim()) == "end" {
+        let quote = if first_word(code.trim()) == "end" && !own_line {
             ""
         } else {
-            quote
+            code
         };
         let comment = Comment {
             line,
@@ -711,6 +745,7 @@ impl Compiler {
     }
 
     fn close_block(&mut self, line: u32) -> Result<(), CompileError> {
+        let written = self.line_map.len();
         self.close_frames_in_block(line)?;
         let Some(block) = self.blocks.last() else {
             return Err(CompileError {
@@ -721,7 +756,9 @@ impl Compiler {
         let depth = self.depth();
         if block.is_def {
             self.end_def(line);
-        } else if !block.has_body {
+        } else if !block.has_body || self.line_map.len() == written {
+            // The `end` is a line of ytt's code: a syntax error read at the end of the line
+            // before stands on it.
             self.emit(line, depth, "pass");
         }
         self.blocks.pop();
@@ -733,22 +770,6 @@ impl Compiler {
 /// comment of it is above it, its code lines run before it (none is its value).
 pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
     matches!(node.kind, RawKind::Document) && node.line == 0
-}
-
-/// How many nodes ytt numbers in `file`: the document set, an empty document before the first
-/// `---` that a comment or directive precedes, each document, and each map and array with
-/// their items (a collection is a node of its own under its map item or array item).
-fn ytt_node_count(file: &RawFile) -> u32 {
-    fn count(node: &RawNode) -> u32 {
-        match &node.value {
-            RawValue::Scalar(_) => 1,
-            RawValue::Map(items) | RawValue::Array(items) => {
-                2 + items.iter().map(count).sum::<u32>()
-            }
-        }
-    }
-    let leading = u32::from(file.leading_document || file.docs.is_empty());
-    1 + leading + file.docs.iter().map(count).sum::<u32>()
 }
 
 /// The loop variable of a `while` loop (see [`Compiler::code`]).
@@ -770,6 +791,7 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
     }
 }
 
+mod after_error;
 mod code_lines;
 
 #[cfg(test)]

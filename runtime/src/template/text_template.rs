@@ -122,6 +122,19 @@ pub(super) fn pieces(text: &str, first_line: u32) -> Result<Option<Vec<Piece<'_>
     Ok(Some(out))
 }
 
+/// How many nodes ytt numbers in the text template `text`: its root, each text (one more than
+/// its code pieces, empty ones too) and each `(@= @)` value. (A text ytt's lexer refuses is
+/// refused before any node is numbered.)
+pub(super) fn node_count(text: &str) -> u32 {
+    match pieces(text, 1) {
+        Ok(Some(pieces)) => {
+            let numbered = pieces.iter().filter(|p| p.kind != PieceKind::Code);
+            1 + numbered.count() as u32
+        }
+        Ok(None) | Err(_) => 2,
+    }
+}
+
 /// The first text of `file` that ytt's text-template lexer refuses (in a key or a string value
 /// of a node under `#@yaml/text-templated-strings`): its line and ytt's message.
 pub(super) fn refused(file: &RawFile) -> Option<(u32, String)> {

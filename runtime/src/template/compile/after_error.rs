@@ -1,0 +1,122 @@
+//! Where ytt's parser stands once it has read an `end` that closes nothing (see
+//! [`super::CompileError::after`]): the template's next line of code, or a line ytt generates,
+//! and how ytt numbers the nodes (the empty document of the code lines after the last node
+//! is numbered after them all).
+
+use super::text_template;
+use crate::template::{Generated, GeneratedLine};
+use crate::value::Value;
+use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+
+/// The first line after `line` that the template's code is made of (a node, a document, a
+/// `#@` comment), or `line` when there is none.
+pub(super) fn next_code_line(file: &RawFile, line: u32) -> u32 {
+    fn walk(node: &RawNode, out: &mut Vec<u32>) {
+        out.push(node.line);
+        out.extend(node.comments.iter().map(|c| c.line));
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            items.iter().for_each(|n| walk(n, out));
+        }
+    }
+    let mut lines: Vec<u32> = file.trailing_comments.iter().map(|c| c.line).collect();
+    file.docs.iter().for_each(|d| walk(d, &mut lines));
+    lines
+        .into_iter()
+        .filter(|&l| l > line)
+        .min()
+        .unwrap_or(line)
+}
+
+/// The line of ytt's code after the code line `line` (an `end` that closes nothing), when ytt
+/// generates it: the start of the empty document that holds the code lines after the file's
+/// last node (`__ytt_tplN_start_node(K) # *yamlmeta.Document`), or the first line of a map
+/// item whose key is a text template and that has no annotations (`set_ctx_type("text")`,
+/// shown with the item's line after it).
+pub(super) fn generated_after(file: &RawFile, line: u32) -> Option<Box<Generated>> {
+    if file.trailing_comments.iter().any(|c| c.line == line) {
+        if next_code_line(file, line) != line {
+            return None;
+        }
+        let number = ytt_node_count(file) + 1;
+        return Some(Box::new(Generated {
+            template: 0, // the template's number is given where the error is reported
+            line: GeneratedLine::TrailingDocumentStart(number),
+            after: None,
+        }));
+    }
+    // A code line above a node (not code of a text template on a node's line).
+    if !file.docs.iter().any(|d| holds_code_line(d, line)) {
+        return None;
+    }
+    let next = next_code_line(file, line);
+    let generated = file
+        .docs
+        .iter()
+        .find_map(|d| starts_generated_at(d, next, false))?;
+    generated.then(|| {
+        Box::new(Generated {
+            template: 0,
+            line: GeneratedLine::TextStart,
+            after: Some(next),
+        })
+    })
+}
+
+/// Whether `line` is a code line above `node` or a node under it.
+fn holds_code_line(node: &RawNode, line: u32) -> bool {
+    let code = |c: &&crate::yaml::parse::Comment| !c.is_annotation() && c.line < node.line;
+    node.comments.iter().filter(code).any(|c| c.line == line)
+        || children(node).iter().any(|n| holds_code_line(n, line))
+}
+
+/// For the first node on `line` (at or under `node`, `templated` when an ancestor is annotated
+/// `#@yaml/text-templated-strings`): whether ytt's code for it starts with a line it generates
+/// (see [`super::NodeInfo::starts_generated`]).
+fn starts_generated_at(node: &RawNode, line: u32, templated: bool) -> Option<bool> {
+    let templated = templated || text_template::is_templated(node);
+    if node.line == line {
+        let annotated = node.comments.iter().any(|c| c.is_annotation());
+        let string_key = matches!(&node.kind, RawKind::MapItem(Value::Str(_)));
+        return Some(templated && !annotated && string_key);
+    }
+    children(node)
+        .iter()
+        .find_map(|n| starts_generated_at(n, line, templated))
+}
+
+fn children(node: &RawNode) -> &[RawNode] {
+    match &node.value {
+        RawValue::Map(items) | RawValue::Array(items) => items,
+        RawValue::Scalar(_) => &[],
+    }
+}
+
+/// How many nodes ytt numbers in `file`: the document set, an empty document before the first
+/// `---` that a comment or directive precedes, each document, and each map and array with
+/// their items (a collection is a node of its own under its map item or array item); under
+/// `#@yaml/text-templated-strings`, each string key and value is a text template whose root,
+/// texts and `(@= @)` values are nodes too.
+pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
+    fn count(node: &RawNode, templated: bool) -> u32 {
+        let templated = templated || text_template::is_templated(node);
+        let texts = match (&node.kind, &node.value) {
+            (_, _) if !templated => 0,
+            (RawKind::MapItem(Value::Str(key)), RawValue::Scalar(Value::Str(value))) => {
+                text_template::node_count(key) + text_template::node_count(value)
+            }
+            (RawKind::MapItem(Value::Str(text)), _) | (_, RawValue::Scalar(Value::Str(text))) => {
+                text_template::node_count(text)
+            }
+            _ => 0,
+        };
+        texts
+            + match &node.value {
+                RawValue::Scalar(_) => 1,
+                RawValue::Map(items) | RawValue::Array(items) => {
+                    2 + items.iter().map(|n| count(n, templated)).sum::<u32>()
+                }
+            }
+    }
+    let leading = u32::from(file.leading_document || file.docs.is_empty());
+    1 + leading + file.docs.iter().map(|d| count(d, false)).sum::<u32>()
+}
