@@ -519,7 +519,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
         if key.is_none() {
-            if let Some(mut items) = float_among(&[iterable], eval.heap()) {
+            if let Some(mut items) = super::go_compare::float_among(&[iterable], eval.heap()) {
                 super::go_compare::sorted_as_go(&mut items, reverse)?;
                 return Ok(eval.heap().alloc(starlark::values::list::AllocList(items)));
             }
@@ -719,7 +719,9 @@ fn extremum<'v>(
         }
     }
     if named.is_empty() {
-        if let Some(items) = float_among(args, eval.heap()).filter(|items| !items.is_empty()) {
+        if let Some(items) =
+            super::go_compare::float_among(args, eval.heap()).filter(|items| !items.is_empty())
+        {
             return super::go_compare::extremum_as_go(&items, name == "min");
         }
     }
@@ -732,23 +734,6 @@ fn extremum<'v>(
                 None => Err(e),
             }
         })
-}
-
-/// The values `sorted`, `min` or `max` orders (`args`: one iterable, or the values
-/// themselves), when one holds a float ([`super::go_compare::holds_float`]); `None` otherwise, or
-/// when the one argument is not iterable (the interpreter's error).
-fn float_among<'v>(
-    args: &[starlark::values::Value<'v>],
-    heap: starlark::values::Heap<'v>,
-) -> Option<Vec<starlark::values::Value<'v>>> {
-    let items: Vec<_> = match args {
-        [one] => one.iterate(heap).ok()?.collect(),
-        values => values.to_vec(),
-    };
-    items
-        .iter()
-        .any(|v| super::go_compare::holds_float(*v))
-        .then_some(items)
 }
 
 /// An error with starlark-go's message.

@@ -288,6 +288,20 @@ fn holds_float_that(v: Value, test: fn(f64) -> bool) -> bool {
     sequence(v).is_some_and(|(_, items)| items.into_iter().any(|i| holds_float_that(i, test)))
 }
 
+/// The values `sorted`, `min` or `max` orders (`args`: one iterable, or the values
+/// themselves), when one holds a float ([`holds_float`]); `None` otherwise, or
+/// when the one argument is not iterable (the interpreter's error).
+pub(super) fn float_among<'v>(
+    args: &[starlark::values::Value<'v>],
+    heap: starlark::values::Heap<'v>,
+) -> Option<Vec<starlark::values::Value<'v>>> {
+    let items: Vec<_> = match args {
+        [one] => one.iterate(heap).ok()?.collect(),
+        values => values.to_vec(),
+    };
+    items.iter().any(|v| holds_float(*v)).then_some(items)
+}
+
 /// `items` sorted as starlark-go's `sorted` sorts them: Go's `sort.Stable` (insertion sorts
 /// of blocks of 20, then merges in place) by `<`, reversed by swapping the operands of each
 /// comparison (Go's `sort.Reverse`). The first comparison that fails is the error.
