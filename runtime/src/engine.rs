@@ -309,7 +309,7 @@ pub fn run_keeping(
 
 /// Runs the pipeline up to its result.
 pub fn evaluate(opts: &Request, backend: &dyn Backend) -> Result<Outcome, CheckError> {
-    evaluate_keeping(opts, backend).map(|leftovers| leftovers.outcome)
+    evaluate_given(opts, None, backend)
 }
 
 /// [`evaluate`], also handing back the memory the run used.
@@ -322,15 +322,15 @@ pub fn evaluate_keeping(opts: &Request, backend: &dyn Backend) -> Result<Leftove
     )
 }
 
-/// [`evaluate`] with data values already in memory, taken whole (not copied), after the
-/// request's own.
+/// [`evaluate`] with data values already in memory (when `given`), taken whole (not copied),
+/// after the request's own.
 pub fn evaluate_given(
     opts: &Request,
-    given: GivenValues,
+    given: Option<GivenValues>,
     backend: &dyn Backend,
 ) -> Result<Outcome, CheckError> {
     let inputs = read_inputs(&opts.files, &opts.symlinks)?;
-    evaluate_inputs(inputs, opts, Some(given), backend).map(|leftovers| leftovers.outcome)
+    evaluate_inputs(inputs, opts, given, backend).map(|leftovers| leftovers.outcome)
 }
 
 /// [`run`] on files already in memory, in place of those `opts.files` names (for the fuzz

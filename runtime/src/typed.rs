@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 
-use crate::engine::{evaluate, evaluate_given, Outcome};
+use crate::engine::{evaluate_given, Outcome};
 use crate::report::multi_line;
 use crate::request::{DataValues, GivenValues, Request};
 use crate::schema::{Kind, Scalar, Type};
@@ -55,11 +55,7 @@ fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
 /// Runs the engine on `opts` and the values `given` (already on the engine's stack).
 fn run_here(v: &Validator, opts: &Request, given: Option<GivenValues>) -> Result<Node, Violations> {
     let built = v.built().map_err(|e| Violations::message(&e))?;
-    let outcome = match given {
-        Some(given) => evaluate_given(opts, given, built),
-        None => evaluate(opts, built),
-    };
-    match outcome {
+    match evaluate_given(opts, given, built) {
         Ok(Outcome::DataValues(node)) => Ok(node),
         Ok(Outcome::OpenApi(node) | Outcome::JsonSchema(node)) => Ok(node),
         Ok(Outcome::Invalid(violations)) => Err(Violations {
