@@ -502,14 +502,15 @@ pub fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
-    // From 2^127 on (past i128's range) a float is beyond every int; below it, its integer
-    // part converts exactly.
-    if f.abs() >= 2f64.powi(127) {
-        return Some(if f > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        });
+    // From 2^127 on a float is past every int of i128, and so is one below -2^127
+    // (`i128::MIN`, which a float holds exactly); between them its integer part converts
+    // exactly.
+    let bound = 2f64.powi(127);
+    if f >= bound {
+        return Some(Ordering::Less);
+    }
+    if f < -bound {
+        return Some(Ordering::Greater);
     }
     let whole = f.trunc();
     Some(i.cmp(&(whole as i128)).then(if f > whole {

@@ -12,11 +12,12 @@ mod error_line;
 mod generated_lines;
 use generated_lines::{
     after_annotations_line, at_template_end, in_trailing_document, next_node_line,
-    node_start_generated, second_node_line,
+    node_second_line_generated, node_start_generated, second_node_line,
 };
 mod go_builtins;
 pub mod go_bytes;
 mod go_compare;
+mod go_order;
 mod go_exp;
 mod go_format;
 mod go_hyperbolic;

@@ -87,6 +87,9 @@ pub enum GeneratedLine {
     /// under `#@yaml/text-templated-strings` (every string key is a text template there), the
     /// first line of the item's code when it has no annotations.
     TextStart,
+    /// `__ytt_tplN_start_ctx("text")`: the second line of that code (a bracket left open after
+    /// a `,` or an operator takes the first line in, and fails at this one).
+    TextContextStart,
 }
 
 impl Generated {
@@ -102,6 +105,7 @@ impl Generated {
                 format!("__ytt_tpl{n}_set_node({k}) # *yamlmeta.Document")
             }
             GeneratedLine::TextStart => format!("__ytt_tpl{n}_set_ctx_type(\"text\")"),
+            GeneratedLine::TextContextStart => format!("__ytt_tpl{n}_start_ctx(\"text\")"),
         }
     }
 }

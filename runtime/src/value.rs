@@ -522,11 +522,11 @@ impl KeyBloom {
     }
 }
 
-/// The string keys a map being built holds, for maps of many keys: whether a new key may
-/// already be there, so that adding each of n keys does not scan the map (n² compares for
-/// 5,000 keys). Small maps are scanned as before; keys that are not strings always are.
+/// The keys a map being built holds, for maps of many keys: whether a new key may already be
+/// there, so that adding each of n keys does not scan the map (n² compares for 5,000 keys).
+/// Small maps are scanned as before (their string keys through a bloom filter first).
 pub struct KeySet {
-    /// The hashes of the string keys added so far, once the map has [`INDEXED_LEN`] items.
+    /// The hashes of the scalar keys added so far, once the map has [`INDEXED_LEN`] items.
     hashes: Option<HashSet<u64, FxBuild>>,
     /// The string keys added before that: most new keys of a small map are surely new by it.
     small: KeyBloom,
@@ -548,26 +548,61 @@ impl KeySet {
     /// there is no need to look), `false` if one may.
     #[inline]
     pub fn surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
-        let Value::Str(key) = key else {
-            return false;
+        let Value::Str(text) = key else {
+            return self.other_surely_new(items, key);
         };
-        let hashes = match &mut self.hashes {
-            Some(hashes) => hashes,
-            None if items.len() < INDEXED_LEN => return self.small.surely_new(key),
-            None => {
-                let mut hashes = HashSet::with_capacity_and_hasher(
-                    self.expected.max(items.len() + 1),
-                    FxBuild::default(),
-                );
-                hashes.extend(items.iter().filter_map(|item| match item.map_key() {
-                    Some(Value::Str(k)) => Some(key_hash(k)),
-                    _ => None,
-                }));
-                self.hashes.insert(hashes)
-            }
-        };
-        hashes.insert(key_hash(key))
+        if self.hashes.is_none() && items.len() < INDEXED_LEN {
+            return self.small.surely_new(text);
+        }
+        self.hashes(items).insert(key_hash(text))
     }
+
+    /// [`KeySet::surely_new`] for a key that is no string (`1:`, `true:`, a key made in code;
+    /// rare, and kept out of line): scalars are hashed too once the map is large (100,000
+    /// integer keys were scanned for each, 40 s); a NaN equals no key.
+    #[inline(never)]
+    fn other_surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
+        if matches!(key, Value::Float(f) if f.is_nan()) {
+            return true;
+        }
+        match scalar_key_hash(key) {
+            Some(hash) if self.hashes.is_some() || items.len() >= INDEXED_LEN => {
+                self.hashes(items).insert(hash)
+            }
+            _ => false,
+        }
+    }
+
+    /// The hashes of the keys of `items`, made on first use.
+    fn hashes<T: Keyed>(&mut self, items: &[T]) -> &mut HashSet<u64, FxBuild> {
+        let expected = self.expected.max(items.len() + 1);
+        self.hashes.get_or_insert_with(|| {
+            let mut hashes = HashSet::with_capacity_and_hasher(expected, FxBuild::default());
+            hashes.extend(
+                items
+                    .iter()
+                    .filter_map(|item| item.map_key().and_then(scalar_key_hash)),
+            );
+            hashes
+        })
+    }
+}
+
+/// A hash of a scalar map key that keys equal by `==` share (a string's is [`key_hash`]);
+/// `None` for a map or array.
+fn scalar_key_hash(key: &Value) -> Option<u64> {
+    let fx = FxBuild::default();
+    Some(match key {
+        Value::Str(k) => key_hash(k),
+        Value::Null => fx.hash_one(0u8),
+        Value::Bool(b) => fx.hash_one((1u8, *b)),
+        Value::Int(i) => fx.hash_one((2u8, *i)),
+        Value::UInt(u) => fx.hash_one((3u8, *u)),
+        // 0.0 == -0.0.
+        Value::Float(f) => fx.hash_one((4u8, if *f == 0.0 { 0 } else { f.to_bits() })),
+        Value::Bytes(b) => fx.hash_one((5u8, &b[..])),
+        Value::Map(_) | Value::Array(_) => return None,
+    })
 }
 
 #[cfg(test)]

@@ -152,6 +152,18 @@ pub(super) fn node_start_generated(
     Some((*before, text_start(node.line)))
 }
 
+/// [`node_start_generated`] for a syntax error on the line after the node's start: ytt's
+/// second generated line (the code before left a bracket open after a `,` or an operator,
+/// which takes ytt's first generated line in as it takes schemac's node start).
+pub(super) fn node_second_line_generated(
+    program: &Program,
+    gen_line: usize,
+) -> Option<(u32, Box<crate::template::Generated>)> {
+    let (before, mut code) = node_start_generated(program, gen_line.checked_sub(1)?)?;
+    code.line = crate::template::GeneratedLine::TextContextStart;
+    Some((before, code))
+}
+
 /// ytt's generated first line of a map item whose key is a text template, followed by the
 /// item's line `after`.
 pub(crate) fn text_start(after: u32) -> Box<crate::template::Generated> {

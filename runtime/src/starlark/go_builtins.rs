@@ -518,19 +518,10 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
-        if key.is_none() {
-            if let Some(mut items) = super::go_compare::float_among(&[iterable], eval.heap()) {
-                super::go_compare::sorted_as_go(&mut items, reverse)?;
-                return Ok(eval.heap().alloc(starlark::values::list::AllocList(items)));
-            }
+        match super::go_order::sorted(iterable, key, reverse, eval)? {
+            Some(answer) => Ok(answer),
+            None => eval.eval_function(standard("sorted"), &[iterable], &pass),
         }
-        eval.eval_function(standard("sorted"), &[iterable], &pass)
-            .or_else(
-                |e| match super::go_bytes::order::sorted(iterable, key, reverse, eval) {
-                    Some(answer) => Ok(answer),
-                    None => Err(e),
-                },
-            )
     }
 }
 
@@ -699,7 +690,8 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
 }
 
 /// `min` or `max` (`name`): starlark-go refuses a `key` that cannot be called before it reads
-/// the values; the rest is the interpreter's.
+/// the values, then compares them as [`super::go_order::extremum`]; the interpreter's errors
+/// where there is nothing to compare.
 fn extremum<'v>(
     name: &str,
     args: &[starlark::values::Value<'v>],
@@ -718,22 +710,13 @@ fn extremum<'v>(
             )));
         }
     }
-    if named.is_empty() {
-        if let Some(items) =
-            super::go_compare::float_among(args, eval.heap()).filter(|items| !items.is_empty())
-        {
-            return super::go_compare::extremum_as_go(&items, name == "min");
+    if named.iter().all(|(k, _)| *k == "key") {
+        let key = named.first().map(|(_, key)| *key);
+        if let Some(answer) = super::go_order::extremum(name, args, key, eval)? {
+            return Ok(answer);
         }
     }
     eval.eval_function(standard(name), args, &named)
-        .or_else(|e| {
-            let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
-            let key = key.filter(|key| !key.is_none());
-            match super::go_bytes::order::extremum(name, args, key, eval) {
-                Some(answer) => Ok(answer),
-                None => Err(e),
-            }
-        })
 }
 
 /// An error with starlark-go's message.

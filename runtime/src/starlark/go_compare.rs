@@ -56,6 +56,17 @@ enum Op {
 }
 
 impl Op {
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+
     /// Whether `order` (`None`: unordered, a NaN) passes this operator.
     fn holds(self, order: Option<Ordering>) -> bool {
         let Some(order) = order else {
@@ -143,11 +154,11 @@ fn beyond_i128(op: Op, big: &BigInt, other: Number, big_right: bool) -> bool {
 }
 
 /// The items of a list or tuple, with which of the two it is.
-fn sequence<'v>(v: Value<'v>) -> Option<(&'static str, Vec<Value<'v>>)> {
+fn sequence<'v>(v: Value<'v>) -> Option<(&'static str, &'v [Value<'v>])> {
     if let Some(list) = ListRef::from_value(v) {
-        return Some(("list", list.iter().collect()));
+        return Some(("list", list.content()));
     }
-    TupleRef::from_value(v).map(|t| ("tuple", t.iter().collect()))
+    TupleRef::from_value(v).map(|t| ("tuple", t.content()))
 }
 
 /// `a OP b` as starlark-go's `CompareDepth`, `depth` levels left.
@@ -155,8 +166,27 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     if depth < 1 {
         return Err(too_deep());
     }
+    // The common kinds first: small ints, floats, strings, lists and tuples.
+    if let (Some(x), Some(y)) = (a.unpack_i32(), b.unpack_i32()) {
+        return Ok(op.holds(Some(x.cmp(&y))));
+    }
+    if let (Some(x), Some(y)) = (
+        a.downcast_ref::<StarlarkFloat>(),
+        b.downcast_ref::<StarlarkFloat>(),
+    ) {
+        return Ok(match op {
+            // IEEE 754: a NaN is unequal to everything.
+            Op::Ne => x.0 != y.0,
+            _ => op.holds(x.0.partial_cmp(&y.0)),
+        });
+    }
     if let (Some(x), Some(y)) = (a.unpack_str(), b.unpack_str()) {
         return Ok(op.holds(Some(x.cmp(y))));
+    }
+    if let (Some((kind_a, x)), Some((kind_b, y))) = (sequence(a), sequence(b)) {
+        if kind_a == kind_b {
+            return items_compared(op, x, y, depth);
+        }
     }
     if let Some(answer) = numbers(op, a, b) {
         return Ok(answer);
@@ -164,10 +194,9 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     if let (Some(x), Some(y)) = (string_bytes(a), string_bytes(b)) {
         return Ok(op.holds(Some(x.cmp(y))));
     }
-    if let (Some((kind_a, x)), Some((kind_b, y))) = (sequence(a), sequence(b)) {
-        if kind_a == kind_b {
-            return items_compared(op, &x, &y, depth);
-        }
+    if a.is_none() && b.is_none() {
+        // starlark-go's `NoneType` compares equal to itself by every operator.
+        return Ok(op.holds(Some(Ordering::Equal)));
     }
     if matches!(op, Op::Eq | Op::Ne) {
         if let (Some(x), Some(y)) = (DictRef::from_value(a), DictRef::from_value(b)) {
@@ -185,7 +214,19 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
         }
         return Ok(a.equals(b)? == (op == Op::Eq));
     }
-    Ok(op.holds(Some(a.compare(b)?)))
+    // Of the values left only bools order (and two fragments, whose `compare` is ytt's own
+    // error); starlark-go refuses the rest by their types.
+    match (a.get_type(), b.get_type()) {
+        ("bool", "bool") | ("yamlfragment", "yamlfragment") => {
+            Ok(op.holds(Some(a.compare(b)?)))
+        }
+        _ => Err(go_error(format!(
+            "{} {} {} not implemented",
+            super::go_type(a),
+            op.symbol(),
+            super::go_type(b)
+        ))),
+    }
 }
 
 /// starlark-go's `sliceCompare`: lengths decide `==`/`!=` first; otherwise the first items
@@ -267,226 +308,20 @@ pub(super) fn comparison_builtins(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Whether `v` is a float, or a list or tuple holding one (at any depth): the values that
-/// `sorted`, `min` and `max` order as starlark-go only through [`sorted_as_go`] and
-/// [`extremum_as_go`] (the crate's total order puts a NaN last, compares an int with a float
-/// as floats, and has not ytt's infinity on the left of an int).
-pub(super) fn holds_float(v: Value) -> bool {
-    holds_float_that(v, |_| true)
-}
-
-/// Whether `v` is a NaN, or a list or tuple holding one (at any depth): equal to no key of a
-/// dict.
+/// Whether `v` is a NaN, or a tuple holding one (at any depth): equal to no key of a dict.
 pub(super) fn holds_nan(v: Value) -> bool {
-    holds_float_that(v, f64::is_nan)
-}
-
-fn holds_float_that(v: Value, test: fn(f64) -> bool) -> bool {
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
-        return test(f.0);
+        return f.0.is_nan();
     }
-    sequence(v).is_some_and(|(_, items)| items.into_iter().any(|i| holds_float_that(i, test)))
+    sequence(v).is_some_and(|(_, items)| items.iter().copied().any(holds_nan))
 }
 
-/// The values `sorted`, `min` or `max` orders (`args`: one iterable, or the values
-/// themselves), when one holds a float ([`holds_float`]); `None` otherwise, or
-/// when the one argument is not iterable (the interpreter's error).
-pub(super) fn float_among<'v>(
-    args: &[starlark::values::Value<'v>],
-    heap: starlark::values::Heap<'v>,
-) -> Option<Vec<starlark::values::Value<'v>>> {
-    let items: Vec<_> = match args {
-        [one] => one.iterate(heap).ok()?.collect(),
-        values => values.to_vec(),
-    };
-    items.iter().any(|v| holds_float(*v)).then_some(items)
+/// `a < b` as starlark-go's `sorted` asks it.
+pub(super) fn go_less<'v>(a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
+    compared(Op::Lt, a, b, MAX_DEPTH)
 }
 
-/// `items` sorted as starlark-go's `sorted` sorts them: Go's `sort.Stable` (insertion sorts
-/// of blocks of 20, then merges in place) by `<`, reversed by swapping the operands of each
-/// comparison (Go's `sort.Reverse`). The first comparison that fails is the error.
-pub(super) fn sorted_as_go<'v>(items: &mut [Value<'v>], reverse: bool) -> starlark::Result<()> {
-    let mut failed = None;
-    let mut less = |a: Value<'v>, b: Value<'v>| {
-        let (a, b) = if reverse { (b, a) } else { (a, b) };
-        match compared(Op::Lt, a, b, MAX_DEPTH) {
-            Ok(answer) => answer,
-            Err(e) => {
-                failed.get_or_insert(e);
-                false
-            }
-        }
-    };
-    go_stable(items, &mut less);
-    failed.map_or(Ok(()), Err)
-}
-
-/// `min` (`less` true) or `max` of `items` as starlark-go's: the first item that no later one
-/// is less (greater) than, comparing each with the extremum so far.
-pub(super) fn extremum_as_go<'v>(items: &[Value<'v>], less: bool) -> starlark::Result<Value<'v>> {
-    let op = if less { Op::Lt } else { Op::Gt };
-    let mut best = items[0];
-    for item in &items[1..] {
-        match compared(op, *item, best, MAX_DEPTH) {
-            Ok(true) => best = *item,
-            Ok(false) => {}
-            // The interpreter's `min`/`max` compare the other way round, and `super::wording`
-            // turns their message round as starlark-go's has it.
-            Err(e) => return Err(compared(op, best, *item, MAX_DEPTH).err().unwrap_or(e)),
-        }
-    }
-    Ok(best)
-}
-
-/// Go's `sort.Stable` over `data` with `less`.
-fn go_stable<T: Copy>(data: &mut [T], less: &mut impl FnMut(T, T) -> bool) {
-    let n = data.len();
-    let mut block = 20;
-    let (mut a, mut b) = (0, block);
-    while b <= n {
-        insertion_sort(data, a, b, less);
-        a = b;
-        b += block;
-    }
-    insertion_sort(data, a, n, less);
-    while block < n {
-        let (mut a, mut b) = (0, 2 * block);
-        while b <= n {
-            sym_merge(data, a, a + block, b, less);
-            a = b;
-            b += 2 * block;
-        }
-        if a + block < n {
-            sym_merge(data, a, a + block, n, less);
-        }
-        block *= 2;
-    }
-}
-
-fn insertion_sort<T: Copy>(
-    data: &mut [T],
-    a: usize,
-    b: usize,
-    less: &mut impl FnMut(T, T) -> bool,
-) {
-    for i in a + 1..b {
-        let mut j = i;
-        while j > a && less(data[j], data[j - 1]) {
-            data.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-}
-
-/// Go's `symMerge`: merges the sorted `data[a..m]` and `data[m..b]` in place.
-fn sym_merge<T: Copy>(
-    data: &mut [T],
-    a: usize,
-    m: usize,
-    b: usize,
-    less: &mut impl FnMut(T, T) -> bool,
-) {
-    if m - a == 1 {
-        // Binary search for the first index in m..b whose item is not less than data[a].
-        let (mut i, mut j) = (m, b);
-        while i < j {
-            let h = (i + j) / 2;
-            if less(data[h], data[a]) {
-                i = h + 1;
-            } else {
-                j = h;
-            }
-        }
-        for k in a..i - 1 {
-            data.swap(k, k + 1);
-        }
-        return;
-    }
-    if b - m == 1 {
-        // Binary search for the first index in a..m whose item is greater than data[m].
-        let (mut i, mut j) = (a, m);
-        while i < j {
-            let h = (i + j) / 2;
-            if !less(data[m], data[h]) {
-                i = h + 1;
-            } else {
-                j = h;
-            }
-        }
-        let mut k = m;
-        while k > i {
-            data.swap(k, k - 1);
-            k -= 1;
-        }
-        return;
-    }
-    let mid = (a + b) / 2;
-    let n = mid + m;
-    let (mut start, mut r) = if m > mid { (n - b, mid) } else { (a, m) };
-    let p = n - 1;
-    while start < r {
-        let c = (start + r) / 2;
-        if !less(data[p - c], data[c]) {
-            start = c + 1;
-        } else {
-            r = c;
-        }
-    }
-    let end = n - start;
-    if start < m && m < end {
-        rotate(data, start, m, end);
-    }
-    if a < start && start < mid {
-        sym_merge(data, a, start, mid, less);
-    }
-    if mid < end && end < b {
-        sym_merge(data, mid, end, b, less);
-    }
-}
-
-/// Go's `rotate`: swaps the blocks `data[a..m]` and `data[m..b]`.
-fn rotate<T: Copy>(data: &mut [T], a: usize, m: usize, b: usize) {
-    let (mut i, mut j) = (m - a, b - m);
-    while i != j {
-        if i > j {
-            swap_range(data, m - i, m, j);
-            i -= j;
-        } else {
-            swap_range(data, m - i, m + j - i, i);
-            j -= i;
-        }
-    }
-    swap_range(data, m - i, m, i);
-}
-
-fn swap_range<T: Copy>(data: &mut [T], a: usize, b: usize, n: usize) {
-    for i in 0..n {
-        data.swap(a + i, b + i);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::go_stable;
-
-    #[test]
-    fn go_stable_sort_is_a_stable_sort() {
-        // Pairs sorted by their first field only: equal keys keep their order, across the
-        // blocks of 20 and the merges.
-        let mut state = 12345u64;
-        let mut items: Vec<(u32, usize)> = (0..257)
-            .map(|i| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (((state >> 33) % 17) as u32, i)
-            })
-            .collect();
-        let mut expected = items.clone();
-        expected.sort_by_key(|p| p.0);
-        go_stable(&mut items, &mut |a: (u32, usize), b: (u32, usize)| {
-            a.0 < b.0
-        });
-        assert_eq!(items, expected);
-    }
+/// `a > b` as starlark-go's `max` asks it, or `a < b` as `min` does (`min` true).
+pub(super) fn go_beyond<'v>(min: bool, a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
+    compared(if min { Op::Lt } else { Op::Gt }, a, b, MAX_DEPTH)
 }

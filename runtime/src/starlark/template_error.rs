@@ -72,13 +72,20 @@ pub(super) fn to_template_error(
         let indent = code.len() - code.trim_start().len();
         let line_start = if_line.is_none()
             && (next == 1 || (parsing && s.resolve_span().begin.column == indent));
-        if !line_start {
-            line
-        } else if let Some((before, code)) = node_start_generated(program, gen_line) {
-            // ytt's first line of the node's code is one it generates.
+        // ytt's first line of the node's code is one it generates: a syntax error anywhere on
+        // it, or at the start of its second (see `node_second_line_generated`).
+        let generated_start = match (line_start, parsing && if_line.is_none()) {
+            (true, true) => node_start_generated(program, gen_line)
+                .or_else(|| node_second_line_generated(program, gen_line)),
+            (true, false) | (false, true) => node_start_generated(program, gen_line),
+            (false, false) => None,
+        };
+        if let Some((before, code)) = generated_start {
             quote = None;
             generated = Some(code);
             before
+        } else if !line_start {
+            line
         } else {
             after_annotations_line(program, gen_line)
                 .or_else(|| (next == 0).then(|| second_node_line(program, gen_line))?)
