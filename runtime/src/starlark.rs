@@ -17,13 +17,13 @@ use generated_lines::{
 mod go_builtins;
 pub mod go_bytes;
 mod go_compare;
-mod go_order;
 mod go_exp;
 mod go_format;
 mod go_hyperbolic;
 mod go_literals;
 mod go_methods;
 mod go_numbers;
+mod go_order;
 mod go_repr;
 mod go_slice;
 mod go_string_index;

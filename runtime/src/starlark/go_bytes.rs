@@ -10,7 +10,6 @@
 //! ([`call_method`]); the others are refused by name.
 //! In the data it becomes [`crate::value::Value::Bytes`], written `!!binary` in YAML.
 
-
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::Hash;

@@ -14,8 +14,11 @@
 //!   came only from a list holding itself), and a list is never equal to itself for being the
 //!   same list (`l == l` is false for `l = [float("nan")]`).
 //!
-//! Anything else is the crate's own comparison (its errors are worded as starlark-go's by
-//! [`super::wording`]).
+//! - `None` equals `None` by every operator (`None < None` is false, `None <= None` true).
+//!
+//! `==` and `!=` of anything else are the crate's; an ordering of anything else but two bools
+//! (or two fragments, ytt's own error) is starlark-go's `T op U not implemented`.
+//! `sorted`, `min` and `max` order by these functions ([`super::go_order`]).
 
 use std::cmp::Ordering;
 
@@ -217,9 +220,7 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     // Of the values left only bools order (and two fragments, whose `compare` is ytt's own
     // error); starlark-go refuses the rest by their types.
     match (a.get_type(), b.get_type()) {
-        ("bool", "bool") | ("yamlfragment", "yamlfragment") => {
-            Ok(op.holds(Some(a.compare(b)?)))
-        }
+        ("bool", "bool") | ("yamlfragment", "yamlfragment") => Ok(op.holds(Some(a.compare(b)?))),
         _ => Err(go_error(format!(
             "{} {} {} not implemented",
             super::go_type(a),
