@@ -79,6 +79,9 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let mut got = token(raw_got)?;
+    if at_return_close(msg, line, before) {
+        got = "newline".into();
+    }
     match want {
         // starlark-go's `parseIdent`, after `def`, `.`, in parameters.
         "identifier" => {
@@ -120,6 +123,14 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
         // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
         "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
+        // After a lambda's parameter starlark-go wants the next one's `,` (the `:` or the `)`
+        // of brackets around the lambda end them).
+        "symbol ':'"
+            if !matches!(got.as_str(), "')'" | "end of file")
+                && before.is_some_and(in_lambda_parameters) =>
+        {
+            "','".to_string()
+        }
         // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
         "symbol ')'"
             if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
@@ -148,6 +159,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
 /// The crate's refusal of a type annotation (`x: int = 1`, `def f(a: int) -> int:`) in ytt's
 /// dialect, an error of no parser kind, where starlark-go's parser meets an unexpected token.
 pub(super) const TYPE_ANNOTATION: &str = "type annotations are not allowed in this dialect";
+
+/// The crate's error for `a = 1,`, in starlark-go's words too: its parser's, not raised while
+/// the program runs.
+pub(super) const TRAILING_COMMA_TUPLE: &str = "unparenthesized tuple with trailing comma";
 
 /// starlark-go's words at a type annotation whose type starts after the code `before`: at
 /// the `:` after an assignment's target it wants the statement's end, after a parameter the
@@ -248,6 +263,101 @@ pub(super) fn template_hint(message: &str) -> &'static str {
 pub(super) fn at_newline(msg: &str) -> bool {
     // A conditional without `else` is placed at its `if`, on the line that ends.
     msg.starts_with("Parse error: unexpected new line, expected ") && !missing_else(msg)
+}
+
+/// Whether the crate's parser error `msg` on the code `line` stands at the `))` that closes a
+/// `return`'s value (`return __ytt_ctx_end((7 +))`, see [`in_return_value`]): schemac's
+/// brackets, where ytt's value ends with its line, so that starlark-go's parser meets the
+/// newline (`got newline`, placed on the next line).
+pub(super) fn at_return_close(msg: &str, line: &str, before: Option<&str>) -> bool {
+    let after = line
+        .get(error_column(before)..)
+        .and_then(|rest| rest.strip_prefix("))"));
+    msg.starts_with("Parse error: unexpected symbol ')'")
+        && before.is_some_and(in_return_value)
+        && after.is_some_and(|rest| {
+            crate::template::lexer::without_comment(rest)
+                .trim()
+                .is_empty()
+        })
+}
+
+/// Whether the crate's parser error `msg` on the code `line` is at an `else` that ends its line
+/// (no `:` after it): ytt's scanner reads the token after an `else` to see whether a `:`
+/// follows, here its newline, and starlark-go's parser places the error where the scanner
+/// stands, on the next line.
+pub(super) fn at_bare_else(msg: &str, line: &str, before: Option<&str>) -> bool {
+    let rest = line.get(error_column(before)..).unwrap_or("");
+    msg.starts_with("Parse error: unexpected keyword 'else'")
+        && rest
+            .strip_prefix("else")
+            .is_some_and(|r| crate::template::lexer::without_comment(r).trim().is_empty())
+}
+
+/// Where the `:` stands that ends the parameters of the `def` whose `(` the code `before` an
+/// error on the code `line` leaves open (`def f(v:`, `def f(a, b=1:`), as a byte offset in
+/// `before` (its length when the error is at it): starlark-go's parser stops there wanting the
+/// `)`, where the crate's reads a type annotation.
+pub(super) fn colon_in_def_parameters(before: &str, line: &str) -> Option<usize> {
+    let at_colon = line
+        .get(error_column(Some(before))..)
+        .is_some_and(|rest| rest.starts_with(':'));
+    let with_colon;
+    let before = match at_colon {
+        true => {
+            with_colon = format!("{before}:");
+            with_colon.as_str()
+        }
+        false => before,
+    };
+    let open = *open_brackets(before).first()?;
+    let head = before[..open].trim_end();
+    let statement = head[head.rfind('\n').map_or(0, |i| i + 1)..].trim_start();
+    let name = statement.strip_prefix("def")?;
+    let named = name.starts_with([' ', '\t']) && !name.trim().is_empty();
+    if !named || !name.trim().chars().all(is_name_char) {
+        return None;
+    }
+    let bytes = before.as_bytes();
+    let mut depth = 0i32;
+    for i in code_bytes(before).filter(|&i| i > open) {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b':' if depth == 0 => return Some(i),
+            // (a default value's lambda has a `:` of its own)
+            b'l' if bytes[i..].starts_with(b"lambda") => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether the code `before` ends in the parameters of a `lambda` that has one
+/// (`lambda v`, `lambda a, b=1`): not past its `:`, nor out of brackets it stands in.
+fn in_lambda_parameters(code: &str) -> bool {
+    let bytes = code.as_bytes();
+    let word = |b: &u8| *b == b'_' || b.is_ascii_alphanumeric();
+    // Where the last `lambda`'s parameters start, and the bracket depth there.
+    let (mut last, mut depth) = (None::<(usize, i32)>, 0i32);
+    for i in code_bytes(code) {
+        match bytes[i] {
+            b'l' if bytes[i..].starts_with(b"lambda")
+                && !i.checked_sub(1).is_some_and(|b| word(&bytes[b]))
+                && !bytes.get(i + 6).is_some_and(word) =>
+            {
+                last = Some((i + 6, depth))
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => {
+                depth -= 1;
+                last = last.filter(|&(_, d)| depth >= d);
+            }
+            b':' => last = last.filter(|&(_, d)| depth != d),
+            _ => {}
+        }
+    }
+    last.is_some_and(|(at, _)| !code[at..].trim().is_empty())
 }
 
 /// Whether `msg` is the crate's error for `x if c` without `else`, whatever token follows.

@@ -51,6 +51,9 @@ pub struct Outdent {
     pub ends_line: bool,
     /// The template's next line of code, annotation or node, once the compiler reaches it.
     pub next_line: Option<u32>,
+    /// What an error on [`Outdent::next_line`] quotes in place of it (a text template's
+    /// next piece).
+    pub next_quote: Option<Box<str>>,
 }
 
 impl Program {
@@ -654,10 +657,6 @@ impl Compiler {
             Ok(None) => return Ok(()),
             Err(message) => return Err(CompileError::new(line, &message)),
         };
-        let item = |p: &text_template::Piece| match p.kind {
-            PieceKind::Text => quote(p.code),
-            _ => format!("__ytt_text(({}))", rename_reserved_names(p.code.trim())),
-        };
         let depth = self.depth();
         if pieces.iter().all(|p| p.kind != PieceKind::Code) {
             // Texts and values only: one statement, a list with an item on each piece's line.
@@ -666,7 +665,8 @@ impl Compiler {
             self.emit(line, depth, &format!("{setter}(\"\".join(["));
             for p in &pieces {
                 let at = line + p.line - 1;
-                self.emit_quoting(at, depth + 1, &format!("{},", item(p)), p.quote);
+                let code = self.value_code(at, depth + 1, "", p)?;
+                self.emit_quoting(at, depth + 1, &format!("{code},"), p.quote);
             }
             self.emit(line, depth, "]))");
             return Ok(());
@@ -686,15 +686,42 @@ impl Compiler {
                     };
                     self.text_code(at + i, code, i > 0)
                         .map_err(|e| e.past(next))?;
+                    self.reached_quoting(next.0, Some(next.1));
                 }
                 continue;
             }
-            let stmt = format!("{TEXT_PIECES}.append({})", item(p));
-            self.emit_quoting(at, self.depth(), &stmt, p.quote);
+            let append = format!("{TEXT_PIECES}.append(");
+            let code = self.value_code(at, self.depth(), &append, p)?;
+            self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
         }
         let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
         self.emit(line, self.depth(), &join);
         Ok(())
+    }
+
+    /// What a text or `(@= @)` piece `p` of a text template on template line `line` is
+    /// compiled into, after `opening` at `depth`: a value's code in parentheses, as ytt
+    /// compiles it, where ytt's scanner refuses a `pass` and reads an `end` name as an
+    /// outdent (the errors quote the piece).
+    fn value_code(
+        &mut self,
+        line: u32,
+        depth: usize,
+        opening: &str,
+        p: &text_template::Piece,
+    ) -> Result<String, CompileError> {
+        if p.kind == PieceKind::Text {
+            return Ok(quote(p.code));
+        }
+        let quoting = |e: CompileError| match e.quote {
+            Some(_) => e,
+            None => e.quoting(p.quote),
+        };
+        let opening = format!("{opening}__ytt_text((");
+        self.refuse_pass(line, depth, &opening, p.code)
+            .map_err(quoting)?;
+        let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
+        self.end_as_outdent(line, &code).map_err(quoting)
     }
 
     /// The statement `code` of a text template, on template line `line`, quoted as it is: a
@@ -775,9 +802,11 @@ pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
 /// The loop variable of a `while` loop (see [`Compiler::code`]).
 pub(crate) const WHILE: &str = "__ytt_while";
 
+/// The name `stmt` starts with (`elif` of `elif/ x:`: ytt's scanner reads the keyword as a
+/// token of its own; the node-specific `if/end` are rewritten before this is asked).
 fn first_word(stmt: &str) -> &str {
     let end = stmt
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '/'))
+        .find(|c: char| !(c.is_alphanumeric() || c == '_'))
         .unwrap_or(stmt.len());
     &stmt[..end]
 }
