@@ -117,7 +117,7 @@ impl Compiler {
                         self.start_def(d);
                     }
                 }
-                return Ok(());
+                Ok(())
             }
             CodeLine::Statement { opens_block } => self.statement(line, text, opens_block),
         }
