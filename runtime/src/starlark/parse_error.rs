@@ -7,6 +7,13 @@
 
 use starlark::syntax::AstModule;
 
+mod placement;
+use placement::in_lambda_parameters;
+pub(super) use placement::{
+    at_bare_else, at_newline, at_return_close, colon_in_def_parameters, ends_in_brackets,
+    last_if_line, missing_else,
+};
+
 /// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
 /// an error on the code `line`; `None` when there is no one-for-one wording.
 #[cfg(test)]
@@ -79,6 +86,9 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let mut got = token(raw_got)?;
+    if at_return_close(msg, line, before) {
+        got = "newline".into();
+    }
     match want {
         // starlark-go's `parseIdent`, after `def`, `.`, in parameters.
         "identifier" => {
@@ -120,6 +130,14 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
         // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
         "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
+        // After a lambda's parameter starlark-go wants the next one's `,` (the `:` or the `)`
+        // of brackets around the lambda end them).
+        "symbol ':'"
+            if !matches!(got.as_str(), "')'" | "end of file")
+                && before.is_some_and(in_lambda_parameters) =>
+        {
+            "','".to_string()
+        }
         // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
         "symbol ')'"
             if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
@@ -148,6 +166,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
 /// The crate's refusal of a type annotation (`x: int = 1`, `def f(a: int) -> int:`) in ytt's
 /// dialect, an error of no parser kind, where starlark-go's parser meets an unexpected token.
 pub(super) const TYPE_ANNOTATION: &str = "type annotations are not allowed in this dialect";
+
+/// The crate's error for `a = 1,`, in starlark-go's words too: its parser's, not raised while
+/// the program runs.
+pub(super) const TRAILING_COMMA_TUPLE: &str = "unparenthesized tuple with trailing comma";
 
 /// starlark-go's words at a type annotation whose type starts after the code `before`: at
 /// the `:` after an assignment's target it wants the statement's end, after a parameter the
@@ -243,44 +265,6 @@ pub(super) fn template_hint(message: &str) -> &'static str {
     }
 }
 
-/// Whether a parser error `msg` stopped at the end of a line: starlark-go places that token
-/// (`got newline`) on the next line.
-pub(super) fn at_newline(msg: &str) -> bool {
-    // A conditional without `else` is placed at its `if`, on the line that ends.
-    msg.starts_with("Parse error: unexpected new line, expected ") && !missing_else(msg)
-}
-
-/// Whether `msg` is the crate's error for `x if c` without `else`, whatever token follows.
-pub(super) fn missing_else(msg: &str) -> bool {
-    msg.starts_with("Parse error: unexpected ") && msg.ends_with(", expected keyword 'else'")
-}
-
-/// Whether `source` ends inside brackets, with nothing but blank lines after its line `line`
-/// (0-based).
-pub(super) fn ends_in_brackets(source: &str, line: usize) -> bool {
-    if source.lines().skip(line + 1).any(|l| !l.trim().is_empty()) {
-        return false;
-    }
-    let (mut depth, mut quote, mut escaped, mut comment) = (0i64, None, false, false);
-    for c in source.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q || c == '\n' => quote = None,
-            Some(_) => {}
-            None if comment => comment = c != '\n',
-            None => match c {
-                '#' => comment = true,
-                '"' | '\'' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            },
-        }
-    }
-    depth > 0
-}
-
 /// The column (in bytes) of an error whose line's code before it ends `before`.
 fn error_column(before: Option<&str>) -> usize {
     before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
@@ -311,28 +295,6 @@ fn token(what: &str) -> Option<String> {
         "keyword" => text.strip_prefix('\'')?.strip_suffix('\'')?.to_string(),
         _ => return None,
     })
-}
-
-/// The line (0-based) of the last keyword `if` in `code`, outside strings and comments:
-/// where starlark-go places a conditional expression without `else`, whichever line the token
-/// that lacks the `else` stands on (inside brackets, the next line's).
-pub(super) fn last_if_line(code: &str) -> Option<usize> {
-    let bytes = code.as_bytes();
-    let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (mut line, mut found) = (0, None);
-    for i in code_bytes(code) {
-        match bytes[i] {
-            b'\n' => line += 1,
-            b'i' if bytes.get(i + 1) == Some(&b'f')
-                && (i == 0 || !ident(bytes[i - 1]))
-                && bytes.get(i + 2).is_none_or(|&b| !ident(b)) =>
-            {
-                found = Some(line);
-            }
-            _ => {}
-        }
-    }
-    found
 }
 
 /// Whether starlark-go's parser ends a list of expressions at the token `got` (after a `,`

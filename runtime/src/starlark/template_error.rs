@@ -28,6 +28,28 @@ pub(super) fn to_template_error(
     parsing: bool,
 ) -> TemplateError {
     let raw = e.without_diagnostic().to_string();
+    // The generated line of a syntax error, and the program before the error on it.
+    let code = e
+        .span()
+        .filter(|_| parsing)
+        .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
+        .unwrap_or("");
+    let before = e.span().filter(|_| parsing).map(|s| {
+        // The crate's columns count characters.
+        let at = s.resolve_span().begin;
+        let column = code
+            .char_indices()
+            .nth(at.column)
+            .map_or(code.len(), |(i, _)| i);
+        let mut text: String = program
+            .source
+            .lines()
+            .take(at.line)
+            .flat_map(|l| [l, "\n"])
+            .collect();
+        text.push_str(&code[..column]);
+        text
+    });
     // An `end` name that ytt's scanner reads as an outdent (a `def` here).
     let outdent = e
         .span()
@@ -36,15 +58,27 @@ pub(super) fn to_template_error(
     // starlark-go places a syntax error at the end of a line on the next line.
     let next = usize::from(match outdent {
         Some(o) => o.ends_line,
-        None => parsing && parse_error::at_newline(&raw),
+        None => {
+            parsing
+                && (parse_error::at_newline(&raw)
+                    || parse_error::at_return_close(&raw, code, before.as_deref())
+                    || parse_error::at_bare_else(&raw, code, before.as_deref()))
+        }
     });
-    // starlark-go places a conditional without `else` at its `if`.
+    // starlark-go stops at the `:` that ends a `def`'s parameters (the crate reads on, a type
+    // annotation).
+    let def_colon = before
+        .as_deref()
+        .and_then(|b| Some((b, parse_error::colon_in_def_parameters(b, code)?)));
+    // starlark-go places a conditional without `else` at its `if`, the `def`'s error at its
+    // `:`.
     let if_line = e
         .span()
         .filter(|_| parsing && parse_error::missing_else(&raw))
         .and_then(|s| {
             parse_error::last_if_line(s.file.source().get(..s.span.begin().get() as usize)?)
-        });
+        })
+        .or_else(|| def_colon.map(|(b, at)| b[..at].matches('\n').count()));
     let mut message = error_message(e);
     let mut quote = None;
     let mut generated = None;
@@ -64,8 +98,9 @@ pub(super) fn to_template_error(
         // Past the last line: where the file ends (a `.star` file's line map ends there).
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
-        if let Some(next_line) = outdent.and_then(|o| o.next_line) {
-            return next_line;
+        if let Some(o) = outdent.filter(|o| o.next_line.is_some()) {
+            quote = o.next_quote.clone();
+            return o.next_line.unwrap_or(line);
         }
         // Where ytt's generated code differs in order, the first token of a line is another.
         let code = program.source.lines().nth(gen_line).unwrap_or("");
@@ -106,31 +141,19 @@ pub(super) fn to_template_error(
     let compile_time = match e.kind() {
         starlark::ErrorKind::Parser(_) => parsing,
         starlark::ErrorKind::Scope(_) => true,
-        _ => assignment.is_some() || (parsing && raw == parse_error::TYPE_ANNOTATION),
+        _ => {
+            assignment.is_some()
+                || (parsing
+                    && (raw == parse_error::TYPE_ANNOTATION
+                        || raw == parse_error::TRAILING_COMMA_TUPLE))
+        }
     };
     if parsing {
-        let code = e
-            .span()
-            .and_then(|s| program.source.lines().nth(s.resolve_span().begin.line))
-            .unwrap_or("");
-        let before = e.span().map(|s| {
-            // The crate's columns count characters.
-            let at = s.resolve_span().begin;
-            let column = code
-                .char_indices()
-                .nth(at.column)
-                .map_or(code.len(), |(i, _)| i);
-            let mut text: String = program
-                .source
-                .lines()
-                .take(at.line)
-                .flat_map(|l| [l, "\n"])
-                .collect();
-            text.push_str(&code[..column]);
-            text
-        });
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
+        }
+        if def_colon.is_some() {
+            message = "got ':', want ')'".into();
         }
         if outdent.is_some() {
             message = if raw.ends_with(", expected identifier") {

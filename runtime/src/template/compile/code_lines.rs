@@ -50,6 +50,7 @@ impl Compiler {
             gen_line: self.line_map.len(),
             ends_line: last,
             next_line: None,
+            next_quote: None,
         });
         Ok(format!("{}def{}", &text[..at], &text[at + 3..]))
     }
@@ -57,9 +58,15 @@ impl Compiler {
     /// The template's next line of code, annotation or node is `line`: where an outdent that
     /// ended its line waits.
     pub(super) fn reached(&mut self, line: u32) {
+        self.reached_quoting(line, None);
+    }
+
+    /// [`Compiler::reached`], for a line of a text template whose errors quote `quote`.
+    pub(super) fn reached_quoting(&mut self, line: u32, quote: Option<&str>) {
         if let Some(o) = self.outdents.last_mut() {
             if o.ends_line && o.next_line.is_none() {
                 o.next_line = Some(line);
+                o.next_quote = quote.map(Box::from);
             }
         }
     }
@@ -110,126 +117,158 @@ impl Compiler {
                         self.start_def(d);
                     }
                 }
+                Ok(())
+            }
+            CodeLine::Statement { opens_block } => self.statement(line, text, opens_block),
+        }
+    }
+
+    /// `text`, a statement that starts on `line` (its logical line ends in `:` when
+    /// `opens_block`).
+    fn statement(&mut self, line: u32, text: &str, opens_block: bool) -> Result<(), CompileError> {
+        // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
+        // after the next node.
+        let (stmt, auto_close) = match node_specific(text.trim()) {
+            Some(s) => (s, true),
+            None => (text.trim().to_string(), false),
+        };
+        let stmt = stmt.as_str();
+        let first = first_word(stmt);
+        if first == "end" {
+            return self.end_statement(line, stmt, opens_block);
+        }
+        if matches!(first, "elif" | "else") {
+            // (Compiled as the blocks they close, not as written.)
+            if pass_position(stmt).is_some() {
+                return Err(CompileError::new(line, RESERVED_PASS));
+            }
+        } else {
+            let depth = self.depth();
+            self.refuse_pass(line, depth, "", stmt)?;
+        }
+        match first {
+            // `else` only when a `:` follows it: ytt reads `else if x:` as a
+            // statement (whose parse fails at the `else`).
+            "elif" | "else"
+                if first == "elif" || stmt["else".len()..].trim_start().starts_with(':') =>
+            {
+                self.close_frames_in_block(line)?;
+                let has_body = self.blocks.last().is_some_and(|b| b.has_body);
+                if !has_body {
+                    let d = self.depth();
+                    self.emit(line, d, "pass");
+                }
+                // With no block open, ytt's parser reads the `elif`/`else` as the
+                // end of one, which it did not expect (at the keyword's own line).
+                let Some(b) = self.blocks.pop() else {
+                    return Err(CompileError::new(line, UNEXPECTED_END));
+                };
+                let d = self.depth();
+                self.emit(line, d, &rename_reserved_names(stmt));
+                let branch = Block {
+                    line,
+                    auto_close,
+                    is_def: b.is_def,
+                    builds_nodes: b.builds_nodes,
+                    ctx_start_at: b.ctx_start_at,
+                    builds_text: b.builds_text,
+                    ..Block::default()
+                };
+                // A condition left in brackets opens its block where it ends.
+                match opens_block || !self.scanner.is_open() {
+                    true => self.open_block(branch)?,
+                    false => self.pending_branch = Some(branch),
+                }
                 return Ok(());
             }
-            CodeLine::Statement { opens_block } => {
-                // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
-                // after the next node.
-                let (stmt, auto_close) = match node_specific(text.trim()) {
-                    Some(s) => (s, true),
-                    None => (text.trim().to_string(), false),
-                };
-                let stmt = stmt.as_str();
-                let first = first_word(stmt);
-                if matches!(first, "end" | "elif" | "else") {
-                    // (Compiled as the blocks they close, not as written.)
-                    if pass_position(stmt).is_some() {
-                        return Err(CompileError::new(line, RESERVED_PASS));
-                    }
-                } else {
-                    let depth = self.depth();
-                    self.refuse_pass(line, depth, "", stmt)?;
-                }
-                match first {
-                    "end" => return self.close_block(line),
-                    // `else` only when a `:` follows it: ytt reads `else if x:` as a
-                    // statement (whose parse fails at the `else`).
-                    "elif" | "else"
-                        if first == "elif"
-                            || stmt["else".len()..].trim_start().starts_with(':') =>
-                    {
-                        self.close_frames_in_block(line)?;
-                        let has_body = self.blocks.last().is_some_and(|b| b.has_body);
-                        if !has_body {
-                            let d = self.depth();
-                            self.emit(line, d, "pass");
-                        }
-                        // With no block open, ytt's parser reads the `elif`/`else` as the
-                        // end of one, which it did not expect (at the keyword's own line).
-                        let Some(b) = self.blocks.pop() else {
-                            return Err(CompileError::new(line, UNEXPECTED_END));
-                        };
-                        let d = self.depth();
-                        self.emit(line, d, &rename_reserved_names(stmt));
-                        let branch = Block {
-                            line,
-                            auto_close,
-                            is_def: b.is_def,
-                            builds_nodes: b.builds_nodes,
-                            ctx_start_at: b.ctx_start_at,
-                            builds_text: b.builds_text,
-                            ..Block::default()
-                        };
-                        // A condition left in brackets opens its block where it ends.
-                        match opens_block || !self.scanner.is_open() {
-                            true => self.open_block(branch)?,
-                            false => self.pending_branch = Some(branch),
-                        }
-                        return Ok(());
-                    }
-                    _ => {}
-                }
-                let d = self.depth();
-                self.pending_def = first == "def";
-                let in_def = self.blocks.iter().any(|b| b.is_def);
-                let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
-                let continued = !opens_block && self.scanner.is_open();
-                let cond = match opens_block {
-                    true => while_condition(&stmt).map(|c| format!("if {c}:")),
-                    // A condition continued on the next lines (its `:` ends the last one), or
-                    // one followed by its body on its line (`while n < 2: n += 1`).
-                    false => while_start(&stmt)
-                        .filter(|_| continued || body_after_brackets(&stmt))
-                        .map(|c| format!("if {c}")),
-                };
-                if let Some(cond) = cond {
-                    // ytt's dialect has `while`, the interpreter's has not: a loop over more
-                    // items than the statement budget allows, left when the condition fails.
-                    self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
-                    self.open_block(Block {
-                        line,
-                        auto_close,
-                        ..Block::default()
-                    })?;
-                    // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
-                    // the condition keep the span of an `if` condition.
-                    self.emit(line, d + 1, &cond);
-                    match continued {
-                        true => self.pending_while = true,
-                        false => self.end_while_condition(line, opens_block),
-                    }
-                    return Ok(());
-                }
-                // A one-line `def g(): return 1` inside a function has no context of its own.
-                let stmt = if in_def && first != "def" {
-                    // (the innermost function's: with a text context, its text)
-                    let text_def = self.blocks.iter().rev().find(|b| b.is_def);
-                    let bare = text_def
-                        .is_some_and(|b| b.builds_text)
-                        .then_some(TEXT_RESULT);
-                    let (stmt, open) =
-                        crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
-                    self.open_return = open;
-                    stmt
-                } else {
-                    stmt
-                };
-                self.emit(line, d, &stmt);
-                if opens_block {
-                    let is_def = first == "def";
-                    self.open_block(Block {
-                        line,
-                        is_def,
-                        auto_close,
-                        ..Block::default()
-                    })?;
-                    if is_def {
-                        self.start_def(d + 1);
-                    }
-                }
+            _ => {}
+        }
+        let d = self.depth();
+        self.pending_def = first == "def";
+        let in_def = self.blocks.iter().any(|b| b.is_def);
+        let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
+        let continued = !opens_block && self.scanner.is_open();
+        let cond = match opens_block {
+            true => while_condition(&stmt).map(|c| format!("if {c}:")),
+            // A condition continued on the next lines (its `:` ends the last one), or
+            // one followed by its body on its line (`while n < 2: n += 1`).
+            false => while_start(&stmt)
+                .filter(|_| continued || body_after_brackets(&stmt))
+                .map(|c| format!("if {c}")),
+        };
+        if let Some(cond) = cond {
+            // ytt's dialect has `while`, the interpreter's has not: a loop over more
+            // items than the statement budget allows, left when the condition fails.
+            self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
+            self.open_block(Block {
+                line,
+                auto_close,
+                ..Block::default()
+            })?;
+            // `if COND: pass` / `else: break`, not `if not (COND): break`: errors of
+            // the condition keep the span of an `if` condition.
+            self.emit(line, d + 1, &cond);
+            match continued {
+                true => self.pending_while = true,
+                false => self.end_while_condition(line, opens_block),
+            }
+            return Ok(());
+        }
+        // A one-line `def g(): return 1` inside a function has no context of its own.
+        let stmt = if in_def && first != "def" {
+            // (the innermost function's: with a text context, its text)
+            let text_def = self.blocks.iter().rev().find(|b| b.is_def);
+            let bare = text_def
+                .is_some_and(|b| b.builds_text)
+                .then_some(TEXT_RESULT);
+            let (stmt, open) =
+                crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
+            self.open_return = open;
+            stmt
+        } else {
+            stmt
+        };
+        self.emit(line, d, &stmt);
+        if opens_block {
+            let is_def = first == "def";
+            self.open_block(Block {
+                line,
+                is_def,
+                auto_close,
+                ..Block::default()
+            })?;
+            if is_def {
+                self.start_def(d + 1);
             }
         }
         Ok(())
+    }
+}
+
+impl Compiler {
+    /// `stmt`, an `end` and what follows it on its line: ytt's scanner reads the `end` as an
+    /// outdent and the rest as the next statement (`end end` closes two blocks, `end x = 1`
+    /// closes one and assigns).
+    fn end_statement(
+        &mut self,
+        line: u32,
+        stmt: &str,
+        opens_block: bool,
+    ) -> Result<(), CompileError> {
+        let rest = stmt["end".len()..].trim_start();
+        let follows = !crate::template::lexer::without_comment(rest)
+            .trim()
+            .is_empty();
+        // An `end` that closes nothing is met once the scanner has read the token after it:
+        // past the line when that is its newline, on it when code follows.
+        self.close_block(line).map_err(|e| CompileError {
+            past_line: e.past_line && !follows,
+            ..e
+        })?;
+        match follows {
+            true => self.statement(line, rest, opens_block),
+            false => Ok(()),
+        }
     }
 }
 

@@ -1,0 +1,136 @@
+//! The strings of `#@yaml/text-templated-strings` compiled into the program: each piece of
+//! the text (see [`text_template`]) a statement on its line, its code code of the template.
+
+use super::*;
+
+impl Compiler {
+    /// The code of a string of `#@yaml/text-templated-strings` (see [`text_template`]) that
+    /// ends in `SETTER(TEXT)`: statements that gather its pieces in a list, each on its line of
+    /// the text (`line` the first). Its code is code of the template, as in ytt: its blocks
+    /// are the template's (an `end` in the text may close a block opened by a code line).
+    pub(super) fn templated_text(
+        &mut self,
+        line: u32,
+        text: &str,
+        setter: &str,
+    ) -> Result<(), CompileError> {
+        // [`refused`] turns away a text that ytt's lexer refuses before this runs.
+        let pieces = match text_template::pieces(text, line) {
+            Ok(Some(pieces)) => pieces,
+            Ok(None) => return Ok(()),
+            Err(message) => return Err(CompileError::new(line, &message)),
+        };
+        let depth = self.depth();
+        if pieces.iter().all(|p| p.kind != PieceKind::Code) {
+            // Texts and values only: one statement, a list with an item on each piece's line.
+            // (A statement per piece growing a list makes starlark-rust collect garbage before
+            // each one, copying the list each time: quadratic in the number of pieces.)
+            self.emit(line, depth, &format!("{setter}(\"\".join(["));
+            for p in &pieces {
+                let at = line + p.line - 1;
+                let code = self.value_code(at, depth + 1, "", p)?;
+                self.emit_quoting(at, depth + 1, &format!("{code},"), p.quote);
+            }
+            self.emit(line, depth, "]))");
+            return Ok(());
+        }
+        self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
+        for (k, p) in pieces.iter().enumerate() {
+            let at = line + p.line - 1;
+            if p.kind == PieceKind::Code {
+                // Each line of the code is a line of code of its own, as in ytt (quoted as
+                // it is).
+                let codes: Vec<&str> = p.code.split('\n').collect();
+                for (i, code) in (0..).zip(&codes) {
+                    // A text follows every code.
+                    let next = match codes.get(i as usize + 1) {
+                        Some(code) => (at + i + 1, *code),
+                        None => (line + pieces[k + 1].line - 1, pieces[k + 1].quote),
+                    };
+                    self.text_code(at + i, code, i > 0)
+                        .map_err(|e| e.past(next))?;
+                    self.reached_quoting(next.0, Some(next.1));
+                }
+                continue;
+            }
+            let append = format!("{TEXT_PIECES}.append(");
+            let code = self.value_code(at, self.depth(), &append, p)?;
+            self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
+        }
+        let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
+        self.emit(line, self.depth(), &join);
+        Ok(())
+    }
+
+    /// What a text or `(@= @)` piece `p` of a text template on template line `line` is
+    /// compiled into, after `opening` at `depth`: a value's code in parentheses, as ytt
+    /// compiles it, where ytt's scanner refuses a `pass` and reads an `end` name as an
+    /// outdent (the errors quote the piece).
+    fn value_code(
+        &mut self,
+        line: u32,
+        depth: usize,
+        opening: &str,
+        p: &text_template::Piece,
+    ) -> Result<String, CompileError> {
+        if p.kind == PieceKind::Text {
+            return Ok(quote(p.code));
+        }
+        let quoting = |e: CompileError| match e.quote {
+            Some(_) => e,
+            None => e.quoting(p.quote),
+        };
+        let opening = format!("{opening}__ytt_text((");
+        self.refuse_pass(line, depth, &opening, p.code)
+            .map_err(quoting)?;
+        let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
+        self.end_as_outdent(line, &code).map_err(quoting)
+    }
+
+    /// The statement `code` of a text template, on template line `line`, quoted as it is: a
+    /// code line of the template. An `end` that starts its code piece (not on a line of its
+    /// own, `own_line`, of a piece of several lines) quotes nothing: no error stands on it.
+    fn text_code(&mut self, line: u32, code: &str, own_line: bool) -> Result<(), CompileError> {
+        let (first_gen, blocks) = (self.line_map.len(), self.blocks.len());
+        let quote = if first_word(code.trim()) == "end" && !own_line {
+            ""
+        } else {
+            code
+        };
+        let comment = Comment {
+            line,
+            text: code.to_string(),
+        };
+        self.code(&comment).map_err(|e| match e.quote {
+            Some(_) => e,
+            None => e.quoting(quote),
+        })?;
+        for gen_line in first_gen..self.line_map.len() {
+            self.quoted.push((gen_line, quote.into()));
+        }
+        // A block it opened (or an `else` reopened) names this code when left open.
+        let opened = match self.blocks.len().cmp(&blocks) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Equal => matches!(first_word(code.trim()), "else" | "elif"),
+            std::cmp::Ordering::Less => false,
+        };
+        let new_def = self.blocks.len() > blocks;
+        let Some(block) = self.blocks.last_mut().filter(|_| opened) else {
+            return Ok(());
+        };
+        block.quote = Some(quote.into());
+        // A function opened here has the text up to its `end` in its body (a text piece
+        // follows every code piece): a text context of its own, as in ytt.
+        if block.is_def && new_def {
+            block.builds_text = true;
+            self.emit_quoting(line, self.depth(), &format!("{TEXT_PIECES} = []"), quote);
+        }
+        Ok(())
+    }
+
+    /// [`Compiler::emit`], for a line whose errors quote `quote` (see [`Program::quoted`]).
+    fn emit_quoting(&mut self, line: u32, depth: usize, text: &str, quote: &str) {
+        self.quoted.push((self.line_map.len(), quote.into()));
+        self.emit(line, depth, text);
+    }
+}
