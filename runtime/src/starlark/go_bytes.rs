@@ -10,8 +10,6 @@
 //! ([`call_method`]); the others are refused by name.
 //! In the data it becomes [`crate::value::Value::Bytes`], written `!!binary` in YAML.
 
-pub(super) mod order;
-
 use std::cmp::Ordering;
 use std::fmt;
 use std::hash::Hash;

@@ -13,22 +13,36 @@
 //!   [`MAX_DEPTH`] (starlark-go's error past it; the crate's own `Too many recursion levels`
 //!   came only from a list holding itself), and a list is never equal to itself for being the
 //!   same list (`l == l` is false for `l = [float("nan")]`).
+//! - `None` is equal to `None` for every operator (`None <= None` is true, `None < None`
+//!   false); a YAML fragment is not even equal to itself (`yamlfragment.CompareSameType: Not
+//!   implemented`).
+//!
+//! `sorted`, `min` and `max` order with [`compare`] ([`super::go_sort`]); lookups of a key
+//! holding a NaN find nothing ([`holds_nan`]).
 //!
 //! Anything else is the crate's own comparison (its errors are worded as starlark-go's by
 //! [`super::wording`]).
 
 use std::cmp::Ordering;
+use std::hash::Hasher;
 
-use num_bigint::BigInt;
+use allocative::Allocative;
+use num_bigint::{BigInt, Sign};
+use starlark::collections::StarlarkHasher;
 use starlark::environment::GlobalsBuilder;
 use starlark::values::dict::DictRef;
 use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
 use starlark::values::tuple::TupleRef;
-use starlark::values::{UnpackValue, Value, ValueLike};
+use starlark::values::{
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value,
+    ValueLike,
+};
+use starlark::{starlark_simple_value, StarlarkPagable};
 
 use crate::rules::{number_order, numbers_differ, Number};
 
+use super::convert::YamlFragment;
 use super::go_builtins::go_error;
 use super::go_bytes::string_bytes;
 
@@ -46,7 +60,7 @@ const MAX_DEPTH: u32 = 10;
 
 /// A comparison operator.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     Eq,
     Ne,
     Lt,
@@ -56,6 +70,18 @@ enum Op {
 }
 
 impl Op {
+    /// The operator as written (`==` and `!=` never refuse their operands).
+    fn symbol(self) -> &'static str {
+        match self {
+            Op::Eq => "==",
+            Op::Ne => "!=",
+            Op::Lt => "<",
+            Op::Le => "<=",
+            Op::Gt => ">",
+            Op::Ge => ">=",
+        }
+    }
+
     /// Whether `order` (`None`: unordered, a NaN) passes this operator.
     fn holds(self, order: Option<Ordering>) -> bool {
         let Some(order) = order else {
@@ -115,31 +141,31 @@ fn numbers(op: Op, a: Value, b: Value) -> Option<bool> {
 fn beyond_i128(op: Op, big: &BigInt, other: Number, big_right: bool) -> bool {
     let order = match other {
         // Any int of 128 bits is nearer zero.
-        Number::Int(_) => Some(big.sign().cmp(&num_bigint::Sign::NoSign)),
-        Number::Float(f) if f.is_nan() => None,
-        // ytt's quirk: an infinity on the left of an int compares as of the other sign.
-        Number::Float(f) if f.is_infinite() && big_right => Some(if f > 0.0 {
-            Ordering::Greater
-        } else {
-            Ordering::Less
-        }),
-        Number::Float(f) if f.is_infinite() => Some(if f > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        }),
-        // A float this far from zero is whole; nearer zero, the int's sign decides.
-        Number::Float(f) => match <BigInt as num_traits::FromPrimitive>::from_f64(f) {
-            Some(whole) if f.abs() >= 2f64.powi(127) => Some(big.cmp(&whole)),
-            _ => Some(big.sign().cmp(&num_bigint::Sign::NoSign)),
-        },
+        Number::Int(_) => {
+            let order = big.sign().cmp(&Sign::NoSign);
+            Some(if big_right { order.reverse() } else { order })
+        }
+        // A float this far from zero is whole: compared exactly.
+        Number::Float(f) if f.is_finite() && f.abs() >= 2f64.powi(127) => {
+            <BigInt as num_traits::FromPrimitive>::from_f64(f).map(|whole| match big_right {
+                true => whole.cmp(big),
+                false => big.cmp(&whole),
+            })
+        }
+        // Nearer zero, or no finite number: as the int of 128 bits nearest `big` (a NaN,
+        // ytt's infinity on the left of an int: `number_order`'s rules).
+        Number::Float(_) => {
+            let near = Number::Int(match big.sign() {
+                Sign::Minus => i128::MIN,
+                _ => i128::MAX,
+            });
+            match big_right {
+                true => number_order(other, near),
+                false => number_order(near, other),
+            }
+        }
     };
-    // (`order` is `big` against `other`; with `big` on the right it is turned round.)
-    let order = order.map(|o| if big_right { o.reverse() } else { o });
-    match order {
-        None => false,
-        Some(o) => op.holds(Some(o)),
-    }
+    op.holds(order)
 }
 
 /// The items of a list or tuple, with which of the two it is.
@@ -157,6 +183,10 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     }
     if let (Some(x), Some(y)) = (a.unpack_str(), b.unpack_str()) {
         return Ok(op.holds(Some(x.cmp(y))));
+    }
+    // starlark-go's `None` compares as equal to `None` (`None <= None` is true).
+    if a.is_none() && b.is_none() {
+        return Ok(op.holds(Some(Ordering::Equal)));
     }
     if let Some(answer) = numbers(op, a, b) {
         return Ok(answer);
@@ -177,15 +207,30 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
                     break;
                 }
                 equal = match y.get(k)? {
-                    Some(w) => compared(Op::Eq, v, w, depth - 1)?,
-                    None => false,
+                    // (a key holding a NaN finds nothing, not even itself)
+                    Some(w) if !holds_nan(k) => compared(Op::Eq, v, w, depth - 1)?,
+                    _ => false,
                 };
             }
             return Ok(equal == (op == Op::Eq));
         }
+        // A fragment is no more equal to itself than to another (ytt has no `==` of
+        // fragments); the crate's `equals` takes the same value as equal first.
+        if let Some(fragment) = a.downcast_ref::<YamlFragment>() {
+            return Ok(fragment.equals(b)? == (op == Op::Eq));
+        }
         return Ok(a.equals(b)? == (op == Op::Eq));
     }
-    Ok(op.holds(Some(a.compare(b)?)))
+    // Of the rest, starlark-go orders two bools; two fragments refuse in their own words.
+    match (a.get_type(), b.get_type()) {
+        ("bool", "bool") | ("yamlfragment", "yamlfragment") => Ok(op.holds(Some(a.compare(b)?))),
+        _ => Err(go_error(format!(
+            "{} {} {} not implemented",
+            super::go_type(a),
+            op.symbol(),
+            super::go_type(b)
+        ))),
+    }
 }
 
 /// starlark-go's `sliceCompare`: lengths decide `==`/`!=` first; otherwise the first items
@@ -211,9 +256,14 @@ fn items_compared<'v>(
     Ok(op.holds(Some(x.len().cmp(&y.len()))))
 }
 
+/// `a OP b` as starlark-go answers it (for `sorted`, `min`, `max`).
+pub(super) fn compare<'v>(op: Op, a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
+    compared(op, a, b, MAX_DEPTH)
+}
+
 /// `a == b` as starlark-go answers it (for `in` and the like).
 pub(super) fn go_equal<'v>(a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
-    compared(Op::Eq, a, b, MAX_DEPTH)
+    compare(Op::Eq, a, b)
 }
 
 #[starlark::starlark_module]
@@ -267,226 +317,58 @@ pub(super) fn comparison_builtins(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Whether `v` is a float, or a list or tuple holding one (at any depth): the values that
-/// `sorted`, `min` and `max` order as starlark-go only through [`sorted_as_go`] and
-/// [`extremum_as_go`] (the crate's total order puts a NaN last, compares an int with a float
-/// as floats, and has not ytt's infinity on the left of an int).
-pub(super) fn holds_float(v: Value) -> bool {
-    holds_float_that(v, |_| true)
-}
-
-/// Whether `v` is a NaN, or a list or tuple holding one (at any depth): equal to no key of a
-/// dict.
+/// Whether `v` is a NaN, or a list or tuple holding one (at any depth): equal to nothing
+/// ([`compare`]), itself included.
 pub(super) fn holds_nan(v: Value) -> bool {
-    holds_float_that(v, f64::is_nan)
-}
-
-fn holds_float_that(v: Value, test: fn(f64) -> bool) -> bool {
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
-        return test(f.0);
+        return f.0.is_nan();
     }
-    sequence(v).is_some_and(|(_, items)| items.into_iter().any(|i| holds_float_that(i, test)))
+    sequence(v).is_some_and(|(_, items)| items.into_iter().any(holds_nan))
 }
 
-/// The values `sorted`, `min` or `max` orders (`args`: one iterable, or the values
-/// themselves), when one holds a float ([`holds_float`]); `None` otherwise, or
-/// when the one argument is not iterable (the interpreter's error).
-pub(super) fn float_among<'v>(
-    args: &[starlark::values::Value<'v>],
-    heap: starlark::values::Heap<'v>,
-) -> Option<Vec<starlark::values::Value<'v>>> {
-    let items: Vec<_> = match args {
-        [one] => one.iterate(heap).ok()?.collect(),
-        values => values.to_vec(),
+/// A value equal to no other, itself aside: what a NaN is to starlark-go's `==` (see
+/// [`unequal_lookup`]).
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct Unequal;
+
+starlark_simple_value!(Unequal);
+
+impl std::fmt::Display for Unequal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NaN")
+    }
+}
+
+#[starlark_value(type = "float")]
+impl<'v> StarlarkValue<'v> for Unequal {
+    // Equal only to itself (the trait's `equals`); hashed as any value, to be looked up.
+    fn write_hash(&self, hasher: &mut StarlarkHasher) -> starlark::Result<()> {
+        hasher.write_u8(0);
+        Ok(())
+    }
+}
+
+/// The arguments of `obj.method(args)` for the crate's method when the value a list's
+/// `index`/`remove` looks for, or the key of a dict's `get`/`pop`, holds a NaN
+/// ([`holds_nan`]): that value replaced by an [`Unequal`], as starlark-go finds no item
+/// equal to it (the crate's floats equal themselves). `None`: the arguments as they are.
+pub(super) fn unequal_lookup<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    heap: Heap<'v>,
+) -> Option<Vec<Value<'v>>> {
+    let looked_up = *args.first()?;
+    let lookup = match obj.get_type() {
+        "list" => matches!(method, "index" | "remove"),
+        // An unhashable key is the crate's error.
+        "dict" => matches!(method, "get" | "pop") && looked_up.get_hashed().is_ok(),
+        _ => false,
     };
-    items.iter().any(|v| holds_float(*v)).then_some(items)
-}
-
-/// `items` sorted as starlark-go's `sorted` sorts them: Go's `sort.Stable` (insertion sorts
-/// of blocks of 20, then merges in place) by `<`, reversed by swapping the operands of each
-/// comparison (Go's `sort.Reverse`). The first comparison that fails is the error.
-pub(super) fn sorted_as_go<'v>(items: &mut [Value<'v>], reverse: bool) -> starlark::Result<()> {
-    let mut failed = None;
-    let mut less = |a: Value<'v>, b: Value<'v>| {
-        let (a, b) = if reverse { (b, a) } else { (a, b) };
-        match compared(Op::Lt, a, b, MAX_DEPTH) {
-            Ok(answer) => answer,
-            Err(e) => {
-                failed.get_or_insert(e);
-                false
-            }
-        }
-    };
-    go_stable(items, &mut less);
-    failed.map_or(Ok(()), Err)
-}
-
-/// `min` (`less` true) or `max` of `items` as starlark-go's: the first item that no later one
-/// is less (greater) than, comparing each with the extremum so far.
-pub(super) fn extremum_as_go<'v>(items: &[Value<'v>], less: bool) -> starlark::Result<Value<'v>> {
-    let op = if less { Op::Lt } else { Op::Gt };
-    let mut best = items[0];
-    for item in &items[1..] {
-        match compared(op, *item, best, MAX_DEPTH) {
-            Ok(true) => best = *item,
-            Ok(false) => {}
-            // The interpreter's `min`/`max` compare the other way round, and `super::wording`
-            // turns their message round as starlark-go's has it.
-            Err(e) => return Err(compared(op, best, *item, MAX_DEPTH).err().unwrap_or(e)),
-        }
+    if !lookup || !holds_nan(looked_up) {
+        return None;
     }
-    Ok(best)
-}
-
-/// Go's `sort.Stable` over `data` with `less`.
-fn go_stable<T: Copy>(data: &mut [T], less: &mut impl FnMut(T, T) -> bool) {
-    let n = data.len();
-    let mut block = 20;
-    let (mut a, mut b) = (0, block);
-    while b <= n {
-        insertion_sort(data, a, b, less);
-        a = b;
-        b += block;
-    }
-    insertion_sort(data, a, n, less);
-    while block < n {
-        let (mut a, mut b) = (0, 2 * block);
-        while b <= n {
-            sym_merge(data, a, a + block, b, less);
-            a = b;
-            b += 2 * block;
-        }
-        if a + block < n {
-            sym_merge(data, a, a + block, n, less);
-        }
-        block *= 2;
-    }
-}
-
-fn insertion_sort<T: Copy>(
-    data: &mut [T],
-    a: usize,
-    b: usize,
-    less: &mut impl FnMut(T, T) -> bool,
-) {
-    for i in a + 1..b {
-        let mut j = i;
-        while j > a && less(data[j], data[j - 1]) {
-            data.swap(j, j - 1);
-            j -= 1;
-        }
-    }
-}
-
-/// Go's `symMerge`: merges the sorted `data[a..m]` and `data[m..b]` in place.
-fn sym_merge<T: Copy>(
-    data: &mut [T],
-    a: usize,
-    m: usize,
-    b: usize,
-    less: &mut impl FnMut(T, T) -> bool,
-) {
-    if m - a == 1 {
-        // Binary search for the first index in m..b whose item is not less than data[a].
-        let (mut i, mut j) = (m, b);
-        while i < j {
-            let h = (i + j) / 2;
-            if less(data[h], data[a]) {
-                i = h + 1;
-            } else {
-                j = h;
-            }
-        }
-        for k in a..i - 1 {
-            data.swap(k, k + 1);
-        }
-        return;
-    }
-    if b - m == 1 {
-        // Binary search for the first index in a..m whose item is greater than data[m].
-        let (mut i, mut j) = (a, m);
-        while i < j {
-            let h = (i + j) / 2;
-            if !less(data[m], data[h]) {
-                i = h + 1;
-            } else {
-                j = h;
-            }
-        }
-        let mut k = m;
-        while k > i {
-            data.swap(k, k - 1);
-            k -= 1;
-        }
-        return;
-    }
-    let mid = (a + b) / 2;
-    let n = mid + m;
-    let (mut start, mut r) = if m > mid { (n - b, mid) } else { (a, m) };
-    let p = n - 1;
-    while start < r {
-        let c = (start + r) / 2;
-        if !less(data[p - c], data[c]) {
-            start = c + 1;
-        } else {
-            r = c;
-        }
-    }
-    let end = n - start;
-    if start < m && m < end {
-        rotate(data, start, m, end);
-    }
-    if a < start && start < mid {
-        sym_merge(data, a, start, mid, less);
-    }
-    if mid < end && end < b {
-        sym_merge(data, mid, end, b, less);
-    }
-}
-
-/// Go's `rotate`: swaps the blocks `data[a..m]` and `data[m..b]`.
-fn rotate<T: Copy>(data: &mut [T], a: usize, m: usize, b: usize) {
-    let (mut i, mut j) = (m - a, b - m);
-    while i != j {
-        if i > j {
-            swap_range(data, m - i, m, j);
-            i -= j;
-        } else {
-            swap_range(data, m - i, m + j - i, i);
-            j -= i;
-        }
-    }
-    swap_range(data, m - i, m, i);
-}
-
-fn swap_range<T: Copy>(data: &mut [T], a: usize, b: usize, n: usize) {
-    for i in 0..n {
-        data.swap(a + i, b + i);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::go_stable;
-
-    #[test]
-    fn go_stable_sort_is_a_stable_sort() {
-        // Pairs sorted by their first field only: equal keys keep their order, across the
-        // blocks of 20 and the merges.
-        let mut state = 12345u64;
-        let mut items: Vec<(u32, usize)> = (0..257)
-            .map(|i| {
-                state = state
-                    .wrapping_mul(6364136223846793005)
-                    .wrapping_add(1442695040888963407);
-                (((state >> 33) % 17) as u32, i)
-            })
-            .collect();
-        let mut expected = items.clone();
-        expected.sort_by_key(|p| p.0);
-        go_stable(&mut items, &mut |a: (u32, usize), b: (u32, usize)| {
-            a.0 < b.0
-        });
-        assert_eq!(items, expected);
-    }
+    let mut args = args.to_vec();
+    args[0] = heap.alloc(Unequal);
+    Some(args)
 }
