@@ -678,9 +678,11 @@ def compare(ytt, schemac, work, name, loads, exprs):
         fh.write(value_schema(loads, exprs) if pairs else schema(loads, exprs))
     y = run([ytt], d, ['-f', 'schema.yml', '--data-values-inspect'])
     s = run([schemac, 'check'], d, ['-f', 'schema.yml'])
-    if y == s:
-        return []
     fy, fs = found(y[2]), found(s[2])
+    # (a batch that fails as a whole alike on both sides, a parse error of one expression,
+    # still has its other expressions to compare)
+    if y == s and (len(exprs) == 1 or len(fy) == len(exprs)):
+        return []
     if len(exprs) > 1 and (len(fy) != len(exprs) or len(fs) != len(exprs)):
         # a failure of the whole file on one side: one expression a file
         out = []

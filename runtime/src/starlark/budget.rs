@@ -306,7 +306,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             }
             _ => {
                 super::int_budget::product_fits(a, b)?;
-                a.mul(b, heap)
+                super::go_operators::builtin_operands(a.mul(b, heap), "*", a, b)
             }
         }
     }
@@ -336,7 +336,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         if let Some(r) = float_remainder(a, b) {
             return Ok(heap.alloc(r));
         }
-        a.percent(b, heap)
+        super::go_operators::builtin_operands(a.percent(b, heap), "%", a, b)
     }
 
     /// The right side of `current *= n`, once the repetition is known to fit the budget.

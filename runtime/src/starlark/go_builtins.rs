@@ -31,86 +31,6 @@ pub(super) const KWARGS: &str = "__schemac_kwargs";
 /// [`super::source_guard::guard_source`]).
 pub(super) const ARGS: &str = "__schemac_args";
 
-/// `x in y` as starlark-go answers it: a range wants a number (a float is truncated), an
-/// unhashable value is in no dict.
-fn contains<'v>(
-    x: starlark::values::Value<'v>,
-    y: starlark::values::Value<'v>,
-    heap: starlark::values::Heap<'v>,
-) -> starlark::Result<bool> {
-    use starlark::values::float::StarlarkFloat;
-    use starlark::values::ValueLike;
-    match y.get_type() {
-        "range" => {
-            let n = match x.get_type() {
-                "int" => x,
-                "float" => match x.downcast_ref::<StarlarkFloat>().map(|f| f.0) {
-                    Some(f) if f.is_finite() && f.abs() < 9.0e15 => heap.alloc(f.trunc() as i64),
-                    // Beyond any range of 32-bit bounds.
-                    Some(f) if f.is_finite() => return Ok(false),
-                    _ => x,
-                },
-                _ => x,
-            };
-            if !matches!(n.get_type(), "int") {
-                let message = format!(
-                    "'in <range>' requires integer as left operand, not {}",
-                    x.get_type()
-                );
-                return Err(go_error(message));
-            }
-            y.is_in(n)
-        }
-        "dict" if x.get_hashed().is_err() => Ok(false),
-        // A NaN equals no key, itself included.
-        "dict" if super::go_compare::holds_nan(x) => Ok(false),
-        // Items compared as starlark-go compares them (a NaN is in no list).
-        "list" | "tuple" => {
-            for item in y.iterate(heap)? {
-                if super::go_compare::go_equal(x, item)? {
-                    return Ok(true);
-                }
-            }
-            Ok(false)
-        }
-        // A string that is not UTF-8 in one that is (the crate's `str` takes only its own).
-        "string" if super::go_bytes::is_go_bytes(x) => {
-            match (
-                super::go_bytes::string_bytes(x),
-                super::go_bytes::string_bytes(y),
-            ) {
-                (Some(needle), Some(text)) => Ok(memchr::memmem::find(text, needle).is_some()),
-                _ => y.is_in(x),
-            }
-        }
-        _ => y.is_in(x),
-    }
-}
-
-/// starlark-go's checks of the count of an int shift: an int of 32 bits, not negative, under
-/// 512 to the left.
-fn shift_count(
-    left: bool,
-    x: starlark::values::Value,
-    y: starlark::values::Value,
-) -> anyhow::Result<()> {
-    if x.get_type() != "int" {
-        return Ok(());
-    }
-    let n = match y.unpack_i32() {
-        Some(n) => n,
-        None if y.get_type() == "int" => anyhow::bail!("{} out of range", y.to_repr()),
-        None => anyhow::bail!("got {}, want int", y.get_type()),
-    };
-    if n < 0 {
-        anyhow::bail!("negative shift count: {n}");
-    }
-    if left && n >= 512 {
-        anyhow::bail!("shift count too large: {n}");
-    }
-    Ok(())
-}
-
 /// Builtins that behave as in starlark-go, which ytt embeds.
 #[starlark::starlark_module]
 pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
@@ -276,7 +196,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     /// `hash(s)`: starlark-go's `javaStringHash`, `h = 31 * h + r` in 32 bits over the runes of
     /// the string as Go reads it (each bad byte U+FFFD; a character past U+FFFF is one rune,
     /// where the crate's Java hash of the UTF-16 took its two surrogates: `hash("😀")` is
-    /// 128512). Anything else goes to the standard `hash` (its errors).
+    /// 128512). It takes nothing else.
     fn hash<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
@@ -289,7 +209,13 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                     .fold(0i32, |h, r| h.wrapping_mul(31).wrapping_add(r as i32));
                 Ok(eval.heap().alloc(h))
             }
-            None => eval.eval_function(standard("hash"), &[x], &[]),
+            None => {
+                let message = format!(
+                    "hash: for parameter 1: got {}, want string",
+                    super::go_type(x)
+                );
+                Err(go_error(message))
+            }
         }
     }
 
@@ -341,6 +267,13 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             return Err(go_error("int: missing argument for x".into()));
         };
         let Some(text) = x.unpack_str() else {
+            use starlark::values::{float::StarlarkFloat, ValueLike};
+            let finite = x
+                .downcast_ref::<StarlarkFloat>()
+                .filter(|f| f.0.is_finite());
+            if let (Some(f), [_], []) = (finite, &pos[..], &named[..]) {
+                return Ok(eval.heap().alloc(super::go_numbers::float_to_int(f.0)));
+            }
             return eval.eval_function(standard("int"), &pos, &named);
         };
         let base = match pos.get(1).copied() {
@@ -391,6 +324,40 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             }
         }
         eval.eval_function(standard("chr"), &args.items, &named)
+    }
+
+    /// `range(...)`: starlark-go reads each bound as an int of 32 bits, in order, and names
+    /// the first that is no int or past them; the standard `range` makes the range (and
+    /// refuses a count of arguments).
+    fn range<'v>(
+        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
+        #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
+            starlark::values::StringValue<'v>,
+            starlark::values::Value<'v>,
+        >,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> starlark::Result<starlark::values::Value<'v>> {
+        let named = super::named_args(&kwargs);
+        let bounds: &[starlark::values::Value] = if named.is_empty() && args.items.len() <= 3 {
+            &args.items[..]
+        } else {
+            &[]
+        };
+        for (i, bound) in bounds.iter().enumerate() {
+            let n = i + 1;
+            if bound.get_type() != "int" {
+                let ty = super::go_type(*bound);
+                return Err(go_error(format!(
+                    "range: for parameter {n}: got {ty}, want int"
+                )));
+            }
+            if bound.unpack_i32().is_none() {
+                return Err(go_error(format!(
+                    "range: for parameter {n}: {bound} out of range"
+                )));
+            }
+        }
+        eval.eval_function(standard("range"), &args.items, &named)
     }
 
     /// `float(x)`: a string is read as Go's `strconv.ParseFloat` reads it
@@ -518,9 +485,13 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         }
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
-        match super::go_order::sorted(iterable, key, reverse, eval)? {
-            Some(answer) => Ok(answer),
-            None => eval.eval_function(standard("sorted"), &[iterable], &pass),
+        match iterable.iterate(eval.heap()) {
+            Ok(items) => {
+                let items = items.collect();
+                super::go_sort::sorted(items, key, reverse, eval)
+            }
+            // The interpreter's error for what it cannot iterate.
+            Err(_) => eval.eval_function(standard("sorted"), &[iterable], &pass),
         }
     }
 }
@@ -539,13 +510,13 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
         super::go_methods::element_assignment(obj, index, value)
     }
 
-    /// `a << b` with starlark-go's checks of the count ([`shift_count`]).
+    /// `a << b` with starlark-go's checks of the count ([`super::go_operators::shift_count`]).
     fn __schemac_shl<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         #[starlark(require = pos)] y: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        shift_count(true, x, y).map_err(starlark::Error::new_other)?;
+        super::go_operators::shift_count(true, x, y).map_err(starlark::Error::new_other)?;
         super::int_budget::shift_fits(x, y)?;
         // starlark-rust shifts an int of 32 bits within 32 bits, losing the bits shifted out
         // (`1 << 31` is -2147483648 there, 2147483648 in starlark-go); 64 bits hold any such
@@ -556,44 +527,45 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
         x.left_shift(y, heap)
     }
 
-    /// `a >> b` with starlark-go's checks of the count ([`shift_count`]).
+    /// `a >> b` with starlark-go's checks of the count ([`super::go_operators::shift_count`]).
     fn __schemac_shr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         #[starlark(require = pos)] y: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        shift_count(false, x, y).map_err(starlark::Error::new_other)?;
+        super::go_operators::shift_count(false, x, y).map_err(starlark::Error::new_other)?;
         x.right_shift(y, heap)
     }
 
-    /// `x in y` ([`contains`]).
+    /// `x in y` ([`super::go_operators::contains`]).
     fn __schemac_in<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         #[starlark(require = pos)] y: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<bool> {
-        contains(x, y, heap)
+        super::go_operators::contains(x, y, heap)
     }
 
-    /// `x not in y` ([`contains`]).
+    /// `x not in y` ([`super::go_operators::contains`]).
     fn __schemac_not_in<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         #[starlark(require = pos)] y: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<bool> {
-        Ok(!contains(x, y, heap)?)
+        Ok(!super::go_operators::contains(x, y, heap)?)
     }
 
-    /// `x | y`: starlark-go has no union of dicts.
+    /// `x | y`: starlark-go has it of two ints and two sets only (no union of dicts).
     fn __schemac_or<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
         #[starlark(require = pos)] y: starlark::values::Value<'v>,
         heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        if x.get_type() == "dict" && y.get_type() == "dict" {
-            return Err(go_error("unknown binary op: dict | dict".into()));
+        // (the crate's `|` of other values makes types: `None | int`)
+        match (x.get_type(), y.get_type()) {
+            ("int", "int") | ("set", "set") => x.bit_or(y, heap),
+            _ => Err(super::go_operators::unknown_binary_op("|", x, y)),
         }
-        x.bit_or(y, heap)
     }
 
     /// The value of a `*` argument (every one of a program passes through it; see
@@ -660,6 +632,10 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
         if let Some(message) = out_of_range(x, i) {
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
+        // A key holding a NaN equals no key of a dict, itself included.
+        if x.get_type() == "dict" && i.get_hashed().is_ok() && super::go_compare::holds_nan(i) {
+            return Err(go_error(format!("key {} not in dict", super::go_repr(i))));
+        }
         match (super::go_bytes::string_bytes(x), i.unpack_i32()) {
             (Some(s), Some(i)) => Ok(super::go_slice::string_index(s, i, heap)),
             _ => x.at(i, heap),
@@ -690,8 +666,8 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
 }
 
 /// `min` or `max` (`name`): starlark-go refuses a `key` that cannot be called before it reads
-/// the values, then compares them as [`super::go_order::extremum`]; the interpreter's errors
-/// where there is nothing to compare.
+/// the values, which [`super::go_sort::extremum`] orders; the interpreter's errors for the
+/// rest.
 fn extremum<'v>(
     name: &str,
     args: &[starlark::values::Value<'v>],
@@ -710,13 +686,22 @@ fn extremum<'v>(
             )));
         }
     }
-    if named.iter().all(|(k, _)| *k == "key") {
-        let key = named.first().map(|(_, key)| *key);
-        if let Some(answer) = super::go_order::extremum(name, args, key, eval)? {
-            return Ok(answer);
+    let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
+    let items = match args {
+        [] => None,
+        [iterable] => iterable
+            .iterate(eval.heap())
+            .ok()
+            .map(|items| items.collect()),
+        values => Some(values.to_vec()),
+    };
+    match items {
+        Some(items) if !items.is_empty() && named.len() == usize::from(key.is_some()) => {
+            super::go_sort::extremum(name, &items, key, eval)
         }
+        // The interpreter's errors: no values, an unknown parameter, nothing to iterate.
+        _ => eval.eval_function(standard(name), args, &named),
     }
-    eval.eval_function(standard(name), args, &named)
 }
 
 /// An error with starlark-go's message.

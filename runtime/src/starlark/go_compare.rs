@@ -13,25 +13,36 @@
 //!   [`MAX_DEPTH`] (starlark-go's error past it; the crate's own `Too many recursion levels`
 //!   came only from a list holding itself), and a list is never equal to itself for being the
 //!   same list (`l == l` is false for `l = [float("nan")]`).
+//! - `None` is equal to `None` for every operator (`None <= None` is true, `None < None`
+//!   false); a YAML fragment is not even equal to itself (`yamlfragment.CompareSameType: Not
+//!   implemented`).
 //!
-//! - `None` equals `None` by every operator (`None < None` is false, `None <= None` true).
+//! `sorted`, `min` and `max` order with [`compare`] ([`super::go_sort`]); lookups of a key
+//! holding a NaN find nothing ([`holds_nan`]).
 //!
-//! `==` and `!=` of anything else are the crate's; an ordering of anything else but two bools
-//! (or two fragments, ytt's own error) is starlark-go's `T op U not implemented`.
-//! `sorted`, `min` and `max` order by these functions ([`super::go_order`]).
+//! Anything else is the crate's own comparison (its errors are worded as starlark-go's by
+//! [`super::wording`]).
 
 use std::cmp::Ordering;
+use std::hash::Hasher;
 
-use num_bigint::BigInt;
+use allocative::Allocative;
+use num_bigint::{BigInt, Sign};
+use starlark::collections::StarlarkHasher;
 use starlark::environment::GlobalsBuilder;
 use starlark::values::dict::DictRef;
 use starlark::values::float::StarlarkFloat;
 use starlark::values::list::ListRef;
 use starlark::values::tuple::TupleRef;
-use starlark::values::{UnpackValue, Value, ValueLike};
+use starlark::values::{
+    starlark_value, Heap, NoSerialize, ProvidesStaticType, StarlarkValue, UnpackValue, Value,
+    ValueLike,
+};
+use starlark::{starlark_simple_value, StarlarkPagable};
 
 use crate::rules::{number_order, numbers_differ, Number};
 
+use super::convert::YamlFragment;
 use super::go_builtins::go_error;
 use super::go_bytes::string_bytes;
 
@@ -49,7 +60,7 @@ const MAX_DEPTH: u32 = 10;
 
 /// A comparison operator.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Op {
+pub(super) enum Op {
     Eq,
     Ne,
     Lt,
@@ -59,6 +70,7 @@ enum Op {
 }
 
 impl Op {
+    /// The operator as written (`==` and `!=` never refuse their operands).
     fn symbol(self) -> &'static str {
         match self {
             Op::Eq => "==",
@@ -129,39 +141,39 @@ fn numbers(op: Op, a: Value, b: Value) -> Option<bool> {
 fn beyond_i128(op: Op, big: &BigInt, other: Number, big_right: bool) -> bool {
     let order = match other {
         // Any int of 128 bits is nearer zero.
-        Number::Int(_) => Some(big.sign().cmp(&num_bigint::Sign::NoSign)),
-        Number::Float(f) if f.is_nan() => None,
-        // ytt's quirk: an infinity on the left of an int compares as of the other sign.
-        Number::Float(f) if f.is_infinite() && big_right => Some(if f > 0.0 {
-            Ordering::Greater
-        } else {
-            Ordering::Less
-        }),
-        Number::Float(f) if f.is_infinite() => Some(if f > 0.0 {
-            Ordering::Less
-        } else {
-            Ordering::Greater
-        }),
-        // A float this far from zero is whole; nearer zero, the int's sign decides.
-        Number::Float(f) => match <BigInt as num_traits::FromPrimitive>::from_f64(f) {
-            Some(whole) if f.abs() >= 2f64.powi(127) => Some(big.cmp(&whole)),
-            _ => Some(big.sign().cmp(&num_bigint::Sign::NoSign)),
-        },
+        Number::Int(_) => {
+            let order = big.sign().cmp(&Sign::NoSign);
+            Some(if big_right { order.reverse() } else { order })
+        }
+        // A float this far from zero is whole: compared exactly.
+        Number::Float(f) if f.is_finite() && f.abs() >= 2f64.powi(127) => {
+            <BigInt as num_traits::FromPrimitive>::from_f64(f).map(|whole| match big_right {
+                true => whole.cmp(big),
+                false => big.cmp(&whole),
+            })
+        }
+        // Nearer zero, or no finite number: as the int of 128 bits nearest `big` (a NaN,
+        // ytt's infinity on the left of an int: `number_order`'s rules).
+        Number::Float(_) => {
+            let near = Number::Int(match big.sign() {
+                Sign::Minus => i128::MIN,
+                _ => i128::MAX,
+            });
+            match big_right {
+                true => number_order(other, near),
+                false => number_order(near, other),
+            }
+        }
     };
-    // (`order` is `big` against `other`; with `big` on the right it is turned round.)
-    let order = order.map(|o| if big_right { o.reverse() } else { o });
-    match order {
-        None => false,
-        Some(o) => op.holds(Some(o)),
-    }
+    op.holds(order)
 }
 
 /// The items of a list or tuple, with which of the two it is.
-fn sequence<'v>(v: Value<'v>) -> Option<(&'static str, &'v [Value<'v>])> {
+fn sequence<'v>(v: Value<'v>) -> Option<(&'static str, Vec<Value<'v>>)> {
     if let Some(list) = ListRef::from_value(v) {
-        return Some(("list", list.content()));
+        return Some(("list", list.iter().collect()));
     }
-    TupleRef::from_value(v).map(|t| ("tuple", t.content()))
+    TupleRef::from_value(v).map(|t| ("tuple", t.iter().collect()))
 }
 
 /// `a OP b` as starlark-go's `CompareDepth`, `depth` levels left.
@@ -169,27 +181,12 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     if depth < 1 {
         return Err(too_deep());
     }
-    // The common kinds first: small ints, floats, strings, lists and tuples.
-    if let (Some(x), Some(y)) = (a.unpack_i32(), b.unpack_i32()) {
-        return Ok(op.holds(Some(x.cmp(&y))));
-    }
-    if let (Some(x), Some(y)) = (
-        a.downcast_ref::<StarlarkFloat>(),
-        b.downcast_ref::<StarlarkFloat>(),
-    ) {
-        return Ok(match op {
-            // IEEE 754: a NaN is unequal to everything.
-            Op::Ne => x.0 != y.0,
-            _ => op.holds(x.0.partial_cmp(&y.0)),
-        });
-    }
     if let (Some(x), Some(y)) = (a.unpack_str(), b.unpack_str()) {
         return Ok(op.holds(Some(x.cmp(y))));
     }
-    if let (Some((kind_a, x)), Some((kind_b, y))) = (sequence(a), sequence(b)) {
-        if kind_a == kind_b {
-            return items_compared(op, x, y, depth);
-        }
+    // starlark-go's `None` compares as equal to `None` (`None <= None` is true).
+    if a.is_none() && b.is_none() {
+        return Ok(op.holds(Some(Ordering::Equal)));
     }
     if let Some(answer) = numbers(op, a, b) {
         return Ok(answer);
@@ -197,9 +194,10 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
     if let (Some(x), Some(y)) = (string_bytes(a), string_bytes(b)) {
         return Ok(op.holds(Some(x.cmp(y))));
     }
-    if a.is_none() && b.is_none() {
-        // starlark-go's `NoneType` compares equal to itself by every operator.
-        return Ok(op.holds(Some(Ordering::Equal)));
+    if let (Some((kind_a, x)), Some((kind_b, y))) = (sequence(a), sequence(b)) {
+        if kind_a == kind_b {
+            return items_compared(op, &x, &y, depth);
+        }
     }
     if matches!(op, Op::Eq | Op::Ne) {
         if let (Some(x), Some(y)) = (DictRef::from_value(a), DictRef::from_value(b)) {
@@ -209,16 +207,21 @@ fn compared<'v>(op: Op, a: Value<'v>, b: Value<'v>, depth: u32) -> starlark::Res
                     break;
                 }
                 equal = match y.get(k)? {
-                    Some(w) => compared(Op::Eq, v, w, depth - 1)?,
-                    None => false,
+                    // (a key holding a NaN finds nothing, not even itself)
+                    Some(w) if !holds_nan(k) => compared(Op::Eq, v, w, depth - 1)?,
+                    _ => false,
                 };
             }
             return Ok(equal == (op == Op::Eq));
         }
+        // A fragment is no more equal to itself than to another (ytt has no `==` of
+        // fragments); the crate's `equals` takes the same value as equal first.
+        if let Some(fragment) = a.downcast_ref::<YamlFragment>() {
+            return Ok(fragment.equals(b)? == (op == Op::Eq));
+        }
         return Ok(a.equals(b)? == (op == Op::Eq));
     }
-    // Of the values left only bools order (and two fragments, whose `compare` is ytt's own
-    // error); starlark-go refuses the rest by their types.
+    // Of the rest, starlark-go orders two bools; two fragments refuse in their own words.
     match (a.get_type(), b.get_type()) {
         ("bool", "bool") | ("yamlfragment", "yamlfragment") => Ok(op.holds(Some(a.compare(b)?))),
         _ => Err(go_error(format!(
@@ -253,9 +256,14 @@ fn items_compared<'v>(
     Ok(op.holds(Some(x.len().cmp(&y.len()))))
 }
 
+/// `a OP b` as starlark-go answers it (for `sorted`, `min`, `max`).
+pub(super) fn compare<'v>(op: Op, a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
+    compared(op, a, b, MAX_DEPTH)
+}
+
 /// `a == b` as starlark-go answers it (for `in` and the like).
 pub(super) fn go_equal<'v>(a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
-    compared(Op::Eq, a, b, MAX_DEPTH)
+    compare(Op::Eq, a, b)
 }
 
 #[starlark::starlark_module]
@@ -309,20 +317,58 @@ pub(super) fn comparison_builtins(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// Whether `v` is a NaN, or a tuple holding one (at any depth): equal to no key of a dict.
+/// Whether `v` is a NaN, or a list or tuple holding one (at any depth): equal to nothing
+/// ([`compare`]), itself included.
 pub(super) fn holds_nan(v: Value) -> bool {
     if let Some(f) = v.downcast_ref::<StarlarkFloat>() {
         return f.0.is_nan();
     }
-    sequence(v).is_some_and(|(_, items)| items.iter().copied().any(holds_nan))
+    sequence(v).is_some_and(|(_, items)| items.into_iter().any(holds_nan))
 }
 
-/// `a < b` as starlark-go's `sorted` asks it.
-pub(super) fn go_less<'v>(a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
-    compared(Op::Lt, a, b, MAX_DEPTH)
+/// A value equal to no other, itself aside: what a NaN is to starlark-go's `==` (see
+/// [`unequal_lookup`]).
+#[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct Unequal;
+
+starlark_simple_value!(Unequal);
+
+impl std::fmt::Display for Unequal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("NaN")
+    }
 }
 
-/// `a > b` as starlark-go's `max` asks it, or `a < b` as `min` does (`min` true).
-pub(super) fn go_beyond<'v>(min: bool, a: Value<'v>, b: Value<'v>) -> starlark::Result<bool> {
-    compared(if min { Op::Lt } else { Op::Gt }, a, b, MAX_DEPTH)
+#[starlark_value(type = "float")]
+impl<'v> StarlarkValue<'v> for Unequal {
+    // Equal only to itself (the trait's `equals`); hashed as any value, to be looked up.
+    fn write_hash(&self, hasher: &mut StarlarkHasher) -> starlark::Result<()> {
+        hasher.write_u8(0);
+        Ok(())
+    }
+}
+
+/// The arguments of `obj.method(args)` for the crate's method when the value a list's
+/// `index`/`remove` looks for, or the key of a dict's `get`/`pop`, holds a NaN
+/// ([`holds_nan`]): that value replaced by an [`Unequal`], as starlark-go finds no item
+/// equal to it (the crate's floats equal themselves). `None`: the arguments as they are.
+pub(super) fn unequal_lookup<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    heap: Heap<'v>,
+) -> Option<Vec<Value<'v>>> {
+    let looked_up = *args.first()?;
+    let lookup = match obj.get_type() {
+        "list" => matches!(method, "index" | "remove"),
+        // An unhashable key is the crate's error.
+        "dict" => matches!(method, "get" | "pop") && looked_up.get_hashed().is_ok(),
+        _ => false,
+    };
+    if !lookup || !holds_nan(looked_up) {
+        return None;
+    }
+    let mut args = args.to_vec();
+    args[0] = heap.alloc(Unequal);
+    Some(args)
 }

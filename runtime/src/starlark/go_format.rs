@@ -220,15 +220,14 @@ fn number_to_int(v: Value) -> Result<BigInt, String> {
         if f.is_infinite() {
             return Err("cannot convert float infinity to integer".into());
         }
-        return <BigInt as num_traits::FromPrimitive>::from_f64(f.trunc())
-            .ok_or_else(|| format!("cannot convert float {f} to integer"));
+        return Ok(super::go_numbers::float_to_int(f));
     }
     if v.get_type() == "int" {
         if let Some(i) = BigInt::parse_bytes(v.to_str().as_bytes(), 10) {
             return Ok(i);
         }
     }
-    Err(format!("cannot convert {} to int", v.get_type()))
+    Err(format!("cannot convert {} to int", super::go_type(v)))
 }
 
 /// The character of `%c`: an int code point, or a string of one character.

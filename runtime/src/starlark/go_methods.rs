@@ -32,6 +32,9 @@ pub(super) const GO_METHODS: &[&str] = &[
     "capitalize",
     "isupper",
     "islower",
+    "isdigit",
+    "isalpha",
+    "isalnum",
     "elems",
     "codepoints",
     "elem_ords",
@@ -215,6 +218,8 @@ fn call_utf8<'v>(
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<Value<'v>> {
     let heap = eval.heap();
+    let unequal = super::go_compare::unequal_lookup(method, obj, args, heap);
+    let args = unequal.as_deref().unwrap_or(args);
     let prefixes = match (method, args.first()) {
         ("startswith" | "endswith", Some(a)) => TupleRef::from_value(*a),
         _ => None,
@@ -616,6 +621,12 @@ fn string_method<'v>(
                 }
                 _ => Value::new_bool(s.chars().any(cased) && s.chars().all(|c| go_lower(c) == c)),
             }))
+        }
+        // (ASCII text is the crate's: the same classes)
+        "isdigit" | "isalpha" | "isalnum" if !s.is_ascii() => {
+            positional(method, args, named, 0, 0)?;
+            let all = super::go_unicode::all_of_class(method, s);
+            Ok(Some(Value::new_bool(all)))
         }
         "elems" | "codepoints" | "elem_ords" | "codepoint_ords" => {
             string_iterable(method, s.as_bytes(), args, named, heap).map(Some)

@@ -1,5 +1,19 @@
 //! Numbers read from text as ytt's starlark-go reads them: `int(s, base)` (its own prefix and
-//! sign rules, then Go's `big.Int.SetString`) and `float(s)` (Go's `strconv.ParseFloat`).
+//! sign rules, then Go's `big.Int.SetString`) and `float(s)` (Go's `strconv.ParseFloat`),
+//! and a float made an int ([`float_to_int`]).
+
+use num_bigint::BigInt;
+
+/// The finite float `f` truncated to an int as starlark-go's `finiteFloatToInt` does: within
+/// int64's bounds compared as floats (`f <= float64(math.MaxInt64)`, which is 2^63) it is
+/// Go's `int64(f)`, so 2^63 itself overflows to -2^63 as amd64 converts it
+/// (`int(9223372036854775807.0)` is `-9223372036854775808` in ytt); beyond them exact.
+pub(super) fn float_to_int(f: f64) -> BigInt {
+    if f == 2f64.powi(63) {
+        return BigInt::from(i64::MIN);
+    }
+    <BigInt as num_traits::FromPrimitive>::from_f64(f.trunc()).unwrap_or_default()
+}
 
 /// The digits of `text` read by `int(text, base)` (`base` 0 for a base taken from the prefix):
 /// whether the number is negative, its digits without sign or prefix and the base they are in,

@@ -184,19 +184,9 @@ pub(crate) fn push_quoted_text(s: &str, out: &mut String) {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if c.is_ascii() || go_printable(c) => out.push(c),
+            c if c.is_ascii() || super::go_unicode::printable(c) => out.push(c),
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }
     }
-}
-
-/// Go's `unicode.IsPrint` of a character past ASCII: a letter, mark, number, punctuation or
-/// symbol (no space, format, control or private-use character, no unassigned code point).
-fn go_printable(c: char) -> bool {
-    static PRINTABLE: std::sync::LazyLock<Option<regex::Regex>> =
-        std::sync::LazyLock::new(|| regex::Regex::new(r"\A[\p{L}\p{M}\p{N}\p{P}\p{S}]\z").ok());
-    PRINTABLE
-        .as_ref()
-        .is_some_and(|re| re.is_match(c.encode_utf8(&mut [0; 4])))
 }

@@ -84,12 +84,6 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
             _ => {}
         }
     }
-    if msg == "yamlfragment.CompareSameType: Not implemented" {
-        // `max(v)` of an array fragment's items: the builtin names itself.
-        if let Some(f @ ("max" | "min")) = span.and_then(called_builtin) {
-            return format!("{f}: {msg}");
-        }
-    }
     if let Some(name) = between(msg, "Module has no symbol `", "`")
         .or_else(|| between(msg, "Module symbol `", "` is not exported"))
     {
@@ -115,18 +109,6 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
         if ["compare", "cmp()", "<>"].contains(&op) {
             if let Some(cmp) = comparison_op(span) {
                 return format!("{a} {cmp} {b} not implemented");
-            }
-            // Comparisons inside builtins: sorted() compares with `<` in the same order;
-            // max()/min() name the builtin and the operands the other way round.
-            let call = span.map(str::trim_start).unwrap_or("");
-            if call.starts_with("sorted(") && !call.contains("reverse") {
-                return format!("{a} < {b} not implemented");
-            }
-            if call.starts_with("max(") {
-                return format!("max: {b} > {a} not implemented");
-            }
-            if call.starts_with("min(") {
-                return format!("min: {b} < {a} not implemented");
             }
         } else if op == "[]" {
             return format!("unhandled index operation {a}[{b}]");
@@ -388,7 +370,15 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
         .strip_prefix("Dictionary key repeated for `")
         .and_then(|r| r.strip_suffix('`'))
     {
-        return Some(format!("duplicate key: {key}"));
+        // starlark-go writes the key with `%v`: a float as its `String()` (`1`, `0.123457`).
+        let whole = key
+            .trim_start_matches('-')
+            .bytes()
+            .all(|b| b.is_ascii_digit());
+        return Some(match key.parse::<f64>() {
+            Ok(f) if !whole => format!("duplicate key: {}", crate::rules::float_repr(f)),
+            _ => format!("duplicate key: {key}"),
+        });
     }
     if let Some(ty) = msg
         .strip_prefix("Operation `call()` not supported on type `")
@@ -454,21 +444,11 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
         return match (builtin()?, param) {
             ("int", "a") => Some(format!("int: cannot convert {ty} to int")),
             ("float", "a") => Some(format!("float got {ty}, want number or string")),
-            ("hash", "a") => Some(format!("hash: for parameter 1: got {ty}, want string")),
             ("chr", "i") => Some(format!("chr: got {ty}, want int")),
             ("getattr" | "hasattr", "attr") => Some(format!(
                 "{}: for parameter 2: got {ty}, want string",
                 builtin()?
             )),
-            ("range", p) => {
-                // starlark-rust's parameters `a1`, `a2`, `step`.
-                let n = if p == "step" {
-                    "3"
-                } else {
-                    p.strip_prefix('a')?
-                };
-                Some(format!("range: for parameter {n}: got {ty}, want int"))
-            }
             (m @ ("split" | "rsplit"), "maxsplit") => {
                 Some(format!("{m}: for parameter 2: got {ty}, want int"))
             }

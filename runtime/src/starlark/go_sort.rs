@@ -1,124 +1,102 @@
-//! `sorted`, `min` and `max` as ytt's starlark-go orders values: by their keys (the values
-//! themselves, or what `key` returns for each, called once for each value in order), compared
-//! as [`super::go_compare`] compares them. `sorted` is Go's `sort.Stable` (insertion sorts of
-//! blocks of 20, then merges in place) by `<`, reversed by swapping the operands of each
-//! comparison (Go's `sort.Reverse`); a comparison that fails counts as false and the sort goes
-//! on, its error the last one. `min` and `max` keep the first key that no later one is less
-//! (greater) than, calling `key` as they go, and name themselves in a comparison's error.
-//!
-//! Keys that are all ints, all strings of UTF-8 or all bools are totally ordered, and the
-//! crate's `compare` orders them alike: those sort with Rust's stable sort, to the same order.
-
-use std::cmp::Ordering;
+//! `sorted`, `min` and `max` as starlark-go's: the keys (the items, or `key` called once on
+//! each) compared by [`super::go_compare::compare`], `sorted` by Go's `sort.Stable` (so
+//! `sorted([10, float("inf"), 5])` is `[5, +Inf, 10]`, a NaN stays where insertion leaves it,
+//! and strings that are not UTF-8 order by their bytes among the others), `min`/`max`
+//! comparing each key with the extremum's so far (`max([10, float("inf")])` is 10).
 
 use starlark::eval::Evaluator;
 use starlark::values::list::AllocList;
 use starlark::values::Value;
 
-use super::go_builtins::go_error;
-use super::go_compare::{go_beyond, go_less};
+use super::go_compare::{compare, Op};
 
-/// `sorted(iterable, key=key, reverse=reverse)`, or `None` when `iterable` cannot be iterated
-/// (the interpreter's error).
+/// `key(item)`, or the item itself without a `key`.
+fn key_of<'v>(
+    key: Option<Value<'v>>,
+    item: Value<'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
+    match key {
+        Some(key) => eval.eval_function(key, &[item], &[]),
+        None => Ok(item),
+    }
+}
+
+/// `sorted(items, key=key, reverse=reverse)` as starlark-go's: `key` called on each item
+/// first (its error is the answer), then Go's `sort.Stable` by `<` of the keys, reversed by
+/// swapping the operands of each comparison (Go's `sort.Reverse`). A comparison that fails
+/// counts as false and the sort goes on; the last such failure is the error.
 pub(super) fn sorted<'v>(
-    iterable: Value<'v>,
+    items: Vec<Value<'v>>,
     key: Option<Value<'v>>,
     reverse: bool,
     eval: &mut Evaluator<'v, '_, '_>,
-) -> starlark::Result<Option<Value<'v>>> {
-    let Ok(items) = iterable.iterate(eval.heap()) else {
-        return Ok(None);
-    };
-    let mut items: Vec<Value<'v>> = items.collect();
-    let Some(key) = key else {
-        sort_by_key(&mut items, |v| *v, reverse)?;
-        return Ok(Some(eval.heap().alloc(AllocList(items))));
-    };
+) -> starlark::Result<Value<'v>> {
     let mut keyed = Vec::with_capacity(items.len());
     for item in items {
-        keyed.push((eval.eval_function(key, &[item], &[])?, item));
+        keyed.push((key_of(key, item, eval)?, item));
     }
-    sort_by_key(&mut keyed, |(k, _)| *k, reverse)?;
-    let values: Vec<Value<'v>> = keyed.into_iter().map(|(_, v)| v).collect();
-    Ok(Some(eval.heap().alloc(AllocList(values))))
+    if !sorted_totally(&mut keyed, reverse) {
+        go_sorted(&mut keyed, reverse)?;
+    }
+    let items = keyed.into_iter().map(|(_, item)| item);
+    Ok(eval.heap().alloc(AllocList(items.collect::<Vec<_>>())))
 }
 
-/// Sorts `items` by their keys (`key_of`) as starlark-go's `sorted` (see the module's doc).
-fn sort_by_key<'v, T: Copy>(
-    items: &mut [T],
-    key_of: impl Fn(&T) -> Value<'v>,
-    reverse: bool,
-) -> starlark::Result<()> {
-    if totally_ordered(items.iter().map(&key_of)) {
-        items.sort_by(|a, b| {
-            let order = key_of(a).compare(key_of(b)).unwrap_or(Ordering::Equal);
-            if reverse {
-                order.reverse()
-            } else {
-                order
-            }
-        });
-        return Ok(());
+/// `keyed` sorted by its keys when they are all strings or all ints of 32 bits (`false`
+/// otherwise): ordered totally, so that any stable sort orders them as Go's `sort.Stable`
+/// does, and Rust's takes fewer steps.
+fn sorted_totally(keyed: &mut [(Value, Value)], reverse: bool) -> bool {
+    let turned = |order: std::cmp::Ordering| if reverse { order.reverse() } else { order };
+    if keyed.iter().all(|(k, _)| k.unpack_str().is_some()) {
+        keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_str().cmp(&b.unpack_str())));
+    } else if keyed.iter().all(|(k, _)| k.unpack_i32().is_some()) {
+        keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_i32().cmp(&b.unpack_i32())));
+    } else {
+        return false;
     }
+    true
+}
+
+/// `keyed` sorted by its keys with Go's `sort.Stable` (see [`sorted`]).
+fn go_sorted<'v>(keyed: &mut [(Value<'v>, Value<'v>)], reverse: bool) -> starlark::Result<()> {
     let mut failed = None;
-    go_stable(items, &mut |a, b| {
+    let mut less = |(a, _): (Value<'v>, Value<'v>), (b, _): (Value<'v>, Value<'v>)| {
         let (a, b) = if reverse { (b, a) } else { (a, b) };
-        go_less(key_of(&a), key_of(&b)).unwrap_or_else(|e| {
+        compare(Op::Lt, a, b).unwrap_or_else(|e| {
             failed = Some(e);
             false
         })
-    });
+    };
+    go_stable(keyed, &mut less);
     failed.map_or(Ok(()), Err)
 }
 
-/// Whether `keys` are all ints, all strings of UTF-8 or all bools.
-fn totally_ordered<'v>(mut keys: impl Iterator<Item = Value<'v>>) -> bool {
-    let Some(first) = keys.next() else {
-        return true;
-    };
-    match first.get_type() {
-        "string" if first.unpack_str().is_some() => keys.all(|k| k.unpack_str().is_some()),
-        ty @ ("int" | "bool") => keys.all(|k| k.get_type() == ty),
-        _ => false,
-    }
-}
-
-/// `min(...)` (`name`) or `max(...)` of `args` (one iterable, or the values themselves) by
-/// `key`; `None` when there is nothing to compare (the interpreter's error: no argument, an
-/// empty or no iterable).
+/// `min(items, key=key)` (`name`) or `max` as starlark-go's: the first item whose key no later
+/// one's is less (greater) than, `key` called on each item in turn, each key compared with
+/// the extremum's so far; the first error is the answer, a comparison's named after the
+/// builtin (`max: string > int not implemented`). `items` is not empty.
 pub(super) fn extremum<'v>(
     name: &str,
-    args: &[Value<'v>],
+    items: &[Value<'v>],
     key: Option<Value<'v>>,
     eval: &mut Evaluator<'v, '_, '_>,
-) -> starlark::Result<Option<Value<'v>>> {
-    let items: Vec<Value<'v>> = match args {
-        [one] => match one.iterate(eval.heap()) {
-            Ok(items) => items.collect(),
-            Err(_) => return Ok(None),
-        },
-        values => values.to_vec(),
-    };
-    let Some((&first, rest)) = items.split_first() else {
-        return Ok(None);
-    };
-    let mut key_of = |v: Value<'v>| match key {
-        Some(key) => eval.eval_function(key, &[v], &[]),
-        None => Ok(v),
-    };
-    let (mut best, mut best_key) = (first, key_of(first)?);
-    for &item in rest {
-        let k = key_of(item)?;
-        match go_beyond(name == "min", k, best_key) {
-            Ok(true) => (best, best_key) = (item, k),
+) -> starlark::Result<Value<'v>> {
+    let op = if name == "min" { Op::Lt } else { Op::Gt };
+    let mut best = items[0];
+    let mut best_key = key_of(key, best, eval)?;
+    for item in &items[1..] {
+        let item_key = key_of(key, *item, eval)?;
+        match compare(op, item_key, best_key) {
+            Ok(true) => (best, best_key) = (*item, item_key),
             Ok(false) => {}
             Err(e) => {
-                let message = e.without_diagnostic().to_string();
-                return Err(go_error(format!("{name}: {message}")));
+                let message = format!("{name}: {}", e.without_diagnostic());
+                return Err(super::go_builtins::go_error(message));
             }
         }
     }
-    Ok(Some(best))
+    Ok(best)
 }
 
 /// Go's `sort.Stable` over `data` with `less`.
