@@ -340,7 +340,7 @@ mod tests {
             key: Value::Str(k.into()),
             value: Node::new(v, Pos::unknown()),
         };
-        let doc = Value::Map(crate::value::thin_vec![
+        let doc = Value::Map(crate::value::entries![
             entry("float", Value::Float(-0.0)),
             entry("int", Value::Int(0)),
             entry("text", Value::Str("-0".into())),

@@ -415,7 +415,7 @@ mod tests {
     fn and_or_values_and_truth() {
         assert!(!truth(&text("")));
         assert!(truth(&Val::List(vec![Val::None])));
-        let empty = n(Value::Map(crate::value::thin_vec![]));
+        let empty = n(Value::Map(crate::value::entries![]));
         assert!(!truth(&node(&empty)));
     }
 

@@ -655,14 +655,14 @@ mod tests {
         // A validation hands an empty map to the comparison as None, a non-empty one as a
         // dict; a Starlark `check` call sees the dict.
         let f = RuleName::Min
-            .check_node(&Value::Int(1), &Value::Map(crate::value::thin_vec![]))
+            .check_node(&Value::Int(1), &Value::Map(crate::value::entries![]))
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("NoneType >= int not implemented"));
         let f = RuleName::Min
-            .check(&Value::Int(1), &Value::Map(crate::value::thin_vec![]))
+            .check(&Value::Int(1), &Value::Map(crate::value::entries![]))
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
-        let one = Value::Map(crate::value::thin_vec![MapEntry {
+        let one = Value::Map(crate::value::entries![MapEntry {
             key: Value::Str("a".into()),
             value: Node::new(Value::Int(1), Pos::unknown()),
         }]);
@@ -698,7 +698,7 @@ mod tests {
             RuleName::OneOf.check(&list(&[Value::Float(1.0)]), &Value::Int(1)),
             None
         );
-        let map = Value::Map(crate::value::thin_vec![
+        let map = Value::Map(crate::value::entries![
             MapEntry {
                 key: Value::Str("a".into()),
                 value: Node::new(Value::Int(1), Pos::unknown()),

@@ -435,7 +435,7 @@ pub fn to_json(violations: &[Violation]) -> String {
         .flat_map(|v| {
             v.rules.iter().map(move |r| {
                 Node::new(
-                    Value::Map(crate::value::thin_vec![
+                    Value::Map(crate::value::entries![
                         entry("path", s(&v.path)),
                         entry("value_position", s(&v.value_pos.to_string())),
                         entry("rule_position", s(&r.rule_pos.to_string())),

@@ -8,8 +8,10 @@ use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
+mod cow_vec;
 mod position;
 
+pub use cow_vec::CowVec;
 pub use position::{FileName, Pos};
 
 /// A YAML value with its position.
@@ -22,14 +24,19 @@ pub struct Node {
 /// The text of a [`Value::Str`].
 pub use compact_str::CompactString as Str;
 
-/// The vector of a map's or an array's items: one pointer, its length and capacity kept in the
+/// The vector of an array's items: one pointer, its length and capacity kept in the
 /// allocation (an empty one allocates nothing), so that a [`Value`] is 24 bytes and a
 /// [`MapEntry`] 56 (a `Vec` would make them 32 and 72: the plain data of a large values file is
 /// mostly map entries).
 pub use thin_vec::{thin_vec, ThinVec};
 
-/// A map's entries, in order.
-pub type Entries = ThinVec<MapEntry>;
+/// A map's entries, in order: one pointer as a [`ThinVec`], and a clone shares them until one
+/// of the two is changed (a map default filled into many maps is one allocation: see
+/// [`CowVec`]).
+pub type Entries = CowVec<MapEntry>;
+
+/// A map's [`Entries`] of the items given, as `vec!` makes a `Vec`.
+pub use crate::__cow_vec as entries;
 
 /// An array's items.
 pub type Items = ThinVec<Node>;

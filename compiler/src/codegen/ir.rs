@@ -83,8 +83,8 @@ impl IrTokens<'_> {
                     })
                     .collect();
                 let entries = self.vec_expr(
-                    quote! { #rt::value::ThinVec<#rt::value::MapEntry> },
-                    quote! { #rt::value::thin_vec! },
+                    quote! { #rt::value::Entries },
+                    quote! { #rt::value::entries! },
                     entries,
                 );
                 quote! { #rt::value::Value::Map(#entries) }
@@ -92,7 +92,7 @@ impl IrTokens<'_> {
         }
     }
 
-    /// A vector of type `vec` (a `Vec` or a `ThinVec`) holding `items`: made by its macro
+    /// A vector of type `vec` (a `Vec`, a `ThinVec` or `Entries`) holding `items`: made by its macro
     /// `mac` (`vec!`), or, past [`ITEMS_PER_FN`] items, filled by a function of its own for
     /// each chunk (rustc's optimiser takes time superlinear in a function's size: a 1,000-key
     /// map took a minute in one).

@@ -315,7 +315,7 @@ impl<'a> TypeGen<'a> {
 
             impl #rt::__private::ToValue for super::#name {
                 fn to_value(&self) -> #rt::value::Value {
-                    #rt::value::Value::Map(#rt::value::thin_vec![#(#entries),*])
+                    #rt::value::Value::Map(#rt::value::entries![#(#entries),*])
                 }
             }
         });

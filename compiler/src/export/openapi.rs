@@ -159,7 +159,7 @@ fn non_empty(text: &Option<String>) -> Option<&str> {
 mod tests {
     use super::*;
     use schemac_runtime::schema::{Doc, Field};
-    use schemac_runtime::value::thin_vec;
+    use schemac_runtime::value::{entries, thin_vec};
 
     fn node(value: Value) -> Node {
         Node::new(value, Pos::unknown())
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn any_is_nullable_without_type() {
-        let default = Value::Map(thin_vec![MapEntry {
+        let default = Value::Map(entries![MapEntry {
             key: str_val("a"),
             value: node(Value::Int(1)),
         }]);
@@ -455,7 +455,7 @@ mod tests {
     #[test]
     fn map_never_carries_a_default() {
         let mut ty = map_type(vec![("name", scalar(Scalar::String, str_val("x")))]);
-        ty.default = node(Value::Map(thin_vec![MapEntry {
+        ty.default = node(Value::Map(entries![MapEntry {
             key: str_val("name"),
             value: node(str_val("y")),
         }]));

@@ -273,10 +273,10 @@ mod tests {
     #[test]
     fn empty_documents_print_nothing_but_nested_empties_print() {
         assert_eq!(to_json(&Value::Null), "");
-        assert_eq!(to_json(&Value::Map(crate::value::thin_vec![])), "");
+        assert_eq!(to_json(&Value::Map(crate::value::entries![])), "");
         assert_eq!(to_json(&Value::Array(crate::value::thin_vec![])), "");
         let value = map(vec![
-            ("a", Value::Map(crate::value::thin_vec![])),
+            ("a", Value::Map(crate::value::entries![])),
             ("b", Value::Array(crate::value::thin_vec![])),
             ("c", Value::Null),
         ]);
@@ -338,7 +338,7 @@ mod tests {
     fn marshal_json_has_no_document_rules() {
         assert_eq!(marshal_json(&Value::Null).as_deref(), Ok("null"));
         assert_eq!(
-            marshal_json(&Value::Map(crate::value::thin_vec![])).as_deref(),
+            marshal_json(&Value::Map(crate::value::entries![])).as_deref(),
             Ok("{}")
         );
         assert_eq!(
@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn keys_sort_by_bytes_and_non_string_keys_are_stringified() {
-        let value = Value::Map(crate::value::thin_vec![
+        let value = Value::Map(crate::value::entries![
             MapEntry {
                 key: string("b"),
                 value: node(Value::Int(1)),

@@ -326,7 +326,7 @@ impl<'a> Reader<'a> {
             6 => Value::Str(self.text()?.into()),
             7 => {
                 let n = self.len()?;
-                let mut entries = schemac_runtime::value::ThinVec::with_capacity(Self::room(n));
+                let mut entries = schemac_runtime::value::Entries::with_capacity(Self::room(n));
                 for _ in 0..n {
                     let key = self.value(depth + 1)?;
                     let value = self.node(depth + 1)?;
