@@ -301,7 +301,7 @@ impl<T: Clone> CowVec<T> {
         // SAFETY: the items past `len` are dropped once, after the length stops covering them.
         unsafe {
             self.set_len(len);
-            ptr::drop_in_place(std::slice::from_raw_parts_mut(
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(
                 self.data().add(len),
                 old - len,
             ));
@@ -364,7 +364,7 @@ impl<T> CowVec<T> {
         // SAFETY: this was the last vector of the allocation: its items are dropped and it is
         // freed with the layout it was made with.
         unsafe {
-            ptr::drop_in_place(std::slice::from_raw_parts_mut(self.data(), self.len()));
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(self.data(), self.len()));
             alloc::dealloc(self.ptr.as_ptr() as *mut u8, Self::layout(cap));
         }
     }
@@ -537,7 +537,7 @@ impl<T> Drop for IntoIter<T> {
         // SAFETY: the items not read out are dropped once; then the vector, whose length is 0,
         // frees its allocation.
         unsafe {
-            ptr::drop_in_place(std::slice::from_raw_parts_mut(
+            ptr::drop_in_place(ptr::slice_from_raw_parts_mut(
                 self.vec.data().add(self.next),
                 self.end - self.next,
             ));
@@ -594,7 +594,7 @@ mod tests {
             let shared = v.clone();
             let before = shared.to_vec();
             match step % 7 {
-                0 | 1 | 2 => {
+                0..=2 => {
                     v.push(n);
                     w.push(n);
                 }
