@@ -1,5 +1,6 @@
 //! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
 
+pub(crate) mod code_scan;
 pub mod compile;
 pub mod functions;
 pub mod go_value;

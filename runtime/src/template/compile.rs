@@ -541,7 +541,7 @@ impl Compiler {
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
                 // syntax error.
-                let set = self.end_as_outdent(expr.line, &format!("__ytt_set(({code}))"))?;
+                let set = self.end_as_outdent(expr.line, depth, &format!("__ytt_set(({code}))"))?;
                 self.emit(expr.line, depth, &set);
                 if !self.scanner.is_open() {
                     self.scanner.scan(&set);

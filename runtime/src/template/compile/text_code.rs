@@ -81,10 +81,18 @@ impl Compiler {
             None => e.quoting(p.quote),
         };
         let opening = format!("{opening}__ytt_text((");
-        self.refuse_pass(line, depth, &opening, p.code)
-            .map_err(quoting)?;
-        let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
-        self.end_as_outdent(line, &code).map_err(quoting)
+        let compiled = self
+            .refuse_pass(line, depth, &opening, p.code)
+            .and_then(|()| {
+                let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
+                self.end_as_outdent(line, depth, &code)
+            });
+        // The tokens before a scanner's stop were compiled on a line of their own: a syntax
+        // error among them quotes the piece.
+        if compiled.as_ref().is_err_and(|e| e.scanner_stop) {
+            self.quoted.push((self.line_map.len() - 1, p.quote.into()));
+        }
+        compiled.map_err(quoting)
     }
 
     /// The statement `code` of a text template, on template line `line`, quoted as it is: a
@@ -101,13 +109,15 @@ impl Compiler {
             line,
             text: code.to_string(),
         };
-        self.code(&comment).map_err(|e| match e.quote {
+        let compiled = self.code(&comment).map_err(|e| match e.quote {
             Some(_) => e,
             None => e.quoting(quote),
-        })?;
+        });
+        // (Also the lines compiled before an error: a syntax error on them comes first.)
         for gen_line in first_gen..self.line_map.len() {
             self.quoted.push((gen_line, quote.into()));
         }
+        compiled?;
         // A block it opened (or an `else` reopened) names this code when left open.
         let opened = match self.blocks.len().cmp(&blocks) {
             std::cmp::Ordering::Greater => true,
