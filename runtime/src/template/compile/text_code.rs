@@ -53,6 +53,11 @@ impl Compiler {
                 }
                 continue;
             }
+            if self.scanner.in_brackets() {
+                // ytt's code for a text is two lines (its node's start, then its value): in
+                // brackets a code piece left open, its parser stops at the second's name.
+                self.emit_quoting(at, self.depth(), "None", p.quote);
+            }
             let append = format!("{TEXT_PIECES}.append(");
             let code = self.value_code(at, self.depth(), &append, p)?;
             self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
