@@ -1,6 +1,7 @@
 //! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
 
 pub mod compile;
+pub mod generated_names;
 pub mod functions;
 pub mod go_value;
 pub mod lexer;
