@@ -1,8 +1,8 @@
 //! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
 
 pub mod compile;
-pub mod generated_names;
 pub mod functions;
+pub mod generated_names;
 pub mod go_value;
 pub mod lexer;
 pub mod library;

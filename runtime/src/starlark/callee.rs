@@ -21,9 +21,9 @@ use starlark::syntax::AstModule;
 
 mod entry;
 
+use crate::template::generated_names::GeneratedNames;
 pub use entry::UNIVERSAL;
 use entry::{entry, Body};
-use crate::template::generated_names::GeneratedNames;
 
 /// A function's parameters, as starlark-go's `setArgs` binds a call's arguments to them.
 #[derive(Debug, Clone, PartialEq)]

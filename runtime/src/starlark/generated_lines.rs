@@ -34,7 +34,8 @@ pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> 
 pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32> {
     let names = &program.names;
     let code = |i: usize| program.source.lines().nth(i).map(str::trim_start);
-    let is = |i: usize, name: &str, after: &str| code(i).is_some_and(|l| names.starts(l, name, after));
+    let is =
+        |i: usize, name: &str, after: &str| code(i).is_some_and(|l| names.starts(l, name, after));
     let node = names.strip(code(gen_line.checked_sub(1)?)?, START, "(")?;
     let second = if is(gen_line, ANN, "(") {
         match is(gen_line + 1, ANN, "(") {

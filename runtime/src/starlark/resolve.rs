@@ -23,8 +23,8 @@
 use std::collections::BTreeSet;
 
 use super::resolver_patch::{ArgumentKind, Marker, Markers};
-use crate::template::reserved_words::source_name;
 use crate::template::generated_names::GeneratedNames;
+use crate::template::reserved_words::source_name;
 
 use starlark::codemap::Span;
 use starlark::syntax::ast::{

@@ -202,8 +202,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(GeneratedNames::for_file(&file).prefix(), "__ytt2_");
-        let file = crate::yaml::parse::parse_file("t.yml", "#@ __ytt_set = 1\na: 1\n", false)
-            .unwrap();
+        let file =
+            crate::yaml::parse::parse_file("t.yml", "#@ __ytt_set = 1\na: 1\n", false).unwrap();
         assert_eq!(GeneratedNames::for_file(&file).prefix(), "__ytt1_");
     }
 }
