@@ -3,6 +3,7 @@
 pub(crate) mod code_scan;
 pub mod compile;
 pub mod functions;
+pub mod generated_names;
 pub mod go_value;
 pub mod lexer;
 pub mod library;

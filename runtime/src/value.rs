@@ -192,7 +192,9 @@ impl Value {
         }
     }
 
-    /// Key equality as ytt matches map items: same type and same value (`1` is not `"1"`).
+    /// Key equality as ytt matches map items: same type and same value (`1` is not `"1"`), as
+    /// Go's `==` of the values: a NaN key equals no key, not even itself (two `.nan:` keys are
+    /// two items, an overlay's or a schema's `.nan:` matches neither).
     /// Inlined, with string keys (almost all) compared first: lookups scan short maps with it,
     /// and the length and first byte tell most different keys apart without a `memcmp` call.
     #[inline(always)]
@@ -203,13 +205,11 @@ impl Value {
         }
     }
 
-    /// [`Value::key_eq`] for keys that are not both strings (rare, and kept out of line).
+    /// [`Value::key_eq`] for keys that are not both strings (rare, and kept out of line):
+    /// floats compare as `f64`s do (NaN unequal to all, `-0.0` equal to `0.0`).
     #[inline(never)]
     fn other_key_eq(&self, other: &Value) -> bool {
-        match (self, other) {
-            (Value::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
-            _ => self == other,
-        }
+        self == other
     }
 
     /// The value as Go's `%s` writes it, as ytt's overlay messages quote a map key: a string
@@ -566,10 +566,11 @@ impl KeySet {
 
     /// [`KeySet::surely_new`] for a key that is no string (`1:`, `true:`, a key made in code;
     /// rare, and kept out of line): scalars are hashed too once the map is large (100,000
-    /// integer keys were scanned for each, 40 s); a NaN equals no key.
+    /// integer keys were scanned for each, 40 s); a key that [`Value::key_eq`] finds unequal to
+    /// itself (a NaN) equals no key.
     #[inline(never)]
     fn other_surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
-        if matches!(key, Value::Float(f) if f.is_nan()) {
+        if !key.key_eq(key) {
             return true;
         }
         match scalar_key_hash(key) {

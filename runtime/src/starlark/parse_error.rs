@@ -362,11 +362,12 @@ fn in_argument_list(code: &str) -> bool {
 }
 
 /// Whether the innermost bracket left open in `code` is the one schemac wraps a `return`'s
-/// value in ([`RETURN_VALUE_OPEN`](crate::template::lexer::RETURN_VALUE_OPEN)).
+/// value in ([`return_value_open`](crate::template::generated_names::GeneratedNames::return_value_open)).
 fn in_return_value(code: &str) -> bool {
+    use crate::template::generated_names::GeneratedNames;
     open_brackets(code)
         .last()
-        .is_some_and(|&at| code[..=at].ends_with(crate::template::lexer::RETURN_VALUE_OPEN))
+        .is_some_and(|&at| GeneratedNames::ends_with_any_return_value_open(&code[..=at]))
 }
 
 /// Where the brackets left open in `code` are, outermost first (brackets in strings and

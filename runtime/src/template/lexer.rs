@@ -7,6 +7,7 @@
 
 pub(crate) use super::code_scan::without_comment;
 use super::code_scan::{code_bytes, CodeBytes, Within};
+use super::generated_names::GeneratedNames;
 
 /// What a physical code line is.
 #[derive(Debug, PartialEq)]
@@ -78,9 +79,6 @@ impl LineScanner {
     }
 }
 
-/// What a `return` statement's value is wrapped in (closed by `))`), which ends the function's
-/// node context: two parentheses, so that `return 1, 2` returns a tuple, not two arguments.
-pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
@@ -89,8 +87,14 @@ pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 /// a function with a text context returns: its text). When the
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
-/// value.
-pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String, bool) {
+/// value. `names` are the program's ([`GeneratedNames::return_value_open`]).
+pub fn wrap_returns(
+    stmt: &str,
+    continues: bool,
+    bare: Option<&str>,
+    names: &GeneratedNames,
+) -> (String, bool) {
+    let return_value_open = names.return_value_open();
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
@@ -133,7 +137,7 @@ pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String,
                 && !stmt[at + 6..].starts_with(ident) =>
             {
                 out.push_str(&stmt[copied..at]);
-                out.push_str(RETURN_VALUE_OPEN);
+                out.push_str(&return_value_open);
                 value_at = Some(at + 6);
                 copied = at + 6;
             }
@@ -285,12 +289,12 @@ mod tests {
 
     #[test]
     fn returns_end_the_node_context() {
-        let wrapped = |s: &str| wrap_returns(s, false, None).0;
+        let wrapped = |s: &str| wrap_returns(s, false, None, &GeneratedNames::default()).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
         assert_eq!(wrapped("return"), "return __ytt_ctx_end()");
         assert_eq!(wrapped("return # c"), "return __ytt_ctx_end()");
         assert_eq!(
-            wrap_returns("if c: return", false, Some("t")).0,
+            wrap_returns("if c: return", false, Some("t"), &GeneratedNames::default()).0,
             "if c: return __ytt_ctx_end((t))"
         );
         assert_eq!(
@@ -308,11 +312,11 @@ mod tests {
         );
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
-            wrap_returns("return [1, # c", true, None),
+            wrap_returns("return [1, # c", true, None, &GeneratedNames::default()),
             ("return __ytt_ctx_end(([1, # c".to_string(), true)
         );
         assert_eq!(
-            wrap_returns("x = [1,", true, None),
+            wrap_returns("x = [1,", true, None, &GeneratedNames::default()),
             ("x = [1,".to_string(), false)
         );
     }

@@ -211,7 +211,8 @@ impl Compiler {
         if let Some(cond) = cond {
             // ytt's dialect has `while`, the interpreter's has not: a loop over more
             // items than the statement budget allows, left when the condition fails.
-            self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
+            let var = self.names.of(gen::WHILE);
+            self.emit(line, d, &format!("for {var} in range(2147483647):"));
             self.open_block(Block {
                 line,
                 auto_close,
@@ -232,9 +233,13 @@ impl Compiler {
             let text_def = self.blocks.iter().rev().find(|b| b.is_def);
             let bare = text_def
                 .is_some_and(|b| b.builds_text)
-                .then_some(TEXT_RESULT);
-            let (stmt, open) =
-                crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
+                .then(|| self.text_result());
+            let (stmt, open) = crate::template::lexer::wrap_returns(
+                &stmt,
+                self.scanner.is_open(),
+                bare.as_deref(),
+                &self.names,
+            );
             self.open_return = open;
             stmt
         } else {

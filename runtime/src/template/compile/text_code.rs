@@ -34,7 +34,8 @@ impl Compiler {
             self.emit(line, depth, "]))");
             return Ok(());
         }
-        self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
+        let pieces_list = self.names.of(gen::TEXT_PIECES);
+        self.emit(line, depth, &format!("{pieces_list} = []"));
         for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
@@ -58,11 +59,11 @@ impl Compiler {
                 // brackets a code piece left open, its parser stops at the second's name.
                 self.emit_quoting(at, self.depth(), "None", p.quote);
             }
-            let append = format!("{TEXT_PIECES}.append(");
+            let append = format!("{pieces_list}.append(");
             let code = self.value_code(at, self.depth(), &append, p)?;
             self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
         }
-        let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
+        let join = format!("{setter}(\"\".join({pieces_list}))");
         self.emit(line, self.depth(), &join);
         Ok(())
     }
@@ -85,11 +86,12 @@ impl Compiler {
             Some(_) => e,
             None => e.quoting(p.quote),
         };
-        let opening = format!("{opening}__ytt_text((");
+        let text = self.names.of(gen::TEXT);
+        let opening = format!("{opening}{text}((");
         let compiled = self
             .refuse_pass(line, depth, &opening, p.code)
             .and_then(|()| {
-                let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
+                let code = format!("{text}(({}))", rename_reserved_names(p.code.trim()));
                 self.end_as_outdent(line, depth, &code)
             });
         // The tokens before a scanner's stop were compiled on a line of their own: a syntax
@@ -138,7 +140,8 @@ impl Compiler {
         // follows every code piece): a text context of its own, as in ytt.
         if block.is_def && new_def {
             block.builds_text = true;
-            self.emit_quoting(line, self.depth(), &format!("{TEXT_PIECES} = []"), quote);
+            let pieces_list = self.names.of(gen::TEXT_PIECES);
+            self.emit_quoting(line, self.depth(), &format!("{pieces_list} = []"), quote);
         }
         Ok(())
     }
