@@ -623,7 +623,7 @@ fn scalar_key_hash(key: &Value) -> Option<u64> {
         Value::Bool(b) => fx.hash_one((1u8, *b)),
         Value::Int(i) => fx.hash_one((2u8, spread(*i as u64))),
         Value::UInt(u) => fx.hash_one((3u8, spread(*u))),
-        // 0.0 == -0.0, and overlays match a NaN key with a NaN.
+        // 0.0 == -0.0; a NaN equals no key (`Value::key_eq`), so any one hash will do.
         Value::Float(f) if f.is_nan() => fx.hash_one((4u8, u64::MAX)),
         Value::Float(f) => fx.hash_one((4u8, spread(if *f == 0.0 { 0 } else { f.to_bits() }))),
         Value::Bytes(b) => fx.hash_one((5u8, &b[..])),
