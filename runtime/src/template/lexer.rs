@@ -79,7 +79,6 @@ impl LineScanner {
     }
 }
 
-
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
 /// the statement, follows a `;` or ends a one-line compound (`if c: return 1`); `return` of no
