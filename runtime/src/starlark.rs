@@ -68,7 +68,7 @@ use starlark::syntax::{AstModule, Dialect};
 use crate::template::compile::{compile, compile_starlark, Program};
 use crate::template::generated_names;
 use crate::template::tree::Tree;
-use crate::template::{Sources, TemplateError};
+use crate::template::{AlsoError, Sources, TemplateError};
 use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{

@@ -281,7 +281,13 @@ pub(super) fn resolve_errors(
     let mut found = resolve::resolve_errors(ast, &predeclared, markers, &program.names).into_iter();
     let first = found.next()?;
     Some(TemplateError {
-        also: found.map(|u| (line_of(u.span), u.message)).collect(),
+        also: found
+            .map(|u| AlsoError {
+                line: line_of(u.span),
+                quote: program.quoted_at(gen_line(u.span)).map(Box::from),
+                message: u.message,
+            })
+            .collect(),
         quote: program.quoted_at(gen_line(first.span)).map(Box::from),
         ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
     })
