@@ -13,6 +13,7 @@
 
 use std::sync::OnceLock;
 
+use crate::template::generated_names::free_prefix;
 use starlark::environment::{Globals, GlobalsBuilder, Module};
 
 /// The prefix of every canonical guard name.
@@ -81,51 +82,6 @@ pub(super) fn bind_renamed(
             module.set(&name, f.to_value());
         }
     }
-}
-
-/// The first of `STEM_`, `STEM1_`, `STEM2_`, ... that none of `texts` holds (anywhere: in a
-/// name, a string or a comment), so that no name of them starts with it: the prefix of the
-/// names a program binds for its own use (the guards here, the compiler's generated names,
-/// see [`crate::template::generated_names`]). One pass over each text finds every prefix it
-/// holds.
-pub(crate) fn free_prefix<'a>(texts: impl IntoIterator<Item = &'a str>, stem: &str) -> String {
-    let mut canonical_held = false;
-    let mut numbers_held = Vec::new();
-    for text in texts {
-        let bytes = text.as_bytes();
-        for at in memchr::memmem::find_iter(bytes, stem.as_bytes()) {
-            let rest = &bytes[at + stem.len()..];
-            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-            if rest.get(digits) != Some(&b'_') {
-                continue;
-            }
-            match digits {
-                0 => canonical_held = true,
-                // (`STEM01_` is no prefix this chooses; a number past `usize` neither.)
-                _ if rest[0] != b'0' => {
-                    if let Some(k) = std::str::from_utf8(&rest[..digits])
-                        .ok()
-                        .and_then(|d| d.parse::<usize>().ok())
-                    {
-                        numbers_held.push(k);
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-    if !canonical_held {
-        return format!("{stem}_");
-    }
-    numbers_held.sort_unstable();
-    numbers_held.dedup();
-    // The first number from 1 that the sorted, distinct numbers held skip.
-    let free = numbers_held
-        .iter()
-        .zip(1..)
-        .find(|(held, k)| **held != *k)
-        .map_or(numbers_held.len() + 1, |(_, k)| k);
-    format!("{stem}{free}_")
 }
 
 /// Whether `name` (of a guarded program's text) is the guard `canonical` under some prefix.

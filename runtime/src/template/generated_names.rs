@@ -14,7 +14,6 @@
 //! Each name is given by its suffix ([`START`], [`SET`], ...), the name it has with the
 //! canonical prefix `__ytt_` being `__ytt_` + suffix.
 
-use crate::starlark::guard_names::free_prefix;
 use crate::value::Value;
 use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
 
@@ -160,6 +159,51 @@ impl GeneratedNames {
     pub fn canonical_suffix(name: &str) -> Option<&str> {
         name.strip_prefix(CANONICAL)
     }
+}
+
+/// The first of `STEM_`, `STEM1_`, `STEM2_`, ... that none of `texts` holds (anywhere: in a
+/// name, a string or a comment), so that no name of them starts with it: the prefix of the
+/// names a program binds for its own use (the compiler's generated names here, the guards of
+/// `crate::starlark::guard_names`). One pass over each text finds every prefix it
+/// holds.
+pub(crate) fn free_prefix<'a>(texts: impl IntoIterator<Item = &'a str>, stem: &str) -> String {
+    let mut canonical_held = false;
+    let mut numbers_held = Vec::new();
+    for text in texts {
+        let bytes = text.as_bytes();
+        for at in memchr::memmem::find_iter(bytes, stem.as_bytes()) {
+            let rest = &bytes[at + stem.len()..];
+            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+            if rest.get(digits) != Some(&b'_') {
+                continue;
+            }
+            match digits {
+                0 => canonical_held = true,
+                // (`STEM01_` is no prefix this chooses; a number past `usize` neither.)
+                _ if rest[0] != b'0' => {
+                    if let Some(k) = std::str::from_utf8(&rest[..digits])
+                        .ok()
+                        .and_then(|d| d.parse::<usize>().ok())
+                    {
+                        numbers_held.push(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    if !canonical_held {
+        return format!("{stem}_");
+    }
+    numbers_held.sort_unstable();
+    numbers_held.dedup();
+    // The first number from 1 that the sorted, distinct numbers held skip.
+    let free = numbers_held
+        .iter()
+        .zip(1..)
+        .find(|(held, k)| **held != *k)
+        .map_or(numbers_held.len() + 1, |(_, k)| k);
+    format!("{stem}{free}_")
 }
 
 #[cfg(test)]
