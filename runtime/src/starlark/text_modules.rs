@@ -336,15 +336,10 @@ pub(super) fn url_escape<S: AsRef<[u8]> + ?Sized>(s: &S, mode: Escape) -> String
     out
 }
 
-/// Go's `unescape`: `url.PathUnescape` / `url.QueryUnescape` and the other pieces of a URL,
-/// with its error for a bad `%` escape or (in a host) a character that must not be there.
-pub(super) fn url_unescape(s: &str, mode: Escape) -> anyhow::Result<String> {
-    String::from_utf8(url_unescape_bytes(s.as_bytes(), mode)?)
-        .map_err(|_| anyhow::anyhow!("decoded text is not valid UTF-8"))
-}
-
-/// [`url_unescape`] as bytes, UTF-8 or not (`%e9`), as Go's strings hold them.
-fn url_unescape_bytes(bytes: &[u8], mode: Escape) -> anyhow::Result<Vec<u8>> {
+/// Go's `unescape`: `url.PathUnescape` / `url.QueryUnescape` and the other pieces of a URL, as
+/// bytes, UTF-8 or not (`%e9`), as Go's strings hold them, with its error for a bad `%` escape
+/// or (in a host) a character that must not be there.
+pub(super) fn url_unescape_bytes(bytes: &[u8], mode: Escape) -> anyhow::Result<Vec<u8>> {
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -390,7 +385,7 @@ fn url_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let s = only_str("url.parse", &args.items)?;
+        let s = only_bytes("url.parse", &args.items)?;
         super::url_value::parse_value(s, heap)
     }
 
