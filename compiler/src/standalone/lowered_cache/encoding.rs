@@ -12,7 +12,7 @@
 
 use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Check, CustomRule, Doc, Field, Kind, Scalar, Type, Validation};
-use schemac_runtime::value::{FileName, MapEntry, Node, Pos, Value};
+use schemac_runtime::value::{FileName, Key, MapEntry, Node, Pos, Value};
 
 /// Types and values nested deeper than this are not kept (and not read back): far beyond any
 /// schema written by hand, and a bound on the reader's recursion.
@@ -330,7 +330,10 @@ impl<'a> Reader<'a> {
                 for _ in 0..n {
                     let key = self.value(depth + 1)?;
                     let value = self.node(depth + 1)?;
-                    entries.push(MapEntry { key, value });
+                    entries.push(MapEntry {
+                        key: key.into(),
+                        value,
+                    });
                 }
                 Value::Map(entries)
             }
@@ -383,7 +386,7 @@ impl<'a> Reader<'a> {
                 let n = self.len()?;
                 let mut fields = Vec::with_capacity(Self::room(n));
                 for _ in 0..n {
-                    let key = self.value(0)?;
+                    let key = Key::new(self.value(0)?);
                     let ty = self.ty(depth + 1)?;
                     fields.push(Field { key, ty });
                 }
