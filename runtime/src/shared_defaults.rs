@@ -118,9 +118,16 @@ pub fn default_item(field: &Field) -> Tree {
     item
 }
 
-/// `field`'s default as plain data: its current value while a run shares it, and whether an
-/// overlay changed a shared value in this run (then a map in it may hold a key twice).
-pub fn default_node(field: &Field) -> (Node, bool) {
+/// Whether an overlay changed a shared default in this run: a default filled in from then on
+/// may lack a key or hold a value of another type, and ytt's type check walks the node it fills
+/// in (its shared node) as any other.
+pub fn changed_in_run() -> bool {
+    KEPT.with(|k| k.borrow().as_ref().is_some_and(|kept| kept.changed_in_run))
+}
+
+/// `field`'s default as plain data: its current value while a run shares it (the caller walks
+/// it instead once [`changed_in_run`]).
+pub fn default_node(field: &Field) -> Node {
     let shared = field.ty.default.value.is_collection().then(|| {
         KEPT.with(|k| {
             let mut k = k.borrow_mut();
@@ -134,12 +141,12 @@ pub fn default_node(field: &Field) -> (Node, bool) {
                     value
                 }
             };
-            Some((value, kept.changed_in_run))
+            Some(value)
         })
     });
     match shared.flatten() {
-        Some((value, changed)) => (Node::new(value, field.ty.default.pos), changed),
-        None => (field.ty.default.clone(), false),
+        Some(value) => Node::new(value, field.ty.default.pos),
+        None => field.ty.default.clone(),
     }
 }
 

@@ -30,7 +30,7 @@ mod go_sort;
 mod go_string_index;
 mod go_trig;
 mod go_unicode;
-mod guard_names;
+pub(crate) mod guard_names;
 mod int_budget;
 mod ip_module;
 pub mod json_decode;
@@ -66,14 +66,15 @@ use starlark::eval::Evaluator;
 use starlark::syntax::{AstModule, Dialect};
 
 use crate::template::compile::{compile, compile_starlark, Program};
+use crate::template::generated_names;
 use crate::template::tree::Tree;
-use crate::template::{Sources, TemplateError};
+use crate::template::{AlsoError, Sources, TemplateError};
 use crate::yaml::parse::RawFile;
 use budget::bound;
 pub use budget::{
     CALL_DEPTH_FRAMES_SHOWN, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
 };
-use builder::{keep_name, BuildState};
+use builder::BuildState;
 pub use callee::UNIVERSAL;
 pub(crate) use go_repr::{def_name, go_quote, go_repr, go_type, nested_too_deep, try_go_repr};
 pub use loader::DEFAULT_MAX_LOADS;
@@ -106,7 +107,6 @@ fn globals() -> &'static Globals {
             LibraryExtension::Filter,
             LibraryExtension::Print,
         ])
-        .with(builder::builder_functions)
         .with(go_builtins::go_compatible)
         .build()
     })
@@ -222,7 +222,10 @@ fn refusal_words(e: &starlark::Error, raw: &str) -> Option<String> {
         match &*cell {
             Some((k, index)) if *k == key => index.clone(),
             _ => {
-                let files = [(call.filename(), call.file.source())];
+                // (The function's first instruction, which the program's own names place, is
+                // not read here: only the words.)
+                let names = generated_names::GeneratedNames::default();
+                let files = [(call.filename(), call.file.source(), &names)];
                 let index = std::rc::Rc::new(callee::Index::of(&files));
                 *cell = Some((key, index.clone()));
                 index
@@ -316,11 +319,12 @@ fn run_unguarded(
         Ok(source) => source,
         Err((e, before)) => return Err(literal_refused(name, program, sources, e, before)),
     };
-    if library && source.contains("__ytt_ctx_nodes()") {
+    let ctx_nodes = program.names.of(generated_names::CTX_NODES);
+    if library && source.contains(&format!("{ctx_nodes}()")) {
         // Its fragment functions build from its nodes wherever they are called from.
         let key =
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
-        source = source.replace("__ytt_ctx_nodes()", &format!("__ytt_ctx_nodes({key})"));
+        source = source.replace(&format!("{ctx_nodes}()"), &format!("{ctx_nodes}({key})"));
     }
     // starlark-go's parser stops at the first of its errors: a trailing comma it refuses, or
     // the crate's syntax error before it; both come before what its resolver finds.
@@ -394,6 +398,7 @@ fn run_unguarded(
         sources.functions.clone(),
     );
     state.root = root.to_string();
+    state.names = program.names.clone();
     let loader = Loader {
         sources,
         from: name,
@@ -402,6 +407,7 @@ fn run_unguarded(
     let frozen = Module::with_temp_heap(|module| -> Result<FrozenModule, TemplateError> {
         {
             guards.bind(&module);
+            builder::bind_builder_functions(&program.names, &module);
             let mut eval = Evaluator::new(&module);
             eval.set_loader(&loader);
             eval.extra = Some(&state);
@@ -414,7 +420,7 @@ fn run_unguarded(
             .map_err(|e| TemplateError::runtime(name, None, format!("{e:?}")))
     })?;
     for (i, slot) in state.slots().iter().enumerate() {
-        if let Ok(v) = frozen.get(&keep_name(i)) {
+        if let Ok(v) = frozen.get(&state.names.keep(i)) {
             let _ = slot.value.set(v);
         }
     }

@@ -1,7 +1,9 @@
 //! ytt templates: YAML files whose `#@` comments are annotations and Starlark code.
 
+pub(crate) mod code_scan;
 pub mod compile;
 pub mod functions;
+pub mod generated_names;
 pub mod go_value;
 pub mod lexer;
 pub mod library;
@@ -50,9 +52,9 @@ pub struct TemplateError {
     /// The Starlark call stack, innermost call first, when the error happened inside a
     /// function (empty: the error is at `line` in the template's top level).
     pub stack: Box<[StackFrame]>,
-    /// Further compile-time errors after this one, as (line, message): starlark-go lists every
-    /// undefined name of a file.
-    pub also: Box<[(u32, String)]>,
+    /// Further compile-time errors after this one: starlark-go lists every undefined name of
+    /// a file.
+    pub also: Box<[AlsoError]>,
     /// The error of a file that `load()` ran, shown under `reason:` (the message then says
     /// `cannot load F: ...`).
     pub reason: Option<Box<TemplateError>>,
@@ -61,6 +63,15 @@ pub struct TemplateError {
     pub generated: Option<Box<Generated>>,
     /// What is quoted as the text of `line`, when it is not the template's line there (the
     /// code of a text template, as ytt quotes it).
+    pub quote: Option<Box<str>>,
+}
+
+/// A compile-time error listed after a [`TemplateError`]'s own.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AlsoError {
+    pub line: u32,
+    pub message: String,
+    /// What is quoted as the text of `line`, as [`TemplateError::quote`].
     pub quote: Option<Box<str>>,
 }
 

@@ -223,9 +223,13 @@ impl FillAndCheck {
                     Value::Map(entries)
                 } else {
                     items.reserve(missing);
-                    items.extend(
-                        defaults.map(|(_, field)| crate::shared_defaults::default_item(field)),
-                    );
+                    for (_, field) in defaults {
+                        let mut item = crate::shared_defaults::default_item(field);
+                        if crate::shared_defaults::changed_in_run() {
+                            self.node(&mut item, &field.ty, true, false);
+                        }
+                        items.push(item);
+                    }
                     Value::Null
                 }
             }
@@ -274,10 +278,14 @@ impl FillAndCheck {
                 .or_insert_with(|| default.first_repeated_key().is_some());
             self.keys_may_repeat |= repeats;
         }
-        let (node, changed) = crate::shared_defaults::default_node(field);
-        // A shared default an overlay changed may hold a key twice.
-        self.keys_may_repeat |= changed;
-        node
+        if crate::shared_defaults::changed_in_run() {
+            // A shared default an overlay changed may lack a key or hold one twice: walked as
+            // ytt's type check walks the shared node it fills in.
+            let mut item = crate::shared_defaults::default_item(field);
+            let value = self.node(&mut item, &field.ty, true, true);
+            return Node::new(value, item.pos);
+        }
+        crate::shared_defaults::default_node(field)
     }
 
     /// The violations found, as ytt reports them: only those of collections given for a

@@ -195,7 +195,9 @@ impl Value {
         }
     }
 
-    /// Key equality as ytt matches map items: same type and same value (`1` is not `"1"`).
+    /// Key equality as ytt matches map items: same type and same value (`1` is not `"1"`), as
+    /// Go's `==` of the values: a NaN key equals no key, not even itself (two `.nan:` keys are
+    /// two items, an overlay's or a schema's `.nan:` matches neither).
     /// Inlined, with string keys (almost all) compared first: lookups scan short maps with it,
     /// and the length and first byte tell most different keys apart without a `memcmp` call.
     #[inline(always)]
@@ -206,13 +208,11 @@ impl Value {
         }
     }
 
-    /// [`Value::key_eq`] for keys that are not both strings (rare, and kept out of line).
+    /// [`Value::key_eq`] for keys that are not both strings (rare, and kept out of line):
+    /// floats compare as `f64`s do (NaN unequal to all, `-0.0` equal to `0.0`).
     #[inline(never)]
     fn other_key_eq(&self, other: &Value) -> bool {
-        match (self, other) {
-            (Value::Float(a), Value::Float(b)) => a == b || (a.is_nan() && b.is_nan()),
-            _ => self == other,
-        }
+        self == other
     }
 
     /// The value as Go's `%s` writes it, as ytt's overlay messages quote a map key: a string
@@ -315,7 +315,8 @@ pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 /// pushes with [`KeyIndex::pushed`] and removals with [`KeyIndex::removed`].
 #[derive(Debug)]
 pub struct KeyIndex {
-    /// The first item with each hash of a string key; `None` when scanning is cheaper.
+    /// The first item with each hash of a scalar key (see [`scalar_key_hash`]); `None` when
+    /// scanning is cheaper.
     by_hash: Option<HashMap<u64, usize, FxBuild>>,
     /// Two indexed items share a hash: a key given twice (YAML maps may hold one), or two
     /// keys whose hashes collide. [`KeyIndex::find_repeat`] then scans.
@@ -394,8 +395,11 @@ impl KeyIndex {
     }
 
     fn record<T: Keyed>(&mut self, item: &T, i: usize) {
-        if let (Some(by_hash), Some(Value::Str(key))) = (&mut self.by_hash, item.map_key()) {
-            match by_hash.entry(key_hash(key)) {
+        let Some(by_hash) = &mut self.by_hash else {
+            return;
+        };
+        if let Some(hash) = item.map_key().and_then(scalar_key_hash) {
+            match by_hash.entry(hash) {
                 Entry::Occupied(_) => self.shared_hash = true,
                 Entry::Vacant(slot) => {
                     slot.insert(i);
@@ -416,22 +420,25 @@ impl KeyIndex {
 
     /// [`KeyIndex::find`] when the caller knows that no item before `from` has the key `key`.
     pub fn find_from<T: Keyed>(&self, items: &[T], key: &Value, from: usize) -> Option<usize> {
-        if let (Some(by_hash), Value::Str(s)) = (&self.by_hash, key) {
+        // Keys that are no strings (`1:`, keys made in code) are hashed too: 100,000 integer
+        // keys overlaid by a second file were scanned for each, 33 s.
+        let hashable = !matches!(key, Value::Map(_) | Value::Array(_));
+        if let (Some(by_hash), true) = (&self.by_hash, hashable) {
             let is_key = |i: usize| {
                 items
                     .get(i)
                     .and_then(Keyed::map_key)
                     .is_some_and(|k| k.key_eq(key))
             };
-            // Every string key indexed is there once (no two share a hash): the item after
+            // Every key indexed is there once (no two share a hash): the item after
             // the last one found, when it has the key, is the only one that has it.
             let next = self.next.get();
             if !self.shared_hash && is_key(next) {
                 self.next.set(next + 1);
                 return Some(next);
             }
-            // No string key has this hash: no key equals `key`.
-            let i = *by_hash.get(&key_hash(s))?;
+            // No key has this hash: no key equals `key`.
+            let i = *by_hash.get(&scalar_key_hash(key)?)?;
             // The item recorded at `i` stands up to `removals` places before it. Where a hash
             // is shared, items with the key may stand anywhere before it since: scan then.
             let back = match (self.shared_hash, self.removals) {
@@ -463,10 +470,10 @@ impl KeyIndex {
     }
 
     /// The position of the next item after the one at `after` whose key is `key` too: ytt
-    /// matches every item of a map that holds a key twice. An index that saw each string key
+    /// matches every item of a map that holds a key twice. An index that saw each scalar key
     /// once answers without a scan.
     pub fn find_repeat<T: Keyed>(&self, items: &[T], key: &Value, after: usize) -> Option<usize> {
-        if self.by_hash.is_some() && !self.shared_hash && matches!(key, Value::Str(_)) {
+        if self.by_hash.is_some() && !self.shared_hash && scalar_key_hash(key).is_some() {
             return None;
         }
         let from = after + 1;
@@ -569,10 +576,11 @@ impl KeySet {
 
     /// [`KeySet::surely_new`] for a key that is no string (`1:`, `true:`, a key made in code;
     /// rare, and kept out of line): scalars are hashed too once the map is large (100,000
-    /// integer keys were scanned for each, 40 s); a NaN equals no key.
+    /// integer keys were scanned for each, 40 s); a key that [`Value::key_eq`] finds unequal to
+    /// itself (a NaN) equals no key.
     #[inline(never)]
     fn other_surely_new<T: Keyed>(&mut self, items: &[T], key: &Value) -> bool {
-        if matches!(key, Value::Float(f) if f.is_nan()) {
+        if !key.key_eq(key) {
             return true;
         }
         match scalar_key_hash(key) {
@@ -598,18 +606,29 @@ impl KeySet {
     }
 }
 
-/// A hash of a scalar map key that keys equal by `==` share (a string's is [`key_hash`]);
-/// `None` for a map or array.
+/// The bits of a number spread over its whole word (splitmix64's finalizer). Fx's multiply
+/// leaves a hash's low bits those of the last word hashed, which pick the table's bucket:
+/// floats such as `1.5`, `2.5`, ... (whose low bits are all 0) or integers that are multiples
+/// of a power of two fell into a few buckets, 100,000 such keys took 4 to 5 s.
+fn spread(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
+}
+
+/// A hash of a scalar map key that keys equal by [`Value::key_eq`] share (a string's is
+/// [`key_hash`]; every NaN's is one); `None` for a map or array.
 fn scalar_key_hash(key: &Value) -> Option<u64> {
     let fx = FxBuild::default();
     Some(match key {
         Value::Str(k) => key_hash(k),
         Value::Null => fx.hash_one(0u8),
         Value::Bool(b) => fx.hash_one((1u8, *b)),
-        Value::Int(i) => fx.hash_one((2u8, *i)),
-        Value::UInt(u) => fx.hash_one((3u8, *u)),
-        // 0.0 == -0.0.
-        Value::Float(f) => fx.hash_one((4u8, if *f == 0.0 { 0 } else { f.to_bits() })),
+        Value::Int(i) => fx.hash_one((2u8, spread(*i as u64))),
+        Value::UInt(u) => fx.hash_one((3u8, spread(*u))),
+        // 0.0 == -0.0; a NaN equals no key (`Value::key_eq`), so any one hash will do.
+        Value::Float(f) if f.is_nan() => fx.hash_one((4u8, u64::MAX)),
+        Value::Float(f) => fx.hash_one((4u8, spread(if *f == 0.0 { 0 } else { f.to_bits() }))),
         Value::Bytes(b) => fx.hash_one((5u8, &b[..])),
         Value::Map(_) | Value::Array(_) => return None,
     })

@@ -11,6 +11,7 @@ use starlark_syntax::syntax::ast::{
 use starlark_syntax::syntax::{AstModule, Dialect};
 
 use schemac_runtime::template::compile::{compile, compile_starlark};
+use schemac_runtime::template::generated_names::{self as gen, GeneratedNames};
 use schemac_runtime::template::Sources;
 
 pub type Def = DefP<AstNoPayload>;
@@ -22,6 +23,8 @@ pub struct Module {
     ast: AstModule,
     /// The template line of each line of the compiled program.
     line_map: Vec<u32>,
+    /// The names the compiled program binds for its own use.
+    names: GeneratedNames,
 }
 
 /// A top-level `def`: the module it lives in and its name there.
@@ -105,6 +108,7 @@ impl Program {
             name: name.to_string(),
             ast,
             line_map: program.line_map,
+            names: program.names,
         });
         self.globals.push(HashMap::new());
         let mut bindings = HashMap::new();
@@ -175,6 +179,11 @@ impl Program {
     }
 
     /// Whether `name` is bound anywhere in `module` (then a builtin of that name is not used).
+    /// The names `module`'s compiled program binds for its own use.
+    pub fn generated_names(&self, module: usize) -> &GeneratedNames {
+        &self.modules[module].names
+    }
+
     pub fn is_bound(&self, module: usize, name: &str) -> bool {
         self.bindings[module].contains_key(name)
     }
@@ -204,7 +213,7 @@ impl Program {
         };
         for (m, module) in self.modules.iter().enumerate() {
             visit_exprs(module.ast.statement(), &mut |e| {
-                if let Some((line, args)) = annotation_args(e) {
+                if let Some((line, args)) = annotation_args(e, &module.names) {
                     index.validations.entry((m, line)).or_insert(args);
                 }
             });
@@ -237,15 +246,16 @@ impl<'p> Index<'p> {
     }
 }
 
-/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → LINE and ARGS.
-fn annotation_args(e: &AstExpr) -> Option<(u32, &CallArgs)> {
+/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → LINE and ARGS (`names` are the
+/// program's).
+fn annotation_args<'e>(e: &'e AstExpr, names: &GeneratedNames) -> Option<(u32, &'e CallArgs)> {
     let ExprP::Call(f, args) = &e.node else {
         return None;
     };
     let ExprP::Identifier(id) = &f.node else {
         return None;
     };
-    if id.node.ident != "__ytt_ann" || args.args.len() != 3 {
+    if !names.is(&id.node.ident, gen::ANN) || args.args.len() != 3 {
         return None;
     }
     let literal = |i: usize| match &args.args[i].node {
@@ -270,7 +280,7 @@ fn annotation_args(e: &AstExpr) -> Option<(u32, &CallArgs)> {
         return None;
     };
     match &pack.node {
-        ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if id.node.ident == "__ytt_pack") => {
+        ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if names.is(&id.node.ident, gen::PACK)) => {
             Some((line, inner))
         }
         _ => None,

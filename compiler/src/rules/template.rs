@@ -21,14 +21,15 @@ use starlark_syntax::syntax::AstModule;
 
 use schemac_runtime::starlark::UNIVERSAL;
 use schemac_runtime::template::compile::compile;
+use schemac_runtime::template::generated_names as gen;
 use schemac_runtime::template::literal::RuleCode;
 use schemac_runtime::yaml::parse::{Comment, RawFile, RawNode, RawValue};
 
 use super::source::{dialect, top_level, visit_expr, visit_exprs};
 
 /// What the compiler wraps each `def`'s body in (a function may build YAML, which these
-/// collect; rule code builds none, no `__ytt_` name but these being allowed).
-const DEF_CONTEXT: &[&str] = &["__ytt_ctx_start", "__ytt_ctx_end"];
+/// collect; rule code builds none, no generated name but these being allowed).
+const DEF_CONTEXT: &[&str] = &[gen::CTX_START, gen::CTX_END];
 
 /// The rule code of `raw` that the literal templater may read, when all of the file's
 /// `def`s and lambdas are such code; None otherwise (or when it has neither).
@@ -93,7 +94,7 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
             locals.contains(n)
                 || globals.contains(n)
                 || UNIVERSAL.contains(&n)
-                || DEF_CONTEXT.contains(&n)
+                || DEF_CONTEXT.iter().any(|suffix| program.names.is(n, suffix))
         };
         let mut ok = true;
         visit_exprs(&def.body, &mut |e| ok &= plain_expr(e, &known));

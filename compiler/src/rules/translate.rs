@@ -17,6 +17,7 @@ use starlark_syntax::syntax::ast::{
 
 use schemac_runtime::lowered::ir::{Expr, Function, Kind as FnKind, Method, Op, Stmt};
 use schemac_runtime::schema::{Kind, Type};
+use schemac_runtime::template::generated_names as gen;
 
 pub use super::stype::SType;
 
@@ -583,14 +584,20 @@ impl<'p, 's> Translator<'p, 's> {
                     }
                     this.expr(positional[0], env)
                 };
-                match name {
-                    // Inside a def, ytt's template context calls do nothing when a rule runs:
-                    // `__ytt_ctx_end(x)` is `x`, `__ytt_ctx_end()` (a function without nodes
-                    // returning no value) None.
-                    "__ytt_ctx_start" | "__ytt_ctx_end" if positional.is_empty() => {
-                        Ok((Expr::None, SType::None))
+                // Inside a def, ytt's template context calls do nothing when a rule runs:
+                // `__ytt_ctx_end(x)` is `x`, `__ytt_ctx_end()` (a function without nodes
+                // returning no value) None.
+                let names = self.program.generated_names(env.module);
+                let context = |suffix: &str| names.is(name, suffix);
+                if context(gen::CTX_START) || context(gen::CTX_END) {
+                    if positional.is_empty() {
+                        return Ok((Expr::None, SType::None));
                     }
-                    "__ytt_ctx_end" => one(self),
+                    if context(gen::CTX_END) {
+                        return one(self);
+                    }
+                }
+                match name {
                     "len" => {
                         let (c, t) = one(self)?;
                         if !matches!(

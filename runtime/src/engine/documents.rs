@@ -165,10 +165,13 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
             if let Some(generated) = &e.generated {
                 s.push_str(&generated_text(generated, &e.file, "    ", sources));
             }
-            for (line, message) in &e.also {
-                let src = sources.line(&e.file, *line);
-                let at = place(&e.file, *line);
-                s.push_str(&format!("\n- {message}\n    {at} | {src}"));
+            for also in &e.also {
+                let src = also
+                    .quote
+                    .as_deref()
+                    .unwrap_or_else(|| sources.line(&e.file, also.line));
+                let at = place(&e.file, also.line);
+                s.push_str(&format!("\n- {}\n    {at} | {src}", also.message));
             }
         } else {
             s.push_str(&format!("\n    in <toplevel>\n      {at} | {src}"));

@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use allocative::Allocative;
 use starlark::any::ProvidesStaticType;
-use starlark::environment::GlobalsBuilder;
+use starlark::environment::{Globals, GlobalsBuilder, Module};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
 use starlark::values::dict::DictRef;
@@ -16,6 +16,7 @@ use starlark::values::{OwnedFrozenValue, Value, ValueLike};
 use super::convert::{to_arg, to_tree_value, YamlFragment};
 use crate::template::compile::{NodeInfo, RawShape};
 use crate::template::functions::Functions;
+use crate::template::generated_names::GeneratedNames;
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value as YValue};
 use crate::yaml::parse::RawKind;
@@ -23,6 +24,21 @@ use crate::yaml::parse::RawKind;
 mod functions;
 
 pub use functions::builder_functions;
+
+/// The builder functions, under their own names (`__ytt_start`, ...).
+pub(super) fn builder_globals() -> &'static Globals {
+    static BUILDER: OnceLock<Globals> = OnceLock::new();
+    BUILDER.get_or_init(|| GlobalsBuilder::new().with(builder_functions).build())
+}
+
+/// Binds the builder functions in `module` under the program's `names`, before it runs: they
+/// are no globals of the interpreter, so a user's `__ytt_start` is undefined, as in ytt, and a
+/// user's `__ytt_set = 1` is a variable of its own.
+pub fn bind_builder_functions(names: &GeneratedNames, module: &Module) {
+    super::guard_names::bind_renamed(builder_globals(), module, |name| {
+        GeneratedNames::canonical_suffix(name).map(|suffix| names.of(suffix))
+    });
+}
 
 /// Every file of a run: its name and text.
 pub type RunFiles = Arc<Vec<(String, Arc<str>)>>;
@@ -90,6 +106,8 @@ pub struct BuildState {
     pub root: String,
     /// The run's kept values, where annotation arguments that are not data go.
     functions: Functions,
+    /// The running program's own names: the module variables kept values are bound to.
+    pub names: GeneratedNames,
     inner: RefCell<Inner>,
 }
 
@@ -187,11 +205,6 @@ impl Siblings {
     }
 }
 
-/// The name under which keep index `i` is stored in the module.
-pub fn keep_name(i: usize) -> String {
-    format!("__ytt_keep_{i}")
-}
-
 impl BuildState {
     pub fn new(
         file: FileName,
@@ -207,6 +220,7 @@ impl BuildState {
             template_id,
             root: String::new(),
             functions,
+            names: GeneratedNames::default(),
             inner: RefCell::new(Inner {
                 ctxs: vec![Ctx::default()],
                 slots: Vec::new(),
@@ -238,7 +252,7 @@ impl BuildState {
             .slots
             .iter()
             .position(|slot| Arc::ptr_eq(slot, &kept))
-            .map(keep_name)
+            .map(|i| self.names.keep(i))
     }
 
     /// The documents built at the top level.
@@ -584,7 +598,7 @@ impl BuildState {
                 template: Some(template.clone()),
             });
             inner.slots.push(slot.clone());
-            eval.module().set(&keep_name(i), v);
+            eval.module().set(&self.names.keep(i), v);
             self.functions.keep(slot)
         };
         let args_v = TupleRef::from_value(args)

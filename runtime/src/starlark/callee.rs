@@ -21,6 +21,7 @@ use starlark::syntax::AstModule;
 
 mod entry;
 
+use crate::template::generated_names::GeneratedNames;
 pub use entry::UNIVERSAL;
 use entry::{entry, Body};
 
@@ -246,7 +247,8 @@ pub(super) struct Refused {
     pub message: Option<String>,
 }
 
-/// The functions and `load`s of some files (each a file's name and its compiled source).
+/// The functions and `load`s of some files (each a file's name, its compiled source and the
+/// names that source binds for its own use).
 pub(super) struct Index {
     files: Vec<String>,
     functions: Vec<Function>,
@@ -254,10 +256,10 @@ pub(super) struct Index {
 }
 
 impl Index {
-    pub fn of(files: &[(&str, &str)]) -> Index {
+    pub fn of(files: &[(&str, &str, &GeneratedNames)]) -> Index {
         let mut functions = Vec::new();
         let mut imports = Vec::new();
-        for (i, (file, source)) in files.iter().enumerate() {
+        for (i, (file, source, names)) in files.iter().enumerate() {
             // Parsed as the program runs (`f(*xs, k=1)` as `f(k=1, *xs)`, see `resolver_patch`).
             let parsed = match super::source_too_deep(source) {
                 None => match super::resolver_patch::parse(file, source.to_string()) {
@@ -269,6 +271,7 @@ impl Index {
             if let Some(ast) = parsed {
                 let mut walk = Walk {
                     ast: &ast,
+                    names,
                     file: i,
                     top_level: top_level_names(ast.statement(), i, &mut imports),
                     out: &mut functions,
@@ -277,7 +280,7 @@ impl Index {
             }
         }
         Index {
-            files: files.iter().map(|(n, _)| n.to_string()).collect(),
+            files: files.iter().map(|(n, _, _)| n.to_string()).collect(),
             functions,
             imports,
         }
@@ -409,10 +412,6 @@ fn string_literal(e: &AstExpr) -> Option<String> {
     }
 }
 
-fn is_name(e: &AstExpr, name: &str) -> bool {
-    matches!(&e.node, ExprP::Identifier(id) if id.node.ident == name)
-}
-
 /// Whether `e` names the guard function `canonical` (under the program's prefix: see
 /// [`super::guard_names`]).
 fn is_guard_call(e: &AstExpr, canonical: &str) -> bool {
@@ -461,6 +460,7 @@ fn top_level_names(s: &AstStmt, file: usize, imports: &mut Vec<Import>) -> Vec<S
 /// Collects the functions of one file.
 struct Walk<'a> {
     ast: &'a AstModule,
+    names: &'a GeneratedNames,
     file: usize,
     top_level: Vec<String>,
     out: &'a mut Vec<Function>,
@@ -496,7 +496,7 @@ impl Walk<'_> {
     fn stmt(&mut self, s: &AstStmt) {
         match &s.node {
             StmtP::Def(d) => {
-                let first = entry(Body::Stmt(&d.body), &d.params, &self.top_level);
+                let first = entry(Body::Stmt(&d.body), &d.params, &self.top_level, self.names);
                 let at = self.function(&d.name.node.ident, &d.params, s.span, first);
                 self.out[at].names.push(d.name.node.ident.clone());
                 for p in &d.params {
@@ -543,7 +543,7 @@ impl Walk<'_> {
         };
         match &e.node {
             ExprP::Lambda(l) => {
-                let first = entry(Body::Expr(&l.body), &l.params, &self.top_level);
+                let first = entry(Body::Expr(&l.body), &l.params, &self.top_level, self.names);
                 let at = self.function("lambda", &l.params, e.span, first);
                 self.expr(&l.body);
                 return Some(at);

@@ -68,38 +68,17 @@ fn in_line(text: &str, token: &str, line_ends: bool) -> Vec<usize> {
         i.and_then(|i| b.get(i))
             .is_some_and(|&c| OPERATOR_CHARS.contains(c as char))
     };
-    let (mut depth, mut found, mut i) = (0i32, Vec::new(), 0);
-    while i < b.len() {
+    let (mut depth, mut found) = (0i32, Vec::new());
+    for (i, c) in crate::template::code_scan::code_bytes(text) {
         // A span may start inside parentheses it closes (`lambda x: x)(True)`).
         if depth <= 0
-            && text[i..].starts_with(token)
+            && b[i..].starts_with(token.as_bytes())
             && !(is_operator
                 && (operator_at(i.checked_sub(1)) || operator_at(Some(i + token.len()))))
         {
             found.push(i);
         }
-        match b[i] {
-            q @ (b'"' | b'\'') => {
-                let triple = b[i..].starts_with(&[q, q, q]);
-                i += if triple { 3 } else { 1 };
-                while i < b.len() {
-                    if b[i] == b'\\' {
-                        i += 2;
-                    } else if b[i] == q && (!triple || b[i..].starts_with(&[q, q, q])) {
-                        i += if triple { 3 } else { 1 };
-                        break;
-                    } else {
-                        i += 1;
-                    }
-                }
-                continue;
-            }
-            b'#' => {
-                while i < b.len() && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
+        match c {
             b'\n'
                 if line_ends && depth <= 0 && !text[..i].trim_end_matches('\r').ends_with('\\') =>
             {
@@ -109,7 +88,6 @@ fn in_line(text: &str, token: &str, line_ends: bool) -> Vec<usize> {
             b')' | b']' | b'}' => depth -= 1,
             _ => {}
         }
-        i += 1;
     }
     found
 }

@@ -4,6 +4,7 @@
 //! holds the code lines after a file's last node).
 
 use crate::template::compile::Program;
+use crate::template::generated_names::{ANN, PACK, SET, START};
 use crate::template::TemplateError;
 
 /// The line ytt's code for the node starting at generated line `gen_line` begins on: its
@@ -11,11 +12,12 @@ use crate::template::TemplateError;
 /// that the annotations apply to it), so a syntax error read at the end of the line before is
 /// placed on the node's first annotation.
 pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let names = &program.names;
     let mut lines = program.source.lines().skip(gen_line);
-    if !lines.next()?.trim_start().starts_with("__ytt_start(") {
+    if !names.starts(lines.next()?.trim_start(), START, "(") {
         return None;
     }
-    let annotations = lines.take_while(|l| l.trim_start().starts_with("__ytt_ann("));
+    let annotations = lines.take_while(|l| names.starts(l.trim_start(), ANN, "("));
     (gen_line..)
         .zip(std::iter::once(()).chain(annotations.map(|_| ())))
         .filter_map(|(i, ())| program.line_map.get(i).copied())
@@ -30,11 +32,13 @@ pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> 
 /// (so that the annotations apply to it) and a value has no line of its own: ytt's second line
 /// is the node's second annotation, or else its start, or its value's.
 pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let names = &program.names;
     let code = |i: usize| program.source.lines().nth(i).map(str::trim_start);
-    let is = |i: usize, start: &str| code(i).is_some_and(|l| l.starts_with(start));
-    let node = code(gen_line.checked_sub(1)?)?.strip_prefix("__ytt_start(")?;
-    let second = if is(gen_line, "__ytt_ann(") {
-        match is(gen_line + 1, "__ytt_ann(") {
+    let is =
+        |i: usize, name: &str, after: &str| code(i).is_some_and(|l| names.starts(l, name, after));
+    let node = names.strip(code(gen_line.checked_sub(1)?)?, START, "(")?;
+    let second = if is(gen_line, ANN, "(") {
+        match is(gen_line + 1, ANN, "(") {
             true => gen_line + 1,
             false => gen_line - 1,
         }
@@ -43,7 +47,7 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
         // a map or array value is a node of its own, started on the node's line.
         let id: usize = node.split(')').next()?.parse().ok()?;
         program.nodes.get(id)?;
-        if is(gen_line, "__ytt_set") {
+        if is(gen_line, SET, "") {
             return None;
         }
         gen_line - 1
@@ -58,16 +62,18 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
 /// argument, as the node's start does in ytt: the token is then ytt's next line, the node's
 /// value code or else the node's own line.
 pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Option<u32> {
+    let names = &program.names;
     let lines: Vec<&str> = program.source.lines().take(gen_line + 1).collect();
-    let is = |i: usize, code: &str| {
+    let is = |i: usize, name: &str, after: &str| {
         lines
             .get(i)
-            .is_some_and(|l| l.trim_start().starts_with(code))
+            .is_some_and(|l| names.starts(l.trim_start(), name, after))
     };
-    let annotation = |i: usize| is(i, "__ytt_ann(");
+    let annotation = |i: usize| is(i, ANN, "(");
+    let pack = format!("{}(", names.of(PACK));
     let only_comment = |i: usize| {
         lines[i]
-            .split_once("__ytt_pack(")
+            .split_once(&pack)
             .is_some_and(|(_, args)| args.trim_start().starts_with('#'))
     };
     let (last, argument) = match gen_line {
@@ -80,10 +86,10 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
     let start = (0..last)
         .rev()
         .find(|&i| !annotation(i))
-        .filter(|&i| is(i, "__ytt_start("))?;
+        .filter(|&i| is(i, START, "("))?;
     // A map or array value is a node of its own in ytt, started on the node's line.
     let at = match argument {
-        Some(a) if is(a, "__ytt_set(") => a,
+        Some(a) if is(a, SET, "(") => a,
         _ => start,
     };
     program.line_map.get(at).copied()
@@ -136,8 +142,9 @@ pub(super) fn node_start_generated(
     gen_line: usize,
 ) -> Option<(u32, Box<crate::template::Generated>)> {
     let code = program.source.lines().nth(gen_line)?.trim_start();
-    let id: usize = code
-        .strip_prefix("__ytt_start(")?
+    let id: usize = program
+        .names
+        .strip(code, START, "(")?
         .split(')')
         .next()?
         .parse()

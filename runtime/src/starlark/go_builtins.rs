@@ -488,6 +488,8 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         match iterable.iterate(eval.heap()) {
             Ok(items) => {
                 let items = items.collect();
+                // starlark-go iterates until it returns: `key` cannot change the iterable.
+                let _iterating = iterable.iterate(eval.heap());
                 super::go_sort::sorted(items, key, reverse, eval)
             }
             // The interpreter's error for what it cannot iterate.
@@ -665,8 +667,8 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// `min` or `max` (`name`): starlark-go refuses a `key` that cannot be called before it reads
-/// the values, which [`super::go_sort::extremum`] orders; the interpreter's errors for the
+/// `min` or `max` (`name`): starlark-go refuses a call without positional arguments, then a
+/// `key` that cannot be called, before it reads the values, which [`super::go_sort::extremum`] orders; the interpreter's errors for the
 /// rest.
 fn extremum<'v>(
     name: &str,
@@ -677,6 +679,11 @@ fn extremum<'v>(
     >,
     eval: &mut Evaluator<'v, '_, '_>,
 ) -> starlark::Result<starlark::values::Value<'v>> {
+    if args.is_empty() {
+        return Err(go_error(format!(
+            "{name} requires at least one positional argument"
+        )));
+    }
     let named = super::named_args(kwargs);
     if let Some((_, key)) = named.iter().find(|(k, _)| *k == "key") {
         if !super::convert::is_function(*key) {
@@ -688,7 +695,6 @@ fn extremum<'v>(
     }
     let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
     let items = match args {
-        [] => None,
         [iterable] => iterable
             .iterate(eval.heap())
             .ok()
@@ -697,6 +703,11 @@ fn extremum<'v>(
     };
     match items {
         Some(items) if !items.is_empty() && named.len() == usize::from(key.is_some()) => {
+            // starlark-go iterates until it returns: `key` cannot change the iterable.
+            let _iterating = match args {
+                [iterable] => iterable.iterate(eval.heap()).ok(),
+                _ => None,
+            };
             super::go_sort::extremum(name, &items, key, eval)
         }
         // The interpreter's errors: no values, an unknown parameter, nothing to iterate.

@@ -16,6 +16,8 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
+use super::go_unicode;
+
 /// Methods whose calls [`call`] answers or checks first (besides the sized ones of `budget`).
 pub(super) const GO_METHODS: &[&str] = &[
     "strip",
@@ -32,6 +34,7 @@ pub(super) const GO_METHODS: &[&str] = &[
     "capitalize",
     "isupper",
     "islower",
+    "istitle",
     "isdigit",
     "isalpha",
     "isalnum",
@@ -601,31 +604,38 @@ fn string_method<'v>(
             }
             Ok(Some(heap.alloc(AllocList(lines))))
         }
-        "upper" | "lower" | "title" | "capitalize" | "isupper" | "islower" => {
+        "upper" | "lower" | "title" | "capitalize" | "isupper" | "islower" | "istitle" => {
             positional(method, args, named, 0, 0)?;
+            let cased = || s.chars().any(go_unicode::cased);
             Ok(Some(match method {
                 // ASCII text (most) has ASCII cases: one pass, no per-character lookups.
                 "upper" if s.is_ascii() => heap.alloc(s.to_ascii_uppercase()),
                 "lower" if s.is_ascii() => heap.alloc(s.to_ascii_lowercase()),
-                "upper" => heap.alloc(s.chars().map(go_upper).collect::<String>()),
-                "lower" => heap.alloc(s.chars().map(go_lower).collect::<String>()),
-                "title" => heap.alloc(go_title(s)),
+                "upper" => heap.alloc(s.chars().map(go_unicode::upper).collect::<String>()),
+                "lower" => heap.alloc(s.chars().map(go_unicode::lower).collect::<String>()),
+                "title" => heap.alloc(go_unicode::title(s)),
                 "capitalize" => heap.alloc(
                     s.chars()
                         .enumerate()
-                        .map(|(i, c)| if i == 0 { go_titlecase(c) } else { go_lower(c) })
+                        .map(|(i, c)| match i {
+                            0 => go_unicode::titlecase(c),
+                            _ => go_unicode::lower(c),
+                        })
                         .collect::<String>(),
                 ),
                 "isupper" => {
-                    Value::new_bool(s.chars().any(cased) && s.chars().all(|c| go_upper(c) == c))
+                    Value::new_bool(cased() && s.chars().all(|c| go_unicode::upper(c) == c))
                 }
-                _ => Value::new_bool(s.chars().any(cased) && s.chars().all(|c| go_lower(c) == c)),
+                "islower" => {
+                    Value::new_bool(cased() && s.chars().all(|c| go_unicode::lower(c) == c))
+                }
+                _ => Value::new_bool(go_unicode::is_title(s)),
             }))
         }
         // (ASCII text is the crate's: the same classes)
         "isdigit" | "isalpha" | "isalnum" if !s.is_ascii() => {
             positional(method, args, named, 0, 0)?;
-            let all = super::go_unicode::all_of_class(method, s);
+            let all = go_unicode::all_of_class(method, s);
             Ok(Some(Value::new_bool(all)))
         }
         "elems" | "codepoints" | "elem_ords" | "codepoint_ords" => {
@@ -658,56 +668,6 @@ pub(super) fn string_iterable<'v>(
     } else {
         heap.alloc(Codepoints { text, ords })
     })
-}
-
-/// Go's `unicode.ToUpper`: one character for one (a character without a one-character
-/// uppercase stays as it is: `ß`, `ﬁ`).
-fn go_upper(c: char) -> char {
-    let mut up = c.to_uppercase();
-    match (up.next(), up.next()) {
-        (Some(u), None) => u,
-        _ => c,
-    }
-}
-
-/// Go's `unicode.ToLower` (`İ` becomes `i`).
-fn go_lower(c: char) -> char {
-    c.to_lowercase().next().unwrap_or(c)
-}
-
-/// Go's `unicode.ToTitle`: the uppercase but for the digraphs that have a title case of their
-/// own (`ǅ`, `ǈ`, `ǋ`, `ǲ`).
-fn go_titlecase(c: char) -> char {
-    match c {
-        '\u{1C4}'..='\u{1C6}' => '\u{1C5}',
-        '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
-        '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
-        '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
-        c => go_upper(c),
-    }
-}
-
-/// Whether `c` has case (starlark-go's `isCasedRune`: lower, upper or title case).
-fn cased(c: char) -> bool {
-    c.is_lowercase()
-        || c.is_uppercase()
-        || matches!(c, '\u{1C5}' | '\u{1C8}' | '\u{1CB}' | '\u{1F2}')
-}
-
-/// starlark-go's `title`: a cased character after a cased one lowercased, any other title-cased.
-fn go_title(s: &str) -> String {
-    let mut prev_cased = false;
-    s.chars()
-        .map(|c| {
-            let c = if prev_cased {
-                go_lower(c)
-            } else {
-                go_titlecase(c)
-            };
-            prev_cased = cased(c);
-            c
-        })
-        .collect()
 }
 
 /// `S.elems()` (`ords`: `S.elem_ords()`): the bytes of a string, iterable, each a string of

@@ -13,6 +13,7 @@
 
 use std::sync::OnceLock;
 
+use crate::template::generated_names::free_prefix;
 use starlark::environment::{Globals, GlobalsBuilder, Module};
 
 /// The prefix of every canonical guard name.
@@ -49,45 +50,10 @@ impl Default for GuardNames {
 
 impl GuardNames {
     /// The first of `__schemac_`, `__schemac1_`, `__schemac2_`, ... that `source` does not hold
-    /// (anywhere: in a name, a string or a comment), so that no name of it starts with it. One
-    /// pass over the source finds every prefix it holds.
+    /// (anywhere: in a name, a string or a comment), so that no name of it starts with it.
     pub(super) fn for_source(source: &str) -> GuardNames {
-        let bytes = source.as_bytes();
-        let mut canonical_held = false;
-        let mut numbers_held = Vec::new();
-        for at in memchr::memmem::find_iter(bytes, STEM.as_bytes()) {
-            let rest = &bytes[at + STEM.len()..];
-            let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-            if rest.get(digits) != Some(&b'_') {
-                continue;
-            }
-            match digits {
-                0 => canonical_held = true,
-                // (`__schemac01_` is no prefix this chooses; a number past `usize` neither.)
-                _ if rest[0] != b'0' => {
-                    if let Some(k) = std::str::from_utf8(&rest[..digits])
-                        .ok()
-                        .and_then(|d| d.parse::<usize>().ok())
-                    {
-                        numbers_held.push(k);
-                    }
-                }
-                _ => {}
-            }
-        }
-        if !canonical_held {
-            return GuardNames::default();
-        }
-        numbers_held.sort_unstable();
-        numbers_held.dedup();
-        // The first number from 1 that the sorted, distinct numbers held skip.
-        let free = numbers_held
-            .iter()
-            .zip(1..)
-            .find(|(held, k)| **held != *k)
-            .map_or(numbers_held.len() + 1, |(_, k)| k);
         GuardNames {
-            prefix: format!("{STEM}{free}_"),
+            prefix: free_prefix([source], STEM),
         }
     }
 
@@ -99,10 +65,21 @@ impl GuardNames {
 
     /// Binds every guard function under this program's names in `module`, before it runs.
     pub(super) fn bind(&self, module: &Module) {
-        let guards = guards();
-        module.frozen_heap().add_reference(guards.heap());
-        for (name, f) in guards.iter() {
-            module.set(&self.of(name), f.to_value());
+        bind_renamed(guards(), module, |name| Some(self.of(name)));
+    }
+}
+
+/// Binds each function of `functions` in `module` under the name `rename` gives its own name
+/// (none: left out), before the module runs.
+pub(super) fn bind_renamed(
+    functions: &'static Globals,
+    module: &Module,
+    rename: impl Fn(&str) -> Option<String>,
+) {
+    module.frozen_heap().add_reference(functions.heap());
+    for (name, f) in functions.iter() {
+        if let Some(name) = rename(name) {
+            module.set(&name, f.to_value());
         }
     }
 }
@@ -117,10 +94,15 @@ pub(super) fn is_guard(name: &str, canonical: &str) -> bool {
     rest[digits..].strip_prefix('_') == Some(suffix)
 }
 
-/// Whether `value` (bound to a name of a module) is one of the guard functions: such names are
-/// none of the module's own.
+/// Whether `value` (bound to a name of a module) is one of the guard functions or of the
+/// builder functions (see [`crate::template::generated_names`]): such names are none of the
+/// module's own.
 pub(super) fn is_guard_value(value: starlark::values::Value) -> bool {
-    guards().iter().any(|(_, f)| f.to_value().ptr_eq(value))
+    let builder = super::builder::builder_globals();
+    guards()
+        .iter()
+        .chain(builder.iter())
+        .any(|(_, f)| f.to_value().ptr_eq(value))
 }
 
 #[cfg(test)]

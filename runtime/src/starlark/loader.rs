@@ -286,7 +286,10 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                     let at = s.resolve_span().begin;
                     (at.line, at.column) >= end_of_text(&source)
                 });
-            let cut_short = at_end || at_stop || err.to_string().contains("end of file");
+            // (But starlark-go's parser stops at a `:` that ends a `def`'s parameters, `def
+            // f(v:`, before it reads on to the `end` that stopped the code.)
+            let cut_short = (at_end || at_stop || err.to_string().contains("end of file"))
+                && super::parse_error::colon_in_def_parameters(&source, "").is_none();
             // starlark-go's resolver checks some of what the crate's parser does: only after
             // the whole file parsed (an `unexpected end` further down comes first).
             let syntax =

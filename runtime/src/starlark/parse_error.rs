@@ -324,7 +324,7 @@ fn after_comma_in_expression_list(code: &str) -> Option<u8> {
     let last = code
         .lines()
         .rev()
-        .map(|l| crate::template::lexer::without_comment(l).trim_end())
+        .map(|l| crate::template::code_scan::without_comment(l).trim_end())
         .find(|l| !l.is_empty());
     last.is_some_and(|l| l.ends_with(',')).then_some(bracket)
 }
@@ -362,11 +362,12 @@ fn in_argument_list(code: &str) -> bool {
 }
 
 /// Whether the innermost bracket left open in `code` is the one schemac wraps a `return`'s
-/// value in ([`RETURN_VALUE_OPEN`](crate::template::lexer::RETURN_VALUE_OPEN)).
+/// value in ([`return_value_open`](crate::template::generated_names::GeneratedNames::return_value_open)).
 fn in_return_value(code: &str) -> bool {
+    use crate::template::generated_names::GeneratedNames;
     open_brackets(code)
         .last()
-        .is_some_and(|&at| code[..=at].ends_with(crate::template::lexer::RETURN_VALUE_OPEN))
+        .is_some_and(|&at| GeneratedNames::ends_with_any_return_value_open(&code[..=at]))
 }
 
 /// Where the brackets left open in `code` are, outermost first (brackets in strings and
@@ -436,35 +437,11 @@ fn last_comparison(code: &str) -> Option<&'static str> {
     *levels.last()?
 }
 
-/// The positions of the bytes of `code` outside strings and comments (each line break
-/// included), for the scans above.
+/// The positions of the bytes of `code` outside strings and comments, for the scans above
+/// (each line break included; a literal is its first quote, a comment its `#`, see
+/// [`code_scan`](crate::template::code_scan)).
 fn code_bytes(code: &str) -> impl Iterator<Item = usize> + '_ {
-    let bytes = code.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || {
-        while i < bytes.len() {
-            let at = i;
-            i += 1;
-            match bytes[at] {
-                q @ (b'"' | b'\'') => {
-                    while i < bytes.len() && bytes[i] != q && bytes[i] != b'\n' {
-                        i += if bytes[i] == b'\\' { 2 } else { 1 };
-                    }
-                    // Past the closing quote (a line break ending the string is code).
-                    if bytes.get(i) == Some(&q) {
-                        i += 1;
-                    }
-                }
-                b'#' => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                _ => return Some(at),
-            }
-        }
-        None
-    })
+    crate::template::code_scan::code_bytes(code).map(|(at, _)| at)
 }
 
 /// Whether the last line of `code` (the statement the error is on) is in the body of a `def`:

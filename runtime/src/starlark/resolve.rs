@@ -23,6 +23,7 @@
 use std::collections::BTreeSet;
 
 use super::resolver_patch::{ArgumentKind, Marker, Markers};
+use crate::template::generated_names::GeneratedNames;
 use crate::template::reserved_words::source_name;
 
 use starlark::codemap::Span;
@@ -41,14 +42,16 @@ pub(super) struct ResolveError {
 /// Every undefined name of `ast` in starlark-go's order; `predeclared` says which names the
 /// interpreter provides. Names of schemac's own code (`Walk::is_schemacs_own`) are never suggested.
 /// With `markers`, the program holds [`super::resolver_patch`] markers, each reported where
-/// starlark-go's resolver meets what it stands for.
+/// starlark-go's resolver meets what it stands for. `names` are the program's own.
 pub(super) fn resolve_errors(
     ast: &AstModule,
     predeclared: &dyn Fn(&str) -> bool,
     markers: Option<&Markers>,
+    names: &GeneratedNames,
 ) -> Vec<ResolveError> {
     let mut walk = Walk {
         ast,
+        names,
         blocks: vec![Block::default()],
         current: 0,
         predeclared,
@@ -89,6 +92,8 @@ struct Use {
 
 struct Walk<'p> {
     ast: &'p AstModule,
+    /// The names the program binds for its own use.
+    names: &'p GeneratedNames,
     blocks: Vec<Block>,
     current: usize,
     predeclared: &'p dyn Fn(&str) -> bool,
@@ -160,7 +165,7 @@ impl Walk<'_> {
     /// parameter a marker renamed): never suggested. A user's own `__name` is, as in
     /// starlark-go.
     fn is_schemacs_own(&self, name: &str) -> bool {
-        name.starts_with("__ytt_") || self.markers.is_some_and(|m| m.holds(name))
+        self.names.is_own(name) || self.markers.is_some_and(|m| m.holds(name))
     }
 
     fn candidates(&self, mut block: usize) -> Vec<&str> {

@@ -9,6 +9,7 @@ use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
 use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
 use super::guard_names::GuardNames;
+use crate::template::code_scan::{code_bytes, without_comment};
 
 /// Builtins that go through all of an iterable in one call, making a value as long as it or
 /// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
@@ -91,41 +92,32 @@ impl Edit {
     }
 }
 
-/// How many `)` of `text` close a parenthesis opened before it (outside string literals).
+/// How many `)` of `text` close a parenthesis opened before it (outside string literals and
+/// comments).
 fn unopened_parentheses(text: &str) -> usize {
-    let (mut depth, mut lowest, mut quote, mut escaped) = (0i64, 0i64, None, false);
-    for c in text.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '(' => depth += 1,
-                ')' => {
-                    depth -= 1;
-                    lowest = lowest.min(depth);
-                }
-                _ => {}
-            },
+    let (mut depth, mut lowest) = (0i64, 0i64);
+    for (_, c) in code_bytes(text) {
+        match c {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                lowest = lowest.min(depth);
+            }
+            _ => {}
         }
     }
     lowest.unsigned_abs() as usize
 }
 
-/// Where the first `op` of `text` (what follows an expression) stands outside a comment, and
-/// how many `)` stand before it: the parentheses the expression stands in before its `[`, `.`
-/// or `(`.
+/// Where the first `op` of `text` (what follows an expression: parentheses, blanks and
+/// comments) stands outside a comment, and how many `)` stand before it: the parentheses the
+/// expression stands in before its `[`, `.` or `(`.
 fn op_after(text: &str, op: char) -> Option<(usize, usize)> {
-    let (mut closing, mut comment) = (0, false);
-    for (at, c) in text.char_indices() {
+    let mut closing = 0;
+    for (at, c) in code_bytes(text) {
         match c {
-            '\n' => comment = false,
-            _ if comment => {}
-            '#' => comment = true,
-            ')' => closing += 1,
-            c if c == op => return Some((at, closing)),
+            b')' => closing += 1,
+            c if char::from(c) == op => return Some((at, closing)),
             _ => {}
         }
     }
@@ -147,7 +139,7 @@ fn before_blanks(text: &str) -> &str {
     let mut text = text.trim_end();
     loop {
         let line_start = text.rfind('\n').map_or(0, |i| i + 1);
-        let code = crate::template::lexer::without_comment(&text[line_start..]);
+        let code = without_comment(&text[line_start..]);
         if line_start + code.len() == text.len() {
             return text;
         }
@@ -260,12 +252,15 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                         // arguments); the call's `)` closes it. `OBJ` may stand in parentheses
                         // that its span leaves out.
                         let obj_end = obj.span.end().get() as usize;
+                        // (Comments may stand before the `.`, not between it and the `(`,
+                        // which are removed.)
                         let dot_to_paren = source
                             .get(obj_end..e.span.end().get() as usize)
-                            .filter(|t| !t.contains('#'))
                             .and_then(|t| {
-                                let paren = t.find('(')?;
-                                Some((t[..paren].rfind('.')?, paren))
+                                let mut code = code_bytes(t).skip_while(|&(_, c)| c != b'.');
+                                let (dot, _) = code.next()?;
+                                let (paren, c) = code.find(|&(_, c)| c == b'(' || c == b'#')?;
+                                (c == b'(').then_some((dot, paren))
                             });
                         let obj_begin = obj.span.begin().get() as usize;
                         let closing = dot_to_paren.map_or(0, |(dot, _)| {

@@ -275,11 +275,19 @@ pub(super) fn resolve_errors(
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
     // The program's literals of bytes call a guard already (see `go_literals`).
     let bytes_call = guards.of(go_literals::BYTES);
-    let predeclared = |n: &str| predeclared.contains(n) || n == bytes_call;
-    let mut found = resolve::resolve_errors(ast, &predeclared, markers).into_iter();
+    // The builder functions are bound under the program's own names (see `builder`).
+    let predeclared =
+        |n: &str| predeclared.contains(n) || n == bytes_call || program.names.is_own(n);
+    let mut found = resolve::resolve_errors(ast, &predeclared, markers, &program.names).into_iter();
     let first = found.next()?;
     Some(TemplateError {
-        also: found.map(|u| (line_of(u.span), u.message)).collect(),
+        also: found
+            .map(|u| AlsoError {
+                line: line_of(u.span),
+                quote: program.quoted_at(gen_line(u.span)).map(Box::from),
+                message: u.message,
+            })
+            .collect(),
         quote: program.quoted_at(gen_line(first.span)).map(Box::from),
         ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
     })
@@ -324,9 +332,9 @@ fn refused_call(
         };
         programs.extend(compiled.map(|p| (n.clone(), std::borrow::Cow::Owned(p))));
     }
-    let files: Vec<(&str, &str)> = programs
+    let files: Vec<(&str, &str, &generated_names::GeneratedNames)> = programs
         .iter()
-        .map(|(n, p)| (n.as_str(), p.source.as_str()))
+        .map(|(n, p)| (n.as_str(), p.source.as_str(), &p.names))
         .collect();
     let direct = last.location.is_some();
     let index = callee::Index::of(&files);
@@ -410,7 +418,10 @@ fn call_stack(
         // (a native function such as `fail`). A function that a native one called
         // (`sorted(xs, key=f)`) has no call site of its own.
         let at_a_call = frames.iter().any(|f| f.location.as_ref() == e.span());
-        if !last.name.starts_with("__ytt_") && !at_a_call {
+        // (A builder function is native, with no location; a user's `def __ytt_set` is not.)
+        let builder = last.location.is_none()
+            && generated_names::GeneratedNames::canonical_suffix(&last.name).is_some();
+        if !builder && !at_a_call {
             out.push(StackFrame {
                 function: last.name.clone(),
                 file,

@@ -14,6 +14,7 @@
 //! block depth, so the indentation written in the template does not matter. Each generated line
 //! remembers the template line it came from, for error messages.
 
+use super::generated_names::{self as gen, GeneratedNames};
 use super::lexer::LineScanner;
 pub use super::refused::{refused, value_with_code};
 use super::reserved_words::rename_reserved_names;
@@ -29,6 +30,8 @@ pub struct Program {
     pub line_map: Vec<u32>,
     /// The template's nodes, indexed by the ids passed to `__ytt_start`.
     pub nodes: Vec<NodeInfo>,
+    /// The names it binds for its own use (`__ytt_start`, ...), none of the user's code.
+    pub names: GeneratedNames,
     /// Generated lines (0-based, ascending) whose errors quote this text rather than their
     /// template line: the code of a text template, as ytt quotes it.
     pub quoted: Vec<(usize, Box<str>)>,
@@ -195,19 +198,13 @@ struct Block {
     ctx_start_at: usize,
     /// A `def` opened in a text template, with text in its body: ytt gives it a text context
     /// of its own, and what it returns at its end or on a bare `return` is its text
-    /// ([`TEXT_RESULT`]), gathered in a list local to it.
+    /// ([`Compiler::text_result`]), gathered in a list local to it.
     builds_text: bool,
 }
 
-/// The start of a function's node context, as the body is compiled.
-const CTX_START: &str = "__ytt_ctx_start()";
-/// The start of the node context of a function that builds nodes (as long as [`CTX_START`],
-/// which it replaces in place).
-const CTX_NODES: &str = "__ytt_ctx_nodes()";
-/// The list a text template gathers its pieces in (local to a function with a text context).
-const TEXT_PIECES: &str = "__ytt_text_pieces";
-/// What a function with a text context returns at its end or on a bare `return`: its text.
-pub(super) const TEXT_RESULT: &str = "\"\".join(__ytt_text_pieces)";
+// The start of a function's node context ([`gen::CTX_START`]) is made the start of the node
+// context of a function that builds nodes ([`gen::CTX_NODES`]) in place: as long as it.
+const _: () = assert!(gen::CTX_START.len() == gen::CTX_NODES.len());
 
 struct Frame {
     /// Path from the document down, to tell ancestors from siblings.
@@ -216,6 +213,7 @@ struct Frame {
 }
 
 struct Compiler {
+    names: GeneratedNames,
     out: String,
     line_map: Vec<u32>,
     quoted: Vec<(usize, Box<str>)>,
@@ -243,7 +241,7 @@ struct Compiler {
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
 pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
-    let mut c = Compiler::new();
+    let mut c = Compiler::new(GeneratedNames::for_file(file));
     match c.template(file) {
         Ok(()) => Ok(c.program()),
         Err(e) => {
@@ -293,7 +291,7 @@ const UNCLOSED_BLOCK: &str =
 
 /// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
 pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
-    let mut c = Compiler::new();
+    let mut c = Compiler::new(GeneratedNames::for_source(src));
     match c.star(src) {
         Ok(()) => {
             // Where the file ends: an error at its end is placed there.
@@ -314,8 +312,9 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
 }
 
 impl Compiler {
-    fn new() -> Compiler {
+    fn new(names: GeneratedNames) -> Compiler {
         Compiler {
+            names,
             out: String::new(),
             line_map: Vec::new(),
             quoted: Vec::new(),
@@ -338,6 +337,7 @@ impl Compiler {
             source: self.out,
             line_map: self.line_map,
             nodes: self.nodes,
+            names: self.names,
             quoted: self.quoted,
             outdents: self.outdents,
             trailing_document: self.trailing_document,
@@ -390,8 +390,9 @@ impl Compiler {
     fn trailing_document(&mut self, file: &RawFile) {
         let number = after_error::ytt_node_count(file) + 1;
         self.trailing_document = Some((self.line_map.len(), number));
-        self.emit(0, 0, &format!("__ytt_start_node({number})"));
-        self.emit(0, 0, &format!("__ytt_set_node({number})"));
+        let (start, set) = (self.names.of(gen::START_NODE), self.names.of(gen::SET_NODE));
+        self.emit(0, 0, &format!("{start}({number})"));
+        self.emit(0, 0, &format!("{set}({number})"));
     }
 
     /// ytt's error for the innermost block that no `end` closes.
@@ -444,7 +445,8 @@ impl Compiler {
         if let Some(def) = self.blocks.last_mut() {
             def.ctx_start_at = at;
         }
-        self.emit(self.blocks.last().map_or(0, |b| b.line), depth, CTX_START);
+        let start = format!("{}()", self.names.of(gen::CTX_START));
+        self.emit(self.blocks.last().map_or(0, |b| b.line), depth, &start);
     }
 
     fn depth(&self) -> usize {
@@ -512,36 +514,30 @@ impl Compiler {
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
             def.builds_nodes = true;
         }
-        self.emit(node.line, depth, &format!("__ytt_start({id})"));
+        let start = self.names.of(gen::START);
+        self.emit(node.line, depth, &format!("{start}({id})"));
         // Each annotation is a line of its own, so that errors in its arguments point at it.
+        let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
-            let opening = format!("__ytt_ann({}, {}, __ytt_pack(", quote(name), ann.line);
+            let opening = format!("{ann_call}({}, {}, {pack}(", quote(name), ann.line);
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = rename_reserved_names(args.trim());
-            self.emit(
-                ann.line,
-                depth,
-                &format!(
-                    "__ytt_ann({}, {}, __ytt_pack({}))",
-                    quote(name),
-                    ann.line,
-                    args
-                ),
-            );
+            self.emit(ann.line, depth, &format!("{opening}{args}))"));
         }
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
-                self.templated_text(node.line, key, "__ytt_set_key")?;
+                self.templated_text(node.line, key, &self.names.of(gen::SET_KEY))?;
             }
         }
+        let setter = self.names.of(gen::SET);
         if let Some(expr) = value_expr {
-            self.refuse_pass(expr.line, depth, "__ytt_set((", &expr.text)?;
+            self.refuse_pass(expr.line, depth, &format!("{setter}(("), &expr.text)?;
             let code = rename_reserved_names(expr.text.trim());
             if !code.is_empty() {
                 // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
                 // syntax error.
-                let set = self.end_as_outdent(expr.line, &format!("__ytt_set(({code}))"))?;
+                let set = self.end_as_outdent(expr.line, depth, &format!("{setter}(({code}))"))?;
                 self.emit(expr.line, depth, &set);
                 if !self.scanner.is_open() {
                     self.scanner.scan(&set);
@@ -549,7 +545,7 @@ impl Compiler {
                 }
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
-            self.templated_text(node.line, text, "__ytt_set")?;
+            self.templated_text(node.line, text, &setter)?;
         }
         self.frames.push(Frame {
             path: path.clone(),
@@ -596,7 +592,8 @@ impl Compiler {
     fn end_top_frame(&mut self, line: u32) -> Result<(), CompileError> {
         let frame = self.frames.pop().expect("caller checked");
         let depth = frame.depth.min(self.depth());
-        self.emit(line, depth, "__ytt_end()");
+        let end = format!("{}()", self.names.of(gen::END));
+        self.emit(line, depth, &end);
         // A `for/end` block closes with the node it wraps (a `def/end` function returns its
         // node).
         let index = self.frames.len();
@@ -618,19 +615,28 @@ impl Compiler {
         let Some(def) = self.blocks.last() else {
             return;
         };
+        let ctx_end = self.names.of(gen::CTX_END);
         if def.builds_text && !def.builds_nodes {
-            self.emit(line, depth, &format!("return __ytt_ctx_end({TEXT_RESULT})"));
+            let text = self.text_result();
+            self.emit(line, depth, &format!("return {ctx_end}({text})"));
             return;
         }
         if !def.builds_nodes {
-            self.emit(line, depth, "return __ytt_ctx_end(None)");
+            self.emit(line, depth, &format!("return {ctx_end}(None)"));
             return;
         }
         let at = def.ctx_start_at;
-        if self.out[at..].starts_with(CTX_START) {
-            self.out.replace_range(at..at + CTX_START.len(), CTX_NODES);
+        let (start, nodes) = (self.names.of(gen::CTX_START), self.names.of(gen::CTX_NODES));
+        if self.out[at..].starts_with(&start) {
+            self.out.replace_range(at..at + start.len(), &nodes);
         }
-        self.emit(line, depth, "return __ytt_ctx_end()");
+        self.emit(line, depth, &format!("return {ctx_end}()"));
+    }
+
+    /// What a function with a text context returns at its end or on a bare `return`: its text,
+    /// gathered in its list ([`gen::TEXT_PIECES`]).
+    fn text_result(&self) -> String {
+        format!("\"\".join({})", self.names.of(gen::TEXT_PIECES))
     }
 
     /// Ends the open nodes that were started inside the innermost block.
@@ -673,9 +679,6 @@ impl Compiler {
 pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
     matches!(node.kind, RawKind::Document) && node.line == 0
 }
-
-/// The loop variable of a `while` loop (see [`Compiler::code`]).
-pub(crate) const WHILE: &str = "__ytt_while";
 
 /// The name `stmt` starts with (`elif` of `elif/ x:`: ytt's scanner reads the keyword as a
 /// token of its own; the node-specific `if/end` are rewritten before this is asked).

@@ -1,8 +1,13 @@
-//! Just enough of a Starlark lexer to find block structure in ytt's `end` dialect.
+//! Just enough of a Starlark lexer to find block structure in ytt's `end` dialect (strings and
+//! comments are [`code_scan`](super::code_scan)'s).
 //!
 //! A logical line opens a block when it ends in `:` at bracket depth 0, outside strings and
 //! comments (`if c: x` on one line opens none). Lines inside brackets, strings or after a `\`
 //! continue the previous logical line and are copied verbatim.
+
+pub(crate) use super::code_scan::without_comment;
+use super::code_scan::{code_bytes, CodeBytes, Within};
+use super::generated_names::GeneratedNames;
 
 /// What a physical code line is.
 #[derive(Debug, PartialEq)]
@@ -20,7 +25,7 @@ pub enum CodeLine {
 #[derive(Default, Debug)]
 pub struct LineScanner {
     depth: i32,
-    string: Option<(char, bool)>,
+    string: Within,
     backslash: bool,
 }
 
@@ -28,107 +33,51 @@ impl LineScanner {
     /// Whether the logical line goes on after the last line scanned (an open bracket or
     /// string, or a `\` at its end).
     pub fn is_open(&self) -> bool {
-        self.depth > 0 || self.string.is_some() || self.backslash
+        self.depth > 0 || self.in_string() || self.backslash
     }
 
     /// Whether the last line scanned left a bracket open (outside strings).
     pub fn in_brackets(&self) -> bool {
-        self.depth > 0 && self.string.is_none()
+        self.depth > 0 && !self.in_string()
     }
 
     /// Whether the next line starts inside a string.
     pub fn in_string(&self) -> bool {
-        self.string.is_some()
+        self.string != Within::Code
     }
 
     pub fn scan(&mut self, line: &str) -> CodeLine {
-        let continuation = self.depth > 0 || self.string.is_some() || self.backslash;
+        let continuation = self.is_open();
         self.backslash = false;
-        let chars: Vec<char> = line.chars().collect();
+        let mut code = CodeBytes::resume(line, self.string);
+        // The last byte that is no blank, outside comments (a string's quote for a string).
         let mut last_significant = None;
-        // A `\` that ends the line inside a one-line string continues the string on the next.
-        let mut string_goes_on = false;
-        let mut i = 0;
-        while i < chars.len() {
-            let c = chars[i];
-            if let Some((q, triple)) = self.string {
-                if c == '\\' {
-                    string_goes_on = i + 1 == chars.len();
-                    i += 2;
-                    continue;
-                }
-                if c == q {
-                    if !triple {
-                        self.string = None;
-                    } else if chars.get(i + 1) == Some(&q) && chars.get(i + 2) == Some(&q) {
-                        self.string = None;
-                        i += 3;
-                        last_significant = Some(q);
-                        continue;
-                    }
-                }
-                last_significant = Some(c);
-                i += 1;
-                continue;
-            }
+        for (at, c) in code.by_ref() {
             match c {
-                '#' => break,
-                '"' | '\'' => {
-                    let triple = chars.get(i + 1) == Some(&c) && chars.get(i + 2) == Some(&c);
-                    self.string = Some((c, triple));
-                    i += if triple { 3 } else { 1 };
-                    last_significant = Some(c);
-                    continue;
-                }
-                '(' | '[' | '{' => self.depth += 1,
-                ')' | ']' | '}' => self.depth -= 1,
-                '\\' if i + 1 == chars.len() => {
+                b'#' => break,
+                b'(' | b'[' | b'{' => self.depth += 1,
+                b')' | b']' | b'}' => self.depth -= 1,
+                b'\\' if at + 1 == line.len() => {
                     self.backslash = true;
-                    i += 1;
                     continue;
                 }
                 _ => {}
             }
-            if !c.is_whitespace() {
+            // (A character of more than one byte is read at its first.)
+            if line.is_char_boundary(at) && !line[at..].starts_with(char::is_whitespace) {
                 last_significant = Some(c);
             }
-            i += 1;
         }
-        if self.string.is_some_and(|(_, triple)| !triple) && !string_goes_on {
-            // An unterminated one-line string: let the Starlark parser report it.
-            self.string = None;
-        }
-        let ends_open = self.depth > 0 || self.string.is_some() || self.backslash;
-        let opens_block = !ends_open && last_significant == Some(':');
+        // (An unterminated one-line string ended with the line, for the Starlark parser to
+        // report; one whose line ends in a `\` goes on.)
+        self.string = code.within();
+        let opens_block = !self.is_open() && last_significant == Some(b':');
         if continuation {
             return CodeLine::Continuation { opens_block };
         }
         CodeLine::Statement { opens_block }
     }
 }
-
-/// The code of a line that starts a statement, without its comment (`1 # c` → `1 `).
-pub fn without_comment(line: &str) -> &str {
-    let mut string: Option<char> = None;
-    let mut chars = line.char_indices();
-    while let Some((i, c)) = chars.next() {
-        match string {
-            Some(_) if c == '\\' => {
-                chars.next();
-            }
-            Some(q) if c == q => string = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => string = Some(c),
-            None if c == '#' => return &line[..i],
-            None => {}
-        }
-    }
-    line
-}
-
-/// What a `return` statement's value is wrapped in (closed by `))`), which ends the function's
-/// node context: two parentheses, so that `return 1, 2` returns a tuple, not two arguments.
-pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
@@ -137,8 +86,14 @@ pub const RETURN_VALUE_OPEN: &str = "return __ytt_ctx_end((";
 /// a function with a text context returns: its text). When the
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
-/// value.
-pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String, bool) {
+/// value. `names` are the program's ([`GeneratedNames::return_value_open`]).
+pub fn wrap_returns(
+    stmt: &str,
+    continues: bool,
+    bare: Option<&str>,
+    names: &GeneratedNames,
+) -> (String, bool) {
+    let return_value_open = names.return_value_open();
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
@@ -153,53 +108,35 @@ pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String,
             out.push_str("))");
         }
     };
-    let (mut string, mut depth, mut at_start) = (None::<(char, bool)>, 0i32, true);
-    let mut chars = stmt.char_indices().peekable();
+    let (mut depth, mut at_start) = (0i32, true);
     let mut code_end = stmt.len();
-    while let Some((at, c)) = chars.next() {
-        if let Some((q, triple)) = string {
-            if c == '\\' {
-                chars.next();
-            } else if c == q && (!triple || stmt[at..].starts_with(&q.to_string().repeat(3))) {
-                string = None;
-                if triple {
-                    chars.next();
-                    chars.next();
-                }
-            }
-            continue;
-        }
+    for (at, c) in code_bytes(stmt) {
         match c {
-            '#' => {
+            b'#' => {
                 code_end = at;
                 break;
             }
-            '"' | '\'' => {
-                let triple = stmt[at..].starts_with(&c.to_string().repeat(3));
-                string = Some((c, triple));
-                if triple {
-                    chars.next();
-                    chars.next();
-                }
-            }
-            '(' | '[' | '{' => depth += 1,
-            ')' | ']' | '}' => depth -= 1,
-            ';' | ':' if depth == 0 => {
-                if let Some(v) = value_at.filter(|_| c == ';') {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            b';' | b':' if depth == 0 => {
+                if let Some(v) = value_at.filter(|_| c == b';') {
                     close(&mut out, &stmt[v..at]);
                     (copied, value_at) = (at, None);
                 }
                 at_start = true;
                 continue;
             }
-            c if c.is_whitespace() => continue,
+            // (A character of more than one byte is read at its first.)
+            _ if !stmt.is_char_boundary(at) || stmt[at..].starts_with(char::is_whitespace) => {
+                continue
+            }
             _ if at_start
                 && value_at.is_none()
                 && stmt[at..].starts_with("return")
                 && !stmt[at + 6..].starts_with(ident) =>
             {
                 out.push_str(&stmt[copied..at]);
-                out.push_str(RETURN_VALUE_OPEN);
+                out.push_str(&return_value_open);
                 value_at = Some(at + 6);
                 copied = at + 6;
             }
@@ -228,31 +165,9 @@ pub fn wrap_returns(stmt: &str, continues: bool, bare: Option<&str>) -> (String,
 /// a `;` as well as at the start of a statement. The byte offset of the first one, and whether
 /// only blanks and a comment follow it on the line (its newline is then read with it).
 pub fn end_name(code: &str) -> Option<(usize, bool)> {
-    let ident_char = |c: char| c.is_alphanumeric() || c == '_';
-    let mut string: Option<char> = None;
-    let mut chars = code.char_indices();
-    let mut previous = ' ';
-    while let Some((i, c)) = chars.next() {
-        match string {
-            Some(_) if c == '\\' => {
-                chars.next();
-            }
-            Some(q) if c == q => string = None,
-            Some(_) => {}
-            None if c == '"' || c == '\'' => string = Some(c),
-            None if c == '#' => return None,
-            None if code[i..].starts_with("end") && !ident_char(previous) => {
-                let after = &code[i + 3..];
-                if !after.starts_with(ident_char) {
-                    let last = without_comment(after).trim().is_empty();
-                    return Some((i, last));
-                }
-            }
-            None => {}
-        }
-        previous = c;
-    }
-    None
+    let at = identifier_positions(code, "end", true).into_iter().next()?;
+    let last = without_comment(&code[at + 3..]).trim().is_empty();
+    Some((at, last))
 }
 
 /// Whether `code` names the identifier `name` outside strings and comments, an attribute's
@@ -290,49 +205,24 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
 /// The byte offsets where `code` names the identifier `name` outside strings and comments;
 /// after a `.` (an attribute's name) only with `attributes`.
 fn identifier_positions(code: &str, name: &str, attributes: bool) -> Vec<usize> {
-    let chars: Vec<(usize, char)> = code.char_indices().collect();
-    let name_chars: Vec<char> = name.chars().collect();
     let ident_char = |c: char| c.is_alphanumeric() || c == '_';
     let mut found = Vec::new();
-    let mut string: Option<char> = None;
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i].1;
-        if let Some(q) = string {
-            if c == '\\' {
-                i += 2;
-                continue;
-            }
-            if c == q {
-                string = None;
-            }
-            i += 1;
-            continue;
-        }
-        if c == '"' || c == '\'' {
-            string = Some(c);
-            i += 1;
-            continue;
-        }
-        if c == '#' {
+    // Where the last name found ends: a name is not found inside another.
+    let mut past = 0;
+    for (at, c) in code_bytes(code) {
+        if c == b'#' {
             break;
         }
-        let before = i.checked_sub(1).map(|b| chars[b].1);
-        let starts_here = chars[i..]
-            .iter()
-            .map(|&(_, c)| c)
-            .take(name_chars.len())
-            .eq(name_chars.iter().copied())
-            && before.is_none_or(|b| !ident_char(b) && (attributes || b != '.'))
-            && chars
-                .get(i + name_chars.len())
-                .is_none_or(|&(_, n)| !ident_char(n));
-        if starts_here {
-            found.push(chars[i].0);
-            i += name_chars.len();
+        if at < past || !code.is_char_boundary(at) || !code[at..].starts_with(name) {
             continue;
         }
-        i += 1;
+        let before = code[..at].chars().next_back();
+        if before.is_none_or(|b| !ident_char(b) && (attributes || b != '.'))
+            && !code[at + name.len()..].starts_with(ident_char)
+        {
+            found.push(at);
+            past = at + name.len();
+        }
     }
     found
 }
@@ -397,23 +287,13 @@ mod tests {
     }
 
     #[test]
-    fn comments_end_the_code_outside_strings() {
-        assert_eq!(without_comment("while c: # c"), "while c: ");
-        assert_eq!(
-            without_comment(" '#' + \"#\\\"#\" # c"),
-            " '#' + \"#\\\"#\" "
-        );
-        assert_eq!(without_comment("# only"), "");
-    }
-
-    #[test]
     fn returns_end_the_node_context() {
-        let wrapped = |s: &str| wrap_returns(s, false, None).0;
+        let wrapped = |s: &str| wrap_returns(s, false, None, &GeneratedNames::default()).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
         assert_eq!(wrapped("return"), "return __ytt_ctx_end()");
         assert_eq!(wrapped("return # c"), "return __ytt_ctx_end()");
         assert_eq!(
-            wrap_returns("if c: return", false, Some("t")).0,
+            wrap_returns("if c: return", false, Some("t"), &GeneratedNames::default()).0,
             "if c: return __ytt_ctx_end((t))"
         );
         assert_eq!(
@@ -431,11 +311,11 @@ mod tests {
         );
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
-            wrap_returns("return [1, # c", true, None),
+            wrap_returns("return [1, # c", true, None, &GeneratedNames::default()),
             ("return __ytt_ctx_end(([1, # c".to_string(), true)
         );
         assert_eq!(
-            wrap_returns("x = [1,", true, None),
+            wrap_returns("x = [1,", true, None, &GeneratedNames::default()),
             ("x = [1,".to_string(), false)
         );
     }

@@ -7,8 +7,7 @@ use starlark::syntax::ast::{
     AssignTargetP, AstExpr, AstLiteral, AstParameter, AstStmt, ExprP, StmtP,
 };
 
-use super::is_name;
-use crate::template::compile::WHILE;
+use crate::template::generated_names::{self as gen, GeneratedNames};
 
 /// The universal builtins of ytt's starlark-go (it has no `bytes`): reading one places no
 /// instruction, and a program may name them without defining them.
@@ -48,10 +47,15 @@ pub const UNIVERSAL: &[&str] = &[
 
 /// Where the function with `params` and `body` starts: its first instruction, or in a
 /// function with YAML (where ytt's own first instruction has no line) its first
-/// instruction placed on a line. `None` for its `def` line.
-pub(super) fn entry(body: Body, params: &[AstParameter], top_level: &[String]) -> Option<Span> {
+/// instruction placed on a line. `None` for its `def` line. `names` are the program's own.
+pub(super) fn entry(
+    body: Body,
+    params: &[AstParameter],
+    top_level: &[String],
+    names: &GeneratedNames,
+) -> Option<Span> {
     let yaml = match body {
-        Body::Stmt(s) => has_yaml(s),
+        Body::Stmt(s) => has_yaml(s, names),
         Body::Expr(_) => false,
     };
     let mut found = None;
@@ -61,7 +65,11 @@ pub(super) fn entry(body: Body, params: &[AstParameter], top_level: &[String]) -
         }
         found.is_some()
     };
-    let order = Order { params, top_level };
+    let order = Order {
+        params,
+        top_level,
+        names,
+    };
     match body {
         Body::Stmt(s) => order.stmt(s, &mut first),
         Body::Expr(e) => order.expr(e, &mut first),
@@ -76,23 +84,28 @@ pub(super) enum Body<'a> {
     Expr(&'a AstExpr),
 }
 
+/// Whether `e` is the program's generated name of `suffix` (see [`gen`]).
+fn is_generated(e: &AstExpr, suffix: &str, names: &GeneratedNames) -> bool {
+    matches!(&e.node, ExprP::Identifier(id) if names.is(&id.node.ident, suffix))
+}
+
 /// Whether a function's body builds YAML (starts a node outside functions it defines).
-fn has_yaml(s: &AstStmt) -> bool {
+fn has_yaml(s: &AstStmt, names: &GeneratedNames) -> bool {
     let mut found = false;
-    fn expr(e: &AstExpr, found: &mut bool) {
+    fn expr(e: &AstExpr, found: &mut bool, names: &GeneratedNames) {
         match &e.node {
-            ExprP::Call(f, _) if is_name(f, "__ytt_start") => *found = true,
+            ExprP::Call(f, _) if is_generated(f, gen::START, names) => *found = true,
             ExprP::Lambda(_) => {}
-            _ => e.visit_expr(|c| expr(c, found)),
+            _ => e.visit_expr(|c| expr(c, found, names)),
         }
     }
-    fn stmt(s: &AstStmt, found: &mut bool) {
+    fn stmt(s: &AstStmt, found: &mut bool, names: &GeneratedNames) {
         if !matches!(s.node, StmtP::Def(_)) {
-            s.visit_expr(|e| expr(e, found));
-            s.visit_stmt(|c| stmt(c, found));
+            s.visit_expr(|e| expr(e, found, names));
+            s.visit_stmt(|c| stmt(c, found, names));
         }
     }
-    stmt(s, &mut found);
+    stmt(s, &mut found, names);
     found
 }
 
@@ -103,6 +116,7 @@ struct Order<'a> {
     params: &'a [AstParameter],
     /// The names the module's top level binds.
     top_level: &'a [String],
+    names: &'a GeneratedNames,
 }
 
 type Each<'e> = dyn FnMut(Option<Span>) -> bool + 'e;
@@ -125,7 +139,8 @@ impl Order<'_> {
             StmtP::Return(Some(e)) => self.expr(e, each) || each(None),
             StmtP::Expression(e) => match &e.node {
                 ExprP::Call(f, _)
-                    if is_name(f, "__ytt_ctx_start") || is_name(f, "__ytt_ctx_nodes") =>
+                    if is_generated(f, gen::CTX_START, self.names)
+                        || is_generated(f, gen::CTX_NODES, self.names) =>
                 {
                     false
                 }
@@ -166,7 +181,7 @@ impl Order<'_> {
                     || self.stmt(&branches.1, each)
             }
             // schemac's `while` loop: its first instruction is the condition's.
-            StmtP::For(f) if matches!(&f.var.node, AssignTargetP::Identifier(id) if id.node.ident == WHILE) => {
+            StmtP::For(f) if matches!(&f.var.node, AssignTargetP::Identifier(id) if self.names.is(&id.node.ident, gen::WHILE)) => {
                 self.stmt(&f.body, each)
             }
             StmtP::For(f) => {
@@ -182,11 +197,11 @@ impl Order<'_> {
     fn statements(&self, stmts: &[AstStmt], each: &mut Each) -> bool {
         for (i, s) in stmts.iter().enumerate() {
             let node = matches!(&s.node, StmtP::Expression(e)
-                if matches!(&e.node, ExprP::Call(f, _) if is_name(f, "__ytt_start")));
+                if matches!(&e.node, ExprP::Call(f, _) if is_generated(f, gen::START, self.names)));
             if node {
                 let first_annotation = stmts[i + 1..]
                     .iter()
-                    .map_while(annotation_line)
+                    .map_while(|s| annotation_line(s, self.names))
                     .min_by_key(|(line, _)| *line);
                 if let Some((_, span)) = first_annotation {
                     if each(Some(span)) {
@@ -225,8 +240,8 @@ impl Order<'_> {
             }
             ExprP::Lambda(_) => each(Some(e.span)),
             // A YAML node the function starts; the value returned from one with YAML.
-            ExprP::Call(f, _) if is_name(f, "__ytt_start") => each(Some(e.span)),
-            ExprP::Call(f, args) if is_name(f, "__ytt_ctx_end") => {
+            ExprP::Call(f, _) if is_generated(f, gen::START, self.names) => each(Some(e.span)),
+            ExprP::Call(f, args) if is_generated(f, gen::CTX_END, self.names) => {
                 all(&mut args.args.iter().map(|a| a.node.expr()), each)
             }
             ExprP::Call(f, args) => {
@@ -273,14 +288,14 @@ impl Order<'_> {
 }
 
 /// The line an annotation statement `__ytt_ann("name", LINE, ...)` names, and its span.
-fn annotation_line(s: &AstStmt) -> Option<(i64, Span)> {
+fn annotation_line(s: &AstStmt, names: &GeneratedNames) -> Option<(i64, Span)> {
     let StmtP::Expression(e) = &s.node else {
         return None;
     };
     let ExprP::Call(f, args) = &e.node else {
         return None;
     };
-    if !is_name(f, "__ytt_ann") {
+    if !is_generated(f, gen::ANN, names) {
         return None;
     }
     match &args.args.get(1)?.node.expr().node {

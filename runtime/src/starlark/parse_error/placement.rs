@@ -23,7 +23,7 @@ pub(in crate::starlark) fn at_return_close(msg: &str, line: &str, before: Option
     msg.starts_with("Parse error: unexpected symbol ')'")
         && before.is_some_and(in_return_value)
         && after.is_some_and(|rest| {
-            crate::template::lexer::without_comment(rest)
+            crate::template::code_scan::without_comment(rest)
                 .trim()
                 .is_empty()
         })
@@ -36,9 +36,11 @@ pub(in crate::starlark) fn at_return_close(msg: &str, line: &str, before: Option
 pub(in crate::starlark) fn at_bare_else(msg: &str, line: &str, before: Option<&str>) -> bool {
     let rest = line.get(error_column(before)..).unwrap_or("");
     msg.starts_with("Parse error: unexpected keyword 'else'")
-        && rest
-            .strip_prefix("else")
-            .is_some_and(|r| crate::template::lexer::without_comment(r).trim().is_empty())
+        && rest.strip_prefix("else").is_some_and(|r| {
+            crate::template::code_scan::without_comment(r)
+                .trim()
+                .is_empty()
+        })
 }
 
 /// Where the `:` stands that ends the parameters of the `def` whose `(` the code `before` an
@@ -118,21 +120,12 @@ pub(in crate::starlark) fn ends_in_brackets(source: &str, line: usize) -> bool {
     if source.lines().skip(line + 1).any(|l| !l.trim().is_empty()) {
         return false;
     }
-    let (mut depth, mut quote, mut escaped, mut comment) = (0i64, None, false, false);
-    for c in source.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q || c == '\n' => quote = None,
-            Some(_) => {}
-            None if comment => comment = c != '\n',
-            None => match c {
-                '#' => comment = true,
-                '"' | '\'' => quote = Some(c),
-                '(' | '[' | '{' => depth += 1,
-                ')' | ']' | '}' => depth -= 1,
-                _ => {}
-            },
+    let mut depth = 0i64;
+    for i in code_bytes(source) {
+        match source.as_bytes()[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
         }
     }
     depth > 0
@@ -144,18 +137,16 @@ pub(in crate::starlark) fn ends_in_brackets(source: &str, line: usize) -> bool {
 pub(in crate::starlark) fn last_if_line(code: &str) -> Option<usize> {
     let bytes = code.as_bytes();
     let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let (mut line, mut found) = (0, None);
+    let mut found = None;
     for i in code_bytes(code) {
-        match bytes[i] {
-            b'\n' => line += 1,
-            b'i' if bytes.get(i + 1) == Some(&b'f')
-                && (i == 0 || !ident(bytes[i - 1]))
-                && bytes.get(i + 2).is_none_or(|&b| !ident(b)) =>
-            {
-                found = Some(line);
-            }
-            _ => {}
+        if bytes[i] == b'i'
+            && bytes.get(i + 1) == Some(&b'f')
+            && (i == 0 || !ident(bytes[i - 1]))
+            && bytes.get(i + 2).is_none_or(|&b| !ident(b))
+        {
+            found = Some(i);
         }
     }
-    found
+    // (Counting the lines a triple-quoted string spans.)
+    found.map(|at| code[..at].matches('\n').count())
 }

@@ -2,79 +2,33 @@
 //! does not: its operators, the builtin it calls, its arguments; starlark-go's messages name them.
 
 use crate::starlark::{budget, guard_names};
+use crate::template::code_scan::code_bytes;
 
-/// The operators of `text` outside brackets and strings, in order.
+/// The operators of `text` outside brackets, strings and comments, in order.
 fn operators(text: &str) -> Vec<&str> {
-    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut depth = 0i32;
-    let mut quote: Option<u8> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if let Some(q) = quote {
-            if c == b'\\' {
-                i += 1;
-            } else if c == q {
-                quote = None;
-            }
-            i += 1;
+    let (mut depth, mut skip) = (0i32, false);
+    for (i, c) in code_bytes(text) {
+        if std::mem::take(&mut skip) {
             continue;
         }
         match c {
-            b'"' | b'\'' => quote = Some(c),
             b'(' | b'[' | b'{' => depth += 1,
             b')' | b']' | b'}' => depth -= 1,
-            b'#' => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
             // A span may start inside parentheses it leaves out (`1 << 70) // 0.0`).
             _ if depth <= 0 => {
                 let two = text.get(i..i + 2).unwrap_or("");
                 if ["<=", ">=", "==", "!=", "//", "<<", ">>", "**"].contains(&two) {
                     out.push(two);
-                    i += 2;
-                    continue;
-                }
-                if matches!(c, b'<' | b'>' | b'/' | b'%' | b'*') {
+                    skip = true;
+                } else if matches!(c, b'<' | b'>' | b'/' | b'%' | b'*') {
                     out.push(&text[i..i + 1]);
                 }
             }
             _ => {}
         }
-        i += 1;
     }
     out
-}
-
-/// The bytes of the Starlark source `span` outside string literals and comments, with their
-/// offsets (inside a literal, a backslash escapes the byte after it; a comment runs to the end
-/// of its line: `if (n > 0 # (` + `):`).
-fn code_bytes(span: &str) -> impl Iterator<Item = (usize, u8)> + '_ {
-    let bytes = span.as_bytes();
-    let (mut quote, mut i) = (None::<u8>, 0);
-    std::iter::from_fn(move || {
-        while i < bytes.len() {
-            let (at, c) = (i, bytes[i]);
-            i += 1;
-            match quote {
-                Some(_) if c == b'\\' => i += 1,
-                Some(q) if c == q => quote = None,
-                Some(_) => {}
-                None if c == b'"' || c == b'\'' => quote = Some(c),
-                None if c == b'#' => {
-                    while i < bytes.len() && bytes[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                None => return Some((at, c)),
-            }
-        }
-        None
-    })
 }
 
 /// Whether the expression `span` is an `in` / `not in` test at its top level.

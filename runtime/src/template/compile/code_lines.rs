@@ -3,6 +3,7 @@
 //! ytt's scanner refuses (`pass`) or reads as outdents (`end` names).
 
 use super::*;
+use crate::template::code_scan::{code_bytes, without_comment};
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
 use crate::template::reserved_words::{pass_position, RESERVED_PASS};
@@ -34,15 +35,26 @@ impl Compiler {
     /// `text`, a line of code starting outside strings, with an `end` name that ytt reads as an
     /// outdent made `def`: no expression or statement takes a `def` there, so the parser stops
     /// at it as starlark-go's stops at the outdent (and the error's words are made its, see
-    /// [`Program::outdent_at`]). With no block open, ytt's `unexpected end`.
-    pub(super) fn end_as_outdent(&mut self, line: u32, text: &str) -> Result<String, CompileError> {
+    /// [`Program::outdent_at`]). With no block open, ytt's `unexpected end`, which its scanner
+    /// gives as it reaches the `end`: the tokens before it are compiled (at `depth`), so that
+    /// a syntax error among them is the one reported (`"a" "b" end`).
+    pub(super) fn end_as_outdent(
+        &mut self,
+        line: u32,
+        depth: usize,
+        text: &str,
+    ) -> Result<String, CompileError> {
         let Some((at, last)) = crate::template::lexer::end_name(text) else {
             return Ok(text.to_string());
         };
         // (The loop of a `while` whose condition goes on is no block of ytt's yet.)
         if self.blocks.len() == usize::from(self.pending_while) {
+            self.emit(line, depth, &rename_reserved_names(&text[..at]));
+            // The scanner stops at the `end`: no newline follows the tokens before it.
+            self.out.pop();
             return Err(CompileError {
                 past_line: last,
+                scanner_stop: true,
                 ..CompileError::new(line, UNEXPECTED_END)
             });
         }
@@ -84,7 +96,7 @@ impl Compiler {
                     self.out.push_str(text);
                 } else {
                     self.refuse_pass(line, 0, "", text)?;
-                    let text = self.end_as_outdent(line, text)?;
+                    let text = self.end_as_outdent(line, 0, text)?;
                     self.out.push_str(&rename_reserved_names(&text));
                 }
                 self.out.push('\n');
@@ -186,7 +198,7 @@ impl Compiler {
         let d = self.depth();
         self.pending_def = first == "def";
         let in_def = self.blocks.iter().any(|b| b.is_def);
-        let stmt = rename_reserved_names(&self.end_as_outdent(line, stmt)?);
+        let stmt = rename_reserved_names(&self.end_as_outdent(line, d, stmt)?);
         let continued = !opens_block && self.scanner.is_open();
         let cond = match opens_block {
             true => while_condition(&stmt).map(|c| format!("if {c}:")),
@@ -199,7 +211,8 @@ impl Compiler {
         if let Some(cond) = cond {
             // ytt's dialect has `while`, the interpreter's has not: a loop over more
             // items than the statement budget allows, left when the condition fails.
-            self.emit(line, d, &format!("for {WHILE} in range(2147483647):"));
+            let var = self.names.of(gen::WHILE);
+            self.emit(line, d, &format!("for {var} in range(2147483647):"));
             self.open_block(Block {
                 line,
                 auto_close,
@@ -220,9 +233,13 @@ impl Compiler {
             let text_def = self.blocks.iter().rev().find(|b| b.is_def);
             let bare = text_def
                 .is_some_and(|b| b.builds_text)
-                .then_some(TEXT_RESULT);
-            let (stmt, open) =
-                crate::template::lexer::wrap_returns(&stmt, self.scanner.is_open(), bare);
+                .then(|| self.text_result());
+            let (stmt, open) = crate::template::lexer::wrap_returns(
+                &stmt,
+                self.scanner.is_open(),
+                bare.as_deref(),
+                &self.names,
+            );
             self.open_return = open;
             stmt
         } else {
@@ -256,9 +273,7 @@ impl Compiler {
         opens_block: bool,
     ) -> Result<(), CompileError> {
         let rest = stmt["end".len()..].trim_start();
-        let follows = !crate::template::lexer::without_comment(rest)
-            .trim()
-            .is_empty();
+        let follows = !without_comment(rest).trim().is_empty();
         // An `end` that closes nothing is met once the scanner has read the token after it:
         // past the line when that is its newline, on it when code follows.
         self.close_block(line).map_err(|e| CompileError {
@@ -274,7 +289,7 @@ impl Compiler {
 
 /// The condition of the statement `while COND:` (on one line).
 fn while_condition(stmt: &str) -> Option<&str> {
-    let rest = crate::template::lexer::without_comment(while_start(stmt)?);
+    let rest = without_comment(while_start(stmt)?);
     Some(rest.trim().strip_suffix(':')?.trim())
 }
 
@@ -284,25 +299,19 @@ fn while_condition(stmt: &str) -> Option<&str> {
 fn body_after_brackets(text: &str) -> bool {
     // The code bytes with the bracket depth before each, from 0 at the line's start.
     let mut code = Vec::new();
-    let (mut quote, mut escaped, mut depth) = (None, false, 0i64);
-    for c in text.chars() {
-        match quote {
-            Some(_) if escaped => escaped = false,
-            Some(_) if c == '\\' => escaped = true,
-            Some(q) if c == q => quote = None,
-            Some(_) => {}
-            None => match c {
-                '"' | '\'' => quote = Some(c),
-                '#' => break,
-                _ => {
-                    code.push((c, depth));
-                    match c {
-                        '(' | '[' | '{' => depth += 1,
-                        ')' | ']' | '}' => depth -= 1,
-                        _ => {}
-                    }
+    let mut depth = 0i64;
+    for (_, c) in code_bytes(text) {
+        match c {
+            b'#' => break,
+            b'"' | b'\'' => {}
+            _ => {
+                code.push((c, depth));
+                match c {
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
+                    _ => {}
                 }
-            },
+            }
         }
     }
     // The depth where the statement's brackets are all closed: the least reached.
@@ -312,7 +321,7 @@ fn body_after_brackets(text: &str) -> bool {
         .chain([depth])
         .min()
         .unwrap_or(0);
-    code.iter().any(|&(c, d)| c == ':' && d == closed)
+    code.iter().any(|&(c, d)| c == b':' && d == closed)
 }
 
 /// What follows `while` in the statement `stmt` (a condition, or its start).

@@ -34,7 +34,8 @@ impl Compiler {
             self.emit(line, depth, "]))");
             return Ok(());
         }
-        self.emit(line, depth, &format!("{TEXT_PIECES} = []"));
+        let pieces_list = self.names.of(gen::TEXT_PIECES);
+        self.emit(line, depth, &format!("{pieces_list} = []"));
         for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
@@ -53,11 +54,16 @@ impl Compiler {
                 }
                 continue;
             }
-            let append = format!("{TEXT_PIECES}.append(");
+            if self.scanner.in_brackets() {
+                // ytt's code for a text is two lines (its node's start, then its value): in
+                // brackets a code piece left open, its parser stops at the second's name.
+                self.emit_quoting(at, self.depth(), "None", p.quote);
+            }
+            let append = format!("{pieces_list}.append(");
             let code = self.value_code(at, self.depth(), &append, p)?;
             self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
         }
-        let join = format!("{setter}(\"\".join({TEXT_PIECES}))");
+        let join = format!("{setter}(\"\".join({pieces_list}))");
         self.emit(line, self.depth(), &join);
         Ok(())
     }
@@ -80,11 +86,20 @@ impl Compiler {
             Some(_) => e,
             None => e.quoting(p.quote),
         };
-        let opening = format!("{opening}__ytt_text((");
-        self.refuse_pass(line, depth, &opening, p.code)
-            .map_err(quoting)?;
-        let code = format!("__ytt_text(({}))", rename_reserved_names(p.code.trim()));
-        self.end_as_outdent(line, &code).map_err(quoting)
+        let text = self.names.of(gen::TEXT);
+        let opening = format!("{opening}{text}((");
+        let compiled = self
+            .refuse_pass(line, depth, &opening, p.code)
+            .and_then(|()| {
+                let code = format!("{text}(({}))", rename_reserved_names(p.code.trim()));
+                self.end_as_outdent(line, depth, &code)
+            });
+        // The tokens before a scanner's stop were compiled on a line of their own: a syntax
+        // error among them quotes the piece.
+        if compiled.as_ref().is_err_and(|e| e.scanner_stop) {
+            self.quoted.push((self.line_map.len() - 1, p.quote.into()));
+        }
+        compiled.map_err(quoting)
     }
 
     /// The statement `code` of a text template, on template line `line`, quoted as it is: a
@@ -101,13 +116,15 @@ impl Compiler {
             line,
             text: code.to_string(),
         };
-        self.code(&comment).map_err(|e| match e.quote {
+        let compiled = self.code(&comment).map_err(|e| match e.quote {
             Some(_) => e,
             None => e.quoting(quote),
-        })?;
+        });
+        // (Also the lines compiled before an error: a syntax error on them comes first.)
         for gen_line in first_gen..self.line_map.len() {
             self.quoted.push((gen_line, quote.into()));
         }
+        compiled?;
         // A block it opened (or an `else` reopened) names this code when left open.
         let opened = match self.blocks.len().cmp(&blocks) {
             std::cmp::Ordering::Greater => true,
@@ -123,7 +140,8 @@ impl Compiler {
         // follows every code piece): a text context of its own, as in ytt.
         if block.is_def && new_def {
             block.builds_text = true;
-            self.emit_quoting(line, self.depth(), &format!("{TEXT_PIECES} = []"), quote);
+            let pieces_list = self.names.of(gen::TEXT_PIECES);
+            self.emit_quoting(line, self.depth(), &format!("{pieces_list} = []"), quote);
         }
         Ok(())
     }
