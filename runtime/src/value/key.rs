@@ -23,10 +23,31 @@ use super::Value;
 /// One pointer: to the value of an `Arc<Value>` (`Arc::into_raw`), or, with its lowest bit set,
 /// to a `static` value (generated code's schema keys: made and cloned with no allocation and
 /// no count).
+///
+/// Why not safe code: the safe representations are larger or allocate. `enum { Shared(Arc<Value>),
+/// Static(&'static Value) }` is 16 bytes (two non-null pointers leave no niche for the tag: an
+/// entry would be 48 bytes, not 40); an `Arc<Value>` alone is 8 but cannot be made in a
+/// `static`, so that each schema key of generated code would be an allocation when the schema
+/// is made. The invariant the `unsafe` blocks rely on, kept by the only two ways to make a key
+/// ([`Key::shared`], [`Key::from_static`]): the pointer with its tag bit cleared is either
+/// from `Arc::into_raw` (tag clear), and this key owns one strong count of that `Arc`, or
+/// from a `&'static Value` (tag set), which is never freed.
 pub struct Key(NonNull<Value>);
 
-// As an `Arc<Value>`'s (the count is atomic) and a `&'static Value`'s.
+// The tag needs the lowest bit of a value's address free, and a key hands out `&Value` on any
+// thread that holds it (as `Arc<Value>` and `&'static Value` do, which are `Send` and `Sync`
+// exactly when `Value` is both).
+const _: () = assert!(std::mem::align_of::<Value>() > STATIC);
+const _: fn() = || {
+    fn send_and_sync<T: Send + Sync>() {}
+    send_and_sync::<Value>();
+};
+
+// SAFETY: a key is an `Arc<Value>` (its count atomic) or a `&'static Value`, both `Send` since
+// `Value` is `Send + Sync` (asserted above); nothing of a key is owned by a thread.
 unsafe impl Send for Key {}
+// SAFETY: as for `Send`: `&Key` gives out only `&Value` (and clones, which touch the atomic
+// count), as `&Arc<Value>` does.
 unsafe impl Sync for Key {}
 
 impl Key {
@@ -43,14 +64,19 @@ impl Key {
     /// The key `value`, held by a `static` (no allocation, no count).
     #[inline]
     pub const fn from_static(value: &'static Value) -> Key {
+        // The address + 1 stays inside the value (24 bytes), so the pointer keeps the
+        // reference's provenance and `value_ptr` gets the reference's pointer back.
         let ptr = (value as *const Value).wrapping_byte_add(STATIC) as *mut Value;
-        // SAFETY: a reference is not null, nor is it one byte after one.
+        // SAFETY: a reference's address is not null and not the last address (the value's
+        // bytes follow it), so the address + 1 is not null either.
         Key(unsafe { NonNull::new_unchecked(ptr) })
     }
 
     #[inline]
     fn shared(value: Arc<Value>) -> Key {
-        // SAFETY: `Arc::into_raw` is not null, and aligned (its lowest bit clear).
+        // SAFETY: `Arc::into_raw` is not null; it is aligned to `Value`'s alignment (asserted
+        // above to be more than the tag), so its tag bit is clear: the key is shared, and owns
+        // the count `into_raw` leaves behind.
         Key(unsafe { NonNull::new_unchecked(Arc::into_raw(value) as *mut Value) })
     }
 
@@ -69,7 +95,7 @@ impl Key {
     }
 
     /// Whether two keys are one value (a clone of one another, or the same `static`).
-    #[inline]
+    #[cfg(test)]
     fn same(&self, other: &Key) -> bool {
         self.0 == other.0
     }
@@ -88,7 +114,8 @@ impl Clone for Key {
     #[inline]
     fn clone(&self) -> Key {
         if !self.is_static() {
-            // SAFETY: the pointer came from `Arc::into_raw`, and this key holds a count.
+            // SAFETY: untagged, so the pointer came from `Arc::into_raw` and this key owns a
+            // count: the `Arc` is alive. The new count is the clone's.
             unsafe { Arc::increment_strong_count(self.0.as_ptr()) };
         }
         Key(self.0)
@@ -99,7 +126,8 @@ impl Drop for Key {
     #[inline]
     fn drop(&mut self) {
         if !self.is_static() {
-            // SAFETY: the pointer came from `Arc::into_raw`, and this key gives up its count.
+            // SAFETY: untagged, so the pointer came from `Arc::into_raw` and this key owns a
+            // count, which it gives up here (once: this is its drop).
             unsafe { Arc::decrement_strong_count(self.0.as_ptr()) };
         }
     }
@@ -110,7 +138,9 @@ impl Deref for Key {
 
     #[inline]
     fn deref(&self) -> &Value {
-        // SAFETY: a live `Arc`'s value (this key holds a count) or a `static`.
+        // SAFETY: `value_ptr` is the pointer `Arc::into_raw` gave (its value alive while this
+        // key owns its count, so for the borrow of `self`) or a `&'static Value`'s; the value is
+        // only ever read through it.
         unsafe { &*self.value_ptr() }
     }
 }
@@ -129,9 +159,11 @@ impl From<&str> for Key {
 }
 
 impl PartialEq for Key {
+    /// As their values (so a key holding NaN is not equal to its clone, as before keys were
+    /// shared).
     #[inline]
     fn eq(&self, other: &Key) -> bool {
-        self.same(other) || **self == **other
+        **self == **other
     }
 }
 
@@ -247,5 +279,43 @@ mod tests {
             Key::new(Value::Float(-0.0)).into_value(),
             Value::Float(-0.0)
         );
+    }
+
+    /// The invariant of the `unsafe` blocks, as far as a test sees it: a key reads the value it
+    /// was made of (a `static`'s own address, a shared value's one address for all clones),
+    /// a clone or a drop on another thread leaves the others' value alive, and a key equals
+    /// another by value only.
+    #[test]
+    fn keys_read_their_value_on_any_thread_and_compare_by_value() {
+        static PORT: Value = Value::Str(crate::value::Str::const_new("port"));
+        let fixed = Key::from_static(&PORT);
+        assert!(std::ptr::eq(&*fixed, &PORT));
+        assert!(std::ptr::eq(&*fixed.clone(), &PORT));
+        let nested = Value::Map(crate::value::entries![crate::value::MapEntry {
+            key: Key::from("inner"),
+            value: crate::value::Node::new(Value::Int(7), crate::value::Pos::unknown()),
+        }]);
+        let shared = Key::new(nested.clone());
+        let first = shared.clone();
+        assert!(std::ptr::eq(&*first, &*shared));
+        std::thread::scope(|scope| {
+            for _ in 0..4 {
+                let (shared, fixed, nested) = (shared.clone(), &fixed, &nested);
+                scope.spawn(move || {
+                    for _ in 0..100 {
+                        let again = shared.clone();
+                        assert_eq!(*again, *nested);
+                        assert_eq!(fixed.as_str(), Some("port"));
+                    }
+                    drop(shared);
+                });
+            }
+        });
+        drop(shared);
+        assert_eq!(*first, nested);
+        assert_eq!(first.into_value(), nested);
+        let nan = Key::new(Value::Float(f64::NAN));
+        assert_ne!(nan, nan.clone());
+        assert_eq!(Key::from("port"), fixed);
     }
 }
