@@ -422,8 +422,7 @@ impl KeyIndex {
     pub fn find_from<T: Keyed>(&self, items: &[T], key: &Value, from: usize) -> Option<usize> {
         // Keys that are no strings (`1:`, keys made in code) are hashed too: 100,000 integer
         // keys overlaid by a second file were scanned for each, 33 s.
-        let hashable = !matches!(key, Value::Map(_) | Value::Array(_));
-        if let (Some(by_hash), true) = (&self.by_hash, hashable) {
+        if let (Some(by_hash), true) = (&self.by_hash, is_scalar_key(key)) {
             let is_key = |i: usize| {
                 items
                     .get(i)
@@ -473,7 +472,7 @@ impl KeyIndex {
     /// matches every item of a map that holds a key twice. An index that saw each scalar key
     /// once answers without a scan.
     pub fn find_repeat<T: Keyed>(&self, items: &[T], key: &Value, after: usize) -> Option<usize> {
-        if self.by_hash.is_some() && !self.shared_hash && scalar_key_hash(key).is_some() {
+        if self.by_hash.is_some() && !self.shared_hash && is_scalar_key(key) {
             return None;
         }
         let from = after + 1;
@@ -614,6 +613,11 @@ fn spread(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// Whether [`scalar_key_hash`] hashes `key` (it is no map or array), told without hashing.
+fn is_scalar_key(key: &Value) -> bool {
+    !matches!(key, Value::Map(_) | Value::Array(_))
 }
 
 /// A hash of a scalar map key that keys equal by [`Value::key_eq`] share (a string's is

@@ -47,34 +47,13 @@ pub(super) fn sorted<'v>(
 /// otherwise): ordered totally, so that any stable sort orders them as Go's `sort.Stable`
 /// does, and Rust's takes fewer steps.
 fn sorted_totally(keyed: &mut [(Value, Value)], reverse: bool) -> bool {
-    #[derive(PartialEq, Clone, Copy)]
-    enum Keys {
-        Strings,
-        Ints,
-    }
-    // What the keys are, read in one pass: the first key's kind, which every other shares.
-    let is = |kind: Keys, k: &Value| match kind {
-        Keys::Strings => k.unpack_str().is_some(),
-        Keys::Ints => k.unpack_i32().is_some(),
-    };
-    let Some(((first_key, _), rest)) = keyed.split_first() else {
-        return true;
-    };
-    let Some(first) = [Keys::Strings, Keys::Ints]
-        .into_iter()
-        .find(|&kind| is(kind, first_key))
-    else {
-        return false;
-    };
-    if !rest.iter().all(|(k, _)| is(first, k)) {
-        return false;
-    }
     let turned = |order: std::cmp::Ordering| if reverse { order.reverse() } else { order };
-    match first {
-        Keys::Strings => {
-            keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_str().cmp(&b.unpack_str())))
-        }
-        Keys::Ints => keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_i32().cmp(&b.unpack_i32()))),
+    if keyed.iter().all(|(k, _)| k.unpack_str().is_some()) {
+        keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_str().cmp(&b.unpack_str())));
+    } else if keyed.iter().all(|(k, _)| k.unpack_i32().is_some()) {
+        keyed.sort_by(|(a, _), (b, _)| turned(a.unpack_i32().cmp(&b.unpack_i32())));
+    } else {
+        return false;
     }
     true
 }
