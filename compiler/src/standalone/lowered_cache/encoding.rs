@@ -117,7 +117,8 @@ impl Writer {
             Some(&index) => index,
             None => {
                 self.keys.push(text.to_string());
-                self.key_indexes.insert(text.to_string(), self.keys.len() - 1);
+                self.key_indexes
+                    .insert(text.to_string(), self.keys.len() - 1);
                 self.keys.len() - 1
             }
         };
