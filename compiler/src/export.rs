@@ -73,7 +73,7 @@ fn notes_node(notes: &[rules::Note]) -> Node {
 
 fn entry(key: &str, value: Node) -> MapEntry {
     MapEntry {
-        key: Value::Str(key.into()),
+        key: key.into(),
         value,
     }
 }

@@ -300,7 +300,7 @@ impl Lowerer<'_> {
                     for item in items {
                         let key = item.key().cloned().unwrap_or(Value::Null);
                         fields.push(Field {
-                            key,
+                            key: key.into(),
                             ty: self.node(item, false).map_err(wrap)?,
                         });
                     }

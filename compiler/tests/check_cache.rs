@@ -127,7 +127,7 @@ fn damaged_entries_are_read_again_and_rewritten() {
         good[..good.len() / 2].to_vec(),
         Vec::new(),
         [&good[..good.len() - 3], b"xyz"].concat(),
-        b"schemac lowered1 and then nothing that is an entry".to_vec(),
+        b"schemac lowered2 and then nothing that is an entry".to_vec(),
     ];
     for bytes in damaged {
         std::fs::write(&entry, bytes).unwrap();

@@ -181,7 +181,7 @@ impl<T: ToValue> ToValue for Vec<T> {
 /// A map entry for generated `ToValue` impls.
 pub fn entry(key: Value, value: Value) -> crate::value::MapEntry {
     crate::value::MapEntry {
-        key,
+        key: crate::value::Key::new(key),
         value: crate::value::Node::new(value, crate::value::Pos::unknown()),
     }
 }
@@ -311,7 +311,7 @@ mod tests {
                 .iter()
                 .enumerate()
                 .map(|(i, k)| MapEntry {
-                    key: key(k),
+                    key: key(k).into(),
                     value: Node::new(Value::Int(i as i64), Pos::unknown()),
                 })
                 .collect(),
@@ -337,7 +337,7 @@ mod tests {
     fn embedded_documents_keep_a_float_negative_zero() {
         use crate::value::{MapEntry, Node, Pos, Value};
         let entry = |k: &str, v: Value| MapEntry {
-            key: Value::Str(k.into()),
+            key: k.into(),
             value: Node::new(v, Pos::unknown()),
         };
         let doc = Value::Map(crate::value::entries![

@@ -290,7 +290,7 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
     }
     let keys: Vec<Value> = match arg {
         Value::Array(keys) => keys.iter().map(|k| k.value.clone()).collect(),
-        _ => entries.iter().map(|e| e.key.clone()).collect(),
+        _ => entries.iter().map(|e| Value::clone(&e.key)).collect(),
     };
     // A Starlark dict's lookup: a key 3.0 finds the key 3.
     let not_null: Vec<&Value> = keys
@@ -663,7 +663,7 @@ mod tests {
             .unwrap();
         assert_eq!(f.found.as_deref(), Some("dict >= int not implemented"));
         let one = Value::Map(crate::value::entries![MapEntry {
-            key: Value::Str("a".into()),
+            key: "a".into(),
             value: Node::new(Value::Int(1), Pos::unknown()),
         }]);
         let f = RuleName::Min.check(&Value::Int(1), &one).unwrap();
@@ -700,11 +700,11 @@ mod tests {
         );
         let map = Value::Map(crate::value::entries![
             MapEntry {
-                key: Value::Str("a".into()),
+                key: "a".into(),
                 value: Node::new(Value::Int(1), Pos::unknown()),
             },
             MapEntry {
-                key: Value::Str("b".into()),
+                key: "b".into(),
                 value: Node::new(Value::Int(2), Pos::unknown()),
             },
         ]);

@@ -38,7 +38,9 @@ pub enum Kind {
 /// A map item declared in the schema.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Field {
-    pub key: Value,
+    /// Shared with the entries of the data values that hold this field (see
+    /// [`crate::value::Key`]).
+    pub key: crate::value::Key,
     pub ty: Type,
 }
 

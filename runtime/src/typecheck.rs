@@ -3,7 +3,7 @@
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, FieldIndexes, Kind, Type};
 use crate::template::tree::{Tree, TreeKind, TreeValue};
-use crate::value::{MapEntry, Node, Pos, Value};
+use crate::value::{Key, MapEntry, Node, Pos, Value};
 
 /// A value that does not conform to its declared type.
 #[derive(Clone, Debug, PartialEq)]
@@ -192,8 +192,12 @@ impl FillAndCheck {
                     };
                     if plain {
                         let key = match &mut item.kind {
-                            TreeKind::MapItem(key) => std::mem::take(key),
-                            _ => Value::Null,
+                            // A declared string key is the schema's own (the same text): shared.
+                            TreeKind::MapItem(Value::Str(_)) if field != NONE => {
+                                fields[(field & !REPEATED) as usize].key.clone()
+                            }
+                            TreeKind::MapItem(key) => Key::new(std::mem::take(key)),
+                            _ => Key::new(Value::Null),
                         };
                         entries.push(MapEntry {
                             key,
@@ -415,11 +419,11 @@ mod tests {
         let pos = Pos::new("s.yml", 1);
         let fields = vec![
             Field {
-                key: Value::Str("port".into()),
+                key: "port".into(),
                 ty: scalar(Scalar::Int, Value::Int(80), 2),
             },
             Field {
-                key: Value::Str("host".into()),
+                key: "host".into(),
                 ty: scalar(Scalar::String, Value::Str("".into()), 3),
             },
         ];
@@ -449,7 +453,7 @@ mod tests {
                 items
                     .iter()
                     .map(|(k, v)| MapEntry {
-                        key: Value::Str((*k).into()),
+                        key: (*k).into(),
                         value: Node::new(v.clone(), Pos::new("v.yml", 2)),
                     })
                     .collect(),
@@ -517,7 +521,7 @@ mod tests {
             items
                 .into_iter()
                 .map(|(key, ty)| Field {
-                    key: Value::Str(key.into()),
+                    key: key.into(),
                     ty,
                 })
                 .collect(),

@@ -427,7 +427,7 @@ pub fn to_json(violations: &[Violation]) -> String {
     use crate::value::MapEntry;
     let s = |x: &str| Node::new(Value::Str(x.into()), Pos::unknown());
     let entry = |k: &str, v: Node| MapEntry {
-        key: Value::Str(k.into()),
+        key: k.into(),
         value: v,
     };
     let items = violations

@@ -9,9 +9,11 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 
 mod cow_vec;
+mod key;
 mod position;
 
 pub use cow_vec::CowVec;
+pub use key::Key;
 pub use position::{FileName, Pos};
 
 /// A YAML value with its position.
@@ -26,7 +28,7 @@ pub use compact_str::CompactString as Str;
 
 /// The vector of an array's items: one pointer, its length and capacity kept in the
 /// allocation (an empty one allocates nothing), so that a [`Value`] is 24 bytes and a
-/// [`MapEntry`] 56 (a `Vec` would make them 32 and 72: the plain data of a large values file is
+/// [`MapEntry`] 40 with its [`Key`] (a `Vec` would make them 32 and 48: the plain data of a large values file is
 /// mostly map entries).
 pub use thin_vec::{thin_vec, ThinVec};
 
@@ -67,7 +69,8 @@ pub enum Value {
 /// One `key: value` pair of a map. The item's position is the position of its value node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapEntry {
-    pub key: Value,
+    /// One pointer to a shared value (see [`Key`]).
+    pub key: Key,
     pub value: Node,
 }
 
@@ -76,7 +79,7 @@ pub struct MapEntry {
 const _: () = assert!(
     std::mem::size_of::<Value>() == 24
         && std::mem::size_of::<Node>() == 32
-        && std::mem::size_of::<MapEntry>() == 56
+        && std::mem::size_of::<MapEntry>() == 40
 );
 
 impl Node {
@@ -120,7 +123,7 @@ pub fn repeated_key(entries: &[MapEntry]) -> Option<(&MapEntry, &MapEntry)> {
     let small = entries.len() < INDEXED_LEN;
     for (i, entry) in entries.iter().enumerate() {
         let new = if small {
-            matches!(&entry.key, Value::Str(k) if seen.surely_new(k))
+            matches!(&*entry.key, Value::Str(k) if seen.surely_new(k))
         } else {
             keys.surely_new(&entries[..i], &entry.key)
         };
@@ -642,7 +645,7 @@ mod tests {
     fn entries(keys: &[Value]) -> Vec<MapEntry> {
         keys.iter()
             .map(|k| MapEntry {
-                key: k.clone(),
+                key: k.clone().into(),
                 value: Node::null(Pos::unknown()),
             })
             .collect()
@@ -685,7 +688,7 @@ mod tests {
         let mut items = entries(&(0..20).map(|i| s(&format!("k{i}"))).collect::<Vec<_>>());
         let mut index = KeyIndex::new(&items, 100);
         items.push(MapEntry {
-            key: s("new"),
+            key: s("new").into(),
             value: Node::null(Pos::unknown()),
         });
         index.pushed(&items);
@@ -721,7 +724,7 @@ mod tests {
                     }
                     2 => {
                         items.push(MapEntry {
-                            key: key.clone(),
+                            key: key.clone().into(),
                             value: Node::null(Pos::unknown()),
                         });
                         index.pushed(&items);
@@ -780,7 +783,7 @@ mod tests {
             keys.push(s("k0"));
             let repeated = map(&keys);
             let (first, again) = repeated.first_repeated_key().expect("repeated");
-            assert_eq!((&first.key, &again.key), (&s("k0"), &s("k0")));
+            assert_eq!((&*first.key, &*again.key), (&s("k0"), &s("k0")));
             // A key repeated as another type is another key.
             keys.pop();
             keys.push(Value::Int(0));

@@ -26,7 +26,7 @@ impl Serialize for Value {
             Value::Map(entries) => {
                 let mut map = s.serialize_map(Some(entries.len()))?;
                 for e in entries {
-                    map.serialize_entry(&e.key, &e.value.value)?;
+                    map.serialize_entry(&*e.key, &e.value.value)?;
                 }
                 map.end()
             }
@@ -91,7 +91,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         let mut entries = crate::value::Entries::new();
         while let Some((key, value)) = map.next_entry::<Value, Value>()? {
             entries.push(MapEntry {
-                key,
+                key: key.into(),
                 value: node(value),
             });
         }

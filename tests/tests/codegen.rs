@@ -517,7 +517,7 @@ fn typed_from_node_answers_as_from_yaml_str() {
     let Value::Map(mut entries) = twice.value else {
         unreachable!()
     };
-    entries[1].key = Value::Str("replicas".into());
+    entries[1].key = Value::Str("replicas".into()).into();
     let err =
         m::DataValues::from_node(&Node::new(Value::Map(entries), Pos::unknown())).unwrap_err();
     assert!(

@@ -18,7 +18,7 @@ fn map(entries: Vec<(Value, Value)>) -> Value {
         entries
             .into_iter()
             .map(|(key, value)| MapEntry {
-                key,
+                key: key.into(),
                 value: node(value),
             })
             .collect(),

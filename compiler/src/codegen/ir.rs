@@ -77,7 +77,7 @@ impl IrTokens<'_> {
                 let entries = entries
                     .iter()
                     .map(|e| {
-                        let k = self.value(&e.key);
+                        let k = self.key(&e.key);
                         let v = self.node(&e.value);
                         quote! { #rt::value::MapEntry { key: #k, value: #v } }
                     })
@@ -88,6 +88,26 @@ impl IrTokens<'_> {
                     entries,
                 );
                 quote! { #rt::value::Value::Map(#entries) }
+            }
+        }
+    }
+
+    /// A map key: a string key held by a `static` of its own (made and cloned with no
+    /// allocation: see `Key::from_static`), any other made at run time.
+    fn key(&self, key: &Value) -> TokenStream {
+        let rt = self.rt;
+        match key {
+            Value::Str(s) => {
+                let s = s.as_str();
+                quote! { {
+                    static KEY: #rt::value::Value =
+                        #rt::value::Value::Str(#rt::value::Str::const_new(#s));
+                    #rt::value::Key::from_static(&KEY)
+                } }
+            }
+            _ => {
+                let key = self.value(key);
+                quote! { #rt::value::Key::new(#key) }
             }
         }
     }
@@ -217,7 +237,7 @@ impl IrTokens<'_> {
             let field_tokens: Vec<TokenStream> = fields
                 .iter()
                 .map(|f| {
-                    let key = self.value(&f.key);
+                    let key = self.key(&f.key);
                     let ty = self.ty(&f.ty);
                     quote! { #rt::schema::Field { key: #key, ty: #ty } }
                 })
@@ -313,7 +333,7 @@ mod tests {
         let node = |v| Node::new(v, Pos::new("s.yml", 1));
         let entries = (0..200)
             .map(|i| MapEntry {
-                key: Value::Str(format!("k{i}").into()),
+                key: Value::Str(format!("k{i}").into()).into(),
                 value: node(Value::Int(i)),
             })
             .collect();

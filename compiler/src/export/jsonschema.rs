@@ -84,7 +84,7 @@ fn schema_object(ty: &Type) -> Node {
             let properties = properties
                 .into_iter()
                 .map(|(key, mut alike)| MapEntry {
-                    key: Value::Str(key.into()),
+                    key: Value::Str(key.into()).into(),
                     value: match alike.len() {
                         1 => alike.remove(0),
                         _ => map(vec![entry("anyOf", list(alike))]),

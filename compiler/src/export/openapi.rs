@@ -181,17 +181,14 @@ mod tests {
             fields
                 .iter()
                 .map(|(k, t)| MapEntry {
-                    key: Value::Str((*k).into()),
+                    key: (*k).into(),
                     value: t.default.clone(),
                 })
                 .collect(),
         ));
         let fields = fields
             .into_iter()
-            .map(|(k, ty)| Field {
-                key: Value::Str(k.into()),
-                ty,
-            })
+            .map(|(k, ty)| Field { key: k.into(), ty })
             .collect();
         Type {
             kind: Kind::Map(fields),
@@ -316,7 +313,7 @@ mod tests {
     #[test]
     fn any_is_nullable_without_type() {
         let default = Value::Map(entries![MapEntry {
-            key: str_val("a"),
+            key: "a".into(),
             value: node(Value::Int(1)),
         }]);
         let dv = data_values(&any(default.clone()));
@@ -456,7 +453,7 @@ mod tests {
     fn map_never_carries_a_default() {
         let mut ty = map_type(vec![("name", scalar(Scalar::String, str_val("x")))]);
         ty.default = node(Value::Map(entries![MapEntry {
-            key: str_val("name"),
+            key: "name".into(),
             value: node(str_val("y")),
         }]));
         let dv = data_values(&ty);
@@ -471,7 +468,7 @@ mod tests {
     fn non_string_keys_are_kept() {
         let ty = Type {
             kind: Kind::Map(vec![Field {
-                key: Value::Bool(true),
+                key: Value::Bool(true).into(),
                 ty: scalar(Scalar::Int, Value::Int(1)),
             }]),
             pos: Pos::unknown(),

@@ -356,7 +356,7 @@ impl Ctx<'_> {
                 }
                 let keys: Vec<Value> = match (arg, self.kind) {
                     (Value::Array(keys), _) => keys.iter().map(|k| k.value.clone()).collect(),
-                    (_, Kind::Map(fields)) => fields.iter().map(|f| f.key.clone()).collect(),
+                    (_, Kind::Map(fields)) => fields.iter().map(|f| Value::clone(&f.key)).collect(),
                     _ => return Err("the children of an any value are not known"),
                 };
                 if keys.is_empty() || keys.iter().any(|k| !matches!(k, Value::Str(_))) {

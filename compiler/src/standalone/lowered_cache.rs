@@ -31,7 +31,7 @@ pub const DEFAULT_BUDGET: u64 = 64 << 20;
 pub const BUDGET_VAR: &str = "SCHEMAC_SCHEMA_CACHE_BYTES";
 
 /// The first bytes of an entry (the format's version is its last character).
-const MAGIC: &[u8; 16] = b"schemac lowered1";
+const MAGIC: &[u8; 16] = b"schemac lowered2";
 
 /// The digest of the sources `schemac` was built from (the compiler's, the runtime's and the
 /// lock file), made by `build.rs`: a build that may lower otherwise keys otherwise.

@@ -282,7 +282,10 @@ impl Reader<'_> {
                             let value = Node::new(self.value()?, Pos::unknown());
                             // A Go map: the last of repeated keys wins.
                             entries.retain(|e| e.key != key);
-                            entries.push(MapEntry { key, value });
+                            entries.push(MapEntry {
+                                key: key.into(),
+                                value,
+                            });
                         }
                     }
                 }

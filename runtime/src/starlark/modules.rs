@@ -468,7 +468,7 @@ pub(super) fn indent_kwarg(name: &str, kwargs: &Kwargs) -> anyhow::Result<i64> {
 pub(super) fn non_string_key(v: &crate::value::Value) -> Option<&'static str> {
     use crate::value::Value as Y;
     match v {
-        Y::Map(entries) => entries.iter().find_map(|e| match &e.key {
+        Y::Map(entries) => entries.iter().find_map(|e| match &*e.key {
             Y::Str(_) | Y::Bytes(_) => non_string_key(&e.value.value),
             Y::Null => Some("NoneType"),
             Y::Bool(_) => Some("bool"),

@@ -144,7 +144,7 @@ fn holds_bytes(data: &Data) -> bool {
             Data::Bytes(_) => return true,
             Data::Map(entries) => {
                 for e in entries.iter() {
-                    if matches!(e.key, Data::Bytes(_)) {
+                    if matches!(*e.key, Data::Bytes(_)) {
                         return true;
                     }
                     todo.push(&e.value.value);
@@ -508,7 +508,7 @@ fn table_data(table: toml::Table) -> Result<Data, String> {
         .into_iter()
         .map(|(key, value)| {
             Ok(MapEntry {
-                key: Data::Str(key.as_str().into()),
+                key: Data::Str(key.as_str().into()).into(),
                 value: Node::new(value_data(value)?, Pos::unknown()),
             })
         })

@@ -248,7 +248,7 @@ impl TreeValue {
                 items
                     .iter()
                     .map(|t| MapEntry {
-                        key: t.key().cloned().unwrap_or(Value::Null),
+                        key: t.key().cloned().unwrap_or(Value::Null).into(),
                         value: t.to_node(),
                     })
                     .collect(),
@@ -268,7 +268,8 @@ impl TreeValue {
                         key: match t.kind {
                             TreeKind::MapItem(k) => k,
                             _ => Value::Null,
-                        },
+                        }
+                        .into(),
                         value: Node {
                             value: t.value.into_value(),
                             pos: t.pos,
@@ -295,7 +296,7 @@ impl TreeValue {
                             _ => Value::Null,
                         };
                         MapEntry {
-                            key,
+                            key: key.into(),
                             value: t.take_node(),
                         }
                     })
@@ -327,7 +328,7 @@ impl TreeValue {
                 let mut items = Vec::with_capacity(entries.len());
                 for e in entries.iter() {
                     items.push(Tree {
-                        kind: TreeKind::MapItem(e.key.clone()),
+                        kind: TreeKind::MapItem(Value::clone(&e.key)),
                         pos: e.value.pos,
                         anns: Anns::default(),
                         value: TreeValue::from_node_checking(&e.value, check)?,

@@ -599,7 +599,7 @@ impl Emitter<'_> {
                 return;
             }
             self.write_indent();
-            if let Value::Str(key) = &entry.key {
+            if let Value::Str(key) = &*entry.key {
                 // A simple key (one line, at most 128 bytes) written plain.
                 if key.len() <= 128 && is_plain_word(key) {
                     self.plain(key);
@@ -608,7 +608,7 @@ impl Emitter<'_> {
                     continue;
                 }
             }
-            let request = match &entry.key {
+            let request = match &*entry.key {
                 Value::Map(_) | Value::Array(_) => None,
                 scalar => Some(scalar_request(scalar)),
             };

@@ -120,11 +120,11 @@ fn write_map(out: &mut String, entries: &[MapEntry]) -> Result<(), f64> {
     let sorted: BTreeMap<Vec<u8>, (&Value, &Value)> = entries
         .iter()
         .map(|e| {
-            let bytes = match &e.key {
+            let bytes = match &*e.key {
                 Value::Bytes(b) => b.to_vec(),
                 key => key.key_string().into_bytes(),
             };
-            (bytes, (&e.key, &e.value.value))
+            (bytes, (&*e.key, &e.value.value))
         })
         .collect();
     out.push('{');
@@ -246,7 +246,7 @@ mod tests {
             entries
                 .into_iter()
                 .map(|(k, v)| MapEntry {
-                    key: Value::Str(k.into()),
+                    key: k.into(),
                     value: node(v),
                 })
                 .collect(),
@@ -365,27 +365,27 @@ mod tests {
     fn keys_sort_by_bytes_and_non_string_keys_are_stringified() {
         let value = Value::Map(crate::value::entries![
             MapEntry {
-                key: string("b"),
+                key: string("b").into(),
                 value: node(Value::Int(1)),
             },
             MapEntry {
-                key: string("B"),
+                key: string("B").into(),
                 value: node(Value::Int(2)),
             },
             MapEntry {
-                key: string("é"),
+                key: string("é").into(),
                 value: node(Value::Int(3)),
             },
             MapEntry {
-                key: Value::Int(10),
+                key: Value::Int(10).into(),
                 value: node(Value::Int(4)),
             },
             MapEntry {
-                key: Value::Bool(true),
+                key: Value::Bool(true).into(),
                 value: node(Value::Int(5)),
             },
             MapEntry {
-                key: string("10"),
+                key: string("10").into(),
                 value: node(Value::Int(6)),
             },
         ]);

@@ -120,7 +120,7 @@ fn node(value: Value) -> Node {
 
 fn entry(key: String, value: Value) -> MapEntry {
     MapEntry {
-        key: Value::Str(key.into()),
+        key: Value::Str(key.into()).into(),
         value: node(value),
     }
 }

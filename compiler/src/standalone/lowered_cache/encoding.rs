@@ -5,14 +5,19 @@
 //!
 //! Numbers are LEB128 (`u64`; an `i64` zig-zagged), floats their 8 bytes, text a length and its
 //! bytes. A position is an index into the table of file names written before the type (0:
-//! the unknown position's empty name) and a line. A type's optional parts are bits of one
+//! the unknown position's empty name) and a line. A map key (a field's or a map value's entry's)
+//! is an index into the table of string keys written after the file names (0: a key that is
+//! no string, written in place), so that the reader makes one [`Key`] of each distinct key and
+//! the fields and entries that hold it share it (keys5k's 5,050 fields hold 150 keys). A type's optional parts are bits of one
 //! byte ([`Parts`]); a map's default made of its fields' defaults (what it is unless
 //! `@schema/default` gave another) is not written but made again as generated code makes it
 //! ([`crate::codegen::ir::composed_default`], `__private::map_type`).
 
+use std::collections::HashMap;
+
 use schemac_runtime::rules::RuleName;
 use schemac_runtime::schema::{Check, CustomRule, Doc, Field, Kind, Scalar, Type, Validation};
-use schemac_runtime::value::{FileName, MapEntry, Node, Pos, Value};
+use schemac_runtime::value::{FileName, Key, MapEntry, Node, Pos, Value};
 
 /// Types and values nested deeper than this are not kept (and not read back): far beyond any
 /// schema written by hand, and a bound on the reader's recursion.
@@ -32,6 +37,10 @@ pub fn encode(ty: &Type) -> Option<Vec<u8>> {
     for file in &body.files {
         out.text(file.as_str());
     }
+    out.uint(body.keys.len() as u64);
+    for key in &body.keys {
+        out.text(key);
+    }
     out.bytes.extend_from_slice(&body.bytes);
     Some(out.bytes)
 }
@@ -42,12 +51,19 @@ pub fn decode(bytes: &[u8]) -> Option<Type> {
         bytes,
         at: 0,
         files: Vec::new(),
+        keys: Vec::new(),
     };
     let count = r.len()?;
     r.files.push(FileName::default());
     for _ in 0..count {
         let name = r.text()?;
         r.files.push(FileName::new(name));
+    }
+    let count = r.len()?;
+    r.keys.reserve(Reader::room(count));
+    for _ in 0..count {
+        let key = r.text()?;
+        r.keys.push(Key::new(Value::Str(key.into())));
     }
     let ty = r.ty(0)?;
     (r.at == bytes.len()).then_some(ty)
@@ -58,6 +74,10 @@ struct Writer {
     bytes: Vec<u8>,
     /// The file names positions named, in the order first met (index + 1 in the bytes).
     files: Vec<FileName>,
+    /// The string map keys, in the order first met (index + 1 in the bytes).
+    keys: Vec<String>,
+    /// The index in `keys` of each.
+    key_indexes: HashMap<String, usize>,
 }
 
 impl Writer {
@@ -85,6 +105,25 @@ impl Writer {
         };
         self.uint(index as u64);
         self.uint(u64::from(pos.line));
+    }
+
+    /// A map key: the index + 1 of a string key in the table of keys, else 0 and the value.
+    fn key(&mut self, key: &Value, depth: usize) -> Option<()> {
+        let Value::Str(text) = key else {
+            self.uint(0);
+            return self.value(key, depth);
+        };
+        let index = match self.key_indexes.get(text.as_str()) {
+            Some(&index) => index,
+            None => {
+                self.keys.push(text.to_string());
+                self.key_indexes
+                    .insert(text.to_string(), self.keys.len() - 1);
+                self.keys.len() - 1
+            }
+        };
+        self.uint(index as u64 + 1);
+        Some(())
     }
 
     fn value(&mut self, v: &Value, depth: usize) -> Option<()> {
@@ -116,7 +155,7 @@ impl Writer {
                 self.bytes.push(7);
                 self.uint(entries.len() as u64);
                 for e in entries {
-                    self.value(&e.key, depth + 1)?;
+                    self.key(&e.key, depth + 1)?;
                     self.node(&e.value, depth + 1)?;
                 }
             }
@@ -191,7 +230,7 @@ impl Writer {
                 self.bytes.push(0);
                 self.uint(fields.len() as u64);
                 for f in fields {
-                    self.value(&f.key, 0)?;
+                    self.key(&f.key, 0)?;
                     self.ty(&f.ty, depth + 1)?;
                 }
             }
@@ -237,6 +276,8 @@ struct Reader<'a> {
     at: usize,
     /// The file names of the table, index 0 the unknown position's.
     files: Vec<FileName>,
+    /// The string map keys of the table (index + 1 in the bytes), each made once.
+    keys: Vec<Key>,
 }
 
 impl<'a> Reader<'a> {
@@ -297,6 +338,15 @@ impl<'a> Reader<'a> {
         Some(Pos { file, line })
     }
 
+    /// A map key (see [`Writer::key`]): a clone of the table's key, or one made of the value
+    /// written in place.
+    fn key(&mut self, depth: usize) -> Option<Key> {
+        match usize::try_from(self.uint()?).ok()? {
+            0 => Some(Key::new(self.value(depth)?)),
+            index => self.keys.get(index - 1).cloned(),
+        }
+    }
+
     /// The text written when `parts` has `part`.
     fn text_if(&mut self, parts: u8, part: u8) -> Option<Option<String>> {
         Some(match parts & part {
@@ -328,7 +378,7 @@ impl<'a> Reader<'a> {
                 let n = self.len()?;
                 let mut entries = schemac_runtime::value::Entries::with_capacity(Self::room(n));
                 for _ in 0..n {
-                    let key = self.value(depth + 1)?;
+                    let key = self.key(depth + 1)?;
                     let value = self.node(depth + 1)?;
                     entries.push(MapEntry { key, value });
                 }
@@ -383,7 +433,7 @@ impl<'a> Reader<'a> {
                 let n = self.len()?;
                 let mut fields = Vec::with_capacity(Self::room(n));
                 for _ in 0..n {
-                    let key = self.value(0)?;
+                    let key = self.key(0)?;
                     let ty = self.ty(depth + 1)?;
                     fields.push(Field { key, ty });
                 }

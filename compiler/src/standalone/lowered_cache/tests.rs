@@ -192,3 +192,37 @@ fn a_directory_that_cannot_be_made_is_no_error() {
     assert!(cache.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A map key is written once (the table of keys) and read back as one key that every field
+/// and default entry holding it shares; a key that is no string is written in place.
+#[test]
+fn repeated_keys_are_read_back_as_one_shared_key() {
+    let ty = lowered(
+        "#@data/values-schema\n---\na:\n  port: 1\n  1: one\nb:\n  port: 2\n  #@schema/default {\"port\": 3, \"name\": \"n\"}\n  more:\n    port: 0\n    name: \"\"\n",
+    );
+    let bytes = encoding::encode(&ty).expect("kept");
+    assert_eq!(
+        bytes.windows(4).filter(|w| w == b"port").count(),
+        1,
+        "written once"
+    );
+    let read = encoding::decode(&bytes).expect("read back");
+    assert_eq!(read, ty);
+    let fields = |ty: &Type| match &ty.kind {
+        schemac_runtime::schema::Kind::Map(fields) => fields.clone(),
+        other => panic!("not a map: {other:?}"),
+    };
+    let (top, a) = (fields(&read), fields(&fields(&read)[0].ty));
+    let (b, more) = (fields(&top[1].ty), fields(&fields(&top[1].ty)[1].ty));
+    assert_eq!(a[1].key.as_int(), Some(1));
+    let port = &*a[0].key;
+    assert!(std::ptr::eq(port, &*b[0].key) && std::ptr::eq(port, &*more[0].key));
+    use schemac_runtime::value::Value;
+    let Value::Map(default) = &top[1].ty.default.value else {
+        panic!("a map default");
+    };
+    let Value::Map(more_default) = &default[1].value.value else {
+        panic!("a map default");
+    };
+    assert!(std::ptr::eq(port, &*more_default[0].key));
+}

@@ -314,7 +314,7 @@ impl Parser<'_> {
                         return Err("expected `:` in a dict".into());
                     }
                     entries.push(MapEntry {
-                        key,
+                        key: key.into(),
                         value: self.node()?,
                     });
                     if !self.eat(b',') && !self.eat(b'}') {

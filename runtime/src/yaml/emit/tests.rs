@@ -10,8 +10,8 @@ fn node(v: Value) -> Node {
 }
 
 fn map(entries: Vec<(Value, Value)>) -> Value {
-    let entry = |(key, v)| MapEntry {
-        key,
+    let entry = |(key, v): (Value, Value)| MapEntry {
+        key: key.into(),
         value: node(v),
     };
     Value::Map(entries.into_iter().map(entry).collect())
