@@ -31,6 +31,19 @@ impl TypeViolation {
         }
     }
 
+    /// About how many bytes its failure's text takes in a report.
+    pub fn report_bytes(&self, sources: &SourceLines) -> usize {
+        let hints: usize = self.hints.iter().map(String::len).sum();
+        let description = self.description.as_ref().map_or(0, String::len);
+        self.excerpt_line(sources).len()
+            + self.found.len()
+            + self.expected.len()
+            + hints
+            + description
+            + self.pos.file.as_str().len()
+            + 64
+    }
+
     pub fn to_failure(&self, sources: &SourceLines) -> Failure {
         Failure {
             description: self.description.clone(),
