@@ -385,10 +385,17 @@ fn error_reports_past_the_error_budget_leave_their_last_entries_out() {
     let flow = format!("#@data/values\n---\n{{{}}}\n", flow.join(", "));
     let budget = [("SCHEMAC_MAX_ERROR_BYTES", "100000")];
     for (name, files, listed) in [
-        ("error-budget-names", vec![("values.yml", undefined.as_str())], "- undefined: u"),
+        (
+            "error-budget-names",
+            vec![("values.yml", undefined.as_str())],
+            "- undefined: u",
+        ),
         (
             "error-budget-types",
-            vec![("schema.yml", schema.as_str()), ("values.yml", flow.as_str())],
+            vec![
+                ("schema.yml", schema.as_str()),
+                ("values.yml", flow.as_str()),
+            ],
             "= found: string",
         ),
     ] {
