@@ -151,10 +151,17 @@ fn type_violations(
     if violations.is_empty() {
         return Ok(());
     }
+    // Each failure quotes its line: many on one long line are bounded by the error budget.
+    let mut budget = crate::report::ErrorBudget::default();
+    let failures = violations
+        .iter()
+        .filter(|v| budget.admit(v.report_bytes(sources)))
+        .map(|v| v.to_failure(sources))
+        .collect();
     let report = SchemaReport {
         summary: "One or more data values were invalid".into(),
-        failures: violations.iter().map(|v| v.to_failure(sources)).collect(),
-        misc: String::new(),
+        failures,
+        misc: budget.left_out_line().unwrap_or_default(),
     };
     Err(
         CheckError::new(ErrorKind::TypeCheck, format!("{prefix}{}", report.render()))

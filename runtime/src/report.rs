@@ -130,6 +130,65 @@ impl Lines {
     }
 }
 
+/// The budget of the text of one error report, in bytes: the entries a report lists (type
+/// violations, undefined names, failed rules) are counted as they are added, and past it the
+/// rest are left out, counted in a last line. An entry quotes its source line, and a line
+/// holds many values: 10,000 undefined names in one list, or 10,000 values of the wrong type
+/// in one flow map, each quote the whole line, 600 MB and 1 GB of text from an input of
+/// 60 KB and 100 KB (ytt runs out of memory; schemac aborted at 4 GB of address space).
+pub const DEFAULT_MAX_ERROR_BYTES: usize = 256 << 20;
+
+/// The variable that raises [`DEFAULT_MAX_ERROR_BYTES`].
+pub const ERROR_VAR: &str = "SCHEMAC_MAX_ERROR_BYTES";
+
+/// The error budget ([`DEFAULT_MAX_ERROR_BYTES`], or [`ERROR_VAR`]'s value).
+pub fn max_error_bytes() -> usize {
+    static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    *V.get_or_init(|| crate::yaml::parse::budget::from_env(ERROR_VAR, DEFAULT_MAX_ERROR_BYTES))
+}
+
+/// The entries of one error report counted against [`max_error_bytes`].
+pub struct ErrorBudget {
+    used: usize,
+    max: usize,
+    left_out: usize,
+}
+
+impl Default for ErrorBudget {
+    fn default() -> Self {
+        ErrorBudget {
+            used: 0,
+            max: max_error_bytes(),
+            left_out: 0,
+        }
+    }
+}
+
+impl ErrorBudget {
+    /// Whether an entry of about `bytes` bytes is listed: the first always is, the others
+    /// while the report stays within the budget (once one is left out, so are the rest).
+    pub fn admit(&mut self, bytes: usize) -> bool {
+        let fits = self.used.saturating_add(bytes) <= self.max;
+        if self.used == 0 || (self.left_out == 0 && fits) {
+            self.used = self.used.saturating_add(bytes).max(1);
+            true
+        } else {
+            self.left_out += 1;
+            false
+        }
+    }
+
+    /// The line that ends a report whose entries were left out, if some were.
+    pub fn left_out_line(&self) -> Option<String> {
+        (self.left_out > 0).then(|| {
+            format!(
+                "... ({} more errors left out: the report passes the error budget of {} bytes; raise the budget with {ERROR_VAR})",
+                self.left_out, self.max
+            )
+        })
+    }
+}
+
 /// One entry of a schema report.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Failure {

@@ -31,6 +31,19 @@ impl TypeViolation {
         }
     }
 
+    /// About how many bytes its failure's text takes in a report.
+    pub fn report_bytes(&self, sources: &SourceLines) -> usize {
+        let hints: usize = self.hints.iter().map(String::len).sum();
+        let description = self.description.as_ref().map_or(0, String::len);
+        self.excerpt_line(sources).len()
+            + self.found.len()
+            + self.expected.len()
+            + hints
+            + description
+            + self.pos.file.as_str().len()
+            + 64
+    }
+
     pub fn to_failure(&self, sources: &SourceLines) -> Failure {
         Failure {
             description: self.description.clone(),
@@ -150,7 +163,9 @@ impl FillAndCheck {
             });
             return self.take(&mut tree.value, plain);
         }
-        match (&ty.kind, &mut tree.value) {
+        // Keys filled into a map of the tree (not its plain data), which may be a shared default.
+        let mut filled = false;
+        let value = match (&ty.kind, &mut tree.value) {
             (Kind::Scalar(s), TreeValue::Scalar(v)) if s.accepts(v) => {
                 self.take(&mut tree.value, plain)
             }
@@ -223,6 +238,7 @@ impl FillAndCheck {
                     Value::Map(entries)
                 } else {
                     items.reserve(missing);
+                    filled = missing > 0;
                     for (_, field) in defaults {
                         let mut item = crate::shared_defaults::default_item(field);
                         if crate::shared_defaults::changed_in_run() {
@@ -253,7 +269,16 @@ impl FillAndCheck {
                 self.out.push(mismatch(tree, ty));
                 self.take(&mut tree.value, plain)
             }
+        };
+        // ytt fills the keys into the shared node itself: every map that holds it, and every
+        // map filled with it later, holds them too, and a later overlay finds them there.
+        if let Some(key) = filled
+            .then(|| crate::shared_defaults::shared_key(tree))
+            .flatten()
+        {
+            crate::shared_defaults::put(key, &tree.value);
         }
+        value
     }
 
     /// The plain data of a part taken as it is (if `plain`; else null), which may hold a map

@@ -403,7 +403,16 @@ fn shown_arg(arg: &Arg) -> Option<String> {
 /// ytt's report of every violation.
 pub fn render(violations: &[Violation]) -> String {
     let mut s = String::from("Validating final data values:");
+    let mut budget = crate::report::ErrorBudget::default();
     for v in violations {
+        let rules: usize = v
+            .rules
+            .iter()
+            .map(|r| r.expected.len() + r.found.as_ref().map_or(0, String::len) + 64)
+            .sum();
+        if !budget.admit(v.path.len() + rules + 64) {
+            continue;
+        }
         s.push_str(&format!("\n  {}\n    from: {}", v.path, v.value_pos));
         for r in &v.rules {
             s.push_str(&format!(
@@ -415,6 +424,9 @@ pub fn render(violations: &[Violation]) -> String {
             }
         }
         s.push('\n');
+    }
+    if let Some(line) = budget.left_out_line() {
+        s.push_str(&format!("\n  {line}\n"));
     }
     // ytt's report ends with one more empty line.
     s.push('\n');

@@ -371,3 +371,49 @@ fn data_values_written_past_the_output_budget_are_an_error_before_any_output() {
     assert_eq!(rc, Some(0), "{stderr}");
     assert!(stdout.len() > 1_000_000, "{}", stdout.len());
 }
+
+#[test]
+fn error_reports_past_the_error_budget_leave_their_last_entries_out() {
+    // Each entry quotes its line: 300 undefined names in one list, or 300 values of the wrong
+    // type in one flow map, each quote the whole line (10,000 of them: 600 MB and 1 GB of
+    // report, which aborted at 4 GB of address space).
+    let names: Vec<String> = (0..300).map(|i| format!("u{i}")).collect();
+    let undefined = format!("#@data/values\n---\na: #@ [{}]\n", names.join(", "));
+    let schema: String = (0..300).map(|i| format!("k{i}: 0\n")).collect();
+    let schema = format!("#@data/values-schema\n---\n{schema}");
+    let flow: Vec<String> = (0..300).map(|i| format!("k{i}: s")).collect();
+    let flow = format!("#@data/values\n---\n{{{}}}\n", flow.join(", "));
+    let budget = [("SCHEMAC_MAX_ERROR_BYTES", "100000")];
+    for (name, files, listed) in [
+        (
+            "error-budget-names",
+            vec![("values.yml", undefined.as_str())],
+            "- undefined: u",
+        ),
+        (
+            "error-budget-types",
+            vec![
+                ("schema.yml", schema.as_str()),
+                ("values.yml", flow.as_str()),
+            ],
+            "= found: string",
+        ),
+    ] {
+        let (rc, _, whole) = check_files(name, &files, &[]);
+        assert_eq!(rc, Some(1), "{whole}");
+        assert_eq!(whole.matches(listed).count(), 300, "{name}");
+        let (rc, _, cut) = check_files(name, &files, &budget);
+        assert_eq!(rc, Some(1), "{cut}");
+        let shown = cut.matches(listed).count();
+        assert!((1..300).contains(&shown), "{name}: {shown}");
+        assert!(cut.len() < 110_000, "{name}: {}", cut.len());
+        assert!(
+            cut.contains(&format!(
+                "... ({} more errors left out: the report passes the error budget of 100000 bytes; raise the budget with SCHEMAC_MAX_ERROR_BYTES)",
+                300 - shown
+            )),
+            "{cut}"
+        );
+        assert!(whole.starts_with(&cut[..cut.len().min(2000)]), "{name}");
+    }
+}

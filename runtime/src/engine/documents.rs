@@ -165,13 +165,22 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
             if let Some(generated) = &e.generated {
                 s.push_str(&generated_text(generated, &e.file, "    ", sources));
             }
+            // Each quotes its line: many on one long line are bounded by the error budget.
+            let mut budget = crate::report::ErrorBudget::default();
+            budget.admit(s.len());
             for also in &e.also {
                 let src = also
                     .quote
                     .as_deref()
                     .unwrap_or_else(|| sources.line(&e.file, also.line));
+                if !budget.admit(src.len() + also.message.len() + e.file.len() + 16) {
+                    continue;
+                }
                 let at = place(&e.file, also.line);
                 s.push_str(&format!("\n- {}\n    {at} | {src}", also.message));
+            }
+            if let Some(line) = budget.left_out_line() {
+                s.push_str(&format!("\n- {line}"));
             }
         } else {
             s.push_str(&format!("\n    in <toplevel>\n      {at} | {src}"));
