@@ -528,7 +528,10 @@ impl Compiler {
         let start = self.names.of(gen::START);
         self.emit(node.line, depth, &format!("{start}({id})"));
         // A key holding a line break: its code runs after each of ytt's lines for the item.
-        let key_code = key_code::key_code(node);
+        let key_code = match self.key_lines.keys.is_empty() {
+            true => None,
+            false => key_code::key_code(node),
+        };
         let mut key_lines = match key_code {
             Some(_) => self.key_lines.keys.pop_front().unwrap_or_default(),
             None => Vec::new(),
