@@ -138,6 +138,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         {
             "','".to_string()
         }
+        // After a comprehension's clause starlark-go wants its bracket or another clause.
+        "symbol ']'" | "symbol '}'" if before.is_some_and(in_comprehension) => {
+            format!("{}, for, or if", quoted_symbol(&want["symbol ".len()..])?)
+        }
         // After `(1,` starlark-go's parser wants another expression (`)` it takes too).
         "symbol ')'"
             if !ends_expression_list(&got) && before.is_some_and(after_comma_in_parentheses) =>
@@ -359,6 +363,36 @@ fn in_argument_list(code: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the innermost bracket left open in `code` is a `[` or `{` whose comprehension has
+/// begun: a `for` stands in it, outside the brackets within it (`[i for i in x`).
+fn in_comprehension(code: &str) -> bool {
+    let Some(&at) = open_brackets(code).last() else {
+        return false;
+    };
+    if !matches!(code.as_bytes()[at], b'[' | b'{') {
+        return false;
+    }
+    let inside = &code[at + 1..];
+    let bytes = inside.as_bytes();
+    let word_byte = |i: usize| {
+        bytes
+            .get(i)
+            .is_some_and(|b| *b == b'_' || b.is_ascii_alphanumeric())
+    };
+    let mut depth = 0usize;
+    code_bytes(inside).any(|i| {
+        match bytes[i] {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        depth == 0
+            && inside[i..].starts_with("for")
+            && !(i > 0 && word_byte(i - 1))
+            && !word_byte(i + 3)
+    })
 }
 
 /// Whether the innermost bracket left open in `code` is the one schemac wraps a `return`'s

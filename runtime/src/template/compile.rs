@@ -237,11 +237,19 @@ struct Compiler {
     /// it go on with it, as in ytt's program, so no node is ended before they close it.
     value_open: bool,
     trailing_document: Option<(usize, u32)>,
+    /// Where ytt places the lines of code of each map key holding a line break, for the items
+    /// still to compile ([`key_code::key_code_lines`]).
+    key_lines: key_code::KeyCodeLines,
+    /// The generated lines (ranges of the line map) of the keys' code, placed already.
+    key_code_runs: Vec<std::ops::Range<usize>>,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
 pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     let mut c = Compiler::new(GeneratedNames::for_file(file));
+    if file.key_line_break.is_some() {
+        c.key_lines = key_code::key_code_lines(file);
+    }
     match c.template(file) {
         Ok(()) => Ok(c.program()),
         Err(e) => {
@@ -329,10 +337,13 @@ impl Compiler {
             open_return: false,
             value_open: false,
             trailing_document: None,
+            key_lines: Default::default(),
+            key_code_runs: Vec::new(),
         }
     }
 
-    fn program(self) -> Program {
+    fn program(mut self) -> Program {
+        self.shift_after_key_code();
         Program {
             source: self.out,
             line_map: self.line_map,
@@ -516,6 +527,16 @@ impl Compiler {
         }
         let start = self.names.of(gen::START);
         self.emit(node.line, depth, &format!("{start}({id})"));
+        // A key holding a line break: its code runs after each of ytt's lines for the item.
+        let key_code = match self.key_lines.keys.is_empty() {
+            true => None,
+            false => key_code::key_code(node),
+        };
+        let mut key_lines = match key_code {
+            Some(_) => self.key_lines.keys.pop_front().unwrap_or_default(),
+            None => Vec::new(),
+        }
+        .into_iter();
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
         for ann in annotations {
@@ -524,12 +545,16 @@ impl Compiler {
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = rename_reserved_names(args.trim());
             self.emit(ann.line, depth, &format!("{opening}{args}))"));
+            self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {
             if let RawKind::MapItem(Value::Str(key)) = &node.kind {
                 self.templated_text(node.line, key, &self.names.of(gen::SET_KEY))?;
+                self.run_key_code(node.line, key_code, key_lines.next(), false)?;
             }
         }
+        // (ytt starts the item after its annotations and key)
+        self.run_key_code(node.line, key_code, key_lines.next(), true)?;
         let setter = self.names.of(gen::SET);
         if let Some(expr) = value_expr {
             self.refuse_pass(expr.line, depth, &format!("{setter}(("), &expr.text)?;
@@ -546,6 +571,11 @@ impl Compiler {
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             self.templated_text(node.line, text, &setter)?;
+        }
+        if value_expr.is_some() || matches!(node.value, RawValue::Scalar(_)) {
+            // (a plain scalar's set line is ytt's only)
+            let plain = value_expr.is_none() && !templated;
+            self.run_key_code(node.line, key_code, key_lines.next(), plain)?;
         }
         self.frames.push(Frame {
             path: path.clone(),
@@ -700,6 +730,7 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
 
 mod after_error;
 mod code_lines;
+mod key_code;
 mod text_code;
 
 #[cfg(test)]

@@ -143,6 +143,11 @@ fn read_annotations(
             .code_line(c.line, &c.text)
             .map_err(|m| err(c.line, m))?;
     }
+    if let Some(line) = file.key_line_break {
+        // ytt runs a key's text after its line break as code.
+        let what = "a map key holding a line break, whose text after it ytt runs as code";
+        return Err(err(line, needs_starlark(line, what)));
+    }
     let mut out = Annotations {
         by_node: Vec::new(),
     };
@@ -264,9 +269,14 @@ fn code_line(line: u32, text: &str) -> Result<(), String> {
     if code.is_empty() || literal_load(code) {
         return Ok(());
     }
-    Err(format!(
-        "this validator was built without the Starlark interpreter and cannot run template code (line {line}: `{code}`)"
-    ))
+    Err(needs_starlark(line, &format!("`{code}`")))
+}
+
+/// The error for template code on `line` (`what` it is) that only the interpreter runs.
+fn needs_starlark(line: u32, what: &str) -> String {
+    format!(
+        "this validator was built without the Starlark interpreter and cannot run template code (line {line}: {what})"
+    )
 }
 
 /// How Starlark reports a name that is not bound (here: `overlay` before its `load()`).

@@ -56,6 +56,7 @@ pub(super) fn read(src: &str, strict: bool, max_depth: usize) -> Result<Read, Ga
         unknown_comment: reader.unknown_comment,
         first_explicit,
         non_scalar_key: None,
+        key_line_break: None,
     })
 }
 
@@ -628,8 +629,13 @@ impl<'s> Reader<'s> {
     }
 
     /// The value of a map key; `None` for the merge key `<<`, which the full reader handles.
+    /// A key holding a line break (an escape: a key read here is on one line) is left to the
+    /// full reader, which notes it (`RawFile::key_line_break`).
     fn resolve_key(&self, key: Scalar<'_>) -> Option<Value> {
         if !key.quoted && key.text == "<<" {
+            return None;
+        }
+        if matches!(&key.text, Cow::Owned(text) if text.contains('\n')) {
             return None;
         }
         self.resolve(key)

@@ -104,6 +104,8 @@ pub(super) struct Builder<'a> {
     document: usize,
     /// The first map key that is a collection.
     pub(super) non_scalar_key: Option<SyntaxError>,
+    /// The line of the first map key holding a line break.
+    pub(super) key_line_break: Option<u32>,
     /// The bracket that closes the innermost flow collection being read (`]`, `}`), if any.
     flow_close: Option<char>,
     /// Whether a plain scalar of a flow collection starts with `?` (`[?a]`): saphyr-parser
@@ -155,6 +157,7 @@ impl<'a> Builder<'a> {
             decode_failure: None,
             document: 0,
             non_scalar_key: None,
+            key_line_break: None,
             flow_close: None,
             flow_question_key: false,
         }
@@ -407,6 +410,9 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     let value = self.value(ev, span)?;
+                    if matches!(&key, Value::Str(k) if k.contains('\n')) {
+                        self.key_line_break.get_or_insert(line);
+                    }
                     items.push(RawNode {
                         kind: RawKind::MapItem(key),
                         line,

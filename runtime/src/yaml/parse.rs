@@ -101,6 +101,9 @@ pub struct RawFile {
     /// Whether ytt reads an empty document before the first one, which starts with `---`
     /// after a comment or a directive (ytt numbers it among the nodes).
     pub leading_document: bool,
+    /// The line of the first map item whose key holds a line break: ytt runs the key's text
+    /// after its first line break as template code (see `template::compile::key_code`).
+    pub key_line_break: Option<u32>,
 }
 
 impl RawFile {
@@ -203,6 +206,7 @@ fn read_file(
         mut unknown_comment,
         first_explicit,
         non_scalar_key,
+        key_line_break,
     } = read;
     if replaced.is_some() {
         super::bom::restore(
@@ -232,6 +236,7 @@ fn read_file(
         non_scalar_key,
         comments_below_documents,
         leading_document,
+        key_line_break,
     })
 }
 
@@ -315,6 +320,8 @@ pub(super) struct Read {
     pub first_explicit: bool,
     /// The first map key that is a collection.
     pub non_scalar_key: Option<SyntaxError>,
+    /// The line of the first map key holding a line break.
+    pub key_line_break: Option<u32>,
 }
 
 /// A text with what libyaml-safer refuses (and go-yaml reads) replaced by a stand-in
@@ -394,6 +401,7 @@ pub(super) fn read_with_saphyr(
         unknown_comment,
         first_explicit: builder.first_explicit,
         non_scalar_key: builder.non_scalar_key,
+        key_line_break: builder.key_line_break,
     })
 }
 

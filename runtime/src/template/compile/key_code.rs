@@ -1,0 +1,299 @@
+//! A map key holding a line break is code in ytt. ytt writes each instruction of a map item
+//! with a debug comment naming its key (`__ytt_tplN_start_node(7) # *yamlmeta.MapItem key=%s`):
+//! its annotations, the set line of a text-templated key, its start, the set line of its `#@`
+//! value, of its text-templated string value or of its plain scalar value. A key holding `\n`
+//! ends that comment at its first line break, and each line after it is a line of the
+//! template's code, run after each such instruction (`? "a\nx = 1"` assigns `x` there).
+//!
+//! ytt maps the lines of its program back to the template by their number in its list of
+//! instructions, which does not count those lines: an error on a key's line of code, or on any
+//! line after it, stands where the instruction that many lines further on stands (a line it
+//! generates, or past the last one: ytt's panic `Expected to find compiled template line N`).
+//! [`key_code_lines`] models ytt's list of instructions to place the key's lines as ytt does.
+
+use super::{made_of_trailing_annotations, split_annotation};
+use crate::template::refused::node_specific;
+use crate::template::text_template::{self, PieceKind};
+use crate::value::Value;
+use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+
+/// Where ytt places an error on a line of a key's code.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum KeyLine {
+    /// On this template line.
+    Line(u32),
+    /// On a line ytt generates (shown as its code: not emulated, the key's line is used).
+    Generated,
+    /// Past ytt's last instruction: ytt panics (`Expected to find compiled template line N`);
+    /// the key's line is used.
+    Past,
+}
+
+/// The text of `node`'s key after its first line break: ytt's code, when there is a line break.
+pub(super) fn key_code(node: &RawNode) -> Option<&str> {
+    match &node.kind {
+        RawKind::MapItem(Value::Str(key)) => key.split_once('\n').map(|(_, rest)| rest),
+        _ => None,
+    }
+}
+
+/// Where ytt places the errors of a template whose map keys hold line breaks.
+#[derive(Debug, Default)]
+pub(super) struct KeyCodeLines {
+    /// For each map item whose key holds a line break (in the order the compiler meets them),
+    /// and for each instruction ytt writes with the key (in ytt's order: annotations, the set
+    /// line of a text-templated key, the start, the value's set line), where ytt places an
+    /// error on each line of the key's code.
+    pub keys: std::collections::VecDeque<Vec<Vec<KeyLine>>>,
+    /// The template lines of code (`#@` lines, annotations, `#@` values) after such a key,
+    /// with the line ytt places their errors on (sorted by the first).
+    pub shifted: Vec<(u32, u32)>,
+}
+
+/// Models ytt's list of instructions for `file` (see the module's documentation).
+pub(super) fn key_code_lines(file: &RawFile) -> KeyCodeLines {
+    let mut model = Model::default();
+    // set_ctx_type, start_ctx, the document set's start
+    model.push(None);
+    model.push(None);
+    model.push(None);
+    if file.leading_document || file.docs.is_empty() {
+        // the empty document before the first `---`: its start and value
+        model.push(None);
+        model.push(None);
+    }
+    for doc in &file.docs {
+        model.node(doc, false);
+    }
+    if !file.trailing_comments.is_empty() {
+        // the empty document that holds the code lines after the last node
+        for c in &file.trailing_comments {
+            model.push_code(c.line);
+        }
+        model.push(None);
+        model.push(None);
+    }
+    model.push(None); // end_ctx(None)
+    model.placed()
+}
+
+#[derive(Default)]
+struct Model {
+    /// The template line of each of ytt's instructions (`None`: one ytt generates).
+    lines: Vec<Option<u32>>,
+    /// How many lines of a key's code follow each instruction.
+    extra: Vec<u32>,
+    /// For each item with a key holding a line break: its instructions that carry the key.
+    keys: Vec<Vec<usize>>,
+    /// The instructions that are the template's code (`#@` lines, annotations, `#@` values).
+    code: Vec<usize>,
+}
+
+impl Model {
+    fn push(&mut self, line: Option<u32>) {
+        self.lines.push(line);
+        self.extra.push(0);
+    }
+
+    /// A line of the template's code on `line`.
+    fn push_code(&mut self, line: u32) {
+        self.code.push(self.lines.len());
+        self.push(Some(line));
+    }
+
+    /// An instruction written with the key's debug comment: `extra` lines of code follow it.
+    fn push_keyed(&mut self, line: Option<u32>, extra: u32) {
+        if extra > 0 {
+            if let Some(key) = self.keys.last_mut() {
+                key.push(self.lines.len());
+            }
+        }
+        self.lines.push(line);
+        self.extra.push(extra);
+    }
+
+    fn node(&mut self, node: &RawNode, templated: bool) {
+        let templated = templated || text_template::is_templated(node);
+        let line = (node.line > 0).then_some(node.line);
+        let extra = key_code(node).map_or(0, |code| code.split('\n').count() as u32);
+        if extra > 0 {
+            self.keys.push(Vec::new());
+        }
+        let above = |c: &&crate::yaml::parse::Comment| {
+            c.line < node.line || made_of_trailing_annotations(node)
+        };
+        let mut needs_end = false;
+        for c in node.comments.iter().filter(above) {
+            if !c.is_annotation() {
+                needs_end |= node_specific(c.text.trim()).is_some();
+                self.push_code(c.line);
+            }
+        }
+        for c in node.comments.iter().filter(|c| c.is_annotation()) {
+            if split_annotation(&c.text).0 != "comment" {
+                self.code.push(self.lines.len());
+                self.push_keyed(Some(c.line), extra);
+            }
+        }
+        if let (true, RawKind::MapItem(Value::Str(key))) = (templated, &node.kind) {
+            self.text(key, node.line, extra);
+        }
+        self.push_keyed(line, extra);
+        let value = node
+            .comments
+            .iter()
+            .find(|c| !c.is_annotation() && !above(c));
+        match (&node.value, value) {
+            (_, Some(v)) => {
+                self.code.push(self.lines.len());
+                self.push_keyed(Some(v.line), extra)
+            }
+            (RawValue::Scalar(Value::Str(text)), None) if templated => {
+                self.text(text, node.line, extra)
+            }
+            (RawValue::Scalar(_), None) => self.push_keyed(line, extra),
+            (RawValue::Map(items) | RawValue::Array(items), None) => {
+                // The collection is a node of its own, on its first item's line.
+                self.push(items.first().map_or(line, |i| Some(i.line)));
+                for item in items.iter() {
+                    self.node(item, templated);
+                }
+            }
+        }
+        if needs_end {
+            self.push(None);
+        }
+    }
+
+    /// ytt's code for the text template `text` of a node on `line`: its context's start, each
+    /// piece's lines, the set line (which carries the key) and the reset of the context.
+    fn text(&mut self, text: &str, line: u32, extra: u32) {
+        for _ in 0..3 {
+            self.push(None);
+        }
+        match text_template::pieces(text, line) {
+            Ok(Some(pieces)) => {
+                for p in &pieces {
+                    let at = Some(line + p.line - 1);
+                    match p.kind {
+                        PieceKind::Code => {
+                            for i in 0..p.code.split('\n').count() as u32 {
+                                self.push(at.map(|l| l + i));
+                            }
+                        }
+                        PieceKind::Text | PieceKind::Value => {
+                            self.push(at);
+                            self.push(at);
+                        }
+                    }
+                }
+            }
+            // A text without code: one piece. (A text ytt's lexer refuses fails first.)
+            Ok(None) | Err(_) => {
+                self.push(Some(line));
+                self.push(Some(line));
+            }
+        }
+        self.push_keyed(Some(line), extra);
+        self.push(None);
+    }
+
+    /// Where each line of each key's code is placed, and each line of code after one: ytt
+    /// numbers its program's lines with the keys' lines among them, and maps line `n` to its
+    /// `n`th instruction.
+    fn placed(self) -> KeyCodeLines {
+        // The program line (from 0) of each instruction.
+        let mut at = Vec::with_capacity(self.lines.len());
+        let mut n = 0usize;
+        for &extra in &self.extra {
+            at.push(n);
+            n += 1 + extra as usize;
+        }
+        let place = |program_line: usize| match self.lines.get(program_line) {
+            Some(Some(line)) => KeyLine::Line(*line),
+            Some(None) => KeyLine::Generated,
+            None => KeyLine::Past,
+        };
+        let keys = self
+            .keys
+            .iter()
+            .map(|instructions| {
+                instructions
+                    .iter()
+                    .map(|&i| {
+                        (1..=self.extra[i] as usize)
+                            .map(|j| place(at[i] + j))
+                            .collect()
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut shifted: Vec<(u32, u32)> = self
+            .code
+            .iter()
+            .filter(|&&i| at[i] > i)
+            .filter_map(|&i| match (self.lines[i], place(at[i])) {
+                (Some(from), KeyLine::Line(to)) if from != to => Some((from, to)),
+                _ => None,
+            })
+            .collect();
+        shifted.sort_unstable();
+        KeyCodeLines { keys, shifted }
+    }
+}
+
+impl super::Compiler {
+    /// The lines of `code`, a key's text after its first line break, as lines of the template's
+    /// code of the item on `item_line`, placed where ytt places them (`lines`). `after_own`:
+    /// the line of ytt's that they follow is not one of the program's (the item's start after
+    /// its annotations, a plain scalar's set line): `None` stands for it, so that a bracket the
+    /// key's code leaves open takes in a name, as ytt's takes in its line.
+    pub(super) fn run_key_code(
+        &mut self,
+        item_line: u32,
+        code: Option<&str>,
+        lines: Option<Vec<KeyLine>>,
+        after_own: bool,
+    ) -> Result<(), super::CompileError> {
+        let Some(code) = code else {
+            return Ok(());
+        };
+        if after_own {
+            let depth = self.depth();
+            self.emit(item_line, depth, "None");
+        }
+        let lines = lines.unwrap_or_default();
+        let first = self.line_map.len();
+        for (j, text) in code.split('\n').enumerate() {
+            let line = match lines.get(j) {
+                Some(KeyLine::Line(line)) => *line,
+                _ => item_line,
+            };
+            self.code(&crate::yaml::parse::Comment {
+                line,
+                text: format!(" {text}"),
+            })?;
+        }
+        self.key_code_runs.push(first..self.line_map.len());
+        Ok(())
+    }
+
+    /// The line map with the template's lines of code after a key holding a line break moved
+    /// where ytt places their errors (the keys' own lines are placed already).
+    pub(super) fn shift_after_key_code(&mut self) {
+        let shifted = std::mem::take(&mut self.key_lines.shifted);
+        if shifted.is_empty() {
+            return;
+        }
+        let mut runs = self.key_code_runs.iter().peekable();
+        for (i, line) in self.line_map.iter_mut().enumerate() {
+            while runs.next_if(|r| r.end <= i).is_some() {}
+            if runs.peek().is_some_and(|r| r.contains(&i)) {
+                continue;
+            }
+            if let Ok(k) = shifted.binary_search_by_key(line, |s| s.0) {
+                *line = shifted[k].1;
+            }
+        }
+    }
+}
