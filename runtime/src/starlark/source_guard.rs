@@ -253,14 +253,15 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                         // that its span leaves out.
                         let obj_end = obj.span.end().get() as usize;
                         // (Comments may stand before the `.`, not between it and the `(`,
-                        // which are removed.)
+                        // which are removed; nor may a parenthesis: `((OBJ.M))()` stays.)
                         let dot_to_paren = source
                             .get(obj_end..e.span.end().get() as usize)
                             .and_then(|t| {
                                 let mut code = code_bytes(t).skip_while(|&(_, c)| c != b'.');
                                 let (dot, _) = code.next()?;
                                 let (paren, c) = code.find(|&(_, c)| c == b'(' || c == b'#')?;
-                                (c == b'(').then_some((dot, paren))
+                                let name = t[dot + 1..paren].trim();
+                                (c == b'(' && name == method.node).then_some((dot, paren))
                             });
                         let obj_begin = obj.span.begin().get() as usize;
                         let closing = dot_to_paren.map_or(0, |(dot, _)| {
