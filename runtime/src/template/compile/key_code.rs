@@ -48,7 +48,8 @@ pub(super) struct KeyCode<'a> {
 impl KeyCode<'_> {
     /// How many lines of code the key writes after each of its instructions.
     fn lines(&self) -> u32 {
-        self.code.map_or(0, |code| starlark_lines(code).count() as u32)
+        self.code
+            .map_or(0, |code| starlark_lines(code).count() as u32)
     }
 }
 

@@ -147,7 +147,8 @@ fn a_key_read_as_code_needs_the_interpreter() {
     for key in [r#""a\nb""#, r#""a\rb""#, r#""a\r\nb""#, r#""a\0b""#] {
         let e = eval(&format!("#@data/values\n---\nx: 1\n{key}: 2\n")).unwrap_err();
         assert!(
-            e.message.contains("a map key holding a line break or a NUL"),
+            e.message
+                .contains("a map key holding a line break or a NUL"),
             "{key}: {e:?}"
         );
         assert_eq!(e.line, Some(4), "{key}");
