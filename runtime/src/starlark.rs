@@ -419,6 +419,11 @@ fn run_unguarded(
             .freeze()
             .map_err(|e| TemplateError::runtime(name, None, format!("{e:?}")))
     })?;
+    if program.ends_at_nul {
+        // (no position: ytt's evaluation recovers the Go panic of its check)
+        let message = crate::template::compile::CONTEXTS_LEFT_OPEN.to_string();
+        return Err(TemplateError::runtime(name, None, message));
+    }
     for (i, slot) in state.slots().iter().enumerate() {
         if let Ok(v) = frozen.get(&state.names.keep(i)) {
             let _ = slot.value.set(v);

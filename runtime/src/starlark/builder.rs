@@ -294,6 +294,7 @@ impl BuildState {
 
     fn start(&self, id: usize) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
+        let inner_ctxs = inner.ctxs.len();
         let Ctx {
             stack, out, table, ..
         } = inner
@@ -304,6 +305,14 @@ impl BuildState {
         let Some(info) = t.nodes.get(id) else {
             anyhow::bail!("internal error: unknown template node {id}");
         };
+        if let (1, true, Some(what)) = (inner_ctxs, stack.is_empty(), not_document(&info.kind)) {
+            // The file's document set, whose document a string left open took in
+            // (`#@ x = """` before the `---`, closed before the node).
+            anyhow::bail!(
+                "__ytt_tpl{}_start_node: document sets can only contain documents; this is a {what}",
+                t.template_id
+            );
+        }
         if let (TreeKind::MapItem(key), false) = (&info.kind, info.key_templated) {
             // A key given twice: an error unless this item overrides the earlier one (a
             // templated key is looked for once it is made, by `set_key`).
@@ -725,4 +734,13 @@ fn override_refused(key: &YValue) -> String {
         key.go_percent_s(),
         crate::template::MAP_KEY_OVERRIDE
     )
+}
+
+/// ytt's name for a node of kind `kind` in its messages, when it is no document.
+fn not_document(kind: &TreeKind) -> Option<&'static str> {
+    match kind {
+        TreeKind::Document => None,
+        TreeKind::MapItem(_) => Some("map item"),
+        TreeKind::ArrayItem => Some("array item"),
+    }
 }

@@ -42,7 +42,14 @@ pub struct Program {
     /// node, written when they leave a bracket open (see [`Compiler::trailing_document`]): its
     /// first generated line (0-based) and ytt's number for the document.
     pub trailing_document: Option<(usize, u32)>,
+    /// A map key holding a NUL ended the program there (see [`key_code`]): once it has run,
+    /// ytt finds its node contexts still open, `(p) expected all ctxs to end`.
+    pub ends_at_nul: bool,
 }
+
+/// ytt's error for a program that ends with node contexts open (a map key holding a NUL ends
+/// it early): a Go panic its evaluation recovers, with no position.
+pub const CONTEXTS_LEFT_OPEN: &str = "(p) expected all ctxs to end";
 
 /// An `end` name read as an outdent, made `def` on generated line `gen_line` (0-based).
 #[derive(Debug, Clone, PartialEq)]
@@ -122,6 +129,8 @@ pub struct CompileError {
     /// Found once the line's newline is read (an `end` that closes nothing): placed on the
     /// next line, as starlark-go's scanner stands there.
     past_line: bool,
+    /// Not an error: the program ends here, at a map key holding a NUL.
+    ends_program: bool,
 }
 
 impl CompileError {
@@ -134,6 +143,15 @@ impl CompileError {
             generated: None,
             past_line: false,
             scanner_stop: false,
+            ends_program: false,
+        }
+    }
+
+    /// The program ends at the map item on `line`, whose key holds a NUL.
+    pub(super) fn program_end(line: u32) -> CompileError {
+        CompileError {
+            ends_program: true,
+            ..CompileError::new(line, "the program ends at a map key holding a NUL")
         }
     }
 
@@ -242,6 +260,8 @@ struct Compiler {
     key_lines: key_code::KeyCodeLines,
     /// The generated lines (ranges of the line map) of the keys' code, placed already.
     key_code_runs: Vec<std::ops::Range<usize>>,
+    /// The program ended at a map key holding a NUL.
+    ends_at_nul: bool,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -250,7 +270,15 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     if file.key_line_break.is_some() {
         c.key_lines = key_code::key_code_lines(file);
     }
-    match c.template(file) {
+    let compiled = match c.template(file) {
+        // A block left open where the program ends is ytt's error, as at a file's end.
+        Err(e) if e.ends_program => {
+            c.ends_at_nul = true;
+            c.all_closed()
+        }
+        compiled => compiled,
+    };
+    match compiled {
         Ok(()) => Ok(c.program()),
         Err(e) => {
             // An `end` that closes nothing is met where ytt's next line of code starts, which
@@ -339,12 +367,21 @@ impl Compiler {
             trailing_document: None,
             key_lines: Default::default(),
             key_code_runs: Vec::new(),
+            ends_at_nul: false,
         }
     }
 
     fn program(mut self) -> Program {
         self.shift_after_key_code();
+        if self.ends_at_nul {
+            // ytt's program ends on its last line, with no line break after it: an error at
+            // its end is placed there.
+            if let Some(&last) = self.line_map.last() {
+                self.line_map.push(last);
+            }
+        }
         Program {
+            ends_at_nul: self.ends_at_nul,
             source: self.out,
             line_map: self.line_map,
             nodes: self.nodes,

@@ -145,7 +145,7 @@ fn read_annotations(
     }
     if let Some(line) = file.key_line_break {
         // ytt runs a key's text after its line break as code.
-        let what = "a map key holding a line break, whose text after it ytt runs as code";
+        let what = "a map key holding a line break or a NUL, which ytt's program reads as code";
         return Err(err(line, needs_starlark(line, what)));
     }
     let mut out = Annotations {

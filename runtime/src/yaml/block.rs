@@ -629,13 +629,13 @@ impl<'s> Reader<'s> {
     }
 
     /// The value of a map key; `None` for the merge key `<<`, which the full reader handles.
-    /// A key holding a line break (an escape: a key read here is on one line) is left to the
-    /// full reader, which notes it (`RawFile::key_line_break`).
+    /// A key holding a line break or a NUL (an escape: a key read here is on one line) is left
+    /// to the full reader, which notes it (`RawFile::key_line_break`).
     fn resolve_key(&self, key: Scalar<'_>) -> Option<Value> {
         if !key.quoted && key.text == "<<" {
             return None;
         }
-        if matches!(&key.text, Cow::Owned(text) if text.contains('\n')) {
+        if matches!(&key.text, Cow::Owned(text) if super::parse::key_is_code(text)) {
             return None;
         }
         self.resolve(key)

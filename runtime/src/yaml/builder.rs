@@ -410,7 +410,7 @@ impl<'a> Builder<'a> {
                         continue;
                     }
                     let value = self.value(ev, span)?;
-                    if matches!(&key, Value::Str(k) if k.contains('\n')) {
+                    if matches!(&key, Value::Str(k) if super::parse::key_is_code(k)) {
                         self.key_line_break.get_or_insert(line);
                     }
                     items.push(RawNode {

@@ -101,9 +101,17 @@ pub struct RawFile {
     /// Whether ytt reads an empty document before the first one, which starts with `---`
     /// after a comment or a directive (ytt numbers it among the nodes).
     pub leading_document: bool,
-    /// The line of the first map item whose key holds a line break: ytt runs the key's text
-    /// after its first line break as template code (see `template::compile::key_code`).
+    /// The line of the first map item whose key holds a line break or a NUL
+    /// ([`key_is_code`]): ytt runs the key's text after its first line break as template code,
+    /// and a NUL ends its program (see `template::compile::key_code`).
     pub key_line_break: Option<u32>,
+}
+
+/// Whether ytt's program reads some of map key `key` as code: ytt writes the key in a comment
+/// of its program, which starlark-go's scanner ends at a line break (`\n`, `\r`), and a NUL
+/// ends the program.
+pub fn key_is_code(key: &str) -> bool {
+    key.contains(['\n', '\r', '\0'])
 }
 
 impl RawFile {
@@ -320,7 +328,7 @@ pub(super) struct Read {
     pub first_explicit: bool,
     /// The first map key that is a collection.
     pub non_scalar_key: Option<SyntaxError>,
-    /// The line of the first map key holding a line break.
+    /// The line of the first map key holding a line break or a NUL ([`key_is_code`]).
     pub key_line_break: Option<u32>,
 }
 

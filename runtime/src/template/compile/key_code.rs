@@ -5,6 +5,12 @@
 //! ends that comment at its first line break, and each line after it is a line of the
 //! template's code, run after each such instruction (`? "a\nx = 1"` assigns `x` there).
 //!
+//! starlark-go's scanner ends a line at `\n`, `\r\n` and `\r` alike ([`starlark_lines`]), and
+//! reads a NUL as the end of the program: a key holding one ends ytt's program in the comment
+//! of the item's first instruction, after the key's lines of code before the NUL; the program
+//! runs to there, and ytt then finds its node contexts still open
+//! ([`super::Program::ends_at_nul`]).
+//!
 //! ytt maps the lines of its program back to the template by their number in its list of
 //! instructions, which does not count those lines: an error on a key's line of code, or on any
 //! line after it, stands where the instruction that many lines further on stands (a line it
@@ -29,12 +35,63 @@ pub(super) enum KeyLine {
     Past,
 }
 
-/// The text of `node`'s key after its first line break: ytt's code, when there is a line break.
-pub(super) fn key_code(node: &RawNode) -> Option<&str> {
-    match &node.kind {
-        RawKind::MapItem(Value::Str(key)) => key.split_once('\n').map(|(_, rest)| rest),
-        _ => None,
+/// What a map key holding a line break or a NUL is in ytt's program.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct KeyCode<'a> {
+    /// The key's text after its first line break, up to a NUL: lines of the template's code
+    /// (none when the NUL comes first).
+    pub code: Option<&'a str>,
+    /// The key holds a NUL, where ytt's program ends.
+    pub ends_program: bool,
+}
+
+impl KeyCode<'_> {
+    /// How many lines of code the key writes after each of its instructions.
+    fn lines(&self) -> u32 {
+        self.code
+            .map_or(0, |code| starlark_lines(code).count() as u32)
     }
+}
+
+/// The code of `node`'s key, when it holds a line break or a NUL (see the module's
+/// documentation).
+pub(super) fn key_code(node: &RawNode) -> Option<KeyCode<'_>> {
+    let RawKind::MapItem(Value::Str(key)) = &node.kind else {
+        return None;
+    };
+    let (text, ends_program) = match key.find('\0') {
+        Some(at) => (&key[..at], true),
+        None => (&key[..], false),
+    };
+    let code = text
+        .find(['\n', '\r'])
+        .map(|at| &text[at + line_break_len(&text[at..])..]);
+    (code.is_some() || ends_program).then_some(KeyCode { code, ends_program })
+}
+
+/// The length of the line break `text` starts with (`\r\n` is one).
+fn line_break_len(text: &str) -> usize {
+    if text.starts_with("\r\n") {
+        2
+    } else {
+        1
+    }
+}
+
+/// The lines of `text` as starlark-go's scanner reads them: `\n`, `\r\n` and `\r` each end
+/// one.
+pub(super) fn starlark_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let text = rest?;
+        match text.find(['\n', '\r']) {
+            Some(at) => {
+                rest = Some(&text[at + line_break_len(&text[at..])..]);
+                Some(&text[..at])
+            }
+            None => rest.take(),
+        }
+    })
 }
 
 /// Where ytt places the errors of a template whose map keys hold line breaks.
@@ -115,8 +172,9 @@ impl Model {
     fn node(&mut self, node: &RawNode, templated: bool) {
         let templated = templated || text_template::is_templated(node);
         let line = (node.line > 0).then_some(node.line);
-        let extra = key_code(node).map_or(0, |code| code.split('\n').count() as u32);
-        if extra > 0 {
+        let key = key_code(node);
+        let extra = key.map_or(0, |key| key.lines());
+        if key.is_some() {
             self.keys.push(Vec::new());
         }
         let above = |c: &&crate::yaml::parse::Comment| {
@@ -177,7 +235,7 @@ impl Model {
                     let at = Some(line + p.line - 1);
                     match p.kind {
                         PieceKind::Code => {
-                            for i in 0..p.code.split('\n').count() as u32 {
+                            for i in 0..starlark_lines(p.code).count() as u32 {
                                 self.push(at.map(|l| l + i));
                             }
                         }
@@ -243,28 +301,31 @@ impl Model {
 }
 
 impl super::Compiler {
-    /// The lines of `code`, a key's text after its first line break, as lines of the template's
-    /// code of the item on `item_line`, placed where ytt places them (`lines`). `after_own`:
-    /// the line of ytt's that they follow is not one of the program's (the item's start after
-    /// its annotations, a plain scalar's set line): `None` stands for it, so that a bracket the
-    /// key's code leaves open takes in a name, as ytt's takes in its line.
+    /// The lines of `key`'s code (its text after its first line break) as lines of the
+    /// template's code of the item on `item_line`, placed where ytt places them (`lines`).
+    /// `after_own`: the line of ytt's that they follow is not one of the program's (the item's
+    /// start after its annotations, a plain scalar's set line): `None` stands for it, so that
+    /// a bracket the key's code leaves open takes in a name, as ytt's takes in its line. A key
+    /// holding a NUL ends the program after its code before the NUL, in ytt's first line for
+    /// the item (schemac's start of the item stands for ytt's there): the error returned says
+    /// so ([`super::CompileError::ends_program`]).
     pub(super) fn run_key_code(
         &mut self,
         item_line: u32,
-        code: Option<&str>,
+        key: Option<KeyCode<'_>>,
         lines: Option<Vec<KeyLine>>,
         after_own: bool,
     ) -> Result<(), super::CompileError> {
-        let Some(code) = code else {
+        let Some(key) = key else {
             return Ok(());
         };
-        if after_own {
+        if after_own && !key.ends_program {
             let depth = self.depth();
             self.emit(item_line, depth, "None");
         }
         let lines = lines.unwrap_or_default();
         let first = self.line_map.len();
-        for (j, text) in code.split('\n').enumerate() {
+        for (j, text) in key.code.into_iter().flat_map(starlark_lines).enumerate() {
             let line = match lines.get(j) {
                 Some(KeyLine::Line(line)) => *line,
                 _ => item_line,
@@ -275,7 +336,10 @@ impl super::Compiler {
             })?;
         }
         self.key_code_runs.push(first..self.line_map.len());
-        Ok(())
+        match key.ends_program {
+            true => Err(super::CompileError::program_end(item_line)),
+            false => Ok(()),
+        }
     }
 
     /// The line map with the template's lines of code after a key holding a line break moved

@@ -40,8 +40,8 @@ impl Compiler {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
                 // Each line of the code is a line of code of its own, as in ytt (quoted as
-                // it is).
-                let codes: Vec<&str> = p.code.split('\n').collect();
+                // it is); starlark-go's scanner ends a line at `\r` too.
+                let codes: Vec<&str> = key_code::starlark_lines(p.code).collect();
                 for (i, code) in (0..).zip(&codes) {
                     // A text follows every code.
                     let next = match codes.get(i as usize + 1) {

@@ -139,3 +139,22 @@ fn code_needs_the_interpreter() {
         "{e:?}"
     );
 }
+
+#[test]
+fn a_key_read_as_code_needs_the_interpreter() {
+    // ytt's program ends a key's comment at `\n` and `\r`, and a NUL ends the program; escapes
+    // other than those make no code.
+    for key in [r#""a\nb""#, r#""a\rb""#, r#""a\r\nb""#, r#""a\0b""#] {
+        let e = eval(&format!("#@data/values\n---\nx: 1\n{key}: 2\n")).unwrap_err();
+        assert!(
+            e.message
+                .contains("a map key holding a line break or a NUL"),
+            "{key}: {e:?}"
+        );
+        assert_eq!(e.line, Some(4), "{key}");
+    }
+    for key in [r#""a\vb""#, r#""a\u2028b""#, r#""a\x85b""#] {
+        let trees = eval(&format!("#@data/values\n---\n{key}: 2\n")).unwrap();
+        assert_eq!(trees.len(), 1, "{key}");
+    }
+}
