@@ -22,6 +22,7 @@ mod go_format;
 mod go_hyperbolic;
 mod go_literals;
 mod go_methods;
+mod go_mutation;
 mod go_numbers;
 mod go_operators;
 mod go_repr;

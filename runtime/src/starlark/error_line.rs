@@ -22,6 +22,12 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
             .and_then(|o| top_level(o, ",").first().copied());
         return at.map_or(0, |at| operands[..at].matches('\n').count());
     }
+    // A binary expression (an operator the crate applies, or one schemac made a call of its
+    // own: the call's span is the expression's) fails at its operator, whatever its error
+    // (`floored division by zero`, `repeat count ... too large`).
+    if let Some(lines) = lines_to_operator(text) {
+        return lines;
+    }
     let token = match message.strip_prefix("unknown binary op: ") {
         // `unknown binary op: int + string`
         Some(rest) => match rest.split(' ').nth(1) {
@@ -44,6 +50,38 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
         Some(1 + *in_line(inner, token, false).last()?)
     });
     at.map_or(0, |at| text[..at].matches('\n').count())
+}
+
+/// How many lines into `text` the operator of the binary expression `text` is (the root one
+/// of a chain); `None` when `text` is no binary expression.
+fn lines_to_operator(text: &str) -> Option<usize> {
+    use starlark::syntax::ast::{ExprP, StmtP};
+    // Brackets let the expression span lines; a span may take in the brackets around it, or
+    // start inside brackets it closes (`lambda x: x)(True) + 0`).
+    let wrapped = format!("({text}\n)");
+    let ast =
+        starlark::syntax::AstModule::parse("span", wrapped.clone(), &super::dialect()).ok()?;
+    let e = match &ast.statement().node {
+        StmtP::Expression(e) => e,
+        StmtP::Statements(s) => match &s[..] {
+            [s] => match &s.node {
+                StmtP::Expression(e) => e,
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let ExprP::Op(lhs, _, rhs) = &e.node else {
+        return None;
+    };
+    let between = wrapped.get(lhs.span.end().get() as usize..rhs.span.begin().get() as usize)?;
+    // The operator is the first code between the operands but the brackets that close the
+    // left one.
+    let (at, _) = crate::template::code_scan::code_bytes(between)
+        .find(|&(_, c)| !c.is_ascii_whitespace() && !matches!(c, b')' | b'\\' | b'#'))?;
+    let before = lhs.span.end().get() as usize + at;
+    Some(wrapped[..before].matches('\n').count())
 }
 
 const OPERATOR_CHARS: &str = "+-*/%&|^<>=!~";
@@ -117,5 +155,14 @@ mod tests {
         );
         assert_eq!(lines_into("x[\"a\"]\n", "key \"b\" not in dict"), 0);
         assert_eq!(lines_into("f(\n 1)", "boom"), 0);
+        let zero = "floored division by zero";
+        assert_eq!(lines_into("1\n  // 0", zero), 1, "whatever the error");
+        assert_eq!(lines_into("(1 //\n 0)", zero), 0, "the operator's line");
+        assert_eq!(
+            lines_into("(a\n ) # c\n * (b\n * c)", "any"),
+            2,
+            "the root operator"
+        );
+        assert_eq!(lines_into("a\n not in b", "any"), 1);
     }
 }

@@ -20,7 +20,7 @@ pub(super) const NOT_IN: &str = "__schemac_not_in";
 pub(super) const BIT_OR: &str = "__schemac_or";
 
 /// The function the right side of `OBJ[INDEX] = VALUE` passes through (see
-/// [`super::go_methods::element_assignment`]).
+/// [`super::go_mutation::element_assignment`]).
 pub(super) const ASSIGNING: &str = "__schemac_assigning";
 
 /// The global function the value of every `**` argument of a call passes through (see
@@ -236,7 +236,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .map(|v| super::convert::map_fragment_items(v, heap).unwrap_or(v))
             .collect();
         if let [pairs] = pos[..] {
-            super::go_methods::update_pairs("dict", pairs, heap)?;
+            super::go_mutation::update_pairs("dict", pairs, heap)?;
         }
         let named = super::named_args(&kwargs);
         eval.eval_function(standard("dict"), &pos, &named)
@@ -503,13 +503,14 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
 #[starlark::starlark_module]
 pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
     /// `VALUE`, once `OBJ[INDEX] = VALUE` is known not to change a frozen or iterated
-    /// container ([`super::go_methods::element_assignment`]).
+    /// container ([`super::go_mutation::element_assignment`]).
     fn __schemac_assigning<'v>(
         #[starlark(require = pos)] obj: starlark::values::Value<'v>,
         #[starlark(require = pos)] index: starlark::values::Value<'v>,
         #[starlark(require = pos)] value: starlark::values::Value<'v>,
+        heap: starlark::values::Heap<'v>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        super::go_methods::element_assignment(obj, index, value)
+        super::go_mutation::element_assignment(obj, index, value, heap)
     }
 
     /// `a << b` with starlark-go's checks of the count ([`super::go_operators::shift_count`]).

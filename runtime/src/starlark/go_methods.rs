@@ -17,6 +17,7 @@ use starlark::values::{
 use starlark::{starlark_simple_value, StarlarkPagable};
 
 use super::go_bytes::quoted_bytes;
+use super::go_mutation::{dict_method, list_method, mutation};
 use super::go_unicode;
 
 /// Methods whose calls [`call`] answers or checks first (besides the sized ones of `budget`).
@@ -262,7 +263,9 @@ fn call_utf8<'v>(
             return delegate(method, obj, &args, named, eval);
         }
     } else if DictRef::from_value(obj).is_some() {
-        dict_method(method, obj, args, named, heap)?;
+        if let Some(answer) = dict_method(method, obj, args, named, heap)? {
+            return Ok(answer);
+        }
         // ytt's mappings (map fragments, structs) update a dict with their items.
         let items = match (method, args) {
             ("update", [mapping]) => super::convert::map_fragment_items(*mapping, heap),
@@ -289,7 +292,7 @@ fn delegate<'v>(
         let iterating = text.starts_with("This operation mutates an iterable");
         match mutation(method, obj.get_type()) {
             Some(verb) if iterating => {
-                let what = container(obj.get_type());
+                let what = super::go_mutation::container(obj.get_type());
                 starlark::Error::new_other(anyhow::anyhow!(
                     "{method}: cannot {verb} {what} during iteration"
                 ))
@@ -297,226 +300,6 @@ fn delegate<'v>(
             _ => e,
         }
     })
-}
-
-/// `OBJ[INDEX] = VALUE` checked first (see [`super::source_guard::guard_source`]) as starlark-go's
-/// `setIndex` checks it: a list's index (its type, then its range), then a frozen or iterated
-/// list or dict (`cannot insert into hash table during iteration`); a string, tuple, number,
-/// set or struct takes no assignment. `VALUE` otherwise: any other error is left to the assignment.
-pub(super) fn element_assignment<'v>(
-    obj: Value<'v>,
-    index: Value<'v>,
-    value: Value<'v>,
-) -> starlark::Result<Value<'v>> {
-    let ty = obj.get_type();
-    let verb = match ty {
-        "list" => "assign to element of",
-        "dict" => "insert into",
-        "string" | "tuple" | "int" | "float" | "bool" | "NoneType" | "range" | "set" | "struct" => {
-            return error(format!("{ty} value does not support item assignment"));
-        }
-        _ => return Ok(value),
-    };
-    if ty == "list" {
-        if index.get_type() != "int" {
-            return error(format!("got {}, want int", index.get_type()));
-        }
-        if index.unpack_i32().is_none() {
-            return error(format!("{} out of range", index.to_repr()));
-        }
-        if let Some(message) = super::go_builtins::out_of_range(obj, index) {
-            return error(message);
-        }
-    }
-    if obj.unpack_frozen().is_some() {
-        return error(format!("cannot {verb} frozen {}", container(ty)));
-    }
-    match obj.set_at(index, value) {
-        Err(e)
-            if e.without_diagnostic()
-                .to_string()
-                .starts_with("This operation mutates an iterable") =>
-        {
-            error(format!("cannot {verb} {} during iteration", container(ty)))
-        }
-        _ => Ok(value),
-    }
-}
-
-/// starlark-go's name of a list or dict in its mutation errors.
-fn container(ty: &str) -> &'static str {
-    if ty == "list" {
-        "list"
-    } else {
-        "hash table"
-    }
-}
-
-/// What `method` does to a list or dict, in starlark-go's mutation errors (`cannot append to
-/// frozen list`); `None` when it does not mutate.
-fn mutation(method: &str, ty: &str) -> Option<&'static str> {
-    Some(match (ty, method) {
-        ("list", "append") => "append to",
-        ("list", "extend") => "extend",
-        ("list", "insert") => "insert into",
-        ("list", "remove" | "pop") => {
-            if method == "pop" {
-                "pop from"
-            } else {
-                "remove from"
-            }
-        }
-        ("list" | "dict", "clear") => "clear",
-        ("dict", "setdefault" | "update") => "insert into",
-        ("dict", "pop" | "popitem") => "delete from",
-        _ => return None,
-    })
-}
-
-/// The refusal to change a frozen list or dict (a global of a template, used by a rule after
-/// the template ran).
-fn frozen_check(method: &str, obj: Value) -> starlark::Result<()> {
-    if obj.unpack_frozen().is_none() {
-        return Ok(());
-    }
-    let ty = obj.get_type();
-    match mutation(method, ty) {
-        // starlark-go names the method, but for a dict's `clear`.
-        Some(verb) if (ty, method) == ("dict", "clear") => {
-            error(format!("cannot {verb} frozen hash table"))
-        }
-        Some(verb) => error(format!("{method}: cannot {verb} frozen {}", container(ty))),
-        None => Ok(()),
-    }
-}
-
-/// A list method's checks; the arguments to call the crate's method with (a negative `pop`
-/// index made positive), or `None` when `method` is not a list method of starlark-go's.
-fn list_method<'v>(
-    method: &str,
-    obj: Value<'v>,
-    len: usize,
-    args: &[Value<'v>],
-    named: Named<'_, 'v>,
-    heap: Heap<'v>,
-) -> starlark::Result<Option<Vec<Value<'v>>>> {
-    match method {
-        "pop" => {
-            positional(method, args, named, 0, 1)?;
-            let given = match args.first() {
-                Some(v) => v.unpack_i32().map_or_else(
-                    || {
-                        error(format!(
-                            "pop: for parameter 1: got {}, want int",
-                            v.get_type()
-                        ))
-                    },
-                    |i| Ok(i as i64),
-                )?,
-                None => len as i64 - 1,
-            };
-            let i = if given < 0 { given + len as i64 } else { given };
-            if i < 0 || i >= len as i64 {
-                return error(if len == 0 {
-                    format!("pop: index {given} out of range: empty list")
-                } else {
-                    format!("pop: list index {given} out of range [-{len}:{}]", len - 1)
-                });
-            }
-            frozen_check(method, obj)?;
-            Ok(Some(vec![heap.alloc(i)]))
-        }
-        "extend" => {
-            positional(method, args, named, 1, 1)?;
-            if !iterable(args[0], heap) {
-                return error(format!(
-                    "extend: for parameter 1: got {}, want iterable",
-                    args[0].get_type()
-                ));
-            }
-            frozen_check(method, obj)?;
-            Ok(Some(args.to_vec()))
-        }
-        "append" | "insert" | "remove" | "clear" => {
-            frozen_check(method, obj)?;
-            Ok(Some(args.to_vec()))
-        }
-        _ => Ok(None),
-    }
-}
-
-/// Whether starlark-go iterates `v` (strings are not iterable there).
-fn iterable<'v>(v: Value<'v>, heap: Heap<'v>) -> bool {
-    v.get_type() != "string" && v.iterate(heap).is_ok()
-}
-
-/// A dict method's checks before the crate's method runs.
-fn dict_method<'v>(
-    method: &str,
-    obj: Value<'v>,
-    args: &[Value<'v>],
-    named: Named<'_, 'v>,
-    heap: Heap<'v>,
-) -> starlark::Result<()> {
-    match method {
-        "pop" => positional(method, args, named, 1, 2)?,
-        "popitem" => {
-            positional(method, args, named, 0, 0)?;
-            if obj.length()? == 0 {
-                return error("popitem: empty dict".to_string());
-            }
-        }
-        "update" => {
-            positional("update", args, &[], 0, 1)?;
-            if let Some(pairs) = args.first() {
-                update_pairs("update", *pairs, heap)?;
-            }
-        }
-        "get" => {
-            if let Some(key) = args.first() {
-                if key.get_hashed().is_err() {
-                    return error(format!("get: unhashable type: {}", key.get_type()));
-                }
-            }
-        }
-        _ => {}
-    }
-    frozen_check(method, obj)
-}
-
-/// starlark-go's checks of the positional argument of `dict()` and `update()`: a mapping, or
-/// an iterable of pairs.
-pub(super) fn update_pairs<'v>(
-    name: &str,
-    pairs: Value<'v>,
-    heap: Heap<'v>,
-) -> starlark::Result<()> {
-    if DictRef::from_value(pairs).is_some()
-        || super::convert::map_fragment_items(pairs, heap).is_some()
-    {
-        return Ok(());
-    }
-    if !iterable(pairs, heap) {
-        return error(format!("{name}: got {}, want iterable", pairs.get_type()));
-    }
-    for (i, item) in pairs.iterate(heap)?.enumerate() {
-        if !iterable(item, heap) {
-            return error(format!(
-                "{name}: dictionary update sequence element #{i} is not iterable ({})",
-                item.get_type()
-            ));
-        }
-        match item.length() {
-            Ok(2) => {}
-            Ok(n) => {
-                return error(format!(
-                    "{name}: dictionary update sequence element #{i} has length {n}, want 2"
-                ))
-            }
-            Err(_) => {}
-        }
-    }
-    Ok(())
 }
 
 /// A string method as starlark-go answers it; `None` for those the crate answers alike.

@@ -455,7 +455,13 @@ fn call_stack(
         };
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
-        let (line, quote) = map_line(&file, span.begin.line);
+        // A call that failed itself (a guard call of an operator or index: `__schemac_at`) is
+        // placed as the error is at the top level.
+        let lines_into = match Some(loc) == e.span() {
+            true => error_line(loc, message, false),
+            false => 0,
+        };
+        let (line, quote) = map_line(&file, span.begin.line + lines_into);
         out.push(StackFrame {
             function,
             file,
