@@ -15,7 +15,7 @@ use super::{made_of_trailing_annotations, split_annotation};
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// Where ytt places an error on a line of a key's code.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -31,10 +31,7 @@ pub(super) enum KeyLine {
 
 /// The text of `node`'s key after its first line break: ytt's code, when there is a line break.
 pub(super) fn key_code(node: &RawNode) -> Option<&str> {
-    match &node.kind {
-        RawKind::MapItem(Value::Str(key)) => key.split_once('\n').map(|(_, rest)| rest),
-        _ => None,
-    }
+    node.kind.key_str()?.split_once('\n').map(|(_, rest)| rest)
 }
 
 /// Where ytt places the errors of a template whose map keys hold line breaks.
@@ -135,7 +132,7 @@ impl Model {
                 self.push_keyed(Some(c.line), extra);
             }
         }
-        if let (true, RawKind::MapItem(Value::Str(key))) = (templated, &node.kind) {
+        if let (true, Some(key)) = (templated, node.kind.key_str()) {
             self.text(key, node.line, extra);
         }
         self.push_keyed(line, extra);
