@@ -54,9 +54,8 @@ fn json_values(yaml: &str) -> String {
                     .map(|i| MapEntry {
                         key: match &i.kind {
                             schemac_runtime::yaml::parse::RawKind::MapItem(k) => k.clone(),
-                            _ => Value::Null,
-                        }
-                        .into(),
+                            _ => Value::Null.into(),
+                        },
                         value: Node::new(value(i), Pos::unknown()),
                     })
                     .collect(),

@@ -52,7 +52,7 @@ fn nested<'k>(
             Vec::new()
         };
         value = TreeValue::Map(vec![Tree {
-            kind: TreeKind::MapItem(Value::Str(key.into())),
+            kind: TreeKind::MapItem(Value::Str(key.into()).into()),
             pos: *pos,
             anns: anns.into(),
             value,

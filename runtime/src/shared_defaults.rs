@@ -103,7 +103,7 @@ fn current(kept: &mut Kept, ty: &Type) -> TreeValue {
 /// defaults.
 pub fn default_item(field: &Field) -> Tree {
     let mut item = Tree {
-        kind: crate::template::tree::TreeKind::MapItem(Value::clone(&field.key)),
+        kind: crate::template::tree::TreeKind::MapItem(field.key.clone()),
         pos: field.ty.default.pos,
         anns: Default::default(),
         value: TreeValue::Scalar(Value::Null),

@@ -208,11 +208,11 @@ impl FillAndCheck {
                     if plain {
                         let key = match &mut item.kind {
                             // A declared string key is the schema's own (the same text): shared.
-                            TreeKind::MapItem(Value::Str(_)) if field != NONE => {
+                            TreeKind::MapItem(key) if field != NONE && key.as_str().is_some() => {
                                 fields[(field & !REPEATED) as usize].key.clone()
                             }
-                            TreeKind::MapItem(key) => Key::new(std::mem::take(key)),
-                            _ => Key::new(Value::Null),
+                            TreeKind::MapItem(key) => std::mem::take(key),
+                            _ => Key::default(),
                         };
                         entries.push(MapEntry {
                             key,

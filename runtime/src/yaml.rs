@@ -10,6 +10,7 @@ mod go_error;
 pub mod json;
 mod libyaml_events;
 pub mod parse;
+mod raw_keys;
 #[cfg(test)]
 mod reader_tests;
 mod saphyr_text;

@@ -8,7 +8,7 @@ fn scalar(v: Value) -> TreeValue {
 
 fn item(key: &str, value: TreeValue, anns: Vec<Ann>) -> Tree {
     Tree {
-        kind: TreeKind::MapItem(Value::Str(key.into())),
+        kind: TreeKind::MapItem(Value::Str(key.into()).into()),
         pos: Pos::new("v.yml", 3),
         anns: anns.into(),
         value,

@@ -324,7 +324,7 @@ impl BuildState {
                 Some(_) => None,
                 None => out
                     .iter()
-                    .position(|t| t.key() == Some(key))
+                    .position(|t| t.key() == Some(&**key))
                     .map(|i| (out, i)),
             };
             if let Some((items, i)) = found {
@@ -396,7 +396,7 @@ impl BuildState {
             }
         };
         let kind = match frame.key {
-            Some(k) => TreeKind::MapItem(k),
+            Some(k) => TreeKind::MapItem(k.into()),
             None => info.kind.clone(),
         };
         let tree = Tree {
@@ -474,7 +474,7 @@ impl BuildState {
                     // Go's `MapItemOverride` removes the items of the new keys from the map,
                     // the placeholder item itself among them, which then is not found.
                     let placeholder = frame.key.clone().or_else(|| match &t.nodes[frame.id].kind {
-                        RawKind::MapItem(k) => Some(k.clone()),
+                        RawKind::MapItem(k) => Some(YValue::clone(k)),
                         _ => None,
                     });
                     let n = stack.len();

@@ -362,7 +362,7 @@ fn tree_value_within<'v>(
     let entry = |k: Value<'v>, x: Value<'v>| -> Result<Tree, NotData> {
         let key = to_scalar_key(k).ok_or_else(|| NotData::Type(k.get_type().to_string()))?;
         Ok(Tree {
-            kind: TreeKind::MapItem(key),
+            kind: TreeKind::MapItem(key.into()),
             pos: *pos,
             anns: Anns::default(),
             value: to_tree_value(x, pos, heap)?,

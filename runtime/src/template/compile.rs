@@ -540,7 +540,10 @@ impl Compiler {
         // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
         let templated = templated || text_template::is_templated(node);
         let key_templated = templated
-            && matches!(&node.kind, RawKind::MapItem(Value::Str(key)) if key.contains("(@") || key.contains("@)"));
+            && node
+                .kind
+                .key_str()
+                .is_some_and(|key| key.contains("(@") || key.contains("@)"));
         let id = self.nodes.len();
         self.nodes.push(NodeInfo {
             kind: node.kind.clone(),
@@ -554,9 +557,7 @@ impl Compiler {
                 .iter()
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
             key_templated,
-            starts_generated: templated
-                && annotations.is_empty()
-                && matches!(&node.kind, RawKind::MapItem(Value::Str(_))),
+            starts_generated: templated && annotations.is_empty() && node.kind.key_str().is_some(),
         });
         let depth = self.depth();
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
@@ -585,7 +586,7 @@ impl Compiler {
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {
-            if let RawKind::MapItem(Value::Str(key)) = &node.kind {
+            if let Some(key) = node.kind.key_str() {
                 self.templated_text(node.line, key, &self.names.of(gen::SET_KEY))?;
                 self.run_key_code(node.line, key_code, key_lines.next(), false)?;
             }

@@ -15,7 +15,7 @@
 //! canonical prefix `__ytt_` being `__ytt_` + suffix.
 
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// The stem of every prefix (`__ytt` + a number, if any, + `_`).
 const STEM: &str = "__ytt";
@@ -77,7 +77,7 @@ impl GeneratedNames {
         let mut nodes: Vec<&RawNode> = file.docs.iter().collect();
         while let Some(node) = nodes.pop() {
             texts.extend(node.comments.iter().map(|c| c.text.as_str()));
-            if let RawKind::MapItem(Value::Str(key)) = &node.kind {
+            if let Some(key) = node.kind.key_str() {
                 texts.push(key);
             }
             match &node.value {

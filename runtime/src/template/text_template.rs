@@ -4,7 +4,7 @@
 //! whitespace at the start of the text after, as ytt reads them.
 
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// A piece of a templated text: a text, a `(@= CODE @)` whose value is written into it, or a
 /// `(@ CODE @)` statement.
@@ -141,12 +141,9 @@ pub(super) fn refused(file: &RawFile) -> Option<(u32, String)> {
     fn walk(node: &RawNode, templated: bool) -> Option<(u32, String)> {
         let templated = templated || is_templated(node);
         if templated {
-            let key = match &node.kind {
-                RawKind::MapItem(Value::Str(key)) => Some(key),
-                _ => None,
-            };
+            let key = node.kind.key_str();
             let value = match &node.value {
-                RawValue::Scalar(Value::Str(text)) => Some(text),
+                RawValue::Scalar(Value::Str(text)) => Some(text.as_str()),
                 _ => None,
             };
             for text in key.into_iter().chain(value) {

@@ -2,7 +2,7 @@
 
 use std::convert::Infallible;
 
-use crate::value::{FileName, KeySet, Keyed, MapEntry, Node, Pos, Value};
+use crate::value::{FileName, Key, KeySet, Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
 
 /// An evaluated template node: a document, map item or array item.
@@ -163,6 +163,15 @@ impl Tree {
         }
     }
 
+    /// The key of a map entry made of this node: its key shared (null for a node that is not
+    /// a map item).
+    pub fn entry_key(&self) -> Key {
+        match &self.kind {
+            TreeKind::MapItem(k) => k.clone(),
+            _ => Key::default(),
+        }
+    }
+
     /// Drops annotations: the plain data value of this node.
     pub fn to_node(&self) -> Node {
         Node {
@@ -248,7 +257,7 @@ impl TreeValue {
                 items
                     .iter()
                     .map(|t| MapEntry {
-                        key: t.key().cloned().unwrap_or(Value::Null).into(),
+                        key: t.entry_key(),
                         value: t.to_node(),
                     })
                     .collect(),
@@ -267,9 +276,8 @@ impl TreeValue {
                     .map(|t| MapEntry {
                         key: match t.kind {
                             TreeKind::MapItem(k) => k,
-                            _ => Value::Null,
-                        }
-                        .into(),
+                            _ => Key::default(),
+                        },
                         value: Node {
                             value: t.value.into_value(),
                             pos: t.pos,
@@ -293,10 +301,10 @@ impl TreeValue {
                     .map(|t| {
                         let key = match &mut t.kind {
                             TreeKind::MapItem(k) => std::mem::take(k),
-                            _ => Value::Null,
+                            _ => Key::default(),
                         };
                         MapEntry {
-                            key: key.into(),
+                            key,
                             value: t.take_node(),
                         }
                     })
@@ -328,7 +336,7 @@ impl TreeValue {
                 let mut items = Vec::with_capacity(entries.len());
                 for e in entries.iter() {
                     items.push(Tree {
-                        kind: TreeKind::MapItem(Value::clone(&e.key)),
+                        kind: TreeKind::MapItem(e.key.clone()),
                         pos: e.value.pos,
                         anns: Anns::default(),
                         value: TreeValue::from_node_checking(&e.value, check)?,

@@ -106,6 +106,16 @@ impl Key {
     }
 }
 
+impl Default for Key {
+    /// The null key, held by a `static` (what a key taken out of a tree leaves behind: no
+    /// allocation).
+    #[inline]
+    fn default() -> Key {
+        static NULL: Value = Value::Null;
+        Key::from_static(&NULL)
+    }
+}
+
 /// The tag of a key held by a `static`, in the lowest bit of its pointer (a `Value` is
 /// aligned to 8).
 const STATIC: usize = 1;
@@ -185,7 +195,9 @@ impl fmt::Debug for Key {
 /// a count rather than an allocation. A slot keeps its key alive until another key takes it
 /// (at most `SLOTS` keys of at most `MAX_LEN` bytes: a few KB a thread).
 struct RecentKeys {
-    slots: Vec<Option<Key>>,
+    /// In the thread's own storage, made empty with it (no allocation, no loop filling it when
+    /// the thread makes its first key).
+    slots: [Option<Key>; RecentKeys::SLOTS],
 }
 
 impl RecentKeys {
@@ -195,7 +207,8 @@ impl RecentKeys {
 
     fn key(mut value: Value) -> Key {
         thread_local! {
-            static RECENT: RefCell<RecentKeys> = const { RefCell::new(RecentKeys { slots: Vec::new() }) };
+            static RECENT: RefCell<RecentKeys> =
+                const { RefCell::new(RecentKeys { slots: [const { None }; RecentKeys::SLOTS] }) };
         }
         let slot = match &value {
             Value::Str(text) => Self::slot(text.as_bytes()),
@@ -203,9 +216,6 @@ impl RecentKeys {
         };
         let found = RECENT.try_with(|recent| {
             let mut recent = recent.try_borrow_mut().ok()?;
-            if recent.slots.is_empty() {
-                recent.slots.resize(Self::SLOTS, None);
-            }
             let slot = recent.slots.get_mut(slot)?;
             match slot {
                 Some(key) if key.as_str() == value.as_str() => Some(key.clone()),

@@ -10,8 +10,9 @@
 use std::borrow::Cow;
 
 use super::parse::{Comment, RawItems, RawKind, RawNode, RawValue, Read};
+use super::raw_keys::RawKeys;
 use super::scalar::resolve_plain;
-use crate::value::Value;
+use crate::value::{Key, Value};
 use thin_vec::ThinVec;
 
 /// Why the block reader did not read a file.
@@ -39,6 +40,7 @@ pub(super) fn read(src: &str, strict: bool, max_depth: usize) -> Result<Read, Ga
         comments: Vec::new(),
         unknown_comment: None,
         open_items: Vec::new(),
+        keys: RawKeys::new(),
         strict,
         depth: 0,
         max_depth,
@@ -117,6 +119,8 @@ struct Reader<'s> {
     /// The items of the collections being read, innermost last: each collection moves its own
     /// items into an exactly sized `Vec` when it ends.
     open_items: Vec<RawNode>,
+    /// The map items' keys, shared by the maps of one type.
+    keys: RawKeys<'s>,
     strict: bool,
     /// How many collections enclose `pos`.
     depth: u32,
@@ -400,16 +404,19 @@ impl<'s> Reader<'s> {
     }
 
     fn block_map_items(&mut self, indent: isize) -> Option<()> {
+        let mut index = 0;
         while self.indent == indent {
             if self.at_dash() {
                 return None;
             }
             let line = self.line;
+            let start = self.pos;
             let (key, is_key) = self.block_scalar_or_key()?;
             if !is_key {
                 return None;
             }
-            let key = self.resolve_key(key)?;
+            let key = self.key(index, start, key)?;
+            index += 1;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
             self.open_items.push(RawNode {
@@ -483,12 +490,14 @@ impl<'s> Reader<'s> {
         if self.peek() == close {
             self.pos += 1;
         } else {
-            loop {
+            for index in 0.. {
                 let line = self.line;
                 let (kind, value) = if is_sequence {
                     (RawKind::ArrayItem, self.flow_node()?)
                 } else {
-                    let key = self.flow_key()?;
+                    let start = self.pos;
+                    let key = self.flow_scalar(Context::FlowKey)?;
+                    let key = self.key(index, start, key)?;
                     if !(self.peek() == b':' && self.peek_at(1) == b' ') {
                         return None;
                     }
@@ -538,12 +547,6 @@ impl<'s> Reader<'s> {
             b'"' | b'\'' => self.quoted(),
             _ => self.plain(context),
         }
-    }
-
-    /// A key in a flow map, resolved; `pos` ends right after it.
-    fn flow_key(&mut self) -> Option<Value> {
-        let key = self.flow_scalar(Context::FlowKey)?;
-        self.resolve_key(key)
     }
 
     /// A plain scalar; `pos` ends right after its last non-blank character.
@@ -628,26 +631,41 @@ impl<'s> Reader<'s> {
         Some(Scalar { text, quoted: true })
     }
 
-    /// The value of a map key; `None` for the merge key `<<`, which the full reader handles.
-    /// A key holding a line break or a NUL (an escape: a key read here is on one line) is left
-    /// to the full reader, which notes it (`RawFile::key_line_break`).
-    fn resolve_key(&self, key: Scalar<'_>) -> Option<Value> {
-        if !key.quoted && key.text == "<<" {
-            return None;
-        }
-        if matches!(&key.text, Cow::Owned(text) if super::parse::key_is_code(text)) {
-            return None;
-        }
-        self.resolve(key)
+    /// The key of the `index`th item of a map, read from `start` on as `scalar` (`pos` is
+    /// right after it): the key of the last map at this depth when it was written alike there.
+    fn key(&mut self, index: usize, start: usize, scalar: Scalar<'_>) -> Option<Key> {
+        let (src, strict): (&'s [u8], bool) = (self.src, self.strict);
+        self.keys
+            .key(self.depth as usize, index, &src[start..self.pos], || {
+                resolve_key(scalar, strict)
+            })
     }
 
     /// The value of a scalar, or `None` when `--strict` rejects it (the full reader reports that).
     fn resolve(&self, scalar: Scalar<'_>) -> Option<Value> {
-        if scalar.quoted {
-            return Some(Value::Str(scalar.text.into()));
-        }
-        resolve_plain(&scalar.text, self.strict).ok()
+        resolve(scalar, self.strict)
     }
+}
+
+/// The value of a map key; `None` for the merge key `<<`, which the full reader handles.
+/// A key holding a line break or a NUL (an escape: a key read here is on one line) is left
+/// to the full reader, which notes it (`RawFile::key_line_break`).
+fn resolve_key(key: Scalar<'_>, strict: bool) -> Option<Value> {
+    if !key.quoted && key.text == "<<" {
+        return None;
+    }
+    if matches!(&key.text, Cow::Owned(text) if super::parse::key_is_code(text)) {
+        return None;
+    }
+    resolve(key, strict)
+}
+
+/// The value of a scalar, or `None` when `--strict` rejects it.
+fn resolve(scalar: Scalar<'_>, strict: bool) -> Option<Value> {
+    if scalar.quoted {
+        return Some(Value::Str(scalar.text.into()));
+    }
+    resolve_plain(&scalar.text, strict).ok()
 }
 
 /// Whether a plain scalar may start with `b` (followed by `next`) without any doubt.

@@ -7,7 +7,7 @@
 //! private-use character stands in for it while they read the text.
 
 use super::parse::{Comment, RawKind, RawNode, RawValue};
-use crate::value::Value;
+use crate::value::{Key, Value};
 
 const STAND_IN: char = '\u{e000}';
 const BOM: char = '\u{feff}';
@@ -34,8 +34,10 @@ fn restore_string<S: std::ops::Deref<Target = str> + From<String>>(s: &mut S) {
 }
 
 fn restore_node(node: &mut RawNode) {
-    if let RawKind::MapItem(Value::Str(key)) = &mut node.kind {
-        restore_string(key);
+    if let RawKind::MapItem(key) = &mut node.kind {
+        if let Some(text) = key.as_str().filter(|text| text.contains(STAND_IN)) {
+            *key = Key::new(Value::Str(text.replace(STAND_IN, "\u{feff}").into()));
+        }
     }
     match &mut node.value {
         RawValue::Scalar(Value::Str(s)) => restore_string(s),
@@ -69,7 +71,7 @@ mod tests {
         };
         assert_eq!(
             items[0].kind,
-            RawKind::MapItem(Value::Str("\u{feff}a".into()))
+            RawKind::MapItem(Value::Str("\u{feff}a".into()).into())
         );
         assert_eq!(
             items[0].value,

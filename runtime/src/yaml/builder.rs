@@ -8,7 +8,7 @@ use super::go_error;
 use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
-use crate::value::Value;
+use crate::value::{Key, Value};
 use thin_vec::ThinVec;
 
 /// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
@@ -414,7 +414,7 @@ impl<'a> Builder<'a> {
                         self.key_line_break.get_or_insert(line);
                     }
                     items.push(RawNode {
-                        kind: RawKind::MapItem(key),
+                        kind: RawKind::MapItem(Key::new(key)),
                         line,
                         value,
                         comments: ThinVec::new(),

@@ -18,7 +18,7 @@ use super::block::GaveUp;
 pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
 use super::builder::{too_deep, Builder, Events};
 use super::saphyr_text::scan_comments;
-use crate::value::Value;
+use crate::value::{Key, Value};
 
 /// A `#@...` comment: an annotation (`#@schema/nullable`) or a line of Starlark (`#@ x = 1`).
 #[derive(Clone, Debug, PartialEq)]
@@ -43,12 +43,26 @@ pub fn is_comment_annotation(text: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
 }
 
-/// What a raw node is in its parent.
+/// What a raw node is in its parent. A map item's key is one shared pointer (see [`Key`]):
+/// the block reader gives the items of one map type the same keys (see
+/// [`super::raw_keys`]). 16 bytes (the pointer's one niche, null, cannot tell two variants
+/// without a key apart: the tag is a word of its own).
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawKind {
     Document,
-    MapItem(Value),
+    MapItem(Key),
     ArrayItem,
+}
+
+impl RawKind {
+    /// The text of a map item's string key.
+    #[inline]
+    pub fn key_str(&self) -> Option<&str> {
+        match self {
+            RawKind::MapItem(key) => key.as_str(),
+            _ => None,
+        }
+    }
 }
 
 /// A document, map item or array item as written in the file, before templating.
@@ -73,10 +87,14 @@ pub enum RawValue {
 }
 
 // The reader's nodes are what the largest inputs are held as before templating (88 bytes
-// each with `Vec`s, 64 now): see BENCHMARKS.md, "Thirtieth session".
+// each with `Vec`s, 64 with a key of its own, 56 with a shared one): see BENCHMARKS.md,
+// "Thirtieth session" and "Thirty-fourth session".
 #[cfg(target_pointer_width = "64")]
-const _: () =
-    assert!(std::mem::size_of::<RawValue>() == 24 && std::mem::size_of::<RawNode>() == 64);
+const _: () = assert!(
+    std::mem::size_of::<RawKind>() == 16
+        && std::mem::size_of::<RawValue>() == 24
+        && std::mem::size_of::<RawNode>() == 56
+);
 
 /// A parsed file: its documents, and code comments that no node owns (after the last node;
 /// annotations there form a document of their own).

@@ -6,7 +6,7 @@
 use super::text_template;
 use crate::template::{Generated, GeneratedLine};
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// The first line after `line` that the template's code is made of (a node, a document, a
 /// `#@` comment), or `line` when there is none.
@@ -76,7 +76,7 @@ fn starts_generated_at(node: &RawNode, line: u32, templated: bool) -> Option<boo
     let templated = templated || text_template::is_templated(node);
     if node.line == line {
         let annotated = node.comments.iter().any(|c| c.is_annotation());
-        let string_key = matches!(&node.kind, RawKind::MapItem(Value::Str(_)));
+        let string_key = node.kind.key_str().is_some();
         return Some(templated && !annotated && string_key);
     }
     children(node)
@@ -99,14 +99,13 @@ fn children(node: &RawNode) -> &[RawNode] {
 pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
     fn count(node: &RawNode, templated: bool) -> u32 {
         let templated = templated || text_template::is_templated(node);
-        let texts = match (&node.kind, &node.value) {
+        let texts = match (node.kind.key_str(), &node.value) {
             (_, _) if !templated => 0,
-            (RawKind::MapItem(Value::Str(key)), RawValue::Scalar(Value::Str(value))) => {
+            (Some(key), RawValue::Scalar(Value::Str(value))) => {
                 text_template::node_count(key) + text_template::node_count(value)
             }
-            (RawKind::MapItem(Value::Str(text)), _) | (_, RawValue::Scalar(Value::Str(text))) => {
-                text_template::node_count(text)
-            }
+            (Some(text), _) => text_template::node_count(text),
+            (_, RawValue::Scalar(Value::Str(text))) => text_template::node_count(text),
             _ => 0,
         };
         texts

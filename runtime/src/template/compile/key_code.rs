@@ -21,7 +21,7 @@ use super::{made_of_trailing_annotations, split_annotation};
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawValue};
 
 /// Where ytt places an error on a line of a key's code.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -56,9 +56,7 @@ impl KeyCode<'_> {
 /// The code of `node`'s key, when it holds a line break or a NUL (see the module's
 /// documentation).
 pub(super) fn key_code(node: &RawNode) -> Option<KeyCode<'_>> {
-    let RawKind::MapItem(Value::Str(key)) = &node.kind else {
-        return None;
-    };
+    let key = node.kind.key_str()?;
     let (text, ends_program) = match key.find('\0') {
         Some(at) => (&key[..at], true),
         None => (&key[..], false),
@@ -193,7 +191,7 @@ impl Model {
                 self.push_keyed(Some(c.line), extra);
             }
         }
-        if let (true, RawKind::MapItem(Value::Str(key))) = (templated, &node.kind) {
+        if let (true, Some(key)) = (templated, node.kind.key_str()) {
             self.text(key, node.line, extra);
         }
         self.push_keyed(line, extra);
