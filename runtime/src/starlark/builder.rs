@@ -709,7 +709,7 @@ fn replaced_by(tv: &TreeValue, fragment: bool) -> &'static str {
         }
         TreeValue::Array(_) if fragment => "array",
         TreeValue::Array(_) => "[]interface {}",
-        TreeValue::Scalar(YValue::Str(_)) => "string",
+        TreeValue::Scalar(YValue::Str(_) | YValue::Bytes(_)) => "string",
         TreeValue::Scalar(YValue::Null) => "null",
         TreeValue::Scalar(YValue::Bool(_)) => "boolean",
         TreeValue::Scalar(YValue::Float(_)) => "float",
