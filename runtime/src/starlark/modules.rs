@@ -1,8 +1,9 @@
 //! The `@ytt:` modules that schemas and data values load.
 //!
 //! Matchers are builtin functions, as in ytt ([`super::overlay_matcher`]); `template.replace`
-//! returns a small marker dict (`{"__ytt_replace__": value}`) that stays plain data.
+//! replaces the node being built when it is called, as ytt's does ([`ReplacedNode`]).
 
+use allocative::Allocative;
 use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
@@ -10,6 +11,8 @@ use starlark::values::dict::AllocDict;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
+use starlark::values::{NoSerialize, ProvidesStaticType};
+use starlark::StarlarkPagable;
 
 use super::convert::to_tree_value;
 use super::overlay_matcher::{FrozenOverlayMatcher, OverlayMatcher};
@@ -163,15 +166,43 @@ fn overlay_namespace(builder: &mut GlobalsBuilder) {
     );
 }
 
+/// What `template.replace` answers, having put its argument in the place of the node being
+/// built (ytt's `*core.StarlarkNoop`): a value of its own, which no user value can be, and
+/// which setting a node's value ignores.
+#[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct ReplacedNode;
+
+starlark::starlark_simple_value!(ReplacedNode);
+
+impl std::fmt::Display for ReplacedNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("noop")
+    }
+}
+
+#[starlark::values::starlark_value(type = "noop")]
+impl<'v> starlark::values::StarlarkValue<'v> for ReplacedNode {
+    fn to_bool(&self) -> bool {
+        false
+    }
+}
+
 #[starlark_module]
 fn template_members(builder: &mut GlobalsBuilder) {
+    /// Puts the value in the place of the node being built, at once (see
+    /// [`super::builder::BuildState::replace`]).
     fn replace<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let value = only_arg("template.replace", &args.items)?;
-        Ok(heap.alloc(AllocDict([("__ytt_replace__", value)])))
+        let heap = eval.heap();
+        let Some(state) = build_state(eval) else {
+            anyhow::bail!("template.replace: there is no node being built to replace");
+        };
+        state.replace(value, heap)?;
+        Ok(heap.alloc(ReplacedNode))
     }
 }
 
