@@ -65,6 +65,13 @@ pub(crate) fn is_go_bytes(v: Value) -> bool {
     v.downcast_ref::<GoBytes>().is_some()
 }
 
+/// `bytes` quoted as starlark-go quotes a string (see [`push_quoted_bytes`]).
+pub(crate) fn quoted_bytes(bytes: &[u8]) -> String {
+    let mut out = String::new();
+    push_quoted_bytes(bytes, &mut out);
+    out
+}
+
 /// Writes `bytes` quoted as starlark-go's `repr` quotes a string: its UTF-8 text as
 /// [`super::go_quote`], each byte that is no UTF-8 as `\xNN`.
 pub(crate) fn push_quoted_bytes(bytes: &[u8], out: &mut String) {

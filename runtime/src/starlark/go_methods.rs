@@ -16,6 +16,7 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
+use super::go_bytes::quoted_bytes;
 use super::go_unicode;
 
 /// Methods whose calls [`call`] answers or checks first (besides the sized ones of `budget`).
@@ -693,7 +694,7 @@ starlark_simple_value!(Codepoints);
 impl fmt::Display for Elems {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let name = if self.ords { "elem_ords" } else { "elems" };
-        write!(f, "{}.{name}()", quoted(&self.text))
+        write!(f, "{}.{name}()", quoted_bytes(&self.text))
     }
 }
 
@@ -704,15 +705,8 @@ impl fmt::Display for Codepoints {
         } else {
             "codepoints"
         };
-        write!(f, "{}.{name}()", quoted(&self.text))
+        write!(f, "{}.{name}()", quoted_bytes(&self.text))
     }
-}
-
-/// `bytes` quoted as starlark-go quotes a string.
-fn quoted(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    super::go_bytes::push_quoted_bytes(bytes, &mut out);
-    out
 }
 
 #[starlark_value(type = "elems")]

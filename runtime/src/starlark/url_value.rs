@@ -14,7 +14,7 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
-use super::go_bytes::{push_quoted_bytes, string_value};
+use super::go_bytes::{quoted_bytes, string_value};
 use super::text_modules::{url_escape, url_unescape_bytes, Escape};
 
 type Kwargs<'v> = starlark::collections::SmallMap<StringValue<'v>, Value<'v>>;
@@ -60,13 +60,6 @@ impl fmt::Display for UrlUser {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("struct(...)")
     }
-}
-
-/// `bytes` as Go's `%q` quotes it (a byte that is no UTF-8 as `\xff`).
-fn quoted(bytes: &[u8]) -> String {
-    let mut out = String::new();
-    push_quoted_bytes(bytes, &mut out);
-    out
 }
 
 /// The parts of `s` before and after its first `sep`.
@@ -115,7 +108,7 @@ fn parse_host(host: &[u8]) -> Result<Vec<u8>, String> {
         };
         let port = &host[i + 1..];
         if !valid_optional_port(port) {
-            return Err(format!("invalid port {} after host", quoted(port)));
+            return Err(format!("invalid port {} after host", quoted_bytes(port)));
         }
         if let Some(zone) = host[..i].windows(3).position(|w| w == b"%25") {
             let mut out = unescaped(&host[..zone], Escape::Host)?;
@@ -126,7 +119,7 @@ fn parse_host(host: &[u8]) -> Result<Vec<u8>, String> {
     } else if let Some(i) = rfind(host, b':') {
         let port = &host[i..];
         if !valid_optional_port(port) {
-            return Err(format!("invalid port {} after host", quoted(port)));
+            return Err(format!("invalid port {} after host", quoted_bytes(port)));
         }
     }
     unescaped(host, Escape::Host)
@@ -165,7 +158,7 @@ pub(super) fn parse(raw: &[u8]) -> Result<Url, String> {
         Some((rest, fragment)) => (rest, Some(fragment)),
         None => (raw, None),
     };
-    let failed = |at: &[u8], reason: String| format!("parse {}: {reason}", quoted(at));
+    let failed = |at: &[u8], reason: String| format!("parse {}: {reason}", quoted_bytes(at));
     let url = parse_without_fragment(rest).map_err(|reason| failed(rest, reason))?;
     set_fragment(url, fragment).map_err(|reason| failed(raw, reason))
 }

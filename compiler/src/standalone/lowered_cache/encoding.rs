@@ -8,8 +8,9 @@
 //! the unknown position's empty name) and a line. A map key (a field's or a map value's entry's)
 //! is an index into the table of string keys written after the file names (0: a key that is
 //! no string, written in place), so that the reader makes one [`Key`] of each distinct key and
-//! the fields and entries that hold it share it (keys5k's 5,050 fields hold 150 keys). A type's optional parts are bits of one
-//! byte ([`Parts`]); a map's default made of its fields' defaults (what it is unless
+//! the fields and entries that hold it share it (keys5k's 5,050 fields hold 150 keys). A
+//! type's optional parts are bits of one byte ([`Parts`]); a map's default made of its
+//! fields' defaults (what it is unless
 //! `@schema/default` gave another) is not written but made again as generated code makes it
 //! ([`crate::codegen::ir::composed_default`], `__private::map_type`).
 
@@ -37,8 +38,12 @@ pub fn encode(ty: &Type) -> Option<Vec<u8>> {
     for file in &body.files {
         out.text(file.as_str());
     }
-    out.uint(body.keys.len() as u64);
-    for key in &body.keys {
+    let mut keys = vec![""; body.keys.len()];
+    for (key, &index) in &body.keys {
+        keys[index] = key;
+    }
+    out.uint(keys.len() as u64);
+    for key in keys {
         out.text(key);
     }
     out.bytes.extend_from_slice(&body.bytes);
@@ -74,10 +79,9 @@ struct Writer {
     bytes: Vec<u8>,
     /// The file names positions named, in the order first met (index + 1 in the bytes).
     files: Vec<FileName>,
-    /// The string map keys, in the order first met (index + 1 in the bytes).
-    keys: Vec<String>,
-    /// The index in `keys` of each.
-    key_indexes: HashMap<String, usize>,
+    /// The string map keys, each with its index in the order first met (index + 1 in the
+    /// bytes).
+    keys: HashMap<String, usize>,
 }
 
 impl Writer {
@@ -113,13 +117,12 @@ impl Writer {
             self.uint(0);
             return self.value(key, depth);
         };
-        let index = match self.key_indexes.get(text.as_str()) {
+        let index = match self.keys.get(text.as_str()) {
             Some(&index) => index,
             None => {
-                self.keys.push(text.to_string());
-                self.key_indexes
-                    .insert(text.to_string(), self.keys.len() - 1);
-                self.keys.len() - 1
+                let index = self.keys.len();
+                self.keys.insert(text.to_string(), index);
+                index
             }
         };
         self.uint(index as u64 + 1);
