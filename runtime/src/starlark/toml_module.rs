@@ -517,7 +517,7 @@ fn invalid_utf8(before: &str, bad: u8) -> String {
             let end = inner.find(']')?;
             Some(toml_key_path(&inner[..end]))
         })
-        .last();
+        .next_back();
     let key = match current.split_once('=') {
         Some((key, _)) if !current.contains('#') && !key.trim().is_empty() => {
             Some(toml_key_path(key))
