@@ -179,6 +179,9 @@ pub fn error_message(e: &starlark::Error) -> String {
         if let Some(f) = a.downcast_ref::<assertion::InCheckLambda>() {
             return f.message.clone();
         }
+        if let Some(f) = a.downcast_ref::<go_bytes::BytesMessage>() {
+            return f.to_string();
+        }
     }
     let raw = e.without_diagnostic().to_string();
     refusal_words(e, &raw).unwrap_or_else(|| go_wording(&raw, e.span().map(|s| s.source_span())))

@@ -483,14 +483,18 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _ignored: Kwargs<'v>,
     ) -> anyhow::Result<NoneType> {
         arity("fail", &args, 1, 1)?;
-        let Some(msg) = super::go_bytes::message_text(args.items[0]) else {
+        let Some(bytes) = super::go_bytes::string_bytes(args.items[0]) else {
             return Err(AssertFail(format!(
                 "assert.fail: expected a string, but was {}",
                 args.items[0].get_type()
             ))
             .into());
         };
-        Err(AssertFail(format!("assert.fail: fail: {msg}")).into())
+        let msg = super::go_bytes::go_text(bytes);
+        let message = format!("assert.fail: fail: {msg}");
+        Err(super::go_bytes::quoting_bytes(message, bytes, |m| {
+            AssertFail(m).into()
+        }))
     }
 
     fn min<'v>(
@@ -632,7 +636,11 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                     super::builder::close_contexts_from(eval, depth);
                 }
                 let msg = super::error_message_of_native_call(&e, f);
-                Ok(heap.alloc((Value::new_none(), heap.alloc(msg))))
+                let msg = match super::go_bytes::message_bytes(&e, &msg) {
+                    Some(bytes) => super::go_bytes::string_value(bytes, heap),
+                    None => heap.alloc(msg),
+                };
+                Ok(heap.alloc((Value::new_none(), msg)))
             }
         }
     }

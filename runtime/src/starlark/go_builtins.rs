@@ -60,20 +60,21 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                 }
             }
         }
-        let items: Vec<String> = args
-            .items
-            .iter()
-            .map(|x| {
-                super::go_bytes::message_text(*x)
-                    .map_or_else(|| super::go_repr(*x), |text| text.into_owned())
-            })
-            .collect();
+        let mut bytes: Vec<u8> = Vec::new();
+        for (i, x) in args.items.iter().enumerate() {
+            if i > 0 {
+                bytes.extend_from_slice(sep.as_bytes());
+            }
+            match super::go_bytes::string_bytes(*x) {
+                Some(text) => bytes.extend_from_slice(text),
+                None => bytes.extend_from_slice(super::go_repr(*x).as_bytes()),
+            }
+        }
         // The interpreter's own `fail` starts its message with a blank, which the text of the
         // error (`fail: MSG`) relies on.
-        let message = format!(" {}", items.join(sep));
-        Err(starlark::Error::new_kind(starlark::ErrorKind::Fail(
-            anyhow::Error::msg(message),
-        )))
+        let message = format!(" {}", super::go_bytes::go_text(&bytes));
+        let error = super::go_bytes::quoting_bytes(message, &bytes, anyhow::Error::msg);
+        Err(starlark::Error::new_kind(starlark::ErrorKind::Fail(error)))
     }
 
     /// `len` counts the bytes of a string, as in starlark-go (`len("é") == 2`).

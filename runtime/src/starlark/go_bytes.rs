@@ -95,12 +95,6 @@ impl fmt::Display for GoBytes {
     }
 }
 
-/// The text of a string, UTF-8 or not, for messages: each byte that is no UTF-8 as U+FFFD
-/// (ytt writes the bytes themselves); `None`: `v` is no string.
-pub(crate) fn message_text<'a>(v: Value<'a>) -> Option<std::borrow::Cow<'a, str>> {
-    string_bytes(v).map(go_text)
-}
-
 /// The text Go reads `bytes` as (by runes: `for range`, `unicode`, `hash`, casings): each byte
 /// that is no UTF-8 a U+FFFD of its own (Rust's `from_utf8_lossy` makes one U+FFFD of a
 /// sequence cut short: `"\xef\xbf"`, where Go's `strings.ToUpper` writes two).
@@ -116,15 +110,75 @@ pub(crate) fn go_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(text)
 }
 
-/// The error of the ytt module function `name` given `v` where it wants a string: ytt's
-/// `expected a string, but was TYPE`, or schemac's gap for a string that is not UTF-8 (which
-/// ytt takes as its bytes).
-pub(crate) fn expected_string(name: &str, v: Value) -> anyhow::Error {
-    if is_go_bytes(v) {
-        return anyhow::anyhow!(
-            "{name}: a string that is not UTF-8 is not supported here by schemac (ytt takes its bytes)"
-        );
+/// The string argument `v` of the ytt module function `name` as ytt's functions take it: its
+/// bytes, UTF-8 or not (a Go string is bytes; a function that wants text finds such bytes
+/// invalid as any other bad text, and quotes them in its message); anything else is ytt's
+/// [`expected_string`]. Every `@ytt:` function reads its string arguments so.
+pub(crate) fn string_arg<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v [u8]> {
+    string_bytes(v).ok_or_else(|| expected_string(name, v))
+}
+
+/// An error message holding bytes that are not UTF-8, as ytt's does when a function quotes such
+/// a string (`ip.parse_addr: invalid IP address: \xff`): a report shows its text (U+FFFD for
+/// each bad byte, see [`go_text`]), `assert.try_to` gives its bytes ([`message_bytes`]).
+#[derive(Debug)]
+pub struct BytesMessage {
+    text: String,
+    bytes: Vec<u8>,
+}
+
+impl fmt::Display for BytesMessage {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
     }
+}
+
+impl std::error::Error for BytesMessage {}
+
+/// The error of `message`, which quotes a string of `bytes` as its [`go_text`]: a
+/// [`BytesMessage`] holding the bytes in the text's place when they are not UTF-8, else
+/// `plain(message)`.
+pub(crate) fn quoting_bytes(
+    message: String,
+    bytes: &[u8],
+    plain: impl FnOnce(String) -> anyhow::Error,
+) -> anyhow::Error {
+    let quoted = go_text(bytes);
+    let at = match quoted {
+        std::borrow::Cow::Owned(ref text) => message.find(text.as_str()),
+        std::borrow::Cow::Borrowed(_) => None,
+    };
+    let Some(at) = at else {
+        return plain(message);
+    };
+    let mut full = message.as_bytes()[..at].to_vec();
+    full.extend_from_slice(bytes);
+    full.extend_from_slice(&message.as_bytes()[at + quoted.len()..]);
+    anyhow::Error::new(BytesMessage {
+        text: message,
+        bytes: full,
+    })
+}
+
+/// The bytes of the message `text` of the error `e` (its words as [`super::error_message`]
+/// gives them), when `e` is a [`BytesMessage`]'s: its bytes in the place of its text.
+pub(crate) fn message_bytes(e: &starlark::Error, text: &str) -> Option<Vec<u8>> {
+    let inner = match e.kind() {
+        starlark::ErrorKind::Native(a)
+        | starlark::ErrorKind::Fail(a)
+        | starlark::ErrorKind::Other(a) => a,
+        _ => return None,
+    };
+    let message = inner.downcast_ref::<BytesMessage>()?;
+    let at = text.find(message.text.as_str())?;
+    let mut full = text.as_bytes()[..at].to_vec();
+    full.extend_from_slice(&message.bytes);
+    full.extend_from_slice(&text.as_bytes()[at + message.text.len()..]);
+    Some(full)
+}
+
+/// ytt's error of the module function `name` given `v`, no string, where it wants one.
+pub(crate) fn expected_string(name: &str, v: Value) -> anyhow::Error {
     anyhow::anyhow!("{name}: expected a string, but was {}", super::go_type(v))
 }
 

@@ -229,13 +229,26 @@ impl<'v> StarlarkValue<'v> for IpNetwork {
     }
 }
 
-/// The one string argument of `parse_addr`/`parse_cidr`; keywords are ignored.
-fn text_arg<'v>(name: &str, args: &UnpackTuple<Value<'v>>) -> anyhow::Result<&'v str> {
-    let [v] = args.items[..] else {
-        anyhow::bail!("{name}: expected exactly one argument");
-    };
-    v.unpack_str()
-        .ok_or_else(|| super::go_bytes::expected_string(name, v))
+/// What `parse_addr`/`parse_cidr` (named `name`) read from its one string argument (keywords
+/// are ignored) with `parse`, or ytt's error `NAME: invalid WHAT: TEXT` (the text's bytes as
+/// they are: bytes that are not UTF-8 are no address either).
+fn parsed_arg<'v, T>(
+    name: &str,
+    what: &str,
+    args: &UnpackTuple<Value<'v>>,
+    parse: impl FnOnce(&str) -> Option<T>,
+) -> anyhow::Result<T> {
+    let bytes = super::text_modules::only_bytes(name, &args.items)?;
+    if let Some(parsed) = std::str::from_utf8(bytes).ok().and_then(parse) {
+        return Ok(parsed);
+    }
+    let text = super::go_bytes::go_text(bytes);
+    let message = format!("{name}: invalid {what}: {text}");
+    Err(super::go_bytes::quoting_bytes(
+        message,
+        bytes,
+        anyhow::Error::msg,
+    ))
 }
 
 #[starlark_module]
@@ -244,9 +257,7 @@ pub(super) fn ip_members(builder: &mut GlobalsBuilder) {
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<IpAddress> {
-        let s = text_arg("ip.parse_addr", &args)?;
-        let bytes =
-            parse_ip(s).ok_or_else(|| anyhow::anyhow!("ip.parse_addr: invalid IP address: {s}"))?;
+        let bytes = parsed_arg("ip.parse_addr", "IP address", &args, parse_ip)?;
         Ok(IpAddress { bytes })
     }
 
@@ -256,9 +267,7 @@ pub(super) fn ip_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let s = text_arg("ip.parse_cidr", &args)?;
-        let (ip, net) = parse_cidr(s)
-            .ok_or_else(|| anyhow::anyhow!("ip.parse_cidr: invalid CIDR address: {s}"))?;
+        let (ip, net) = parsed_arg("ip.parse_cidr", "CIDR address", &args, parse_cidr)?;
         Ok(heap.alloc((IpAddress { bytes: ip }, net)))
     }
 }

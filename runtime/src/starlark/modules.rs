@@ -1,8 +1,9 @@
 //! The `@ytt:` modules that schemas and data values load.
 //!
 //! Matchers are builtin functions, as in ytt ([`super::overlay_matcher`]); `template.replace`
-//! returns a small marker dict (`{"__ytt_replace__": value}`) that stays plain data.
+//! replaces the node being built when it is called, as ytt's does ([`ReplacedNode`]).
 
+use allocative::Allocative;
 use starlark::environment::{FrozenModule, GlobalsBuilder};
 use starlark::eval::Evaluator;
 use starlark::starlark_module;
@@ -10,10 +11,12 @@ use starlark::values::dict::AllocDict;
 use starlark::values::none::NoneType;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
+use starlark::values::{NoSerialize, ProvidesStaticType};
+use starlark::StarlarkPagable;
 
 use super::convert::to_tree_value;
 use super::overlay_matcher::{FrozenOverlayMatcher, OverlayMatcher};
-use super::text_modules::{bool_kwarg, only_arg, only_str};
+use super::text_modules::{bool_kwarg, only_arg, only_bytes};
 use super::written_size::Writing;
 use crate::value::Pos;
 
@@ -49,7 +52,7 @@ fn one_arg<'v>(
     };
     match name {
         "index" if arg.get_type() != "int" => anyhow::bail!("overlay.index: expected starlark.Int"),
-        "map_key" if arg.unpack_str().is_none() => {
+        "map_key" if super::go_bytes::string_bytes(*arg).is_none() => {
             Err(super::go_bytes::expected_string("overlay.map_key", *arg))
         }
         _ => Ok(heap.alloc(OverlayMatcher::new(name, *arg))),
@@ -163,15 +166,43 @@ fn overlay_namespace(builder: &mut GlobalsBuilder) {
     );
 }
 
+/// What `template.replace` answers, having put its argument in the place of the node being
+/// built (ytt's `*core.StarlarkNoop`): a value of its own, which no user value can be, and
+/// which setting a node's value ignores.
+#[derive(Debug, Clone, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
+pub struct ReplacedNode;
+
+starlark::starlark_simple_value!(ReplacedNode);
+
+impl std::fmt::Display for ReplacedNode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("noop")
+    }
+}
+
+#[starlark::values::starlark_value(type = "noop")]
+impl<'v> starlark::values::StarlarkValue<'v> for ReplacedNode {
+    fn to_bool(&self) -> bool {
+        false
+    }
+}
+
 #[starlark_module]
 fn template_members(builder: &mut GlobalsBuilder) {
+    /// Puts the value in the place of the node being built, at once (see
+    /// [`super::builder::BuildState::replace`]).
     fn replace<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
-        heap: Heap<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
         let value = only_arg("template.replace", &args.items)?;
-        Ok(heap.alloc(AllocDict([("__ytt_replace__", value)])))
+        let heap = eval.heap();
+        let Some(state) = build_state(eval) else {
+            anyhow::bail!("template.replace: there is no node being built to replace");
+        };
+        state.replace(value, heap)?;
+        Ok(heap.alloc(ReplacedNode))
     }
 }
 
@@ -181,16 +212,26 @@ fn build_state<'a>(eval: &'a Evaluator) -> Option<&'a super::builder::BuildState
         .and_then(|e| e.downcast_ref::<super::builder::BuildState>())
 }
 
+/// A path given to a `@ytt:` function as its text: bytes that are not UTF-8 (which name no file
+/// of the run) as U+FFFD, as the messages quoting it show them.
+fn path_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    super::go_bytes::go_text(bytes)
+}
+
+/// The error `NAME: E` of a `@ytt:` function given the path `path`, which `E` may quote.
+fn path_error(name: &str, e: String, path: &[u8]) -> anyhow::Error {
+    super::go_bytes::quoting_bytes(format!("{name}: {e}"), path, anyhow::Error::msg)
+}
+
 /// The path argument of `data.list` (optional) or `data.read` (required); keywords are ignored.
-fn data_path<'v>(name: &str, args: &[Value<'v>], required: bool) -> anyhow::Result<&'v str> {
+fn data_path<'v>(name: &str, args: &[Value<'v>], required: bool) -> anyhow::Result<&'v [u8]> {
     let v = match (args, required) {
-        ([], false) => return Ok(""),
+        ([], false) => return Ok(b""),
         ([v], _) => v,
         (_, false) => anyhow::bail!("{name}: expected exactly zero or one argument"),
         (_, true) => anyhow::bail!("{name}: expected exactly one argument"),
     };
-    v.unpack_str()
-        .ok_or_else(|| super::go_bytes::expected_string(name, *v))
+    super::go_bytes::string_arg(name, *v)
 }
 
 #[starlark_module]
@@ -201,14 +242,15 @@ fn data_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
-        let path = data_path("data.list", &args.items, false)?;
+        let bytes = data_path("data.list", &args.items, false)?;
+        let path = path_text(bytes);
         let heap = eval.heap();
         let Some(state) = build_state(eval) else {
             return Ok(heap.alloc(Vec::<Value<'v>>::new()));
         };
         let dir = crate::template::library::dir_of(state.file.as_str());
-        let names = crate::template::library::list(&state.files, &state.root, dir, path)
-            .map_err(|e| anyhow::anyhow!("data.list: {e}"))?;
+        let names = crate::template::library::list(&state.files, &state.root, dir, &path)
+            .map_err(|e| path_error("data.list", e, bytes))?;
         Ok(heap.alloc(names))
     }
 
@@ -219,16 +261,18 @@ fn data_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<String> {
-        let path = data_path("data.read", &args.items, true)?;
+        let bytes = data_path("data.read", &args.items, true)?;
+        let path = path_text(bytes);
         let Some(state) = build_state(eval) else {
-            anyhow::bail!(
-                "data.read: Expected to find file '{path}' (hint: only files included via -f flag are available)"
+            let e = format!(
+                "Expected to find file '{path}' (hint: only files included via -f flag are available)"
             );
+            return Err(path_error("data.read", e, bytes));
         };
         let dir = crate::template::library::dir_of(state.file.as_str());
-        crate::template::library::find(&state.files, &state.root, dir, path)
+        crate::template::library::find(&state.files, &state.root, dir, &path)
             .map(|(_, text)| text.to_string())
-            .map_err(|e| anyhow::anyhow!("data.read: {e}"))
+            .map_err(|e| path_error("data.read", e, bytes))
     }
 }
 
@@ -236,12 +280,6 @@ fn data_members(builder: &mut GlobalsBuilder) {
 fn data_namespace(builder: &mut GlobalsBuilder) {
     data_members(builder);
     builder.set("values", super::ytt_struct::FrozenYttStruct::empty());
-}
-
-/// The text argument of `json.decode`/`yaml.decode`, with ytt's error for anything else.
-pub(super) fn decode_text<'v>(text: Value<'v>, what: &str) -> anyhow::Result<&'v str> {
-    text.unpack_str()
-        .ok_or_else(|| super::go_bytes::expected_string(&format!("{what}.decode"), text))
 }
 
 /// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
@@ -304,14 +342,13 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let text = only_arg("yaml.decode", &args.items)?;
-        let bytes = super::go_bytes::string_bytes(text);
-        if let Some(bytes) = bytes.filter(|_| super::go_bytes::is_go_bytes(text)) {
-            // go-yaml's reader refuses the bytes before it parses.
+        let bytes = only_bytes("yaml.decode", &args.items)?;
+        // go-yaml's reader refuses bytes that are not UTF-8 before it parses.
+        let text = std::str::from_utf8(bytes).map_err(|_| {
             let complaint = crate::data_values::yaml_utf8_error(bytes);
-            anyhow::bail!("yaml.decode: yaml: {complaint}");
-        }
-        decode(decode_text(text, "yaml")?, heap, "yaml")
+            anyhow::anyhow!("yaml.decode: yaml: {complaint}")
+        })?;
+        decode(text, heap, "yaml")
     }
 
     fn encode<'v>(
@@ -390,9 +427,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let text = only_arg("json.decode", &args.items)?;
-        let bytes = super::go_bytes::string_bytes(text)
-            .ok_or_else(|| super::go_bytes::expected_string("json.decode", text))?;
+        let bytes = only_bytes("json.decode", &args.items)?;
         let value =
             super::json_decode::decode(bytes).map_err(|e| anyhow::anyhow!("json.decode: {e}"))?;
         Ok(plain(&value, heap, true))
@@ -492,13 +527,13 @@ fn library_members(builder: &mut GlobalsBuilder) {
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         const NAME: &str = "library.get";
-        let path = only_str(NAME, &args.items)?;
+        let bytes = only_bytes(NAME, &args.items)?;
+        let path = path_text(bytes);
         for (k, v) in kwargs.iter() {
             match k.as_str() {
-                "alias" if v.unpack_str().is_none() => {
-                    return Err(super::go_bytes::expected_string(NAME, *v))
+                "alias" => {
+                    super::go_bytes::string_arg(NAME, *v)?;
                 }
-                "alias" => {}
                 "ignore_unknown_comments" | "implicit_map_key_overrides" | "strict" => {
                     bool_kwarg(NAME, *v)?;
                 }
@@ -506,14 +541,15 @@ fn library_members(builder: &mut GlobalsBuilder) {
             }
         }
         if path.starts_with('@') {
-            anyhow::bail!("{NAME}: Expected library '{path}' to be specified without '@'");
+            let e = format!("Expected library '{path}' to be specified without '@'");
+            return Err(path_error(NAME, e, bytes));
         }
         let Some(state) = build_state(eval) else {
             anyhow::bail!("{NAME}: Could not find private library (directory '_ytt_lib' missing?)")
         };
         let dir = crate::template::library::dir_of(state.file.as_str());
-        let found = crate::template::library::private_library(&state.files, dir, path)
-            .map_err(|e| anyhow::anyhow!("{NAME}: {e}"))?;
+        let found = crate::template::library::private_library(&state.files, dir, &path)
+            .map_err(|e| path_error(NAME, e, bytes))?;
         anyhow::bail!(
             "{NAME}: schemac cannot evaluate the private library '{}' (ytt runs its templates here)",
             found.trim_end_matches('/')

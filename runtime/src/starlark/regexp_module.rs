@@ -11,7 +11,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::Value;
 
-use super::go_bytes::{expected_string, string_bytes, string_value};
+use super::go_bytes::{string_arg, string_bytes, string_value};
 use super::modules::{IgnoredKwargs, Kwargs};
 
 /// The string arguments of a `@ytt:regexp` function: exactly `N` positional ones (keywords
@@ -33,10 +33,15 @@ fn regexp_pattern<'v>(name: &str, v: Value<'v>) -> anyhow::Result<&'v str> {
     if let Some(pattern) = v.unpack_str() {
         return Ok(pattern);
     }
-    let bytes = string_bytes(v).ok_or_else(|| expected_string(name, v))?;
+    let bytes = string_arg(name, v)?;
     let valid = bytes.utf8_chunks().next().map_or(0, |c| c.valid().len());
     let rest = super::go_bytes::go_text(&bytes[valid..]);
-    anyhow::bail!("{name}: error parsing regexp: invalid UTF-8: `{rest}`")
+    let message = format!("{name}: error parsing regexp: invalid UTF-8: `{rest}`");
+    Err(super::go_bytes::quoting_bytes(
+        message,
+        &bytes[valid..],
+        anyhow::Error::msg,
+    ))
 }
 
 /// The string a `@ytt:regexp` function reads: its text as Go's regexp reads it (each byte that
@@ -58,7 +63,7 @@ impl<'v> Subject<'v> {
                 offsets: None,
             });
         }
-        let bytes = string_bytes(v).ok_or_else(|| expected_string(name, v))?;
+        let bytes = string_arg(name, v)?;
         let (mut text, mut offsets, mut at) = (String::new(), Vec::new(), 0);
         for chunk in bytes.utf8_chunks() {
             text.push_str(chunk.valid());
@@ -245,7 +250,7 @@ pub(super) fn regexp_members(builder: &mut GlobalsBuilder) {
             let got = eval
                 .eval_function(replacement, &[arg], &[])
                 .map_err(|e| anyhow::anyhow!("{NAME}: {}", super::error_message(&e)))?;
-            let got = string_bytes(got).ok_or_else(|| expected_string(NAME, got))?;
+            let got = string_arg(NAME, got)?;
             let between = s.bytes_of(last, m.start());
             super::budget::grow_within(&mut out, between.len() + got.len(), left)?;
             out.extend_from_slice(between);

@@ -24,18 +24,10 @@ pub(super) fn only_arg<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<Val
     }
 }
 
-/// The one positional string argument of a ytt module function (keywords ignored).
-pub(super) fn only_str<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v str> {
-    let v = only_arg(name, args)?;
-    v.unpack_str()
-        .ok_or_else(|| super::go_bytes::expected_string(name, v))
-}
-
-/// The one positional string argument of a ytt module function as bytes, UTF-8 or not (see
-/// [`super::go_bytes`]; keywords ignored).
-fn only_bytes<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v [u8]> {
-    let v = only_arg(name, args)?;
-    string_bytes(v).ok_or_else(|| super::go_bytes::expected_string(name, v))
+/// The one positional string argument of a ytt module function as bytes, UTF-8 or not
+/// ([`super::go_bytes::string_arg`]; keywords ignored).
+pub(super) fn only_bytes<'v>(name: &str, args: &[Value<'v>]) -> anyhow::Result<&'v [u8]> {
+    super::go_bytes::string_arg(name, only_arg(name, args)?)
 }
 
 /// A boolean keyword argument of a ytt module function, with ytt's error for another type.
@@ -122,9 +114,15 @@ fn version_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<starlark::values::none::NoneType> {
         const NAME: &str = "version.require_at_least";
-        let wanted = only_str(NAME, &args.items)?;
-        let wanted = semver::Version::parse(wanted).map_err(|_| {
-            anyhow::anyhow!("{NAME}: version string '{wanted}' must be a valid semver")
+        let wanted = only_bytes(NAME, &args.items)?;
+        // Bytes that are not UTF-8 are no semver either.
+        let parsed = std::str::from_utf8(wanted)
+            .ok()
+            .and_then(|text| semver::Version::parse(text).ok());
+        let wanted = parsed.ok_or_else(|| {
+            let quoted = super::go_bytes::go_text(wanted);
+            let message = format!("{NAME}: version string '{quoted}' must be a valid semver");
+            super::go_bytes::quoting_bytes(message, wanted, anyhow::Error::msg)
         })?;
         let ours = semver::Version::parse(YTT_VERSION)
             .map_err(|_| anyhow::anyhow!("{NAME}: Malformed version: {YTT_VERSION}"))?;

@@ -13,7 +13,7 @@ use starlark::starlark_module;
 use starlark::values::tuple::UnpackTuple;
 use starlark::values::{Heap, Value};
 
-use super::text_modules::only_arg;
+use super::text_modules::{only_arg, only_bytes};
 use super::written_size::Writing;
 use crate::value::{MapEntry, Node, Pos, Value as Data};
 
@@ -76,9 +76,14 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
-        let text = only_arg("toml.decode", &args.items)?;
-        let data = decode(super::modules::decode_text(text, "toml")?)
-            .map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
+        let bytes = only_bytes("toml.decode", &args.items)?;
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            // The text before the byte is UTF-8.
+            let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
+            anyhow::anyhow!("toml.decode: {}", invalid_utf8(before, bytes[at]))
+        })?;
+        let data = decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
         Ok(super::modules::plain(&data, heap, false))
     }
 }
@@ -497,6 +502,45 @@ fn end_of_string(text: &str, start: usize, line: &mut usize) -> Result<usize, (u
 }
 
 /// The 1-based line of byte `at` of `text`.
+/// BurntSushi's error for the byte `bad`, no UTF-8, after the text `before`: its line and the
+/// key whose value it is in, when it is in one on that line (`[t]` then `k = \xff`: `line 2
+/// (last key "t.k")`; after a comment's `#` or at a key: none).
+fn invalid_utf8(before: &str, bad: u8) -> String {
+    let line = before.matches('\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |at| at + 1);
+    let current = &before[start..];
+    let table = before[..start]
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim();
+            let inner = l.strip_prefix("[[").or_else(|| l.strip_prefix('['))?;
+            let end = inner.find(']')?;
+            Some(toml_key_path(&inner[..end]))
+        })
+        .next_back();
+    let key = match current.split_once('=') {
+        Some((key, _)) if !current.contains('#') && !key.trim().is_empty() => {
+            Some(toml_key_path(key))
+        }
+        _ => None,
+    };
+    let context = match (table, key) {
+        (_, None) => String::new(),
+        (Some(t), Some(k)) if !t.is_empty() => format!(" (last key \"{t}.{k}\")"),
+        (_, Some(k)) => format!(" (last key \"{k}\")"),
+    };
+    format!("toml: line {line}{context}: invalid UTF-8 byte: 0x{bad:02x}")
+}
+
+/// A TOML key as written (`a . "b c"`) as BurntSushi names it in messages (`a.b c`).
+fn toml_key_path(key: &str) -> String {
+    let pieces: Vec<&str> = key
+        .split('.')
+        .map(|p| p.trim().trim_matches(|c| c == '"' || c == '\''))
+        .collect();
+    pieces.join(".")
+}
+
 fn line_of(text: &str, at: usize) -> usize {
     let before = text.get(..at).unwrap_or(text);
     before.matches('\n').count() + 1
