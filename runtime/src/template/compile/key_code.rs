@@ -59,7 +59,7 @@ pub(super) fn key_code(node: &RawNode) -> Option<KeyCode<'_>> {
     let key = node.kind.key_str()?;
     let (text, ends_program) = match key.find('\0') {
         Some(at) => (&key[..at], true),
-        None => (&key[..], false),
+        None => (key, false),
     };
     let code = text
         .find(['\n', '\r'])
