@@ -195,9 +195,11 @@ impl fmt::Debug for Key {
 /// a count rather than an allocation. A slot keeps its key alive until another key takes it
 /// (at most `SLOTS` keys of at most `MAX_LEN` bytes: a few KB a thread).
 struct RecentKeys {
-    /// In the thread's own storage, made empty with it (no allocation, no loop filling it when
-    /// the thread makes its first key).
-    slots: [Option<Key>; RecentKeys::SLOTS],
+    /// Allocated when the thread makes its first key: not in the thread's own storage, whose
+    /// static block a library loaded at run time shares with every other (a procedural macro
+    /// such as `include_schema!` is one: 2 KB of slots there made it fail to load, `cannot
+    /// allocate memory in static TLS block`).
+    slots: Option<Box<[Option<Key>]>>,
 }
 
 impl RecentKeys {
@@ -207,8 +209,7 @@ impl RecentKeys {
 
     fn key(mut value: Value) -> Key {
         thread_local! {
-            static RECENT: RefCell<RecentKeys> =
-                const { RefCell::new(RecentKeys { slots: [const { None }; RecentKeys::SLOTS] }) };
+            static RECENT: RefCell<RecentKeys> = const { RefCell::new(RecentKeys { slots: None }) };
         }
         let slot = match &value {
             Value::Str(text) => Self::slot(text.as_bytes()),
@@ -216,7 +217,10 @@ impl RecentKeys {
         };
         let found = RECENT.try_with(|recent| {
             let mut recent = recent.try_borrow_mut().ok()?;
-            let slot = recent.slots.get_mut(slot)?;
+            let slots = recent
+                .slots
+                .get_or_insert_with(|| (0..Self::SLOTS).map(|_| None).collect());
+            let slot = slots.get_mut(slot)?;
             match slot {
                 Some(key) if key.as_str() == value.as_str() => Some(key.clone()),
                 _ => {
