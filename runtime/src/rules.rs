@@ -292,6 +292,19 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
         Value::Array(keys) => keys.iter().map(|k| k.value.clone()).collect(),
         _ => entries.iter().map(|e| Value::clone(&e.key)).collect(),
     };
+    // The keys came through YAML too: a tuple is a list there, and a list or dict key is no
+    // key a dict can hold (starlark-go's lookup fails; ytt stops at the first such key).
+    if let Some(key) = keys
+        .iter()
+        .find(|k| matches!(k, Value::Array(_) | Value::Map(_)))
+    {
+        let found = format!(
+            "unexpected error while looking up key {} in dict {}",
+            repr(key),
+            repr(value)
+        );
+        return raised(expected, found);
+    }
     // A Starlark dict's lookup: a key 3.0 finds the key 3.
     let not_null: Vec<&Value> = keys
         .iter()
