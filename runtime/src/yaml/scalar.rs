@@ -263,7 +263,11 @@ fn decode_binary(text: &str) -> Result<Value, String> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(text)
         .map_err(|_| "!!binary value contains invalid base64 data".to_string())?;
-    Ok(Value::Str(String::from_utf8_lossy(&bytes).into()))
+    // A Go string holds any bytes: ones that are no UTF-8 stay bytes (written back `!!binary`).
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => Value::Str(text.into()),
+        Err(e) => Value::Bytes(e.into_bytes().into()),
+    })
 }
 
 /// A YAML timestamp as go-yaml v2 accepts one: `2001-12-14`, optionally followed by a time
