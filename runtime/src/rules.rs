@@ -214,8 +214,10 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
                 None
             } else {
                 // ytt formats the bound with `%s` here: a string shows unquoted.
+                // (Bytes that are no UTF-8 show as U+FFFD: a report is text.)
                 let shown = match arg {
                     Value::Str(s) => s.to_string(),
+                    Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
                     other => repr(other),
                 };
                 fail(expected(), Some(format!("value {bad} {shown}")))
@@ -401,8 +403,11 @@ pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
     if let (Some(x), Some(y)) = (Number::of(a), Number::of(b)) {
         return Ok(number_order(x, y));
     }
+    // Go strings compare by their bytes, UTF-8 or not.
+    if let (Some(x), Some(y)) = (string_bytes(a), string_bytes(b)) {
+        return Ok(Some(x.cmp(y)));
+    }
     match (a, b) {
-        (Value::Str(x), Value::Str(y)) => Ok(Some(x.cmp(y))),
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::Array(x), Value::Array(y)) => {
             for (p, q) in x.iter().zip(y) {
@@ -414,6 +419,15 @@ pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
             Ok(Some(x.len().cmp(&y.len())))
         }
         _ => Err(Incomparable),
+    }
+}
+
+/// The bytes of a string, UTF-8 or not.
+fn string_bytes(v: &Value) -> Option<&[u8]> {
+    match v {
+        Value::Str(s) => Some(s.as_bytes()),
+        Value::Bytes(b) => Some(b),
+        _ => None,
     }
 }
 
