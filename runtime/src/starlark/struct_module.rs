@@ -14,7 +14,7 @@ use starlark::values::list::ListRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{
     starlark_value, Coerce, Freeze, Heap, NoSerialize, ProvidesStaticType, StarlarkValue,
-    StringValue, Trace, Value, ValueLifetimeless, ValueLike,
+    StringValue, Trace, UnpackValue, Value, ValueLifetimeless, ValueLike,
 };
 use starlark::{starlark_complex_value, StarlarkPagable};
 
@@ -145,6 +145,15 @@ fn plain_copy<'v>(
         return Ok(heap.alloc(AllocDict(copied)));
     }
     match v.get_type() {
+        // ytt converts each int to a Go int64 or uint64, and panics on one past them
+        // (`not sure how to get int`), dict keys included.
+        "int" if i64::unpack_value(v).ok().flatten().is_none()
+            && u64::unpack_value(v).ok().flatten().is_none() =>
+        {
+            Err(anyhow::anyhow!(
+                "{name}: an integer beyond 64 bits is not data (ytt fails with a Go panic here: not sure how to get int)"
+            ))
+        }
         "NoneType" | "bool" | "int" | "float" | "string" => Ok(v),
         other => Err(anyhow::anyhow!(super::assertion::not_data(name, other)
             .unwrap_or_else(|| format!(
