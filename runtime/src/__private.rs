@@ -56,14 +56,10 @@ impl<'a> Fields<'a> {
 }
 
 impl FromValue for String {
-    /// A string that is not UTF-8 (`Value::Bytes`, which a schema's `string` takes) is its
-    /// text with U+FFFD for each bad byte, as its YAML (`!!binary`) reads back; it was the
-    /// typed API's internal error.
+    /// A string that is not UTF-8 (`Value::Bytes`, which a schema's `string` takes) has no
+    /// `String`: [`crate::typed::convert`] names it, rather than mending its bytes.
     fn from_value(value: &Value) -> Option<Self> {
-        match value {
-            Value::Bytes(b) => Some(String::from_utf8_lossy(b).into_owned()),
-            _ => value.as_str().map(str::to_string),
-        }
+        value.as_str().map(str::to_string)
     }
 }
 

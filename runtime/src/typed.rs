@@ -10,7 +10,7 @@ use crate::report::multi_line;
 use crate::request::{DataValues, GivenValues, Request};
 use crate::schema::{Kind, Scalar, Type};
 use crate::template::tree::{Tree, TreeValue};
-use crate::validate::Violation;
+use crate::validate::{Step, Violation};
 use crate::validator::Validator;
 use crate::value::{repeated_key, Node, Value};
 
@@ -224,25 +224,35 @@ fn retype(node: &mut Node, value: &Value) {
     }
 }
 
-/// Converts checked data values to a generated type (of `v`'s schema). The one kind of value
-/// that passes the schema but has no generated type is an integer the field's Rust type cannot
-/// hold: one in [2^63, 2^64) (a Go `uint64` to ytt) in an `i64` field, or one beyond 2^53 that
-/// an `f64` field would round. Either is an error naming its position, never a rounded value.
+/// Converts checked data values to a generated type (of `v`'s schema). The kinds of value that
+/// pass the schema but have no generated type: an integer the field's Rust type cannot hold
+/// (one in [2^63, 2^64), a Go `uint64` to ytt, in an `i64` field; one beyond 2^53 that an
+/// `f64` field would round), and a string that is not UTF-8 (a Go string of any bytes to ytt,
+/// from `!!binary` or a template) in a `String` field. Each is an error naming its position
+/// and path, never a rounded or mended value.
 pub fn convert<T: crate::__private::FromValue>(
     v: &Validator,
     node: &Node,
 ) -> Result<T, Violations> {
     T::from_value(&node.value).ok_or_else(|| {
         let schema = (v.schema)();
-        let message = match unfit(node, &schema, &untyped(&schema)) {
-            Some((at, Scalar::Float)) => format!(
-                "the integer at {} has no exact f64 (beyond 2^53), the field's type",
-                at.pos
-            ),
-            Some((at, _)) => format!(
-                "the integer at {} is 2^63 or more (a uint64), beyond the field's i64",
-                at.pos
-            ),
+        let mut path = Vec::new();
+        let message = match unfit(node, &schema, &untyped(&schema), &mut path) {
+            Some((at, scalar)) => {
+                let (what, why) = match scalar {
+                    Scalar::Float => ("integer", "has no exact f64 (beyond 2^53), the field's type"),
+                    Scalar::Int => ("integer", "is 2^63 or more (a uint64), beyond the field's i64"),
+                    _ => (
+                        "string",
+                        "is not UTF-8 (bytes, as from !!binary), which the field's String cannot hold (a field of type any keeps them)",
+                    ),
+                };
+                format!(
+                    "the {what} at {} ({}) {why}",
+                    at.pos,
+                    crate::validate::path_text(&path)
+                )
+            }
             None => {
                 return Violations::message(
                     "data values do not match the generated types (schemac internal error)",
@@ -255,36 +265,48 @@ pub fn convert<T: crate::__private::FromValue>(
     })
 }
 
-/// Whether an integer or float value `value` of the scalar type `scalar` has no exact value of
-/// the Rust type that the typed API gives the type: an `i64` for an `int`, an `f64` for a
-/// `float`.
+/// Whether a value `value` of the scalar type `scalar` has no exact value of the Rust type
+/// that the typed API gives the type: an `i64` for an `int`, an `f64` for a `float`, a
+/// `String` for a `string`.
 fn unfit_value(value: &Value, scalar: Scalar) -> bool {
     match (value, scalar) {
         (Value::UInt(_), Scalar::Int) => true,
         (Value::Int(_) | Value::UInt(_), Scalar::Float) => {
             crate::__private::exact_f64(value).is_none()
         }
+        (Value::Bytes(_), Scalar::String) => true,
         _ => false,
     }
 }
 
-/// The first integer under `node` that its field's type `ty` (an `int` or a `float`) cannot
-/// hold in Rust, with that scalar type (types in `untyped` hold any value).
+/// The first value under `node` that its field's type `ty` (an `int`, a `float` or a
+/// `string`) cannot hold in Rust, with that scalar type (types in `untyped` hold any value);
+/// `path` ends with the steps from `node` to it.
 fn unfit<'a>(
     node: &'a Node,
     ty: &Type,
     untyped: &HashSet<*const Type>,
+    path: &mut Vec<Step<'a>>,
 ) -> Option<(&'a Node, Scalar)> {
+    let mut under = |step: Step<'a>, child: &'a Node, ty: &Type| {
+        path.push(step);
+        let found = unfit(child, ty, untyped, path);
+        if found.is_none() {
+            path.pop();
+        }
+        found
+    };
     match (&node.value, &ty.kind) {
         _ if untyped.contains(&(ty as *const Type)) => None,
         (v, Kind::Scalar(scalar)) if unfit_value(v, *scalar) => Some((node, *scalar)),
         (Value::Map(entries), Kind::Map(fields)) => entries.iter().find_map(|e| {
             let field = fields.iter().find(|f| f.key == e.key)?;
-            unfit(&e.value, &field.ty, untyped)
+            under(Step::Key(&e.key), &e.value, &field.ty)
         }),
-        (Value::Array(items), Kind::Array(item)) => {
-            items.iter().find_map(|i| unfit(i, item, untyped))
-        }
+        (Value::Array(items), Kind::Array(item)) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, n)| under(Step::Index(i), n, item)),
         _ => None,
     }
 }

@@ -467,14 +467,14 @@ pub fn to_json(violations: &[Violation]) -> String {
 
 /// One step of the path from the document to a node: a map key or an array index.
 #[derive(Clone, Copy)]
-enum Step<'v> {
+pub(crate) enum Step<'v> {
     Key(&'v Value),
     Index(usize),
 }
 
 /// The path of the node at the end of `steps`, as ytt prints paths (`db.port`, `ports[0]`,
 /// `(document)` for the document itself). Written out only when a report needs it.
-fn path_text(steps: &[Step]) -> String {
+pub(crate) fn path_text(steps: &[Step]) -> String {
     let mut path = String::new();
     for step in steps {
         match step {

@@ -92,7 +92,25 @@ fn defaults_that_rust_types_do_not_hold_make_their_fields_values() {
     let err = DataValues::from_yaml_str("small: 9223372036854775808\n")
         .unwrap_err()
         .to_string();
-    assert!(err.contains("(string):1 is 2^63 or more"), "{err}");
+    assert!(err.contains("(string):1 (small) is 2^63 or more"), "{err}");
+    assert_eq!(d.raw, Value::Bytes(vec![0xff, 0xff].into()));
+}
+
+#[test]
+fn a_string_that_is_not_utf8_is_an_error_naming_its_field() {
+    // ytt takes any bytes (`!!binary`, a template's "\xff") for a string; a String cannot
+    // hold them, and mending them (U+FFFD) would be a value ytt does not hold.
+    use generated::web::DataValues;
+    let err = DataValues::from_yaml_str("hostname: a\ntls:\n  cert: !!binary //8=\n")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "data values do not fit the generated types: the string at (string):3 (tls.cert) is not UTF-8 (bytes, as from !!binary), which the field's String cannot hold (a field of type any keeps them)"
+    );
+    // Bytes that are UTF-8 are a string.
+    let ok = DataValues::from_yaml_str("hostname: !!binary aMOp\n").unwrap();
+    assert_eq!(ok.hostname, "h\u{e9}");
 }
 
 #[test]
@@ -341,7 +359,7 @@ fn an_integer_an_f64_field_would_round_is_an_error_at_its_line() {
         let err = DataValues::from_yaml_str(&yaml).unwrap_err().to_string();
         assert_eq!(
             err,
-            format!("data values do not fit the generated types: the integer at (string):{line} has no exact f64 (beyond 2^53), the field's type"),
+            format!("data values do not fit the generated types: the integer at (string):{line} (ratio) has no exact f64 (beyond 2^53), the field's type"),
         );
     }
 }
