@@ -145,8 +145,10 @@ def signature(y, s, names=('ytt', 'schemac')):
             return 'stderr whitespace: %s `%s` / %s `%s`' % (a, norm_line(x) + '⏎' * (x != x.rstrip()),
                                                            b, norm_line(z) + '⏎' * (z != z.rstrip()))
         sig = 'stderr [%s]: %s `%s` / %s `%s`' % (headline(yerr_t), a, norm_line(x), b, norm_line(z))
-        if norm_line(x) == headline(yerr_t):
-            # the kind of error differs: say what each side complains about
+        where = ('Document on line', 'Templating file')
+        if norm_line(x) == headline(yerr_t) or (norm_line(x).startswith(where) and norm_line(z).startswith(where)):
+            # the kind of error differs (or the two fail in different places: ytt overlaying
+            # a document, schemac templating its file): say what each side complains about
             sig += ' … %s `%s` / %s `%s`' % (a, detail(yerr_t).split(' … ')[-1], b, detail(serr_t).split(' … ')[-1])
         return sig
     return None
