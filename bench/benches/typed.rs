@@ -52,10 +52,7 @@ fn json_values(yaml: &str) -> String {
                 items
                     .iter()
                     .map(|i| MapEntry {
-                        key: match &i.kind {
-                            schemac_runtime::yaml::parse::RawKind::MapItem(k) => k.clone(),
-                            _ => Value::Null.into(),
-                        },
+                        key: i.key().cloned().unwrap_or_default(),
                         value: Node::new(value(i), Pos::unknown()),
                     })
                     .collect(),

@@ -17,7 +17,7 @@ use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
 use crate::value::{FileName, Node, Pos};
 use crate::yaml::parse::{
-    parse_file_keeping_key_errors, RawFile, RawKind, RawNode, RawValue, SyntaxError,
+    parse_file_keeping_key_errors, RawFile, RawNode, RawPlace, RawValue, SyntaxError,
 };
 use crate::{typecheck, validate};
 

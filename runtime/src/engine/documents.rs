@@ -586,7 +586,7 @@ pub(super) fn load_documents(
 /// if it said `#@yaml/map-key-override` (which is how ytt implements the flag).
 fn allow_key_overrides(nodes: &mut [RawNode]) {
     for node in nodes {
-        if matches!(node.kind, RawKind::MapItem(_)) {
+        if node.place == RawPlace::MapItem {
             node.comments.push(crate::yaml::parse::Comment {
                 line: node.line,
                 text: crate::template::MAP_KEY_OVERRIDE.to_string(),
@@ -615,7 +615,7 @@ const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
 fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
     let file = &raw.name;
     raw.find_commented(|node| {
-        if node.kind == RawKind::Document {
+        if node.place == RawPlace::Document {
             let count =
                 |name: &str| node.comments.iter().filter(|c| annotation_name(c) == Some(name)).count();
             let name = names.iter().find(|&&name| count(name) > 1)?;
@@ -628,8 +628,8 @@ fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
             );
         }
         let name = node.comments.iter().find_map(|c| annotation_name(c).filter(|n| names.contains(n)))?;
-        let what = match node.kind {
-            RawKind::MapItem(_) => "map item",
+        let what = match node.place {
+            RawPlace::MapItem => "map item",
             _ => "array item",
         };
         Some(CheckError::new(ErrorKind::Template, format!(

@@ -20,7 +20,7 @@ pub use super::refused::{refused, value_with_code};
 use super::reserved_words::rename_reserved_names;
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
-use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
+use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawPlace, RawValue};
 
 /// A template compiled to Starlark.
 #[derive(Debug, Clone, PartialEq)]
@@ -541,12 +541,11 @@ impl Compiler {
         let templated = templated || text_template::is_templated(node);
         let key_templated = templated
             && node
-                .kind
                 .key_str()
                 .is_some_and(|key| key.contains("(@") || key.contains("@)"));
         let id = self.nodes.len();
         self.nodes.push(NodeInfo {
-            kind: node.kind.clone(),
+            kind: node.kind(),
             line: node.line,
             value: match &node.value {
                 RawValue::Scalar(v) => RawShape::Scalar(v.clone()),
@@ -557,7 +556,7 @@ impl Compiler {
                 .iter()
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
             key_templated,
-            starts_generated: templated && annotations.is_empty() && node.kind.key_str().is_some(),
+            starts_generated: templated && annotations.is_empty() && node.key_str().is_some(),
         });
         let depth = self.depth();
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {
@@ -586,7 +585,7 @@ impl Compiler {
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {
-            if let Some(key) = node.kind.key_str() {
+            if let Some(key) = node.key_str() {
                 self.templated_text(node.line, key, &self.names.of(gen::SET_KEY))?;
                 self.run_key_code(node.line, key_code, key_lines.next(), false)?;
             }
@@ -745,7 +744,7 @@ impl Compiler {
 /// The empty document that annotations after a file's last node make (it has no line): every
 /// comment of it is above it, its code lines run before it (none is its value).
 pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
-    matches!(node.kind, RawKind::Document) && node.line == 0
+    node.place == RawPlace::Document && node.line == 0
 }
 
 /// The name `stmt` starts with (`elif` of `elif/ x:`: ytt's scanner reads the keyword as a

@@ -77,7 +77,7 @@ impl GeneratedNames {
         let mut nodes: Vec<&RawNode> = file.docs.iter().collect();
         while let Some(node) = nodes.pop() {
             texts.extend(node.comments.iter().map(|c| c.text.as_str()));
-            if let Some(key) = node.kind.key_str() {
+            if let Some(key) = node.key_str() {
                 texts.push(key);
             }
             match &node.value {

@@ -393,9 +393,7 @@ impl Builder {
             .next_if(|(i, _)| *i == here)
             .map(|(_, anns)| anns)
             .unwrap_or_default();
-        let RawNode {
-            kind, line, value, ..
-        } = node;
+        let (kind, line, value) = node.into_parts();
         let value = match value {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
             RawValue::Map(items) => {

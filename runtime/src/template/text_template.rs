@@ -141,7 +141,7 @@ pub(super) fn refused(file: &RawFile) -> Option<(u32, String)> {
     fn walk(node: &RawNode, templated: bool) -> Option<(u32, String)> {
         let templated = templated || is_templated(node);
         if templated {
-            let key = node.kind.key_str();
+            let key = node.key_str();
             let value = match &node.value {
                 RawValue::Scalar(Value::Str(text)) => Some(text.as_str()),
                 _ => None,

@@ -129,7 +129,7 @@ impl Tree {
         };
         let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
         Tree {
-            kind: node.kind.clone(),
+            kind: node.kind(),
             pos,
             anns: Anns::default(),
             value,

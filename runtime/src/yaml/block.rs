@@ -13,7 +13,6 @@ use super::parse::{Comment, RawItems, RawKind, RawNode, RawValue, Read};
 use super::raw_keys::RawKeys;
 use super::scalar::resolve_plain;
 use crate::value::{Key, Value};
-use thin_vec::ThinVec;
 
 /// Why the block reader did not read a file.
 #[derive(Debug, PartialEq)]
@@ -300,12 +299,7 @@ impl<'s> Reader<'s> {
             if self.indent != END {
                 return None;
             }
-            docs.push(RawNode {
-                kind: RawKind::Document,
-                line,
-                value,
-                comments: ThinVec::new(),
-            });
+            docs.push(RawNode::new(RawKind::Document, line, value));
         }
         Some((docs, first_explicit))
     }
@@ -356,12 +350,8 @@ impl<'s> Reader<'s> {
             } else {
                 self.sequence_item_on_line()?
             };
-            self.open_items.push(RawNode {
-                kind: RawKind::ArrayItem,
-                line,
-                value,
-                comments: ThinVec::new(),
-            });
+            self.open_items
+                .push(RawNode::new(RawKind::ArrayItem, line, value));
         }
         // What follows belongs to an enclosing map at the same column, or is further out.
         (self.indent <= indent).then_some(())
@@ -419,12 +409,8 @@ impl<'s> Reader<'s> {
             index += 1;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
-            self.open_items.push(RawNode {
-                kind: RawKind::MapItem(key),
-                line,
-                value,
-                comments: ThinVec::new(),
-            });
+            self.open_items
+                .push(RawNode::new(RawKind::MapItem(key), line, value));
         }
         (self.indent < indent).then_some(())
     }
@@ -505,12 +491,7 @@ impl<'s> Reader<'s> {
                     self.skip_spaces();
                     (RawKind::MapItem(key), self.flow_node()?)
                 };
-                self.open_items.push(RawNode {
-                    kind,
-                    line,
-                    value,
-                    comments: ThinVec::new(),
-                });
+                self.open_items.push(RawNode::new(kind, line, value));
                 self.skip_spaces();
                 match self.peek() {
                     b',' => {

@@ -6,7 +6,7 @@
 //! `\u{feff}a: 1` has the key `"\u{feff}a"`. saphyr-parser and libyaml skip the mark; a
 //! private-use character stands in for it while they read the text.
 
-use super::parse::{Comment, RawKind, RawNode, RawValue};
+use super::parse::{Comment, RawNode, RawValue};
 use crate::value::{Key, Value};
 
 const STAND_IN: char = '\u{e000}';
@@ -34,7 +34,7 @@ fn restore_string<S: std::ops::Deref<Target = str> + From<String>>(s: &mut S) {
 }
 
 fn restore_node(node: &mut RawNode) {
-    if let RawKind::MapItem(key) = &mut node.kind {
+    if let Some(key) = node.key_mut() {
         if let Some(text) = key.as_str().filter(|text| text.contains(STAND_IN)) {
             *key = Key::new(Value::Str(text.replace(STAND_IN, "\u{feff}").into()));
         }
@@ -70,7 +70,7 @@ mod tests {
             panic!("{f:?}")
         };
         assert_eq!(
-            items[0].kind,
+            items[0].kind(),
             RawKind::MapItem(Value::Str("\u{feff}a".into()).into())
         );
         assert_eq!(

@@ -9,7 +9,6 @@ use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
-use thin_vec::ThinVec;
 
 /// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
 ///
@@ -255,12 +254,7 @@ impl<'a> Builder<'a> {
                     } else {
                         self.value(ev, span)?
                     };
-                    docs.push(RawNode {
-                        kind: RawKind::Document,
-                        line,
-                        value,
-                        comments: ThinVec::new(),
-                    });
+                    docs.push(RawNode::new(RawKind::Document, line, value));
                 }
                 other => {
                     return Err(SyntaxError {
@@ -413,12 +407,7 @@ impl<'a> Builder<'a> {
                     if matches!(&key, Value::Str(k) if super::parse::key_is_code(k)) {
                         self.key_line_break.get_or_insert(line);
                     }
-                    items.push(RawNode {
-                        kind: RawKind::MapItem(Key::new(key)),
-                        line,
-                        value,
-                        comments: ThinVec::new(),
-                    });
+                    items.push(RawNode::new(RawKind::MapItem(Key::new(key)), line, value));
                 }
                 self.open_anchors.pop();
                 self.flow_close = outer;
@@ -526,12 +515,7 @@ impl<'a> Builder<'a> {
             // gives an item the line of the one before it).
             let line = self.introducer_line(&span, |c| matches!(c, '-' | '[' | ','));
             let value = item(self, ev, span)?;
-            items.push(RawNode {
-                kind: RawKind::ArrayItem,
-                line,
-                value,
-                comments: ThinVec::new(),
-            });
+            items.push(RawNode::new(RawKind::ArrayItem, line, value));
         }
         self.open_anchors.pop();
         let v = RawValue::Array(items.into());

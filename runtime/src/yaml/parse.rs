@@ -43,10 +43,10 @@ pub fn is_comment_annotation(text: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
 }
 
-/// What a raw node is in its parent. A map item's key is one shared pointer (see [`Key`]):
-/// the block reader gives the items of one map type the same keys (see
-/// [`super::raw_keys`]). 16 bytes (the pointer's one niche, null, cannot tell two variants
-/// without a key apart: the tag is a word of its own).
+/// What a node is in its parent. A map item's key is one shared pointer (see [`Key`]): the
+/// block reader gives the items of one map type the same keys (see [`super::raw_keys`]).
+/// 16 bytes (the pointer's one niche, null, cannot tell two variants without a key apart: the
+/// tag is a word of its own), which is why a [`RawNode`] keeps it as a [`RawPlace`] and a key.
 #[derive(Clone, Debug, PartialEq)]
 pub enum RawKind {
     Document,
@@ -65,14 +65,92 @@ impl RawKind {
     }
 }
 
+/// What a raw node is in its parent, without the key: one byte, which sits beside the node's
+/// line (a [`RawKind`] in a node would be a word of tag and padding).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawPlace {
+    Document,
+    MapItem,
+    ArrayItem,
+}
+
 /// A document, map item or array item as written in the file, before templating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RawNode {
-    pub kind: RawKind,
+    pub place: RawPlace,
+    /// A map item's key; the null key (a `static`: no allocation, no count) for a document or
+    /// an array item. Read through [`RawNode::key`], which tells a null map key from none.
+    key: Key,
     pub line: u32,
     pub value: RawValue,
     /// One pointer: almost no node of a data values file owns a comment.
     pub comments: ThinVec<Comment>,
+}
+
+impl RawNode {
+    /// A node owning no comment.
+    #[inline]
+    pub fn new(kind: RawKind, line: u32, value: RawValue) -> RawNode {
+        let (place, key) = match kind {
+            RawKind::Document => (RawPlace::Document, Key::default()),
+            RawKind::MapItem(key) => (RawPlace::MapItem, key),
+            RawKind::ArrayItem => (RawPlace::ArrayItem, Key::default()),
+        };
+        RawNode {
+            place,
+            key,
+            line,
+            value,
+            comments: ThinVec::new(),
+        }
+    }
+
+    /// What the node is in its parent, its key shared (a count).
+    pub fn kind(&self) -> RawKind {
+        match self.place {
+            RawPlace::Document => RawKind::Document,
+            RawPlace::MapItem => RawKind::MapItem(self.key.clone()),
+            RawPlace::ArrayItem => RawKind::ArrayItem,
+        }
+    }
+
+    /// What the node is (its key moved: no count), its line and its value; its comments
+    /// dropped.
+    #[inline]
+    pub fn into_parts(self) -> (RawKind, u32, RawValue) {
+        let kind = match self.place {
+            RawPlace::MapItem => RawKind::MapItem(self.key),
+            place => {
+                // The null key of a node that is not a map item is a `static` (no count to give
+                // back), so it is not dropped: no check of its tag, and the kind is made
+                // without a branch where the places' order is the kinds'.
+                std::mem::forget(self.key);
+                match place {
+                    RawPlace::Document => RawKind::Document,
+                    _ => RawKind::ArrayItem,
+                }
+            }
+        };
+        (kind, self.line, self.value)
+    }
+
+    /// A map item's key.
+    #[inline]
+    pub fn key(&self) -> Option<&Key> {
+        (self.place == RawPlace::MapItem).then_some(&self.key)
+    }
+
+    /// A map item's key, to change.
+    #[inline]
+    pub fn key_mut(&mut self) -> Option<&mut Key> {
+        (self.place == RawPlace::MapItem).then_some(&mut self.key)
+    }
+
+    /// The text of a map item's string key (the null key of the other nodes has none).
+    #[inline]
+    pub fn key_str(&self) -> Option<&str> {
+        self.key.as_str()
+    }
 }
 
 /// The items of a raw map or array, exactly sized: two words (a `Vec` is three), so that a
@@ -87,13 +165,14 @@ pub enum RawValue {
 }
 
 // The reader's nodes are what the largest inputs are held as before templating (88 bytes
-// each with `Vec`s, 64 with a key of its own, 56 with a shared one): see BENCHMARKS.md,
-// "Thirtieth session" and "Thirty-fourth session".
+// each with `Vec`s, 64 with a key of its own, 56 with a shared one, 48 with the tag beside the
+// line): see BENCHMARKS.md, "Thirtieth session", "Thirty-fourth session" and "Thirty-fifth
+// session".
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(
     std::mem::size_of::<RawKind>() == 16
         && std::mem::size_of::<RawValue>() == 24
-        && std::mem::size_of::<RawNode>() == 56
+        && std::mem::size_of::<RawNode>() == 48
 );
 
 /// A parsed file: its documents, and code comments that no node owns (after the last node;
@@ -247,10 +326,8 @@ fn read_file(
         // As in ytt, annotations after the last node make an empty document of their own (it
         // has no position: ytt prints `?` for its line).
         docs.push(RawNode {
-            kind: RawKind::Document,
-            line: 0,
-            value: RawValue::Scalar(Value::Null),
             comments: std::mem::take(&mut trailing_comments).into(),
+            ..RawNode::new(RawKind::Document, 0, RawValue::Scalar(Value::Null))
         });
     }
     Ok(RawFile {
@@ -613,7 +690,7 @@ fn hand_out(
 ) {
     while let Some((_, comment)) = owned.next_if(|(owner, _)| owner == number) {
         node.comments.push(comment);
-        *below_documents |= node.kind != RawKind::Document;
+        *below_documents |= node.place != RawPlace::Document;
     }
     *number += 1;
     if owned.peek().is_none() {

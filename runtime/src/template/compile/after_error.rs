@@ -76,7 +76,7 @@ fn starts_generated_at(node: &RawNode, line: u32, templated: bool) -> Option<boo
     let templated = templated || text_template::is_templated(node);
     if node.line == line {
         let annotated = node.comments.iter().any(|c| c.is_annotation());
-        let string_key = node.kind.key_str().is_some();
+        let string_key = node.key_str().is_some();
         return Some(templated && !annotated && string_key);
     }
     children(node)
@@ -99,7 +99,7 @@ fn children(node: &RawNode) -> &[RawNode] {
 pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
     fn count(node: &RawNode, templated: bool) -> u32 {
         let templated = templated || text_template::is_templated(node);
-        let texts = match (node.kind.key_str(), &node.value) {
+        let texts = match (node.key_str(), &node.value) {
             (_, _) if !templated => 0,
             (Some(key), RawValue::Scalar(Value::Str(value))) => {
                 text_template::node_count(key) + text_template::node_count(value)

@@ -56,7 +56,7 @@ impl KeyCode<'_> {
 /// The code of `node`'s key, when it holds a line break or a NUL (see the module's
 /// documentation).
 pub(super) fn key_code(node: &RawNode) -> Option<KeyCode<'_>> {
-    let key = node.kind.key_str()?;
+    let key = node.key_str()?;
     let (text, ends_program) = match key.find('\0') {
         Some(at) => (&key[..at], true),
         None => (key, false),
@@ -191,7 +191,7 @@ impl Model {
                 self.push_keyed(Some(c.line), extra);
             }
         }
-        if let (true, Some(key)) = (templated, node.kind.key_str()) {
+        if let (true, Some(key)) = (templated, node.key_str()) {
             self.text(key, node.line, extra);
         }
         self.push_keyed(line, extra);
