@@ -472,17 +472,16 @@ fn overlay_and_validate(
     opts: &Request,
     calls: &dyn Predicates,
 ) -> Result<Leftovers, CheckError> {
-    let Some(ty) = schema.clone() else {
-        let mut facts = SchemaFacts::default();
-        return overlay_and_validate_knowing(
-            current, layers, None, sources, prefix, opts, calls, &mut facts,
-        );
-    };
-    let mut facts = schema_facts::take(&ty);
+    let kept_for = schema.clone();
+    let mut facts = kept_for
+        .as_ref()
+        .map_or_else(SchemaFacts::default, schema_facts::take);
     let result = overlay_and_validate_knowing(
         current, layers, schema, sources, prefix, opts, calls, &mut facts,
     );
-    schema_facts::keep(ty, facts);
+    if let Some(schema) = kept_for {
+        schema_facts::keep(schema, facts);
+    }
     result
 }
 

@@ -31,7 +31,8 @@ thread_local! {
 }
 
 /// The facts kept for `schema` (the very `Arc` of the last run), or none yet. They are taken
-/// out until [`keep`] puts them back: a run within a run (or one that failed) starts afresh.
+/// out until [`keep`] puts them back: a run within a run (or after one that panicked) starts
+/// afresh.
 pub(super) fn take(schema: &Arc<Type>) -> SchemaFacts {
     let kept = KEPT.with(|k| k.borrow_mut().take());
     match kept {
