@@ -22,8 +22,10 @@ use crate::yaml::parse::{
 use crate::{typecheck, validate};
 
 mod documents;
+mod schema_facts;
 mod stored;
 use documents::{load_documents, order, Documents};
+use schema_facts::SchemaFacts;
 pub use stored::{SchemaStore, StoredSchema};
 
 /// What the interpreter and a built validator do differently.
@@ -459,7 +461,33 @@ fn evaluate_inputs(
 
 /// Overlays the data values `layers` onto `current` (the schema's defaults), type-checking
 /// each result, then validates the final data values with `calls` running their functions.
+/// What the run learns of the schema is kept for the thread's next run on it (see
+/// [`schema_facts`]).
 fn overlay_and_validate(
+    current: Option<Tree>,
+    layers: Vec<(Tree, Mode)>,
+    schema: Option<Arc<Type>>,
+    sources: &SourceLines,
+    prefix: &str,
+    opts: &Request,
+    calls: &dyn Predicates,
+) -> Result<Leftovers, CheckError> {
+    let kept_for = schema.clone();
+    let mut facts = kept_for
+        .as_ref()
+        .map_or_else(SchemaFacts::default, schema_facts::take);
+    let result = overlay_and_validate_knowing(
+        current, layers, schema, sources, prefix, opts, calls, &mut facts,
+    );
+    if let Some(schema) = kept_for {
+        schema_facts::keep(schema, facts);
+    }
+    result
+}
+
+/// [`overlay_and_validate`] with what earlier runs learnt of the schema (`facts`).
+#[allow(clippy::too_many_arguments)]
+fn overlay_and_validate_knowing(
     mut current: Option<Tree>,
     layers: Vec<(Tree, Mode)>,
     schema: Option<Arc<Type>>,
@@ -467,6 +495,7 @@ fn overlay_and_validate(
     prefix: &str,
     opts: &Request,
     calls: &dyn Predicates,
+    facts: &mut SchemaFacts,
 ) -> Result<Leftovers, CheckError> {
     // The tree is kept beside the plain data only for `#@assert/validate` annotations (the
     // defaults added carry none). Without them, the last layer's tree is checked and made
@@ -479,8 +508,9 @@ fn overlay_and_validate(
     };
     let last = layers.len();
     let mut plain = None;
-    // Each layer's result is checked against the schema: its map types' indexes are made once.
-    let mut indexes = crate::schema::FieldIndexes::default();
+    // Each layer's result is checked against the schema: its map types' indexes are made once
+    // (and kept from run to run, in `facts`).
+    let indexes = &mut facts.indexes;
     // The result's top map's index is kept from one layer to the next (each env variable is a
     // layer); a type check may fill in defaults, so it then forgets it.
     let mut kept = KeptIndex::default();
@@ -493,8 +523,8 @@ fn overlay_and_validate(
         crate::shared_defaults::sync(&mut merged);
         match schema.as_deref() {
             Some(ty) if i + 1 == last && !keeps_tree(&merged) => {
-                let indexes = std::mem::take(&mut indexes);
-                let filled = typecheck::check_into_filled_node(merged, ty, indexes);
+                let filled = typecheck::check_into_filled_node(merged, ty, std::mem::take(indexes));
+                *indexes = filled.indexes;
                 type_violations(filled.violations, sources, prefix)?;
                 plain = Some((filled.node, filled.keys_may_repeat));
                 current = None;
@@ -503,13 +533,7 @@ fn overlay_and_validate(
                 if schema.is_some() {
                     kept.forget();
                 }
-                type_check(
-                    &mut merged,
-                    schema.as_deref(),
-                    &mut indexes,
-                    sources,
-                    prefix,
-                )?;
+                type_check(&mut merged, schema.as_deref(), indexes, sources, prefix)?;
                 current = Some(merged);
             }
         }
@@ -522,13 +546,19 @@ fn overlay_and_validate(
         (None, Some(result)) => (result.into_node(), None, true),
     };
     if opts.validate {
-        let violations = validate::validate(tree.as_ref(), &node, schema.as_deref(), calls)
-            .map_err(|e| {
-                CheckError::new(
-                    ErrorKind::Validation,
-                    format!("Validating final data values:\n{e}"),
-                )
-            })?;
+        let violations = validate::validate(
+            tree.as_ref(),
+            &node,
+            schema.as_deref(),
+            calls,
+            &mut facts.rules,
+        )
+        .map_err(|e| {
+            CheckError::new(
+                ErrorKind::Validation,
+                format!("Validating final data values:\n{e}"),
+            )
+        })?;
         if !violations.is_empty() {
             return done(Outcome::Invalid(violations));
         }

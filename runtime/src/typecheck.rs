@@ -101,10 +101,12 @@ pub fn check_into_filled_node(mut tree: Tree, ty: &Type, indexes: FieldIndexes) 
         ..FillAndCheck::default()
     };
     let value = walk.node(&mut tree, ty, true, true);
+    let indexes = std::mem::take(&mut walk.indexes);
     FilledNode {
         node: Node::new(value, tree.pos),
         keys_may_repeat: walk.keys_may_repeat,
         violations: walk.violations(),
+        indexes,
     }
 }
 
@@ -119,6 +121,8 @@ pub struct FilledNode {
     /// value of the wrong type) and every default filled in is a scalar or a collection
     /// checked here.
     pub keys_may_repeat: bool,
+    /// `indexes` as given, with those this check made: for the next check against the schema.
+    pub indexes: FieldIndexes,
 }
 
 /// The state of [`fill_and_check`]'s walk.

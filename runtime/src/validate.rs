@@ -506,13 +506,27 @@ pub(crate) fn path_text(steps: &[Step]) -> String {
 /// The annotation that puts rules on a data value itself.
 pub const ASSERT_VALIDATE: &str = "assert/validate";
 
+/// Which types of a schema have rules at or below them, learnt as values are validated against
+/// it (by the types' addresses: `facts` serves one schema, for as long as it lives unchanged).
+#[derive(Default)]
+pub struct RuleFacts {
+    /// Whether a type of the schema, or a type inside it, has rules: the values of a type
+    /// without any (and without `#@assert/validate`) are not walked.
+    rules_below: HashMap<*const crate::schema::Type, bool, crate::value::FxBuild>,
+    /// [`Walk::ruled_fields`] of each map type met.
+    ruled_fields: HashMap<*const crate::schema::Type, RuledFields, crate::value::FxBuild>,
+}
+
 /// Validates the final data values: the schema's rules and the `@assert/validate` rules that
-/// `tree` carries (none without a tree). `node` is `tree` as plain data.
+/// `tree` carries (none without a tree). `node` is `tree` as plain data. `facts` holds what
+/// earlier validations against `schema` learnt of it, and learns what this one does (the typed
+/// API's repeated loads ask the same of a schema each time).
 pub fn validate(
     tree: Option<&crate::template::tree::Tree>,
     node: &Node,
     schema: Option<&crate::schema::Type>,
     predicates: &dyn Predicates,
+    facts: &mut RuleFacts,
 ) -> Result<Vec<Violation>, String> {
     let memo = NodeMemo::default();
     let whole = WhenContext {
@@ -524,8 +538,7 @@ pub fn validate(
         predicates,
         out: Vec::new(),
         path: Vec::new(),
-        rules_below: HashMap::default(),
-        ruled_fields: HashMap::default(),
+        facts,
         last_ruled: None,
     };
     walk.node(tree, node, schema, &whole)?;
@@ -539,11 +552,8 @@ struct Walk<'a, 'v> {
     /// The path of the node being validated, written out only for a report
     /// ([`path_text`]): one stack for the whole walk, extended and cut back at each level.
     path: Vec<Step<'v>>,
-    /// Whether a type of the schema, or a type inside it, has rules: the values of a type
-    /// without any (and without `#@assert/validate`) are not walked.
-    rules_below: HashMap<*const crate::schema::Type, bool, crate::value::FxBuild>,
-    /// [`Walk::ruled_fields`] of each map type met.
-    ruled_fields: HashMap<*const crate::schema::Type, RuledFields, crate::value::FxBuild>,
+    /// What is known of the schema's types (see [`RuleFacts`]).
+    facts: &'a mut RuleFacts,
     /// The last entry of `ruled_fields` asked for: the maps of an array's items share a type.
     last_ruled: Option<(*const crate::schema::Type, RuledFields)>,
 }
@@ -675,7 +685,7 @@ impl<'v> Walk<'_, 'v> {
                 return known.clone().map(|ruled| (fields.as_slice(), ruled));
             }
         }
-        if let Some(known) = self.ruled_fields.get(&key) {
+        if let Some(known) = self.facts.ruled_fields.get(&key) {
             self.last_ruled = Some((key, known.clone()));
             return known.clone().map(|ruled| (fields.as_slice(), ruled));
         }
@@ -683,7 +693,7 @@ impl<'v> Walk<'_, 'v> {
             .filter(|&i| self.has_rules(Some(&fields[i].ty)))
             .collect();
         let ruled = (ruled.len() <= COMPARED).then(|| std::rc::Rc::from(ruled));
-        self.ruled_fields.insert(key, ruled.clone());
+        self.facts.ruled_fields.insert(key, ruled.clone());
         self.last_ruled = Some((key, ruled.clone()));
         ruled.map(|ruled| (fields.as_slice(), ruled))
     }
@@ -700,7 +710,7 @@ impl<'v> Walk<'_, 'v> {
         if matches!(ty.kind, Kind::Scalar(_) | Kind::Any) {
             return false; // no memo: a leaf's answer is as quick as looking one up
         }
-        if let Some(&known) = self.rules_below.get(&(ty as *const _)) {
+        if let Some(&known) = self.facts.rules_below.get(&(ty as *const _)) {
             return known;
         }
         let found = match &ty.kind {
@@ -708,7 +718,7 @@ impl<'v> Walk<'_, 'v> {
             Kind::Array(item) => self.has_rules(Some(item)),
             Kind::Scalar(_) | Kind::Any => false,
         };
-        self.rules_below.insert(ty as *const _, found);
+        self.facts.rules_below.insert(ty as *const _, found);
         found
     }
 }

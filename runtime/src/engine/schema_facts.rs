@@ -1,0 +1,48 @@
+//! What the engine learns of a schema while it checks data values against it (the indexes of
+//! its map types' fields, which of its types have rules), kept on the thread for the next run
+//! on the same schema: the typed API loads values against one schema again and again, and
+//! each load made them again (keys5k: the fields' indexes 0.8M instructions of a 10.6M load).
+
+use std::cell::RefCell;
+use std::sync::Arc;
+
+use crate::schema::{FieldIndexes, Type};
+use crate::validate::RuleFacts;
+
+/// What is known of one schema's types, by their addresses.
+#[derive(Default)]
+pub(super) struct SchemaFacts {
+    /// The indexes of its map types' fields (see [`FieldIndexes`]).
+    pub indexes: FieldIndexes,
+    /// Which of its types have rules at or below them (see [`RuleFacts`]).
+    pub rules: RuleFacts,
+}
+
+/// The facts of the schema of the thread's last run, with that schema: held, so that its types
+/// stay at the addresses the facts name, and are what they were (an `Arc<Type>` is not
+/// changed in place).
+struct Kept {
+    schema: Arc<Type>,
+    facts: SchemaFacts,
+}
+
+thread_local! {
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
+/// The facts kept for `schema` (the very `Arc` of the last run), or none yet. They are taken
+/// out until [`keep`] puts them back: a run within a run (or after one that panicked) starts
+/// afresh.
+pub(super) fn take(schema: &Arc<Type>) -> SchemaFacts {
+    let kept = KEPT.with(|k| k.borrow_mut().take());
+    match kept {
+        Some(kept) if Arc::ptr_eq(&kept.schema, schema) => kept.facts,
+        _ => SchemaFacts::default(),
+    }
+}
+
+/// Keeps `facts` of `schema` for the thread's next run.
+pub(super) fn keep(schema: Arc<Type>, facts: SchemaFacts) {
+    let old = KEPT.with(|k| k.borrow_mut().replace(Kept { schema, facts }));
+    drop(old);
+}
