@@ -28,11 +28,7 @@ impl Base64 {
 /// raw, line breaks skipped, the bits after the last full byte ignored unless strict; an error
 /// names the offset of the first bad byte as Go does.
 pub(crate) fn decode(src: &[u8], enc: &Base64) -> Result<Vec<u8>, usize> {
-    let alphabet: &[u8; 64] = if enc.url {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    } else {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    };
+    let sextet = if enc.url { &URL_SEXTETS } else { &STD_SEXTETS };
     let is_break = |b: u8| b == b'\n' || b == b'\r';
     let skip_breaks = |mut at: usize| {
         while at < src.len() && is_break(src[at]) {
@@ -60,8 +56,8 @@ pub(crate) fn decode(src: &[u8], enc: &Base64) -> Result<Vec<u8>, usize> {
             }
             let b = src[at];
             at += 1;
-            if let Some(i) = alphabet.iter().position(|&a| a == b) {
-                sextets[count] = i as u8;
+            if let Some(i) = sextet[b as usize] {
+                sextets[count] = i;
                 count += 1;
                 continue;
             }
@@ -102,4 +98,21 @@ pub(crate) fn decode(src: &[u8], enc: &Base64) -> Result<Vec<u8>, usize> {
             return Ok(out);
         }
     }
+}
+
+/// Each byte's value in the standard alphabet (`+`, `/`), `None` for a byte outside it.
+static STD_SEXTETS: [Option<u8>; 256] =
+    sextets(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+/// Each byte's value in the URL alphabet (`-`, `_`).
+static URL_SEXTETS: [Option<u8>; 256] =
+    sextets(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+
+const fn sextets(alphabet: &[u8; 64]) -> [Option<u8>; 256] {
+    let mut table = [None; 256];
+    let mut i = 0;
+    while i < 64 {
+        table[alphabet[i] as usize] = Some(i as u8);
+        i += 1;
+    }
+    table
 }
