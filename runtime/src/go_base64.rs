@@ -10,6 +10,8 @@ pub(crate) struct Base64 {
 }
 
 impl Base64 {
+    /// `bytes` in this encoding (`@ytt:base64`'s `encode`).
+    #[cfg(feature = "starlark")]
     pub(crate) fn encode(&self, bytes: &[u8]) -> String {
         use base64::engine::general_purpose::{
             STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD,
