@@ -43,6 +43,7 @@ pub mod cli;
 pub mod data_values;
 pub mod engine;
 pub mod error;
+mod go_base64;
 pub mod inputs;
 mod large_stack;
 pub mod lowered;

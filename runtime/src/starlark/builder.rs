@@ -128,6 +128,9 @@ struct Ctx {
     table: Option<Arc<TemplateNodes>>,
     /// The function builds nodes (`__ytt_ctx_nodes`): what it returns at its end is them.
     builds_nodes: bool,
+    /// A text template's context (`__ytt_text_start`), which builds no nodes: ytt's
+    /// `template.replace` is unsupported there.
+    text: bool,
 }
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
@@ -433,11 +436,8 @@ impl BuildState {
         let Some(frame) = stack.last_mut() else {
             anyhow::bail!("internal error: no open node")
         };
-        // A node `template.replace` replaced is out of the tree: ytt sets its value (the
-        // replacement's answer or any other) on a node no one reads.
-        if matches!(frame.value, FrameValue::Replace(_))
-            || v.downcast_ref::<super::modules::ReplacedNode>().is_some()
-        {
+        // `template.replace`'s answer sets nothing.
+        if v.downcast_ref::<super::modules::ReplacedNode>().is_some() {
             return Ok(());
         }
         let t = self.table(table);
@@ -455,6 +455,12 @@ impl BuildState {
                 }
             }
         })?;
+        // A node `template.replace` replaced is out of the tree: ytt sets its value on a node no
+        // one reads (a value it cannot make YAML, a list holding the replacement's answer, fails
+        // first).
+        if matches!(frame.value, FrameValue::Replace(_)) {
+            return Ok(());
+        }
         if super::convert::is_starlark_collection(v, &tv) {
             frame.anns.push(Ann {
                 name: crate::template::STARLARK_COLLECTION.into(),
@@ -586,10 +592,27 @@ impl BuildState {
         });
     }
 
+    /// Starts (`start`) or ends a text template's context.
+    fn text_ctx(&self, start: bool) {
+        let mut inner = self.inner.borrow_mut();
+        if start {
+            inner.ctxs.push(Ctx {
+                text: true,
+                ..Ctx::default()
+            });
+        } else if inner.ctxs.len() > 1 && inner.ctxs.last().is_some_and(|c| c.text) {
+            inner.ctxs.pop();
+        }
+    }
+
     /// Ends a function: a fragment function's YAML (none built: ytt's fragment of no value);
-    /// None for a function that builds no nodes.
+    /// None for a function that builds no nodes. A text context the function's `return` left
+    /// (a `def` in a text template) ends with it.
     fn ctx_end(&self) -> Option<YamlFragment> {
         let mut inner = self.inner.borrow_mut();
+        while inner.ctxs.len() > 1 && inner.ctxs.last().is_some_and(|c| c.text) {
+            inner.ctxs.pop();
+        }
         if inner.ctxs.len() < 2 {
             return None;
         }

@@ -72,14 +72,19 @@ fn lines_to_operator(text: &str) -> Option<usize> {
         },
         _ => return None,
     };
-    let ExprP::Op(lhs, _, rhs) = &e.node else {
+    let ExprP::Op(lhs, op, rhs) = &e.node else {
         return None;
     };
     let between = wrapped.get(lhs.span.end().get() as usize..rhs.span.begin().get() as usize)?;
     // The operator is the first code between the operands but the brackets that close the
-    // left one.
-    let (at, _) = crate::template::code_scan::code_bytes(between)
-        .find(|&(_, c)| !c.is_ascii_whitespace() && !matches!(c, b')' | b'\\' | b'#'))?;
+    // left one; `not in` is at its `in` (starlark-go's parser reads `not` and takes the
+    // position of the token after it).
+    let mut code = crate::template::code_scan::code_bytes(between)
+        .filter(|&(_, c)| !c.is_ascii_whitespace() && !matches!(c, b')' | b'\\' | b'#'));
+    if *op == starlark::syntax::ast::BinOp::NotIn {
+        code.nth(2)?;
+    }
+    let (at, _) = code.next()?;
     let before = lhs.span.end().get() as usize + at;
     Some(wrapped[..before].matches('\n').count())
 }
@@ -164,5 +169,11 @@ mod tests {
             "the root operator"
         );
         assert_eq!(lines_into("a\n not in b", "any"), 1);
+        assert_eq!(
+            lines_into("(a\n not\n in b)", "any"),
+            2,
+            "`not in` at its `in`"
+        );
+        assert_eq!(lines_into("(a not # in\n \\\n in b)", "any"), 2);
     }
 }

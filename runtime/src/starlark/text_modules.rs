@@ -2,6 +2,7 @@
 //! checks and error words (`md5.sum: expected exactly one argument`).
 
 use super::go_bytes::string_bytes;
+use crate::go_base64::Base64;
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
 use starlark::starlark_module;
@@ -138,120 +139,18 @@ fn version_members(builder: &mut GlobalsBuilder) {
 /// The encoding ytt's `base64` functions take from their keyword arguments `url=` (the URL
 /// alphabet), `raw=` (no padding) and `strict=` (decoding refuses set bits after the last
 /// byte); other keywords are ignored.
-#[derive(Default)]
-struct Base64 {
-    url: bool,
-    raw: bool,
-    strict: bool,
-}
-
-impl Base64 {
-    fn from_kwargs(name: &str, kwargs: &Kwargs) -> anyhow::Result<Base64> {
-        let mut enc = Base64::default();
-        for (k, v) in kwargs.iter() {
-            let flag = match k.as_str() {
-                "url" => &mut enc.url,
-                "raw" => &mut enc.raw,
-                "strict" => &mut enc.strict,
-                _ => continue,
-            };
-            *flag = bool_kwarg(name, *v)?;
-        }
-        Ok(enc)
-    }
-
-    fn encode(&self, bytes: &[u8]) -> String {
-        use base64::engine::general_purpose::{
-            STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD,
+fn base64_from_kwargs(name: &str, kwargs: &Kwargs) -> anyhow::Result<Base64> {
+    let mut enc = Base64::default();
+    for (k, v) in kwargs.iter() {
+        let flag = match k.as_str() {
+            "url" => &mut enc.url,
+            "raw" => &mut enc.raw,
+            "strict" => &mut enc.strict,
+            _ => continue,
         };
-        use base64::Engine as _;
-        match (self.url, self.raw) {
-            (false, false) => STANDARD.encode(bytes),
-            (false, true) => STANDARD_NO_PAD.encode(bytes),
-            (true, false) => URL_SAFE.encode(bytes),
-            (true, true) => URL_SAFE_NO_PAD.encode(bytes),
-        }
+        *flag = bool_kwarg(name, *v)?;
     }
-}
-
-/// Go's `base64` decoding (`DecodeString` of the encoding `enc` gives): padding required unless
-/// raw, line breaks skipped, the bits after the last full byte ignored unless strict; an error
-/// names the offset of the first bad byte as Go does.
-fn go_base64_decode(src: &[u8], enc: &Base64) -> Result<Vec<u8>, usize> {
-    let alphabet: &[u8; 64] = if enc.url {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-    } else {
-        b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-    };
-    let is_break = |b: u8| b == b'\n' || b == b'\r';
-    let skip_breaks = |mut at: usize| {
-        while at < src.len() && is_break(src[at]) {
-            at += 1;
-        }
-        at
-    };
-    let mut out = Vec::with_capacity(src.len() / 4 * 3);
-    let mut at = 0;
-    loop {
-        // One quantum: up to four symbols, `count` of them before padding or the end.
-        let mut sextets = [0u8; 4];
-        let mut count = 0;
-        let mut finished = false;
-        while count < 4 {
-            if at == src.len() {
-                if count == 0 {
-                    return Ok(out);
-                }
-                if count == 1 || !enc.raw {
-                    return Err(at - count);
-                }
-                finished = true;
-                break;
-            }
-            let b = src[at];
-            at += 1;
-            if let Some(i) = alphabet.iter().position(|&a| a == b) {
-                sextets[count] = i as u8;
-                count += 1;
-                continue;
-            }
-            if is_break(b) {
-                continue;
-            }
-            if b != b'=' || count < 2 || enc.raw {
-                return Err(at - 1);
-            }
-            if count == 2 {
-                // `==` is due: the second `=` must follow, line breaks aside.
-                at = skip_breaks(at);
-                if at == src.len() {
-                    return Err(src.len());
-                }
-                if src[at] != b'=' {
-                    return Err(at - 1);
-                }
-                at += 1;
-            }
-            at = skip_breaks(at);
-            if at < src.len() {
-                return Err(at);
-            }
-            finished = true;
-            break;
-        }
-        let bits = sextets
-            .iter()
-            .fold(0u32, |acc, &s| (acc << 6) | u32::from(s));
-        let bytes = bits.to_be_bytes();
-        // Strict: the bits after the last byte of a short quantum must be zero.
-        if enc.strict && count < 4 && bytes[count..].iter().any(|&b| b != 0) {
-            return Err(at - (4 - count));
-        }
-        out.extend_from_slice(&bytes[1..count]);
-        if finished {
-            return Ok(out);
-        }
-    }
+    Ok(enc)
 }
 
 #[starlark_module]
@@ -263,10 +162,10 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<String> {
         const NAME: &str = "base64.encode";
         let s = only_bytes(NAME, &args.items)?;
-        Ok(Base64::from_kwargs(NAME, &kwargs)?.encode(s))
+        Ok(base64_from_kwargs(NAME, &kwargs)?.encode(s))
     }
 
-    /// As Go's `base64.StdEncoding.DecodeString` (see [`go_base64_decode`]): a string of the
+    /// As Go's `base64.StdEncoding.DecodeString` (see [`crate::go_base64::decode`]): a string of the
     /// bytes, UTF-8 or not.
     fn decode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
@@ -275,7 +174,7 @@ fn base64_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<Value<'v>> {
         const NAME: &str = "base64.decode";
         let s = only_bytes(NAME, &args.items)?;
-        let bytes = go_base64_decode(s, &Base64::from_kwargs(NAME, &kwargs)?)
+        let bytes = crate::go_base64::decode(s, &base64_from_kwargs(NAME, &kwargs)?)
             .map_err(|at| anyhow::anyhow!("{NAME}: illegal base64 data at input byte {at}"))?;
         Ok(super::go_bytes::string_value(bytes, heap))
     }

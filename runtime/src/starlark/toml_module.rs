@@ -77,6 +77,15 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         let bytes = only_bytes("toml.decode", &args.items)?;
+        // BurntSushi's parser skips a UTF-16 byte-order mark, then takes a NUL among the first
+        // six bytes for a UTF-16 file, before it reads a character.
+        let bytes = [&b"\xff\xfe"[..], b"\xfe\xff"]
+            .iter()
+            .find_map(|bom| bytes.strip_prefix(*bom))
+            .unwrap_or(bytes);
+        if bytes.iter().take(6).any(|&b| b == 0) {
+            anyhow::bail!("toml.decode: toml: line 1: files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8");
+        }
         let text = std::str::from_utf8(bytes).map_err(|e| {
             let at = e.valid_up_to();
             // The text before the byte is UTF-8.

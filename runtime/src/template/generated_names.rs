@@ -43,6 +43,11 @@ pub const CTX_START: &str = "ctx_start";
 pub const CTX_NODES: &str = "ctx_nodes";
 /// The end of a function's context: `return ctx_end((X))`.
 pub const CTX_END: &str = "ctx_end";
+/// The start of a text template's context (ytt's text context, where `template.replace` is
+/// unsupported): `text_start(V)` gives `V` back.
+pub const TEXT_START: &str = "text_start";
+/// The end of a text template's context: `text_end(V)` gives `V` back.
+pub const TEXT_END: &str = "text_end";
 /// The list a text template gathers its pieces in.
 pub const TEXT_PIECES: &str = "text_pieces";
 /// The loop variable of a `while` loop.

@@ -259,9 +259,9 @@ pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, S
 }
 
 fn decode_binary(text: &str) -> Result<Value, String> {
-    use base64::Engine as _;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(text)
+    // go-yaml decodes with Go's `base64.StdEncoding`: line breaks skipped, the bits after the
+    // last byte ignored.
+    let bytes = crate::go_base64::decode(text.as_bytes(), &crate::go_base64::Base64::default())
         .map_err(|_| "!!binary value contains invalid base64 data".to_string())?;
     // A Go string holds any bytes: ones that are no UTF-8 stay bytes (written back `!!binary`).
     Ok(match String::from_utf8(bytes) {

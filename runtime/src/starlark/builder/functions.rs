@@ -45,6 +45,29 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         )
     }
 
+    /// The start of a text template (`value` given back): ytt's text context, in which
+    /// `template.replace` is unsupported.
+    fn __ytt_text_start<'v>(
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        if let Some(st) = building(eval) {
+            st.text_ctx(true);
+        }
+        Ok(value)
+    }
+
+    /// The end of a text template (`value`, its text, given back).
+    fn __ytt_text_end<'v>(
+        value: Value<'v>,
+        eval: &mut Evaluator<'v, '_, '_>,
+    ) -> anyhow::Result<Value<'v>> {
+        if let Some(st) = building(eval) {
+            st.text_ctx(false);
+        }
+        Ok(value)
+    }
+
     fn __ytt_set_key<'v>(
         key: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,

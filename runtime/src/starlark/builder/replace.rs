@@ -24,7 +24,11 @@ impl BuildState {
         let ctxs = &mut inner.ctxs;
         let at = ctxs
             .iter()
-            .rposition(|c| !c.stack.is_empty() || c.builds_nodes);
+            .rposition(|c| !c.stack.is_empty() || c.builds_nodes || c.text);
+        // A text template's context (a function that builds no nodes called from one too).
+        if at.is_some_and(|at| ctxs[at].text) {
+            anyhow::bail!("template.replace: unsupported operation");
+        }
         if at.is_some_and(|at| ctxs[at].stack.is_empty() && at > 0) {
             anyhow::bail!(
                 "template.replace: expected to replace document value, map item or array item, but found null"

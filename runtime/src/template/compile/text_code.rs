@@ -25,17 +25,24 @@ impl Compiler {
             // Texts and values only: one statement, a list with an item on each piece's line.
             // (A statement per piece growing a list makes starlark-rust collect garbage before
             // each one, copying the list each time: quadratic in the number of pieces.)
-            self.emit(line, depth, &format!("{setter}(\"\".join(["));
+            // ytt's text context around the pieces ([`gen::TEXT_START`]).
+            let (start, end) = (self.names.of(gen::TEXT_START), self.names.of(gen::TEXT_END));
+            self.emit(
+                line,
+                depth,
+                &format!("{setter}({end}(\"\".join({start}([]) + ["),
+            );
             for p in &pieces {
                 let at = line + p.line - 1;
                 let code = self.value_code(at, depth + 1, "", p)?;
                 self.emit_quoting(at, depth + 1, &format!("{code},"), p.quote);
             }
-            self.emit(line, depth, "]))");
+            self.emit(line, depth, "])))");
             return Ok(());
         }
         let pieces_list = self.names.of(gen::TEXT_PIECES);
-        self.emit(line, depth, &format!("{pieces_list} = []"));
+        let start = self.names.of(gen::TEXT_START);
+        self.emit(line, depth, &format!("{pieces_list} = {start}([])"));
         for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
@@ -63,7 +70,8 @@ impl Compiler {
             let code = self.value_code(at, self.depth(), &append, p)?;
             self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
         }
-        let join = format!("{setter}(\"\".join({pieces_list}))");
+        let end = self.names.of(gen::TEXT_END);
+        let join = format!("{setter}({end}(\"\".join({pieces_list})))");
         self.emit(line, self.depth(), &join);
         Ok(())
     }
@@ -141,7 +149,9 @@ impl Compiler {
         if block.is_def && new_def {
             block.builds_text = true;
             let pieces_list = self.names.of(gen::TEXT_PIECES);
-            self.emit_quoting(line, self.depth(), &format!("{pieces_list} = []"), quote);
+            let start = self.names.of(gen::TEXT_START);
+            let text = format!("{pieces_list} = {start}([])");
+            self.emit_quoting(line, self.depth(), &text, quote);
         }
         Ok(())
     }
