@@ -238,7 +238,7 @@ impl RecentKeys {
     }
 
     /// The slot of a key's text: a multiply-and-rotate hash of its 8-byte words (as
-    /// [`super::FxHasher`]), mixed once more, its top bits (the low bits of a product mix too
+    /// [`super::key_index::FxHasher`]), mixed once more, its top bits (the low bits of a product mix too
     /// little).
     #[inline]
     fn slot(text: &[u8]) -> usize {
