@@ -34,6 +34,7 @@ fn unquoted(report: &str) -> String {
     report
         .replace("(value)", "(string)")
         .lines()
+        .map(without_string_positions)
         .filter(|l| {
             !l.trim_start()
                 .split_once(" |")
@@ -41,6 +42,26 @@ fn unquoted(report: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `line` with each position in the YAML text (`(string):3`) as a value made in code has it
+/// (`?`): messages naming where a value is (the typed API's unfit values) say so.
+fn without_string_positions(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("(string):") {
+        let after = &rest[at + "(string):".len()..];
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        out.push_str(&rest[..at]);
+        if digits == 0 {
+            out.push_str("(string):");
+        } else {
+            out.push('?');
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[test]
