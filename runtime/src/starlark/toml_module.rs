@@ -418,6 +418,11 @@ fn quoted(s: &str) -> String {
 /// decoder gives), integers, floats, strings, booleans and arrays as they are. A date or time
 /// is an error: ytt's decoder gives a Go `time.Time`, which ytt cannot make a Starlark value.
 fn decode(text: &str) -> Result<Data, String> {
+    // The `toml` crate skips a UTF-8 byte-order mark; BurntSushi's lexer reads it as the start
+    // of a bare key, which it cannot be.
+    if text.starts_with('\u{feff}') {
+        return Err("toml: line 1: expected '.' or '=', but got '\\ufeff' instead".into());
+    }
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e.span().map_or(1, |span| line_of(text, span.start));
         format!("toml: line {line}: {}", e.message().trim_end())
