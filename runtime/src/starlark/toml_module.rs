@@ -86,12 +86,19 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         if bytes.iter().take(6).any(|&b| b == 0) {
             anyhow::bail!("toml.decode: toml: line 1: files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8");
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            let at = e.valid_up_to();
+        // The lexer's errors come first: the mark of UTF-8 read as a key, then the first byte it
+        // stops at (the `toml` crate would skip the mark and report other errors).
+        if bytes.starts_with(b"\xef\xbb\xbf") {
+            anyhow::bail!(
+                "toml.decode: toml: line 1: expected '.' or '=', but got '\\ufeff' instead"
+            );
+        }
+        if let Some((at, what)) = first_unlexable(bytes) {
             // The text before the byte is UTF-8.
             let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
-            anyhow::anyhow!("toml.decode: {}", invalid_utf8(before, bytes[at]))
-        })?;
+            anyhow::bail!("toml.decode: {}", lexer_error(before, &what));
+        }
+        let text = std::str::from_utf8(bytes)?;
         let data = decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
         Ok(super::modules::plain(&data, heap, false))
     }
@@ -510,11 +517,36 @@ fn end_of_string(text: &str, start: usize, line: &mut usize) -> Result<usize, (u
     Ok(bytes.len())
 }
 
-/// The 1-based line of byte `at` of `text`.
-/// BurntSushi's error for the byte `bad`, no UTF-8, after the text `before`: its line and the
-/// key whose value it is in, when it is in one on that line (`[t]` then `k = \xff`: `line 2
-/// (last key "t.k")`; after a comment's `#` or at a key: none).
-fn invalid_utf8(before: &str, bad: u8) -> String {
+/// The first byte BurntSushi's lexer stops at, whatever it is reading, with its words for it: a
+/// control character (but a tab, a line feed and a carriage return before one) or a byte that
+/// is not UTF-8.
+fn first_unlexable(bytes: &[u8]) -> Option<(usize, String)> {
+    let valid = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
+    let control = (0..valid).find(|&i| match bytes[i] {
+        b'\t' | b'\n' => false,
+        b'\r' => bytes.get(i + 1) != Some(&b'\n'),
+        b => b < 0x20 || b == 0x7f,
+    });
+    match control {
+        Some(at) => Some((
+            at,
+            format!(
+                "TOML files cannot contain control characters: '0x{:02x}'",
+                bytes[at]
+            ),
+        )),
+        None if valid < bytes.len() => {
+            Some((valid, format!("invalid UTF-8 byte: 0x{:02x}", bytes[valid])))
+        }
+        None => None,
+    }
+}
+
+/// BurntSushi's error `what` for the lexer stopping after the text `before`: its line and its
+/// parser's last key then, the table of the last `[t]` header and the key whose value is being
+/// read on that line (`[t]` then `k = \xff`: `line 2 (last key "t.k")`; a scalar value ended
+/// by a blank, a string closed or a comment ends the key's part).
+fn lexer_error(before: &str, what: &str) -> String {
     let line = before.matches('\n').count() + 1;
     let start = before.rfind('\n').map_or(0, |at| at + 1);
     let current = &before[start..];
@@ -526,19 +558,44 @@ fn invalid_utf8(before: &str, bad: u8) -> String {
             let end = inner.find(']')?;
             Some(toml_key_path(&inner[..end]))
         })
-        .next_back();
+        .next_back()
+        .filter(|t| !t.is_empty());
     let key = match current.split_once('=') {
-        Some((key, _)) if !current.contains('#') && !key.trim().is_empty() => {
+        Some((key, value))
+            if !current.contains('#') && !key.trim().is_empty() && !value_ended(value) =>
+        {
             Some(toml_key_path(key))
         }
         _ => None,
     };
     let context = match (table, key) {
-        (_, None) => String::new(),
-        (Some(t), Some(k)) if !t.is_empty() => format!(" (last key \"{t}.{k}\")"),
-        (_, Some(k)) => format!(" (last key \"{k}\")"),
+        (Some(t), Some(k)) => format!(" (last key \"{t}.{k}\")"),
+        (Some(last), None) | (None, Some(last)) => format!(" (last key \"{last}\")"),
+        (None, None) => String::new(),
     };
-    format!("toml: line {line}{context}: invalid UTF-8 byte: 0x{bad:02x}")
+    format!("toml: line {line}{context}: {what}")
+}
+
+/// Whether the value text `value` (after a key's `=`, on its line) holds a whole value: a string
+/// closed, a scalar followed by a blank (an array or inline table is taken as open; a value
+/// continued from an earlier line is not seen).
+fn value_ended(value: &str) -> bool {
+    let value = value.trim_start_matches([' ', '\t']);
+    match value.as_bytes().first() {
+        None | Some(b'[' | b'{') => false,
+        _ if value.starts_with("\"\"\"") || value.starts_with("'''") => {
+            value[3..].contains(&value[..3])
+        }
+        Some(&quote @ (b'"' | b'\'')) => {
+            let mut escaped = false;
+            value[1..].bytes().any(|b| {
+                let closes = b == quote && !escaped;
+                escaped = quote == b'"' && b == b'\\' && !escaped;
+                closes
+            })
+        }
+        Some(_) => value.contains([' ', '\t']),
+    }
 }
 
 /// A TOML key as written (`a . "b c"`) as BurntSushi names it in messages (`a.b c`).
@@ -550,6 +607,7 @@ fn toml_key_path(key: &str) -> String {
     pieces.join(".")
 }
 
+/// The 1-based line of byte `at` of `text`.
 fn line_of(text: &str, at: usize) -> usize {
     let before = text.get(..at).unwrap_or(text);
     before.matches('\n').count() + 1
