@@ -1,0 +1,1 @@
+//! Nothing: this crate holds `include_schema!`'s trybuild cases (`tests/ui.rs`, `ui/`).
