@@ -448,18 +448,22 @@ mod tests {
 
     #[test]
     fn errors_come_in_document_order_with_the_last_key() {
-        assert_eq!(error(b"a = 1\na = 1 x\n\x01"), "toml: line 2: expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead");
+        assert_eq!(error(b"a = 1\nb = 1 x\n\x01"), "toml: line 2: expected a top-level item to end with a newline, comment, or EOF, but got 'x' instead");
         assert_eq!(
             error(b"a = [1,\n\x02]"),
             "toml: line 2 (last key \"a\"): TOML files cannot contain control characters: '0x02'"
         );
         assert_eq!(
             error(b"[t]\nb = {c = [1, {d = \"\xff\"}]}"),
-            "toml: line 2 (last key \"t.b.d\"): invalid UTF-8 byte: 0xff"
+            "toml: line 2 (last key \"t.b.c.d\"): invalid UTF-8 byte: 0xff"
         );
         assert_eq!(
             error(b"\xef\xbb\xbfa = 1"),
             "toml: line 1: expected '.' or '=', but got '\\ufeff' instead"
+        );
+        assert_eq!(
+            error(b"a = 1\na = 2 \x01"),
+            "toml: line 2 (last key \"a\"): Key 'a' has already been defined."
         );
         assert_eq!(error(b"a = 1\nb = 2"), "");
     }
