@@ -8,6 +8,11 @@
 use super::toml_keys::{key_text, Keys, Type, Value};
 use super::toml_lexer::{is_hex, quote_text, Item, Kind, Lexer};
 
+/// How deep the checks follow keys and nesting: BurntSushi's table of keys walks each key from
+/// the top (the square of the depth: 5,000 nested inline tables took 10 s); past this the
+/// `toml` crate's own refusals (its recursion limit) apply.
+const NESTING_CHECKED: usize = 256;
+
 /// The first error BurntSushi's decoder reports for `input` (its whole message, `toml: line N
 /// (last key "K"): ...`), `None` when these checks find none.
 pub(super) fn first_error(input: &[u8]) -> Option<String> {
@@ -84,6 +89,9 @@ impl Parser {
     fn read(&mut self, items: &mut Items) -> Result<(), String> {
         let mut open: Vec<Open> = Vec::new();
         while let Some(item) = self.next(items)? {
+            if open.len() + self.context.len() > NESTING_CHECKED {
+                return Ok(());
+            }
             let awaits_value = matches!(open.last(), Some(Open::TopKey(_) | Open::InlineKey(_)));
             let (value, ty) = match item.kind {
                 Kind::Eof => return Ok(()),
@@ -108,6 +116,9 @@ impl Parser {
                     if let Some((last, dotted)) = parts.split_last() {
                         self.current_key = last.clone();
                         for part in dotted {
+                            if self.context.len() > NESTING_CHECKED {
+                                return Ok(());
+                            }
                             let mut key = self.context.clone();
                             key.push(part.clone());
                             self.keys.add_implicit(&key);
