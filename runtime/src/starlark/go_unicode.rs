@@ -59,6 +59,11 @@ pub(super) fn printable(c: char) -> bool {
     PRINTABLE.contains(c)
 }
 
+/// Go's `unicode.IsLetter` (Unicode's `L`).
+pub(super) fn letter(c: char) -> bool {
+    LETTERS.contains(c)
+}
+
 /// `s.isdigit()`, `s.isalpha()` or `s.isalnum()` (`method`) as starlark-go answers it: whether
 /// `s` is not empty and every character is a digit (Go's `unicode.IsDigit`, Unicode's `Nd`:
 /// not `²`, which Rust's `is_numeric` takes), a letter (`unicode.IsLetter`, `L`: not `Ⅳ`,

@@ -116,6 +116,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's scanner refuses a closing bracket that closes nothing.
         return Some(format!("unexpected {got}"));
     }
+    if got == "','" && want == "symbol ':'" && for_header_comma_before_colon(line, before) {
+        // starlark-go reads an expression after the `in` list's comma and finds the `:`.
+        return Some("got ':', want primary expression".into());
+    }
     let want = match want {
         "expression" if ends_expression_list(&got) => {
             match before.and_then(after_comma_in_expression_list) {
@@ -270,6 +274,16 @@ pub(super) fn template_hint(message: &str) -> &'static str {
 }
 
 /// The column (in bytes) of an error whose line's code before it ends `before`.
+/// Whether the error is at a comma that ends the `in` list of a `for` statement's header
+/// (`for i in 1, 2, :`), which the crate refuses as a comma where it wants the `:`.
+fn for_header_comma_before_colon(line: &str, before: Option<&str>) -> bool {
+    let column = error_column(before);
+    let after = line.get(column + 1..).unwrap_or("");
+    let code = line.get(..column).unwrap_or("");
+    let header = code.trim_start().trim_start_matches("#@").trim_start();
+    header.starts_with("for ") && header.contains(" in ") && after.trim_start().starts_with(':')
+}
+
 fn error_column(before: Option<&str>) -> usize {
     before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
 }

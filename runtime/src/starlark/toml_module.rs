@@ -86,17 +86,10 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         if bytes.iter().take(6).any(|&b| b == 0) {
             anyhow::bail!("toml.decode: toml: line 1: files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8");
         }
-        // The lexer's errors come first: the mark of UTF-8 read as a key, then the first byte it
-        // stops at (the `toml` crate would skip the mark and report other errors).
-        if bytes.starts_with(b"\xef\xbb\xbf") {
-            anyhow::bail!(
-                "toml.decode: toml: line 1: expected '.' or '=', but got '\\ufeff' instead"
-            );
-        }
-        if let Some((at, what)) = first_unlexable(bytes) {
-            // The text before the byte is UTF-8.
-            let before = std::str::from_utf8(&bytes[..at]).unwrap_or_default();
-            anyhow::bail!("toml.decode: {}", lexer_error(before, &what));
+        // BurntSushi's lexer and parser find the first problem in document order (a byte its
+        // lexer stops at, a syntax error before it); the `toml` crate reads what they let by.
+        if let Some(error) = super::toml_syntax::first_error(bytes) {
+            anyhow::bail!("toml.decode: {error}");
         }
         let text = std::str::from_utf8(bytes)?;
         let data = decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
@@ -388,7 +381,7 @@ fn float(f: f64) -> String {
 }
 
 /// A key bare when it is made of `A-Za-z0-9_-` only (and not empty), else a quoted string.
-fn maybe_quoted(key: &str) -> String {
+pub(super) fn maybe_quoted(key: &str) -> String {
     let bare = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     match !key.is_empty() && key.chars().all(bare) {
         true => key.to_string(),
@@ -429,182 +422,7 @@ fn decode(text: &str) -> Result<Data, String> {
         let line = e.span().map_or(1, |span| line_of(text, span.start));
         format!("toml: line {line}: {}", e.message().trim_end())
     })?;
-    toml_1_1_syntax(text).map_err(|(line, message)| format!("toml: line {line}: {message}"))?;
     table_data(table)
-}
-
-/// Where a document the `toml` crate read (TOML 1.1) uses what TOML 1.0, and so ytt's
-/// decoder, does not allow: a `\x` or `\e` escape, a line break or a trailing comma in an
-/// inline table; with the line and BurntSushi's words.
-fn toml_1_1_syntax(text: &str) -> Result<(), (usize, String)> {
-    let bytes = text.as_bytes();
-    let mut line = 1;
-    // The open arrays (`[`) and inline tables (`{`) of the value being read.
-    let mut open: Vec<u8> = Vec::new();
-    let mut in_value = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => {
-                if open.last() == Some(&b'{') {
-                    return Err((line, "newlines not allowed within inline tables".into()));
-                }
-                in_value &= !open.is_empty();
-                line += 1;
-            }
-            b'#' => {
-                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'=' if open.is_empty() => in_value = true,
-            b @ (b'[' | b'{') if in_value => open.push(b),
-            b']' | b'}' if in_value => {
-                open.pop();
-            }
-            b',' if open.last() == Some(&b'{') => {
-                let rest = &text[i + 1..];
-                if rest.trim_start_matches([' ', '\t']).starts_with('}') {
-                    return Err((line, "trailing comma not allowed in inline tables".into()));
-                }
-            }
-            b'"' | b'\'' => i = end_of_string(text, i, &mut line)?,
-            _ => {}
-        }
-        i += 1;
-    }
-    Ok(())
-}
-
-/// The index of the last byte of the string starting at `start` (a basic or literal string,
-/// of one line or several), counting its lines; `Err` at a TOML 1.1 escape.
-fn end_of_string(text: &str, start: usize, line: &mut usize) -> Result<usize, (usize, String)> {
-    let bytes = text.as_bytes();
-    let quote = bytes[start];
-    let triple = [quote; 3];
-    let delimiter = if bytes[start..].starts_with(&triple) {
-        3
-    } else {
-        1
-    };
-    let mut i = start + delimiter;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\n' => *line += 1,
-            b'\\' if quote == b'"' => {
-                match bytes.get(i + 1) {
-                    Some(&c @ (b'x' | b'e')) => {
-                        return Err((*line, format!("invalid escape in string '\\{}'", c as char)))
-                    }
-                    Some(b'\n') => *line += 1,
-                    _ => {}
-                }
-                i += 2;
-                continue;
-            }
-            b if b == quote && bytes[i..].starts_with(&triple[..delimiter]) => {
-                // A closing `"""` may follow up to two quotes that belong to the text.
-                let mut end = i + delimiter;
-                while delimiter == 3 && end < bytes.len() && bytes[end] == quote && end < i + 5 {
-                    end += 1;
-                }
-                return Ok(end - 1);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    Ok(bytes.len())
-}
-
-/// The first byte BurntSushi's lexer stops at, whatever it is reading, with its words for it: a
-/// control character (but a tab, a line feed and a carriage return before one) or a byte that
-/// is not UTF-8.
-fn first_unlexable(bytes: &[u8]) -> Option<(usize, String)> {
-    let valid = std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), str::len);
-    let control = (0..valid).find(|&i| match bytes[i] {
-        b'\t' | b'\n' => false,
-        b'\r' => bytes.get(i + 1) != Some(&b'\n'),
-        b => b < 0x20 || b == 0x7f,
-    });
-    match control {
-        Some(at) => Some((
-            at,
-            format!(
-                "TOML files cannot contain control characters: '0x{:02x}'",
-                bytes[at]
-            ),
-        )),
-        None if valid < bytes.len() => {
-            Some((valid, format!("invalid UTF-8 byte: 0x{:02x}", bytes[valid])))
-        }
-        None => None,
-    }
-}
-
-/// BurntSushi's error `what` for the lexer stopping after the text `before`: its line and its
-/// parser's last key then, the table of the last `[t]` header and the key whose value is being
-/// read on that line (`[t]` then `k = \xff`: `line 2 (last key "t.k")`; a scalar value ended
-/// by a blank, a string closed or a comment ends the key's part).
-fn lexer_error(before: &str, what: &str) -> String {
-    let line = before.matches('\n').count() + 1;
-    let start = before.rfind('\n').map_or(0, |at| at + 1);
-    let current = &before[start..];
-    let table = before[..start]
-        .lines()
-        .filter_map(|l| {
-            let l = l.trim();
-            let inner = l.strip_prefix("[[").or_else(|| l.strip_prefix('['))?;
-            let end = inner.find(']')?;
-            Some(toml_key_path(&inner[..end]))
-        })
-        .next_back()
-        .filter(|t| !t.is_empty());
-    let key = match current.split_once('=') {
-        Some((key, value))
-            if !current.contains('#') && !key.trim().is_empty() && !value_ended(value) =>
-        {
-            Some(toml_key_path(key))
-        }
-        _ => None,
-    };
-    let context = match (table, key) {
-        (Some(t), Some(k)) => format!(" (last key \"{t}.{k}\")"),
-        (Some(last), None) | (None, Some(last)) => format!(" (last key \"{last}\")"),
-        (None, None) => String::new(),
-    };
-    format!("toml: line {line}{context}: {what}")
-}
-
-/// Whether the value text `value` (after a key's `=`, on its line) holds a whole value: a string
-/// closed, a scalar followed by a blank (an array or inline table is taken as open; a value
-/// continued from an earlier line is not seen).
-fn value_ended(value: &str) -> bool {
-    let value = value.trim_start_matches([' ', '\t']);
-    match value.as_bytes().first() {
-        None | Some(b'[' | b'{') => false,
-        _ if value.starts_with("\"\"\"") || value.starts_with("'''") => {
-            value[3..].contains(&value[..3])
-        }
-        Some(&quote @ (b'"' | b'\'')) => {
-            let mut escaped = false;
-            value[1..].bytes().any(|b| {
-                let closes = b == quote && !escaped;
-                escaped = quote == b'"' && b == b'\\' && !escaped;
-                closes
-            })
-        }
-        Some(_) => value.contains([' ', '\t']),
-    }
-}
-
-/// A TOML key as written (`a . "b c"`) as BurntSushi names it in messages (`a.b c`).
-fn toml_key_path(key: &str) -> String {
-    let pieces: Vec<&str> = key
-        .split('.')
-        .map(|p| p.trim().trim_matches(|c| c == '"' || c == '\''))
-        .collect();
-    pieces.join(".")
 }
 
 /// The 1-based line of byte `at` of `text`.
@@ -666,19 +484,6 @@ mod tests {
         assert_eq!(maybe_quoted("a-b_9"), "a-b_9");
         assert_eq!(maybe_quoted(""), "\"\"");
         assert_eq!(maybe_quoted("a.b"), "\"a.b\"");
-    }
-
-    #[test]
-    fn toml_1_1_syntax_is_found_outside_strings_and_comments() {
-        let found = |text: &str| toml_1_1_syntax(text).err().map(|(line, _)| line);
-        assert_eq!(found("a = {b = 1,}"), Some(1));
-        assert_eq!(found("a = 1\nb = {c = 1,\n d = 2}"), Some(2));
-        assert_eq!(found("a = \"\"\"\nx\\e\"\"\""), Some(2));
-        assert_eq!(
-            found("a = '\\x' # {,}\nb = [1,\n2]\nc = \"\"\"q\"\"\"\"\"\n[t]"),
-            None
-        );
-        assert_eq!(found("a = {b = [1,\n 2]}\n\"k,}\" = '''\n{,\n}'''"), None);
         assert_eq!(quoted("\u{1}\u{7f}\t\"é"), "\"\\u0001\\u007f\\t\\\"é\"");
     }
 }
