@@ -7,6 +7,18 @@ mod web {
     include!("../fixtures/codegen/web.rs");
 }
 
+/// A schema with rules (`facts_kept_for_a_schema_answer_as_a_fresh_thread`).
+mod rules {
+    #![allow(dead_code)]
+    include!("../fixtures/codegen/rules.rs");
+}
+
+/// A schema whose top map has enough fields to be looked up through an index.
+mod hostile {
+    #![allow(dead_code)]
+    include!("../fixtures/codegen/hostile.rs");
+}
+
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
 
 fn node(value: Value) -> Node {
@@ -177,4 +189,69 @@ fn values_made_in_code_answer_as_their_yaml() {
             _ => panic!("{what}: from_yaml_str {from_yaml:?}, from_node {from_node:?}"),
         }
     }
+}
+
+/// The typed load of `yaml` against fixture `schema` (0: web, 1: rules, 2: hostile), as text.
+fn typed_answer(schema: usize, yaml: &str) -> String {
+    fn text<T, E: std::fmt::Display>(r: Result<T, E>, yaml: impl Fn(&T) -> String) -> String {
+        match r {
+            Ok(v) => format!("ok\n{}", yaml(&v)),
+            Err(e) => format!("error\n{e}"),
+        }
+    }
+    match schema {
+        0 => text(web::DataValues::from_yaml_str(yaml), |v| v.to_yaml()),
+        1 => text(rules::DataValues::from_yaml_str(yaml), |v| v.to_yaml()),
+        _ => text(hostile::DataValues::from_yaml_str(yaml), |v| v.to_yaml()),
+    }
+}
+
+#[test]
+fn facts_kept_for_a_schema_answer_as_a_fresh_thread() {
+    // A run keeps what it learns of its schema (its map types' indexes, which types have
+    // rules) on the thread for the next run on the same schema: runs on several schemas in
+    // turn, runs that fail (on types, on rules, in the reader), and the same schemas on
+    // several threads at once must answer as each load does on a thread of its own.
+    let loads: Vec<(usize, &str)> = vec![
+        (0, "replicas: 3\nports:\n- port: 1\n"),
+        (1, "count: 3\n"),
+        (2, "type: 9\nitems:\n- tls:\n    x: 2\n"),
+        (0, "replicas: 0\n"),
+        (1, "count: 4\nenabled: false\n"),
+        (2, "type: x\n"),
+        (0, "ports:\n- port: x\n  nope: 1\n"),
+        (1, "count: -3\n"),
+        (2, "nope: 1\nOption: {a: 2}\n"),
+        (0, "replicas: [1\n"),
+        (1, "count: 2\n"),
+        (2, "Option: {a: 3, z: 1}\nitems_item: {k: 2}\n"),
+        (0, "tls: {cert: a, key: b}\nextra: {x: 1}\n"),
+        (1, "enabled: 1\n"),
+        (2, "\"\": 5\n1: 2\ntrue: 3\nnull: 4\n"),
+    ];
+    let fresh: Vec<String> = loads
+        .iter()
+        .map(|&(schema, yaml)| {
+            std::thread::spawn(move || typed_answer(schema, yaml))
+                .join()
+                .unwrap()
+        })
+        .collect();
+    let check_in_order = |order: &mut dyn Iterator<Item = usize>| {
+        for i in order {
+            let (schema, yaml) = loads[i];
+            assert_eq!(typed_answer(schema, yaml), fresh[i], "load {i}: {yaml:?}");
+        }
+    };
+    // One thread: every load in turn, three times, then each load twice running.
+    check_in_order(&mut (0..loads.len()).cycle().take(loads.len() * 3));
+    check_in_order(&mut (0..loads.len()).flat_map(|i| [i, i]));
+    // Several threads at once, each starting elsewhere.
+    let n = loads.len();
+    std::thread::scope(|s| {
+        for start in 0..4 {
+            let check_in_order = &check_in_order;
+            s.spawn(move || check_in_order(&mut (0..n * 2).map(|i| (i + start * 4) % n)));
+        }
+    });
 }

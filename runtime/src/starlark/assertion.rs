@@ -631,11 +631,16 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         match eval.eval_function(f, &[], &[]) {
             Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
             Err(e) => {
+                let msg = super::error_message_of_native_call(&e, f);
                 // A fragment function the error ended left its YAML context open.
                 if let Some(depth) = depth {
+                    if super::builder::leaves_ytt_context_open(eval, depth) {
+                        return Err(anyhow::anyhow!(
+                            "assert.try_to caught an error that ended a function building YAML or text of this file: ytt cannot go on from there (it fails with a Go panic here: expected to find node tag when unwinding, or expected all ctxs to end); the error: {msg}"
+                        ));
+                    }
                     super::builder::close_contexts_from(eval, depth);
                 }
-                let msg = super::error_message_of_native_call(&e, f);
                 let msg = match super::go_bytes::message_bytes(&e, &msg) {
                     Some(bytes) => super::go_bytes::string_value(bytes, heap),
                     None => heap.alloc(msg),

@@ -641,6 +641,31 @@ pub(super) fn open_contexts(eval: &Evaluator) -> Option<usize> {
     building(eval).map(|b| b.inner.borrow().ctxs.len())
 }
 
+/// Whether the contexts past `depth` that an error ended (caught by `assert.try_to`) hold one
+/// that ytt keeps on the running template's own stack, where nothing closes it: that of a
+/// fragment function or of a text template (a function without nodes has none in ytt), of
+/// this template (a loaded library's functions have their library's stack, unless the library
+/// is the template running). ytt then panics
+/// at the template's next node or at its end (`expected to find node tag ... when unwinding`,
+/// `expected all ctxs to end`).
+pub(super) fn leaves_ytt_context_open(eval: &Evaluator, depth: usize) -> bool {
+    let Some(b) = building(eval) else {
+        return false;
+    };
+    let inner = b.inner.borrow();
+    // Whose stack each context is on: a text context is on that of the function around it.
+    let mut own_template = true;
+    for (i, ctx) in inner.ctxs.iter().enumerate() {
+        if !ctx.text {
+            own_template = b.table(&ctx.table).template_id == b.template_id;
+        }
+        if i >= depth && own_template && (ctx.builds_nodes || ctx.text) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Closes the YAML contexts of fragment functions that an error ended, back to `depth`.
 pub(super) fn close_contexts_from(eval: &Evaluator, depth: usize) {
     if let Some(b) = building(eval) {

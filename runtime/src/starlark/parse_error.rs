@@ -304,6 +304,11 @@ fn token(what: &str) -> Option<String> {
     }
     let (kind, text) = what.split_once(' ').unwrap_or((what, ""));
     Some(match kind {
+        // A string literal with escapes of bytes that are not UTF-8 is read as a call of
+        // `__schemac_bytes` (see `go_literals`): its first token is that name.
+        "identifier" if text == format!("'{}'", super::go_literals::BYTES) => {
+            "string literal".into()
+        }
         "identifier" => "identifier".into(),
         "integer" if text.starts_with("literal ") => "int literal".into(),
         "float" if text.starts_with("literal ") => "float literal".into(),

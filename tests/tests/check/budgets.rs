@@ -380,6 +380,50 @@ fn a_starlark_int_past_64_bits_is_an_error_with_a_position() {
 }
 
 #[test]
+fn a_caught_error_ending_a_fragment_function_is_an_error_as_ytts_panic() {
+    // ytt keeps the context of a function that builds YAML or text on its template's stack
+    // until the function ends: an error caught by `assert.try_to` leaves it there, and ytt
+    // panics at the template's next node or at its end (`expected to find node tag 1 when
+    // unwinding`, `expected all ctxs to end`). schemac went on with the values.
+    let head = "#@ load('@ytt:assert', 'assert')\n#@ def frag():\na: #@ fail('x')\n#@ end\n";
+    let text_def =
+        "#@yaml/text-templated-strings\nt: \"(@ def g(): @)t(@ fail('y') @)(@ end @)\"\n";
+    for (what, values) in [
+        (
+            "a fragment function",
+            format!("{head}#@data/values\n---\nq: #@ str(assert.try_to(frag))\nz: 1\n"),
+        ),
+        (
+            "at the end",
+            format!("{head}#@data/values\n---\nq: #@ str(assert.try_to(frag))\n"),
+        ),
+        (
+            "a text template's function",
+            format!("{head}#@data/values\n---\n{text_def}q: #@ str(assert.try_to(g))\n"),
+        ),
+    ] {
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains("ytt cannot go on from there"), "{what}: {err}");
+        assert!(err.contains("q: #@ str(assert.try_to("), "{what}: {err}");
+    }
+    // A function without nodes has no context in ytt, and a loaded library's functions have
+    // their library's stack: the error is caught.
+    let nodes_free = "#@ load('@ytt:assert', 'assert')\n#@ def f():\n#@   fail('x')\n#@ end\n#@data/values\n---\nq: #@ str(assert.try_to(f))\nz: 1\n";
+    let out = check(&[("values.yml", nodes_free)], &["-f", "values.yml"]).unwrap();
+    let out = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(out, "q: '(None, \"fail: x\")'\nz: 1\n");
+    let library = "#@ def frag():\na: #@ fail('x')\n#@ end\n";
+    let values = "#@ load('@ytt:assert', 'assert')\n#@ load('lib.lib.yml', 'frag')\n#@data/values\n---\nq: #@ str(assert.try_to(frag))\nz: 1\n";
+    let out = check(
+        &[("values.yml", values), ("lib.lib.yml", library)],
+        &["-f", "values.yml", "-f", "lib.lib.yml"],
+    )
+    .unwrap();
+    let out = schemac_runtime::yaml::emit::to_yaml(&out.value);
+    assert_eq!(out, "q: '(None, \"fail: x\")'\nz: 1\n");
+}
+
+#[test]
 fn a_load_cycle_is_an_error_not_a_stack_overflow() {
     // ytt (and schemac before) recursed until the stack overflowed.
     let files = [
