@@ -238,7 +238,9 @@ pub fn build(
     // mimalloc is C: a validator for another target keeps the system allocator rather than
     // need a C compiler for that target.
     let fast_alloc = opts.target.as_ref().is_none_or(|t| *t == toolchain.host);
-    let allocator = if fast_alloc {
+    // (A `schemac` built with the feature `system-allocator`, for heap profilers, builds
+    // validators that keep the system allocator too.)
+    let allocator = if fast_alloc && !cfg!(feature = "system-allocator") {
         "#[global_allocator]\nstatic ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;\n\n"
     } else {
         ""

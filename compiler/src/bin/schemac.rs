@@ -6,7 +6,10 @@
 
 /// mimalloc rather than glibc's malloc: a run makes many small nodes and frees few, where
 /// mimalloc takes about a quarter less wall time (BENCHMARKS.md); with the last large block
-/// freed kept for reuse (see the module).
+/// freed kept for reuse (see the module). Built with the feature `system-allocator`, it keeps
+/// the system allocator instead (and so do the validators it builds), for heap profilers such
+/// as massif that see only malloc's calls (BENCHMARKS.md, "Thirty-sixth session").
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;
 
