@@ -58,12 +58,12 @@ impl Lexer<'_> {
                 return Some(single);
             }
             '.' => return self.error("floats must start with a digit, not '.'".into()),
-            'i' | 'n' => {
-                if (self.accept('n') && self.accept('f')) || (self.accept('a') && self.accept('n'))
-                {
-                    self.emit(Kind::Float);
-                    return self.pop();
-                }
+            'i' | 'n'
+                if (self.accept('n') && self.accept('f'))
+                    || (self.accept('a') && self.accept('n')) =>
+            {
+                self.emit(Kind::Float);
+                return self.pop();
             }
             '-' | '+' => return Some(S::DecimalNumberStart),
             _ => {}
