@@ -21,11 +21,11 @@ impl SparePages {
         }
     }
 
-    /// Gives back the whole pages between the end of `items`' length and the part given back
-    /// before, once they are at least [`RELEASE_AT`] bytes. `items` must be the vector
-    /// [`SparePages::new`] was given, not reallocated since (it is only popped).
-    pub(crate) fn release<T>(&mut self, items: &Vec<T>) {
-        let start = items.as_ptr() as usize + std::mem::size_of_val(items.as_slice());
+    /// Gives back the whole pages between the end of `items` and the part given back before,
+    /// once they are at least [`RELEASE_AT`] bytes. `items` must be the items left of the
+    /// vector [`SparePages::new`] was given, not reallocated since (it is only popped).
+    pub(crate) fn release<T>(&mut self, items: &[T]) {
+        let start = items.as_ptr() as usize + std::mem::size_of_val(items);
         if self.kept_to.saturating_sub(start) < RELEASE_AT {
             return;
         }
