@@ -54,6 +54,7 @@ pub mod request;
 pub mod rules;
 pub mod schema;
 pub mod shared_defaults;
+mod spare_pages;
 mod spell;
 #[cfg(feature = "starlark")]
 pub mod starlark;
