@@ -329,8 +329,8 @@ fn run_unguarded(
     let ctx_nodes = program.names.of(generated_names::CTX_NODES);
     let ctx_start = program.names.of(generated_names::CTX_START);
     let text_start = program.names.of(generated_names::TEXT_START);
-    let has_text_function = source.contains(&format!("{ctx_start}()"))
-        && source.contains(&format!("{text_start}("));
+    let has_text_function =
+        source.contains(&format!("{ctx_start}()")) && source.contains(&format!("{text_start}("));
     if library && (source.contains(&format!("{ctx_nodes}()")) || has_text_function) {
         // Its fragment functions build from its nodes wherever they are called from, and its
         // text template functions run on its stack: an error that ends one, caught in another
