@@ -520,7 +520,7 @@ fn float_problem(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::first_error;
+    use super::{checked, first_error};
 
     fn error(text: &[u8]) -> String {
         first_error(text).unwrap_or_default()
@@ -546,5 +546,13 @@ mod tests {
             "toml: line 2 (last key \"a\"): Key 'a' has already been defined."
         );
         assert_eq!(error(b"a = 1\nb = 2"), "");
+    }
+
+    #[test]
+    fn multiline_strings_are_rewritten_on_as_many_lines() {
+        let text = b"a = \"\"\"x\\\n  y\r\nz\"\"\"\nb = 1\n";
+        let rewritten = checked(text).unwrap().unwrap();
+        assert_eq!(rewritten, b"a = \"\"\"xyz\\\n\\\n\"\"\"\nb = 1\n");
+        assert_eq!(checked(b"a = 'x'\n").unwrap(), None);
     }
 }
