@@ -327,11 +327,18 @@ fn run_unguarded(
         Err((e, before)) => return Err(literal_refused(name, program, sources, e, before)),
     };
     let ctx_nodes = program.names.of(generated_names::CTX_NODES);
-    if library && source.contains(&format!("{ctx_nodes}()")) {
-        // Its fragment functions build from its nodes wherever they are called from.
+    let ctx_start = program.names.of(generated_names::CTX_START);
+    let text_start = program.names.of(generated_names::TEXT_START);
+    let has_text_function =
+        source.contains(&format!("{ctx_start}()")) && source.contains(&format!("{text_start}("));
+    if library && (source.contains(&format!("{ctx_nodes}()")) || has_text_function) {
+        // Its fragment functions build from its nodes wherever they are called from, and its
+        // text template functions run on its stack: an error that ends one, caught in another
+        // file, leaves no context open in that file (as in ytt).
         let key =
             builder::register_library(file, program.nodes.clone(), files.clone(), template_id);
         source = source.replace(&format!("{ctx_nodes}()"), &format!("{ctx_nodes}({key})"));
+        source = source.replace(&format!("{ctx_start}()"), &format!("{ctx_start}({key})"));
     }
     // starlark-go's parser stops at the first of its errors: a trailing comma it refuses, or
     // the crate's syntax error before it; both come before what its resolver finds.

@@ -266,7 +266,11 @@ impl Reader<'_> {
         match b[self.i] {
             b'{' => {
                 self.i += 1;
-                let mut entries = crate::value::Entries::new();
+                // A Go map: the last of repeated keys wins, in the place it was given last
+                // (found through an index: a `retain` per key was quadratic in the keys).
+                let mut entries: Vec<Option<MapEntry>> = Vec::new();
+                let mut index: std::collections::HashMap<String, usize> =
+                    std::collections::HashMap::new();
                 loop {
                     self.skip();
                     match b[self.i] {
@@ -276,20 +280,21 @@ impl Reader<'_> {
                         }
                         b',' => self.i += 1,
                         _ => {
-                            let key = Value::Str(self.string().into());
+                            let key = self.string();
                             self.skip();
                             self.i += 1; // ':'
                             let value = Node::new(self.value()?, Pos::unknown());
-                            // A Go map: the last of repeated keys wins.
-                            entries.retain(|e| e.key != key);
-                            entries.push(MapEntry {
-                                key: key.into(),
+                            if let Some(earlier) = index.insert(key.clone(), entries.len()) {
+                                entries[earlier] = None;
+                            }
+                            entries.push(Some(MapEntry {
+                                key: Value::Str(key.into()).into(),
                                 value,
-                            });
+                            }));
                         }
                     }
                 }
-                Ok(Value::Map(entries))
+                Ok(Value::Map(entries.into_iter().flatten().collect()))
             }
             b'[' => {
                 self.i += 1;
@@ -377,7 +382,10 @@ impl Reader<'_> {
                 }
                 _ => {
                     flush(&mut units, &mut out);
-                    let chunk = b[self.i..].utf8_chunks().next();
+                    // One character's bytes at most: the chunks of the whole rest of the
+                    // text were each checked again at every character (quadratic).
+                    let window = &b[self.i..b.len().min(self.i + 4)];
+                    let chunk = window.utf8_chunks().next();
                     match chunk.and_then(|c| c.valid().chars().next()) {
                         Some(ch) => {
                             out.push(ch);

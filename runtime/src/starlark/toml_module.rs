@@ -88,10 +88,11 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         }
         // BurntSushi's lexer and parser find the first problem in document order (a byte its
         // lexer stops at, a syntax error before it); the `toml` crate reads what they let by.
-        if let Some(error) = super::toml_syntax::first_error(bytes) {
-            anyhow::bail!("toml.decode: {error}");
-        }
-        let text = std::str::from_utf8(bytes)?;
+        let rewritten = match super::toml_syntax::checked(bytes) {
+            Err(error) => anyhow::bail!("toml.decode: {error}"),
+            Ok(rewritten) => rewritten,
+        };
+        let text = std::str::from_utf8(rewritten.as_deref().unwrap_or(bytes))?;
         let data = decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
         Ok(super::modules::plain(&data, heap, false))
     }

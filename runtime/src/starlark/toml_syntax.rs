@@ -15,7 +15,15 @@ const NESTING_CHECKED: usize = 256;
 
 /// The first error BurntSushi's decoder reports for `input` (its whole message, `toml: line N
 /// (last key "K"): ...`), `None` when these checks find none.
-pub(super) fn first_error(input: &[u8]) -> Option<String> {
+#[cfg(test)]
+fn first_error(input: &[u8]) -> Option<String> {
+    checked(input).err()
+}
+
+/// The first error BurntSushi's decoder reports for `input` (its whole message), else the
+/// text for the `toml` crate to read: `input` with each `"""` string written so that it reads
+/// as BurntSushi reads it (see [`burntsushi_multiline`]), `None` where there is none.
+pub(super) fn checked(input: &[u8]) -> Result<Option<Vec<u8>>, String> {
     let mut lexer = Lexer::new(input);
     lexer.run();
     let mut parser = Parser {
@@ -24,7 +32,63 @@ pub(super) fn first_error(input: &[u8]) -> Option<String> {
         current_key: String::new(),
         pos_line: 1,
     };
-    parser.first_error(&lexer.items)
+    if let Some(error) = parser.first_error(&lexer.items) {
+        return Err(error);
+    }
+    Ok(multiline_strings_rewritten(input, &lexer.items))
+}
+
+/// `input` with every `"""` string's text replaced by one the `toml` crate reads as
+/// BurntSushi's value, on as many lines; `None` when `input` has no such string.
+fn multiline_strings_rewritten(input: &[u8], items: &[Item]) -> Option<Vec<u8>> {
+    let mut strings = items
+        .iter()
+        .filter(|item| item.kind == Kind::MultilineStr)
+        .peekable();
+    strings.peek()?;
+    let mut out = Vec::with_capacity(input.len());
+    let mut copied = 0;
+    for item in strings {
+        let end = item.at + item.val.len();
+        if input.get(item.at..end) != Some(&item.val[..]) || item.at < copied {
+            // Not where the lexer said (cannot happen): leave the text as it is.
+            return None;
+        }
+        out.extend_from_slice(&input[copied..item.at]);
+        let value = burntsushi_multiline(&item.val)?;
+        for c in value.chars() {
+            match c {
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '"' => out.extend_from_slice(b"\\\""),
+                c if c.is_control() => {
+                    out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes())
+                }
+                c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+            }
+        }
+        // The string's lines kept, each ended by a line-ending backslash that drops it.
+        let lines = item.val.iter().filter(|&&b| b == b'\n').count();
+        for _ in 0..lines {
+            out.extend_from_slice(b"\\\n");
+        }
+        copied = end;
+    }
+    out.extend_from_slice(&input[copied..]);
+    Some(out)
+}
+
+/// A `"""` string's value as BurntSushi v1.2.1 makes it (`replaceEscapes(stripFirstNewline(
+/// stripEscapedNewlines(text)))`), where the TOML specification and the `toml` crate differ:
+/// each line's carriage returns before its line feed are dropped, and once a line ends with a
+/// line-ending backslash no later line keeps its line feed (`a`, a backslash, a line break,
+/// `b`, a line break, `c` is `abc`).
+fn burntsushi_multiline(text: &[u8]) -> Option<String> {
+    let joined = strip_escaped_newlines(text)?;
+    let first = match joined.as_slice() {
+        [b'\n', rest @ ..] | [b'\r', b'\n', rest @ ..] => rest,
+        all => all,
+    };
+    Some(unescaped(first))
 }
 
 /// The part of BurntSushi's parser that reads items in order: the key it is at, and the checks
@@ -101,6 +165,11 @@ impl Parser {
                 }
                 Kind::TableStart | Kind::ArrayTableStart if open.is_empty() => {
                     let key = self.key(items)?;
+                    // Each of its tables is keyed by the whole key above it: 100,000 parts
+                    // were gigabytes of keys. The `toml` crate refuses such a name itself.
+                    if key.len() > NESTING_CHECKED {
+                        return Ok(());
+                    }
                     let array = item.kind == Kind::ArrayTableStart;
                     let added = self.keys.add_context(&mut self.context, &key, array);
                     self.at_key(added)?;
@@ -451,7 +520,7 @@ fn float_problem(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::first_error;
+    use super::{checked, first_error};
 
     fn error(text: &[u8]) -> String {
         first_error(text).unwrap_or_default()
@@ -477,5 +546,13 @@ mod tests {
             "toml: line 2 (last key \"a\"): Key 'a' has already been defined."
         );
         assert_eq!(error(b"a = 1\nb = 2"), "");
+    }
+
+    #[test]
+    fn multiline_strings_are_rewritten_on_as_many_lines() {
+        let text = b"a = \"\"\"x\\\n  y\r\nz\"\"\"\nb = 1\n";
+        let rewritten = checked(text).unwrap().unwrap();
+        assert_eq!(rewritten, b"a = \"\"\"xyz\\\n\\\n\"\"\"\nb = 1\n");
+        assert_eq!(checked(b"a = 'x'\n").unwrap(), None);
     }
 }
