@@ -273,17 +273,35 @@ pub(super) fn template_hint(message: &str) -> &'static str {
     }
 }
 
-/// The column (in bytes) of an error whose line's code before it ends `before`.
-/// Whether the error is at a comma that ends the `in` list of a `for` statement's header
-/// (`for i in 1, 2, :`), which the crate refuses as a comma where it wants the `:`.
+/// Whether the error is at a comma of the `in` list of a `for` statement's header whose list
+/// ends in a comma (`for i in 1, 2, :`): the crate refuses the list's first comma where it
+/// wants the `:`, starlark-go reads an expression after the last one and finds the `:`.
 fn for_header_comma_before_colon(line: &str, before: Option<&str>) -> bool {
     let column = error_column(before);
     let after = line.get(column + 1..).unwrap_or("");
     let code = line.get(..column).unwrap_or("");
     let header = code.trim_start().trim_start_matches("#@").trim_start();
-    header.starts_with("for ") && header.contains(" in ") && after.trim_start().starts_with(':')
+    if !(header.starts_with("for ") && header.contains(" in ")) {
+        return false;
+    }
+    // The rest of the list, up to the header's `:` (a string or comment first: not judged).
+    let mut depth = 0i32;
+    for (i, c) in after.char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ':' if depth == 0 => {
+                let rest = after[..i].trim_end();
+                return rest.is_empty() || rest.ends_with(',');
+            }
+            '#' | '"' | '\'' => return false,
+            _ => {}
+        }
+    }
+    false
 }
 
+/// The column (in bytes) of an error whose line's code before it ends `before`.
 fn error_column(before: Option<&str>) -> usize {
     before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
 }
