@@ -28,40 +28,32 @@ enum Element {
 
 use Element::*;
 
-/// BurntSushi's layouts, tried in order: `time.RFC3339Nano`, a local datetime, a local date and
-/// a local time.
-const LAYOUTS: [&[Element]; 4] = [
-    &[
-        Year,
-        Literal(b'-'),
-        Month,
-        Literal(b'-'),
-        Day,
-        Literal(b'T'),
-        Hour,
-        Literal(b':'),
-        Minute,
-        Literal(b':'),
-        Second,
-        Fraction,
-        Zone,
-    ],
-    &[
-        Year,
-        Literal(b'-'),
-        Month,
-        Literal(b'-'),
-        Day,
-        Literal(b'T'),
-        Hour,
-        Literal(b':'),
-        Minute,
-        Literal(b':'),
-        Second,
-        Fraction,
-    ],
-    &[Year, Literal(b'-'), Month, Literal(b'-'), Day],
-    &[Hour, Literal(b':'), Minute, Literal(b':'), Second, Fraction],
+/// A local datetime's layout (`2006-01-02T15:04:05.999999999`).
+const DATETIME: &[Element] = &[
+    Year,
+    Literal(b'-'),
+    Month,
+    Literal(b'-'),
+    Day,
+    Literal(b'T'),
+    Hour,
+    Literal(b':'),
+    Minute,
+    Literal(b':'),
+    Second,
+    Fraction,
+];
+
+/// BurntSushi's layouts, tried in order: `time.RFC3339Nano` (a local datetime's and a zone), a
+/// local datetime, a local date and a local time; each with whether a zone ends it.
+const LAYOUTS: [(&[Element], bool); 4] = [
+    (DATETIME, true),
+    (DATETIME, false),
+    (&[Year, Literal(b'-'), Month, Literal(b'-'), Day], false),
+    (
+        &[Hour, Literal(b':'), Minute, Literal(b':'), Second, Fraction],
+        false,
+    ),
 ];
 
 /// BurntSushi's refusal of the datetime `text` (the lexer's item), if any.
@@ -76,7 +68,7 @@ pub(super) fn datetime_problem(text: &str) -> Option<String> {
         .collect();
     let parses = LAYOUTS
         .iter()
-        .any(|layout| parses(layout, replaced.as_bytes()));
+        .any(|&(layout, zone)| parses(layout, zone, replaced.as_bytes()));
     (!parses).then(|| {
         format!(
             "Invalid TOML Datetime: {}.",
@@ -101,10 +93,12 @@ fn number(value: &[u8], fixed: bool) -> Option<(u32, &[u8])> {
     }
 }
 
-/// Whether Go's `time.Parse` reads all of `value` by `layout`, the date a real one.
-fn parses(layout: &[Element], mut value: &[u8]) -> bool {
+/// Whether Go's `time.Parse` reads all of `value` by `layout` (and a zone after it if `zone`),
+/// the date a real one.
+fn parses(layout: &[Element], zone: bool, mut value: &[u8]) -> bool {
     let (mut year, mut month, mut day) = (0i64, 1u32, 1u32);
-    for element in layout {
+    let zone = zone.then_some(&Zone);
+    for element in layout.iter().chain(zone) {
         value = match *element {
             Literal(c) => match value.split_first() {
                 Some((&first, rest)) if first == c => rest,
