@@ -53,6 +53,7 @@ mod statement_hook;
 mod struct_module;
 mod template_error;
 mod text_modules;
+mod toml_datetime;
 mod toml_keys;
 mod toml_lexer;
 mod toml_module;
@@ -147,6 +148,21 @@ fn go_reading(
 ) -> Result<String, (go_literals::LiteralError, String)> {
     let fixed = go_literals::go_literals(source, &guards.of(go_literals::BYTES))?;
     Ok(fixed.unwrap_or_else(|| source.to_string()))
+}
+
+/// The program `source` with its literals read as starlark-go reads them and those of bytes that
+/// are not UTF-8 left string literals (of their marks), when `go_read`, its reading for running,
+/// made any of them a call of the program's `guards`.
+fn literals_of_bytes_as_strings(
+    source: &str,
+    go_read: &str,
+    guards: &guard_names::GuardNames,
+) -> Option<String> {
+    let call = format!("{}(", guards.of(go_literals::BYTES));
+    if !go_read.contains(&call) {
+        return None;
+    }
+    go_literals::go_literals(source, "").ok().flatten()
 }
 
 /// starlark-go's text of a float as ytt's fork writes it (`%g`, six significant digits).
@@ -349,28 +365,41 @@ fn run_unguarded(
             TemplateError::compile(name, line, r.message.to_string()),
         )
     });
-    let (mut ast, patched, source) = match resolver_patch::parse(name, source.clone()) {
+    let refused = |error: starlark::Error, source: String| {
+        let at = error.span().map(|s| s.resolve_span().begin);
+        if let Some((place, comma)) = &comma {
+            if at.is_none_or(|at| *place <= (at.line, at.column)) {
+                return comma.clone();
+            }
+        }
+        // Patches keep the program's lines: its line map holds for the patched text.
+        let patched = Program {
+            source,
+            ..program.clone()
+        };
+        let mut error = syntax_error(name, &patched, error, sources);
+        at_template_end(&mut error, program, template_id);
+        error
+    };
+    // A literal of bytes that are not UTF-8 is a call in `source`, where starlark-go reads a
+    // string literal: its syntax errors, and those its resolver finds in the parse, are those of
+    // the program with such literals as strings (`def f("\xff")` is `not an identifier`, `for
+    // "\xff" in []` `can't assign to literal`); such a program is reported, never run.
+    let plain = literals_of_bytes_as_strings(&program.source, &source, &guards)
+        .map(|plain| resolver_patch::parse(name, plain))
+        .filter(|parsed| match parsed {
+            resolver_patch::Parsed::Syntax { .. } => true,
+            resolver_patch::Parsed::Module { patched, .. } => patched.is_some(),
+            resolver_patch::Parsed::Budget { .. } => false,
+        });
+    let parsed = plain.unwrap_or_else(|| resolver_patch::parse(name, source.clone()));
+    let (mut ast, patched, source) = match parsed {
         resolver_patch::Parsed::Module {
             ast,
             patched,
             source,
         } => (*ast, patched, source),
-        resolver_patch::Parsed::Syntax { error, source } => {
-            let at = error.span().map(|s| s.resolve_span().begin);
-            if let Some((place, comma)) = comma {
-                if at.is_none_or(|at| place <= (at.line, at.column)) {
-                    return Err(comma);
-                }
-            }
-            // Patches keep the program's lines: its line map holds for the patched text.
-            let patched = Program {
-                source,
-                ..program.clone()
-            };
-            let mut error = syntax_error(name, &patched, error, sources);
-            at_template_end(&mut error, program, template_id);
-            return Err(error);
-        }
+        resolver_patch::Parsed::Syntax { error, source } => return Err(refused(error, source)),
         resolver_patch::Parsed::Budget { error, message } => {
             let gen_line = error.span().map_or(0, |s| s.resolve_span().begin.line);
             let line = program.line_map.get(gen_line).copied();

@@ -78,7 +78,9 @@ pub(super) struct LiteralError {
 
 /// The source with its literals made to read as in starlark-go (`None`: nothing to change),
 /// or the first literal starlark-go refuses and the source with the literals before it made so.
-/// `bytes_call` is the program's name of [`BYTES`] ([`super::guard_names`]).
+/// `bytes_call` is the program's name of [`BYTES`] ([`super::guard_names`]); empty, such a
+/// literal is left a string literal (of its marks), for a parse that finds starlark-go's syntax
+/// errors where a literal stands (`def f("\xff")`).
 pub(super) fn go_literals(
     src: &str,
     bytes_call: &str,
@@ -372,8 +374,10 @@ fn string(
             }
             at += c.len_utf8();
         }
-        edits.push((start, start, format!("{bytes_call}(")));
-        edits.push((after, after, ")".into()));
+        if !bytes_call.is_empty() {
+            edits.push((start, start, format!("{bytes_call}(")));
+            edits.push((after, after, ")".into()));
+        }
         edits[first_edit..].sort_by_key(|&(from, to, _)| (from, to));
     }
     Ok(after)

@@ -116,9 +116,11 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's scanner refuses a closing bracket that closes nothing.
         return Some(format!("unexpected {got}"));
     }
-    if got == "','" && want == "symbol ':'" && for_header_comma_before_colon(line, before) {
+    if got == "','" && want == "symbol ':'" {
         // starlark-go reads an expression after the `in` list's comma and finds the `:`.
-        return Some("got ':', want primary expression".into());
+        if let Some(words) = for_header_list_error(line, before) {
+            return Some(words.into());
+        }
     }
     let want = match want {
         "expression" if ends_expression_list(&got) => {
@@ -273,17 +275,42 @@ pub(super) fn template_hint(message: &str) -> &'static str {
     }
 }
 
-/// The column (in bytes) of an error whose line's code before it ends `before`.
-/// Whether the error is at a comma that ends the `in` list of a `for` statement's header
-/// (`for i in 1, 2, :`), which the crate refuses as a comma where it wants the `:`.
-fn for_header_comma_before_colon(line: &str, before: Option<&str>) -> bool {
+/// starlark-go's error for a `for` statement's header whose `in` list ends in a comma (`for i
+/// in 1, 2, :`) or has two in a row, the crate's error at the list's first comma (where it
+/// wants the `:`): starlark-go reads an expression after each comma and finds the `:` or the
+/// second comma.
+fn for_header_list_error(line: &str, before: Option<&str>) -> Option<&'static str> {
     let column = error_column(before);
     let after = line.get(column + 1..).unwrap_or("");
     let code = line.get(..column).unwrap_or("");
     let header = code.trim_start().trim_start_matches("#@").trim_start();
-    header.starts_with("for ") && header.contains(" in ") && after.trim_start().starts_with(':')
+    if !(header.starts_with("for ") && header.contains(" in ")) {
+        return None;
+    }
+    // The rest of the list, up to the header's `:` (a string or comment first: not judged).
+    let (mut depth, mut item) = (0i32, false);
+    for c in after.chars() {
+        match c {
+            ':' if depth == 0 && !item => return Some("got ':', want primary expression"),
+            ':' if depth == 0 => return None,
+            ',' if depth == 0 && !item => return Some("got ',', want primary expression"),
+            ',' if depth == 0 => item = false,
+            '#' | '"' | '\'' => return None,
+            c if c.is_whitespace() => {}
+            c => {
+                item = true;
+                match c {
+                    '(' | '[' | '{' => depth += 1,
+                    ')' | ']' | '}' => depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
 }
 
+/// The column (in bytes) of an error whose line's code before it ends `before`.
 fn error_column(before: Option<&str>) -> usize {
     before.map_or(0, |b| b.len() - b.rfind('\n').map_or(0, |i| i + 1))
 }

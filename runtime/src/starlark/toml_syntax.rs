@@ -293,6 +293,10 @@ impl Parser {
                 Some(problem) => fail(problem),
                 None => Ok(()),
             },
+            Kind::Datetime => match super::toml_datetime::datetime_problem(&text) {
+                Some(problem) => fail(problem),
+                None => Ok(()),
+            },
             _ => Ok(()),
         }
     }
