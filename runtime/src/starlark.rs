@@ -58,6 +58,7 @@ mod toml_keys;
 mod toml_lexer;
 mod toml_module;
 mod toml_syntax;
+mod toml_values;
 mod url_value;
 mod wording;
 mod written_size;

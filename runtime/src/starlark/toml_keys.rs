@@ -1,21 +1,35 @@
 //! BurntSushi's TOML parser's table of keys (v1.2.1, ytt's `toml.decode`): the tables made by
 //! headers, dotted keys and inline tables, which keys are implicit (made by a longer key, so
 //! they may be defined once more) and which hold inline arrays, and its refusals of a key
-//! defined twice, in its words. It decides only what is refused: the values are the `toml`
-//! crate's.
+//! defined twice, in its words, and the values it keeps (its `mapping`): a key given again
+//! where BurntSushi lets it keeps the value BurntSushi keeps.
 
 use std::collections::{HashMap, HashSet};
 
 use super::toml_module::maybe_quoted;
+use crate::value::Value as Data;
 
-/// What a key holds, as far as the refusals go.
+/// What a key holds, as BurntSushi's Go values: a table is a `map[string]interface{}` (shared,
+/// as a Go map is, by its index), `[[t]]` a `[]map[string]interface{}`, an inline array a
+/// `[]interface{}`.
 #[derive(Clone)]
-enum Entry {
+pub(super) enum Entry {
     /// A table: its index in [`Keys::tables`].
     Table(usize),
-    /// An array of tables (`[[t]]`, or inline tables in an inline array): their indexes.
+    /// An array of tables (`[[t]]`, or inline tables in an inline array while it is read):
+    /// their indexes.
     Tables(Vec<usize>),
-    Other,
+    /// An inline array's items.
+    Array(Vec<Entry>),
+    Scalar(Scalar),
+}
+
+/// A value that is no table or array.
+#[derive(Clone)]
+pub(super) enum Scalar {
+    Data(Data),
+    /// A date or time, as written: a Go `time.Time`, which ytt cannot make a Starlark value.
+    Datetime(String),
 }
 
 /// The type BurntSushi records for a key; only an inline array's matters here.
@@ -25,14 +39,9 @@ pub(super) enum Type {
     Other,
 }
 
-/// A value given to a key.
-pub(super) enum Value {
-    Table,
-    Other,
-}
-
 pub(super) struct Keys {
-    tables: Vec<HashMap<String, Entry>>,
+    /// The tables, the document's own first.
+    pub(super) tables: Vec<HashMap<String, Entry>>,
     types: HashMap<String, Type>,
     implicits: HashSet<String>,
 }
@@ -52,7 +61,7 @@ impl Keys {
         }
     }
 
-    fn new_table(&mut self) -> usize {
+    pub(super) fn new_table(&mut self) -> usize {
         self.tables.push(HashMap::new());
         self.tables.len() - 1
     }
@@ -62,7 +71,7 @@ impl Keys {
         match entry {
             Entry::Table(t) => Some(*t),
             Entry::Tables(ts) => ts.last().copied(),
-            Entry::Other => None,
+            Entry::Array(_) | Entry::Scalar(_) => None,
         }
     }
 
@@ -115,18 +124,20 @@ impl Keys {
                 }
             }
         } else {
-            self.set_value(context, last, Value::Table)?;
+            let new = self.new_table();
+            self.set_value(context, last, Entry::Table(new))?;
         }
         context.push(last.clone());
         Ok(())
     }
 
-    /// BurntSushi's `setValue`: `key` given a value in the table of `context`.
+    /// BurntSushi's `setValue`: `key` given a value in the table of `context` (a key made
+    /// implicitly keeps the table it holds; a key holding an inline array takes the new value).
     pub(super) fn set_value(
         &mut self,
         context: &[String],
         key: &str,
-        value: Value,
+        value: Entry,
     ) -> Result<(), String> {
         let mut table = 0;
         for (i, k) in context.iter().enumerate() {
@@ -153,11 +164,7 @@ impl Keys {
         if defined {
             self.implicits.remove(&text);
         }
-        let entry = match value {
-            Value::Table => Entry::Table(self.new_table()),
-            Value::Other => Entry::Other,
-        };
-        self.tables[table].insert(key.to_string(), entry);
+        self.tables[table].insert(key.to_string(), value);
         Ok(())
     }
 

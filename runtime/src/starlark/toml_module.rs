@@ -87,13 +87,16 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
             anyhow::bail!("toml.decode: toml: line 1: files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8");
         }
         // BurntSushi's lexer and parser find the first problem in document order (a byte its
-        // lexer stops at, a syntax error before it); the `toml` crate reads what they let by.
-        let rewritten = match super::toml_syntax::checked(bytes) {
+        // lexer stops at, a syntax error before it, a key given twice) and make the values;
+        // the `toml` crate reads a document nested deeper than they follow.
+        let data = match super::toml_syntax::decoded(bytes) {
             Err(error) => anyhow::bail!("toml.decode: {error}"),
-            Ok(rewritten) => rewritten,
+            Ok(super::toml_syntax::Decoded::Data(data)) => data,
+            Ok(super::toml_syntax::Decoded::TooDeep(rewritten)) => {
+                let text = std::str::from_utf8(rewritten.as_deref().unwrap_or(bytes))?;
+                decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?
+            }
         };
-        let text = std::str::from_utf8(rewritten.as_deref().unwrap_or(bytes))?;
-        let data = decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?;
         Ok(super::modules::plain(&data, heap, false))
     }
 }
@@ -415,7 +418,7 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// TOML text as data: tables as maps with keys in byte order (ytt sorts the Go maps its
+/// TOML text nested too deep for BurntSushi's port, read by the `toml` crate, as data: tables as maps with keys in byte order (ytt sorts the Go maps its
 /// decoder gives), integers, floats, strings, booleans and arrays as they are. A date or time
 /// is an error: ytt's decoder gives a Go `time.Time`, which ytt cannot make a Starlark value.
 fn decode(text: &str) -> Result<Data, String> {

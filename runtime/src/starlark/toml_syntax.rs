@@ -1,29 +1,39 @@
-//! `toml.decode`'s syntax errors as ytt's decoder (BurntSushi's `toml` v1.2.1) finds and words
-//! them: its lexer (a state machine handing the parser one item at a time) and the part of its
-//! parser that checks items (keys, strings' escapes, integers and floats, and the key it was at
-//! for `(last key "t.k")`), so the first problem in the document is the one reported, whether
-//! the lexer or the parser meets it. What the parser checks in its table of keys (a key given
-//! twice, a table defined twice) is left to the `toml` crate, read after this found nothing.
+//! `toml.decode` as ytt's decoder (BurntSushi's `toml` v1.2.1) reads a document: its lexer (a
+//! state machine handing the parser one item at a time) and its parser, which checks items
+//! (keys, strings' escapes, integers and floats, and the key it was at for `(last key "t.k")`)
+//! and keeps their values in its table of keys (`toml_keys`), so the first problem in the
+//! document is the one reported, whether the lexer or the parser meets it, and the values are
+//! the ones BurntSushi keeps.
 
-use super::toml_keys::{key_text, Keys, Type, Value};
+use super::toml_keys::{key_text, Entry, Keys, Type};
 use super::toml_lexer::{is_hex, quote_text, Item, Kind, Lexer};
+use crate::value::Value as Data;
 
-/// How deep the checks follow keys and nesting: BurntSushi's table of keys walks each key from
+/// How deep the parser follows keys and nesting: BurntSushi's table of keys walks each key from
 /// the top (the square of the depth: 5,000 nested inline tables took 10 s); past this the
-/// `toml` crate's own refusals (its recursion limit) apply.
+/// `toml` crate reads the document, with its own refusals (its recursion limit).
 const NESTING_CHECKED: usize = 256;
+
+/// What [`decoded`] makes of a document BurntSushi's decoder takes.
+pub(super) enum Decoded {
+    /// Its value: a table.
+    Data(Data),
+    /// Nested deeper than [`NESTING_CHECKED`]: the text for the `toml` crate to read, `input`
+    /// with each `"""` string written so that it reads as BurntSushi reads it (see
+    /// [`burntsushi_multiline`]), `None` where there is none.
+    TooDeep(Option<Vec<u8>>),
+}
 
 /// The first error BurntSushi's decoder reports for `input` (its whole message, `toml: line N
 /// (last key "K"): ...`), `None` when these checks find none.
 #[cfg(test)]
 fn first_error(input: &[u8]) -> Option<String> {
-    checked(input).err()
+    decoded(input).err()
 }
 
-/// The first error BurntSushi's decoder reports for `input` (its whole message), else the
-/// text for the `toml` crate to read: `input` with each `"""` string written so that it reads
-/// as BurntSushi reads it (see [`burntsushi_multiline`]), `None` where there is none.
-pub(super) fn checked(input: &[u8]) -> Result<Option<Vec<u8>>, String> {
+/// The first error BurntSushi's decoder reports for `input` (its whole message), else its
+/// value; a date or time in it is an error too (ytt's panic), found in ytt's order.
+pub(super) fn decoded(input: &[u8]) -> Result<Decoded, String> {
     let mut lexer = Lexer::new(input);
     lexer.run();
     let mut parser = Parser {
@@ -31,11 +41,16 @@ pub(super) fn checked(input: &[u8]) -> Result<Option<Vec<u8>>, String> {
         context: Vec::new(),
         current_key: String::new(),
         pos_line: 1,
+        too_deep: false,
     };
-    if let Some(error) = parser.first_error(&lexer.items) {
-        return Err(error);
+    parser.read(&mut lexer.items.iter())?;
+    if parser.too_deep {
+        return Ok(Decoded::TooDeep(multiline_strings_rewritten(
+            input,
+            &lexer.items,
+        )));
     }
-    Ok(multiline_strings_rewritten(input, &lexer.items))
+    super::toml_values::document(&parser.keys).map(Decoded::Data)
 }
 
 /// `input` with every `"""` string's text replaced by one the `toml` crate reads as
@@ -82,7 +97,7 @@ fn multiline_strings_rewritten(input: &[u8], items: &[Item]) -> Option<Vec<u8>> 
 /// each line's carriage returns before its line feed are dropped, and once a line ends with a
 /// line-ending backslash no later line keeps its line feed (`a`, a backslash, a line break,
 /// `b`, a line break, `c` is `abc`).
-fn burntsushi_multiline(text: &[u8]) -> Option<String> {
+pub(super) fn burntsushi_multiline(text: &[u8]) -> Option<String> {
     let joined = strip_escaped_newlines(text)?;
     let first = match joined.as_slice() {
         [b'\n', rest @ ..] | [b'\r', b'\n', rest @ ..] => rest,
@@ -100,6 +115,8 @@ struct Parser {
     current_key: String,
     /// The line of the item read last by `nextPos` (the first of a key or a table name).
     pos_line: usize,
+    /// The document is nested deeper than [`NESTING_CHECKED`]: the parser stopped there.
+    too_deep: bool,
 }
 
 /// What the parser is reading the inside of.
@@ -108,9 +125,12 @@ enum Open {
     TopKey(usize),
     /// A key's value in an inline table: the inline table's context.
     InlineKey(usize),
-    Array,
-    /// An inline table: the context and key to go back to after it.
-    InlineTable(usize, String),
+    /// An inline array: its items so far.
+    Array(Vec<Entry>),
+    /// An inline table: the context and key to go back to after it, and the table (in
+    /// [`Keys::tables`]) of its own keys' values, BurntSushi's `hash`, which is its value in an
+    /// array (a dotted key's last part its key there: `[{a.b = 1}]` is `[{b = 1}]`).
+    InlineTable(usize, String, usize),
 }
 
 type Items<'i> = std::slice::Iter<'i, Item>;
@@ -146,14 +166,11 @@ impl Parser {
         }
     }
 
-    fn first_error(&mut self, items: &[Item]) -> Option<String> {
-        self.read(&mut items.iter()).err()
-    }
-
     fn read(&mut self, items: &mut Items) -> Result<(), String> {
         let mut open: Vec<Open> = Vec::new();
         while let Some(item) = self.next(items)? {
             if open.len() + self.context.len() > NESTING_CHECKED {
+                self.too_deep = true;
                 return Ok(());
             }
             let awaits_value = matches!(open.last(), Some(Open::TopKey(_) | Open::InlineKey(_)));
@@ -168,6 +185,7 @@ impl Parser {
                     // Each of its tables is keyed by the whole key above it: 100,000 parts
                     // were gigabytes of keys. The `toml` crate refuses such a name itself.
                     if key.len() > NESTING_CHECKED {
+                        self.too_deep = true;
                         return Ok(());
                     }
                     let array = item.kind == Kind::ArrayTableStart;
@@ -186,6 +204,7 @@ impl Parser {
                         self.current_key = last.clone();
                         for part in dotted {
                             if self.context.len() > NESTING_CHECKED {
+                                self.too_deep = true;
                                 return Ok(());
                             }
                             let mut key = self.context.clone();
@@ -200,13 +219,18 @@ impl Parser {
                 Kind::Array => {
                     self.keys
                         .set_type(&self.context, &self.current_key, Type::Array);
-                    open.push(Open::Array);
+                    open.push(Open::Array(Vec::new()));
                     continue;
                 }
                 Kind::InlineTableStart => {
-                    let in_array = matches!(open.last(), Some(Open::Array));
+                    let in_array = matches!(open.last(), Some(Open::Array(_)));
                     let outer_key = std::mem::take(&mut self.current_key);
-                    open.push(Open::InlineTable(self.context.len(), outer_key.clone()));
+                    let hash = self.keys.new_table();
+                    open.push(Open::InlineTable(
+                        self.context.len(),
+                        outer_key.clone(),
+                        hash,
+                    ));
                     self.context.push(outer_key);
                     self.keys.add_implicit(&self.context);
                     let key = self.context.clone();
@@ -214,28 +238,39 @@ impl Parser {
                     self.at_key(added)?;
                     continue;
                 }
-                Kind::ArrayEnd => {
-                    open.pop();
-                    (Value::Other, Type::Array)
-                }
-                Kind::InlineTableEnd => {
-                    if let Some(Open::InlineTable(outer, key)) = open.pop() {
+                Kind::ArrayEnd => match open.pop() {
+                    Some(Open::Array(items)) => (Entry::Array(items), Type::Array),
+                    _ => return Err(self.error(item.line, "bug: an array's end outside one")),
+                },
+                Kind::InlineTableEnd => match open.pop() {
+                    Some(Open::InlineTable(outer, key, hash)) => {
                         self.context.truncate(outer);
                         self.current_key = key;
+                        (Entry::Table(hash), Type::Other)
                     }
-                    (Value::Table, Type::Other)
-                }
+                    _ => return Err(self.error(item.line, "bug: a table's end outside one")),
+                },
                 _ => {
                     self.scalar(item)?;
-                    (Value::Other, Type::Other)
+                    let value = super::toml_values::scalar(item)
+                        .map_err(|message| self.error(item.line, &message))?;
+                    (Entry::Scalar(value), Type::Other)
                 }
             };
-            // A value was read: a key's value is set.
-            let context = match open.last() {
-                Some(&Open::TopKey(outer)) => outer,
-                Some(&Open::InlineKey(context)) => context,
+            // A value was read: an array's item, or a key's value.
+            let context = match open.last_mut() {
+                Some(Open::Array(items)) => {
+                    items.push(value);
+                    continue;
+                }
+                Some(&mut Open::TopKey(outer)) => outer,
+                Some(&mut Open::InlineKey(context)) => context,
                 _ => continue,
             };
+            // A key of an inline table is one of its own keys too.
+            if let [.., Open::InlineTable(_, _, hash), Open::InlineKey(_)] = open[..] {
+                self.keys.tables[hash].insert(self.current_key.clone(), value.clone());
+            }
             let set = self.keys.set_value(&self.context, &self.current_key, value);
             self.at_key(set)?;
             self.keys.set_type(&self.context, &self.current_key, ty);
@@ -337,7 +372,7 @@ impl Parser {
 }
 
 /// A basic string's text with its escapes replaced (those [`Parser::escapes`] let by).
-fn unescaped(text: &[u8]) -> String {
+pub(super) fn unescaped(text: &[u8]) -> String {
     let text = String::from_utf8_lossy(text);
     let mut out = String::new();
     let mut chars = text.chars();
@@ -453,12 +488,27 @@ fn integer_problem(s: &str) -> Option<String> {
             quote_text(s.as_bytes())
         ));
     }
-    // Go's `ParseInt(s, 0, 64)`: a sign, then a base prefix.
     let digits = s.replace('_', "");
+    let (_, radix, digits) = sign_and_radix(&digits);
+    match (go_integer(s), digits) {
+        (Some(_), _) => None,
+        // Digits Go would not read at all are BurntSushi's `bug`.
+        (None, digits)
+            if digits.bytes().any(|b| !(b as char).is_digit(radix)) || digits.is_empty() =>
+        {
+            None
+        }
+        _ => Some(format!("{s} is out of range for int64")),
+    }
+}
+
+/// An integer's sign, base and digits, as Go's `ParseInt(s, 0, 64)` reads a sign and then a
+/// base prefix.
+fn sign_and_radix(digits: &str) -> (bool, u32, &str) {
     let (negative, digits) = match digits.as_bytes().first() {
         Some(b'-') => (true, &digits[1..]),
         Some(b'+') => (false, &digits[1..]),
-        _ => (false, &digits[..]),
+        _ => (false, digits),
     };
     let (radix, digits) = match digits.get(..2) {
         Some("0x") => (16, &digits[2..]),
@@ -466,17 +516,22 @@ fn integer_problem(s: &str) -> Option<String> {
         Some("0b") => (2, &digits[2..]),
         _ => (10, digits),
     };
-    let magnitude = u128::from_str_radix(digits, radix).ok();
-    let limit = if negative {
-        1u128 << 63
-    } else {
-        (1u128 << 63) - 1
-    };
-    match magnitude {
-        Some(m) if m <= limit => None,
-        // Digits Go would not read at all are BurntSushi's `bug`; the `toml` crate words them.
-        None if digits.bytes().any(|b| !(b as char).is_digit(radix)) || digits.is_empty() => None,
-        _ => Some(format!("{s} is out of range for int64")),
+    (negative, radix, digits)
+}
+
+/// The value of an integer the lexer read, its underscores taken out, as Go's `ParseInt(s, 0,
+/// 64)` reads it; `None` where Go refuses it.
+pub(super) fn go_integer(s: &str) -> Option<i64> {
+    let digits = s.replace('_', "");
+    let (negative, radix, digits) = sign_and_radix(&digits);
+    if digits.starts_with(['+', '-']) {
+        return None;
+    }
+    let magnitude = u128::from_str_radix(digits, radix).ok()?;
+    match negative {
+        true if magnitude <= 1u128 << 63 => Some((magnitude as i128).wrapping_neg() as i64),
+        false => i64::try_from(magnitude).ok(),
+        true => None,
     }
 }
 
