@@ -579,7 +579,7 @@ fn float_problem(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{checked, first_error};
+    use super::{first_error, go_integer, multiline_strings_rewritten, Lexer};
 
     fn error(text: &[u8]) -> String {
         first_error(text).unwrap_or_default()
@@ -610,8 +610,24 @@ mod tests {
     #[test]
     fn multiline_strings_are_rewritten_on_as_many_lines() {
         let text = b"a = \"\"\"x\\\n  y\r\nz\"\"\"\nb = 1\n";
-        let rewritten = checked(text).unwrap().unwrap();
-        assert_eq!(rewritten, b"a = \"\"\"xyz\\\n\\\n\"\"\"\nb = 1\n");
-        assert_eq!(checked(b"a = 'x'\n").unwrap(), None);
+        let rewritten = |text: &[u8]| {
+            let mut lexer = Lexer::new(text);
+            lexer.run();
+            multiline_strings_rewritten(text, &lexer.items)
+        };
+        assert_eq!(
+            rewritten(text).unwrap(),
+            b"a = \"\"\"xyz\\\n\\\n\"\"\"\nb = 1\n"
+        );
+        assert_eq!(rewritten(b"a = 'x'\n"), None);
+    }
+
+    #[test]
+    fn integers_are_read_as_go_reads_them() {
+        assert_eq!(go_integer("-9_223_372_036_854_775_808"), Some(i64::MIN));
+        assert_eq!(go_integer("0x7fffffffffffffff"), Some(i64::MAX));
+        assert_eq!(go_integer("9223372036854775808"), None);
+        assert_eq!(go_integer("+0o17"), Some(15));
+        assert_eq!(go_integer("0b"), None);
     }
 }
