@@ -101,9 +101,10 @@ impl Keys {
             }
             match Self::inside(&self.tables[table][k]) {
                 Some(t) => table = t,
+                // (BurntSushi sets its context after this loop: the error names the last key
+                // of the context before.)
                 None => {
-                    *context = key_context;
-                    let k = key_text(context);
+                    let k = key_text(&key_context);
                     return Err(format!("Key '{k}' was already created as a hash."));
                 }
             }
