@@ -275,6 +275,10 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
         // text is known to fit the output budget.
         Outcome::DataValues(node) if !opts.request.json() => {
             use crate::yaml::emit::{budget, write_yaml, WriteError};
+            // The pages freed so far (the input text's, the trees') go back first, so that
+            // the text held before it is sized lands below the type check's peak.
+            #[cfg(feature = "mimalloc")]
+            crate::allocator::give_back_freed_pages();
             let mut past_budget = None;
             let written = output::stdout_with(|out| {
                 match write_yaml(node, budget::max_output_bytes(), out) {
