@@ -272,7 +272,28 @@ def replace(text, marker, lines):
     return re.sub(rf"<!-- {marker} -->.*?<!-- /{marker} -->", lambda _: block, text, flags=re.S)
 
 
+VALUE_OPTIONS = ["--runs", "--ytt-runs", "--max-size", "--ytt-max-size"]
+SWITCHES = ["--no-scaling", "--callgrind", "--write"]
+
+
+def check_arguments(args):
+    """Exits with the usage for `--help`, and with an error for an argument it does not know
+    (a misspelt option would otherwise start a quarter of an hour's run without it)."""
+    if "-h" in args or "--help" in args:
+        print(__doc__.strip())
+        raise SystemExit(0)
+    at = 0
+    while at < len(args):
+        if args[at] in VALUE_OPTIONS and at + 1 < len(args):
+            at += 2
+        elif args[at] in SWITCHES:
+            at += 1
+        else:
+            raise SystemExit(f"bench/run.py: unknown or incomplete argument {args[at]!r} (see --help)")
+
+
 def main():
+    check_arguments(sys.argv[1:])
     runs = int(flag("--runs", "11"))
     ytt_runs = int(flag("--ytt-runs", "3"))
     max_size = size_arg(flag("--max-size", "100M"))

@@ -287,21 +287,22 @@ fn for_header_list_error(line: &str, before: Option<&str>) -> Option<&'static st
     if !(header.starts_with("for ") && header.contains(" in ")) {
         return None;
     }
-    // The rest of the list, up to the header's `:` (a string or comment first: not judged).
+    // The rest of the list on this line, up to the header's `:` (a comment first: not
+    // judged); a string literal is an item.
     let (mut depth, mut item) = (0i32, false);
-    for c in after.chars() {
-        match c {
-            ':' if depth == 0 && !item => return Some("got ':', want primary expression"),
-            ':' if depth == 0 => return None,
-            ',' if depth == 0 && !item => return Some("got ',', want primary expression"),
-            ',' if depth == 0 => item = false,
-            '#' | '"' | '\'' => return None,
-            c if c.is_whitespace() => {}
+    for i in code_bytes(after) {
+        match after.as_bytes()[i] {
+            b':' if depth == 0 && !item => return Some("got ':', want primary expression"),
+            b':' if depth == 0 => return None,
+            b',' if depth == 0 && !item => return Some("got ',', want primary expression"),
+            b',' if depth == 0 => item = false,
+            b'#' => return None,
+            c if c.is_ascii_whitespace() => {}
             c => {
                 item = true;
                 match c {
-                    '(' | '[' | '{' => depth += 1,
-                    ')' | ']' | '}' => depth -= 1,
+                    b'(' | b'[' | b'{' => depth += 1,
+                    b')' | b']' | b'}' => depth -= 1,
                     _ => {}
                 }
             }

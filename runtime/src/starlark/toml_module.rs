@@ -418,9 +418,10 @@ fn quoted(s: &str) -> String {
     out
 }
 
-/// TOML text nested too deep for BurntSushi's port, read by the `toml` crate, as data: tables as maps with keys in byte order (ytt sorts the Go maps its
-/// decoder gives), integers, floats, strings, booleans and arrays as they are. A date or time
-/// is an error: ytt's decoder gives a Go `time.Time`, which ytt cannot make a Starlark value.
+/// TOML text nested too deep for BurntSushi's port, read by the `toml` crate, as data: tables
+/// as maps with keys in byte order (ytt sorts the Go maps its decoder gives), integers, floats,
+/// strings, booleans and arrays as they are. A date or time is an error: ytt's decoder gives a
+/// Go `time.Time`, which ytt cannot make a Starlark value.
 fn decode(text: &str) -> Result<Data, String> {
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         let line = e.span().map_or(1, |span| line_of(text, span.start));
