@@ -391,17 +391,16 @@ fn call_stack(
                     .files
                     .iter()
                     .find(|(n, _)| n == file)
-                    .and_then(|(_, text)| compile_starlark(text).ok());
+                    .and_then(|(_, text)| super::loader::compiled_library(file, text, sources));
                 loaded.push((file.to_string(), compiled));
                 loaded.len() - 1
             }
         };
-        let line = loaded[at]
-            .1
-            .as_ref()
+        let program = loaded[at].1.as_ref();
+        let line = program
             .and_then(|p| p.line_map.get(gen_line).copied())
             .unwrap_or(gen_line as u32 + 1);
-        (line, None)
+        (line, program.and_then(|p| p.quoted_at(gen_line)).map(Box::from))
     };
     // Where the error itself is (in this template or in a loaded file).
     let at = e.span().map(|s| {
