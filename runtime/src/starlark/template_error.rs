@@ -400,7 +400,10 @@ fn call_stack(
         let line = program
             .and_then(|p| p.line_map.get(gen_line).copied())
             .unwrap_or(gen_line as u32 + 1);
-        (line, program.and_then(|p| p.quoted_at(gen_line)).map(Box::from))
+        (
+            line,
+            program.and_then(|p| p.quoted_at(gen_line)).map(Box::from),
+        )
     };
     // Where the error itself is (in this template or in a loaded file).
     let at = e.span().map(|s| {

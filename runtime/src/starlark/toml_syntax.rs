@@ -26,6 +26,11 @@ fn first_error(input: &[u8]) -> Option<String> {
 /// The first error BurntSushi's decoder reports for `input` (its whole message), else its
 /// value; a date or time in it is an error too (ytt's panic), found in ytt's order.
 pub(super) fn decoded(input: &[u8]) -> Result<Data, String> {
+    decoded_within(input, depth_budget())
+}
+
+/// [`decoded`] with the depth budget `depth`.
+fn decoded_within(input: &[u8], depth: crate::yaml::parse::budget::Depth) -> Result<Data, String> {
     let mut lexer = Lexer::new(input);
     lexer.run();
     let mut parser = Parser {
@@ -33,7 +38,7 @@ pub(super) fn decoded(input: &[u8]) -> Result<Data, String> {
         context: Context::default(),
         current_key: String::new(),
         pos_line: 1,
-        depth: depth_budget(),
+        depth,
     };
     parser.read(&mut lexer.items.iter())?;
     super::toml_values::document(&parser.keys)
@@ -561,6 +566,27 @@ mod tests {
             "toml: line 2 (last key \"a\"): Key 'a' has already been defined."
         );
         assert_eq!(error(b"a = 1\nb = 2"), "");
+    }
+
+    #[test]
+    fn nesting_past_the_depth_budget_is_refused() {
+        let depth = crate::yaml::parse::budget::Depth {
+            levels: 3,
+            var: "SCHEMAC_MAX_VALUE_DEPTH",
+        };
+        let error = |text: &[u8]| super::decoded_within(text, depth).err().unwrap_or_default();
+        let refused = |line: usize| {
+            format!("toml: line {line}: collections nested deeper than 3 levels (raise the budget with SCHEMAC_MAX_VALUE_DEPTH)")
+        };
+        assert_eq!(error(b"a = [[[1]]]\nb = [[[[1]]]]"), refused(2));
+        // (Counted as the collections around a value, the document's own table left out.)
+        assert_eq!(
+            error(b"a = {b = {c = 1}}\nx = {b = {c = {d = {e = 1}}}}"),
+            refused(2)
+        );
+        assert_eq!(error(b"a.b.c.d = 1\n[t.u.v]\nw = 1\n[a.b.c.d]"), refused(4));
+        assert_eq!(error(b"a.b.c.d.e = 1"), refused(1));
+        assert_eq!(error(b"a = [{b = [1]}]\nc = [{d = [[1]]}]"), refused(2));
     }
 
     #[test]
