@@ -283,7 +283,6 @@ impl BuildState {
     }
 
     /// The file, nodes and template number that `ctx` builds from.
-
     fn table<'a>(&'a self, table: &'a Option<Arc<TemplateNodes>>) -> Table<'a> {
         match table {
             Some(t) => Table {

@@ -94,8 +94,9 @@ pub(super) fn to_template_error(
             }));
             return line;
         }
-        quote = program.quoted_at(gen_line).map(Box::from);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
+        let last = program.line_map.len().saturating_sub(1);
+        quote = program.quoted_at(gen_line.min(last)).map(Box::from);
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
         if let Some(o) = outdent.filter(|o| o.next_line.is_some()) {
