@@ -101,6 +101,27 @@ fn toml_text_past_the_heap_budget_is_an_error() {
 }
 
 #[test]
+fn toml_nested_past_the_value_depth_budget_is_an_error() {
+    // BurntSushi (ytt's decoder) has no depth limit and walks each key from the top: 10,000
+    // nested inline tables took ytt 16 s. schemac follows a document as deep as Starlark values
+    // go, each level at the same cost: 200,000 nested arrays, past the default budget, and
+    // 2,000 nested inline tables under a budget of 1,000.
+    let arrays = format!("a = {}1{}\n", "[".repeat(200_000), "]".repeat(200_000));
+    let tables = format!("a = {}1{}\n", "{a = ".repeat(2_000), "}".repeat(2_000));
+    let values = "#@ load(\"@ytt:toml\", \"toml\")\n#@ load(\"@ytt:data\", \"data\")\n#@data/values\n---\na: #@ len(toml.decode(data.read(\"doc.toml\")))\n";
+    for (doc, env, levels) in [
+        (&arrays, &[][..], 100_000),
+        (&tables, &[("SCHEMAC_MAX_VALUE_DEPTH", "1000")][..], 1_000),
+    ] {
+        let files = [("values.yml", values), ("doc.toml", doc.as_str())];
+        let (rc, _, stderr) = check_files("toml-nested", &files, env);
+        assert_eq!(rc, Some(1), "{stderr}");
+        let error = format!("- toml.decode: toml: line 1: collections nested deeper than {levels} levels (raise the budget with SCHEMAC_MAX_VALUE_DEPTH)\n    in <toplevel>\n      values.yml:5 |");
+        assert!(stderr.contains(&error), "{stderr}");
+    }
+}
+
+#[test]
 fn big_integers_meet_the_memory_budget_though_their_digits_are_off_the_heap() {
     // `x = x + x` a million times: each sum a new integer of up to 125 KB whose digits live
     // outside the interpreter's heap, and no garbage is freed while the function runs (about

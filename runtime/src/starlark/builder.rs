@@ -273,14 +273,16 @@ impl BuildState {
         self.inner.borrow().slots.clone()
     }
 
-    /// The file, nodes and template number that `ctx` builds from.
-    /// The number of the template whose code is running (a fragment function's own).
+    /// The number of the template whose code is running (a fragment function's own; a text
+    /// context's is that of the function around it, a library's text-templated key too).
     fn current_template_id(&self) -> u32 {
         let inner = self.inner.borrow();
-        let ctx = inner.ctxs.last().expect("the file context is never popped");
+        let ctx = inner.ctxs.iter().rev().find(|c| !c.text);
+        let ctx = ctx.expect("the file context is never popped");
         self.table(&ctx.table).template_id
     }
 
+    /// The file, nodes and template number that `ctx` builds from.
     fn table<'a>(&'a self, table: &'a Option<Arc<TemplateNodes>>) -> Table<'a> {
         match table {
             Some(t) => Table {

@@ -119,6 +119,8 @@ fn scan(
 ) -> Result<(), LiteralError> {
     let b = src.as_bytes();
     let (mut i, mut line) = (0, 0);
+    // Inside a `load(...)` statement's brackets (its arguments are string literals and names).
+    let mut in_load = false;
     while i < b.len() {
         let c = b[i];
         match c {
@@ -131,7 +133,18 @@ fn scan(
                     i += 1;
                 }
             }
-            b'"' | b'\'' => i = string(b, i, false, &mut line, bytes_call, edits)?,
+            b'"' | b'\'' => {
+                let literal = Literal {
+                    start: i,
+                    raw: false,
+                    in_load,
+                };
+                i = string(b, literal, &mut line, bytes_call, edits)?
+            }
+            b')' => {
+                in_load = false;
+                i += 1;
+            }
             b'\t' => {
                 edits.push((i, i + 1, " ".into()));
                 i += 1;
@@ -142,9 +155,21 @@ fn scan(
                 {
                     i += 1;
                 }
+                // The keyword `load` (an attribute `x.load` is a name).
+                if &b[start..i] == b"load"
+                    && !src[..start].trim_end().ends_with('.')
+                    && src[i..].trim_start().starts_with('(')
+                {
+                    in_load = true;
+                }
                 if matches!(b.get(i), Some(b'"' | b'\'')) {
                     if &b[start..i] == b"r" {
-                        i = string(b, i, true, &mut line, bytes_call, edits)?;
+                        let literal = Literal {
+                            start: i,
+                            raw: true,
+                            in_load,
+                        };
+                        i = string(b, literal, &mut line, bytes_call, edits)?;
                     } else {
                         // `b'x'`: a name, then a string.
                         edits.push((i, i, " ".into()));
@@ -253,14 +278,26 @@ fn number(
 
 /// Scans the string whose quote is at `start` (after its `r` prefix when `raw`): the index
 /// after it. A string without its closing quote is left to the parser's error.
-fn string(
-    b: &[u8],
+/// A string literal met by [`scan`]: where its first quote is, whether it is raw (`r"..."`),
+/// and whether it is an argument of a `load` statement.
+struct Literal {
     start: usize,
     raw: bool,
+    in_load: bool,
+}
+
+fn string(
+    b: &[u8],
+    literal: Literal,
     line: &mut usize,
     bytes_call: &str,
     edits: &mut Vec<(usize, usize, String)>,
 ) -> Result<usize, LiteralError> {
+    let Literal {
+        start,
+        raw,
+        in_load,
+    } = literal;
     let q = b[start];
     let triple = b.get(start + 1) == Some(&q) && b.get(start + 2) == Some(&q);
     let open = if triple { 3 } else { 1 };
@@ -374,11 +411,24 @@ fn string(
             }
             at += c.len_utf8();
         }
-        if !bytes_call.is_empty() {
-            edits.push((start, start, format!("{bytes_call}(")));
+        edits[first_edit..].sort_by_key(|&(from, to, _)| (from, to));
+        if in_load {
+            // A module or a name a `load` gives is text to the crate, which reads no call
+            // there: the literal is its text, each byte that is no UTF-8 U+FFFD, as a report
+            // shows the bytes ytt names in its error (`cannot load \xc3`).
+            let shifted: Vec<_> = edits[first_edit..]
+                .iter()
+                .map(|(from, to, text)| (from - start, to - start, text.clone()))
+                .collect();
+            let source = String::from_utf8_lossy(&b[start..after]);
+            let text = edited(&source, &shifted);
+            edits.truncate(first_edit);
+            let lossy = String::from_utf8_lossy(&marked_bytes(&text)).into_owned();
+            edits.push((start, after, lossy));
+        } else if !bytes_call.is_empty() {
+            edits.insert(first_edit, (start, start, format!("{bytes_call}(")));
             edits.push((after, after, ")".into()));
         }
-        edits[first_edit..].sort_by_key(|&(from, to, _)| (from, to));
     }
     Ok(after)
 }
@@ -495,6 +545,15 @@ mod tests {
             .and_then(|m| m.strip_suffix("')"))
             .unwrap();
         assert_eq!(marked_bytes(marked), b"\xf4\x8f\xbd\x81a");
+        // In a `load`, the literal is its text with U+FFFD for such bytes (no call there).
+        assert_eq!(
+            fixed(r#"load("\xc3", x="\xff\xfe", "a\xc3\xa9")"#),
+            "load(\"\u{fffd}\", x=\"\u{fffd}\u{fffd}\", \"aé\")"
+        );
+        assert_eq!(
+            fixed(r#"y = x.load("\xc3")"#),
+            format!("y = x.load({BYTES}(\"{}\"))", mark(0xc3))
+        );
         assert_eq!(refused(r"x = '\400'"), r"invalid escape sequence \400");
         assert_eq!(refused(r"x = '\x4'"), r"truncated escape sequence \x4");
         assert_eq!(refused(r"x = '\x4g'"), r"invalid escape sequence \x4g");

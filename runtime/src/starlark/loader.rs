@@ -173,6 +173,17 @@ fn library_kind(name: &str) -> Result<LibraryKind, String> {
     }
 }
 
+/// The program of the library file `name` (`text`) as `load()` compiles it (a `.star` file, or
+/// a YAML library as a template), for the lines of its errors; `None` if it does not compile.
+pub(super) fn compiled_library(name: &str, text: &str, sources: &Sources) -> Option<Program> {
+    match library_kind(name) {
+        Ok(LibraryKind::Yaml) => compile_yaml(name, text, sources.ignore_unknown_comments)
+            .ok()?
+            .ok(),
+        _ => compile_starlark(text).ok(),
+    }
+}
+
 /// A YAML library file compiled as a template (its documents are built when it is loaded,
 /// and dropped). The outer error is one ytt gives without running the file (it does not
 /// parse, or holds what a template may not), the inner one a template that does not compile.

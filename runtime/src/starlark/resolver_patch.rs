@@ -607,13 +607,16 @@ fn star_marker(
 }
 
 /// The `*args` or `**kwargs` argument before the argument at `at` of a call: where it starts
-/// and how many stars it has.
+/// (its first code byte, past the spaces, comments and escaped line breaks after the comma
+/// before it) and how many stars it has.
 fn star_argument_before(source: &str, at: usize) -> Option<(usize, usize)> {
     let start = *super::parse_error::argument_starts(&source[..at])
         .iter()
         .rev()
         .nth(1)?;
-    let start = start + (source[start..].len() - source[start..].trim_start().len());
+    let (first, _) = crate::template::code_scan::code_bytes(&source[start..at])
+        .find(|(_, c)| !matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b'\\' | b'#'))?;
+    let start = start + first;
     let stars = source[start..at].len() - source[start..at].trim_start_matches('*').len();
     matches!(stars, 1 | 2).then_some((start, stars))
 }
@@ -691,6 +694,11 @@ mod tests {
         assert_eq!(
             patched("f(*xs, k=1, 2)\n"),
             format!("f(k=1, {m}args2=xs, {m}pos1=2)\n")
+        );
+        // A comment between `*args` and the keyword argument moves with the separator.
+        assert_eq!(
+            patched("f(*xs, # c\n  k=1, 2)\n"),
+            format!("f(k=1, # c\n  {m}args2=xs, {m}pos1=2)\n")
         );
         // A syntax error after a refusal is the file's error, as starlark-go's parser runs first.
         assert!(patched("f() = 1\nx = [1,, 2]\n").starts_with("syntax: "));

@@ -94,8 +94,9 @@ pub(super) fn to_template_error(
             }));
             return line;
         }
-        quote = program.quoted_at(gen_line).map(Box::from);
         // Past the last line: where the file ends (a `.star` file's line map ends there).
+        let last = program.line_map.len().saturating_sub(1);
+        quote = program.quoted_at(gen_line.min(last)).map(Box::from);
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
         if let Some(o) = outdent.filter(|o| o.next_line.is_some()) {
@@ -391,17 +392,19 @@ fn call_stack(
                     .files
                     .iter()
                     .find(|(n, _)| n == file)
-                    .and_then(|(_, text)| compile_starlark(text).ok());
+                    .and_then(|(_, text)| super::loader::compiled_library(file, text, sources));
                 loaded.push((file.to_string(), compiled));
                 loaded.len() - 1
             }
         };
-        let line = loaded[at]
-            .1
-            .as_ref()
+        let program = loaded[at].1.as_ref();
+        let line = program
             .and_then(|p| p.line_map.get(gen_line).copied())
             .unwrap_or(gen_line as u32 + 1);
-        (line, None)
+        (
+            line,
+            program.and_then(|p| p.quoted_at(gen_line)).map(Box::from),
+        )
     };
     // Where the error itself is (in this template or in a loaded file).
     let at = e.span().map(|s| {

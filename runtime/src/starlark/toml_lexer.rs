@@ -41,8 +41,6 @@ pub(super) struct Item {
     /// The item's text (bytes of the input), or an error's message.
     pub(super) val: Vec<u8>,
     pub(super) line: usize,
-    /// Where the item's text starts in the input (an emitted item's; others' approximately).
-    pub(super) at: usize,
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -197,13 +195,7 @@ impl<'a> Lexer<'a> {
     fn push_item(&mut self, kind: Kind, val: Vec<u8>, line: usize) {
         if !self.failed {
             self.failed = kind == Kind::Error;
-            let at = self.start;
-            self.items.push(Item {
-                kind,
-                val,
-                line,
-                at,
-            });
+            self.items.push(Item { kind, val, line });
         }
     }
 

@@ -87,16 +87,9 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
             anyhow::bail!("toml.decode: toml: line 1: files cannot contain NULL bytes; probably using UTF-16; TOML files must be UTF-8");
         }
         // BurntSushi's lexer and parser find the first problem in document order (a byte its
-        // lexer stops at, a syntax error before it, a key given twice) and make the values;
-        // the `toml` crate reads a document nested deeper than they follow.
-        let data = match super::toml_syntax::decoded(bytes) {
-            Err(error) => anyhow::bail!("toml.decode: {error}"),
-            Ok(super::toml_syntax::Decoded::Data(data)) => data,
-            Ok(super::toml_syntax::Decoded::TooDeep(rewritten)) => {
-                let text = std::str::from_utf8(rewritten.as_deref().unwrap_or(bytes))?;
-                decode(text).map_err(|e| anyhow::anyhow!("toml.decode: {e}"))?
-            }
-        };
+        // lexer stops at, a syntax error before it, a key given twice) and make the values.
+        let data = super::toml_syntax::decoded(bytes)
+            .map_err(|error| anyhow::anyhow!("toml.decode: {error}"))?;
         Ok(super::modules::plain(&data, heap, false))
     }
 }
@@ -416,60 +409,6 @@ fn quoted(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// TOML text nested too deep for BurntSushi's port, read by the `toml` crate, as data: tables
-/// as maps with keys in byte order (ytt sorts the Go maps its decoder gives), integers, floats,
-/// strings, booleans and arrays as they are. A date or time is an error: ytt's decoder gives a
-/// Go `time.Time`, which ytt cannot make a Starlark value.
-fn decode(text: &str) -> Result<Data, String> {
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        let line = e.span().map_or(1, |span| line_of(text, span.start));
-        format!("toml: line {line}: {}", e.message().trim_end())
-    })?;
-    table_data(table)
-}
-
-/// The 1-based line of byte `at` of `text`.
-fn line_of(text: &str, at: usize) -> usize {
-    let before = text.get(..at).unwrap_or(text);
-    before.matches('\n').count() + 1
-}
-
-fn table_data(table: toml::Table) -> Result<Data, String> {
-    // Without `preserve_order`, a `toml::Table` is a BTreeMap: its keys come in byte order.
-    let entries = table
-        .into_iter()
-        .map(|(key, value)| {
-            Ok(MapEntry {
-                key: Data::Str(key.as_str().into()).into(),
-                value: Node::new(value_data(value)?, Pos::unknown()),
-            })
-        })
-        .collect::<Result<_, String>>()?;
-    Ok(Data::Map(entries))
-}
-
-fn value_data(value: toml::Value) -> Result<Data, String> {
-    use toml::Value as T;
-    Ok(match value {
-        T::String(s) => Data::Str(s.as_str().into()),
-        T::Integer(i) => Data::Int(i),
-        T::Float(f) => Data::Float(f),
-        T::Boolean(b) => Data::Bool(b),
-        T::Datetime(d) => {
-            return Err(format!(
-                "the date or time {d} has no Starlark value (ytt fails with a Go panic here: unknown type time.Time)"
-            ))
-        }
-        T::Array(items) => Data::Array(
-            items
-                .into_iter()
-                .map(|item| Ok(Node::new(value_data(item)?, Pos::unknown())))
-                .collect::<Result<_, String>>()?,
-        ),
-        T::Table(table) => table_data(table)?,
-    })
 }
 
 #[cfg(test)]

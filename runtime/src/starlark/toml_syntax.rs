@@ -5,23 +5,15 @@
 //! document is the one reported, whether the lexer or the parser meets it, and the values are
 //! the ones BurntSushi keeps.
 
-use super::toml_keys::{key_text, Entry, Keys, Type};
+use super::toml_keys::{key_text, Context, Entry, Keys, Type};
 use super::toml_lexer::{is_hex, quote_text, Item, Kind, Lexer};
 use crate::value::Value as Data;
 
-/// How deep the parser follows keys and nesting: BurntSushi's table of keys walks each key from
-/// the top (the square of the depth: 5,000 nested inline tables took 10 s); past this the
-/// `toml` crate reads the document, with its own refusals (its recursion limit).
-const NESTING_CHECKED: usize = 256;
-
-/// What [`decoded`] makes of a document BurntSushi's decoder takes.
-pub(super) enum Decoded {
-    /// Its value: a table.
-    Data(Data),
-    /// Nested deeper than [`NESTING_CHECKED`]: the text for the `toml` crate to read, `input`
-    /// with each `"""` string written so that it reads as BurntSushi reads it (see
-    /// [`burntsushi_multiline`]), `None` where there is none.
-    TooDeep(Option<Vec<u8>>),
+/// How deep a document may nest (the keys of headers, dotted keys and inline tables, and
+/// arrays, counted together): as deep as Starlark values go (`SCHEMAC_MAX_VALUE_DEPTH`), which
+/// the decoded value is. BurntSushi has no limit.
+fn depth_budget() -> crate::yaml::parse::budget::Depth {
+    crate::yaml::parse::budget::Depth::starlark_values()
 }
 
 /// The first error BurntSushi's decoder reports for `input` (its whole message, `toml: line N
@@ -33,63 +25,23 @@ fn first_error(input: &[u8]) -> Option<String> {
 
 /// The first error BurntSushi's decoder reports for `input` (its whole message), else its
 /// value; a date or time in it is an error too (ytt's panic), found in ytt's order.
-pub(super) fn decoded(input: &[u8]) -> Result<Decoded, String> {
+pub(super) fn decoded(input: &[u8]) -> Result<Data, String> {
+    decoded_within(input, depth_budget())
+}
+
+/// [`decoded`] with the depth budget `depth`.
+fn decoded_within(input: &[u8], depth: crate::yaml::parse::budget::Depth) -> Result<Data, String> {
     let mut lexer = Lexer::new(input);
     lexer.run();
     let mut parser = Parser {
         keys: Keys::new(),
-        context: Vec::new(),
+        context: Context::default(),
         current_key: String::new(),
         pos_line: 1,
-        too_deep: false,
+        depth,
     };
     parser.read(&mut lexer.items.iter())?;
-    if parser.too_deep {
-        return Ok(Decoded::TooDeep(multiline_strings_rewritten(
-            input,
-            &lexer.items,
-        )));
-    }
-    super::toml_values::document(&parser.keys).map(Decoded::Data)
-}
-
-/// `input` with every `"""` string's text replaced by one the `toml` crate reads as
-/// BurntSushi's value, on as many lines; `None` when `input` has no such string.
-fn multiline_strings_rewritten(input: &[u8], items: &[Item]) -> Option<Vec<u8>> {
-    let mut strings = items
-        .iter()
-        .filter(|item| item.kind == Kind::MultilineStr)
-        .peekable();
-    strings.peek()?;
-    let mut out = Vec::with_capacity(input.len());
-    let mut copied = 0;
-    for item in strings {
-        let end = item.at + item.val.len();
-        if input.get(item.at..end) != Some(&item.val[..]) || item.at < copied {
-            // Not where the lexer said (cannot happen): leave the text as it is.
-            return None;
-        }
-        out.extend_from_slice(&input[copied..item.at]);
-        let value = burntsushi_multiline(&item.val)?;
-        for c in value.chars() {
-            match c {
-                '\\' => out.extend_from_slice(b"\\\\"),
-                '"' => out.extend_from_slice(b"\\\""),
-                c if c.is_control() => {
-                    out.extend_from_slice(format!("\\u{:04x}", u32::from(c)).as_bytes())
-                }
-                c => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-            }
-        }
-        // The string's lines kept, each ended by a line-ending backslash that drops it.
-        let lines = item.val.iter().filter(|&&b| b == b'\n').count();
-        for _ in 0..lines {
-            out.extend_from_slice(b"\\\n");
-        }
-        copied = end;
-    }
-    out.extend_from_slice(&input[copied..]);
-    Some(out)
+    super::toml_values::document(&parser.keys)
 }
 
 /// A `"""` string's value as BurntSushi v1.2.1 makes it (`replaceEscapes(stripFirstNewline(
@@ -111,12 +63,12 @@ pub(super) fn burntsushi_multiline(text: &[u8]) -> Option<String> {
 struct Parser {
     keys: Keys,
     /// The table of the last header, then the keys of inline tables and dotted keys.
-    context: Vec<String>,
+    context: Context,
     current_key: String,
     /// The line of the item read last by `nextPos` (the first of a key or a table name).
     pos_line: usize,
-    /// The document is nested deeper than [`NESTING_CHECKED`]: the parser stopped there.
-    too_deep: bool,
+    /// How deep the document may nest ([`depth_budget`]).
+    depth: crate::yaml::parse::budget::Depth,
 }
 
 /// What the parser is reading the inside of.
@@ -138,7 +90,7 @@ type Items<'i> = std::slice::Iter<'i, Item>;
 impl Parser {
     /// The parser's last key, as BurntSushi's `current` names it.
     fn current(&self) -> String {
-        let context = key_text(&self.context);
+        let context = key_text(&self.context.parts);
         match (self.current_key.is_empty(), context.is_empty()) {
             (true, _) => context,
             (false, true) => self.current_key.clone(),
@@ -166,13 +118,23 @@ impl Parser {
         }
     }
 
+    /// The depth budget's error when `levels` pass it, on `line`.
+    fn within_depth(&self, levels: usize, line: usize) -> Result<(), String> {
+        match levels > self.depth.levels {
+            true => Err(format!(
+                "toml: line {line}: collections nested deeper than {} levels (raise the budget with {})",
+                self.depth.levels, self.depth.var
+            )),
+            false => Ok(()),
+        }
+    }
+
     fn read(&mut self, items: &mut Items) -> Result<(), String> {
         let mut open: Vec<Open> = Vec::new();
+        // The inline arrays in `open`.
+        let mut arrays = 0;
         while let Some(item) = self.next(items)? {
-            if open.len() + self.context.len() > NESTING_CHECKED {
-                self.too_deep = true;
-                return Ok(());
-            }
+            self.within_depth(self.context.len() + arrays, item.line)?;
             let awaits_value = matches!(open.last(), Some(Open::TopKey(_) | Open::InlineKey(_)));
             let (value, ty) = match item.kind {
                 Kind::Eof => return Ok(()),
@@ -182,12 +144,7 @@ impl Parser {
                 }
                 Kind::TableStart | Kind::ArrayTableStart if open.is_empty() => {
                     let key = self.key(items)?;
-                    // Each of its tables is keyed by the whole key above it: 100,000 parts
-                    // were gigabytes of keys. The `toml` crate refuses such a name itself.
-                    if key.len() > NESTING_CHECKED {
-                        self.too_deep = true;
-                        return Ok(());
-                    }
+                    self.within_depth(key.len(), item.line)?;
                     let array = item.kind == Kind::ArrayTableStart;
                     let added = self.keys.add_context(&mut self.context, &key, array);
                     self.at_key(added)?;
@@ -203,14 +160,9 @@ impl Parser {
                     if let Some((last, dotted)) = parts.split_last() {
                         self.current_key = last.clone();
                         for part in dotted {
-                            if self.context.len() > NESTING_CHECKED {
-                                self.too_deep = true;
-                                return Ok(());
-                            }
-                            let mut key = self.context.clone();
-                            key.push(part.clone());
-                            self.keys.add_implicit(&key);
-                            let added = self.keys.add_context(&mut self.context, &key, false);
+                            self.within_depth(self.context.len() + 1 + arrays, item.line)?;
+                            self.keys.add_implicit(&self.context, part);
+                            let added = self.keys.add_context_part(&mut self.context, part, false);
                             self.at_key(added)?;
                         }
                     }
@@ -220,6 +172,7 @@ impl Parser {
                     self.keys
                         .set_type(&self.context, &self.current_key, Type::Array);
                     open.push(Open::Array(Vec::new()));
+                    arrays += 1;
                     continue;
                 }
                 Kind::InlineTableStart => {
@@ -231,15 +184,23 @@ impl Parser {
                         outer_key.clone(),
                         hash,
                     ));
-                    self.context.push(outer_key);
-                    self.keys.add_implicit(&self.context);
-                    let key = self.context.clone();
-                    let added = self.keys.add_context(&mut self.context, &key, in_array);
+                    self.keys.add_implicit(&self.context, &outer_key);
+                    // BurntSushi's context holds the key while the one above is walked, and
+                    // is that one after.
+                    self.current_key = outer_key;
+                    self.at_key(self.keys.holds_table(&self.context))?;
+                    let outer_key = std::mem::take(&mut self.current_key);
+                    let added = self
+                        .keys
+                        .add_context_part(&mut self.context, &outer_key, in_array);
                     self.at_key(added)?;
                     continue;
                 }
                 Kind::ArrayEnd => match open.pop() {
-                    Some(Open::Array(items)) => (Entry::Array(items), Type::Array),
+                    Some(Open::Array(items)) => {
+                        arrays -= 1;
+                        (Entry::Array(items), Type::Array)
+                    }
                     _ => return Err(self.error(item.line, "bug: an array's end outside one")),
                 },
                 Kind::InlineTableEnd => match open.pop() {
@@ -579,7 +540,7 @@ fn float_problem(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{first_error, go_integer, multiline_strings_rewritten, Lexer};
+    use super::{first_error, go_integer};
 
     fn error(text: &[u8]) -> String {
         first_error(text).unwrap_or_default()
@@ -608,18 +569,24 @@ mod tests {
     }
 
     #[test]
-    fn multiline_strings_are_rewritten_on_as_many_lines() {
-        let text = b"a = \"\"\"x\\\n  y\r\nz\"\"\"\nb = 1\n";
-        let rewritten = |text: &[u8]| {
-            let mut lexer = Lexer::new(text);
-            lexer.run();
-            multiline_strings_rewritten(text, &lexer.items)
+    fn nesting_past_the_depth_budget_is_refused() {
+        let depth = crate::yaml::parse::budget::Depth {
+            levels: 3,
+            var: "SCHEMAC_MAX_VALUE_DEPTH",
         };
+        let error = |text: &[u8]| super::decoded_within(text, depth).err().unwrap_or_default();
+        let refused = |line: usize| {
+            format!("toml: line {line}: collections nested deeper than 3 levels (raise the budget with SCHEMAC_MAX_VALUE_DEPTH)")
+        };
+        assert_eq!(error(b"a = [[[1]]]\nb = [[[[1]]]]"), refused(2));
+        // (Counted as the collections around a value, the document's own table left out.)
         assert_eq!(
-            rewritten(text).unwrap(),
-            b"a = \"\"\"xyz\\\n\\\n\"\"\"\nb = 1\n"
+            error(b"a = {b = {c = 1}}\nx = {b = {c = {d = {e = 1}}}}"),
+            refused(2)
         );
-        assert_eq!(rewritten(b"a = 'x'\n"), None);
+        assert_eq!(error(b"a.b.c.d = 1\n[t.u.v]\nw = 1\n[a.b.c.d]"), refused(4));
+        assert_eq!(error(b"a.b.c.d.e = 1"), refused(1));
+        assert_eq!(error(b"a = [{b = [1]}]\nc = [{d = [[1]]}]"), refused(2));
     }
 
     #[test]

@@ -7,9 +7,12 @@ use super::toml_lexer::{Item, Kind};
 use super::toml_syntax::{burntsushi_multiline, go_integer, unescaped};
 use crate::value::{MapEntry, Node, Pos, Value as Data};
 
-/// How deep [`document`] follows tables and arrays: the parser stops well before (at
-/// `NESTING_CHECKED`), so this only keeps a mistake from recursing without end.
-const DEPTH: usize = 2_048;
+/// How deep [`document`] follows tables and arrays: the parser counts each key of a header
+/// (and each array) once where an array of tables (`[[a.b]]`) is two levels of the value, so
+/// its budget is doubled here; this only keeps a mistake from recursing without end.
+fn max_depth() -> usize {
+    2 * crate::yaml::parse::budget::max_value_depth() + 2
+}
 
 /// The value of a scalar item the parser's checks let by (BurntSushi's `value`).
 pub(super) fn scalar(item: &Item) -> Result<Scalar, String> {
@@ -79,7 +82,7 @@ fn table(keys: &Keys, index: usize, depth: usize) -> Result<Data, String> {
 }
 
 fn entry(keys: &Keys, value: &Entry, depth: usize) -> Result<Data, String> {
-    if depth > DEPTH {
+    if depth > max_depth() {
         return Err("the document is nested too deep".into());
     }
     let items = |values: &mut dyn Iterator<Item = Result<Data, String>>| -> Result<_, String> {

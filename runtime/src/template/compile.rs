@@ -377,6 +377,13 @@ impl Compiler {
             // ytt's program ends on its last line, with no line break after it: an error at
             // its end is placed there.
             if let Some(&last) = self.line_map.last() {
+                // (quoting what the last line quotes, the code of a text template)
+                let gen_line = self.line_map.len() - 1;
+                if let Some((at, quote)) = self.quoted.last().cloned() {
+                    if at == gen_line {
+                        self.quoted.push((gen_line + 1, quote));
+                    }
+                }
                 self.line_map.push(last);
             }
         }

@@ -46,9 +46,23 @@ impl Compiler {
         for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
+                // starlark-go's scanner reads a NUL as the end of the program: the code before
+                // it runs, and ytt's contexts are left open (as for a map key holding one).
+                let (code, ends_program) = match p.code.find('\0') {
+                    Some(nul) => (&p.code[..nul], true),
+                    None => (p.code, false),
+                };
                 // Each line of the code is a line of code of its own, as in ytt (quoted as
                 // it is); starlark-go's scanner ends a line at `\r` too.
-                let codes: Vec<&str> = key_code::starlark_lines(p.code).collect();
+                let codes: Vec<&str> = key_code::starlark_lines(code).collect();
+                if ends_program {
+                    // (Each line quoted whole, the NUL and what follows it on its line too.)
+                    let quotes = key_code::starlark_lines(p.code);
+                    for ((i, code), quote) in (0..).zip(&codes).zip(quotes) {
+                        self.text_code_quoting(at + i, code, i > 0, quote)?;
+                    }
+                    return Err(CompileError::program_end(at));
+                }
                 for (i, code) in (0..).zip(&codes) {
                     // A text follows every code.
                     let next = match codes.get(i as usize + 1) {
@@ -114,11 +128,22 @@ impl Compiler {
     /// code line of the template. An `end` that starts its code piece (not on a line of its
     /// own, `own_line`, of a piece of several lines) quotes nothing: no error stands on it.
     fn text_code(&mut self, line: u32, code: &str, own_line: bool) -> Result<(), CompileError> {
+        self.text_code_quoting(line, code, own_line, code)
+    }
+
+    /// [`Self::text_code`], its errors quoting `quoted`.
+    fn text_code_quoting(
+        &mut self,
+        line: u32,
+        code: &str,
+        own_line: bool,
+        quoted: &str,
+    ) -> Result<(), CompileError> {
         let (first_gen, blocks) = (self.line_map.len(), self.blocks.len());
         let quote = if first_word(code.trim()) == "end" && !own_line {
             ""
         } else {
-            code
+            quoted
         };
         let comment = Comment {
             line,
