@@ -98,10 +98,10 @@ fn cell(text: &str) -> String {
 /// backticks it has.
 fn code(text: &str) -> String {
     let text = text.replace('|', "\\|").replace(['\n', '\r'], " ");
-    let mut fence = String::from("`");
-    while text.contains(fence.as_str()) {
-        fence.push('`');
-    }
+    // One backtick more than the longest run of them in the text (found in one pass: growing
+    // the fence until the text no longer held it searched the text once per backtick).
+    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest_run + 1);
     if fence.len() > 1 || text.starts_with('`') || text.ends_with('`') {
         format!("{fence} {text} {fence}")
     } else {

@@ -18,7 +18,8 @@ enum Element {
     Minute,
     /// `05`: two digits, 0 to 59.
     Second,
-    /// `.999999999`: a `.` or `,` and any number of digits, or nothing.
+    /// `.999999999`: a `.` or `,` and one to nine digits (the Go that built ytt's takes no
+    /// more: a tenth is left to the next element, which refuses it), or nothing.
     Fraction,
     /// `Z07:00`: `Z`, or a sign, two digits, `:` and two digits.
     Zone,
@@ -135,7 +136,11 @@ fn parses(layout: &[Element], zone: bool, mut value: &[u8]) -> bool {
             }
             Fraction => match value {
                 [b'.' | b',', d, ..] if d.is_ascii_digit() => {
-                    let digits = value[1..].iter().take_while(|b| b.is_ascii_digit()).count();
+                    let digits = value[1..]
+                        .iter()
+                        .take(9)
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
                     &value[1 + digits..]
                 }
                 _ => value,
@@ -182,6 +187,8 @@ mod tests {
             "2000-02-29",
             "7:32:00",
             "07:32:00.5",
+            "07:32:00.123456789",
+            "1979-05-27T07:32:00.123456789+01:00",
             "1979-05-27T07:32:00+25:00",
         ] {
             assert_eq!(datetime_problem(ok), None, "{ok}");
@@ -192,6 +199,11 @@ mod tests {
             ("1900-02-29", "\"1900-02-29\""),
             ("07:32:61", "\"07:32:61\""),
             ("07:32:00.", "\"07:32:00.\""),
+            ("07:32:00.1234567890", "\"07:32:00.1234567890\""),
+            (
+                "1979-05-27T07:32:00.1234567890Z",
+                "\"1979-05-27T07:32:00.1234567890Z\"",
+            ),
             ("1979-05-27T07:32:00-0700", "\"1979-05-27T07:32:00-0700\""),
         ] {
             assert_eq!(
