@@ -10,6 +10,10 @@
 //! cost. At most one block is kept: memory held beyond what the program holds is at most
 //! 4 MiB, and larger blocks (input text, big arrays) go to mimalloc as they are.
 //!
+//! Blocks larger than that are mapped from the system on their own (on Linux; see
+//! [`mapped`]), so that where they land in mimalloc's arena no longer decides which freed pages
+//! small blocks may reuse.
+//!
 //! It also counts, per thread, the bytes the thread holds ([`thread_held_bytes`]): the
 //! Starlark budget watches them, since memory a program's values hold outside the
 //! interpreter's heap (the digits of big integers) escapes the heap's own count.
@@ -83,6 +87,7 @@ pub fn thread_held_bytes() -> isize {
 /// data values hold 2 MiB of text before they are sized (`yaml::emit::write_yaml`), which
 /// set the resident peak of a run whose values are large. Nothing is moved, so nothing held
 /// changes; in a program whose global allocator is another, mimalloc holds nothing to give.
+/// Also called as a large vector is consumed (see `crate::spare_pages`).
 pub fn give_back_freed_pages() {
     extern "C" {
         fn mi_collect(force: bool);
@@ -96,11 +101,19 @@ fn is_kept_size(layout: Layout) -> bool {
     (KEPT_MIN..=KEPT_MAX).contains(&layout.size())
 }
 
+/// Whether a block of `layout` is mapped on its own (see [`mapped`]).
+fn is_mapped(layout: Layout) -> bool {
+    mapped::ENABLED && layout.size() > KEPT_MAX && layout.align() <= mapped::MAX_ALIGN
+}
+
 // SAFETY: every block comes from mimalloc and goes back to it (freed, or resized by it) with its
 // own layout; a kept block is handed out again only for an allocation of exactly its layout.
 unsafe impl GlobalAlloc for Allocator {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         held(layout.size() as isize);
+        if is_mapped(layout) {
+            return mapped::map(layout.size());
+        }
         if is_kept_size(layout) {
             let kept = KEPT.with(|kept| match *kept {
                 Some((block, kept_layout)) if kept_layout == layout => {
@@ -119,6 +132,10 @@ unsafe impl GlobalAlloc for Allocator {
 
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         held(-(layout.size() as isize));
+        if is_mapped(layout) {
+            // SAFETY: a block `alloc` mapped for this layout.
+            return unsafe { mapped::unmap(ptr, layout.size()) };
+        }
         if is_kept_size(layout) {
             let before = KEPT.with(|kept| kept.replace((ptr, layout)));
             if let Some((block, layout)) = before {
@@ -133,15 +150,128 @@ unsafe impl GlobalAlloc for Allocator {
 
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         held(layout.size() as isize);
+        if is_mapped(layout) {
+            // Fresh anonymous pages read as zeros.
+            return mapped::map(layout.size());
+        }
         // SAFETY: as the caller's (a kept block is not zeroed, so it is not used here).
         unsafe { MiMalloc.alloc_zeroed(layout) }
     }
 
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // Every block, kept or not, is mimalloc's: mimalloc resizes it (in place when it can).
-        held((new_size as isize).wrapping_sub(layout.size() as isize));
-        // SAFETY: as the caller's.
-        unsafe { MiMalloc.realloc(ptr, layout, new_size) }
+        // SAFETY: the caller's layout and size, as `GlobalAlloc::realloc` requires.
+        let new_layout = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
+        match (is_mapped(layout), is_mapped(new_layout)) {
+            (true, true) => {
+                held((new_size as isize).wrapping_sub(layout.size() as isize));
+                // SAFETY: a block `alloc` mapped for `layout`.
+                unsafe { mapped::remap(ptr, layout.size(), new_size) }
+            }
+            (false, false) => {
+                // Every other block, kept or not, is mimalloc's: mimalloc resizes it (in place
+                // when it can).
+                held((new_size as isize).wrapping_sub(layout.size() as isize));
+                // SAFETY: as the caller's.
+                unsafe { MiMalloc.realloc(ptr, layout, new_size) }
+            }
+            _ => {
+                // From one kind of block to the other: a new block, the contents copied.
+                // SAFETY: a layout of non-zero size (the caller's `new_size`).
+                let new = unsafe { self.alloc(new_layout) };
+                if !new.is_null() {
+                    // SAFETY: both blocks hold at least the smaller size, and do not overlap.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(ptr, new, layout.size().min(new_size));
+                        self.dealloc(ptr, layout);
+                    }
+                }
+                new
+            }
+        }
+    }
+}
+
+/// Blocks larger than [`KEPT_MAX`] mapped from the system on their own and given back to it
+/// when freed (as glibc's malloc does past its threshold), rather than carved from mimalloc's
+/// arena. In the arena a large block takes slices of a 32 MiB chunk, and mimalloc reserves a
+/// chunk for the size class of the first block placed at its start: once the block is freed,
+/// its slices stay resident, and small blocks made after it may not reuse them. Which chunk
+/// a large block lands in turns on every allocation before it, so a run's resident peak did
+/// too: `schemac check` at 10.4 MB peaked 22 MB higher in a schema's first run, which
+/// allocates a few hundred bytes more before reading the values than the next runs do
+/// (BENCHMARKS.md, "Thirty-eighth session"). A mapped block grows and shrinks in place or by
+/// moving its pages (`mremap`), never by copying them.
+#[cfg(target_os = "linux")]
+mod mapped {
+    pub(super) const ENABLED: bool = true;
+    /// `mmap` gives page-aligned blocks, and no page is smaller than this.
+    pub(super) const MAX_ALIGN: usize = 4096;
+
+    /// A new block of `size` bytes, zeroed; null if the system has none.
+    pub(super) fn map(size: usize) -> *mut u8 {
+        // SAFETY: a new private anonymous mapping: it aliases nothing.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                size,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        if p == libc::MAP_FAILED {
+            std::ptr::null_mut()
+        } else {
+            p.cast()
+        }
+    }
+
+    /// Gives back a block [`map`] or [`remap`] made of `size` bytes.
+    ///
+    /// # Safety
+    /// `ptr` is such a block, of that size, and nothing uses it any more.
+    pub(super) unsafe fn unmap(ptr: *mut u8, size: usize) {
+        // SAFETY: the caller's block (the length is rounded up to whole pages as `mmap`'s
+        // was). A failure leaves the pages mapped: memory not given back, nothing unsound.
+        unsafe {
+            libc::munmap(ptr.cast(), size);
+        }
+    }
+
+    /// The block [`map`] made at `ptr` with `old` bytes, resized to `new` bytes (moved if need
+    /// be, its contents kept); null, with the block left as it was, if the system has no room.
+    ///
+    /// # Safety
+    /// `ptr` is such a block, of `old` bytes.
+    pub(super) unsafe fn remap(ptr: *mut u8, old: usize, new: usize) -> *mut u8 {
+        // SAFETY: the caller's block; the kernel moves its pages (or extends or trims the
+        // mapping in place), so the first `min(old, new)` bytes are kept.
+        let p = unsafe { libc::mremap(ptr.cast(), old, new, libc::MREMAP_MAYMOVE) };
+        if p == libc::MAP_FAILED {
+            std::ptr::null_mut()
+        } else {
+            p.cast()
+        }
+    }
+}
+
+/// Elsewhere every block is mimalloc's.
+#[cfg(not(target_os = "linux"))]
+mod mapped {
+    pub(super) const ENABLED: bool = false;
+    pub(super) const MAX_ALIGN: usize = 0;
+
+    pub(super) fn map(_: usize) -> *mut u8 {
+        unreachable!("no block is mapped")
+    }
+
+    pub(super) unsafe fn unmap(_: *mut u8, _: usize) {
+        unreachable!("no block is mapped")
+    }
+
+    pub(super) unsafe fn remap(_: *mut u8, _: usize, _: usize) -> *mut u8 {
+        unreachable!("no block is mapped")
     }
 }
 
@@ -180,6 +310,35 @@ mod tests {
                 .all(|&b| b == 0));
             a.dealloc(z, big);
         }
+    }
+
+    #[test]
+    fn a_large_block_keeps_its_contents_as_it_grows_and_shrinks() {
+        let a = Allocator;
+        let size = |n: usize| Layout::from_size_align(n, 8).unwrap();
+        let before = thread_held_bytes();
+        unsafe {
+            let p = a.alloc_zeroed(size(8 << 20));
+            assert!(!p.is_null());
+            let all = std::slice::from_raw_parts_mut(p, 8 << 20);
+            assert!(all.iter().all(|&b| b == 0));
+            for (i, b) in all.iter_mut().enumerate() {
+                *b = (i % 251) as u8;
+            }
+            // Larger and smaller, mapped both; then to a block of mimalloc's and back.
+            let steps = [24 << 20, 5 << 20, 1 << 20, 6 << 20 | 3, 100];
+            let (mut p, mut len) = (p, 8 << 20);
+            for new in steps {
+                p = a.realloc(p, size(len), new);
+                assert!(!p.is_null());
+                let kept = std::slice::from_raw_parts(p, len.min(new));
+                assert!(kept.iter().enumerate().all(|(i, &b)| b == (i % 251) as u8));
+                len = new;
+                assert_eq!(thread_held_bytes() - before, len as isize);
+            }
+            a.dealloc(p, size(len));
+        }
+        assert_eq!(thread_held_bytes(), before);
     }
 
     #[test]

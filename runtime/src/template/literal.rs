@@ -409,8 +409,14 @@ impl Builder {
             RawValue::Array(items) => {
                 // Sized once: a `Result` collect would grow the vector by doubling.
                 let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
-                for item in items {
+                // The raw items' block is given back as they are consumed (see
+                // `crate::spare_pages`): a large array's vector of raw nodes was whole at the
+                // templating's end, beside the trees made of them.
+                let mut items = items.into_vec().into_iter();
+                let mut consumed = crate::spare_pages::ConsumedPages::new(&items);
+                while let Some(item) = items.next() {
                     trees.push(self.tree(item)?);
+                    consumed.release(&items);
                 }
                 TreeValue::Array(trees)
             }
