@@ -508,12 +508,16 @@ fn overlay_and_validate_knowing(
     };
     let last = layers.len();
     let mut plain = None;
+    // The result's top map's index is kept from one layer to the next (each env variable is a
+    // layer); a type check may fill in defaults, so it then forgets it. Onto the schema's
+    // defaults (`current`), it starts from what earlier runs learnt of their document.
+    let mut kept = match &current {
+        Some(defaults) if schema.is_some() && !layers.is_empty() => facts.defaults_index(defaults),
+        _ => KeptIndex::default(),
+    };
     // Each layer's result is checked against the schema: its map types' indexes are made once
     // (and kept from run to run, in `facts`).
     let indexes = &mut facts.indexes;
-    // The result's top map's index is kept from one layer to the next (each env variable is a
-    // layer); a type check may fill in defaults, so it then forgets it.
-    let mut kept = KeptIndex::default();
     // The type checks share the schema's map and array defaults between the maps they fill,
     // as ytt's do (see `crate::shared_defaults`).
     let _sharing = schema.is_some().then(crate::shared_defaults::Run::begin);

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{merge_map_item, Calls, ChildDefaults, Mode, OverlayError, Path};
-use crate::template::tree::Tree;
+use crate::template::tree::{Tree, TreeValue};
 use crate::value::{KeyIndex, INDEXED_LEN};
 
 /// The index of the result's top map, and of the maps under it that documents merged into,
@@ -11,7 +11,7 @@ use crate::value::{KeyIndex, INDEXED_LEN};
 /// and `--data-value` flag is a document): each document's keys are found without a scan of
 /// the whole map, which made 30,000 variables take 5 s, or of the map under one key that
 /// all of them fill (`P_a__k1`, `P_a__k2`, ...: 60,000 took 13 s).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct KeptIndex {
     /// The map's index, and how many entries it had when it was kept.
     index: Option<(KeyIndex, usize)>,
@@ -23,10 +23,34 @@ pub struct KeptIndex {
 /// taken out before anything is merged into it and put back only after a merge in place
 /// ([`Below::take`], [`Below::put_back`]), so that no other way of changing a map leaves a
 /// stale index behind.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Below(HashMap<usize, KeptIndex>);
 
 impl KeptIndex {
+    /// The indexes that merging documents into `doc` would make and keep, made at once: its
+    /// top map's, and below it those [`Below::put_back`] keeps (of maps that hash their keys,
+    /// or hold such maps). A copy of them is a valid start for applying documents onto a copy
+    /// of `doc` (the schema's defaults, made the same each run).
+    pub fn of_document(doc: &Tree) -> KeptIndex {
+        match &doc.value {
+            TreeValue::Map(entries) => KeptIndex::of_map(entries),
+            _ => KeptIndex::default(),
+        }
+    }
+
+    fn of_map(entries: &[Tree]) -> KeptIndex {
+        let mut below = Below::default();
+        for (i, entry) in entries.iter().enumerate() {
+            if let TreeValue::Map(inner) = &entry.value {
+                below.put_back(i, KeptIndex::of_map(inner));
+            }
+        }
+        KeptIndex {
+            index: Some((KeyIndex::new(entries, usize::MAX), entries.len())),
+            below,
+        }
+    }
+
     /// Forgets the indexes: the result changed otherwise (a type check filled in defaults).
     pub fn forget(&mut self) {
         self.index = None;

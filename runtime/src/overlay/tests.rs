@@ -357,3 +357,47 @@ fn an_array_without_annotations_onto_an_empty_one_is_taken_whole() {
     .unwrap();
     assert_eq!(names_in(&out), ["x", "a", "b", "c"]);
 }
+
+#[test]
+fn indexes_made_of_the_defaults_document_give_the_same_result_as_none() {
+    // Defaults of a run: a map of 20 keys (hashed) holding one twice, and a map under it of
+    // 20 keys; values that follow, skip, repeat and add keys, remove one and merge under.
+    let int = |i: i64| scalar(Value::Int(i));
+    let inner: Vec<Tree> = (0..20)
+        .map(|i| item(&format!("i{i}"), int(i), vec![]))
+        .collect();
+    let mut top: Vec<Tree> = (0..20)
+        .map(|i| item(&format!("k{i}"), int(i), vec![]))
+        .collect();
+    top.push(item("k7", int(77), vec![]));
+    top.push(item("m", TreeValue::Map(inner), vec![]));
+    let defaults = doc(TreeValue::Map(top));
+    let values = |round: i64| {
+        let mut items: Vec<Tree> = [19, 0, 8, 3, 30, 4, 31]
+            .iter()
+            .map(|&i| item(&format!("k{i}"), int(i * 10 + round), vec![]))
+            .collect();
+        items.push(item("k5", int(0), vec![ann("overlay/remove", &[])]));
+        let under = (0..25)
+            .rev()
+            .map(|i| item(&format!("i{i}"), int(-i), vec![]));
+        items.push(item("m", TreeValue::Map(under.collect()), vec![]));
+        doc(TreeValue::Map(items))
+    };
+    let mode = Mode {
+        missing_ok: true,
+        replace_arrays: true,
+        ..Mode::default()
+    };
+    let run = |mut kept: KeptIndex| {
+        let mut result = Some(defaults.clone());
+        for round in 0..3 {
+            let d = values(round);
+            result = Some(apply_document_indexed(result.take(), d, mode, None, &mut kept).unwrap());
+        }
+        value_of(result.as_ref().unwrap())
+    };
+    let made = KeptIndex::of_document(&defaults);
+    assert_eq!(run(made.clone()), run(KeptIndex::default()));
+    assert_eq!(run(made), run(KeptIndex::default()));
+}

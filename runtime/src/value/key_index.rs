@@ -47,7 +47,7 @@ pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 ///
 /// An index is built over the items it searches and knows nothing of later changes: report
 /// pushes with [`KeyIndex::pushed`] and removals with [`KeyIndex::removed`].
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct KeyIndex {
     /// The first item with each hash of a scalar key (see [`scalar_key_hash`]); `None` when
     /// scanning is cheaper.
