@@ -10,6 +10,7 @@ pub mod openapi;
 pub mod reference;
 pub mod rules;
 
+use schemac_runtime::error::CheckError;
 use schemac_runtime::schema::Type;
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
 
@@ -36,18 +37,20 @@ impl Format {
     }
 }
 
-/// The text of `schema` in `format`; `files` are the schema files it was read from.
-pub fn render(schema: &Type, format: Format, files: &[String]) -> String {
-    match format {
+/// The text of `schema` in `format`; `files` are the schema files it was read from. A
+/// reference (Markdown, HTML) past its budget of paths is an error
+/// ([`reference::DEFAULT_MAX_BYTES`]).
+pub fn render(schema: &Type, format: Format, files: &[String]) -> Result<String, CheckError> {
+    Ok(match format {
         Format::JsonSchema => {
             schemac_runtime::yaml::json::to_json_indented(&jsonschema::to_json_schema(schema).value)
         }
         Format::OpenApiV3 => {
             schemac_runtime::yaml::emit::to_yaml(&openapi::to_openapi_with_rules(schema).value)
         }
-        Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)),
-        Format::Html => html::to_html(&reference::Reference::of(schema, files)),
-    }
+        Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)?),
+        Format::Html => html::to_html(&reference::Reference::of(schema, files)?),
+    })
 }
 
 /// The notes of rules no keyword states exactly, as `x-schemac-rules`.

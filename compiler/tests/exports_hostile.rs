@@ -123,3 +123,41 @@ fn keys_written_alike_are_one_property() {
     assert!(validator.is_valid(&defaults), "{defaults}");
     assert!(validator.is_valid(&serde_json::json!({"true": 1, "1": 3})));
 }
+
+/// Each row of the Markdown and HTML references names its value's whole path, so a deep
+/// schema with long keys makes text in the square of its depth (1,900 levels of 1 KB keys
+/// passed 30 s and 3.7 GB): past the budget of paths, the reference is refused with the
+/// position of the value that passed it, and the other exports are made as before.
+#[test]
+fn references_of_deep_schemas_with_long_keys_meet_the_budget_of_paths() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = "k".repeat(100);
+    let mut schema = String::from("#@data/values-schema\n---\n");
+    for depth in 0..40 {
+        schema.push_str(&format!("{}{key}{depth}:\n", "  ".repeat(depth)));
+    }
+    schema.push_str(&format!("{}leaf: 1\n", "  ".repeat(40)));
+    std::fs::write(dir.path().join("schema.yml"), &schema).unwrap();
+    for format in ["markdown", "html"] {
+        let o = Command::new(BIN)
+            .args(["inspect", "schema.yml", "-o", format])
+            .env("SCHEMAC_MAX_REFERENCE_BYTES", "20000")
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .output()
+            .expect("schemac runs");
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{format}: {stderr}");
+        assert!(o.stdout.is_empty(), "{format}: nothing written");
+        // Paths grow by about 100 bytes a level, each counted for a row, and for a table with
+        // its anchor: the value on line 13 (the eleventh level) passes 20,000 bytes.
+        assert!(
+            stderr.contains("schema.yml:13: the reference of the data values passes the budget of 20000 bytes of paths (each row names its value's whole path; raise the budget with SCHEMAC_MAX_REFERENCE_BYTES)"),
+            "{format}: {stderr}"
+        );
+        // Within the default budget, the same schema's reference is made.
+        let text = schemac(dir.path(), &["inspect", "schema.yml", "-o", format]);
+        assert!(text.contains("leaf"), "{format}");
+    }
+    schemac(dir.path(), &["inspect", "schema.yml", "-o", "json-schema"]);
+}

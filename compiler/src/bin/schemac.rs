@@ -206,7 +206,10 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
         Ok(compiled) => compiled,
         Err(e) => return fail(&multi_line(e.message())),
     };
-    let text = schemac::export::render(&compiled.schema, format, files);
+    let text = match schemac::export::render(&compiled.schema, format, files) {
+        Ok(text) => text,
+        Err(e) => return fail(&multi_line(e.message())),
+    };
     if let Some(path) = m.get_one::<String>("check") {
         return match std::fs::read(path) {
             Ok(current) if current == text.as_bytes() => ExitCode::SUCCESS,
