@@ -63,7 +63,7 @@ impl From<LowerError> for CheckError {
 
 /// Builds the IR from the merged schema document.
 pub fn lower(doc: &Tree, sources: &SourceLines) -> Result<Type, LowerError> {
-    (Lowerer { sources }).node(doc, false).map_err(|e| match e {
+    (Lowerer { sources }).node(doc).map_err(|e| match e {
         NodeError::Report(report) => report.into(),
         NodeError::Validation {
             message,
@@ -200,48 +200,11 @@ impl Lowerer<'_> {
             .collect()
     }
 
-    fn node(&self, tree: &Tree, in_any: bool) -> Result<Type, NodeError> {
-        if in_any {
-            // Only the annotations that give a type conflict with an "any type" fragment; ytt
-            // ignores documentation and validations inside it.
-            let gives_type = |a: &&Ann| {
-                matches!(
-                    a.name.as_str(),
-                    "schema/type" | "schema/nullable" | "schema/default"
-                )
-            };
-            // ytt names them in the order it checks them (nullable, type, default), whatever
-            // their order in the file; the quoted lines stay in file order.
-            let mut found: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
-            found.sort_by_key(|a| match a.name.as_str() {
-                "schema/nullable" => 0,
-                "schema/type" => 1,
-                _ => 2,
-            });
-            let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
-            if !names.is_empty() {
-                let schema_anns: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
-                let first = schema_anns[0];
-                // This error quotes every annotation it names.
-                let mut report = invalid(
-                    self,
-                    tree,
-                    first,
-                    "Schema was specified within an \"any type\" fragment",
-                    format!("{} annotation(s)", names.join(", ")),
-                    "no '@schema/...' on nodes within a node annotated '@schema/type any=True'",
-                    &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
-                );
-                for failure in &mut report.failures {
-                    failure.lines = self.quoted_lines(tree, &schema_anns);
-                }
-                return Err(report.into());
-            }
-        }
+    fn node(&self, tree: &Tree) -> Result<Type, NodeError> {
         let any = match tree.ann("schema/type") {
             Some(ann) => self.type_any(tree, ann)?,
             None => false,
-        } || in_any;
+        };
         let nullable = match tree.ann("schema/nullable") {
             Some(ann) if !ann.kwargs.is_empty() => {
                 return Err(invalid(
@@ -301,7 +264,7 @@ impl Lowerer<'_> {
                         let key = item.key().cloned().unwrap_or(Value::Null);
                         fields.push(Field {
                             key: key.into(),
-                            ty: self.node(item, false).map_err(wrap)?,
+                            ty: self.node(item).map_err(wrap)?,
                         });
                     }
                     Kind::Map(fields)
@@ -320,7 +283,7 @@ impl Lowerer<'_> {
                             misc: String::new(),
                         })));
                     }
-                    Kind::Array(Box::new(self.node(&items[0], false).map_err(wrap)?))
+                    Kind::Array(Box::new(self.node(&items[0]).map_err(wrap)?))
                 }
             }
         };
@@ -329,7 +292,7 @@ impl Lowerer<'_> {
         }
         // ytt reads the documentation annotations once the children's types are built (and
         // not at all inside an "any type" fragment).
-        let doc = if in_any || tree.anns.is_empty() {
+        let doc = if tree.anns.is_empty() {
             Doc::default()
         } else {
             self.doc(tree)?
@@ -370,25 +333,72 @@ impl Lowerer<'_> {
                 return Err(report.into());
             }
         }
-        if !in_any {
-            if let Some(ann) = tree.ann("schema/validation") {
-                let validation =
-                    validate::parse_validation(ann).map_err(|message| NodeError::Validation {
-                        message,
-                        nullables: 0,
-                        pos: ann.pos,
-                    })?;
-                ty.validation = Some(validation);
-            }
+        if let Some(ann) = tree.ann("schema/validation") {
+            let validation =
+                validate::parse_validation(ann).map_err(|message| NodeError::Validation {
+                    message,
+                    nullables: 0,
+                    pos: ann.pos,
+                })?;
+            ty.validation = Some(validation);
         }
         Ok(ty)
     }
 
+    /// The nodes inside an "any type" fragment, in the order ytt reads them (a node, then its
+    /// children): the first that carries an annotation giving a type is the error. Nothing else
+    /// of theirs is read (ytt ignores documentation and validations there, and their defaults
+    /// are the fragment's own), so each node is visited once: lowering each as a node of its
+    /// own made its whole default, quadratic in the fragment's depth.
     fn check_nested_in_any(&self, tree: &Tree) -> Result<(), NodeError> {
-        if let TreeValue::Map(items) | TreeValue::Array(items) = &tree.value {
-            for item in items {
-                self.node(item, true)?;
+        let mut pending: Vec<&Tree> = match &tree.value {
+            TreeValue::Map(items) | TreeValue::Array(items) => items.iter().rev().collect(),
+            TreeValue::Scalar(_) => return Ok(()),
+        };
+        while let Some(node) = pending.pop() {
+            self.check_no_type_in_any(node)?;
+            if let TreeValue::Map(items) | TreeValue::Array(items) = &node.value {
+                pending.extend(items.iter().rev());
             }
+        }
+        Ok(())
+    }
+
+    /// A node inside an "any type" fragment: only the annotations that give a type conflict
+    /// with it; ytt ignores documentation and validations there.
+    fn check_no_type_in_any(&self, tree: &Tree) -> Result<(), NodeError> {
+        let gives_type = |a: &&Ann| {
+            matches!(
+                a.name.as_str(),
+                "schema/type" | "schema/nullable" | "schema/default"
+            )
+        };
+        // ytt names them in the order it checks them (nullable, type, default), whatever
+        // their order in the file; the quoted lines stay in file order.
+        let mut found: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
+        found.sort_by_key(|a| match a.name.as_str() {
+            "schema/nullable" => 0,
+            "schema/type" => 1,
+            _ => 2,
+        });
+        let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
+        if !names.is_empty() {
+            let schema_anns: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
+            let first = schema_anns[0];
+            // This error quotes every annotation it names.
+            let mut report = invalid(
+                self,
+                tree,
+                first,
+                "Schema was specified within an \"any type\" fragment",
+                format!("{} annotation(s)", names.join(", ")),
+                "no '@schema/...' on nodes within a node annotated '@schema/type any=True'",
+                &["an \"any type\" fragment has no constraints; nested schema annotations conflict and are disallowed"],
+            );
+            for failure in &mut report.failures {
+                failure.lines = self.quoted_lines(tree, &schema_anns);
+            }
+            return Err(report.into());
         }
         Ok(())
     }
