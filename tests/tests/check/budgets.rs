@@ -185,6 +185,29 @@ fn comprehension_iterations_count_against_the_statement_budget() {
     );
 }
 
+/// The interpreter's dict moves its entries at each removal (starlark-go unlinks one), so a loop
+/// popping the keys of a large dict was quadratic: 80,000 took 26 s, a million would run for
+/// hours. Each removal is charged one statement for each 16 entries the dict holds.
+#[test]
+fn removals_from_a_large_dict_count_against_the_statement_budget() {
+    // The last key each time (which moves nothing, but is charged the same: the crate does not
+    // say where a key is), so that the test reaches the budget at once.
+    let values = "#@ def f():\n#@   d = {i: i for i in range(200000)}\n#@   for i in range(200000):\n#@     d.pop(199999 - i)\n#@   end\n#@   return len(d)\n#@ end\n#@data/values\n---\na: #@ f()\n";
+    let err = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("evaluation stopped after 100000000 Starlark statements"),
+        "{err}"
+    );
+    // Smaller dicts are emptied as before, by `pop` from the front and by `popitem`; a key the
+    // dict does not hold is not charged.
+    let values = "#@ d = {i: i for i in range(5000)}\n#@ e = dict(d)\n#@ for i in range(5000):\n#@   d.pop(i)\n#@   e.popitem()\n#@   e.pop(-1, None)\n#@ end\n#@data/values\n---\na: #@ [len(d), len(e)]\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(
+        schemac_runtime::yaml::emit::to_yaml(&out.value),
+        "a:\n- 0\n- 0\n"
+    );
+}
+
 #[test]
 fn an_augmented_repetition_past_the_heap_budget_is_refused_before_it_allocates() {
     let values = "#@ def f():\n#@   x = [0]\n#@   x *= 1000000000\n#@   return x\n#@ end\n#@data/values\n---\na: #@ len(f())\n";
