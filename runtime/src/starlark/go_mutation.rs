@@ -242,7 +242,8 @@ pub(super) fn dict_method<'v>(
                 };
             }
             unhashable(args[0])?;
-            let present = DictRef::from_value(obj).is_some_and(|d| matches!(d.get(args[0]), Ok(Some(_))));
+            let present =
+                DictRef::from_value(obj).is_some_and(|d| matches!(d.get(args[0]), Ok(Some(_))));
             if present {
                 charge_removal(obj)?;
             }
