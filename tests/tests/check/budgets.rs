@@ -198,8 +198,8 @@ fn removals_from_a_large_dict_count_against_the_statement_budget() {
         err.contains("evaluation stopped after 100000000 Starlark statements"),
         "{err}"
     );
-    // Smaller dicts are emptied as before, by `pop` from the front and by `popitem`; a key the
-    // dict does not hold is not charged.
+    // Smaller dicts are emptied as before, by `pop` from the front and by `popitem`, beside
+    // pops of a key the dict does not hold (not charged).
     let values = "#@ d = {i: i for i in range(5000)}\n#@ e = dict(d)\n#@ for i in range(5000):\n#@   d.pop(i)\n#@   e.popitem()\n#@   e.pop(-1, None)\n#@ end\n#@data/values\n---\na: #@ [len(d), len(e)]\n";
     let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
     assert_eq!(
