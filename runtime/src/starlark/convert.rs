@@ -491,7 +491,7 @@ fn to_arg_within<'v>(
                 type_name,
                 kind: ArgKind::Opaque {
                     index: keep(v),
-                    shown: is_function(v).then(|| super::go_repr::go_repr(v).into()),
+                    shown: Some(super::go_repr::go_repr(v).into()),
                 },
             },
         }),

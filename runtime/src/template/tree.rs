@@ -102,8 +102,8 @@ pub enum ArgKind {
     /// [`ArgKind::Opaque`]'s; it is called as its `check`.
     Checker(usize),
     /// A value only Starlark can use (a function, an assertion object): its index in the run's
-    /// [`super::functions::Functions`], and for a function, how starlark-go writes it
-    /// (`<function f>`, `<built-in function len>`), which ytt's messages quote.
+    /// [`super::functions::Functions`], and how starlark-go writes it (`<function f>`,
+    /// `<built-in function len>`, `<module "json">`), which ytt's messages quote.
     Opaque {
         index: usize,
         shown: Option<Box<str>>,
