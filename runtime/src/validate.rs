@@ -110,17 +110,22 @@ fn kind_name(arg: &Arg) -> String {
         ArgKind::Data(n) => starlark_type(&n.value).into(),
         ArgKind::Tuple(_) => "tuple".into(),
         ArgKind::List(_) => "list".into(),
-        // starlark-go's name for a module.
-        ArgKind::Opaque(_) if arg.type_name == "namespace" => "module".into(),
+        // starlark-go's name for a module, and for a builtin function.
+        ArgKind::Opaque { .. } if arg.type_name == "namespace" => "module".into(),
+        ArgKind::Opaque {
+            shown: Some(shown), ..
+        } if shown.starts_with("<built-in ") => "builtin_function_or_method".into(),
         ArgKind::Assertion(..)
         | ArgKind::Checker(_)
-        | ArgKind::Opaque(_)
+        | ArgKind::Opaque { .. }
         | ArgKind::Matcher { .. } => arg.type_name.clone(),
     }
 }
 
 fn arg_repr(arg: &Arg) -> String {
     match &arg.kind {
+        // (A struct is data here, its fields a map: ytt writes none of them.)
+        ArgKind::Data(_) if arg.type_name == "struct" => "struct(...)".into(),
         ArgKind::Data(n) => repr(&n.value),
         ArgKind::Tuple(items) => format!(
             "({})",
@@ -130,9 +135,11 @@ fn arg_repr(arg: &Arg) -> String {
             "[{}]",
             items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
         ),
-        ArgKind::Opaque(_) if arg.type_name == "function" => "<function lambda>".into(),
+        ArgKind::Opaque {
+            shown: Some(shown), ..
+        } => shown.to_string(),
         ArgKind::Assertion(..) | ArgKind::Checker(_) => "struct(...)".into(),
-        ArgKind::Opaque(_) | ArgKind::Matcher { .. } => format!("<{}>", arg.type_name),
+        ArgKind::Opaque { .. } | ArgKind::Matcher { .. } => format!("<{}>", arg.type_name),
     }
 }
 
@@ -205,7 +212,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             }
         };
         let check = match &items[1].kind {
-            ArgKind::Opaque(index) if items[1].type_name == "function" => {
+            ArgKind::Opaque { index, .. } if items[1].type_name == "function" => {
                 Check::Function(FunctionRef { index: *index })
             }
             // Called as its `check`.
@@ -221,7 +228,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
     for (key, arg) in &ann.kwargs {
         if key == "when" {
             match &arg.kind {
-                ArgKind::Opaque(index) if arg.type_name == "function" => {
+                ArgKind::Opaque { index, .. } if arg.type_name == "function" => {
                     v.when = Some(FunctionRef { index: *index })
                 }
                 _ => {
@@ -242,7 +249,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
         };
         // An int past 64 bits is kept as an opaque value of type int: a rule took it for
         // `None` (`must be: a value >= None`).
-        if matches!(arg.kind, ArgKind::Opaque(_)) && arg.type_name == "int" {
+        if matches!(arg.kind, ArgKind::Opaque { .. }) && arg.type_name == "int" {
             return Err(invalid(format!(
                 "keyword argument \"{key}\" is an integer beyond 64 bits, which schemac does not take (ytt compares lengths with one in min_len= and max_len=, and panics on it elsewhere) (at {})",
                 ann.pos
@@ -286,7 +293,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             }
             RuleName::OneOf
                 if !matches!(value, Value::Array(_) | Value::Map(_))
-                    || matches!(arg.kind, ArgKind::Opaque(_) | ArgKind::List(_)) =>
+                    || matches!(arg.kind, ArgKind::Opaque { .. } | ArgKind::List(_)) =>
             {
                 return Err(invalid(format!(
                     "expected keyword argument one_of to be a sequence, but was {}",

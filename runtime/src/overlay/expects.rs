@@ -181,7 +181,7 @@ impl Count<'_> {
                 self.value(&n.value, kwarg)
             }
             ArgKind::List(items) => self.list(items, |i| self.arg(i, kwarg)),
-            ArgKind::Opaque(index) if arg.type_name == "function" => {
+            ArgKind::Opaque { index, .. } if arg.type_name == "function" => {
                 self.function(FunctionRef { index: *index }, kwarg)
             }
             _ => Err(Count::wrong_type(kwarg, &arg.type_name)),

@@ -11,7 +11,9 @@ pub(super) fn function(ann: &Ann, name: &str) -> Option<FunctionRef> {
         .iter()
         .find(|(k, _)| k == name)
         .and_then(|(_, a)| match a.kind {
-            ArgKind::Opaque(index) if a.type_name == "function" => Some(FunctionRef { index }),
+            ArgKind::Opaque { index, .. } if a.type_name == "function" => {
+                Some(FunctionRef { index })
+            }
             _ => None,
         })
 }
@@ -131,7 +133,7 @@ impl<'a> Matcher<'a> {
                 Value::Str(k) => Matcher::Key(k),
                 _ => Matcher::Invalid(&by.type_name),
             },
-            ArgKind::Opaque(_) | ArgKind::Matcher { .. } if callable_arg(by) => {
+            ArgKind::Opaque { .. } | ArgKind::Matcher { .. } if callable_arg(by) => {
                 Matcher::from_arg(by)
             }
             _ => Matcher::Invalid(&by.type_name),
@@ -161,7 +163,7 @@ impl<'a> Matcher<'a> {
     fn from_arg(by: &'a Arg) -> Matcher<'a> {
         match &by.kind {
             ArgKind::Data(n) => Matcher::from_value(&n.value),
-            ArgKind::Opaque(index) if callable(&by.type_name) => {
+            ArgKind::Opaque { index, .. } if callable(&by.type_name) => {
                 Matcher::Function(FunctionRef { index: *index })
             }
             ArgKind::Matcher { op, arg } => Matcher::op(op, Some(Operand::Arg(arg))),

@@ -489,7 +489,10 @@ fn to_arg_within<'v>(
             }
             None => Arg {
                 type_name,
-                kind: ArgKind::Opaque(keep(v)),
+                kind: ArgKind::Opaque {
+                    index: keep(v),
+                    shown: Some(super::go_repr::go_repr(v).into()),
+                },
             },
         }),
     }

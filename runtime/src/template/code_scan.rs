@@ -113,6 +113,30 @@ impl Iterator for CodeBytes<'_> {
     }
 }
 
+/// Where starlark-go's scanner reads `text`'s end: its first NUL outside string literals (in a
+/// comment too, which a NUL ends), if any. A NUL inside a literal is one of its bytes.
+pub(crate) fn program_end(text: &str) -> Option<usize> {
+    code_bytes(text).find_map(|(at, c)| match c {
+        0 => Some(at),
+        b'#' => {
+            let comment = &text[at..];
+            let comment = &comment[..comment.find('\n').unwrap_or(comment.len())];
+            comment.find('\0').map(|n| at + n)
+        }
+        _ => None,
+    })
+}
+
+/// Whether `text` (a line) ends in a `\` followed by blanks only, outside string literals and
+/// comments: starlark-go's scanner takes a `\` only right before a line break (`stray
+/// backslash in program`), where the starlark crate's takes blanks between them.
+pub(crate) fn backslash_before_blanks(text: &str) -> bool {
+    let code = text.trim_end_matches([' ', '\t']);
+    code.len() < text.len()
+        && code.ends_with('\\')
+        && code_bytes(text).any(|(at, _)| at == code.len() - 1)
+}
+
 /// `text` (a line) without the comment that ends it (`1 # c` → `1 `).
 pub(crate) fn without_comment(text: &str) -> &str {
     match code_bytes(text).find(|&(_, c)| c == b'#') {
@@ -124,6 +148,23 @@ pub(crate) fn without_comment(text: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backslash_before_blanks_outside_strings_and_comments() {
+        assert!(backslash_before_blanks("x = 1 + \\ "));
+        assert!(!backslash_before_blanks("x = 1 + \\"));
+        assert!(!backslash_before_blanks("x = \"\\ \""));
+        assert!(!backslash_before_blanks("x = 1 # \\ "));
+    }
+
+    #[test]
+    fn program_end_is_a_nul_outside_string_literals() {
+        assert_eq!(program_end("1 \0 2"), Some(2));
+        assert_eq!(program_end("\"a\0\" + '\0'"), None);
+        assert_eq!(program_end("'''a\0''' \0"), Some(9));
+        assert_eq!(program_end("1 # c\0\n2"), Some(5));
+        assert_eq!(program_end("1 # c\n\"\0\""), None);
+    }
 
     fn code(text: &str) -> String {
         code_bytes(text).map(|(_, c)| c as char).collect()

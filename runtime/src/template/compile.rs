@@ -39,7 +39,7 @@ pub struct Program {
     /// ([`super::lexer::end_name`]), by generated line (ascending).
     pub outdents: Vec<Outdent>,
     /// ytt's code for the empty document that holds the file's code lines after its last
-    /// node, written when they leave a bracket open (see [`Compiler::trailing_document`]): its
+    /// node, written when they go on into it (see [`Compiler::trailing_document`]): its
     /// first generated line (0-based) and ytt's number for the document.
     pub trailing_document: Option<(usize, u32)>,
     /// A map key holding a NUL ended the program there (see [`key_code`]): once it has run,
@@ -129,7 +129,7 @@ pub struct CompileError {
     /// Found once the line's newline is read (an `end` that closes nothing): placed on the
     /// next line, as starlark-go's scanner stands there.
     past_line: bool,
-    /// Not an error: the program ends here, at a map key holding a NUL.
+    /// Not an error: the program ends here, at a NUL (in a map key or a text template's code).
     ends_program: bool,
 }
 
@@ -147,11 +147,11 @@ impl CompileError {
         }
     }
 
-    /// The program ends at the map item on `line`, whose key holds a NUL.
+    /// The program ends on `line`, at a NUL (in a map item's key or a text template's code).
     pub(super) fn program_end(line: u32) -> CompileError {
         CompileError {
             ends_program: true,
-            ..CompileError::new(line, "the program ends at a map key holding a NUL")
+            ..CompileError::new(line, "the program ends at a NUL")
         }
     }
 
@@ -418,7 +418,8 @@ impl Compiler {
                 self.close_block(last.line)?;
             }
         }
-        if !file.trailing_comments.is_empty() && self.scanner.in_brackets() {
+        let goes_on = self.scanner.in_brackets() || self.scanner.after_backslash();
+        if !file.trailing_comments.is_empty() && goes_on {
             self.trailing_document(file);
         }
         // (what ytt writes at the end stands in a bracket a value left open)
@@ -440,8 +441,9 @@ impl Compiler {
     /// ytt's code for the empty document that holds a file's code lines after its last node:
     /// its start, then its value, numbered after every other node. A bracket those lines leave
     /// open takes this code in (`#@ x = [1,` reads on into `__ytt_tpl2_start_node(6)`), so the
-    /// syntax error is on one of these lines, which ytt shows as generated. They are written
-    /// only then: the program cannot run anyway.
+    /// syntax error is on one of these lines, which ytt shows as generated; so does a `\`
+    /// ending the last line (`#@ x = 1 + \` runs, adding the start's None). They are written
+    /// only then (elsewhere they do nothing).
     fn trailing_document(&mut self, file: &RawFile) {
         let number = after_error::ytt_node_count(file) + 1;
         self.trailing_document = Some((self.line_map.len(), number));

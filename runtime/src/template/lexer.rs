@@ -41,6 +41,12 @@ impl LineScanner {
         self.depth > 0 && !self.in_string()
     }
 
+    /// Whether the last line scanned ended in a `\` that continues it (outside brackets and
+    /// strings).
+    pub fn after_backslash(&self) -> bool {
+        self.backslash && self.depth <= 0 && !self.in_string()
+    }
+
     /// Whether the next line starts inside a string.
     pub fn in_string(&self) -> bool {
         self.string != Within::Code

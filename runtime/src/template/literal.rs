@@ -93,7 +93,7 @@ pub fn rule_annotations(
 /// Moves the function indices of `arg` (counted from 0 in its template) by `base`.
 fn shift_functions(arg: &mut Arg, base: usize) {
     match &mut arg.kind {
-        ArgKind::Opaque(i) | ArgKind::Checker(i) => *i += base,
+        ArgKind::Opaque { index: i, .. } | ArgKind::Checker(i) => *i += base,
         ArgKind::Tuple(items) | ArgKind::List(items) => {
             items.iter_mut().for_each(|a| shift_functions(a, base))
         }

@@ -102,8 +102,12 @@ pub enum ArgKind {
     /// [`ArgKind::Opaque`]'s; it is called as its `check`.
     Checker(usize),
     /// A value only Starlark can use (a function, an assertion object): its index in the run's
-    /// [`super::functions::Functions`].
-    Opaque(usize),
+    /// [`super::functions::Functions`], and how starlark-go writes it (`<function f>`,
+    /// `<built-in function len>`, `<module "json">`), which ytt's messages quote.
+    Opaque {
+        index: usize,
+        shown: Option<Box<str>>,
+    },
     /// An `@ytt:overlay` matcher (`overlay.all`, `subset(...)`, `or_op(...)` ...): its name and
     /// its argument, data where it is data (`subset`'s value, `map_key`'s key), otherwise the
     /// matchers given to `or_op`, `and_op` or `not_op`.

@@ -68,6 +68,18 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(value)
     }
 
+    /// ytt's start of the empty document that holds a file's code lines after its last node
+    /// (written when those lines go on into it, see `Program::trailing_document`): ytt's
+    /// instruction gives None, and the document holds nothing.
+    fn __ytt_start_node(#[starlark(require = pos)] _id: i32) -> anyhow::Result<NoneType> {
+        Ok(NoneType)
+    }
+
+    /// That document's value: nothing to set.
+    fn __ytt_set_node(#[starlark(require = pos)] _id: i32) -> anyhow::Result<NoneType> {
+        Ok(NoneType)
+    }
+
     fn __ytt_set_key<'v>(
         key: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,

@@ -3,7 +3,10 @@
 //! ytt's scanner refuses (`pass`) or reads as outdents (`end` names).
 
 use super::*;
-use crate::template::code_scan::{code_bytes, without_comment};
+use crate::template::code_scan::{backslash_before_blanks, code_bytes, without_comment};
+
+/// starlark-go's scanner's error for a `\` that no line break follows.
+const STRAY_BACKSLASH: &str = "stray backslash in program";
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
 use crate::template::reserved_words::{pass_position, RESERVED_PASS};
@@ -88,6 +91,9 @@ impl Compiler {
         self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
         let in_string = self.scanner.in_string();
+        if !in_string && backslash_before_blanks(text) {
+            return Err(CompileError::new(line, STRAY_BACKSLASH));
+        }
         let scanned = self.scanner.scan(text);
         match scanned {
             CodeLine::Continuation { opens_block } => {

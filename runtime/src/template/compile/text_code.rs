@@ -2,6 +2,7 @@
 //! the text (see [`text_template`]) a statement on its line, its code code of the template.
 
 use super::*;
+use crate::template::code_scan::program_end;
 
 impl Compiler {
     /// The code of a string of `#@yaml/text-templated-strings` (see [`text_template`]) that
@@ -46,9 +47,10 @@ impl Compiler {
         for (k, p) in pieces.iter().enumerate() {
             let at = line + p.line - 1;
             if p.kind == PieceKind::Code {
-                // starlark-go's scanner reads a NUL as the end of the program: the code before
-                // it runs, and ytt's contexts are left open (as for a map key holding one).
-                let (code, ends_program) = match p.code.find('\0') {
+                // starlark-go's scanner reads a NUL (outside string literals) as the end of the
+                // program: the code before it runs, and ytt's contexts are left open (as for a
+                // map key holding one).
+                let (code, ends_program) = match program_end(p.code) {
                     Some(nul) => (&p.code[..nul], true),
                     None => (p.code, false),
                 };
@@ -109,11 +111,15 @@ impl Compiler {
             None => e.quoting(p.quote),
         };
         let text = self.names.of(gen::TEXT);
-        let opening = format!("{opening}{text}((");
+        // A NUL outside string literals ends ytt's program inside the value's parentheses:
+        // the parser's error at the end of the file comes next.
+        let nul = program_end(p.code);
+        let code = &p.code[..nul.unwrap_or(p.code.len())];
+        let close = if nul.is_some() { "" } else { "))" };
         let compiled = self
-            .refuse_pass(line, depth, &opening, p.code)
+            .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
             .and_then(|()| {
-                let code = format!("{text}(({}))", rename_reserved_names(p.code.trim()));
+                let code = format!("{text}(({}{close}", rename_reserved_names(code.trim()));
                 self.end_as_outdent(line, depth, &code)
             });
         // The tokens before a scanner's stop were compiled on a line of their own: a syntax
@@ -121,7 +127,12 @@ impl Compiler {
         if compiled.as_ref().is_err_and(|e| e.scanner_stop) {
             self.quoted.push((self.line_map.len() - 1, p.quote.into()));
         }
-        compiled.map_err(quoting)
+        let compiled = compiled.map_err(quoting)?;
+        if nul.is_some() {
+            self.emit_quoting(line, depth, &format!("{opening}{compiled}"), p.quote);
+            return Err(CompileError::program_end(line));
+        }
+        Ok(compiled)
     }
 
     /// The statement `code` of a text template, on template line `line`, quoted as it is: a

@@ -241,9 +241,16 @@ impl Parser<'_> {
         }
         let nth = self.functions.get();
         self.functions.set(nth + 1);
+        let shown = match name.as_deref() {
+            Some("lambda") | None => "<function lambda>".into(),
+            Some(name) => format!("<function {name}>").into(),
+        };
         Ok(Some(Arg {
             type_name: "function".into(),
-            kind: ArgKind::Opaque(nth),
+            kind: ArgKind::Opaque {
+                index: nth,
+                shown: Some(shown),
+            },
         }))
     }
 

@@ -96,10 +96,10 @@ fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
     };
     let opaque = |a: &Arg| match &a.kind {
         ArgKind::Tuple(t) => match (&t[1].kind, t[1].type_name.as_str()) {
-            (ArgKind::Opaque(i), "function") => *i,
+            (ArgKind::Opaque { index: i, .. }, "function") => *i,
             other => panic!("{other:?}"),
         },
-        ArgKind::Opaque(i) => *i,
+        ArgKind::Opaque { index: i, .. } => *i,
         other => panic!("{other:?}"),
     };
     let x = items[0].ann("schema/validation").unwrap();
