@@ -366,9 +366,9 @@ fn merge_value(
     path: &Path,
     kept: Option<&mut KeptIndex>,
 ) -> Result<TreeValue, OverlayError> {
-    let defaults = defaults.under(right_anns);
     match right {
         TreeValue::Map(items) => {
+            let defaults = defaults.under(right_anns);
             let mut entries = match left {
                 TreeValue::Map(entries) => entries,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Map(items)),
@@ -407,6 +407,7 @@ fn merge_value(
                 elems.append(&mut items);
                 return Ok(TreeValue::Array(elems));
             }
+            let defaults = defaults.under(right_anns);
             elems.reserve(items.len());
             for item in items {
                 merge_array_item(&mut elems, item, mode, calls, &defaults, path)?;
@@ -583,19 +584,8 @@ fn merge_map_item(
     defaults: &ChildDefaults,
     parent: &Path,
 ) -> Result<(), OverlayError> {
-    check_annotations(&item, Some(parent))?;
     let path = Path::at(&item.kind, &item.pos, Some(parent));
-    or_add_is_bool(&item, &path)?;
-    // Only array items (and documents) are inserted or appended.
-    if let Some(op) = ["overlay/insert", "overlay/append"]
-        .into_iter()
-        .find(|op| item.ann(op).is_some())
-    {
-        return Err(path.error(format!(
-            "Found @{op} on map item ({}); only array items can be annotated with @{op}",
-            item.pos
-        )));
-    }
+    map_item_annotations_allowed(&item, &path)?;
     let expects = defaults.expects(&item, mode);
     // `by=` (`overlay.all`, `overlay.subset(...)`, `"name"`: the items' values compared on
     // their `name`, ...) is tried on every item of the map; without it the items with the same
@@ -734,6 +724,28 @@ fn merge_map_item(
         index.rekeyed(entries);
     }
     Ok(())
+}
+
+/// ytt's errors for the annotations of map item `item` (at `path`), read before anything is
+/// matched (see [`check_annotations`]): none for an item without annotations, most of a values
+/// file's.
+fn map_item_annotations_allowed(item: &Tree, path: &Path) -> Result<(), OverlayError> {
+    if item.anns.is_empty() {
+        return Ok(());
+    }
+    check_annotations(item, path.parent)?;
+    or_add_is_bool(item, path)?;
+    // Only array items (and documents) are inserted or appended.
+    match ["overlay/insert", "overlay/append"]
+        .into_iter()
+        .find(|op| item.ann(op).is_some())
+    {
+        Some(op) => Err(path.error(format!(
+            "Found @{op} on map item ({}); only array items can be annotated with @{op}",
+            item.pos
+        ))),
+        None => Ok(()),
+    }
 }
 
 /// Whether merging `right` onto `left` keeps the old node (maps merge, and arrays unless

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::{merge_map_item, Calls, ChildDefaults, Mode, OverlayError, Path};
 use crate::template::tree::{Tree, TreeValue};
-use crate::value::{KeyIndex, INDEXED_LEN};
+use crate::value::{FxBuild, KeyIndex, INDEXED_LEN};
 
 /// The index of the result's top map, and of the maps under it that documents merged into,
 /// kept by a caller that applies many documents in turn (each `--data-values-env` variable
@@ -22,9 +22,10 @@ pub struct KeptIndex {
 /// The kept indexes of the maps a map's entries hold, by the entry's position: an entry's is
 /// taken out before anything is merged into it and put back only after a merge in place
 /// ([`Below::take`], [`Below::put_back`]), so that no other way of changing a map leaves a
-/// stale index behind.
+/// stale index behind. Hashed with [`FxBuild`], whose default reads no random seed: an empty
+/// one is made and dropped for each of a large map's items that holds none.
 #[derive(Clone, Default)]
-pub(super) struct Below(HashMap<usize, KeptIndex>);
+pub(super) struct Below(HashMap<usize, KeptIndex, FxBuild>);
 
 impl KeptIndex {
     /// The indexes that merging documents into `doc` would make and keep, made at once: its

@@ -18,13 +18,46 @@ impl FxHasher {
     }
 }
 
+/// The little-endian word of up to 8 bytes, zeros after them: read in at most three loads (a
+/// copy into a zeroed word of a length known only at run time called `memcpy`, most of a
+/// short key's hash).
+#[inline]
+fn padded_word(bytes: &[u8]) -> u64 {
+    let mut word = 0u64;
+    let mut at = 0;
+    if bytes.len() >= 8 {
+        return u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+    }
+    if bytes.len() - at >= 4 {
+        word |= u64::from(u32::from_le_bytes(
+            bytes[at..at + 4].try_into().expect("4 bytes"),
+        ));
+        at += 4;
+    }
+    if bytes.len() - at >= 2 {
+        word |= u64::from(u16::from_le_bytes(
+            bytes[at..at + 2].try_into().expect("2 bytes"),
+        )) << (8 * at);
+        at += 2;
+    }
+    if bytes.len() > at {
+        word |= u64::from(bytes[at]) << (8 * at);
+    }
+    word
+}
+
 impl Hasher for FxHasher {
+    /// Each 8 bytes a word, the last ones padded with zeros.
     fn write(&mut self, bytes: &[u8]) {
         for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
+            self.add(padded_word(chunk));
         }
+    }
+
+    /// One byte is a word of its own, as [`FxHasher::write`] makes it (a string's hash ends
+    /// with one).
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
     }
 
     fn write_u64(&mut self, n: u64) {
@@ -356,4 +389,27 @@ fn scalar_key_hash(key: &Value) -> Option<u64> {
         Value::Bytes(b) => fx.hash_one((5u8, &b[..])),
         Value::Map(_) | Value::Array(_) => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_word_is_its_bytes_padded_with_zeros() {
+        let bytes: Vec<u8> = (1..=20).collect();
+        for len in 0..=bytes.len() {
+            let mut hasher = FxHasher::default();
+            hasher.write(&bytes[..len]);
+            hasher.write_u8(0xff);
+            let mut padded = FxHasher::default();
+            for chunk in bytes[..len].chunks(8) {
+                let mut word = [0u8; 8];
+                word[..chunk.len()].copy_from_slice(chunk);
+                padded.add(u64::from_le_bytes(word));
+            }
+            padded.add(0xff);
+            assert_eq!(hasher.finish(), padded.finish(), "{len} bytes");
+        }
+    }
 }
