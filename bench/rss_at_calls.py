@@ -9,7 +9,8 @@ breakpoint under gdb, which prints VmRSS (from /proc/PID/status) when the functi
 and when it returns, then lets the program go on. It needs no build of its own: the shipped,
 static `schemac` and the validators keep their symbols (a stripped validator has none). The
 program's stdout is dropped; gdb slows the calls it stops at, so choose functions called a few
-times (a step of the pipeline), not per node. See BENCHMARKS.md, "Thirty-ninth session
+times (a step of the pipeline), not per node. `RSS_DEBUG=1` prints gdb's own output too. See
+BENCHMARKS.md, "Thirty-ninth session
 (issue 15)".
 """
 import json
