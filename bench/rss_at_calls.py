@@ -6,12 +6,11 @@
 Each PART is a piece of a mangled symbol name (as `nm` prints it, e.g. `yaml5parse9read_file`
 or `22check_into_filled_node`); every function symbol of PROGRAM that contains it gets a
 breakpoint under gdb, which prints VmRSS (from /proc/PID/status) when the function is entered
-and when it returns, then lets the program go on. It needs no build of its own: the shipped,
-static `schemac` and the validators keep their symbols (a stripped validator has none). The
-program's stdout is dropped; gdb slows the calls it stops at, so choose functions called a few
-times (a step of the pipeline), not per node. `RSS_DEBUG=1` prints gdb's own output too. See
-BENCHMARKS.md, "Thirty-ninth session
-(issue 15)".
+and when it returns, then lets the program go on. It needs no build of its own: the shipped
+static `schemac` keeps its symbols (the validators `schemac build` makes are stripped: none to
+find). The program's stdout is dropped; gdb slows the calls it stops at, so choose functions
+called a few times (a step of the pipeline), not per node. `RSS_DEBUG=1` prints gdb's own
+output too. See BENCHMARKS.md, "Thirty-ninth session (issue 15)".
 """
 import json
 import os
