@@ -4,12 +4,12 @@
 
 use super::*;
 use crate::template::code_scan::{backslash_before_blanks, code_bytes, without_comment};
-
-/// starlark-go's scanner's error for a `\` that no line break follows.
-const STRAY_BACKSLASH: &str = "stray backslash in program";
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
 use crate::template::reserved_words::{pass_position, RESERVED_PASS};
+
+/// starlark-go's scanner's error for a `\` that no line break follows.
+const STRAY_BACKSLASH: &str = "stray backslash in program";
 
 impl Compiler {
     /// ytt's scanner refuses `pass` as it reaches it, after the parser has read the tokens
