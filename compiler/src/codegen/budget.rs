@@ -49,7 +49,7 @@ impl Walk {
     fn ty(&mut self, t: &Type, depth: usize) -> Result<(), CheckError> {
         self.count(&t.pos, depth)?;
         if !super::ir::composed_default(t) {
-            self.default(&t.default)?;
+            self.default(&t.default, placed(&t.default.pos, &t.pos))?;
         }
         match &t.kind {
             Kind::Map(fields) => fields.iter().try_for_each(|f| self.ty(&f.ty, depth + 1)),
@@ -59,23 +59,20 @@ impl Walk {
     }
 
     /// The nodes of a default value below its root (the type counted that), without recursion.
-    fn default(&mut self, node: &Node) -> Result<(), CheckError> {
-        let mut stack: Vec<(&Node, usize)> = vec![(node, 1)];
-        while let Some((n, depth)) = stack.pop() {
-            match &n.value {
-                Value::Map(entries) => {
-                    for e in entries {
-                        self.count(&e.value.pos, depth + 1)?;
-                        stack.push((&e.value, depth + 1));
-                    }
-                }
-                Value::Array(items) => {
-                    for i in items {
-                        self.count(&i.pos, depth + 1)?;
-                        stack.push((i, depth + 1));
-                    }
-                }
-                _ => {}
+    /// A node without a position (one a Starlark expression made) is placed at its nearest
+    /// ancestor that has one, `at` for the root.
+    fn default(&mut self, node: &Node, at: Pos) -> Result<(), CheckError> {
+        let mut stack: Vec<(&Node, usize, Pos)> = vec![(node, 1, at)];
+        while let Some((n, depth, at)) = stack.pop() {
+            let children: Box<dyn Iterator<Item = &Node>> = match &n.value {
+                Value::Map(entries) => Box::new(entries.iter().map(|e| &e.value)),
+                Value::Array(items) => Box::new(items.iter()),
+                _ => continue,
+            };
+            for child in children {
+                let at = placed(&child.pos, &at);
+                self.count(&at, depth + 1)?;
+                stack.push((child, depth + 1, at));
             }
         }
         Ok(())
@@ -101,6 +98,15 @@ impl Walk {
             ));
         }
         Ok(())
+    }
+}
+
+/// `pos` when it is known, else `fallback`.
+fn placed(pos: &Pos, fallback: &Pos) -> Pos {
+    if pos.is_unknown() {
+        *fallback
+    } else {
+        *pos
     }
 }
 

@@ -266,6 +266,8 @@ fn schemas_too_large_for_generated_code_are_refused_with_their_position() {
     let wide: String = (0..20_001).map(|i| format!("k{i}: {i}\n")).collect();
     let arrays = format!("a: {}1{}\n", "[".repeat(70), "]".repeat(70));
     let default = "#@schema/default list(range(300))\na: [0]\n";
+    // A default made by Starlark has no positions of its own: placed at its key's line.
+    let starlark = "#@ def nest(n):\n#@   d = \"leaf\"\n#@   for i in range(n):\n#@     d = [d]\n#@   end\n#@   return d\n#@ end\n#@schema/type any=True\nfoo: #@ nest(70)\n";
     for (name, body, env, error) in [
         (
             "deep.yml",
@@ -284,6 +286,12 @@ fn schemas_too_large_for_generated_code_are_refused_with_their_position() {
             wide,
             "",
             "wide.yml:20002: the schema has more than 20000 types and default values' nodes",
+        ),
+        (
+            "starlark.yml",
+            starlark.to_string(),
+            "",
+            "starlark.yml:11: the schema nests deeper than 64 levels",
         ),
         (
             "default.yml",
