@@ -104,8 +104,14 @@ pub(crate) const INDEXED_LEN: usize = 16;
 /// Fewer lookups than this are scanned for.
 const INDEXED_LOOKUPS: usize = 4;
 
+/// A string key's hash, its bits spread ([`spread`]): the sets and maps of these hashes hash
+/// them again with [`FxHasher`], whose multiply keeps a word's low bits those of its low bits,
+/// and the low bits pick the table's bucket. A string's Fx hash ends with the `0xff` that
+/// closes it, which leaves its low bits those of the key's first bytes: the keys `k0`, `k1`,
+/// ... fell into 256 of every 65,536 buckets, and a values file of 400,000 of them took three
+/// times the CPU (0.90 s, 0.29 s spread).
 fn key_hash(key: &str) -> u64 {
-    FxBuild::default().hash_one(key)
+    spread(FxBuild::default().hash_one(key))
 }
 
 impl KeyIndex {
@@ -377,8 +383,8 @@ fn is_scalar_key(key: &Value) -> bool {
 /// [`key_hash`]; every NaN's is one); `None` for a map or array.
 fn scalar_key_hash(key: &Value) -> Option<u64> {
     let fx = FxBuild::default();
-    Some(match key {
-        Value::Str(k) => key_hash(k),
+    let hash = match key {
+        Value::Str(k) => return Some(key_hash(k)),
         Value::Null => fx.hash_one(0u8),
         Value::Bool(b) => fx.hash_one((1u8, *b)),
         Value::Int(i) => fx.hash_one((2u8, spread(*i as u64))),
@@ -388,12 +394,38 @@ fn scalar_key_hash(key: &Value) -> Option<u64> {
         Value::Float(f) => fx.hash_one((4u8, spread(if *f == 0.0 { 0 } else { f.to_bits() }))),
         Value::Bytes(b) => fx.hash_one((5u8, &b[..])),
         Value::Map(_) | Value::Array(_) => return None,
-    })
+    };
+    // Spread as a string's ([`key_hash`]): a byte string's hash ends with its last bytes.
+    Some(spread(hash))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The low bits of a key's hash hashed again (the bucket of the sets and maps of hashes)
+    /// differ for keys that differ in their last bytes: `k0` ... `k99999` took 256 of 65,536.
+    #[test]
+    fn keys_alike_but_for_their_ends_spread_over_the_buckets() {
+        let buckets = |hash: fn(&Value) -> Option<u64>, key: fn(u32) -> Value| {
+            (0..100_000u32)
+                .map(|i| FxBuild::default().hash_one(hash(&key(i)).expect("a scalar")) & 0xffff)
+                .collect::<HashSet<u64>>()
+                .len()
+        };
+        for key in [
+            (|i: u32| Value::Str(format!("k{i}").into())) as fn(u32) -> Value,
+            |i| Value::Str(format!("a-long-common-prefix-{i}").into()),
+            |i| Value::Bytes(format!("k{i}").into_bytes().into()),
+            |i| Value::Int(i64::from(i) << 20),
+        ] {
+            assert!(buckets(scalar_key_hash, key) > 30_000, "{:?}", key(7));
+        }
+        assert_eq!(
+            scalar_key_hash(&Value::Str("k7".into())),
+            Some(key_hash("k7"))
+        );
+    }
 
     #[test]
     fn a_word_is_its_bytes_padded_with_zeros() {
