@@ -182,12 +182,13 @@ impl KeyOrder {
         }
     }
 
-    /// Keeps the field of `item`, the `k`th item of its map, for the next map of its type.
+    /// Keeps the field of `item`, the `k`th item of its map, for the next map of its type
+    /// (asked only when [`KeyOrder::repeats`]).
     fn record(&mut self, k: usize, item: &Tree, field: Option<usize>) {
         let TreeKind::MapItem(key) = &item.kind else {
             return;
         };
-        if !self.repeats || k > self.keys.len() {
+        if k > self.keys.len() {
             return;
         }
         let kept = (key.clone(), field.map_or(NONE, |i| i as u32));
@@ -239,7 +240,9 @@ impl FillAndCheck {
                         let found = declared
                             .get_or_insert_with(|| self.indexes.fields(ty, items.len()))
                             .position(key_of(item));
-                        order.record(k, item, found);
+                        if order.repeats {
+                            order.record(k, item, found);
+                        }
                         found
                     });
                     match found {
