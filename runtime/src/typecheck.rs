@@ -98,6 +98,8 @@ pub fn fill_and_check_indexed(
 pub fn check_into_filled_node(mut tree: Tree, ty: &Type, indexes: FieldIndexes) -> FilledNode {
     let mut walk = FillAndCheck {
         indexes,
+        // A walk into plain data changes no shared default (only filling a tree does).
+        defaults_changed: Some(crate::shared_defaults::changed_in_run()),
         ..FillAndCheck::default()
     };
     let value = walk.node(&mut tree, ty, true, true);
@@ -141,6 +143,60 @@ struct FillAndCheck {
     fields: Vec<u32>,
     /// The indexes of the map types' fields, kept from walk to walk by the caller.
     indexes: FieldIndexes,
+    /// [`crate::shared_defaults::changed_in_run`], asked once for a walk that cannot change
+    /// it (one into plain data), `None` for one that asks each time.
+    defaults_changed: Option<bool>,
+    /// How many maps the node being walked is in.
+    depth: usize,
+    /// The keys of the last map walked at each depth and their fields (see [`KeyOrder`]).
+    orders: Vec<KeyOrder>,
+}
+
+/// The keys the items of the last map of a type held, place by place, and the field each
+/// key is (`NONE`: undeclared). The maps of an array's items are one type, at one depth,
+/// and their items mostly the same keys in the same places, the same values too (the reader
+/// shares a key it read a moment ago, the typed API's document the node's keys): an item
+/// whose key is the one (the same value, not an equal one) the last map held at its place
+/// is that key's field, found without comparing it with the fields' keys. Each key is held,
+/// so that no other key takes its address while it is here.
+#[derive(Default)]
+struct KeyOrder {
+    /// The address of the map type's fields (0 before any map).
+    fields: usize,
+    keys: Vec<(Key, u32)>,
+    /// Whether the last map at this depth was of this type too: only then are its keys kept
+    /// (a depth whose maps are of another type each time, as the groups of a map of many
+    /// groups, would keep keys it never uses).
+    repeats: bool,
+}
+
+impl KeyOrder {
+    /// The field of `item`, the `k`th item of its map, if the last map held its key there.
+    #[inline]
+    fn known(&self, k: usize, item: &Tree) -> Option<Option<usize>> {
+        match (&item.kind, self.keys.get(k)) {
+            (TreeKind::MapItem(key), Some((known, field))) if known.same(key) => {
+                Some((*field != NONE).then_some(*field as usize))
+            }
+            _ => None,
+        }
+    }
+
+    /// Keeps the field of `item`, the `k`th item of its map, for the next map of its type
+    /// (asked only when [`KeyOrder::repeats`]).
+    fn record(&mut self, k: usize, item: &Tree, field: Option<usize>) {
+        let TreeKind::MapItem(key) = &item.kind else {
+            return;
+        };
+        if k > self.keys.len() {
+            return;
+        }
+        let kept = (key.clone(), field.map_or(NONE, |i| i as u32));
+        match self.keys.get_mut(k) {
+            Some(slot) => *slot = kept,
+            None => self.keys.push(kept),
+        }
+    }
 }
 
 /// An item of [`FillAndCheck::fields`] whose key its map does not declare.
@@ -174,11 +230,22 @@ impl FillAndCheck {
                 self.take(&mut tree.value, plain)
             }
             (Kind::Map(fields), TreeValue::Map(items)) => {
-                let declared = self.indexes.fields(ty, items.len());
+                // Made only for a key the last map of this type did not hold at its place.
+                let mut declared = None;
+                let mut order = self.take_order(fields);
                 let base = self.fields.len();
                 let mut seen = FieldSet::new(fields.len());
-                for item in items.iter() {
-                    match declared.position(key_of(item)) {
+                for (k, item) in items.iter().enumerate() {
+                    let found = order.known(k, item).unwrap_or_else(|| {
+                        let found = declared
+                            .get_or_insert_with(|| self.indexes.fields(ty, items.len()))
+                            .position(key_of(item));
+                        if order.repeats {
+                            order.record(k, item, found);
+                        }
+                        found
+                    });
+                    match found {
                         Some(i) => {
                             let repeated = if seen.insert(i) {
                                 0
@@ -194,12 +261,15 @@ impl FillAndCheck {
                         }
                     }
                 }
+                self.orders[self.depth] = order;
                 let missing = if fill { fields.len() - seen.len } else { 0 };
                 let mut entries = crate::value::Entries::with_capacity(if plain {
                     items.len() + missing
                 } else {
                     0
                 });
+                // The maps under this one are the next depth's.
+                self.depth += 1;
                 for (k, item) in items.iter_mut().enumerate() {
                     let field = self.fields[base + k];
                     let value = if field == NONE {
@@ -224,6 +294,7 @@ impl FillAndCheck {
                         });
                     }
                 }
+                self.depth -= 1;
                 self.fields.truncate(base);
                 let defaults = fields
                     .iter()
@@ -276,6 +347,22 @@ impl FillAndCheck {
             crate::shared_defaults::put(key, &tree.value);
         }
         value
+    }
+
+    /// What the last map at this depth held (see [`KeyOrder`]), for a map of type `fields`;
+    /// put back once its items are looked up.
+    fn take_order(&mut self, fields: &[Field]) -> KeyOrder {
+        if self.orders.len() <= self.depth {
+            self.orders.resize_with(self.depth + 1, KeyOrder::default);
+        }
+        let mut order = std::mem::take(&mut self.orders[self.depth]);
+        let id = fields.as_ptr() as usize;
+        order.repeats = order.fields == id;
+        if !order.repeats {
+            order.fields = id;
+            order.keys.clear();
+        }
+        order
     }
 
     /// The plain data of an array's items, checked against `item_ty`, the tree's vector given
@@ -341,12 +428,20 @@ impl FillAndCheck {
                 .or_insert_with(|| default.first_repeated_key().is_some());
             self.keys_may_repeat |= repeats;
         }
-        if crate::shared_defaults::changed_in_run() {
+        let changed = self
+            .defaults_changed
+            .unwrap_or_else(crate::shared_defaults::changed_in_run);
+        if changed {
             // A shared default an overlay changed may lack a key or hold one twice: walked as
             // ytt's type check walks the shared node it fills in.
             let mut item = crate::shared_defaults::default_item(field);
             let value = self.node(&mut item, &field.ty, true, true);
             return Node::new(value, item.pos);
+        }
+        if !default.value.is_collection() {
+            // A scalar's default is no shared node: the schema's value (what `default_node`
+            // gives, without the call).
+            return default.clone();
         }
         crate::shared_defaults::default_node(field)
     }
@@ -462,206 +557,4 @@ fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::schema::{Doc, Scalar};
-
-    fn scalar(s: Scalar, default: Value, line: u32) -> Type {
-        let pos = Pos::new("s.yml", line);
-        Type {
-            kind: Kind::Scalar(s),
-            pos,
-            nullable: false,
-            default: Node::new(default, pos),
-            doc: Doc::default(),
-            validation: None,
-        }
-    }
-
-    fn schema() -> Type {
-        let pos = Pos::new("s.yml", 1);
-        let fields = vec![
-            Field {
-                key: "port".into(),
-                ty: scalar(Scalar::Int, Value::Int(80), 2),
-            },
-            Field {
-                key: "host".into(),
-                ty: scalar(Scalar::String, Value::Str("".into()), 3),
-            },
-        ];
-        let default = Value::Map(
-            fields
-                .iter()
-                .map(|f| MapEntry {
-                    key: f.key.clone(),
-                    value: f.ty.default.clone(),
-                })
-                .collect(),
-        );
-        Type {
-            kind: Kind::Map(fields),
-            pos,
-            nullable: false,
-            default: Node::new(default, pos),
-            doc: Doc::default(),
-            validation: None,
-        }
-    }
-
-    fn map(items: &[(&str, Value)]) -> Node {
-        let pos = Pos::new("v.yml", 1);
-        Node::new(
-            Value::Map(
-                items
-                    .iter()
-                    .map(|(k, v)| MapEntry {
-                        key: (*k).into(),
-                        value: Node::new(v.clone(), Pos::new("v.yml", 2)),
-                    })
-                    .collect(),
-            ),
-            pos,
-        )
-    }
-
-    #[test]
-    fn wrong_scalar_and_undeclared_key() {
-        let v = fill_and_check_node(
-            &mut map(&[
-                ("port", Value::Str("x".into())),
-                ("hostt", Value::Str("h".into())),
-            ]),
-            &schema(),
-        );
-        assert_eq!(v.len(), 2);
-        assert_eq!(v[0].expected, "one of { host, port } (from s.yml:1)");
-        assert_eq!(v[0].hints, vec!["did you mean \"host\"?".to_string()]);
-        assert_eq!(v[1].found, "string");
-        assert_eq!(v[1].expected, "integer (by s.yml:2)");
-    }
-
-    #[test]
-    fn ints_are_floats_and_conforming_values_pass() {
-        let mut t = schema();
-        if let Kind::Map(f) = &mut t.kind {
-            f[0].ty.kind = Kind::Scalar(Scalar::Float);
-        }
-        assert!(fill_and_check_node(&mut map(&[("port", Value::Int(1))]), &t).is_empty());
-    }
-
-    #[test]
-    fn defaults_follow_given_keys() {
-        let mut n = map(&[("host", Value::Str("a".into()))]);
-        assert!(fill_and_check_node(&mut n, &schema()).is_empty());
-        let Value::Map(e) = &n.value else { panic!() };
-        assert_eq!(
-            e.iter().map(|e| e.key.key_string()).collect::<Vec<_>>(),
-            ["host", "port"]
-        );
-    }
-
-    /// A YAML text's first document as plain data.
-    fn yaml(text: &str) -> Node {
-        let file = crate::yaml::parse::parse_file("v.yml", text, false).expect("YAML");
-        Tree::from_raw(&file.docs[0], Some(crate::value::FileName::new("v.yml"))).into_node()
-    }
-
-    fn typed(kind: Kind, nullable: bool, default: &str) -> Type {
-        let default = yaml(default);
-        Type {
-            kind,
-            pos: default.pos,
-            nullable,
-            default,
-            doc: Doc::default(),
-            validation: None,
-        }
-    }
-
-    fn fields(items: Vec<(&str, Type)>) -> Kind {
-        Kind::Map(
-            items
-                .into_iter()
-                .map(|(key, ty)| Field {
-                    key: key.into(),
-                    ty,
-                })
-                .collect(),
-        )
-    }
-
-    #[test]
-    fn the_plain_walk_fills_and_reports_as_the_tree_walk_does() {
-        let string = || typed(Kind::Scalar(Scalar::String), false, "''");
-        let labels = typed(
-            fields(vec![("team", string()), ("tier", string())]),
-            false,
-            "{team: '', tier: ''}",
-        );
-        let item = typed(
-            fields(vec![("name", string()), ("labels", labels)]),
-            false,
-            "{name: '', labels: {team: '', tier: ''}}",
-        );
-        let schema = typed(
-            fields(vec![
-                ("port", typed(Kind::Scalar(Scalar::Int), false, "80")),
-                ("items", typed(Kind::Array(Box::new(item)), false, "[]")),
-                ("extra", typed(Kind::Any, false, "{a: 1}")),
-                (
-                    "grid",
-                    typed(
-                        Kind::Array(Box::new(typed(
-                            Kind::Array(Box::new(typed(Kind::Scalar(Scalar::Int), false, "0"))),
-                            false,
-                            "[]",
-                        ))),
-                        false,
-                        "[]",
-                    ),
-                ),
-                (
-                    "opt",
-                    typed(
-                        fields(vec![("x", typed(Kind::Scalar(Scalar::Int), false, "1"))]),
-                        true,
-                        "null",
-                    ),
-                ),
-            ]),
-            false,
-            "{}",
-        );
-        for values in [
-            "port: 1",
-            "items: [{name: a}, {labels: {tier: b}}, {}]",
-            "opt: {}\nextra: {b: 2}",
-            "opt: null\nitems: [{labels: {team: x}}]",
-            // A repeated key: its second item is not filled.
-            "items: [{name: a}]\nitems: [{name: b}]",
-            // Undeclared keys and values of the wrong type: reported, and left as they are.
-            "port: x\nitems: [{nam: a, labels: 3}]\nother: {y: 1}",
-            "items: {name: a}",
-            "[1, 2]",
-            // Violations in several items, some items with none between them, some with two:
-            // reported front to back although the plain walk takes the items from the back.
-            "items: [{nam: a, name: 1}, {name: b}, {}, {labels: {teem: x, tier: 2}}, 3, {name: c}, {x: 1}]",
-            "items: [{}, {name: a}, {nam: b}]\nport: y",
-            // Arrays in arrays: each level's items reported front to back.
-            "grid: [[1, x], [], [y, 2, z], 3, [w]]\nitems: [{nam: a}]",
-        ] {
-            let tree = Tree::document(&yaml(values));
-            let mut in_tree = tree.clone();
-            let tree_violations = fill_and_check(&mut in_tree, &schema);
-            let filled = check_into_filled_node(tree, &schema, FieldIndexes::default());
-            // A key given twice is always seen (the flag may be set without one).
-            assert!(
-                filled.keys_may_repeat || filled.node.first_repeated_key().is_none(),
-                "{values}"
-            );
-            assert_eq!(filled.node, in_tree.into_node(), "{values}");
-            assert_eq!(filled.violations, tree_violations, "{values}");
-        }
-    }
-}
+mod tests;

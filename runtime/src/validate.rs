@@ -368,6 +368,9 @@ fn run(
         }
     }
     for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
+        if rule.surely_passes(arg, &value.value) {
+            continue;
+        }
         if let Some(mut f) = rule.check_node(arg, &value.value) {
             if let Some((_, shown)) = v.shown_args.iter().find(|(r, _)| r == rule) {
                 f.expected = f.expected.replacen(&repr(arg), shown, 1);
@@ -547,6 +550,7 @@ pub fn validate(
         path: Vec::new(),
         facts,
         last_ruled: None,
+        ruled_keys: (std::ptr::null(), Vec::new()),
     };
     walk.node(tree, node, schema, &whole)?;
     Ok(walk.out)
@@ -563,6 +567,11 @@ struct Walk<'a, 'v> {
     facts: &'a mut RuleFacts,
     /// The last entry of `ruled_fields` asked for: the maps of an array's items share a type.
     last_ruled: Option<(*const crate::schema::Type, RuledFields)>,
+    /// The address of a map type's fields, and the keys of the entries of the last map of that
+    /// type walked, place by place (their values' addresses: the values validated are borrowed
+    /// for the whole walk, so no other key takes one), with the field each is
+    /// ([`Walk::ruled_field`]; `usize::MAX`: none).
+    ruled_keys: (*const crate::schema::Field, Vec<(*const Value, usize)>),
 }
 
 /// The indexes of a map type's fields with rules (`None`: too many to compare keys with).
@@ -604,8 +613,8 @@ impl<'v> Walk<'_, 'v> {
                 // when there are few such fields: each item's key is compared with theirs
                 // rather than looked up among all the fields.
                 Some((fields, ruled)) => {
-                    for e in entries {
-                        let Some(&f) = ruled.iter().find(|&&f| fields[f].key.key_eq(&e.key)) else {
+                    for (k, e) in entries.iter().enumerate() {
+                        let Some(f) = self.ruled_field(k, &e.key, fields, &ruled) else {
                             continue;
                         };
                         self.item(None, &e.key, &e.value, Some(&fields[f].ty), &inside)?;
@@ -705,6 +714,41 @@ impl<'v> Walk<'_, 'v> {
         ruled.map(|ruled| (fields.as_slice(), ruled))
     }
 
+    /// The field with rules, of those `ruled` lists, whose key is `key`, the key of a map's
+    /// `k`th entry, if one has it. The maps of an array's items hold the same keys in the same
+    /// places, most of them the schema's own (the type check gives a declared string key the
+    /// schema's): a key that is the one (the same value, not an equal one) the last map of the
+    /// type held at its place has the field it had, found without comparing keys.
+    fn ruled_field(
+        &mut self,
+        k: usize,
+        key: &'v crate::value::Key,
+        fields: &[crate::schema::Field],
+        ruled: &[usize],
+    ) -> Option<usize> {
+        let address = &**key as *const Value;
+        let (of, keys) = &mut self.ruled_keys;
+        if *of != fields.as_ptr() {
+            // Another type's map (one under the last, or beside it): its keys are no answer.
+            *of = fields.as_ptr();
+            keys.clear();
+        }
+        if let Some(&(known, field)) = keys.get(k) {
+            if known == address {
+                return (field != usize::MAX).then_some(field);
+            }
+        }
+        let found = ruled.iter().copied().find(|&f| fields[f].key.key_eq(key));
+        if k <= keys.len() {
+            let kept = (address, found.unwrap_or(usize::MAX));
+            match keys.get_mut(k) {
+                Some(slot) => *slot = kept,
+                None => keys.push(kept),
+            }
+        }
+        found
+    }
+
     /// Whether `ty` or a type inside it has rules (no type has none).
     fn has_rules(&mut self, ty: Option<&crate::schema::Type>) -> bool {
         use crate::schema::Kind;
@@ -761,44 +805,4 @@ pub fn attach_validations(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::NodeMemo;
-    use crate::value::{Node, Pos};
-
-    #[test]
-    fn paths_print_as_ytt_prints_them() {
-        use super::{path_text, Step};
-        use crate::value::Value;
-        let (a, empty, on) = (
-            Value::Str("a".into()),
-            Value::Str("".into()),
-            Value::Bool(true),
-        );
-        for (steps, text) in [
-            (vec![], "(document)"),
-            (vec![Step::Key(&empty)], "(document)"),
-            (vec![Step::Key(&empty), Step::Key(&a)], "a"),
-            (vec![Step::Key(&a), Step::Key(&empty)], "a."),
-            (vec![Step::Key(&a), Step::Index(9_990)], "a[9990]"),
-            (vec![Step::Index(0), Step::Key(&a)], "[0].a"),
-            (vec![Step::Key(&on), Step::Index(7)], "%!s(bool=true)[7]"),
-        ] {
-            assert_eq!(path_text(&steps), text);
-        }
-        assert_eq!(
-            path_text(&[Step::Index(usize::MAX)]),
-            format!("[{}]", usize::MAX)
-        );
-    }
-
-    #[test]
-    fn a_node_is_made_once_per_run() {
-        let (a, b) = (Node::null(Pos::unknown()), Node::null(Pos::unknown()));
-        let memo = NodeMemo::default();
-        let mut made = 0;
-        for node in [&a, &b, &a, &b, &a] {
-            memo.get_or_make(node, || made += 1);
-        }
-        assert_eq!(made, 2);
-    }
-}
+mod tests;
