@@ -328,10 +328,11 @@ impl<'s> Reader<'s> {
     }
 
     /// Pushes an item of the collection being read on `open_items`, which holds the items of
-    /// every collection open: as many as a large file's longest array (see
-    /// [`crate::allocator::reserve_growing`]).
+    /// every collection open: as many as a large file's longest array (with this crate's
+    /// allocator, see `allocator::reserve_growing`).
     #[inline]
     fn push_item(&mut self, kind: RawKind, line: u32, value: RawValue) {
+        #[cfg(feature = "mimalloc")]
         crate::allocator::reserve_growing(&mut self.open_items);
         self.open_items.push(RawNode::new(kind, line, value));
     }
