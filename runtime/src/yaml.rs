@@ -4,6 +4,7 @@ mod apostrophe;
 mod block;
 mod bom;
 mod builder;
+mod comments;
 pub mod emit;
 mod flow_colon;
 mod go_error;

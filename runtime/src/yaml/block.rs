@@ -327,6 +327,16 @@ impl<'s> Reader<'s> {
         Some(self.open_items.drain(start..).collect())
     }
 
+    /// Pushes an item of the collection being read on `open_items`, which holds the items of
+    /// every collection open: as many as a large file's longest array (with this crate's
+    /// allocator, see `allocator::reserve_growing`).
+    #[inline]
+    fn push_item(&mut self, kind: RawKind, line: u32, value: RawValue) {
+        #[cfg(feature = "mimalloc")]
+        crate::allocator::reserve_growing(&mut self.open_items);
+        self.open_items.push(RawNode::new(kind, line, value));
+    }
+
     /// The items of a block sequence at column `indent`, from its first `-` on.
     fn block_sequence(&mut self, indent: isize) -> Option<RawValue> {
         self.nested(|r| r.block_sequence_items(indent))
@@ -350,8 +360,7 @@ impl<'s> Reader<'s> {
             } else {
                 self.sequence_item_on_line()?
             };
-            self.open_items
-                .push(RawNode::new(RawKind::ArrayItem, line, value));
+            self.push_item(RawKind::ArrayItem, line, value);
         }
         // What follows belongs to an enclosing map at the same column, or is further out.
         (self.indent <= indent).then_some(())
@@ -409,8 +418,7 @@ impl<'s> Reader<'s> {
             index += 1;
             self.pos += 1; // the `:`
             let value = self.map_value(indent)?;
-            self.open_items
-                .push(RawNode::new(RawKind::MapItem(key), line, value));
+            self.push_item(RawKind::MapItem(key), line, value);
         }
         (self.indent < indent).then_some(())
     }
@@ -491,7 +499,7 @@ impl<'s> Reader<'s> {
                     self.skip_spaces();
                     (RawKind::MapItem(key), self.flow_node()?)
                 };
-                self.open_items.push(RawNode::new(kind, line, value));
+                self.push_item(kind, line, value);
                 self.skip_spaces();
                 match self.peek() {
                     b',' => {

@@ -17,6 +17,7 @@ use thin_vec::ThinVec;
 use super::block::GaveUp;
 pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
 use super::builder::{too_deep, Builder, Events};
+use super::comments::attach_comments;
 use super::saphyr_text::scan_comments;
 use crate::value::{Key, Value};
 
@@ -615,91 +616,6 @@ pub mod budget {
     pub fn max_alias_nodes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
-    }
-}
-
-/// Attaches comments to nodes the way ytt does; returns the comments no node owns, and whether
-/// a node below a document owns one.
-///
-/// Nodes are numbered in pre-order; each comment finds its owner by the lines of the nodes,
-/// and a second walk hands the comments to their owners in file order.
-fn attach_comments(
-    docs: &mut [RawNode],
-    comments: Vec<Comment>,
-    first_explicit: bool,
-) -> (Vec<Comment>, bool) {
-    if comments.is_empty() {
-        return (Vec::new(), false);
-    }
-    // Every node's line and pre-order number, sorted: the nodes of a line, outermost first.
-    let mut lines: Vec<(u32, u32)> = Vec::new();
-    let mut number = 0;
-    for (i, doc) in docs.iter().enumerate() {
-        // ytt does not know the line of an implicit first document when it places comments.
-        let skip_root = i == 0 && !first_explicit;
-        number_lines(doc, skip_root, &mut number, &mut lines);
-    }
-    lines.sort_unstable();
-
-    let mut owned: Vec<(u32, Comment)> = Vec::new();
-    let mut trailing = Vec::new();
-    for comment in comments {
-        let first = lines.partition_point(|&(line, _)| line < comment.line);
-        let Some(&(line, outermost)) = lines.get(first) else {
-            trailing.push(comment);
-            continue;
-        };
-        let owner = if line == comment.line {
-            let end = first + lines[first..].partition_point(|&(l, _)| l == line);
-            lines[end - 1].1
-        } else {
-            outermost
-        };
-        owned.push((owner, comment));
-    }
-    owned.sort_by_key(|&(owner, _)| owner);
-    let mut owned = owned.into_iter().peekable();
-    let mut number = 0;
-    let mut below_documents = false;
-    for doc in docs.iter_mut() {
-        hand_out(doc, &mut number, &mut owned, &mut below_documents);
-    }
-    (trailing, below_documents)
-}
-
-/// Numbers `node` and its descendants in pre-order from `*number`, noting their lines.
-fn number_lines(node: &RawNode, skip: bool, number: &mut u32, lines: &mut Vec<(u32, u32)>) {
-    if !skip {
-        lines.push((node.line, *number));
-    }
-    *number += 1;
-    if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
-        for child in items {
-            number_lines(child, false, number, lines);
-        }
-    }
-}
-
-/// Gives the nodes numbered as [`number_lines`] did the comments they own (sorted by owner);
-/// sets `below_documents` when a node that is not a document gets one.
-fn hand_out(
-    node: &mut RawNode,
-    number: &mut u32,
-    owned: &mut std::iter::Peekable<impl Iterator<Item = (u32, Comment)>>,
-    below_documents: &mut bool,
-) {
-    while let Some((_, comment)) = owned.next_if(|(owner, _)| owner == number) {
-        node.comments.push(comment);
-        *below_documents |= node.place != RawPlace::Document;
-    }
-    *number += 1;
-    if owned.peek().is_none() {
-        return;
-    }
-    if let RawValue::Map(items) | RawValue::Array(items) = &mut node.value {
-        for child in items {
-            hand_out(child, number, owned, below_documents);
-        }
     }
 }
 
