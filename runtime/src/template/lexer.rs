@@ -305,6 +305,23 @@ mod tests {
     }
 
     #[test]
+    fn a_line_of_no_code_right_after_a_backslash() {
+        let after = |lines: &[&str]| {
+            let mut scanner = LineScanner::default();
+            lines.iter().for_each(|l| {
+                scanner.scan(l);
+            });
+            scanner.blank_after_backslash()
+        };
+        assert!(after(&["x = 1 + \\", "# c"]));
+        assert!(after(&["x = 1 + \\", ""]));
+        assert!(!after(&["x = 1 + \\", "# c", "# d"]));
+        assert!(!after(&["x = 1 + \\", "2"]));
+        assert!(!after(&["x = [1, \\", "# c"]));
+        assert!(!after(&["x = 1", "# c"]));
+    }
+
+    #[test]
     fn returns_end_the_node_context() {
         let wrapped = |s: &str| wrap_returns(s, false, None, &GeneratedNames::default()).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
