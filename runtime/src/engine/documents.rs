@@ -184,6 +184,10 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
             }
         } else {
             s.push_str(&format!("\n    in <toplevel>\n      {at} | {src}"));
+            // (a call on a line ytt generates: the trailing document's value instruction)
+            if let Some(generated) = &e.generated {
+                s.push_str(&generated_text(generated, &e.file, "      ", sources));
+            }
         }
     }
     s

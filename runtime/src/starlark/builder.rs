@@ -23,6 +23,7 @@ use crate::yaml::parse::RawKind;
 
 mod functions;
 mod replace;
+mod trailing_document;
 
 pub use functions::builder_functions;
 
@@ -117,6 +118,8 @@ struct Inner {
     ctxs: Vec<Ctx>,
     /// Opaque annotation arguments waiting for the module to freeze, by keep index.
     slots: Vec<Arc<FrozenSlot>>,
+    /// The start of the file's trailing document ran (see [`BuildState::trailing_value`]).
+    trailing_started: bool,
 }
 
 #[derive(Default)]
@@ -131,6 +134,9 @@ struct Ctx {
     /// A text template's context (`__ytt_text_start`), which builds no nodes: ytt's
     /// `template.replace` is unsupported there.
     text: bool,
+    /// The node started last (its number, and the frames open above it then): ytt's current
+    /// node once every node has been built.
+    last_started: Option<(usize, usize)>,
 }
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
@@ -228,6 +234,7 @@ impl BuildState {
             inner: RefCell::new(Inner {
                 ctxs: vec![Ctx::default()],
                 slots: Vec::new(),
+                trailing_started: false,
             }),
         }
     }
@@ -242,6 +249,7 @@ impl BuildState {
             *inner = Inner {
                 ctxs: vec![Ctx::default()],
                 slots: Vec::new(),
+                trailing_started: false,
             };
         }
         self.functions.clear();
@@ -302,7 +310,11 @@ impl BuildState {
         let mut inner = self.inner.borrow_mut();
         let inner_ctxs = inner.ctxs.len();
         let Ctx {
-            stack, out, table, ..
+            stack,
+            out,
+            table,
+            last_started,
+            ..
         } = inner
             .ctxs
             .last_mut()
@@ -344,6 +356,7 @@ impl BuildState {
             RawShape::Scalar(_) => FrameValue::Template,
             RawShape::Map | RawShape::Array => FrameValue::Children(Siblings::new()),
         };
+        *last_started = Some((id, stack.len()));
         stack.push(Frame {
             id,
             anns: Vec::new(),

@@ -418,7 +418,9 @@ impl Compiler {
                 self.close_block(last.line)?;
             }
         }
-        let goes_on = self.scanner.in_brackets() || self.scanner.after_backslash();
+        let goes_on = self.scanner.in_brackets()
+            || self.scanner.after_backslash()
+            || self.scanner.blank_after_backslash();
         if !file.trailing_comments.is_empty() && goes_on {
             self.trailing_document(file);
         }
@@ -442,8 +444,9 @@ impl Compiler {
     /// its start, then its value, numbered after every other node. A bracket those lines leave
     /// open takes this code in (`#@ x = [1,` reads on into `__ytt_tpl2_start_node(6)`), so the
     /// syntax error is on one of these lines, which ytt shows as generated; so does a `\`
-    /// ending the last line (`#@ x = 1 + \` runs, adding the start's None). They are written
-    /// only then (elsewhere they do nothing).
+    /// ending the last line (`#@ x = 1 + \` runs, adding the start's None), or the line before
+    /// a last line of no code (`#@ # c`: the error at its end is on the next line). They are
+    /// written only then (elsewhere they do nothing).
     fn trailing_document(&mut self, file: &RawFile) {
         let number = after_error::ytt_node_count(file) + 1;
         self.trailing_document = Some((self.line_map.len(), number));

@@ -27,6 +27,8 @@ pub struct LineScanner {
     depth: i32,
     string: Within,
     backslash: bool,
+    /// The last line scanned held no code and came right after a line a `\` continued.
+    blank_after_backslash: bool,
 }
 
 impl LineScanner {
@@ -47,6 +49,13 @@ impl LineScanner {
         self.backslash && self.depth <= 0 && !self.in_string()
     }
 
+    /// Whether the last line scanned held no code (a comment, or nothing) and a `\` ending the
+    /// line before it continued into it: starlark-go's error at its end (`x = 1 + \` then
+    /// `# c`) is then on the next line.
+    pub fn blank_after_backslash(&self) -> bool {
+        self.blank_after_backslash
+    }
+
     /// Whether the next line starts inside a string.
     pub fn in_string(&self) -> bool {
         self.string != Within::Code
@@ -54,6 +63,7 @@ impl LineScanner {
 
     pub fn scan(&mut self, line: &str) -> CodeLine {
         let continuation = self.is_open();
+        let after_backslash = self.after_backslash();
         self.backslash = false;
         let mut code = CodeBytes::resume(line, self.string);
         // The last byte that is no blank, outside comments (a string's quote for a string).
@@ -77,6 +87,8 @@ impl LineScanner {
         // (An unterminated one-line string ended with the line, for the Starlark parser to
         // report; one whose line ends in a `\` goes on.)
         self.string = code.within();
+        self.blank_after_backslash =
+            after_backslash && last_significant.is_none() && !self.is_open();
         let opens_block = !self.is_open() && last_significant == Some(b':');
         if continuation {
             return CodeLine::Continuation { opens_block };
@@ -290,6 +302,23 @@ mod tests {
         assert!(!opens("if x: return 1"));
         assert!(!opens("x = {'a:': 1}"));
         assert!(!opens("y = \"ends with:\""));
+    }
+
+    #[test]
+    fn a_line_of_no_code_right_after_a_backslash() {
+        let after = |lines: &[&str]| {
+            let mut scanner = LineScanner::default();
+            lines.iter().for_each(|l| {
+                scanner.scan(l);
+            });
+            scanner.blank_after_backslash()
+        };
+        assert!(after(&["x = 1 + \\", "# c"]));
+        assert!(after(&["x = 1 + \\", ""]));
+        assert!(!after(&["x = 1 + \\", "# c", "# d"]));
+        assert!(!after(&["x = 1 + \\", "2"]));
+        assert!(!after(&["x = [1, \\", "# c"]));
+        assert!(!after(&["x = 1", "# c"]));
     }
 
     #[test]

@@ -71,12 +71,24 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     /// ytt's start of the empty document that holds a file's code lines after its last node
     /// (written when those lines go on into it, see `Program::trailing_document`): ytt's
     /// instruction gives None, and the document holds nothing.
-    fn __ytt_start_node(#[starlark(require = pos)] _id: i32) -> anyhow::Result<NoneType> {
+    fn __ytt_start_node(
+        #[starlark(require = pos)] _id: i32,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
+        if let Some(st) = building(eval) {
+            st.trailing_start();
+        }
         Ok(NoneType)
     }
 
-    /// That document's value: nothing to set.
-    fn __ytt_set_node(#[starlark(require = pos)] _id: i32) -> anyhow::Result<NoneType> {
+    /// That document's value: nothing to set after its start, the last node's null without it.
+    fn __ytt_set_node(
+        #[starlark(require = pos)] _id: i32,
+        eval: &mut Evaluator,
+    ) -> anyhow::Result<NoneType> {
+        if let Some(st) = building(eval) {
+            st.trailing_value()?;
+        }
         Ok(NoneType)
     }
 
