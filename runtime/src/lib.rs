@@ -46,6 +46,7 @@ pub mod error;
 mod go_base64;
 pub mod inputs;
 mod large_stack;
+mod last_map_keys;
 pub mod lowered;
 pub mod overlay;
 mod panic_guard;

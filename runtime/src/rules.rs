@@ -86,34 +86,23 @@ impl RuleName {
     /// Runs the rule on a node's value, as a validation does: ytt hands `min`, `max`, `one_of`
     /// and `one_not_null` the node's value made a Go value and back, so an empty map or array
     /// reaches them as `None` (a Starlark `check` call sees the value as it is).
+    #[inline(always)]
     pub fn check_node(self, arg: &Value, value: &Value) -> Option<RuleFailure> {
         let converted = matches!(
             self,
             RuleName::Min | RuleName::Max | RuleName::OneOf | RuleName::OneNotNull
         );
-        match value {
-            Value::Array(items) if converted && items.is_empty() => self.check(arg, &Value::Null),
-            Value::Map(entries) if converted && entries.is_empty() => self.check(arg, &Value::Null),
-            _ => self.check(arg, value),
-        }
-    }
-
-    /// Whether the rule passes on `value` without a doubt, told quickly for the common cases
-    /// (an integer bound on an integer, a length bound on a string): what [`RuleName::check_node`]
-    /// answers `None` to; `false` says nothing (the caller then asks `check_node`).
-    #[inline]
-    pub fn surely_passes(self, arg: &Value, value: &Value) -> bool {
-        match (self, arg, value) {
-            (RuleName::Min, Value::Int(bound), Value::Int(v)) => v >= bound,
-            (RuleName::Max, Value::Int(bound), Value::Int(v)) => v <= bound,
-            // As `length` compares them: as floats.
-            (RuleName::MinLen, Value::Int(bound), Value::Str(s)) => s.len() as f64 >= *bound as f64,
-            (RuleName::MaxLen, Value::Int(bound), Value::Str(s)) => s.len() as f64 <= *bound as f64,
-            _ => false,
-        }
+        static NULL: Value = Value::Null;
+        let value = match value {
+            Value::Array(items) if converted && items.is_empty() => &NULL,
+            Value::Map(entries) if converted && entries.is_empty() => &NULL,
+            _ => value,
+        };
+        self.check(arg, value)
     }
 
     /// Runs the rule on `value` with its argument.
+    #[inline(always)]
     pub fn check(self, arg: &Value, value: &Value) -> Option<RuleFailure> {
         match self {
             RuleName::NotNull => not_null(value),
@@ -176,75 +165,103 @@ pub fn len_of(value: &Value) -> Result<usize, String> {
     }
 }
 
+/// `min_len` / `max_len`: the value's length (starlark-go's `len`) against the bound, both as
+/// floats (a bound past the ints schemac keeps is a float). The passing path is all that is
+/// inlined: most values pass, and a failure is worded by [`length_failure`].
+#[inline(always)]
 fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
+    let limit = match arg {
+        Value::Int(i) => *i as f64,
+        Value::UInt(u) => *u as f64,
+        Value::Float(f) => *f,
+        _ => return length_failure(arg, value, min),
+    };
+    let n = match value {
+        Value::Str(s) => s.len(),
+        other => match len_of(other) {
+            Ok(n) => n,
+            Err(_) => return length_failure(arg, value, min),
+        },
+    } as f64;
+    let ok = if min { n >= limit } else { n <= limit };
+    if ok {
+        None
+    } else {
+        length_failure(arg, value, min)
+    }
+}
+
+/// How `length` fails on `value`: a value with no length, a bound that is no number, or a
+/// length past the bound.
+#[cold]
+#[inline(never)]
+fn length_failure(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let op = if min { ">=" } else { "<=" };
-    // Worded only when the rule fails: most values pass.
-    let expected = || match arg {
+    let expected = match arg {
         // A bound past the ints schemac keeps (an integer to ytt: `min_len=1e30`).
         Value::Float(f) if f.is_finite() && f.fract() == 0.0 => {
             format!("length {op} {}", whole_float_digits(*f))
         }
         _ => format!("length {op} {}", repr(arg)),
     };
-    let n = match len_of(value) {
-        Ok(n) => n as f64,
-        Err(e) => return raised(expected(), e),
-    };
-    let limit = match arg {
-        Value::Int(i) => *i as f64,
-        Value::UInt(u) => *u as f64,
-        Value::Float(f) => *f,
-        _ => return fail(expected(), None),
-    };
-    let ok = if min { n >= limit } else { n <= limit };
-    if ok {
-        None
-    } else {
-        fail(expected(), Some(format!("length = {}", n as i64)))
+    match len_of(value) {
+        Err(e) => raised(expected, e),
+        Ok(_) if !matches!(arg, Value::Int(_) | Value::UInt(_) | Value::Float(_)) => {
+            fail(expected, None)
+        }
+        Ok(n) => fail(expected, Some(format!("length = {}", n as f64 as i64))),
     }
 }
 
+/// `min` / `max`: the value against the bound as starlark-go's `>=` / `<=` compare them. The
+/// passing path is all that is inlined: most values pass, and a failure is worded by
+/// [`bound_failure`].
+#[inline(always)]
 fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
-    let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
-    let expected = || format!("a value {op} {}", repr(arg));
-    // ytt hands an empty collection over as None, which compares with nothing.
-    let empty = |v: &Value| {
-        matches!(v, Value::Array(i) if i.is_empty()) || matches!(v, Value::Map(e) if e.is_empty())
+    // ytt hands an empty collection over as None, which compares with nothing. Only the value
+    // is converted so: an empty bound stays a list or dict.
+    let empty = matches!(value, Value::Array(i) if i.is_empty())
+        || matches!(value, Value::Map(e) if e.is_empty());
+    let order = match (value, arg) {
+        // Two ints, the common case, compared here.
+        (Value::Int(x), Value::Int(y)) => Ok(Some(x.cmp(y))),
+        _ if empty => Err(Incomparable),
+        _ => compare(value, arg),
     };
-    // Only the value is converted so: an empty bound stays a list or dict.
-    let order = if empty(value) {
-        Err(Incomparable)
+    // A NaN (`None`) passes neither `>=` nor `<=`.
+    let ok = match order {
+        Ok(Some(ord)) if min => ord != Ordering::Less,
+        Ok(Some(ord)) => ord != Ordering::Greater,
+        Ok(None) | Err(Incomparable) => false,
+    };
+    if ok {
+        None
     } else {
-        compare(value, arg)
-    };
-    match order {
-        Ok(ord) => {
-            // A NaN passes neither `>=` nor `<=`.
-            let ok = match ord {
-                None => false,
-                Some(ord) if min => ord != Ordering::Less,
-                Some(ord) => ord != Ordering::Greater,
-            };
-            if ok {
-                None
-            } else {
-                // ytt formats the bound with `%s` here: a string shows unquoted.
-                // (Bytes that are no UTF-8 show as U+FFFD: a report is text.)
-                let shown = match arg {
-                    Value::Str(s) => s.to_string(),
-                    Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
-                    other => repr(other),
-                };
-                fail(expected(), Some(format!("value {bad} {shown}")))
-            }
-        }
-        Err(Incomparable) => {
-            // Items of lists keep their own types (a validation's operand went through ytt's
-            // conversion in `check_node`).
-            let (a, b) = incomparable_pair(value, arg);
-            let (a, b) = (round_trip_type(a), round_trip_type(b));
-            raised(expected(), format!("{a} {op} {b} not implemented"))
-        }
+        bound_failure(arg, value, min, order.is_ok())
+    }
+}
+
+/// How `bound` fails on `value`: out of the bound (`comparable`), or not comparable with it.
+#[cold]
+#[inline(never)]
+fn bound_failure(arg: &Value, value: &Value, min: bool, comparable: bool) -> Option<RuleFailure> {
+    let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
+    let expected = format!("a value {op} {}", repr(arg));
+    if comparable {
+        // ytt formats the bound with `%s` here: a string shows unquoted.
+        // (Bytes that are no UTF-8 show as U+FFFD: a report is text.)
+        let shown = match arg {
+            Value::Str(s) => s.to_string(),
+            Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            other => repr(other),
+        };
+        fail(expected, Some(format!("value {bad} {shown}")))
+    } else {
+        // Items of lists keep their own types (a validation's operand went through ytt's
+        // conversion in `check_node`).
+        let (a, b) = incomparable_pair(value, arg);
+        let (a, b) = (round_trip_type(a), round_trip_type(b));
+        raised(expected, format!("{a} {op} {b} not implemented"))
     }
 }
 

@@ -1,5 +1,6 @@
 //! Checking data values against the schema IR, and filling in defaults.
 
+use crate::last_map_keys::LastMapKeys;
 use crate::report::{Failure, SourceLines};
 use crate::schema::{Field, FieldIndexes, Kind, Type};
 use crate::template::tree::{Tree, TreeKind, TreeValue};
@@ -148,55 +149,9 @@ struct FillAndCheck {
     defaults_changed: Option<bool>,
     /// How many maps the node being walked is in.
     depth: usize,
-    /// The keys of the last map walked at each depth and their fields (see [`KeyOrder`]).
-    orders: Vec<KeyOrder>,
-}
-
-/// The keys the items of the last map of a type held, place by place, and the field each
-/// key is (`NONE`: undeclared). The maps of an array's items are one type, at one depth,
-/// and their items mostly the same keys in the same places, the same values too (the reader
-/// shares a key it read a moment ago, the typed API's document the node's keys): an item
-/// whose key is the one (the same value, not an equal one) the last map held at its place
-/// is that key's field, found without comparing it with the fields' keys. Each key is held,
-/// so that no other key takes its address while it is here.
-#[derive(Default)]
-struct KeyOrder {
-    /// The address of the map type's fields (0 before any map).
-    fields: usize,
-    keys: Vec<(Key, u32)>,
-    /// Whether the last map at this depth was of this type too: only then are its keys kept
-    /// (a depth whose maps are of another type each time, as the groups of a map of many
-    /// groups, would keep keys it never uses).
-    repeats: bool,
-}
-
-impl KeyOrder {
-    /// The field of `item`, the `k`th item of its map, if the last map held its key there.
-    #[inline]
-    fn known(&self, k: usize, item: &Tree) -> Option<Option<usize>> {
-        match (&item.kind, self.keys.get(k)) {
-            (TreeKind::MapItem(key), Some((known, field))) if known.same(key) => {
-                Some((*field != NONE).then_some(*field as usize))
-            }
-            _ => None,
-        }
-    }
-
-    /// Keeps the field of `item`, the `k`th item of its map, for the next map of its type
-    /// (asked only when [`KeyOrder::repeats`]).
-    fn record(&mut self, k: usize, item: &Tree, field: Option<usize>) {
-        let TreeKind::MapItem(key) = &item.kind else {
-            return;
-        };
-        if k > self.keys.len() {
-            return;
-        }
-        let kept = (key.clone(), field.map_or(NONE, |i| i as u32));
-        match self.keys.get_mut(k) {
-            Some(slot) => *slot = kept,
-            None => self.keys.push(kept),
-        }
-    }
+    /// The keys of the last map walked at each depth and their fields (see
+    /// [`LastMapKeys`]; a key held, so that no other key takes its address while it is here).
+    orders: Vec<LastMapKeys<Key>>,
 }
 
 /// An item of [`FillAndCheck::fields`] whose key its map does not declare.
@@ -232,16 +187,24 @@ impl FillAndCheck {
             (Kind::Map(fields), TreeValue::Map(items)) => {
                 // Made only for a key the last map of this type did not hold at its place.
                 let mut declared = None;
-                let mut order = self.take_order(fields);
+                let (mut order, repeats) = self.take_order(fields);
                 let base = self.fields.len();
                 let mut seen = FieldSet::new(fields.len());
                 for (k, item) in items.iter().enumerate() {
-                    let found = order.known(k, item).unwrap_or_else(|| {
+                    let key = match &item.kind {
+                        TreeKind::MapItem(key) => Some(key),
+                        _ => None,
+                    };
+                    let known = key.and_then(|key| order.known(k, key));
+                    let found = known.unwrap_or_else(|| {
                         let found = declared
                             .get_or_insert_with(|| self.indexes.fields(ty, items.len()))
                             .position(key_of(item));
-                        if order.repeats {
-                            order.record(k, item, found);
+                        // Kept only where the last map was of this type too: a depth whose
+                        // maps are of another type each time (the groups of a map of many
+                        // groups) would keep keys it never uses.
+                        if let Some(key) = key.filter(|_| repeats) {
+                            order.record(k, key.clone(), found);
                         }
                         found
                     });
@@ -349,20 +312,17 @@ impl FillAndCheck {
         value
     }
 
-    /// What the last map at this depth held (see [`KeyOrder`]), for a map of type `fields`;
-    /// put back once its items are looked up.
-    fn take_order(&mut self, fields: &[Field]) -> KeyOrder {
+    /// What the last map at this depth held (see [`LastMapKeys`]), started for a map of type
+    /// `fields`, and whether the last map there was of this type; put back once its items are
+    /// looked up.
+    fn take_order(&mut self, fields: &[Field]) -> (LastMapKeys<Key>, bool) {
         if self.orders.len() <= self.depth {
-            self.orders.resize_with(self.depth + 1, KeyOrder::default);
+            self.orders
+                .resize_with(self.depth + 1, LastMapKeys::default);
         }
         let mut order = std::mem::take(&mut self.orders[self.depth]);
-        let id = fields.as_ptr() as usize;
-        order.repeats = order.fields == id;
-        if !order.repeats {
-            order.fields = id;
-            order.keys.clear();
-        }
-        order
+        let repeats = order.start(fields);
+        (order, repeats)
     }
 
     /// The plain data of an array's items, checked against `item_ty`, the tree's vector given

@@ -11,6 +11,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use crate::last_map_keys::LastMapKeys;
 use crate::rules::{beyond, repr, starlark_type, RuleName};
 pub use crate::schema::{Check, CustomRule, FunctionRef, Validation};
 use crate::template::tree::{Ann, Arg, ArgKind};
@@ -368,9 +369,6 @@ fn run(
         }
     }
     for (rule, arg) in v.named.iter().filter(|(r, _)| *r != RuleName::NotNull) {
-        if rule.surely_passes(arg, &value.value) {
-            continue;
-        }
         if let Some(mut f) = rule.check_node(arg, &value.value) {
             if let Some((_, shown)) = v.shown_args.iter().find(|(r, _)| r == rule) {
                 f.expected = f.expected.replacen(&repr(arg), shown, 1);
@@ -550,7 +548,7 @@ pub fn validate(
         path: Vec::new(),
         facts,
         last_ruled: None,
-        ruled_keys: (std::ptr::null(), Vec::new()),
+        ruled_keys: LastMapKeys::default(),
     };
     walk.node(tree, node, schema, &whole)?;
     Ok(walk.out)
@@ -567,11 +565,10 @@ struct Walk<'a, 'v> {
     facts: &'a mut RuleFacts,
     /// The last entry of `ruled_fields` asked for: the maps of an array's items share a type.
     last_ruled: Option<(*const crate::schema::Type, RuledFields)>,
-    /// The address of a map type's fields, and the keys of the entries of the last map of that
-    /// type walked, place by place (their values' addresses: the values validated are borrowed
-    /// for the whole walk, so no other key takes one), with the field each is
-    /// ([`Walk::ruled_field`]; `usize::MAX`: none).
-    ruled_keys: (*const crate::schema::Field, Vec<(*const Value, usize)>),
+    /// The keys of the entries of the last map walked, place by place, with the field with
+    /// rules each is ([`Walk::ruled_field`]): their values' addresses, the values validated
+    /// being borrowed for the whole walk, so that no other key takes one.
+    ruled_keys: LastMapKeys<*const Value>,
 }
 
 /// The indexes of a map type's fields with rules (`None`: too many to compare keys with).
@@ -715,10 +712,9 @@ impl<'v> Walk<'_, 'v> {
     }
 
     /// The field with rules, of those `ruled` lists, whose key is `key`, the key of a map's
-    /// `k`th entry, if one has it. The maps of an array's items hold the same keys in the same
-    /// places, most of them the schema's own (the type check gives a declared string key the
-    /// schema's): a key that is the one (the same value, not an equal one) the last map of the
-    /// type held at its place has the field it had, found without comparing keys.
+    /// `k`th entry, if one has it: found from the last map of the type's keys where it held
+    /// this one at this place (see [`LastMapKeys`]; a declared string key is the schema's own
+    /// after the type check), else by comparing keys.
     fn ruled_field(
         &mut self,
         k: usize,
@@ -727,25 +723,13 @@ impl<'v> Walk<'_, 'v> {
         ruled: &[usize],
     ) -> Option<usize> {
         let address = &**key as *const Value;
-        let (of, keys) = &mut self.ruled_keys;
-        if *of != fields.as_ptr() {
-            // Another type's map (one under the last, or beside it): its keys are no answer.
-            *of = fields.as_ptr();
-            keys.clear();
-        }
-        if let Some(&(known, field)) = keys.get(k) {
-            if known == address {
-                return (field != usize::MAX).then_some(field);
-            }
+        // Another type's map (one under the last, or beside it) starts afresh.
+        self.ruled_keys.start(fields);
+        if let Some(known) = self.ruled_keys.known(k, &address) {
+            return known;
         }
         let found = ruled.iter().copied().find(|&f| fields[f].key.key_eq(key));
-        if k <= keys.len() {
-            let kept = (address, found.unwrap_or(usize::MAX));
-            match keys.get_mut(k) {
-                Some(slot) => *slot = kept,
-                None => keys.push(kept),
-            }
-        }
+        self.ruled_keys.record(k, address, found);
         found
     }
 

@@ -128,7 +128,7 @@ fn fields(items: Vec<(&str, Type)>) -> Kind {
     )
 }
 
-/// The keys of an array's maps looked up from the last map's (see [`KeyOrder`]) give what
+/// The keys of an array's maps looked up from the last map's (see [`crate::last_map_keys::LastMapKeys`]) give what
 /// each map checked on its own gives: the same keys in the same places, in others, some
 /// undeclared, repeated, or of another type.
 #[test]
