@@ -170,32 +170,58 @@ pub fn len_of(value: &Value) -> Result<usize, String> {
 /// inlined: most values pass, and a failure is worded by [`length_failure`].
 #[inline(always)]
 fn length(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
-    let limit = match arg {
-        Value::Int(i) => *i as f64,
-        Value::UInt(u) => *u as f64,
-        Value::Float(f) => *f,
-        _ => return length_failure(arg, value, min),
+    let Some(limit) = length_limit(arg) else {
+        return length_failure(arg, len_of(value), min);
     };
     let n = match value {
         Value::Str(s) => s.len(),
         other => match len_of(other) {
             Ok(n) => n,
-            Err(_) => return length_failure(arg, value, min),
+            Err(e) => return length_failure(arg, Err(e), min),
         },
-    } as f64;
-    let ok = if min { n >= limit } else { n <= limit };
-    if ok {
+    };
+    if within_length(n, limit, min) {
         None
     } else {
-        length_failure(arg, value, min)
+        length_failure(arg, Ok(n), min)
     }
 }
 
-/// How `length` fails on `value`: a value with no length, a bound that is no number, or a
-/// length past the bound.
+/// `min_len` / `max_len` on a length counted elsewhere: starlark-go's `len` of a Starlark
+/// value that is no data (a list holding a function), or its error.
+pub fn length_count(arg: &Value, len: Result<usize, String>, min: bool) -> Option<RuleFailure> {
+    match (length_limit(arg), &len) {
+        (Some(limit), Ok(n)) if within_length(*n, limit, min) => None,
+        _ => length_failure(arg, len, min),
+    }
+}
+
+/// A length rule's bound as a float, or `None` when it is no number.
+#[inline(always)]
+fn length_limit(arg: &Value) -> Option<f64> {
+    match arg {
+        Value::Int(i) => Some(*i as f64),
+        Value::UInt(u) => Some(*u as f64),
+        Value::Float(f) => Some(*f),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn within_length(n: usize, limit: f64, min: bool) -> bool {
+    let n = n as f64;
+    if min {
+        n >= limit
+    } else {
+        n <= limit
+    }
+}
+
+/// How a length rule fails: a value with no length (`len`'s error), a bound that is no
+/// number, or a length past the bound.
 #[cold]
 #[inline(never)]
-fn length_failure(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
+fn length_failure(arg: &Value, len: Result<usize, String>, min: bool) -> Option<RuleFailure> {
     let op = if min { ">=" } else { "<=" };
     let expected = match arg {
         // A bound past the ints schemac keeps (an integer to ytt: `min_len=1e30`).
@@ -204,11 +230,9 @@ fn length_failure(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> 
         }
         _ => format!("length {op} {}", repr(arg)),
     };
-    match len_of(value) {
+    match len {
         Err(e) => raised(expected, e),
-        Ok(_) if !matches!(arg, Value::Int(_) | Value::UInt(_) | Value::Float(_)) => {
-            fail(expected, None)
-        }
+        Ok(_) if length_limit(arg).is_none() => fail(expected, None),
         Ok(n) => fail(expected, Some(format!("length = {}", n as f64 as i64))),
     }
 }

@@ -337,7 +337,7 @@ fn run_check<'v>(
             .check_node(arg, &data)
             .map(|f| (f.found, f.raised)),
         (Ok(arg), Ok(data)) => rule.rule.check(arg, &data).map(|f| (f.found, f.raised)),
-        (arg, data) => opaque_failure(rule.rule, arg, data),
+        (arg, data) => opaque_failure(rule.rule, arg, data, value),
     };
     let Some((found, was_raised)) = failure else {
         return Ok(Value::new_bool(true));
@@ -349,11 +349,13 @@ fn run_check<'v>(
     )))
 }
 
-/// A rule given or checking a value that is not data: what ytt's check says of it.
+/// A rule given or checking a value that is not data (`held`, as Starlark holds it): what
+/// ytt's check says of it.
 fn opaque_failure(
     rule: RuleName,
     arg: &Result<YValue, String>,
     data: Result<YValue, NotData>,
+    held: Value,
 ) -> Option<(Option<String>, bool)> {
     let type_of = |v: &Result<YValue, String>| match v {
         Ok(v) => starlark_type(v).to_string(),
@@ -370,8 +372,19 @@ fn opaque_failure(
                 type_of(arg)
             ))
         }
+        // starlark-go's `len` counts the items of a list or dict whatever they hold (a
+        // function, an int past 64 bits); a function has no length. (A length bound is always
+        // a number: `assert.min_len` refuses others.)
         RuleName::MinLen | RuleName::MaxLen => {
-            raised(format!("len: value of type {} has no len", type_of(&value)))
+            let len = held.length().map(|n| n as usize).map_err(|_| {
+                let ty = super::go_repr::go_type(held);
+                format!("len: value of type {ty} has no len")
+            });
+            // (An argument that is no data is worded as a bound that is no number is.)
+            static NO_BOUND: YValue = YValue::Null;
+            let arg = arg.as_ref().unwrap_or(&NO_BOUND);
+            crate::rules::length_count(arg, len, rule == RuleName::MinLen)
+                .map(|f| (f.found, f.raised))
         }
         RuleName::NotNull => None,
         RuleName::OneNotNull => raised(format!(
