@@ -384,6 +384,35 @@ struct Emitter<'w> {
     whitespace: bool,
     /// Only indentation has been written on the current line.
     indention: bool,
+    /// Keys already found to be plain words (see [`PlainKeys`]).
+    plain_keys: PlainKeys,
+}
+
+/// The addresses of map keys the emitter has found to be plain words of at most 128 bytes,
+/// which it writes as they are: the maps of an array share their keys (a default's map, or the
+/// reader's keys of one text), so most keys are found here rather than scanned again. A
+/// direct-mapped table of a few slots; an address is only compared, never read, and no key is
+/// freed while a tree is written (it is borrowed whole).
+#[derive(Default)]
+struct PlainKeys {
+    slots: [usize; PLAIN_KEY_SLOTS],
+}
+
+const PLAIN_KEY_SLOTS: usize = 32;
+
+impl PlainKeys {
+    fn slot(at: *const Value) -> usize {
+        let at = at as usize;
+        (at >> 3 ^ at >> 8) % PLAIN_KEY_SLOTS
+    }
+
+    fn known(&self, at: *const Value) -> bool {
+        self.slots[Self::slot(at)] == at as usize
+    }
+
+    fn remember(&mut self, at: *const Value) {
+        self.slots[Self::slot(at)] = at as usize;
+    }
 }
 
 impl Default for Emitter<'_> {
@@ -401,6 +430,7 @@ impl Default for Emitter<'_> {
             indents: Vec::new(),
             whitespace: true,
             indention: true,
+            plain_keys: PlainKeys::default(),
         }
     }
 }
@@ -466,18 +496,28 @@ impl Emitter<'_> {
         self.indent = self.indents.pop().unwrap_or(-1);
     }
 
-    /// Starts a new line unless the current one holds only indentation, then indents it.
+    /// Starts a new line unless the current one holds only indentation, then indents it. The
+    /// common case, inlined: a new line no deeper than [`BREAK_AND_SPACES`] while no block is
+    /// due to be handed on; [`Emitter::write_indent_otherwise`] does the rest.
+    #[inline(always)]
     fn write_indent(&mut self) {
         let indent = self.indent.max(0) as usize;
-        if !self.indention || self.column > indent || (self.column == indent && !self.whitespace) {
-            if indent < BREAK_AND_SPACES.len() && self.out.len() < self.flush_at {
-                // Most lines: the break and the indentation in one copy.
-                self.out.push_str(&BREAK_AND_SPACES[..=indent]);
-                self.column = indent;
-                self.whitespace = true;
-                self.indention = true;
-                return;
-            }
+        let new_line =
+            !self.indention || self.column > indent || (self.column == indent && !self.whitespace);
+        if new_line && indent < BREAK_AND_SPACES.len() && self.out.len() < self.flush_at {
+            // The break and the indentation in one copy.
+            self.out.push_str(&BREAK_AND_SPACES[..=indent]);
+            self.column = indent;
+            self.whitespace = true;
+            self.indention = true;
+        } else {
+            self.write_indent_otherwise(new_line, indent);
+        }
+    }
+
+    #[inline(never)]
+    fn write_indent_otherwise(&mut self, new_line: bool, indent: usize) {
+        if new_line {
             self.put_break('\n');
         }
         if self.column < indent {
@@ -601,7 +641,9 @@ impl Emitter<'_> {
             self.write_indent();
             if let Value::Str(key) = &*entry.key {
                 // A simple key (one line, at most 128 bytes) written plain.
-                if key.len() <= 128 && is_plain_word(key) {
+                let at: *const Value = &*entry.key;
+                if self.plain_keys.known(at) || (key.len() <= 128 && is_plain_word(key)) {
+                    self.plain_keys.remember(at);
                     self.plain(key);
                     self.write_indicator(":", false, false, false);
                     self.node(&entry.value.value, true, false);
