@@ -243,9 +243,26 @@ class Case:
             if any(isinstance(k, int) for k in p) or any('.' in k for k in p):
                 continue
             name = '.'.join(p)
-            if isinstance(v, str) and self.r.random() < 0.5:
+            k = self.r.random()
+            if isinstance(v, str) and k < 0.3:
                 out += ['-v', '%s=%s' % (name, v)]
                 self.features.add('-v flag')
+            elif k < 0.45:
+                # An environment variable: `DVAL_a__b` for `a.b` (keys holding `__` aside).
+                if any('__' in key for key in p):
+                    continue
+                yaml_env = not isinstance(v, str) or self.r.random() < 0.5
+                text = json.dumps(v) if yaml_env else v
+                self.env['DVAL_' + '__'.join(p)] = text.replace('\n', ' ')
+                flag = '--data-values-env-yaml' if yaml_env else '--data-values-env'
+                if flag not in out:
+                    out += [flag, 'DVAL']
+                self.features.add(flag)
+            elif isinstance(v, str) and k < 0.6:
+                fname = 'value%d.txt' % len(self.files)
+                self.files[fname] = v
+                out += ['--data-value-file', '%s=%s' % (name, fname)]
+                self.features.add('--data-value-file flag')
             else:
                 out += ['--data-value-yaml', '%s=%s' % (name, json.dumps(v))]
                 self.features.add('--data-value-yaml flag')
@@ -295,8 +312,15 @@ class Case:
             self.args += self.flags(sets)
         else:
             doc = self.tree(sets, values) if sets else {}
-            self.files['values.yml'] = self.render(doc, self.annotate(doc))
-            self.args += ['-f', 'values.yml']
+            if r.random() < 0.2:
+                # A plain YAML file of values (no annotations: ytt refuses them there).
+                text = self.render(doc, {})
+                self.files['values.yml'] = text[len('#@data/values\n'):]
+                self.args += ['--data-values-file', 'values.yml']
+                self.features.add('--data-values-file')
+            else:
+                self.files['values.yml'] = self.render(doc, self.annotate(doc))
+                self.args += ['-f', 'values.yml']
         if r.random() < 0.25:
             self.args += ['--data-values-inspect', '-o', 'json']
             self.features.add('json output')
