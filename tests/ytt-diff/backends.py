@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """Generated cases through every back end: built validators and the typed API against `schemac check`.
 
-usage: backends.py [--seeds A:B] [--batch N] [--jobs N] [--xfail FILE] [--work DIR]
+usage: backends.py [--seeds A:B] [--gen MODULE] [--batch N] [--jobs N] [--xfail FILE] [--work DIR]
                    [--no-shrink] [--max-shrink N] [--verbose] [--without-oracle]
 
-For every seed, gen.py writes a case into WORK/cases/<seed> (the same cases run.py gives to
-ytt). The schema files of its command line (split as .ci/differential splits them) are compiled
-with `schemac gen`, one module per distinct schema, into one crate per batch (two crates:
+For every seed, gen.py (or the --gen module, as run.py's) writes a case into WORK/cases/<seed>
+(the same cases run.py gives to ytt). The schema files of its command line (split as
+.ci/differential splits them) are compiled with `schemac gen`, one module per distinct schema, into one crate per batch (two crates:
 with and without the Starlark interpreter; .ci/backend_crates.py), built with one `cargo build`
 in the workspace's target directory; a batch is --batch seeds. Then, in the case directory
 with the case's env:
@@ -104,7 +104,7 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
     def write(seed):
         d = os.path.join(cases_dir, str(seed))
         shutil.rmtree(d, ignore_errors=True)
-        gen.write_case(gen.generate(seed), d)
+        gen.write_case(__import__(o.gen).generate(seed), d)
         return seed, d
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, o.jobs)) as pool:
@@ -182,6 +182,7 @@ def main():
     ap.add_argument('--max-shrink', type=int, default=20)
     ap.add_argument('--verbose', action='store_true')
     ap.add_argument('--batch', type=int, default=300, help='seeds per batch (one crate build each)')
+    ap.add_argument('--gen', default='gen', help="the generator module (run.py's --gen)")
     ap.add_argument('--without-oracle', action='store_true',
                     help='run even when ../shared/oracle/ytt is missing (no oracle is used)')
     o = ap.parse_args()
