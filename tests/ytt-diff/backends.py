@@ -6,8 +6,8 @@ usage: backends.py [--seeds A:B] [--gen MODULE] [--batch N] [--jobs N] [--xfail 
 
 For every seed, gen.py (or the --gen module, as run.py's) writes a case into WORK/cases/<seed>
 (the same cases run.py gives to ytt). The schema files of its command line (split as
-.ci/differential splits them) are compiled with `schemac gen`, one module per distinct schema, into one crate per batch (two crates:
-with and without the Starlark interpreter; .ci/backend_crates.py), built with one `cargo build`
+.ci/differential splits them) are compiled with `schemac gen`, one module per distinct schema,
+into one crate per batch (two crates: with and without the Starlark interpreter; .ci/backend_crates.py), built with one `cargo build`
 in the workspace's target directory; a batch is --batch seeds. Then, in the case directory
 with the case's env:
 
