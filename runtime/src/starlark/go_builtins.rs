@@ -167,11 +167,16 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         Ok(super::go_type(x))
     }
 
-    /// `dir(v)`: a string's methods are starlark-go's (see [`go_attrs`]).
+    /// `dir(v)`: a string's methods are starlark-go's (see [`go_attrs`]); a struct's field
+    /// names, those that are not UTF-8 too, sorted by their bytes.
     fn dir<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
-    ) -> anyhow::Result<Vec<String>> {
-        Ok(go_attrs(x))
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<Vec<starlark::values::Value<'v>>> {
+        Ok(match super::ytt_struct::sorted_names(x, heap) {
+            Some(names) => names,
+            None => go_attrs(x).into_iter().map(|a| heap.alloc(a)).collect(),
+        })
     }
 
     /// `hasattr(v, name)`, with a string's methods as starlark-go's (see [`go_attrs`]).
