@@ -187,7 +187,7 @@ pub fn map_fragment_items<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Value<'v>>
     if let Some(fields) = super::ytt_struct::fields(v) {
         let pairs: Vec<Value<'v>> = fields
             .into_iter()
-            .map(|(k, x)| heap.alloc((heap.alloc(k), x)))
+            .map(|(k, x)| heap.alloc((super::ytt_struct::name_value(k, heap), x)))
             .collect();
         return Some(heap.alloc(pairs));
     }
@@ -378,7 +378,7 @@ fn tree_value_within<'v>(
     if let Some(st) = super::ytt_struct::fields(v) {
         return st
             .into_iter()
-            .map(|(k, x)| entry(heap.alloc(k), x))
+            .map(|(k, x)| entry(super::ytt_struct::name_value(k, heap), x))
             .collect::<Result<_, _>>()
             .map(TreeValue::Map);
     }
@@ -441,7 +441,7 @@ fn to_arg_within<'v>(
     }
     // ytt takes any struct with a `check` function for an assertion object.
     let checker = super::ytt_struct::fields(v)
-        .is_some_and(|st| st.iter().any(|(k, x)| *k == "check" && is_function(*x)));
+        .is_some_and(|st| st.iter().any(|(k, x)| *k == b"check" && is_function(*x)));
     if checker {
         return Ok(Arg {
             type_name,

@@ -167,19 +167,35 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         Ok(super::go_type(x))
     }
 
-    /// `dir(v)`: a string's methods are starlark-go's (see [`go_attrs`]).
+    /// `dir(v)`: a string's methods are starlark-go's (see [`go_attrs`]); a struct's field
+    /// names, those that are not UTF-8 too, sorted by their bytes.
     fn dir<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
-    ) -> anyhow::Result<Vec<String>> {
-        Ok(go_attrs(x))
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<Vec<starlark::values::Value<'v>>> {
+        Ok(match super::ytt_struct::sorted_names(x, heap) {
+            Some(names) => names,
+            None => go_attrs(x).into_iter().map(|a| heap.alloc(a)).collect(),
+        })
     }
 
-    /// `hasattr(v, name)`, with a string's methods as starlark-go's (see [`go_attrs`]).
+    /// `hasattr(v, name)`, with a string's methods as starlark-go's (see [`go_attrs`]). A
+    /// name that is not UTF-8 is only a struct's field.
     fn hasattr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
-        #[starlark(require = pos)] attr: &str,
+        #[starlark(require = pos)] attr: either::Either<
+            &str,
+            starlark::values::ValueTyped<'v, super::go_bytes::GoBytes>,
+        >,
         heap: starlark::values::Heap<'v>,
     ) -> anyhow::Result<bool> {
+        let attr = match attr {
+            either::Either::Left(attr) => attr,
+            either::Either::Right(bytes) => {
+                return Ok(super::ytt_struct::fields(x)
+                    .is_some_and(|f| f.iter().any(|(k, _)| *k == bytes.as_ref().bytes())));
+            }
+        };
         Ok(if x.get_type() == "string" {
             go_attrs(x).iter().any(|a| a == attr)
         } else {

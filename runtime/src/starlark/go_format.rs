@@ -190,7 +190,7 @@ fn mapping_get<'v>(x: Value<'v>, key: &str) -> anyhow::Result<Option<Value<'v>>>
     let Some(fields) = super::ytt_struct::fields(x) else {
         anyhow::bail!("format requires a mapping");
     };
-    let found = fields.into_iter().find(|(name, _)| *name == key);
+    let found = fields.into_iter().find(|(name, _)| *name == key.as_bytes());
     Ok(found.map(|(_, v)| v))
 }
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::ytt_struct::{fields as struct_fields, YttStruct};
+use super::ytt_struct::{fields as struct_fields, name_value as struct_name_value, YttStruct};
 use allocative::Allocative;
 use starlark::collections::SmallMap;
 use starlark::environment::GlobalsBuilder;
@@ -113,23 +113,29 @@ fn plain_copy<'v>(
     let entries: Option<Vec<(Value<'v>, Value<'v>)>> = if let Some(dict) = DictRef::from_value(v) {
         Some(dict.iter().collect())
     } else {
-        struct_fields(v).map(|s| s.into_iter().map(|(k, x)| (heap.alloc(k), x)).collect())
+        struct_fields(v).map(|s| {
+            s.into_iter()
+                .map(|(k, x)| (struct_name_value(k, heap), x))
+                .collect()
+        })
     };
     if let Some(entries) = entries {
         if to_struct {
-            let mut fields: SmallMap<String, Value<'v>> = SmallMap::new();
+            // A key's bytes name the field, UTF-8 or not, as in ytt (the entries' keys are
+            // distinct: a dict's or a struct's).
+            let mut fields: Vec<(Vec<u8>, Value<'v>)> = Vec::with_capacity(entries.len());
             for (k, x) in entries {
-                let key = k.unpack_str().ok_or_else(|| {
+                let key = super::go_bytes::string_bytes(k).ok_or_else(|| {
                     anyhow::anyhow!(
                         "{name}: a struct's keys are strings, but this one is {} {} (ytt fails with a Go panic here)",
                         k.get_type(),
                         super::go_repr(k)
                     )
                 })?;
-                fields.insert(
-                    key.to_string(),
+                fields.push((
+                    key.to_vec(),
                     plain_copy(name, x, heap, to_struct, depth + 1)?,
-                );
+                ));
             }
             return Ok(heap.alloc(YttStruct::new(fields)));
         }
