@@ -3,29 +3,36 @@
 //! shares the node's line (`key: #@ expr`), the outermost one otherwise (`#@schema/nullable`
 //! above `key:`).
 
+use std::ops::ControlFlow;
+
 use super::parse::{Comment, RawNode, RawPlace, RawValue};
 
 /// Attaches comments to nodes the way ytt does; returns the comments no node owns, and whether
 /// a node below a document owns one.
 ///
 /// Nodes are numbered in pre-order; each comment finds its owner by the lines of the nodes,
-/// and a second walk hands the comments to their owners in file order.
+/// and a second walk hands the comments to their owners in file order. `lines_in_order`: no
+/// node starts on a line before the node numbered before it (no alias copies an earlier
+/// node), so the numbering stops past the nodes a comment can find.
 pub(super) fn attach_comments(
     docs: &mut [RawNode],
     comments: Vec<Comment>,
     first_explicit: bool,
+    lines_in_order: bool,
 ) -> (Vec<Comment>, bool) {
     let Some(last_comment) = comments.iter().map(|c| c.line).max() else {
         return (Vec::new(), false);
     };
     // The lines and pre-order numbers of the nodes a comment can find, sorted: the nodes of
     // a line, outermost first.
-    let mut lines = NodeLines::new(last_comment);
+    let mut lines = NodeLines::new(last_comment, lines_in_order);
     let mut number = 0;
     for (i, doc) in docs.iter().enumerate() {
         // ytt does not know the line of an implicit first document when it places comments.
         let skip_root = i == 0 && !first_explicit;
-        number_lines(doc, skip_root, &mut number, &mut lines);
+        if number_lines(doc, skip_root, &mut number, &mut lines).is_break() {
+            break;
+        }
     }
     let lines = lines.sorted();
 
@@ -62,6 +69,9 @@ pub(super) fn attach_comments(
 /// was 8 bytes a node, grown by doubling (BENCHMARKS.md, "Fortieth session").
 struct NodeLines {
     last_comment: u32,
+    /// The nodes come in the order of their lines: the first past the line of `after` ends
+    /// what a comment can find.
+    lines_in_order: bool,
     /// The nodes on the comments' lines.
     within: Vec<(u32, u32)>,
     /// The nodes on the first line after `last_comment` seen so far.
@@ -69,20 +79,25 @@ struct NodeLines {
 }
 
 impl NodeLines {
-    fn new(last_comment: u32) -> NodeLines {
+    fn new(last_comment: u32, lines_in_order: bool) -> NodeLines {
         NodeLines {
             last_comment,
+            lines_in_order,
             within: Vec::new(),
             after: Vec::new(),
         }
     }
 
+    /// Notes a node; `Break` when no node after it can be found by a comment.
     #[inline]
-    fn push(&mut self, line: u32, number: u32) {
+    fn push(&mut self, line: u32, number: u32) -> ControlFlow<()> {
         if line <= self.last_comment {
             self.within.push((line, number));
         } else {
             match self.after.first() {
+                Some(&(first, _)) if line > first && self.lines_in_order => {
+                    return ControlFlow::Break(())
+                }
                 Some(&(first, _)) if line > first => {}
                 Some(&(first, _)) if line == first => self.after.push((line, number)),
                 _ => {
@@ -91,6 +106,7 @@ impl NodeLines {
                 }
             }
         }
+        ControlFlow::Continue(())
     }
 
     /// The nodes kept, by line then number.
@@ -101,17 +117,24 @@ impl NodeLines {
     }
 }
 
-/// Numbers `node` and its descendants in pre-order from `*number`, noting their lines.
-fn number_lines(node: &RawNode, skip: bool, number: &mut u32, lines: &mut NodeLines) {
+/// Numbers `node` and its descendants in pre-order from `*number`, noting their lines, until
+/// [`NodeLines::push`] says no later node can own a comment.
+fn number_lines(
+    node: &RawNode,
+    skip: bool,
+    number: &mut u32,
+    lines: &mut NodeLines,
+) -> ControlFlow<()> {
     if !skip {
-        lines.push(node.line, *number);
+        lines.push(node.line, *number)?;
     }
     *number += 1;
     if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
         for child in items {
-            number_lines(child, false, number, lines);
+            number_lines(child, false, number, lines)?;
         }
     }
+    ControlFlow::Continue(())
 }
 
 /// Gives the nodes numbered as [`number_lines`] did the comments they own (sorted by owner);

@@ -301,10 +301,12 @@ fn read_file(
     let skipped = leading_document_ends(src)?;
     let unskipped = src;
     let src = skipped.as_deref().unwrap_or(src);
-    let read = match super::block::read(src, strict, depth.levels) {
-        Ok(read) => read,
+    // The block reader's nodes start on lines in pre-order (it takes no aliases, which copy
+    // an earlier node, nor scalars across lines).
+    let (read, lines_in_order) = match super::block::read(src, strict, depth.levels) {
+        Ok(read) => (read, true),
         Err(GaveUp::TooDeep { line }) => return Err(too_deep(line, depth)),
-        Err(GaveUp::NeedsFullReader) => read_with_saphyr(src, strict, depth)?,
+        Err(GaveUp::NeedsFullReader) => (read_with_saphyr(src, strict, depth)?, false),
     };
     let Read {
         mut docs,
@@ -322,7 +324,7 @@ fn read_file(
     }
     let leading_document = first_explicit && !docs.is_empty() && text_before_first_start(unskipped);
     let (mut trailing_comments, comments_below_documents) =
-        attach_comments(&mut docs, comments, first_explicit);
+        attach_comments(&mut docs, comments, first_explicit, lines_in_order);
     if trailing_comments.iter().any(Comment::is_annotation) {
         // As in ytt, annotations after the last node make an empty document of their own (it
         // has no position: ytt prints `?` for its line).
