@@ -45,10 +45,16 @@ impl Backend for Interpreter<'_> {
         sources: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {
-        // Without kept functions the schema has no rule functions to translate.
-        let program = schema
-            .filter(|_| !functions.is_empty())
-            .and_then(|s| crate::rules::for_check(s, sources));
+        // Without kept functions no rule, `when=` or overlay function can be called: no
+        // interpreter is started (its heap and evaluator, some 5,000 instructions).
+        if functions.is_empty() {
+            let none = schemac_runtime::lowered::ir::Program::default();
+            return run(&TranslatedPredicates {
+                rules: Rules::Ir(&none),
+                interpreter: None,
+            });
+        }
+        let program = schema.and_then(|s| crate::rules::for_check(s, sources));
         let Some(program) = program else {
             return with_starlark_predicates(functions, run);
         };
