@@ -455,10 +455,10 @@ fn budgets_raised_to_the_largest_numbers_still_answer() {
     // and a recursive rule stops at the call depth's ceiling (the interpreter aborted reserving
     // 32 GiB for 2^31 calls; 10,000,000 overflowed the stack).
     let largest = "18446744073709551615";
-    let schema = "#@ def rec(n):\n#@   return rec(n)\n#@ end\n#@data/values-schema\n---\nn: 0\n#@schema/validation (\"rec\", rec)\nr: 0\n";
-    let values = "#@data/values\n---\nn: #@ 6 * 7\n";
+    let schema = "#@ def rec(n):\n#@   return rec(n)\n#@ end\n#@data/values-schema\n---\nnum: 0\n#@schema/validation (\"rec\", rec)\nr: 0\n";
+    let values = "#@data/values\n---\nnum: #@ 6 * 7\n";
     for var in ["SCHEMAC_MAX_INPUT_BYTES", "SCHEMAC_STARLARK_MEMORY"] {
-        let plain = "#@data/values-schema\n---\nn: 0\n";
+        let plain = "#@data/values-schema\n---\nnum: 0\n";
         let (rc, stdout, stderr) = check_files(
             &format!("largest-{var}"),
             &[("schema.yml", plain), ("values.yml", values)],
@@ -466,7 +466,7 @@ fn budgets_raised_to_the_largest_numbers_still_answer() {
         );
         assert_eq!(
             (rc, stdout.as_str()),
-            (Some(0), "n: 42\n"),
+            (Some(0), "num: 42\n"),
             "{var}: {stderr}"
         );
     }
