@@ -311,9 +311,16 @@ fn read_source(
     reading: impl Fn(std::io::Error) -> ReadError,
 ) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
-    let mut bytes = Vec::with_capacity(size.min(max as u64 + 1) as usize + 1);
+    // One byte past the budget tells a larger file; saturating, as `SCHEMAC_MAX_INPUT_BYTES`
+    // may be `usize::MAX` (where `+ 1` wrapped to 0 and every file was read as empty).
+    let limit = (max as u64).saturating_add(1);
+    let mut bytes = Vec::with_capacity(
+        usize::try_from(size.min(limit))
+            .unwrap_or(0)
+            .saturating_add(1),
+    );
     source
-        .take(max as u64 + 1)
+        .take(limit)
         .read_to_end(&mut bytes)
         .map_err(reading)?;
     if bytes.len() > max {

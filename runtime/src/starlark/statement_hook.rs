@@ -22,6 +22,12 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 /// this many. Raised with `SCHEMAC_STARLARK_CALL_DEPTH`.
 pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
 
+/// The most `SCHEMAC_STARLARK_CALL_DEPTH` raises the call depth to: what the 512 MiB stack
+/// holds with room to spare. A recursive rule overflowed it (an abort) between 1,000,000 and
+/// 2,000,000 calls, also when each level went through `sorted(key=...)`; and the interpreter
+/// reserves 16 bytes a call before the first one (2^31 aborted, failing to allocate 32 GiB).
+pub const MAX_CALL_DEPTH_CEILING: usize = 500_000;
+
 fn max_call_depth() -> usize {
     static DEPTH: OnceLock<usize> = OnceLock::new();
     *DEPTH.get_or_init(|| {
@@ -30,17 +36,20 @@ fn max_call_depth() -> usize {
             DEFAULT_MAX_CALL_DEPTH,
         ) {
             0 => DEFAULT_MAX_CALL_DEPTH,
-            depth => depth,
+            depth => depth.min(MAX_CALL_DEPTH_CEILING),
         }
     })
 }
 
 /// The call depth budget's error.
 pub(super) fn call_depth_exceeded_message() -> String {
-    format!(
-        "{CALL_DEPTH_EXCEEDED} {} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)",
-        max_call_depth()
-    )
+    let depth = max_call_depth();
+    if depth == MAX_CALL_DEPTH_CEILING {
+        return format!(
+            "{CALL_DEPTH_EXCEEDED} {depth} (the most the stack holds: SCHEMAC_STARLARK_CALL_DEPTH raises the budget up to it, not past it)"
+        );
+    }
+    format!("{CALL_DEPTH_EXCEEDED} {depth} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)")
 }
 
 const CALL_DEPTH_EXCEEDED: &str = "evaluation stopped: Starlark calls nested deeper than";
@@ -138,7 +147,7 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         start.steps.set(steps);
         let (max_steps, max_memory) = budget();
         if steps.is_multiple_of(1024)
-            && steps + iterations_since(start.iterations.get()) > max_steps
+            && steps.saturating_add(iterations_since(start.iterations.get())) > max_steps
         {
             return Err(steps_exceeded());
         }
@@ -150,7 +159,10 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
             .heap()
             .allocated_bytes()
             .saturating_sub(start.heap.get());
-        if allocated > max_memory || held > max_memory as isize {
+        // `held` is signed (the thread may free what it held at the start); a budget past
+        // `isize::MAX` (`SCHEMAC_STARLARK_MEMORY=18446744073709551615`) was negative as an
+        // `isize`, and stopped every evaluation at its first statement.
+        if allocated > max_memory || usize::try_from(held).is_ok_and(|held| held > max_memory) {
             return Err(heap_exceeded("allocated"));
         }
         Ok(())
