@@ -244,3 +244,35 @@ fn the_output_budget_counts_no_more_than_is_written() {
         }
     }
 }
+
+#[test]
+fn keys_shared_by_many_maps_are_written_as_distinct_keys_of_their_text() {
+    // The emitter remembers by address the keys it found to be plain words (`PlainKeys`):
+    // shared keys, words or not, more of them than its slots, come out as keys of the same
+    // text made for each map do.
+    let long = "k".repeat(129);
+    let texts: Vec<String> = (0..40)
+        .map(|i| format!("key{i}"))
+        .chain(["yes", "null", "1", "a b", "-x", "", long.as_str()].map(String::from))
+        .collect();
+    let shared: Vec<crate::value::Key> = texts.iter().map(|t| s(t).into()).collect();
+    let items = |share: bool| {
+        arr((0..3)
+            .map(|n| {
+                Value::Map(
+                    texts
+                        .iter()
+                        .zip(&shared)
+                        .map(|(text, key)| MapEntry {
+                            key: if share { key.clone() } else { s(text).into() },
+                            value: node(Value::Int(n)),
+                        })
+                        .collect(),
+                )
+            })
+            .collect())
+    };
+    let written = to_yaml(&items(true));
+    assert_eq!(written, to_yaml(&items(false)));
+    assert!(written.contains("  \"yes\": 0\n") && written.contains("  key39: 2\n"));
+}
