@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::functions::{Deferred, Functions};
-use super::tree::{Ann, Arg, ArgKind, Tree, TreeValue};
+use super::tree::{Ann, Anns, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
 use crate::value::{FileName, Pos, Value};
 use crate::yaml::parse::{RawFile, RawNode, RawValue};
@@ -388,11 +388,11 @@ impl Builder {
     fn tree(&mut self, node: RawNode) -> Result<Tree, (u32, Value)> {
         let here = self.index;
         self.index += 1;
-        let anns = self
+        // Most nodes have none: no empty vector made for them.
+        let anns: Anns = self
             .annotations
             .next_if(|(i, _)| *i == here)
-            .map(|(_, anns)| anns)
-            .unwrap_or_default();
+            .map_or_else(Anns::default, |(_, anns)| anns.into());
         let (kind, line, value) = node.into_parts();
         let value = match value {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
@@ -424,7 +424,7 @@ impl Builder {
         Ok(Tree {
             kind,
             pos: Pos::new(self.file, line),
-            anns: anns.into(),
+            anns,
             value,
         })
     }
