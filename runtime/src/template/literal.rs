@@ -186,9 +186,11 @@ pub fn build(
     annotations: Annotations,
     template_id: u32,
 ) -> Result<Vec<Tree>, TemplateError> {
+    let mut annotated = annotations.by_node.into_iter();
     let mut builder = Builder {
         file: file.file,
-        annotations: annotations.by_node.into_iter().peekable(),
+        next_annotated: annotated.next(),
+        annotated,
         index: 0,
     };
     let docs = file
@@ -378,7 +380,9 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
 /// Turns raw nodes into trees, in document order, handing out the annotations read before.
 struct Builder {
     file: FileName,
-    annotations: std::iter::Peekable<std::vec::IntoIter<(usize, Vec<Ann>)>>,
+    /// The next annotated node (its index and annotations), then the others in order.
+    next_annotated: Option<(usize, Vec<Ann>)>,
+    annotated: std::vec::IntoIter<(usize, Vec<Ann>)>,
     /// The index of the next node in document order.
     index: usize,
 }
@@ -388,11 +392,18 @@ impl Builder {
     fn tree(&mut self, node: RawNode) -> Result<Tree, (u32, Value)> {
         let here = self.index;
         self.index += 1;
-        // Most nodes have none: no empty vector made for them.
-        let anns: Anns = self
-            .annotations
-            .next_if(|(i, _)| *i == here)
-            .map_or_else(Anns::default, |(_, anns)| anns.into());
+        // Most nodes have none: their index compared, no empty vector made for them.
+        let anns = if self
+            .next_annotated
+            .as_ref()
+            .is_some_and(|(i, _)| *i == here)
+        {
+            let next = self.annotated.next();
+            let this = std::mem::replace(&mut self.next_annotated, next);
+            this.map_or_else(Anns::default, |(_, anns)| anns.into())
+        } else {
+            Anns::default()
+        };
         let (kind, line, value) = node.into_parts();
         let value = match value {
             RawValue::Scalar(v) => TreeValue::Scalar(v),
