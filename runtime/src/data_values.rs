@@ -9,14 +9,40 @@ use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value};
 use crate::yaml::parse::{parse_file, RawNode, RawValue};
 
+/// Collections nested in `v` (a scalar is 0 deep).
+fn depth(v: &TreeValue) -> usize {
+    match v {
+        TreeValue::Scalar(_) => 0,
+        TreeValue::Map(items) | TreeValue::Array(items) => {
+            1 + items.iter().map(|i| depth(&i.value)).max().unwrap_or(0)
+        }
+    }
+}
+
 /// `[a, b, c]`, value → `{a: {b: {c: value}}}`; the leaf item replaces what it matches (as
-/// ytt's `@overlay/replace or_add=True` on values from flags).
+/// ytt's `@overlay/replace or_add=True` on values from flags). The key path's maps and the
+/// value's collections together nest within the depth budget (`SCHEMAC_MAX_DEPTH`), as a
+/// file's do; `context` starts the error past it.
 fn nested<'k>(
-    keys: impl DoubleEndedIterator<Item = &'k str>,
+    keys: impl DoubleEndedIterator<Item = &'k str> + ExactSizeIterator,
     leaf: TreeValue,
     pos: &Pos,
+    context: &str,
     sources: &mut SourceLines,
-) -> TreeValue {
+) -> Result<TreeValue, CheckError> {
+    let budget = crate::yaml::parse::budget::Depth::files();
+    let leaf_depth = depth(&leaf);
+    if keys.len().saturating_add(leaf_depth) > budget.levels {
+        return Err(CheckError::new(
+            ErrorKind::Usage,
+            format!(
+                "{context}: the key path ({} parts) and its value ({leaf_depth} deep) nest collections deeper than {} levels (raise the budget with {})",
+                keys.len(),
+                budget.levels,
+                budget.var
+            ),
+        ));
+    }
     let mut value = leaf;
     for (i, key) in keys.rev().enumerate() {
         let anns = if i == 0 {
@@ -58,7 +84,7 @@ fn nested<'k>(
             value,
         }]);
     }
-    value
+    Ok(value)
 }
 
 fn relabel(tree: &mut Tree, pos: &Pos) {
@@ -196,10 +222,15 @@ fn key_value_document(
     } else {
         TreeValue::Scalar(Value::Str(v.into()))
     };
-    Ok(Some(Tree::document_of(
-        nested(k.split('.'), leaf, &pos, sources),
-        pos,
-    )))
+    let keys: Vec<&str> = k.split('.').collect();
+    let value = nested(
+        keys.into_iter(),
+        leaf,
+        &pos,
+        "Extracting data value from KV",
+        sources,
+    )?;
+    Ok(Some(Tree::document_of(value, pos)))
 }
 
 /// The document of `--data-value-file key=path`.
@@ -245,10 +276,15 @@ fn key_file_document(
     };
     sources.add_source_unsplit(label, &text);
     let pos = Pos::new(label, 1);
-    Ok(Some(Tree::document_of(
-        nested(k.split('.'), TreeValue::Scalar(value), &pos, sources),
-        pos,
-    )))
+    let keys: Vec<&str> = k.split('.').collect();
+    let value = nested(
+        keys.into_iter(),
+        TreeValue::Scalar(value),
+        &pos,
+        "Extracting data value from file",
+        sources,
+    )?;
+    Ok(Some(Tree::document_of(value, pos)))
 }
 
 /// ytt's split of a flag's argument into a library reference and the rest: `@lib:rest` names
@@ -341,10 +377,8 @@ fn env_documents(
             }
         };
         let keys: Vec<&str> = key.split("__").collect();
-        out.push(Tree::document_of(
-            nested(keys.into_iter(), leaf, &pos, sources),
-            pos,
-        ));
+        let value = nested(keys.into_iter(), leaf, &pos, &context, sources)?;
+        out.push(Tree::document_of(value, pos));
     }
     Ok(out)
 }

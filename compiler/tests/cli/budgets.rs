@@ -481,3 +481,56 @@ fn budgets_raised_to_the_largest_numbers_still_answer() {
         "{stderr}"
     );
 }
+
+#[test]
+fn key_paths_nested_past_the_depth_budget_are_an_error() {
+    // A flag's key path nests a map for each of its parts: 60,000 parts wrote 3.6 GB of
+    // indented YAML. The parts and the value's own collections count against the depth budget,
+    // as a file's nesting does; one level less answers.
+    let dir = workdir().join("key-path-depth");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("schema.yml"), "#@data/values-schema\n---\nx: {}\n").unwrap();
+    let run = |args: &[String], env: &[(String, String)]| {
+        let o = Command::new(BIN)
+            .args(["check", "-f", "schema.yml"])
+            .args(args)
+            .current_dir(&dir)
+            .env("SCHEMAC_MAX_DEPTH", "100")
+            .envs(env.iter().cloned())
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let path = |parts: usize| vec!["a"; parts].join(".");
+    let error = "the key path (100 parts) and its value (1 deep) nest collections deeper than 100 levels (raise the budget with SCHEMAC_MAX_DEPTH)";
+    let flag = |parts: usize| {
+        vec![
+            "--data-value-yaml".to_string(),
+            format!("{}=[1]", path(parts)),
+        ]
+    };
+    let (rc, stderr) = run(&flag(100), &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("Extracting data value from KV: {error}")),
+        "{stderr}"
+    );
+    // One part fewer nests as deep as the budget: the overlay then answers (the schema has
+    // no key `a`).
+    let (_, stderr) = run(&flag(99), &[]);
+    assert!(!stderr.contains("SCHEMAC_MAX_DEPTH"), "{stderr}");
+    // The same budget for environment variables, whose parts `__` separates.
+    let name = format!("DV_{}", vec!["a"; 101].join("__"));
+    let (rc, stderr) = run(
+        &["--data-values-env-yaml".to_string(), "DV".to_string()],
+        &[(name, "1".to_string())],
+    );
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the key path (101 parts) and its value (0 deep) nest collections deeper than 100 levels"),
+        "{stderr}"
+    );
+}
