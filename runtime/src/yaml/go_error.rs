@@ -73,8 +73,12 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     }?;
     let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
-    // the syntax error, is the error ytt reports.
-    if let Some((name, documents)) = unknown_alias {
+    // the syntax error, is the error ytt reports, unless go-yaml's scanner stopped before it
+    // at a `?` in a flow plain scalar (which libyaml-safer reads as text: `{x ? q, *a`).
+    if let Some((name, documents, at)) = unknown_alias {
+        if let Some(e) = first_question_in_flow_plain(src, at) {
+            return Some((e, documents));
+        }
         let e = SyntaxError {
             line: 0,
             message: format!("unknown anchor '{name}' referenced"),
@@ -249,8 +253,8 @@ fn incompatible_version(src: &str) -> Option<libyaml_safer::Mark> {
 #[derive(Default)]
 struct AliasCheck {
     anchors: std::collections::HashSet<String>,
-    /// The alias's name, and the documents read whole before it.
-    unknown: Option<(String, usize)>,
+    /// The alias's name, the documents read whole before it, and where it starts.
+    unknown: Option<(String, usize, u64)>,
     /// The documents read whole.
     documents: usize,
 }
@@ -270,7 +274,7 @@ impl AliasCheck {
             }
             EventData::Alias { anchor } => {
                 if self.unknown.is_none() && !self.anchors.contains(anchor) {
-                    self.unknown = Some((anchor.clone(), self.documents));
+                    self.unknown = Some((anchor.clone(), self.documents, event.start_mark.index));
                 }
                 None
             }
