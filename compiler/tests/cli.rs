@@ -448,5 +448,34 @@ fn a_full_disk_is_an_error() {
     }
 }
 
+/// The first arena mimalloc reserves is its smallest, 32 MiB (`allocator::SET_FIRST_ARENA`,
+/// set by the option's index, which a newer mimalloc could move: its own listing of the
+/// options names what was set), unless `MIMALLOC_ARENA_RESERVE` says otherwise.
+#[test]
+fn the_first_arena_is_mimallocs_smallest_unless_the_environment_says() {
+    let arena_reserve = |env: &[(&str, &str)]| {
+        let o = Command::new(BIN)
+            .args(["check", "-f", "schema.yml"])
+            .current_dir(workdir())
+            .env("MIMALLOC_VERBOSE", "1")
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0));
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        let line = stderr
+            .lines()
+            .find(|l| l.contains("option 'arena_reserve'"));
+        line.unwrap_or_else(|| panic!("{stderr}"))
+            .trim()
+            .to_string()
+    };
+    assert_eq!(arena_reserve(&[]), "option 'arena_reserve': 32768 KiB");
+    assert_eq!(
+        arena_reserve(&[("MIMALLOC_ARENA_RESERVE", "64MiB")]),
+        "option 'arena_reserve': 65536 KiB"
+    );
+}
+
 #[path = "cli/budgets.rs"]
 mod budgets;
