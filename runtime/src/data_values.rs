@@ -439,7 +439,9 @@ fn parse_yaml_value(
             format!("{context}: Deserializing YAML value: {}", e.detail()),
         )
     })?;
-    let Some(first) = raw.docs.first() else {
+    // A comment, a directive or a `...` before the first `---` makes ytt read an empty
+    // document first, and the value is that document's null.
+    let Some(first) = raw.docs.first().filter(|_| !raw.leading_document) else {
         return Ok(TreeValue::Scalar(Value::Null));
     };
     let nameless = FileName::unique("");

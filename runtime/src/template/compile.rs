@@ -260,6 +260,9 @@ struct Compiler {
     key_lines: key_code::KeyCodeLines,
     /// The generated lines (ranges of the line map) of the keys' code, placed already.
     key_code_runs: Vec<std::ops::Range<usize>>,
+    /// Nodes' starts (generated lines) placed elsewhere by the keys' code before them, with
+    /// the template line ytt places their errors on.
+    shifted_starts: Vec<(usize, u32)>,
     /// The program ended at a map key holding a NUL.
     ends_at_nul: bool,
 }
@@ -367,6 +370,7 @@ impl Compiler {
             trailing_document: None,
             key_lines: Default::default(),
             key_code_runs: Vec::new(),
+            shifted_starts: Vec::new(),
             ends_at_nul: false,
         }
     }
@@ -576,6 +580,7 @@ impl Compiler {
         }
         let start = self.names.of(gen::START);
         self.emit(node.line, depth, &format!("{start}({id})"));
+        self.note_start(id, self.line_map.len() - 1);
         // A key holding a line break: its code runs after each of ytt's lines for the item.
         let key_code = match self.key_lines.keys.is_empty() {
             true => None,

@@ -105,21 +105,35 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         return Some((e, documents));
     }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
-    // A scanner error counts its line from 1 (even the first line); a parser error's line 0
-    // means no line at all.
+    // A scanner error counts its line from 1; a line 0 (the problem's and the context's)
+    // means no line at all. ytt puts a `---` line before a text that does not start with one
+    // (blanks aside), so a scanner error on its first line is on go-yaml's second; in a text
+    // that starts with `---` it is on the first, and go-yaml names no line.
     let line = [error.problem_mark(), error.context_mark()]
         .into_iter()
         .flatten()
         .map(|mark| mark.line)
         .find(|&line| line != 0)
-        .unwrap_or(0)
-        + u64::from(scanner);
+        .map_or(
+            u64::from(scanner && !starts_with_document_marker(src)),
+            |line| line + u64::from(scanner),
+        );
     let e = SyntaxError {
         line: u32::try_from(line).unwrap_or(u32::MAX),
         message: error.problem().to_string(),
         strict: None,
     };
     Some((e, documents))
+}
+
+/// Whether ytt reads `src` as it is, without the `---` line it puts before a text that does
+/// not start with one: its check is the regular expression `\A\s*---\s+` (Go's `\s`: tab, line
+/// feed, form feed, carriage return, space).
+fn starts_with_document_marker(src: &str) -> bool {
+    let blank = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+    src.trim_start_matches(blank)
+        .strip_prefix("---")
+        .is_some_and(|rest| rest.starts_with(blank))
 }
 
 /// go-yaml's reading of a plain scalar in a flow collection, as YAML 1.1 has it: a `?` ends it

@@ -103,6 +103,13 @@ pub(super) struct KeyCodeLines {
     /// The template lines of code (`#@` lines, annotations, `#@` values) after such a key,
     /// with the line ytt places their errors on (sorted by the first).
     pub shifted: Vec<(u32, u32)>,
+    /// For each node (by its number, in the order the compiler meets them), the template line
+    /// ytt places an error of its start on (a key given twice): the instruction that many
+    /// lines further on, or its own when no key's code comes before it. (A line ytt generates
+    /// there, or none, is not emulated: the node's own line is used.) The lines of code on the
+    /// node's line are placed otherwise ([`KeyCodeLines::shifted`]), so each start is placed
+    /// by its own.
+    pub starts: Vec<Option<u32>>,
 }
 
 /// Models ytt's list of instructions for `file` (see the module's documentation).
@@ -142,6 +149,8 @@ struct Model {
     keys: Vec<Vec<usize>>,
     /// The instructions that are the template's code (`#@` lines, annotations, `#@` values).
     code: Vec<usize>,
+    /// The start instruction of each node, in the compiler's order.
+    starts: Vec<usize>,
 }
 
 impl Model {
@@ -194,6 +203,7 @@ impl Model {
         if let (true, Some(key)) = (templated, node.key_str()) {
             self.text(key, node.line, extra);
         }
+        self.starts.push(self.lines.len());
         self.push_keyed(line, extra);
         let value = node
             .comments
@@ -209,8 +219,8 @@ impl Model {
             }
             (RawValue::Scalar(_), None) => self.push_keyed(line, extra),
             (RawValue::Map(items) | RawValue::Array(items), None) => {
-                // The collection is a node of its own, on its first item's line.
-                self.push(items.first().map_or(line, |i| Some(i.line)));
+                // The collection is a node of its own, on the node's line.
+                self.push(line);
                 for item in items.iter() {
                     self.node(item, templated);
                 }
@@ -294,7 +304,19 @@ impl Model {
             })
             .collect();
         shifted.sort_unstable();
-        KeyCodeLines { keys, shifted }
+        let starts = self
+            .starts
+            .iter()
+            .map(|&i| match place(at[i]) {
+                KeyLine::Line(to) => Some(to),
+                _ => self.lines[i],
+            })
+            .collect();
+        KeyCodeLines {
+            keys,
+            shifted,
+            starts,
+        }
     }
 }
 
@@ -344,7 +366,9 @@ impl super::Compiler {
     /// where ytt places their errors (the keys' own lines are placed already).
     pub(super) fn shift_after_key_code(&mut self) {
         let shifted = std::mem::take(&mut self.key_lines.shifted);
+        let starts = std::mem::take(&mut self.shifted_starts);
         if shifted.is_empty() {
+            self.place_starts(starts);
             return;
         }
         let mut runs = self.key_code_runs.iter().peekable();
@@ -356,6 +380,21 @@ impl super::Compiler {
             if let Ok(k) = shifted.binary_search_by_key(line, |s| s.0) {
                 *line = shifted[k].1;
             }
+        }
+        self.place_starts(starts);
+    }
+
+    /// The start of node `id`, on generated line `gen_line`: where ytt places its errors, when
+    /// a key's lines of code before it move them ([`KeyCodeLines::starts`]).
+    pub(super) fn note_start(&mut self, id: usize, gen_line: usize) {
+        if let Some(Some(line)) = self.key_lines.starts.get(id) {
+            self.shifted_starts.push((gen_line, *line));
+        }
+    }
+
+    fn place_starts(&mut self, starts: Vec<(usize, u32)>) {
+        for (gen_line, line) in starts {
+            self.line_map[gen_line] = line;
         }
     }
 }
