@@ -80,6 +80,14 @@ impl SourceLines {
         }
     }
 
+    /// The text of the file `pos` points into, or "" when unknown.
+    pub fn text_at(&self, pos: &crate::value::Pos) -> &str {
+        match self.by_identity.get(&pos.file) {
+            Some(lines) => &lines.text,
+            None => self.text(&pos.file).unwrap_or(""),
+        }
+    }
+
     /// Whether the text of `file` is known.
     pub fn has(&self, file: &str) -> bool {
         self.files.contains_key(file)

@@ -18,14 +18,21 @@ pub struct TypeViolation {
     pub collection_for_scalar: bool,
     /// The value is a whole document: its excerpt is its `---` line (or its first directive's,
     /// `%YAML 1.1`, where go-yaml starts a document that has some), or empty for a document
-    /// that has none (a plain file's first document, as ytt shows it).
+    /// that has none (a plain file's first document, as ytt shows it, `---@x` being no `---`;
+    /// but a first line ` --- x` as it is, ytt seeing a `---` there).
     pub document: bool,
 }
 
 impl TypeViolation {
     fn excerpt_line<'a>(&self, sources: &'a SourceLines) -> &'a str {
         let line = sources.line_at(&self.pos);
-        if self.document && !line.starts_with("---") && !line.starts_with('%') {
+        // ytt reads a text that does not start with `---` as one that has a `---` line first
+        // ([`crate::yaml::parse::starts_with_document_marker`]), and quotes that line, empty.
+        let own_start = crate::yaml::parse::starts_document(line) || line.starts_with('%');
+        if self.document
+            && !own_start
+            && !crate::yaml::parse::starts_with_document_marker(sources.text_at(&self.pos))
+        {
             ""
         } else {
             line

@@ -115,7 +115,7 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         .map(|mark| mark.line)
         .find(|&line| line != 0)
         .map_or(
-            u64::from(scanner && !starts_with_document_marker(src)),
+            u64::from(scanner && !super::parse::starts_with_document_marker(src)),
             |line| line + u64::from(scanner),
         );
     let e = SyntaxError {
@@ -124,16 +124,6 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         strict: None,
     };
     Some((e, documents))
-}
-
-/// Whether ytt reads `src` as it is, without the `---` line it puts before a text that does
-/// not start with one: its check is the regular expression `\A\s*---\s+` (Go's `\s`: tab, line
-/// feed, form feed, carriage return, space).
-fn starts_with_document_marker(src: &str) -> bool {
-    let blank = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
-    src.trim_start_matches(blank)
-        .strip_prefix("---")
-        .is_some_and(|rest| rest.starts_with(blank))
 }
 
 /// go-yaml's reading of a plain scalar in a flow collection, as YAML 1.1 has it: a `?` ends it

@@ -316,6 +316,18 @@ fn read_file(
         non_scalar_key,
         key_line_break,
     } = read;
+    if !first_explicit && starts_with_document_marker(src) {
+        // The first document is implicit (` --- x`, a scalar) but ytt sees a `---`, so it puts
+        // no `---` line before the text (which the readers' line 1 stands for): the document
+        // starts at its content, past the blank lines.
+        if let Some(first) = docs.first_mut() {
+            let blank = src.len()
+                - src
+                    .trim_start_matches(['\t', '\n', '\x0c', '\r', ' '])
+                    .len();
+            first.line = 1 + src[..blank].matches('\n').count() as u32;
+        }
+    }
     if replaced.is_some() {
         super::bom::restore(
             &mut docs,
@@ -346,15 +358,34 @@ fn read_file(
     })
 }
 
+/// Whether `line` (without its line feed) starts a document: `---` at its start, then its end
+/// or a blank (`---@x` is a plain scalar).
+pub(crate) fn starts_document(line: &str) -> bool {
+    marker_line(line, "---")
+}
+
+/// Whether ytt reads `src` as it is, without the `---` line it puts before a text that does
+/// not start with one: its check is the regular expression `\A\s*---\s+` (Go's `\s`: tab, line
+/// feed, form feed, carriage return, space).
+pub(crate) fn starts_with_document_marker(src: &str) -> bool {
+    let blank = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
+    src.trim_start_matches(blank)
+        .strip_prefix("---")
+        .is_some_and(|rest| rest.starts_with(blank))
+}
+
+/// Whether `line` starts with the marker `---` or `...` standing alone.
+fn marker_line(line: &str, marker: &str) -> bool {
+    line.strip_prefix(marker)
+        .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
+}
+
 /// Whether a line that is not blank (a comment, a directive, a `...`) comes before the `---`
 /// that starts the first document: ytt's document set then holds an empty document first.
 fn text_before_first_start(src: &str) -> bool {
     let mut text = false;
     for line in src.split('\n') {
-        let starts = line
-            .strip_prefix("---")
-            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']));
-        if starts {
+        if starts_document(line) {
             return text;
         }
         text |= !line.trim().is_empty();
@@ -366,10 +397,7 @@ fn text_before_first_start(src: &str) -> bool {
 /// there and fails); what follows them must then be a `---` document (or a directive): the
 /// text with those lines blanked (lines keep their numbers), `None` when it has none.
 fn leading_document_ends(src: &str) -> Result<Option<String>, SyntaxError> {
-    let is_end = |l: &str| {
-        l.strip_prefix("...")
-            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
-    };
+    let is_end = |l: &str| marker_line(l, "...");
     let insignificant = |l: &str| {
         let t = l.trim_start_matches([' ', '\t', '\r']);
         t.is_empty() || t.starts_with('#')
@@ -389,10 +417,7 @@ fn leading_document_ends(src: &str) -> Result<Option<String>, SyntaxError> {
         next += 1;
     }
     if let Some(l) = lines.get(next) {
-        let starts_document = l
-            .strip_prefix("---")
-            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']));
-        if !starts_document && !l.starts_with('%') {
+        if !starts_document(l) && !l.starts_with('%') {
             return Err(SyntaxError {
                 line: next as u32,
                 message: "did not find expected <document start>".into(),
