@@ -389,6 +389,13 @@ struct Builder {
 
 impl Builder {
     /// The tree of `node`; `Err` names the line and key of a map item whose key came before.
+    /// Whether the next node's annotations say `#@yaml/map-key-override`.
+    fn next_overrides_key(&self) -> bool {
+        self.next_annotated.as_ref().is_some_and(|(i, anns)| {
+            *i == self.index && Ann::find(anns, super::MAP_KEY_OVERRIDE).is_some()
+        })
+    }
+
     fn tree(&mut self, node: RawNode) -> Result<Tree, (u32, Value)> {
         let here = self.index;
         self.index += 1;
@@ -411,9 +418,22 @@ impl Builder {
                 let mut trees: Vec<Tree> = Vec::with_capacity(items.len());
                 let mut keys = crate::value::KeySet::expecting(items.len());
                 for item in items {
-                    let tree = self.tree(item)?;
-                    super::tree::add_map_item(&mut trees, tree, &mut keys)
-                        .map_err(|t| (t.pos.line, t.key().cloned().unwrap_or(Value::Null)))?;
+                    // As in ytt, an item joins its map (where a key given before is an error
+                    // unless the item says `#@yaml/map-key-override`, and its earlier item
+                    // goes) before the item's value is made: a key given twice is reported
+                    // before any under its value.
+                    let key = item.key().map(|k| &**k);
+                    let earlier = key
+                        .filter(|k| !keys.surely_new(&trees, k))
+                        .and_then(|k| trees.iter().position(|t| t.key() == Some(k)));
+                    if let Some(at) = earlier {
+                        if !self.next_overrides_key() {
+                            let key = key.cloned().unwrap_or(Value::Null);
+                            return Err((item.line, key));
+                        }
+                        trees.remove(at);
+                    }
+                    trees.push(self.tree(item)?);
                 }
                 TreeValue::Map(trees)
             }

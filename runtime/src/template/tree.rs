@@ -2,7 +2,7 @@
 
 use std::convert::Infallible;
 
-use crate::value::{FileName, Key, KeySet, Keyed, MapEntry, Node, Pos, Value};
+use crate::value::{FileName, Key, Keyed, MapEntry, Node, Pos, Value};
 pub use crate::yaml::parse::RawKind as TreeKind;
 
 /// An evaluated template node: a document, map item or array item.
@@ -212,22 +212,6 @@ impl Tree {
             pos: self.pos,
         }
     }
-}
-
-/// Adds map item `item` to `items`. An item whose key came before replaces the earlier one (at
-/// the end, as ytt orders it) when it says `#@yaml/map-key-override`; otherwise it is handed
-/// back as the error. `keys` holds the keys of `items` (one [`KeySet`] per map being built).
-pub fn add_map_item(items: &mut Vec<Tree>, item: Tree, keys: &mut KeySet) -> Result<(), Tree> {
-    if let Some(key) = item.key().filter(|key| !keys.surely_new(items, key)) {
-        if let Some(i) = items.iter().position(|t| t.key() == Some(key)) {
-            if item.ann(super::MAP_KEY_OVERRIDE).is_none() {
-                return Err(item);
-            }
-            items.remove(i);
-        }
-    }
-    items.push(item);
-    Ok(())
 }
 
 impl Keyed for Tree {
