@@ -388,7 +388,6 @@ struct Builder {
 }
 
 impl Builder {
-    /// The tree of `node`; `Err` names the line and key of a map item whose key came before.
     /// Whether the next node's annotations say `#@yaml/map-key-override`.
     fn next_overrides_key(&self) -> bool {
         self.next_annotated.as_ref().is_some_and(|(i, anns)| {
@@ -396,6 +395,7 @@ impl Builder {
         })
     }
 
+    /// The tree of `node`; `Err` names the line and key of a map item whose key came before.
     fn tree(&mut self, node: RawNode) -> Result<Tree, (u32, Value)> {
         let here = self.index;
         self.index += 1;

@@ -321,10 +321,7 @@ fn read_file(
         // no `---` line before the text (which the readers' line 1 stands for): the document
         // starts at its content, past the blank lines.
         if let Some(first) = docs.first_mut() {
-            let blank = src.len()
-                - src
-                    .trim_start_matches(['\t', '\n', '\x0c', '\r', ' '])
-                    .len();
+            let blank = src.len() - src.trim_start_matches(GO_BLANKS).len();
             first.line = 1 + src[..blank].matches('\n').count() as u32;
         }
     }
@@ -368,11 +365,13 @@ pub(crate) fn starts_document(line: &str) -> bool {
 /// not start with one: its check is the regular expression `\A\s*---\s+` (Go's `\s`: tab, line
 /// feed, form feed, carriage return, space).
 pub(crate) fn starts_with_document_marker(src: &str) -> bool {
-    let blank = |c: char| matches!(c, '\t' | '\n' | '\x0c' | '\r' | ' ');
-    src.trim_start_matches(blank)
+    src.trim_start_matches(GO_BLANKS)
         .strip_prefix("---")
-        .is_some_and(|rest| rest.starts_with(blank))
+        .is_some_and(|rest| rest.starts_with(GO_BLANKS))
 }
+
+/// Go's `\s` in a regular expression.
+const GO_BLANKS: [char; 5] = ['\t', '\n', '\x0c', '\r', ' '];
 
 /// Whether `line` starts with the marker `---` or `...` standing alone.
 fn marker_line(line: &str, marker: &str) -> bool {
