@@ -73,7 +73,15 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         if c == "\\" {
             return Some("stray backslash in program".into());
         }
-        return Some(format!("unexpected input character '{c}'"));
+        // starlark-go quotes the character as Go does (`'\x1b'`).
+        let mut chars = c.chars();
+        return Some(match (chars.next(), chars.next()) {
+            (Some(one), None) => format!(
+                "unexpected input character {}",
+                super::toml_lexer::quote_char(one)
+            ),
+            _ => format!("unexpected input character '{c}'"),
+        });
     }
     if rest == "expected string literal in load statement" {
         // At a name not followed by `=`: starlark-go names it.

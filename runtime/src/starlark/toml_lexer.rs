@@ -143,7 +143,7 @@ fn is_bare_key_char(r: char) -> bool {
 }
 
 /// A character as Go's `%q` writes one (`'x'`, `'\''`, `'\x01'`, `'\ufeff'`).
-fn quote_char(r: char) -> String {
+pub(super) fn quote_char(r: char) -> String {
     let mut out = String::from("'");
     match r {
         '\'' => out.push_str("\\'"),
