@@ -127,11 +127,16 @@ pub(crate) fn program_end(text: &str) -> Option<usize> {
     })
 }
 
+/// The blanks starlark-go's scanner skips between tokens: spaces and tabs. Other white space
+/// (a no-break space, U+3000) is an `unexpected input character` in code, even at a line's
+/// end.
+pub(crate) const CODE_BLANKS: [char; 2] = [' ', '\t'];
+
 /// Whether `text` (a line) ends in a `\` followed by blanks only, outside string literals and
 /// comments: starlark-go's scanner takes a `\` only right before a line break (`stray
 /// backslash in program`), where the starlark crate's takes blanks between them.
 pub(crate) fn backslash_before_blanks(text: &str) -> bool {
-    let code = text.trim_end_matches([' ', '\t']);
+    let code = text.trim_end_matches(CODE_BLANKS);
     code.len() < text.len()
         && code.ends_with('\\')
         && code_bytes(text).any(|(at, _)| at == code.len() - 1)

@@ -14,6 +14,7 @@
 //! block depth, so the indentation written in the template does not matter. Each generated line
 //! remembers the template line it came from, for error messages.
 
+use super::code_scan::CODE_BLANKS;
 use super::generated_names::{self as gen, GeneratedNames};
 use super::lexer::LineScanner;
 pub use super::refused::{refused, value_with_code};
@@ -597,7 +598,7 @@ impl Compiler {
             let (name, args) = split_annotation(&ann.text);
             let opening = format!("{ann_call}({}, {}, {pack}(", quote(name), ann.line);
             self.refuse_pass(ann.line, depth, &opening, args)?;
-            let args = rename_reserved_names(args.trim());
+            let args = rename_reserved_names(args.trim_matches(CODE_BLANKS));
             self.emit(ann.line, depth, &format!("{opening}{args}))"));
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
@@ -612,16 +613,14 @@ impl Compiler {
         let setter = self.names.of(gen::SET);
         if let Some(expr) = value_expr {
             self.refuse_pass(expr.line, depth, &format!("{setter}(("), &expr.text)?;
-            let code = rename_reserved_names(expr.text.trim());
-            if !code.is_empty() {
-                // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a
-                // syntax error.
-                let set = self.end_as_outdent(expr.line, depth, &format!("{setter}(({code}))"))?;
-                self.emit(expr.line, depth, &set);
-                if !self.scanner.is_open() {
-                    self.scanner.scan(&set);
-                    self.value_open = self.scanner.is_open();
-                }
+            let code = rename_reserved_names(expr.text.trim_matches(CODE_BLANKS));
+            // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a syntax
+            // error, and `#@` alone the empty tuple.
+            let set = self.end_as_outdent(expr.line, depth, &format!("{setter}(({code}))"))?;
+            self.emit(expr.line, depth, &set);
+            if !self.scanner.is_open() {
+                self.scanner.scan(&set);
+                self.value_open = self.scanner.is_open();
             }
         } else if let (true, RawValue::Scalar(Value::Str(text))) = (templated, &node.value) {
             self.templated_text(node.line, text, &setter)?;

@@ -6,7 +6,7 @@
 //! continue the previous logical line and are copied verbatim.
 
 pub(crate) use super::code_scan::without_comment;
-use super::code_scan::{code_bytes, CodeBytes, Within};
+use super::code_scan::{code_bytes, CodeBytes, Within, CODE_BLANKS};
 use super::generated_names::GeneratedNames;
 
 /// What a physical code line is.
@@ -29,6 +29,8 @@ pub struct LineScanner {
     backslash: bool,
     /// The last line scanned held no code and came right after a line a `\` continued.
     blank_after_backslash: bool,
+    /// The last line scanned ends in a `\`, wherever it stands (in a string, after a comment).
+    ended_in_backslash: bool,
 }
 
 impl LineScanner {
@@ -49,6 +51,12 @@ impl LineScanner {
         self.backslash && self.depth <= 0 && !self.in_string()
     }
 
+    /// Whether the last line scanned ends in a `\` (in code, a string or a comment): ytt then
+    /// leaves the white space that starts the next line as it is.
+    pub fn ended_in_backslash(&self) -> bool {
+        self.ended_in_backslash
+    }
+
     /// Whether the last line scanned held no code (a comment, or nothing) and a `\` ending the
     /// line before it continued into it: starlark-go's error at its end (`x = 1 + \` then
     /// `# c`) is then on the next line.
@@ -65,6 +73,7 @@ impl LineScanner {
         let continuation = self.is_open();
         let after_backslash = self.after_backslash();
         self.backslash = false;
+        self.ended_in_backslash = line.ends_with('\\');
         let mut code = CodeBytes::resume(line, self.string);
         // The last byte that is no blank, outside comments (a string's quote for a string).
         let mut last_significant = None;
@@ -80,7 +89,7 @@ impl LineScanner {
                 _ => {}
             }
             // (A character of more than one byte is read at its first.)
-            if line.is_char_boundary(at) && !line[at..].starts_with(char::is_whitespace) {
+            if line.is_char_boundary(at) && !line[at..].starts_with(CODE_BLANKS) {
                 last_significant = Some(c);
             }
         }
@@ -116,7 +125,7 @@ pub fn wrap_returns(
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
     // A `return` of no value is `__ytt_ctx_end()`: the function's nodes, if it builds any.
-    let close = |out: &mut String, value: &str| match (value.trim(), bare) {
+    let close = |out: &mut String, value: &str| match (value.trim_matches(CODE_BLANKS), bare) {
         ("", None) => {
             out.pop();
             out.push(')');
@@ -145,9 +154,7 @@ pub fn wrap_returns(
                 continue;
             }
             // (A character of more than one byte is read at its first.)
-            _ if !stmt.is_char_boundary(at) || stmt[at..].starts_with(char::is_whitespace) => {
-                continue
-            }
+            _ if !stmt.is_char_boundary(at) || stmt[at..].starts_with(CODE_BLANKS) => continue,
             _ if at_start
                 && value_at.is_none()
                 && stmt[at..].starts_with("return")
@@ -164,7 +171,7 @@ pub fn wrap_returns(
     }
     match value_at {
         Some(v) if continues => {
-            out.push_str(stmt[v..].trim_start());
+            out.push_str(stmt[v..].trim_start_matches(CODE_BLANKS));
             (out, true)
         }
         Some(v) => {
@@ -184,7 +191,9 @@ pub fn wrap_returns(
 /// only blanks and a comment follow it on the line (its newline is then read with it).
 pub fn end_name(code: &str) -> Option<(usize, bool)> {
     let at = identifier_positions(code, "end", true).into_iter().next()?;
-    let last = without_comment(&code[at + 3..]).trim().is_empty();
+    let last = without_comment(&code[at + 3..])
+        .trim_matches(CODE_BLANKS)
+        .is_empty();
     Some((at, last))
 }
 

@@ -9,6 +9,7 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::code_scan::CODE_BLANKS;
 use super::functions::{Deferred, Functions};
 use super::tree::{Ann, Anns, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
@@ -225,7 +226,8 @@ fn literal_load(code: &str) -> bool {
         return false;
     }
     let members = [module];
-    let Some(args) = rest.trim_end().strip_suffix(')') else {
+    // (`code` ends in no blank: other white space after the `)` is code.)
+    let Some(args) = rest.strip_suffix(')') else {
         return false;
     };
     args.split(',').skip(1).all(|arg| {
@@ -267,7 +269,8 @@ fn overlay_loads(node: &RawNode, deep: bool, from: &mut Option<u32>) {
 /// Accepts blank lines and `load("@ytt:...", ...)` of names that exist; anything else needs
 /// Starlark.
 fn code_line(line: u32, text: &str) -> Result<(), String> {
-    let code = text.trim();
+    // (As ytt trims a code line: other white space at its end is code.)
+    let code = text.trim_start().trim_end_matches(CODE_BLANKS);
     if code.is_empty() || literal_load(code) {
         return Ok(());
     }
@@ -337,8 +340,12 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
     let (file, overlay_from) = (reading.file, reading.overlay_from);
     let mut anns = Vec::new();
     for c in &node.comments {
-        let first = c.text.chars().next();
-        if first.is_none_or(char::is_whitespace) {
+        // ytt's code and value comments: `#@` followed by nothing or a space.
+        if c.text.is_empty() || c.text.starts_with(' ') {
+            // A value on the node's line, even an empty one (`a: #@` is the empty tuple).
+            if c.line == node.line {
+                return Err((c.line, needs_starlark(c.line, &format!("`{}`", c.text))));
+            }
             reading
                 .code_line(c.line, &c.text)
                 .map_err(|m| (c.line, m))?;

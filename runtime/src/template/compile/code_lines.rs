@@ -3,7 +3,9 @@
 //! ytt's scanner refuses (`pass`) or reads as outdents (`end` names).
 
 use super::*;
-use crate::template::code_scan::{backslash_before_blanks, code_bytes, without_comment};
+use crate::template::code_scan::{
+    backslash_before_blanks, code_bytes, without_comment, CODE_BLANKS,
+};
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
 use crate::template::reserved_words::{pass_position, RESERVED_PASS};
@@ -90,6 +92,12 @@ impl Compiler {
         let line = comment.line;
         self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
+        // ytt trims the white space that starts each code line but one after a line that
+        // ends in `\\`: inside brackets and strings too (`"""a` then `#@   b` is `a\nb`).
+        let text = match self.scanner.ended_in_backslash() {
+            true => text,
+            false => text.trim_start(),
+        };
         let in_string = self.scanner.in_string();
         if !in_string && backslash_before_blanks(text) {
             return Err(CompileError::new(line, STRAY_BACKSLASH));
@@ -146,9 +154,11 @@ impl Compiler {
     fn statement(&mut self, line: u32, text: &str, opens_block: bool) -> Result<(), CompileError> {
         // ytt's node-specific keywords (`if/end`, `def/end`, ...): the block closes
         // after the next node.
-        let (stmt, auto_close) = match node_specific(text.trim()) {
+        // (Its start is trimmed: other white space is code, which the parser refuses.)
+        let text = text.trim_matches(CODE_BLANKS);
+        let (stmt, auto_close) = match node_specific(text) {
             Some(s) => (s, true),
-            None => (text.trim().to_string(), false),
+            None => (text.to_string(), false),
         };
         let stmt = stmt.as_str();
         let first = first_word(stmt);
@@ -166,9 +176,13 @@ impl Compiler {
         }
         match first {
             // `else` only when a `:` follows it: ytt reads `else if x:` as a
-            // statement (whose parse fails at the `else`).
+            // statement (whose parse fails at the `else`). One followed by a character
+            // starlark-go's scanner refuses (`else\u{3000}:`) is refused there, past the `else`.
             "elif" | "else"
-                if first == "elif" || stmt["else".len()..].trim_start().starts_with(':') =>
+                if first == "elif"
+                    || stmt["else".len()..]
+                        .trim_start_matches(CODE_BLANKS)
+                        .starts_with(|c: char| c == ':' || !c.is_ascii()) =>
             {
                 self.close_frames_in_block(line)?;
                 let has_body = self.blocks.last().is_some_and(|b| b.has_body);
@@ -284,8 +298,8 @@ impl Compiler {
         stmt: &str,
         opens_block: bool,
     ) -> Result<(), CompileError> {
-        let rest = stmt["end".len()..].trim_start();
-        let follows = !without_comment(rest).trim().is_empty();
+        let rest = stmt["end".len()..].trim_start_matches(CODE_BLANKS);
+        let follows = !without_comment(rest).trim_matches(CODE_BLANKS).is_empty();
         // An `end` that closes nothing is met once the scanner has read the token after it:
         // past the line when that is its newline, on it when code follows.
         self.close_block(line).map_err(|e| CompileError {
@@ -302,7 +316,11 @@ impl Compiler {
 /// The condition of the statement `while COND:` (on one line).
 fn while_condition(stmt: &str) -> Option<&str> {
     let rest = without_comment(while_start(stmt)?);
-    Some(rest.trim().strip_suffix(':')?.trim())
+    Some(
+        rest.trim_matches(CODE_BLANKS)
+            .strip_suffix(':')?
+            .trim_matches(CODE_BLANKS),
+    )
 }
 
 /// Whether the last line `text` of a statement (a `while` whose condition is on it, or whose
@@ -342,7 +360,7 @@ fn body_after_brackets(text: &str) -> bool {
 /// statement's `:` ends it.
 fn for_tuple_in_brackets(stmt: &str) -> Option<String> {
     stmt.strip_prefix("for")?;
-    let code = without_comment(stmt).trim_end();
+    let code = without_comment(stmt).trim_end_matches(CODE_BLANKS);
     let colon = code.len().checked_sub(1).filter(|_| code.ends_with(':'))?;
     let bytes = code.as_bytes();
     let word = |i: usize| {
@@ -368,7 +386,7 @@ fn for_tuple_in_brackets(stmt: &str) -> Option<String> {
         }
     }
     let start = iterable?;
-    let tuple = code[start..colon].trim();
+    let tuple = code[start..colon].trim_matches(CODE_BLANKS);
     if !comma || tuple.ends_with(',') {
         return None;
     }

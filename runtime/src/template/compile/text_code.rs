@@ -2,7 +2,7 @@
 //! the text (see [`text_template`]) a statement on its line, its code code of the template.
 
 use super::*;
-use crate::template::code_scan::program_end;
+use crate::template::code_scan::{program_end, CODE_BLANKS};
 
 impl Compiler {
     /// The code of a string of `#@yaml/text-templated-strings` (see [`text_template`]) that
@@ -119,7 +119,10 @@ impl Compiler {
         let compiled = self
             .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
             .and_then(|()| {
-                let code = format!("{text}(({}{close}", rename_reserved_names(code.trim()));
+                let code = format!(
+                    "{text}(({}{close}",
+                    rename_reserved_names(code.trim_matches(CODE_BLANKS))
+                );
                 self.end_as_outdent(line, depth, &code)
             });
         // The tokens before a scanner's stop were compiled on a line of their own: a syntax
