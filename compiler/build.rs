@@ -1,6 +1,8 @@
 //! Packs the runtime's sources into the `schemac` binary, so that `schemac build` needs no
 //! checkout: `$OUT_DIR/runtime_files.rs` lists `runtime/Cargo.toml` and every file under
-//! `runtime/src`, each as `include_str!` of its path, sorted by path.
+//! `runtime/src`, each as `include_str!` of its path, sorted by path, then the vendored
+//! `starlark_syntax` crate's manifest and sources (under `vendor/starlark_syntax/`, where the
+//! runtime's copy holds them).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -26,8 +28,10 @@ fn main() {
         std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
     let runtime = manifest_dir.join("../runtime");
+    let vendored = manifest_dir.join("../vendor/starlark_syntax");
     let workspace = manifest_dir.join("../Cargo.toml");
     println!("cargo:rerun-if-changed={}", runtime.join("src").display());
+    println!("cargo:rerun-if-changed={}", vendored.display());
     println!(
         "cargo:rerun-if-changed={}",
         runtime.join("Cargo.toml").display()
@@ -41,12 +45,26 @@ fn main() {
     let mut files = vec![runtime.join("Cargo.toml")];
     walk(&runtime.join("src"), &mut files);
     files.sort();
+    let mut vendored_files = vec![vendored.join("Cargo.toml")];
+    walk(&vendored.join("src"), &mut vendored_files);
+    vendored_files.sort();
     let mut out = String::from(
-        "/// The runtime's files (relative path, text), `Cargo.toml` first, then `src/` sorted.\n\
+        "/// The runtime's files (relative path, text), `Cargo.toml` first, then `src/` sorted, then\n\
+         /// the vendored crate's, under `vendor/starlark_syntax/`.\n\
          pub const RUNTIME_FILES: &[(&str, &str)] = &[\n",
     );
-    for file in &files {
-        let rel = file.strip_prefix(&runtime).expect("under runtime/");
+    let runtime_rel = files
+        .iter()
+        .map(|f| f.strip_prefix(&runtime).expect("under runtime/"));
+    let vendored_rel = vendored_files.iter().map(|f| {
+        Path::new("vendor/starlark_syntax").join(f.strip_prefix(&vendored).expect("vendored"))
+    });
+    let rels: Vec<PathBuf> = runtime_rel
+        .map(Path::to_path_buf)
+        .chain(vendored_rel)
+        .collect();
+    files.extend(vendored_files);
+    for (file, rel) in files.iter().zip(&rels) {
         let rel = rel
             .components()
             .map(|c| c.as_os_str().to_string_lossy())

@@ -101,11 +101,22 @@ pub fn project_files(
         .collect::<Vec<_>>()
         .join(", ");
     let features = format!("[{features}]");
+    // The Starlark interpreter's parser is the vendored one, as in schemac's own build.
+    let patch = match starlark {
+        true => {
+            let vendored = match cfg!(unix) && runtime.embedded {
+                true => format!("{runtime_link}/{}", super::runtime::VENDORED),
+                false => runtime.vendored.to_string_lossy().into_owned(),
+            };
+            format!("[patch.crates-io]\nstarlark_syntax = {{ path = {vendored:?} }}\n\n")
+        }
+        false => String::new(),
+    };
     let manifest = format!(
         "[package]\nname = \"schemac-validator-{key}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"schemac_validator\"\npath = \"src/lib.rs\"\n\n\
          [[bin]]\nname = \"schemac-validator-{key}\"\npath = \"src/main.rs\"\n\n\
-         [dependencies]\nschemac-runtime = {{ path = {runtime_path:?}, default-features = false, features = {features} }}\n\n\
+         [dependencies]\nschemac-runtime = {{ path = {runtime_path:?}, default-features = false, features = {features} }}\n\n{patch}\
          [profile.release]\nstrip = true\n\n[workspace]\n"
     );
     let files = vec![

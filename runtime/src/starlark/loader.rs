@@ -43,10 +43,7 @@ pub(super) fn nearest_loaded_name(path: &str, name: &str) -> Option<String> {
     LOADED_NAMES.with(|loaded| {
         let loaded = loaded.borrow();
         let (_, names) = loaded.as_ref().filter(|(p, _)| p == path)?;
-        let mut names: Vec<&str> = names
-            .iter()
-            .map(|n| crate::template::reserved_words::source_name(n))
-            .collect();
+        let mut names: Vec<&str> = names.iter().map(String::as_str).collect();
         names.sort_unstable();
         crate::spell::nearest(name, &names).map(str::to_string)
     })

@@ -24,7 +24,6 @@ use std::collections::BTreeSet;
 
 use super::resolver_patch::{ArgumentKind, Marker, Markers};
 use crate::template::generated_names::GeneratedNames;
-use crate::template::reserved_words::source_name;
 
 use starlark::codemap::Span;
 use starlark::syntax::ast::{
@@ -117,12 +116,8 @@ impl Walk<'_> {
 
     /// starlark-go's message for an undefined name, with its hint from the names bound now.
     fn undefined(&self, u: &Use) -> ResolveError {
-        let name = source_name(&u.name);
-        let candidates: Vec<&str> = self
-            .candidates(u.block)
-            .into_iter()
-            .map(source_name)
-            .collect();
+        let name = u.name.as_str();
+        let candidates: Vec<&str> = self.candidates(u.block);
         let hint = match (crate::spell::nearest(name, &candidates), name) {
             (Some(n), _) => format!(" (did you mean {n}?)"),
             // ytt's own hints for YAML's words.

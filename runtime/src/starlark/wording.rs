@@ -56,10 +56,7 @@ pub(super) fn go_wording(msg: &str, span: Option<&str>) -> String {
         .and_then(|r| r.split_once("` not found"))
         .map(|(name, _)| name)
     {
-        return format!(
-            "undefined: {}",
-            crate::template::reserved_words::source_name(name)
-        );
+        return format!("undefined: {name}");
     }
     if let Some(rest) = msg.strip_suffix(" arguments for format string") {
         if rest == "Too many" || rest == "Not enough" {

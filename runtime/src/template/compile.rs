@@ -18,7 +18,6 @@ use super::code_scan::CODE_BLANKS;
 use super::generated_names::{self as gen, GeneratedNames};
 use super::lexer::LineScanner;
 pub use super::refused::{refused, value_with_code};
-use super::reserved_words::rename_reserved_names;
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawPlace, RawValue};
@@ -598,7 +597,7 @@ impl Compiler {
             let (name, args) = split_annotation(&ann.text);
             let opening = format!("{ann_call}({}, {}, {pack}(", quote(name), ann.line);
             self.refuse_pass(ann.line, depth, &opening, args)?;
-            let args = rename_reserved_names(args.trim_matches(CODE_BLANKS));
+            let args = args.trim_matches(CODE_BLANKS);
             self.emit(ann.line, depth, &format!("{opening}{args}))"));
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
@@ -613,7 +612,7 @@ impl Compiler {
         let setter = self.names.of(gen::SET);
         if let Some(expr) = value_expr {
             self.refuse_pass(expr.line, depth, &format!("{setter}(("), &expr.text)?;
-            let code = rename_reserved_names(expr.text.trim_matches(CODE_BLANKS));
+            let code = expr.text.trim_matches(CODE_BLANKS);
             // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a syntax
             // error, and `#@` alone the empty tuple.
             let set = self.end_as_outdent(expr.line, depth, &format!("{setter}(({code}))"))?;

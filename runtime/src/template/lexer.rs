@@ -190,7 +190,7 @@ pub fn wrap_returns(
 /// a `;` as well as at the start of a statement. The byte offset of the first one, and whether
 /// only blanks and a comment follow it on the line (its newline is then read with it).
 pub fn end_name(code: &str) -> Option<(usize, bool)> {
-    let at = identifier_positions(code, "end", true).into_iter().next()?;
+    let at = first_identifier(code, "end")?;
     let last = without_comment(&code[at + 3..])
         .trim_matches(CODE_BLANKS)
         .is_empty();
@@ -206,91 +206,24 @@ pub fn names_identifier(code: &str, name: &str) -> bool {
 /// The byte offset where `code` first names the identifier `name` outside strings and comments
 /// (also as an attribute's name).
 pub fn first_identifier(code: &str, name: &str) -> Option<usize> {
-    match code.contains(name) {
-        true => identifier_positions(code, name, true).first().copied(),
-        false => None,
+    if !code.contains(name) {
+        return None;
     }
-}
-
-/// Renames an identifier outside strings, comments and attribute accesses (`x.assert` stays).
-pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
-    if !code.contains(from) {
-        return code.to_string();
-    }
-    let mut out = String::with_capacity(code.len() + 4);
-    let mut last = 0;
-    for at in identifier_positions(code, from, false) {
-        out.push_str(&code[last..at]);
-        out.push_str(to);
-        last = at + from.len();
-    }
-    out.push_str(&code[last..]);
-    // `load("@ytt:assert", "assert")` binds the name through a string.
-    rename_loaded_symbol(&out, from, to)
-}
-
-/// The byte offsets where `code` names the identifier `name` outside strings and comments;
-/// after a `.` (an attribute's name) only with `attributes`.
-fn identifier_positions(code: &str, name: &str, attributes: bool) -> Vec<usize> {
     let ident_char = |c: char| c.is_alphanumeric() || c == '_';
-    let mut found = Vec::new();
-    // Where the last name found ends: a name is not found inside another.
-    let mut past = 0;
     for (at, c) in code_bytes(code) {
         if c == b'#' {
             break;
         }
-        if at < past || !code.is_char_boundary(at) || !code[at..].starts_with(name) {
+        if !code.is_char_boundary(at) || !code[at..].starts_with(name) {
             continue;
         }
         let before = code[..at].chars().next_back();
-        if before.is_none_or(|b| !ident_char(b) && (attributes || b != '.'))
-            && !code[at + name.len()..].starts_with(ident_char)
+        if before.is_none_or(|b| !ident_char(b)) && !code[at + name.len()..].starts_with(ident_char)
         {
-            found.push(at);
-            past = at + name.len();
+            return Some(at);
         }
     }
-    found
-}
-
-/// A symbol `from` that a `load` statement names in a string, bound under the name `to`: ytt's
-/// modules keep their own names (`load("@ytt:assert", "assert")` → `load("@ytt:assert",
-/// assert_="assert")`), a file's names are renamed in it too (`load("h.star", "async")` →
-/// `load("h.star", async_="async_")`, `x="async"` → `x="async_"`). Either quote, any blanks
-/// after the comma, and blanks between `load` and its `(`.
-fn rename_loaded_symbol(code: &str, from: &str, to: &str) -> String {
-    let Some(args) = code
-        .trim_start()
-        .strip_prefix("load")
-        .and_then(|rest| rest.trim_start().strip_prefix('('))
-    else {
-        return code.to_string();
-    };
-    let ytt_module = args
-        .trim_start()
-        .get(1..)
-        .is_some_and(|m| m.starts_with("@ytt:"));
-    let symbol = if ytt_module { from } else { to };
-    let mut out = code.to_string();
-    for quote in ['"', '\''] {
-        let needle = format!("{quote}{from}{quote}");
-        let mut from_byte = 0;
-        while let Some(found) = out[from_byte..].find(&needle) {
-            let at = from_byte + found;
-            let head = out[..at].trim_end();
-            let renamed = if head.ends_with(',') {
-                format!("{to}={quote}{symbol}{quote}")
-            } else if head.ends_with('=') {
-                format!("{quote}{symbol}{quote}")
-            } else {
-                needle.clone()
-            };
-            out.replace_range(at..at + needle.len(), &renamed);
-            from_byte = at + renamed.len();
-        }
-    }
-    out
+    None
 }
 
 #[cfg(test)]
@@ -407,29 +340,5 @@ mod tests {
         assert!(!names_identifier("load(\"h.star\", \"pass\")", "pass"));
         assert!(!names_identifier("pass_ = 'pass' # pass", "pass"));
         assert!(!names_identifier("é = passé", "pass"));
-    }
-
-    #[test]
-    fn renames_assert() {
-        assert_eq!(
-            rename_identifier("assert.min(1)", "assert", "assert_"),
-            "assert_.min(1)"
-        );
-        assert_eq!(
-            rename_identifier("x.assert + 'assert'", "assert", "assert_"),
-            "x.assert + 'assert'"
-        );
-        assert_eq!(
-            rename_identifier("load(\"@ytt:assert\", \"assert\")", "assert", "assert_"),
-            "load(\"@ytt:assert\", assert_=\"assert\")"
-        );
-        assert_eq!(
-            rename_identifier("asserted(1)", "assert", "assert_"),
-            "asserted(1)"
-        );
-        assert_eq!(
-            rename_identifier("load('h.star', 'async', y='async')", "async", "async_"),
-            "load('h.star', async_='async_', y='async_')"
-        );
     }
 }

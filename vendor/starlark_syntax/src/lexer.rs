@@ -1263,11 +1263,9 @@ pub enum Token {
 
     Bytes(Vec<u8>), // A bytes literal
 
+    // schemac: `assert`, `async` and `await` are names in starlark-go (vendor/README.md).
     #[regex(
         "as|\
-        assert|\
-        async|\
-        await|\
         class|\
         del|\
         except|\
@@ -1285,8 +1283,10 @@ pub enum Token {
     )]
     Reserved, // One of the reserved keywords
 
+    // schemac: starlark-go's identifiers, Unicode letters (Go's `unicode.IsLetter`, Unicode
+    // 13.0 as ytt's Go has it) anywhere and ASCII digits after the first (vendor/README.md).
     #[regex(
-        "[a-zA-Z_][a-zA-Z0-9_]*"
+        "[a-zA-Z_[\\p{L}&&\\p{Age=13.0}]][a-zA-Z0-9_[\\p{L}&&\\p{Age=13.0}]]*"
     , |lex| lex.slice().to_owned())]
     Identifier(String), // An identifier
 

@@ -27,7 +27,7 @@ impl Compiler {
         let Some(at) = pass_position(code) else {
             return Ok(());
         };
-        let before = rename_reserved_names(&code[..at]);
+        let before = &code[..at];
         self.emit(line, depth, &format!("{opening}{before}"));
         // The scanner stops at `pass`: no newline follows the tokens before it.
         self.out.pop();
@@ -54,7 +54,7 @@ impl Compiler {
         };
         // (The loop of a `while` whose condition goes on is no block of ytt's yet.)
         if self.blocks.len() == usize::from(self.pending_while) {
-            self.emit(line, depth, &rename_reserved_names(&text[..at]));
+            self.emit(line, depth, &text[..at]);
             // The scanner stops at the `end`: no newline follows the tokens before it.
             self.out.pop();
             return Err(CompileError {
@@ -111,7 +111,7 @@ impl Compiler {
                 } else {
                     self.refuse_pass(line, 0, "", text)?;
                     let text = self.end_as_outdent(line, 0, text)?;
-                    self.out.push_str(&rename_reserved_names(&text));
+                    self.out.push_str(&text);
                 }
                 self.out.push('\n');
                 self.line_map.push(line);
@@ -196,7 +196,7 @@ impl Compiler {
                     return Err(CompileError::new(line, UNEXPECTED_END));
                 };
                 let d = self.depth();
-                self.emit(line, d, &rename_reserved_names(stmt));
+                self.emit(line, d, stmt);
                 let branch = Block {
                     line,
                     auto_close,
@@ -218,7 +218,7 @@ impl Compiler {
         let d = self.depth();
         self.pending_def = first == "def";
         let in_def = self.blocks.iter().any(|b| b.is_def);
-        let stmt = rename_reserved_names(&self.end_as_outdent(line, d, stmt)?);
+        let stmt = self.end_as_outdent(line, d, stmt)?;
         let continued = !opens_block && self.scanner.is_open();
         let cond = match opens_block {
             true => while_condition(&stmt).map(|c| format!("if {c}:")),

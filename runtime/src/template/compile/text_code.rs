@@ -119,10 +119,7 @@ impl Compiler {
         let compiled = self
             .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
             .and_then(|()| {
-                let code = format!(
-                    "{text}(({}{close}",
-                    rename_reserved_names(code.trim_matches(CODE_BLANKS))
-                );
+                let code = format!("{text}(({}{close}", code.trim_matches(CODE_BLANKS));
                 self.end_as_outdent(line, depth, &code)
             });
         // The tokens before a scanner's stop were compiled on a line of their own: a syntax
