@@ -357,9 +357,12 @@ def write_crate(path, modules, starlark, macros):
     deps = f'schemac-runtime = {{ path = "{ROOT}/runtime", default-features = false, features = {features} }}\n'
     if macros:
         deps += f'schemac-macros = {{ path = "{ROOT}/macros" }}\n'
+    # The Starlark parser (the interpreter's, and the one include_schema! reads rules with) is the
+    # workspace's vendored one (vendor/README.md).
+    patch = f'[patch.crates-io]\nstarlark_syntax = {{ path = "{ROOT}/vendor/starlark_syntax" }}\n\n' if starlark or macros else ''
     with open(os.path.join(path, "Cargo.toml"), "w") as f:
         f.write(f'[package]\nname = "{os.path.basename(path)}"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n'
-                f'[dependencies]\n{deps}\n[workspace]\n\n'
+                f'[dependencies]\n{deps}\n{patch}[workspace]\n\n'
                 # The crate's own code unoptimised (its dependencies, the runtime, stay at the
                 # release profile): the generated code behaves the same (overflow checks and debug
                 # assertions are off either way) and a batch builds about 4x faster.

@@ -595,7 +595,9 @@ impl Compiler {
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
         for ann in annotations {
             let (name, args) = split_annotation(&ann.text);
-            let opening = format!("{ann_call}({}, {}, {pack}(", quote(name), ann.line);
+            // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
+            // (`#@\tload("@ytt:overlay", ...)` is a name), a `\` starts an escape.
+            let opening = format!("{ann_call}(\"{name}\", {}, {pack}(", ann.line);
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
             self.emit(ann.line, depth, &format!("{opening}{args}))"));

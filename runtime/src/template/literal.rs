@@ -352,6 +352,11 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
             continue;
         }
         let (name, args) = super::compile::split_annotation(&c.text);
+        // ytt writes the name between quotes as it is: a `"` or `\\` in it is Starlark's.
+        if name.contains(['"', '\\']) {
+            let what = format!("the annotation name `{name}`");
+            return Err((c.line, needs_starlark(c.line, &what)));
+        }
         if name == "yaml/text-templated-strings" {
             return Err((
                 c.line,
