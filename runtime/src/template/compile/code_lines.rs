@@ -93,7 +93,7 @@ impl Compiler {
         self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
         // ytt trims the white space that starts each code line but one after a line that
-        // ends in `\\`: inside brackets and strings too (`"""a` then `#@   b` is `a\nb`).
+        // ends in `\`: inside brackets and strings too (`"""a` then `#@   b` is `a\nb`).
         let text = match self.scanner.ended_in_backslash() {
             true => text,
             false => text.trim_start(),
