@@ -265,6 +265,8 @@ struct Compiler {
     shifted_starts: Vec<(usize, u32)>,
     /// The program ended at a map key holding a NUL.
     ends_at_nul: bool,
+    /// How many nodes ytt has numbered so far ([`after_error::ytt_node_count`]'s numbering).
+    ytt_tags: u32,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -372,6 +374,7 @@ impl Compiler {
             key_code_runs: Vec::new(),
             shifted_starts: Vec::new(),
             ends_at_nul: false,
+            ytt_tags: 0,
         }
     }
 
@@ -404,6 +407,7 @@ impl Compiler {
     }
 
     fn template(&mut self, file: &RawFile) -> Result<(), CompileError> {
+        self.ytt_tags = after_error::ytt_nodes_before_documents(file);
         for (i, doc) in file.docs.iter().enumerate() {
             self.node(doc, &mut vec![i])?;
         }
@@ -559,6 +563,8 @@ impl Compiler {
             && node
                 .key_str()
                 .is_some_and(|key| key.contains("(@") || key.contains("@)"));
+        let ytt_tag = self.ytt_tags + 1;
+        self.ytt_tags += after_error::ytt_own_nodes(node, templated);
         let id = self.nodes.len();
         self.nodes.push(NodeInfo {
             kind: node.kind(),
@@ -593,14 +599,15 @@ impl Compiler {
         .into_iter();
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
-        for ann in annotations {
+        for &ann in &annotations {
             let (name, args) = split_annotation(&ann.text);
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
             // (`#@\tload("@ytt:overlay", ...)` is a name), a `\` starts an escape.
             let opening = format!("{ann_call}(\"{name}\", {}, {pack}(", ann.line);
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
-            self.emit(ann.line, depth, &format!("{opening}{args}))"));
+            let check = after_error::name_check(name, &annotations, ytt_tag);
+            self.emit(ann.line, depth, &format!("{opening}{args}){check})"));
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {

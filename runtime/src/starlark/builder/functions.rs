@@ -2,6 +2,7 @@
 //! `__ytt_text`, ...), bound in its globals: each reads and changes the run's [`BuildState`].
 
 use super::*;
+use starlark::values::list::UnpackList;
 
 #[starlark_module]
 pub fn builder_functions(builder: &mut GlobalsBuilder) {
@@ -100,13 +101,27 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
+    /// An annotation of the node started last. `written` (the names of the node's annotations
+    /// as written) and `tag` are given when the name's string may be another than the name
+    /// written (`#@x"+"y` is `xy`): ytt finds no annotation so named on the node, numbered
+    /// `tag` in ytt's program, unless another of its annotations is.
     fn __ytt_ann<'v>(
         name: &str,
         line: i32,
         packed: Value<'v>,
+        written: Option<UnpackList<&str>>,
+        tag: Option<i32>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         let st = state(eval)?;
+        if let (Some(written), Some(tag)) = (written, tag) {
+            if !written.items.contains(&name) {
+                anyhow::bail!(
+                    "__ytt_tpl{}_start_node_annotation: expected to find {name} on node node tag {tag}",
+                    st.current_template_id()
+                );
+            }
+        }
         st.annotate(name, line as u32, packed, eval)?;
         Ok(NoneType)
     }

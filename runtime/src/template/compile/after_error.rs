@@ -1,12 +1,13 @@
 //! Where ytt's parser stands once it has read an `end` that closes nothing (see
 //! [`super::CompileError::after`]): the template's next line of code, or a line ytt generates,
 //! and how ytt numbers the nodes (the empty document of the code lines after the last node
-//! is numbered after them all).
+//! is numbered after them all; an annotation whose name's string is another names its node's
+//! number).
 
 use super::text_template;
 use crate::template::{Generated, GeneratedLine};
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawNode, RawValue};
+use crate::yaml::parse::{Comment, RawFile, RawNode, RawValue};
 
 /// The first line after `line` that the template's code is made of (a node, a document, a
 /// `#@` comment), or `line` when there is none.
@@ -99,23 +100,48 @@ fn children(node: &RawNode) -> &[RawNode] {
 pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
     fn count(node: &RawNode, templated: bool) -> u32 {
         let templated = templated || text_template::is_templated(node);
-        let texts = match (node.key_str(), &node.value) {
-            (_, _) if !templated => 0,
-            (Some(key), RawValue::Scalar(Value::Str(value))) => {
-                text_template::node_count(key) + text_template::node_count(value)
-            }
-            (Some(text), _) => text_template::node_count(text),
-            (_, RawValue::Scalar(Value::Str(text))) => text_template::node_count(text),
-            _ => 0,
-        };
-        texts
-            + match &node.value {
-                RawValue::Scalar(_) => 1,
-                RawValue::Map(items) | RawValue::Array(items) => {
-                    2 + items.iter().map(|n| count(n, templated)).sum::<u32>()
-                }
-            }
+        ytt_own_nodes(node, templated)
+            + children(node)
+                .iter()
+                .map(|n| count(n, templated))
+                .sum::<u32>()
     }
-    let leading = u32::from(file.leading_document || file.docs.is_empty());
-    1 + leading + file.docs.iter().map(|d| count(d, false)).sum::<u32>()
+    ytt_nodes_before_documents(file) + file.docs.iter().map(|d| count(d, false)).sum::<u32>()
+}
+
+/// How many nodes ytt numbers before a file's first document: the document set, and the empty
+/// document before the first `---` that a comment or directive precedes.
+pub(super) fn ytt_nodes_before_documents(file: &RawFile) -> u32 {
+    1 + u32::from(file.leading_document || file.docs.is_empty())
+}
+
+/// How many nodes ytt numbers for `node` before its items (`templated` under
+/// `#@yaml/text-templated-strings`): the node itself first, the text-template nodes of its
+/// string key and value, and its map or array.
+pub(super) fn ytt_own_nodes(node: &RawNode, templated: bool) -> u32 {
+    let texts = match (node.key_str(), &node.value) {
+        (_, _) if !templated => 0,
+        (Some(key), RawValue::Scalar(Value::Str(value))) => {
+            text_template::node_count(key) + text_template::node_count(value)
+        }
+        (Some(text), _) => text_template::node_count(text),
+        (_, RawValue::Scalar(Value::Str(text))) => text_template::node_count(text),
+        _ => 0,
+    };
+    let collection = u32::from(!matches!(node.value, RawValue::Scalar(_)));
+    1 + texts + collection
+}
+
+/// The arguments that have `ann` check the annotation `name` of a node numbered `ytt_tag` by
+/// ytt, among the node's `annotations`, when the name's string may be another than the name
+/// written (`#@x"+"y` is `xy`, ytt writing the name between quotes as it is): `, [NAMES],
+/// TAG`, the names of the node's annotations as written. ytt looks the string up among them,
+/// an error as the annotation runs if it is none. Nothing for other names.
+pub(super) fn name_check(name: &str, annotations: &[&Comment], ytt_tag: u32) -> String {
+    if !name.contains(['"', '\\']) {
+        return String::new();
+    }
+    let written = annotations.iter();
+    let written = written.map(|a| text_template::quote(super::split_annotation(&a.text).0));
+    format!(", [{}], {ytt_tag}", written.collect::<Vec<_>>().join(", "))
 }
