@@ -432,8 +432,13 @@ impl Compiler {
         if !file.trailing_comments.is_empty() && goes_on {
             self.trailing_document(file);
         }
-        // (what ytt writes at the end stands in a bracket a value left open)
-        self.value_open = false;
+        // What ytt writes at the end stands in a bracket a value left open: one line
+        // (`__ytt_tplN_end_ctx(None)`), so that the bracket meets the program's end after it.
+        if self.value_open && self.scanner.is_open() {
+            let end = format!("{}()", self.names.of(gen::END));
+            self.emit(0, 0, &end);
+            return self.all_closed();
+        }
         self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
         self.all_closed()
     }
