@@ -246,7 +246,7 @@ impl<'p> Index<'p> {
     }
 }
 
-/// `__ytt_ann("schema/validation", LINE, __ytt_pack(ARGS))` → LINE and ARGS (`names` are the
+/// `__ytt_ann(LINE, "schema/validation", __ytt_pack(ARGS))` → LINE and ARGS (`names` are the
 /// program's).
 fn annotation_args<'e>(e: &'e AstExpr, names: &GeneratedNames) -> Option<(u32, &'e CallArgs)> {
     let ExprP::Call(f, args) = &e.node else {
@@ -267,7 +267,7 @@ fn annotation_args<'e>(e: &'e AstExpr, names: &GeneratedNames) -> Option<(u32, &
     };
     use starlark_syntax::lexer::TokenInt;
     use starlark_syntax::syntax::ast::AstLiteral;
-    let line = match (literal(0)?, literal(1)?) {
+    let line = match (literal(1)?, literal(0)?) {
         (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" => {
             match n.node {
                 TokenInt::I32(l) => u32::try_from(l).ok()?,

@@ -37,6 +37,10 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
     let is =
         |i: usize, name: &str, after: &str| code(i).is_some_and(|l| names.starts(l, name, after));
     let node = names.strip(code(gen_line.checked_sub(1)?)?, START, "(")?;
+    if !left_open(program, gen_line) {
+        // The error is the line's own first token (`a:` then `#@ = 1`).
+        return None;
+    }
     let second = if is(gen_line, ANN, "(") {
         match is(gen_line + 1, ANN, "(") {
             true => gen_line + 1,
@@ -53,6 +57,16 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
         gen_line - 1
     };
     program.line_map.get(second).copied()
+}
+
+/// Whether the program's lines before generated line `gen_line` leave a bracket, a string or a
+/// `\` continuation open.
+fn left_open(program: &Program, gen_line: usize) -> bool {
+    let mut scanner = crate::template::lexer::LineScanner::default();
+    for line in program.source.lines().take(gen_line) {
+        scanner.scan(line.trim_start());
+    }
+    scanner.is_open()
 }
 
 /// The line ytt shows for a syntax error read on generated line `gen_line` after a node's
@@ -76,8 +90,17 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
             .split_once(&pack)
             .is_some_and(|(_, args)| args.trim_start().starts_with('#'))
     };
+    // The annotations' lines before `end` leave a bracket open (a comment hid a closing
+    // parenthesis); otherwise the error is the line's own (`#@ \u{feff}` after a document's
+    // `#@data/values`).
+    let left_open = |end: usize| {
+        let first = (0..end).rev().take_while(|&i| annotation(i)).last();
+        let mut scanner = crate::template::lexer::LineScanner::default();
+        (first.unwrap_or(end)..end).for_each(|i| _ = scanner.scan(lines[i].trim_start()));
+        scanner.is_open()
+    };
     let (last, argument) = match gen_line {
-        g if g >= 1 && annotation(g - 1) && !annotation(g) => (g - 1, None),
+        g if g >= 1 && annotation(g - 1) && !annotation(g) && left_open(g) => (g - 1, None),
         g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && only_comment(g - 2) => {
             (g - 2, Some(g - 1))
         }

@@ -608,11 +608,11 @@ impl Compiler {
             let (name, args) = split_annotation(&ann.text);
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
             // (`#@\tload("@ytt:overlay", ...)` is a name), a `\` starts an escape.
-            let opening = format!("{ann_call}(\"{name}\", {}, {pack}(", ann.line);
+            let at = after_error::annotation_at(ann.line, name, &annotations, ytt_tag);
+            let opening = format!("{ann_call}({at}, \"{name}\", {pack}(");
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
-            let check = after_error::name_check(name, &annotations, ytt_tag);
-            self.emit(ann.line, depth, &format!("{opening}{args}){check})"));
+            self.emit(ann.line, depth, &format!("{opening}{args}))"));
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {

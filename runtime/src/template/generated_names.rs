@@ -33,7 +33,7 @@ pub const SET: &str = "set";
 pub const SET_KEY: &str = "set_key";
 /// A value of a text template's `(@= ... @)`.
 pub const TEXT: &str = "text";
-/// An annotation of the node started last: `ann("NAME", LINE, pack(ARGS))`.
+/// An annotation of the node started last: `ann(LINE, "NAME", pack(ARGS))`.
 pub const ANN: &str = "ann";
 /// The arguments of an annotation, packed.
 pub const PACK: &str = "pack";

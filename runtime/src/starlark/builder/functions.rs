@@ -2,7 +2,8 @@
 //! `__ytt_text`, ...), bound in its globals: each reads and changes the run's [`BuildState`].
 
 use super::*;
-use starlark::values::list::UnpackList;
+use starlark::values::list::ListRef;
+use starlark::values::UnpackValue;
 
 #[starlark_module]
 pub fn builder_functions(builder: &mut GlobalsBuilder) {
@@ -16,20 +17,27 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
+    /// A node's value: `__ytt_set((CODE))`. As ytt's set_node, the first argument; the code
+    /// may make more (`1),(2`), and keyword arguments, which are ignored.
     fn __ytt_set<'v>(
-        value: Value<'v>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
+        let value = first_argument(&args)?;
         let heap = eval.heap();
         state(eval)?.set(value, heap)?;
         Ok(NoneType)
     }
 
-    /// A value of a text template's `(@= ... @)`: ytt writes strings only.
+    /// A value of a text template's `(@= ... @)`: ytt writes strings only. The first argument,
+    /// as [`__ytt_set`]'s.
     fn __ytt_text<'v>(
-        value: Value<'v>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
+        let value = first_argument(&args)?;
         if value.unpack_str().is_some() {
             return Ok(value);
         }
@@ -101,27 +109,49 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
         Ok(NoneType)
     }
 
-    /// An annotation of the node started last. `written` (the names of the node's annotations
-    /// as written) and `tag` are given when the name's string may be another than the name
-    /// written (`#@x"+"y` is `xy`): ytt finds no annotation so named on the node, numbered
-    /// `tag` in ytt's program, unless another of its annotations is.
+    /// An annotation of the node started last: `__ytt_ann(AT, "NAME", __ytt_pack(ARGS))`, as
+    /// ytt's call with exactly 3 arguments (the name and the arguments, as ytt writes them, may
+    /// make more; keyword arguments are ignored). `AT` is the annotation's line, or `(LINE,
+    /// [WRITTEN], TAG)` when the name's string may be another than the name written (`#@x"+"y`
+    /// is `xy`): ytt looks it up among the names written on the node (numbered `TAG` in ytt's
+    /// program), an error if it is none.
     fn __ytt_ann<'v>(
-        name: &str,
-        line: i32,
-        packed: Value<'v>,
-        written: Option<UnpackList<&str>>,
-        tag: Option<i32>,
+        #[starlark(args)] args: UnpackTuple<Value<'v>>,
+        #[starlark(kwargs)] _kwargs: Value<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
         let st = state(eval)?;
-        if let (Some(written), Some(tag)) = (written, tag) {
-            if !written.items.contains(&name) {
-                anyhow::bail!(
-                    "__ytt_tpl{}_start_node_annotation: expected to find {name} on node node tag {tag}",
-                    st.current_template_id()
-                );
+        let function = || {
+            let id = st.current_template_id();
+            format!("__ytt_tpl{id}_start_node_annotation")
+        };
+        let [at, name, packed] = args.items[..] else {
+            anyhow::bail!("{}: expected exactly 3 arguments", function());
+        };
+        let Some(name) = name.unpack_str() else {
+            anyhow::bail!(
+                "{}: expected a string, but was {}",
+                function(),
+                name.get_type()
+            );
+        };
+        let line = match at.unpack_i32() {
+            Some(line) => line,
+            None => {
+                let checked = UnpackTuple::<Value>::unpack_value(at).ok().flatten();
+                let Some([line, written, tag]) = checked.as_ref().map(|t| &t.items[..]) else {
+                    anyhow::bail!("internal error: bad annotation call");
+                };
+                let written = ListRef::from_value(*written).map(|l| l.content().to_vec());
+                if !written.is_some_and(|w| w.iter().any(|n| n.unpack_str() == Some(name))) {
+                    anyhow::bail!(
+                        "{}: expected to find {name} on node node tag {tag}",
+                        function()
+                    );
+                }
+                line.unpack_i32().unwrap_or(0)
             }
-        }
+        };
         st.annotate(name, line as u32, packed, eval)?;
         Ok(NoneType)
     }
@@ -172,5 +202,13 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
             Some(fragment) => eval.heap().alloc(fragment),
             None => Value::new_none(),
         })
+    }
+}
+
+/// The first argument of a value's call (the code in its parentheses makes at least one).
+fn first_argument<'v>(args: &UnpackTuple<Value<'v>>) -> anyhow::Result<Value<'v>> {
+    match args.items.first() {
+        Some(value) => Ok(*value),
+        None => anyhow::bail!("internal error: a value's call without its value"),
     }
 }

@@ -287,7 +287,7 @@ impl Order<'_> {
     }
 }
 
-/// The line an annotation statement `__ytt_ann("name", LINE, ...)` names, and its span.
+/// The line an annotation statement `__ytt_ann(LINE, "name", ...)` names, and its span.
 fn annotation_line(s: &AstStmt, names: &GeneratedNames) -> Option<(i64, Span)> {
     let StmtP::Expression(e) = &s.node else {
         return None;
@@ -298,7 +298,13 @@ fn annotation_line(s: &AstStmt, names: &GeneratedNames) -> Option<(i64, Span)> {
     if !is_generated(f, gen::ANN, names) {
         return None;
     }
-    match &args.args.get(1)?.node.expr().node {
+    // (a name whose string may be another has `(LINE, [NAMES], TAG)` first)
+    let at = &args.args.first()?.node.expr().node;
+    let at = match at {
+        ExprP::Tuple(items) => &items.first()?.node,
+        at => at,
+    };
+    match at {
         ExprP::Literal(AstLiteral::Int(i)) => Some((i.node.to_string().parse().ok()?, s.span)),
         _ => None,
     }

@@ -132,16 +132,22 @@ pub(super) fn ytt_own_nodes(node: &RawNode, templated: bool) -> u32 {
     1 + texts + collection
 }
 
-/// The arguments that have `ann` check the annotation `name` of a node numbered `ytt_tag` by
-/// ytt, among the node's `annotations`, when the name's string may be another than the name
-/// written (`#@x"+"y` is `xy`, ytt writing the name between quotes as it is): `, [NAMES],
-/// TAG`, the names of the node's annotations as written. ytt looks the string up among them,
-/// an error as the annotation runs if it is none. Nothing for other names.
-pub(super) fn name_check(name: &str, annotations: &[&Comment], ytt_tag: u32) -> String {
+/// The first argument of the `ann` call of the annotation `name` on `line`, of a node numbered
+/// `ytt_tag` by ytt with `annotations`: the line, or `(LINE, [NAMES], TAG)` when the name's
+/// string may be another than the name written (`#@x"+"y` is `xy`, ytt writing the name
+/// between quotes as it is), with the names of the node's annotations as written. ytt looks
+/// the string up among them, an error as the annotation runs if it is none.
+pub(super) fn annotation_at(
+    line: u32,
+    name: &str,
+    annotations: &[&Comment],
+    ytt_tag: u32,
+) -> String {
     if !name.contains(['"', '\\']) {
-        return String::new();
+        return line.to_string();
     }
     let written = annotations.iter();
     let written = written.map(|a| text_template::quote(super::split_annotation(&a.text).0));
-    format!(", [{}], {ytt_tag}", written.collect::<Vec<_>>().join(", "))
+    let written = written.collect::<Vec<_>>().join(", ");
+    format!("({line}, [{written}], {ytt_tag})")
 }

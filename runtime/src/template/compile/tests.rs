@@ -64,7 +64,7 @@ fn annotations_are_calls_with_packed_arguments() {
     let p = compile_src("#@schema/validation min=1, max=assert.x\nk: 2\n");
     assert!(
         p.source
-            .contains("__ytt_ann(\"schema/validation\", 1, __ytt_pack(min=1, max=assert.x))"),
+            .contains("__ytt_ann(1, \"schema/validation\", __ytt_pack(min=1, max=assert.x))"),
         "{}",
         p.source
     );
