@@ -45,7 +45,15 @@ pub struct Program {
     /// A map key holding a NUL ended the program there (see [`key_code`]): once it has run,
     /// ytt finds its node contexts still open, `(p) expected all ctxs to end`.
     pub ends_at_nul: bool,
+    /// The first code line ending in a `\\` that continues it into a node's code (its line, the
+    /// node's): ytt's program takes the node's first instruction into the expression, which
+    /// this program, laid out otherwise, cannot follow (see [`BACKSLASH_INTO_NODE`]).
+    pub backslash_into_node: Option<(u32, u32)>,
 }
+
+/// What schemac says when a builder call fails after a `\\` continued code into a node's code
+/// ([`Program::backslash_into_node`]): a known gap.
+pub const BACKSLASH_INTO_NODE: &str = "the `\\` ending this code line continues it into the node on line {node}: ytt's program takes the node's first instruction into the expression there, which schemac does not follow (a known gap)";
 
 /// ytt's error for a program that ends with node contexts open (a map key holding a NUL ends
 /// it early): a Go panic its evaluation recovers, with no position.
@@ -267,6 +275,8 @@ struct Compiler {
     ends_at_nul: bool,
     /// How many nodes ytt has numbered so far ([`after_error::ytt_node_count`]'s numbering).
     ytt_tags: u32,
+    /// See [`Program::backslash_into_node`].
+    backslash_into_node: Option<(u32, u32)>,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -375,6 +385,7 @@ impl Compiler {
             shifted_starts: Vec::new(),
             ends_at_nul: false,
             ytt_tags: 0,
+            backslash_into_node: None,
         }
     }
 
@@ -396,6 +407,7 @@ impl Compiler {
         }
         Program {
             ends_at_nul: self.ends_at_nul,
+            backslash_into_node: self.backslash_into_node,
             source: self.out,
             line_map: self.line_map,
             nodes: self.nodes,
@@ -561,6 +573,10 @@ impl Compiler {
         }
         self.reached(node.line);
         self.close_frames_not_ancestors_of(path, node.line)?;
+        if self.scanner.after_backslash() && self.backslash_into_node.is_none() {
+            let code = before.iter().rev().find(|c| !c.is_annotation());
+            self.backslash_into_node = Some((code.map_or(node.line, |c| c.line), node.line));
+        }
 
         // `#@yaml/text-templated-strings`: `(@= expr @)` in keys and string values.
         let templated = templated || text_template::is_templated(node);
