@@ -336,6 +336,16 @@ fn max_block_depth() -> usize {
     })
 }
 
+/// The lines of a `.star` file as starlark-go reads them (`\n`, `\r\n` and `\r` each end one),
+/// none after the last line break.
+fn star_lines(src: &str) -> Vec<&str> {
+    let mut lines: Vec<&str> = key_code::starlark_lines(src).collect();
+    if lines.last() == Some(&"") {
+        lines.pop();
+    }
+    lines
+}
+
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
@@ -346,13 +356,14 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     match c.star(src) {
         Ok(()) => {
             // Where the file ends: an error at its end is placed there.
-            let lines = src.lines().count() as u32;
-            c.line_map.push(lines + u32::from(src.ends_with('\n')));
+            let lines = star_lines(src).len() as u32;
+            c.line_map
+                .push(lines + u32::from(src.ends_with(['\n', '\r'])));
             Ok(c.program())
         }
         // The line after, unless the file ends without a newline.
         Err(e) => Err(e.after(c, |line| {
-            let last = line as usize >= src.lines().count() && !src.ends_with('\n');
+            let last = line as usize >= star_lines(src).len() && !src.ends_with(['\n', '\r']);
             if last {
                 line
             } else {
@@ -456,7 +467,7 @@ impl Compiler {
     }
 
     fn star(&mut self, src: &str) -> Result<(), CompileError> {
-        for (i, line) in src.lines().enumerate() {
+        for (i, line) in star_lines(src).into_iter().enumerate() {
             self.code(&Comment {
                 line: i as u32 + 1,
                 text: format!(" {line}"),

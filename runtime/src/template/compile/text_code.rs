@@ -114,7 +114,9 @@ impl Compiler {
         // A NUL outside string literals ends ytt's program inside the value's parentheses:
         // the parser's error at the end of the file comes next.
         let nul = program_end(p.code);
+        // (starlark-go's scanner reads `\r\n` and `\r` as `\n`, in strings too)
         let code = &p.code[..nul.unwrap_or(p.code.len())];
+        let code = &code.replace("\r\n", "\n").replace('\r', "\n");
         let close = if nul.is_some() { "" } else { "))" };
         let compiled = self
             .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
