@@ -267,7 +267,20 @@ fn annotation_args<'e>(e: &'e AstExpr, names: &GeneratedNames) -> Option<(u32, &
     };
     use starlark_syntax::lexer::TokenInt;
     use starlark_syntax::syntax::ast::AstLiteral;
-    let line = match (literal(1)?, literal(0)?) {
+    // The first argument is the line, or `(LINE, [NAMES], TAG)` for a name whose string may
+    // be another (`#@schema\x2fvalidation`).
+    let at = match &args.args[0].node {
+        ArgumentP::Positional(x) => match &x.node {
+            ExprP::Tuple(items) => match &items.first()?.node {
+                ExprP::Literal(l) => Some(l),
+                _ => None,
+            },
+            _ => literal(0),
+        },
+        _ => None,
+    };
+    let (name, at) = (literal(1)?, at?);
+    let line = match (name, at) {
         (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" => {
             match n.node {
                 TokenInt::I32(l) => u32::try_from(l).ok()?,

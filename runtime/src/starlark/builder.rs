@@ -21,6 +21,10 @@ use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value as YValue};
 use crate::yaml::parse::RawKind;
 
+/// The builder's error when a call finds no node open: the program's own layout was not
+/// followed (see [`crate::template::compile::BACKSLASH_INTO_NODE`]).
+pub(super) const NO_OPEN_NODE: &str = "internal error: no open node";
+
 mod functions;
 mod replace;
 mod trailing_document;
@@ -375,7 +379,7 @@ impl BuildState {
             .last_mut()
             .expect("the file context is never popped");
         let Some(frame) = stack.pop() else {
-            anyhow::bail!("internal error: no open node")
+            anyhow::bail!(NO_OPEN_NODE)
         };
         let t = self.table(table);
         let info = &t.nodes[frame.id];
@@ -449,7 +453,7 @@ impl BuildState {
             .last_mut()
             .expect("the file context is never popped");
         let Some(frame) = stack.last_mut() else {
-            anyhow::bail!("internal error: no open node")
+            anyhow::bail!(NO_OPEN_NODE)
         };
         // `template.replace`'s answer sets nothing.
         if v.downcast_ref::<super::modules::ReplacedNode>().is_some() {
@@ -495,7 +499,7 @@ impl BuildState {
             .last_mut()
             .expect("the file context is never popped");
         let Some(frame) = ctx.stack.last_mut() else {
-            anyhow::bail!("internal error: no open node")
+            anyhow::bail!(NO_OPEN_NODE)
         };
         let key = YValue::Str(
             v.unpack_str()
@@ -585,7 +589,7 @@ impl BuildState {
             .last_mut()
             .expect("the file context is never popped");
         let Some(frame) = ctx.stack.last_mut() else {
-            anyhow::bail!("internal error: no open node")
+            anyhow::bail!(NO_OPEN_NODE)
         };
         frame.anns.push(Ann {
             name: name.to_string(),

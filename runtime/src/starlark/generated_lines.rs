@@ -62,10 +62,13 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
 /// Whether the program's lines before generated line `gen_line` leave a bracket, a string or a
 /// `\` continuation open.
 fn left_open(program: &Program, gen_line: usize) -> bool {
+    lines_leave_open(program.source.lines().take(gen_line))
+}
+
+/// Whether `lines` of a program leave a bracket, a string or a `\` continuation open.
+fn lines_leave_open<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
     let mut scanner = crate::template::lexer::LineScanner::default();
-    for line in program.source.lines().take(gen_line) {
-        scanner.scan(line.trim_start());
-    }
+    lines.for_each(|line| _ = scanner.scan(line.trim_start()));
     scanner.is_open()
 }
 
@@ -93,14 +96,14 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
     // The annotations' lines before `end` leave a bracket open (a comment hid a closing
     // parenthesis); otherwise the error is the line's own (`#@ \u{feff}` after a document's
     // `#@data/values`).
-    let left_open = |end: usize| {
+    let annotations_left_open = |end: usize| {
         let first = (0..end).rev().take_while(|&i| annotation(i)).last();
-        let mut scanner = crate::template::lexer::LineScanner::default();
-        (first.unwrap_or(end)..end).for_each(|i| _ = scanner.scan(lines[i].trim_start()));
-        scanner.is_open()
+        lines_leave_open(lines[first.unwrap_or(end)..end].iter().copied())
     };
     let (last, argument) = match gen_line {
-        g if g >= 1 && annotation(g - 1) && !annotation(g) && left_open(g) => (g - 1, None),
+        g if g >= 1 && annotation(g - 1) && !annotation(g) && annotations_left_open(g) => {
+            (g - 1, None)
+        }
         g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && only_comment(g - 2) => {
             (g - 2, Some(g - 1))
         }

@@ -402,9 +402,14 @@ fn in_argument_list(code: &str) -> bool {
     // Outside brackets, a line break before the `(` ends the statement before it (`(1 2)` on a
     // line of its own is no call), unless a `\` continues the line.
     let head = code[..at].trim_end_matches([' ', '\t']);
-    if open.len() == 1 && head.ends_with('\n') && !head.trim_end_matches('\n').ends_with('\\') {
-        return false;
-    }
+    let head = match head.strip_suffix('\n') {
+        Some(before) => match before.strip_suffix('\\') {
+            Some(continued) => continued,
+            None if open.len() == 1 => return false,
+            None => before,
+        },
+        None => head,
+    };
     let head = head.trim_end();
     match head.chars().last() {
         Some(')' | ']' | '"' | '\'') => true,

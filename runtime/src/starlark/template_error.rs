@@ -223,7 +223,7 @@ pub(super) fn to_template_error(
     // A builder call that finds no node open after a `\` continued code into a node's code.
     let mut line = line;
     if let (false, Some((code, node))) = (parsing, program.backslash_into_node) {
-        if raw.contains("internal error: no open node") {
+        if raw.contains(super::builder::NO_OPEN_NODE) {
             let node = node.to_string();
             message = crate::template::compile::BACKSLASH_INTO_NODE.replace("{node}", &node);
             (line, quote, generated, stack) = (Some(code), None, None, Vec::new());

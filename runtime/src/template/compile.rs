@@ -51,10 +51,6 @@ pub struct Program {
     pub backslash_into_node: Option<(u32, u32)>,
 }
 
-/// What schemac says when a builder call fails after a `\\` continued code into a node's code
-/// ([`Program::backslash_into_node`]): a known gap.
-pub const BACKSLASH_INTO_NODE: &str = "the `\\` ending this code line continues it into the node on line {node}: ytt's program takes the node's first instruction into the expression there, which schemac does not follow (a known gap)";
-
 /// ytt's error for a program that ends with node contexts open (a map key holding a NUL ends
 /// it early): a Go panic its evaluation recovers, with no position.
 pub const CONTEXTS_LEFT_OPEN: &str = "(p) expected all ctxs to end";
@@ -336,42 +332,9 @@ fn max_block_depth() -> usize {
     })
 }
 
-/// The lines of a `.star` file as starlark-go reads them (`\n`, `\r\n` and `\r` each end one),
-/// none after the last line break.
-fn star_lines(src: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = key_code::starlark_lines(src).collect();
-    if lines.last() == Some(&"") {
-        lines.pop();
-    }
-    lines
-}
-
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
-
-/// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
-pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
-    let mut c = Compiler::new(GeneratedNames::for_source(src));
-    match c.star(src) {
-        Ok(()) => {
-            // Where the file ends: an error at its end is placed there.
-            let lines = star_lines(src).len() as u32;
-            c.line_map
-                .push(lines + u32::from(src.ends_with(['\n', '\r'])));
-            Ok(c.program())
-        }
-        // The line after, unless the file ends without a newline.
-        Err(e) => Err(e.after(c, |line| {
-            let last = line as usize >= star_lines(src).len() && !src.ends_with(['\n', '\r']);
-            if last {
-                line
-            } else {
-                line + 1
-            }
-        })),
-    }
-}
 
 impl Compiler {
     fn new(names: GeneratedNames) -> Compiler {
@@ -455,24 +418,15 @@ impl Compiler {
         if !file.trailing_comments.is_empty() && goes_on {
             self.trailing_document(file);
         }
-        // What ytt writes at the end stands in a bracket a value left open: one line
-        // (`__ytt_tplN_end_ctx(None)`), so that the bracket meets the program's end after it.
+        // What ytt writes at the end stands in a bracket a value left open: one line (ytt's
+        // `__ytt_tplN_end_ctx(None)`, an `end()` here), so that the bracket meets the program's
+        // end after it.
         if self.value_open && self.scanner.is_open() {
             let end = format!("{}()", self.names.of(gen::END));
             self.emit(0, 0, &end);
             return self.all_closed();
         }
         self.close_frames_not_ancestors_of(&[usize::MAX], 0)?;
-        self.all_closed()
-    }
-
-    fn star(&mut self, src: &str) -> Result<(), CompileError> {
-        for (i, line) in star_lines(src).into_iter().enumerate() {
-            self.code(&Comment {
-                line: i as u32 + 1,
-                text: format!(" {line}"),
-            })?;
-        }
         self.all_closed()
     }
 
@@ -511,7 +465,9 @@ impl Compiler {
         }
         self.out.push_str(text);
         self.out.push('\n');
-        self.line_map.push(line);
+        // (a text template's value code may hold line breaks: each is a generated line)
+        let lines = 1 + text.bytes().filter(|&b| b == b'\n').count();
+        self.line_map.extend(std::iter::repeat_n(line, lines));
         let open = self.blocks.len();
         if let Some(b) = self.blocks.last_mut() {
             if depth >= open {
@@ -822,6 +778,9 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
 }
 
 mod after_error;
+pub use after_error::BACKSLASH_INTO_NODE;
+mod star;
+pub use star::compile_starlark;
 mod code_lines;
 mod key_code;
 mod text_code;

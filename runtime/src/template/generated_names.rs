@@ -33,7 +33,8 @@ pub const SET: &str = "set";
 pub const SET_KEY: &str = "set_key";
 /// A value of a text template's `(@= ... @)`.
 pub const TEXT: &str = "text";
-/// An annotation of the node started last: `ann(LINE, "NAME", pack(ARGS))`.
+/// An annotation of the node started last: `ann(AT, "NAME", pack(ARGS))`, `AT` its line or
+/// `(LINE, [NAMES], TAG)` (see the builder's `__ytt_ann`).
 pub const ANN: &str = "ann";
 /// The arguments of an annotation, packed.
 pub const PACK: &str = "pack";

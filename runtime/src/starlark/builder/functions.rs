@@ -2,6 +2,7 @@
 //! `__ytt_text`, ...), bound in its globals: each reads and changes the run's [`BuildState`].
 
 use super::*;
+use starlark::eval::Arguments;
 use starlark::values::list::ListRef;
 use starlark::values::UnpackValue;
 
@@ -20,11 +21,10 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     /// A node's value: `__ytt_set((CODE))`. As ytt's set_node, the first argument; the code
     /// may make more (`1),(2`), and keyword arguments, which are ignored.
     fn __ytt_set<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Value<'v>,
+        args: &Arguments<'v, '_>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
-        let value = first_argument(&args)?;
+        let value = first_argument(args, eval)?;
         let heap = eval.heap();
         state(eval)?.set(value, heap)?;
         Ok(NoneType)
@@ -33,11 +33,10 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     /// A value of a text template's `(@= ... @)`: ytt writes strings only. The first argument,
     /// as [`__ytt_set`]'s.
     fn __ytt_text<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Value<'v>,
+        args: &Arguments<'v, '_>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
-        let value = first_argument(&args)?;
+        let value = first_argument(args, eval)?;
         if value.unpack_str().is_some() {
             return Ok(value);
         }
@@ -116,16 +115,19 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     /// is `xy`): ytt looks it up among the names written on the node (numbered `TAG` in ytt's
     /// program), an error if it is none.
     fn __ytt_ann<'v>(
-        #[starlark(args)] args: UnpackTuple<Value<'v>>,
-        #[starlark(kwargs)] _kwargs: Value<'v>,
+        args: &Arguments<'v, '_>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<NoneType> {
+        let mut positions = args
+            .positions(eval.heap())
+            .map_err(starlark::Error::into_anyhow)?;
+        let three = [positions.next(), positions.next(), positions.next()];
         let st = state(eval)?;
         let function = || {
             let id = st.current_template_id();
             format!("__ytt_tpl{id}_start_node_annotation")
         };
-        let [at, name, packed] = args.items[..] else {
+        let ([Some(at), Some(name), Some(packed)], None) = (three, positions.next()) else {
             anyhow::bail!("{}: expected exactly 3 arguments", function());
         };
         let Some(name) = name.unpack_str() else {
@@ -142,7 +144,7 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
                 let Some([line, written, tag]) = checked.as_ref().map(|t| &t.items[..]) else {
                     anyhow::bail!("internal error: bad annotation call");
                 };
-                let written = ListRef::from_value(*written).map(|l| l.content().to_vec());
+                let written = ListRef::from_value(*written);
                 if !written.is_some_and(|w| w.iter().any(|n| n.unpack_str() == Some(name))) {
                     anyhow::bail!(
                         "{}: expected to find {name} on node node tag {tag}",
@@ -205,10 +207,18 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// The first argument of a value's call (the code in its parentheses makes at least one).
-fn first_argument<'v>(args: &UnpackTuple<Value<'v>>) -> anyhow::Result<Value<'v>> {
-    match args.items.first() {
-        Some(value) => Ok(*value),
+/// The first argument of a value's call (the code in its parentheses makes at least one; any
+/// more and any keyword arguments are ignored, as ytt's set_node ignores them).
+fn first_argument<'v>(
+    args: &Arguments<'v, '_>,
+    eval: &Evaluator<'v, '_, '_>,
+) -> anyhow::Result<Value<'v>> {
+    match args
+        .positions(eval.heap())
+        .map_err(starlark::Error::into_anyhow)?
+        .next()
+    {
+        Some(value) => Ok(value),
         None => anyhow::bail!("internal error: a value's call without its value"),
     }
 }

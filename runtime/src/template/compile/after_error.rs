@@ -151,3 +151,7 @@ pub(super) fn annotation_at(
     let written = written.collect::<Vec<_>>().join(", ");
     format!("({line}, [{written}], {ytt_tag})")
 }
+
+/// What schemac says when a builder call finds no node open after a `\\` continued code into a
+/// node's code ([`super::Program::backslash_into_node`]): a known gap.
+pub const BACKSLASH_INTO_NODE: &str = "the `\\` ending this code line continues it into the node on line {node}: ytt's program takes the node's first instruction into the expression there, which schemac does not follow (a known gap)";

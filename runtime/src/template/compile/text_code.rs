@@ -116,7 +116,11 @@ impl Compiler {
         let nul = program_end(p.code);
         // (starlark-go's scanner reads `\r\n` and `\r` as `\n`, in strings too)
         let code = &p.code[..nul.unwrap_or(p.code.len())];
-        let code = &code.replace("\r\n", "\n").replace('\r', "\n");
+        let code: std::borrow::Cow<str> = match code.contains('\r') {
+            true => code.replace("\r\n", "\n").replace('\r', "\n").into(),
+            false => code.into(),
+        };
+        let code: &str = &code;
         let close = if nul.is_some() { "" } else { "))" };
         let compiled = self
             .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
