@@ -258,40 +258,17 @@ fn annotation_args<'e>(e: &'e AstExpr, names: &GeneratedNames) -> Option<(u32, &
     if !names.is(&id.node.ident, gen::ANN) || args.args.len() != 3 {
         return None;
     }
-    let literal = |i: usize| match &args.args[i].node {
-        ArgumentP::Positional(x) => match &x.node {
-            ExprP::Literal(l) => Some(l),
-            _ => None,
-        },
-        _ => None,
-    };
-    use starlark_syntax::lexer::TokenInt;
     use starlark_syntax::syntax::ast::AstLiteral;
-    // The first argument is the line, or `(LINE, [NAMES], TAG)` for a name whose string may
-    // be another (`#@schema\x2fvalidation`).
-    let at = match &args.args[0].node {
-        ArgumentP::Positional(x) => match &x.node {
-            ExprP::Tuple(items) => match &items.first()?.node {
-                ExprP::Literal(l) => Some(l),
-                _ => None,
-            },
-            _ => literal(0),
-        },
-        _ => None,
-    };
-    let (name, at) = (literal(1)?, at?);
-    let line = match (name, at) {
-        (AstLiteral::String(s), AstLiteral::Int(n)) if s.node == "schema/validation" => {
-            match n.node {
-                TokenInt::I32(l) => u32::try_from(l).ok()?,
-                _ => return None,
-            }
-        }
-        _ => return None,
-    };
-    let ArgumentP::Positional(pack) = &args.args[2].node else {
+    let [ArgumentP::Positional(at), ArgumentP::Positional(name), ArgumentP::Positional(pack)] =
+        [0, 1, 2].map(|i| &args.args[i].node)
+    else {
         return None;
     };
+    match &name.node {
+        ExprP::Literal(AstLiteral::String(s)) if s.node == "schema/validation" => {}
+        _ => return None,
+    }
+    let line = u32::try_from(gen::ann_call_line(at)?).ok()?;
     match &pack.node {
         ExprP::Call(f, inner) if matches!(&f.node, ExprP::Identifier(id) if names.is(&id.node.ident, gen::PACK)) => {
             Some((line, inner))

@@ -38,6 +38,33 @@ pub const TEXT: &str = "text";
 pub const ANN: &str = "ann";
 /// The arguments of an annotation, packed.
 pub const PACK: &str = "pack";
+
+/// Whether the string of the annotation name written `name` may be another: ytt writes the
+/// name between quotes as it is, so a `"` or `\\` in it is Starlark's (`#@x"+"y` is `xy`,
+/// `#@overlay\x2fmatch` is `overlay/match`). Such a name's [`ANN`] call has the
+/// `(LINE, [NAMES], TAG)` form, which checks the string among the names written.
+pub fn ann_name_may_be_another(name: &str) -> bool {
+    name.contains(['"', '\\'])
+}
+
+/// The line an [`ANN`] call's first argument `at` gives: the literal line, or the first item
+/// of `(LINE, [NAMES], TAG)` (see [`ann_name_may_be_another`]).
+#[cfg(feature = "starlark")]
+pub fn ann_call_line(at: &starlark_syntax::syntax::ast::AstExpr) -> Option<i64> {
+    use starlark_syntax::lexer::TokenInt;
+    use starlark_syntax::syntax::ast::{AstLiteral, ExprP};
+    let at = match &at.node {
+        ExprP::Tuple(items) => items.first()?,
+        _ => at,
+    };
+    match &at.node {
+        ExprP::Literal(AstLiteral::Int(n)) => match n.node {
+            TokenInt::I32(line) => Some(i64::from(line)),
+            TokenInt::BigInt(_) => None,
+        },
+        _ => None,
+    }
+}
 /// The start of a function's context.
 pub const CTX_START: &str = "ctx_start";
 /// The start of the context of a function that builds nodes.

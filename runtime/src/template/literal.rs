@@ -352,8 +352,7 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
             continue;
         }
         let (name, args) = super::compile::split_annotation(&c.text);
-        // ytt writes the name between quotes as it is: a `"` or `\\` in it is Starlark's.
-        if name.contains(['"', '\\']) {
+        if crate::template::generated_names::ann_name_may_be_another(name) {
             let what = format!("the annotation name `{name}`");
             return Err((c.line, needs_starlark(c.line, &what)));
         }

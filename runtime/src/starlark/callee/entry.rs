@@ -3,9 +3,7 @@
 //! in order, each placed on a line or left where the one before is.
 
 use starlark::codemap::Span;
-use starlark::syntax::ast::{
-    AssignTargetP, AstExpr, AstLiteral, AstParameter, AstStmt, ExprP, StmtP,
-};
+use starlark::syntax::ast::{AssignTargetP, AstExpr, AstParameter, AstStmt, ExprP, StmtP};
 
 use crate::template::generated_names::{self as gen, GeneratedNames};
 
@@ -298,14 +296,5 @@ fn annotation_line(s: &AstStmt, names: &GeneratedNames) -> Option<(i64, Span)> {
     if !is_generated(f, gen::ANN, names) {
         return None;
     }
-    // (a name whose string may be another has `(LINE, [NAMES], TAG)` first)
-    let at = &args.args.first()?.node.expr().node;
-    let at = match at {
-        ExprP::Tuple(items) => &items.first()?.node,
-        at => at,
-    };
-    match at {
-        ExprP::Literal(AstLiteral::Int(i)) => Some((i.node.to_string().parse().ok()?, s.span)),
-        _ => None,
-    }
+    Some((gen::ann_call_line(args.args.first()?.node.expr())?, s.span))
 }

@@ -143,7 +143,7 @@ pub(super) fn annotation_at(
     annotations: &[&Comment],
     ytt_tag: u32,
 ) -> String {
-    if !name.contains(['"', '\\']) {
+    if !crate::template::generated_names::ann_name_may_be_another(name) {
         return line.to_string();
     }
     let written = annotations.iter();
