@@ -253,6 +253,10 @@ fn load_schema_inputs(
 /// What a run produces: the final data values, or the schema's OpenAPI document.
 pub enum Outcome {
     DataValues(Node),
+    /// The data values are the one data values document, an empty collection its code made
+    /// (`--- #@ {}`, no schema, no flags): ytt keeps Starlark's value, a Go value its printer
+    /// writes (`{}`, `[]`) where it skips an empty document.
+    EmptyFromCode(Node),
     OpenApi(Node),
     /// The schema's JSON Schema (printed as indented JSON whatever the output format).
     JsonSchema(Node),
@@ -297,6 +301,11 @@ pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
             validate::render(violations),
         )
         .at_opt(violations.first().map(|v| v.value_pos))),
+        Outcome::EmptyFromCode(node) => {
+            // `{}` or `[]`, in YAML as in JSON (a line of its own in YAML)
+            let flow = crate::yaml::json::marshal_json(&node.value).unwrap_or_default();
+            Ok(if opts.json() { flow } else { flow + "\n" })
+        }
         Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
             Ok(crate::yaml::json::to_json(&node.value))
         }
@@ -435,6 +444,7 @@ fn evaluate_inputs(
         )
     });
     let mut layers: Vec<(Tree, Mode)> = documents.chain(flags).collect();
+    let empty_from_code = docs.first_values_from_code && current.is_none() && layers.len() == 1;
     let mut finished = None;
     backend.with_predicates(&docs.functions, schema.as_deref(), &sources, &mut |calls| {
         finished = Some(overlay_and_validate(
@@ -455,6 +465,10 @@ fn evaluate_inputs(
     });
     finished.map(|leftovers| Leftovers {
         _schema_doc: schema_doc,
+        outcome: match leftovers.outcome {
+            Outcome::DataValues(node) if empty_from_code => Outcome::EmptyFromCode(node),
+            outcome => outcome,
+        },
         ..leftovers
     })
 }

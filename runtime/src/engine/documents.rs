@@ -65,6 +65,10 @@ pub(super) struct Documents {
     pub(super) schema_files: Vec<String>,
     pub(super) values: Vec<Tree>,
     pub(super) values_files: Vec<String>,
+    /// Whether the first data values document is an empty collection its code made
+    /// (`--- #@ {}`): ytt keeps that value as Starlark made it, which its printer writes where
+    /// it skips an empty document (see [`super::Outcome::EmptyFromCode`]).
+    pub(super) first_values_from_code: bool,
     /// The functions the templates passed to annotations.
     pub(super) functions: Functions,
     /// How many templates were compiled (ytt's numbering, see [`Sources::next_template_id`]).
@@ -229,6 +233,7 @@ pub(super) fn load_documents(
         schema_files: vec![],
         values: vec![],
         values_files: vec![],
+        first_values_from_code: false,
         functions: star.functions.clone(),
         templates: 0,
         stored: None,
@@ -557,6 +562,10 @@ pub(super) fn load_documents(
                 docs.schema.push(tree);
                 schema_here = true;
             } else if tree.ann("data/values").is_some() {
+                if docs.values.is_empty() {
+                    docs.first_values_from_code = code_docs.contains(&tree.pos.line)
+                        && matches!(&tree.value, TreeValue::Map(items) | TreeValue::Array(items) if items.is_empty());
+                }
                 docs.values.push(tree);
                 values_here = true;
             }

@@ -58,7 +58,12 @@ pub fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
         std::thread::Builder::new()
             .stack_size(schemac_runtime::cli::STACK_BYTES)
             .spawn_scoped(scope, || match evaluate(&opts.request, &INTERPRETER) {
-                Ok(Outcome::DataValues(n) | Outcome::OpenApi(n) | Outcome::JsonSchema(n)) => Ok(n),
+                Ok(
+                    Outcome::DataValues(n)
+                    | Outcome::EmptyFromCode(n)
+                    | Outcome::OpenApi(n)
+                    | Outcome::JsonSchema(n),
+                ) => Ok(n),
                 Ok(Outcome::Invalid(v)) => Err(schemac_runtime::validate::render(&v)),
                 Err(e) => Err(e.into_message()),
             })
