@@ -33,10 +33,10 @@ impl Compiler {
                 depth,
                 &format!("{setter}({end}(\"\".join({start}([]) + ["),
             );
-            for p in &pieces {
+            for (k, p) in pieces.iter().enumerate() {
                 let at = line + p.line - 1;
                 let code = self.value_code(at, depth + 1, "", p)?;
-                self.emit_quoting(at, depth + 1, &format!("{code},"), p.quote);
+                self.emit_piece(line, &pieces, k, depth + 1, &format!("{code},"));
             }
             self.emit(line, depth, "])))");
             return Ok(());
@@ -84,12 +84,35 @@ impl Compiler {
             }
             let append = format!("{pieces_list}.append(");
             let code = self.value_code(at, self.depth(), &append, p)?;
-            self.emit_quoting(at, self.depth(), &format!("{append}{code})"), p.quote);
+            self.emit_piece(line, &pieces, k, self.depth(), &format!("{append}{code})"));
         }
         let end = self.names.of(gen::TEXT_END);
         let join = format!("{setter}({end}(\"\".join({pieces_list})))");
         self.emit(line, self.depth(), &join);
         Ok(())
+    }
+
+    /// The statement `text` of the text or `(@= @)` piece `k` of `pieces`, a text template on
+    /// template line `line`. A value's code may hold line breaks (`(@= 'x'\n+ @)`): ytt's
+    /// program holds it on one instruction, so an error on its n-th line is placed on ytt's
+    /// n-th line of code after it, the way ytt numbers them (see [`lines_after`]).
+    fn emit_piece(
+        &mut self,
+        line: u32,
+        pieces: &[text_template::Piece],
+        k: usize,
+        depth: usize,
+        text: &str,
+    ) {
+        let (first, p) = (self.line_map.len(), &pieces[k]);
+        self.emit_quoting(line + p.line - 1, depth, text, p.quote);
+        let placed = (first + 1..self.line_map.len()).zip(lines_after(line, &pieces[k + 1..]));
+        for (gen_line, (at, quote)) in placed {
+            self.line_map[gen_line] = at;
+            if let Some(quote) = quote {
+                self.quoted.push((gen_line, quote.into()));
+            }
+        }
     }
 
     /// What a text or `(@= @)` piece `p` of a text template on template line `line` is
@@ -203,4 +226,24 @@ impl Compiler {
         self.quoted.push((self.line_map.len(), quote.into()));
         self.emit(line, depth, text);
     }
+}
+
+/// ytt's lines of code after a text template's piece, before `pieces` (the pieces after it, of
+/// a text on template line `line`), each a line and what an error there quotes: two for a text
+/// or a value (its node's start, its value), one for each line of a statement's code, then the
+/// text's node (which quotes its template line: `None`). (ytt's next line is generated: an
+/// error there is left on the node's line.)
+fn lines_after<'a>(
+    line: u32,
+    pieces: &'a [text_template::Piece<'a>],
+) -> impl Iterator<Item = (u32, Option<&'a str>)> + 'a {
+    let of_piece = move |p: &'a text_template::Piece<'a>| {
+        let at = line + p.line - 1;
+        let lines: Box<dyn Iterator<Item = (u32, Option<&'a str>)>> = match p.kind {
+            PieceKind::Code => Box::new((at..).zip(p.code.split('\n').map(Some))),
+            PieceKind::Text | PieceKind::Value => Box::new([(at, Some(p.quote)); 2].into_iter()),
+        };
+        lines
+    };
+    pieces.iter().flat_map(of_piece).chain([(line, None)])
 }
