@@ -15,6 +15,8 @@ use starlark::values::{
 };
 use starlark::{starlark_simple_value, StarlarkPagable};
 
+use super::ytt_struct::{library_struct_methods, LibraryStruct};
+
 type Kwargs<'v> = SmallMap<StringValue<'v>, Value<'v>>;
 
 /// An IP address as Go holds it: 4 bytes, or 16 (IPv4 addresses parsed from text are 16 bytes,
@@ -213,12 +215,24 @@ fn net_methods(builder: &mut MethodsBuilder) {
     }
 }
 
+/// ytt's fields of an address and of a network, in its order (see [`LibraryStruct`]).
+const ADDR_FIELDS: LibraryStruct = LibraryStruct {
+    type_name: ADDR_TYPE,
+    names: &["is_ipv4", "is_ipv6", "string"],
+};
+const NET_FIELDS: LibraryStruct = LibraryStruct {
+    type_name: NET_TYPE,
+    names: &["addr", "string"],
+};
+
 #[starlark_value(type = ADDR_TYPE)]
 impl<'v> StarlarkValue<'v> for IpAddress {
     fn get_methods() -> Option<&'static Methods> {
         static RES: MethodsStatic = MethodsStatic::new("ip_addr", addr_methods);
         Some(RES.methods())
     }
+
+    library_struct_methods!(ADDR_FIELDS);
 }
 
 #[starlark_value(type = NET_TYPE)]
@@ -227,6 +241,8 @@ impl<'v> StarlarkValue<'v> for IpNetwork {
         static RES: MethodsStatic = MethodsStatic::new("ip_net", net_methods);
         Some(RES.methods())
     }
+
+    library_struct_methods!(NET_FIELDS);
 }
 
 /// What `parse_addr`/`parse_cidr` (named `name`) read from its one string argument (keywords

@@ -16,6 +16,7 @@ use starlark::{starlark_simple_value, StarlarkPagable};
 
 use super::go_bytes::{quoted_bytes, string_value};
 use super::text_modules::{url_escape, url_unescape_bytes, Escape};
+use super::ytt_struct::{library_struct_methods, LibraryStruct};
 
 type Kwargs<'v> = starlark::collections::SmallMap<StringValue<'v>, Value<'v>>;
 
@@ -391,12 +392,24 @@ fn user_methods(builder: &mut MethodsBuilder) {
     }
 }
 
+/// ytt's fields of a URL and of its user, in its order (see [`LibraryStruct`]).
+const URL_FIELDS: LibraryStruct = LibraryStruct {
+    type_name: URL_TYPE,
+    names: &["user", "without_user", "string", "hostname"],
+};
+const USER_FIELDS: LibraryStruct = LibraryStruct {
+    type_name: USER_TYPE,
+    names: &["name", "password", "string"],
+};
+
 #[starlark_value(type = URL_TYPE)]
 impl<'v> StarlarkValue<'v> for Url {
     fn get_methods() -> Option<&'static Methods> {
         static RES: MethodsStatic = MethodsStatic::new("url_value", url_methods);
         Some(RES.methods())
     }
+
+    library_struct_methods!(URL_FIELDS);
 }
 
 #[starlark_value(type = USER_TYPE)]
@@ -405,6 +418,8 @@ impl<'v> StarlarkValue<'v> for UrlUser {
         static RES: MethodsStatic = MethodsStatic::new("url_user", user_methods);
         Some(RES.methods())
     }
+
+    library_struct_methods!(USER_FIELDS);
 }
 
 /// `url.parse(text)`.

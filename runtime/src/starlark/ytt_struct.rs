@@ -107,6 +107,93 @@ pub fn sorted_names<'v>(v: Value<'v>, heap: Heap<'v>) -> Option<Vec<Value<'v>>> 
     Some(names.into_iter().map(|n| name_value(n, heap)).collect())
 }
 
+/// The position among a struct's field `names` of the one `index` names (`s["a"]`), or ytt's
+/// error for a struct whose type is `type_name`.
+fn field_at<'a>(
+    names: impl Iterator<Item = &'a [u8]>,
+    index: Value,
+    type_name: &str,
+) -> starlark::Result<usize> {
+    let Some(key) = super::go_bytes::string_bytes(index) else {
+        return Err(anyhow::anyhow!("expected a string, but was {}", go_type(index)).into());
+    };
+    let mut names = names;
+    match names.position(|n| n == key) {
+        Some(i) => Ok(i),
+        None => Err(anyhow::anyhow!("key {} not in {type_name}", super::go_repr(index)).into()),
+    }
+}
+
+/// Whether a struct with the field `names` holds `name` (`"a" in s`).
+fn has_field<'a>(names: impl IntoIterator<Item = &'a [u8]>, name: Value) -> bool {
+    super::go_bytes::string_bytes(name).is_some_and(|k| names.into_iter().any(|n| n == k))
+}
+
+/// The values of ytt's library that are its struct under another type's name (`@ytt:url.value`,
+/// `@ytt:url.user`, `@ytt:ip.addr`, `@ytt:ip.net`): their fields, attributes and methods in
+/// ytt's order, make them a mapping and a sequence of the names, as a struct is (`len(v)`,
+/// `for k in v`, `"string" in v`, `v["string"]()`).
+pub(super) struct LibraryStruct {
+    /// The type's name, as `type()` gives it.
+    pub type_name: &'static str,
+    pub names: &'static [&'static str],
+}
+
+impl LibraryStruct {
+    fn bytes(&self) -> impl Iterator<Item = &'static [u8]> {
+        self.names.iter().map(|n| n.as_bytes())
+    }
+
+    pub fn length(&self) -> starlark::Result<i32> {
+        Ok(self.names.len() as i32)
+    }
+
+    pub fn iterate<'v>(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+        Ok(self.names.iter().map(|n| heap.alloc(*n)).collect())
+    }
+
+    pub fn is_in(&self, other: Value) -> starlark::Result<bool> {
+        Ok(has_field(self.bytes(), other))
+    }
+
+    /// `v[index]`: the attribute of `this()` (the value, allocated anew to bind a method to:
+    /// these values never change, so the copy is the same value).
+    pub fn at<'v>(
+        &self,
+        index: Value<'v>,
+        this: impl FnOnce() -> Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        let name = self.names[field_at(self.bytes(), index, self.type_name)?];
+        this().get_attr(name, heap)?.ok_or_else(|| {
+            anyhow::anyhow!("internal error: {} has no attribute {name}", self.type_name).into()
+        })
+    }
+}
+
+/// The methods of a [`LibraryStruct`] value's `StarlarkValue` impl, for the one `$fields`
+/// describes (the value is `Clone`: see [`LibraryStruct::at`]).
+macro_rules! library_struct_methods {
+    ($fields:expr) => {
+        fn length(&self) -> starlark::Result<i32> {
+            $fields.length()
+        }
+
+        fn iterate_collect(&self, heap: Heap<'v>) -> starlark::Result<Vec<Value<'v>>> {
+            $fields.iterate(heap)
+        }
+
+        fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
+            $fields.is_in(other)
+        }
+
+        fn at(&self, index: Value<'v>, heap: Heap<'v>) -> starlark::Result<Value<'v>> {
+            $fields.at(index, || heap.alloc(self.clone()), heap)
+        }
+    };
+}
+pub(super) use library_struct_methods;
+
 /// starlark-go's name of a value's type, as ytt's struct names it in an index error.
 fn go_type(v: Value) -> &'static str {
     match v.get_type() {
@@ -160,18 +247,12 @@ where
     }
 
     fn at(&self, index: Value<'v>, _heap: Heap<'v>) -> starlark::Result<Value<'v>> {
-        let Some(key) = super::go_bytes::string_bytes(index) else {
-            return Err(anyhow::anyhow!("expected a string, but was {}", go_type(index)).into());
-        };
-        match self.names.iter().position(|n| *n.0 == *key) {
-            Some(i) => Ok(self.values[i].to_value()),
-            None => Err(anyhow::anyhow!("key {} not in struct", super::go_repr(index)).into()),
-        }
+        let i = field_at(self.names.iter().map(|n| &*n.0), index, "struct")?;
+        Ok(self.values[i].to_value())
     }
 
     fn is_in(&self, other: Value<'v>) -> starlark::Result<bool> {
-        Ok(super::go_bytes::string_bytes(other)
-            .is_some_and(|k| self.names.iter().any(|n| *n.0 == *k)))
+        Ok(has_field(self.names.iter().map(|n| &*n.0), other))
     }
 
     fn length(&self) -> starlark::Result<i32> {
