@@ -19,6 +19,7 @@ use crate::value::{MapEntry, Node, Pos, Value};
 pub mod budget;
 mod resolve;
 
+pub(crate) use resolve::is_timestamp;
 use resolve::{is_base60_float, is_special, resolves_to_str};
 
 /// Renders one document of data values. A null, an empty map or an empty array prints nothing,

@@ -21,46 +21,81 @@ pub fn resolve_plain(text: &str, strict: bool) -> Result<Value, StrictError> {
     Ok(value)
 }
 
-/// ytt's `--strict`: a plain scalar must read the same in YAML 1.1 and as JSON would write it.
-/// Strings may hold no whitespace (Unicode's), no colon and no `---`; other types only JSON's
-/// forms (`true`, `false`, decimal numbers, and an empty value for null).
+/// ytt's `--strict` (its YAML fork's `strictScalarResolve`): a plain scalar's type as YAML 1.1
+/// reads it (`value`, or a timestamp) must be the one a conservative reading gives, which takes
+/// only JSON's forms for null (an empty value), booleans and numbers (an integer past 64 bits
+/// or a float past Go's range is an error there) and refuses strings holding whitespace
+/// (Unicode's), a colon or `---`.
 fn check_strict(text: &str, value: &Value) -> Result<(), StrictError> {
-    let tag = match value {
-        Value::Str(s) => {
-            // Go's `unicode.IsSpace` is Unicode's White_Space, as `char::is_whitespace`.
-            return if s.contains(char::is_whitespace) {
-                Err(StrictError(format!(
-                    "Strings with whitespace must be explicitly quoted: '{s}'"
-                )))
-            } else if s.contains(':') {
-                Err(StrictError(format!(
-                    "Strings with colon must be explicitly quoted: '{s}'"
-                )))
-            } else if s.contains("---") {
-                // ytt's guard against a document start missing its line break (`a: b---`).
-                Err(StrictError(format!(
-                    "Strings with triple-dash must be explicitly quoted: '{s}'"
-                )))
-            } else if is_yaml_float(&s.replace('_', "")) && s.bytes().any(|b| b.is_ascii_digit()) {
-                // A float beyond Go's range stays a string in ytt's reading, but not here.
-                Err(StrictError(format!(
-                    "Parsing float '{s}': strconv.ParseFloat: parsing \"{s}\": value out of range"
-                )))
-            } else {
-                Ok(())
-            };
-        }
-        Value::Null if text.is_empty() => return Ok(()),
-        Value::Bool(_) if text == "true" || text == "false" => return Ok(()),
-        Value::Int(_) | Value::UInt(_) | Value::Float(_) if is_json_number(text) => return Ok(()),
+    let native = match value {
         Value::Null => "null",
         Value::Bool(_) => "bool",
         Value::Int(_) | Value::UInt(_) => "int",
-        _ => "float",
+        Value::Float(_) => "float",
+        _ if crate::yaml::emit::is_timestamp(text) => "timestamp",
+        _ => "str",
     };
-    Err(StrictError(format!(
-        "Found '{text}' ambigious (could be !!str or !!{tag})"
-    )))
+    let conservative = conservative_tag(text)?;
+    if conservative != native {
+        return Err(StrictError(format!(
+            "Found '{text}' ambigious (could be !!{conservative} or !!{native})"
+        )));
+    }
+    Ok(())
+}
+
+/// The type ytt's conservative reading gives the plain scalar `text`, or its error.
+fn conservative_tag(text: &str) -> Result<&'static str, StrictError> {
+    match text {
+        "" => return Ok("null"),
+        "true" | "false" => return Ok("bool"),
+        _ => {}
+    }
+    let digits = text.strip_prefix('-').unwrap_or(text);
+    let decimal = digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0"
+            || digits
+                .bytes()
+                .next()
+                .is_some_and(|b| (b'1'..=b'9').contains(&b)));
+    if decimal {
+        // Go's `ParseInt`, then `ParseUint`, whose error is the one shown.
+        if text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok() {
+            return Ok("int");
+        }
+        let why = match text.starts_with('-') {
+            true => "invalid syntax",
+            false => "value out of range",
+        };
+        return Err(StrictError(format!(
+            "Parsing int '{text}': strconv.ParseUint: parsing \"{text}\": {why}"
+        )));
+    }
+    if is_json_number(text) {
+        return match text.parse::<f64>() {
+            Ok(f) if f.is_finite() => Ok("float"),
+            _ => Err(StrictError(format!(
+                "Parsing float '{text}': strconv.ParseFloat: parsing \"{text}\": value out of range"
+            ))),
+        };
+    }
+    // Go's `unicode.IsSpace` is Unicode's White_Space, as `char::is_whitespace`.
+    if text.contains(char::is_whitespace) {
+        Err(StrictError(format!(
+            "Strings with whitespace must be explicitly quoted: '{text}'"
+        )))
+    } else if text.contains(':') {
+        Err(StrictError(format!(
+            "Strings with colon must be explicitly quoted: '{text}'"
+        )))
+    } else if text.contains("---") {
+        // ytt's guard against a document start missing its line break (`a: b---`).
+        Err(StrictError(format!(
+            "Strings with triple-dash must be explicitly quoted: '{text}'"
+        )))
+    } else {
+        Ok("str")
+    }
 }
 
 /// A number as JSON writes it: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?`.
@@ -132,6 +167,11 @@ fn resolve_number(text: &str) -> Option<Value> {
     if !(first.is_ascii_digit() || matches!(first, '+' | '-' | '.')) {
         return None;
     }
+    // A text led by `.` is read by Go's `ParseFloat` as it is, which takes an underscore only
+    // between digits (`.1_0` is 0.1, `._1` a string); the others lose their underscores first.
+    if first == '.' && text.contains('_') && !go_underscores_ok(text) {
+        return None;
+    }
     let plain: Cow<str> = if text.contains('_') {
         text.replace('_', "").into()
     } else {
@@ -147,6 +187,13 @@ fn resolve_number(text: &str) -> Option<Value> {
         }
     }
     None
+}
+
+/// Go's `underscoreOK` for a decimal number: each underscore between two digits.
+fn go_underscores_ok(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digit = |i: Option<usize>| i.and_then(|i| b.get(i)).is_some_and(u8::is_ascii_digit);
+    (0..b.len()).all(|i| b[i] != b'_' || (digit(i.checked_sub(1)) && digit(Some(i + 1))))
 }
 
 /// Integers as go-yaml reads them: Go's `strconv.ParseInt(s, 0, 64)`, then (for an integer in

@@ -152,7 +152,7 @@ fn is_dot_float(s: &str) -> bool {
 /// go-yaml's timestamps, as Go's `time.Parse` reads its layouts `2006-1-2`,
 /// `2006-1-2T15:4:5.999999999Z07:00` (or with `t`) and `2006-1-2 15:4:5.999999999`: one- or
 /// two-digit fields in range, a real day of the month, an optional fraction of a second.
-fn is_timestamp(s: &str) -> bool {
+pub(crate) fn is_timestamp(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 5 || !b[..4].iter().all(u8::is_ascii_digit) || b[4] != b'-' {
         return false;
