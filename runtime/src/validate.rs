@@ -339,7 +339,8 @@ fn run(
         match predicates.call_when(when, value, ctx) {
             Ok(true) => {}
             Ok(false) => return Ok(Vec::new()),
-            Err(e) => return Err(format!("Validating {}: {e}", path_text(path))),
+            // (the path as built: empty for the document, where reports say `(document)`)
+            Err(e) => return Err(format!("Validating {}: {e}", path_keys(path))),
         }
     }
     let mut out = Vec::new();
@@ -480,9 +481,21 @@ pub(crate) enum Step<'v> {
     Index(usize),
 }
 
-/// The path of the node at the end of `steps`, as ytt prints paths (`db.port`, `ports[0]`,
-/// `(document)` for the document itself). Written out only when a report needs it.
+/// The path of the node at the end of `steps`, as ytt prints paths in its reports (`db.port`,
+/// `ports[0]`, `(document)` for the document itself, `(map item)` for an item whose path is
+/// empty: its keys are). Written out only when a report needs it.
 pub(crate) fn path_text(steps: &[Step]) -> String {
+    let path = path_keys(steps);
+    match (path.is_empty(), steps.is_empty()) {
+        (false, _) => path,
+        (true, true) => "(document)".into(),
+        (true, false) => "(map item)".into(),
+    }
+}
+
+/// The path of the node at the end of `steps` as ytt builds it, empty for the document (and
+/// for a map item whose keys are all empty): the keys joined by `.`, an index as `[N]`.
+fn path_keys(steps: &[Step]) -> String {
     let mut path = String::new();
     for step in steps {
         match step {
@@ -503,10 +516,6 @@ pub(crate) fn path_text(steps: &[Step]) -> String {
                 path.push(']');
             }
         }
-    }
-    if path.is_empty() {
-        // Also a first key that is empty text, as ytt builds the path the same way.
-        path.push_str("(document)");
     }
     path
 }
@@ -537,8 +546,10 @@ pub fn validate(
     facts: &mut RuleFacts,
 ) -> Result<Vec<Violation>, String> {
     let memo = NodeMemo::default();
+    // The document's `ctx.parent` is None in ytt.
+    let no_parent = Node::null(crate::value::Pos::unknown());
     let whole = WhenContext {
-        parent: node,
+        parent: &no_parent,
         root: node,
         memo: &memo,
     };

@@ -14,7 +14,8 @@ fn paths_print_as_ytt_prints_them() {
     );
     for (steps, text) in [
         (vec![], "(document)"),
-        (vec![Step::Key(&empty)], "(document)"),
+        (vec![Step::Key(&empty)], "(map item)"),
+        (vec![Step::Key(&empty), Step::Key(&empty)], "(map item)"),
         (vec![Step::Key(&empty), Step::Key(&a)], "a"),
         (vec![Step::Key(&a), Step::Key(&empty)], "a."),
         (vec![Step::Key(&a), Step::Index(9_990)], "a[9990]"),
