@@ -242,14 +242,10 @@ fn length_failure(arg: &Value, len: Result<usize, String>, min: bool) -> Option<
 /// [`bound_failure`].
 #[inline(always)]
 fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
-    // ytt hands an empty collection over as None, which compares with nothing. Only the value
-    // is converted so: an empty bound stays a list or dict.
-    let empty = matches!(value, Value::Array(i) if i.is_empty())
-        || matches!(value, Value::Map(e) if e.is_empty());
+    // (A validated node's empty collection is None here: see [`RuleName::check_node`].)
     let order = match (value, arg) {
         // Two ints, the common case, compared here.
         (Value::Int(x), Value::Int(y)) => Ok(Some(x.cmp(y))),
-        _ if empty => Err(Incomparable),
         _ => compare(value, arg),
     };
     // A NaN (`None`) passes neither `>=` nor `<=`.
@@ -464,6 +460,8 @@ pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
         return Ok(Some(x.cmp(y)));
     }
     match (a, b) {
+        // ytt's starlark-go orders None with None (`None >= None` is True).
+        (Value::Null, Value::Null) => Ok(Some(Ordering::Equal)),
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::Array(x), Value::Array(y)) => {
             for (p, q) in x.iter().zip(y) {

@@ -261,6 +261,18 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             ArgKind::Tuple(items) if items.iter().all(|i| i.data().is_some()) => {
                 Value::Array(items.iter().filter_map(|i| i.data().cloned()).collect())
             }
+            // A struct is a sequence of its field names to ytt (the keys of `one_not_null=`).
+            ArgKind::Data(n) if rule == RuleName::OneNotNull && arg.type_name == "struct" => {
+                match &n.value {
+                    Value::Map(entries) => Value::Array(
+                        entries
+                            .iter()
+                            .map(|e| Node::new(Value::clone(&e.key), n.pos))
+                            .collect(),
+                    ),
+                    other => other.clone(),
+                }
+            }
             _ => arg.data().map(|n| n.value.clone()).unwrap_or(Value::Null),
         };
         // ytt makes a length bound an integer, truncating a float (`min_len=2.5` is 2).
@@ -398,6 +410,7 @@ fn shown_arg(arg: &Arg) -> Option<String> {
                 _ => format!("({})", items.join(", ")),
             })
         }
+        ArgKind::Data(_) if arg.type_name == "struct" => Some("struct(...)".into()),
         ArgKind::Data(n) if arg.type_name == "yamlfragment" => Some(
             match n.value {
                 Value::Map(_) => "yamlfragment(*yamlmeta.Map)",

@@ -611,10 +611,16 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                     ))
                     .into())
                 }
-                // ytt iterates the keys it is given: a dict's are its keys.
+                // ytt iterates the keys it is given: a dict's are its keys, a struct's its
+                // field names.
                 None => match starlark::values::dict::DictRef::from_value(*v) {
                     Some(dict) => {
                         let keys: Vec<Value<'v>> = dict.keys().collect();
+                        heap.alloc(starlark::values::list::AllocList(keys))
+                    }
+                    None if v.get_type() == "struct" || v.get_type().starts_with("@ytt:") => {
+                        let keys = v.iterate(heap).map_err(|e| anyhow::anyhow!("{e}"))?;
+                        let keys: Vec<Value<'v>> = keys.collect();
                         heap.alloc(starlark::values::list::AllocList(keys))
                     }
                     None => *v,
