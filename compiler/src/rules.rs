@@ -376,4 +376,16 @@ mod tests {
         let shadowed = "#@ len = 3\n".to_string() + &schema("(\"r\", lambda v: len(v) > 0)");
         assert!(explain(&shadowed).contains("it calls `len`, which is not a function defined once"));
     }
+
+    #[test]
+    fn functions_nested_past_the_budgets_stay_in_starlark() {
+        let elifs: String = (0..100)
+            .map(|i| format!("#@   elif v == {i}:\n#@     return True\n"))
+            .collect();
+        let chain = format!("#@ def f(v):\n#@   if v < 0:\n#@     return False\n{elifs}#@   end\n#@   return True\n#@ end\n") + &schema("(\"r\", f)");
+        assert!(explain(&chain).contains("its `if` statements nest deeper than 64"));
+        let sum = vec!["v"; 300].join(" + ");
+        let deep = schema(&format!("(\"r\", lambda v: {sum} > 0)"));
+        assert!(explain(&deep).contains("its expressions nest deeper than 256"));
+    }
 }

@@ -37,7 +37,14 @@ struct Env<'s> {
     slots: Vec<String>,
     /// The `ctx` parameter of a `when=` predicate, with `ctx.parent`'s type.
     ctx: Option<(String, SType<'s>)>,
+    /// How many `if`s the statement being translated is in.
+    ifs: usize,
 }
+
+/// How deep the `if` statements of a function that compiles to Rust may nest (an `elif` is an
+/// `if` in the `else` before it): the Rust written nests as deep, and compiling a chain of
+/// thousands took minutes and gigabytes. A function nested deeper stays with the interpreter.
+const MAX_IF_DEPTH: usize = 64;
 
 impl<'s> Env<'s> {
     /// The scope of a function whose parameters `params` get values of types `args`; the one
@@ -53,6 +60,7 @@ impl<'s> Env<'s> {
             locals: HashMap::new(),
             slots: Vec::new(),
             ctx: None,
+            ifs: 0,
         };
         for (p, ty) in params.iter().zip(args) {
             if *ty == SType::Ctx {
@@ -86,9 +94,17 @@ pub struct Translator<'p, 's> {
     /// `+` and `-` used so far in the function being translated: ints are i128 in Rust, exact
     /// while fewer than 60 of them apply to 64-bit values.
     arithmetic: usize,
+    /// How many expressions the one being translated is in.
+    expr_depth: usize,
 }
 
 const MAX_ARITHMETIC: usize = 60;
+
+/// How deep the expressions of a function that compiles to Rust may nest (each operand,
+/// argument or branch of a conditional one level in): the Rust written nests as deep (a chain
+/// of 3,000 conditionals took 430 MB to write). A function nested deeper stays with the
+/// interpreter.
+const MAX_EXPR_DEPTH: usize = 256;
 
 fn positional(params: &[AstParameter]) -> Option<Vec<String>> {
     params
@@ -110,6 +126,7 @@ impl<'p, 's> Translator<'p, 's> {
             defs: HashMap::new(),
             in_progress: HashSet::new(),
             arithmetic: 0,
+            expr_depth: 0,
         }
     }
 
@@ -356,15 +373,26 @@ impl<'p, 's> Translator<'p, 's> {
                 let slot = env.bind(&name, ty);
                 Ok((vec![Stmt::Let(slot, code)], true))
             }
+            StmtP::If(..) | StmtP::IfElse(..) if env.ifs >= MAX_IF_DEPTH => Err(format!(
+                "its `if` statements nest deeper than {MAX_IF_DEPTH} (each `elif` one more)"
+            )),
             StmtP::If(c, body) => {
                 let (cond, _) = self.expr(c, env)?;
-                let (then, _) = self.block(body, &mut env.clone(), returns, false)?;
+                let mut inside = Env {
+                    ifs: env.ifs + 1,
+                    ..env.clone()
+                };
+                let (then, _) = self.block(body, &mut inside, returns, false)?;
                 Ok((vec![Stmt::If(cond, then, Vec::new())], true))
             }
             StmtP::IfElse(c, branches) => {
                 let (cond, _) = self.expr(c, env)?;
-                let (then, a) = self.block(&branches.0, &mut env.clone(), returns, false)?;
-                let (other, b) = self.block(&branches.1, &mut env.clone(), returns, false)?;
+                let inside = Env {
+                    ifs: env.ifs + 1,
+                    ..env.clone()
+                };
+                let (then, a) = self.block(&branches.0, &mut inside.clone(), returns, false)?;
+                let (other, b) = self.block(&branches.1, &mut inside.clone(), returns, false)?;
                 Ok((vec![Stmt::If(cond, then, other)], a || b))
             }
             StmtP::Assign(_) => Err("it assigns a variable inside `if`".into()),
@@ -376,8 +404,14 @@ impl<'p, 's> Translator<'p, 's> {
     }
 
     fn expr(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {
-        self.expr_inner(e, env)
-            .map_err(|r| self.located(env.module, e.span, r))
+        if self.expr_depth >= MAX_EXPR_DEPTH {
+            let reason = format!("its expressions nest deeper than {MAX_EXPR_DEPTH}");
+            return Err(self.located(env.module, e.span, reason));
+        }
+        self.expr_depth += 1;
+        let lowered = self.expr_inner(e, env);
+        self.expr_depth -= 1;
+        lowered.map_err(|r| self.located(env.module, e.span, r))
     }
 
     fn expr_inner(&mut self, e: &AstExpr, env: &Env<'s>) -> Lowered<'s> {

@@ -526,7 +526,7 @@ impl Walk<'_> {
                 });
             }
             _ => {
-                s.visit_expr(|e| {
+                super::nesting::own_exprs(s, |e| {
                     self.expr(e);
                 });
                 s.visit_stmt(|c| self.stmt(c));

@@ -99,7 +99,7 @@ fn has_yaml(s: &AstStmt, names: &GeneratedNames) -> bool {
     }
     fn stmt(s: &AstStmt, found: &mut bool, names: &GeneratedNames) {
         if !matches!(s.node, StmtP::Def(_)) {
-            s.visit_expr(|e| expr(e, found, names));
+            super::super::nesting::own_exprs(s, |e| expr(e, found, names));
             s.visit_stmt(|c| stmt(c, found, names));
         }
     }
