@@ -54,10 +54,11 @@ fn starts_comment(chars: &[char], i: usize) -> bool {
         || is_line_break(chars[i - 1])
 }
 
-/// Whether `c` ends a line as libyaml counts lines: besides `\n`, YAML 1.1's NEL, LS and PS
-/// (texts holding those are read with libyaml's events, whose lines count them too).
+/// Whether `c` ends a line as libyaml counts lines: besides `\n`, a lone `\r` (`\r\n` is one
+/// break: see [`scan_comments`]) and YAML 1.1's NEL, LS and PS (texts holding those are read
+/// with libyaml's events, whose lines count them too).
 pub(super) fn is_line_break(c: char) -> bool {
-    matches!(c, '\n' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
 /// Whether `token` is a block scalar's header: `|` or `>` with indentation and chomping
@@ -103,6 +104,11 @@ pub(super) fn scan_comments(
     let ignored_from = after_last_document_end(chars);
     while i < ignored_from {
         let c = chars[i];
+        if c == '\r' && chars.get(i + 1) == Some(&'\n') {
+            // (one break, counted at its `\n`)
+            i += 1;
+            continue;
+        }
         if is_line_break(c) {
             line += 1;
             i += 1;
@@ -114,7 +120,6 @@ pub(super) fn scan_comments(
                 .position(|&c| is_line_break(c))
                 .map_or(chars.len(), |p| i + p);
             let text: String = chars[i + 1..end].iter().collect();
-            let text = text.strip_suffix('\r').map(str::to_string).unwrap_or(text);
             if let Some(rest) = text.strip_prefix('@') {
                 if !super::parse::is_comment_annotation(rest) {
                     out.push(Comment {
