@@ -242,7 +242,9 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
             out.flags.push((f, value));
             continue;
         }
-        // Shorthands: `-abc`, `-fvalue`, `-f=value`, `-s=false`.
+        // Shorthands: `-abc`, `-fvalue`, `-f=value`, `-s=false`. As pflag, a `=` is read as
+        // the `=` of `-f=value` only with something after it: `-o=` is `-o` with the value
+        // `=`, and `-s=` is `-s`, then the unknown shorthand `=`.
         let mut shorts = &arg[1..];
         let mut consumed = 1; // Bytes of `raw` read so far.
         while let Some(c) = shorts.chars().next() {
@@ -250,7 +252,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
             let f = match short_flag(c) {
                 Some(f) => f,
                 None if c == 'h' => {
-                    if let Some(v) = rest.strip_prefix('=') {
+                    if let Some(v) = rest.strip_prefix('=').filter(|v| !v.is_empty()) {
                         out.help = parse_bool(Some(v), "-h, --help")?;
                         break;
                     }
@@ -268,7 +270,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
             consumed += c.len_utf8();
             let value = match f.kind {
                 Bool => {
-                    if let Some(v) = rest.strip_prefix('=') {
+                    if let Some(v) = rest.strip_prefix('=').filter(|v| !v.is_empty()) {
                         let v = parse_bool(Some(v), &flag_names(f))?.to_string();
                         out.flags.push((f, v));
                         break;
@@ -278,7 +280,7 @@ pub fn parse(args: &[OsString]) -> Result<Parsed, FlagError> {
                     continue;
                 }
                 _ if !rest.is_empty() => {
-                    let skip = consumed + usize::from(rest.starts_with('='));
+                    let skip = consumed + usize::from(rest.starts_with('=') && rest.len() > 1);
                     // The shorthands read so far are ASCII: `skip` counts bytes of `raw` too.
                     utf8(&raw.as_encoded_bytes()[skip..], f)?
                 }

@@ -491,6 +491,9 @@ impl<'s> Reader<'s> {
                 } else {
                     let start = self.pos;
                     let key = self.flow_scalar(Context::FlowKey)?;
+                    if self.pos - start > MAX_KEY_LEN {
+                        return None;
+                    }
                     let key = self.key(index, start, key)?;
                     if !(self.peek() == b':' && self.peek_at(1) == b' ') {
                         return None;
