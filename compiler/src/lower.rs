@@ -538,6 +538,7 @@ impl Lowerer<'_> {
                             description: v.description.clone(),
                             found: Some(format!("{} (at {})", v.found, ann.pos)),
                             expected: Some(v.expected.clone()),
+                            hints: v.hints.clone(),
                             ..failure
                         }
                     })

@@ -68,7 +68,7 @@ impl Lowerer<'_> {
                 "schema/desc" => doc.desc = Some(self.string_arg(tree, ann)?),
                 "schema/title" => doc.title = Some(self.string_arg(tree, ann)?),
                 "schema/deprecated" => {
-                    let notice = self.string_arg(tree, ann)?;
+                    // (the place is checked before the arguments, as in ytt)
                     if tree.kind == TreeKind::Document {
                         return Err(SchemaReport {
                             summary: "Invalid schema".into(),
@@ -85,7 +85,7 @@ impl Lowerer<'_> {
                             misc: String::new(),
                         });
                     }
-                    doc.deprecated = Some(notice);
+                    doc.deprecated = Some(self.string_arg(tree, ann)?);
                 }
                 "schema/examples" => doc.examples = self.examples(tree, ann)?,
                 _ => {}

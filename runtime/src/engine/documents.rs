@@ -548,10 +548,12 @@ pub(super) fn load_documents(
             }
             if tree.ann("library/ref").is_some() {
                 // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
-                // still names the file among the data values files). A library's schema
-                // document is still made a schema, so its errors are the root's.
+                // still names the file among the data values files, and among the schema
+                // files). A library's schema document is still made a schema, so its errors
+                // are the root's.
                 values_here |= tree.ann("data/values").is_some();
                 if has_schema && tree.ann("data/values-schema").is_some() {
+                    schema_here = true;
                     backend.schema(Some(&tree), sources).map_err(|e| {
                         e.prefixed(&format!("{phase} (in following order: {}): ", files()))
                     })?;
