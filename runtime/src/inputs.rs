@@ -352,15 +352,11 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
     }
 }
 
-/// go-yaml's words for the first invalid UTF-8 sequence.
+/// go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader: an overlong form
+/// is `invalid length of a UTF-8 sequence`, a surrogate or a code point past U+10FFFF
+/// `invalid Unicode character`).
 fn utf8_error_message(e: std::str::Utf8Error, bytes: &[u8]) -> &'static str {
-    let first = bytes[e.valid_up_to()];
-    let leading_ok = matches!(first, 0xC2..=0xF4);
-    match (leading_ok, e.error_len()) {
-        (false, _) => "invalid leading UTF-8 octet",
-        (true, None) => "incomplete UTF-8 octet sequence",
-        (true, Some(_)) => "invalid trailing UTF-8 octet",
-    }
+    crate::data_values::yaml_utf8_error(&bytes[e.valid_up_to()..])
 }
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
@@ -483,6 +479,15 @@ mod tests {
             decode("x".into(), b"a: \xc3".to_vec()).encoding_error,
             Some("incomplete UTF-8 octet sequence")
         );
+        for (bytes, message) in [
+            (&b"a: \xc0\xaf"[..], "invalid length of a UTF-8 sequence"),
+            (b"a: \xed\xa0\x80", "invalid Unicode character"),
+            (b"a: \xf4\x90\x80\x80", "invalid Unicode character"),
+            (b"a: \xf5\x80\x80\x80", "invalid Unicode character"),
+        ] {
+            let error = decode("x".into(), bytes.to_vec()).encoding_error;
+            assert_eq!(error, Some(message));
+        }
         assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
     }
 
