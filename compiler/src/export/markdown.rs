@@ -58,7 +58,7 @@ fn table(out: &mut String, t: &Table) {
             description(row),
             row.constraints
                 .iter()
-                .map(|c| cell(c))
+                .map(|c| literal_cell(c))
                 .collect::<Vec<_>>()
                 .join("<br>"),
         ));
@@ -92,6 +92,12 @@ fn cell(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('|', "\\|")
         .replace('\n', "<br>")
+}
+
+/// Text made of values (a rule's constraints: `one of ["`a"]`) in a table cell: [`cell`], with
+/// backticks escaped, which would open a code span across the cells.
+fn literal_cell(text: &str) -> String {
+    cell(text).replace('`', "\\`")
 }
 
 /// A code span that holds `text` on one line (a CR or a newline is a space), whatever
