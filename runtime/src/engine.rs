@@ -444,7 +444,7 @@ fn evaluate_inputs(
         )
     });
     let mut layers: Vec<(Tree, Mode)> = documents.chain(flags).collect();
-    let empty_from_code = docs.first_values_from_code && current.is_none() && layers.len() == 1;
+    let empty_from_code = docs.first_values_from_code && schema.is_none() && layers.len() == 1;
     let mut finished = None;
     backend.with_predicates(&docs.functions, schema.as_deref(), &sources, &mut |calls| {
         finished = Some(overlay_and_validate(

@@ -341,7 +341,9 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
             encoding_error: None,
         },
         Err(e) => {
-            let error = utf8_error_message(e.utf8_error(), e.as_bytes());
+            // go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader rule).
+            let first_bad = &e.as_bytes()[e.utf8_error().valid_up_to()..];
+            let error = crate::data_values::yaml_utf8_error(first_bad);
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             InputFile {
                 name,
@@ -350,13 +352,6 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
             }
         }
     }
-}
-
-/// go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader: an overlong form
-/// is `invalid length of a UTF-8 sequence`, a surrogate or a code point past U+10FFFF
-/// `invalid Unicode character`).
-fn utf8_error_message(e: std::str::Utf8Error, bytes: &[u8]) -> &'static str {
-    crate::data_values::yaml_utf8_error(&bytes[e.valid_up_to()..])
 }
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's

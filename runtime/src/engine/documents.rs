@@ -523,11 +523,12 @@ pub(super) fn load_documents(
             } else {
                 tree.ann("data/values").is_none()
             };
+            // An empty collection that code made is kept as Starlark made it (not empty to ytt).
+            let empty_collection = matches!(&tree.value, TreeValue::Map(items) | TreeValue::Array(items) if items.is_empty());
+            let empty_from_code = empty_collection && code_docs.contains(&tree.pos.line);
             let empty = match &tree.value {
                 TreeValue::Scalar(v) => v.is_null(),
-                TreeValue::Map(items) | TreeValue::Array(items) => {
-                    items.is_empty() && !code_docs.contains(&tree.pos.line)
-                }
+                _ => empty_collection && !empty_from_code,
             };
             if misplaced && !empty {
                 let what = if has_schema {
@@ -565,8 +566,7 @@ pub(super) fn load_documents(
                 schema_here = true;
             } else if tree.ann("data/values").is_some() {
                 if docs.values.is_empty() {
-                    docs.first_values_from_code = code_docs.contains(&tree.pos.line)
-                        && matches!(&tree.value, TreeValue::Map(items) | TreeValue::Array(items) if items.is_empty());
+                    docs.first_values_from_code = empty_from_code;
                 }
                 docs.values.push(tree);
                 values_here = true;

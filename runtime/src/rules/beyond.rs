@@ -289,6 +289,7 @@ fn eq_hash(v: &Value) -> u64 {
             (entries.len(), sum).hash(&mut h);
         }
         (None, Value::Str(s)) => s.hash(&mut h),
+        (None, Value::Bytes(b)) => b.hash(&mut h),
         (None, Value::Bool(b)) => b.hash(&mut h),
         (None, other) => std::mem::discriminant(other).hash(&mut h),
     }

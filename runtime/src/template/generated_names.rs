@@ -39,6 +39,28 @@ pub const ANN: &str = "ann";
 /// The arguments of an annotation, packed.
 pub const PACK: &str = "pack";
 
+/// The start of a function's context.
+pub const CTX_START: &str = "ctx_start";
+/// The start of the context of a function that builds nodes.
+pub const CTX_NODES: &str = "ctx_nodes";
+/// The end of a function's context: `return ctx_end((X))`.
+pub const CTX_END: &str = "ctx_end";
+/// The start of a text template's context (ytt's text context, where `template.replace` is
+/// unsupported): `text_start(V)` gives `V` back.
+pub const TEXT_START: &str = "text_start";
+/// The end of a text template's context: `text_end(V)` gives `V` back.
+pub const TEXT_END: &str = "text_end";
+/// The list a text template gathers its pieces in.
+pub const TEXT_PIECES: &str = "text_pieces";
+/// The loop variable of a `while` loop.
+pub const WHILE: &str = "while";
+/// ytt's start of the empty document that holds the code lines after a file's last node.
+pub const START_NODE: &str = "start_node";
+/// ytt's value of that document.
+pub const SET_NODE: &str = "set_node";
+/// The stem of the module variables that keep annotation arguments (`keep_0`, ...).
+const KEEP: &str = "keep_";
+
 /// Whether the string of the annotation name written `name` may be another: ytt writes the
 /// name between quotes as it is, so a `"` or `\\` in it is Starlark's (`#@x"+"y` is `xy`,
 /// `#@overlay\x2fmatch` is `overlay/match`). Such a name's [`ANN`] call has the
@@ -65,27 +87,6 @@ pub fn ann_call_line(at: &starlark_syntax::syntax::ast::AstExpr) -> Option<i64> 
         _ => None,
     }
 }
-/// The start of a function's context.
-pub const CTX_START: &str = "ctx_start";
-/// The start of the context of a function that builds nodes.
-pub const CTX_NODES: &str = "ctx_nodes";
-/// The end of a function's context: `return ctx_end((X))`.
-pub const CTX_END: &str = "ctx_end";
-/// The start of a text template's context (ytt's text context, where `template.replace` is
-/// unsupported): `text_start(V)` gives `V` back.
-pub const TEXT_START: &str = "text_start";
-/// The end of a text template's context: `text_end(V)` gives `V` back.
-pub const TEXT_END: &str = "text_end";
-/// The list a text template gathers its pieces in.
-pub const TEXT_PIECES: &str = "text_pieces";
-/// The loop variable of a `while` loop.
-pub const WHILE: &str = "while";
-/// ytt's start of the empty document that holds the code lines after a file's last node.
-pub const START_NODE: &str = "start_node";
-/// ytt's value of that document.
-pub const SET_NODE: &str = "set_node";
-/// The stem of the module variables that keep annotation arguments (`keep_0`, ...).
-const KEEP: &str = "keep_";
 
 /// The prefix of one program's generated names.
 #[derive(Debug, Clone, PartialEq, Eq)]

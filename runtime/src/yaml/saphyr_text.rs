@@ -49,7 +49,7 @@ fn starts_comment(chars: &[char], i: usize) -> bool {
     i == 0
         || matches!(
             chars[i - 1],
-            ' ' | '\t' | '\n' | '\r' | '"' | '\'' | ']' | '}' | ',' | '[' | '{'
+            ' ' | '\t' | '"' | '\'' | ']' | '}' | ',' | '[' | '{'
         )
         || is_line_break(chars[i - 1])
 }

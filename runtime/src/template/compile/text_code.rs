@@ -240,6 +240,8 @@ fn lines_after<'a>(
     let of_piece = move |p: &'a text_template::Piece<'a>| {
         let at = line + p.line - 1;
         let lines: Box<dyn Iterator<Item = (u32, Option<&'a str>)>> = match p.kind {
+            // (ytt splits a statement's code into its lines at `\n` only, a `\r` staying in
+            // the line it quotes: not starlark-go's lines)
             PieceKind::Code => Box::new((at..).zip(p.code.split('\n').map(Some))),
             PieceKind::Text | PieceKind::Value => Box::new([(at, Some(p.quote)); 2].into_iter()),
         };
