@@ -132,10 +132,7 @@ fn arg_repr(arg: &Arg) -> String {
         // (A struct is data here, its fields a map: ytt writes none of them.)
         ArgKind::Data(_) if arg.type_name == "struct" => "struct(...)".into(),
         ArgKind::Data(n) => repr(&n.value),
-        ArgKind::Tuple(items) => format!(
-            "({})",
-            items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
-        ),
+        ArgKind::Tuple(items) => tuple_repr(items.iter().map(arg_repr).collect()),
         ArgKind::List(items) => format!(
             "[{}]",
             items.iter().map(arg_repr).collect::<Vec<_>>().join(", ")
@@ -261,10 +258,11 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             )));
         }
         let value = match &arg.kind {
-            // A tuple of plain values is a sequence to the rules that take one.
-            ArgKind::Tuple(items) if items.iter().all(|i| i.data().is_some()) => {
-                Value::Array(items.iter().filter_map(|i| i.data().cloned()).collect())
-            }
+            // A tuple of plain values (tuples among them) is a sequence to the rules that
+            // take one.
+            ArgKind::Tuple(_) => arg
+                .to_data(ann.pos)
+                .map_or(Value::Null, |n| n.value.clone()),
             // A struct is a sequence of its field names to ytt (the keys of `one_not_null=`).
             ArgKind::Data(n) if rule == RuleName::OneNotNull && arg.type_name == "struct" => {
                 match &n.value {
@@ -396,24 +394,25 @@ fn run(
     Ok(out)
 }
 
+/// A tuple as Starlark writes it: `(1, 2)`, `(1,)`, `()`.
+fn tuple_repr(items: Vec<String>) -> String {
+    match items.len() {
+        1 => format!("({},)", items[0]),
+        _ => format!("({})", items.join(", ")),
+    }
+}
+
 /// A rule's argument as ytt shows it in what the rule expects (Go's `%v` of the Starlark
 /// value), where that is not its data's text: a tuple in parentheses (`(1, 2)`, `(1,)`, `()`),
 /// a YAML fragment as its Go type (`yamlfragment(*yamlmeta.Map)`), at any depth of a tuple.
 fn shown_arg(arg: &Arg) -> Option<String> {
     match &arg.kind {
-        ArgKind::Tuple(items) => {
-            let items: Vec<String> = items
+        ArgKind::Tuple(items) => Some(tuple_repr(
+            items
                 .iter()
-                .map(|i| {
-                    shown_arg(i)
-                        .unwrap_or_else(|| i.data().map_or_else(String::new, |n| repr(&n.value)))
-                })
-                .collect();
-            Some(match items.len() {
-                1 => format!("({},)", items[0]),
-                _ => format!("({})", items.join(", ")),
-            })
-        }
+                .map(|i| shown_arg(i).unwrap_or_else(|| arg_repr(i)))
+                .collect(),
+        )),
         ArgKind::Data(_) if arg.type_name == "struct" => Some("struct(...)".into()),
         ArgKind::Data(n) if arg.type_name == "yamlfragment" => Some(
             match n.value {
