@@ -140,7 +140,7 @@ fn constraints(row: &Row) -> String {
     let items: String = row
         .constraints
         .iter()
-        .map(|c| format!("<li>{}</li>", escape(c)))
+        .map(|c| format!("<li>{}</li>", escape(&c.text)))
         .collect();
     format!("<ul class=\"rules\">{items}</ul>")
 }

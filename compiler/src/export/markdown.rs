@@ -58,7 +58,10 @@ fn table(out: &mut String, t: &Table) {
             description(row),
             row.constraints
                 .iter()
-                .map(|c| literal_cell(c))
+                .map(|c| match c.prose {
+                    true => cell(&c.text),
+                    false => literal_cell(&c.text),
+                })
                 .collect::<Vec<_>>()
                 .join("<br>"),
         ));
@@ -95,9 +98,10 @@ fn cell(text: &str) -> String {
 }
 
 /// Text made of values (a rule's constraints: `one of ["`a"]`) in a table cell: [`cell`], with
-/// backticks escaped, which would open a code span across the cells.
+/// backticks escaped, which would open a code span across the cells, and backslashes, which
+/// would escape what follows them.
 fn literal_cell(text: &str) -> String {
-    cell(text).replace('`', "\\`")
+    cell(&text.replace('\\', "\\\\")).replace('`', "\\`")
 }
 
 /// A code span that holds `text` on one line (a CR or a newline is a space), whatever

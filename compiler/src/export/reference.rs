@@ -61,9 +61,16 @@ pub struct Row {
     /// The deprecation notice (possibly empty) of a deprecated value.
     pub deprecated: Option<String>,
     /// Rules in words, with `when` conditions and custom rules' descriptions.
-    pub constraints: Vec<String>,
+    pub constraints: Vec<Constraint>,
     /// Examples: their description and value as compact JSON.
     pub examples: Vec<(String, String)>,
+}
+
+/// One rule of a row, in words.
+pub struct Constraint {
+    pub text: String,
+    /// The author's words (a custom rule's description), not text made of values.
+    pub prose: bool,
 }
 
 /// A piece of a row's description column, in the order written.
@@ -216,12 +223,13 @@ impl Reference {
 fn row(ty: &Type, path: &str, link: Option<String>) -> Row {
     let constraints = rules::rules(ty)
         .into_iter()
-        .map(|r| {
-            if r.conditional {
+        .map(|r| Constraint {
+            prose: r.is_custom(),
+            text: if r.conditional {
                 format!("{} (when its condition holds)", r.words)
             } else {
                 r.words
-            }
+            },
         })
         .collect();
     Row {

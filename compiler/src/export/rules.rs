@@ -52,6 +52,16 @@ pub struct Rule {
     pub conditional: bool,
 }
 
+/// What a custom rule is written as: its description is its words.
+const CUSTOM_RULE: &str = "custom rule";
+
+impl Rule {
+    /// A custom rule: its words are the author's description.
+    pub fn is_custom(&self) -> bool {
+        self.written == CUSTOM_RULE
+    }
+}
+
 /// A rule no keyword states exactly, and why.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Note {
@@ -85,7 +95,7 @@ pub fn rules(ty: &Type) -> Vec<Rule> {
     let mut out: Vec<Rule> = v
         .custom
         .iter()
-        .map(|c| rule("custom rule".to_string(), c.description.clone()))
+        .map(|c| rule(CUSTOM_RULE.to_string(), c.description.clone()))
         .collect();
     for (name, arg) in &v.named {
         out.push(rule(
