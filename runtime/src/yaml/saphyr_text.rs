@@ -144,7 +144,7 @@ pub(super) fn scan_comments(
 fn after_last_document_end(chars: &[char]) -> usize {
     let mut end = chars.len();
     let mut from = chars.len();
-    for line in chars.split(|&c| c == '\n').rev() {
+    for line in chars.split(|&c| is_line_break(c)).rev() {
         let start = end - line.len();
         let marker = line.starts_with(&['.', '.', '.'])
             && matches!(line.get(3), None | Some(' ' | '\t' | '\r'));
