@@ -94,7 +94,9 @@ pub struct Translator<'p, 's> {
     /// `+` and `-` used so far in the function being translated: ints are i128 in Rust, exact
     /// while fewer than 60 of them apply to 64-bit values.
     arithmetic: usize,
-    /// How many expressions the one being translated is in.
+    /// How many expressions the one being translated is in, counting through the functions
+    /// it calls that are translated on the way (a called function's body is translated inside
+    /// its caller's call expression): conservative, a chain of calls shares one budget.
     expr_depth: usize,
 }
 
