@@ -87,6 +87,31 @@ fn a_value_doubled_statement_by_statement_meets_the_heap_budget() {
 }
 
 #[test]
+fn a_comprehension_meets_the_heap_budget_item_by_item() {
+    // A comprehension runs no statement: a dict of 10^8 entries grew to 5 GB (a crash), a
+    // list of 10^8 small lists to 12 GB, before the next statement looked at the heap. Each
+    // item made is looked at now, and counted once against the statement budget (a call in
+    // it counted twice: 5.1 * 10^7 items passed the budget of 10^8). Budget lowered.
+    let memory = [("SCHEMAC_STARLARK_MEMORY", "50000000")];
+    for expr in [
+        "{i: i for i in range(5000000)}",
+        "[[i, i, i, i, i, i] for i in range(5000000)]",
+    ] {
+        let values = format!("#@data/values\n---\na: #@ len({expr})\n");
+        let (rc, stderr) = check_values("comprehension-heap", &values, &memory);
+        assert_eq!(rc, Some(1), "{stderr}");
+        assert!(
+            stderr.contains("- evaluation stopped: it allocated more than 50000000 bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)\n    in <toplevel>\n      values.yml:3 | a: #@ len("),
+            "{expr}: {stderr}"
+        );
+    }
+    let steps = [("SCHEMAC_STARLARK_STEPS", "2000000")];
+    let values = "#@data/values\n---\na: #@ len([len(\"\") for i in range(1500000)])\n";
+    let (rc, stderr) = check_values("comprehension-steps", values, &steps);
+    assert_eq!(rc, Some(0), "{stderr}");
+}
+
+#[test]
 fn toml_text_past_the_heap_budget_is_an_error() {
     // A dict nested 100,000 deep is small, but each nested table's TOML header repeats the keys
     // above it: 20 GB of text (12 GB held after 80 s; ytt ran past a minute). Budget lowered.

@@ -31,6 +31,10 @@ use super::written_size::{written_bytes, Writing};
 /// [`guard_source`](super::source_guard::guard_source)).
 pub(super) const ITERATE: &str = "__schemac_iter";
 
+/// The global function every comprehension's item passes through once made (see
+/// [`guard_source`](super::source_guard::guard_source)).
+pub(super) const EACH: &str = "__schemac_each";
+
 /// The global function the right side of `x *= n` passes through (see [`guard_source`](super::source_guard::guard_source)).
 pub(super) const TIMES: &str = "__schemac_times";
 
@@ -291,7 +295,7 @@ fn split_bytes(s: &str, args: &[Value]) -> u128 {
 /// What a short string costs on the heap besides its text, and as an item of a list.
 const PIECE_BYTES: u128 = 40;
 
-/// [`REPEAT`], [`ITERATE`], [`TIMES`] and [`METHOD`].
+/// [`REPEAT`], [`ITERATE`], [`EACH`], [`TIMES`] and [`METHOD`].
 #[starlark::starlark_module]
 pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
     /// `a * b`, refused with the heap budget's error when its result would not fit the budget.
@@ -421,6 +425,18 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             return Ok(super::go_bytes::string_value(text, heap));
         }
         super::go_methods::call(method, obj, &args.items, &named, eval)
+    }
+
+    /// A comprehension's item once made (a list comprehension's element, a dict
+    /// comprehension's value), refused with the heap budget's error when the evaluation has
+    /// passed it: a comprehension runs no statement for the hook to look at the heap, and
+    /// its items may each allocate (`[[i, i, i] for i in range(10**8)]` took 12 GB).
+    fn __schemac_each<'v>(
+        #[starlark(require = pos)] item: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        super::statement_hook::check_heap(heap)?;
+        Ok(item)
     }
 
     /// A comprehension's iterable, its items charged to the statement budget (one statement

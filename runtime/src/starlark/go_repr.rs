@@ -13,8 +13,18 @@ pub(crate) fn go_repr(v: starlark::values::Value) -> String {
 }
 
 /// [`go_repr`], or the depth budget's error for collections nested deeper than
-/// `SCHEMAC_MAX_DEPTH` (the text is made in one buffer: deep nesting costs no copies).
+/// `SCHEMAC_MAX_DEPTH` (the text is made in one buffer: deep nesting costs no copies), or
+/// the heap budget's for a text longer than the whole heap budget: a list holding one long
+/// string many times is small on the heap and huge written (`str(["x" * 10**7] * 1000)`
+/// asked for 10 GB at once, an abort).
 pub(crate) fn try_go_repr(v: starlark::values::Value) -> anyhow::Result<String> {
+    let (_, max_memory) = super::statement_hook::budget();
+    let limit = max_memory as u128;
+    if super::written_size::written_bytes(v, super::written_size::Writing::Text, limit) > limit {
+        return Err(super::statement_hook::heap_exceeded_message(
+            "would allocate",
+        ));
+    }
     let mut out = String::new();
     write_go_repr(v, &mut out, &mut OpenCollections::default())?;
     Ok(out)

@@ -5,7 +5,7 @@
 
 use starlark::syntax::AstModule;
 
-use super::budget::{augmented_function, ITERATE, METHOD, TIMES};
+use super::budget::{augmented_function, EACH, ITERATE, METHOD, TIMES};
 use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
 use super::guard_names::GuardNames;
@@ -151,7 +151,9 @@ fn before_blanks(text: &str) -> &str {
 /// hook, `None` when there is none:
 /// - the iterable of every comprehension (`[f(x) for x in ITERABLE]`), and the positional
 ///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
-///   which charges their items to the budget before anything runs;
+///   which charges their items to the budget before anything runs; each item a
+///   comprehension makes (a dict comprehension's value) passes through [`EACH`], which looks
+///   at the heap as the statement hook does;
 /// - `OBJ.M(ARGS)` for a method `M` of [`SIZED_METHODS`] becomes `METHOD("M", OBJ, ARGS)`
 ///   ([`METHOD`]), which sizes the string it makes before calling `OBJ.M(ARGS)`;
 /// - the right side of `OBJ[I] = V` passes through [`ASSIGNING`] (starlark-go's errors for a
@@ -208,6 +210,19 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         starts: &mut Starts,
     ) {
         let mut iterables = Vec::new();
+        let item = match &e.node {
+            ExprP::ListComprehension(item, ..) => Some(&**item),
+            ExprP::DictComprehension(key_value, ..) => Some(&key_value.1),
+            _ => None,
+        };
+        if let Some(item) = item {
+            Edit::wrap(
+                out,
+                item.span.begin().get(),
+                format!("{}(", names.of(EACH)),
+                item.span.end().get(),
+            );
+        }
         match &e.node {
             ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
                 iterables.push(&first.over);

@@ -8,6 +8,7 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 
 use starlark::eval::Evaluator;
+use starlark::values::Heap;
 
 /// The Starlark budget of one evaluation (a template, a `.star` file, one rule or `when=`
 /// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
@@ -85,6 +86,9 @@ thread_local! {
     static ITERATIONS: Cell<u64> = const { Cell::new(0) };
     /// [`ITERATIONS`] when the latest evaluation on this thread began.
     static ITERATIONS_AT_START: Cell<u64> = const { Cell::new(0) };
+    /// [`thread_held_bytes`] and the evaluator's heap bytes when the latest evaluation on
+    /// this thread began (for [`check_heap`]).
+    static HELD_AT_START: Cell<(isize, usize)> = const { Cell::new((0, 0)) };
 }
 
 fn iterations_since(start: u64) -> u64 {
@@ -129,6 +133,31 @@ impl EvaluationStart {
         self.iterations.set(iterations);
         self.held.set(thread_held_bytes());
         self.heap.set(eval.heap().allocated_bytes());
+        HELD_AT_START.with(|h| h.set((self.held.get(), self.heap.get())));
+    }
+}
+
+/// Whether an evaluation that began holding `held_start` bytes of the thread and
+/// `heap_start` of its heap has passed the heap budget: big integers keep their digits
+/// outside the heap, where only the thread's count sees them (and the garbage of
+/// `x = x * 3` in a loop is freed only when the evaluation ends).
+fn heap_over_budget(held_start: isize, heap_start: usize, heap: Heap<'_>) -> bool {
+    let (_, max_memory) = budget();
+    let held = thread_held_bytes().wrapping_sub(held_start);
+    let allocated = heap.allocated_bytes().saturating_sub(heap_start);
+    // `held` is signed (the thread may free what it held at the start); a budget past
+    // `isize::MAX` (`SCHEMAC_STARLARK_MEMORY=18446744073709551615`) was negative as an
+    // `isize`, and stopped every evaluation at its first statement.
+    allocated > max_memory || usize::try_from(held).is_ok_and(|held| held > max_memory)
+}
+
+/// The heap budget's check of the latest evaluation begun on this thread, where no statement
+/// runs for the hook to make it: after each item a comprehension makes.
+pub(super) fn check_heap(heap: Heap<'_>) -> starlark::Result<()> {
+    let (held_start, heap_start) = HELD_AT_START.with(|h| h.get());
+    match heap_over_budget(held_start, heap_start, heap) {
+        true => Err(heap_exceeded("allocated")),
+        false => Ok(()),
     }
 }
 
@@ -139,30 +168,23 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
     fn call<'v>(
         &mut self,
         _span: starlark::codemap::FileSpanRef,
-        _continued: bool,
+        continued: bool,
         eval: &mut Evaluator<'v, '_, 'e>,
     ) -> starlark::Result<()> {
         let start = &self.0;
-        let steps = start.steps.get() + 1;
+        // The interpreter also calls the hook after each call returns (`continued`): that is
+        // no statement (a comprehension's items, each passed to `EACH`, would count twice),
+        // but the heap is looked at all the same.
+        let steps = start.steps.get() + u64::from(!continued);
         start.steps.set(steps);
-        let (max_steps, max_memory) = budget();
+        let (max_steps, _) = budget();
         if steps.is_multiple_of(1024)
             && steps.saturating_add(iterations_since(start.iterations.get())) > max_steps
         {
             return Err(steps_exceeded());
         }
-        // The heap at every statement: a value may double in one (`x += x`). Big integers
-        // keep their digits outside the heap, where only the thread's count sees them (and
-        // the garbage of `x = x * 3` in a loop is freed only when the evaluation ends).
-        let held = thread_held_bytes().wrapping_sub(start.held.get());
-        let allocated = eval
-            .heap()
-            .allocated_bytes()
-            .saturating_sub(start.heap.get());
-        // `held` is signed (the thread may free what it held at the start); a budget past
-        // `isize::MAX` (`SCHEMAC_STARLARK_MEMORY=18446744073709551615`) was negative as an
-        // `isize`, and stopped every evaluation at its first statement.
-        if allocated > max_memory || usize::try_from(held).is_ok_and(|held| held > max_memory) {
+        // The heap at every statement: a value may double in one (`x += x`).
+        if heap_over_budget(start.held.get(), start.heap.get(), eval.heap()) {
             return Err(heap_exceeded("allocated"));
         }
         Ok(())

@@ -268,6 +268,11 @@ fn values_written_out_are_sized_before_they_are_written() {
         "len((\",\" * 60000000).split(\",\"))",
         "len((\", \" * 60000000).rsplit(\",\", -1))",
         "len((\"a \" * 60000000).split())",
+        // `str`, `repr`, `print` and `fail` wrote such values whole: an abort at 10 GB.
+        "len(str([\"x\" * 1000000] * 3000))",
+        "len(repr([[\"x\" * 1000000] * 1000] * 3))",
+        "print([\"x\" * 1000000] * 3000)",
+        "fail([\"x\" * 1000000] * 3000)",
     ] {
         let values = format!("{loads}#@data/values\n---\na: #@ {expr}\n");
         let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
