@@ -44,6 +44,7 @@ pub mod data_values;
 pub mod engine;
 pub mod error;
 mod go_base64;
+mod go_unicode;
 pub mod inputs;
 mod large_stack;
 mod last_map_keys;

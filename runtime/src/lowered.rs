@@ -314,12 +314,18 @@ fn string<'a>(v: &'a Val) -> &'a str {
     }
 }
 
+/// `s.lower()` as ytt's Go maps case: one character for one (`İ` is `i`, `Σ` always `σ`).
 pub fn lower<'a>(v: &Val) -> Val<'a> {
-    Val::Str(Cow::Owned(string(v).to_lowercase()))
+    Val::Str(Cow::Owned(
+        string(v).chars().map(crate::go_unicode::lower).collect(),
+    ))
 }
 
+/// `s.upper()` as ytt's Go maps case: one character for one (`ß` stays `ß`).
 pub fn upper<'a>(v: &Val) -> Val<'a> {
-    Val::Str(Cow::Owned(string(v).to_uppercase()))
+    Val::Str(Cow::Owned(
+        string(v).chars().map(crate::go_unicode::upper).collect(),
+    ))
 }
 
 pub fn strip<'a>(v: &Val) -> Val<'a> {

@@ -30,7 +30,6 @@ mod go_slice;
 mod go_sort;
 mod go_string_index;
 mod go_trig;
-mod go_unicode;
 pub(crate) mod guard_names;
 mod int_budget;
 mod ip_module;

@@ -353,8 +353,8 @@ impl<'v> StarlarkValue<'v> for Unequal {
     }
 }
 
-/// The arguments of `obj.method(args)` for the crate's method when the value a list's
-/// `index`/`remove` looks for, or the key of a dict's `get`/`pop`, holds a NaN
+/// The arguments of `obj.method(args)` for the crate's method when the key of a dict's
+/// `get`/`pop` holds a NaN
 /// ([`holds_nan`]): that value replaced by an [`Unequal`], as starlark-go finds no item
 /// equal to it (the crate's floats equal themselves). `None`: the arguments as they are.
 pub(super) fn unequal_lookup<'v>(
@@ -365,7 +365,7 @@ pub(super) fn unequal_lookup<'v>(
 ) -> Option<Vec<Value<'v>>> {
     let looked_up = *args.first()?;
     let lookup = match obj.get_type() {
-        "list" => matches!(method, "index" | "remove"),
+        // (A list's `index` and `remove` compare as starlark-go: `go_methods::go_position`.)
         // An unhashable key is the crate's error.
         "dict" => matches!(method, "get" | "pop") && looked_up.get_hashed().is_ok(),
         _ => false,

@@ -18,7 +18,7 @@ use starlark::{starlark_simple_value, StarlarkPagable};
 
 use super::go_bytes::quoted_bytes;
 use super::go_mutation::{dict_method, list_method, mutation};
-use super::go_unicode;
+use crate::go_unicode;
 
 /// Methods whose calls [`call`] answers or checks first (besides the sized ones of `budget`).
 pub(super) const GO_METHODS: &[&str] = &[
@@ -260,7 +260,23 @@ fn call_utf8<'v>(
     } else if let Some(list) = ListRef::from_value(obj) {
         let len = list.len();
         if let Some(args) = list_method(method, obj, len, args, named, heap)? {
+            if method == "remove" {
+                let found = go_position(method, list.content(), args[0])?;
+                let Some(i) = found else {
+                    return error("remove: element not found".into());
+                };
+                // Its checks passed: the item found is popped by its index.
+                delegate("pop", obj, &[heap.alloc(i as i32)], named, eval)?;
+                return Ok(Value::new_none());
+            }
             return delegate(method, obj, &args, named, eval);
+        }
+        if let (true, Some((start, end))) = (method == "index", index_range(args, named, len)) {
+            let found = go_position(method, &list.content()[start..end], args[0])?;
+            return match found {
+                Some(i) => Ok(heap.alloc((start + i) as i32)),
+                None => error("index: value not in list".into()),
+            };
         }
     } else if DictRef::from_value(obj).is_some() {
         if let Some(answer) = dict_method(method, obj, args, named, heap)? {
@@ -276,6 +292,48 @@ fn call_utf8<'v>(
         }
     }
     delegate(method, obj, args, named, eval)
+}
+
+/// The first of `items` equal to `x` as starlark-go compares them, for a list's `method`
+/// (`index`, `remove`): within its depth bound, a NaN equal to nothing. The crate's equality
+/// has no bound: `[v].index(v)` of a list shared 40 levels deep (`v = [v, v]`) compared 2^40
+/// pairs, where ytt fails at once.
+fn go_position<'v>(
+    method: &str,
+    items: &[Value<'v>],
+    x: Value<'v>,
+) -> starlark::Result<Option<usize>> {
+    for (i, item) in items.iter().enumerate() {
+        let equal = super::go_compare::go_equal(*item, x).map_err(|e| {
+            super::go_builtins::go_error(format!("{method}: {}", super::error_message(&e)))
+        })?;
+        if equal {
+            return Ok(Some(i));
+        }
+    }
+    Ok(None)
+}
+
+/// The items `list.index(x[, start[, end]])` looks at, as starlark-go bounds them (a negative
+/// index counts from the end; both clamped to the list); `None` for arguments it refuses,
+/// which the crate's method words.
+fn index_range(args: &[Value], named: Named, len: usize) -> Option<(usize, usize)> {
+    if !named.is_empty() || args.is_empty() || args.len() > 3 {
+        return None;
+    }
+    let bound = |i: usize, default: usize| -> Option<usize> {
+        match args.get(i) {
+            None => Some(default),
+            Some(v) if v.is_none() => Some(default),
+            Some(v) => {
+                let n = i64::from(v.unpack_i32()?);
+                let n = if n < 0 { n + len as i64 } else { n };
+                Some(n.clamp(0, len as i64) as usize)
+            }
+        }
+    };
+    let (start, end) = (bound(1, 0)?, bound(2, len)?);
+    Some((start, end.max(start)))
 }
 
 /// The crate's own `obj.method(args)`, its mutation errors worded as starlark-go's.

@@ -194,7 +194,7 @@ pub(crate) fn push_quoted_text(s: &str, out: &mut String) {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if c.is_ascii() || super::go_unicode::printable(c) => out.push(c),
+            c if c.is_ascii() || crate::go_unicode::printable(c) => out.push(c),
             c if (c as u32) < 0x10000 => out.push_str(&format!("\\u{:04x}", c as u32)),
             c => out.push_str(&format!("\\U{:08x}", c as u32)),
         }

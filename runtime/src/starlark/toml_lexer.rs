@@ -5,7 +5,7 @@
 mod scalars;
 
 use super::go_repr::push_quoted_text;
-use super::go_unicode::letter;
+use crate::go_unicode::letter;
 
 /// BurntSushi's lexer's end of input (a NUL, which it refuses before reading it as one).
 const EOF: char = '\0';

@@ -4,6 +4,10 @@
 //! digit, or `Ⱟ`, Glagolitic) is in no class and has no case, and a case pair completed since
 //! (`ɤ` and Unicode 16's `Ꞌ`) is none. Each class is Unicode's general categories by the
 //! `regex` crate's tables, cut to what Unicode 13.0 had assigned (`\p{Age=13.0}`).
+//!
+//! Rules compiled to Rust map case with it too (`lowered::upper`); the rest serves the Starlark
+//! interpreter's string methods.
+#![cfg_attr(not(feature = "starlark"), allow(dead_code))]
 
 use std::sync::LazyLock;
 
@@ -55,12 +59,12 @@ static PRINTABLE: LazyLock<GoClass> = LazyLock::new(|| GoClass::new(r"\p{L}\p{M}
 
 /// Go's `unicode.IsPrint` of a character past ASCII: a letter, mark, number, punctuation or
 /// symbol (no space, format, control or private-use character, no unassigned code point).
-pub(super) fn printable(c: char) -> bool {
+pub(crate) fn printable(c: char) -> bool {
     PRINTABLE.contains(c)
 }
 
 /// Go's `unicode.IsLetter` (Unicode's `L`).
-pub(super) fn letter(c: char) -> bool {
+pub(crate) fn letter(c: char) -> bool {
     LETTERS.contains(c)
 }
 
@@ -68,7 +72,7 @@ pub(super) fn letter(c: char) -> bool {
 /// `s` is not empty and every character is a digit (Go's `unicode.IsDigit`, Unicode's `Nd`:
 /// not `²`, which Rust's `is_numeric` takes), a letter (`unicode.IsLetter`, `L`: not `Ⅳ`,
 /// which Rust's `is_alphabetic` takes), or either.
-pub(super) fn all_of_class(method: &str, s: &str) -> bool {
+pub(crate) fn all_of_class(method: &str, s: &str) -> bool {
     let of_class = |c: char| match method {
         "isdigit" => DIGITS.contains(c),
         "isalpha" => LETTERS.contains(c),
@@ -89,7 +93,7 @@ fn mapped(from: char, to: char) -> char {
 /// Go's `unicode.ToUpper`: Unicode's simple mapping, one character for one (a character whose
 /// uppercase is more than one stays as it is, `ß`, `ﬁ`, but for the Greek letters with
 /// ypogegrammeni, whose simple uppercase is the prosgegrammeni form: `ᾀ` is `ᾈ`).
-pub(super) fn upper(c: char) -> char {
+pub(crate) fn upper(c: char) -> char {
     let simple = match c {
         '\u{1F80}'..='\u{1F87}' | '\u{1F90}'..='\u{1F97}' | '\u{1FA0}'..='\u{1FA7}' => {
             char::from_u32(c as u32 + 8)
@@ -107,14 +111,14 @@ pub(super) fn upper(c: char) -> char {
 }
 
 /// Go's `unicode.ToLower` (`İ` becomes `i`).
-pub(super) fn lower(c: char) -> char {
+pub(crate) fn lower(c: char) -> char {
     mapped(c, c.to_lowercase().next().unwrap_or(c))
 }
 
 /// Go's `unicode.ToTitle`: the uppercase but for the digraphs that have a title case of their
 /// own (`ǅ`, `ǈ`, `ǋ`, `ǲ`) and Georgian's Mkhedruli letters, their own title case (`ა`,
 /// whose uppercase is Mtavruli `Ა`).
-pub(super) fn titlecase(c: char) -> char {
+pub(crate) fn titlecase(c: char) -> char {
     match c {
         '\u{10D0}'..='\u{10FA}' | '\u{10FD}'..='\u{10FF}' => c,
         '\u{1C4}'..='\u{1C6}' => '\u{1C5}',
@@ -126,7 +130,7 @@ pub(super) fn titlecase(c: char) -> char {
 }
 
 /// starlark-go's `title`: a cased character after a cased one lowercased, any other title-cased.
-pub(super) fn title(s: &str) -> String {
+pub(crate) fn title(s: &str) -> String {
     let mut prev_cased = false;
     s.chars()
         .map(|c| {
@@ -141,7 +145,7 @@ pub(super) fn title(s: &str) -> String {
 /// `unicode.SimpleFold` is another character (Unicode's simple case folding: `ß` with `ẞ`;
 /// not `ª` or `ﬃ`, which fold to nothing else, nor `İ` and `ı`, which fold only by Turkish
 /// rules).
-pub(super) fn cased(c: char) -> bool {
+pub(crate) fn cased(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
@@ -166,7 +170,7 @@ pub(super) fn cased(c: char) -> bool {
 /// starlark-go's `istitle`: an ASCII capital or title-case letter (Go's `Lt`) only after an
 /// uncased character, a lowercase one (`Ll`) only after a cased one, no other uppercase (`Lu`:
 /// `"Éa"` is not a title), and some cased character.
-pub(super) fn is_title(s: &str) -> bool {
+pub(crate) fn is_title(s: &str) -> bool {
     let (mut cased, mut prev_cased) = (false, false);
     for c in s.chars() {
         if c.is_ascii_uppercase() || TITLE.contains(c) {
