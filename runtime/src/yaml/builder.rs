@@ -5,7 +5,7 @@
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::go_error;
-use super::parse::{budget, node_count, RawKind, RawNode, RawValue, SyntaxError};
+use super::parse::{budget, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
@@ -76,7 +76,7 @@ pub(super) struct Builder<'a> {
     pub(super) scalar_spans: Vec<(usize, usize)>,
     /// Anchored values with their node counts, by anchor (a later anchor of the same name
     /// replaces the earlier one).
-    anchors: std::collections::HashMap<usize, (RawValue, usize)>,
+    anchors: std::collections::HashMap<usize, (RawValue, Copied)>,
     /// For each character, where the run of non-blank characters it ends in starts: built the
     /// first time an array item's `-` is looked for (see [`Builder::introducer_line`]).
     token_starts: std::cell::OnceCell<Vec<u32>>,
@@ -87,6 +87,8 @@ pub(super) struct Builder<'a> {
     max_depth: budget::Depth,
     /// Nodes copied by aliases so far.
     alias_nodes: usize,
+    /// Bytes of text aliases have copied so far (see [`Copied`]).
+    alias_bytes: usize,
     pub(super) first_explicit: bool,
     /// Anchors of the collections being read, and whether each is a map (an alias to one is a
     /// node inside itself).
@@ -151,6 +153,7 @@ impl<'a> Builder<'a> {
             depth: 0,
             max_depth,
             alias_nodes: 0,
+            alias_bytes: 0,
             open_anchors: Vec::new(),
             decode_error: None,
             decode_failure: None,
@@ -331,17 +334,24 @@ impl<'a> Builder<'a> {
                 Ok(v)
             }
             Event::Alias(id) => match self.anchors.get(&id) {
-                Some((v, count)) => {
-                    // An alias copies its anchor's nodes: bounded, so that nested aliases
-                    // (a "billion laughs" document) cannot exhaust memory.
-                    self.alias_nodes += count;
-                    if self.alias_nodes > budget::max_alias_nodes() {
+                Some((v, copied)) => {
+                    // An alias copies its anchor's nodes and their text: bounded, so that
+                    // nested aliases (a "billion laughs" document) cannot exhaust memory.
+                    self.alias_nodes += copied.nodes;
+                    self.alias_bytes += copied.bytes;
+                    let excess = if self.alias_nodes > budget::max_alias_nodes() {
+                        Some((budget::max_alias_nodes(), "nodes", budget::ALIAS_VAR))
+                    } else if self.alias_bytes > budget::max_alias_bytes() {
+                        let var = budget::ALIAS_BYTES_VAR;
+                        Some((budget::max_alias_bytes(), "bytes of text", var))
+                    } else {
+                        None
+                    };
+                    if let Some((max, what, var)) = excess {
                         return Err(SyntaxError {
                             line: line_of(&span),
                             message: format!(
-                                "document contains excessive aliasing (more than {} nodes copied by aliases; raise the budget with {})",
-                                budget::max_alias_nodes(),
-                                budget::ALIAS_VAR
+                                "document contains excessive aliasing (more than {max} {what} copied by aliases; raise the budget with {var})"
                             ),
                             strict: None,
                         });
@@ -575,7 +585,7 @@ impl<'a> Builder<'a> {
 
     fn remember(&mut self, anchor: usize, v: &RawValue) {
         if anchor != 0 {
-            self.anchors.insert(anchor, (v.clone(), node_count(v)));
+            self.anchors.insert(anchor, (v.clone(), Copied::of(v)));
         }
     }
 
@@ -780,4 +790,37 @@ fn is_merge_key(ev: &Event<'_>) -> bool {
 /// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
 fn is_header_token(token: &[char]) -> bool {
     is_block_header(token) || matches!(token.first(), Some('!' | '&'))
+}
+
+/// What an alias of a value copies: its nodes, and the bytes of its strings (keys are shared,
+/// not copied).
+#[derive(Clone, Copy)]
+struct Copied {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Copied {
+    fn of(v: &RawValue) -> Copied {
+        match v {
+            RawValue::Scalar(Value::Str(s)) => Copied {
+                nodes: 1,
+                bytes: s.len(),
+            },
+            RawValue::Scalar(Value::Bytes(b)) => Copied {
+                nodes: 1,
+                bytes: b.len(),
+            },
+            RawValue::Scalar(_) => Copied { nodes: 1, bytes: 0 },
+            RawValue::Map(items) | RawValue::Array(items) => {
+                items.iter().fold(Copied { nodes: 1, bytes: 0 }, |all, i| {
+                    let one = Copied::of(&i.value);
+                    Copied {
+                        nodes: all.nodes + one.nodes,
+                        bytes: all.bytes + one.bytes,
+                    }
+                })
+            }
+        }
+    }
 }

@@ -553,6 +553,10 @@ pub mod budget {
     /// Nodes that aliases copy in one file.
     pub const DEFAULT_MAX_ALIAS_NODES: usize = 1_000_000;
     pub const ALIAS_VAR: &str = "SCHEMAC_MAX_ALIAS_NODES";
+    /// Bytes of text (scalars' strings) that aliases copy in one file: a 1 MB string aliased
+    /// 10,000 times is 10,000 nodes but 10 GB (an abort).
+    pub const DEFAULT_MAX_ALIAS_BYTES: usize = 256 << 20;
+    pub const ALIAS_BYTES_VAR: &str = "SCHEMAC_MAX_ALIAS_BYTES";
 
     /// Bytes of one input file (what the pipeline holds of a file is tens of times its size).
     pub const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
@@ -642,6 +646,11 @@ pub mod budget {
     pub fn max_alias_nodes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
         *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
+    }
+
+    pub fn max_alias_bytes() -> usize {
+        static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+        *V.get_or_init(|| from_env(ALIAS_BYTES_VAR, DEFAULT_MAX_ALIAS_BYTES))
     }
 }
 

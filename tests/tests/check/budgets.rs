@@ -76,6 +76,17 @@ fn nested_aliases_are_bounded() {
         err.contains("document contains excessive aliasing"),
         "{err}"
     );
+    // Few nodes, much text: a 1 MB string copied 1,000 times (10,000 panicked at 10 GB).
+    let mut bomb = format!("#@data/values\n---\na0: &a0 \"{}\"\n", "x".repeat(1 << 20));
+    for i in 1..4 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(",");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let err = check(&[("values.yml", &bomb)], &["-f", "values.yml"]).unwrap_err();
+    assert!(
+        err.contains("yaml: line 6: document contains excessive aliasing (more than 268435456 bytes of text copied by aliases; raise the budget with SCHEMAC_MAX_ALIAS_BYTES)"),
+        "{err}"
+    );
 }
 
 #[test]
