@@ -269,7 +269,11 @@ pub fn run(opts: &Options, backend: &dyn Backend) -> i32 {
     };
     let status = match &leftovers.outcome {
         Outcome::Invalid(violations) if opts.violations_json => {
-            output::print_then(&format!("{}\n", validate::to_json(violations)), 1)
+            let (json, left_out) = validate::to_json(violations);
+            if let Some(line) = left_out {
+                eprintln!("{line}");
+            }
+            output::print_then(&format!("{json}\n"), 1)
         }
         // The data values as YAML (the usual answer) are written as they are made, once their
         // text is known to fit the output budget.

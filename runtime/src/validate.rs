@@ -459,35 +459,43 @@ pub fn render(violations: &[Violation]) -> String {
 }
 
 /// Every failed rule as a JSON array of objects with `path`, `value_position`,
-/// `rule_position`, `expected` and `found` (null when the rule says nothing found).
-pub fn to_json(violations: &[Violation]) -> String {
+/// `rule_position`, `expected` and `found` (null when the rule says nothing found), as many as
+/// the error budget admits, as in the text report (a million violations aborted); and the line
+/// that says how many were left out, if any were.
+pub fn to_json(violations: &[Violation]) -> (String, Option<String>) {
     use crate::value::MapEntry;
     let s = |x: &str| Node::new(Value::Str(x.into()), Pos::unknown());
     let entry = |k: &str, v: Node| MapEntry {
         key: k.into(),
         value: v,
     };
+    let mut budget = crate::report::ErrorBudget::default();
     let items = violations
         .iter()
-        .flat_map(|v| {
-            v.rules.iter().map(move |r| {
-                Node::new(
-                    Value::Map(crate::value::entries![
-                        entry("path", s(&v.path)),
-                        entry("value_position", s(&v.value_pos.to_string())),
-                        entry("rule_position", s(&r.rule_pos.to_string())),
-                        entry("expected", s(&r.expected)),
-                        entry(
-                            "found",
-                            r.found.as_deref().map_or(Node::null(Pos::unknown()), s),
-                        ),
-                    ]),
-                    Pos::unknown(),
-                )
-            })
+        .flat_map(|v| v.rules.iter().map(move |r| (v, r)))
+        .filter(|(v, r)| {
+            let found = r.found.as_ref().map_or(0, String::len);
+            budget.admit(v.path.len() + r.expected.len() + found + 128)
+        })
+        .map(|(v, r)| {
+            Node::new(
+                Value::Map(crate::value::entries![
+                    entry("path", s(&v.path)),
+                    entry("value_position", s(&v.value_pos.to_string())),
+                    entry("rule_position", s(&r.rule_pos.to_string())),
+                    entry("expected", s(&r.expected)),
+                    entry(
+                        "found",
+                        r.found.as_deref().map_or(Node::null(Pos::unknown()), s),
+                    ),
+                ]),
+                Pos::unknown(),
+            )
         })
         .collect();
-    crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|_| "[]".into())
+    let text =
+        crate::yaml::json::marshal_json(&Value::Array(items)).unwrap_or_else(|_| "[]".into());
+    (text, budget.left_out_line())
 }
 
 /// The annotation that puts rules on a data value itself.

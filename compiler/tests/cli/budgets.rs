@@ -559,3 +559,37 @@ fn key_paths_nested_past_the_depth_budget_are_an_error() {
         "{stderr}"
     );
 }
+
+#[test]
+fn violations_as_json_meet_the_error_budget() {
+    // A million violations as JSON aborted (the text report stopped at the budget): the JSON
+    // lists those the budget admits, and standard error says how many were left out.
+    let dir = workdir().join("violations-json-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    let schema = "#@data/values-schema\n---\na:\n#@schema/validation min=10\n- 0\n";
+    let values = format!("a: [{}]\n", vec!["1"; 100].join(", "));
+    std::fs::write(dir.join("schema.yml"), schema).unwrap();
+    std::fs::write(dir.join("values.yml"), values).unwrap();
+    let o = Command::new(BIN)
+        .args(["check", "-f", "schema.yml", "--data-values-file", "values.yml"])
+        .args(["--violations-format", "json"])
+        .current_dir(&dir)
+        .env("SCHEMAC_MAX_ERROR_BYTES", "2000")
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let listed = stdout.matches("\"path\":").count();
+    assert!((1..100).contains(&listed), "{stdout}");
+    assert!(stdout.starts_with('[') && stdout.ends_with("}]\n"), "{stdout}");
+    assert!(
+        stderr.contains(&format!(
+            "... ({} more errors left out: the report passes the error budget of 2000 bytes",
+            100 - listed
+        )),
+        "{stderr}"
+    );
+}
