@@ -571,7 +571,13 @@ fn violations_as_json_meet_the_error_budget() {
     std::fs::write(dir.join("schema.yml"), schema).unwrap();
     std::fs::write(dir.join("values.yml"), values).unwrap();
     let o = Command::new(BIN)
-        .args(["check", "-f", "schema.yml", "--data-values-file", "values.yml"])
+        .args([
+            "check",
+            "-f",
+            "schema.yml",
+            "--data-values-file",
+            "values.yml",
+        ])
         .args(["--violations-format", "json"])
         .current_dir(&dir)
         .env("SCHEMAC_MAX_ERROR_BYTES", "2000")
@@ -584,7 +590,10 @@ fn violations_as_json_meet_the_error_budget() {
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     let listed = stdout.matches("\"path\":").count();
     assert!((1..100).contains(&listed), "{stdout}");
-    assert!(stdout.starts_with('[') && stdout.ends_with("}]\n"), "{stdout}");
+    assert!(
+        stdout.starts_with('[') && stdout.ends_with("}]\n"),
+        "{stdout}"
+    );
     assert!(
         stderr.contains(&format!(
             "... ({} more errors left out: the report passes the error budget of 2000 bytes",

@@ -284,6 +284,11 @@ fn values_written_out_are_sized_before_they_are_written() {
         "len(repr([[\"x\" * 1000000] * 1000] * 3))",
         "print([\"x\" * 1000000] * 3000)",
         "fail([\"x\" * 1000000] * 3000)",
+        // 2^23 leaves shared: the tree `json.encode` copies took 5.6 GB (an abort).
+        &format!(
+            "len(json.encode({}))",
+            (0..23).fold("1".to_string(), |x, _| format!("[{x}] * 2"))
+        ),
     ] {
         let values = format!("{loads}#@data/values\n---\na: #@ {expr}\n");
         let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
