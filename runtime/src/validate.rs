@@ -262,7 +262,7 @@ pub fn parse_validation(ann: &Ann) -> Result<Validation, String> {
             // take one.
             ArgKind::Tuple(_) => arg
                 .to_data(ann.pos)
-                .map_or(Value::Null, |n| n.value.clone()),
+                .map_or(Value::Null, |n| n.into_owned().value),
             // A struct is a sequence of its field names to ytt (the keys of `one_not_null=`).
             ArgKind::Data(n) if rule == RuleName::OneNotNull && arg.type_name == "struct" => {
                 match &n.value {
