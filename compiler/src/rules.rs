@@ -128,8 +128,11 @@ pub fn for_check(
             }
         }
     });
-    // Files named alike (`-f a/schema.yml -f b/schema.yml`) cannot be told apart by name:
-    // their rules stay with the interpreter.
+    // Files named alike (`-f a/schema.yml -f b/schema.yml`, or two `helpers.star` they may
+    // load) cannot be told apart by name: their rules stay with the interpreter.
+    alike |= sources
+        .names()
+        .any(|n| n.ends_with(".star") && sources.is_repeated(n));
     if files.is_empty() || alike {
         return None;
     }

@@ -156,8 +156,11 @@ fn plain_documents(
     strict: bool,
     sources: &mut SourceLines,
 ) -> Result<Vec<Tree>, CheckError> {
-    sources.add(file, text);
-    let raw = parse_file(file, text, strict).map_err(|e| {
+    // Its lines are its own, whatever other file has its name (`-f config/` holding a
+    // `values.yml` beside `--data-values-file values.yml`).
+    let name = FileName::unique(file);
+    sources.add_source(name, text);
+    let mut raw = parse_file(file, text, strict).map_err(|e| {
         CheckError::new(
             ErrorKind::Yaml,
             format!(
@@ -165,8 +168,12 @@ fn plain_documents(
                 e.detail()
             ),
         )
-        .at_opt((e.line > 0).then(|| Pos::new(file, e.line)))
+        .at_opt((e.line > 0).then_some(Pos {
+            file: name,
+            line: e.line,
+        }))
     })?;
+    raw.file = name;
     // Comments of an empty document (annotations after the last node make one) do not count,
     // as in ytt; empty documents are dropped below.
     let annotated = raw

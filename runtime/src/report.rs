@@ -17,6 +17,9 @@ pub struct SourceLines {
     /// Sources that share a name with others (every `--data-value` flag is a
     /// `(data-value arg)`), found by the identity of the name their positions hold.
     by_identity: HashMap<FileName, Lines>,
+    /// Names given to more than one text (`-f a/ -f b/` each holding a `helpers.star`): the
+    /// text of such a name is the last one's.
+    repeated: std::collections::HashSet<Arc<str>>,
 }
 
 /// A file's text, and where each of its lines starts once a line is quoted (only errors quote
@@ -34,13 +37,21 @@ impl SourceLines {
 
     /// [`SourceLines::add`] without copying the text.
     pub fn add_shared(&mut self, name: &str, text: Arc<str>) {
-        self.files.insert(
-            Arc::from(name),
-            Lines {
-                text,
-                starts: OnceLock::new(),
-            },
-        );
+        let name: Arc<str> = Arc::from(name);
+        let lines = Lines {
+            text: Arc::clone(&text),
+            starts: OnceLock::new(),
+        };
+        if let Some(before) = self.files.insert(Arc::clone(&name), lines) {
+            if !Arc::ptr_eq(&before.text, &text) && before.text != text {
+                self.repeated.insert(name);
+            }
+        }
+    }
+
+    /// Whether `name` was given to more than one text (see [`SourceLines::add_shared`]).
+    pub fn is_repeated(&self, name: &str) -> bool {
+        self.repeated.contains(name)
     }
 
     /// Adds the text of one of several sources named alike. Positions whose `file` is `name`
