@@ -196,7 +196,13 @@ impl Lowerer<'_> {
         // ytt quotes a line twice when the annotation shares it with its node.
         numbers
             .into_iter()
-            .map(|n| (n, self.sources.line(&tree.pos.file, n).to_string()))
+            .map(|n| {
+                let at = Pos {
+                    file: tree.pos.file,
+                    line: n,
+                };
+                (n, self.sources.line_at(&at).to_string())
+            })
             .collect()
     }
 
@@ -529,8 +535,7 @@ impl Lowerer<'_> {
                         // quotes the annotation's line and the value's, under the value's
                         // file, and places what it found at the annotation.
                         if v.pos != ann.pos && v.pos.line != 0 {
-                            let line =
-                                |p: &Pos| (p.line, self.sources.line(&p.file, p.line).to_string());
+                            let line = |p: &Pos| (p.line, self.sources.line_at(p).to_string());
                             failure.file = v.pos.file.to_string();
                             failure.lines = vec![line(&ann.pos), line(&v.pos)];
                         }

@@ -207,9 +207,8 @@ fn key_value_document(
             "Extracting data value from KV: Expected format key=value",
         )
     })?;
-    let Some(k) = root_key(k, "Extracting data value from KV")? else {
-        return Ok(None);
-    };
+    let full_key = k;
+    let (library, k) = split_key(k, "Extracting data value from KV")?;
     let label = FileName::unique(if yaml {
         "(data-value-yaml arg)"
     } else {
@@ -222,13 +221,17 @@ fn key_value_document(
         parse_yaml_value(
             v,
             &pos,
-            &format!("Extracting data value from KV: Deserializing value for key '{k}'"),
+            &format!("Extracting data value from KV: Deserializing value for key '{full_key}'"),
             strict,
             sources,
         )?
     } else {
         TreeValue::Scalar(Value::Str(v.into()))
     };
+    // A library's value is read (ytt refuses one that does not parse), then dropped.
+    if library {
+        return Ok(None);
+    }
     let keys: Vec<&str> = k.split('.').collect();
     let value = nested(
         keys.into_iter(),
@@ -311,6 +314,12 @@ fn library_ref<'a>(arg: &'a str, context: &str) -> Result<(Option<&'a str>, &'a 
 /// the root library; `None` for a library (libraries are not evaluated here, so their values
 /// are dropped). `context` starts ytt's error.
 fn root_key<'a>(k: &'a str, context: &str) -> Result<Option<&'a str>, CheckError> {
+    let (library, key) = split_key(k, context)?;
+    Ok((!library).then_some(key))
+}
+
+/// `k` without its library part (`@lib:key`), and whether it had one.
+fn split_key<'a>(k: &'a str, context: &str) -> Result<(bool, &'a str), CheckError> {
     let (lib, key) = library_ref(k, context)?;
     if key.contains(':') {
         return Err(CheckError::new(
@@ -318,7 +327,7 @@ fn root_key<'a>(k: &'a str, context: &str) -> Result<Option<&'a str>, CheckError
             format!("{context}: Expected at most one library-key separator ':' in '{key}'"),
         ));
     }
-    Ok(lib.is_none().then_some(key))
+    Ok((lib.is_some(), key))
 }
 
 fn has_comments(node: &RawNode) -> bool {
@@ -335,9 +344,8 @@ fn env_documents(
     sources: &mut SourceLines,
 ) -> Result<Vec<Tree>, CheckError> {
     let in_prefix = format!("Extracting data values from env under prefix '{prefix}'");
-    let Some(prefix) = root_key(prefix, &in_prefix)? else {
-        return Ok(Vec::new());
-    };
+    // A library's variables are read (ytt refuses one that does not parse), then dropped.
+    let (library, prefix) = split_key(prefix, &in_prefix)?;
     let start = format!("{prefix}_");
     let mut out = Vec::new();
     for (name, value) in std::env::vars_os() {
@@ -383,6 +391,9 @@ fn env_documents(
                 )))
             }
         };
+        if library {
+            continue;
+        }
         let keys: Vec<&str> = key.split("__").collect();
         let value = nested(keys.into_iter(), leaf, &pos, &context, sources)?;
         out.push(Tree::document_of(value, pos));

@@ -194,7 +194,7 @@ impl Lowerer<'_> {
                 let placed = !violation.pos.is_unknown() && violation.pos != ann.pos;
                 let node = if placed { &violation.pos } else { &tree.pos };
                 if placed || ann.pos.file != tree.pos.file {
-                    let line = |p: &Pos| (p.line, self.sources.line(&p.file, p.line).to_string());
+                    let line = |p: &Pos| (p.line, self.sources.line_at(p).to_string());
                     failure.file = node.file.to_string();
                     failure.lines = vec![line(&ann.pos), line(node)];
                 }
