@@ -49,13 +49,21 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
         if meta.is_dir() {
             let mut files = Vec::new();
             walk(path, &mut files, symlinks).map_err(|e| format!("Listing files '{p}': {e}"))?;
-            for f in files.into_iter().filter(|f| !unread_link_to_dir(f)) {
-                // ytt names a file found in a directory by its path inside that directory.
-                let name = f
-                    .strip_prefix(path)
-                    .unwrap_or(&f)
-                    .to_string_lossy()
-                    .to_string();
+            let mut named: Vec<(PathBuf, String)> = files
+                .into_iter()
+                .filter(|f| !unread_link_to_dir(f))
+                .map(|f| {
+                    // ytt names a file found in a directory by its path inside that directory.
+                    let name = f
+                        .strip_prefix(path)
+                        .unwrap_or(&f)
+                        .to_string_lossy()
+                        .to_string();
+                    (f, name)
+                })
+                .collect();
+            sort_by_name(&mut named);
+            for (f, name) in named {
                 out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
             }
         } else if unread_link_to_dir(path) {
@@ -165,7 +173,14 @@ fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, St
             out.push((f, name));
         }
     }
+    sort_by_name(&mut out);
     Ok(out)
+}
+
+/// A directory's files in ytt's order: by their names inside it, byte by byte (`values.yml`
+/// before `values/prod.yml`, where a walk of the tree meets the folder `values` first).
+fn sort_by_name(files: &mut [(PathBuf, String)]) {
+    files.sort_by(|a, b| a.1.as_bytes().cmp(b.1.as_bytes()));
 }
 
 /// The bytes of `--data-value-file KEY=PATH` (a string to ytt, UTF-8 or not).

@@ -86,6 +86,27 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
             .map_err(|_| anyhow::anyhow!("len: value of type {} has no len", x.get_type()))
     }
 
+    /// `ord(s)` as starlark-go answers it: the code point of a string of one, a string that
+    /// is not UTF-8 included (a byte that is no UTF-8 is U+FFFD to Go, one of its own: `"é"[0]`
+    /// is 65533; the crate refused such a string as no string).
+    fn ord<'v>(#[starlark(require = pos)] x: starlark::values::Value<'v>) -> anyhow::Result<i32> {
+        let Some(bytes) = super::go_bytes::string_bytes(x) else {
+            return Err(anyhow::anyhow!(
+                "ord: got {}, want string",
+                super::go_type(x)
+            ));
+        };
+        let text = super::go_bytes::go_text(bytes);
+        let mut chars = text.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => Ok(c as i32),
+            _ => Err(anyhow::anyhow!(
+                "ord: string encodes {} Unicode code points, want 1",
+                text.chars().count()
+            )),
+        }
+    }
+
     /// `str(v)`: a string itself (bytes or not), anything else as [`go_repr`] (floats as
     /// starlark-go writes them).
     fn str<'v>(
