@@ -121,14 +121,18 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                         )));
                     }
                     // ytt names the flag's path (a directory too) when it finds annotations.
-                    let docs = plain_documents(&file.name, path, &file.text, r.strict, sources)?;
+                    let name = FileName::unique(&file.name);
+                    let docs = plain_documents(name, path, &file.text, r.strict, sources)?;
                     if lib.is_none() {
                         out.extend(docs);
                     }
                 }
             }
             DataValues::Inline { name, text } => {
-                out.extend(plain_documents(name, name, text, r.strict, sources)?)
+                // (The typed API's text: one name for every load, so that two loads of one
+                // text are equal and no name is made per call.)
+                let file = FileName::new(name);
+                out.extend(plain_documents(file, name, text, r.strict, sources)?)
             }
             DataValues::Env { prefix, yaml } => {
                 out.extend(env_documents(prefix, *yaml, r.strict, sources)?)
@@ -147,18 +151,18 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
     Ok(out)
 }
 
-/// The documents of a plain YAML data values file (`--data-values-file`); `given_as` is the
-/// path the flag named.
+/// The documents of a plain YAML data values file (`--data-values-file`) named `name`;
+/// `given_as` is the path the flag named. A flag's file is named with [`FileName::unique`]:
+/// its lines are its own, whatever other file has its name (`-f config/` holding a
+/// `values.yml` beside `--data-values-file values.yml`).
 fn plain_documents(
-    file: &str,
+    name: FileName,
     given_as: &str,
     text: &str,
     strict: bool,
     sources: &mut SourceLines,
 ) -> Result<Vec<Tree>, CheckError> {
-    // Its lines are its own, whatever other file has its name (`-f config/` holding a
-    // `values.yml` beside `--data-values-file values.yml`).
-    let name = FileName::unique(file);
+    let file = name.as_str();
     sources.add_source(name, text);
     let mut raw = parse_file(file, text, strict).map_err(|e| {
         CheckError::new(
