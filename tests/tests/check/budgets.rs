@@ -63,25 +63,28 @@ fn flow_nesting_is_read_up_to_the_budget() {
     assert!(check(&[("values.yml", &values)], &["-f", "values.yml"]).is_ok());
 }
 
+/// A data values document whose `a0` is `first`, and each of `levels` more anchors a list of
+/// `width` aliases of the one before.
+fn alias_bomb(first: &str, levels: usize, width: usize) -> String {
+    let mut bomb = format!("#@data/values\n---\na0: &a0 {first}\n");
+    for i in 1..=levels {
+        let refs = vec![format!("*a{}", i - 1); width].join(",");
+        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    bomb
+}
+
 /// A "billion laughs" document stops at the alias budget instead of exhausting memory.
 #[test]
 fn nested_aliases_are_bounded() {
-    let mut bomb = String::from("#@data/values\n---\na0: &a0 [1,1,1,1,1,1,1,1,1]\n");
-    for i in 1..9 {
-        let refs = vec![format!("*a{}", i - 1); 9].join(",");
-        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
-    }
+    let bomb = alias_bomb("[1,1,1,1,1,1,1,1,1]", 8, 9);
     let err = check(&[("values.yml", &bomb)], &["-f", "values.yml"]).unwrap_err();
     assert!(
         err.contains("document contains excessive aliasing"),
         "{err}"
     );
     // Few nodes, much text: a 1 MB string copied 1,000 times (10,000 panicked at 10 GB).
-    let mut bomb = format!("#@data/values\n---\na0: &a0 \"{}\"\n", "x".repeat(1 << 20));
-    for i in 1..4 {
-        let refs = vec![format!("*a{}", i - 1); 10].join(",");
-        bomb.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
-    }
+    let bomb = alias_bomb(&format!("\"{}\"", "x".repeat(1 << 20)), 3, 10);
     let err = check(&[("values.yml", &bomb)], &["-f", "values.yml"]).unwrap_err();
     assert!(
         err.contains("yaml: line 6: document contains excessive aliasing (more than 268435456 bytes of text copied by aliases; raise the budget with SCHEMAC_MAX_ALIAS_BYTES)"),
