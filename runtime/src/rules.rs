@@ -252,22 +252,29 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     let ok = match order {
         Ok(Some(ord)) if min => ord != Ordering::Less,
         Ok(Some(ord)) => ord != Ordering::Greater,
-        Ok(None) | Err(Incomparable) => false,
+        Ok(None) | Err(_) => false,
     };
     if ok {
         None
     } else {
-        bound_failure(arg, value, min, order.is_ok())
+        bound_failure(arg, value, min, order.err())
     }
 }
 
-/// How `bound` fails on `value`: out of the bound (`comparable`), or not comparable with it.
+/// How `bound` fails on `value`: out of the bound, or not comparable with it (`incomparable`).
 #[cold]
 #[inline(never)]
-fn bound_failure(arg: &Value, value: &Value, min: bool, comparable: bool) -> Option<RuleFailure> {
+fn bound_failure(
+    arg: &Value,
+    value: &Value,
+    min: bool,
+    incomparable: Option<Incomparable>,
+) -> Option<RuleFailure> {
     let (op, bad) = if min { (">=", "<") } else { ("<=", ">") };
     let expected = format!("a value {op} {}", repr(arg));
-    if comparable {
+    if incomparable == Some(Incomparable::TooDeep) {
+        raised(expected, TOO_DEEP.into())
+    } else if incomparable.is_none() {
         // ytt formats the bound with `%s` here: a string shows unquoted.
         // (Bytes that are no UTF-8 show as U+FFFD: a report is text.)
         let shown = match arg {
@@ -311,7 +318,17 @@ fn round_trip_type(v: &Value) -> &'static str {
 
 fn one_of(arg: &Value, value: &Value) -> Option<RuleFailure> {
     let found = match arg {
-        Value::Array(items) => items.iter().any(|i| starlark_eq(&i.value, value)),
+        // starlark-go's `in` stops at the first comparison that fails.
+        Value::Array(items) => match items
+            .iter()
+            .map(|i| go_equal(&i.value, value, GO_COMPARE_DEPTH))
+            .find(|eq| *eq != Ok(false))
+        {
+            Some(Err(_)) => {
+                return raised(format!("one of {}", repr(arg)), TOO_DEEP.into());
+            }
+            found => found.is_some(),
+        },
         Value::Str(s) => matches!(value, Value::Str(v) if s.contains(v.as_str())),
         Value::Map(entries) => entries.iter().any(|e| starlark_eq(&e.key, value)),
         _ => false,
@@ -421,37 +438,77 @@ pub fn go_type(starlark_type: &str) -> String {
 
 /// Equality as Starlark sees it (1 == 1.0).
 pub fn starlark_eq(a: &Value, b: &Value) -> bool {
+    go_equal(a, b, u32::MAX) == Ok(true)
+}
+
+/// starlark-go's bound on comparisons nested in one another (its `maxdepth`): lists ten deep
+/// compare, eleven deep fail (an empty innermost list has nothing to compare).
+pub const GO_COMPARE_DEPTH: u32 = 10;
+
+/// Why two values do not compare.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Incomparable {
+    /// Types that Starlark does not order (`1 < "a"`).
+    Types,
+    /// Collections nested past the depth starlark-go compares ([`GO_COMPARE_DEPTH`]).
+    TooDeep,
+}
+
+/// starlark-go's error past [`GO_COMPARE_DEPTH`].
+pub const TOO_DEEP: &str = "comparison exceeded maximum recursion depth";
+
+/// `a == b` as starlark-go's `EqualDepth` answers it with `depth` levels left: lists compare
+/// by length, then item by item to the first unequal one; dicts by their keys' values.
+fn go_equal(a: &Value, b: &Value, depth: u32) -> Result<bool, Incomparable> {
+    if depth < 1 {
+        return Err(Incomparable::TooDeep);
+    }
     if let (Some(x), Some(y)) = (Number::of(a), Number::of(b)) {
-        return number_order(x, y) == Some(Ordering::Equal);
+        return Ok(number_order(x, y) == Some(Ordering::Equal));
     }
     match (a, b) {
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|(a, b)| starlark_eq(&a.value, &b.value))
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for (p, q) in x.iter().zip(y) {
+                if !go_equal(&p.value, &q.value, depth - 1)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
         }
         (Value::Map(x), Value::Map(y)) => {
-            x.len() == y.len()
-                && x.iter().all(|e| {
-                    y.iter().any(|f| {
-                        f.key.key_eq(&e.key) && starlark_eq(&e.value.value, &f.value.value)
-                    })
-                })
+            if x.len() != y.len() {
+                return Ok(false);
+            }
+            for e in x.iter() {
+                let Some(f) = y.iter().find(|f| f.key.key_eq(&e.key)) else {
+                    return Ok(false);
+                };
+                if !go_equal(&e.value.value, &f.value.value, depth - 1)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
         }
-        _ => a == b,
+        _ => Ok(a == b),
     }
 }
-
-/// Two values of types that Starlark does not order (`1 < "a"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Incomparable;
 
 /// Ordering as starlark-go (ytt's 2020 fork) defines it; `Err` where the types do not
 /// compare, `Ok(None)` where every comparison is false (a NaN). An int and a float compare
 /// exactly, except that a float infinity on the left of an int compares as if of the other
 /// sign (`float("inf") <= 10` is true in ytt).
 pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
+    compare_depth(a, b, GO_COMPARE_DEPTH)
+}
+
+/// [`compare`] with `depth` levels left: lists compare at their first items not equal.
+fn compare_depth(a: &Value, b: &Value, depth: u32) -> Result<Option<Ordering>, Incomparable> {
+    if depth < 1 {
+        return Err(Incomparable::TooDeep);
+    }
     if let (Some(x), Some(y)) = (Number::of(a), Number::of(b)) {
         return Ok(number_order(x, y));
     }
@@ -465,14 +522,13 @@ pub fn compare(a: &Value, b: &Value) -> Result<Option<Ordering>, Incomparable> {
         (Value::Bool(x), Value::Bool(y)) => Ok(Some(x.cmp(y))),
         (Value::Array(x), Value::Array(y)) => {
             for (p, q) in x.iter().zip(y) {
-                match compare(&p.value, &q.value)? {
-                    Some(Ordering::Equal) => {}
-                    other => return Ok(other),
+                if !go_equal(&p.value, &q.value, depth - 1)? {
+                    return compare_depth(&p.value, &q.value, depth - 1);
                 }
             }
             Ok(Some(x.len().cmp(&y.len())))
         }
-        _ => Err(Incomparable),
+        _ => Err(Incomparable::Types),
     }
 }
 

@@ -373,26 +373,34 @@ pub(super) fn load_documents(
             )));
         }
     }
-    templates.sort_by_key(|(_, _, has_schema)| !has_schema);
-    // A template error names every file of its phase (and the flags' data values).
-    let names = |schema: bool| -> Vec<String> {
+    // A template error names every file of its phase (and the flags' data values): a file
+    // with schema and data values documents is in both, in its place among the inputs.
+    let names = |kind: &str| -> Vec<String> {
         templates
             .iter()
-            .filter(|t| t.2 == schema)
+            .filter(|t| t.1.docs.iter().any(|d| doc_annotation(d) == Some(kind)))
             .map(|t| t.0.name.clone())
             .collect()
     };
-    let (schema_names, values_names) = (names(true), names(false));
+    let (schema_names, values_names) = (names("data/values-schema"), names("data/values"));
+    let mut templates: Vec<_> = templates.into_iter().enumerate().collect();
+    templates.sort_by_key(|(_, (_, _, has_schema))| !has_schema);
+    // The data values of schema files, read in the values phase in their file's place.
+    let mut schema_files_values: Vec<SchemaFileValues> = vec![];
     let mut schema_pending = true;
-    for (input, raw, has_schema) in templates {
+    for (position, (input, raw, has_schema)) in templates {
         if !has_schema && schema_pending {
             schema_pending = false;
             schema_done(&mut docs, sources, &star, storable)?;
+        }
+        if !has_schema {
+            take_schema_files_values(&mut schema_files_values, position, &mut docs)?;
         }
         if !has_schema && opts.schema_inspect {
             break;
         }
         let (mut schema_here, mut values_here) = (false, false);
+        let (mut schema_not_empty, mut held_values) = (None, vec![]);
         // The phase this file is read in, and the files ytt names in its errors (written only
         // for an error: 20,000 files each writing the list of all took 12 s).
         let phase = if has_schema {
@@ -548,6 +556,9 @@ pub(super) fn load_documents(
                 .at(tree.pos));
             }
             if tree.ann("library/ref").is_some() {
+                if !empty && tree.ann("data/values-schema").is_some() {
+                    schema_not_empty.get_or_insert(tree.pos);
+                }
                 // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
                 // still names the file among the data values files, and among the schema
                 // files). A library's schema document is still made a schema, so its errors
@@ -562,15 +573,44 @@ pub(super) fn load_documents(
                 continue;
             }
             if tree.ann("data/values-schema").is_some() {
+                if !empty {
+                    schema_not_empty.get_or_insert(tree.pos);
+                }
                 docs.schema.push(tree);
                 schema_here = true;
             } else if tree.ann("data/values").is_some() {
+                values_here = true;
+                if has_schema {
+                    held_values.push((tree, empty_from_code));
+                    continue;
+                }
                 if docs.values.is_empty() {
                     docs.first_values_from_code = empty_from_code;
                 }
                 docs.values.push(tree);
-                values_here = true;
             }
+        }
+        // ytt reads a schema file again in the values phase when it has data values documents
+        // (all empty, or the schema phase refused it), and refuses it then if a schema
+        // document is not empty.
+        if has_schema && values_here {
+            let values = match schema_not_empty {
+                Some(pos) => Err(CheckError::new(
+                    ErrorKind::Template,
+                    format!(
+                        "Overlaying data values (in following order: {}): Templating file '{name}': Expected data values file '{name}' to only have data values documents",
+                        order(&values_names, additional),
+                        name = input.name
+                    ),
+                )
+                .at(pos)),
+                None => Ok(held_values),
+            };
+            schema_files_values.push(SchemaFileValues {
+                position,
+                name: input.name.clone(),
+                values,
+            });
         }
         // ytt checks each schema document on its own as soon as its file is evaluated, so an
         // error in one comes before any of a later schema file's (see also `schema_of`).
@@ -586,15 +626,47 @@ pub(super) fn load_documents(
         if schema_here {
             docs.schema_files.push(input.name.clone());
         }
-        if values_here {
+        if values_here && !has_schema {
             docs.values_files.push(input.name.clone());
         }
     }
     if schema_pending {
         schema_done(&mut docs, sources, &star, storable)?;
     }
+    if !opts.schema_inspect {
+        take_schema_files_values(&mut schema_files_values, usize::MAX, &mut docs)?;
+    }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
+}
+
+/// A schema file's data values documents (each with whether code made it an empty collection),
+/// or the error ytt's values phase meets reading the file.
+struct SchemaFileValues {
+    /// The file's place among the inputs.
+    position: usize,
+    name: String,
+    values: Result<Vec<(Tree, bool)>, CheckError>,
+}
+
+/// Adds the data values of the schema files that come before `position` among the inputs, as
+/// ytt's values phase reads each in its place.
+fn take_schema_files_values(
+    held: &mut Vec<SchemaFileValues>,
+    position: usize,
+    docs: &mut Documents,
+) -> Result<(), CheckError> {
+    let count = held.iter().take_while(|h| h.position < position).count();
+    for file in held.drain(..count) {
+        for (tree, from_code) in file.values? {
+            if docs.values.is_empty() {
+                docs.first_values_from_code = from_code;
+            }
+            docs.values.push(tree);
+        }
+        docs.values_files.push(file.name);
+    }
+    Ok(())
 }
 
 /// `--implicit-map-key-overrides`: every map item may replace an earlier one with its key, as

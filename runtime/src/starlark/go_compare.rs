@@ -55,8 +55,9 @@ pub(super) const GREATER: &str = "__schemac_gt";
 pub(super) const GREATER_EQUAL: &str = "__schemac_ge";
 
 /// starlark-go's bound on nested comparisons (its `maxdepth`): `[[...[]...]]` ten lists deep
-/// compares, eleven deep fails with [`too_deep`].
-const MAX_DEPTH: u32 = 10;
+/// compares, eleven deep fails with [`too_deep`] (data values compare alike:
+/// [`crate::rules::compare`]).
+const MAX_DEPTH: u32 = crate::rules::GO_COMPARE_DEPTH;
 
 /// A comparison operator.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,7 +100,7 @@ impl Op {
 }
 
 fn too_deep() -> starlark::Error {
-    go_error("comparison exceeded maximum recursion depth".into())
+    go_error(crate::rules::TOO_DEEP.into())
 }
 
 /// A number of a comparison: an int within 128 bits or a float ([`Number`]), or a bigger int.
