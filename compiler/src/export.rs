@@ -13,6 +13,7 @@ pub mod rules;
 use schemac_runtime::error::CheckError;
 use schemac_runtime::schema::Type;
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
+use schemac_runtime::yaml::emit::budget::export_fits;
 
 /// A format of `schemac inspect -o FORMAT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,14 +40,19 @@ impl Format {
 
 /// The text of `schema` in `format`; `files` are the schema files it was read from. A
 /// reference (Markdown, HTML) past its budget of paths is an error
-/// ([`reference::DEFAULT_MAX_BYTES`]).
+/// ([`reference::DEFAULT_MAX_BYTES`]), as is a JSON Schema or OpenAPI document past the output
+/// budget ([`export_fits`]).
 pub fn render(schema: &Type, format: Format, files: &[String]) -> Result<String, CheckError> {
     Ok(match format {
         Format::JsonSchema => {
-            schemac_runtime::yaml::json::to_json_indented(&jsonschema::to_json_schema(schema).value)
+            let node = jsonschema::to_json_schema(schema);
+            export_fits(&node, "the JSON Schema", schema.pos)?;
+            schemac_runtime::yaml::json::to_json_indented(&node.value)
         }
         Format::OpenApiV3 => {
-            schemac_runtime::yaml::emit::to_yaml(&openapi::to_openapi_with_rules(schema).value)
+            let node = openapi::to_openapi_with_rules(schema);
+            export_fits(&node, "the OpenAPI document", schema.pos)?;
+            schemac_runtime::yaml::emit::to_yaml(&node.value)
         }
         Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)?),
         Format::Html => html::to_html(&reference::Reference::of(schema, files)?),

@@ -294,8 +294,12 @@ pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> 
 
 /// What an outcome prints on stdout; violations are the error ytt reports.
 pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
+    use crate::yaml::emit::budget;
     match outcome {
-        Outcome::JsonSchema(node) => Ok(crate::yaml::json::to_json_indented(&node.value)),
+        Outcome::JsonSchema(node) => {
+            budget::export_fits(node, "the JSON Schema", node.pos)?;
+            Ok(crate::yaml::json::to_json_indented(&node.value))
+        }
         Outcome::Invalid(violations) => Err(CheckError::new(
             ErrorKind::Validation,
             validate::render(violations),
@@ -306,12 +310,16 @@ pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
             let flow = crate::yaml::json::marshal_json(&node.value).unwrap_or_default();
             Ok(if opts.json() { flow } else { flow + "\n" })
         }
-        Outcome::OpenApi(node) | Outcome::DataValues(node) if opts.json() => {
+        Outcome::OpenApi(node) if opts.json() => {
+            budget::export_fits(node, "the OpenAPI document", node.pos)?;
             Ok(crate::yaml::json::to_json(&node.value))
         }
-        Outcome::OpenApi(node) | Outcome::DataValues(node) => {
+        Outcome::DataValues(node) if opts.json() => Ok(crate::yaml::json::to_json(&node.value)),
+        Outcome::OpenApi(node) => {
+            budget::export_fits(node, "the OpenAPI document", node.pos)?;
             Ok(crate::yaml::emit::to_yaml(&node.value))
         }
+        Outcome::DataValues(node) => Ok(crate::yaml::emit::to_yaml(&node.value)),
     }
 }
 

@@ -602,3 +602,57 @@ fn violations_as_json_meet_the_error_budget() {
         "{stderr}"
     );
 }
+
+#[test]
+fn schema_exports_past_the_output_budget_are_an_error_before_any_output() {
+    // Each alias of the anchored map is written out in full in an export: 15 KB of schema
+    // (900 levels under the anchor, 1,000 aliases) were 15 GB of OpenAPI, which aborted.
+    // Here 40 aliases of 40 levels, past a budget of 100,000 bytes.
+    let mut schema = String::from("#@data/values-schema\n---\nbase: &x ");
+    schema.push_str(&"{a: ".repeat(40));
+    schema.push('1');
+    schema.push_str(&"}".repeat(40));
+    schema.push('\n');
+    for i in 0..40 {
+        schema.push_str(&format!("c{i}: *x\n"));
+    }
+    let dir = workdir().join("export-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("schema.yml"), schema).unwrap();
+    let inspect = "check -f schema.yml --data-values-schema-inspect -o openapi-v3";
+    let runs = [
+        (
+            "inspect -f schema.yml -o openapi-v3",
+            "the OpenAPI document",
+        ),
+        ("inspect -f schema.yml -o json-schema", "the JSON Schema"),
+        (inspect, "the OpenAPI document"),
+        (&format!("{inspect} --output json"), "the OpenAPI document"),
+    ];
+    for (args, what) in runs {
+        let run = |env: &[(&str, &str)]| {
+            Command::new(BIN)
+                .args(args.split(' '))
+                .current_dir(&dir)
+                .envs(env.iter().copied())
+                .output()
+                .unwrap()
+        };
+        let o = run(&[("SCHEMAC_MAX_OUTPUT_BYTES", "100000")]);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            (o.status.code(), o.stdout.len()),
+            (Some(1), 0),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "Writing {what}: its text passes the output budget of 100000 bytes"
+            )),
+            "{args:?}: {stderr}"
+        );
+        let o = run(&[]);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(o.stdout.len() > 100_000, "{args:?}: {}", o.stdout.len());
+    }
+}

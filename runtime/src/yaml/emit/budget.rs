@@ -40,6 +40,24 @@ pub fn message(pos: &Pos) -> String {
     )
 }
 
+/// A schema's export (`what`: "the OpenAPI document"), refused when its YAML text passes the
+/// output budget (JSON's indented text is no shorter): a schema's aliases are written out in
+/// full at every depth, so 15 KB of schema could be 15 GB of OpenAPI, which aborted (ytt runs
+/// out of memory). `at` is the schema's position.
+pub fn export_fits(node: &Node, what: &str, at: Pos) -> Result<(), crate::error::CheckError> {
+    if past_budget(node, max_output_bytes()).is_none() {
+        return Ok(());
+    }
+    Err(crate::error::CheckError::new(
+        crate::error::ErrorKind::Usage,
+        format!(
+            "Writing {what}: its text passes the output budget of {} bytes (each line is indented by its depth, and aliases are written out in full; raise the budget with {OUTPUT_VAR})",
+            max_output_bytes()
+        ),
+    )
+    .at_opt((!at.is_unknown()).then_some(at)))
+}
+
 /// A running lower bound of the text written so far.
 struct Size {
     written: u64,
