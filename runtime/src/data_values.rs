@@ -122,7 +122,7 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                     }
                     // ytt names the flag's path (a directory too) when it finds annotations.
                     let name = FileName::unique(&file.name);
-                    let docs = plain_documents(name, path, &file.text, r.strict, sources)?;
+                    let docs = plain_documents(name, path, file.yaml_text(), r.strict, sources)?;
                     if lib.is_none() {
                         out.extend(docs);
                     }

@@ -241,10 +241,17 @@ fn load_schema_inputs(
         .map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| (*shared).clone()));
     Ok(LoadedSchema {
         schema,
+        // Every file goes into what is built, read now if no template loaded it.
         sources: inputs
             .into_iter()
-            .map(|i| (i.name, i.text.to_string()))
-            .collect(),
+            .map(|i| {
+                let text = i
+                    .text
+                    .get()
+                    .map_err(|e| CheckError::new(ErrorKind::Io, e))?;
+                Ok((i.name, text.to_string()))
+            })
+            .collect::<Result<_, CheckError>>()?,
         functions: docs.functions.len(),
         templates: docs.templates,
     })

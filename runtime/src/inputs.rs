@@ -16,9 +16,112 @@ pub use symlinks::Symlinks;
 /// A file to read: its name in messages and its contents, or why they cannot be used.
 pub struct InputFile {
     pub name: String,
-    pub text: Arc<str>,
+    pub text: FileText,
     /// go-yaml's complaint when the file is not UTF-8 (reported when the file is parsed).
     pub encoding_error: Option<&'static str>,
+}
+
+impl InputFile {
+    /// The text of a YAML template, read with the inputs ([`read_files`] reads every file
+    /// [`is_yaml_template`] names at once; a file not read yet has none here).
+    pub fn yaml_text(&self) -> &Arc<str> {
+        static NONE: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+        self.text
+            .if_read()
+            .unwrap_or_else(|| NONE.get_or_init(|| Arc::from("")))
+    }
+}
+
+/// Whether ytt reads the file `name` as a YAML template of the run's root library (the others
+/// it opens only when a template loads or reads them): `.yml` or `.yaml`, and not a library's
+/// (`x.lib.yml`, or under a `_ytt_lib` folder).
+pub fn is_yaml_template(name: &str) -> bool {
+    let library = name.ends_with(".lib.yml")
+        || name.ends_with(".lib.yaml")
+        || name.split('/').rev().skip(1).any(|dir| dir == "_ytt_lib");
+    (name.ends_with(".yml") || name.ends_with(".yaml")) && !library
+}
+
+/// A file's contents as `load()` and `data.read()` see them: read with the inputs (YAML
+/// templates, standard input), or when first asked for. ytt opens no other file unless a
+/// template loads or reads it, so a FIFO or a file past the input budget that nothing loads
+/// is never opened (a FIFO among a folder's files hung the run).
+#[derive(Clone, Debug)]
+pub enum FileText {
+    Read(Arc<str>),
+    Later(Arc<LaterFile>),
+}
+
+/// A file to be read when first asked for ([`FileText::Later`]).
+#[derive(Debug)]
+pub struct LaterFile {
+    path: PathBuf,
+    name: String,
+    text: std::sync::OnceLock<Result<Arc<str>, String>>,
+}
+
+impl FileText {
+    /// The text, read now if it was not; `Err` is why it cannot be read (ytt's words for a
+    /// file of `-f`).
+    pub fn get(&self) -> Result<&Arc<str>, String> {
+        match self {
+            FileText::Read(text) => Ok(text),
+            FileText::Later(file) => file
+                .text
+                .get_or_init(|| {
+                    read_bytes_within(&file.path, &file.name, max_input_bytes())
+                        .map(|bytes| decode(file.name.clone(), bytes).yaml_text().clone())
+                        .map_err(ReadError::for_template)
+                })
+                .as_ref()
+                .map_err(Clone::clone),
+        }
+    }
+
+    /// The text, when it has been read.
+    pub fn if_read(&self) -> Option<&Arc<str>> {
+        match self {
+            FileText::Read(text) => Some(text),
+            FileText::Later(file) => file.text.get()?.as_ref().ok(),
+        }
+    }
+
+    /// Whether `self` and `other` are one text: the same text read, or the same file.
+    pub fn same(&self, other: &FileText) -> bool {
+        match (self, other) {
+            (FileText::Read(a), FileText::Read(b)) => Arc::ptr_eq(a, b) || a == b,
+            (FileText::Later(a), FileText::Later(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl From<Arc<str>> for FileText {
+    fn from(text: Arc<str>) -> FileText {
+        FileText::Read(text)
+    }
+}
+
+fn max_input_bytes() -> usize {
+    crate::yaml::parse::budget::max_input_bytes()
+}
+
+/// A file found by `-f`: a YAML template is read now, any other file when first asked for
+/// ([`FileText`]).
+fn input_file(path: &Path, name: String) -> Result<InputFile, ReadError> {
+    if is_yaml_template(&name) {
+        return read_regular(path, name);
+    }
+    let later = LaterFile {
+        path: path.to_path_buf(),
+        name: name.clone(),
+        text: std::sync::OnceLock::new(),
+    };
+    Ok(InputFile {
+        name,
+        text: FileText::Later(Arc::new(later)),
+        encoding_error: None,
+    })
 }
 
 /// The files named by `-f` arguments, directories expanded in ytt's order. `-f -` reads
@@ -64,13 +167,13 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                 .collect();
             sort_by_name(&mut named);
             for (f, name) in named {
-                out.push(read_regular(&f, name).map_err(ReadError::for_template)?);
+                out.push(input_file(&f, name).map_err(ReadError::for_template)?);
             }
         } else if unread_link_to_dir(path) {
             continue;
         } else if is_readable_kind(&meta) {
             let name = name.map_or_else(|| base_name(p), str::to_string);
-            out.push(read_regular(path, name).map_err(ReadError::for_template)?);
+            out.push(input_file(path, name).map_err(ReadError::for_template)?);
         } else {
             return Err(format!(
                 "Expected file '{p}' to be a regular file, but was not"
@@ -269,7 +372,7 @@ impl ReadError {
 
 /// Reads a regular file (already checked to be one), within the input budget.
 pub(crate) fn read_regular(path: &Path, name: String) -> Result<InputFile, ReadError> {
-    read_within(path, name, crate::yaml::parse::budget::max_input_bytes())
+    read_within(path, name, max_input_bytes())
 }
 
 /// Reads a file of at most `max` bytes; a larger one is an error naming the budget.
@@ -352,7 +455,7 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
     match String::from_utf8(bytes) {
         Ok(text) => InputFile {
             name,
-            text: Arc::from(text),
+            text: FileText::Read(Arc::from(text)),
             encoding_error: None,
         },
         Err(e) => {
@@ -362,7 +465,7 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             InputFile {
                 name,
-                text: Arc::from(text),
+                text: FileText::Read(Arc::from(text)),
                 encoding_error: Some(error),
             }
         }

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
+use crate::inputs::FileText;
 use crate::value::FileName;
 
 /// The text of every file and flag a run has read, for quoting source lines.
@@ -26,7 +27,8 @@ pub struct SourceLines {
 /// lines).
 #[derive(Clone, Debug)]
 struct Lines {
-    text: Arc<str>,
+    /// (A file `load()` has not read quotes no lines.)
+    text: FileText,
     starts: OnceLock<Vec<usize>>,
 }
 
@@ -35,15 +37,17 @@ impl SourceLines {
         self.add_shared(name, Arc::from(text));
     }
 
-    /// [`SourceLines::add`] without copying the text.
-    pub fn add_shared(&mut self, name: &str, text: Arc<str>) {
+    /// [`SourceLines::add`] without copying the text (or before the file is read: see
+    /// [`FileText`]).
+    pub fn add_shared(&mut self, name: &str, text: impl Into<FileText>) {
         let name: Arc<str> = Arc::from(name);
+        let text = text.into();
         let lines = Lines {
-            text: Arc::clone(&text),
+            text: text.clone(),
             starts: OnceLock::new(),
         };
         if let Some(before) = self.files.insert(Arc::clone(&name), lines) {
-            if !Arc::ptr_eq(&before.text, &text) && before.text != text {
+            if !before.text.same(&text) {
                 self.repeated.insert(name);
             }
         }
@@ -69,7 +73,7 @@ impl SourceLines {
 
     fn add_source_lines(&mut self, name: FileName, text: &str, starts: OnceLock<Vec<usize>>) {
         let lines = Lines {
-            text: Arc::from(text),
+            text: FileText::Read(Arc::from(text)),
             starts,
         };
         self.files.insert(Arc::from(name.as_str()), lines.clone());
@@ -80,7 +84,7 @@ impl SourceLines {
     /// is on no node: its search through the data values can be skipped.
     pub fn any_text_contains(&self, needle: &str) -> bool {
         let mut texts = self.files.values().chain(self.by_identity.values());
-        texts.any(|lines| lines.text.contains(needle))
+        texts.any(|lines| lines.text.if_read().is_some_and(|t| t.contains(needle)))
     }
 
     /// The line `pos` points at, or "" when unknown.
@@ -94,7 +98,7 @@ impl SourceLines {
     /// The text of the file `pos` points into, or "" when unknown.
     pub fn text_at(&self, pos: &crate::value::Pos) -> &str {
         match self.by_identity.get(&pos.file) {
-            Some(lines) => &lines.text,
+            Some(lines) => lines.text.if_read().map_or("", |t| t),
             None => self.text(&pos.file).unwrap_or(""),
         }
     }
@@ -106,7 +110,7 @@ impl SourceLines {
 
     /// The text of `file`.
     pub fn text(&self, file: &str) -> Option<&str> {
-        self.files.get(file).map(|l| &*l.text)
+        self.files.get(file)?.text.if_read().map(|t| &**t)
     }
 
     /// Whether `file` is one of several sources named alike (its text is not the one
@@ -133,19 +137,20 @@ impl Lines {
     /// Line `line` (1-based), or "" when there is none. As in ytt, lines end at `\n` only: a
     /// line of a CRLF file is quoted with its `\r`.
     fn line(&self, line: u32) -> &str {
+        let Some(text) = self.text.if_read() else {
+            return "";
+        };
         let starts = self.starts.get_or_init(|| {
             std::iter::once(0)
-                .chain(self.text.match_indices('\n').map(|(i, _)| i + 1))
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
                 .collect()
         });
         let index = (line as usize).wrapping_sub(1);
         let Some(&start) = starts.get(index) else {
             return "";
         };
-        let end = starts
-            .get(index + 1)
-            .map_or(self.text.len(), |next| next - 1);
-        &self.text[start..end]
+        let end = starts.get(index + 1).map_or(text.len(), |next| next - 1);
+        &text[start..end]
     }
 }
 

@@ -163,10 +163,13 @@ pub struct StackFrame {
     pub generated: Option<Box<Generated>>,
 }
 
+use crate::inputs::FileText;
+
 /// Files a template may `load()`, by the name they were given on the command line.
 #[derive(Default, Clone)]
 pub struct Sources {
-    pub files: Vec<(String, Arc<str>)>,
+    /// (Read when first loaded: see [`FileText`].)
+    pub files: Vec<(String, FileText)>,
     /// Templates compiled so far in this run (ytt numbers each one, `__ytt_tpl2_...` first, and
     /// its messages name the number).
     pub compiled: Arc<std::sync::atomic::AtomicU32>,
@@ -178,12 +181,13 @@ pub struct Sources {
 
 impl Sources {
     pub fn new(files: Vec<(String, Arc<str>)>) -> Sources {
+        let files = files.into_iter().map(|(n, t)| (n, t.into())).collect();
         Sources::with_functions(files, functions::Functions::default())
     }
 
     /// Sources whose annotations' functions go into `functions` (after the values it holds).
     pub fn with_functions(
-        files: Vec<(String, Arc<str>)>,
+        files: Vec<(String, FileText)>,
         functions: functions::Functions,
     ) -> Sources {
         Sources {
@@ -203,7 +207,7 @@ impl Sources {
 
     /// The file `load(path)` names from the file `from` of the run's root library (see
     /// [`library::find`]).
-    pub fn find(&self, from: &str, path: &str) -> Result<(String, Arc<str>), String> {
+    pub fn find(&self, from: &str, path: &str) -> Result<(String, FileText), String> {
         library::find(&self.files, "", library::dir_of(from), path)
     }
 }

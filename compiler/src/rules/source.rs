@@ -150,7 +150,10 @@ impl Program {
             let Ok((found, text)) = files.find(name, &path) else {
                 continue;
             };
-            let Some(loaded) = self.module(&found, &text, files) else {
+            let Ok(text) = text.get() else {
+                continue;
+            };
+            let Some(loaded) = self.module(&found, text, files) else {
                 continue;
             };
             for (local, their) in symbols {

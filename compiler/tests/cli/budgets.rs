@@ -24,9 +24,15 @@ fn check_files(
         std::fs::write(dir.join(file), text).unwrap();
         args.extend(["-f", file]);
     }
+    run_in(&dir, &args, env)
+}
+
+/// Runs `schemac ARGS` in `dir` with `env` set: the exit status, standard output and standard
+/// error.
+fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String, String) {
     let o = Command::new(BIN)
         .args(args)
-        .current_dir(&dir)
+        .current_dir(dir)
         .envs(env.iter().copied())
         .output()
         .unwrap();
@@ -630,29 +636,48 @@ fn schema_exports_past_the_output_budget_are_an_error_before_any_output() {
         (&format!("{inspect} --output json"), "the OpenAPI document"),
     ];
     for (args, what) in runs {
-        let run = |env: &[(&str, &str)]| {
-            Command::new(BIN)
-                .args(args.split(' '))
-                .current_dir(&dir)
-                .envs(env.iter().copied())
-                .output()
-                .unwrap()
-        };
-        let o = run(&[("SCHEMAC_MAX_OUTPUT_BYTES", "100000")]);
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(
-            (o.status.code(), o.stdout.len()),
-            (Some(1), 0),
-            "{args:?}: {stderr}"
-        );
+        let args: Vec<&str> = args.split(' ').collect();
+        let budget = [("SCHEMAC_MAX_OUTPUT_BYTES", "100000")];
+        let (rc, stdout, stderr) = run_in(&dir, &args, &budget);
+        assert_eq!((rc, stdout.len()), (Some(1), 0), "{args:?}: {stderr}");
         assert!(
             stderr.contains(&format!(
                 "Writing {what}: its text passes the output budget of 100000 bytes"
             )),
             "{args:?}: {stderr}"
         );
-        let o = run(&[]);
-        assert_eq!(o.status.code(), Some(0), "{args:?}");
-        assert!(o.stdout.len() > 100_000, "{args:?}: {}", o.stdout.len());
+        let (rc, stdout, stderr) = run_in(&dir, &args, &[]);
+        assert_eq!(rc, Some(0), "{args:?}: {stderr}");
+        assert!(stdout.len() > 100_000, "{args:?}: {}", stdout.len());
     }
+}
+
+#[test]
+fn files_no_template_loads_are_never_opened() {
+    // ytt reads a `.star`, text or other file only when a template loads or reads it: a FIFO
+    // nothing writes to, or a file past the input budget, beside the values is never opened
+    // (schemac read every input at once, and waited on the FIFO for ever).
+    let budget = [("SCHEMAC_MAX_INPUT_BYTES", "100")];
+    let dir = workdir().join("unread-inputs");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    std::fs::write(dir.join("config/values.yml"), "#@data/values\n---\na: 1\n").unwrap();
+    std::fs::write(dir.join("config/big.star"), "x = 1\n".repeat(100)).unwrap();
+    for fifo in ["pipe.star", "pipe.txt", "pipe", "pipe.lib.yml"] {
+        let made = Command::new("mkfifo")
+            .arg(dir.join("config").join(fifo))
+            .status();
+        assert!(made.unwrap().success());
+    }
+    let (rc, stdout, stderr) = run_in(&dir, &["check", "-f", "config"], &budget);
+    assert_eq!((rc, stdout.as_str()), (Some(0), "a: 1\n"), "{stderr}");
+    // Loaded, the file is read, and meets the budget.
+    let values = "#@ load(\"big.star\", \"x\")\n#@data/values\n---\na: #@ x\n";
+    std::fs::write(dir.join("config/values.yml"), values).unwrap();
+    let (rc, _, stderr) = run_in(&dir, &["check", "-f", "config"], &budget);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot load big.star: Reading file 'big.star': it is larger than the input budget of 100 bytes"),
+        "{stderr}"
+    );
 }

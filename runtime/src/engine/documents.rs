@@ -8,12 +8,7 @@ use crate::yaml::parse::Comment;
 
 /// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
 /// loaded) and not in a private library (`_ytt_lib/`), which ytt leaves out of the root.
-pub(super) fn is_yaml(name: &str) -> bool {
-    let library = name.ends_with(".lib.yml")
-        || name.ends_with(".lib.yaml")
-        || name.split('/').rev().skip(1).any(|dir| dir == "_ytt_lib");
-    (name.ends_with(".yml") || name.ends_with(".yaml")) && !library
-}
+pub(super) use crate::inputs::is_yaml_template as is_yaml;
 
 /// The positions of `names` (paths relative to their `-f` argument) in the order of ytt's
 /// library: a folder's files in the order given, then its subfolders in the order they first
@@ -216,10 +211,10 @@ pub(super) fn load_documents(
     let builtin = backend
         .builtin_sources()
         .iter()
-        .map(|(name, text)| (name.to_string(), Arc::from(*text)));
+        .map(|(name, text)| (name.to_string(), Arc::<str>::from(*text).into()));
     let mut star = Sources::with_functions(
         builtin
-            .chain(inputs.iter().map(|i| (i.name.clone(), Arc::clone(&i.text))))
+            .chain(inputs.iter().map(|i| (i.name.clone(), i.text.clone())))
             .collect(),
         backend.functions(),
     );
@@ -247,7 +242,7 @@ pub(super) fn load_documents(
     };
     for input in inputs.iter().filter(|i| library(&i.name)) {
         // For the lines of call-stack frames in the files `load()` may run.
-        sources.add_shared(&input.name, Arc::clone(&input.text));
+        sources.add_shared(&input.name, input.text.clone());
     }
     // Files of the same name (`-f base/values.yml -f prod/values.yml`) each quote their own
     // lines.
@@ -267,7 +262,7 @@ pub(super) fn load_documents(
     // large).
     let mentions_schema: Vec<bool> = yaml_inputs
         .iter()
-        .map(|i| i.text.contains("data/values-schema"))
+        .map(|i| i.yaml_text().contains("data/values-schema"))
         .collect();
     // The schema files a store may answer for, and its answer: then they are not read.
     let candidates = store.and_then(|_| stored::candidates(&yaml_inputs, &mentions_schema, opts));
@@ -295,7 +290,7 @@ pub(super) fn load_documents(
     }
     for &position in &read_order {
         let input = yaml_inputs[position];
-        sources.add_shared(&input.name, Arc::clone(&input.text));
+        sources.add_shared(&input.name, Arc::clone(input.yaml_text()));
         if skipped(&input.name) {
             continue;
         }
@@ -306,7 +301,7 @@ pub(super) fn load_documents(
                 format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
             ));
         }
-        let raw = parse_file_keeping_key_errors(&input.name, &input.text, opts.strict)
+        let raw = parse_file_keeping_key_errors(&input.name, input.yaml_text(), opts.strict)
             .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
         if mentions_schema[position] {
@@ -315,7 +310,7 @@ pub(super) fn load_documents(
         let mut raw = raw;
         if alike {
             raw.file = FileName::unique(&input.name);
-            sources.add_source(raw.file, &input.text);
+            sources.add_source(raw.file, input.yaml_text());
         }
         if opts.implicit_map_key_overrides {
             allow_key_overrides(&mut raw.docs);
@@ -465,7 +460,7 @@ pub(super) fn load_documents(
         let trees = evaluated.map_err(|e| {
             // Its lines are this file's, whatever other file shares its name.
             let mut sources = sources.clone();
-            sources.add_shared(&input.name, Arc::clone(&input.text));
+            sources.add_shared(&input.name, Arc::clone(input.yaml_text()));
             CheckError::new(
                 ErrorKind::Template,
                 format!(
@@ -791,7 +786,7 @@ fn storable_files(
     }
     let files = candidates
         .iter()
-        .map(|i| (i.name.clone(), Arc::clone(&i.text)))
+        .map(|i| (i.name.clone(), Arc::clone(i.yaml_text())))
         .collect();
     let compiled = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Some(stored::Storable {

@@ -65,7 +65,10 @@ pub(super) fn candidates<'a>(
 
 /// The names and texts a store keys on.
 pub(super) fn key_files<'a>(files: &[&'a Input]) -> Vec<(&'a str, &'a str)> {
-    files.iter().map(|i| (i.name.as_str(), &*i.text)).collect()
+    files
+        .iter()
+        .map(|i| (i.name.as_str(), &**i.yaml_text()))
+        .collect()
 }
 
 /// The annotations of a parsed schema file whose templating depends on nothing but its text

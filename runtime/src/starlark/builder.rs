@@ -47,7 +47,7 @@ pub fn bind_builder_functions(names: &GeneratedNames, module: &Module) {
 }
 
 /// Every file of a run: its name and text.
-pub type RunFiles = Arc<Vec<(String, Arc<str>)>>;
+pub type RunFiles = Arc<Vec<(String, crate::inputs::FileText)>>;
 
 /// Where an opaque annotation argument will live once the module is frozen.
 #[derive(Allocative)]

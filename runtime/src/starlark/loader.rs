@@ -100,10 +100,12 @@ impl Loader<'_> {
             LOADS_EXCEEDED.with(|x| *x.borrow_mut() = Some(message.clone()));
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
+        // Read now, as ytt reads a file only when it is loaded.
+        let src = src.get().map_err(fail)?;
         let compiled = match kind {
-            LibraryKind::Starlark => compile_starlark(&src),
-            LibraryKind::Yaml => compile_yaml(&name, &src, self.sources.ignore_unknown_comments)?,
-            LibraryKind::Text => return text_library(path, &src),
+            LibraryKind::Starlark => compile_starlark(src),
+            LibraryKind::Yaml => compile_yaml(&name, src, self.sources.ignore_unknown_comments)?,
+            LibraryKind::Text => return text_library(path, src),
         };
         let ran = match compiled {
             Ok(program) => {

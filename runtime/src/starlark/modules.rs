@@ -271,7 +271,7 @@ fn data_members(builder: &mut GlobalsBuilder) {
         };
         let dir = crate::template::library::dir_of(state.file.as_str());
         crate::template::library::find(&state.files, &state.root, dir, &path)
-            .map(|(_, text)| text.to_string())
+            .and_then(|(_, text)| text.get().map(|text| text.to_string()))
             .map_err(|e| path_error("data.read", e, bytes))
     }
 }

@@ -330,7 +330,12 @@ fn refused_call(
         return None;
     }
     let mut programs = vec![(name.to_string(), std::borrow::Cow::Borrowed(program))];
-    for (n, text) in sources.files.iter().filter(|(n, _)| n != name) {
+    // (A file no template loaded, not read, holds no frame.)
+    let read = sources
+        .files
+        .iter()
+        .filter_map(|(n, t)| Some((n, t.if_read()?)));
+    for (n, text) in read.filter(|(n, _)| *n != name) {
         let compiled = if n.ends_with(".star") {
             compile_starlark(text).ok()
         } else if n.ends_with(".yml") || n.ends_with(".yaml") {
@@ -397,11 +402,14 @@ fn call_stack(
         let at = match loaded.iter().position(|(n, _)| n == file) {
             Some(at) => at,
             None => {
-                let compiled = sources
-                    .files
-                    .iter()
-                    .find(|(n, _)| n == file)
-                    .and_then(|(_, text)| super::loader::compiled_library(file, text, sources));
+                let compiled =
+                    sources
+                        .files
+                        .iter()
+                        .find(|(n, _)| n == file)
+                        .and_then(|(_, text)| {
+                            super::loader::compiled_library(file, text.if_read()?, sources)
+                        });
                 loaded.push((file.to_string(), compiled));
                 loaded.len() - 1
             }

@@ -4,10 +4,10 @@
 //! leading `/` (the run's root, or the private library `load("@name:file")` loaded it from);
 //! a path has no `.`, `..` or empty names (they are libraries that do not exist).
 
-use std::sync::Arc;
+use crate::inputs::FileText;
 
 /// The run's files: their names (relative paths) and texts, in the run's order.
-pub type Files = [(String, Arc<str>)];
+pub type Files = [(String, FileText)];
 
 const PRIVATE: &str = "_ytt_lib";
 
@@ -78,7 +78,7 @@ pub fn find(
     root: &str,
     dir: &str,
     path: &str,
-) -> Result<(String, Arc<str>), String> {
+) -> Result<(String, FileText), String> {
     let (at, wanted) = start(root, dir, path);
     let (dirs, name) = match wanted.rsplit_once('/') {
         Some((dirs, name)) => (dirs.split('/').collect::<Vec<_>>(), name),
