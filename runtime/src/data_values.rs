@@ -58,6 +58,7 @@ fn nested<'k>(
                             Value::Bool(true),
                             *pos,
                         )),
+                        go_text: None,
                     },
                 )],
             }];

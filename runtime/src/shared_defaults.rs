@@ -159,6 +159,7 @@ fn mark(tree: &mut Tree, key: usize) {
         args: vec![Arg {
             type_name: "int".into(),
             kind: ArgKind::Data(Node::new(Value::UInt(key as u64), Pos::unknown())),
+            go_text: None,
         }],
         kwargs: Vec::new(),
     });

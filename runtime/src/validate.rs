@@ -131,6 +131,7 @@ fn arg_repr(arg: &Arg) -> String {
     match &arg.kind {
         // (A struct is data here, its fields a map: ytt writes none of them.)
         ArgKind::Data(_) if arg.type_name == "struct" => "struct(...)".into(),
+        ArgKind::Data(_) if arg.go_text.is_some() => arg.go_text.iter().map(|t| &**t).collect(),
         ArgKind::Data(n) => repr(&n.value),
         ArgKind::Tuple(items) => tuple_repr(items.iter().map(arg_repr).collect()),
         ArgKind::List(items) => format!(
@@ -404,7 +405,8 @@ fn tuple_repr(items: Vec<String>) -> String {
 
 /// A rule's argument as ytt shows it in what the rule expects (Go's `%v` of the Starlark
 /// value), where that is not its data's text: a tuple in parentheses (`(1, 2)`, `(1,)`, `()`),
-/// a YAML fragment as its Go type (`yamlfragment(*yamlmeta.Map)`), at any depth of a tuple.
+/// a YAML fragment as its Go type (`yamlfragment(*yamlmeta.Map)`), at any depth of a tuple,
+/// and a list or dict holding either or a struct as starlark-go writes it ([`Arg::go_text`]).
 fn shown_arg(arg: &Arg) -> Option<String> {
     match &arg.kind {
         ArgKind::Tuple(items) => Some(tuple_repr(
@@ -414,6 +416,7 @@ fn shown_arg(arg: &Arg) -> Option<String> {
                 .collect(),
         )),
         ArgKind::Data(_) if arg.type_name == "struct" => Some("struct(...)".into()),
+        ArgKind::Data(_) if arg.go_text.is_some() => arg.go_text.as_deref().map(str::to_string),
         ArgKind::Data(n) if arg.type_name == "yamlfragment" => Some(
             match n.value {
                 Value::Map(_) => "yamlfragment(*yamlmeta.Map)",

@@ -46,6 +46,7 @@ fn ann(name: &str, kwargs: &[(&str, Value)]) -> Ann {
                     Arg {
                         type_name: String::new(),
                         kind: ArgKind::Data(Node::new(v.clone(), Pos::unknown())),
+                        go_text: None,
                     },
                 )
             })

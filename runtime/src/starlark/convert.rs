@@ -412,6 +412,30 @@ pub fn to_arg<'v>(
     to_arg_within(v, pos, heap, keep, false)
 }
 
+/// Whether the list or dict `v` holds, at any depth, a value its data writes otherwise than
+/// starlark-go: a tuple (a list to data), a struct (a map) or a YAML fragment.
+fn holds_other_text(v: Value) -> bool {
+    let collection =
+        |v: Value| ListRef::from_value(v).is_some() || DictRef::from_value(v).is_some();
+    if !collection(v) {
+        return false;
+    }
+    let mut pending = vec![v];
+    while let Some(v) = pending.pop() {
+        if let Some(list) = ListRef::from_value(v) {
+            pending.extend(list.iter());
+        } else if let Some(dict) = DictRef::from_value(v) {
+            pending.extend(dict.iter().flat_map(|(k, x)| [k, x]));
+        } else if TupleRef::from_value(v).is_some()
+            || v.downcast_ref::<YamlFragment>().is_some()
+            || super::ytt_struct::fields(v).is_some()
+        {
+            return true;
+        }
+    }
+    false
+}
+
 /// [`to_arg`]; `sized` once the matcher `v` is part of has been sized (see
 /// [`super::overlay_matcher::too_many_matchers`]).
 fn to_arg_within<'v>(
@@ -430,6 +454,7 @@ fn to_arg_within<'v>(
         return Ok(Arg {
             type_name,
             kind: ArgKind::Tuple(items),
+            go_text: None,
         });
     }
     if let Some(a) = v.downcast_ref::<super::assertion::Assertion>() {
@@ -437,7 +462,11 @@ fn to_arg_within<'v>(
             Ok(arg) => ArgKind::Assertion(a.rule.rule, Node::new(arg.clone(), *pos)),
             Err(_) => ArgKind::Checker(keep(v)),
         };
-        return Ok(Arg { type_name, kind });
+        return Ok(Arg {
+            type_name,
+            kind,
+            go_text: None,
+        });
     }
     // ytt takes any struct with a `check` function for an assertion object.
     let checker = super::ytt_struct::fields(v)
@@ -446,10 +475,15 @@ fn to_arg_within<'v>(
         return Ok(Arg {
             type_name,
             kind: ArgKind::Checker(keep(v)),
+            go_text: None,
         });
     }
     match to_tree_value(v, pos, heap) {
         Ok(tv) => Ok(Arg {
+            go_text: holds_other_text(v)
+                .then(|| super::go_repr::try_go_repr(v))
+                .transpose()?
+                .map(Box::from),
             type_name,
             kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
         }),
@@ -463,6 +497,7 @@ fn to_arg_within<'v>(
             Ok(Arg {
                 type_name,
                 kind: ArgKind::List(items),
+                go_text: None,
             })
         }
         Err(_) => Ok(match super::overlay_matcher::parts(v) {
@@ -476,6 +511,7 @@ fn to_arg_within<'v>(
                     Ok(tv) => Arg {
                         type_name: arg.get_type().to_string(),
                         kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
+                        go_text: None,
                     },
                     Err(_) => to_arg_within(arg, pos, heap, keep, true)?,
                 };
@@ -485,6 +521,7 @@ fn to_arg_within<'v>(
                         op,
                         arg: Box::new(arg),
                     },
+                    go_text: None,
                 }
             }
             None => Arg {
@@ -493,6 +530,7 @@ fn to_arg_within<'v>(
                     index: keep(v),
                     shown: Some(super::go_repr::go_repr(v).into()),
                 },
+                go_text: None,
             },
         }),
     }

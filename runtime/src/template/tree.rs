@@ -86,6 +86,9 @@ pub struct Arg {
     /// The Starlark type name (`string`, `int`, `function`, `tuple`...).
     pub type_name: String,
     pub kind: ArgKind,
+    /// How starlark-go writes a list or dict holding a tuple, a struct or a YAML fragment
+    /// (`[(1, 2), struct(...)]`), which its data writes otherwise (`[[1, 2], {...}]`).
+    pub go_text: Option<Box<str>>,
 }
 
 #[derive(Clone, Debug)]

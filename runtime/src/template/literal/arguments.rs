@@ -146,6 +146,7 @@ impl Parser<'_> {
             return Ok(Arg {
                 type_name: "tuple".into(),
                 kind: ArgKind::Tuple(items),
+                go_text: None,
             });
         }
         if let Some(f) = self.function()? {
@@ -159,6 +160,7 @@ impl Parser<'_> {
         Ok(Arg {
             type_name,
             kind: ArgKind::Data(Node::new(value, *self.pos)),
+            go_text: None,
         })
     }
 
@@ -208,8 +210,10 @@ impl Parser<'_> {
                 arg: Box::new(Arg {
                     type_name: crate::rules::starlark_type(&arg.value).to_string(),
                     kind: ArgKind::Data(arg),
+                    go_text: None,
                 }),
             },
+            go_text: None,
         }))
     }
 
@@ -251,6 +255,7 @@ impl Parser<'_> {
                 index: nth,
                 shown: Some(shown),
             },
+            go_text: None,
         }))
     }
 
