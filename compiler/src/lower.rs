@@ -236,9 +236,10 @@ impl Lowerer<'_> {
             }
         };
         // A type is inferred from YAML (fragments included), never from a Starlark dict or
-        // list: ytt refuses those.
+        // list, given by code or by an overlay's `via=`: ytt refuses those.
         let refused = tree
             .ann(schemac_runtime::template::STARLARK_COLLECTION)
+            .or_else(|| tree.ann(schemac_runtime::template::GO_VALUE))
             .and_then(|_| schemac_runtime::template::go_value::refused_in_schema(&tree.value));
         if let (Some(message), false) = (refused, any) {
             return Err(wrap(NodeError::Validation {

@@ -113,14 +113,33 @@ fn schema_of(
                 .map_err(|e| e.prefixed(&prefix))?;
         }
     }
-    let mut merged: Option<Tree> = None;
-    for doc in std::mem::take(&mut docs.schema) {
-        merged = Some(
-            apply_document(merged, doc, Mode::default(), None).map_err(|e| {
-                CheckError::new(ErrorKind::Schema, format!("{prefix}{}", e.render()))
-            })?,
-        );
-    }
+    let overlay =
+        |docs: Vec<Tree>, calls: Option<&dyn Predicates>| {
+            let mut merged: Option<Tree> = None;
+            for doc in docs {
+                merged = Some(apply_document(merged, doc, Mode::default(), calls).map_err(
+                    |e| CheckError::new(ErrorKind::Schema, format!("{prefix}{}", e.render())),
+                )?);
+            }
+            Ok(merged)
+        };
+    let schema_docs = std::mem::take(&mut docs.schema);
+    // A schema document's overlay annotations may call functions (`by=lambda i, l, r: ...`).
+    let merged = if schema_docs.len() > 1 && !docs.functions.is_empty() {
+        let mut schema_docs = Some(schema_docs);
+        let mut merged = None;
+        backend.with_predicates(&docs.functions, None, sources, &mut |calls| {
+            merged = schema_docs.take().map(|d| overlay(d, Some(calls)));
+        });
+        merged.unwrap_or_else(|| {
+            Err(CheckError::new(
+                ErrorKind::Usage,
+                "internal error: the back end ran no schema overlay",
+            ))
+        })?
+    } else {
+        overlay(schema_docs, None)?
+    };
     let schema = backend
         .schema(merged.as_ref(), sources)
         .map_err(|e| e.prefixed(&prefix))?;
