@@ -694,6 +694,13 @@ fn merge_map_item(
         if !in_place {
             shared_defaults::unmark(&mut entries[i]);
             entries[i].pos = item.pos;
+            // The new value is the one Starlark gave as a list or dict (without a position
+            // in ytt), or not.
+            let from_code = crate::template::STARLARK_COLLECTION;
+            entries[i].anns.retain(|a| a.name != from_code);
+            if let Some(mark) = item.ann(from_code) {
+                entries[i].anns.push(mark.clone());
+            }
             if mode.replace_arrays {
                 entries[i]
                     .anns

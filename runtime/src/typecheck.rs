@@ -473,10 +473,16 @@ fn go_value_type(tree: &Tree) -> Option<&'static str> {
 /// The violation of a value whose kind is not its type's.
 fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     let collection = matches!(tree.value, TreeValue::Map(_) | TreeValue::Array(_));
-    // A collection is quoted at its own node where that differs from its item's.
+    // A collection is quoted at its own node where that differs from its item's; one that
+    // Starlark code gave as a list or dict has no position in ytt.
     let value_pos = tree.ann(crate::template::VALUE_POS).filter(|_| collection);
+    let from_code = collection && tree.ann(crate::template::STARLARK_COLLECTION).is_some();
     TypeViolation {
-        pos: value_pos.map_or(tree.pos, |a| a.pos),
+        pos: match value_pos {
+            _ if from_code => Pos::unknown(),
+            Some(a) => a.pos,
+            None => tree.pos,
+        },
         description: None,
         found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
