@@ -304,9 +304,18 @@ impl Lowerer<'_> {
         } else {
             self.doc(tree)?
         };
+        // A map or array type is where ytt's node of the collection is: a fragment
+        // function's at the document of its `def` (`m: #@ frag()`), not at the item.
+        let value_pos = [
+            schemac_runtime::template::VALUE_DOCUMENT_POS,
+            schemac_runtime::template::VALUE_POS,
+        ]
+        .into_iter()
+        .find_map(|mark| tree.ann(mark))
+        .filter(|_| matches!(kind, Kind::Map(_) | Kind::Array(_)));
         let mut ty = Type {
             kind,
-            pos: tree.pos,
+            pos: value_pos.map_or(tree.pos, |a| a.pos),
             nullable,
             default: Node::null(tree.pos),
             doc,

@@ -694,11 +694,21 @@ fn merge_map_item(
         if !in_place {
             shared_defaults::unmark(&mut entries[i]);
             entries[i].pos = item.pos;
-            // The new value is the one Starlark gave as a list or dict (without a position
-            // in ytt), or not.
-            let from_code = crate::template::STARLARK_COLLECTION;
-            entries[i].anns.retain(|a| a.name != from_code);
-            if let Some(mark) = item.ann(from_code) {
+            // The new value's place: where Starlark gave it (no position in ytt, or a
+            // fragment's), or its own item's.
+            let marks = [
+                crate::template::STARLARK_COLLECTION,
+                crate::template::VALUE_POS,
+                crate::template::VALUE_DOCUMENT_POS,
+            ];
+            entries[i]
+                .anns
+                .retain(|a| !marks.contains(&a.name.as_str()));
+            for mark in item
+                .anns
+                .iter()
+                .filter(|a| marks.contains(&a.name.as_str()))
+            {
                 entries[i].anns.push(mark.clone());
             }
             if mode.replace_arrays {

@@ -31,6 +31,13 @@ pub const MAP_KEY_OVERRIDE: &str = "yaml/map-key-override";
 /// `--data-value-yaml` flag is a node of a nameless text in ytt.
 pub const VALUE_POS: &str = "schemac value-pos";
 
+/// schemac's own annotation on a node whose value is the map or array a fragment function
+/// made (`- #@ frag()`): ytt's node of that collection is the document the function's `def` is
+/// in, which is where a type check of the value reports it (a document's line, quoted empty
+/// where the text has no `---` there). A collection indexed out of a fragment
+/// (`frag()["items"]`) is at its own item instead: a [`VALUE_POS`].
+pub const VALUE_DOCUMENT_POS: &str = "schemac value-document-pos";
+
 /// schemac's own annotation on a node whose value Starlark code gave as a dict, struct, list
 /// or tuple (not a YAML fragment): ytt refuses such a value in a schema.
 pub const STARLARK_COLLECTION: &str = "schemac starlark-collection";

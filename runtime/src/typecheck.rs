@@ -477,18 +477,22 @@ fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
     // Starlark code gave as a list or dict has no position in ytt.
     let value_pos = tree.ann(crate::template::VALUE_POS).filter(|_| collection);
     let from_code = collection && tree.ann(crate::template::STARLARK_COLLECTION).is_some();
+    // A fragment function's collection is at the document of its `def`.
+    let def_document = tree
+        .ann(crate::template::VALUE_DOCUMENT_POS)
+        .filter(|_| collection);
     TypeViolation {
-        pos: match value_pos {
+        pos: match (value_pos, def_document) {
             _ if from_code => Pos::unknown(),
-            Some(a) => a.pos,
-            None => tree.pos,
+            (_, Some(a)) | (Some(a), None) => a.pos,
+            (None, None) => tree.pos,
         },
         description: None,
         found: tree.value.type_name().to_string(),
         expected: format!("{} (by {})", ty.name(), ty.pos),
         hints: Vec::new(),
         collection_for_scalar: collection,
-        document: tree.kind == TreeKind::Document,
+        document: tree.kind == TreeKind::Document || def_document.is_some(),
     }
 }
 

@@ -480,6 +480,12 @@ impl BuildState {
         if matches!(frame.value, FrameValue::Replace(_)) {
             return Ok(());
         }
+        if let Some(mark) = v
+            .downcast_ref::<YamlFragment>()
+            .and_then(YamlFragment::root_mark)
+        {
+            frame.anns.push(mark);
+        }
         if super::convert::is_starlark_collection(v, &tv) {
             frame.anns.push(Ann {
                 name: crate::template::STARLARK_COLLECTION.into(),
@@ -642,14 +648,27 @@ impl BuildState {
         let Some(first) = ctx.out.first() else {
             return Some(YamlFragment::nil());
         };
+        let line = first.pos.line;
         let value = match first.kind {
             TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
             TreeKind::ArrayItem => TreeValue::Array(ctx.out),
             // A function that returns documents returns a document set, indexed by document.
             TreeKind::Document => TreeValue::Array(ctx.out),
         };
+        // ytt's node of the collection is the document the function's `def` is in: the
+        // last document of its file that starts at or before the first node it made (line 1
+        // where the text has no `---` before it).
+        let t = self.table(&ctx.table);
+        let document = t
+            .nodes
+            .iter()
+            .filter(|n| matches!(n.kind, RawKind::Document) && n.line <= line)
+            .map(|n| n.line)
+            .max()
+            .unwrap_or(1);
         Some(YamlFragment {
             value: Arc::new(value),
+            root: Some((Pos::new(t.file, document), true)),
         })
     }
 }

@@ -15,7 +15,7 @@ use starlark::values::{
 use starlark::{starlark_simple_value, StarlarkPagable};
 
 use super::written_size::Writing;
-use crate::template::tree::{Anns, Arg, ArgKind, Tree, TreeKind, TreeValue};
+use crate::template::tree::{Ann, Anns, Arg, ArgKind, Tree, TreeKind, TreeValue};
 use crate::value::{Node, Pos, Value as YValue};
 
 /// YAML built by a fragment function (`#@ def f():` with YAML in its body), as a Starlark value.
@@ -24,6 +24,12 @@ pub struct YamlFragment {
     #[allocative(skip)]
     #[starlark_pagable(skip)]
     pub value: Arc<TreeValue>,
+    /// Where ytt's node of the root collection is: the document of the fragment function's
+    /// `def` (`true`), or the item a collection indexed out of a fragment was held by; `None`
+    /// for a fragment made otherwise, whose collection takes the node it is set on.
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub root: Option<(Pos, bool)>,
 }
 
 starlark_simple_value!(YamlFragment);
@@ -35,12 +41,42 @@ impl YamlFragment {
     pub fn nil() -> YamlFragment {
         YamlFragment {
             value: Arc::new(TreeValue::Scalar(YValue::Null)),
+            root: None,
         }
+    }
+
+    /// The annotation that places the collection of the node this fragment is set on (see
+    /// [`crate::template::VALUE_DOCUMENT_POS`]), if it has a place of its own.
+    pub fn root_mark(&self) -> Option<Ann> {
+        let (pos, document) = self.root?;
+        let name = if document {
+            crate::template::VALUE_DOCUMENT_POS
+        } else {
+            crate::template::VALUE_POS
+        };
+        matches!(&*self.value, TreeValue::Map(_) | TreeValue::Array(_)).then(|| Ann {
+            name: name.into(),
+            pos,
+            args: Vec::new(),
+            kwargs: Vec::new(),
+        })
     }
 
     fn is_nil(&self) -> bool {
         matches!(&*self.value, TreeValue::Scalar(YValue::Null))
     }
+}
+
+/// The marks of a tree node made of the Starlark value `v`: a fragment's root place.
+fn value_marks(v: Value) -> Anns {
+    let mut anns = Anns::default();
+    if let Some(mark) = v
+        .downcast_ref::<YamlFragment>()
+        .and_then(YamlFragment::root_mark)
+    {
+        anns.push(mark);
+    }
+    anns
 }
 
 /// ytt prints a fragment as its Go type (`str(v)` of a map is `yamlfragment(*yamlmeta.Map)`).
@@ -107,7 +143,7 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
             TreeValue::Scalar(_) => None,
         };
         match found {
-            Some(t) => Ok(tree_value_to_starlark(&t.value, heap)),
+            Some(t) => Ok(item_to_starlark(t, heap)),
             None => Err(starlark::Error::new_other(anyhow::anyhow!(
                 "key {} not in yamlfragment",
                 super::go_repr(index)
@@ -129,10 +165,9 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
                     None => Value::new_none(),
                 })
                 .collect()),
-            TreeValue::Array(items) => Ok(items
-                .iter()
-                .map(|t| tree_value_to_starlark(&t.value, heap))
-                .collect()),
+            TreeValue::Array(items) => {
+                Ok(items.iter().map(|t| item_to_starlark(t, heap)).collect())
+            }
             TreeValue::Scalar(_) => Err(starlark::Error::new_other(anyhow::anyhow!(
                 "Operation `(iter)` not supported on type `yamlfragment`"
             ))),
@@ -241,6 +276,18 @@ pub fn tree_value_to_starlark<'v>(value: &TreeValue, heap: Heap<'v>) -> Value<'v
         TreeValue::Scalar(v) => scalar_to_starlark(v, heap),
         other => heap.alloc(YamlFragment {
             value: Arc::new(other.clone()),
+            root: None,
+        }),
+    }
+}
+
+/// The value of a fragment's item, a collection keeping the item's place (`frag()["items"]`).
+fn item_to_starlark<'v>(item: &Tree, heap: Heap<'v>) -> Value<'v> {
+    match &item.value {
+        TreeValue::Scalar(v) => scalar_to_starlark(v, heap),
+        other => heap.alloc(YamlFragment {
+            value: Arc::new(other.clone()),
+            root: Some((item.pos, false)),
         }),
     }
 }
@@ -256,6 +303,7 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
         YValue::Bytes(b) => super::go_bytes::string_value(b.to_vec(), heap),
         YValue::Map(_) | YValue::Array(_) => heap.alloc(YamlFragment {
             value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))),
+            root: None,
         }),
     }
 }
@@ -325,10 +373,11 @@ fn tree_value_within<'v>(
     if let Some(frag) = v.downcast_ref::<YamlFragment>() {
         return Ok((*frag.value).clone());
     }
-    let item = |value: TreeValue| Tree {
+    // (An item whose value is a fragment's collection keeps the fragment's place.)
+    let item = |x: Value<'v>, value: TreeValue| Tree {
         kind: TreeKind::ArrayItem,
         pos: *pos,
-        anns: Anns::default(),
+        anns: value_marks(x),
         value,
     };
     let Some(depth) = depth.checked_sub(1) else {
@@ -339,14 +388,14 @@ fn tree_value_within<'v>(
     if let Some(list) = ListRef::from_value(v) {
         return list
             .iter()
-            .map(|x| to_tree_value(x, pos, heap).map(item))
+            .map(|x| to_tree_value(x, pos, heap).map(|value| item(x, value)))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
     if let Some(tuple) = TupleRef::from_value(v) {
         return tuple
             .iter()
-            .map(|x| to_tree_value(x, pos, heap).map(item))
+            .map(|x| to_tree_value(x, pos, heap).map(|value| item(x, value)))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
@@ -355,7 +404,7 @@ fn tree_value_within<'v>(
             .iterate(heap)
             .map_err(|_| NotData::Type("set".to_string()))?;
         return items
-            .map(|x| to_tree_value(x, pos, heap).map(item))
+            .map(|x| to_tree_value(x, pos, heap).map(|value| item(x, value)))
             .collect::<Result<_, _>>()
             .map(TreeValue::Array);
     }
@@ -364,7 +413,7 @@ fn tree_value_within<'v>(
         Ok(Tree {
             kind: TreeKind::MapItem(key.into()),
             pos: *pos,
-            anns: Anns::default(),
+            anns: value_marks(x),
             value: to_tree_value(x, pos, heap)?,
         })
     };

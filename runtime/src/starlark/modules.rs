@@ -151,6 +151,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         }
         Ok(heap.alloc(super::convert::YamlFragment {
             value: std::sync::Arc::new(result),
+            root: None,
         }))
     }
 }
