@@ -22,6 +22,11 @@ fn workdir(test: &str) -> PathBuf {
         ("values.yml", "#@data/values\n---\nname: hi\n"),
         ("short.yml", "#@data/values\n---\nname: x\n"),
         ("wrong.yml", "#@data/values\n---\nport: \"80\"\n"),
+        // A map default whose float is -0.0 where the fields' is 0.0: kept, not made again.
+        (
+            "negative-zero.yml",
+            "#@data/values-schema\n---\n#@schema/default {\"a\": -0.0}\nm: {a: 0.0}\n",
+        ),
     ];
     for (name, text) in files {
         std::fs::write(dir.join(name), text).unwrap();
@@ -67,6 +72,7 @@ const RUNS: &[&[&str]] = &[
         "openapi-v3",
     ],
     &["-f", "schema.yml", "--data-value-yaml", "port=x"],
+    &["-f", "negative-zero.yml"],
 ];
 
 #[test]

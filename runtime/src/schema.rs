@@ -121,7 +121,7 @@ impl Type {
                     && entries
                         .iter()
                         .zip(fields)
-                        .all(|(e, f)| e.key.key_eq(&f.key) && e.value == f.ty.default)
+                        .all(|(e, f)| e.key.key_eq(&f.key) && same_data(&e.value, &f.ty.default))
             }
             _ => false,
         }
@@ -264,4 +264,24 @@ impl<'a> Fields<'a> {
         self.next.set(i + 1);
         Some(i)
     }
+}
+
+/// Whether two nodes hold the same data at the same positions, floats compared by their bits:
+/// `-0.0` is not `0.0` (ytt writes `-0`), where `==` finds them equal (a map default of
+/// `{"a": -0.0}` over an example `a: 0.0` was taken for the fields' own and written `0`).
+fn same_data(a: &Node, b: &Node) -> bool {
+    a.pos == b.pos
+        && match (&a.value, &b.value) {
+            (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+            (Value::Map(x), Value::Map(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|(p, q)| p.key == q.key && same_data(&p.value, &q.value))
+            }
+            (Value::Array(x), Value::Array(y)) => {
+                x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| same_data(p, q))
+            }
+            (x, y) => x == y,
+        }
 }
