@@ -86,11 +86,12 @@ impl FileText {
         }
     }
 
-    /// Whether `self` and `other` are one text: the same text read, or the same file.
+    /// Whether `self` and `other` are one text: the same text read, or the same file (two
+    /// files not read yet are two texts, whatever they hold).
     pub fn same(&self, other: &FileText) -> bool {
         match (self, other) {
             (FileText::Read(a), FileText::Read(b)) => Arc::ptr_eq(a, b) || a == b,
-            (FileText::Later(a), FileText::Later(b)) => Arc::ptr_eq(a, b),
+            (FileText::Later(a), FileText::Later(b)) => Arc::ptr_eq(a, b) || a.path == b.path,
             _ => false,
         }
     }

@@ -53,6 +53,19 @@ impl SourceLines {
         }
     }
 
+    /// A library file (`.star`, `.lib.yml`) that `load()` may run, read or not yet: of a name
+    /// given twice, the first is kept, as `load()` finds the first; the name is repeated
+    /// unless both are one text (two files not read yet are taken for two).
+    pub fn add_library(&mut self, name: &str, text: FileText) {
+        if let Some(before) = self.files.get(name) {
+            if !before.text.same(&text) {
+                self.repeated.insert(Arc::from(name));
+            }
+            return;
+        }
+        self.add_shared(name, text);
+    }
+
     /// Whether `name` was given to more than one text (see [`SourceLines::add_shared`]).
     pub fn is_repeated(&self, name: &str) -> bool {
         self.repeated.contains(name)

@@ -241,8 +241,9 @@ pub(super) fn load_documents(
             || (!is_yaml(name) && (name.ends_with(".yml") || name.ends_with(".yaml")))
     };
     for input in inputs.iter().filter(|i| library(&i.name)) {
-        // For the lines of call-stack frames in the files `load()` may run.
-        sources.add_shared(&input.name, input.text.clone());
+        // For the lines of call-stack frames in the files `load()` may run: of a name given
+        // twice, the first, which `load()` finds.
+        sources.add_library(&input.name, input.text.clone());
     }
     // Files of the same name (`-f base/values.yml -f prod/values.yml`) each quote their own
     // lines.
@@ -388,11 +389,11 @@ pub(super) fn load_documents(
             schema_pending = false;
             schema_done(&mut docs, sources, &star, storable)?;
         }
-        if !has_schema {
-            take_schema_files_values(&mut schema_files_values, position, &mut docs)?;
-        }
         if !has_schema && opts.schema_inspect {
             break;
+        }
+        if !has_schema {
+            take_schema_files_values(&mut schema_files_values, position, &mut docs)?;
         }
         let (mut schema_here, mut values_here) = (false, false);
         let (mut schema_not_empty, mut held_values) = (None, vec![]);
