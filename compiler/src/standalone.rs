@@ -49,14 +49,18 @@ pub fn gen(files: &[String], opts: &CodegenOptions) -> Result<String, CheckError
         .map_err(|m| CheckError::new(schemac_runtime::error::ErrorKind::Internal, m))
 }
 
-/// Where builds keep their compiled dependencies between runs.
+/// Where builds keep their compiled dependencies between runs: `SCHEMAC_CACHE_DIR`, else
+/// `schemac` under `XDG_CACHE_HOME`, `HOME/.cache` or the temporary directory. A variable that
+/// is empty counts as unset, and so does a relative `XDG_CACHE_HOME` or `HOME`, as the XDG
+/// base directory specification says (an empty one put the cache in the working directory).
 pub fn cache_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SCHEMAC_CACHE_DIR") {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    let absolute = |name: &str| var(name).map(PathBuf::from).filter(|p| p.is_absolute());
+    if let Some(dir) = var("SCHEMAC_CACHE_DIR") {
         return PathBuf::from(dir);
     }
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+    let base = absolute("XDG_CACHE_HOME")
+        .or_else(|| absolute("HOME").map(|h| h.join(".cache")))
         .unwrap_or_else(std::env::temp_dir);
     base.join("schemac")
 }

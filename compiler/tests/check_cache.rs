@@ -217,3 +217,36 @@ fn schemas_with_code_are_not_kept() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn empty_cache_variables_count_as_unset() {
+    // An empty SCHEMAC_CACHE_DIR or XDG_CACHE_HOME put the cache in the working directory; the
+    // XDG base directory specification says to ignore them (and a relative one).
+    let dir = workdir("empty-variables");
+    let home = dir.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for (var, value) in [
+        ("SCHEMAC_CACHE_DIR", ""),
+        ("XDG_CACHE_HOME", ""),
+        ("XDG_CACHE_HOME", "rel"),
+    ] {
+        let out = Command::new(BIN)
+            .args(["check", "-f", "schema.yml"])
+            .current_dir(&dir)
+            .env_remove("SCHEMAC_CACHE_DIR")
+            .env_remove("XDG_CACHE_HOME")
+            .env("HOME", &home)
+            .env(var, value)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{var}={value:?}");
+        for made in ["lowered", "schemac", "rel"] {
+            assert!(!dir.join(made).exists(), "{var}={value:?} made {made}");
+        }
+        assert!(
+            home.join(".cache/schemac/lowered").is_dir(),
+            "{var}={value:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
