@@ -514,6 +514,19 @@ fn check_names_a_file_that_is_out_of_date() {
         "{}",
         missing.stderr
     );
+    // What is not a regular file is not the export, and is not read: a FIFO blocked the run.
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("FIFO.md");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let fifo = markdown("--check", "FIFO.md");
+            assert_eq!(
+                (fifo.rc, fifo.stderr.as_str()),
+                (1, "schemac: Error: FIFO.md: not a regular file\n")
+            );
+        }
+    }
     let bad = run(dir.path(), &["inspect", "schema.yml", "-o", "yaml"]);
     assert_eq!(bad.rc, 2, "{}", bad.stderr);
 }

@@ -128,6 +128,17 @@ pub fn compile_budget_exceeded(ast: &AstModule) -> Option<(starlark::codemap::Sp
         .or_else(|| nesting::bool_operators_too_many(ast))
 }
 
+/// Whether starlark-go's resolver refuses the program `ast` (undefined names, calls with more
+/// arguments than it takes, misplaced statements...), whose own names are `names`: code that
+/// reads a program without running it (the rule compiler) leaves such a program to the
+/// interpreter, which reports it.
+pub fn resolver_refuses(
+    ast: &AstModule,
+    names: &crate::template::generated_names::GeneratedNames,
+) -> bool {
+    template_error::resolver_refuses(ast, names)
+}
+
 /// A program's source with its literals made to read as starlark-go reads them (see
 /// `go_literals`), for code that parses a program without running it (the rule compiler);
 /// `None` when starlark-go refuses one of them, or when the program nests too deep to be

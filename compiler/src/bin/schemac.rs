@@ -211,9 +211,13 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
         Err(e) => return fail(&multi_line(e.message())),
     };
     if let Some(path) = m.get_one::<String>("check") {
-        // One byte past the export is enough to know the file differs (`/dev/zero` ends).
+        // One byte past the export is enough to know the file differs (`/dev/zero` ends);
+        // what is not a regular file is not the export (a FIFO would block the run).
         let read = |path: &str| -> std::io::Result<Vec<u8>> {
             use std::io::Read;
+            if !std::fs::metadata(path)?.is_file() {
+                return Err(std::io::Error::other("not a regular file"));
+            }
             let mut current = Vec::new();
             let file = std::fs::File::open(path)?;
             file.take(text.len() as u64 + 1).read_to_end(&mut current)?;

@@ -56,6 +56,11 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
         std::mem::forget(ast);
         return None;
     }
+    // So is an error of starlark-go's resolver anywhere in the file (`max()` with 256
+    // arguments in a `def` never called).
+    if schemac_runtime::starlark::resolver_refuses(&ast, &program.names) {
+        return None;
+    }
     let template_line = |generated: usize| program.line_map.get(generated).copied();
 
     let mut globals: HashSet<&str> = HashSet::new();

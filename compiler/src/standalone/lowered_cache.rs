@@ -184,7 +184,7 @@ fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
 impl SchemaStore for LoweredCache {
     fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema> {
         let key = key(files);
-        read_entry(&read_kept(&self.path(&key), self.budget)?, &key)
+        read_entry(&read_kept(&self.path(&key), self.budget, &key)?, &key)
     }
 
     fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32) {
@@ -200,23 +200,36 @@ impl SchemaStore for LoweredCache {
     }
 }
 
-/// The bytes of the file at `path` if it is one [`LoweredCache::save`] may have written: a
-/// regular file of at most `budget` bytes. Anything else put in its place is no entry: a FIFO
-/// would block the run, a link to `/dev/zero` read until memory ran out, and a large file
-/// take its size in memory.
-fn read_kept(path: &Path, budget: u64) -> Option<Vec<u8>> {
+/// The bytes of the file at `path` if it is one [`LoweredCache::save`] may have written for
+/// `key`: a regular file of at most `budget` bytes, whose header gives its length and whose
+/// body starts with `key`, both read before the rest. Anything else put in its place is no
+/// entry: a FIFO would block the run, a link to `/dev/zero` read until memory ran out, and a
+/// large file of other bytes take its size in memory.
+fn read_kept(path: &Path, budget: u64, key: &[u8]) -> Option<Vec<u8>> {
     use std::io::Read;
     let meta = std::fs::metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > budget {
+    let len = meta.len();
+    if !meta.is_file() || len > budget {
         return None;
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()?);
-    std::fs::File::open(path)
-        .ok()?
-        .take(budget.saturating_add(1))
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut bytes = vec![0; HEADER + key.len()];
+    file.read_exact(&mut bytes).ok()?;
+    let body_len = u64::from_le_bytes(bytes[16..24].try_into().expect("8 bytes"));
+    if &bytes[..16] != MAGIC
+        || (HEADER as u64).checked_add(body_len) != Some(len)
+        || &bytes[HEADER..] != key
+    {
+        return None;
+    }
+    // An allocation that fails is a miss, not an abort.
+    bytes
+        .try_reserve_exact(usize::try_from(len).ok()? - bytes.len())
+        .ok()?;
+    file.take(len - bytes.len() as u64)
         .read_to_end(&mut bytes)
         .ok()?;
-    (bytes.len() as u64 <= budget).then_some(bytes)
+    (bytes.len() as u64 == len).then_some(bytes)
 }
 
 /// Writes `bytes` to a file beside `path` and renames it into place.

@@ -17,7 +17,32 @@ pub const MAX_REGEX_BYTES_VAR: &str = "SCHEMAC_MAX_REGEX_BYTES";
 /// bound), and compiles classes such as `\pL` to one instruction where the crate builds an
 /// automaton of some kilobytes (`\pL{1000}`, which ytt takes, is 20 MB): the compiled size has
 /// a budget of its own, [`DEFAULT_MAX_REGEX_BYTES`] (`SCHEMAC_MAX_REGEX_BYTES`).
+/// Patterns are compiled once per thread and kept (Go compiles in microseconds what the crate
+/// may take a tenth of a second for, and a rule calls `regexp.match` once per value): the last
+/// [`COMPILED_KEPT`] patterns, the most recently used first.
 pub fn compile(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    thread_local! {
+        static COMPILED: std::cell::RefCell<Vec<(String, Result<regex::Regex, regex::Error>)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    COMPILED.with_borrow_mut(|kept| {
+        if let Some(i) = kept.iter().position(|(p, _)| p == pattern) {
+            let hit = kept.remove(i);
+            kept.insert(0, hit);
+        } else {
+            kept.truncate(COMPILED_KEPT - 1);
+            kept.insert(0, (pattern.to_string(), compile_anew(pattern)));
+        }
+        kept[0].1.clone()
+    })
+}
+
+/// How many compiled patterns [`compile`] keeps per thread: each may hold up to
+/// [`DEFAULT_MAX_REGEX_BYTES`].
+const COMPILED_KEPT: usize = 8;
+
+/// [`compile`] without the kept patterns.
+fn compile_anew(pattern: &str) -> Result<regex::Regex, regex::Error> {
     let max = std::env::var(MAX_REGEX_BYTES_VAR)
         .ok()
         .and_then(|v| v.parse().ok())

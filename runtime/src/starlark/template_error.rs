@@ -273,14 +273,7 @@ pub(super) fn resolve_errors(
     markers: Option<&resolver_patch::Markers>,
     guards: &guard_names::GuardNames,
 ) -> Option<TemplateError> {
-    static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
-    let predeclared = PREDECLARED.get_or_init(|| {
-        globals()
-            .names()
-            .map(|n| n.as_str().to_string())
-            .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
-            .collect()
-    });
+    let predeclared = go_predeclared();
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
     // The program's literals of bytes call a guard already (see `go_literals`).
@@ -300,6 +293,27 @@ pub(super) fn resolve_errors(
             .collect(),
         quote: program.quoted_at(gen_line(first.span)).map(Box::from),
         ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
+    })
+}
+
+/// Whether starlark-go's resolver refuses the program `ast` (whose own names are `names`):
+/// for code that reads a program without running it (the rule compiler), which leaves such a
+/// program to the interpreter.
+pub(super) fn resolver_refuses(ast: &AstModule, names: &generated_names::GeneratedNames) -> bool {
+    let predeclared = go_predeclared();
+    let predeclared = |n: &str| predeclared.contains(n) || names.is_own(n);
+    !resolve::resolve_errors(ast, &predeclared, None, names).is_empty()
+}
+
+/// The names starlark-go predeclares in ytt's programs.
+fn go_predeclared() -> &'static std::collections::HashSet<String> {
+    static PREDECLARED: OnceLock<std::collections::HashSet<String>> = OnceLock::new();
+    PREDECLARED.get_or_init(|| {
+        globals()
+            .names()
+            .map(|n| n.as_str().to_string())
+            .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
+            .collect()
     })
 }
 

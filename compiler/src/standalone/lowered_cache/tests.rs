@@ -116,6 +116,34 @@ fn what_is_not_a_kept_file_is_not_read() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A large file at an entry's path under a budget raised past its size is not read whole
+/// (a sparse 50 GB file aborted the run allocating its size): its header and key are read
+/// first, and a file of other bytes, or of a length the header does not give, is no entry.
+#[test]
+fn a_large_file_of_other_bytes_is_not_read() {
+    let dir = scratch("large");
+    let cache = LoweredCache::new(dir.join("lowered"), u64::MAX);
+    cache.save(&files(), &lowered(SCHEMA), 1);
+    let path = cache.path(&key(&files()));
+    let good = std::fs::read(&path).unwrap();
+    let sparse = 1u64 << 40;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&path)
+        .unwrap();
+    file.set_len(sparse).unwrap();
+    assert!(cache.load(&files()).is_none());
+    // The entry's own header and key, then a terabyte the header does not give.
+    std::fs::write(&path, &good).unwrap();
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(sparse).unwrap();
+    assert!(cache.load(&files()).is_none());
+    std::fs::write(&path, &good).unwrap();
+    assert!(cache.load(&files()).is_some());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn an_entry_for_another_key_is_not_read() {
     let dir = scratch("foreign");
