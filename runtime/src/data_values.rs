@@ -107,14 +107,16 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
             DataValues::Files(path) => {
                 // A library's files are read and checked, and their values dropped.
                 let (lib, path) = library_ref(path, "Extracting data value from file")?;
+                let io_error = |e: String| {
+                    CheckError::new(
+                        ErrorKind::Io,
+                        format!("Extracting data value from file: {e}"),
+                    )
+                };
                 let files = crate::inputs::data_values_files(path, &r.symlinks, &mut stdin_read)
-                    .map_err(|e| {
-                        CheckError::new(
-                            ErrorKind::Io,
-                            format!("Extracting data value from file: {e}"),
-                        )
-                    })?;
+                    .map_err(io_error)?;
                 for file in files {
+                    let file = file.map_err(io_error)?;
                     if let Some(error) = file.encoding_error {
                         return Err(CheckError::new(ErrorKind::Yaml, format!(
                             "Extracting data value from file: Unmarshaling YAML data values file '{}': yaml: {error}",

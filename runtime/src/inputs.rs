@@ -168,7 +168,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                 .collect();
             sort_by_name(&mut named);
             for (f, name) in named {
-                out.push(input_file(&f, name).map_err(ReadError::for_template)?);
+                out.push(input_file(&clean(&f), name).map_err(ReadError::for_template)?);
             }
         } else if unread_link_to_dir(path) {
             continue;
@@ -219,28 +219,28 @@ fn base_name(path: &str) -> String {
 /// them), named by their paths inside it. `Err` is ytt's message after `Extracting data value
 /// from file: `: finding the files is a step of its own (`Find files 'ARG': `), reading them is
 /// not.
-pub fn data_values_files(
-    arg: &str,
+/// The files are read one by one as the iterator is walked (ytt reads and checks each before
+/// the next: a file of annotations is reported before an unreadable one after it).
+pub fn data_values_files<'a>(
+    arg: &'a str,
     symlinks: &Symlinks,
     stdin_read: &mut bool,
-) -> Result<Vec<InputFile>, String> {
+) -> Result<Box<dyn Iterator<Item = Result<InputFile, String>> + 'a>, String> {
     let (name, path) = name_and_path(arg).map_err(|e| format!("Find files '{arg}': {e}"))?;
     if path == "-" {
         let name = name.unwrap_or("stdin.yml").to_string();
         if std::mem::replace(stdin_read, true) {
             return Err(format!("Reading file '{name}': {STDIN_READ_TWICE}"));
         }
-        return Ok(vec![read_stdin(name).map_err(ReadError::for_data_values)?]);
+        let read = read_stdin(name).map_err(ReadError::for_data_values);
+        return Ok(Box::new(std::iter::once(read)));
     }
     let found =
         data_values_paths(path, symlinks).map_err(|e| format!("Find files '{arg}': {e}"))?;
-    found
-        .into_iter()
-        .map(|(f, own)| {
-            let named = name.filter(|_| f == Path::new(path)).map(str::to_string);
-            read_regular(&f, named.unwrap_or(own)).map_err(ReadError::for_data_values)
-        })
-        .collect()
+    Ok(Box::new(found.into_iter().map(move |(f, own)| {
+        let named = name.filter(|_| f == Path::new(path)).map(str::to_string);
+        read_regular(&clean(&f), named.unwrap_or(own)).map_err(ReadError::for_data_values)
+    })))
 }
 
 /// The files [`data_values_files`] reads, with their names.
@@ -319,7 +319,7 @@ pub fn data_value_file(
         let mut files = Vec::new();
         walk(p, &mut files, symlinks).map_err(|e| format!("Listing files '{path}': {e}"))?;
         return match files.as_slice() {
-            [file] => Ok(read_value_file(file, path)?),
+            [file] => Ok(read_value_file(&clean(file), path)?),
             _ => Err(format!(
                 "Expected '{path}' to be a file, but is a directory"
             )),
@@ -474,7 +474,9 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
 }
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
-/// entries sorted by name, subdirectories entered where they sort.
+/// entries sorted by name, subdirectories entered where they sort. (Go opens a file at its
+/// path made by `filepath.Join`, which cleans it: `open d/t.txt` under `./d/`; the paths here
+/// keep `dir` as given, from which ytt names the files.)
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), String> {
     // Go's error for a directory it cannot list: `open d: permission denied`.
     let listing = |e: std::io::Error| format!("open {}: {}", dir.display(), io_text(&e));

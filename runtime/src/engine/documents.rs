@@ -393,7 +393,7 @@ pub(super) fn load_documents(
             break;
         }
         if !has_schema {
-            take_schema_files_values(&mut schema_files_values, position, &mut docs)?;
+            take_schema_files_values(&mut schema_files_values, position, &mut docs, &star)?;
         }
         let (mut schema_here, mut values_here) = (false, false);
         let (mut schema_not_empty, mut held_values) = (None, vec![]);
@@ -446,6 +446,7 @@ pub(super) fn load_documents(
             .then(|| stored::literal_file(&raw))
             .flatten();
         storable &= !has_schema || literal.is_some();
+        let compiled_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
         let evaluated = match literal {
             Some(annotations) => crate::template::evaluate_literal(raw, annotations, &star),
             None => backend.eval_template(raw, &star),
@@ -606,6 +607,8 @@ pub(super) fn load_documents(
                 position,
                 name: input.name.clone(),
                 values,
+                templates: star.compiled.load(std::sync::atomic::Ordering::Relaxed)
+                    - compiled_before,
             });
         }
         // ytt checks each schema document on its own as soon as its file is evaluated, so an
@@ -630,7 +633,7 @@ pub(super) fn load_documents(
         schema_done(&mut docs, sources, &star, storable)?;
     }
     if !opts.schema_inspect {
-        take_schema_files_values(&mut schema_files_values, usize::MAX, &mut docs)?;
+        take_schema_files_values(&mut schema_files_values, usize::MAX, &mut docs, &star)?;
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
@@ -643,17 +646,24 @@ struct SchemaFileValues {
     position: usize,
     name: String,
     values: Result<Vec<(Tree, bool)>, CheckError>,
+    /// How many templates reading the file compiled: ytt's values phase templates the file
+    /// again, and numbers the templates after it that many more.
+    templates: u32,
 }
 
 /// Adds the data values of the schema files that come before `position` among the inputs, as
-/// ytt's values phase reads each in its place.
+/// ytt's values phase reads each in its place (templating it again: `star`'s templates count
+/// it).
 fn take_schema_files_values(
     held: &mut Vec<SchemaFileValues>,
     position: usize,
     docs: &mut Documents,
+    star: &Sources,
 ) -> Result<(), CheckError> {
     let count = held.iter().take_while(|h| h.position < position).count();
     for file in held.drain(..count) {
+        star.compiled
+            .fetch_add(file.templates, std::sync::atomic::Ordering::Relaxed);
         for (tree, from_code) in file.values? {
             if docs.values.is_empty() {
                 docs.first_values_from_code = from_code;
