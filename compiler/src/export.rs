@@ -13,7 +13,7 @@ pub mod rules;
 use schemac_runtime::error::CheckError;
 use schemac_runtime::schema::Type;
 use schemac_runtime::value::{MapEntry, Node, Pos, Value};
-use schemac_runtime::yaml::emit::budget::export_fits;
+use schemac_runtime::yaml::emit::budget::{export_text, ExportForm};
 
 /// A format of `schemac inspect -o FORMAT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,19 +41,21 @@ impl Format {
 /// The text of `schema` in `format`; `files` are the schema files it was read from. A
 /// reference (Markdown, HTML) past its budget of paths is an error
 /// ([`reference::DEFAULT_MAX_BYTES`]), as is a JSON Schema or OpenAPI document past the output
-/// budget ([`export_fits`]).
+/// budget ([`export_text`]).
 pub fn render(schema: &Type, format: Format, files: &[String]) -> Result<String, CheckError> {
     Ok(match format {
-        Format::JsonSchema => {
-            let node = jsonschema::to_json_schema(schema);
-            export_fits(&node, "the JSON Schema", schema.pos)?;
-            schemac_runtime::yaml::json::to_json_indented(&node.value)
-        }
-        Format::OpenApiV3 => {
-            let node = openapi::to_openapi_with_rules(schema);
-            export_fits(&node, "the OpenAPI document", schema.pos)?;
-            schemac_runtime::yaml::emit::to_yaml(&node.value)
-        }
+        Format::JsonSchema => export_text(
+            &jsonschema::to_json_schema(schema),
+            "the JSON Schema",
+            schema.pos,
+            ExportForm::IndentedJson,
+        )?,
+        Format::OpenApiV3 => export_text(
+            &openapi::to_openapi_with_rules(schema),
+            "the OpenAPI document",
+            schema.pos,
+            ExportForm::Yaml,
+        )?,
         Format::Markdown => markdown::to_markdown(&reference::Reference::of(schema, files)?),
         Format::Html => html::to_html(&reference::Reference::of(schema, files)?),
     })

@@ -320,11 +320,10 @@ pub fn run(opts: &Request, backend: &dyn Backend) -> Result<String, CheckError> 
 
 /// What an outcome prints on stdout; violations are the error ytt reports.
 pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
-    use crate::yaml::emit::budget;
+    use crate::yaml::emit::budget::{self, ExportForm};
     match outcome {
         Outcome::JsonSchema(node) => {
-            budget::export_fits(node, "the JSON Schema", node.pos)?;
-            Ok(crate::yaml::json::to_json_indented(&node.value))
+            budget::export_text(node, "the JSON Schema", node.pos, ExportForm::IndentedJson)
         }
         Outcome::Invalid(violations) => Err(CheckError::new(
             ErrorKind::Validation,
@@ -336,15 +335,14 @@ pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
             let flow = crate::yaml::json::marshal_json(&node.value).unwrap_or_default();
             Ok(if opts.json() { flow } else { flow + "\n" })
         }
-        Outcome::OpenApi(node) if opts.json() => {
-            budget::export_fits(node, "the OpenAPI document", node.pos)?;
-            Ok(crate::yaml::json::to_json(&node.value))
+        Outcome::OpenApi(node) => {
+            let form = match opts.json() {
+                true => ExportForm::CompactJson,
+                false => ExportForm::Yaml,
+            };
+            budget::export_text(node, "the OpenAPI document", node.pos, form)
         }
         Outcome::DataValues(node) if opts.json() => Ok(crate::yaml::json::to_json(&node.value)),
-        Outcome::OpenApi(node) => {
-            budget::export_fits(node, "the OpenAPI document", node.pos)?;
-            Ok(crate::yaml::emit::to_yaml(&node.value))
-        }
         Outcome::DataValues(node) => Ok(crate::yaml::emit::to_yaml(&node.value)),
     }
 }

@@ -613,13 +613,13 @@ fn violations_as_json_meet_the_error_budget() {
 fn schema_exports_past_the_output_budget_are_an_error_before_any_output() {
     // Each alias of the anchored map is written out in full in an export: 15 KB of schema
     // (900 levels under the anchor, 1,000 aliases) were 15 GB of OpenAPI, which aborted.
-    // Here 40 aliases of 40 levels, past a budget of 100,000 bytes.
+    // Here 80 aliases of 40 levels, past a budget of 100,000 bytes (217 KB as compact JSON).
     let mut schema = String::from("#@data/values-schema\n---\nbase: &x ");
     schema.push_str(&"{a: ".repeat(40));
     schema.push('1');
     schema.push_str(&"}".repeat(40));
     schema.push('\n');
-    for i in 0..40 {
+    for i in 0..80 {
         schema.push_str(&format!("c{i}: *x\n"));
     }
     let dir = workdir().join("export-budget");
@@ -650,6 +650,29 @@ fn schema_exports_past_the_output_budget_are_an_error_before_any_output() {
         assert_eq!(rc, Some(0), "{args:?}: {stderr}");
         assert!(stdout.len() > 100_000, "{args:?}: {}", stdout.len());
     }
+}
+
+#[test]
+fn compact_json_exports_are_sized_without_indentation() {
+    // A schema 300 maps deep: its OpenAPI document is 745 KB of YAML, 21 KB of compact JSON
+    // (`--output json`), which was refused as if it were indented.
+    let mut schema = String::from("#@data/values-schema\n---\n");
+    for depth in 0..300 {
+        schema.push_str(&format!("{}k{depth}:\n", "  ".repeat(depth)));
+    }
+    schema.push_str(&format!("{}leaf: 1\n", "  ".repeat(300)));
+    let dir = workdir().join("export-compact");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("schema.yml"), schema).unwrap();
+    let budget = [("SCHEMAC_MAX_OUTPUT_BYTES", "100000")];
+    let inspect = ["check", "-f", "schema.yml", "--data-values-schema-inspect"];
+    let yaml = [&inspect[..], &["-o", "openapi-v3"]].concat();
+    let (rc, _, stderr) = run_in(&dir, &yaml, &budget);
+    assert_eq!(rc, Some(1), "{stderr}");
+    let json = [&yaml[..], &["--output", "json"]].concat();
+    let (rc, stdout, stderr) = run_in(&dir, &json, &budget);
+    assert_eq!(rc, Some(0), "{stderr}");
+    assert!(stdout.len() > 20_000, "{}", stdout.len());
 }
 
 #[test]

@@ -28,7 +28,11 @@ pub fn max_output_bytes() -> u64 {
 /// whose line does (its value's; for a value a template made, which has none, the nearest
 /// node above it that has one), or `None` when it fits.
 pub fn past_budget(value: &Node, budget: u64) -> Option<Pos> {
-    let mut size = Size { written: 0, budget };
+    let mut size = Size {
+        written: 0,
+        budget,
+        indented: true,
+    };
     size.node(value, 0, false, value.pos).err()
 }
 
@@ -40,35 +44,73 @@ pub fn message(pos: &Pos) -> String {
     )
 }
 
-/// A schema's export (`what`: "the OpenAPI document"), refused when its YAML text passes the
-/// output budget (JSON's indented text is no shorter): a schema's aliases are written out in
-/// full at every depth, so 15 KB of schema could be 15 GB of OpenAPI, which aborted (ytt runs
-/// out of memory). `at` is the schema's position.
-pub fn export_fits(node: &Node, what: &str, at: Pos) -> Result<(), crate::error::CheckError> {
-    if past_budget(node, max_output_bytes()).is_none() {
-        return Ok(());
+/// How an export ([`export_text`]) is written.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum ExportForm {
+    Yaml,
+    /// JSON, a line for each key or item, indented (as long as YAML at least).
+    IndentedJson,
+    /// JSON on one line (`--output json`).
+    CompactJson,
+}
+
+/// The text of a schema's export (`what`: "the OpenAPI document") in `form`, refused when it
+/// passes the output budget: a schema's aliases are written out in full at every depth, so
+/// 15 KB of schema could be 15 GB of OpenAPI, which aborted (ytt runs out of memory). The
+/// text is sized before it is made (compact JSON without the indentation the others have).
+/// `at` is the schema's position.
+pub fn export_text(
+    node: &Node,
+    what: &str,
+    at: Pos,
+    form: ExportForm,
+) -> Result<String, crate::error::CheckError> {
+    let indented = form != ExportForm::CompactJson;
+    let mut size = Size {
+        written: 0,
+        budget: max_output_bytes(),
+        indented,
+    };
+    if size.node(node, 0, false, node.pos).is_err() {
+        let why = if indented {
+            "each line is indented by its depth, and aliases are written out in full"
+        } else {
+            "aliases are written out in full"
+        };
+        return Err(crate::error::CheckError::new(
+            crate::error::ErrorKind::Usage,
+            format!(
+                "Writing {what}: its text passes the output budget of {} bytes ({why}; raise the budget with {OUTPUT_VAR})",
+                max_output_bytes()
+            ),
+        )
+        .at_opt((!at.is_unknown()).then_some(at)));
     }
-    Err(crate::error::CheckError::new(
-        crate::error::ErrorKind::Usage,
-        format!(
-            "Writing {what}: its text passes the output budget of {} bytes (each line is indented by its depth, and aliases are written out in full; raise the budget with {OUTPUT_VAR})",
-            max_output_bytes()
-        ),
-    )
-    .at_opt((!at.is_unknown()).then_some(at)))
+    Ok(match form {
+        ExportForm::Yaml => crate::yaml::emit::to_yaml(&node.value),
+        ExportForm::IndentedJson => crate::yaml::json::to_json_indented(&node.value),
+        ExportForm::CompactJson => crate::yaml::json::to_json(&node.value),
+    })
 }
 
 /// A running lower bound of the text written so far.
 struct Size {
     written: u64,
     budget: u64,
+    /// Whether each line is indented by its depth (not in compact JSON).
+    indented: bool,
 }
 
 impl Size {
     /// Counts `text` bytes on a line of `indent` (or `text` alone, on the line already begun
     /// when `inline`); `at` once past the budget.
     fn line(&mut self, indent: u64, text: u64, inline: bool, at: Pos) -> Result<(), Pos> {
-        let indent = if inline { 0 } else { indent + 1 };
+        let indent = match (inline, self.indented) {
+            (true, _) => 0,
+            (false, true) => indent + 1,
+            // A separator.
+            (false, false) => 1,
+        };
         self.written = self.written.saturating_add(indent + text);
         if self.written > self.budget {
             return Err(at);
