@@ -22,10 +22,18 @@ pub struct InputFile {
 }
 
 impl InputFile {
-    /// The text of a YAML template, read with the inputs ([`read_files`] reads every file
-    /// [`is_yaml_template`] names at once; a file not read yet has none here).
+    /// The text of a YAML template or a data values file, read with the inputs
+    /// ([`read_files`] reads every file [`is_yaml_template`] names at once, and data values
+    /// files are read whole). Only such files are asked for it: any other's text is
+    /// [`FileText::get`]'s, which reads it (an unread one would be empty here: a debug build
+    /// stops on it).
     pub fn yaml_text(&self) -> &Arc<str> {
         static NONE: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+        debug_assert!(
+            self.text.if_read().is_some(),
+            "{} was not read with the inputs",
+            self.name
+        );
         self.text
             .if_read()
             .unwrap_or_else(|| NONE.get_or_init(|| Arc::from("")))
@@ -69,8 +77,9 @@ impl FileText {
             FileText::Later(file) => file
                 .text
                 .get_or_init(|| {
+                    // Text that is not UTF-8 is read lossily; only a YAML file reports it.
                     read_bytes_within(&file.path, &file.name, max_input_bytes())
-                        .map(|bytes| decode(file.name.clone(), bytes).yaml_text().clone())
+                        .map(|bytes| decode_text(bytes).0)
                         .map_err(ReadError::for_template)
                 })
                 .as_ref()
@@ -453,22 +462,24 @@ fn read_source(
 
 /// The file's text; invalid UTF-8 is kept as go-yaml's message, with the text read lossily.
 pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
+    let (text, encoding_error) = decode_text(bytes);
+    InputFile {
+        name,
+        text: FileText::Read(text),
+        encoding_error,
+    }
+}
+
+/// [`decode`]'s text and go-yaml's complaint.
+fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<&'static str>) {
     match String::from_utf8(bytes) {
-        Ok(text) => InputFile {
-            name,
-            text: FileText::Read(Arc::from(text)),
-            encoding_error: None,
-        },
+        Ok(text) => (Arc::from(text), None),
         Err(e) => {
             // go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader rule).
             let first_bad = &e.as_bytes()[e.utf8_error().valid_up_to()..];
             let error = crate::data_values::yaml_utf8_error(first_bad);
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            InputFile {
-                name,
-                text: FileText::Read(Arc::from(text)),
-                encoding_error: Some(error),
-            }
+            (Arc::from(text), Some(error))
         }
     }
 }
