@@ -12,6 +12,7 @@ mod assert;
 mod expects;
 mod kept;
 mod matcher;
+mod replaced;
 
 use crate::shared_defaults;
 use crate::template::tree::{Ann, Returned, Tree, TreeKind, TreeValue};
@@ -24,6 +25,7 @@ pub use kept::KeptIndex;
 use kept::{Below, MapMerge};
 use matcher::{call, via_function, Matcher};
 pub use matcher::{not_a_map, same_key, subset};
+use replaced::{put_returned, replacement, take_value_marks};
 
 /// What calls the functions overlay annotations take (`by=lambda ...`, `via=lambda ...`):
 /// the run's interpreter, or none (overlays of schema documents).
@@ -486,44 +488,6 @@ fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayEr
     Ok(())
 }
 
-/// What `#@overlay/replace` puts in place of `left`: the new node's value `right`, or what
-/// its `via=` function makes of the two.
-fn replacement(
-    item: &Tree,
-    left: &TreeValue,
-    right: TreeValue,
-    calls: Calls,
-    path: &Path,
-) -> Result<Returned, OverlayError> {
-    let via = match item.ann("overlay/replace") {
-        Some(a) => via_function(a).map_err(|e| path.error(e))?,
-        None => None,
-    };
-    match via {
-        Some(via) => call(calls, &via, &[left, &right]).map_err(|e| path.error(e)),
-        None => Ok(Returned {
-            value: right,
-            starlark_collection: false,
-        }),
-    }
-}
-
-/// Puts in `tree` the value an overlay's `via=` function returned (or a replacement's value),
-/// marked as ytt's Go value when Starlark gave it as a dict, struct, list or tuple (see
-/// [`crate::template::GO_VALUE`]); a value put there later loses the mark.
-fn put_returned(tree: &mut Tree, returned: Returned) {
-    tree.anns.retain(|a| a.name != crate::template::GO_VALUE);
-    if returned.starlark_collection {
-        tree.anns.push(Ann {
-            name: crate::template::GO_VALUE.into(),
-            pos: tree.pos,
-            args: Vec::new(),
-            kwargs: Vec::new(),
-        });
-    }
-    tree.value = returned.value;
-}
-
 /// The new node's value for each of `n` matches: copies, and the value itself for the last
 /// (made as they are taken: one match, the common case, copies nothing and allocates nothing).
 fn one_per_match(value: TreeValue, n: usize) -> impl Iterator<Item = TreeValue> {
@@ -694,23 +658,7 @@ fn merge_map_item(
         if !in_place {
             shared_defaults::unmark(&mut entries[i]);
             entries[i].pos = item.pos;
-            // The new value's place: where Starlark gave it (no position in ytt, or a
-            // fragment's), or its own item's.
-            let marks = [
-                crate::template::STARLARK_COLLECTION,
-                crate::template::VALUE_POS,
-                crate::template::VALUE_DOCUMENT_POS,
-            ];
-            entries[i]
-                .anns
-                .retain(|a| !marks.contains(&a.name.as_str()));
-            for mark in item
-                .anns
-                .iter()
-                .filter(|a| marks.contains(&a.name.as_str()))
-            {
-                entries[i].anns.push(mark.clone());
-            }
+            take_value_marks(&mut entries[i], &item);
             if mode.replace_arrays {
                 entries[i]
                     .anns
