@@ -503,8 +503,9 @@ fn escape(s: &str) -> String {
 
 /// A `matches=` expression (Rust's `regex` syntax, RE2's) written for ECMA-262 in Unicode mode
 /// with the same meaning, where it uses only syntax both read alike: `.` becomes `[^\n]`
-/// (`regex`'s `.` takes `\r`, ECMA-262's does not) and `\d` `\p{Nd}` (`regex`'s digits are
-/// Unicode's); flags, named groups, `\w`, `\s`, `\b`, `\p`, `\x`, POSIX and nested classes,
+/// (`regex`'s `.` takes `\r`, ECMA-262's does not), `\d` `[0-9]` and `\D` `[^0-9]` (`matches=`
+/// reads them as RE2 does, ASCII; `0-9` in a class, where `\D` and a range from or to `\d`
+/// are refused); flags, named groups, `\w`, `\s`, `\b`, `\p`, `\x`, POSIX and nested classes,
 /// class set operations, `\A`, `\z` and literal braces are refused.
 pub fn ecma_pattern(re: &str) -> Option<String> {
     let chars: Vec<char> = re.chars().collect();
@@ -517,8 +518,19 @@ pub fn ecma_pattern(re: &str) -> Option<String> {
             '\\' => {
                 let e = *chars.get(i + 1)?;
                 match e {
-                    'd' => out.push_str("\\p{Nd}"),
-                    'D' => out.push_str("\\P{Nd}"),
+                    // `[\d-z]`, `[a-\d]`: ranges of a class, refused by both.
+                    'd' if in_class => {
+                        let range_after = chars.get(i + 2) == Some(&'-')
+                            && chars.get(i + 3).is_some_and(|&c| c != ']');
+                        let range_before = out.ends_with('-') && !out.ends_with("[-");
+                        if range_after || range_before {
+                            return None;
+                        }
+                        out.push_str("0-9");
+                    }
+                    'D' if in_class => return None,
+                    'd' => out.push_str("[0-9]"),
+                    'D' => out.push_str("[^0-9]"),
                     'n' | 't' | 'r' => {
                         out.push('\\');
                         out.push(e);
@@ -598,7 +610,11 @@ mod tests {
         assert_eq!(ecma_pattern("[.]").as_deref(), Some("[.]"));
         assert_eq!(
             ecma_pattern("^\\d+[\\d-]$").as_deref(),
-            Some("^\\p{Nd}+[\\p{Nd}-]$")
+            Some("^[0-9]+[0-9-]$")
+        );
+        assert_eq!(
+            ecma_pattern("^\\D[^\\d]$").as_deref(),
+            Some("^[^0-9][^0-9]$")
         );
         assert_eq!(
             ecma_pattern("(?:ab){2,3}\\.").as_deref(),
@@ -619,6 +635,9 @@ mod tests {
             "\\#",
             "\\-",
             "(?P<n>a)",
+            "[\\d-z]",
+            "[a-\\d]",
+            "[\\D]",
         ] {
             assert_eq!(ecma_pattern(refused), None, "{refused}");
         }

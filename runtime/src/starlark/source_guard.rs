@@ -445,7 +445,8 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
             if let AssignTargetP::Index(parts) = &a.lhs.node {
                 let (obj, index) = (text(&parts.0), text(&parts.1));
                 if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
-                    let open = format!("{}({obj}, {index}, ", names.of(ASSIGNING));
+                    // In parentheses: a tuple's text has none (`x[1, 2]`, `x[(1, 2)]`).
+                    let open = format!("{}(({obj}), ({index}), ", names.of(ASSIGNING));
                     Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
                 }
             }
