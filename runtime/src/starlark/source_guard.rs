@@ -47,6 +47,9 @@ fn rewritten(method: &str) -> bool {
 /// A temporary of the rewritten `OBJ[INDEX] *= N` (see [`guard_source`]).
 const TEMPORARY: &str = "__schemac_t";
 
+/// The name a `load()` binds in place of a name it binds again (see [`guard_source`]).
+const LOADED_AGAIN: &str = "__schemac_loaded_again";
+
 /// One change to a program's text: `remove` bytes at `at` replaced by `text`. Edits at one
 /// offset apply in the order of `order`: closing parentheses first, then an outer call opened
 /// before one it contains.
@@ -170,7 +173,10 @@ fn before_blanks(text: &str) -> &str {
 ///   repetition first. When `LHS` calls a function or spans lines (and evaluating it twice
 ///   could differ), the statement becomes `T0, T1 = (OBJ, INDEX); T0[T1] *= TIMES(T0[T1], N)`
 ///   for `OBJ[INDEX]` and `T0 = (OBJ); T0.NAME *= TIMES(T0.NAME, N)` for `OBJ.NAME`, in one
-///   line as before.
+///   line as before;
+/// - a name a `load()` binds a second time (`load("h.star", "x", x="z")`) is bound to
+///   [`LOADED_AGAIN`] instead (`__schemac_loaded_again="z"`): starlark-go keeps the first
+///   binding (the crate the last), and still looks the second one up.
 ///
 /// Only text is added, inside lines: errors keep their lines.
 pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) -> Option<String> {
@@ -438,6 +444,24 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         temporaries: &mut usize,
         out: &mut Vec<Edit>,
     ) {
+        if let StmtP::Load(load) = &s.node {
+            let mut bound = std::collections::HashSet::new();
+            for arg in &load.args {
+                let (local, their) = (&arg.local, &arg.their);
+                if bound.insert(local.ident.as_str()) {
+                    continue;
+                }
+                let begin = local.span.begin().get().min(their.span.begin().get()) as usize;
+                let end = local.span.end().get().max(their.span.end().get()) as usize;
+                let literal =
+                    &source[their.span.begin().get() as usize..their.span.end().get() as usize];
+                if source[begin..end].contains('\n') {
+                    continue;
+                }
+                let text = format!("{}={literal}", names.of(LOADED_AGAIN));
+                Edit::extend(out, [(begin, (1, 0), end - begin, text)]);
+            }
+        }
         if let StmtP::Assign(a) = &s.node {
             // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.
             let text =
