@@ -622,7 +622,8 @@ impl<'p, 's> Translator<'p, 's> {
                 };
                 // Inside a def, ytt's template context calls do nothing when a rule runs:
                 // `__ytt_ctx_end(x)` is `x`, `__ytt_ctx_end()` (a function without nodes
-                // returning no value) None.
+                // returning no value) None; `__ytt_ctx_end(x, True)`, a return before the
+                // function's first node, `x` too (there is no context to leave open).
                 let names = self.program.generated_names(env.module);
                 let context = |suffix: &str| names.is(name, suffix);
                 if context(gen::CTX_START) || context(gen::CTX_END) {
@@ -630,7 +631,7 @@ impl<'p, 's> Translator<'p, 's> {
                         return Ok((Expr::None, SType::None));
                     }
                     if context(gen::CTX_END) {
-                        return one(self);
+                        return self.expr(positional[0], env);
                     }
                 }
                 match name {

@@ -630,6 +630,18 @@ impl BuildState {
         }
     }
 
+    /// Whether the innermost function running is a fragment function (one that builds
+    /// nodes) of the template being evaluated (not of a loaded library, whose contexts ytt
+    /// keeps apart).
+    fn in_fragment_function_of_template(&self) -> bool {
+        let inner = self.inner.borrow();
+        inner.ctxs.len() > 1
+            && inner
+                .ctxs
+                .last()
+                .is_some_and(|c| c.builds_nodes && !c.text && c.table.is_none())
+    }
+
     /// Ends a function: a fragment function's YAML (none built: ytt's fragment of no value);
     /// None for a function that builds no nodes. A text context the function's `return` left
     /// (a `def` in a text template) ends with it.

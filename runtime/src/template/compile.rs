@@ -236,6 +236,8 @@ struct Frame {
 
 struct Compiler {
     names: GeneratedNames,
+    /// Whether the program is a `.star` file's, whose functions build no nodes.
+    star_file: bool,
     out: String,
     line_map: Vec<u32>,
     quoted: Vec<(usize, Box<str>)>,
@@ -340,6 +342,7 @@ impl Compiler {
     fn new(names: GeneratedNames) -> Compiler {
         Compiler {
             names,
+            star_file: false,
             out: String::new(),
             line_map: Vec::new(),
             quoted: Vec::new(),

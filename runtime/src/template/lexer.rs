@@ -106,6 +106,9 @@ impl LineScanner {
     }
 }
 
+/// What closes the value of a `return` before a function's first node ([`wrap_returns`]).
+pub const RETURN_BEFORE_NODES_CLOSE: &str = "), True)";
+
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts
 /// the statement, follows a `;` or ends a one-line compound (`if c: return 1`); `return` of no
@@ -114,21 +117,37 @@ impl LineScanner {
 /// statement goes on past this line (`continues`), the last return's value is left open, and
 /// the second result says so: its `)` goes where the statement ends. A comment is not part of a
 /// value. `names` are the program's ([`GeneratedNames::return_value_open`]).
+///
+/// ytt wraps only the `return`s that come after the function's first node in its text: one
+/// before it (`before_nodes`, in a function without a text context) leaves a fragment
+/// function's context open, which ytt cannot go on from. Such a return is
+/// `return __ytt_ctx_end((X), True)` (`__ytt_ctx_end(None, True)` with no value), which
+/// fails where it would leave a fragment function's context open.
 pub fn wrap_returns(
     stmt: &str,
     continues: bool,
     bare: Option<&str>,
+    before_nodes: bool,
     names: &GeneratedNames,
 ) -> (String, bool) {
+    let before_nodes = before_nodes && bare.is_none();
     let return_value_open = names.return_value_open();
     let ident = |c: char| c.is_alphanumeric() || c == '_';
     let mut out = String::with_capacity(stmt.len() + 32);
     let (mut copied, mut value_at) = (0, None::<usize>);
     // A `return` of no value is `__ytt_ctx_end()`: the function's nodes, if it builds any.
     let close = |out: &mut String, value: &str| match (value.trim_matches(CODE_BLANKS), bare) {
+        ("", None) if before_nodes => {
+            out.pop();
+            out.push_str("None, True)");
+        }
         ("", None) => {
             out.pop();
             out.push(')');
+        }
+        (v, None) if before_nodes => {
+            out.push_str(v);
+            out.push_str(RETURN_BEFORE_NODES_CLOSE);
         }
         ("", Some(v)) | (v, _) => {
             out.push_str(v);
@@ -265,12 +284,19 @@ mod tests {
 
     #[test]
     fn returns_end_the_node_context() {
-        let wrapped = |s: &str| wrap_returns(s, false, None, &GeneratedNames::default()).0;
+        let wrapped = |s: &str| wrap_returns(s, false, None, false, &GeneratedNames::default()).0;
         assert_eq!(wrapped("return 1 # c"), "return __ytt_ctx_end((1))");
         assert_eq!(wrapped("return"), "return __ytt_ctx_end()");
         assert_eq!(wrapped("return # c"), "return __ytt_ctx_end()");
         assert_eq!(
-            wrap_returns("if c: return", false, Some("t"), &GeneratedNames::default()).0,
+            wrap_returns(
+                "if c: return",
+                false,
+                Some("t"),
+                false,
+                &GeneratedNames::default()
+            )
+            .0,
             "if c: return __ytt_ctx_end((t))"
         );
         assert_eq!(
@@ -288,11 +314,17 @@ mod tests {
         );
         assert_eq!(wrapped("x = '; return 1'"), "x = '; return 1'");
         assert_eq!(
-            wrap_returns("return [1, # c", true, None, &GeneratedNames::default()),
+            wrap_returns(
+                "return [1, # c",
+                true,
+                None,
+                false,
+                &GeneratedNames::default()
+            ),
             ("return __ytt_ctx_end(([1, # c".to_string(), true)
         );
         assert_eq!(
-            wrap_returns("x = [1,", true, None, &GeneratedNames::default()),
+            wrap_returns("x = [1,", true, None, false, &GeneratedNames::default()),
             ("x = [1,".to_string(), false)
         );
     }

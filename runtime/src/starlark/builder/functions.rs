@@ -192,10 +192,20 @@ pub fn builder_functions(builder: &mut GlobalsBuilder) {
 
     /// The end of a function: the value it `return`s (None too, as ytt's `end_ctx(None)`),
     /// or with none, at its end or on a `return` of no value, the nodes it built.
+    /// `before_nodes`: a `return` before the function's first node, which ytt does not end
+    /// the context with (`crate::template::lexer::wrap_returns`).
     fn __ytt_ctx_end<'v>(
         #[starlark(require = pos)] ret: Option<Value<'v>>,
+        #[starlark(require = pos)] before_nodes: Option<bool>,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> anyhow::Result<Value<'v>> {
+        if before_nodes == Some(true)
+            && building(eval).is_some_and(BuildState::in_fragment_function_of_template)
+        {
+            anyhow::bail!(
+                "a function building YAML of this file returned before its first node: ytt cannot go on from there (it leaves the function's context open, and fails with a Go panic: index out of range [-1], or expected all ctxs to end)"
+            );
+        }
         let built = building(eval).and_then(BuildState::ctx_end);
         if let Some(ret) = ret {
             return Ok(ret);

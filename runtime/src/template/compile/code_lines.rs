@@ -260,10 +260,12 @@ impl Compiler {
             let bare = text_def
                 .is_some_and(|b| b.builds_text)
                 .then(|| self.text_result());
+            let before_nodes = !self.star_file && text_def.is_some_and(|b| !b.builds_nodes);
             let (stmt, open) = crate::template::lexer::wrap_returns(
                 &stmt,
                 self.scanner.is_open(),
                 bare.as_deref(),
+                before_nodes,
                 &self.names,
             );
             self.open_return = open;

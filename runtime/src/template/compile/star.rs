@@ -9,7 +9,10 @@ use crate::yaml::parse::Comment;
 pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     // starlark-go's scanner reads a NUL outside string literals as the end of the file.
     let src = &src[..crate::template::code_scan::program_end(src).unwrap_or(src.len())];
-    let mut c = Compiler::new(GeneratedNames::for_source(src));
+    let mut c = Compiler {
+        star_file: true,
+        ..Compiler::new(GeneratedNames::for_source(src))
+    };
     let lines = star_file_lines(src);
     let count = lines.len() as u32;
     let ends_in_break = src.ends_with(['\n', '\r']);
