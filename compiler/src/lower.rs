@@ -184,6 +184,26 @@ impl Lowerer<'_> {
         }
     }
 
+    /// ytt's quote of a wrong type an annotation gave (`@schema/default`, `@schema/examples`):
+    /// the annotation's line, then the line of the value found wrong (`at`; a `document`'s as
+    /// ytt quotes it), under the value's file; `| ...` between, unless they are lines of one
+    /// file next to each other.
+    fn annotation_and_value(&self, ann: &Pos, at: &Pos, document: bool) -> Failure {
+        let value = match document {
+            true => typecheck::document_line(self.sources, at),
+            false => self.sources.line_at(at),
+        };
+        Failure {
+            file: at.file.to_string(),
+            lines: vec![
+                (ann.line, self.sources.line_at(ann).to_string()),
+                (at.line, value.to_string()),
+            ],
+            apart: ann.file != at.file,
+            ..Default::default()
+        }
+    }
+
     /// The lines of `anns` (those in the node's file) and of the node, in order.
     fn quoted_lines(&self, tree: &Tree, anns: &[&Ann]) -> Vec<(u32, String)> {
         let mut numbers: Vec<u32> = anns
@@ -540,15 +560,13 @@ impl Lowerer<'_> {
                 let failures = violations
                     .iter()
                     .map(|v| {
-                        let mut failure = self.failure(tree, Some(ann));
-                        // A value with lines of its own (a fragment function's YAML): ytt
-                        // quotes the annotation's line and the value's, under the value's
-                        // file, and places what it found at the annotation.
-                        if v.pos != ann.pos && v.pos.line != 0 {
-                            let line = |p: &Pos| (p.line, self.sources.line_at(p).to_string());
-                            failure.file = v.pos.file.to_string();
-                            failure.lines = vec![line(&ann.pos), line(&v.pos)];
-                        }
+                        // A value with lines of its own (a fragment function's YAML) is
+                        // quoted where it is; a Starlark literal is checked as the node.
+                        let placed = v.pos != ann.pos && v.pos.line != 0;
+                        let failure = match placed {
+                            true => self.annotation_and_value(&ann.pos, &v.pos, v.document),
+                            false => self.annotation_and_value(&ann.pos, &tree.pos, false),
+                        };
                         Failure {
                             description: v.description.clone(),
                             found: Some(format!("{} (at {})", v.found, ann.pos)),

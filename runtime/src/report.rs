@@ -234,6 +234,9 @@ pub struct Failure {
     pub file: String,
     /// The quoted source lines.
     pub lines: Vec<(u32, String)>,
+    /// Whether the quoted lines are of different files (an annotation of one schema file on a
+    /// node another made): `| ...` separates them, whatever their numbers.
+    pub apart: bool,
     pub found: Option<String>,
     pub expected: Option<String>,
     pub hints: Vec<String>,
@@ -292,7 +295,8 @@ impl SchemaReport {
             for (i, (n, text)) in f.lines.iter().enumerate() {
                 // Lines that do not follow each other are separated by `| ...` (a line quoted
                 // twice is not; one before the last is).
-                if i > 0 && f.lines[i - 1].0 != *n && f.lines[i - 1].0 + 1 != *n {
+                let next_to = |m: u32| m == *n || m + 1 == *n || m == *n + 1;
+                if i > 0 && (f.apart || !next_to(f.lines[i - 1].0)) {
                     out.push_str(&pad("|", ""));
                     out.push_str(" ...\n");
                 }

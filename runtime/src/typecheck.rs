@@ -25,17 +25,9 @@ pub struct TypeViolation {
 
 impl TypeViolation {
     fn excerpt_line<'a>(&self, sources: &'a SourceLines) -> &'a str {
-        let line = sources.line_at(&self.pos);
-        // ytt reads a text that does not start with `---` as one that has a `---` line first
-        // ([`crate::yaml::parse::starts_with_document_marker`]), and quotes that line, empty.
-        let own_start = crate::yaml::parse::starts_document(line) || line.starts_with('%');
-        if self.document
-            && !own_start
-            && !crate::yaml::parse::starts_with_document_marker(sources.text_at(&self.pos))
-        {
-            ""
-        } else {
-            line
+        match self.document {
+            true => document_line(sources, &self.pos),
+            false => sources.line_at(&self.pos),
         }
     }
 
@@ -60,6 +52,7 @@ impl TypeViolation {
             found: Some(self.found.clone()),
             expected: Some(self.expected.clone()),
             hints: self.hints.clone(),
+            apart: false,
         }
     }
 }
@@ -493,6 +486,19 @@ fn mismatch(tree: &Tree, ty: &Type) -> TypeViolation {
         hints: Vec::new(),
         collection_for_scalar: collection,
         document: tree.kind == TreeKind::Document || def_document.is_some(),
+    }
+}
+
+/// The line ytt quotes for a document at `pos`: ytt reads a text that does not start with `---`
+/// as one that has a `---` line first
+/// ([`crate::yaml::parse::starts_with_document_marker`]), and quotes that line, empty.
+pub fn document_line<'a>(sources: &'a SourceLines, pos: &Pos) -> &'a str {
+    let line = sources.line_at(pos);
+    let own_start = crate::yaml::parse::starts_document(line) || line.starts_with('%');
+    if !own_start && !crate::yaml::parse::starts_with_document_marker(sources.text_at(pos)) {
+        ""
+    } else {
+        line
     }
 }
 

@@ -6,7 +6,7 @@ use schemac_runtime::report::{Failure, SchemaReport};
 use schemac_runtime::schema::{Doc, Type};
 use schemac_runtime::template::tree::{Ann, Arg, ArgKind, Tree, TreeKind};
 use schemac_runtime::typecheck;
-use schemac_runtime::value::{Node, Pos, Value};
+use schemac_runtime::value::{Node, Value};
 
 use super::{syntax, Lowerer};
 
@@ -186,18 +186,14 @@ impl Lowerer<'_> {
         for (_, value) in &ty.doc.examples {
             let mut v = value.clone();
             for violation in typecheck::fill_and_check_node(&mut v, ty) {
-                let mut failure = self.failure(tree, Some(ann));
                 // A value from a YAML fragment (`ex()` of a `def` with YAML) is quoted where
                 // it was written, after the annotation (a Starlark literal has the annotation's
-                // place); so is a node that a later schema file put under an earlier file's
-                // annotation: the annotation's line, then the node's, under the node's file.
+                // place, and is checked as the node).
                 let placed = !violation.pos.is_unknown() && violation.pos != ann.pos;
-                let node = if placed { &violation.pos } else { &tree.pos };
-                if placed || ann.pos.file != tree.pos.file {
-                    let line = |p: &Pos| (p.line, self.sources.line_at(p).to_string());
-                    failure.file = node.file.to_string();
-                    failure.lines = vec![line(&ann.pos), line(node)];
-                }
+                let failure = match placed {
+                    true => self.annotation_and_value(&ann.pos, &violation.pos, violation.document),
+                    false => self.annotation_and_value(&ann.pos, &tree.pos, false),
+                };
                 failures.push(Failure {
                     description: violation.description,
                     found: Some(format!("{} (by {})", violation.found, ann.pos)),

@@ -67,6 +67,17 @@ impl YamlFragment {
     }
 }
 
+/// The document of the fragment function's `def` that made `v`, a fragment of a map or an
+/// array ([`YamlFragment::root`]).
+fn fragment_document(v: Value) -> Option<Pos> {
+    let fragment = v.downcast_ref::<YamlFragment>()?;
+    let collection = matches!(&*fragment.value, TreeValue::Map(_) | TreeValue::Array(_));
+    match fragment.root? {
+        (pos, true) if collection => Some(pos),
+        _ => None,
+    }
+}
+
 /// The marks of a tree node made of the Starlark value `v`: a fragment's root place.
 fn value_marks(v: Value) -> Anns {
     let mut anns = Anns::default();
@@ -534,7 +545,12 @@ fn to_arg_within<'v>(
                 .transpose()?
                 .map(Box::from),
             type_name,
-            kind: ArgKind::Data(Node::new(tv.to_value(), *pos)),
+            // A fragment function's map or array is at the document of its `def`, where ytt
+            // quotes it (`@schema/default is wrong type`); other data at the annotation.
+            kind: ArgKind::Data(Node::new(
+                tv.to_value(),
+                fragment_document(v).unwrap_or(*pos),
+            )),
         }),
         Err(NotData::TooBig) => Err(anyhow::anyhow!(NotData::TooBig.message(|t| t.into()))),
         Err(_) if ListRef::from_value(v).is_some() => {
