@@ -523,7 +523,7 @@ fn check_names_a_file_that_is_out_of_date() {
             let fifo = markdown("--check", "FIFO.md");
             assert_eq!(
                 (fifo.rc, fifo.stderr.as_str()),
-                (1, "schemac: Error: FIFO.md: not a regular file\n")
+                (1, "schemac: Error: FIFO.md: a FIFO, not a regular file\n")
             );
         }
     }

@@ -489,8 +489,20 @@ fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<&'static str>) {
 /// path made by `filepath.Join`, which cleans it: `open d/t.txt` under `./d/`; the paths here
 /// keep `dir` as given, from which ytt names the files.)
 fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), String> {
-    // Go's error for a directory it cannot list: `open d: permission denied`.
-    let listing = |e: std::io::Error| format!("open {}: {}", dir.display(), io_text(&e));
+    walk_from(dir, out, symlinks, true)
+}
+
+/// [`walk`] of `dir`, the folder given (`top`) or one under it.
+fn walk_from(
+    dir: &Path,
+    out: &mut Vec<PathBuf>,
+    symlinks: &Symlinks,
+    top: bool,
+) -> Result<(), String> {
+    // Go's error for a directory it cannot list: `open d: permission denied`, the folder given
+    // as it was given, one under it at its joined (cleaned) path.
+    let shown_dir = if top { dir.to_path_buf() } else { clean(dir) };
+    let listing = |e: std::io::Error| format!("open {}: {}", shown_dir.display(), io_text(&e));
     let entries = std::fs::read_dir(dir).map_err(listing)?;
     let mut entries: Vec<_> = entries
         .map(|e| e.map(|e| e.path()))
@@ -509,7 +521,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, symlinks: &Symlinks) -> Result<(), S
                 .map_err(|e| format!("Checking symlink file '{shown}': {e}"))?;
         }
         if meta.is_dir() {
-            walk(&path, out, symlinks)?;
+            walk_from(&path, out, symlinks, false)?;
         } else if !is_readable_kind(&meta) {
             // A socket or a device among the files: ytt's walk stops at it.
             return Err(format!(
@@ -546,6 +558,9 @@ fn clean(path: &Path) -> PathBuf {
             {
                 out.pop();
             }
+            // `/..` is `/`.
+            Component::ParentDir
+                if matches!(out.components().next_back(), Some(Component::RootDir)) => {}
             other => out.push(other),
         }
     }

@@ -211,12 +211,13 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
         Err(e) => return fail(&multi_line(e.message())),
     };
     if let Some(path) = m.get_one::<String>("check") {
-        // One byte past the export is enough to know the file differs (`/dev/zero` ends);
-        // what is not a regular file is not the export (a FIFO would block the run).
+        // One byte past the export is enough to know the file differs (`/dev/zero` ends).
+        // A FIFO of the file system is not the export, and is not opened (nothing may write
+        // to it: the run would wait for ever); a pipe (`--check <(...)`, `/dev/stdin`) is read.
         let read = |path: &str| -> std::io::Result<Vec<u8>> {
             use std::io::Read;
-            if !std::fs::metadata(path)?.is_file() {
-                return Err(std::io::Error::other("not a regular file"));
+            if is_named_fifo(path) {
+                return Err(std::io::Error::other("a FIFO, not a regular file"));
             }
             let mut current = Vec::new();
             let file = std::fs::File::open(path)?;
@@ -238,6 +239,22 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },
+    }
+}
+
+/// Whether `path` is a FIFO of the file system (`mkfifo`), which opening may block on; an
+/// open pipe (`/dev/fd/N`, `/dev/stdin`) has no path of its own.
+fn is_named_fifo(path: &str) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let fifo = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo());
+        fifo && std::fs::canonicalize(path).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
     }
 }
 

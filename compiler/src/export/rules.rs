@@ -518,7 +518,8 @@ pub fn ecma_pattern(re: &str) -> Option<String> {
             '\\' => {
                 let e = *chars.get(i + 1)?;
                 match e {
-                    // `[\d-z]`, `[a-\d]`: ranges of a class, refused by both.
+                    // `[\d-z]`, `[a-\d]`: a class escape at a range's end, which ECMA-262
+                    // refuses (Go reads a `-` after a class escape as itself).
                     'd' if in_class => {
                         let range_after = chars.get(i + 2) == Some(&'-')
                             && chars.get(i + 3).is_some_and(|&c| c != ']');

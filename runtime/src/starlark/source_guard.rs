@@ -353,6 +353,36 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                     });
                 }
             }
+            ExprP::Index2(parts) => {
+                // `OBJ[A, B]`, which the crate reads as an index of two (its own `[,]`
+                // operator) and starlark-go as one of the tuple `(A, B)`, becomes
+                // `INDEX(OBJ, (A, B))`, in the same lines.
+                let (obj, a, b) = &**parts;
+                let obj_end = obj.span.end().get() as usize;
+                let (a_begin, b_end) = (a.span.begin().get() as usize, b.span.end().get() as usize);
+                let end = e.span.end().get() as usize;
+                let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
+                let open = source
+                    .get(obj_end..a_begin)
+                    .and_then(|t| op_after(t, '['))
+                    .map(|(at, _)| at)
+                    .filter(|&at| plain(&source[obj_end + at..a_begin]));
+                let close = source
+                    .get(b_end..end)
+                    .filter(|t| plain(t))
+                    .and_then(|t| t.rfind(']'));
+                if let (Some(begin), Some(open), Some(close)) =
+                    (start(e, source, starts), open, close)
+                {
+                    let len = (end - begin) as isize;
+                    let edits = [
+                        (begin, (1, -len), 0, format!("{}(", names.of(INDEX))),
+                        (obj_end + open, (2, 0), 1, ", (".to_string()),
+                        (b_end + close, (0, len), 1, "))".to_string()),
+                    ];
+                    Edit::extend(out, edits);
+                }
+            }
             ExprP::Slice(obj, lo, hi, step) => {
                 let parts = [lo, hi, step].map(|p| p.as_deref());
                 if let Some(begin) = start(e, source, starts) {
@@ -469,7 +499,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
             if let AssignTargetP::Index(parts) = &a.lhs.node {
                 let (obj, index) = (text(&parts.0), text(&parts.1));
                 if !format!("{obj}{index}").contains(['(', '[', '\n', '#']) {
-                    // In parentheses: a tuple's text has none (`x[1, 2]`, `x[(1, 2)]`).
+                    // In parentheses: a tuple's text has none (`x[(1, 2)]`).
                     let open = format!("{}(({obj}), ({index}), ", names.of(ASSIGNING));
                     Edit::wrap(out, a.rhs.span.begin().get(), open, a.rhs.span.end().get());
                 }
