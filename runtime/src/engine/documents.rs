@@ -5,6 +5,9 @@
 use super::*;
 use crate::template::compile::split_annotation;
 use crate::yaml::parse::Comment;
+use schema_files_values::{take_schema_files_values, SchemaFileValues};
+
+mod schema_files_values;
 
 /// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
 /// loaded) and not in a private library (`_ytt_lib/`), which ytt leaves out of the root.
@@ -637,42 +640,6 @@ pub(super) fn load_documents(
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
-}
-
-/// A schema file's data values documents (each with whether code made it an empty collection),
-/// or the error ytt's values phase meets reading the file.
-struct SchemaFileValues {
-    /// The file's place among the inputs.
-    position: usize,
-    name: String,
-    values: Result<Vec<(Tree, bool)>, CheckError>,
-    /// How many templates reading the file compiled: ytt's values phase templates the file
-    /// again, and numbers the templates after it that many more.
-    templates: u32,
-}
-
-/// Adds the data values of the schema files that come before `position` among the inputs, as
-/// ytt's values phase reads each in its place (templating it again: `star`'s templates count
-/// it).
-fn take_schema_files_values(
-    held: &mut Vec<SchemaFileValues>,
-    position: usize,
-    docs: &mut Documents,
-    star: &Sources,
-) -> Result<(), CheckError> {
-    let count = held.iter().take_while(|h| h.position < position).count();
-    for file in held.drain(..count) {
-        star.compiled
-            .fetch_add(file.templates, std::sync::atomic::Ordering::Relaxed);
-        for (tree, from_code) in file.values? {
-            if docs.values.is_empty() {
-                docs.first_values_from_code = from_code;
-            }
-            docs.values.push(tree);
-        }
-        docs.values_files.push(file.name);
-    }
-    Ok(())
 }
 
 /// `--implicit-map-key-overrides`: every map item may replace an earlier one with its key, as
