@@ -208,6 +208,49 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         known.insert(e, begin);
         begin
     }
+    /// `OBJ[I]` becomes `INDEX(OBJ, I)`, and `OBJ[A, B]`, which the crate reads as an index of
+    /// two (its own `[,]` operator) and starlark-go as one of the tuple `(A, B)`,
+    /// `INDEX(OBJ, (A, B))`, in the same lines.
+    fn index_edits(
+        e: &AstExpr,
+        source: &str,
+        names: &GuardNames,
+        out: &mut Vec<Edit>,
+        starts: &mut Starts,
+    ) {
+        let (obj, index_begin, index_end, separator, close_text) = match &e.node {
+            ExprP::Index(parts) => (&parts.0, &parts.1, &parts.1, ", ", ")"),
+            ExprP::Index2(parts) => (&parts.0, &parts.1, &parts.2, ", (", "))"),
+            _ => return,
+        };
+        let obj_end = obj.span.end().get() as usize;
+        let (index_begin, index_end) = (
+            index_begin.span.begin().get() as usize,
+            index_end.span.end().get() as usize,
+        );
+        let end = e.span.end().get() as usize;
+        // Only brackets, parentheses and spaces between the parts (no comment but before the
+        // `[`).
+        let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
+        let open = source
+            .get(obj_end..index_begin)
+            .and_then(|t| op_after(t, '['))
+            .map(|(at, _)| at)
+            .filter(|&at| plain(&source[obj_end + at..index_begin]));
+        let close = source
+            .get(index_end..end)
+            .filter(|t| plain(t))
+            .and_then(|t| t.rfind(']'));
+        if let (Some(begin), Some(open), Some(close)) = (start(e, source, starts), open, close) {
+            let len = (end - begin) as isize;
+            let edits = [
+                (begin, (1, -len), 0, format!("{}(", names.of(INDEX))),
+                (obj_end + open, (2, 0), 1, separator.to_string()),
+                (index_end + close, (0, len), 1, close_text.to_string()),
+            ];
+            Edit::extend(out, edits);
+        }
+    }
     fn expr(
         e: &AstExpr,
         source: &str,
@@ -308,81 +351,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                     _ => {}
                 }
             }
-            ExprP::Index(parts) => {
-                // `OBJ[I]` becomes `INDEX(OBJ, I)`, in the same lines.
-                let (obj, index) = &**parts;
-                let obj_end = obj.span.end().get() as usize;
-                let (index_begin, index_end) = (
-                    index.span.begin().get() as usize,
-                    index.span.end().get() as usize,
-                );
-                let end = e.span.end().get() as usize;
-                // Only brackets, parentheses and spaces between the parts (no comment but
-                // before the `[`).
-                let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
-                let open = source
-                    .get(obj_end..index_begin)
-                    .and_then(|t| op_after(t, '['))
-                    .map(|(at, _)| at)
-                    .filter(|&at| plain(&source[obj_end + at..index_begin]));
-                let close = source
-                    .get(index_end..end)
-                    .filter(|t| plain(t))
-                    .and_then(|t| t.rfind(']'));
-                if let (Some(begin), Some(open), Some(close)) =
-                    (start(e, source, starts), open, close)
-                {
-                    let len = (end - begin) as isize;
-                    out.push(Edit {
-                        at: begin,
-                        order: (1, -len),
-                        remove: 0,
-                        text: format!("{}(", names.of(INDEX)),
-                    });
-                    out.push(Edit {
-                        at: obj_end + open,
-                        order: (2, 0),
-                        remove: 1,
-                        text: ", ".to_string(),
-                    });
-                    out.push(Edit {
-                        at: index_end + close,
-                        order: (0, len),
-                        remove: 1,
-                        text: ")".to_string(),
-                    });
-                }
-            }
-            ExprP::Index2(parts) => {
-                // `OBJ[A, B]`, which the crate reads as an index of two (its own `[,]`
-                // operator) and starlark-go as one of the tuple `(A, B)`, becomes
-                // `INDEX(OBJ, (A, B))`, in the same lines.
-                let (obj, a, b) = &**parts;
-                let obj_end = obj.span.end().get() as usize;
-                let (a_begin, b_end) = (a.span.begin().get() as usize, b.span.end().get() as usize);
-                let end = e.span.end().get() as usize;
-                let plain = |t: &str| t.chars().all(|c| "[]() \t\r\n".contains(c));
-                let open = source
-                    .get(obj_end..a_begin)
-                    .and_then(|t| op_after(t, '['))
-                    .map(|(at, _)| at)
-                    .filter(|&at| plain(&source[obj_end + at..a_begin]));
-                let close = source
-                    .get(b_end..end)
-                    .filter(|t| plain(t))
-                    .and_then(|t| t.rfind(']'));
-                if let (Some(begin), Some(open), Some(close)) =
-                    (start(e, source, starts), open, close)
-                {
-                    let len = (end - begin) as isize;
-                    let edits = [
-                        (begin, (1, -len), 0, format!("{}(", names.of(INDEX))),
-                        (obj_end + open, (2, 0), 1, ", (".to_string()),
-                        (b_end + close, (0, len), 1, "))".to_string()),
-                    ];
-                    Edit::extend(out, edits);
-                }
-            }
+            ExprP::Index(_) | ExprP::Index2(_) => index_edits(e, source, names, out, starts),
             ExprP::Slice(obj, lo, hi, step) => {
                 let parts = [lo, hi, step].map(|p| p.as_deref());
                 if let Some(begin) = start(e, source, starts) {
