@@ -436,6 +436,13 @@ fn run_unguarded(
         // first error is the file's rather than run a patched program.
         return Err(syntax_error(name, program, e, sources));
     }
+    // starlark-go's `load` bindings apart from the module's globals, where a name is both.
+    let mut source = source;
+    if let Some(renamed) = resolve::load_bindings_renamed(&ast, &source, &program.names, &guards) {
+        if let Ok(renamed_ast) = parse(renamed.clone()) {
+            (ast, source) = (renamed_ast, renamed);
+        }
+    }
     if let Some(guarded) = source_guard::guard_source(&ast, &source, &guards) {
         // The guarded text parses whenever the edits are right; were one wrong, the program
         // runs as written rather than fail with an error of schemac's own making.

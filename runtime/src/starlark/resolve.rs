@@ -56,6 +56,7 @@ pub(super) fn resolve_errors(
         predeclared,
         markers,
         top_level: Vec::new(),
+        loads: None,
     };
     walk.stmt(ast.statement());
     let mut order = Vec::new();
@@ -102,6 +103,9 @@ struct Walk<'p> {
     /// level, the names `load` refuses, calls with more arguments than starlark-go takes,
     /// statements out of place, assignments' targets, parameters.
     top_level: Vec<ResolveError>,
+    /// Where the program names its `load()`s' bindings, when asked for
+    /// ([`load_bindings_renamed`]).
+    loads: Option<LoadBindings>,
 }
 
 impl Walk<'_> {
@@ -143,15 +147,17 @@ impl Walk<'_> {
         order.extend(self.blocks[block].uses.iter().cloned());
     }
 
-    fn bound(&self, mut block: usize, name: &str) -> bool {
+    fn bound(&self, block: usize, name: &str) -> bool {
+        self.binding_block(block, name).is_some()
+    }
+
+    /// The first block on the way from `block` to the module's that binds `name`.
+    fn binding_block(&self, mut block: usize, name: &str) -> Option<usize> {
         loop {
             if self.blocks[block].bindings.contains(name) {
-                return true;
+                return Some(block);
             }
-            match self.blocks[block].parent {
-                Some(p) => block = p,
-                None => return false,
-            }
+            block = self.blocks[block].parent?;
         }
     }
 
@@ -213,6 +219,16 @@ impl Walk<'_> {
         self.blocks[self.current].bindings.insert(name.to_string());
     }
 
+    /// Binds `name`, written at `span`, otherwise than by a `load`: at the top level, the
+    /// binding of a `load` before it (starlark-go's file block), else a global.
+    fn bind_at(&mut self, name: &str, span: Span) {
+        if let (0, Some(loads)) = (self.current, self.loads.as_mut()) {
+            loads.global.insert(name.to_string());
+            loads.top_level_name(name, span);
+        }
+        self.bind(name);
+    }
+
     fn use_name(&mut self, name: &str, span: Span) {
         if let Some(Marker::Statement(message)) = self.marker(name) {
             return self.error(span, message.to_string());
@@ -223,6 +239,9 @@ impl Walk<'_> {
             span,
             block,
         };
+        if let (0, Some(loads)) = (block, self.loads.as_mut()) {
+            loads.top_level_name(name, span);
+        }
         if block == 0 {
             if !self.bound(0, name) && !(self.predeclared)(name) {
                 let undefined = self.undefined(&u);
@@ -261,7 +280,7 @@ impl Walk<'_> {
                 self.stmt(&f.body);
             }
             StmtP::Def(d) => {
-                self.bind(&d.name.node.ident);
+                self.bind_at(&d.name.node.ident, d.name.span);
                 self.function(&d.params, |w| w.stmt(&d.body));
             }
             StmtP::Load(l) => {
@@ -282,7 +301,15 @@ impl Walk<'_> {
                             message,
                         });
                     }
-                    self.bind(&a.local.node.ident);
+                    let local = a.local.node.ident.as_str();
+                    if let Some(loads) = self.loads.as_mut() {
+                        loads.places.push((
+                            local.to_string(),
+                            LoadPlace::Load(a.local.span, a.their.span),
+                        ));
+                        loads.loaded.insert(local.to_string());
+                    }
+                    self.bind(local);
                 }
             }
         }
@@ -447,7 +474,7 @@ impl Walk<'_> {
                 if augmented {
                     self.use_name(&id.node.ident, id.span);
                 }
-                self.bind(&id.node.ident);
+                self.bind_at(&id.node.ident, id.span);
             }
         }
     }
@@ -518,6 +545,125 @@ impl Walk<'_> {
             ExprP::Literal(_) => {}
         }
     }
+}
+
+/// A place where a program names a `load()`'s binding.
+enum LoadPlace {
+    /// A name read, or bound again (`x`, `x = 5`, `def x()`).
+    Name(Span),
+    /// The binding of the `load` itself: its local name and the name loaded (the same literal
+    /// in `load("m", "x")`).
+    Load(Span, Span),
+}
+
+/// What [`load_bindings_renamed`] learns of a program in the walk.
+#[derive(Default)]
+struct LoadBindings {
+    /// The names a `load` bound so far.
+    loaded: BTreeSet<String>,
+    /// The names bound at the top level otherwise (assignments, `for`, `def`).
+    global: BTreeSet<String>,
+    /// Each place naming a load's binding, with its name.
+    places: Vec<(String, LoadPlace)>,
+}
+
+impl LoadBindings {
+    /// A name read or bound at the top level: a load's binding once a `load` bound it.
+    fn top_level_name(&mut self, name: &str, span: Span) {
+        if self.loaded.contains(name) {
+            self.places.push((name.to_string(), LoadPlace::Name(span)));
+        }
+    }
+}
+
+/// The name [`load_bindings_renamed`] gives the load binding of `name`.
+const LOADED: &str = "__schemac_loaded_";
+
+/// `source` with the `load()` bindings of each name its top level also binds otherwise (an
+/// assignment, a `for`, a `def`) renamed to a name of schemac's own ([`LOADED`] and the name,
+/// under `guards`' prefix); `None` when there is none.
+///
+/// starlark-go binds a `load`'s names in a block of the file's own, apart from the module's
+/// globals, which alone are exported: a top-level statement after the `load` that binds or
+/// reads the name means the load's binding (`load("g.star", "x")` then `x = 5`: nothing
+/// exported as `x`); one before it, a global (`x = 3` then the `load`: `x` exported as 3);
+/// a function, lambda or comprehension reading it means the load's binding wherever it
+/// stands, since starlark-go resolves their names once the whole file is read. The starlark
+/// crate binds every name as a global, so such names are given the load binding's name of
+/// their own. (A `def x()` so renamed is named so in its value too.) `names` are the
+/// program's own.
+pub(super) fn load_bindings_renamed(
+    ast: &AstModule,
+    source: &str,
+    names: &GeneratedNames,
+    guards: &super::guard_names::GuardNames,
+) -> Option<String> {
+    let loads_at_top = match &ast.statement().node {
+        StmtP::Statements(stmts) => stmts.iter().any(|s| matches!(s.node, StmtP::Load(_))),
+        other => matches!(other, StmtP::Load(_)),
+    };
+    if !loads_at_top {
+        return None;
+    }
+    let mut walk = Walk {
+        ast,
+        names,
+        blocks: vec![Block::default()],
+        current: 0,
+        predeclared: &|_| true,
+        markers: None,
+        top_level: Vec::new(),
+        loads: Some(LoadBindings::default()),
+    };
+    walk.stmt(ast.statement());
+    let mut loads = walk.loads.take()?;
+    if loads.loaded.is_disjoint(&loads.global) {
+        return None;
+    }
+    for block in &walk.blocks[1..] {
+        for u in &block.uses {
+            if loads.loaded.contains(&u.name) && walk.binding_block(u.block, &u.name) == Some(0) {
+                loads.places.push((u.name.clone(), LoadPlace::Name(u.span)));
+            }
+        }
+    }
+    // (begin, end, text): the text at begin..end replaced, or inserted where they are equal.
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for (name, place) in loads.places {
+        if !loads.global.contains(&name) {
+            continue;
+        }
+        let renamed = guards.of(&format!("{LOADED}{name}"));
+        let range = |span: Span| (span.begin().get() as usize, span.end().get() as usize);
+        edits.push(match place {
+            LoadPlace::Name(span) => {
+                let (begin, end) = range(span);
+                (begin, end, renamed)
+            }
+            // `load("m", "x")`: `LOADED_x="x"`.
+            LoadPlace::Load(local, their) if local == their => {
+                let (begin, _) = range(their);
+                (begin, begin, format!("{renamed}="))
+            }
+            LoadPlace::Load(local, _) => {
+                let (begin, end) = range(local);
+                (begin, end, renamed)
+            }
+        });
+    }
+    edits.sort();
+    edits.dedup();
+    let mut out =
+        String::with_capacity(source.len() + edits.iter().map(|e| e.2.len()).sum::<usize>());
+    let mut at = 0;
+    for (begin, end, text) in edits {
+        // Overlapping places would be a walk's mistake: the program then runs as written.
+        out.push_str(source.get(at..begin)?);
+        out.push_str(&text);
+        at = end;
+    }
+    out.push_str(source.get(at..)?);
+    Some(out)
 }
 
 /// A function's parameter, as starlark-go's resolver tells them apart.
