@@ -460,6 +460,19 @@ impl BuildState {
             return Ok(());
         }
         let t = self.table(table);
+        if YamlFragment::is_document_set(v) {
+            let holds = match t.nodes.get(frame.id).map(|info| &info.kind) {
+                Some(TreeKind::MapItem(_)) => "map items can only contain arrays, maps, or scalars",
+                Some(TreeKind::ArrayItem) => {
+                    "array items can only contain maps, arrays, or scalars"
+                }
+                _ => "documents can only contain arrays, maps, or scalars",
+            };
+            anyhow::bail!(
+                "__ytt_tpl{}_set_node: {holds}; this is a document set",
+                t.template_id
+            );
+        }
         // ytt's nodes made from Starlark values have no position (`?` in its messages).
         let pos = Pos::unknown();
         let tv = to_tree_value(v, &pos, heap).map_err(|e| {
@@ -661,11 +674,11 @@ impl BuildState {
             return Some(YamlFragment::nil());
         };
         let line = first.pos.line;
+        // A function that returns documents returns a document set, indexed by document.
+        let document_set = matches!(first.kind, TreeKind::Document);
         let value = match first.kind {
             TreeKind::MapItem(_) => TreeValue::Map(ctx.out),
-            TreeKind::ArrayItem => TreeValue::Array(ctx.out),
-            // A function that returns documents returns a document set, indexed by document.
-            TreeKind::Document => TreeValue::Array(ctx.out),
+            TreeKind::ArrayItem | TreeKind::Document => TreeValue::Array(ctx.out),
         };
         // ytt's node of the collection is the document the function's `def` is in: the
         // last document of its file that starts at or before the first node it made (line 1
@@ -681,6 +694,7 @@ impl BuildState {
         Some(YamlFragment {
             value: Arc::new(value),
             root: Some((Pos::new(t.file, document), true)),
+            document_set,
         })
     }
 }

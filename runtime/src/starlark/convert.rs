@@ -30,6 +30,13 @@ pub struct YamlFragment {
     #[allocative(skip)]
     #[starlark_pagable(skip)]
     pub root: Option<(Pos, bool)>,
+    /// Whether the value is the documents of a fragment function whose body is whole YAML
+    /// documents: ytt's document set, an array of documents to Starlark (indexed, iterated,
+    /// counted) but a value no node holds (`this is a document set`), and written by
+    /// `yaml.encode` as documents.
+    #[allocative(skip)]
+    #[starlark_pagable(skip)]
+    pub document_set: bool,
 }
 
 starlark_simple_value!(YamlFragment);
@@ -42,7 +49,19 @@ impl YamlFragment {
         YamlFragment {
             value: Arc::new(TreeValue::Scalar(YValue::Null)),
             root: None,
+            document_set: false,
         }
+    }
+
+    /// Whether `v` is a document set (see [`YamlFragment::document_set`]).
+    pub fn is_document_set(v: Value) -> bool {
+        Self::documents(v).is_some()
+    }
+
+    /// The documents of `v`, when it is a document set (an array of them).
+    pub fn documents(v: Value<'_>) -> Option<&TreeValue> {
+        let fragment = v.downcast_ref::<YamlFragment>()?;
+        fragment.document_set.then(|| &*fragment.value)
     }
 
     /// The annotation that places the collection of the node this fragment is set on (see
@@ -94,6 +113,7 @@ fn value_marks(v: Value) -> Anns {
 impl fmt::Display for YamlFragment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &*self.value {
+            _ if self.document_set => f.write_str("yamlfragment(*yamlmeta.DocumentSet)"),
             TreeValue::Map(_) => f.write_str("yamlfragment(*yamlmeta.Map)"),
             TreeValue::Array(_) => f.write_str("yamlfragment(*yamlmeta.Array)"),
             TreeValue::Scalar(YValue::Null) => f.write_str("yamlfragment(<nil>)"),
@@ -119,6 +139,28 @@ fn array_index_error(index: Value) -> starlark::Error {
     };
     starlark::Error::new_other(anyhow::anyhow!(
         "yamlfragment.Get: Expected array index to be an int64, but was {go_type}"
+    ))
+}
+
+/// The error of `d[i]` on a document set when `i` is not an int: ytt's format has its two
+/// arguments the wrong way round, so the index comes first (Go's `%s` of it) and the type is
+/// always `string` (that of the fragment's type name).
+fn document_set_index_error(index: Value) -> starlark::Error {
+    let shown = if let Some(s) = index.unpack_str() {
+        s.to_string()
+    } else if index.is_none() {
+        "%!s(<nil>)".to_string()
+    } else if let Some(b) = index.unpack_bool() {
+        format!("%!s(bool={b})")
+    } else {
+        format!(
+            "%!s({}={})",
+            super::text_modules::go_data_type(index),
+            super::go_repr(index)
+        )
+    };
+    starlark::Error::new_other(anyhow::anyhow!(
+        "{shown}.Get: Expected document set index to be an int64, but was string"
     ))
 }
 
@@ -149,6 +191,7 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
             // No negative indexes: `v[-1]` is `key -1 not in yamlfragment` in ytt.
             TreeValue::Array(items) => match i64::unpack_value(index).ok().flatten() {
                 Some(i) => usize::try_from(i).ok().and_then(|i| items.get(i)),
+                None if self.document_set => return Err(document_set_index_error(index)),
                 None => return Err(array_index_error(index)),
             },
             TreeValue::Scalar(_) => None,
@@ -288,6 +331,7 @@ pub fn tree_value_to_starlark<'v>(value: &TreeValue, heap: Heap<'v>) -> Value<'v
         other => heap.alloc(YamlFragment {
             value: Arc::new(other.clone()),
             root: None,
+            document_set: false,
         }),
     }
 }
@@ -299,6 +343,7 @@ fn item_to_starlark<'v>(item: &Tree, heap: Heap<'v>) -> Value<'v> {
         other => heap.alloc(YamlFragment {
             value: Arc::new(other.clone()),
             root: Some((item.pos, false)),
+            document_set: false,
         }),
     }
 }
@@ -315,6 +360,7 @@ pub fn scalar_to_starlark<'v>(v: &YValue, heap: Heap<'v>) -> Value<'v> {
         YValue::Map(_) | YValue::Array(_) => heap.alloc(YamlFragment {
             value: Arc::new(TreeValue::from_node(&Node::new(v.clone(), Pos::unknown()))),
             root: None,
+            document_set: false,
         }),
     }
 }
@@ -328,6 +374,8 @@ pub enum NotData {
     /// Copied into a tree, it would take the heap past its budget: a list holding a list ten
     /// times, nine times over, is a billion nodes (ytt runs out of memory making them).
     TooBig,
+    /// It is or holds a document set, which no YAML node holds.
+    DocumentSet,
 }
 
 impl NotData {
@@ -335,7 +383,7 @@ impl NotData {
     pub fn type_name(&self) -> Option<&str> {
         match self {
             NotData::Type(name) => Some(name),
-            NotData::TooDeep | NotData::TooBig => None,
+            NotData::TooDeep | NotData::TooBig | NotData::DocumentSet => None,
         }
     }
 
@@ -348,9 +396,14 @@ impl NotData {
             NotData::TooBig => {
                 super::statement_hook::heap_exceeded_message("would allocate").to_string()
             }
+            NotData::DocumentSet => DOCUMENT_SET_HELD.to_string(),
         }
     }
 }
+
+/// Why a document set cannot be data: ytt panics converting it (not caught where it writes a
+/// template's output).
+const DOCUMENT_SET_HELD: &str = "a document set is no value of YAML data (ytt fails with a Go panic here: Unexpected *yamlmeta.DocumentSet value within *yamlmeta.Document)";
 
 /// Whether `tv`, the tree value made of `v`, is a collection Starlark gave as a dict, struct,
 /// list, tuple or set rather than as a YAML fragment (which ytt keeps as its YAML nodes).
@@ -371,6 +424,19 @@ pub fn to_tree_value<'v>(v: Value<'v>, pos: &Pos, heap: Heap<'v>) -> Result<Tree
     tree_value_within(v, pos, heap, crate::yaml::parse::budget::max_value_depth())
 }
 
+/// [`to_tree_value`], a document set being its documents (for what takes one: `overlay.apply`,
+/// `template.replace`).
+pub fn to_tree_value_keeping_documents<'v>(
+    v: Value<'v>,
+    pos: &Pos,
+    heap: Heap<'v>,
+) -> Result<TreeValue, NotData> {
+    match YamlFragment::documents(v) {
+        Some(documents) => Ok(documents.clone()),
+        None => to_tree_value(v, pos, heap),
+    }
+}
+
 /// [`to_tree_value`] with at most `depth` levels of collections left.
 fn tree_value_within<'v>(
     v: Value<'v>,
@@ -382,6 +448,9 @@ fn tree_value_within<'v>(
         return Ok(TreeValue::Scalar(s));
     }
     if let Some(frag) = v.downcast_ref::<YamlFragment>() {
+        if frag.document_set {
+            return Err(NotData::DocumentSet);
+        }
         return Ok((*frag.value).clone());
     }
     // (An item whose value is a fragment's collection keeps the fragment's place.)
@@ -448,6 +517,16 @@ fn tree_value_within<'v>(
 /// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),
 /// but an empty YAML fragment writes nothing, as in ytt.
 pub fn encode_yaml<'v>(v: Value<'v>, heap: Heap<'v>) -> Result<String, NotData> {
+    // A document set is its documents, each written after `---` but the first, those of no
+    // value (`---` alone) left out.
+    if let Some(TreeValue::Array(documents)) = YamlFragment::documents(v) {
+        let written: Vec<String> = documents
+            .iter()
+            .filter(|d| !matches!(d.value, TreeValue::Scalar(YValue::Null)))
+            .map(|d| crate::yaml::emit::to_yaml(&d.value.to_value()))
+            .collect();
+        return Ok(written.join("---\n"));
+    }
     let data = to_tree_value(v, &Pos::unknown(), heap)?.to_value();
     Ok(if v.downcast_ref::<YamlFragment>().is_some() {
         crate::yaml::emit::to_yaml(&data)

@@ -640,9 +640,11 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
                 .collect::<starlark::Result<Vec<_>>>()?;
             (keys, eval.eval_function(standard("dict"), &[pairs], &[])?)
         } else if x.get_type() == "yamlfragment" {
-            let message =
-                "(p) yamlfragment.Items: Expected value to be a map, but was *yamlmeta.Array";
-            return Err(go_error(message.to_string()));
+            let message = format!(
+                "(p) yamlfragment.Items: Expected value to be a map, but was {}",
+                super::text_modules::go_data_type(x)
+            );
+            return Err(go_error(message));
         } else {
             let message = format!("argument after ** must be a mapping, not {}", x.get_type());
             return Err(go_error(message));

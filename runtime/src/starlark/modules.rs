@@ -131,8 +131,9 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
     ) -> anyhow::Result<Value<'v>> {
         let heap = eval.heap();
         let mut values = args.items.into_iter();
+        // A document set is overlaid as one (its documents, matched by `@overlay/match`).
         let tree_value = |v: Value<'v>| {
-            to_tree_value(v, &Pos::unknown(), heap).map_err(|e| {
+            super::convert::to_tree_value_keeping_documents(v, &Pos::unknown(), heap).map_err(|e| {
                 anyhow::anyhow!(
                     e.message(|t| format!("unknown type {t} for conversion to go value"))
                 )
@@ -141,6 +142,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         let Some(left) = values.next() else {
             anyhow::bail!("overlay.apply: expected exactly at least argument");
         };
+        let document_set = super::convert::YamlFragment::is_document_set(left);
         let mut result = tree_value(left)?;
         let calls = super::predicates::RunningTemplateCalls {
             eval: std::cell::RefCell::new(eval),
@@ -152,6 +154,7 @@ fn overlay_members(builder: &mut GlobalsBuilder) {
         Ok(heap.alloc(super::convert::YamlFragment {
             value: std::sync::Arc::new(result),
             root: None,
+            document_set,
         }))
     }
 }

@@ -52,10 +52,11 @@ pub(super) fn go_data_type(v: Value) -> &'static str {
         // A YAML node's value given to a rule.
         "yamlfragment" => match v
             .downcast_ref::<super::convert::YamlFragment>()
-            .map(|f| &*f.value)
+            .map(|f| (&*f.value, f.document_set))
         {
-            Some(TreeValue::Map(_)) => "*yamlmeta.Map",
-            Some(TreeValue::Array(_)) => "*yamlmeta.Array",
+            Some((_, true)) => "*yamlmeta.DocumentSet",
+            Some((TreeValue::Map(_), _)) => "*yamlmeta.Map",
+            Some((TreeValue::Array(_), _)) => "*yamlmeta.Array",
             _ => UNKNOWN_GO_TYPE,
         },
         "float" => "float64",

@@ -2,7 +2,7 @@
 
 use starlark::values::{Value, ValueLike};
 
-use super::super::convert::{to_tree_value, YamlFragment};
+use super::super::convert::{to_tree_value_keeping_documents, YamlFragment};
 use super::{BuildState, Ctx, Frame, FrameValue};
 use crate::template::compile::RawShape;
 use crate::template::tree::{TreeKind, TreeValue};
@@ -41,11 +41,12 @@ impl BuildState {
         let t = self.table(table);
         let Some(frame) = stack.last_mut() else {
             // Code before the file's first document: ytt's node is the document set.
-            let tv = to_tree_value(inner_v, &Pos::unknown(), heap).map_err(|e| {
-                anyhow::anyhow!(
-                    e.message(|t| format!("Expected value to be a YAML value, but was {t}"))
-                )
-            })?;
+            let tv =
+                to_tree_value_keeping_documents(inner_v, &Pos::unknown(), heap).map_err(|e| {
+                    anyhow::anyhow!(
+                        e.message(|t| format!("Expected value to be a YAML value, but was {t}"))
+                    )
+                })?;
             let found = replaced_by(&tv, inner_v.downcast_ref::<YamlFragment>().is_some());
             if found != "document set" {
                 anyhow::bail!(
@@ -81,7 +82,7 @@ impl BuildState {
             _ => {}
         }
         let tv =
-            to_tree_value(inner_v, &t.pos(frame.id), heap).map_err(|e| {
+            to_tree_value_keeping_documents(inner_v, &t.pos(frame.id), heap).map_err(|e| {
                 anyhow::anyhow!(
                     e.message(|t| format!("Expected value to be a YAML value, but was {t}"))
                 )
