@@ -157,7 +157,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         Ok(starlark::values::none::NoneType)
     }
 
-    /// `min(...)` (see [`extremum`]).
+    /// `min(...)` (see [`super::go_sort::min_or_max`]).
     fn min<'v>(
         #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
@@ -166,10 +166,10 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         >,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        extremum("min", &args.items, &kwargs, eval)
+        super::go_sort::min_or_max("min", &args.items, &kwargs, eval)
     }
 
-    /// `max(...)` (see [`extremum`]).
+    /// `max(...)` (see [`super::go_sort::min_or_max`]).
     fn max<'v>(
         #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
         #[starlark(kwargs)] kwargs: starlark::collections::SmallMap<
@@ -178,7 +178,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         >,
         eval: &mut Evaluator<'v, '_, '_>,
     ) -> starlark::Result<starlark::values::Value<'v>> {
-        extremum("max", &args.items, &kwargs, eval)
+        super::go_sort::min_or_max("max", &args.items, &kwargs, eval)
     }
 
     /// `type(v)` as starlark-go names types (`builtin_function_or_method`).
@@ -708,54 +708,6 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
     }
 }
 
-/// `min` or `max` (`name`): starlark-go refuses a call without positional arguments, then a
-/// `key` that cannot be called, before it reads the values, which [`super::go_sort::extremum`] orders; the interpreter's errors for the
-/// rest.
-fn extremum<'v>(
-    name: &str,
-    args: &[starlark::values::Value<'v>],
-    kwargs: &starlark::collections::SmallMap<
-        starlark::values::StringValue<'v>,
-        starlark::values::Value<'v>,
-    >,
-    eval: &mut Evaluator<'v, '_, '_>,
-) -> starlark::Result<starlark::values::Value<'v>> {
-    if args.is_empty() {
-        return Err(go_error(format!(
-            "{name} requires at least one positional argument"
-        )));
-    }
-    let named = super::named_args(kwargs);
-    if let Some((_, key)) = named.iter().find(|(k, _)| *k == "key") {
-        if !super::convert::is_function(*key) {
-            return Err(go_error(format!(
-                "{name}: for parameter \"key\": got {}, want callable",
-                super::go_type(*key)
-            )));
-        }
-    }
-    let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
-    let items = match args {
-        [iterable] => iterable
-            .iterate(eval.heap())
-            .ok()
-            .map(|items| items.collect()),
-        values => Some(values.to_vec()),
-    };
-    match items {
-        Some(items) if !items.is_empty() && named.len() == usize::from(key.is_some()) => {
-            // starlark-go iterates until it returns: `key` cannot change the iterable.
-            let _iterating = match args {
-                [iterable] => iterable.iterate(eval.heap()).ok(),
-                _ => None,
-            };
-            super::go_sort::extremum(name, &items, key, eval)
-        }
-        // The interpreter's errors: no values, an unknown parameter, nothing to iterate.
-        _ => eval.eval_function(standard(name), args, &named),
-    }
-}
-
 /// An error with starlark-go's message.
 pub(super) fn go_error(message: String) -> starlark::Error {
     starlark::Error::new_other(anyhow::anyhow!(message))
@@ -803,7 +755,7 @@ fn go_attrs(v: starlark::values::Value) -> Vec<String> {
 }
 
 /// The interpreter's own builtin `name` (`dict`, `int`), which [`go_compatible`] wraps.
-fn standard<'v>(name: &str) -> starlark::values::Value<'v> {
+pub(super) fn standard<'v>(name: &str) -> starlark::values::Value<'v> {
     static STANDARD: OnceLock<Globals> = OnceLock::new();
     STANDARD
         .get_or_init(Globals::standard)

@@ -226,6 +226,54 @@ fn swap_range<T: Copy>(data: &mut [T], a: usize, b: usize, n: usize) {
     }
 }
 
+/// `min` or `max` (`name`): starlark-go refuses a call without positional arguments, then a
+/// `key` that cannot be called, before it reads the values, which [`extremum`] orders; the
+/// interpreter's errors for the rest.
+pub(super) fn min_or_max<'v>(
+    name: &str,
+    args: &[starlark::values::Value<'v>],
+    kwargs: &starlark::collections::SmallMap<
+        starlark::values::StringValue<'v>,
+        starlark::values::Value<'v>,
+    >,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<starlark::values::Value<'v>> {
+    if args.is_empty() {
+        return Err(super::go_builtins::go_error(format!(
+            "{name} requires at least one positional argument"
+        )));
+    }
+    let named = super::named_args(kwargs);
+    if let Some((_, key)) = named.iter().find(|(k, _)| *k == "key") {
+        if !super::convert::is_function(*key) {
+            return Err(super::go_builtins::go_error(format!(
+                "{name}: for parameter \"key\": got {}, want callable",
+                super::go_type(*key)
+            )));
+        }
+    }
+    let key = named.iter().find(|(k, _)| *k == "key").map(|(_, key)| *key);
+    let items = match args {
+        [iterable] => iterable
+            .iterate(eval.heap())
+            .ok()
+            .map(|items| items.collect()),
+        values => Some(values.to_vec()),
+    };
+    match items {
+        Some(items) if !items.is_empty() && named.len() == usize::from(key.is_some()) => {
+            // starlark-go iterates until it returns: `key` cannot change the iterable.
+            let _iterating = match args {
+                [iterable] => iterable.iterate(eval.heap()).ok(),
+                _ => None,
+            };
+            extremum(name, &items, key, eval)
+        }
+        // The interpreter's errors: no values, an unknown parameter, nothing to iterate.
+        _ => eval.eval_function(super::go_builtins::standard(name), args, &named),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::go_stable;
