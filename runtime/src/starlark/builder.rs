@@ -126,6 +126,10 @@ struct Inner {
     trailing_started: bool,
 }
 
+/// What [`Ctx::ended`] holds once the node ended last was replaced by `template.replace`: no
+/// node's number.
+const REPLACED: usize = usize::MAX;
+
 #[derive(Default)]
 struct Ctx {
     stack: Vec<Frame>,
@@ -141,6 +145,10 @@ struct Ctx {
     /// The node started last (its number, and the frames open above it then): ytt's current
     /// node once every node has been built.
     last_started: Option<(usize, usize)>,
+    /// The nodes ended since the last start, innermost first (the node started last, then its
+    /// parents), while they can be opened again ([`BuildState::replace`]: ytt's node stack
+    /// unwinds only when the next node starts).
+    ended: Vec<usize>,
 }
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
@@ -318,6 +326,7 @@ impl BuildState {
             out,
             table,
             last_started,
+            ended,
             ..
         } = inner
             .ctxs
@@ -361,6 +370,7 @@ impl BuildState {
             RawShape::Map | RawShape::Array => FrameValue::Children(Siblings::new()),
         };
         *last_started = Some((id, stack.len()));
+        ended.clear();
         stack.push(Frame {
             id,
             anns: Vec::new(),
@@ -372,15 +382,30 @@ impl BuildState {
 
     fn end(&self) -> anyhow::Result<()> {
         let mut inner = self.inner.borrow_mut();
-        let Ctx {
-            stack, out, table, ..
-        } = inner
+        let ctx = inner
             .ctxs
             .last_mut()
             .expect("the file context is never popped");
+        self.end_in(ctx)
+    }
+
+    /// Ends the node of `ctx`'s top frame: its tree goes into its parent's items.
+    fn end_in(&self, ctx: &mut Ctx) -> anyhow::Result<()> {
+        let Ctx {
+            stack,
+            out,
+            table,
+            ended,
+            ..
+        } = ctx;
         let Some(frame) = stack.pop() else {
             anyhow::bail!(NO_OPEN_NODE)
         };
+        match frame.value {
+            // Its items are in its parent's place: it cannot be opened again.
+            FrameValue::Replace(_) => *ended = vec![REPLACED],
+            _ => ended.push(frame.id),
+        }
         let t = self.table(table);
         let info = &t.nodes[frame.id];
         let pos = t.pos(frame.id);

@@ -3,17 +3,140 @@
 use starlark::values::{Value, ValueLike};
 
 use super::super::convert::{to_tree_value_keeping_documents, YamlFragment};
-use super::{BuildState, Ctx, Frame, FrameValue};
+use super::{BuildState, Ctx, Frame, FrameValue, Siblings};
 use crate::template::compile::RawShape;
-use crate::template::tree::{TreeKind, TreeValue};
+use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::value::{Pos, Value as YValue};
 use crate::yaml::parse::RawKind;
 
 impl BuildState {
-    /// `template.replace(inner_v)` called while the node of the top frame is built: the node's
-    /// place in its parent is `inner_v`'s items, at once, as ytt does (the call's own answer is
-    /// a [`super::modules::ReplacedNode`], which `set` ignores).
+    /// `template.replace(inner_v)`: the current node's place in its parent is `inner_v`'s
+    /// items, at once, as ytt does (the call's own answer is a
+    /// [`super::modules::ReplacedNode`], which `set` ignores). ytt's current node is the one
+    /// started last, even once it has ended (its stack of nodes unwinds only when the next
+    /// node starts): a statement line after a node replaces that node (`r: 5` NEWLINE `#@
+    /// template.replace({"a": 1})`), so the nodes ended since then are opened again for the
+    /// call ([`BuildState::reopen_ended`]) and ended again after it.
     pub(in crate::starlark) fn replace<'v>(
+        &self,
+        inner_v: Value<'v>,
+        heap: starlark::values::Heap<'v>,
+    ) -> anyhow::Result<()> {
+        if let Some(kind) = self.replaced_already() {
+            replacement(inner_v, &kind, &Pos::unknown(), heap)?;
+            let missing = match kind {
+                RawKind::MapItem(_) => "map item in map",
+                RawKind::ArrayItem => "array item in array",
+                RawKind::Document => "document in document set",
+            };
+            anyhow::bail!("template.replace: expected to find placeholder {missing}");
+        }
+        let Some(reopened) = self.reopen_ended() else {
+            return self.replace_current(inner_v, heap);
+        };
+        // Ended again, a replaced node's items go in its place (and it is opened no more).
+        let replaced = self.replace_current(inner_v, heap);
+        let mut inner = self.inner.borrow_mut();
+        let ctx = Self::replacing_context(&mut inner.ctxs).expect("a context was reopened");
+        for _ in 0..reopened {
+            self.end_in(ctx)?;
+        }
+        replaced
+    }
+
+    /// The context `template.replace` acts in: the innermost one with a node open, nodes of
+    /// its own or text ([`BuildState::replace_current`]); the file's if none has.
+    fn replacing_context(ctxs: &mut [Ctx]) -> Option<&mut Ctx> {
+        let at = ctxs
+            .iter()
+            .rposition(|c| !c.stack.is_empty() || c.builds_nodes || c.text)
+            .unwrap_or(ctxs.len().checked_sub(1)?);
+        ctxs.get_mut(at)
+    }
+
+    /// The kind of ytt's current node, the one started last, when it has ended after
+    /// `template.replace` put other nodes in its place: in no parent, where ytt looks for it
+    /// once it has the value.
+    fn replaced_already(&self) -> Option<RawKind> {
+        let mut inner = self.inner.borrow_mut();
+        let ctx = Self::replacing_context(&mut inner.ctxs)?;
+        let (id, depth) = ctx.last_started?;
+        if ctx.text || ctx.stack.len() > depth || ctx.ended.first() != Some(&super::REPLACED) {
+            return None;
+        }
+        Some(self.table(&ctx.table).nodes.get(id)?.kind.clone())
+    }
+
+    /// Opens again the node started last and the nodes that ended after it (its parents), when
+    /// it has ended and they can be (each parent a map or array of its items, the node its
+    /// parent's last item): their trees become frames again, outermost first. How many were
+    /// opened, or `None` (nothing opened).
+    fn reopen_ended(&self) -> Option<usize> {
+        let mut inner = self.inner.borrow_mut();
+        let ctx = Self::replacing_context(&mut inner.ctxs)?;
+        let (id, depth) = ctx.last_started?;
+        let open = ctx.stack.len();
+        if ctx.text || open > depth || ctx.ended.first() != Some(&id) {
+            return None;
+        }
+        let count = depth + 1 - open;
+        // Outermost first.
+        let ids: Vec<usize> = ctx.ended.get(..count)?.iter().rev().copied().collect();
+        let t = self.table(&ctx.table);
+        // The items the outermost node is the last of, then each node's own.
+        let mut items: &Vec<Tree> = match ctx.stack.last() {
+            None => &ctx.out,
+            Some(Frame {
+                value: FrameValue::Children(siblings),
+                ..
+            }) => &siblings.items,
+            Some(_) => return None,
+        };
+        for (i, &node) in ids.iter().enumerate() {
+            let tree = items.last()?;
+            if i + 1 == ids.len() {
+                break;
+            }
+            match (&tree.value, &t.nodes.get(node)?.value) {
+                (TreeValue::Map(inner), RawShape::Map)
+                | (TreeValue::Array(inner), RawShape::Array) => items = inner,
+                _ => return None,
+            }
+        }
+        for (i, &node) in ids.iter().enumerate() {
+            let items = match ctx.stack.last_mut() {
+                None => &mut ctx.out,
+                Some(Frame {
+                    value: FrameValue::Children(siblings),
+                    ..
+                }) => &mut siblings.items,
+                Some(_) => unreachable!("checked above"),
+            };
+            let tree = items.pop()?;
+            let key = tree.key().cloned();
+            let value = if i + 1 == ids.len() {
+                FrameValue::Set(tree.value)
+            } else {
+                let (TreeValue::Map(children) | TreeValue::Array(children)) = tree.value else {
+                    unreachable!("checked above")
+                };
+                let mut siblings = Siblings::new();
+                children.into_iter().for_each(|c| siblings.push(c));
+                FrameValue::Children(siblings)
+            };
+            ctx.stack.push(Frame {
+                id: node,
+                anns: tree.anns.to_vec(),
+                value,
+                key,
+            });
+        }
+        ctx.ended.clear();
+        Some(count)
+    }
+
+    /// `template.replace(inner_v)` called while the node of the top frame is built.
+    fn replace_current<'v>(
         &self,
         inner_v: Value<'v>,
         heap: starlark::values::Heap<'v>,
@@ -41,18 +164,7 @@ impl BuildState {
         let t = self.table(table);
         let Some(frame) = stack.last_mut() else {
             // Code before the file's first document: ytt's node is the document set.
-            let tv =
-                to_tree_value_keeping_documents(inner_v, &Pos::unknown(), heap).map_err(|e| {
-                    anyhow::anyhow!(
-                        e.message(|t| format!("Expected value to be a YAML value, but was {t}"))
-                    )
-                })?;
-            let found = replaced_by(&tv, inner_v.downcast_ref::<YamlFragment>().is_some());
-            if found != "document set" {
-                anyhow::bail!(
-                    "template.replace: expected value to be document set, but was {found}"
-                );
-            }
+            replacement(inner_v, &RawKind::Document, &Pos::unknown(), heap)?;
             anyhow::bail!(
                 "template.replace: schemac cannot replace the file's document set (ytt does)"
             );
@@ -81,27 +193,8 @@ impl BuildState {
             ),
             _ => {}
         }
-        let tv =
-            to_tree_value_keeping_documents(inner_v, &t.pos(frame.id), heap).map_err(|e| {
-                anyhow::anyhow!(
-                    e.message(|t| format!("Expected value to be a YAML value, but was {t}"))
-                )
-            })?;
-        // ytt takes a document set in a document's place, a map in a map item's, an
-        // array in an array item's.
+        let tv = replacement(inner_v, &t.nodes[frame.id].kind, &t.pos(frame.id), heap)?;
         let fragment = inner_v.downcast_ref::<YamlFragment>().is_some();
-        let found = replaced_by(&tv, fragment);
-        let wanted = match t.nodes[frame.id].kind {
-            RawKind::Document => ["document set", "[]interface {}"],
-            RawKind::MapItem(_) => ["map", "*orderedmap.Map"],
-            RawKind::ArrayItem => ["array", "[]interface {}"],
-        };
-        if !wanted.contains(&found) {
-            anyhow::bail!(
-                "template.replace: expected value to be {}, but was {found}",
-                wanted[0]
-            );
-        }
         // Map items put in the map's place replace earlier items of their keys;
         // a YAML fragment's items only with `#@yaml/map-key-override`.
         let strict = fragment;
@@ -151,6 +244,33 @@ impl BuildState {
         }
         Ok(())
     }
+}
+
+/// The tree value `template.replace` puts in the place of a node of `kind` (at `pos`), with
+/// ytt's error for a value that is not what ytt takes there: a document set in a document's
+/// place, a map in a map item's, an array in an array item's.
+fn replacement<'v>(
+    v: Value<'v>,
+    kind: &RawKind,
+    pos: &Pos,
+    heap: starlark::values::Heap<'v>,
+) -> anyhow::Result<TreeValue> {
+    let tv = to_tree_value_keeping_documents(v, pos, heap).map_err(|e| {
+        anyhow::anyhow!(e.message(|t| format!("Expected value to be a YAML value, but was {t}")))
+    })?;
+    let found = replaced_by(&tv, v.downcast_ref::<YamlFragment>().is_some());
+    let wanted = match kind {
+        RawKind::Document => ["document set", "[]interface {}"],
+        RawKind::MapItem(_) => ["map", "*orderedmap.Map"],
+        RawKind::ArrayItem => ["array", "[]interface {}"],
+    };
+    if !wanted.contains(&found) {
+        anyhow::bail!(
+            "template.replace: expected value to be {}, but was {found}",
+            wanted[0]
+        );
+    }
+    Ok(tv)
 }
 
 /// What ytt calls the value given to `template.replace` (`tv`, a YAML fragment if
