@@ -205,6 +205,13 @@ impl<'v> StarlarkValue<'v> for YamlFragment {
         }
     }
 
+    /// ytt's fragments take no item assignment, of a map's key or an array's index.
+    fn set_at(&self, _index: Value<'v>, _new_value: Value<'v>) -> starlark::Result<()> {
+        Err(starlark::Error::new_other(anyhow::anyhow!(
+            "yamlfragment.SetKey: Not implemented"
+        )))
+    }
+
     // No attributes: in ytt `v.name` of a map fragment is `yamlfragment has no .name field or
     // method`, and so are `.keys()`, `.items()`, `.get()`.
 

@@ -35,6 +35,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     if msg == TYPE_ANNOTATION {
         return type_annotation_wording(before?);
     }
+    if msg.ends_with("/ positional-only-arguments is not allowed in this dialect") {
+        // starlark-go's parser wants a parameter's name where the `/` is.
+        return Some("not an identifier".into());
+    }
     if msg.ends_with("`...` is not allowed in this dialect") {
         // starlark-go's scanner reads `...` as dots, none of which starts an expression.
         return Some("got '.', want primary expression".into());
