@@ -208,9 +208,8 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         known.insert(e, begin);
         begin
     }
-    /// `OBJ[I]` becomes `INDEX(OBJ, I)`, and `OBJ[A, B]`, which the crate reads as an index of
-    /// two (its own `[,]` operator) and starlark-go as one of the tuple `(A, B)`,
-    /// `INDEX(OBJ, (A, B))`, in the same lines.
+    /// `OBJ[I]` becomes `INDEX(OBJ, I)`, and `OBJ[A, B, ...]` (an index of the tuple `(A, B,
+    /// ...)`, as the vendored parser reads it) `INDEX(OBJ, (A, B, ...))`, in the same lines.
     fn index_edits(
         e: &AstExpr,
         source: &str,
@@ -218,15 +217,18 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         out: &mut Vec<Edit>,
         starts: &mut Starts,
     ) {
-        let (obj, index_begin, index_end, separator, close_text) = match &e.node {
-            ExprP::Index(parts) => (&parts.0, &parts.1, &parts.1, ", ", ")"),
-            ExprP::Index2(parts) => (&parts.0, &parts.1, &parts.2, ", (", "))"),
-            _ => return,
+        let ExprP::Index(parts) = &e.node else {
+            return;
+        };
+        let (obj, index) = &**parts;
+        let (separator, close_text) = match index.node {
+            ExprP::Tuple(_) => (", (", "))"),
+            _ => (", ", ")"),
         };
         let obj_end = obj.span.end().get() as usize;
         let (index_begin, index_end) = (
-            index_begin.span.begin().get() as usize,
-            index_end.span.end().get() as usize,
+            index.span.begin().get() as usize,
+            index.span.end().get() as usize,
         );
         let end = e.span.end().get() as usize;
         // Only brackets, parentheses and spaces between the parts (no comment but before the
@@ -351,7 +353,7 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                     _ => {}
                 }
             }
-            ExprP::Index(_) | ExprP::Index2(_) => index_edits(e, source, names, out, starts),
+            ExprP::Index(_) => index_edits(e, source, names, out, starts),
             ExprP::Slice(obj, lo, hi, step) => {
                 let parts = [lo, hi, step].map(|p| p.as_deref());
                 if let Some(begin) = start(e, source, starts) {

@@ -906,6 +906,7 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             let r = self.last_end;
             Ok(Expr::Slice(Box::new(expr), None, stop, step).ast(l, r))
         } else {
+            let first_l = self.pos();
             let first = self.parse_test()?;
             match self.peek() {
                 Some(Token::Colon) => {
@@ -932,12 +933,13 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
                     Ok(Expr::Slice(Box::new(expr), Some(Box::new(first)), stop, step).ast(l, r))
                 }
                 Some(Token::Comma) => {
-                    // Index2: [a, b]
-                    self.advance();
-                    let second = self.parse_test()?;
+                    // schemac: `[a, b, ...]` indexes with the tuple `(a, b, ...)`, as in
+                    // starlark-go (the crate read two items as its own `Index2` operator, and
+                    // refused more); a trailing comma is starlark-go's error too.
+                    let index = self.parse_test_list_tail(first_l, first, false)?;
                     self.expect(&Token::ClosingSquare)?;
                     let r = self.last_end;
-                    Ok(Expr::Index2(Box::new((expr, first, second))).ast(l, r))
+                    Ok(Expr::Index(Box::new((expr, index))).ast(l, r))
                 }
                 _ => {
                     // Simple index: [a]
