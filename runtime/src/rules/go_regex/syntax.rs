@@ -18,6 +18,11 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
     }
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut in_class = false;
+    // In a class: whether the item before is one character, which a `-` and another make a
+    // range of (`a-z`), and whether such a `-` was just read (the next character ends the
+    // range). The crate reads `--`, `&&` and `~~` in a class as operators of its own, Go as
+    // characters: every `-` that is no range's is written `\-`.
+    let (mut range_start, mut range_end_next) = (false, false);
     // The names of the capturing groups so far (Go takes a name twice; the crate does not).
     let mut names = Vec::new();
     // Whether something before can take a repetition (not the start, `(` or `|`).
@@ -30,6 +35,12 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
             out.push_str(&text);
             i += len;
             operand = true;
+            // A class escape (`\d`, `\pL`) is no character a range can start at.
+            let class = matches!(
+                rest.as_bytes().get(1),
+                Some(b'd' | b'D' | b's' | b'S' | b'w' | b'W' | b'p' | b'P')
+            );
+            (range_start, range_end_next) = (!class && !range_end_next, false);
             continue;
         }
         if c == '{' && !in_class {
@@ -67,7 +78,9 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                     out.push('^');
                     i += 1;
                 }
-                if pattern[i..].starts_with(']') {
+                range_start = pattern[i..].starts_with(']');
+                range_end_next = false;
+                if range_start {
                     out.push_str(r"\]");
                     i += 1;
                 }
@@ -76,6 +89,17 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         }
         match c {
             ']' => in_class = false,
+            // A range's `-`: after one character, and not last (`[a-]` is `a` or `-`).
+            '-' if range_start && !pattern[i..].starts_with(']') => {
+                out.push('-');
+                (range_start, range_end_next) = (false, true);
+                continue;
+            }
+            '-' => {
+                out.push_str(r"\-");
+                (range_start, range_end_next) = (!range_end_next, false);
+                continue;
+            }
             '[' if rest.starts_with("[:") && rest[2..].contains(":]") => {
                 // A class name (`[:alpha:]`, `[:^digit:]`), as the crate reads it too.
                 let len = rest[2..].find(":]").unwrap_or(0) + 4;
@@ -86,12 +110,16 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                 }
                 out.push_str(&rest[..len]);
                 i += len - 1;
+                (range_start, range_end_next) = (false, false);
                 continue;
             }
             '[' | '&' | '~' => out.push('\\'),
             _ => {}
         }
         out.push(c);
+        if in_class {
+            (range_start, range_end_next) = (!range_end_next, false);
+        }
     }
     Ok(Cow::Owned(out))
 }
@@ -406,6 +434,16 @@ mod tests {
         assert_eq!(go_syntax(r"\<[\>]").unwrap(), "<[>]");
         assert_eq!(go_syntax(r"[a&&b~~[c]").unwrap(), r"[a\&\&b\~\~\[c]");
         assert_eq!(go_syntax(r"[]a][^]b]").unwrap(), r"[\]a][^\]b]");
+        // A `-` no range's is a character; a range may end at one (`!` to `-`).
+        assert_eq!(go_syntax(r"[!--x]").unwrap(), r"[!-\-x]");
+        assert_eq!(
+            go_syntax(r"[--/][a-][a-z-0]").unwrap(),
+            r"[\--/][a\-][a-z\-0]"
+        );
+        assert_eq!(
+            go_syntax(r"[\d-z][\x21--]").unwrap(),
+            r"[[0-9]\-z][\x21-\-]"
+        );
         assert_eq!(go_syntax(r"[[:alpha:]]").unwrap(), "[[:alpha:]]");
         assert_eq!(go_syntax(r"\p{^Greek}\PL").unwrap(), r"\P{Greek}\P{L}");
         assert_eq!(go_syntax(r"\Q[\u\E").unwrap(), r"\[\\u");
