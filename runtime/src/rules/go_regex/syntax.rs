@@ -18,11 +18,10 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
     }
     let mut out = String::with_capacity(pattern.len() + 16);
     let mut in_class = false;
-    // In a class: whether the item before is one character, which a `-` and another make a
-    // range of (`a-z`), and whether such a `-` was just read (the next character ends the
-    // range). The crate reads `--`, `&&` and `~~` in a class as operators of its own, Go as
-    // characters: every `-` that is no range's is written `\-`.
-    let (mut range_start, mut range_end_next) = (false, false);
+    // Where Go's reading of a class is ([`ClassItem`]). The crate reads `--`, `&&` and `~~` in
+    // a class as operators of its own, Go as characters: every `-` that is no range's is
+    // written `\-`.
+    let mut item = ClassItem::Other;
     // The names of the capturing groups so far (Go takes a name twice; the crate does not).
     let mut names = Vec::new();
     // Whether something before can take a repetition (not the start, `(` or `|`).
@@ -32,15 +31,23 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         let rest = &pattern[i..];
         if c == '\\' {
             let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
-            out.push_str(&text);
-            i += len;
-            operand = true;
-            // A class escape (`\d`, `\pL`) is no character a range can start at.
+            // A class escape (`\d`, `\pL`) is no character: no range starts or ends at it.
             let class = matches!(
                 rest.as_bytes().get(1),
                 Some(b'd' | b'D' | b's' | b'S' | b'w' | b'W' | b'p' | b'P')
             );
-            (range_start, range_end_next) = (!class && !range_end_next, false);
+            if in_class {
+                item = match (class, item) {
+                    (true, ClassItem::EndNext(..)) => {
+                        return Err((i, format!("invalid escape sequence: `{}`", &rest[..2])))
+                    }
+                    (true, _) => ClassItem::Other,
+                    (false, _) => item.character(pattern, i, None, i + len)?,
+                };
+            }
+            out.push_str(&text);
+            i += len;
+            operand = true;
             continue;
         }
         if c == '{' && !in_class {
@@ -78,29 +85,30 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                     out.push('^');
                     i += 1;
                 }
-                range_start = pattern[i..].starts_with(']');
-                range_end_next = false;
-                if range_start {
+                item = ClassItem::Other;
+                if pattern[i..].starts_with(']') {
+                    item = item.character(pattern, i, Some(']'), i + 1)?;
                     out.push_str(r"\]");
                     i += 1;
                 }
             }
             continue;
         }
-        match c {
-            ']' => in_class = false,
+        let at = i - c.len_utf8();
+        match (c, item) {
+            (']', _) => in_class = false,
             // A range's `-`: after one character, and not last (`[a-]` is `a` or `-`).
-            '-' if range_start && !pattern[i..].starts_with(']') => {
+            ('-', ClassItem::Start(lo_at, lo)) if !pattern[i..].starts_with(']') => {
                 out.push('-');
-                (range_start, range_end_next) = (false, true);
+                item = ClassItem::EndNext(lo_at, lo);
                 continue;
             }
-            '-' => {
+            ('-', _) => {
                 out.push_str(r"\-");
-                (range_start, range_end_next) = (!range_end_next, false);
+                item = item.character(pattern, at, Some('-'), i)?;
                 continue;
             }
-            '[' if rest.starts_with("[:") && rest[2..].contains(":]") => {
+            ('[', _) if rest.starts_with("[:") && rest[2..].contains(":]") => {
                 // A class name (`[:alpha:]`, `[:^digit:]`), as the crate reads it too.
                 let len = rest[2..].find(":]").unwrap_or(0) + 4;
                 let name = &rest[2..len - 2];
@@ -110,18 +118,53 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                 }
                 out.push_str(&rest[..len]);
                 i += len - 1;
-                (range_start, range_end_next) = (false, false);
+                item = ClassItem::Other;
                 continue;
             }
-            '[' | '&' | '~' => out.push('\\'),
+            ('[' | '&' | '~', _) => out.push('\\'),
             _ => {}
         }
         out.push(c);
         if in_class {
-            (range_start, range_end_next) = (!range_end_next, false);
+            item = item.character(pattern, at, Some(c), i)?;
         }
     }
     Ok(Cow::Owned(out))
+}
+
+/// Where Go's reading of a class's items is (`parseClass`): an item is a character, or a
+/// range of two joined by `-` (unless `]` follows the `-`).
+#[derive(Clone, Copy)]
+enum ClassItem {
+    /// The class's start, or after a range, a class escape or a class name.
+    Other,
+    /// After a character that may start a range: where it starts in the pattern, and the
+    /// character when written as itself (not an escape).
+    Start(usize, Option<char>),
+    /// After a range's `-`: where the range starts, and its first character.
+    EndNext(usize, Option<char>),
+}
+
+impl ClassItem {
+    /// The item after the character `c` (`None`: an escape's) at `at..end` of `pattern`: a
+    /// range's end, or the start of an item. Go's error for a range that ends before it starts,
+    /// quoted as written.
+    fn character(
+        self,
+        pattern: &str,
+        at: usize,
+        c: Option<char>,
+        end: usize,
+    ) -> Result<ClassItem, (usize, String)> {
+        match self {
+            ClassItem::EndNext(lo_at, Some(lo)) if c.is_some_and(|hi| hi < lo) => Err((
+                lo_at,
+                format!("invalid character class range: `{}`", &pattern[lo_at..end]),
+            )),
+            ClassItem::EndNext(..) => Ok(ClassItem::Other),
+            _ => Ok(ClassItem::Start(at, c)),
+        }
+    }
 }
 
 /// Go's `(?` at the start of `s` (`parsePerlFlags`): a named group `(?P<name>`, or flags
