@@ -47,11 +47,14 @@ impl BuildState {
     /// The context `template.replace` acts in: the innermost one with a node open, nodes of
     /// its own or text ([`BuildState::replace_current`]); the file's if none has.
     fn replacing_context(ctxs: &mut [Ctx]) -> Option<&mut Ctx> {
-        let at = ctxs
-            .iter()
-            .rposition(|c| !c.stack.is_empty() || c.builds_nodes || c.text)
-            .unwrap_or(ctxs.len().checked_sub(1)?);
+        let at = Self::innermost_replacing(ctxs).unwrap_or(ctxs.len().checked_sub(1)?);
         ctxs.get_mut(at)
+    }
+
+    /// The innermost context with a node open, nodes of its own or text.
+    fn innermost_replacing(ctxs: &[Ctx]) -> Option<usize> {
+        ctxs.iter()
+            .rposition(|c| !c.stack.is_empty() || c.builds_nodes || c.text)
     }
 
     /// The kind of ytt's current node, the one started last, when it has ended after
@@ -145,9 +148,7 @@ impl BuildState {
         // A function that builds no nodes (its context empty) replaces its caller's node; one
         // that builds nodes, before its first, its own (no node yet: ytt's `null`).
         let ctxs = &mut inner.ctxs;
-        let at = ctxs
-            .iter()
-            .rposition(|c| !c.stack.is_empty() || c.builds_nodes || c.text);
+        let at = Self::innermost_replacing(ctxs);
         // A text template's context (a function that builds no nodes called from one too).
         if at.is_some_and(|at| ctxs[at].text) {
             anyhow::bail!("template.replace: unsupported operation");
