@@ -45,9 +45,10 @@ impl BuildState {
     }
 
     /// The context `template.replace` acts in: the innermost one with a node open, nodes of
-    /// its own or text ([`BuildState::replace_current`]); the file's if none has.
+    /// its own or text ([`BuildState::replace_current`]); the file's (the first) if none has:
+    /// functions that build no nodes have no node of their own.
     fn replacing_context(ctxs: &mut [Ctx]) -> Option<&mut Ctx> {
-        let at = Self::innermost_replacing(ctxs).unwrap_or(ctxs.len().checked_sub(1)?);
+        let at = Self::innermost_replacing(ctxs).unwrap_or(0);
         ctxs.get_mut(at)
     }
 
@@ -117,15 +118,17 @@ impl BuildState {
             };
             let tree = items.pop()?;
             let key = tree.key().cloned();
-            let value = if i + 1 == ids.len() {
-                FrameValue::Set(tree.value)
-            } else {
-                let (TreeValue::Map(children) | TreeValue::Array(children)) = tree.value else {
-                    unreachable!("checked above")
-                };
-                let mut siblings = Siblings::new();
-                children.into_iter().for_each(|c| siblings.push(c));
-                FrameValue::Children(siblings)
+            // A map or an array of the template (`{}`, `[]`, items under an `if` not taken) is
+            // a node of its own in ytt, started after its item: the node last started.
+            let value = match (tree.value, &t.nodes[node].value) {
+                (TreeValue::Map(children), RawShape::Map)
+                | (TreeValue::Array(children), RawShape::Array) => {
+                    let mut siblings = Siblings::new();
+                    children.into_iter().for_each(|c| siblings.push(c));
+                    FrameValue::Children(siblings)
+                }
+                (value, _) if i + 1 == ids.len() => FrameValue::Set(value),
+                _ => unreachable!("checked above"),
             };
             ctx.stack.push(Frame {
                 id: node,
@@ -158,9 +161,8 @@ impl BuildState {
                 "template.replace: expected to replace document value, map item or array item, but found null"
             );
         }
-        let Ctx { stack, table, .. } = match at {
-            Some(at) => &mut ctxs[at],
-            None => ctxs.last_mut().expect("the file context is never popped"),
+        let Some(Ctx { stack, table, .. }) = ctxs.get_mut(at.unwrap_or(0)) else {
+            anyhow::bail!("template.replace: no template is being built");
         };
         let t = self.table(table);
         let Some(frame) = stack.last_mut() else {
