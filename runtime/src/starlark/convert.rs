@@ -524,12 +524,16 @@ fn tree_value_within<'v>(
 /// `v` as `yaml.encode` writes it. An empty list or dict is a document of its own (`[]`),
 /// but an empty YAML fragment writes nothing, as in ytt.
 pub fn encode_yaml<'v>(v: Value<'v>, heap: Heap<'v>) -> Result<String, NotData> {
-    // A document set is its documents, each written after `---` but the first, those of no
-    // value (`---` alone) left out.
+    // A document set is its documents, each written after `---` but the first, those ytt
+    // calls empty (no value, an empty map or array) left out.
     if let Some(TreeValue::Array(documents)) = YamlFragment::documents(v) {
         let written: Vec<String> = documents
             .iter()
-            .filter(|d| !matches!(d.value, TreeValue::Scalar(YValue::Null)))
+            .filter(|d| match &d.value {
+                TreeValue::Scalar(YValue::Null) => false,
+                TreeValue::Map(items) | TreeValue::Array(items) => !items.is_empty(),
+                TreeValue::Scalar(_) => true,
+            })
             .map(|d| crate::yaml::emit::to_yaml(&d.value.to_value()))
             .collect();
         return Ok(written.join("---\n"));
