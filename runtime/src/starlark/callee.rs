@@ -289,7 +289,9 @@ impl Index {
 
 /// The function named `name` that refused a call with starlark-rust's message `raw`, among
 /// the functions of `index`. `call` is the call (`direct`) or the call of the native function
-/// that called it (`sorted(xs, key=f)`).
+/// that called it (`sorted(xs, key=f)`). `name` may be of a renamed load binding (see
+/// [`super::guard_names::shown_name`]): a `def` after the `load` of its name, in the file
+/// that loads it, not the loaded function.
 pub(super) fn refused_call(
     raw: &str,
     name: &str,
@@ -297,6 +299,8 @@ pub(super) fn refused_call(
     direct: bool,
     index: &Index,
 ) -> Option<Refused> {
+    let own_def = super::guard_names::shown_name(name) != name;
+    let name = super::guard_names::shown_name(name);
     if !is_refusal(raw) {
         return None;
     }
@@ -318,6 +322,7 @@ pub(super) fn refused_call(
     // The name called, and the file it is defined in when it is a loaded one.
     let import = imports
         .iter()
+        .filter(|_| !own_def)
         .find(|m| Some(m.file) == call_file && Some(&m.local) == called_as.as_ref());
     let called = |f: &Function| match (import, &called_as) {
         (Some(m), _) => {
@@ -332,7 +337,9 @@ pub(super) fn refused_call(
     };
     let best = functions
         .iter()
-        .filter(|f| f.sig.name == name && f.sig.fits(raw, args.as_ref()))
+        .filter(|f| {
+            super::guard_names::shown_name(&f.sig.name) == name && f.sig.fits(raw, args.as_ref())
+        })
         .fold(None, |best: Option<&Function>, f| match best {
             // The nearest one before the call among equals (the last one in its file).
             Some(b) if rank(b) > rank(f) || (rank(b) == rank(f) && !rank(f).2) => Some(b),
@@ -395,7 +402,7 @@ fn splatted(x: &AstExpr) -> &AstExpr {
 /// The name a call's target reads last: `f`, `s.f`, `d["f"]` (also as schemac's index call).
 fn bound_name(target: &AstExpr) -> Option<String> {
     match &target.node {
-        ExprP::Identifier(id) => Some(id.node.ident.clone()),
+        ExprP::Identifier(id) => Some(super::guard_names::shown_name(&id.node.ident).to_string()),
         ExprP::Dot(_, attr) => Some(attr.node.clone()),
         ExprP::Index(pair) => string_literal(&pair.1),
         ExprP::Call(f, args) if is_guard_call(f, super::go_builtins::INDEX) => {

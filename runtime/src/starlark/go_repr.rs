@@ -149,10 +149,11 @@ fn write_go_repr<'v>(
 }
 
 /// The name of a `def` or lambda from its repr (`FILE.NAME` in starlark-rust), `None` for a
-/// builtin (whose repr is its bare name).
+/// builtin (whose repr is its bare name). A renamed load binding is named as written (see
+/// [`super::guard_names::shown_name`]).
 pub(crate) fn def_name(repr: &str) -> Option<&str> {
     let (file, name) = repr.rsplit_once('.')?;
-    (!file.is_empty()).then_some(name)
+    (!file.is_empty()).then_some(super::guard_names::shown_name(name))
 }
 
 /// The type of `v` as starlark-go names it: a builtin function is a

@@ -84,6 +84,43 @@ pub(super) fn bind_renamed(
     }
 }
 
+/// The canonical name of a `load()` binding schemac renamed (the name follows), see
+/// [`super::resolve::load_bindings_renamed`].
+pub(super) const LOADED: &str = "__schemac_loaded_";
+
+/// The name the user wrote for `name` of a program's text: a renamed load binding
+/// (`__schemac_loaded_x`, under any prefix) is `x`; any other name is itself.
+pub(super) fn shown_name(name: &str) -> &str {
+    let suffix = &LOADED[CANONICAL.len()..];
+    name.strip_prefix(STEM)
+        .and_then(|rest| {
+            let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+            rest[digits..].strip_prefix('_')?.strip_prefix(suffix)
+        })
+        .filter(|n| !n.is_empty())
+        .unwrap_or(name)
+}
+
+/// `message` with the names of renamed load bindings as the user wrote them (see
+/// [`shown_name`]).
+pub(super) fn shown_text(message: &str) -> std::borrow::Cow<'_, str> {
+    if !message.contains(STEM) {
+        return message.into();
+    }
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(STEM) {
+        out.push_str(&rest[..at]);
+        let word_len = rest[at..]
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len() - at);
+        out.push_str(shown_name(&rest[at..at + word_len]));
+        rest = &rest[at + word_len..];
+    }
+    out.push_str(rest);
+    out.into()
+}
+
 /// Whether `name` (of a guarded program's text) is the guard `canonical` under some prefix.
 pub(super) fn is_guard(name: &str, canonical: &str) -> bool {
     let suffix = canonical.strip_prefix(CANONICAL).unwrap_or(canonical);

@@ -23,12 +23,14 @@ impl FileLoader for Loader<'_> {
         let module = self.load_module(path)?;
         // The interpreter binds the names `load()` asks for next: a name the module lacks is
         // starlark-go's error with a hint from these ([`nearest_loaded_name`]).
-        // The guards a module binds are none of its names (see `guard_names`).
+        // The guards a module binds, and its load bindings schemac renamed, are none of its
+        // names (see `guard_names`).
         let names = module
             .names()
             .filter(|n| {
                 let value = module.get(n.as_str());
                 !value.is_ok_and(|v| super::guard_names::is_guard_value(v.value()))
+                    && super::guard_names::shown_name(n.as_str()) == n.as_str()
             })
             .map(|n| n.as_str().to_string())
             .collect();

@@ -576,11 +576,8 @@ impl LoadBindings {
     }
 }
 
-/// The name [`load_bindings_renamed`] gives the load binding of `name`.
-const LOADED: &str = "__schemac_loaded_";
-
 /// `source` with the `load()` bindings of each name its top level also binds otherwise (an
-/// assignment, a `for`, a `def`) renamed to a name of schemac's own ([`LOADED`] and the name,
+/// assignment, a `for`, a `def`) renamed to a name of schemac's own ([`super::guard_names::LOADED`] and the name,
 /// under `guards`' prefix); `None` when there is none.
 ///
 /// starlark-go binds a `load`'s names in a block of the file's own, apart from the module's
@@ -633,7 +630,7 @@ pub(super) fn load_bindings_renamed(
         if !loads.global.contains(&name) {
             continue;
         }
-        let renamed = guards.of(&format!("{LOADED}{name}"));
+        let renamed = guards.of(&format!("{}{name}", super::guard_names::LOADED));
         let range = |span: Span| (span.begin().get() as usize, span.end().get() as usize);
         edits.push(match place {
             LoadPlace::Name(span) => {

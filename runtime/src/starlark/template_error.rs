@@ -79,7 +79,7 @@ pub(super) fn to_template_error(
             parse_error::last_if_line(s.file.source().get(..s.span.begin().get() as usize)?)
         })
         .or_else(|| def_colon.map(|(b, at)| b[..at].matches('\n').count()));
-    let mut message = error_message(e);
+    let mut message = guard_names::shown_text(&error_message(e)).into_owned();
     let mut quote = None;
     let mut generated = None;
     let line = e.span().map(|s| {
@@ -199,7 +199,9 @@ pub(super) fn to_template_error(
         .then(|| refused_call(name, program, e, &raw, sources))
         .flatten();
     let refused = refused.map(|(frame, words)| {
-        message = words.unwrap_or(message.clone());
+        if let Some(words) = words {
+            message = guard_names::shown_text(&words).into_owned();
+        }
         frame
     });
     let mut stack = if compile_time {
@@ -375,7 +377,7 @@ fn refused_call(
         .then(|| node_start_generated(p, refused.gen_line))
         .flatten();
     let frame = crate::template::StackFrame {
-        function: last.name.clone(),
+        function: guard_names::shown_name(&last.name).to_string(),
         file: file.clone(),
         line: match &generated {
             Some((before, _)) => *before,
@@ -457,7 +459,7 @@ fn call_stack(
             && generated_names::GeneratedNames::canonical_suffix(&last.name).is_some();
         if !builder && !at_a_call {
             out.push(StackFrame {
-                function: last.name.clone(),
+                function: guard_names::shown_name(&last.name).to_string(),
                 file,
                 line,
                 quote,
@@ -485,7 +487,7 @@ fn call_stack(
         let function = if i == 0 {
             "<toplevel>".to_string()
         } else {
-            frames[i - 1].name.clone()
+            guard_names::shown_name(&frames[i - 1].name).to_string()
         };
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
