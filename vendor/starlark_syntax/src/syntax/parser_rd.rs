@@ -582,7 +582,15 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
     ) -> Result<AstExpr, EvalException> {
         let mut items = vec![first];
         let mut trailing_comma = false;
-        while self.eat(&Token::Comma) {
+        // schemac: where the last comma starts and ends, where starlark-go places the error
+        // of a trailing one (an index's items over lines).
+        let mut comma = (l, l);
+        loop {
+            let at = self.pos();
+            if !self.eat(&Token::Comma) {
+                break;
+            }
+            comma = (at, self.last_end);
             trailing_comma = true;
             if self.is_test_start() {
                 items.push(self.parse_test()?);
@@ -595,7 +603,11 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         if items.len() == 1 && !trailing_comma {
             Ok(items.pop().expect("non-empty after parsing"))
         } else if trailing_comma && !allow_trailing_comma {
-            grammar_util::reject_unparenthesized_tuple_trailing_comma(self.state.codemap, l, r)
+            grammar_util::reject_unparenthesized_tuple_trailing_comma(
+                self.state.codemap,
+                comma.0,
+                comma.1,
+            )
         } else {
             Ok(Expr::Tuple(items).ast(l, r))
         }
