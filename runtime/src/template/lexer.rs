@@ -106,6 +106,16 @@ impl LineScanner {
     }
 }
 
+/// What follows the wrapped value of a `return` whose value `v` ends in a comma (`return 1,`:
+/// starlark-go's `unparenthesized tuple with trailing comma`, which the value in brackets
+/// would no longer be): the comma again, for the parser to refuse at that line.
+pub fn trailing_comma(v: &str) -> &'static str {
+    match v.trim_matches(CODE_BLANKS).ends_with(',') {
+        true => ",",
+        false => "",
+    }
+}
+
 /// What closes the value of a `return` before a function's first node ([`wrap_returns`]).
 pub const RETURN_BEFORE_NODES_CLOSE: &str = "), True)";
 
@@ -148,10 +158,12 @@ pub fn wrap_returns(
         (v, None) if before_nodes => {
             out.push_str(v);
             out.push_str(RETURN_BEFORE_NODES_CLOSE);
+            out.push_str(trailing_comma(v));
         }
         ("", Some(v)) | (v, _) => {
             out.push_str(v);
             out.push_str("))");
+            out.push_str(trailing_comma(v));
         }
     };
     let (mut depth, mut at_start) = (0i32, true);

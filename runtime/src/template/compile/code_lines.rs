@@ -117,7 +117,11 @@ impl Compiler {
                 self.line_map.push(line);
                 if self.open_return && !self.scanner.is_open() {
                     // On a line of its own, past a comment that may end this one.
-                    self.out.push_str("))\n");
+                    self.out.push_str("))");
+                    let code = without_comment(text);
+                    self.out
+                        .push_str(crate::template::lexer::trailing_comma(code));
+                    self.out.push('\n');
                     self.line_map.push(line);
                     self.open_return = false;
                 }
