@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
 
 /// The characters ytt's Go knows: those Unicode 13.0 had assigned.
-const GO_UNICODE: &str = r"\p{Age=13.0}";
+pub(crate) const GO_UNICODE: &str = r"\p{Age=13.0}";
 
 /// The ranges of characters of a class (`categories`, a bracketed class's inside) that Go's
 /// tables hold, sorted.
