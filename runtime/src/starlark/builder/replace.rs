@@ -23,13 +23,7 @@ impl BuildState {
         heap: starlark::values::Heap<'v>,
     ) -> anyhow::Result<()> {
         if let Some(kind) = self.replaced_already() {
-            replacement(inner_v, &kind, &Pos::unknown(), heap)?;
-            let missing = match kind {
-                RawKind::MapItem(_) => "map item in map",
-                RawKind::ArrayItem => "array item in array",
-                RawKind::Document => "document in document set",
-            };
-            anyhow::bail!("template.replace: expected to find placeholder {missing}");
+            return Err(replaced_twice(inner_v, &kind, heap));
         }
         let Some(reopened) = self.reopen_ended() else {
             return self.replace_current(inner_v, heap);
@@ -184,16 +178,7 @@ impl BuildState {
                     "template.replace: expected to replace document value, map item or array item, but found {found}"
                 );
             }
-            // Replaced already: the node is out of its map.
-            (FrameValue::Replace(_), RawKind::MapItem(_)) => {
-                anyhow::bail!("template.replace: expected to find placeholder map item in map")
-            }
-            (FrameValue::Replace(_), RawKind::ArrayItem) => {
-                anyhow::bail!("template.replace: expected to find placeholder array item in array")
-            }
-            (FrameValue::Replace(_), RawKind::Document) => anyhow::bail!(
-                "template.replace: schemac cannot replace a document twice (ytt's is out of its set)"
-            ),
+            (FrameValue::Replace(_), kind) => return Err(replaced_twice(inner_v, kind, heap)),
             _ => {}
         }
         let tv = replacement(inner_v, &t.nodes[frame.id].kind, &t.pos(frame.id), heap)?;
@@ -247,6 +232,24 @@ impl BuildState {
         }
         Ok(())
     }
+}
+
+/// ytt's error for `template.replace(v)` on a node of `kind` replaced already, which is out of
+/// its parent: the value's type is checked first, then the node is not found there.
+fn replaced_twice<'v>(
+    v: Value<'v>,
+    kind: &RawKind,
+    heap: starlark::values::Heap<'v>,
+) -> anyhow::Error {
+    if let Err(e) = replacement(v, kind, &Pos::unknown(), heap) {
+        return e;
+    }
+    let missing = match kind {
+        RawKind::MapItem(_) => "map item in map",
+        RawKind::ArrayItem => "array item in array",
+        RawKind::Document => "document in document set",
+    };
+    anyhow::anyhow!("template.replace: expected to find placeholder {missing}")
 }
 
 /// The tree value `template.replace` puts in the place of a node of `kind` (at `pos`), with
