@@ -576,9 +576,32 @@ impl LoadBindings {
     }
 }
 
+/// Whether the name a function reads at `span` of the program `ast` (as it runs) is a global
+/// of the module, not a local of a function: starlark-go says `global variable x referenced
+/// before assignment` of a global not assigned yet, where the crate says `local`.
+pub(super) fn reads_global(ast: &AstModule, span: Span, names: &GeneratedNames) -> bool {
+    let mut walk = Walk {
+        ast,
+        names,
+        blocks: vec![Block::default()],
+        current: 0,
+        predeclared: &|_| true,
+        markers: None,
+        top_level: Vec::new(),
+        loads: None,
+    };
+    walk.stmt(ast.statement());
+    walk.blocks[1..]
+        .iter()
+        .flat_map(|b| &b.uses)
+        .find(|u| u.span == span)
+        .is_some_and(|u| walk.binding_block(u.block, &u.name) == Some(0))
+}
+
 /// `source` with the `load()` bindings of each name its top level also binds otherwise (an
-/// assignment, a `for`, a `def`) renamed to a name of schemac's own ([`super::guard_names::LOADED`] and the name,
-/// under `guards`' prefix); `None` when there is none.
+/// assignment, a `for`, a `def`) renamed to a name of schemac's own
+/// ([`super::guard_names::LOADED`] and the name, under `guards`' prefix); `None` when there is
+/// none.
 ///
 /// starlark-go binds a `load`'s names in a block of the file's own, apart from the module's
 /// globals, which alone are exported: a top-level statement after the `load` that binds or

@@ -80,6 +80,9 @@ pub(super) fn to_template_error(
         })
         .or_else(|| def_colon.map(|(b, at)| b[..at].matches('\n').count()));
     let mut message = guard_names::shown_text(&error_message(e)).into_owned();
+    if let Some(global) = global_before_assignment(e, &message, program) {
+        message = global;
+    }
     let mut quote = None;
     let mut generated = None;
     let line = e.span().map(|s| {
@@ -326,6 +329,27 @@ fn error_line(span: &starlark::codemap::FileSpan, message: &str, parsing: bool) 
         return 0;
     }
     error_line::lines_into(span.source_span(), message)
+}
+
+/// starlark-go's words for a global read before it is assigned (`global variable x referenced
+/// before assignment`), where the crate's `message` says `local` of every variable.
+fn global_before_assignment(
+    e: &starlark::Error,
+    message: &str,
+    program: &Program,
+) -> Option<String> {
+    let name = message
+        .strip_prefix("local variable ")?
+        .strip_suffix(" referenced before assignment")?;
+    let at = e.span()?;
+    let running = starlark::syntax::AstModule::parse(
+        at.filename(),
+        at.file.source().to_string(),
+        &super::dialect(),
+    )
+    .ok()?;
+    super::resolve::reads_global(&running, at.span, &program.names)
+        .then(|| format!("global variable {name} referenced before assignment"))
 }
 
 /// The call that `e` is the refusal of, its arguments not fitting the function called (see

@@ -592,7 +592,7 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             }
             comma = (at, self.last_end);
             trailing_comma = true;
-            if self.is_test_start() {
+            if self.is_test_start() || self.is_star() {
                 items.push(self.parse_test()?);
                 trailing_comma = false;
             } else {
@@ -629,7 +629,7 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         let mut trailing_comma = false;
         while self.eat(&Token::Comma) {
             trailing_comma = true;
-            if self.is_expr_start() {
+            if self.is_expr_start() || self.is_star() {
                 items.push(self.parse_bitor_expr()?);
                 trailing_comma = false;
             } else {
@@ -650,6 +650,12 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
     fn parse_bitor_expr(&mut self) -> Result<AstExpr, EvalException> {
         let lhs = self.parse_unary()?;
         self.continue_infix(lhs, 7)
+    }
+
+    /// schemac: a `*` or `**` after a comma of a tuple, which starlark-go reads as the start
+    /// of an item (`a, *b`: "got '*', want primary expression"), not as a trailing comma.
+    fn is_star(&self) -> bool {
+        matches!(self.peek(), Some(Token::Star) | Some(Token::StarStar))
     }
 
     fn is_test_start(&self) -> bool {
