@@ -99,8 +99,10 @@ pub(super) const REPEAT: &str = "__schemac_mul";
 /// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`), and every
 /// comparison one of [`super::go_compare`]'s.
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
-/// "Budgets".)
+/// "Budgets".) Runs of string literals added to a value are folded first (the compiler's
+/// time is quadratic in their length: `fold_string_additions`, in the vendored parser).
 pub(super) fn guard_repetition(ast: &mut AstModule, names: &super::guard_names::GuardNames) {
+    ast.fold_string_additions();
     ast.replace_binary_operators(
         &OPERATOR_FUNCTIONS
             .iter()
