@@ -368,6 +368,7 @@ fn merge_value(
     path: &Path,
     kept: Option<&mut KeptIndex>,
 ) -> Result<TreeValue, OverlayError> {
+    let right_is_document_set = right.is_document_set();
     match right {
         TreeValue::Map(items) => {
             let defaults = defaults.under(right_anns);
@@ -388,6 +389,10 @@ fn merge_value(
             Ok(TreeValue::Map(entries))
         }
         TreeValue::Array(mut items) => {
+            let wanted = match right_is_document_set {
+                true => "document set",
+                false => "array",
+            };
             if mode.replace_arrays {
                 // A plain file's or a flag's array replaces whatever was there (a map or a
                 // scalar too: the type check then reports it, as ytt does).
@@ -397,7 +402,8 @@ fn merge_value(
                 TreeValue::Array(elems) => elems,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Array(items)),
                 other => {
-                    return Err(path.error(format!("Expected array, but was {}", other.type_name())))
+                    let found = other.type_name();
+                    return Err(path.error(format!("Expected {wanted}, but was {found}")));
                 }
             };
             if items.iter().all(array_item::appended_as_it_is) {

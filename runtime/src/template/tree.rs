@@ -237,8 +237,15 @@ impl TreeValue {
         match self {
             TreeValue::Scalar(v) => v.type_name(),
             TreeValue::Map(_) => "map",
+            _ if self.is_document_set() => "document set",
             TreeValue::Array(_) => "array",
         }
+    }
+
+    /// Whether this is a document set (a fragment function's whole documents, taken by
+    /// `overlay.apply` and `template.replace`): an array of documents.
+    pub fn is_document_set(&self) -> bool {
+        matches!(self, TreeValue::Array(items) if items.iter().any(|i| matches!(i.kind, TreeKind::Document)))
     }
 
     pub fn to_value(&self) -> Value {

@@ -5,7 +5,7 @@ use starlark::values::{Value, ValueLike};
 use super::super::convert::{to_tree_value_keeping_documents, YamlFragment};
 use super::{BuildState, Ctx, Frame, FrameValue, Siblings};
 use crate::template::compile::RawShape;
-use crate::template::tree::{Tree, TreeKind, TreeValue};
+use crate::template::tree::{Tree, TreeValue};
 use crate::value::{Pos, Value as YValue};
 use crate::yaml::parse::RawKind;
 
@@ -286,11 +286,7 @@ fn replaced_by(tv: &TreeValue, fragment: bool) -> &'static str {
     match tv {
         TreeValue::Map(_) if fragment => "map",
         TreeValue::Map(_) => "*orderedmap.Map",
-        TreeValue::Array(items)
-            if fragment && items.iter().any(|i| matches!(i.kind, TreeKind::Document)) =>
-        {
-            "document set"
-        }
+        TreeValue::Array(_) if fragment && tv.is_document_set() => "document set",
         TreeValue::Array(_) if fragment => "array",
         TreeValue::Array(_) => "[]interface {}",
         TreeValue::Scalar(YValue::Str(_) | YValue::Bytes(_)) => "string",
