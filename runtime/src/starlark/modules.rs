@@ -205,7 +205,10 @@ fn template_members(builder: &mut GlobalsBuilder) {
         let Some(state) = build_state(eval) else {
             anyhow::bail!("template.replace: there is no node being built to replace");
         };
-        state.replace(value, heap)?;
+        // The innermost frame with a place: the call of `replace` (itself native, placeless).
+        let stack = eval.call_stack();
+        let caller = stack.frames.iter().rev().find_map(|f| f.location.as_ref());
+        state.replace(value, heap, caller.map(|at| at.filename()))?;
         Ok(heap.alloc(ReplacedNode))
     }
 }

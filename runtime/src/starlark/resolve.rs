@@ -108,7 +108,28 @@ struct Walk<'p> {
     loads: Option<LoadBindings>,
 }
 
-impl Walk<'_> {
+impl<'p> Walk<'p> {
+    /// The walk of a program that runs (every name it reads is bound), with `loads` asked for
+    /// or not.
+    fn of_running(
+        ast: &'p AstModule,
+        names: &'p GeneratedNames,
+        loads: Option<LoadBindings>,
+    ) -> Walk<'p> {
+        let mut walk = Walk {
+            ast,
+            names,
+            blocks: vec![Block::default()],
+            current: 0,
+            predeclared: &|_| true,
+            markers: None,
+            top_level: Vec::new(),
+            loads,
+        };
+        walk.stmt(ast.statement());
+        walk
+    }
+
     fn error(&mut self, span: Span, message: String) {
         self.top_level.push(ResolveError { span, message });
     }
@@ -580,17 +601,7 @@ impl LoadBindings {
 /// of the module, not a local of a function: starlark-go says `global variable x referenced
 /// before assignment` of a global not assigned yet, where the crate says `local`.
 pub(super) fn reads_global(ast: &AstModule, span: Span, names: &GeneratedNames) -> bool {
-    let mut walk = Walk {
-        ast,
-        names,
-        blocks: vec![Block::default()],
-        current: 0,
-        predeclared: &|_| true,
-        markers: None,
-        top_level: Vec::new(),
-        loads: None,
-    };
-    walk.stmt(ast.statement());
+    let walk = Walk::of_running(ast, names, None);
     walk.blocks[1..]
         .iter()
         .flat_map(|b| &b.uses)
@@ -625,17 +636,7 @@ pub(super) fn load_bindings_renamed(
     if !loads_at_top {
         return None;
     }
-    let mut walk = Walk {
-        ast,
-        names,
-        blocks: vec![Block::default()],
-        current: 0,
-        predeclared: &|_| true,
-        markers: None,
-        top_level: Vec::new(),
-        loads: Some(LoadBindings::default()),
-    };
-    walk.stmt(ast.statement());
+    let mut walk = Walk::of_running(ast, names, Some(LoadBindings::default()));
     let mut loads = walk.loads.take()?;
     if loads.loaded.is_disjoint(&loads.global) {
         return None;

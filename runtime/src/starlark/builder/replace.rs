@@ -17,11 +17,23 @@ impl BuildState {
     /// node starts): a statement line after a node replaces that node (`r: 5` NEWLINE `#@
     /// template.replace({"a": 1})`), so the nodes ended since then are opened again for the
     /// call ([`BuildState::reopen_ended`]) and ended again after it.
+    ///
+    /// `caller` is the file of the code that called it: ytt's `template` module acts on the
+    /// nodes of the file that loaded it, and a loaded file (`.star`, `.lib.yml`) has nodes
+    /// open only while one of its fragment functions runs.
     pub(in crate::starlark) fn replace<'v>(
         &self,
         inner_v: Value<'v>,
         heap: starlark::values::Heap<'v>,
+        caller: Option<&str>,
     ) -> anyhow::Result<()> {
+        if let Some(file) = caller.filter(|f| *f != self.file.as_str()) {
+            if !self.builds_nodes_of(file) {
+                anyhow::bail!(
+                    "template.replace: called in {file}, which builds no node now: ytt cannot replace there (its node stack for that file is empty: it fails with a Go panic, index out of range [-1])"
+                );
+            }
+        }
         if let Some(kind) = self.replaced_already() {
             return Err(replaced_twice(inner_v, &kind, heap));
         }
@@ -36,6 +48,16 @@ impl BuildState {
             self.end_in(ctx)?;
         }
         replaced
+    }
+
+    /// Whether a fragment function of the loaded file `file` runs (its nodes are the ones a
+    /// `template.replace` of that file's code acts on).
+    fn builds_nodes_of(&self, file: &str) -> bool {
+        let inner = self.inner.borrow();
+        inner
+            .ctxs
+            .iter()
+            .any(|c| c.builds_nodes && c.table.as_ref().is_some_and(|t| t.file.as_str() == file))
     }
 
     /// The context `template.replace` acts in: the innermost one with a node open, nodes of
