@@ -368,7 +368,8 @@ fn merge_value(
     path: &Path,
     kept: Option<&mut KeptIndex>,
 ) -> Result<TreeValue, OverlayError> {
-    let right_is_document_set = right.is_document_set();
+    let (left_is_document_set, right_is_document_set) =
+        (left.is_document_set(), right.is_document_set());
     match right {
         TreeValue::Map(items) => {
             let defaults = defaults.under(right_anns);
@@ -398,8 +399,9 @@ fn merge_value(
                 // scalar too: the type check then reports it, as ytt does).
                 return Ok(TreeValue::Array(items));
             }
+            // (A document set onto an array, or an array onto one, is no array merge.)
             let mut elems = match left {
-                TreeValue::Array(elems) => elems,
+                TreeValue::Array(elems) if left_is_document_set == right_is_document_set => elems,
                 TreeValue::Scalar(Value::Null) => return Ok(TreeValue::Array(items)),
                 other => {
                     let found = other.type_name();
