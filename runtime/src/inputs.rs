@@ -66,6 +66,9 @@ pub struct LaterFile {
     path: PathBuf,
     name: String,
     text: std::sync::OnceLock<Result<Arc<str>, String>>,
+    /// The file's bytes, when they are not UTF-8 (its text is then read lossily): what
+    /// `data.read()` returns, as ytt's Go strings are bytes.
+    bytes: std::sync::OnceLock<Arc<[u8]>>,
 }
 
 impl FileText {
@@ -78,12 +81,24 @@ impl FileText {
                 .text
                 .get_or_init(|| {
                     // Text that is not UTF-8 is read lossily; only a YAML file reports it.
-                    read_bytes_within(&file.path, &file.name, max_input_bytes())
-                        .map(|bytes| decode_text(bytes).0)
-                        .map_err(ReadError::for_template)
+                    let bytes = read_bytes_within(&file.path, &file.name, max_input_bytes())
+                        .map_err(ReadError::for_template)?;
+                    if std::str::from_utf8(&bytes).is_err() {
+                        let _ = file.bytes.set(Arc::from(bytes.as_slice()));
+                    }
+                    Ok(decode_text(bytes).0)
                 })
                 .as_ref()
                 .map_err(Clone::clone),
+        }
+    }
+
+    /// The bytes read, when they are not UTF-8 (the text is then lossy); `None` for text that
+    /// is, or that has not been read ([`FileText::get`]) or was read with the inputs.
+    pub fn bytes_not_utf8(&self) -> Option<&Arc<[u8]>> {
+        match self {
+            FileText::Read(_) => None,
+            FileText::Later(file) => file.bytes.get(),
         }
     }
 
@@ -126,6 +141,7 @@ fn input_file(path: &Path, name: String) -> Result<InputFile, ReadError> {
         path: path.to_path_buf(),
         name: name.clone(),
         text: std::sync::OnceLock::new(),
+        bytes: std::sync::OnceLock::new(),
     };
     Ok(InputFile {
         name,

@@ -267,7 +267,7 @@ fn data_members(builder: &mut GlobalsBuilder) {
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: IgnoredKwargs<'v>,
         eval: &mut Evaluator<'v, '_, '_>,
-    ) -> anyhow::Result<String> {
+    ) -> anyhow::Result<Value<'v>> {
         let bytes = data_path("data.read", &args.items, true)?;
         let path = path_text(bytes);
         let Some(state) = build_state(eval) else {
@@ -277,9 +277,15 @@ fn data_members(builder: &mut GlobalsBuilder) {
             return Err(path_error("data.read", e, bytes));
         };
         let dir = crate::template::library::dir_of(state.file.as_str());
-        crate::template::library::find(&state.files, &state.root, dir, &path)
-            .and_then(|(_, text)| text.get().map(|text| text.to_string()))
-            .map_err(|e| path_error("data.read", e, bytes))
+        let heap = eval.heap();
+        let (_, file) = crate::template::library::find(&state.files, &state.root, dir, &path)
+            .map_err(|e| path_error("data.read", e, bytes))?;
+        let text = file.get().map_err(|e| path_error("data.read", e, bytes))?;
+        // Bytes that are not UTF-8 stay bytes, as in ytt (a string of Go's).
+        Ok(match file.bytes_not_utf8() {
+            Some(raw) => super::go_bytes::string_value(raw.to_vec(), heap),
+            None => heap.alloc(text.as_ref()),
+        })
     }
 }
 
@@ -298,8 +304,11 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
     let raw = crate::yaml::parse::parse_file_within("", text, false, depth)
         .map_err(|e| anyhow::anyhow!("{what}.decode: {}", e.detail()))?;
     // A comment or directive before the first `---` makes a document of its own in ytt's
-    // document set, which is counted.
-    if what == "yaml" && raw.docs.len() + usize::from(raw.leading_document) > 1 {
+    // document set, which is counted; so does a `---` that ends the text (no line break or
+    // blank after it: `yaml.decode("---")` is two documents in ytt).
+    let marker_at_end = text == "---" || text.ends_with("\n---") || text.ends_with("\r---");
+    let counted = raw.docs.len() + usize::from(raw.leading_document) + usize::from(marker_at_end);
+    if what == "yaml" && counted > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }
     let Some(doc) = raw.docs.first() else {
