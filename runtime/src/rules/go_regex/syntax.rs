@@ -31,6 +31,13 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         let rest = &pattern[i..];
         if c == '\\' {
             let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
+            let (text, len) = match surrogate(&rest[..len]) {
+                true => {
+                    let (text, more) = surrogate_written(in_class, item, &rest[len..]);
+                    (text, len + more)
+                }
+                false => (text, len),
+            };
             // A class escape (`\d`, `\pL`) is no character: no range starts or ends at it.
             let class = matches!(
                 rest.as_bytes().get(1),
@@ -130,6 +137,40 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         }
     }
     Ok(Cow::Owned(out))
+}
+
+/// A class that holds no character (the crate has no empty `[]`).
+const NO_CHARACTER: &str = r"[^\x{0}-\x{10FFFF}]";
+
+/// Whether the escape `text` (`\x{D800}`) is of a surrogate code point: Go takes it, and no
+/// UTF-8 text holds it; the crate refuses it.
+fn surrogate(text: &str) -> bool {
+    surrogate_escape_len(text) == Some(text.len())
+}
+
+/// The length of the escape of a surrogate code point `\x{...}` that starts `text`, if one does.
+fn surrogate_escape_len(text: &str) -> Option<usize> {
+    let hex = text.strip_prefix(r"\x{")?;
+    let end = hex.find('}')?;
+    let c = u32::from_str_radix(&hex[..end], 16).ok()?;
+    (0xD800..=0xDFFF).contains(&c).then_some(3 + end + 1)
+}
+
+/// A surrogate's escape as the crate reads it, and how much of `rest` (what follows it) it
+/// takes too: a class of no character (alone, an item of a class, or a range of surrogates
+/// only, `-` and its end taken), or the nearest character a range starting (`\x{E000}`) or
+/// ending (`\x{D7FF}`) at it holds.
+fn surrogate_written(in_class: bool, item: ClassItem, rest: &str) -> (Cow<'static, str>, usize) {
+    let starts_range = rest.starts_with('-') && !rest.starts_with("-]");
+    let written = match (in_class, item) {
+        (true, ClassItem::EndNext(..)) => r"\x{D7FF}",
+        (true, _) if starts_range => match surrogate_escape_len(&rest[1..]) {
+            Some(end) => return (Cow::Borrowed(NO_CHARACTER), 1 + end),
+            None => r"\x{E000}",
+        },
+        _ => NO_CHARACTER,
+    };
+    (Cow::Borrowed(written), 0)
 }
 
 /// Where Go's reading of a class's items is (`parseClass`): an item is a character, or a
@@ -384,7 +425,7 @@ fn unicode_class(s: &str) -> Result<(Cow<'_, str>, usize), String> {
         let class = if upper {
             r"[\x{0}-\x{10FFFF}]"
         } else {
-            r"[^\x{0}-\x{10FFFF}]"
+            NO_CHARACTER
         };
         return Ok((Cow::Borrowed(class), len));
     }
