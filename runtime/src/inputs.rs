@@ -486,14 +486,27 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
     }
 }
 
+/// Whether go-yaml's reader takes the character `c` (libyaml's printable characters, tab,
+/// line breaks and NEL); any other is `control characters are not allowed`.
+fn yaml_reader_allows(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
+        || c >= '\u{10000}'
+}
+
 /// [`decode`]'s text and go-yaml's complaint.
 fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<&'static str>) {
     match String::from_utf8(bytes) {
         Ok(text) => (Arc::from(text), None),
         Err(e) => {
-            // go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader rule).
-            let first_bad = &e.as_bytes()[e.utf8_error().valid_up_to()..];
-            let error = crate::data_values::yaml_utf8_error(first_bad);
+            // go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader rule), or
+            // for a control character before it: the reader checks each character in turn.
+            let valid_up_to = e.utf8_error().valid_up_to();
+            let first_bad = &e.as_bytes()[valid_up_to..];
+            let valid = std::str::from_utf8(&e.as_bytes()[..valid_up_to]).unwrap_or_default();
+            let error = match valid.chars().any(|c| !yaml_reader_allows(c)) {
+                true => "control characters are not allowed",
+                false => crate::data_values::yaml_utf8_error(first_bad),
+            };
             let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
             (Arc::from(text), Some(error))
         }

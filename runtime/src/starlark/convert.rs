@@ -126,17 +126,8 @@ impl fmt::Display for YamlFragment {
 
 /// The error of `a[i]` on an array fragment when `i` is not an int, with the Go type ytt names.
 fn array_index_error(index: Value) -> starlark::Error {
-    let go_type = if index.is_none() {
-        "<nil>".to_string()
-    } else if index.unpack_bool().is_some() {
-        "bool".to_string()
-    } else if index.unpack_str().is_some() {
-        "string".to_string()
-    } else if index.downcast_ref::<StarlarkFloat>().is_some() {
-        "float64".to_string()
-    } else {
-        index.get_type().to_string()
-    };
+    // (A list or tuple is `[]interface {}`, a dict or struct `*orderedmap.Map`.)
+    let go_type = super::text_modules::go_data_type(index);
     starlark::Error::new_other(anyhow::anyhow!(
         "yamlfragment.Get: Expected array index to be an int64, but was {go_type}"
     ))

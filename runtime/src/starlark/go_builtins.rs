@@ -675,9 +675,14 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
         if let Some(message) = out_of_range(x, i) {
             return Err(starlark::Error::new_other(anyhow::anyhow!(message)));
         }
-        // A key holding a NaN equals no key of a dict, itself included.
-        if x.get_type() == "dict" && i.get_hashed().is_ok() && super::go_compare::holds_nan(i) {
-            return Err(go_error(format!("key {} not in dict", super::go_repr(i))));
+        // A key a dict lacks, written as starlark-go writes it (`<function lambda>`); a key
+        // holding a NaN equals no key, itself included.
+        if let Some(dict) = starlark::values::dict::DictRef::from_value(x) {
+            let missing = i.get_hashed().is_ok()
+                && (super::go_compare::holds_nan(i) || matches!(dict.get(i), Ok(None)));
+            if missing {
+                return Err(go_error(format!("key {} not in dict", super::go_repr(i))));
+            }
         }
         match (super::go_bytes::string_bytes(x), i.unpack_i32()) {
             (Some(s), Some(i)) => Ok(super::go_slice::string_index(s, i, heap)),
