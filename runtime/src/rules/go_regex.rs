@@ -1,6 +1,7 @@
 //! Regular expressions as Go's RE2 (ytt's `@ytt:regexp`) reads them, compiled by the `regex`
 //! crate: the text is first written with Go's meaning in the crate's syntax ([`syntax`]).
 
+mod fold;
 mod syntax;
 
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
@@ -49,6 +50,7 @@ fn compile_anew(pattern: &str) -> Result<regex::Regex, regex::Error> {
         .and_then(|v| v.parse().ok())
         .unwrap_or(DEFAULT_MAX_REGEX_BYTES);
     let go = syntax::go_syntax(pattern).map_err(|(_, e)| regex::Error::Syntax(e))?;
+    let go = fold::go_case_folding(&go);
     regex::RegexBuilder::new(&go)
         .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
         .size_limit(max)
