@@ -450,10 +450,11 @@ fn a_full_disk_is_an_error() {
 
 /// The first arena mimalloc reserves is its smallest, 32 MiB (`allocator::SET_FIRST_ARENA`,
 /// set by the option's index, which a newer mimalloc could move: its own listing of the
-/// options names what was set), unless `MIMALLOC_ARENA_RESERVE` says otherwise.
+/// options names what was set), unless `MIMALLOC_ARENA_RESERVE` says otherwise (read from the
+/// environment's `mimalloc_*` variables, shown to mimalloc alone).
 #[test]
-fn the_first_arena_is_mimallocs_smallest_unless_the_environment_says() {
-    let arena_reserve = |env: &[(&str, &str)]| {
+fn mimallocs_options_are_read_from_its_variables_and_its_first_arena_is_its_smallest() {
+    let option = |env: &[(&str, &str)], name: &str| {
         let o = Command::new(BIN)
             .args(["check", "-f", "schema.yml"])
             .current_dir(workdir())
@@ -465,15 +466,22 @@ fn the_first_arena_is_mimallocs_smallest_unless_the_environment_says() {
         let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
         let line = stderr
             .lines()
-            .find(|l| l.contains("option 'arena_reserve'"));
+            .find(|l| l.contains(&format!("option '{name}'")));
         line.unwrap_or_else(|| panic!("{stderr}"))
             .trim()
             .to_string()
     };
+    let arena_reserve = |env: &[(&str, &str)]| option(env, "arena_reserve");
     assert_eq!(arena_reserve(&[]), "option 'arena_reserve': 32768 KiB");
     assert_eq!(
         arena_reserve(&[("MIMALLOC_ARENA_RESERVE", "64MiB")]),
         "option 'arena_reserve': 65536 KiB"
+    );
+    // Its other options are read from the `mimalloc_*` variables, in either case.
+    assert_eq!(option(&[], "purge_delay"), "option 'purge_delay': 1000");
+    assert_eq!(
+        option(&[("mimalloc_purge_delay", "7")], "purge_delay"),
+        "option 'purge_delay': 7"
     );
 }
 
