@@ -25,6 +25,10 @@ pub(super) fn resolves_to_str(s: &str) -> bool {
     if !numeric || is_timestamp(s) {
         return !numeric;
     }
+    if !s.bytes().all(|b| NUMBER_BYTES.contains(&b)) {
+        // No number (`100m`, `128Mi`, `1.2.3`'s letters aside): a string, without the parses.
+        return true;
+    }
     let plain = s.replace('_', "");
     let float = is_yaml_float_syntax(&plain) && plain.parse::<f64>().is_ok_and(f64::is_finite);
     if go_int(&plain, 0) || float {
@@ -37,6 +41,10 @@ pub(super) fn resolves_to_str(s: &str) -> bool {
         _ => true,
     }
 }
+
+/// The bytes of the numbers go-yaml reads (Go's `ParseInt` with base prefixes `0x`, `0o`, `0b`
+/// and `_` separators, YAML's floats): a text holding another is none of them.
+const NUMBER_BYTES: &[u8] = b"0123456789+-._eExXoObBaAcCdDfF";
 
 /// YAML 1.1's booleans and nulls, and the special floats: go-yaml's table of words it reads
 /// as something other than a string.

@@ -72,7 +72,7 @@ fn ambiguous_strings_are_double_quoted() {
     }
     let plain = "yess 1.2.3 0x 2023-02-29 2024-01-15T10:00:00 2024-01-15T10:00:00+25:00 \
         1:70 << <foo> .a a:b -foo x-y 1e+400 0xFFFFFFFFFFFFFFFFFF 你好 a'b NaN Infinity \
-        ._5 .2_";
+        ._5 .2_ 100m 128Mi 1x2 -1q 0x1G +1i 10é";
     for text in plain.split(' ') {
         assert_eq!(under_v(s(text)), format!(" {text}\n"), "{text}");
     }
