@@ -264,7 +264,6 @@ fn check_lambda(e: &starlark::Error) -> Option<crate::template::StackFrame> {
     })
 }
 
-
 /// Every undefined name of the program and every name its `load`s refuse, in starlark-go's order
 /// and words ([`resolve`]), as one error; starlark-rust would report only the first (and a global used before its assignment
 /// only when it runs).
@@ -304,47 +303,13 @@ pub(super) fn resolver_refuses(ast: &AstModule, names: &generated_names::Generat
     !resolve::resolve_errors(ast, &predeclared, None, names).is_empty()
 }
 
-/// The names starlark-go predeclares in ytt's programs: the interpreter's globals less those
-/// starlark-go lacks (`abs`, `bytes`, `filter`, `map`, `struct`: a program using them is told
-/// the name is undefined, as in ytt; `struct` comes from `@ytt:struct`; a test checks this), listed so that reading rule code
-/// without running it does not build the interpreter's globals (15M instructions).
-const GO_PREDECLARED: &[&str] = &[
-    "False",
-    "None",
-    "True",
-    "all",
-    "any",
-    "bool",
-    "chr",
-    "dict",
-    "dir",
-    "enumerate",
-    "fail",
-    "float",
-    "getattr",
-    "hasattr",
-    "hash",
-    "int",
-    "len",
-    "list",
-    "max",
-    "min",
-    "ord",
-    "print",
-    "range",
-    "repr",
-    "reversed",
-    "set",
-    "sorted",
-    "str",
-    "tuple",
-    "type",
-    "zip",
-];
-
-/// Whether starlark-go predeclares `name` in ytt's programs ([`GO_PREDECLARED`]).
+/// Whether starlark-go predeclares `name` in ytt's programs: its universal builtins
+/// (`callee::UNIVERSAL`), the interpreter's globals less those starlark-go lacks (`abs`,
+/// `bytes`, `filter`, `map`, `struct`: a program using them is told the name is undefined, as in
+/// ytt; `struct` comes from `@ytt:struct`; a test checks the two agree). A list, so that reading
+/// rule code without running it does not build the interpreter's globals (15M instructions).
 fn go_predeclared(name: &str) -> bool {
-    GO_PREDECLARED.binary_search(&name).is_ok()
+    super::callee::UNIVERSAL.contains(&name)
 }
 
 /// How many lines past the start of the failing expression `span` starlark-go places a
@@ -564,7 +529,7 @@ fn call_stack(
 
 #[cfg(test)]
 mod tests {
-    use super::{globals, GO_PREDECLARED};
+    use super::globals;
 
     /// Globals starlark-rust has and ytt's starlark-go does not.
     const NOT_IN_STARLARK_GO: &[&str] = &["abs", "bytes", "filter", "map", "struct"];
@@ -577,6 +542,8 @@ mod tests {
             .filter(|n| !NOT_IN_STARLARK_GO.contains(&n.as_str()))
             .collect();
         names.sort();
-        assert_eq!(names, GO_PREDECLARED, "sorted, as binary search needs");
+        let mut universal = super::super::callee::UNIVERSAL.to_vec();
+        universal.sort();
+        assert_eq!(names, universal);
     }
 }
