@@ -10,6 +10,8 @@
 //! matches is computed here in the same order with Go's folding ([`go_fold`]).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex_syntax::ast::{self, Ast, ClassSet, ClassSetBinaryOpKind, ClassSetItem, Flag, GroupKind};
@@ -100,11 +102,49 @@ fn rewrite(node: &mut Ast, insensitive: &mut bool, depth: usize) -> bool {
     }
 }
 
+/// How many nodes' and class items' foldings [`go_written`] and [`leaf`] keep per thread (a
+/// pattern repeating `\pL` folds Unicode's letters once; past this many, they start again).
+const FOLDINGS_KEPT: usize = 256;
+
+thread_local! {
+    static WRITTEN: RefCell<HashMap<String, Option<Ast>>> = RefCell::new(HashMap::new());
+    static LEAVES: RefCell<HashMap<(String, bool), Option<ClassUnicode>>> =
+        RefCell::new(HashMap::new());
+}
+
+/// `compute` of `key`, kept in `memo` (at most [`FOLDINGS_KEPT`] entries).
+fn kept<K: std::hash::Hash + Eq, V: Clone>(
+    memo: &'static std::thread::LocalKey<RefCell<HashMap<K, V>>>,
+    key: K,
+    compute: impl FnOnce() -> V,
+) -> V {
+    if let Some(found) = memo.with_borrow(|m| m.get(&key).cloned()) {
+        return found;
+    }
+    let value = compute();
+    memo.with_borrow_mut(|m| {
+        if m.len() >= FOLDINGS_KEPT {
+            m.clear();
+        }
+        m.insert(key, value.clone());
+    });
+    value
+}
+
 /// A literal or class `node` under the `i` flag, written as the class Go matches, when the
 /// crate would match another.
 fn go_written(node: &Ast) -> Option<Ast> {
+    if matches!(node, Ast::Literal(lit) if lit.c.is_ascii()) {
+        return None;
+    }
+    let mut text = String::new();
+    ast::print::Printer::new().print(node, &mut text).ok()?;
+    kept(&WRITTEN, text.clone(), || go_written_anew(node, &text))
+}
+
+/// [`go_written`] of `node`, whose text is `text`, without the kept foldings.
+fn go_written_anew(node: &Ast, text: &str) -> Option<Ast> {
     let go = match node {
-        Ast::Literal(lit) if lit.c.is_ascii() => return None,
         Ast::Literal(lit) => go_fold(&single(lit.c)),
         Ast::ClassBracketed(class) => bracketed(class)?,
         Ast::ClassUnicode(class) => {
@@ -119,8 +159,6 @@ fn go_written(node: &Ast) -> Option<Ast> {
         }
         _ => return None,
     };
-    let mut text = String::new();
-    ast::print::Printer::new().print(node, &mut text).ok()?;
     let crate_folded = class_of(&format!("(?i:{text})"))?;
     if crate_folded == go {
         return None;
@@ -221,11 +259,13 @@ fn item_set(item: &ClassSetItem) -> Option<ClassUnicode> {
 fn leaf(positive: &Ast, negated: bool) -> Option<ClassUnicode> {
     let mut text = String::new();
     ast::print::Printer::new().print(positive, &mut text).ok()?;
-    let mut set = go_fold(&class_of(&text)?);
-    if negated {
-        set.negate();
-    }
-    Some(set)
+    kept(&LEAVES, (text.clone(), negated), || {
+        let mut set = go_fold(&class_of(&text)?);
+        if negated {
+            set.negate();
+        }
+        Some(set)
+    })
 }
 
 /// `set` with what Go's `unicode.SimpleFold` adds: the case variants of its characters that
