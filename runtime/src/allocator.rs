@@ -156,8 +156,8 @@ const MIMALLOC_OPTIONS_READ: std::ffi::c_int = 96;
 
 /// Before the program's first allocation: sets [`FIRST_ARENA_KIB`], and has mimalloc read its
 /// options from the `MIMALLOC_*` variables alone. Run by the C runtime before the other
-/// constructors of `.init_array` (a priority before mimalloc's own, 101), as the option is read
-/// when the first arena is reserved. A `MIMALLOC_ARENA_RESERVE` in the environment still decides
+/// constructors of `.init_array` (priority 99: before mimalloc's own, 101 when clang builds it,
+/// unprioritised when gcc does), as the option is read when the first arena is reserved. A `MIMALLOC_ARENA_RESERVE` in the environment still decides
 /// (mimalloc reads it into an option not yet set).
 ///
 /// mimalloc reads each of its options by scanning the whole environment for `mimalloc_<name>`
