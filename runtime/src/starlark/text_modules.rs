@@ -327,22 +327,34 @@ fn url_members(builder: &mut GlobalsBuilder) {
         Ok(super::go_bytes::string_value(bytes, heap))
     }
 
-    /// A dict of lists of strings as Go's `url.Values.Encode`: keys sorted, `k=v` joined by `&`.
+    /// A dict (or struct) of lists of strings as Go's `url.Values.Encode`: keys sorted, `k=v` joined by `&`.
     fn query_params_encode<'v>(
         #[starlark(args)] args: UnpackTuple<Value<'v>>,
         #[starlark(kwargs)] _kwargs: Kwargs<'v>,
     ) -> anyhow::Result<String> {
         const NAME: &str = "url.query_params_encode";
         let v = only_arg(NAME, &args.items)?;
-        let dict = DictRef::from_value(v).ok_or_else(|| {
-            anyhow::anyhow!(
-                "{NAME}: expected argument to be a map, but was {}",
-                go_data_type(v)
-            )
-        })?;
+        // A struct is a map to ytt (its fields in order, their names strings); a dict's keys
+        // are checked as its items are met, as Go's loop meets them.
+        let entries: Vec<(Result<&[u8], Value>, Value)> = match DictRef::from_value(v) {
+            Some(dict) => dict
+                .iter()
+                .map(|(k, x)| (string_bytes(k).ok_or(k), x))
+                .collect(),
+            None => super::ytt_struct::fields(v)
+                .ok_or_else(|| {
+                    anyhow::anyhow!(
+                        "{NAME}: expected argument to be a map, but was {}",
+                        go_data_type(v)
+                    )
+                })?
+                .into_iter()
+                .map(|(name, x)| (Ok(name), x))
+                .collect(),
+        };
         let mut params: Vec<(&[u8], Vec<&[u8]>)> = Vec::new();
-        for (k, x) in dict.iter() {
-            let key = string_bytes(k).ok_or_else(|| {
+        for (key, x) in entries {
+            let key = key.map_err(|k| {
                 anyhow::anyhow!(
                     "{NAME}: expected map key to be string, but was {}",
                     go_data_type(k)
