@@ -243,10 +243,18 @@ fn length_failure(arg: &Value, len: Result<usize, String>, min: bool) -> Option<
 #[inline(always)]
 fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     // (A validated node's empty collection is None here: see [`RuleName::check_node`].)
-    let order = match (value, arg) {
+    let int_bound;
+    let compared = match arg {
+        Value::Float(f) if is_int_to_ytt(*f) => {
+            int_bound = Value::Int(*f as i64);
+            &int_bound
+        }
+        _ => arg,
+    };
+    let order = match (value, compared) {
         // Two ints, the common case, compared here.
         (Value::Int(x), Value::Int(y)) => Ok(Some(x.cmp(y))),
-        _ => compare(value, arg),
+        _ => compare(value, compared),
     };
     // A NaN (`None`) passes neither `>=` nor `<=`.
     let ok = match order {
@@ -257,15 +265,26 @@ fn bound(arg: &Value, value: &Value, min: bool) -> Option<RuleFailure> {
     if ok {
         None
     } else {
-        bound_failure(arg, value, min, order.err())
+        bound_failure(arg, compared, value, min, order.err())
     }
 }
 
-/// How `bound` fails on `value`: out of the bound, or not comparable with it (`incomparable`).
+/// Whether ytt's `min`/`max` take the float bound `f` as an int: a whole float that Go's
+/// shortest `%g` writes without an exponent (one below 10^6 in magnitude, `-0.0` too) reaches
+/// its comparison as an int, which shows only against an infinity (`assert.min(3.0)` passes
+/// `float("-inf")`, as `assert.min(3)` does, where `assert.min(1e6)` fails it) and in `-0`
+/// written `0`.
+fn is_int_to_ytt(f: f64) -> bool {
+    f.fract() == 0.0 && f.abs() < 1e6
+}
+
+/// How `bound` fails on `value`: out of the bound, or not comparable with it (`incomparable`);
+/// `compared` is the bound as ytt compares it (see [`is_int_to_ytt`]), `arg` as given.
 #[cold]
 #[inline(never)]
 fn bound_failure(
     arg: &Value,
+    compared: &Value,
     value: &Value,
     min: bool,
     incomparable: Option<Incomparable>,
@@ -277,7 +296,7 @@ fn bound_failure(
     } else if incomparable.is_none() {
         // ytt formats the bound with `%s` here: a string shows unquoted.
         // (Bytes that are no UTF-8 show as U+FFFD: a report is text.)
-        let shown = match arg {
+        let shown = match compared {
             Value::Str(s) => s.to_string(),
             Value::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
             other => repr(other),
@@ -286,7 +305,7 @@ fn bound_failure(
     } else {
         // Items of lists keep their own types (a validation's operand went through ytt's
         // conversion in `check_node`).
-        let (a, b) = incomparable_pair(value, arg);
+        let (a, b) = incomparable_pair(value, compared);
         let (a, b) = (round_trip_type(a), round_trip_type(b));
         raised(expected, format!("{a} {op} {b} not implemented"))
     }
