@@ -18,6 +18,7 @@
 //! [`key_code_lines`] models ytt's list of instructions to place the key's lines as ytt does.
 
 use super::{made_of_trailing_annotations, split_annotation};
+use crate::template::code_scan::CODE_BLANKS;
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
 use crate::value::Value;
@@ -360,6 +361,20 @@ impl super::Compiler {
                 Some(KeyLine::Line(line)) => *line,
                 _ => item_line,
             };
+            // ytt trims no other white space at the start of a key's line of code (it does a
+            // comment's): starlark-go's scanner refuses it there (`"a\n\vb": 1`).
+            let start = text.trim_start_matches(CODE_BLANKS).chars().next();
+            if let Some(c) = start.filter(|c| c.is_whitespace()) {
+                let quoted = match c {
+                    '\u{b}' => "'\\v'".to_string(),
+                    '\u{c}' => "'\\f'".to_string(),
+                    c => format!("'\\u{:04x}'", c as u32),
+                };
+                return Err(super::CompileError::new(
+                    line,
+                    format!("unexpected input character {quoted}"),
+                ));
+            }
             self.code(&crate::yaml::parse::Comment {
                 line,
                 text: format!(" {text}"),
