@@ -240,8 +240,10 @@ impl<'a> Builder<'a> {
                     self.anchors.clear();
                     let line = if explicit && matches!(self.events, Events::Saphyr(_)) {
                         // go-yaml's document starts at its directives (`%YAML 1.1`), if any;
-                        // saphyr-parser's at `---`.
-                        directives_start(self.chars, span.start.index())
+                        // saphyr-parser's at `---`. A `%` line inside the last document's
+                        // last scalar (`x` then `%YAML 1.1` is the plain `x %YAML 1.1`) is none.
+                        let floor = self.scalar_spans.last().map_or(0, |&(_, end)| end);
+                        directives_start(self.chars, span.start.index(), floor)
                             .unwrap_or_else(|| line_of(&span))
                     } else if explicit || !docs.is_empty() {
                         line_of(&span)

@@ -160,8 +160,9 @@ fn after_last_document_end(chars: &[char]) -> usize {
 }
 
 /// The line of the first directive (`%YAML 1.1`, `%TAG ...`) before the `---` at character
-/// `start`, with only comments and blank lines between them; `None` without directives.
-pub(super) fn directives_start(chars: &[char], start: usize) -> Option<u32> {
+/// `start`, with only comments and blank lines between them and none before character `floor`
+/// (the end of the last document's content); `None` without directives.
+pub(super) fn directives_start(chars: &[char], start: usize, floor: usize) -> Option<u32> {
     let start = start.min(chars.len());
     let line_of = |i: usize| 1 + chars[..i].iter().filter(|&&c| c == '\n').count() as u32;
     let mut first = None;
@@ -172,6 +173,9 @@ pub(super) fn directives_start(chars: &[char], start: usize) -> Option<u32> {
             .iter()
             .rposition(|&c| c == '\n')
             .map_or(0, |p| p + 1);
+        if begin < floor {
+            break;
+        }
         let text = chars[begin..end].iter().skip_while(|c| c.is_whitespace());
         match text.clone().next() {
             Some('%') if chars[begin] == '%' => first = Some(begin),
