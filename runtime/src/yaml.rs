@@ -8,6 +8,7 @@ mod comments;
 pub mod emit;
 mod flow_colon;
 mod go_error;
+mod go_quirks;
 pub mod json;
 mod libyaml_events;
 pub mod parse;

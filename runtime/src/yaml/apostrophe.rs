@@ -39,7 +39,7 @@ const STAND_INS: [(char, char); 10] = [
 
 /// `src` with the `\'` escapes of its double-quoted scalars patched; `None` when it has none
 /// (or when every stand-in's character occurs in `src`, where the scanner's error stays).
-pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
+pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, SyntaxError> {
     if !src.contains("\\'") {
         return Ok(None);
     }
@@ -59,10 +59,9 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
     // The quotes before `settled` are known; `probe` is a stand-in taken back to test it.
     let mut settled = 0;
     let mut probe: Option<usize> = None;
-    let mut scanned = 0usize;
     loop {
-        scanned = scanned.saturating_add(text.len());
-        if scanned > budget::max_reread_bytes() {
+        *scanned = scanned.saturating_add(text.len());
+        if *scanned > budget::max_reread_bytes() {
             let at = quotes.get(settled).copied().unwrap_or(0);
             let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
             return Err(budget::reread_exceeded(
@@ -301,7 +300,7 @@ mod tests {
     #[test]
     fn only_double_quoted_scalars_are_patched() {
         let src = "a: \"it\\'s\"\nb: 'c:\\'\nc: x\\'y\nd: [\"\\'\", 'q\\']\n";
-        let p = patch(src).expect("in budget").expect("patched");
+        let p = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(
             p.text,
             "a: \"it\\as\"\nb: 'c:\\'\nc: x\\'y\nd: [\"\\a\", 'q\\']\n"
@@ -312,7 +311,7 @@ mod tests {
     #[test]
     fn the_stand_in_is_no_character_of_the_text() {
         let src = "a: \"\\a\\x1B\\u000b \\f \\'\"\n";
-        let p = patch(src).expect("in budget").expect("patched");
+        let p = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(p.stand_in, '\x08');
         assert_eq!(p.text, "a: \"\\a\\x1B\\u000b \\f \\b\"\n");
     }
@@ -320,7 +319,7 @@ mod tests {
     #[test]
     fn a_single_quoted_scalar_ending_in_a_backslash_is_read_again() {
         let src = "a: 'C:\\'\nb: \"it\\'s\" # it\\'s\nc: ['\\', \"\\\\'\\'\"]\n";
-        let p = patch(src).expect("in budget").expect("patched");
+        let p = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(
             p.text,
             "a: 'C:\\'\nb: \"it\\as\" # it\\'s\nc: ['\\', \"\\\\'\\a\"]\n"
@@ -332,7 +331,7 @@ mod tests {
         // Stand-ins that end single-quoted scalars make the scanner stop where it reads
         // ahead of what it hands out: such a `\'` is tested alone.
         let src = "k: ['\" x\\', '\" x\\']\nl: [p\\'\\]\nm: \"\\\"\\x07\"\nn: \"\\'\"\n";
-        let p = patch(src).expect("in budget").expect("patched");
+        let p = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(
             p.text,
             "k: ['\" x\\', '\" x\\']\nl: [p\\'\\]\nm: \"\\\"\\x07\"\nn: \"\\e\"\n"
@@ -350,7 +349,7 @@ mod tests {
             src.push_str(&format!("  k{i}: 'C:\\'\n"));
         }
         src.push_str("  q: \"it\\'s\"\n");
-        let p = patch(&src).expect("in budget").expect("patched");
+        let p = patch(&src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(p.text.replace("it\\as", "it\\'s"), src);
         assert!(p.text.ends_with("  q: \"it\\as\"\n"));
     }
@@ -358,7 +357,7 @@ mod tests {
     #[test]
     fn texts_without_the_escape_are_left() {
         for src in ["a: 'x\\'\n", "a: \"x\\q\"\n", "a: b\n", "a: \"\\\\'\"\n"] {
-            assert!(patch(src).expect("in budget").is_none(), "{src}");
+            assert!(patch(src, &mut 0).expect("in budget").is_none(), "{src}");
         }
     }
 }

@@ -28,7 +28,7 @@ use super::parse::{budget, Patched, SyntaxError};
 const FLOW_INDICATORS: [char; 6] = [',', '?', '[', ']', '{', '}'];
 
 /// `src` with the `:`s go-yaml keeps in flow plain scalars patched; `None` when it has none.
-pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
+pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, SyntaxError> {
     let before_indicator = |at: usize| {
         src[at + 1..]
             .chars()
@@ -55,13 +55,12 @@ pub(super) fn patch(src: &str) -> Result<Option<Patched>, SyntaxError> {
     let mut stopped_at: Vec<usize> = Vec::new();
     // The `:` the last scan was for (the budget's error names its line).
     let mut handled = guesses.first().copied().unwrap_or(0);
-    let mut scanned = 0usize;
     loop {
         let mut patched: Vec<usize> = guesses.iter().chain(&stopped_at).copied().collect();
         patched.sort_unstable();
         let text = patched_text(src, &patched, stand_in);
-        scanned = scanned.saturating_add(text.len());
-        if scanned > budget::max_reread_bytes() {
+        *scanned = scanned.saturating_add(text.len());
+        if *scanned > budget::max_reread_bytes() {
             let line = 1 + src[..handled].matches('\n').count();
             return Err(budget::reread_exceeded(
                 "':' before a flow indicator in plain scalars",
@@ -193,20 +192,22 @@ mod tests {
     #[test]
     fn colons_before_flow_indicators_in_plain_scalars_are_patched() {
         let src = "a: [x:, 'y:]', {k: z:}]\nb: {\"q\":[1]}\nc: v:]\n";
-        let p = patch(src).expect("in budget").expect("patched");
+        let p = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(p.stand_in, '\u{e000}');
         assert_eq!(
             p.text,
             "a: [x\u{e000}, 'y\u{e000}]', {k: z\u{e000}}]\nb: {\"q\":[1]}\nc: v\u{e000}]\n"
         );
-        assert!(patch("a: {\"q\":[1]}\n").expect("in budget").is_none());
+        assert!(patch("a: {\"q\":[1]}\n", &mut 0)
+            .expect("in budget")
+            .is_none());
     }
 
     #[test]
     fn guesses_in_tags_and_after_aliases_get_their_colon_back() {
         // A tag holds the `:`; after an alias, it is the value's indicator.
-        assert!(patch("a: [!x:, b]\n").expect("in budget").is_none());
-        let p = patch("a: [&x q, *x:, b:]\n")
+        assert!(patch("a: [!x:, b]\n", &mut 0).expect("in budget").is_none());
+        let p = patch("a: [&x q, *x:, b:]\n", &mut 0)
             .expect("in budget")
             .expect("patched");
         assert_eq!(p.text, "a: [&x q, *x:, b\u{e000}]\n");
@@ -220,7 +221,7 @@ mod tests {
         for i in 0..100 {
             src.push_str(&format!("k{i}: [x:, {{y: z:}}]\n"));
         }
-        let p = patch(&src).expect("in budget").expect("patched");
+        let p = patch(&src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(p.text.matches('\u{e000}').count(), 200);
     }
 }

@@ -485,22 +485,8 @@ pub(super) fn read_with_saphyr(
     // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them), its
     // `:`s before flow indicators in flow plain scalars (which libyaml refuses), and the `,[]`
     // go-yaml keeps in tags.
-    let apostrophes = super::apostrophe::patch(src)?;
-    let src_escaped = apostrophes.as_ref().map_or(src, |p| p.text.as_str());
-    let colons = super::flow_colon::patch(src_escaped)?;
-    let src_coloned = colons.as_ref().map_or(src_escaped, |p| p.text.as_str());
-    let tags = super::tag_uri::patch(src_coloned)?;
-    let src_tagged = tags.as_deref().unwrap_or(src_coloned);
-    // libyaml-safer's scanner panics at a `,` after a tag in a flow collection (`[!x:, b]`),
-    // so where the text holds one, the `:`s are found once the tags are patched.
-    let colons_after_tags = if tags.is_some() {
-        super::flow_colon::patch(src_tagged)?
-    } else {
-        None
-    };
-    let libyaml_src = colons_after_tags
-        .as_ref()
-        .map_or(src_tagged, |p| p.text.as_str());
+    let quirks = super::go_quirks::patch(src)?;
+    let libyaml_src = quirks.as_ref().map_or(src, |p| p.text.as_str());
     if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
@@ -513,12 +499,9 @@ pub(super) fn read_with_saphyr(
     // (`Builder::flow_question_key`).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
     let reread = docs.is_err() || yaml11_breaks || builder.flow_question_key;
-    if reread || apostrophes.is_some() || colons.is_some() || tags.is_some() {
-        let stand_ins: Vec<(char, char)> = (apostrophes.iter().map(|p| (p.stand_in, '\'')))
-            .chain(colons.iter().map(|p| (p.stand_in, ':')))
-            .chain(colons_after_tags.iter().map(|p| (p.stand_in, ':')))
-            .collect();
-        if let Some(events) = super::libyaml_events::read(libyaml_src, &stand_ins) {
+    if reread || quirks.is_some() {
+        let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
+        if let Some(events) = super::libyaml_events::read(libyaml_src, stand_ins) {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             docs = builder.documents();
         }

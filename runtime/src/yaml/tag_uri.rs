@@ -30,7 +30,7 @@ struct Guess {
 }
 
 /// `src` with the `,`, `[` and `]` of its tags patched; `None` when its tags hold none.
-pub(super) fn patch(src: &str) -> Result<Option<String>, SyntaxError> {
+pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<String>, SyntaxError> {
     let mut guesses = guess_tags(src.as_bytes());
     if guesses.is_empty() {
         return Ok(None);
@@ -39,10 +39,9 @@ pub(super) fn patch(src: &str) -> Result<Option<String>, SyntaxError> {
     for &k in guesses.iter().flat_map(|g| &g.kept) {
         text[k] = STAND_IN;
     }
-    let mut scanned = 0usize;
     loop {
-        scanned = scanned.saturating_add(text.len());
-        if scanned > budget::max_reread_bytes() {
+        *scanned = scanned.saturating_add(text.len());
+        if *scanned > budget::max_reread_bytes() {
             let at = guesses.first().map_or(0, |g| g.bang);
             let line = 1 + text[..at].iter().filter(|&&b| b == b'\n').count();
             return Err(budget::reread_exceeded("',', '[' or ']' in tags", line));
@@ -128,11 +127,13 @@ mod tests {
     #[test]
     fn commas_and_brackets_in_tags_are_patched_and_elsewhere_left() {
         let src = "a: !x, 1\nb: [!!str, c, d !e, f]\ng: \"!h, i\" # !j, k\n";
-        let patched = patch(src).expect("in budget").expect("patched");
+        let patched = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(
             patched,
             "a: !x~ 1\nb: [!!str~ c, d !e, f]\ng: \"!h, i\" # !j, k\n"
         );
-        assert!(patch("a: [!x y, !<z,w> 1]\n").expect("in budget").is_none());
+        assert!(patch("a: [!x y, !<z,w> 1]\n", &mut 0)
+            .expect("in budget")
+            .is_none());
     }
 }
