@@ -34,6 +34,7 @@ pub(crate) mod guard_names;
 mod int_budget;
 mod ip_module;
 pub mod json_decode;
+mod lazy_iteration;
 mod loader;
 mod made_module;
 mod math_module;
@@ -113,6 +114,7 @@ fn globals() -> &'static Globals {
             LibraryExtension::Print,
         ])
         .with(go_builtins::go_compatible)
+        .with(lazy_iteration::lazy_iteration)
         .build()
     })
 }

@@ -212,24 +212,27 @@ fn repetition_fits(seq: Value, count: Value, heap: Heap) -> starlark::Result<boo
     Ok(true)
 }
 
-/// The bytes of `sep.join(items)`; its items are charged to the statement budget.
+/// The bytes of `sep.join(items)`; its items are charged to the statement budget. starlark-go
+/// stops at the first item that is not a string (`join: in list, want string, got int`, at
+/// once for `",".join(range(10**9))`): the items after it are neither counted nor charged.
 fn joined_bytes<'v>(
     sep: &str,
     items: Option<&Value<'v>>,
     heap: Heap<'v>,
 ) -> starlark::Result<u128> {
-    let Some(n) = items.and_then(|items| items.length().ok()) else {
+    let Some(items) = items.and_then(|items| items.iterate(heap).ok()) else {
         return Ok(0);
     };
-    charge_iterations(n.max(0) as u64)?;
-    let mut bytes = sep.len() as u128 * n.max(0) as u128;
-    for item in items
-        .into_iter()
-        .flat_map(|items| items.iterate(heap).ok())
-        .flatten()
-    {
-        bytes += item.unpack_str().map_or(0, str::len) as u128;
+    let (mut taken, mut bytes) = (0u64, 0u128);
+    for item in items {
+        let text = item.unpack_str().map(str::as_bytes);
+        let Some(text) = text.or_else(|| super::go_bytes::string_bytes(item)) else {
+            break;
+        };
+        taken += 1;
+        bytes += (sep.len() + text.len()) as u128;
     }
+    charge_iterations(taken)?;
     Ok(bytes)
 }
 

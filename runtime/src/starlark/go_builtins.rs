@@ -438,20 +438,6 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         eval.eval_function(standard("enumerate"), &args.items, &[])
     }
 
-    /// `zip(a, b, ...)`: starlark-go names the argument that is not iterable.
-    fn zip<'v>(
-        #[starlark(args)] args: starlark::values::tuple::UnpackTuple<starlark::values::Value<'v>>,
-        eval: &mut Evaluator<'v, '_, '_>,
-    ) -> starlark::Result<starlark::values::Value<'v>> {
-        for (i, x) in args.items.iter().enumerate() {
-            if x.iterate(eval.heap()).is_err() {
-                let message = format!("zip: argument #{} is not iterable: {}", i + 1, x.get_type());
-                return Err(go_error(message));
-            }
-        }
-        eval.eval_function(standard("zip"), &args.items, &[])
-    }
-
     /// `sorted(iterable, key=None, reverse=False)` with starlark-go's parameters: each may be
     /// given by position or by name, `key` must be callable and `reverse` a bool.
     fn sorted<'v>(

@@ -14,7 +14,8 @@ use crate::template::code_scan::{code_bytes, without_comment};
 /// Builtins that go through all of an iterable in one call, making a value as long as it or
 /// looping over it with no statement run: their positional arguments pass through [`ITERATE`].
 /// (This also keeps the compiler from running `list(range(10**8))` while it compiles: the
-/// call's arguments are no longer constants.)
+/// call's arguments are no longer constants.) `any`, `all` and `zip`, which may stop early,
+/// charge their items as they take them ([`super::lazy_iteration`]).
 const ITERATING_BUILTINS: &[&str] = &[
     "list",
     "tuple",
@@ -23,9 +24,6 @@ const ITERATING_BUILTINS: &[&str] = &[
     "sorted",
     "reversed",
     "enumerate",
-    "zip",
-    "any",
-    "all",
     "min",
     "max",
     "map",
