@@ -270,9 +270,13 @@ pub fn apply_document_indexed(
         }
         Some(mut left) => {
             let right = std::mem::take(&mut doc.value);
-            if !matches!(right, TreeValue::Map(_)) && mode.replace_arrays {
-                // A plain file's array or scalar replaces the whole document (the type check
-                // then reports it): the result is that document, at its position.
+            // A plain file's array or scalar replaces the whole document, and an array or a
+            // map that replaces the document's value (a nullable schema's null) is a node of
+            // the new document: the result is at its position (where the type check reports
+            // it). Another scalar is the old document's value.
+            let collection = matches!(right, TreeValue::Map(_) | TreeValue::Array(_));
+            let new_collection = collection && !merges_in_place(&left.value, &right, mode);
+            if new_collection || (!matches!(right, TreeValue::Map(_)) && mode.replace_arrays) {
                 left.pos = doc.pos;
             }
             let path = Path::of(&doc, None);
