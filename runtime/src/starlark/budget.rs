@@ -260,14 +260,23 @@ fn replaced_bytes(s: &str, args: &[Value]) -> u128 {
 
 /// At most the bytes of `fmt.format(...)` (`field` is `{`) or `fmt % ...` (`field` is `%`) with
 /// `values` as its arguments: the format, and the longest argument's text for each field (each
-/// may name any argument). Past `limit`, some count past it.
+/// may name any argument; a doubled `{{` or `%%` is no field). Past `limit`, some count past
+/// it.
 fn formatted_bytes<'a, 'v: 'a>(
     fmt: &[u8],
     field: u8,
     values: impl Iterator<Item = &'a Value<'v>>,
     limit: u128,
 ) -> u128 {
-    let fields = fmt.iter().filter(|&&b| b == field).count() as u128;
+    let (mut fields, mut at) = (0u128, 0);
+    while let Some(found) = fmt[at..].iter().position(|&b| b == field) {
+        at += found + 1;
+        if fmt.get(at) == Some(&field) {
+            at += 1;
+        } else {
+            fields += 1;
+        }
+    }
     if fields == 0 {
         return fmt.len() as u128;
     }
