@@ -145,6 +145,17 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, S
         .map(|text| Patched { text, stand_in }))
 }
 
+/// The first guesses of [`patch`] as `(offset, byte)`: each `'` of a `\'` guessed to be in a
+/// double-quoted scalar, as the escape `\a` (what the other patchers' scans read before
+/// [`patch`] has checked them).
+pub(super) fn guesses(src: &str) -> Vec<(usize, u8)> {
+    let quotes = guess_double_quoted(src.as_bytes(), 0, None).into_iter();
+    quotes
+        .filter(|&(_, double)| double)
+        .map(|(q, _)| (q, b'a'))
+        .collect()
+}
+
 /// Adds to `quotes` the `'` of every `\'` from `from` on (in `src`, where the quote `open` is
 /// open at `from`) that starts an escape, and patches in `text` those guessed to be in a
 /// double-quoted scalar with `escape` ([`guess_double_quoted`]).
@@ -227,17 +238,8 @@ struct Scan {
 
 /// What libyaml-safer's scanner reads of `text`; `None` where it panics.
 fn scan(text: &str) -> Option<Scan> {
-    // libyaml-safer panics on a `\\` that ends the text, and on a block scalar whose last line
-    // has no line break (see `go_error`): a character after them changes no token before.
-    let mut padded = text.to_string();
-    if padded.ends_with('\\') {
-        padded.push('q');
-    }
-    if !padded.ends_with('\n') {
-        padded.push('\n');
-    }
     let offset = |m: libyaml_safer::Mark| usize::try_from(m.index).unwrap_or(usize::MAX);
-    super::libyaml_events::scan_tokens(&padded, |tokens| {
+    super::libyaml_events::scan_tokens(text, |tokens| {
         let mut read = Scan {
             scalars: Vec::new(),
             read_up_to: 0,

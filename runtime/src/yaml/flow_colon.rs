@@ -29,17 +29,7 @@ const FLOW_INDICATORS: [char; 6] = [',', '?', '[', ']', '{', '}'];
 
 /// `src` with the `:`s go-yaml keeps in flow plain scalars patched; `None` when it has none.
 pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, SyntaxError> {
-    let before_indicator = |at: usize| {
-        src[at + 1..]
-            .chars()
-            .next()
-            .is_some_and(|c| FLOW_INDICATORS.contains(&c))
-    };
-    let candidates: Vec<usize> = src
-        .match_indices(':')
-        .map(|(at, _)| at)
-        .filter(|&at| before_indicator(at))
-        .collect();
+    let candidates = candidates(src);
     if candidates.is_empty() {
         return Ok(None);
     }
@@ -48,10 +38,7 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, S
     };
     // Byte offsets in `src` of the `:`s patched: the guesses not yet found wrong, and those
     // where the scanner stopped.
-    let mut guesses: Vec<usize> = candidates
-        .into_iter()
-        .filter(|&at| at > 0 && may_end_plain_text(src.as_bytes()[at - 1]))
-        .collect();
+    let mut guesses: Vec<usize> = first_guesses(src, &candidates);
     let mut stopped_at: Vec<usize> = Vec::new();
     // The `:` the last scan was for (the budget's error names its line).
     let mut handled = guesses.first().copied().unwrap_or(0);
@@ -102,6 +89,34 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, S
         }
         guesses = right;
     }
+}
+
+/// The offsets of the `:`s before a flow indicator.
+fn candidates(src: &str) -> Vec<usize> {
+    let before_indicator = |at: usize| {
+        src[at + 1..]
+            .chars()
+            .next()
+            .is_some_and(|c| FLOW_INDICATORS.contains(&c))
+    };
+    let colons = src.match_indices(':').map(|(at, _)| at);
+    colons.filter(|&at| before_indicator(at)).collect()
+}
+
+/// The `candidates` guessed to be in a plain scalar: after a character that may end its text.
+fn first_guesses(src: &str, candidates: &[usize]) -> Vec<usize> {
+    let after_text = |at: usize| at > 0 && may_end_plain_text(src.as_bytes()[at - 1]);
+    candidates
+        .iter()
+        .copied()
+        .filter(|&at| after_text(at))
+        .collect()
+}
+
+/// The first guesses of [`patch`], the `:`s before a flow indicator guessed to be in a plain
+/// scalar (what the other patchers' scans read, as `x`, before [`patch`] has checked them).
+pub(super) fn guesses(src: &str) -> Vec<usize> {
+    first_guesses(src, &candidates(src))
 }
 
 /// Whether a `:` after `b` may be inside a plain scalar: not after a blank, a quote ending a

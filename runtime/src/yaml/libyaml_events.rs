@@ -37,8 +37,17 @@ pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'
     } else {
         src
     };
+    // libyaml-safer panics on a `\\` that ends the text, and on a block scalar whose last line
+    // has no line break (see `go_error`): a character after them changes no token before.
+    let mut padded = text.to_string();
+    if padded.ends_with('\\') {
+        padded.push('q');
+    }
+    if !padded.ends_with('\n') {
+        padded.push('\n');
+    }
     crate::panic_guard::catch_panic(|| {
-        let mut input = text.as_bytes();
+        let mut input = padded.as_bytes();
         let mut parser = libyaml_safer::Parser::new();
         // A first byte 0xEF that starts no byte-order mark (`ｋ`) is text, as in libyaml.
         parser.set_encoding(libyaml_safer::Encoding::Utf8);
@@ -74,8 +83,17 @@ pub(super) fn scan_tokens<T>(
     text: &str,
     scan: impl FnOnce(&mut dyn Iterator<Item = libyaml_safer::Result<Token>>) -> T,
 ) -> Option<T> {
+    // libyaml-safer panics on a `\\` that ends the text, and on a block scalar whose last line
+    // has no line break (see `go_error`): a character after them changes no token before.
+    let mut padded = text.to_string();
+    if padded.ends_with('\\') {
+        padded.push('q');
+    }
+    if !padded.ends_with('\n') {
+        padded.push('\n');
+    }
     crate::panic_guard::catch_panic(|| {
-        let mut input = text.as_bytes();
+        let mut input = padded.as_bytes();
         let mut scanner = libyaml_safer::Scanner::new();
         scanner.set_encoding(libyaml_safer::Encoding::Utf8);
         scanner.set_input_string(&mut input);

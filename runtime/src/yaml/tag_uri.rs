@@ -69,6 +69,17 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<String>, Sy
     Ok(String::from_utf8(text).ok())
 }
 
+/// The first guesses of [`patch`] as `(offset, byte)` (what the other patchers' scans read
+/// before [`patch`] has checked them).
+pub(super) fn guesses(src: &str) -> Vec<(usize, u8)> {
+    let guesses = guess_tags(src.as_bytes());
+    guesses
+        .iter()
+        .flat_map(|g| &g.kept)
+        .map(|&k| (k, STAND_IN))
+        .collect()
+}
+
 /// The characters of a tag's shorthand to go-yaml (libyaml's `IS_ALPHA` and URI characters).
 fn is_tag_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_;/?:@&=+$.%!~*'()".contains(&b) || KEPT_BY_GO_YAML.contains(&b)
