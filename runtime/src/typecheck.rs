@@ -510,7 +510,7 @@ fn key_of(item: &Tree) -> &Value {
 
 /// The violation of a map item whose key `map` does not declare.
 fn undeclared(item: &Tree, map: &Type, fields: &[Field]) -> TypeViolation {
-    let key = key_of(item).key_string();
+    let key = key_of(item).go_percent_v();
     // As ytt, the declared keys sorted, as Go's `%s` writes them.
     let mut names: Vec<String> = fields.iter().map(|f| f.key.go_percent_s()).collect();
     names.sort();

@@ -227,6 +227,16 @@ impl Value {
         }
     }
 
+    /// The value as Go's `%v` writes it, as ytt's report quotes a key the schema does not
+    /// declare: `<nil>`, `+Inf`, `NaN`, a string as it is.
+    pub fn go_percent_v(&self) -> String {
+        match (self, self.go_scalar()) {
+            (Value::Null, _) => "<nil>".into(),
+            (_, Some((_, text))) => text,
+            _ => self.key_string(),
+        }
+    }
+
     /// A bool or number as the Go value YAML gives it: its Go type (a YAML integer is an
     /// `int`) and its text as Go's `%v` writes it (`1e+06`, `NaN`, `+Inf`).
     pub fn go_scalar(&self) -> Option<(&'static str, String)> {
