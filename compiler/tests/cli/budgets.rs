@@ -704,3 +704,25 @@ fn files_no_template_loads_are_never_opened() {
         "{stderr}"
     );
 }
+
+#[test]
+fn star_arguments_and_encoded_text_meet_the_budgets() {
+    // The call takes every item of `*x` into a vector first: 10^9 of them asked for 8 GB.
+    let values = "#@data/values\n---\na: #@ len(*range(1000000000))\n";
+    let (rc, stderr) = check_values("star-argument", values, &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped after 100000000 Starlark statements"),
+        "{stderr}"
+    );
+    // Encoding holds four copies of a string's text at its peak (12 references to 100 MB
+    // peaked at 4.8 GB): 15 MB of text is 60 MB.
+    let values = "#@ load(\"@ytt:json\", \"json\")\n#@data/values\n---\na: #@ len(json.encode([\"x\" * 5000000] * 3))\n";
+    let memory = [("SCHEMAC_STARLARK_MEMORY", "50000000")];
+    let (rc, stderr) = check_values("encoded-copies", values, &memory);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("- evaluation stopped: it would allocate more than 50000000 bytes"),
+        "{stderr}"
+    );
+}

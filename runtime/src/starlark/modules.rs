@@ -373,7 +373,7 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<String> {
         let value = only_arg("yaml.encode", &args.items)?;
-        super::budget::reserve_written(value, Writing::Tree, heap)?;
+        super::budget::reserve_written(value, Writing::Encoded, heap)?;
         super::convert::encode_yaml(value, heap)
             .map_err(|e| super::assertion::encode_error("yaml.encode", &e))
     }
@@ -465,7 +465,7 @@ fn json_members(builder: &mut GlobalsBuilder) {
             Some(v) => bool_kwarg("json.encode", *v)?,
             None => true,
         };
-        super::budget::reserve_written(value, Writing::Tree, heap)?;
+        super::budget::reserve_written(value, Writing::Encoded, heap)?;
         let tv = to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error("json.encode", &e))?;
         let data = tv.to_value();

@@ -31,7 +31,7 @@ pub(super) fn toml_members(builder: &mut GlobalsBuilder) {
         const NAME: &str = "toml.encode";
         let value = only_arg(NAME, &args.items)?;
         super::modules::check_kwarg_names(NAME, &kwargs, &["indent"])?;
-        super::budget::reserve_written(value, Writing::Tree, heap)?;
+        super::budget::reserve_written(value, Writing::Encoded, heap)?;
         let tree = super::convert::to_tree_value(value, &Pos::unknown(), heap)
             .map_err(|e| super::assertion::encode_error(NAME, &e))?;
         let data = tree.to_value();

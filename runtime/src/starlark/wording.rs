@@ -281,7 +281,15 @@ fn call_wording(msg: &str, span: Option<&str>) -> Option<String> {
         });
     }
     if let Some(rest) = msg.strip_prefix("Found ").filter(|r| r.contains(" extra ")) {
-        if let Some((keyword, rest)) = quoted(rest).filter(|(_, r)| r.starts_with(" extra named")) {
+        // The crate names every unexpected keyword (`Found `x` `y` extra named...`); starlark-go
+        // the first.
+        let keywords = quoted(rest).map(|(first, mut rest)| {
+            while let Some((_, after)) = rest.strip_prefix(' ').and_then(quoted) {
+                rest = after;
+            }
+            (first, rest)
+        });
+        if let Some((keyword, rest)) = keywords.filter(|(_, r)| r.starts_with(" extra named")) {
             let function = rest.rsplit(" for call to ").next()?;
             return Some(match def_name(function) {
                 Some(name) => {

@@ -20,10 +20,18 @@ use crate::template::tree::{Tree, TreeValue};
 pub(super) enum Writing {
     /// Text made directly (`%`, `.format`): a separator or bracket per node.
     Text,
-    /// Text made through a YAML tree (`json.encode`, `yaml.encode` copy the value into a
-    /// [`Tree`] first): [`TREE_NODE_BYTES`] per node.
+    /// A YAML tree made of the value (data values): [`TREE_NODE_BYTES`] per node.
     Tree,
+    /// Text made through a YAML tree (`json.encode`, `yaml.encode`, `toml.encode` copy the value
+    /// into a [`Tree`] first): [`TREE_NODE_BYTES`] per node, and each string's text
+    /// [`ENCODED_TEXT_COPIES`] times.
+    Encoded,
 }
+
+/// The copies of a string's text that encoding a value holds at the peak: the tree's, the
+/// plain data's, the text written and the Starlark string made of it (measured: `json.encode`
+/// of twelve references to a 100 MB string peaked at 4.8 GB, counted as 1.2 GB).
+const ENCODED_TEXT_COPIES: u128 = 4;
 
 /// What a node written through a YAML tree holds at the peak: its [`Tree`] node, the plain
 /// data made of the tree and their vectors. Measured: `json.encode` of a list shared 19 levels
@@ -35,7 +43,16 @@ impl Writing {
     fn per_node(self) -> u128 {
         match self {
             Writing::Text => 2,
-            Writing::Tree => TREE_NODE_BYTES.max(std::mem::size_of::<Tree>() as u128),
+            Writing::Tree | Writing::Encoded => {
+                TREE_NODE_BYTES.max(std::mem::size_of::<Tree>() as u128)
+            }
+        }
+    }
+
+    fn text_copies(self) -> u128 {
+        match self {
+            Writing::Text | Writing::Tree => 1,
+            Writing::Encoded => ENCODED_TEXT_COPIES,
         }
     }
 }
@@ -46,6 +63,7 @@ impl Writing {
 /// written `[...]` by `str`, and refused beyond the budget by the conversions to YAML).
 pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
     let per_node = writing.per_node();
+    let copies = writing.text_copies();
     let max_depth = crate::yaml::parse::budget::max_value_depth();
     let mut total = 0u128;
     let mut pending = vec![(v, 0usize)];
@@ -55,11 +73,12 @@ pub(super) fn written_bytes(v: Value, writing: Writing, limit: u128) -> u128 {
         }
         total += per_node;
         if let Some(s) = v.unpack_str() {
-            total += s.len() as u128 + 2;
+            total += (s.len() as u128 + 2) * copies;
             continue;
         }
         if let Some(fragment) = v.downcast_ref::<YamlFragment>() {
-            total += tree_bytes(&fragment.value, per_node, limit.saturating_sub(total));
+            let left = limit.saturating_sub(total);
+            total += tree_bytes(&fragment.value, per_node, copies, left);
             continue;
         }
         // Items are counted (their node cost) before they are queued: a list of 10^8 items
@@ -116,7 +135,7 @@ fn charge<'v>(
 }
 
 /// The bytes of a YAML fragment written out (its tree is not shared: it is walked once).
-fn tree_bytes(value: &TreeValue, per_node: u128, limit: u128) -> u128 {
+fn tree_bytes(value: &TreeValue, per_node: u128, copies: u128, limit: u128) -> u128 {
     let mut total = 0u128;
     let mut pending = vec![value];
     while let Some(value) = pending.pop() {
@@ -124,10 +143,10 @@ fn tree_bytes(value: &TreeValue, per_node: u128, limit: u128) -> u128 {
             break;
         }
         match value {
-            TreeValue::Scalar(v) => total += scalar_bytes(v),
+            TreeValue::Scalar(v) => total += scalar_bytes(v) * copies,
             TreeValue::Map(items) | TreeValue::Array(items) => {
                 for item in items {
-                    total += per_node + item.key().map_or(0, scalar_bytes);
+                    total += per_node + item.key().map_or(0, scalar_bytes) * copies;
                     pending.push(&item.value);
                 }
             }
