@@ -200,7 +200,8 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         })
     }
 
-    /// `hasattr(v, name)`, with a string's methods as starlark-go's (see [`go_attrs`]). A
+    /// `hasattr(v, name)`, with a string's and a set's methods as starlark-go's (see
+    /// [`go_attrs`]). A
     /// name that is not UTF-8 is only a struct's field.
     fn hasattr<'v>(
         #[starlark(require = pos)] x: starlark::values::Value<'v>,
@@ -217,7 +218,7 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                     .is_some_and(|f| f.iter().any(|(k, _)| *k == bytes.as_ref().bytes())));
             }
         };
-        Ok(if x.get_type() == "string" {
+        Ok(if matches!(x.get_type(), "string" | "set") {
             go_attrs(x).iter().any(|a| a == attr)
         } else {
             x.has_attr(attr, heap)
@@ -744,13 +745,16 @@ pub(super) fn out_of_range(
 
 /// The attributes of `v`: a string's are starlark-go's methods (without the crate's
 /// `removeprefix`/`removesuffix`, with `elem_ords`/`codepoint_ords`, which
-/// [`super::go_methods`] answers).
+/// [`super::go_methods`] answers); a set's, `union` alone.
 fn go_attrs(v: starlark::values::Value) -> Vec<String> {
     if v.get_type() == "string" {
         return super::go_methods::STRING_METHODS
             .iter()
             .map(|m| m.to_string())
             .collect();
+    }
+    if v.get_type() == "set" {
+        return vec!["union".to_string()];
     }
     v.dir_attr()
 }

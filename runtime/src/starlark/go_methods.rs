@@ -61,6 +61,15 @@ pub(super) const GO_METHODS: &[&str] = &[
     "update",
     "popitem",
     "get",
+    // The crate's set methods: starlark-go's sets have `union` alone ([`set_method`]).
+    "add",
+    "difference",
+    "discard",
+    "intersection",
+    "issubset",
+    "issuperset",
+    "symmetric_difference",
+    "union",
 ];
 
 /// starlark-go's string methods, sorted.
@@ -253,6 +262,9 @@ fn call_utf8<'v>(
         }
         return Ok(Value::new_bool(false));
     }
+    if obj.get_type() == "set" {
+        return set_method(method, obj, args, named, eval);
+    }
     if let Some(s) = obj.unpack_str() {
         if let Some(v) = string_method(method, s, args, named, heap)? {
             return Ok(v);
@@ -292,6 +304,50 @@ fn call_utf8<'v>(
         }
     }
     delegate(method, obj, args, named, eval)
+}
+
+/// What an item of a set takes on the heap (its value, its hash and its index).
+const SET_ITEM_BYTES: u128 = 32;
+
+/// A set's method as starlark-go answers it: `union(iterable)` (its items charged to the
+/// budgets before the set is made) and no other.
+fn set_method<'v>(
+    method: &str,
+    obj: Value<'v>,
+    args: &[Value<'v>],
+    named: Named<'_, 'v>,
+    eval: &mut Evaluator<'v, '_, '_>,
+) -> starlark::Result<Value<'v>> {
+    if method != "union" {
+        return error(format!("set has no .{method} field or method"));
+    }
+    let items = match args {
+        [items] if named.is_empty() => *items,
+        // No argument is a Go panic of ytt's; keywords are worded as the crate's.
+        [] | [_] => return delegate(method, obj, args, named, eval),
+        _ => {
+            let n = args.len();
+            return error(format!("union: got {n} arguments, want at most 1"));
+        }
+    };
+    if items.iterate(eval.heap()).is_err() {
+        let ty = items.get_type();
+        return error(format!("union: for parameter 1: got {ty}, want iterable"));
+    }
+    if let Ok(n) = items.length() {
+        let n = n.max(0) as u64;
+        super::statement_hook::charge_iterations(n)?;
+        if n as u128 * SET_ITEM_BYTES > super::budget::heap_room(eval.heap()) {
+            return Err(super::statement_hook::heap_exceeded("would allocate"));
+        }
+    }
+    delegate(method, obj, args, named, eval).map_err(|e| {
+        let message = super::error_message(&e);
+        match message.starts_with("unhashable type") {
+            true => super::go_builtins::go_error(format!("union: {message}")),
+            false => e,
+        }
+    })
 }
 
 /// The first of `items` equal to `x` as starlark-go compares them, for a list's `method`
