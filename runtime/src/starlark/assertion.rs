@@ -566,9 +566,10 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         arity("one_of", &args, 1, usize::MAX)?;
         let items = match args.items[..] {
             [one] => {
+                // A string's `elems()` or `codepoints()` is iterable and no sequence.
                 if matches!(
                     one.get_type(),
-                    "string" | "int" | "float" | "bool" | "NoneType"
+                    "string" | "int" | "float" | "bool" | "NoneType" | "elems" | "codepoints"
                 ) {
                     return Err(AssertFail(format!(
                         "assert.one_of: expected a sequence, but was a '{}'",
@@ -604,7 +605,11 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                     )
                     .into())
                 }
-                None if matches!(v.get_type(), "string" | "int" | "float" | "NoneType") => {
+                None if matches!(
+                    v.get_type(),
+                    "string" | "int" | "float" | "NoneType" | "elems" | "codepoints"
+                ) =>
+                {
                     return Err(AssertFail(format!(
                         "assert.one_not_null: expected a sequence of keys, but was a '{}'",
                         v.get_type()
