@@ -49,6 +49,13 @@ fn reserve(heap: Heap<'_>, bytes: u128) -> starlark::Result<()> {
     Ok(())
 }
 
+/// Charges `n` items taken at once to the statement budget and `n * item_bytes` to the heap
+/// budget (a comprehension's iterable, a `*` argument, a set's union).
+pub(super) fn charge_items(n: u64, item_bytes: u128, heap: Heap<'_>) -> starlark::Result<()> {
+    charge_iterations(n)?;
+    reserve(heap, n as u128 * item_bytes)
+}
+
 /// The bytes `heap` may still take within the budget.
 fn heap_left(heap: Heap<'_>) -> u128 {
     let (_, max_memory) = budget();
@@ -473,11 +480,7 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             Err(_) => (None, 1),
         };
         if let Some(n) = n {
-            charge_iterations(n)?;
-            reserve(
-                heap,
-                lists * n as u128 * std::mem::size_of::<Value>() as u128,
-            )?;
+            charge_items(n, lists * std::mem::size_of::<Value>() as u128, heap)?;
         }
         Ok(iterable)
     }

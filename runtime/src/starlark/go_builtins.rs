@@ -610,12 +610,8 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
         // The call takes every item into a vector of arguments first (`len(*range(10**9))`
         // asked for 8 GB at once): its items are charged, and its size to the heap budget.
         if let Ok(n) = x.length() {
-            let n = n.max(0) as u64;
-            super::statement_hook::charge_iterations(n)?;
-            let bytes = n as u128 * std::mem::size_of::<starlark::values::Value>() as u128;
-            if bytes > super::budget::heap_room(heap) {
-                return Err(super::statement_hook::heap_exceeded("would allocate"));
-            }
+            let item_bytes = std::mem::size_of::<starlark::values::Value>() as u128;
+            super::budget::charge_items(n.max(0) as u64, item_bytes, heap)?;
         }
         Ok(x)
     }

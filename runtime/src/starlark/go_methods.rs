@@ -335,11 +335,7 @@ fn set_method<'v>(
         return error(format!("union: for parameter 1: got {ty}, want iterable"));
     }
     if let Ok(n) = items.length() {
-        let n = n.max(0) as u64;
-        super::statement_hook::charge_iterations(n)?;
-        if n as u128 * SET_ITEM_BYTES > super::budget::heap_room(eval.heap()) {
-            return Err(super::statement_hook::heap_exceeded("would allocate"));
-        }
+        super::budget::charge_items(n.max(0) as u64, SET_ITEM_BYTES, eval.heap())?;
     }
     delegate(method, obj, args, named, eval).map_err(|e| {
         let message = super::error_message(&e);
