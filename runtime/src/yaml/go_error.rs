@@ -70,7 +70,34 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         Some(found) => found,
         None if !src.ends_with(['\n', '\r']) => events(&format!("{src}\n")).flatten(),
         None => None,
-    }?;
+    };
+    // go-yaml's scanner wants a blank after any tag, where libyaml-safer takes a `,` in a flow
+    // collection (`[!<a>, b]`; a shorthand tag keeps the `,`: `yaml::tag_uri`).
+    if let Some((comma, comma_line)) = verbatim_tag_before_comma(src) {
+        let stopped_before = found.as_ref().and_then(|(e, ..)| match e {
+            Ok(e) => [e.problem_mark(), e.context_mark()]
+                .into_iter()
+                .flatten()
+                .next()
+                .map(|m| m.index),
+            Err(_) => Some(0),
+        });
+        if stopped_before.is_none_or(|at| at > comma) {
+            let before = usize::try_from(comma).ok().and_then(|i| src.get(..i));
+            let documents = before.and_then(events).flatten().map_or(0, |(.., d)| d);
+            let line = match comma_line {
+                0 => u64::from(!super::parse::starts_with_document_marker(src)),
+                line => line + 1,
+            };
+            let e = SyntaxError {
+                line: u32::try_from(line).unwrap_or(u32::MAX),
+                message: "did not find expected whitespace or line break".into(),
+                strict: None,
+            };
+            return Some((e, documents));
+        }
+    }
+    let found = found?;
     let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
     // the syntax error, is the error ytt reports, unless go-yaml's scanner stopped before it
@@ -251,6 +278,37 @@ fn incompatible_version(src: &str) -> Option<libyaml_safer::Mark> {
     })
     .ok()
     .flatten()
+}
+
+/// Where the first verbatim tag (`!<...>`) followed by a `,` ends in `src` (its byte offset and
+/// 0-based line): libyaml-safer's scanner panics there in a flow collection (no error: go-yaml
+/// reads no shorthand tag so, `yaml::tag_uri` having made its `,` a tag character).
+fn verbatim_tag_before_comma(src: &str) -> Option<(u64, u64)> {
+    if !src.contains("!<") {
+        return None;
+    }
+    let read_up_to = std::cell::Cell::new(0usize);
+    let panicked = crate::panic_guard::catch_panic(|| {
+        let mut input = src.as_bytes();
+        let mut scanner = libyaml_safer::Scanner::new();
+        scanner.set_input_string(&mut input);
+        for token in scanner.map_while(Result::ok) {
+            read_up_to.set(usize::try_from(token.end_mark.index).unwrap_or(usize::MAX));
+        }
+    })
+    .is_err();
+    let from = read_up_to.get();
+    let bang = from + src.get(from..)?.find('!')?;
+    let rest = src[bang..].strip_prefix("!<")?;
+    let end = bang + 2 + rest.find('>')? + 1;
+    if !panicked || src.as_bytes().get(end) != Some(&b',') {
+        return None;
+    }
+    let line = src.as_bytes()[..end]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count();
+    Some((end as u64, line as u64))
 }
 
 /// The anchors of the current document, and the first alias that names none of them.
