@@ -90,8 +90,18 @@ pub(super) fn assert_matched(
         assertion(assert, &targets[i].value, &item.value, calls).map_err(|e| path.error(e))?;
         let left = std::mem::take(&mut targets[i].value);
         let right = item.value.clone();
-        targets[i].value =
-            merge_after_assertion(left, right, &item.anns, mode, calls, defaults, path)?;
+        // A shared default is merged into where it is kept, as any merge in place (see
+        // `crate::shared_defaults`): ytt's assertion merges into the shared node.
+        let in_place = super::merges_in_place(&left, &right, mode);
+        let shared = crate::shared_defaults::shared_key(&targets[i]).filter(|_| in_place);
+        let left = shared
+            .and_then(crate::shared_defaults::take)
+            .unwrap_or(left);
+        let merged = merge_after_assertion(left, right, &item.anns, mode, calls, defaults, path)?;
+        if let Some(key) = shared {
+            crate::shared_defaults::put(key, &merged);
+        }
+        targets[i].value = merged;
     }
     Ok(())
 }
