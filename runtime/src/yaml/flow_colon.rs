@@ -113,6 +113,11 @@ fn first_guesses(src: &str, candidates: &[usize]) -> Vec<usize> {
         .collect()
 }
 
+/// Whether `src` holds a `:` before a flow indicator (else [`patch`] has nothing to do).
+pub(super) fn any(src: &str) -> bool {
+    !candidates(src).is_empty()
+}
+
 /// The first guesses of [`patch`], the `:`s before a flow indicator guessed to be in a plain
 /// scalar (what the other patchers' scans read, as `x`, before [`patch`] has checked them).
 pub(super) fn guesses(src: &str) -> Vec<usize> {

@@ -47,13 +47,21 @@ struct Round {
 
 /// `src` with go-yaml's three quirks patched for libyaml-safer; `None` where it has none.
 pub(super) fn patch(src: &str) -> Result<Option<LibyamlText>, SyntaxError> {
+    let escapes = src.contains("\\'");
+    let mut tags = super::tag_uri::guesses(src);
+    let colon_guesses = super::flow_colon::guesses(src);
+    if !escapes && tags.is_empty() && colon_guesses.is_empty() && !super::flow_colon::any(src) {
+        return Ok(None);
+    }
     let mut scanned = 0usize;
     // What each patcher's scan reads of the other two's patches: at first their guesses, then
     // what they found in the round before (with the guesses, each pair of a `[x:]` and a
     // `"\'"` after it was a round more).
-    let mut apostrophes = super::apostrophe::guesses(src);
-    let mut tags = super::tag_uri::guesses(src);
-    let mut colons = as_scanned(&super::flow_colon::guesses(src));
+    let mut apostrophes = match escapes {
+        true => super::apostrophe::guesses(src),
+        false => Vec::new(),
+    };
+    let mut colons = as_scanned(&colon_guesses);
     let mut last: Option<Round> = None;
     let mut text = None;
     for _ in 0..MAX_ROUNDS {
