@@ -274,7 +274,7 @@ fn is_yaml_float(s: &str) -> bool {
 /// Resolves a scalar with an explicit tag as ytt's go-yaml v2 fork does: `!!str` keeps the text,
 /// `!!binary` decodes base64, the other core tags (`!!int`, `!!float`, `!!bool`, `!!null`,
 /// `!!timestamp`) resolve the text as a plain scalar — quoted or not — and must agree with it
-/// (an int is accepted as a float); any other tag (`!foo`, `!!merge`) keeps the text. `Err` is
+/// (an int within 63 bits is accepted as a float); any other tag (`!foo`, `!!merge`) keeps the text. `Err` is
 /// go-yaml's message (ytt prints it without a line).
 pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, String> {
     let full = format!("{handle}{suffix}");
@@ -299,8 +299,8 @@ pub fn resolve_tagged(handle: &str, suffix: &str, text: &str) -> Result<Value, S
     };
     match (wanted, resolved) {
         (w, v) if w == found => Ok(v),
+        // go-yaml's float takes an int, not an int past 63 bits (its `uint64`).
         ("float", Value::Int(i)) => Ok(Value::Float(i as f64)),
-        ("float", Value::UInt(u)) => Ok(Value::Float(u as f64)),
         _ => Err(format!("cannot decode !!{found} `{text}` as a !!{wanted}")),
     }
 }
