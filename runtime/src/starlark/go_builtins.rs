@@ -302,6 +302,13 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                 pos.push(named.remove(at).1);
             }
         }
+        // starlark-go refuses an unknown keyword before it misses `x` (`int(a=1)`).
+        let unknown = named.iter().find(|(k, _)| !matches!(*k, "x" | "base"));
+        if let (Some((k, _)), true) = (unknown, pos.len() <= 2) {
+            return Err(go_error(format!(
+                "int: unexpected keyword argument \"{k}\""
+            )));
+        }
         let Some(&x) = pos.first() else {
             return Err(go_error("int: missing argument for x".into()));
         };
