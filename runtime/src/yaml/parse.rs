@@ -498,7 +498,8 @@ pub(super) fn read_with_saphyr(
     // saphyr-parser (YAML 1.2); so is `?` at the start of a flow plain scalar
     // (`Builder::flow_question_key`).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
-    let reread = docs.is_err() || yaml11_breaks || builder.flow_question_key;
+    let reread =
+        docs.is_err() || yaml11_breaks || builder.flow_question_key || anchor_name_ends_early(src);
     if reread || quirks.is_some() {
         let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
         if let Some(events) = super::libyaml_events::read(libyaml_src, stand_ins) {
@@ -519,6 +520,26 @@ pub(super) fn read_with_saphyr(
 }
 
 /// The nodes of `v` (itself included).
+/// Whether an anchor or alias name in `src` may end before saphyr-parser's does: libyaml's (and
+/// go-yaml's) names are ASCII letters, digits, `_` and `-`, and a name may be followed by `:`,
+/// `?`, `%`, `@` or `` ` ``, which start the next token (`&b:x y` is the anchor `b` on the
+/// scalar `:x y`); YAML 1.2 takes `b:x` as the name. A `&` or `*` inside a scalar only costs
+/// the second reading.
+fn anchor_name_ends_early(src: &str) -> bool {
+    let bytes = src.as_bytes();
+    memchr::memchr2_iter(b'&', b'*', bytes).any(|at| {
+        let name = bytes[at + 1..]
+            .iter()
+            .take_while(|&&c| c.is_ascii_alphanumeric() || c == b'_' || c == b'-')
+            .count();
+        name > 0
+            && matches!(
+                bytes.get(at + 1 + name),
+                Some(b':' | b'?' | b'%' | b'@' | b'`')
+            )
+    })
+}
+
 pub(crate) fn node_count(v: &RawValue) -> usize {
     match v {
         RawValue::Scalar(_) => 1,
