@@ -27,8 +27,12 @@ use super::parse::{budget, Patched, SyntaxError};
 /// The characters after a `:` that make libyaml-safer stop inside a flow plain scalar.
 const FLOW_INDICATORS: [char; 6] = [',', '?', '[', ']', '{', '}'];
 
-/// `src` with the `:`s go-yaml keeps in flow plain scalars patched; `None` when it has none.
-pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, SyntaxError> {
+/// `src` with the `:`s go-yaml keeps in flow plain scalars patched, and their byte offsets in
+/// `src` (in order); `None` when it has none.
+pub(super) fn patch(
+    src: &str,
+    scanned: &mut usize,
+) -> Result<Option<(Patched, Vec<usize>)>, SyntaxError> {
     let candidates = candidates(src);
     if candidates.is_empty() {
         return Ok(None);
@@ -85,7 +89,7 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<Patched>, S
             continue;
         }
         if wrong.is_empty() {
-            return Ok((!patched.is_empty()).then_some(Patched { text, stand_in }));
+            return Ok((!patched.is_empty()).then_some((Patched { text, stand_in }, patched)));
         }
         guesses = right;
     }
@@ -212,8 +216,9 @@ mod tests {
     #[test]
     fn colons_before_flow_indicators_in_plain_scalars_are_patched() {
         let src = "a: [x:, 'y:]', {k: z:}]\nb: {\"q\":[1]}\nc: v:]\n";
-        let p = patch(src, &mut 0).expect("in budget").expect("patched");
+        let (p, at) = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(p.stand_in, '\u{e000}');
+        assert_eq!(at, [5, 10, 20, 41]);
         assert_eq!(
             p.text,
             "a: [x\u{e000}, 'y\u{e000}]', {k: z\u{e000}}]\nb: {\"q\":[1]}\nc: v\u{e000}]\n"
@@ -227,7 +232,7 @@ mod tests {
     fn guesses_in_tags_and_after_aliases_get_their_colon_back() {
         // A tag holds the `:`; after an alias, it is the value's indicator.
         assert!(patch("a: [!x:, b]\n", &mut 0).expect("in budget").is_none());
-        let p = patch("a: [&x q, *x:, b:]\n", &mut 0)
+        let (p, _) = patch("a: [&x q, *x:, b:]\n", &mut 0)
             .expect("in budget")
             .expect("patched");
         assert_eq!(p.text, "a: [&x q, *x:, b\u{e000}]\n");
@@ -241,7 +246,8 @@ mod tests {
         for i in 0..100 {
             src.push_str(&format!("k{i}: [x:, {{y: z:}}]\n"));
         }
-        let p = patch(&src, &mut 0).expect("in budget").expect("patched");
+        let (p, at) = patch(&src, &mut 0).expect("in budget").expect("patched");
+        assert_eq!(at.len(), 200);
         assert_eq!(p.text.matches('\u{e000}').count(), 200);
     }
 }

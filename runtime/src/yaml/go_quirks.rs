@@ -10,15 +10,16 @@
 //! patcher reads the text with the other two's patches made: their first guesses, then what
 //! they found in the round before (a patched `:` as [`COLON_TO_SCANNERS`]: the patches of `'`
 //! and `,[]` keep every byte where it is, the private-use stand-in of a `:` does not); the three
-//! run again until none changes, at most [`MAX_ROUNDS`] times. The patchers change different characters (`'`, `:`, and `,[]`), so
-//! their patches never meet. Every scan of every round counts against one budget,
+//! run again until they find what their scans read, at most [`MAX_ROUNDS`] times. The patchers
+//! change different characters (`'`, `:`, and `,[]`), so their patches never meet. Every scan
+//! of every round counts against one budget,
 //! [`budget::max_reread_bytes`](super::parse::budget::max_reread_bytes).
 
 use super::parse::SyntaxError;
 
 /// Rounds of the three patchers: the first reads the text with the others' first guesses, each
-/// after it with what they found in the round before (two rounds settle every mix the
-/// differential tests made, the second showing that nothing changed).
+/// after it with what they found in the round before; a round whose patches are what its scans
+/// read is the last (one or two rounds settle every mix the differential tests made).
 const MAX_ROUNDS: usize = 4;
 
 /// What a patched `:` is to the other two patchers' scans: a character of plain scalars, as the
@@ -33,7 +34,7 @@ pub(super) struct LibyamlText {
 }
 
 /// One round's patches, as byte offsets in the text.
-#[derive(Clone, Default, PartialEq)]
+#[derive(Default)]
 struct Round {
     /// `'` of `\'` in double-quoted scalars, and the letter of the escape standing for it.
     apostrophes: Vec<(usize, u8)>,
@@ -45,64 +46,73 @@ struct Round {
     colon_stand_in: Option<char>,
 }
 
+impl Round {
+    fn same_patches(&self, other: &Round) -> bool {
+        self.apostrophes == other.apostrophes
+            && self.tags == other.tags
+            && self.colons == other.colons
+    }
+
+    fn is_empty(&self) -> bool {
+        self.apostrophes.is_empty() && self.tags.is_empty() && self.colons.is_empty()
+    }
+}
+
 /// `src` with go-yaml's three quirks patched for libyaml-safer; `None` where it has none.
 pub(super) fn patch(src: &str) -> Result<Option<LibyamlText>, SyntaxError> {
     let escapes = src.contains("\\'");
-    let mut tags = super::tag_uri::guesses(src);
-    let colon_guesses = super::flow_colon::guesses(src);
-    if !escapes && tags.is_empty() && colon_guesses.is_empty() && !super::flow_colon::any(src) {
+    let tags = super::tag_uri::guesses(src);
+    if !escapes && tags.is_empty() && !super::flow_colon::any(src) {
         return Ok(None);
     }
     let mut scanned = 0usize;
     // What each patcher's scan reads of the other two's patches: at first their guesses, then
-    // what they found in the round before (with the guesses, each pair of a `[x:]` and a
-    // `"\'"` after it was a round more).
-    let mut apostrophes = match escapes {
-        true => super::apostrophe::guesses(src),
-        false => Vec::new(),
+    // what they found (with the guesses, each pair of a `[x:]` and a `"\'"` after it was a
+    // round more). A round that finds what its scans read is the last.
+    let mut found = Round {
+        apostrophes: match escapes {
+            true => super::apostrophe::guesses(src),
+            false => Vec::new(),
+        },
+        tags,
+        colons: super::flow_colon::guesses(src),
+        ..Round::default()
     };
-    let mut colons = as_scanned(&colon_guesses);
-    let mut last: Option<Round> = None;
-    let mut text = None;
+    let mut text = String::new();
     for _ in 0..MAX_ROUNDS {
         let mut next = Round::default();
-        let view = with_bytes(src, tags.iter().chain(&colons).copied());
+        let colons = as_scanned(&found.colons);
+        let view = with_bytes(src, found.tags.iter().chain(&colons).copied());
         if let Some(p) = super::apostrophe::patch(&view, &mut scanned)? {
             next.apostrophes = changed_bytes(&view, &p.text);
             next.apostrophe_stand_in = Some(p.stand_in);
         }
-        apostrophes.clone_from(&next.apostrophes);
-        let view = with_bytes(src, apostrophes.iter().chain(&colons).copied());
+        let view = with_bytes(src, next.apostrophes.iter().chain(&colons).copied());
         if let Some(t) = super::tag_uri::patch(&view, &mut scanned)? {
             next.tags = changed_bytes(&view, &t);
         }
-        tags.clone_from(&next.tags);
-        let view = with_bytes(src, apostrophes.iter().chain(&tags).copied());
-        let colon_patch = super::flow_colon::patch(&view, &mut scanned)?;
-        if let Some(p) = &colon_patch {
-            next.colons = view
-                .char_indices()
-                .zip(p.text.chars())
-                .filter(|&((_, was), is)| was != is)
-                .map(|((at, _), _)| at)
-                .collect();
-            next.colon_stand_in = Some(p.stand_in);
-        }
-        colons = as_scanned(&next.colons);
-        text = Some(colon_patch.map_or(view, |p| p.text));
-        if last.as_ref() == Some(&next) {
+        let view = with_bytes(src, next.apostrophes.iter().chain(&next.tags).copied());
+        text = match super::flow_colon::patch(&view, &mut scanned)? {
+            Some((p, at)) => {
+                next.colons = at;
+                next.colon_stand_in = Some(p.stand_in);
+                p.text
+            }
+            None => view,
+        };
+        let settled = next.same_patches(&found);
+        found = next;
+        if settled {
             break;
         }
-        last = Some(next);
     }
-    let last = last.unwrap_or_default();
-    if last == Round::default() {
+    if found.is_empty() {
         return Ok(None);
     }
-    let stand_ins = (last.apostrophe_stand_in.iter().map(|&c| (c, '\'')))
-        .chain(last.colon_stand_in.iter().map(|&c| (c, ':')))
+    let stand_ins = (found.apostrophe_stand_in.iter().map(|&c| (c, '\'')))
+        .chain(found.colon_stand_in.iter().map(|&c| (c, ':')))
         .collect();
-    Ok(text.map(|text| LibyamlText { text, stand_ins }))
+    Ok(Some(LibyamlText { text, stand_ins }))
 }
 
 /// Patched `:`s as the other patchers' scans read them ([`COLON_TO_SCANNERS`]).
