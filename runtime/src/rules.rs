@@ -390,8 +390,8 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
     {
         let found = format!(
             "unexpected error while looking up key {} in dict {}",
-            repr(key),
-            repr(value)
+            repr_through_yaml(key),
+            repr_through_yaml(value)
         );
         return raised(expected, found);
     }
@@ -414,7 +414,10 @@ fn one_not_null(arg: &Value, value: &Value) -> Option<RuleFailure> {
                     .map(|k| Node::new((*k).clone(), Default::default()))
                     .collect(),
             );
-            fail(expected, Some(format!("{} are not null", repr(&list))))
+            fail(
+                expected,
+                Some(format!("{} are not null", repr_through_yaml(&list))),
+            )
         }
     }
 }
@@ -680,12 +683,24 @@ pub fn int_float_order(i: i128, f: f64) -> Option<Ordering> {
 
 /// A value as Starlark's `repr` shows it in messages (`["x"]`, `{"foo": True}`, `None`).
 pub fn repr(v: &Value) -> String {
+    repr_of(v, false)
+}
+
+/// [`repr`] of a value that ytt passed through `yaml.encode` and `yaml.decode` (see
+/// [`round_trip_type`]): a whole float arrives as an int, so `-0.0` (go-yaml's `-0`) is `0`.
+fn repr_through_yaml(v: &Value) -> String {
+    repr_of(v, true)
+}
+
+fn repr_of(v: &Value, through_yaml: bool) -> String {
+    let repr = |v: &Value| repr_of(v, through_yaml);
     match v {
         Value::Null => "None".into(),
         Value::Bool(true) => "True".into(),
         Value::Bool(false) => "False".into(),
         Value::Int(i) => i.to_string(),
         Value::UInt(u) => u.to_string(),
+        Value::Float(f) if through_yaml && *f == 0.0 => "0".into(),
         Value::Float(f) => float_repr(*f),
         Value::Str(s) => quote(s),
         Value::Bytes(b) => quote_bytes(b, quote),
