@@ -44,17 +44,13 @@ fn annotation_name(c: &Comment) -> Option<&str> {
     c.is_annotation().then(|| split_annotation(&c.text).0)
 }
 
-fn doc_annotation(doc: &RawNode) -> Option<&'static str> {
-    for c in &doc.comments {
-        let name = annotation_name(c).unwrap_or("");
-        if name == "data/values-schema" {
-            return Some("data/values-schema");
-        }
-        if name == "data/values" {
-            return Some("data/values");
-        }
-    }
-    None
+/// Whether `doc` is annotated `name` (`data/values-schema` or `data/values`). A document may
+/// be both: ytt reads it as a schema document in the schema phase and as a data values
+/// document in the values phase.
+fn has_doc_annotation(doc: &RawNode, name: &str) -> bool {
+    doc.comments
+        .iter()
+        .any(|c| annotation_name(c) == Some(name))
 }
 
 /// The schema and values documents of every input, in order.
@@ -335,7 +331,7 @@ pub(super) fn load_documents(
         let schema_file = raw
             .docs
             .iter()
-            .any(|d| doc_annotation(d) == Some("data/values-schema"));
+            .any(|d| has_doc_annotation(d, "data/values-schema"));
         if schema_file {
             check_misplaced(raw, &ANNOTATIONS)?;
         } else if !opts.schema_inspect && values_misplaced.is_none() {
@@ -358,9 +354,15 @@ pub(super) fn load_documents(
             values_misplaced.take().map_or(Ok(()), Err)
         };
     templates.retain_mut(|(_, raw, has_schema)| {
-        let kinds: Vec<Option<&str>> = raw.docs.iter().map(doc_annotation).collect();
-        *has_schema = kinds.contains(&Some("data/values-schema"));
-        kinds.iter().any(Option::is_some)
+        *has_schema = raw
+            .docs
+            .iter()
+            .any(|d| has_doc_annotation(d, "data/values-schema"));
+        *has_schema
+            || raw
+                .docs
+                .iter()
+                .any(|d| has_doc_annotation(d, "data/values"))
     });
     // (A misplaced `#@data/values` is the error then, reported after the schema as ytt does.)
     if opts.files_give_values && !values_misplaced_found {
@@ -377,7 +379,7 @@ pub(super) fn load_documents(
     let names = |kind: &str| -> Vec<String> {
         templates
             .iter()
-            .filter(|t| t.1.docs.iter().any(|d| doc_annotation(d) == Some(kind)))
+            .filter(|t| t.1.docs.iter().any(|d| has_doc_annotation(d, kind)))
             .map(|t| t.0.name.clone())
             .collect()
     };
@@ -477,6 +479,7 @@ pub(super) fn load_documents(
             .at_opt(e.line.map(|line| Pos::new(&*e.file, line)))
         })?;
         let first_schema_doc = docs.schema.len();
+        let mut library_schema: Vec<Tree> = Vec::new();
         for tree in trees {
             if tree.kind != TreeKind::Document {
                 continue;
@@ -555,30 +558,35 @@ pub(super) fn load_documents(
                 )
                 .at(tree.pos));
             }
+            let values_doc = tree.ann("data/values").is_some();
             if tree.ann("library/ref").is_some() {
-                if !empty && tree.ann("data/values-schema").is_some() {
+                if !empty && !values_doc && tree.ann("data/values-schema").is_some() {
                     schema_not_empty.get_or_insert(tree.pos);
                 }
                 // Data values for a library (`#@library/ref "@lib"`), not for the root (ytt
                 // still names the file among the data values files, and among the schema
                 // files). A library's schema document is still made a schema, so its errors
-                // are the root's.
-                values_here |= tree.ann("data/values").is_some();
+                // are the root's, checked once every document of the file is placed.
+                values_here |= values_doc;
                 if has_schema && tree.ann("data/values-schema").is_some() {
                     schema_here = true;
-                    backend.schema(Some(&tree), sources).map_err(|e| {
-                        e.prefixed(&format!("{phase} (in following order: {}): ", files()))
-                    })?;
+                    library_schema.push(tree);
                 }
                 continue;
             }
             if tree.ann("data/values-schema").is_some() {
-                if !empty {
-                    schema_not_empty.get_or_insert(tree.pos);
-                }
-                docs.schema.push(tree);
                 schema_here = true;
-            } else if tree.ann("data/values").is_some() {
+                if !values_doc {
+                    if !empty {
+                        schema_not_empty.get_or_insert(tree.pos);
+                    }
+                    docs.schema.push(tree);
+                    continue;
+                }
+                // A schema document that is a data values document too: both.
+                docs.schema.push(tree.clone());
+            }
+            if values_doc {
                 values_here = true;
                 if has_schema {
                     held_values.push((tree, empty_from_code));
@@ -614,10 +622,16 @@ pub(super) fn load_documents(
                     - compiled_before,
             });
         }
-        // ytt checks each schema document on its own as soon as its file is evaluated, so an
-        // error in one comes before any of a later schema file's (see also `schema_of`).
-        if schema_here && schema_names.len() > 1 {
-            for doc in &docs.schema[first_schema_doc..] {
+        // ytt checks each schema document on its own, in the file's order, as soon as its file
+        // is evaluated, so an error in one comes before any of a later schema file's (see also
+        // `schema_of`); a single file's root documents are left to the schema's build.
+        if !library_schema.is_empty() || (schema_here && schema_names.len() > 1) {
+            let mut in_order: Vec<&Tree> = docs.schema[first_schema_doc..]
+                .iter()
+                .chain(&library_schema)
+                .collect();
+            in_order.sort_by_key(|doc| doc.pos.line);
+            for doc in in_order {
                 backend.schema(Some(doc), sources).map_err(|e| {
                     e.prefixed(&format!("{phase} (in following order: {}): ", files()))
                 })?;
