@@ -17,7 +17,18 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
 }
 
 /// [`first_error`], with the number of documents libyaml read whole before it.
+///
+/// libyaml-safer counts a simple key's 1,024 characters in bytes, go-yaml in characters (a key
+/// of 600 `é` was refused): a text past ASCII is read with each character one byte long
+/// ([`one_byte_characters`]; the error names a line, not a character).
 pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
+    match src.is_ascii() {
+        true => first_error_in(src),
+        false => first_error_in(&one_byte_characters(src)),
+    }
+}
+
+fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -151,6 +162,20 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
         strict: None,
     };
     Some((e, documents))
+}
+
+/// `src` with each character past ASCII that libyaml takes as text (printable, no line break,
+/// no byte-order mark) replaced by `^`, a byte that, like them, is text in every token and
+/// starts or ends none.
+fn one_byte_characters(src: &str) -> String {
+    src.chars()
+        .map(|c| match c {
+            '\u{2028}' | '\u{2029}' => c,
+            '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}' => '^',
+            '\u{10000}'.. => '^',
+            c => c,
+        })
+        .collect()
 }
 
 /// go-yaml's reading of a plain scalar in a flow collection, as YAML 1.1 has it: a `?` ends it
