@@ -5,8 +5,10 @@
 use super::*;
 use crate::template::compile::split_annotation;
 use crate::yaml::parse::Comment;
+use document_checks::{data_values_kwargs_error, emptiness, first_misplaced};
 use schema_files_values::{take_schema_files_values, SchemaFileValues};
 
+mod document_checks;
 mod schema_files_values;
 
 /// A YAML template of the root library: not a library file (`*.lib.yml`, only evaluated when
@@ -478,6 +480,23 @@ pub(super) fn load_documents(
             )
             .at_opt(e.line.map(|line| Pos::new(&*e.file, line)))
         })?;
+        if let Some(tree) = first_misplaced(&trees, has_schema, &code_docs) {
+            let what = if has_schema {
+                "Expected schema file '{}' to only have schema documents"
+            } else {
+                "Expected data values file '{}' to only have data values documents"
+            };
+            return Err(CheckError::new(
+                ErrorKind::Template,
+                format!(
+                    "{phase} (in following order: {}): Templating file '{}': {}",
+                    files(),
+                    input.name,
+                    what.replace("{}", &input.name)
+                ),
+            )
+            .at(tree.pos));
+        }
         let first_schema_doc = docs.schema.len();
         let mut library_schema: Vec<Tree> = Vec::new();
         for tree in trees {
@@ -506,58 +525,17 @@ pub(super) fn load_documents(
                     .at(lib.pos));
                 }
             }
-            if let Some(ann) = tree.ann("data/values") {
-                // ytt knows one keyword, and only beside `#@library/ref`.
-                let library = tree.ann("library/ref").is_some();
-                let wrong = ann.kwargs.iter().find_map(|(k, _)| match k.as_str() {
-                    "after_library_module" if library => None,
-                    "after_library_module" => Some(
-                        "Annotation data/values: Expected kwarg 'after_library_module' to be used with library/ref annotation".to_string(),
-                    ),
-                    _ => Some(format!("Unknown kwarg {k} for annotation data/values")),
-                });
-                if let Some(message) = wrong {
-                    return Err(CheckError::new(
-                        ErrorKind::Template,
-                        format!(
-                            "Overlaying data values (in following order: {}): {message}",
-                            order(&values_names, additional)
-                        ),
-                    )
-                    .at(ann.pos));
-                }
-            }
-            // A schema file holds schema documents only (a data values document included); a
-            // data values file, data values documents only.
-            let misplaced = if has_schema {
-                tree.ann("data/values-schema").is_none()
-            } else {
-                tree.ann("data/values").is_none()
-            };
-            // An empty collection that code made is kept as Starlark made it (not empty to ytt).
-            let empty_collection = matches!(&tree.value, TreeValue::Map(items) | TreeValue::Array(items) if items.is_empty());
-            let empty_from_code = empty_collection && code_docs.contains(&tree.pos.line);
-            let empty = match &tree.value {
-                TreeValue::Scalar(v) => v.is_null(),
-                _ => empty_collection && !empty_from_code,
-            };
-            if misplaced && !empty {
-                let what = if has_schema {
-                    "Expected schema file '{}' to only have schema documents"
-                } else {
-                    "Expected data values file '{}' to only have data values documents"
-                };
+            if let Some(message) = data_values_kwargs_error(&tree) {
                 return Err(CheckError::new(
                     ErrorKind::Template,
                     format!(
-                        "{phase} (in following order: {}): Templating file '{}': {}",
-                        files(),
-                        input.name,
-                        what.replace("{}", &input.name)
+                        "Overlaying data values (in following order: {}): {message}",
+                        order(&values_names, additional)
                     ),
                 )
-                .at(tree.pos));
+                .at(tree.ann("data/values").map_or(tree.pos, |ann| ann.pos)));
             }
+            let (empty, empty_from_code) = emptiness(&tree, &code_docs);
             let values_doc = tree.ann("data/values").is_some();
             if tree.ann("library/ref").is_some() {
                 if !empty && !values_doc && tree.ann("data/values-schema").is_some() {
