@@ -21,7 +21,10 @@ use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
-use super::statement_hook::{charge_iterations, heap_exceeded, heap_exceeded_message};
+use super::statement_hook::{
+    charge_iterations, heap_exceeded, heap_exceeded_message, iterations_left, owe_iterations,
+    settle_iterations,
+};
 pub use super::statement_hook::{
     CALL_DEPTH_FRAMES_SHOWN, DEFAULT_MAX_CALL_DEPTH, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STEPS,
 };
@@ -30,6 +33,10 @@ use super::written_size::{written_bytes, Writing};
 /// The global function the iterable of every comprehension passes through (see
 /// [`guard_source`](super::source_guard::guard_source)).
 pub(super) const ITERATE: &str = "__schemac_iter";
+
+/// The global function every comprehension and call of an iterating builtin passes through once
+/// done (see [`guard_source`](super::source_guard::guard_source)).
+pub(super) const DONE: &str = "__schemac_done";
 
 /// The global function every comprehension's item passes through once made (see
 /// [`guard_source`](super::source_guard::guard_source)).
@@ -103,7 +110,7 @@ pub(super) fn reserve_written(v: Value, writing: Writing, heap: Heap<'_>) -> any
 pub(super) const REPEAT: &str = "__schemac_mul";
 
 /// Makes every binary `*` of `ast` a call of [`REPEAT`], every `%` one of [`PERCENT`], and
-/// every `<<`/`>>`, `in`/`not in` and `|` one of starlark-go's (`go_builtins`), and every
+/// every `<<`/`>>`, `in`/`not in`, `|` and `-` one of starlark-go's (`go_builtins`, `go_sets`), and every
 /// comparison one of [`super::go_compare`]'s.
 /// (`x *= n` stays an operator: the interpreter offers no way to replace it; see README
 /// "Budgets".) Runs of string literals added to a value are folded first (the compiler's
@@ -119,7 +126,7 @@ pub(super) fn guard_repetition(ast: &mut AstModule, names: &super::guard_names::
 }
 
 /// The function [`guard_repetition`] calls for each binary operator it replaces.
-pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 13] = [
+pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 14] = [
     ("*", REPEAT),
     ("%", PERCENT),
     ("<<", super::go_builtins::SHIFT_LEFT),
@@ -127,6 +134,7 @@ pub(super) const OPERATOR_FUNCTIONS: [(&str, &str); 13] = [
     ("in", super::go_builtins::IN),
     ("not in", super::go_builtins::NOT_IN),
     ("|", super::go_builtins::BIT_OR),
+    ("-", super::go_sets::MINUS),
     ("==", super::go_compare::EQUAL),
     ("!=", super::go_compare::NOT_EQUAL),
     ("<", super::go_compare::LESS),
@@ -147,6 +155,7 @@ pub(super) fn augmented_function(
         AssignOp::LeftShift => "<<",
         AssignOp::RightShift => ">>",
         AssignOp::BitOr => "|",
+        AssignOp::Subtract => "-",
         _ => return None,
     };
     OPERATOR_FUNCTIONS
@@ -479,9 +488,38 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             }
             Err(_) => (None, 1),
         };
+        let item_bytes = lists * std::mem::size_of::<Value>() as u128;
+        if let Some(n) = n.filter(|&n| n > iterations_left()) {
+            // Past the budget: starlark-go would still fail at an argument check or an item
+            // before the end (`enumerate(range(10**9), "a")`, `[fail() for x in range(10**9)]`).
+            // The first items the budget allows (at most `CUT_ITEMS`) are taken instead, and the
+            // call or comprehension fails with the budget's error once done ([`DONE`]).
+            let k = n.min(iterations_left()).min(CUT_ITEMS);
+            charge_items(k, item_bytes, heap)?;
+            // (A string is no iterable to starlark-go: the call's own error.)
+            let Ok(items) = iterable.iterate(heap) else {
+                return Ok(iterable);
+            };
+            let items: Vec<Value> = items.take(k as usize).collect();
+            owe_iterations();
+            return Ok(heap.alloc(starlark::values::list::AllocList(items)));
+        }
         if let Some(n) = n {
-            charge_items(n, lists * std::mem::size_of::<Value>() as u128, heap)?;
+            charge_items(n, item_bytes, heap)?;
         }
         Ok(iterable)
     }
+
+    /// A call of an iterating builtin or a comprehension once done: the budget's error if an
+    /// iterable it took was cut short at the budget ([`ITERATE`]).
+    fn __schemac_done<'v>(
+        #[starlark(require = pos)] value: Value<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        settle_iterations()?;
+        Ok(value)
+    }
 }
+
+/// The most items of an iterable past the budget that [`ITERATE`] gives a call or
+/// comprehension to run on before the budget's error.
+const CUT_ITEMS: u64 = 1 << 20;

@@ -5,7 +5,7 @@
 
 use starlark::syntax::AstModule;
 
-use super::budget::{augmented_function, EACH, ITERATE, METHOD, TIMES};
+use super::budget::{augmented_function, DONE, EACH, ITERATE, METHOD, TIMES};
 use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
 use super::guard_names::GuardNames;
@@ -272,8 +272,12 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                 item.span.end().get(),
             );
         }
+        // The whole comprehension or call passes through `DONE` (the budget's error if an
+        // iterable was cut short at it).
+        let mut done = false;
         match &e.node {
             ExprP::ListComprehension(_, first, rest) | ExprP::DictComprehension(_, first, rest) => {
+                done = true;
                 iterables.push(&first.over);
                 iterables.extend(rest.iter().filter_map(|c| match c {
                     ClauseP::For(f) => Some(&f.over),
@@ -309,7 +313,9 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                             && !(matches!(name.ident.as_str(), "min" | "max")
                                 && positional.len() > 1) =>
                     {
-                        iterables.extend(positional)
+                        // (Only the first is gone through: `enumerate(x, start)`.)
+                        done = !positional.is_empty();
+                        iterables.extend(positional.first())
                     }
                     ExprP::Dot(obj, method) if rewritten(&method.node) => {
                         // `OBJ.M(` becomes `METHOD("M", OBJ, ` (`METHOD("M", OBJ` without
@@ -359,6 +365,20 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                 }
             }
             _ => {}
+        }
+        if done {
+            if let Some(begin) = start(e, source, starts) {
+                // Around any other wrap of the same text (`ITERATE` or `EACH` of `list(x)`),
+                // whose edits would otherwise be taken for these and dropped.
+                let end = e.span.end().get() as usize;
+                let len = (end - begin) as isize + 1;
+                let open = format!("{}((", names.of(DONE));
+                let edits = [
+                    (begin, (1, -len), 0, open),
+                    (end, (0, len), 0, "))".to_string()),
+                ];
+                Edit::extend(out, edits);
+            }
         }
         for over in iterables {
             Edit::wrap(

@@ -86,6 +86,8 @@ thread_local! {
     static ITERATIONS: Cell<u64> = const { Cell::new(0) };
     /// [`ITERATIONS`] when the latest evaluation on this thread began.
     static ITERATIONS_AT_START: Cell<u64> = const { Cell::new(0) };
+    /// Whether an iterable was cut short at the budget (see [`owe_iterations`]).
+    static OWED: Cell<bool> = const { Cell::new(false) };
     /// [`thread_held_bytes`] and the evaluator's heap bytes when the latest evaluation on
     /// this thread began (for [`check_heap`]).
     static HELD_AT_START: Cell<(isize, usize)> = const { Cell::new((0, 0)) };
@@ -129,6 +131,7 @@ impl EvaluationStart {
     pub(crate) fn restart(&self, eval: &Evaluator<'_, '_, '_>) {
         let iterations = ITERATIONS.with(|i| i.get());
         ITERATIONS_AT_START.with(|s| s.set(iterations));
+        OWED.with(|o| o.set(false));
         self.steps.set(0);
         self.iterations.set(iterations);
         self.held.set(thread_held_bytes());
@@ -218,6 +221,28 @@ pub(super) fn charge_iterations(n: u64) -> starlark::Result<()> {
         return Err(steps_exceeded());
     }
     Ok(())
+}
+
+/// The iterations the latest evaluation begun on this thread may still charge.
+pub(super) fn iterations_left() -> u64 {
+    let (max_steps, _) = budget();
+    max_steps.saturating_sub(iterations_since(ITERATIONS_AT_START.with(|s| s.get())))
+}
+
+/// Records that an iterable was given cut short at what the budget allows: the call or
+/// comprehension that took it fails with the budget's error when it is done
+/// ([`settle_iterations`]), unless it failed first (as starlark-go fails at an item or an
+/// argument check before it would have gone through them all).
+pub(super) fn owe_iterations() {
+    OWED.with(|o| o.set(true));
+}
+
+/// The budget's error if an iterable was cut short ([`owe_iterations`]).
+pub(super) fn settle_iterations() -> starlark::Result<()> {
+    match OWED.with(|o| o.replace(false)) {
+        true => Err(steps_exceeded()),
+        false => Ok(()),
+    }
 }
 
 /// The heap budget's error: the evaluation `verb` ("allocated", "would allocate") more than it.
