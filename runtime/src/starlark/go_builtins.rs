@@ -296,18 +296,29 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
     ) -> starlark::Result<starlark::values::Value<'v>> {
         let mut named = super::named_args(&kwargs);
         let mut pos = args.items;
+        // starlark-go takes the keywords in order, refusing an unknown one (before it misses
+        // `x`: `int(a=1)`) or one a positional argument gave (`int("7", x=1)`).
+        if pos.len() <= 2 {
+            for (k, _) in &named {
+                let slot = match *k {
+                    "x" => 0,
+                    "base" => 1,
+                    _ => {
+                        let message = format!("int: unexpected keyword argument \"{k}\"");
+                        return Err(go_error(message));
+                    }
+                };
+                if slot < pos.len() {
+                    let message = format!("int: got multiple values for keyword argument \"{k}\"");
+                    return Err(go_error(message));
+                }
+            }
+        }
         // `int(x="1")`: starlark-go's parameters have names.
         if let Some(at) = named.iter().position(|(k, _)| *k == "x") {
             if pos.is_empty() {
                 pos.push(named.remove(at).1);
             }
-        }
-        // starlark-go refuses an unknown keyword before it misses `x` (`int(a=1)`).
-        let unknown = named.iter().find(|(k, _)| !matches!(*k, "x" | "base"));
-        if let (Some((k, _)), true) = (unknown, pos.len() <= 2) {
-            return Err(go_error(format!(
-                "int: unexpected keyword argument \"{k}\""
-            )));
         }
         let Some(&x) = pos.first() else {
             return Err(go_error("int: missing argument for x".into()));
