@@ -26,6 +26,7 @@ mod go_mutation;
 mod go_numbers;
 mod go_operators;
 mod go_repr;
+mod go_sets;
 mod go_slice;
 mod go_sort;
 mod go_string_index;
@@ -115,6 +116,7 @@ fn globals() -> &'static Globals {
         ])
         .with(go_builtins::go_compatible)
         .with(lazy_iteration::lazy_iteration)
+        .with(go_sets::set_builtins)
         .build()
     })
 }

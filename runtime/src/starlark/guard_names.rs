@@ -28,6 +28,7 @@ fn guards() -> &'static Globals {
     GUARDS.get_or_init(|| {
         GlobalsBuilder::new()
             .with(super::go_builtins::go_guards)
+            .with(super::go_sets::set_guards)
             .with(super::budget::sized_builtins)
             .with(super::go_compare::comparison_builtins)
             .build()
