@@ -476,7 +476,34 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                 "sorted: got {n} arguments, want at most 3"
             )));
         }
+        // starlark-go checks each argument as it binds it: the positional ones, then the
+        // keywords in order (`sorted(x, reverse=1, foo=2)` is the error of `reverse`).
+        let checked = |i: usize, x: starlark::values::Value, by_name: bool| {
+            // starlark-go quotes the name of a parameter given by name.
+            let param = |name: &str| match by_name {
+                true => format!("\"{name}\""),
+                false => name.to_string(),
+            };
+            let data = [
+                "NoneType", "bool", "int", "float", "string", "list", "dict", "tuple",
+            ];
+            let message = match i {
+                1 if data.contains(&x.get_type()) => format!(
+                    "sorted: for parameter {}: got {}, want callable",
+                    param("key"),
+                    super::go_type(x)
+                ),
+                2 if x.unpack_bool().is_none() => format!(
+                    "sorted: for parameter {}: got {}, want bool",
+                    param("reverse"),
+                    super::go_type(x)
+                ),
+                _ => return Ok(()),
+            };
+            Err(go_error(message))
+        };
         for (i, x) in args.items.iter().enumerate() {
+            checked(i, *x, false)?;
             given[i] = Some((*x, false));
         }
         for (k, x) in &named {
@@ -490,40 +517,17 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
                     "sorted: got multiple values for parameter \"{k}\""
                 )));
             }
+            checked(i, *x, true)?;
             given[i] = Some((*x, true));
         }
         let Some((iterable, _)) = given[0] else {
             return Err(go_error("sorted: missing argument for iterable".into()));
         };
-        // starlark-go quotes the name of a parameter given by name.
-        let param = |name: &str, by_name: bool| match by_name {
-            true => format!("\"{name}\""),
-            false => name.to_string(),
-        };
         let mut pass = Vec::new();
-        if let Some((key, by_name)) = given[1] {
-            let data = [
-                "NoneType", "bool", "int", "float", "string", "list", "dict", "tuple",
-            ];
-            if data.contains(&key.get_type()) {
-                let message = format!(
-                    "sorted: for parameter {}: got {}, want callable",
-                    param("key", by_name),
-                    super::go_type(key)
-                );
-                return Err(go_error(message));
-            }
+        if let Some((key, _)) = given[1] {
             pass.push(("key", key));
         }
-        if let Some((reverse, by_name)) = given[2] {
-            if reverse.unpack_bool().is_none() {
-                let message = format!(
-                    "sorted: for parameter {}: got {}, want bool",
-                    param("reverse", by_name),
-                    super::go_type(reverse)
-                );
-                return Err(go_error(message));
-            }
+        if let Some((reverse, _)) = given[2] {
             pass.push(("reverse", reverse));
         }
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
