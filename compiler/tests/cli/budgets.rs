@@ -726,3 +726,25 @@ fn star_arguments_and_encoded_text_meet_the_budgets() {
         "{stderr}"
     );
 }
+
+#[test]
+fn iterables_cut_at_the_budget_still_meet_it() {
+    // Past the budget an iterable is cut short (at most 2^20 items) and the call or
+    // comprehension fails with the budget's error once done; `extend` charges its items.
+    for expr in [
+        "len([x for x in range(1000000000)])",
+        "len(list(range(1000000000)))",
+        "max(range(1000000000))",
+        "len(sorted(list(range(1000000000))))",
+        "[].extend(range(1000000000))",
+        "len({x: 1 for x in range(1000000000)})",
+    ] {
+        let values = format!("#@data/values\n---\na: #@ {expr}\n");
+        let (rc, stderr) = check_values("cut-iterable", &values, &[]);
+        assert_eq!(rc, Some(1), "{expr}: {stderr}");
+        assert!(
+            stderr.contains("- evaluation stopped after 100000000 Starlark statements"),
+            "{expr}: {stderr}"
+        );
+    }
+}

@@ -134,6 +134,7 @@ pub(super) fn list_method<'v>(
     named: Named<'_, 'v>,
     heap: Heap<'v>,
 ) -> starlark::Result<Option<Vec<Value<'v>>>> {
+    let mut extended = None;
     let args = match method {
         "pop" => {
             positional(method, args, named, 0, 1)?;
@@ -167,6 +168,9 @@ pub(super) fn list_method<'v>(
                     args[0].get_type()
                 ));
             }
+            // Its items charged once the list is known mutable (`[].extend(range(10**9))`
+            // asked the interpreter for a list past its bounds).
+            extended = args[0].length().ok();
             args.to_vec()
         }
         "insert" => {
@@ -194,6 +198,10 @@ pub(super) fn list_method<'v>(
         _ => return Ok(None),
     };
     mutable_check(method, obj, heap)?;
+    if let Some(n) = extended {
+        let item_bytes = std::mem::size_of::<Value>() as u128;
+        super::budget::charge_items(n.max(0) as u64, item_bytes, heap)?;
+    }
     Ok(Some(args))
 }
 
