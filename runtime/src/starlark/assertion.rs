@@ -652,9 +652,12 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         }
         let heap = eval.heap();
         let depth = super::builder::open_contexts(eval);
+        let owed = super::statement_hook::iterations_owed();
         match eval.eval_function(f, &[], &[]) {
             Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
             Err(e) => {
+                // A call on an iterable cut at the budget may have failed before it was done.
+                super::statement_hook::set_iterations_owed(owed);
                 let msg = super::error_message_of_native_call(&e, f);
                 // A fragment function the error ended left its YAML context open.
                 if let Some(depth) = depth {

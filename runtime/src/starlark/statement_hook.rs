@@ -237,6 +237,17 @@ pub(super) fn owe_iterations() {
     OWED.with(|o| o.set(true));
 }
 
+/// Whether an iterable was cut short and its call is not done ([`owe_iterations`]).
+pub(super) fn iterations_owed() -> bool {
+    OWED.with(|o| o.get())
+}
+
+/// Sets back whether an iterable was cut short ([`iterations_owed`]): `assert.try_to`, when it
+/// catches an error that ended a call before it was done.
+pub(super) fn set_iterations_owed(owed: bool) {
+    OWED.with(|o| o.set(owed));
+}
+
 /// The budget's error if an iterable was cut short ([`owe_iterations`]).
 pub(super) fn settle_iterations() -> starlark::Result<()> {
     match OWED.with(|o| o.replace(false)) {
