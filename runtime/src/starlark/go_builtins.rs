@@ -530,6 +530,9 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if let Some((reverse, _)) = given[2] {
             pass.push(("reverse", reverse));
         }
+        // starlark-go takes every item before it calls `key`: an iterable cut at the budget
+        // (`ITERATE`) fails here, after the argument checks.
+        super::statement_hook::settle_iterations()?;
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
         match iterable.iterate(eval.heap()) {
