@@ -215,7 +215,6 @@ fn key_value_document(
         )
     })?;
     let full_key = k;
-    let (library, k) = split_key(k, "Extracting data value from KV")?;
     let label = FileName::unique(if yaml {
         "(data-value-yaml arg)"
     } else {
@@ -235,6 +234,8 @@ fn key_value_document(
     } else {
         TreeValue::Scalar(Value::Str(v.into()))
     };
+    // ytt reads the value before it looks at the key.
+    let (library, k) = split_key(k, "Extracting data value from KV")?;
     // A library's value is read (ytt refuses one that does not parse), then dropped.
     if library {
         return Ok(None);
