@@ -125,6 +125,9 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         return Some((e, documents));
     }
     let error = match error {
+        Ok(error) if error.problem() == "found undefined tag handle" => {
+            scanner_error_after_properties(src, &error).unwrap_or(error)
+        }
         Ok(error) => error,
         Err(older) => return Some((older, documents)),
     };
@@ -162,6 +165,27 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         strict: None,
     };
     Some((e, documents))
+}
+
+/// go-yaml's parser reads the token after a node's two properties (`&a !e!x`, `!e!x &a`) before
+/// it looks the tag's handle up, libyaml-safer's after: the scanner's error on that token, where
+/// there is one, is go-yaml's (`k: &a !e!x - ` is `block sequence entries are not allowed`).
+fn scanner_error_after_properties(
+    src: &str,
+    undefined_handle: &libyaml_safer::Error,
+) -> Option<libyaml_safer::Error> {
+    use libyaml_safer::TokenData;
+    let tag_at = undefined_handle.problem_mark()?.index;
+    super::libyaml_events::scan_tokens(src, |tokens| {
+        let mut tokens =
+            tokens.skip_while(|t| t.as_ref().is_ok_and(|t| t.start_mark.index != tag_at));
+        tokens.next()?.ok()?;
+        match tokens.next()? {
+            Ok(t) if matches!(t.data, TokenData::Anchor { .. }) => tokens.next()?.err(),
+            next => next.err(),
+        }
+    })
+    .flatten()
 }
 
 /// `src` with each character past ASCII that libyaml takes as text (printable, no line break,
