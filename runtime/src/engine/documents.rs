@@ -404,6 +404,7 @@ pub(super) fn load_documents(
         }
         let (mut schema_here, mut values_here) = (false, false);
         let (mut schema_not_empty, mut held_values) = (None, vec![]);
+        let mut values_error = None;
         // The phase this file is read in, and the files ytt names in its errors (written only
         // for an error: 20,000 files each writing the list of all took 12 s).
         let phase = if has_schema {
@@ -526,14 +527,19 @@ pub(super) fn load_documents(
                 }
             }
             if let Some(message) = data_values_kwargs_error(&tree) {
-                return Err(CheckError::new(
+                let e = CheckError::new(
                     ErrorKind::Template,
                     format!(
                         "Overlaying data values (in following order: {}): {message}",
                         order(&values_names, additional)
                     ),
                 )
-                .at(tree.ann("data/values").map_or(tree.pos, |ann| ann.pos)));
+                .at(tree.ann("data/values").map_or(tree.pos, |ann| ann.pos));
+                if !has_schema {
+                    return Err(e);
+                }
+                // A schema file's data values are read in the values phase.
+                values_error.get_or_insert(e);
             }
             let (empty, empty_from_code) = emptiness(&tree, &code_docs);
             let values_doc = tree.ann("data/values").is_some();
@@ -581,6 +587,7 @@ pub(super) fn load_documents(
         // document is not empty.
         if has_schema && values_here {
             let values = match schema_not_empty {
+                None => values_error.map_or(Ok(held_values), Err),
                 Some(pos) => Err(CheckError::new(
                     ErrorKind::Template,
                     format!(
@@ -590,7 +597,6 @@ pub(super) fn load_documents(
                     ),
                 )
                 .at(pos)),
-                None => Ok(held_values),
             };
             schema_files_values.push(SchemaFileValues {
                 position,
