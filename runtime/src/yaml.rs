@@ -11,6 +11,7 @@ mod go_error;
 mod go_quirks;
 pub mod json;
 mod libyaml_events;
+mod one_byte;
 pub mod parse;
 mod raw_keys;
 #[cfg(test)]

@@ -20,11 +20,11 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
 ///
 /// libyaml-safer counts a simple key's 1,024 characters in bytes, go-yaml in characters (a key
 /// of 600 `é` was refused): a text past ASCII is read with each character one byte long
-/// ([`one_byte_characters`]; the error names a line, not a character).
+/// ([`super::one_byte`]; the error names a line, not a character).
 pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     match src.is_ascii() {
         true => first_error_in(src),
-        false => first_error_in(&one_byte_characters(src)),
+        false => first_error_in(&super::one_byte::one_byte_characters(src, &[])),
     }
 }
 
@@ -186,20 +186,6 @@ fn scanner_error_after_properties(
         }
     })
     .flatten()
-}
-
-/// `src` with each character past ASCII that libyaml takes as text (printable, no line break,
-/// no byte-order mark) replaced by `^`, a byte that, like them, is text in every token and
-/// starts or ends none.
-fn one_byte_characters(src: &str) -> String {
-    src.chars()
-        .map(|c| match c {
-            '\u{2028}' | '\u{2029}' => c,
-            '\u{a0}'..='\u{d7ff}' | '\u{e000}'..='\u{fefe}' | '\u{ff00}'..='\u{fffd}' => '^',
-            '\u{10000}'.. => '^',
-            c => c,
-        })
-        .collect()
 }
 
 /// go-yaml's reading of a plain scalar in a flow collection, as YAML 1.1 has it: a `?` ends it

@@ -485,8 +485,14 @@ pub(super) fn read_with_saphyr(
     // libyaml reads the text with its `\'` escapes patched (saphyr-parser refuses them), its
     // `:`s before flow indicators in flow plain scalars (which libyaml refuses), and the `,[]`
     // go-yaml keeps in tags.
-    let quirks = super::go_quirks::patch(src)?;
-    let libyaml_src = quirks.as_ref().map_or(src, |p| p.text.as_str());
+    // libyaml-safer counts a simple key's 1,024 characters in bytes (`super::one_byte`): a text
+    // past ASCII is patched and read with each character one byte long, and its characters are
+    // put back in the scalars read.
+    let one_byte = (!src.is_ascii() && super::one_byte::restorable(src))
+        .then(|| super::one_byte::one_byte_characters(src, &[]));
+    let base = one_byte.as_deref().unwrap_or(src);
+    let quirks = super::go_quirks::patch(base)?;
+    let libyaml_src = quirks.as_ref().map_or(base, |p| p.text.as_str());
     if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
@@ -502,7 +508,14 @@ pub(super) fn read_with_saphyr(
         docs.is_err() || yaml11_breaks || builder.flow_question_key || anchor_name_ends_early(src);
     if reread || quirks.is_some() {
         let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
-        if let Some(events) = super::libyaml_events::read(libyaml_src, stand_ins) {
+        let mut events = super::libyaml_events::read(libyaml_src, stand_ins);
+        if let (Some(read), Some(_)) = (&mut events, &one_byte) {
+            let keep: Vec<char> = stand_ins.iter().map(|&(stand_in, _)| stand_in).collect();
+            if super::one_byte::restore(src, &keep, read).is_none() {
+                events = read_as_written(src)?;
+            }
+        }
+        if let Some(events) = events {
             builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             docs = builder.documents();
         }
@@ -520,6 +533,19 @@ pub(super) fn read_with_saphyr(
 }
 
 /// The nodes of `v` (itself included).
+/// libyaml-safer's events for `src` as written, go-yaml's quirks patched (where a text read
+/// with each character one byte long could not have its characters put back: a comment after a
+/// block scalar's header holding some).
+fn read_as_written(src: &str) -> Result<Option<Vec<LibyamlEvent>>, SyntaxError> {
+    let quirks = super::go_quirks::patch(src)?;
+    let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
+    let text = quirks.as_ref().map_or(src, |p| p.text.as_str());
+    Ok(super::libyaml_events::read(text, stand_ins))
+}
+
+/// One of libyaml-safer's events, with its span.
+type LibyamlEvent = (saphyr_parser::Event<'static>, saphyr_parser::Span);
+
 /// Whether an anchor or alias name in `src` may end before saphyr-parser's does: libyaml's (and
 /// go-yaml's) names are ASCII letters, digits, `_` and `-`, and a name may be followed by `:`,
 /// `?`, `%`, `@` or `` ` ``, which start the next token (`&b:x y` is the anchor `b` on the
