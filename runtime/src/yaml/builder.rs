@@ -109,9 +109,9 @@ pub(super) struct Builder<'a> {
     pub(super) key_line_break: Option<u32>,
     /// The bracket that closes the innermost flow collection being read (`]`, `}`), if any.
     flow_close: Option<char>,
-    /// Whether a plain scalar of a flow collection starts with `?` (`[?a]`): saphyr-parser
-    /// (YAML 1.2) reads the text `?a`, go-yaml a key's indicator and the key `a`, as
-    /// libyaml-safer does.
+    /// Whether a plain scalar of a flow collection starts with `?` or `:` (`[?a]`, `{? :x}`):
+    /// saphyr-parser (YAML 1.2) reads the text `?a` or `:x`, go-yaml a key's or a value's
+    /// indicator before `a` or `x`, as libyaml-safer does.
     pub(super) flow_question_key: bool,
 }
 
@@ -452,7 +452,7 @@ impl<'a> Builder<'a> {
         let (Some(close), Some(source)) = (self.flow_close, self.chars.get(start..end)) else {
             return Ok(());
         };
-        self.flow_question_key |= source.first() == Some(&'?');
+        self.flow_question_key |= matches!(source.first(), Some('?' | ':'));
         match go_error::question_in_flow_plain(source.iter().copied()) {
             Some(at) => {
                 let line = self.chars[..start + at]
