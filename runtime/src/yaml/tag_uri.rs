@@ -85,7 +85,8 @@ fn is_tag_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_;/?:@&=+$.%!~*'()".contains(&b) || KEPT_BY_GO_YAML.contains(&b)
 }
 
-/// Every `!` that starts a token (at the start of the text or after a blank, `[`, `{` or `,`),
+/// Every `!` that starts a token (at the start of the text or after a blank, a line break, `[`,
+/// `{` or `,`),
 /// is not a verbatim tag (`!<...>`) and is followed by tag characters that hold a `,`, `[` or
 /// `]`.
 fn guess_tags(text: &[u8]) -> Vec<Guess> {
@@ -93,7 +94,11 @@ fn guess_tags(text: &[u8]) -> Vec<Guess> {
     let mut i = 0;
     while let Some(p) = text[i..].iter().position(|&b| b == b'!') {
         let bang = i + p;
-        let starts = bang == 0 || b" \t\r\n[{,".contains(&text[bang - 1]);
+        // (NEL, LS and PS are line breaks to go-yaml too.)
+        let after_break = ["\u{85}", "\u{2028}", "\u{2029}"]
+            .iter()
+            .any(|b| text[..bang].ends_with(b.as_bytes()));
+        let starts = bang == 0 || b" \t\r\n[{,".contains(&text[bang - 1]) || after_break;
         let end = bang
             + 1
             + text[bang + 1..]
