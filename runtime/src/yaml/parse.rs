@@ -532,7 +532,6 @@ pub(super) fn read_with_saphyr(
     })
 }
 
-/// The nodes of `v` (itself included).
 /// libyaml-safer's events for `src` as written, go-yaml's quirks patched (where a text read
 /// with each character one byte long could not have its characters put back: a comment after a
 /// block scalar's header holding some).
@@ -566,6 +565,7 @@ fn anchor_name_ends_early(src: &str) -> bool {
     })
 }
 
+/// The nodes of `v` (itself included).
 pub(crate) fn node_count(v: &RawValue) -> usize {
     match v {
         RawValue::Scalar(_) => 1,
