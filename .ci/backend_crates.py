@@ -20,6 +20,7 @@ module:
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -112,7 +113,8 @@ def split_args(case_dir, args):
             elif is_schema_file(path):
                 if not path.endswith(LIBRARY):
                     with open(path, errors="replace") as f:
-                        if "#@data/values\n" in f.read():
+                        # (`#@data/values` alone or with arguments, not `data/values-schema`.)
+                        if re.search(r"#@data/values(?![-\w/])", f.read()):
                             return SHARED_FILE
                 schema.append(args[i + 1])
             else:
