@@ -52,9 +52,13 @@ fn check(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (String, String, i3
     )
 }
 
+/// The entries in the cache (not `.total`, the file of their total size).
 fn entries(dir: &Path) -> Vec<PathBuf> {
     match std::fs::read_dir(dir.join("cache/lowered")) {
-        Ok(list) => list.map(|e| e.unwrap().path()).collect(),
+        Ok(list) => list
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.ends_with(".total"))
+            .collect(),
         Err(_) => vec![],
     }
 }

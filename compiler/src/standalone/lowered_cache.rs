@@ -12,8 +12,9 @@
 //! beside and renamed into place), so a reader sees an old entry or a new one; one that is
 //! not what this build writes (another key, truncated, corrupt, foreign) is ignored and
 //! written again. A cache directory that cannot be made or written is no error: the run just
-//! keeps nothing. The entries together stay within the budget [`DEFAULT_BUDGET`] (the oldest
-//! are removed past it); [`BUDGET_VAR`] sets it, and `0` turns the cache off.
+//! keeps nothing. The entries together stay within the budget [`DEFAULT_BUDGET`] (past it, the
+//! oldest are removed until an eighth of it is free; their total is kept in [`TOTAL`] so that
+//! a save need not list them); [`BUDGET_VAR`] sets it, and `0` turns the cache off.
 
 mod encoding;
 
@@ -64,13 +65,16 @@ impl LoweredCache {
             .join(format!("{:016x}{:016x}", hash64(key, 0), hash64(key, 1)))
     }
 
-    /// Removes the oldest entries until `incoming` more bytes fit in the budget.
-    fn make_room(&self, incoming: u64) {
+    /// Lists the entries and, when `incoming` more bytes would pass the budget, removes the
+    /// oldest until an eighth of the budget is free beside them (so that the saves after this
+    /// one find room without listing the folder again); returns the size of the entries left.
+    fn make_room(&self, incoming: u64) -> u64 {
         let Ok(entries) = std::fs::read_dir(&self.dir) else {
-            return;
+            return 0;
         };
         let mut kept: Vec<(std::time::SystemTime, u64, PathBuf)> = entries
             .flatten()
+            .filter(|e| e.file_name() != TOTAL)
             .filter_map(|e| {
                 let meta = e.metadata().ok()?;
                 let modified = meta.modified().ok()?;
@@ -78,16 +82,76 @@ impl LoweredCache {
             })
             .collect();
         let mut total: u64 = kept.iter().map(|(_, len, _)| len).sum();
+        if total.saturating_add(incoming) <= self.budget {
+            return total;
+        }
+        let target = self.budget - self.budget / 8;
         kept.sort();
         for (_, len, path) in kept {
-            if total + incoming <= self.budget {
+            if total.saturating_add(incoming) <= target {
                 break;
             }
             if std::fs::remove_file(&path).is_ok() {
                 total -= len;
             }
         }
+        total
     }
+
+    /// The entries' total size as the last save wrote it in [`TOTAL`] (none if it is not a
+    /// small regular file holding a number: then the folder is listed).
+    fn read_total(&self) -> Option<u64> {
+        let path = self.dir.join(TOTAL);
+        let meta = std::fs::metadata(&path).ok()?;
+        if !meta.is_file() || meta.len() > 20 {
+            return None;
+        }
+        std::fs::read_to_string(path).ok()?.trim().parse().ok()
+    }
+}
+
+/// The file beside the entries that holds their total size in bytes (decimal), written by each
+/// save while it holds the folder's lock ([`lock_folder`]): a save lists the folder (a
+/// `stat` of every entry) only when that total would pass the budget. Listing it at each save
+/// made a schema's first run with 16,000 entries kept take 60–130 ms, where a run takes 3.
+const TOTAL: &str = ".total";
+
+/// How long a save waits for another run's lock on the folder before it keeps nothing.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A lock on the cache's folder (`flock` of the folder itself: no file of its own to create).
+enum FolderLock {
+    /// The folder opened, locked until it is dropped.
+    Held(#[allow(dead_code)] std::fs::File),
+    /// The folder cannot be opened or locked here: the save lists it, as without [`TOTAL`].
+    Unsupported,
+    /// Another run held it for [`LOCK_WAIT`].
+    Busy,
+}
+
+fn lock_folder(dir: &Path) -> FolderLock {
+    let Ok(folder) = std::fs::File::open(dir) else {
+        return FolderLock::Unsupported;
+    };
+    let start = std::time::Instant::now();
+    loop {
+        match folder.try_lock() {
+            Ok(()) => return FolderLock::Held(folder),
+            Err(std::fs::TryLockError::WouldBlock) if start.elapsed() < LOCK_WAIT => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => return FolderLock::Busy,
+            Err(std::fs::TryLockError::Error(_)) => return FolderLock::Unsupported,
+        }
+    }
+}
+
+/// The size of the entry file at `path` (0 if there is none).
+fn entry_len(path: &Path) -> u64 {
+    std::fs::symlink_metadata(path)
+        .ok()
+        .filter(|m| m.is_file())
+        .map_or(0, |m| m.len())
 }
 
 /// What an entry is for: schemac's version, the digest of its sources ([`BUILD_ID`]), and the
@@ -192,11 +256,27 @@ impl SchemaStore for LoweredCache {
         let Some(bytes) = entry(&key, schema, templates) else {
             return;
         };
-        if bytes.len() as u64 > self.budget || std::fs::create_dir_all(&self.dir).is_err() {
+        let incoming = bytes.len() as u64;
+        if incoming > self.budget || std::fs::create_dir_all(&self.dir).is_err() {
             return;
         }
-        self.make_room(bytes.len() as u64);
-        let _ = write_whole(&self.path(&key), &bytes);
+        // Held until the entry and the total are written.
+        let lock = lock_folder(&self.dir);
+        let locked = match lock {
+            FolderLock::Held(_) => true,
+            FolderLock::Unsupported => false,
+            FolderLock::Busy => return,
+        };
+        let total = match self.read_total().filter(|_| locked) {
+            Some(total) if total.saturating_add(incoming) <= self.budget => total,
+            _ => self.make_room(incoming),
+        };
+        let path = self.path(&key);
+        let replaced = entry_len(&path);
+        if write_whole(&path, &bytes).is_ok() && locked {
+            let total = total.saturating_sub(replaced) + incoming;
+            let _ = write_whole(&self.dir.join(TOTAL), total.to_string().as_bytes());
+        }
     }
 }
 

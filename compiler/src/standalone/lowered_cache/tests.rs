@@ -176,40 +176,92 @@ fn writers_at_once_leave_a_whole_entry() {
         }
     });
     assert_eq!(cache.load(&files()).unwrap().schema, ty);
-    let left: Vec<_> = std::fs::read_dir(dir.join("lowered")).unwrap().collect();
+    let left: Vec<_> = entries(&dir.join("lowered"));
     assert_eq!(left.len(), 1, "temporary files left: {left:?}");
+    assert_eq!(cache.read_total(), Some(left[0].1), "the kept total");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The entries' files in `folder` and their sizes, but for [`TOTAL`].
+fn entries(folder: &Path) -> Vec<(PathBuf, u64)> {
+    let mut found: Vec<_> = std::fs::read_dir(folder)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name() != TOTAL)
+        .map(|e| (e.path(), e.metadata().unwrap().len()))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Saves the entry of `name` and dates it `age` seconds back (modification times order the
+/// entries).
+fn save_aged(cache: &LoweredCache, name: &str, ty: &Type, age: u64) {
+    cache.save(&[(name, SCHEMA)], ty, 1);
+    let path = cache.path(&key(&[(name, SCHEMA)]));
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
 }
 
 #[test]
 fn the_oldest_entries_go_past_the_budget() {
     let dir = scratch("budget");
     let ty = lowered(SCHEMA);
-    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1).unwrap().len() as u64;
-    let cache = LoweredCache::new(dir.join("lowered"), size * 2);
-    let names = ["a.yml", "b.yml", "c.yml"];
-    for name in names {
-        cache.save(&[(name, SCHEMA)], &ty, 1);
-        // Modification times a second apart order the entries.
-        let path = cache.path(&key(&[(name, SCHEMA)]));
-        let when = std::time::SystemTime::now()
-            - std::time::Duration::from_secs(
-                10 - names.iter().position(|n| *n == name).unwrap() as u64,
-            );
-        std::fs::File::options()
-            .write(true)
-            .open(&path)
-            .unwrap()
-            .set_modified(when)
-            .unwrap();
+    let names: Vec<String> = (0..10).map(|n| format!("{n}.yml")).collect();
+    let size = entry(&key(&[(&names[0], SCHEMA)]), &ty, 1).unwrap().len() as u64;
+    let cache = LoweredCache::new(dir.join("lowered"), size * 8);
+    let kept = |name: &String| cache.load(&[(name, SCHEMA)]).is_some();
+    for (n, name) in names.iter().enumerate().take(8) {
+        save_aged(&cache, name, &ty, 100 - n as u64);
     }
-    assert!(cache.load(&[("a.yml", SCHEMA)]).is_none());
-    assert!(cache.load(&[("b.yml", SCHEMA)]).is_some());
-    assert!(cache.load(&[("c.yml", SCHEMA)]).is_some());
+    assert!(names[..8].iter().all(kept), "eight fit");
+    // The ninth passes the budget: the oldest go until an eighth of it is free beside it.
+    save_aged(&cache, &names[8], &ty, 50);
+    assert!(!kept(&names[0]) && !kept(&names[1]));
+    assert!(names[2..9].iter().all(kept));
+    // The tenth fits in that eighth: nothing goes.
+    save_aged(&cache, &names[9], &ty, 40);
+    assert!(names[2..10].iter().all(kept));
+    let left = entries(&dir.join("lowered"));
+    assert_eq!(left.len(), 8);
+    let total: u64 = left.iter().map(|(_, len)| len).sum();
+    assert_eq!(cache.read_total(), Some(total), "the kept total");
     // An entry larger than the whole budget is not kept.
     let small = LoweredCache::new(dir.join("small"), size - 1);
     small.save(&files(), &ty, 1);
     assert!(small.load(&files()).is_none());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A total that is not what the folder holds (entries removed by hand, a damaged or foreign
+/// file in its place) is found out when it would pass the budget: the folder is listed then,
+/// and the total written again.
+#[test]
+fn a_wrong_total_is_mended_by_a_listing() {
+    let dir = scratch("total");
+    let ty = lowered(SCHEMA);
+    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1).unwrap().len() as u64;
+    let cache = LoweredCache::new(dir.join("lowered"), size * 8);
+    save_aged(&cache, "a.yml", &ty, 10);
+    let total_path = dir.join("lowered").join(TOTAL);
+    for wrong in ["99999999999", "not a number", ""] {
+        std::fs::write(&total_path, wrong).unwrap();
+        save_aged(&cache, "b.yml", &ty, 5);
+        assert!(
+            cache.load(&[("a.yml", SCHEMA)]).is_some(),
+            "nothing to remove"
+        );
+        assert_eq!(cache.read_total(), Some(2 * size), "after {wrong:?}");
+    }
+    std::fs::remove_file(&total_path).unwrap();
+    std::fs::create_dir(&total_path).unwrap();
+    save_aged(&cache, "c.yml", &ty, 1);
+    assert!(cache.load(&[("c.yml", SCHEMA)]).is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
