@@ -259,10 +259,26 @@ impl Parser<'_> {
         }))
     }
 
-    /// Skips a lambda's parameters and body: up to a `,` or closing bracket outside brackets
-    /// and strings (the compiler checked the lambda itself; a text this scan misreads fails to
+    /// Skips a lambda's parameters and body: its names up to the `:`, then up to a `,` or
+    /// closing bracket outside brackets and strings (the compiler checked the lambda itself; a text this scan misreads fails to
     /// parse as literals after it, and is left to the interpreter).
     fn lambda_body(&mut self) -> Result<(), String> {
+        // The parameters, up to the `:` (rule code's lambdas take plain names: `lambda _, ctx:`;
+        // anything else is left to the interpreter).
+        loop {
+            match self.s.get(self.i) {
+                Some(b':') => break,
+                Some(&c)
+                    if c.is_ascii_alphanumeric()
+                        || c == b'_'
+                        || c == b','
+                        || c.is_ascii_whitespace() =>
+                {
+                    self.i += 1
+                }
+                _ => return Err("a lambda's parameters".into()),
+            }
+        }
         let mut depth = 0usize;
         while let Some(&c) = self.s.get(self.i) {
             match c {

@@ -125,6 +125,34 @@ fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
     assert!(rule_annotations(&raw, &short, &Functions::default()).is_none());
 }
 
+/// A lambda's parameters are names and commas up to its `:` (`when=lambda _, ctx: ...`, the
+/// published packages' form, was cut at its first comma and left to the interpreter); any
+/// other parameter is still the interpreter's.
+#[test]
+fn rule_code_lambdas_of_several_parameters() {
+    let src = "#@data/values-schema\n---\ninclude: false\n#@schema/validation min_len=5, when=lambda _, ctx: ctx.parent[\"include\"]\nemail: \"\"\n";
+    let raw = parse_file("s.yml", src, false).unwrap();
+    let functions = Functions::default();
+    let anns = rule_annotations(&raw, &RuleCode::default(), &functions).expect("rule code");
+    assert_eq!(functions.len(), 1);
+    let docs = build(raw, anns, 2).unwrap();
+    let TreeValue::Map(items) = &docs[0].value else {
+        panic!()
+    };
+    let email = items[1].ann("schema/validation").unwrap();
+    assert_eq!(email.kwargs[0].0, "min_len");
+    assert!(matches!(
+        email.kwargs[1].1.kind,
+        ArgKind::Opaque { index: 0, .. }
+    ));
+    for other in ["lambda v=1: v", "lambda *a: a", "lambda (v): v"] {
+        let src = format!("#@data/values-schema\n---\n#@schema/validation when={other}\nx: 1\n");
+        let raw = parse_file("s.yml", &src, false).unwrap();
+        let read = rule_annotations(&raw, &RuleCode::default(), &Functions::default());
+        assert!(read.is_none(), "{other}");
+    }
+}
+
 #[test]
 fn code_needs_the_interpreter() {
     let e = eval("#@data/values\n---\nport: #@ 80 + 1\n").unwrap_err();
