@@ -6,7 +6,7 @@ use schemac_runtime::lowered::calls::{Rules, TranslatedPredicates};
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::with_starlark_predicates;
-use schemac_runtime::template::functions::Functions;
+use schemac_runtime::template::functions::{Deferred, Functions};
 use schemac_runtime::template::tree::Tree;
 use schemac_runtime::template::{Sources, TemplateError};
 use schemac_runtime::validate::Predicates;
@@ -45,9 +45,25 @@ impl Backend for Interpreter<'_> {
         sources: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {
-        // Without kept functions no rule, `when=` or overlay function can be called: no
-        // interpreter is started (its heap and evaluator, some 5,000 instructions).
-        if functions.is_empty() {
+        // A rule function of a schema file that no rule calls (one of a `#@schema/validation`
+        // that a later one on its node replaced: ytt keeps the last) is never made, and needs
+        // no interpreter; any other kept function may be called.
+        let mut called = std::collections::HashSet::new();
+        if let Some(schema) = schema {
+            schema.each_type(&mut |t| {
+                let functions = t.validation.iter().flat_map(|v| v.functions());
+                called.extend(functions.map(|f| f.index));
+            });
+        }
+        let callable = |i: usize| {
+            functions
+                .get(i)
+                .is_some_and(|f| called.contains(&i) || !f.is::<Deferred>())
+        };
+        // Without such functions no rule, `when=` or overlay function can be called: no
+        // interpreter is started (its heap and evaluator, some 5,000 instructions; its
+        // globals, some 15M the first time).
+        if !(0..functions.len()).any(callable) {
             let none = schemac_runtime::lowered::ir::Program::default();
             return run(&TranslatedPredicates {
                 rules: Rules::Ir(&none),
@@ -59,8 +75,8 @@ impl Backend for Interpreter<'_> {
             return with_starlark_predicates(functions, run);
         };
         let rules = Rules::Ir(&program);
-        let untranslated = (0..functions.len())
-            .any(|i| !program.entries.contains_key(&i) && functions.get(i).is_some());
+        let untranslated =
+            (0..functions.len()).any(|i| !program.entries.contains_key(&i) && callable(i));
         if untranslated {
             with_starlark_predicates(functions, |interpreter| {
                 run(&TranslatedPredicates {
