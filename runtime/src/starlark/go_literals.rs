@@ -213,17 +213,28 @@ fn number(
         fraction = true;
     } else if b[i] == b'0' {
         i += 1;
-        let based = |i: usize, ok: fn(&u8) -> bool, name: &str| {
+        // `radix` for octal and binary, which starlark-go reads as 64-bit ints alone (only a
+        // hex or decimal literal past them falls back to a big int): `0b1` and 63 zeros is its
+        // `invalid int literal`.
+        let based = |i: usize, ok: fn(&u8) -> bool, name: &str, radix: Option<i64>| {
             let end = digits(i + 1, ok);
             if end == i + 1 {
                 return err(format!("invalid {name} literal"));
             }
+            if let Some(radix) = radix {
+                let fits = b[i + 1..end].iter().try_fold(0i64, |n, &c| {
+                    n.checked_mul(radix)?.checked_add(i64::from(c - b'0'))
+                });
+                if fits.is_none() {
+                    return err("invalid int literal".into());
+                }
+            }
             Ok(end)
         };
         match b.get(i) {
-            Some(b'x' | b'X') => return based(i, u8::is_ascii_hexdigit, "hex"),
-            Some(b'o' | b'O') => return based(i, |c| matches!(c, b'0'..=b'7'), "octal"),
-            Some(b'b' | b'B') => return based(i, |c| matches!(c, b'0' | b'1'), "binary"),
+            Some(b'x' | b'X') => return based(i, u8::is_ascii_hexdigit, "hex", None),
+            Some(b'o' | b'O') => return based(i, |c| matches!(c, b'0'..=b'7'), "octal", Some(8)),
+            Some(b'b' | b'B') => return based(i, |c| matches!(c, b'0' | b'1'), "binary", Some(2)),
             _ => {}
         }
         let end = digits(i, u8::is_ascii_digit);
@@ -505,6 +516,22 @@ mod tests {
         assert_eq!(refused("x = 08"), "invalid int literal");
         assert_eq!(refused("x = 0x"), "invalid hex literal");
         assert_eq!(refused("x = 0o8"), "invalid octal literal");
+        // Octal and binary literals are 64-bit ints in starlark-go; hex and decimal are not.
+        let ones = "1".repeat(63);
+        assert_eq!(
+            fixed(&format!("x = 0b{ones} + 0b000{ones}")),
+            format!("x = 0b{ones} + 0b000{ones}")
+        );
+        assert_eq!(refused(&format!("x = 0b1{ones}")), "invalid int literal");
+        assert_eq!(
+            refused("x = -0o1000000000000000000000"),
+            "invalid int literal"
+        );
+        assert_eq!(
+            fixed("x = 0o777777777777777777777"),
+            "x = 0o777777777777777777777"
+        );
+        assert_eq!(fixed("x = 0x10000000000000000"), "x = 0x10000000000000000");
         assert_eq!(refused("x = 1e400"), "invalid float literal");
         assert_eq!(refused("x = 1e"), "invalid float literal");
         assert_eq!(fixed("x1e400 = a.b0"), "x1e400 = a.b0");
