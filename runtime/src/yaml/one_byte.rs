@@ -121,11 +121,23 @@ mod tests {
 
     #[test]
     fn only_an_escape_of_the_stand_in_gives_up() {
-        for escape in ["\\x5e", "\\x5E", "\\u005e", "\\u005E", "\\U0000005e", "\\U0000005E"] {
+        for escape in [
+            "\\x5e",
+            "\\x5E",
+            "\\u005e",
+            "\\u005E",
+            "\\U0000005e",
+            "\\U0000005E",
+        ] {
             assert!(!restorable(&format!("a: \"{escape} é\"\n")), "{escape}");
         }
-        for text in ["5e", "5E", "\\x5", "\\u5e", "\\U005e", "\\x5f", "\\v5e", "\\u00e9"] {
-            assert!(restorable(&format!("a: \"{text} é\"\nd: sha256:5e0c\n")), "{text}");
+        for text in [
+            "5e", "5E", "\\x5", "\\u5e", "\\U005e", "\\x5f", "\\v5e", "\\u00e9",
+        ] {
+            assert!(
+                restorable(&format!("a: \"{text} é\"\nd: sha256:5e0c\n")),
+                "{text}"
+            );
         }
     }
 }
