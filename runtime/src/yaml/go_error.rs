@@ -261,7 +261,7 @@ fn first_question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
                     if u64::try_from(at).map_or(true, |p| p >= before) {
                         break;
                     }
-                    let line = src[..at].matches('\n').count();
+                    let line = super::saphyr_text::line_breaks(src[..at].chars());
                     return Some(question_in_flow_plain_error(line, close));
                 }
                 _ => {}
