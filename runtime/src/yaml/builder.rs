@@ -6,7 +6,9 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
 use super::go_error;
 use super::parse::{budget, RawKind, RawNode, RawValue, SyntaxError};
-use super::saphyr_text::{directives_start, is_block_header, past_properties, quoted_scalar_end};
+use super::saphyr_text::{
+    directives_start, is_block_header, line_breaks, past_properties, quoted_scalar_end,
+};
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
 
@@ -455,10 +457,7 @@ impl<'a> Builder<'a> {
         self.flow_question_key |= matches!(source.first(), Some('?' | ':'));
         match go_error::question_in_flow_plain(source.iter().copied()) {
             Some(at) => {
-                let line = self.chars[..start + at]
-                    .iter()
-                    .filter(|&&c| c == '\n')
-                    .count();
+                let line = line_breaks(self.chars[..start + at].iter().copied());
                 Err(go_error::question_in_flow_plain_error(line, close))
             }
             None => Ok(()),

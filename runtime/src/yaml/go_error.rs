@@ -28,6 +28,20 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
     }
 }
 
+/// [`first_error_at`] of a text already read with each character one byte long
+/// ([`super::one_byte::one_byte_characters`]) and then patched ([`super::go_quirks`]; its
+/// `stand_ins`): read as it is, unless a `:` was patched, whose stand-in (private use, three
+/// bytes long; a `\'`'s is an escape's letter) is made one byte as well.
+pub(super) fn first_error_at_one_byte(
+    src: &str,
+    stand_ins: &[(char, char)],
+) -> Option<(SyntaxError, usize)> {
+    match stand_ins.iter().any(|&(_, original)| original == ':') {
+        false => first_error_in(src),
+        true => first_error_at(src),
+    }
+}
+
 fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
@@ -247,7 +261,7 @@ fn first_question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
                     if u64::try_from(at).map_or(true, |p| p >= before) {
                         break;
                     }
-                    let line = src[..at].matches('\n').count();
+                    let line = super::saphyr_text::line_breaks(src[..at].chars());
                     return Some(question_in_flow_plain_error(line, close));
                 }
                 _ => {}

@@ -27,9 +27,29 @@ pub(super) fn one_byte_characters(src: &str, keep: &[char]) -> String {
 }
 
 /// Whether the scalars of `src` read as [`one_byte_characters`] can have their characters put
-/// back: no [`STAND_IN`] of its own, written or escaped (`\x5e`, `\u005e`).
+/// back: no [`STAND_IN`] of its own, written or escaped ([`escapes_stand_in`]).
 pub(super) fn restorable(src: &str) -> bool {
-    !src.contains(STAND_IN) && !src.contains("5e") && !src.contains("5E")
+    !src.contains(STAND_IN) && !escapes_stand_in(src)
+}
+
+/// Whether `src` holds an escape a double-quoted scalar reads as [`STAND_IN`]: `\x5e`,
+/// `\u005e` or `\U0000005e`, hex digits in either case (anywhere: a `\` escaped before it, or
+/// one outside a double-quoted scalar, only costs the one-byte reading; a hex digest's `5e`
+/// does not).
+fn escapes_stand_in(src: &str) -> bool {
+    let bytes = src.as_bytes();
+    memchr::memchr_iter(b'\\', bytes).any(|at| {
+        let digits = match bytes.get(at + 1) {
+            Some(b'x') => 2,
+            Some(b'u') => 4,
+            Some(b'U') => 8,
+            _ => return false,
+        };
+        bytes.get(at + 2..at + 2 + digits).is_some_and(|hex| {
+            let (zeros, last) = hex.split_at(digits - 2);
+            zeros.iter().all(|&b| b == b'0') && last.eq_ignore_ascii_case(b"5e")
+        })
+    })
 }
 
 /// Puts the characters of `src` back in the scalars of `events`, read from its
@@ -97,5 +117,27 @@ mod tests {
         assert!(read("a: |  # é\n  ü\n").is_none());
         assert!(!restorable("a: ^x\n"));
         assert!(!restorable("a: \"\\x5e é\"\n"));
+    }
+
+    #[test]
+    fn only_an_escape_of_the_stand_in_gives_up() {
+        for escape in [
+            "\\x5e",
+            "\\x5E",
+            "\\u005e",
+            "\\u005E",
+            "\\U0000005e",
+            "\\U0000005E",
+        ] {
+            assert!(!restorable(&format!("a: \"{escape} é\"\n")), "{escape}");
+        }
+        for text in [
+            "5e", "5E", "\\x5", "\\u5e", "\\U005e", "\\x5f", "\\v5e", "\\u00e9",
+        ] {
+            assert!(
+                restorable(&format!("a: \"{text} é\"\nd: sha256:5e0c\n")),
+                "{text}"
+            );
+        }
     }
 }

@@ -493,7 +493,12 @@ pub(super) fn read_with_saphyr(
     let base = one_byte.as_deref().unwrap_or(src);
     let quirks = super::go_quirks::patch(base)?;
     let libyaml_src = quirks.as_ref().map_or(base, |p| p.text.as_str());
-    if let Some((e, read_whole)) = super::go_error::first_error_at(libyaml_src) {
+    let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
+    let first_error = match one_byte {
+        Some(_) => super::go_error::first_error_at_one_byte(libyaml_src, stand_ins),
+        None => super::go_error::first_error_at(libyaml_src),
+    };
+    if let Some((e, read_whole)) = first_error {
         return Err(match builder.decode_failure.take() {
             Some((decoding, docs)) if docs <= read_whole => decoding,
             _ => e,
@@ -507,7 +512,6 @@ pub(super) fn read_with_saphyr(
     let reread =
         docs.is_err() || yaml11_breaks || builder.flow_question_key || anchor_name_ends_early(src);
     if reread || quirks.is_some() {
-        let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
         let mut events = super::libyaml_events::read(libyaml_src, stand_ins);
         if let (Some(read), Some(_)) = (&mut events, &one_byte) {
             let keep: Vec<char> = stand_ins.iter().map(|&(stand_in, _)| stand_in).collect();

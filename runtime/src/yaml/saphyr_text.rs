@@ -61,6 +61,19 @@ pub(super) fn is_line_break(c: char) -> bool {
     matches!(c, '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}')
 }
 
+/// The line breaks of `text` as libyaml counts them ([`is_line_break`]; `\r\n` is one): the
+/// 0-based line of what follows it.
+pub(super) fn line_breaks(text: impl IntoIterator<Item = char>) -> usize {
+    let mut after_cr = false;
+    text.into_iter()
+        .filter(|&c| {
+            let counts = is_line_break(c) && !(c == '\n' && after_cr);
+            after_cr = c == '\r';
+            counts
+        })
+        .count()
+}
+
 /// Whether `token` is a block scalar's header: `|` or `>` with indentation and chomping
 /// indicators (`|`, `>-`, `|2+`).
 pub(super) fn is_block_header(token: &[char]) -> bool {
