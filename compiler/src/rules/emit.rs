@@ -56,12 +56,19 @@ impl Emitter<'_> {
             _ => (None, &f.body[..]),
         };
         let mut body = self.block(init);
+        // A body that never falls through still needs a value at its end for rustc: its last
+        // statement is a `fail()` (a block that returns) or a call of a function that always
+        // fails, `g(x)?`, which rustc does not know to return (a rule `f` whose body is only
+        // `fail(...)` did not compile). That end is unreachable; the interpreter of the IR
+        // answers `None` there.
+        let unreachable_end = last.is_none() && !f.falls_through;
         if let Some(value) = last {
             let code = self.expr(value);
             body.extend(quote! { Ok(#code) });
-        } else if f.falls_through {
+        } else if f.falls_through || unreachable_end {
             body.extend(quote! { Ok(#rt::lowered::Val::None) });
         }
+        let allow = unreachable_end.then(|| quote! { #[allow(unreachable_code)] });
         let node = quote! { &'a #rt::value::Node };
         match f.kind {
             Kind::Rule | Kind::When => {
@@ -69,6 +76,7 @@ impl Emitter<'_> {
                     (f.kind == Kind::When).then(|| quote! { , __parent: #node, __root: #node });
                 let value = self.slot(0);
                 quote! {
+                    #allow
                     fn #name<'a>(value: #node #ctx) -> #rt::lowered::Result<'a> {
                         let #value = #rt::lowered::node(value);
                         #body
@@ -84,6 +92,7 @@ impl Emitter<'_> {
                     .takes_ctx
                     .then(|| quote! { , __parent: #node, __root: #node });
                 quote! {
+                    #allow
                     fn #name<'a>(#(#params),* #ctx) -> #rt::lowered::Result<'a> {
                         #body
                     }
