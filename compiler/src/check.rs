@@ -48,8 +48,9 @@ impl Backend for Interpreter<'_> {
         // A rule function of a schema file that no rule calls (one of a `#@schema/validation`
         // that a later one on its node replaced: ytt keeps the last) is never made, and needs
         // no interpreter; any other kept function may be called.
+        // (Looked for only when some function is kept: most schemas keep none.)
         let mut called = std::collections::HashSet::new();
-        if let Some(schema) = schema {
+        if let Some(schema) = schema.filter(|_| !functions.is_empty()) {
             schema.each_type(&mut |t| {
                 let functions = t.validation.iter().flat_map(|v| v.functions());
                 called.extend(functions.map(|f| f.index));

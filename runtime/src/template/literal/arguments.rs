@@ -260,8 +260,9 @@ impl Parser<'_> {
     }
 
     /// Skips a lambda's parameters and body: its names up to the `:`, then up to a `,` or
-    /// closing bracket outside brackets and strings (the compiler checked the lambda itself; a text this scan misreads fails to
-    /// parse as literals after it, and is left to the interpreter).
+    /// closing bracket outside brackets and strings (the compiler checked the lambda itself; a
+    /// text this scan misreads fails to parse as literals after it, and is left to the
+    /// interpreter).
     fn lambda_body(&mut self) -> Result<(), String> {
         // The parameters, up to the `:` (rule code's lambdas take plain names: `lambda _, ctx:`;
         // anything else is left to the interpreter).
