@@ -25,6 +25,9 @@ import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The crates vendor/ holds in place of crates.io's (one folder each; vendor/README.md).
+VENDORED_CRATES = sorted(d for d in os.listdir(os.path.join(ROOT, "vendor"))
+                         if os.path.isfile(os.path.join(ROOT, "vendor", d, "Cargo.toml")))
 
 
 def target_dir():
@@ -361,7 +364,11 @@ def write_crate(path, modules, starlark, macros):
         deps += f'schemac-macros = {{ path = "{ROOT}/macros" }}\n'
     # The Starlark parser (the interpreter's, and the one include_schema! reads rules with) is the
     # workspace's vendored one (vendor/README.md).
-    patch = f'[patch.crates-io]\nstarlark_syntax = {{ path = "{ROOT}/vendor/starlark_syntax" }}\n\n' if starlark or macros else ''
+    patch = (
+        '[patch.crates-io]\n'
+        + ''.join(f'{c} = {{ path = "{ROOT}/vendor/{c}" }}\n' for c in VENDORED_CRATES)
+        + '\n'
+    ) if starlark or macros else ''
     with open(os.path.join(path, "Cargo.toml"), "w") as f:
         f.write(f'[package]\nname = "{os.path.basename(path)}"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n'
                 f'[dependencies]\n{deps}\n{patch}[workspace]\n\n'

@@ -1,14 +1,19 @@
 //! Packs the runtime's sources into the `schemac` binary, so that `schemac build` needs no
 //! checkout: `$OUT_DIR/runtime_files.rs` lists `runtime/Cargo.toml` and every file under
 //! `runtime/src`, each as `include_str!` of its path, sorted by path, then the vendored
-//! `starlark_syntax` crate's manifest and sources (under `vendor/starlark_syntax/`, where the
-//! runtime's copy holds them).
+//! crates' manifests and sources (under `vendor/<crate>/`, where the runtime's copy holds them:
+//! `vendor/README.md`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 #[path = "src/standalone/static_libc.rs"]
 mod static_libc;
+
+/// The crates under `vendor/` that replace crates.io's (`[patch.crates-io]`, vendor/README.md).
+#[path = "src/standalone/vendored_crates.rs"]
+mod vendored_crates;
+use vendored_crates::VENDORED_CRATES;
 
 fn walk(dir: &Path, files: &mut Vec<PathBuf>) {
     let entries =
@@ -28,10 +33,10 @@ fn main() {
         std::env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"),
     );
     let runtime = manifest_dir.join("../runtime");
-    let vendored = manifest_dir.join("../vendor/starlark_syntax");
+    let vendor = manifest_dir.join("../vendor");
     let workspace = manifest_dir.join("../Cargo.toml");
     println!("cargo:rerun-if-changed={}", runtime.join("src").display());
-    println!("cargo:rerun-if-changed={}", vendored.display());
+    println!("cargo:rerun-if-changed={}", vendor.display());
     println!(
         "cargo:rerun-if-changed={}",
         runtime.join("Cargo.toml").display()
@@ -45,20 +50,43 @@ fn main() {
     let mut files = vec![runtime.join("Cargo.toml")];
     walk(&runtime.join("src"), &mut files);
     files.sort();
-    let mut vendored_files = vec![vendored.join("Cargo.toml")];
-    walk(&vendored.join("src"), &mut vendored_files);
-    vendored_files.sort();
+    let mut folders: Vec<String> = std::fs::read_dir(&vendor)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", vendor.display()))
+        .map(|e| e.expect("a directory entry").path())
+        .filter(|p| p.join("Cargo.toml").is_file())
+        .map(|p| {
+            p.file_name()
+                .expect("a name")
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    folders.sort();
+    let mut listed: Vec<&str> = VENDORED_CRATES.to_vec();
+    listed.sort();
+    assert_eq!(
+        folders, listed,
+        "vendor/'s crates and VENDORED_CRATES (src/standalone/vendored_crates.rs) must agree"
+    );
+    let mut vendored_files = Vec::new();
+    for krate in VENDORED_CRATES {
+        let dir = vendor.join(krate);
+        let mut crate_files = vec![dir.join("Cargo.toml")];
+        walk(&dir.join("src"), &mut crate_files);
+        crate_files.sort();
+        vendored_files.extend(crate_files);
+    }
     let mut out = String::from(
         "/// The runtime's files (relative path, text), `Cargo.toml` first, then `src/` sorted, then\n\
-         /// the vendored crate's, under `vendor/starlark_syntax/`.\n\
+         /// the vendored crates', under `vendor/<crate>/`.\n\
          pub const RUNTIME_FILES: &[(&str, &str)] = &[\n",
     );
     let runtime_rel = files
         .iter()
         .map(|f| f.strip_prefix(&runtime).expect("under runtime/"));
-    let vendored_rel = vendored_files.iter().map(|f| {
-        Path::new("vendor/starlark_syntax").join(f.strip_prefix(&vendored).expect("vendored"))
-    });
+    let vendored_rel = vendored_files
+        .iter()
+        .map(|f| Path::new("vendor").join(f.strip_prefix(&vendor).expect("vendored")));
     let rels: Vec<PathBuf> = runtime_rel
         .map(Path::to_path_buf)
         .chain(vendored_rel)

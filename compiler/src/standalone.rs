@@ -13,6 +13,7 @@ pub mod files;
 pub mod lowered_cache;
 mod runtime;
 mod static_libc;
+mod vendored_crates;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;

@@ -101,14 +101,19 @@ pub fn project_files(
         .collect::<Vec<_>>()
         .join(", ");
     let features = format!("[{features}]");
-    // The Starlark interpreter's parser is the vendored one, as in schemac's own build.
+    // The Starlark interpreter's parser and derive macros are the vendored ones, as in
+    // schemac's own build.
     let patch = match starlark {
         true => {
-            let vendored = match cfg!(unix) && runtime.embedded {
-                true => format!("{runtime_link}/{}", super::runtime::VENDORED),
-                false => runtime.vendored.to_string_lossy().into_owned(),
+            let vendor = match cfg!(unix) && runtime.embedded {
+                true => format!("{runtime_link}/{}", super::runtime::VENDOR_DIR),
+                false => runtime.vendor.to_string_lossy().into_owned(),
             };
-            format!("[patch.crates-io]\nstarlark_syntax = {{ path = {vendored:?} }}\n\n")
+            let lines: String = super::vendored_crates::VENDORED_CRATES
+                .iter()
+                .map(|krate| format!("{krate} = {{ path = {:?} }}\n", format!("{vendor}/{krate}")))
+                .collect();
+            format!("[patch.crates-io]\n{lines}\n")
         }
         false => String::new(),
     };

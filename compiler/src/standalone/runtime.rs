@@ -1,25 +1,26 @@
 //! The runtime's sources, carried inside the `schemac` binary (packed by `build.rs`) and
 //! written into the cache on first use, under a name made of schemac's version and a digest
 //! of their content; `SCHEMAC_RUNTIME_DIR` points builds at a checkout's `runtime` instead.
-//! The vendored `starlark_syntax` (`vendor/README.md`) comes with them: inside the copy, under
-//! [`VENDORED`]; beside a checkout's `runtime`, in `../vendor/starlark_syntax`.
+//! The vendored crates (`vendor/README.md`) come with them: inside the copy, under
+//! [`VENDOR_DIR`]; beside a checkout's `runtime`, in `../vendor`.
 
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
 
 use super::files::{write_atomically, TempPath};
+use super::vendored_crates::VENDORED_CRATES;
 
 include!(concat!(env!("OUT_DIR"), "/runtime_files.rs"));
 
-/// Where the runtime's copy holds the vendored `starlark_syntax` crate.
-pub const VENDORED: &str = "vendor/starlark_syntax";
+/// Where the runtime's copy holds the vendored crates, one folder each.
+pub const VENDOR_DIR: &str = "vendor";
 
 /// Where a build finds the runtime, and what it holds.
 pub struct Runtime {
     pub dir: PathBuf,
-    /// The vendored `starlark_syntax` crate that validators linking Starlark build with.
-    pub vendored: PathBuf,
+    /// The folder of the vendored crates that validators linking Starlark build with.
+    pub vendor: PathBuf,
     /// The SHA-256 of its files (and of the pinned lockfile), in hex.
     pub digest: String,
     /// Whether `dir` is the copy written from the binary (else `SCHEMAC_RUNTIME_DIR`).
@@ -53,31 +54,30 @@ pub fn prepare(cache: &Path) -> Result<Runtime, String> {
         let dir = dir.canonicalize().map_err(|e| {
             format!("cannot use SCHEMAC_RUNTIME_DIR={}: {e}; it must name the `runtime` folder of a schemac checkout", dir.display())
         })?;
-        let vendored = dir.join("..").join(VENDORED);
-        let vendored = vendored.canonicalize().map_err(|e| {
+        let vendor = dir.join("..").join(VENDOR_DIR);
+        let vendor = vendor.canonicalize().map_err(|e| {
             format!(
                 "cannot use SCHEMAC_RUNTIME_DIR={}: {e} ({} is missing)",
                 dir.display(),
-                vendored.display()
+                vendor.display()
             )
         })?;
         let mut files = vec![("Cargo.toml".to_string(), read(&dir.join("Cargo.toml"))?)];
         read_sources(&dir, &dir.join("src"), &mut files)?;
-        files.push((
-            format!("{VENDORED}/Cargo.toml"),
-            read(&vendored.join("Cargo.toml"))?,
-        ));
-        let mut vendored_files = Vec::new();
-        read_sources(&vendored, &vendored.join("src"), &mut vendored_files)?;
-        files.extend(
-            vendored_files
-                .into_iter()
-                .map(|(rel, text)| (format!("{VENDORED}/{rel}"), text)),
-        );
+        for krate in VENDORED_CRATES {
+            let root = vendor.join(krate);
+            let mut crate_files = vec![("Cargo.toml".to_string(), read(&root.join("Cargo.toml"))?)];
+            read_sources(&root, &root.join("src"), &mut crate_files)?;
+            files.extend(
+                crate_files
+                    .into_iter()
+                    .map(|(rel, text)| (format!("{VENDOR_DIR}/{krate}/{rel}"), text)),
+            );
+        }
         files.sort();
         return Ok(Runtime {
             digest: digest(&files),
-            vendored,
+            vendor,
             dir,
             embedded: false,
             written: false,
@@ -89,10 +89,10 @@ pub fn prepare(cache: &Path) -> Result<Runtime, String> {
         cache
             .join("runtime")
             .join(format!("{}-{}", env!("CARGO_PKG_VERSION"), &digest[..16]));
-    let vendored = dir.join(VENDORED);
+    let vendor = dir.join(VENDOR_DIR);
     if dir.join(".complete").exists() {
         return Ok(Runtime {
-            vendored,
+            vendor,
             dir,
             digest,
             embedded: true,
@@ -120,7 +120,7 @@ pub fn prepare(cache: &Path) -> Result<Runtime, String> {
     }
     // Another build may have written the same files first; its copy serves as well.
     Ok(Runtime {
-        vendored,
+        vendor,
         dir,
         digest,
         embedded: true,
