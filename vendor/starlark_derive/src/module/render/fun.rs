@@ -64,10 +64,17 @@ impl StarFun {
 
     fn as_type_expr(&self) -> syn::Expr {
         match &self.as_type {
+            // schemac: the type's documentation left empty, not gathered from its methods
+            // (which made them all, and their documentation, at each start: 1, vendor/README.md).
             Some(x) => syn::parse_quote! {
                     std::option::Option::Some((
                         <#x as starlark::values::StarlarkValue>::get_type_starlark_repr(),
-                        starlark::docs::DocType::from_starlark_value::<#x>(),
+                        starlark::docs::DocType {
+                            docs: std::option::Option::None,
+                            members: std::default::Default::default(),
+                            ty: <#x as starlark::values::type_repr::StarlarkTypeRepr>::starlark_type_repr(),
+                            constructor: std::option::Option::None,
+                        },
                     ))
             },
             None => syn::parse_quote! {
