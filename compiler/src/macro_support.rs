@@ -112,6 +112,11 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             format!("`runtime = \"{}\"` is not a Rust path", opts.runtime_path),
         ));
     }
+    // The budget variables of the compiling process (read while the schema is loaded and
+    // its code generated): a bad value is the macro's error (see `budget_vars`).
+    if let Err(e) = schemac_runtime::budget_vars::check_env() {
+        return Err(syn::Error::new(first.span(), format!("schemac: {e}")));
+    }
     let loaded = schemac_runtime::engine::load_schema_named(&files, &INTERPRETER)
         .and_then(|loaded| match &loaded.schema {
             Some(schema) => crate::codegen::budget::check(schema)

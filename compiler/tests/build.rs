@@ -145,6 +145,27 @@ fn a_built_validator_answers_as_check_does() {
         validator.args(args);
         assert_eq!(output(validator, &dir), output(check, &dir), "{args:?}");
     }
+    // A budget variable set to a bad value stops both before any work, with exit status 2.
+    for (var, value) in [
+        ("SCHEMAC_MAX_DEPTH", "abc"),
+        ("SCHEMAC_STARLARK_MEMORY", "-1"),
+    ] {
+        let mut check = schemac();
+        check
+            .args(["check", "-f", "schema.yml", "-f", "good.yml"])
+            .env(var, value);
+        let mut validator = Command::new(dir.join("web-values"));
+        validator.args(["-f", "good.yml"]).env(var, value);
+        let (rc, out, err) = output(validator, &dir);
+        assert_eq!((rc, out.as_str()), (2, ""), "{err}");
+        assert!(
+            err.starts_with(&format!(
+                "schemac: Error: {var}: {value:?} is not a whole number"
+            )),
+            "{err}"
+        );
+        assert_eq!((rc, out, err), output(check, &dir), "{var}");
+    }
     let mut help = Command::new(dir.join("web-values"));
     help.args(["-f", "good.yml", "--help"]);
     let (rc, out, _) = output(help, &dir);

@@ -39,6 +39,7 @@ pub mod __private;
 #[cfg(feature = "mimalloc")]
 pub mod allocator;
 
+pub mod budget_vars;
 pub mod cli;
 pub mod data_values;
 pub mod engine;

@@ -35,7 +35,7 @@ pub type Calls<'c> = Option<&'c dyn Predicates>;
 /// function counts as ten): each item of an overlay is tested against every item of the array
 /// it overlays, so 50,000 items matched by name onto 50,000 take 2.5 billion tests (67 s; ytt
 /// takes 87 s for 5,000). Raised with `SCHEMAC_MAX_OVERLAY_MATCHES`.
-pub const DEFAULT_MAX_OVERLAY_MATCHES: u64 = 100_000_000;
+pub const DEFAULT_MAX_OVERLAY_MATCHES: u64 = crate::budget_vars::MAX_OVERLAY_MATCHES.default;
 
 thread_local! {
     /// The array items tested since the run started ([`start_run`]).
@@ -50,12 +50,7 @@ pub fn start_run() {
 
 fn max_overlay_matches() -> u64 {
     static MAX: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_MAX_OVERLAY_MATCHES",
-            DEFAULT_MAX_OVERLAY_MATCHES,
-        )
-    })
+    *MAX.get_or_init(|| crate::budget_vars::MAX_OVERLAY_MATCHES.get())
 }
 
 /// Charges the cost of the array items about to be tested by the matcher of the item at

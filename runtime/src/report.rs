@@ -173,15 +173,15 @@ impl Lines {
 /// holds many values: 10,000 undefined names in one list, or 10,000 values of the wrong type
 /// in one flow map, each quote the whole line, 600 MB and 1 GB of text from an input of
 /// 60 KB and 100 KB (ytt runs out of memory; schemac aborted at 4 GB of address space).
-pub const DEFAULT_MAX_ERROR_BYTES: usize = 256 << 20;
+pub const DEFAULT_MAX_ERROR_BYTES: usize = crate::budget_vars::MAX_ERROR_BYTES.default_size();
 
 /// The variable that raises [`DEFAULT_MAX_ERROR_BYTES`].
-pub const ERROR_VAR: &str = "SCHEMAC_MAX_ERROR_BYTES";
+pub const ERROR_VAR: &str = crate::budget_vars::MAX_ERROR_BYTES.name;
 
 /// The error budget ([`DEFAULT_MAX_ERROR_BYTES`], or [`ERROR_VAR`]'s value).
 pub fn max_error_bytes() -> usize {
     static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *V.get_or_init(|| crate::yaml::parse::budget::from_env(ERROR_VAR, DEFAULT_MAX_ERROR_BYTES))
+    *V.get_or_init(|| crate::budget_vars::MAX_ERROR_BYTES.get_size())
 }
 
 /// The entries of one error report counted against [`max_error_bytes`].

@@ -49,7 +49,14 @@ impl std::error::Error for Violations {}
 /// Runs the engine for the typed API, on a stack of its own when the caller's is small (see
 /// [`crate::large_stack`]).
 fn run(v: &Validator, opts: &Request) -> Result<Node, Violations> {
-    crate::large_stack::run(|| run_here(v, opts, None))
+    on_engine_stack(|| run_here(v, opts, None))
+}
+
+/// Runs `f` on the engine's stack (see [`crate::large_stack`]), once the budget variables are
+/// known to be valid: a bad one is the error (see [`crate::budget_vars`]).
+fn on_engine_stack(f: impl FnOnce() -> Result<Node, Violations>) -> Result<Node, Violations> {
+    crate::budget_vars::check_env().map_err(|e| Violations::message(&e))?;
+    crate::large_stack::run(f)
 }
 
 /// Runs the engine on `opts` and the values `given` (already on the engine's stack).
@@ -120,7 +127,7 @@ pub fn load_str(v: &Validator, name: &str, yaml: &str) -> Result<Node, Violation
 /// [`run`]): values made in code as deep as the reader's budget overflowed a 2 MiB caller's
 /// stack, aborting.
 pub fn load_node(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
-    crate::large_stack::run(|| load_node_here(v, name, node))
+    on_engine_stack(|| load_node_here(v, name, node))
 }
 
 fn load_node_here(v: &Validator, name: &str, node: &Node) -> Result<Node, Violations> {
@@ -168,7 +175,7 @@ fn all_positioned(node: &Node) -> bool {
 /// overlaying them on the schema's defaults first. Messages name lines of their YAML text,
 /// as a file named `name`.
 pub fn check_complete(v: &Validator, name: &str, value: &Value) -> Result<Node, Violations> {
-    crate::large_stack::run(|| check_written(v, name, value, true))
+    on_engine_stack(|| check_written(v, name, value, true))
 }
 
 /// Checks `value` (onto the schema's defaults unless `complete`) as its YAML text, named

@@ -233,6 +233,10 @@ pub fn main(v: &Validator) -> i32 {
 
 /// Runs the validator on `args` (without the program's name); returns the exit status.
 pub fn main_with(v: &Validator, args: &[std::ffi::OsString]) -> i32 {
+    // A bad budget variable stops the run before any work (see `budget_vars`).
+    if let Some(status) = crate::budget_vars::check_env_for_main() {
+        return status;
+    }
     let about = about(v);
     let program = crate::cli::Program {
         command: &|| command(v),

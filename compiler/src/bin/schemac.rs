@@ -274,6 +274,11 @@ fn main() -> ExitCode {
 }
 
 fn run_main() -> ExitCode {
+    // Budget variables are read lazily, deep in each subcommand: a bad value stops the run
+    // here, before any work.
+    if let Some(status) = schemac_runtime::budget_vars::check_env_for_main() {
+        return ExitCode::from(status as u8);
+    }
     let args: Vec<OsString> = std::env::args_os().collect();
     if args.get(1).is_some_and(|a| a == "check") {
         let cache = standalone::lowered_cache::LoweredCache::from_env();

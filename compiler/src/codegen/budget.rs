@@ -6,26 +6,20 @@
 //! MB, each level naming the ones above it; 2,000 nested arrays ran past a minute).
 //! `schemac check` and `schemac inspect` take such schemas as they are.
 
+use schemac_runtime::budget_vars as vars;
 use schemac_runtime::error::{CheckError, ErrorKind};
 use schemac_runtime::schema::{Kind, Type};
 use schemac_runtime::value::{Node, Pos, Value};
 
 /// How many types and default values' nodes a schema may have for code generation.
-pub const DEFAULT_MAX_NODES: usize = 20_000;
+pub const DEFAULT_MAX_NODES: usize = vars::MAX_CODEGEN_NODES.default_size();
 
 /// How deep types, and the nodes of a default value, may nest for code generation.
-pub const DEFAULT_MAX_DEPTH: usize = 64;
+pub const DEFAULT_MAX_DEPTH: usize = vars::MAX_CODEGEN_DEPTH.default_size();
 
 /// The variables that raise [`DEFAULT_MAX_NODES`] and [`DEFAULT_MAX_DEPTH`].
-pub const MAX_NODES_VAR: &str = "SCHEMAC_MAX_CODEGEN_NODES";
-pub const MAX_DEPTH_VAR: &str = "SCHEMAC_MAX_CODEGEN_DEPTH";
-
-fn limit(var: &str, default: usize) -> usize {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+pub const MAX_NODES_VAR: &str = vars::MAX_CODEGEN_NODES.name;
+pub const MAX_DEPTH_VAR: &str = vars::MAX_CODEGEN_DEPTH.name;
 
 /// Fails when `schema` has more types and default nodes than [`DEFAULT_MAX_NODES`] (or the
 /// variable's value), or nests deeper than [`DEFAULT_MAX_DEPTH`]; the error is placed at the
@@ -33,8 +27,8 @@ fn limit(var: &str, default: usize) -> usize {
 pub fn check(schema: &Type) -> Result<(), CheckError> {
     let mut walk = Walk {
         nodes: 0,
-        max_nodes: limit(MAX_NODES_VAR, DEFAULT_MAX_NODES),
-        max_depth: limit(MAX_DEPTH_VAR, DEFAULT_MAX_DEPTH),
+        max_nodes: vars::MAX_CODEGEN_NODES.get_size(),
+        max_depth: vars::MAX_CODEGEN_DEPTH.get_size(),
     };
     walk.ty(schema, 1)
 }

@@ -16,10 +16,11 @@ use super::rules;
 /// grows with the square of the schema's depth: a 5.5 MB schema nested 1,900 deep with 1 KB
 /// keys passed 30 s and 3.7 GB of Markdown (4.6 GB of HTML). A schema a person reads has a
 /// reference of kilobytes.
-pub const DEFAULT_MAX_BYTES: usize = 64 << 20;
+pub const DEFAULT_MAX_BYTES: usize =
+    schemac_runtime::budget_vars::MAX_REFERENCE_BYTES.default_size();
 
 /// The variable that raises [`DEFAULT_MAX_BYTES`].
-pub const MAX_BYTES_VAR: &str = "SCHEMAC_MAX_REFERENCE_BYTES";
+pub const MAX_BYTES_VAR: &str = schemac_runtime::budget_vars::MAX_REFERENCE_BYTES.name;
 
 /// The whole reference.
 pub struct Reference {
@@ -104,10 +105,7 @@ impl Reference {
     /// The reference of `schema`; an error at the value whose path passes the budget of paths
     /// ([`DEFAULT_MAX_BYTES`], or the value of [`MAX_BYTES_VAR`]).
     pub fn of(schema: &Type, files: &[String]) -> Result<Reference, CheckError> {
-        let max_path_bytes = std::env::var(MAX_BYTES_VAR)
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(DEFAULT_MAX_BYTES);
+        let max_path_bytes = schemac_runtime::budget_vars::MAX_REFERENCE_BYTES.get_size();
         let mut r = Reference {
             files: files.to_vec(),
             tables: Vec::new(),

@@ -26,10 +26,10 @@ use schemac_runtime::schema::Type;
 use super::files::TempPath;
 
 /// The bytes of lowered schemas kept, all entries together.
-pub const DEFAULT_BUDGET: u64 = 64 << 20;
+pub const DEFAULT_BUDGET: u64 = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES.default;
 
 /// The variable that sets [`DEFAULT_BUDGET`]; `0` turns the cache off.
-pub const BUDGET_VAR: &str = "SCHEMAC_SCHEMA_CACHE_BYTES";
+pub const BUDGET_VAR: &str = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES.name;
 
 /// The first bytes of an entry (the format's version is its last character).
 const MAGIC: &[u8; 16] = b"schemac lowered2";
@@ -47,7 +47,7 @@ pub struct LoweredCache {
 impl LoweredCache {
     /// The cache under [`super::cache_dir`], unless [`BUDGET_VAR`] turns it off.
     pub fn from_env() -> Option<LoweredCache> {
-        let budget = schemac_runtime::yaml::parse::budget::from_env(BUDGET_VAR, DEFAULT_BUDGET);
+        let budget = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES.get();
         (budget > 0).then(|| LoweredCache {
             dir: super::cache_dir().join("lowered"),
             budget,

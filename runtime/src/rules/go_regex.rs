@@ -7,10 +7,10 @@ mod syntax;
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 
 /// The budget of a compiled regular expression's size, in bytes.
-pub const DEFAULT_MAX_REGEX_BYTES: usize = 64 << 20;
+pub const DEFAULT_MAX_REGEX_BYTES: usize = crate::budget_vars::MAX_REGEX_BYTES.default_size();
 
 /// The variable that raises [`DEFAULT_MAX_REGEX_BYTES`].
-pub const MAX_REGEX_BYTES_VAR: &str = "SCHEMAC_MAX_REGEX_BYTES";
+pub const MAX_REGEX_BYTES_VAR: &str = crate::budget_vars::MAX_REGEX_BYTES.name;
 
 /// `pattern` compiled with Go's meaning of its escapes and classes ([`syntax`]: `\w`, `\d`,
 /// `\s` and `\b` are ASCII, `\Q.*\E` quotes); a syntax error is the crate's, or Go's for an
@@ -45,10 +45,7 @@ const COMPILED_KEPT: usize = 8;
 
 /// [`compile`] without the kept patterns.
 fn compile_anew(pattern: &str) -> Result<regex::Regex, regex::Error> {
-    let max = std::env::var(MAX_REGEX_BYTES_VAR)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(DEFAULT_MAX_REGEX_BYTES);
+    let max = crate::budget_vars::MAX_REGEX_BYTES.get_size();
     let go = syntax::go_syntax(pattern).map_err(|(_, e)| regex::Error::Syntax(e))?;
     let go = fold::go_case_folding(&go);
     regex::RegexBuilder::new(&go)

@@ -11,13 +11,11 @@ use starlark::values::{UnpackValue, Value};
 /// statements run for hours long before the memory budget is reached. Other integer
 /// operations grow by a bit (`+`) or at most 511 bits (`<<`, starlark-go's bound on the count)
 /// a statement, which the memory budget stops; `<<` is held to this budget too.
-pub const DEFAULT_MAX_INT_BITS: u64 = 1_000_000;
+const INT_BITS: crate::budget_vars::BudgetVar = crate::budget_vars::STARLARK_INT_BITS;
 
 fn max_int_bits() -> u64 {
     static BITS: OnceLock<u64> = OnceLock::new();
-    *BITS.get_or_init(|| {
-        crate::yaml::parse::budget::from_env("SCHEMAC_STARLARK_INT_BITS", DEFAULT_MAX_INT_BITS)
-    })
+    *BITS.get_or_init(|| INT_BITS.get())
 }
 
 /// Fails if `a << b` is an integer beyond the integer budget.
@@ -42,7 +40,7 @@ pub(super) fn shift_fits(a: Value, b: Value) -> starlark::Result<()> {
     Ok(())
 }
 
-/// Fails if `a * b` is a product of integers beyond [`DEFAULT_MAX_INT_BITS`] (or what the
+/// Fails if `a * b` is a product of integers beyond [`INT_BITS`] (or what the
 /// environment raises it to).
 pub(super) fn product_fits(a: Value, b: Value) -> starlark::Result<()> {
     let small = |v: Value| i32::unpack_value(v).ok().flatten().is_some();

@@ -358,13 +358,11 @@ fn end_of_text(text: &str) -> (usize, usize) {
 /// schemac, runs a file again at each load): a chain of files each loading the next, or files
 /// each loading the next level twice (2^30 loads), would otherwise run for minutes and hold
 /// every loaded module. Raised with `SCHEMAC_MAX_LOADS`.
-pub const DEFAULT_MAX_LOADS: usize = 2_000;
+pub const DEFAULT_MAX_LOADS: usize = crate::budget_vars::MAX_LOADS.default_size();
 
 fn max_loads() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env("SCHEMAC_MAX_LOADS", DEFAULT_MAX_LOADS)
-    })
+    *MAX.get_or_init(|| crate::budget_vars::MAX_LOADS.get_size())
 }
 
 /// Starts counting the loads of a template about to run against the budget

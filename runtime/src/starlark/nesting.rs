@@ -32,7 +32,8 @@ pub(crate) fn own_exprs<'a>(s: &'a AstStmt, mut f: impl FnMut(&'a AstExpr)) {
 /// interpreter's parser, compiler and this crate's walks of a program recurse on expressions,
 /// and a chain of 200,000 indexes overflowed even the 512 MiB stack (ytt runs it). Raised with
 /// `SCHEMAC_STARLARK_EXPRESSION_DEPTH`.
-pub const DEFAULT_MAX_EXPRESSION_DEPTH: usize = 50_000;
+pub const DEFAULT_MAX_EXPRESSION_DEPTH: usize =
+    crate::budget_vars::STARLARK_EXPRESSION_DEPTH.default_size();
 
 /// The first expression of `ast` nested past the budget, and the budget's message. The walk
 /// keeps its own stack (statements nest within the block budget, expressions need not).
@@ -158,12 +159,7 @@ pub fn source_too_deep(source: &str) -> Option<(usize, String)> {
 
 fn max_expression_depth() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_EXPRESSION_DEPTH",
-            DEFAULT_MAX_EXPRESSION_DEPTH,
-        )
-    })
+    *MAX.get_or_init(|| crate::budget_vars::STARLARK_EXPRESSION_DEPTH.get_size())
 }
 
 fn expression_depth_message(max: usize) -> String {
@@ -174,16 +170,12 @@ fn expression_depth_message(max: usize) -> String {
 
 /// How many functions (`def`s and `lambda`s) may nest in one another. Raised with
 /// `SCHEMAC_STARLARK_FUNCTION_DEPTH`.
-pub const DEFAULT_MAX_FUNCTION_DEPTH: usize = 1_000;
+pub const DEFAULT_MAX_FUNCTION_DEPTH: usize =
+    crate::budget_vars::STARLARK_FUNCTION_DEPTH.default_size();
 
 fn max_function_depth() -> usize {
     static DEPTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *DEPTH.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_FUNCTION_DEPTH",
-            DEFAULT_MAX_FUNCTION_DEPTH,
-        )
-    })
+    *DEPTH.get_or_init(|| crate::budget_vars::STARLARK_FUNCTION_DEPTH.get_size())
 }
 
 /// The first function of `ast` nested past the budget, and the budget's message.
@@ -220,16 +212,12 @@ fn expr(e: &AstExpr, depth: usize, max: usize) -> Option<Span> {
 /// How many method calls may be chained, each called on the result of the one before
 /// (`s.upper().lower()...`; an attribute between them, `a.f().x.g()`, continues the chain).
 /// Raised with `SCHEMAC_STARLARK_METHOD_CHAIN`.
-pub const DEFAULT_MAX_METHOD_CHAIN: usize = 5_000;
+pub const DEFAULT_MAX_METHOD_CHAIN: usize =
+    crate::budget_vars::STARLARK_METHOD_CHAIN.default_size();
 
 fn max_method_chain() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_METHOD_CHAIN",
-            DEFAULT_MAX_METHOD_CHAIN,
-        )
-    })
+    *MAX.get_or_init(|| crate::budget_vars::STARLARK_METHOD_CHAIN.get_size())
 }
 
 /// The first method call of `ast` that chains past the budget, and the budget's message.
@@ -283,16 +271,12 @@ fn chain(e: &AstExpr, max: usize, found: &mut Option<Span>) -> usize {
 /// How many operators compiling a program's `and`s and `or`s may walk, summed over the
 /// program: each `and` or `or` walks the `and`, `or` and `not` operators of its left operand
 /// (a chain of 5,000 walks 12.5 million). Raised with `SCHEMAC_STARLARK_BOOL_OPERATORS`.
-pub const DEFAULT_MAX_BOOL_OPERATORS: usize = 12_500_000;
+pub const DEFAULT_MAX_BOOL_OPERATORS: usize =
+    crate::budget_vars::STARLARK_BOOL_OPERATORS.default_size();
 
 fn max_bool_operators() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_BOOL_OPERATORS",
-            DEFAULT_MAX_BOOL_OPERATORS,
-        )
-    })
+    *MAX.get_or_init(|| crate::budget_vars::STARLARK_BOOL_OPERATORS.get_size())
 }
 
 /// The `and` or `or` of `ast` whose compiling passes the budget of operators walked, and the

@@ -22,13 +22,11 @@ use super::parse_error::{is_name_char, leading_name};
 /// one patched costs a parse of its top-level statement, 4 to 7 MB a second): 5,000 `return`s
 /// in one top-level `if` of a 1 MB file would parse 5 GB; 8 MiB take one to two seconds.
 /// Raised with `SCHEMAC_MAX_REPARSE_BYTES`.
-pub const DEFAULT_MAX_REPARSE_BYTES: usize = 8 << 20;
+pub const DEFAULT_MAX_REPARSE_BYTES: usize = crate::budget_vars::MAX_REPARSE_BYTES.default_size();
 
 fn max_reparse_bytes() -> usize {
     static MAX: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *MAX.get_or_init(|| {
-        crate::yaml::parse::budget::from_env("SCHEMAC_MAX_REPARSE_BYTES", DEFAULT_MAX_REPARSE_BYTES)
-    })
+    *MAX.get_or_init(|| crate::budget_vars::MAX_REPARSE_BYTES.get_size())
 }
 
 /// The crate's errors that starlark-go's resolver reports instead, after the whole file parsed.

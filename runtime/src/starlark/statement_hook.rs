@@ -14,14 +14,14 @@ use starlark::values::Heap;
 /// call): statements run and bytes allocated on its heap. Counted, not timed, so the same input
 /// passes or fails on any machine. Raised with `SCHEMAC_STARLARK_STEPS` and
 /// `SCHEMAC_STARLARK_MEMORY` (bytes).
-pub const DEFAULT_MAX_STEPS: u64 = 100_000_000;
-pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+pub const DEFAULT_MAX_STEPS: u64 = crate::budget_vars::STARLARK_STEPS.default;
+pub const DEFAULT_MAX_MEMORY: usize = crate::budget_vars::STARLARK_MEMORY.default_size();
 
 /// How deep Starlark calls may nest (user functions calling functions): starlark-go has no
 /// bound but Go's stack (ytt runs a chain of 100,000), starlark-rust's default is 50. Each
 /// call takes the native stack the engine runs on ([`crate::cli::STACK_BYTES`]), which holds
 /// this many. Raised with `SCHEMAC_STARLARK_CALL_DEPTH`.
-pub const DEFAULT_MAX_CALL_DEPTH: usize = 10_000;
+pub const DEFAULT_MAX_CALL_DEPTH: usize = crate::budget_vars::STARLARK_CALL_DEPTH.default_size();
 
 /// The most `SCHEMAC_STARLARK_CALL_DEPTH` raises the call depth to: what the 512 MiB stack
 /// holds with room to spare. A recursive rule overflowed it (an abort) between 1,000,000 and
@@ -31,15 +31,12 @@ pub const MAX_CALL_DEPTH_CEILING: usize = 500_000;
 
 fn max_call_depth() -> usize {
     static DEPTH: OnceLock<usize> = OnceLock::new();
-    *DEPTH.get_or_init(|| {
-        match crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_CALL_DEPTH",
-            DEFAULT_MAX_CALL_DEPTH,
-        ) {
+    *DEPTH.get_or_init(
+        || match crate::budget_vars::STARLARK_CALL_DEPTH.get_size() {
             0 => DEFAULT_MAX_CALL_DEPTH,
             depth => depth.min(MAX_CALL_DEPTH_CEILING),
-        }
-    })
+        },
+    )
 }
 
 /// The call depth budget's error.
@@ -68,15 +65,8 @@ pub const CALL_DEPTH_FRAMES_SHOWN: usize = 20;
 pub(super) fn budget() -> (u64, usize) {
     static BUDGET: OnceLock<(u64, usize)> = OnceLock::new();
     *BUDGET.get_or_init(|| {
-        let env = |name: &str| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-        };
-        (
-            env("SCHEMAC_STARLARK_STEPS").unwrap_or(DEFAULT_MAX_STEPS),
-            env("SCHEMAC_STARLARK_MEMORY").map_or(DEFAULT_MAX_MEMORY, |m| m as usize),
-        )
+        use crate::budget_vars::{STARLARK_MEMORY, STARLARK_STEPS};
+        (STARLARK_STEPS.get(), STARLARK_MEMORY.get_size())
     })
 }
 

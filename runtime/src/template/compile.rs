@@ -322,16 +322,11 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
 /// indents each line by its block depth, so its text grows with the square of the depth (10,000
 /// nested `#@ if` took 5.8 s and 360 MB, 30,000 55 s and 2.8 GB; ytt 0.9 s and 6 s). Raised with
 /// `SCHEMAC_STARLARK_BLOCK_DEPTH`.
-pub const DEFAULT_MAX_BLOCK_DEPTH: usize = 2_000;
+pub const DEFAULT_MAX_BLOCK_DEPTH: usize = crate::budget_vars::STARLARK_BLOCK_DEPTH.default_size();
 
 fn max_block_depth() -> usize {
     static DEPTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *DEPTH.get_or_init(|| {
-        crate::yaml::parse::budget::from_env(
-            "SCHEMAC_STARLARK_BLOCK_DEPTH",
-            DEFAULT_MAX_BLOCK_DEPTH,
-        )
-    })
+    *DEPTH.get_or_init(|| crate::budget_vars::STARLARK_BLOCK_DEPTH.get_size())
 }
 
 /// ytt's error for a block that no `end` closes.

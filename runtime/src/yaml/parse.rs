@@ -581,43 +581,36 @@ pub(crate) fn node_count(v: &RawValue) -> usize {
 
 /// The reader's budgets, raised by environment variables.
 pub mod budget {
+    use crate::budget_vars as vars;
+
     /// Collections nested in one another (ytt reads 1,000 and more).
-    pub const DEFAULT_MAX_DEPTH: usize = 2_000;
-    pub const DEPTH_VAR: &str = "SCHEMAC_MAX_DEPTH";
+    pub const DEFAULT_MAX_DEPTH: usize = vars::MAX_DEPTH.default_size();
+    pub const DEPTH_VAR: &str = vars::MAX_DEPTH.name;
     /// Nodes that aliases copy in one file.
-    pub const DEFAULT_MAX_ALIAS_NODES: usize = 1_000_000;
-    pub const ALIAS_VAR: &str = "SCHEMAC_MAX_ALIAS_NODES";
+    pub const DEFAULT_MAX_ALIAS_NODES: usize = vars::MAX_ALIAS_NODES.default_size();
+    pub const ALIAS_VAR: &str = vars::MAX_ALIAS_NODES.name;
     /// Bytes of text (scalars' strings) that aliases copy in one file: a 1 MB string aliased
     /// 10,000 times is 10,000 nodes but 10 GB (an abort).
-    pub const DEFAULT_MAX_ALIAS_BYTES: usize = 256 << 20;
-    pub const ALIAS_BYTES_VAR: &str = "SCHEMAC_MAX_ALIAS_BYTES";
+    pub const DEFAULT_MAX_ALIAS_BYTES: usize = vars::MAX_ALIAS_BYTES.default_size();
+    pub const ALIAS_BYTES_VAR: &str = vars::MAX_ALIAS_BYTES.name;
 
     /// Bytes of one input file (what the pipeline holds of a file is tens of times its size).
-    pub const DEFAULT_MAX_INPUT_BYTES: usize = 256 << 20;
-    pub const INPUT_VAR: &str = "SCHEMAC_MAX_INPUT_BYTES";
+    pub const DEFAULT_MAX_INPUT_BYTES: usize = vars::MAX_INPUT_BYTES.default_size();
+    pub const INPUT_VAR: &str = vars::MAX_INPUT_BYTES.name;
 
     /// Bytes read again to find the double-quoted scalars that hold the escape `\'` (one more
     /// scan of the text up to each such scalar: see `yaml::apostrophe`).
-    pub const DEFAULT_MAX_REREAD_BYTES: usize = 64 << 20;
-    pub const REREAD_VAR: &str = "SCHEMAC_MAX_REREAD_BYTES";
-
-    /// A budget's value: environment variable `var` read as a number, else `default`. Every
-    /// named budget of the runtime is read so (once, into a `OnceLock`).
-    pub fn from_env<T: std::str::FromStr>(var: &str, default: T) -> T {
-        std::env::var(var)
-            .ok()
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(default)
-    }
+    pub const DEFAULT_MAX_REREAD_BYTES: usize = vars::MAX_REREAD_BYTES.default_size();
+    pub const REREAD_VAR: &str = vars::MAX_REREAD_BYTES.name;
 
     pub fn max_input_bytes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(INPUT_VAR, DEFAULT_MAX_INPUT_BYTES))
+        *V.get_or_init(|| vars::MAX_INPUT_BYTES.get_size())
     }
 
     pub fn max_reread_bytes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(REREAD_VAR, DEFAULT_MAX_REREAD_BYTES))
+        *V.get_or_init(|| vars::MAX_REREAD_BYTES.get_size())
     }
 
     /// The error of a text read again past [`max_reread_bytes`] to patch `what`, at the
@@ -635,7 +628,7 @@ pub mod budget {
 
     pub fn max_depth() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(DEPTH_VAR, DEFAULT_MAX_DEPTH))
+        *V.get_or_init(|| vars::MAX_DEPTH.get_size())
     }
 
     /// How deep a reader nests collections, and the variable that raises it (its error names
@@ -669,22 +662,22 @@ pub mod budget {
     /// Starlark values nested in one another (lists of lists...), as templates make them and
     /// `str`, `json.encode` and the conversion to YAML go through them; deeper than YAML
     /// reads (ytt handles values 5,000 deep), within what the 512 MiB stack takes.
-    pub const DEFAULT_MAX_VALUE_DEPTH: usize = 100_000;
-    pub const VALUE_DEPTH_VAR: &str = "SCHEMAC_MAX_VALUE_DEPTH";
+    pub const DEFAULT_MAX_VALUE_DEPTH: usize = vars::MAX_VALUE_DEPTH.default_size();
+    pub const VALUE_DEPTH_VAR: &str = vars::MAX_VALUE_DEPTH.name;
 
     pub fn max_value_depth() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(VALUE_DEPTH_VAR, DEFAULT_MAX_VALUE_DEPTH))
+        *V.get_or_init(|| vars::MAX_VALUE_DEPTH.get_size())
     }
 
     pub fn max_alias_nodes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(ALIAS_VAR, DEFAULT_MAX_ALIAS_NODES))
+        *V.get_or_init(|| vars::MAX_ALIAS_NODES.get_size())
     }
 
     pub fn max_alias_bytes() -> usize {
         static V: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-        *V.get_or_init(|| from_env(ALIAS_BYTES_VAR, DEFAULT_MAX_ALIAS_BYTES))
+        *V.get_or_init(|| vars::MAX_ALIAS_BYTES.get_size())
     }
 }
 

@@ -13,15 +13,15 @@
 use crate::value::{Node, Pos, Value};
 
 /// The budget of the YAML text of one run's data values, in bytes.
-pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = 4 << 30;
+pub const DEFAULT_MAX_OUTPUT_BYTES: u64 = crate::budget_vars::MAX_OUTPUT_BYTES.default;
 
 /// The variable that raises [`DEFAULT_MAX_OUTPUT_BYTES`].
-pub const OUTPUT_VAR: &str = "SCHEMAC_MAX_OUTPUT_BYTES";
+pub const OUTPUT_VAR: &str = crate::budget_vars::MAX_OUTPUT_BYTES.name;
 
 /// The output budget ([`DEFAULT_MAX_OUTPUT_BYTES`], or [`OUTPUT_VAR`]'s value).
 pub fn max_output_bytes() -> u64 {
     static V: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *V.get_or_init(|| crate::yaml::parse::budget::from_env(OUTPUT_VAR, DEFAULT_MAX_OUTPUT_BYTES))
+    *V.get_or_init(|| crate::budget_vars::MAX_OUTPUT_BYTES.get())
 }
 
 /// Where the text of `value` written as YAML passes `budget` bytes: the position of the node
