@@ -561,12 +561,23 @@ fn overlay_and_validate_knowing(
         Some(defaults) if schema.is_some() && !layers.is_empty() => facts.defaults_index(defaults),
         _ => KeptIndex::default(),
     };
+    let nan_key = schema.as_deref().is_some_and(|ty| {
+        *facts
+            .defaults_nan_key
+            .get_or_insert_with(|| typecheck::defaults_nan_key(ty))
+    });
     // Each layer's result is checked against the schema: its map types' indexes are made once
     // (and kept from run to run, in `facts`).
     let indexes = &mut facts.indexes;
     // The type checks share the schema's map and array defaults between the maps they fill,
     // as ytt's do (see `crate::shared_defaults`).
     let _sharing = schema.is_some().then(crate::shared_defaults::Run::begin);
+    // ytt checks the schema's defaults as its first data values document: a NaN key there
+    // equals no key, not even its own, so it is not declared (`.nan: 1`). Others always pass.
+    if let Some(defaults) = current.as_ref().filter(|_| nan_key) {
+        let mut defaults = defaults.clone();
+        type_check(&mut defaults, schema.as_deref(), indexes, sources, prefix)?;
+    }
     for (i, (doc, mode)) in layers.into_iter().enumerate() {
         let mut merged = apply_document_indexed(current, doc, mode, Some(calls), &mut kept)
             .map_err(|e| CheckError::new(ErrorKind::Overlay, format!("{prefix}{}", e.render())))?;

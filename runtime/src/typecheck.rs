@@ -226,6 +226,14 @@ impl FillAndCheck {
                 }
                 self.orders[self.depth] = order;
                 let missing = if fill { fields.len() - seen.len } else { 0 };
+                // A NaN key equals no key, not even the schema's own: ytt fills the field's
+                // default in beside a given one and finds that undeclared too.
+                for (i, field) in fields.iter().enumerate() {
+                    if missing > 0 && !seen.contains(i) && is_nan(&field.key) {
+                        let item = crate::shared_defaults::default_item(field);
+                        self.out.push(undeclared(&item, ty, fields));
+                    }
+                }
                 let mut entries = crate::value::Entries::with_capacity(if plain {
                     items.len() + missing
                 } else {
@@ -499,6 +507,22 @@ pub fn document_line<'a>(sources: &'a SourceLines, pos: &Pos) -> &'a str {
         ""
     } else {
         line
+    }
+}
+
+/// Whether `key` is a float NaN (`.nan`), which equals no key in ytt.
+fn is_nan(key: &Value) -> bool {
+    matches!(key, Value::Float(f) if f.is_nan())
+}
+
+/// Whether a map of `ty`'s defaults (its map fields, and theirs, down to a nullable type) has
+/// a NaN key.
+pub fn defaults_nan_key(ty: &Type) -> bool {
+    match &ty.kind {
+        Kind::Map(fields) if !ty.nullable => fields
+            .iter()
+            .any(|f| is_nan(&f.key) || defaults_nan_key(&f.ty)),
+        _ => false,
     }
 }
 

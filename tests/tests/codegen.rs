@@ -559,3 +559,37 @@ fn unquoted(report: &str) -> String {
         .collect::<Vec<_>>()
         .join("\n")
 }
+
+/// A schema map with a `.nan:` key (not a snapshot: the typed API is what is run).
+#[allow(dead_code)]
+mod nan_key {
+    schemac_macros::include_schema!("fixtures/codegen/nan_key.yml");
+}
+
+#[test]
+fn a_nan_key_in_the_schema_is_ytts_error_not_an_internal_one() {
+    // A NaN equals no key in ytt, not even the schema's own: ytt checks the schema's defaults
+    // as data values and finds the key undeclared (twice: ytt fills the default in beside
+    // it). The typed API fails as `schemac check` does.
+    let loaded = nan_key::DataValues::load::<&str>(&[])
+        .unwrap_err()
+        .to_string();
+    let given = nan_key::DataValues::from_yaml_str("a: 3\n")
+        .unwrap_err()
+        .to_string();
+    for err in [loaded, given] {
+        assert!(!err.contains("internal error"), "{err}");
+        assert_eq!(
+            err.matches("Given data value is not declared in schema")
+                .count(),
+            2,
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                "= found: NaN\n    = expected: one of { %!s(float64=NaN), a } (from nan_key.yml:2)"
+            ),
+            "{err}"
+        );
+    }
+}

@@ -21,6 +21,8 @@ pub(super) struct SchemaFacts {
     /// The overlay's indexes of the maps of the schema's defaults' document (see
     /// [`SchemaFacts::defaults_index`]).
     defaults_index: DefaultsIndex,
+    /// Whether a map of its defaults has a NaN key (see [`crate::typecheck::defaults_nan_key`]).
+    pub defaults_nan_key: Option<bool>,
 }
 
 /// The overlay's indexes of the defaults' document, made on the schema's second run.

@@ -110,6 +110,19 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         if stopped_before.is_none_or(|at| at > comma) {
             let before = usize::try_from(comma).ok().and_then(|i| src.get(..i));
             let documents = before.and_then(events).flatten().map_or(0, |(.., d)| d);
+            // An alias to no anchor that the parser handed out before its scanner reached the
+            // tag is go-yaml's error (`[*a, !<x>,1]`, `[*a : [!<x>,1]]`); one still a
+            // possible key there is not (`[*a [!<x>,1]]`).
+            if let Some((name, documents, _)) =
+                unknown_alias_before_panic(src).filter(|&(.., at)| at < comma)
+            {
+                let e = SyntaxError {
+                    line: 0,
+                    message: format!("unknown anchor '{name}' referenced"),
+                    strict: None,
+                };
+                return Some((e, documents));
+            }
             let line = match comma_line {
                 0 => u64::from(!super::parse::starts_with_document_marker(src)),
                 line => line + 1,
@@ -358,6 +371,21 @@ fn verbatim_tag_before_comma(src: &str) -> Option<(u64, u64)> {
         .filter(|&&b| b == b'\n')
         .count();
     Some((end as u64, line as u64))
+}
+
+/// The first alias to no anchor among the events libyaml-safer's parser hands out from `src`
+/// before it stops (at an error or a panic).
+fn unknown_alias_before_panic(src: &str) -> Option<(String, usize, u64)> {
+    let aliases = std::cell::RefCell::new(AliasCheck::default());
+    let _ = crate::panic_guard::catch_panic(|| {
+        let mut input = src.as_bytes();
+        let mut parser = libyaml_safer::Parser::new();
+        parser.set_input_string(&mut input);
+        for event in parser.map_while(Result::ok) {
+            aliases.borrow_mut().see(&event);
+        }
+    });
+    aliases.into_inner().unknown
 }
 
 /// The anchors of the current document, and the first alias that names none of them.

@@ -85,9 +85,10 @@ fn is_tag_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-_;/?:@&=+$.%!~*'()".contains(&b) || KEPT_BY_GO_YAML.contains(&b)
 }
 
-/// Every `!` that starts a token (at the start of the text or after a blank, a line break, `[`,
-/// `{` or `,`),
-/// is not a verbatim tag (`!<...>`) and is followed by tag characters that hold a `,`, `[` or
+/// Every `!` that may start a token (at the start of the text or after a blank, a line break
+/// or a flow collection's indicator: `[`, `{`, `,`, `]`, `}`, and `:` and `?`, which need no
+/// blank after them there: `[? :!x, 1]`, `{"a":!x]`, `[?!x, a]`, `[[]!x]`; or after a quoted
+/// scalar's closing quote, which go-yaml's scanner ends the scalar at: `["q"!x]`), is not a verbatim tag (`!<...>`) and is followed by tag characters that hold a `,`, `[` or
 /// `]`.
 fn guess_tags(text: &[u8]) -> Vec<Guess> {
     let mut guesses = Vec::new();
@@ -98,7 +99,7 @@ fn guess_tags(text: &[u8]) -> Vec<Guess> {
         let after_break = ["\u{85}", "\u{2028}", "\u{2029}"]
             .iter()
             .any(|b| text[..bang].ends_with(b.as_bytes()));
-        let starts = bang == 0 || b" \t\r\n[{,".contains(&text[bang - 1]) || after_break;
+        let starts = bang == 0 || b" \t\r\n[{,:?]}\"'".contains(&text[bang - 1]) || after_break;
         let end = bang
             + 1
             + text[bang + 1..]
@@ -148,6 +149,16 @@ mod tests {
             patched,
             "a: !x~ 1\nb: [!!str~ c, d !e, f]\ng: \"!h, i\" # !j, k\n"
         );
+        // After a flow collection's value indicator a tag starts; inside a plain scalar not.
+        let src = "b: [? :!x, 1]\nc: [a:!y, 2]\nd: {\"e\":!!str, f}\n";
+        let patched = patch(src, &mut 0).expect("in budget").expect("patched");
+        assert_eq!(
+            patched,
+            "b: [? :!x~ 1]\nc: [a:!y, 2]\nd: {\"e\":!!str~ f}\n"
+        );
+        let src = "b: [?!x, a]\nc: [[]!y]\n";
+        let patched = patch(src, &mut 0).expect("in budget").expect("patched");
+        assert_eq!(patched, "b: [?!x~ a]\nc: [[]!y~\n");
         assert!(patch("a: [!x y, !<z,w> 1]\n", &mut 0)
             .expect("in budget")
             .is_none());
