@@ -561,10 +561,12 @@ fn overlay_and_validate_knowing(
         Some(defaults) if schema.is_some() && !layers.is_empty() => facts.defaults_index(defaults),
         _ => KeptIndex::default(),
     };
+    // (A schema with no NaN key anywhere, nearly every one, is walked once for it.)
     let nan_key = schema.as_deref().is_some_and(|ty| {
+        let indexes = &mut facts.indexes;
         *facts
             .defaults_nan_key
-            .get_or_insert_with(|| typecheck::defaults_nan_key(ty))
+            .get_or_insert_with(|| indexes.nan_keys(ty) && typecheck::defaults_nan_key(ty))
     });
     // Each layer's result is checked against the schema: its map types' indexes are made once
     // (and kept from run to run, in `facts`).

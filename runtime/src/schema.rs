@@ -185,9 +185,13 @@ impl std::ops::Deref for FieldsIndex {
 /// root's fields 20,000 times: 74 % of 62 s). Map types are known by the address of their
 /// fields, so a set of indexes serves one schema, for as long as it lives.
 #[derive(Default)]
-pub struct FieldIndexes(
-    std::collections::HashMap<*const Field, std::rc::Rc<KeyIndex>, crate::value::FxBuild>,
-);
+pub struct FieldIndexes {
+    by_fields:
+        std::collections::HashMap<*const Field, std::rc::Rc<KeyIndex>, crate::value::FxBuild>,
+    /// Whether a map type of the schema, at any depth, has a NaN key (found the first time
+    /// asked, [`FieldIndexes::nan_keys`]).
+    nan_keys: Option<bool>,
+}
 
 impl FieldIndexes {
     /// The fields of `ty` if it is a map type, with the index kept for it when it has enough
@@ -196,7 +200,7 @@ impl FieldIndexes {
         match &ty.kind {
             Kind::Map(fields) if fields.len() >= crate::value::INDEXED_LEN => {
                 let index = self
-                    .0
+                    .by_fields
                     .entry(fields.as_ptr())
                     .or_insert_with(|| std::rc::Rc::new(KeyIndex::new(fields, usize::MAX)));
                 Fields::indexed(fields, std::rc::Rc::clone(index))
@@ -204,6 +208,27 @@ impl FieldIndexes {
             _ => Fields::of(Some(ty), lookups),
         }
     }
+
+    /// Whether a map type of `root` (the schema these indexes serve), at any depth, has a NaN
+    /// key (`.nan:`), which equals no key, not even its own.
+    pub fn nan_keys(&mut self, root: &Type) -> bool {
+        fn any_nan_key(ty: &Type) -> bool {
+            match &ty.kind {
+                Kind::Map(fields) => fields.iter().any(|f| {
+                    is_nan(&f.key)
+                        || matches!(f.ty.kind, Kind::Map(_) | Kind::Array(_)) && any_nan_key(&f.ty)
+                }),
+                Kind::Array(item) => any_nan_key(item),
+                Kind::Scalar(_) | Kind::Any => false,
+            }
+        }
+        *self.nan_keys.get_or_insert_with(|| any_nan_key(root))
+    }
+}
+
+/// Whether `key` is a float NaN (`.nan`), which equals no key in ytt, not even itself.
+pub(crate) fn is_nan(key: &Value) -> bool {
+    matches!(key, Value::Float(f) if f.is_nan())
 }
 
 /// The fields of a map type, found by key (without scanning them all each time when there

@@ -2,7 +2,7 @@
 
 use crate::last_map_keys::LastMapKeys;
 use crate::report::{Failure, SourceLines};
-use crate::schema::{Field, FieldIndexes, Kind, Type};
+use crate::schema::{is_nan, Field, FieldIndexes, Kind, Type};
 use crate::template::tree::{Tree, TreeKind, TreeValue};
 use crate::value::{Items, Key, MapEntry, Node, Pos, Value};
 
@@ -85,6 +85,7 @@ pub fn fill_and_check_indexed(
         indexes: std::mem::take(indexes),
         ..FillAndCheck::default()
     };
+    walk.nan_keys = walk.indexes.nan_keys(ty);
     walk.node(tree, ty, true, false);
     *indexes = std::mem::take(&mut walk.indexes);
     walk.violations()
@@ -103,6 +104,7 @@ pub fn check_into_filled_node(mut tree: Tree, ty: &Type, indexes: FieldIndexes) 
         defaults_changed: Some(crate::shared_defaults::changed_in_run()),
         ..FillAndCheck::default()
     };
+    walk.nan_keys = walk.indexes.nan_keys(ty);
     let value = walk.node(&mut tree, ty, true, true);
     let indexes = std::mem::take(&mut walk.indexes);
     FilledNode {
@@ -152,6 +154,10 @@ struct FillAndCheck {
     /// The keys of the last map walked at each depth and their fields (see
     /// [`LastMapKeys`]; a key held, so that no other key takes its address while it is here).
     orders: Vec<LastMapKeys<Key>>,
+    /// Whether some map type of the schema has a NaN key
+    /// ([`crate::schema::FieldIndexes::nan_keys`]): only then are a map's missing fields looked
+    /// at for them.
+    nan_keys: bool,
 }
 
 /// An item of [`FillAndCheck::fields`] whose key its map does not declare.
@@ -228,8 +234,13 @@ impl FillAndCheck {
                 let missing = if fill { fields.len() - seen.len } else { 0 };
                 // A NaN key equals no key, not even the schema's own: ytt fills the field's
                 // default in beside a given one and finds that undeclared too.
-                for (i, field) in fields.iter().enumerate() {
-                    if missing > 0 && !seen.contains(i) && is_nan(&field.key) {
+                let nan_fields = if self.nan_keys && missing > 0 {
+                    fields.as_slice()
+                } else {
+                    &[]
+                };
+                for (i, field) in nan_fields.iter().enumerate() {
+                    if is_nan(&field.key) && !seen.contains(i) {
                         let item = crate::shared_defaults::default_item(field);
                         self.out.push(undeclared(&item, ty, fields));
                     }
@@ -508,11 +519,6 @@ pub fn document_line<'a>(sources: &'a SourceLines, pos: &Pos) -> &'a str {
     } else {
         line
     }
-}
-
-/// Whether `key` is a float NaN (`.nan`), which equals no key in ytt.
-fn is_nan(key: &Value) -> bool {
-    matches!(key, Value::Float(f) if f.is_nan())
 }
 
 /// Whether a map of `ty`'s defaults (its map fields, and theirs, down to a nullable type) has
