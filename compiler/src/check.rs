@@ -3,6 +3,7 @@
 
 use schemac_runtime::engine::{Backend, SchemaStore};
 use schemac_runtime::lowered::calls::{Rules, TranslatedPredicates};
+use schemac_runtime::lowered::ir::Program;
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::with_starlark_predicates;
@@ -41,10 +42,11 @@ impl Backend for Interpreter<'_> {
     fn with_predicates(
         &self,
         functions: &Functions,
-        schema: Option<&Type>,
+        schema: Option<(&Type, Option<&Program>)>,
         sources: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {
+        let (schema, given) = (schema.map(|s| s.0), schema.and_then(|s| s.1));
         // A rule function of a schema file that no rule calls (one of a `#@schema/validation`
         // that a later one on its node replaced: ytt keeps the last) is never made, and needs
         // no interpreter; any other kept function may be called.
@@ -61,21 +63,28 @@ impl Backend for Interpreter<'_> {
                 .get(i)
                 .is_some_and(|f| called.contains(&i) || !f.is::<Deferred>())
         };
-        // Without such functions no rule, `when=` or overlay function can be called: no
-        // interpreter is started (its heap and evaluator, some 5,000 instructions; its
-        // globals, some 15M the first time).
-        if !(0..functions.len()).any(callable) {
-            let none = schemac_runtime::lowered::ir::Program::default();
+        // Without such functions (and translations made already, whose functions a store
+        // kept) no rule, `when=` or overlay function can be called: no interpreter is started
+        // (its heap and evaluator, some 5,000 instructions; its globals, some 2M).
+        if given.is_none() && !(0..functions.len()).any(callable) {
+            let none = Program::default();
             return run(&TranslatedPredicates {
                 rules: Rules::Ir(&none),
                 interpreter: None,
             });
         }
-        let program = schema.and_then(|s| crate::rules::for_check(s, sources));
-        let Some(program) = program else {
-            return with_starlark_predicates(functions, run);
+        let translated;
+        let program = match given {
+            Some(program) => program,
+            None => {
+                translated = schema.and_then(|s| crate::rules::for_check(s, sources));
+                match &translated {
+                    Some(program) => program,
+                    None => return with_starlark_predicates(functions, run),
+                }
+            }
         };
-        let rules = Rules::Ir(&program);
+        let rules = Rules::Ir(program);
         let untranslated =
             (0..functions.len()).any(|i| !program.entries.contains_key(&i) && callable(i));
         if untranslated {
@@ -91,6 +100,10 @@ impl Backend for Interpreter<'_> {
                 interpreter: None,
             })
         }
+    }
+
+    fn rule_program(&self, schema: &Type, sources: &SourceLines) -> Option<Program> {
+        crate::rules::for_check(schema, sources)
     }
 
     fn schema(
@@ -131,7 +144,7 @@ impl Backend for StarlarkRules {
     fn with_predicates(
         &self,
         functions: &Functions,
-        _: Option<&Type>,
+        _: Option<(&Type, Option<&Program>)>,
         _: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {

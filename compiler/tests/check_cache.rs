@@ -22,6 +22,44 @@ fn workdir(test: &str) -> PathBuf {
         ("values.yml", "#@data/values\n---\nname: hi\n"),
         ("short.yml", "#@data/values\n---\nname: x\n"),
         ("wrong.yml", "#@data/values\n---\nport: \"80\"\n"),
+        // Template code that reaches nothing outside the file: a `def` making examples, rules
+        // that translate to the rule IR (kept with the schema, their functions' indices
+        // reserved for the values files' own: `fns.yml`'s overlay functions).
+        (
+            "rules.yml",
+            concat!(
+                "#@ def examples():\n",
+                "name: example\n",
+                "port: 443\n",
+                "#@ end\n",
+                "#@ def short(v):\n",
+                "#@   if len(v) > 3:\n",
+                "#@     return \"{} is long\".format(v)\n",
+                "#@   end\n",
+                "#@   return v != \"bad\"\n",
+                "#@ end\n",
+                "#@data/values-schema\n",
+                "#@schema/examples (\"e\", examples())\n",
+                "---\n",
+                "#@schema/validation (\"not bad\", short)\n",
+                "name: ab\n",
+                "#@schema/validation (\"small\", lambda p: p < 9000 or fail(\"port {} too big\".format(p))), when=lambda _, ctx: ctx.parent[\"name\"] != \"skip\"\n",
+                "port: 8080\n",
+            ),
+        ),
+        ("bad.yml", "#@data/values\n---\nname: bad\nport: 9999\n"),
+        (
+            "fns.yml",
+            concat!(
+                "#@ load(\"@ytt:overlay\", \"overlay\")\n",
+                "#@data/values\n",
+                "---\n",
+                "#@overlay/match by=lambda k, l, r: k == \"name\"\n",
+                "name: toolong\n",
+                "#@overlay/match by=lambda k, l, r: k == \"port\"\n",
+                "port: 9001\n",
+            ),
+        ),
         // A map default whose float is -0.0 where the fields' is 0.0: kept, not made again.
         (
             "negative-zero.yml",
@@ -77,6 +115,9 @@ const RUNS: &[&[&str]] = &[
     ],
     &["-f", "schema.yml", "--data-value-yaml", "port=x"],
     &["-f", "negative-zero.yml"],
+    &["-f", "rules.yml", "-f", "values.yml"],
+    &["-f", "rules.yml", "-f", "bad.yml"],
+    &["-f", "rules.yml", "-f", "fns.yml"],
 ];
 
 #[test]
@@ -201,13 +242,16 @@ fn other_budgets_read_the_schema_again() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A schema file's code that reaches outside the file, or a rule that needs the interpreter,
+/// keeps the schema from being kept.
 #[test]
-fn schemas_with_code_are_not_kept() {
+fn schemas_with_code_reaching_outside_are_not_kept() {
     let dir = workdir("code");
     let texts = [
-        "#@ x = 1\n#@data/values-schema\n---\nport: #@ x\n",
         "#@ load(\"@ytt:data\", \"data\")\n#@data/values-schema\n---\nport: 1\n",
+        "#@ x = print(\"made\")\n#@data/values-schema\n---\nport: 1\n",
         "#@data/values-schema\n---\n#@schema/validation (\"odd\", lambda v: v % 2 == 1)\nport: 1\n",
+        "#@ def odd(v):\n#@   return v % 2 == 1\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"odd\", odd)\nport: 1\n",
     ];
     for text in texts {
         std::fs::write(dir.join("code.yml"), text).unwrap();
@@ -216,6 +260,7 @@ fn schemas_with_code_are_not_kept() {
             &["-f", "code.yml"],
             &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")],
         );
+        assert_eq!(check(&dir, &["-f", "code.yml"], &[]), expected);
         assert_eq!(check(&dir, &["-f", "code.yml"], &[]), expected);
         assert!(entries(&dir).is_empty(), "{text} was kept");
     }

@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use crate::lowered::ir::Program;
 use crate::overlay::{apply_document, apply_document_indexed, KeptIndex, Mode};
 use crate::report::{SchemaReport, SourceLines};
 use crate::request::{GivenValues, Request};
@@ -26,7 +27,7 @@ mod schema_facts;
 mod stored;
 use documents::{load_documents, order, Documents};
 use schema_facts::SchemaFacts;
-pub use stored::{SchemaStore, StoredSchema};
+pub use stored::{SchemaStore, StoredRules, StoredSchema};
 
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
@@ -49,14 +50,20 @@ pub trait Backend {
     /// Runs `run` with the calls of custom rules, `when=` predicates and overlay functions;
     /// `functions` is what the run's templates kept.
     /// `schema` and `sources` are the run's, for the interpreter to translate the schema's
-    /// rules.
+    /// rules, unless `rules` holds their translations already ([`Backend::rule_program`]'s,
+    /// perhaps from an earlier run: then the schema's functions are reserved indices).
     fn with_predicates(
         &self,
         functions: &Functions,
-        schema: Option<&Type>,
+        schema: Option<(&Type, Option<&Program>)>,
         sources: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     );
+    /// The translations of `schema`'s rule and `when=` functions to the rule IR, for a store to
+    /// keep with the schema: none when the back end makes none.
+    fn rule_program(&self, _schema: &Type, _sources: &SourceLines) -> Option<Program> {
+        None
+    }
     /// The schema: lowered from the schema documents given (`files` names their files), or
     /// the one built in. The error's message is the text after ytt's
     /// `Overlaying data values schema (...): `. Shared, so that a built-in schema is not copied
@@ -89,6 +96,38 @@ fn read_inputs(
     symlinks: &crate::inputs::Symlinks,
 ) -> Result<Vec<Input>, CheckError> {
     crate::inputs::read_files(paths, symlinks).map_err(|m| CheckError::new(ErrorKind::Io, m))
+}
+
+/// Keeps the schema lowered from the `storable` files in `store`, with the translations of
+/// its rules when the files kept functions (and then keeps those in `docs` for the run): not
+/// when some function would need the interpreter.
+fn keep_schema(
+    store: &dyn SchemaStore,
+    storable: stored::Storable,
+    lowered: &Type,
+    docs: &mut Documents,
+    sources: &SourceLines,
+    backend: &dyn Backend,
+) {
+    let stored::Storable {
+        files,
+        templates,
+        functions,
+    } = storable;
+    let mut rules = stored::StoredRules {
+        functions: functions.len(),
+        program: None,
+    };
+    if !functions.is_empty() {
+        rules.program = backend.rule_program(lowered, sources).map(Arc::new);
+        docs.rules.clone_from(&rules.program);
+        let program = rules.program.as_deref();
+        if !stored::rules_translated(lowered, &docs.functions, functions, program) {
+            return;
+        }
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), &**t)).collect();
+    store.save(&files, lowered, templates, &rules);
 }
 
 /// The schema of the schema documents (which are consumed), and their merged document (for
@@ -422,14 +461,12 @@ fn evaluate_inputs(
         backend.schema_store(),
         &mut |docs, sources| {
             let (lowered, doc) = schema_of(docs, sources, backend)?;
-            if let (Some(store), Some(stored::Storable { files, templates }), Some(lowered)) = (
+            if let (Some(store), Some(storable), Some(lowered)) = (
                 backend.schema_store(),
                 docs.storable.take(),
                 lowered.as_deref(),
             ) {
-                let files: Vec<(&str, &str)> =
-                    files.iter().map(|(n, t)| (n.as_str(), &**t)).collect();
-                store.save(&files, lowered, templates);
+                keep_schema(store, storable, lowered, docs, sources, backend);
             }
             (schema, schema_doc) = (Some(lowered), doc);
             opts.check_output()
@@ -478,7 +515,8 @@ fn evaluate_inputs(
     let mut layers: Vec<(Tree, Mode)> = documents.chain(flags).collect();
     let empty_from_code = docs.first_values_from_code && schema.is_none() && layers.len() == 1;
     let mut finished = None;
-    backend.with_predicates(&docs.functions, schema.as_deref(), &sources, &mut |calls| {
+    let rules = schema.as_deref().map(|s| (s, docs.rules.as_deref()));
+    backend.with_predicates(&docs.functions, rules, &sources, &mut |calls| {
         finished = Some(overlay_and_validate(
             current.take(),
             std::mem::take(&mut layers),

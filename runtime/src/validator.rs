@@ -113,7 +113,7 @@ impl Backend for Built {
     fn with_predicates(
         &self,
         functions: &Functions,
-        _: Option<&Type>,
+        _: Option<(&Type, Option<&crate::lowered::ir::Program>)>,
         _: &SourceLines,
         run: &mut dyn FnMut(&dyn Predicates),
     ) {

@@ -8,7 +8,8 @@
 //! run reads with ([`settings`]); KEY, the entry's
 //! file name, is a 128-bit hash of that. An entry is [`MAGIC`], the length and a checksum of
 //! the rest, the whole key (compared byte for byte: a hash collision is a miss, never another
-//! schema), the number of templates the files compiled, and the schema's bytes ([`encoding`]). Entries are written whole (to a file
+//! schema), the number of templates the files compiled and of functions they kept, and the
+//! bytes of the schema and of its rules' translations ([`encoding`]). Entries are written whole (to a file
 //! beside and renamed into place), so a reader sees an old entry or a new one; one that is
 //! not what this build writes (another key, truncated, corrupt, foreign) is ignored and
 //! written again. A cache directory that cannot be made or written is no error: the run just
@@ -20,7 +21,7 @@ mod encoding;
 
 use std::path::{Path, PathBuf};
 
-use schemac_runtime::engine::{SchemaStore, StoredSchema};
+use schemac_runtime::engine::{SchemaStore, StoredRules, StoredSchema};
 use schemac_runtime::schema::Type;
 
 use super::files::TempPath;
@@ -32,7 +33,7 @@ pub const DEFAULT_BUDGET: u64 = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES
 pub const BUDGET_VAR: &str = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES.name;
 
 /// The first bytes of an entry (the format's version is its last character).
-const MAGIC: &[u8; 16] = b"schemac lowered2";
+const MAGIC: &[u8; 16] = b"schemac lowered3";
 
 /// The digest of the sources `schemac` was built from (the compiler's, the runtime's and the
 /// lock file), made by `build.rs`: a build that may lower otherwise keys otherwise.
@@ -212,12 +213,14 @@ fn hash64(bytes: &[u8], seed: u64) -> u64 {
 /// The header's length: magic, body length, body checksum.
 const HEADER: usize = 16 + 8 + 8;
 
-/// An entry's bytes: the header, then the body: the key, the templates, the schema.
-fn entry(key: &[u8], schema: &Type, templates: u32) -> Option<Vec<u8>> {
-    let schema = encoding::encode(schema)?;
-    let mut body = Vec::with_capacity(key.len() + 4 + schema.len());
+/// An entry's bytes: the header, then the body: the key, the templates, the functions, the
+/// schema and its rules' translations.
+fn entry(key: &[u8], schema: &Type, templates: u32, rules: &StoredRules) -> Option<Vec<u8>> {
+    let schema = encoding::encode(schema, rules.program.as_deref())?;
+    let mut body = Vec::with_capacity(key.len() + 12 + schema.len());
     body.extend_from_slice(key);
     body.extend_from_slice(&templates.to_le_bytes());
+    body.extend_from_slice(&(rules.functions as u64).to_le_bytes());
     body.extend(schema);
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(MAGIC);
@@ -241,8 +244,20 @@ fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
     }
     let rest = &body[key.len()..];
     let templates = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
-    let schema = encoding::decode(&rest[4..])?;
-    Some(StoredSchema { schema, templates })
+    let functions = u64::from_le_bytes(rest.get(4..12)?.try_into().ok()?);
+    let (schema, program) = encoding::decode(&rest[12..])?;
+    // Each function was kept by an annotation of the files, whose bytes are in the key.
+    let functions = usize::try_from(functions)
+        .ok()
+        .filter(|&n| n <= key.len())?;
+    Some(StoredSchema {
+        schema,
+        templates,
+        rules: StoredRules {
+            functions,
+            program: program.map(std::sync::Arc::new),
+        },
+    })
 }
 
 impl SchemaStore for LoweredCache {
@@ -251,9 +266,9 @@ impl SchemaStore for LoweredCache {
         read_entry(&read_kept(&self.path(&key), self.budget, &key)?, &key)
     }
 
-    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32) {
+    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32, rules: &StoredRules) {
         let key = key(files);
-        let Some(bytes) = entry(&key, schema, templates) else {
+        let Some(bytes) = entry(&key, schema, templates, rules) else {
             return;
         };
         let incoming = bytes.len() as u64;

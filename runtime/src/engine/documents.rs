@@ -72,6 +72,9 @@ pub(super) struct Documents {
     /// The schema a store kept for the schema files, which were then neither read nor
     /// evaluated (see [`stored`]).
     pub(super) stored: Option<Type>,
+    /// The translations of the schema's rules, when made already: kept by the store with the
+    /// schema (whose files' functions are then only reserved indices), or made to keep them.
+    pub(super) rules: Option<Arc<crate::lowered::ir::Program>>,
     /// The schema files (names and texts) and the templates they compiled, when the schema
     /// lowered from them may be kept in the store.
     pub(super) storable: Option<stored::Storable>,
@@ -233,6 +236,7 @@ pub(super) fn load_documents(
         functions: star.functions.clone(),
         templates: 0,
         stored: None,
+        rules: None,
         storable: None,
     };
     // Every file is read before any is evaluated; schema files are evaluated first.
@@ -277,6 +281,8 @@ pub(super) fn load_documents(
         star.compiled
             .fetch_add(kept.templates, std::sync::atomic::Ordering::Relaxed);
         docs.schema_files = files.iter().map(|i| i.name.clone()).collect();
+        docs.functions.reserve(kept.rules.functions);
+        docs.rules.clone_from(&kept.rules.program);
     }
     docs.stored = kept.map(|kept| kept.schema);
     // Whether the run's schema may be kept: its files are the candidates, each literal.
@@ -350,7 +356,7 @@ pub(super) fn load_documents(
                 docs,
                 candidates.as_deref(),
                 star,
-                templates_before,
+                (templates_before, functions_before),
             );
             schema_done(docs, sources)?;
             values_misplaced.take().map_or(Ok(()), Err)
@@ -453,7 +459,7 @@ pub(super) fn load_documents(
         let literal = (has_schema && storable)
             .then(|| stored::literal_file(&raw))
             .flatten();
-        storable &= !has_schema || literal.is_some();
+        storable &= !has_schema || literal.is_some() || stored::self_contained_file(&raw);
         let compiled_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
         let evaluated = match literal {
             Some(annotations) => crate::template::evaluate_literal(raw, annotations, &star),
@@ -621,7 +627,7 @@ pub(super) fn load_documents(
                 })?;
             }
         }
-        storable &= !values_here && docs.functions.len() == functions_before;
+        storable &= !values_here;
         // The phase messages list each file once, however many documents it has.
         if schema_here {
             docs.schema_files.push(input.name.clone());
@@ -745,15 +751,16 @@ fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
     None
 }
 
-/// The schema files and the templates they compiled, when the schema lowered from them may be
-/// kept (see [`stored`]): `storable` (every schema file read was literal) and the schema
-/// files are exactly the `candidates`.
+/// The schema files, the templates they compiled and the functions they kept, when the schema
+/// lowered from them may be kept (see [`stored`]): `storable` (every schema file read was
+/// self-contained) and the schema files are exactly the `candidates`. `before`: the templates
+/// compiled and the functions kept before the schema files were evaluated.
 fn storable_files(
     storable: bool,
     docs: &Documents,
     candidates: Option<&[&Input]>,
     star: &Sources,
-    templates_before: u32,
+    (templates_before, functions_before): (u32, usize),
 ) -> Option<stored::Storable> {
     let candidates = candidates.filter(|_| storable)?;
     let names = candidates.iter().map(|i| &i.name);
@@ -768,5 +775,6 @@ fn storable_files(
     Some(stored::Storable {
         files,
         templates: compiled - templates_before,
+        functions: functions_before..docs.functions.len(),
     })
 }

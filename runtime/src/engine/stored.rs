@@ -3,11 +3,14 @@
 //!
 //! Only schema files whose schema depends on nothing but their names and bytes are kept: every
 //! YAML file that mentions `data/values-schema` is a schema file of the run, each of its
-//! documents a schema document (or empty), its annotations literal (no code, no `load()`, no
-//! function kept, no `#@library/ref`), and no flag that changes how files are read is given.
-//! The engine decides that; the store keys what it keeps by the files' names and bytes.
+//! documents a schema document (or empty), its code reaching nothing outside the file (no
+//! `load()`, no `print`, no `#@library/ref`: [`self_contained_file`]), every function it kept
+//! translated to the rule IR or never called, and no flag that changes how files are read is
+//! given. The engine decides that; the store keys what it keeps by the files' names and bytes
+//! (and the budgets the run reads with).
 
 use super::*;
+use crate::lowered::ir::Program;
 use crate::template::literal;
 use crate::yaml::parse::Comment;
 
@@ -18,6 +21,19 @@ pub struct StoredSchema {
     /// How many templates evaluating the files compiled (ytt's numbering: the data values
     /// templates after them are numbered as if the files had been evaluated).
     pub templates: u32,
+    /// The rules of the schema (see [`StoredRules`]).
+    pub rules: StoredRules,
+}
+
+/// The functions a schema's files kept, as a later run needs them without evaluating the files.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StoredRules {
+    /// How many functions evaluating the files kept: their indices are reserved, so that the
+    /// functions of the files read after them are numbered as if the files had been evaluated.
+    pub functions: usize,
+    /// The translations of the schema's rule and `when=` functions (every one the schema calls);
+    /// none when it calls none.
+    pub program: Option<Arc<Program>>,
 }
 
 /// Schema files whose lowered schema may be kept (names and texts), and how many templates
@@ -25,6 +41,8 @@ pub struct StoredSchema {
 pub(super) struct Storable {
     pub(super) files: Vec<(String, Arc<str>)>,
     pub(super) templates: u32,
+    /// The indices of the functions evaluating them kept.
+    pub(super) functions: std::ops::Range<usize>,
 }
 
 /// Where a back end keeps lowered schemas between runs.
@@ -32,9 +50,9 @@ pub trait SchemaStore {
     /// The schema kept for exactly these files (names and texts, in the order given), if any.
     /// Anything unusable (missing, foreign, corrupt) is `None`, never an error.
     fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema>;
-    /// Keeps `schema`, and the number of `templates` evaluating the files compiled, for these
-    /// files. Failing to keep it is no error.
-    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32);
+    /// Keeps `schema`, the number of `templates` evaluating the files compiled and their
+    /// `rules`, for these files. Failing to keep it is no error.
+    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32, rules: &StoredRules);
 }
 
 /// The schema files of a run that a store may answer for: every YAML input (`yaml`) that
@@ -69,6 +87,59 @@ pub(super) fn key_files<'a>(files: &[&'a Input]) -> Vec<(&'a str, &'a str)> {
         .iter()
         .map(|i| (i.name.as_str(), &**i.yaml_text()))
         .collect()
+}
+
+/// Whether the template code of a parsed schema file reaches nothing but the file itself, so
+/// that what evaluating it makes depends on its text alone: no `load()` in a code line (which
+/// every ytt module, other file and data value takes), no name `print` anywhere (output of its
+/// own), no `#@library/...` annotation. Conservative: the names anywhere in a comment count.
+pub(super) fn self_contained_file(raw: &RawFile) -> bool {
+    let outside = |c: &Comment| {
+        c.text.starts_with("library/")
+            || has_name(&c.text, "print")
+            || (!c.is_annotation() && has_name(&c.text, "load"))
+    };
+    raw.trailing_comments.iter().all(|c| !outside(c))
+        && raw
+            .find_commented(|node| node.comments.iter().any(outside).then_some(()))
+            .is_none()
+}
+
+/// Whether `name` is in `text` as a name (not part of a longer one).
+fn has_name(text: &str, name: &str) -> bool {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    text.match_indices(name).any(|(at, _)| {
+        !part(text[..at].chars().next_back()) && !part(text[at + name.len()..].chars().next())
+    })
+}
+
+/// Whether the functions a schema's files kept (`functions`, at indices `kept`) need no
+/// interpreter in a later run given `program`, the translations of the schema's rules: each is
+/// translated, or is one the literal templater read that no rule calls (one of a validation a
+/// later one replaced: never made).
+pub(super) fn rules_translated(
+    schema: &Type,
+    functions: &crate::template::functions::Functions,
+    kept: std::ops::Range<usize>,
+    program: Option<&Program>,
+) -> bool {
+    let translated = |i: usize| program.is_some_and(|p| p.entries.contains_key(&i));
+    let mut called = std::collections::HashSet::new();
+    let mut all_translated = true;
+    schema.each_type(&mut |t| {
+        for f in t.validation.iter().flat_map(|v| v.functions()) {
+            all_translated &= translated(f.index);
+            called.insert(f.index);
+        }
+    });
+    all_translated
+        && kept.into_iter().all(|i| {
+            translated(i)
+                || (!called.contains(&i)
+                    && functions
+                        .get(i)
+                        .is_some_and(|f| f.is::<crate::template::functions::Deferred>()))
+        })
 }
 
 /// The annotations of a parsed schema file whose templating depends on nothing but its text

@@ -22,6 +22,14 @@ impl Functions {
         Functions(Arc::new(Mutex::new(vec![None; n])))
     }
 
+    /// Takes the next `n` indices for values kept elsewhere (a schema's functions, kept by a
+    /// store as their translations).
+    pub fn reserve(&self, n: usize) {
+        let mut values = self.lock();
+        let len = values.len() + n;
+        values.resize(len, None);
+    }
+
     /// A new table that starts with this one's values (a run starting from a schema evaluated
     /// once).
     pub fn fork(&self) -> Functions {

@@ -12,12 +12,19 @@
 //! type's optional parts are bits of one byte ([`Parts`]); a map's default made of its
 //! fields' defaults (what it is unless
 //! `@schema/default` gave another) is not written but made again as generated code makes it
-//! ([`crate::codegen::ir::composed_default`], `__private::map_type`).
+//! ([`crate::codegen::ir::composed_default`], `__private::map_type`). A rule or `when=` function
+//! is its index; after the type, a byte says whether the translations of those functions follow
+//! ([`program`]), without which a type calling functions is not kept.
 
 use std::collections::HashMap;
 
+mod program;
+
+use schemac_runtime::lowered::ir::Program;
 use schemac_runtime::rules::RuleName;
-use schemac_runtime::schema::{Check, CustomRule, Doc, Field, Kind, Scalar, Type, Validation};
+use schemac_runtime::schema::{
+    Check, CustomRule, Doc, Field, FunctionRef, Kind, Scalar, Type, Validation,
+};
 use schemac_runtime::value::{FileName, Key, MapEntry, Node, Pos, Value};
 
 /// Types and values nested deeper than this are not kept (and not read back): far beyond any
@@ -27,12 +34,23 @@ pub const MAX_NESTING: usize = 10_000;
 /// The most items [`Reader::room`] makes room for ahead of reading them.
 const PREALLOCATED: usize = 1024;
 
-/// The bytes of `ty`, or `None` when it cannot be kept: it calls Starlark functions (whose
-/// values live only in the run that kept them), holds a string that is not UTF-8 or nests past
-/// [`MAX_NESTING`].
-pub fn encode(ty: &Type) -> Option<Vec<u8>> {
-    let mut body = Writer::default();
+/// The bytes of `ty` and of `program`, the translations of its rule and `when=` functions, or
+/// `None` when they cannot be kept: `ty` calls a Starlark function `program` has no
+/// translation of (whose value lives only in the run that kept it), holds a string that is not
+/// UTF-8, or it or the program nests past [`MAX_NESTING`].
+pub fn encode(ty: &Type, program: Option<&Program>) -> Option<Vec<u8>> {
+    let mut body = Writer {
+        translated: program.map(|p| p.entries.keys().copied().collect()),
+        ..Writer::default()
+    };
     body.ty(ty, 0)?;
+    match program {
+        Some(program) => {
+            body.bytes.push(1);
+            body.program(program)?;
+        }
+        None => body.bytes.push(0),
+    }
     let mut out = Writer::default();
     out.uint(body.files.len() as u64);
     for file in &body.files {
@@ -50,8 +68,8 @@ pub fn encode(ty: &Type) -> Option<Vec<u8>> {
     Some(out.bytes)
 }
 
-/// The type [`encode`] wrote into `bytes`.
-pub fn decode(bytes: &[u8]) -> Option<Type> {
+/// The type and the program [`encode`] wrote into `bytes`.
+pub fn decode(bytes: &[u8]) -> Option<(Type, Option<Program>)> {
     let mut r = Reader {
         bytes,
         at: 0,
@@ -71,7 +89,12 @@ pub fn decode(bytes: &[u8]) -> Option<Type> {
         r.keys.push(Key::new(Value::Str(key.into())));
     }
     let ty = r.ty(0)?;
-    (r.at == bytes.len()).then_some(ty)
+    let program = match r.byte()? {
+        0 => None,
+        1 => Some(r.program()?),
+        _ => return None,
+    };
+    (r.at == bytes.len()).then_some((ty, program))
 }
 
 #[derive(Default)]
@@ -82,6 +105,8 @@ struct Writer {
     /// The string map keys, each with its index in the order first met (index + 1 in the
     /// bytes).
     keys: HashMap<String, usize>,
+    /// The schema functions the program translates, in order: the only ones a rule may call.
+    translated: Option<Vec<usize>>,
 }
 
 impl Writer {
@@ -183,19 +208,31 @@ impl Writer {
         self.text(name.as_str());
     }
 
+    /// A function a rule calls: its index + 1 (0: none), if the program translates it.
+    fn function(&mut self, f: Option<&FunctionRef>) -> Option<()> {
+        let Some(f) = f else {
+            self.uint(0);
+            return Some(());
+        };
+        self.translated.as_ref()?.binary_search(&f.index).ok()?;
+        self.uint(f.index as u64 + 1);
+        Some(())
+    }
+
     fn validation(&mut self, v: &Validation) -> Option<()> {
-        if v.when.is_some() {
-            return None;
-        }
         self.pos(v.pos);
+        self.function(v.when.as_ref())?;
         self.uint(v.custom.len() as u64);
         for c in &v.custom {
-            let Check::Named(name, arg) = &c.check else {
-                return None;
-            };
             self.text(&c.description);
-            self.rule(*name);
-            self.value(arg, 0)?;
+            match &c.check {
+                Check::Named(name, arg) => {
+                    self.function(None)?;
+                    self.rule(*name);
+                    self.value(arg, 0)?;
+                }
+                Check::Function(f) => self.function(Some(f))?,
+            }
         }
         self.uint(v.named.len() as u64);
         for (name, arg) in &v.named {
@@ -290,6 +327,13 @@ impl<'a> Reader<'a> {
         Some(b)
     }
 
+    /// The next `N` bytes.
+    fn array<const N: usize>(&mut self) -> Option<[u8; N]> {
+        let bytes = self.bytes.get(self.at..self.at + N)?;
+        self.at += N;
+        bytes.try_into().ok()
+    }
+
     #[inline]
     fn uint(&mut self) -> Option<u64> {
         match self.bytes.get(self.at) {
@@ -371,11 +415,7 @@ impl<'a> Reader<'a> {
                 Value::Int(((z >> 1) as i64) ^ -((z & 1) as i64))
             }
             4 => Value::UInt(self.uint()?),
-            5 => {
-                let bits = self.bytes.get(self.at..self.at + 8)?;
-                self.at += 8;
-                Value::Float(f64::from_bits(u64::from_le_bytes(bits.try_into().ok()?)))
-            }
+            5 => Value::Float(f64::from_bits(u64::from_le_bytes(self.array()?))),
             6 => Value::Str(self.text()?.into()),
             7 => {
                 let n = self.len()?;
@@ -409,11 +449,21 @@ impl<'a> Reader<'a> {
         RuleName::parse(self.text()?)
     }
 
+    /// A function written by [`Writer::function`].
+    fn function(&mut self) -> Option<Option<FunctionRef>> {
+        let index = usize::try_from(self.uint()?).ok()?;
+        Some(index.checked_sub(1).map(|index| FunctionRef { index }))
+    }
+
     fn validation(&mut self) -> Option<Validation> {
         let mut v = Validation::new(self.pos()?);
+        v.when = self.function()?;
         for _ in 0..self.len()? {
             let description = self.text()?.to_string();
-            let check = Check::Named(self.rule()?, self.value(0)?);
+            let check = match self.function()? {
+                Some(f) => Check::Function(f),
+                None => Check::Named(self.rule()?, self.value(0)?),
+            };
             v.custom.push(CustomRule { description, check });
         }
         for _ in 0..self.len()? {
@@ -532,18 +582,47 @@ mod tests {
     #[test]
     fn a_schema_reads_back_equal() {
         let ty = schema();
-        let bytes = encode(&ty).unwrap();
-        assert_eq!(decode(&bytes), Some(ty));
+        let bytes = encode(&ty, None).unwrap();
+        assert_eq!(decode(&bytes), Some((ty, None)));
     }
 
     #[test]
     fn every_truncation_and_every_extra_byte_is_refused() {
-        let bytes = encode(&schema()).unwrap();
+        let bytes = encode(&schema(), None).unwrap();
         for n in 0..bytes.len() {
             assert_eq!(decode(&bytes[..n]), None, "truncated to {n} bytes");
         }
         let mut longer = bytes.clone();
         longer.push(0);
         assert_eq!(decode(&longer), None);
+    }
+
+    #[test]
+    fn a_program_reads_back_equal_and_its_truncations_are_refused() {
+        let (ty, program) = crate::standalone::lowered_cache::tests::with_rules();
+        let bytes = encode(&ty, Some(&program)).unwrap();
+        assert_eq!(decode(&bytes), Some((ty.clone(), Some(program.clone()))));
+        for n in 0..bytes.len() {
+            assert_eq!(decode(&bytes[..n]), None, "truncated to {n} bytes");
+        }
+        // Without the translation of a function the schema calls, it is not kept.
+        let mut partial = program.clone();
+        partial.entries.pop_last();
+        assert_eq!(encode(&ty, Some(&partial)), None);
+        assert_eq!(encode(&ty, None), None);
+    }
+
+    /// Functions that call each other round are no program the translation makes (the IR's
+    /// evaluator would recurse without end): refused.
+    #[test]
+    fn a_program_whose_functions_call_round_is_refused() {
+        use schemac_runtime::lowered::ir::{Expr, Stmt};
+        let (ty, mut program) = crate::standalone::lowered_cache::tests::with_rules();
+        program.functions[0].body.push(Stmt::Expr {
+            value: Expr::Call(1, vec![Expr::Local(0)]),
+            never: false,
+        });
+        let bytes = encode(&ty, Some(&program)).unwrap();
+        assert_eq!(decode(&bytes), None);
     }
 }

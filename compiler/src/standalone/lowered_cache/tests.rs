@@ -38,7 +38,7 @@ fn a_kept_schema_is_read_back() {
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
     assert!(cache.load(&files()).is_none());
-    cache.save(&files(), &ty, 1);
+    cache.save(&files(), &ty, 1, &StoredRules::default());
     let kept = cache.load(&files()).expect("kept");
     assert_eq!((kept.schema, kept.templates), (ty, 1));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -48,7 +48,7 @@ fn a_kept_schema_is_read_back() {
 fn other_names_or_bytes_of_the_same_length_miss() {
     let dir = scratch("edited");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
-    cache.save(&files(), &lowered(SCHEMA), 1);
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
     let edited = SCHEMA.replace("port: 80", "port: 81");
     assert_eq!(edited.len(), SCHEMA.len());
     assert!(cache.load(&[("schema.yml", &edited)]).is_none());
@@ -64,7 +64,7 @@ fn damaged_entries_are_ignored_and_written_again() {
     let dir = scratch("damaged");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
-    cache.save(&files(), &ty, 1);
+    cache.save(&files(), &ty, 1, &StoredRules::default());
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     let mut damaged: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
@@ -78,7 +78,7 @@ fn damaged_entries_are_ignored_and_written_again() {
     for bytes in damaged {
         std::fs::write(&path, &bytes).unwrap();
         assert!(cache.load(&files()).is_none(), "{bytes:?} was read");
-        cache.save(&files(), &ty, 1);
+        cache.save(&files(), &ty, 1, &StoredRules::default());
         assert_eq!(std::fs::read(&path).unwrap(), good);
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -93,7 +93,7 @@ fn what_is_not_a_kept_file_is_not_read() {
     let dir = scratch("not-a-file");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
-    cache.save(&files(), &ty, 1);
+    cache.save(&files(), &ty, 1, &StoredRules::default());
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
@@ -123,7 +123,7 @@ fn what_is_not_a_kept_file_is_not_read() {
 fn a_large_file_of_other_bytes_is_not_read() {
     let dir = scratch("large");
     let cache = LoweredCache::new(dir.join("lowered"), u64::MAX);
-    cache.save(&files(), &lowered(SCHEMA), 1);
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     let sparse = 1u64 << 34;
@@ -152,7 +152,7 @@ fn an_entry_for_another_key_is_not_read() {
     let dir = scratch("foreign");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let other = [("other.yml", SCHEMA)];
-    cache.save(&other, &lowered(SCHEMA), 1);
+    cache.save(&other, &lowered(SCHEMA), 1, &StoredRules::default());
     std::fs::copy(cache.path(&key(&other)), cache.path(&key(&files()))).unwrap();
     assert!(cache.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -167,7 +167,7 @@ fn writers_at_once_leave_a_whole_entry() {
         for _ in 0..8 {
             s.spawn(|| {
                 for _ in 0..20 {
-                    cache.save(&files(), &ty, 1);
+                    cache.save(&files(), &ty, 1, &StoredRules::default());
                     if let Some(kept) = cache.load(&files()) {
                         assert_eq!(kept.schema, ty);
                     }
@@ -197,7 +197,7 @@ fn entries(folder: &Path) -> Vec<(PathBuf, u64)> {
 /// Saves the entry of `name` and dates it `age` seconds back (modification times order the
 /// entries).
 fn save_aged(cache: &LoweredCache, name: &str, ty: &Type, age: u64) {
-    cache.save(&[(name, SCHEMA)], ty, 1);
+    cache.save(&[(name, SCHEMA)], ty, 1, &StoredRules::default());
     let path = cache.path(&key(&[(name, SCHEMA)]));
     let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
     std::fs::File::options()
@@ -213,7 +213,14 @@ fn the_oldest_entries_go_past_the_budget() {
     let dir = scratch("budget");
     let ty = lowered(SCHEMA);
     let names: Vec<String> = (0..10).map(|n| format!("{n}.yml")).collect();
-    let size = entry(&key(&[(&names[0], SCHEMA)]), &ty, 1).unwrap().len() as u64;
+    let size = entry(
+        &key(&[(&names[0], SCHEMA)]),
+        &ty,
+        1,
+        &StoredRules::default(),
+    )
+    .unwrap()
+    .len() as u64;
     let cache = LoweredCache::new(dir.join("lowered"), size * 8);
     let kept = |name: &String| cache.load(&[(name, SCHEMA)]).is_some();
     for (n, name) in names.iter().enumerate().take(8) {
@@ -233,7 +240,7 @@ fn the_oldest_entries_go_past_the_budget() {
     assert_eq!(cache.read_total(), Some(total), "the kept total");
     // An entry larger than the whole budget is not kept.
     let small = LoweredCache::new(dir.join("small"), size - 1);
-    small.save(&files(), &ty, 1);
+    small.save(&files(), &ty, 1, &StoredRules::default());
     assert!(small.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -245,7 +252,9 @@ fn the_oldest_entries_go_past_the_budget() {
 fn a_wrong_total_is_mended_by_a_listing() {
     let dir = scratch("total");
     let ty = lowered(SCHEMA);
-    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1).unwrap().len() as u64;
+    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1, &StoredRules::default())
+        .unwrap()
+        .len() as u64;
     let cache = LoweredCache::new(dir.join("lowered"), size * 8);
     save_aged(&cache, "a.yml", &ty, 10);
     let total_path = dir.join("lowered").join(TOTAL);
@@ -271,7 +280,7 @@ fn a_directory_that_cannot_be_made_is_no_error() {
     let blocked = dir.join("file");
     std::fs::write(&blocked, "").unwrap();
     let cache = LoweredCache::new(blocked.join("lowered"), DEFAULT_BUDGET);
-    cache.save(&files(), &lowered(SCHEMA), 1);
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
     assert!(cache.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -283,13 +292,13 @@ fn repeated_keys_are_read_back_as_one_shared_key() {
     let ty = lowered(
         "#@data/values-schema\n---\na:\n  port: 1\n  1: one\nb:\n  port: 2\n  #@schema/default {\"port\": 3, \"name\": \"n\"}\n  more:\n    port: 0\n    name: \"\"\n",
     );
-    let bytes = encoding::encode(&ty).expect("kept");
+    let bytes = encoding::encode(&ty, None).expect("kept");
     assert_eq!(
         bytes.windows(4).filter(|w| w == b"port").count(),
         1,
         "written once"
     );
-    let read = encoding::decode(&bytes).expect("read back");
+    let (read, _) = encoding::decode(&bytes).expect("read back");
     assert_eq!(read, ty);
     let fields = |ty: &Type| match &ty.kind {
         schemac_runtime::schema::Kind::Map(fields) => fields.clone(),
@@ -308,4 +317,58 @@ fn repeated_keys_are_read_back_as_one_shared_key() {
         panic!("a map default");
     };
     assert!(std::ptr::eq(port, &*more_default[0].key));
+}
+
+/// A schema with rule code: every translatable construct of the rule IR (a `def` called with
+/// locals and `if`, a `when=` lambda with `ctx.parent`, string methods, a format string,
+/// `fail()`), and its lowered schema and translations.
+pub(super) fn with_rules() -> (Type, schemac_runtime::lowered::ir::Program) {
+    const RULES: &str = concat!(
+        "#@ def named(v):\n",
+        "#@   n = len(v)\n",
+        "#@   if n > 3 and v.lower().startswith(\"x\"):\n",
+        "#@     return \"{} is {}\".format(v, n)\n",
+        "#@   elif -n < -10 or v in [\"a\", \"b\"]:\n",
+        "#@     fail(\"too long: \" + str(n))\n",
+        "#@   end\n",
+        "#@   return n != 0.5 and not v.endswith(\"!\")\n",
+        "#@ end\n",
+        "#@data/values-schema\n---\n",
+        "#@schema/validation (\"named\", named)\n",
+        "name: x\n",
+        "#@schema/validation (\"even\", lambda p: p == 0 or p - 1 >= 10), ",
+        "when=lambda _, ctx: ctx.parent[\"name\"].strip().upper() != \"X\"\n",
+        "port: 80\n",
+    );
+    let dir = scratch("rules");
+    let path = dir.join("schema.yml");
+    std::fs::write(&path, RULES).unwrap();
+    let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
+        .unwrap_or_else(|e| panic!("{e}"));
+    let lowering = crate::rules::lower(&compiled.schema, &compiled.sources);
+    assert!(lowering.complete(), "{}", lowering.explain());
+    std::fs::remove_dir_all(&dir).unwrap();
+    (compiled.schema, lowering.program)
+}
+
+#[test]
+fn a_schema_with_rules_is_kept_with_their_translations() {
+    let (ty, program) = with_rules();
+    assert_eq!(program.entries.len(), 3, "{program:?}");
+    let dir = scratch("kept-rules");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let rules = StoredRules {
+        functions: 3,
+        program: Some(std::sync::Arc::new(program)),
+    };
+    cache.save(&files(), &ty, 1, &rules);
+    let kept = cache.load(&files()).expect("kept");
+    assert_eq!(
+        (kept.schema, kept.templates, kept.rules),
+        (ty.clone(), 1, rules)
+    );
+    // Without the translations, the schema's functions cannot be kept.
+    std::fs::remove_dir_all(&dir).unwrap();
+    cache.save(&files(), &ty, 1, &StoredRules::default());
+    assert!(cache.load(&files()).is_none());
 }
