@@ -257,6 +257,26 @@ mod tests {
         assert_eq!(names.len(), ALL.len());
     }
 
+    /// Every budget this module declares is in [`ALL`], so that the entry points check it: the
+    /// variable names written in the module's source (test code aside), each in the table.
+    #[test]
+    fn every_declared_variable_is_in_the_table() {
+        let source = include_str!("budget_vars.rs");
+        let declarations = &source[..source.find("#[cfg(test)]").expect("tests at the end")];
+        let declared: Vec<&str> = declarations
+            .split('"')
+            .filter(|s| {
+                s.len() > "SCHEMAC_".len()
+                    && s.starts_with("SCHEMAC_")
+                    && s.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+            })
+            .collect();
+        assert!(declared.len() >= 25, "{declared:?}");
+        for name in declared {
+            assert!(ALL.iter().any(|v| v.name == name), "{name} is not in ALL");
+        }
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_value_that_is_not_utf8_is_refused() {
