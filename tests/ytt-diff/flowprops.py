@@ -15,24 +15,16 @@ the parser's errors. Nearly all are broken. Not run in CI: the sixty-first sessi
 import random
 
 import gen
+import yamlflow
 
-SCHEMA = ('#@data/values-schema\n---\n#@schema/type any=True\nroot: ~\n'
-          '#@schema/type any=True\nother: ~\n')
 PIECES = ['a', 'x', '1', '-', 'x y', '"q"', "'s'", '?', '?', '? ', ':', ': ', ',', ', ', '[', ']',
           '{', '}', '!x', '!x!y', '!!int', '!!str', '!<x>', '!', '&a', '&a ', '*a', '*b', '#c',
           ' ', ' ', 'k: v', '~']
 CONTEXTS = ['root: ', 'root:\n- ', 'root: &a ', 'root: !x ', 'c: &b x\nroot: ', 'root:\n  k: ']
 
 
-class Case:
-    def __init__(self, seed):
-        self.seed = seed
-        self.r = random.Random(seed)
-        self.files = {'schema.yml': SCHEMA}
-        self.args = ['-f', 'schema.yml', '-f', 'values.yml']
-        self.env = {}
-        self.features = set()
-        self.bad = None  # no deliberate defect: run.py's summary counts the valid cases
+class Case(yamlflow.Case):
+    """yamlflow's case (its schema: `root` and `other` of any type), another values file."""
 
     def build(self):
         r = self.r
