@@ -74,6 +74,8 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         padded = format!("{bom}{text}{pad}");
         &padded
     };
+    let quoted = quote_plain_before_question(src);
+    let src = quoted.as_deref().unwrap_or(src);
     let events = |src: &str| {
         crate::panic_guard::catch_panic(|| {
             let mut input = src.as_bytes();
@@ -138,12 +140,8 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
     let found = found?;
     let (error, unknown_alias, documents) = found;
     // go-yaml composes nodes as the parser hands it events: an alias to no anchor, met before
-    // the syntax error, is the error ytt reports, unless go-yaml's scanner stopped before it
-    // at a `?` in a flow plain scalar (which libyaml-safer reads as text: `{x ? q, *a`).
-    if let Some((name, documents, at)) = unknown_alias {
-        if let Some(e) = first_question_in_flow_plain(src, at) {
-            return Some((e, documents));
-        }
+    // the syntax error, is the error ytt reports.
+    if let Some((name, documents, _)) = unknown_alias {
         let e = SyntaxError {
             line: 0,
             message: format!("unknown anchor '{name}' referenced"),
@@ -168,9 +166,6 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         .map(|mark| mark.index);
     if let Some(directive) = incompatible_version(src).filter(|d| stopped > Some(d.index)) {
         return Some((incompatible_document(directive.line), documents));
-    }
-    if let Some(e) = stopped.and_then(|at| first_question_in_flow_plain(src, at)) {
-        return Some((e, documents));
     }
     let scanner = error.kind() == libyaml_safer::ErrorKind::Scanner;
     // A scanner error counts its line from 1; a line 0 (the problem's and the context's)
@@ -233,56 +228,94 @@ pub(super) fn question_in_flow_plain_error(line: usize, close: char) -> SyntaxEr
     }
 }
 
-/// go-yaml's error at the first `?` that ends a plain scalar of a flow collection before byte
-/// `before` (`[k: is it? no, x]`), where libyaml-safer reads on (the parse's builder finds the
-/// same where libyaml-safer reads the whole text: `Builder::check_flow_plain`).
-fn first_question_in_flow_plain(src: &str, before: u64) -> Option<SyntaxError> {
-    use libyaml_safer::TokenData;
-    if !src.contains('?') {
+/// `src` with each plain scalar of a flow collection that go-yaml's scanner ends at a `?`
+/// (`[k: is it? no, x]`, `{x?!y}`) written as a single-quoted scalar up to there, so that
+/// libyaml-safer (which reads the `?` as text) hands out the tokens go-yaml's scanner does: the
+/// scalar, then the `?` as a key indicator and whatever follows as tokens of their own (a tag
+/// there is scanned, and may be the error first met: `[{x?!x?:#c]`). `None` when there is
+/// none. Only for finding the error: a scalar's text is no token's business, its lines are
+/// kept, and the error's line is all that is read (the parse's builder finds such a `?` where
+/// libyaml-safer reads the whole text: `Builder::check_flow_plain`).
+pub(super) fn quote_plain_before_question(src: &str) -> Option<String> {
+    // Only a `?` after a `[` or `{` may be in a flow collection.
+    let flow = src.find(['[', '{'])?;
+    if !src[flow..].contains('?') {
         return None;
     }
-    super::libyaml_events::scan_tokens(src, |mut tokens| {
-        let mut closers: Vec<char> = Vec::new();
-        for token in Iterator::map_while(&mut tokens, Result::ok) {
-            if token.start_mark.index >= before {
-                break;
-            }
+    let mut text = src.to_string();
+    let mut scanned = 0usize;
+    let mut changed = false;
+    loop {
+        // Each round scans the text (twice at most) for one scalar, within the budget.
+        scanned = scanned.saturating_add(text.len().saturating_mul(2));
+        if scanned > super::parse::budget::max_reread_bytes() {
+            break;
+        }
+        let found = first_plain_question(&text, true);
+        let Some((start, question)) = found else {
+            break;
+        };
+        let scalar = text[start..question].trim_end_matches([' ', '\t', '\r', '\n']);
+        let quoted = format!("'{}'", scalar.replace('\'', "''"));
+        text.replace_range(start..start + scalar.len(), &quoted);
+        changed = true;
+    }
+    changed.then_some(text)
+}
+
+/// The first plain scalar of a flow collection in `text` that go-yaml's scanner ends at a `?`:
+/// where it starts and where the `?` is. libyaml-safer's scanner hands out no token that may
+/// still be a simple key when it stops at an error (`b: &a {x ? y[!}`): the text before the
+/// error is scanned again then (once: `again`).
+fn first_plain_question(text: &str, again: bool) -> Option<(usize, usize)> {
+    use libyaml_safer::TokenData;
+    let index = |m: libyaml_safer::Mark| usize::try_from(m.index).ok();
+    let (found, stopped) = super::libyaml_events::scan_tokens(text, |tokens| {
+        let mut depth = 0usize;
+        for token in tokens {
+            let token = match token {
+                Ok(token) => token,
+                Err(e) => {
+                    let at = [e.context_mark(), e.problem_mark()]
+                        .into_iter()
+                        .flatten()
+                        .filter_map(index)
+                        .min();
+                    return (None, at);
+                }
+            };
             match token.data {
-                TokenData::FlowSequenceStart => closers.push(']'),
-                TokenData::FlowMappingStart => closers.push('}'),
+                TokenData::FlowSequenceStart | TokenData::FlowMappingStart => depth += 1,
                 TokenData::FlowSequenceEnd | TokenData::FlowMappingEnd => {
-                    closers.pop();
+                    depth = depth.saturating_sub(1);
                 }
                 TokenData::Scalar {
                     style: libyaml_safer::ScalarStyle::Plain,
                     ..
-                } => {
-                    let (Some(&close), Ok(start), Ok(end)) = (
-                        closers.last(),
-                        usize::try_from(token.start_mark.index),
-                        usize::try_from(token.end_mark.index),
-                    ) else {
-                        continue;
-                    };
-                    let text = src.get(start..end).unwrap_or_default();
-                    let Some(at) = question_in_flow_plain(text.chars())
-                        .and_then(|at| text.char_indices().nth(at))
-                        .map(|(at, _)| start + at)
+                } if depth > 0 => {
+                    let (Some(start), Some(end)) = (index(token.start_mark), index(token.end_mark))
                     else {
                         continue;
                     };
-                    if u64::try_from(at).map_or(true, |p| p >= before) {
-                        break;
+                    let scalar = text.get(start..end).unwrap_or_default();
+                    if let Some((at, _)) = question_in_flow_plain(scalar.chars())
+                        .and_then(|at| scalar.char_indices().nth(at))
+                    {
+                        return (Some((start, start + at)), None);
                     }
-                    let line = super::saphyr_text::line_breaks(src[..at].chars());
-                    return Some(question_in_flow_plain_error(line, close));
                 }
                 _ => {}
             }
         }
-        None
-    })
-    .flatten()
+        (None, None)
+    })?;
+    match (found, stopped) {
+        (Some(found), _) => Some(found),
+        (None, Some(at)) if again && at > 0 && at < text.len() => {
+            first_plain_question(text.get(..at)?, false)
+        }
+        _ => None,
+    }
 }
 
 /// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that

@@ -494,9 +494,22 @@ pub(super) fn read_with_saphyr(
     let quirks = super::go_quirks::patch(base)?;
     let libyaml_src = quirks.as_ref().map_or(base, |p| p.text.as_str());
     let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
+    // A text where go-yaml's scanner ends a flow plain scalar at a `?` is an error, found in the
+    // text with those scalars quoted (`go_error::quote_plain_before_question`), its quirks
+    // patched after (a tag after such a `?` keeps its `,`: `[a?!x,b<]`).
+    let quoted = super::go_error::quote_plain_before_question(base);
+    let quoted_quirks = match &quoted {
+        Some(q) => Some(super::go_quirks::patch(q)?),
+        None => None,
+    };
+    let (error_src, error_stand_ins) = match (&quoted, &quoted_quirks) {
+        (_, Some(Some(p))) => (p.text.as_str(), &p.stand_ins[..]),
+        (Some(q), _) => (q.as_str(), &[][..]),
+        (None, _) => (libyaml_src, stand_ins),
+    };
     let first_error = match one_byte {
-        Some(_) => super::go_error::first_error_at_one_byte(libyaml_src, stand_ins),
-        None => super::go_error::first_error_at(libyaml_src),
+        Some(_) => super::go_error::first_error_at_one_byte(error_src, error_stand_ins),
+        None => super::go_error::first_error_at(error_src),
     };
     if let Some((e, read_whole)) = first_error {
         return Err(match builder.decode_failure.take() {

@@ -114,7 +114,9 @@ fn guess_tags(text: &[u8]) -> Vec<Guess> {
                 guesses.push(Guess { bang, kept });
             }
         }
-        i = end.max(bang + 1);
+        // A guess's characters are its own; a `!` that starts no token may be followed by one
+        // that does (`[x!?!y,z]`: go-yaml's scalar `x!` ends at the `?`).
+        i = if starts { end.max(bang + 1) } else { bang + 1 };
     }
     guesses
 }
@@ -159,6 +161,12 @@ mod tests {
         let src = "b: [?!x, a]\nc: [[]!y]\n";
         let patched = patch(src, &mut 0).expect("in budget").expect("patched");
         assert_eq!(patched, "b: [?!x~ a]\nc: [[]!y~\n");
+        // A tag after a `!` that starts no token (the `?` ends go-yaml's plain scalar `x!`,
+        // quoted as `go_error` quotes it).
+        let patched = patch("b: ['x!'?!y, z]\n", &mut 0)
+            .expect("in budget")
+            .expect("patched");
+        assert_eq!(patched, "b: ['x!'?!y~ z]\n");
         assert!(patch("a: [!x y, !<z,w> 1]\n", &mut 0)
             .expect("in budget")
             .is_none());
