@@ -123,12 +123,21 @@ pub(super) fn rules_translated(
     kept: std::ops::Range<usize>,
     program: Option<&Program>,
 ) -> bool {
+    use crate::lowered::ir::Kind;
+    use crate::schema::Check;
     let translated = |i: usize| program.is_some_and(|p| p.entries.contains_key(&i));
     let mut called = std::collections::HashSet::new();
     let mut all_translated = true;
     schema.each_type(&mut |t| {
-        for f in t.validation.iter().flat_map(|v| v.functions()) {
-            all_translated &= translated(f.index);
+        let Some(v) = &t.validation else {
+            return;
+        };
+        let rules = v.custom.iter().filter_map(|c| match &c.check {
+            Check::Function(f) => Some((f, Kind::Rule)),
+            Check::Named(..) => None,
+        });
+        for (f, kind) in rules.chain(v.when.iter().map(|f| (f, Kind::When))) {
+            all_translated &= program.is_some_and(|p| p.entry(f, kind).is_some());
             called.insert(f.index);
         }
     });
@@ -153,4 +162,46 @@ pub(super) fn literal_file(raw: &RawFile) -> Option<literal::Annotations> {
             .find_commented(|node| node.comments.iter().any(code).then_some(()))
             .is_none();
     literal.then(|| literal::annotations(raw).ok()).flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn self_contained(text: &str) -> bool {
+        let raw = crate::yaml::parse::parse_file("s.yml", text, false).unwrap();
+        self_contained_file(&raw)
+    }
+
+    #[test]
+    fn code_reaching_outside_the_file_is_found() {
+        let schema = "#@data/values-schema\n---\n";
+        for inside in [
+            "#@ x = 1\n",
+            "#@ def f(v):\n#@   return v.loader != \"printer\"\n#@ end\n",
+            // A word in an annotation's text is no call: a description may say "load".
+            "#@schema/desc \"load the balancer\"\n",
+        ] {
+            assert!(
+                self_contained(&format!("{inside}{schema}a: 1\n")),
+                "{inside}"
+            );
+        }
+        for outside in [
+            "#@ load(\"@ytt:data\", \"data\")\n",
+            "#@ load (\"x.star\", \"x\")\n",
+            "#@ x = print(\"made\")\n",
+            "#@ p = print\n",
+            "#@schema/desc str(print)\n",
+        ] {
+            assert!(
+                !self_contained(&format!("{outside}{schema}a: 1\n")),
+                "{outside}"
+            );
+        }
+        assert!(!self_contained(&format!(
+            "{schema}#@library/ref \"@lib\"\na: 1\n"
+        )));
+        assert!(!self_contained(&format!("{schema}a: 1\n#@ print(1)\n")));
+    }
 }
