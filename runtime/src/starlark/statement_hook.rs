@@ -57,11 +57,12 @@ const CALL_DEPTH_EXCEEDED: &str = "evaluation stopped: Starlark calls nested dee
 /// leads (`fail(...)` is `fail: ...`).
 pub(super) const STOPPED: &str = "evaluation stopped";
 
-/// `message` is the error of a budget of the evaluation ([`STOPPED`]): not an error of the
-/// program, which `assert.try_to` may catch, but the end of the run (ytt has no such budget:
-/// it goes on, runs out of memory or overflows its stack).
+/// `message` is the error of a budget of the evaluation ([`STOPPED`]) or of the value depth
+/// budget (a value too deep to write): not an error of the program, which `assert.try_to` may
+/// catch, but the end of the run (ytt has no such budget: it goes on, runs out of memory or
+/// time, or overflows its stack).
 pub(super) fn is_budget_error(message: &str) -> bool {
-    message.starts_with(STOPPED)
+    message.starts_with(STOPPED) || message.starts_with(super::go_repr::NESTED_TOO_DEEP)
 }
 
 /// `message` is the call depth budget's error.
