@@ -750,3 +750,41 @@ fn iterables_cut_at_the_budget_still_meet_it() {
         );
     }
 }
+
+#[test]
+fn assert_try_to_catches_no_budget_error() {
+    // A budget's error ends the run: caught, it was a value (`(None, "evaluation stopped:
+    // ...")`, exit 0) where ytt has no budget and goes on, or runs out of memory or stack.
+    for (body, error) in [
+        (
+            "return \"x\" * 100000000",
+            "it would allocate more than 10000000 bytes",
+        ),
+        (
+            "return g(0)\n#@ def g(n): return g(n + 1)",
+            "Starlark calls nested deeper than 10000",
+        ),
+        (
+            "return int(\"9\" * 2000000)",
+            "int() of a number of at least",
+        ),
+        (
+            "return len(list(range(1000000000)))",
+            "after 100000 Starlark statements",
+        ),
+        (
+            "return len(str(x))\n#@ x = 1\n#@ for i in range(2000):\n#@   x = [x]\n#@ end",
+            "value nested deeper than 1000 levels",
+        ),
+    ] {
+        let values = format!("#@ load(\"@ytt:assert\", \"assert\")\n#@ def f(): {body}\n#@data/values\n---\na: #@ assert.try_to(f)\n");
+        let budgets = [
+            ("SCHEMAC_STARLARK_MEMORY", "10000000"),
+            ("SCHEMAC_STARLARK_STEPS", "100000"),
+            ("SCHEMAC_MAX_VALUE_DEPTH", "1000"),
+        ];
+        let (rc, stderr) = check_values("try-to-budget", &values, &budgets);
+        assert_eq!(rc, Some(1), "{body}: {stderr}");
+        assert!(stderr.contains(error), "{body}: {stderr}");
+    }
+}

@@ -659,6 +659,10 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
                 // A call on an iterable cut at the budget may have failed before it was done.
                 super::statement_hook::set_iterations_owed(owed);
                 let msg = super::error_message_of_native_call(&e, f);
+                // A budget's error ends the run: caught, it would be a value (ytt has no budget).
+                if super::statement_hook::is_budget_error(&msg) {
+                    return Err(anyhow::anyhow!("{msg}"));
+                }
                 // A fragment function the error ended left its YAML context open.
                 if let Some(depth) = depth {
                     if super::builder::leaves_ytt_context_open(eval, depth) {

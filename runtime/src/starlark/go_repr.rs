@@ -60,10 +60,13 @@ fn scalar_go_repr(v: starlark::values::Value) -> String {
     repr
 }
 
+/// How [`nested_too_deep`]'s error begins.
+pub(super) const NESTED_TOO_DEEP: &str = "value nested deeper than";
+
 /// The depth budget's error for a Starlark value nested too deep to write or convert.
 pub(crate) fn nested_too_deep() -> anyhow::Error {
     anyhow::anyhow!(
-        "value nested deeper than {} levels: a list or dict inside itself, or raise the budget with {}",
+        "{NESTED_TOO_DEEP} {} levels: a list or dict inside itself, or raise the budget with {}",
         crate::yaml::parse::budget::max_value_depth(),
         crate::yaml::parse::budget::VALUE_DEPTH_VAR
     )

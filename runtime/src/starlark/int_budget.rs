@@ -5,6 +5,8 @@ use std::sync::OnceLock;
 
 use starlark::values::{UnpackValue, Value};
 
+use super::statement_hook::STOPPED;
+
 /// The largest product of integers, in bits (`SCHEMAC_STARLARK_INT_BITS` raises it).
 /// starlark-go's integers have no bound, but a product can double its digits statement by
 /// statement (`x = x * x`), each product slower than the last: without a bound, a few such
@@ -34,7 +36,7 @@ pub(super) fn shift_fits(a: Value, b: Value) -> starlark::Result<()> {
     let max = max_int_bits();
     if bits > max {
         return Err(starlark::Error::new_other(anyhow::anyhow!(
-            "evaluation stopped: a shift to an integer of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+            "{STOPPED}: a shift to an integer of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
         )));
     }
     Ok(())
@@ -56,7 +58,7 @@ pub(super) fn product_fits(a: Value, b: Value) -> starlark::Result<()> {
     let (bits, max) = (bits(a) + bits(b), max_int_bits());
     if bits > max {
         return Err(starlark::Error::new_other(anyhow::anyhow!(
-            "evaluation stopped: a product of integers of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+            "{STOPPED}: a product of integers of about {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
         )));
     }
     Ok(())
@@ -81,7 +83,7 @@ pub(super) fn int_text_fits(text: &str, base: Option<i32>) -> starlark::Result<(
     let (bits, max) = (significant.saturating_mul(bits_per_digit), max_int_bits());
     if bits > max {
         return Err(starlark::Error::new_other(anyhow::anyhow!(
-            "evaluation stopped: int() of a number of at least {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
+            "{STOPPED}: int() of a number of at least {bits} bits is beyond the budget of {max} bits (raise it with SCHEMAC_STARLARK_INT_BITS)"
         )));
     }
     Ok(())

@@ -52,6 +52,19 @@ pub(super) fn call_depth_exceeded_message() -> String {
 
 const CALL_DEPTH_EXCEEDED: &str = "evaluation stopped: Starlark calls nested deeper than";
 
+/// How the error of every budget of a Starlark evaluation begins (statements, memory, call
+/// depth, integer bits): no message starlark-go or ytt words begins so, nor one a user's text
+/// leads (`fail(...)` is `fail: ...`).
+pub(super) const STOPPED: &str = "evaluation stopped";
+
+/// `message` is the error of a budget of the evaluation ([`STOPPED`]) or of the value depth
+/// budget (a value too deep to write): not an error of the program, which `assert.try_to` may
+/// catch, but the end of the run (ytt has no such budget: it goes on, runs out of memory or
+/// time, or overflows its stack).
+pub(super) fn is_budget_error(message: &str) -> bool {
+    message.starts_with(STOPPED) || message.starts_with(super::go_repr::NESTED_TOO_DEEP)
+}
+
 /// `message` is the call depth budget's error.
 pub(super) fn is_call_depth_exceeded(message: &str) -> bool {
     message.starts_with(CALL_DEPTH_EXCEEDED)
@@ -90,7 +103,7 @@ fn iterations_since(start: u64) -> u64 {
 fn steps_exceeded() -> starlark::Error {
     let (max_steps, _) = budget();
     starlark::Error::new_other(anyhow::anyhow!(
-        "evaluation stopped after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
+        "{STOPPED} after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
     ))
 }
 
@@ -254,6 +267,14 @@ pub(super) fn heap_exceeded(verb: &str) -> starlark::Error {
 pub(super) fn heap_exceeded_message(verb: &str) -> anyhow::Error {
     let (_, max_memory) = budget();
     anyhow::anyhow!(
-        "evaluation stopped: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
+        "{STOPPED}: it {verb} more than {max_memory} bytes (raise the budget with SCHEMAC_STARLARK_MEMORY)"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_call_depth_error_is_a_budget_error() {
+        assert!(super::is_budget_error(super::CALL_DEPTH_EXCEEDED));
+    }
 }

@@ -228,7 +228,13 @@ pub(super) fn url_escape<S: AsRef<[u8]> + ?Sized>(s: &S, mode: Escape) -> String
         } else if b == b' ' && mode == Escape::QueryComponent {
             out.push('+');
         } else {
-            out.push_str(&format!("%{b:02X}"));
+            // (Not `format!`: an allocation a byte made 600 MB of escapes take 26 s.)
+            const HEX: &[u8; 16] = b"0123456789ABCDEF";
+            out.extend([
+                '%',
+                HEX[usize::from(b >> 4)].into(),
+                HEX[usize::from(b & 15)].into(),
+            ]);
         }
     }
     out

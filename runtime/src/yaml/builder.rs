@@ -105,6 +105,9 @@ pub(super) struct Builder<'a> {
     pub(super) decode_failure: Option<(SyntaxError, usize)>,
     /// The number of the document being read (from 1).
     document: usize,
+    /// The number of the latest document a decoding error was noted in: it fails to decode,
+    /// whichever of its errors is reported (0: none).
+    failing_document: usize,
     /// The first map key that is a collection.
     pub(super) non_scalar_key: Option<SyntaxError>,
     /// The line of the first map key holding a line break.
@@ -160,6 +163,7 @@ impl<'a> Builder<'a> {
             decode_error: None,
             decode_failure: None,
             document: 0,
+            failing_document: 0,
             non_scalar_key: None,
             key_line_break: None,
             flow_close: None,
@@ -169,11 +173,16 @@ impl<'a> Builder<'a> {
 
     /// Notes a decoding error, reported at the end of its document (only the first counts).
     fn decode_failed(&mut self, message: String) {
-        self.decode_error.get_or_insert(SyntaxError {
+        self.note_decode_error(SyntaxError {
             line: 0,
             message,
             strict: None,
         });
+    }
+
+    fn note_decode_error(&mut self, e: SyntaxError) {
+        self.failing_document = self.document;
+        self.decode_error.get_or_insert(e);
     }
 
     fn next(&mut self) -> Result<(Event<'a>, Span), SyntaxError> {
@@ -329,7 +338,7 @@ impl<'a> Builder<'a> {
                 let v = match self.scalar(&text, style, tag.as_deref(), line_of(&span)) {
                     Ok(v) => v,
                     Err(e) => {
-                        self.decode_error.get_or_insert(e);
+                        self.note_decode_error(e);
                         Value::Null
                     }
                 };
@@ -351,6 +360,12 @@ impl<'a> Builder<'a> {
                     } else {
                         None
                     };
+                    if excess.is_some() && self.failing_document == self.document {
+                        // The document already fails to decode, before this alias in go-yaml's
+                        // decoding order (which copies aliases as it goes): that error is
+                        // ytt's, or a later syntax error; nothing more is copied.
+                        return Ok(RawValue::Scalar(Value::Null));
+                    }
                     if let Some((max, what, var)) = excess {
                         return Err(SyntaxError {
                             line: line_of(&span),
