@@ -4,65 +4,13 @@
 
 use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 
-use super::go_error;
+use super::go_error::{self, go_yaml_error};
 use super::parse::{budget, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{
     directives_start, is_block_header, line_breaks, past_properties, quoted_scalar_end,
 };
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
-
-/// A saphyr-parser error in the words and on the line go-yaml (ytt's YAML library) gives.
-///
-/// go-yaml prints only the problem, not its context (`while parsing a block mapping, `), and
-/// numbers lines of parser errors from 0 (one less than the 1-based line of the token it
-/// stopped at: 0 means no line at all), while scanner errors count from 1.
-fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
-    let problem = match info.split_once(", ") {
-        Some((context, problem)) if context.starts_with("while ") => problem,
-        _ => info,
-    };
-    let (message, parser_error) = match problem {
-        // (ytt's error line then ends at the unpaired `]` or `}`: see report::multi_line.)
-        "expected ',' or ']'" | "did not find expected ',' or ']'" => {
-            ("did not find expected ',' or ']'".to_string(), true)
-        }
-        "did not find expected ',' or '}'" => (problem.to_string(), true),
-        "did not find expected key"
-        | "did not find expected node content"
-        | "did not find expected '-' indicator" => (problem.to_string(), true),
-        "missing explicit document end marker before directive" => {
-            ("did not find expected <document start>".into(), false)
-        }
-        "simple key expect ':'" => ("could not find expected ':'".into(), false),
-        "tabs disallowed within this context (block indentation)" => {
-            ("found character that cannot start any token".into(), false)
-        }
-        "found unexpected end of stream" => {
-            // go-yaml stops at the end of the text.
-            let last = chars.iter().filter(|&&c| c == '\n').count() as u32 + 1;
-            return SyntaxError {
-                line: last,
-                message: problem.into(),
-                strict: None,
-            };
-        }
-        p if p.starts_with("unexpected character: ") => {
-            ("found character that cannot start any token".into(), false)
-        }
-        p => (p.to_string(), false),
-    };
-    let line = if parser_error {
-        line.saturating_sub(1)
-    } else {
-        line
-    };
-    SyntaxError {
-        line,
-        message,
-        strict: None,
-    }
-}
 
 /// Where a [`Builder`] reads its events from.
 pub(super) enum Events<'a> {
