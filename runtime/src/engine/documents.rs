@@ -285,7 +285,7 @@ pub(super) fn load_documents(
         docs.rules.clone_from(&kept.rules.program);
     }
     docs.stored = kept.map(|kept| kept.schema);
-    // Whether the run's schema may be kept: its files are the candidates, each literal.
+    // Whether the run's schema may be kept: its files are the candidates, each self-contained.
     let mut storable = store.is_some() && candidates.is_some() && docs.stored.is_none();
     let functions_before = docs.functions.len();
     let templates_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
