@@ -48,6 +48,16 @@ fn workdir(test: &str) -> PathBuf {
             ),
         ),
         ("bad.yml", "#@data/values\n---\nname: bad\nport: 9999\n"),
+        // Rules in a `.star` file the schema loads (kept with the file's text, used while the
+        // file has it).
+        (
+            "checks.star",
+            "load(\"@ytt:struct\", \"struct\")\ndef small(p):\n  return p < 9000 or fail(\"port {} too big\".format(p))\nend\n",
+        ),
+        (
+            "star.yml",
+            "#@ load(\"checks.star\", \"small\")\n#@data/values-schema\n---\nname: ab\n#@schema/validation (\"small\", small)\nport: 8080\n",
+        ),
         (
             "fns.yml",
             concat!(
@@ -118,6 +128,8 @@ const RUNS: &[&[&str]] = &[
     &["-f", "rules.yml", "-f", "values.yml"],
     &["-f", "rules.yml", "-f", "bad.yml"],
     &["-f", "rules.yml", "-f", "fns.yml"],
+    &["-f", "star.yml", "-f", "checks.star", "-f", "values.yml"],
+    &["-f", "star.yml", "-f", "checks.star", "-f", "bad.yml"],
 ];
 
 #[test]
@@ -242,27 +254,60 @@ fn other_budgets_read_the_schema_again() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A schema file's code that reaches outside the file, or a rule that needs the interpreter,
-/// keeps the schema from being kept.
+/// A `.star` file the kept schema loaded, edited (same size and time), is read again: the
+/// entry holds only while it has the text it had.
+#[test]
+fn an_edited_star_file_is_read_again() {
+    let dir = workdir("edited-star");
+    let args = RUNS[RUNS.len() - 2];
+    let before = check(&dir, args, &[]);
+    assert_eq!(entries(&dir).len(), 1);
+    assert_eq!(check(&dir, args, &[]), before);
+    let path = dir.join("checks.star");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace("p < 9000", "p < 8000");
+    assert_eq!(edited.len(), text.len());
+    std::fs::write(&path, edited).unwrap();
+    let after = check(&dir, args, &[]);
+    assert_ne!(after, before);
+    assert!(after.1.contains("port 8080 too big"), "{after:?}");
+    assert_eq!(
+        after,
+        check(&dir, args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")])
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A schema file's code that reaches outside the file and the `.star` files it loads, or a
+/// rule that needs the interpreter, keeps the schema from being kept.
 #[test]
 fn schemas_with_code_reaching_outside_are_not_kept() {
     let dir = workdir("code");
+    std::fs::write(dir.join("x.lib.yml"), "#@ w = 2\n").unwrap();
     let texts = [
-        "#@ load(\"@ytt:data\", \"data\")\n#@data/values-schema\n---\nport: 1\n",
+        "#@ load(\"@ytt:data\", \"data\")\n#@data/values-schema\n---\nport: #@ len(data.list())\n",
         "#@ x = print(\"made\")\n#@data/values-schema\n---\nport: 1\n",
         "#@data/values-schema\n---\n#@schema/validation (\"odd\", lambda v: v % 2 == 1)\nport: 1\n",
         "#@ def odd(v):\n#@   return v % 2 == 1\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"odd\", odd)\nport: 1\n",
+        "#@ load(\"x.lib.yml\", \"w\")\n#@data/values-schema\n---\nport: #@ w\n",
     ];
-    for text in texts {
+    // `.star` files reaching further: the data values, output of their own, a library.
+    let stars = [
+        "load(\"@ytt:data\", \"data\")\nv = len(data.list())\n",
+        "v = 1\nprint(\"made\")\n",
+        "load(\"@ytt:library\", \"library\")\nv = 1\n",
+        "load(\"x.lib.yml\", \"w\")\nv = w\n",
+    ];
+    let loading = "#@ load(\"far.star\", \"v\")\n#@data/values-schema\n---\nport: #@ v\n";
+    let runs = texts.map(|text| (text, "v = 1\n"));
+    for (text, star) in runs.into_iter().chain(stars.map(|star| (loading, star))) {
         std::fs::write(dir.join("code.yml"), text).unwrap();
-        let expected = check(
-            &dir,
-            &["-f", "code.yml"],
-            &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")],
-        );
-        assert_eq!(check(&dir, &["-f", "code.yml"], &[]), expected);
-        assert_eq!(check(&dir, &["-f", "code.yml"], &[]), expected);
-        assert!(entries(&dir).is_empty(), "{text} was kept");
+        std::fs::write(dir.join("far.star"), star).unwrap();
+        let args = ["-f", "code.yml", "-f", "far.star", "-f", "x.lib.yml"];
+        let expected = check(&dir, &args, &[("SCHEMAC_SCHEMA_CACHE_BYTES", "0")]);
+        assert_eq!(check(&dir, &args, &[]), expected);
+        assert_eq!(check(&dir, &args, &[]), expected);
+        assert!(entries(&dir).is_empty(), "{text} {star} was kept");
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -27,7 +27,7 @@ mod schema_facts;
 mod stored;
 use documents::{load_documents, order, Documents};
 use schema_facts::SchemaFacts;
-pub use stored::{SchemaStore, StoredRules, StoredSchema};
+pub use stored::{SchemaStore, StoreKey, StoredRules, StoredSchema};
 
 /// What the interpreter and a built validator do differently.
 pub trait Backend {
@@ -113,6 +113,8 @@ fn keep_schema(
         files,
         templates,
         functions,
+        star_files,
+        loaded,
     } = storable;
     let mut rules = stored::StoredRules {
         functions: functions.len(),
@@ -126,8 +128,12 @@ fn keep_schema(
             return;
         }
     }
-    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), &**t)).collect();
-    store.save(&files, lowered, templates, &rules);
+    let key = stored::StoreKey {
+        files: files.iter().map(|(n, t)| (n.as_str(), &**t)).collect(),
+        star_files: star_files.iter().map(String::as_str).collect(),
+    };
+    let loaded: Vec<(&str, &str)> = loaded.iter().map(|(n, t)| (n.as_str(), &**t)).collect();
+    store.save(&key, lowered, templates, &rules, &loaded);
 }
 
 /// The schema of the schema documents (which are consumed), and their merged document (for

@@ -184,6 +184,20 @@ pub struct Sources {
     pub functions: functions::Functions,
     /// `--ignore-unknown-comments`, for the YAML library files `load()` compiles.
     pub ignore_unknown_comments: bool,
+    /// What the run's `load()`s reached, in the order made (a store keeping a schema asks
+    /// what its files loaded: see `engine::stored`).
+    pub loads: Arc<std::sync::Mutex<Vec<Load>>>,
+}
+
+/// A `load()` a run made, as a store keeping a schema sees it (a ytt module whose members
+/// depend on their arguments alone is none).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Load {
+    /// A `.star` file of the run's root library, by the name it was given.
+    Star(String),
+    /// Anything reaching further: `@ytt:data` (the data values, every file's text),
+    /// `@ytt:library`, a YAML or text library file, a private library's file.
+    Outside,
 }
 
 impl Sources {
@@ -202,6 +216,7 @@ impl Sources {
             compiled: Arc::default(),
             functions,
             ignore_unknown_comments: false,
+            loads: Arc::default(),
         }
     }
 

@@ -20,7 +20,7 @@ pub type CallArgs = CallArgsP<AstNoPayload>;
 /// One parsed file.
 pub struct Module {
     pub name: String,
-    ast: AstModule,
+    ast: std::sync::Arc<AstModule>,
     /// The template line of each line of the compiled program.
     line_map: Vec<u32>,
     /// The names the compiled program binds for its own use.
@@ -60,6 +60,44 @@ pub(crate) fn dialect() -> Dialect {
     }
 }
 
+/// How many programs [`parsed`] keeps.
+const PARSED_KEPT: usize = 8;
+
+/// The syntax trees [`parsed`] made last (the file's name, the program's source, its tree).
+type ParsedPrograms = std::collections::VecDeque<(String, String, std::sync::Arc<AstModule>)>;
+
+static PARSED: std::sync::Mutex<ParsedPrograms> =
+    std::sync::Mutex::new(std::collections::VecDeque::new());
+
+/// The syntax tree of the program `source` compiled from the file `name`, with its literals
+/// read as starlark-go reads them (`r"a\"b"`, `0755`, a tab between tokens); `None` when it
+/// does not parse or nests past a budget of the compiler (the interpreter's error is then the
+/// program's). The rule code reader and the rules' translation both read a schema file's
+/// program: the last [`PARSED_KEPT`] trees are kept, so that it is parsed once.
+pub(crate) fn parsed(name: &str, source: &str) -> Option<std::sync::Arc<AstModule>> {
+    let mut kept = PARSED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, _, ast)) = kept.iter().find(|(n, s, _)| n == name && s == source) {
+        return Some(std::sync::Arc::clone(ast));
+    }
+    let go_source = schemac_runtime::starlark::source_as_go_reads(source)?;
+    let ast = AstModule::parse(name, go_source, &dialect()).ok()?;
+    // Dropping a program nested past a budget recurses as deep as it nests.
+    if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
+        std::mem::forget(ast);
+        return None;
+    }
+    let ast = std::sync::Arc::new(ast);
+    if kept.len() == PARSED_KEPT {
+        kept.pop_front();
+    }
+    kept.push_back((
+        name.to_string(),
+        source.to_string(),
+        std::sync::Arc::clone(&ast),
+    ));
+    Some(ast)
+}
+
 impl Program {
     /// Parses the schema files (`.yml`/`.yaml` templates) and the `.star` files they load.
     /// Files that do not parse are skipped: their rules stay with the interpreter.
@@ -94,15 +132,7 @@ impl Program {
             let raw = schemac_runtime::yaml::parse::parse_file(name, text, false).ok()?;
             compile(&raw).ok()?
         };
-        // The literals as starlark-go reads them (`r"a\"b"`, `0755`, a tab between tokens).
-        let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
-        let ast = AstModule::parse(name, source, &dialect()).ok()?;
-        // Past a budget of the compiler, the interpreter's error is the program's; dropping a
-        // program nested past a budget recurses as deep as it nests.
-        if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
-            std::mem::forget(ast);
-            return None;
-        }
+        let ast = parsed(name, &program.source)?;
         let index = self.modules.len();
         self.modules.push(Module {
             name: name.to_string(),

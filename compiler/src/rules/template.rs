@@ -17,7 +17,6 @@ use starlark_syntax::syntax::ast::{
     AssignTargetP, AstAssignTargetP, AstExpr, AstNoPayload, AstParameter, AstStmt, ExprP,
     ParameterP, StmtP,
 };
-use starlark_syntax::syntax::AstModule;
 
 use schemac_runtime::starlark::UNIVERSAL;
 use schemac_runtime::template::compile::compile;
@@ -25,7 +24,7 @@ use schemac_runtime::template::generated_names as gen;
 use schemac_runtime::template::literal::RuleCode;
 use schemac_runtime::yaml::parse::{Comment, RawFile, RawNode, RawValue};
 
-use super::source::{dialect, top_level, visit_expr, visit_exprs};
+use super::source::{parsed, top_level, visit_expr, visit_exprs};
 
 /// What the compiler wraps each `def`'s body in (a function may build YAML, which these
 /// collect; rule code builds none, no generated name but these being allowed).
@@ -48,14 +47,8 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
     if !program.outdents.is_empty() || !program.quoted.is_empty() {
         return None;
     }
-    let source = schemac_runtime::starlark::source_as_go_reads(&program.source)?;
-    let ast = AstModule::parse(&raw.name, source, &dialect()).ok()?;
-    // Past a budget of the compiler, the interpreter's error is the template's.
-    if schemac_runtime::starlark::compile_budget_exceeded(&ast).is_some() {
-        // Dropping a program nested past a budget recurses as deep as it nests.
-        std::mem::forget(ast);
-        return None;
-    }
+    // (Past a budget of the compiler, the interpreter's error is the template's.)
+    let ast = parsed(&raw.name, &program.source)?;
     // So is an error of starlark-go's resolver anywhere in the file (`max()` with 256
     // arguments in a `def` never called).
     if schemac_runtime::starlark::resolver_refuses(&ast, &program.names) {

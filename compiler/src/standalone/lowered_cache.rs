@@ -3,13 +3,15 @@
 //! is kept, lowered, in `CACHE/lowered/KEY` and read from there by the next run given the
 //! same files, which then neither reads, templates nor lowers them.
 //!
-//! What an entry is for (its key) is the files' names and bytes (in the order given), schemac's
-//! version, the digest of the sources it was built from ([`BUILD_ID`]) and the budgets the
-//! run reads with ([`settings`]); KEY, the entry's
+//! What an entry is for (its key) is the files' names and bytes (in the order given), the names
+//! of the run's `.star` files, schemac's version, the digest of the sources it was built from
+//! ([`BUILD_ID`]) and the budgets the run reads with ([`settings`]); KEY, the entry's
 //! file name, is a 128-bit hash of that. An entry is [`MAGIC`], the length and a checksum of
 //! the rest, the whole key (compared byte for byte: a hash collision is a miss, never another
-//! schema), the number of templates the files compiled and of functions they kept, and the
-//! bytes of the schema and of its rules' translations ([`encoding`]). Entries are written whole (to a file
+//! schema), the number of templates the files compiled and of functions they kept, the
+//! `.star` files they loaded with their texts (the engine uses the entry only while those
+//! files have those texts), and the bytes of the schema and of its rules' translations
+//! ([`encoding`]). Entries are written whole (to a file
 //! beside and renamed into place), so a reader sees an old entry or a new one; one that is
 //! not what this build writes (another key, truncated, corrupt, foreign) is ignored and
 //! written again. A cache directory that cannot be made or written is no error: the run just
@@ -21,7 +23,7 @@ mod encoding;
 
 use std::path::{Path, PathBuf};
 
-use schemac_runtime::engine::{SchemaStore, StoredRules, StoredSchema};
+use schemac_runtime::engine::{SchemaStore, StoreKey, StoredRules, StoredSchema};
 use schemac_runtime::schema::Type;
 
 use super::files::TempPath;
@@ -33,7 +35,7 @@ pub const DEFAULT_BUDGET: u64 = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES
 pub const BUDGET_VAR: &str = schemac_runtime::budget_vars::SCHEMA_CACHE_BYTES.name;
 
 /// The first bytes of an entry (the format's version is its last character).
-const MAGIC: &[u8; 16] = b"schemac lowered3";
+const MAGIC: &[u8; 16] = b"schemac lowered4";
 
 /// The digest of the sources `schemac` was built from (the compiler's, the runtime's and the
 /// lock file), made by `build.rs`: a build that may lower otherwise keys otherwise.
@@ -155,10 +157,11 @@ fn entry_len(path: &Path) -> u64 {
         .map_or(0, |m| m.len())
 }
 
-/// What an entry is for: schemac's version, the digest of its sources ([`BUILD_ID`]), and the
-/// files' names and bytes in order. Written into the entry and compared whole when it is read.
-fn key(files: &[(&str, &str)]) -> Vec<u8> {
-    let size: usize = files.iter().map(|(n, t)| 16 + n.len() + t.len()).sum();
+/// What an entry is for: schemac's version, the digest of its sources ([`BUILD_ID`]), the
+/// schema files' names and bytes in order (after their number) and the names of the run's
+/// `.star` files. Written into the entry and compared whole when it is read.
+fn key(of: &StoreKey) -> Vec<u8> {
+    let size: usize = of.files.iter().map(|(n, t)| 16 + n.len() + t.len()).sum();
     let mut key = Vec::with_capacity(64 + size);
     let mut part = |bytes: &[u8]| {
         key.extend_from_slice(&(bytes.len() as u64).to_le_bytes());
@@ -170,9 +173,13 @@ fn key(files: &[(&str, &str)]) -> Vec<u8> {
         part(name.as_encoded_bytes());
         part(value.as_encoded_bytes());
     }
-    for (name, text) in files {
+    part(&(of.files.len() as u64).to_le_bytes());
+    for (name, text) in &of.files {
         part(name.as_bytes());
         part(text.as_bytes());
+    }
+    for name in &of.star_files {
+        part(name.as_bytes());
     }
     key
 }
@@ -214,13 +221,25 @@ fn hash64(bytes: &[u8], seed: u64) -> u64 {
 const HEADER: usize = 16 + 8 + 8;
 
 /// An entry's bytes: the header, then the body: the key, the templates, the functions, the
-/// schema and its rules' translations.
-fn entry(key: &[u8], schema: &Type, templates: u32, rules: &StoredRules) -> Option<Vec<u8>> {
+/// `.star` files loaded (their number, then each one's name and text), the schema and its
+/// rules' translations.
+fn entry(
+    key: &[u8],
+    schema: &Type,
+    templates: u32,
+    rules: &StoredRules,
+    loaded: &[(&str, &str)],
+) -> Option<Vec<u8>> {
     let schema = encoding::encode(schema, rules.program.as_deref())?;
-    let mut body = Vec::with_capacity(key.len() + 12 + schema.len());
+    let mut body = Vec::with_capacity(key.len() + 24 + schema.len());
     body.extend_from_slice(key);
-    body.extend_from_slice(&templates.to_le_bytes());
+    body.extend_from_slice(&u64::from(templates).to_le_bytes());
     body.extend_from_slice(&(rules.functions as u64).to_le_bytes());
+    body.extend_from_slice(&(loaded.len() as u64).to_le_bytes());
+    for part in loaded.iter().flat_map(|(name, text)| [name, text]) {
+        body.extend_from_slice(&(part.len() as u64).to_le_bytes());
+        body.extend_from_slice(part.as_bytes());
+    }
     body.extend(schema);
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(MAGIC);
@@ -242,10 +261,18 @@ fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
     {
         return None;
     }
-    let rest = &body[key.len()..];
-    let templates = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
-    let functions = u64::from_le_bytes(rest.get(4..12)?.try_into().ok()?);
-    let (schema, program) = encoding::decode(&rest[12..])?;
+    let mut rest = &body[key.len()..];
+    let templates = u32::try_from(take_word(&mut rest)?).ok()?;
+    let functions = take_word(&mut rest)?;
+    // Each file loaded is named in the key (after the schema files' texts).
+    let count = usize::try_from(take_word(&mut rest)?)
+        .ok()
+        .filter(|&n| n <= key.len())?;
+    let mut loaded = Vec::with_capacity(count);
+    for _ in 0..count {
+        loaded.push((take_text(&mut rest)?, take_text(&mut rest)?));
+    }
+    let (schema, program) = encoding::decode(rest)?;
     // Each function was kept by an annotation of the files, whose bytes are in the key.
     let functions = usize::try_from(functions)
         .ok()
@@ -257,18 +284,26 @@ fn read_entry(bytes: &[u8], key: &[u8]) -> Option<StoredSchema> {
             functions,
             program: program.map(std::sync::Arc::new),
         },
+        loaded,
     })
 }
 
 impl SchemaStore for LoweredCache {
-    fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema> {
-        let key = key(files);
+    fn load(&self, of: &StoreKey) -> Option<StoredSchema> {
+        let key = key(of);
         read_entry(&read_kept(&self.path(&key), self.budget, &key)?, &key)
     }
 
-    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32, rules: &StoredRules) {
-        let key = key(files);
-        let Some(bytes) = entry(&key, schema, templates, rules) else {
+    fn save(
+        &self,
+        of: &StoreKey,
+        schema: &Type,
+        templates: u32,
+        rules: &StoredRules,
+        loaded: &[(&str, &str)],
+    ) {
+        let key = key(of);
+        let Some(bytes) = entry(&key, schema, templates, rules, loaded) else {
             return;
         };
         let incoming = bytes.len() as u64;
@@ -293,6 +328,22 @@ impl SchemaStore for LoweredCache {
             let _ = write_whole(&self.dir.join(TOTAL), total.to_string().as_bytes());
         }
     }
+}
+
+/// The 8-byte little-endian number at the start of `rest`, taken from it.
+fn take_word(rest: &mut &[u8]) -> Option<u64> {
+    let (word, after) = rest.split_first_chunk::<8>()?;
+    *rest = after;
+    Some(u64::from_le_bytes(*word))
+}
+
+/// The text at the start of `rest` (its length as [`take_word`] reads it, then its bytes),
+/// taken from it.
+fn take_text(rest: &mut &[u8]) -> Option<String> {
+    let len = usize::try_from(take_word(rest)?).ok()?;
+    let (bytes, after) = rest.split_at_checked(len)?;
+    *rest = after;
+    Some(std::str::from_utf8(bytes).ok()?.to_string())
 }
 
 /// The bytes of the file at `path` if it is one [`LoweredCache::save`] may have written for

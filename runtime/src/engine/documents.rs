@@ -272,9 +272,14 @@ pub(super) fn load_documents(
         .collect();
     // The schema files a store may answer for, and its answer: then they are not read.
     let candidates = store.and_then(|_| stored::candidates(&yaml_inputs, &mentions_schema, opts));
+    let key = candidates
+        .as_ref()
+        .and_then(|files| stored::key(files, &star.files));
+    // A kept schema holds while the `.star` files its files loaded have the texts they had.
     let kept = store
-        .zip(candidates.as_ref())
-        .and_then(|(store, files)| store.load(&stored::key_files(files)));
+        .zip(key.as_ref())
+        .and_then(|(store, key)| store.load(key))
+        .filter(|kept| stored::loads_unchanged(&kept.loaded, &star.files));
     let hit = kept.is_some();
     let skipped = |name: &str| hit && candidates.iter().flatten().any(|i| i.name == name);
     if let (Some(kept), Some(files)) = (kept.as_ref(), candidates.as_ref()) {
@@ -286,7 +291,7 @@ pub(super) fn load_documents(
     }
     docs.stored = kept.map(|kept| kept.schema);
     // Whether the run's schema may be kept: its files are the candidates, each self-contained.
-    let mut storable = store.is_some() && candidates.is_some() && docs.stored.is_none();
+    let mut storable = store.is_some() && key.is_some() && docs.stored.is_none();
     let functions_before = docs.functions.len();
     let templates_before = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     // A validator's built-in schema files were read when it was built, but not with
@@ -771,10 +776,18 @@ fn storable_files(
         .iter()
         .map(|i| (i.name.clone(), Arc::clone(i.yaml_text())))
         .collect();
+    // What evaluating the schema files (all the run has evaluated so far) loaded.
+    let loaded = stored::loaded_star_files(&star.loads.lock().ok()?, &star.files)?;
+    let star_files = stored::star_files(&star.files)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
     let compiled = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Some(stored::Storable {
         files,
         templates: compiled - templates_before,
         functions: functions_before..docs.functions.len(),
+        star_files,
+        loaded,
     })
 }

@@ -1,15 +1,21 @@
 //! Schemas lowered in an earlier run, kept by the back end (`schemac check`'s cache) and used
 //! in place of reading, templating and lowering the same schema files again.
 //!
-//! Only schema files whose schema depends on nothing but their names and bytes are kept: every
-//! YAML file that mentions `data/values-schema` is a schema file of the run, each of its
-//! documents a schema document (or empty), its code reaching nothing outside the file (no
-//! `load()`, no `print`, no `#@library/ref`: [`self_contained_file`]), every function it kept
-//! translated to the rule IR or never called, and no flag that changes how files are read is
-//! given. The engine decides that; the store keys what it keeps by the files' names and bytes
-//! (and the budgets the run reads with).
+//! Only schema files whose schema depends on nothing but their names and bytes and those of
+//! the `.star` files they load are kept: every YAML file that mentions `data/values-schema` is
+//! a schema file of the run, each of its documents a schema document (or empty), its code
+//! reaching nothing outside the file but `.star` files of the run and ytt modules whose members
+//! depend on their arguments alone (no `print`, no `#@library/ref`: [`self_contained_file`];
+//! no `@ytt:data`, `@ytt:library`, YAML or text library, private library:
+//! [`crate::template::Load`]), every function it kept translated to the rule IR or never
+//! called, and no flag that changes how files are read is given. The engine decides that; the
+//! store keys what it keeps by the files' names and bytes and the names of the run's `.star`
+//! files (and the budgets the run reads with), and keeps the `.star` files' texts the schema
+//! files loaded beside it: a later run uses it only when its files of those names have those
+//! texts.
 
 use super::*;
+use crate::inputs::FileText;
 use crate::lowered::ir::Program;
 use crate::template::literal;
 use crate::yaml::parse::Comment;
@@ -23,6 +29,18 @@ pub struct StoredSchema {
     pub templates: u32,
     /// The rules of the schema (see [`StoredRules`]).
     pub rules: StoredRules,
+    /// The `.star` files the schema files loaded (by the names they were given) and the texts
+    /// they had: the schema holds for a run whose files of these names have these texts.
+    pub loaded: Vec<(String, String)>,
+}
+
+/// What a store keys a schema on.
+pub struct StoreKey<'a> {
+    /// The schema files' names and texts, in the order given.
+    pub files: Vec<(&'a str, &'a str)>,
+    /// The names of the run's `.star` files, in the order given (which of them the schema
+    /// files load, and their texts, the store keeps with the schema: [`StoredSchema::loaded`]).
+    pub star_files: Vec<&'a str>,
 }
 
 /// The functions a schema's files kept, as a later run needs them without evaluating the files.
@@ -43,16 +61,29 @@ pub(super) struct Storable {
     pub(super) templates: u32,
     /// The indices of the functions evaluating them kept.
     pub(super) functions: std::ops::Range<usize>,
+    /// The names of the run's `.star` files (part of the key).
+    pub(super) star_files: Vec<String>,
+    /// The `.star` files evaluating them loaded, and their texts.
+    pub(super) loaded: Vec<(String, Arc<str>)>,
 }
 
 /// Where a back end keeps lowered schemas between runs.
 pub trait SchemaStore {
-    /// The schema kept for exactly these files (names and texts, in the order given), if any.
-    /// Anything unusable (missing, foreign, corrupt) is `None`, never an error.
-    fn load(&self, files: &[(&str, &str)]) -> Option<StoredSchema>;
-    /// Keeps `schema`, the number of `templates` evaluating the files compiled and their
-    /// `rules`, for these files. Failing to keep it is no error.
-    fn save(&self, files: &[(&str, &str)], schema: &Type, templates: u32, rules: &StoredRules);
+    /// The schema kept for exactly this key, if any (the engine checks its
+    /// [`StoredSchema::loaded`]). Anything unusable (missing, foreign, corrupt) is `None`,
+    /// never an error.
+    fn load(&self, key: &StoreKey) -> Option<StoredSchema>;
+    /// Keeps `schema`, the number of `templates` evaluating the files compiled, their `rules`
+    /// and the `.star` files they `loaded` (names and texts), for this key. Failing to keep it
+    /// is no error.
+    fn save(
+        &self,
+        key: &StoreKey,
+        schema: &Type,
+        templates: u32,
+        rules: &StoredRules,
+        loaded: &[(&str, &str)],
+    );
 }
 
 /// The schema files of a run that a store may answer for: every YAML input (`yaml`) that
@@ -81,24 +112,74 @@ pub(super) fn candidates<'a>(
     (!schema.is_empty()).then_some(schema)
 }
 
-/// The names and texts a store keys on.
-pub(super) fn key_files<'a>(files: &[&'a Input]) -> Vec<(&'a str, &'a str)> {
-    files
-        .iter()
-        .map(|i| (i.name.as_str(), &**i.yaml_text()))
+/// The key of the schema `files` in a run of these files (`run`, what `load()` finds); none
+/// when two `.star` files share a name (which one a `load()` finds is then not told by it).
+pub(super) fn key<'a>(files: &[&'a Input], run: &'a [(String, FileText)]) -> Option<StoreKey<'a>> {
+    let star_files = star_files(run);
+    let mut sorted = star_files.clone();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    Some(StoreKey {
+        files: files
+            .iter()
+            .map(|i| (i.name.as_str(), &**i.yaml_text()))
+            .collect(),
+        star_files,
+    })
+}
+
+/// The names of the `.star` files among the run's files.
+pub(super) fn star_files(run: &[(String, FileText)]) -> Vec<&str> {
+    run.iter()
+        .map(|(n, _)| n.as_str())
+        .filter(|n| n.ends_with(".star"))
         .collect()
 }
 
-/// Whether the template code of a parsed schema file reaches nothing but the file itself, so
-/// that what evaluating it makes depends on its text alone: no `load()` in a code line (which
-/// every ytt module, other file and data value takes), no name `print` anywhere (output of its
-/// own), no `#@library/...` annotation. Conservative: the names anywhere in a comment count.
+/// Whether the `.star` files a kept schema's files loaded have, in this run's `files`, the
+/// texts they had (each read now, as evaluating the schema files would read it).
+pub(super) fn loads_unchanged(loaded: &[(String, String)], files: &[(String, FileText)]) -> bool {
+    loaded.iter().all(|(name, text)| {
+        files
+            .iter()
+            .find(|(n, _)| n == name)
+            .is_some_and(|(_, t)| t.get().is_ok_and(|t| **t == **text))
+    })
+}
+
+/// The `.star` files `loads` (those evaluating the schema files made) reached, with their texts
+/// from `files`; none when one reached further ([`crate::template::Load::Outside`]) or holds
+/// the name `print` (output of its own).
+pub(super) fn loaded_star_files(
+    loads: &[crate::template::Load],
+    files: &[(String, FileText)],
+) -> Option<Vec<(String, Arc<str>)>> {
+    let mut loaded: Vec<(String, Arc<str>)> = Vec::new();
+    for load in loads {
+        let crate::template::Load::Star(name) = load else {
+            return None;
+        };
+        if loaded.iter().any(|(n, _)| n == name) {
+            continue;
+        }
+        let (_, text) = files.iter().find(|(n, _)| n == name)?;
+        let text = text.get().ok()?;
+        if has_name(text, "print") {
+            return None;
+        }
+        loaded.push((name.clone(), Arc::clone(text)));
+    }
+    Some(loaded)
+}
+
+/// Whether the template code of a parsed schema file reaches nothing but the file itself and
+/// what it `load()`s (which the engine follows: [`crate::template::Load`]), so that what
+/// evaluating it makes depends on their texts alone: no name `print` anywhere (output of its
+/// own), no `#@library/...` annotation. Conservative: the name anywhere in a comment counts.
 pub(super) fn self_contained_file(raw: &RawFile) -> bool {
-    let outside = |c: &Comment| {
-        c.text.starts_with("library/")
-            || has_name(&c.text, "print")
-            || (!c.is_annotation() && has_name(&c.text, "load"))
-    };
+    let outside = |c: &Comment| c.text.starts_with("library/") || has_name(&c.text, "print");
     raw.trailing_comments.iter().all(|c| !outside(c))
         && raw
             .find_commented(|node| node.comments.iter().any(outside).then_some(()))
@@ -181,6 +262,9 @@ mod tests {
             "#@ def f(v):\n#@   return v.loader != \"printer\"\n#@ end\n",
             // A word in an annotation's text is no call: a description may say "load".
             "#@schema/desc \"load the balancer\"\n",
+            // What a `load()` reaches the engine follows as it evaluates the file.
+            "#@ load(\"@ytt:data\", \"data\")\n",
+            "#@ load (\"x.star\", \"x\")\n",
         ] {
             assert!(
                 self_contained(&format!("{inside}{schema}a: 1\n")),
@@ -188,8 +272,6 @@ mod tests {
             );
         }
         for outside in [
-            "#@ load(\"@ytt:data\", \"data\")\n",
-            "#@ load (\"x.star\", \"x\")\n",
             "#@ x = print(\"made\")\n",
             "#@ p = print\n",
             "#@schema/desc str(print)\n",

@@ -9,7 +9,7 @@ use starlark::syntax::AstModule;
 
 use super::{dialect, modules, run};
 use crate::template::compile::{compile_starlark, CompileError, Program};
-use crate::template::{library, Sources, TemplateError};
+use crate::template::{library, Load, Sources, TemplateError};
 
 pub(super) struct Loader<'a> {
     pub(super) sources: &'a Sources,
@@ -52,8 +52,18 @@ pub(super) fn nearest_loaded_name(path: &str, name: &str) -> Option<String> {
 }
 
 impl Loader<'_> {
+    /// Notes what a `load()` reached, for a store keeping a schema ([`Sources::loads`]).
+    fn record(&self, load: Load) {
+        if let Ok(mut loads) = self.sources.loads.lock() {
+            loads.push(load);
+        }
+    }
+
     fn load_module(&self, path: &str) -> starlark::Result<FrozenModule> {
         if let Some(m) = modules::ytt_module(path) {
+            if matches!(path, "@ytt:data" | "@ytt:library") {
+                self.record(Load::Outside);
+            }
             return Ok(m);
         }
         if let Some(module) = path.strip_prefix("@ytt:") {
@@ -82,6 +92,10 @@ impl Loader<'_> {
         let (name, src) = found.map_err(fail)?;
         let kind = library_kind(&name)
             .map_err(|e| starlark::Error::new_other(anyhow::anyhow!("cannot load {path}: {e}")))?;
+        self.record(match kind {
+            LibraryKind::Starlark if !path.starts_with('@') => Load::Star(name.clone()),
+            _ => Load::Outside,
+        });
         // A file loading itself, directly or not, would recurse until the stack overflows (as
         // it does in ytt).
         let cycle = LOADING.with(|loading| {

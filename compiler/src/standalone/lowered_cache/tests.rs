@@ -28,8 +28,16 @@ fn scratch(what: &str) -> PathBuf {
     dir
 }
 
-fn files() -> Vec<(&'static str, &'static str)> {
-    vec![("schema.yml", SCHEMA)]
+/// The key of these schema files in a run with no `.star` file.
+fn of<'a>(files: &[(&'a str, &'a str)]) -> StoreKey<'a> {
+    StoreKey {
+        files: files.to_vec(),
+        star_files: vec![],
+    }
+}
+
+fn files() -> StoreKey<'static> {
+    of(&[("schema.yml", SCHEMA)])
 }
 
 #[test]
@@ -38,7 +46,7 @@ fn a_kept_schema_is_read_back() {
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
     assert!(cache.load(&files()).is_none());
-    cache.save(&files(), &ty, 1, &StoredRules::default());
+    cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
     let kept = cache.load(&files()).expect("kept");
     assert_eq!((kept.schema, kept.templates), (ty, 1));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -48,13 +56,13 @@ fn a_kept_schema_is_read_back() {
 fn other_names_or_bytes_of_the_same_length_miss() {
     let dir = scratch("edited");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
-    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default(), &[]);
     let edited = SCHEMA.replace("port: 80", "port: 81");
     assert_eq!(edited.len(), SCHEMA.len());
-    assert!(cache.load(&[("schema.yml", &edited)]).is_none());
-    assert!(cache.load(&[("schemb.yml", SCHEMA)]).is_none());
+    assert!(cache.load(&of(&[("schema.yml", &edited)])).is_none());
+    assert!(cache.load(&of(&[("schemb.yml", SCHEMA)])).is_none());
     assert!(cache
-        .load(&[("schema.yml", SCHEMA), ("b.yml", SCHEMA)])
+        .load(&of(&[("schema.yml", SCHEMA), ("b.yml", SCHEMA)]))
         .is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -64,7 +72,7 @@ fn damaged_entries_are_ignored_and_written_again() {
     let dir = scratch("damaged");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
-    cache.save(&files(), &ty, 1, &StoredRules::default());
+    cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     let mut damaged: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
@@ -78,7 +86,7 @@ fn damaged_entries_are_ignored_and_written_again() {
     for bytes in damaged {
         std::fs::write(&path, &bytes).unwrap();
         assert!(cache.load(&files()).is_none(), "{bytes:?} was read");
-        cache.save(&files(), &ty, 1, &StoredRules::default());
+        cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
         assert_eq!(std::fs::read(&path).unwrap(), good);
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -93,7 +101,7 @@ fn what_is_not_a_kept_file_is_not_read() {
     let dir = scratch("not-a-file");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
     let ty = lowered(SCHEMA);
-    cache.save(&files(), &ty, 1, &StoredRules::default());
+    cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
@@ -123,7 +131,7 @@ fn what_is_not_a_kept_file_is_not_read() {
 fn a_large_file_of_other_bytes_is_not_read() {
     let dir = scratch("large");
     let cache = LoweredCache::new(dir.join("lowered"), u64::MAX);
-    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default(), &[]);
     let path = cache.path(&key(&files()));
     let good = std::fs::read(&path).unwrap();
     let sparse = 1u64 << 34;
@@ -151,8 +159,8 @@ fn a_large_file_of_other_bytes_is_not_read() {
 fn an_entry_for_another_key_is_not_read() {
     let dir = scratch("foreign");
     let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
-    let other = [("other.yml", SCHEMA)];
-    cache.save(&other, &lowered(SCHEMA), 1, &StoredRules::default());
+    let other = of(&[("other.yml", SCHEMA)]);
+    cache.save(&other, &lowered(SCHEMA), 1, &StoredRules::default(), &[]);
     std::fs::copy(cache.path(&key(&other)), cache.path(&key(&files()))).unwrap();
     assert!(cache.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -167,7 +175,7 @@ fn writers_at_once_leave_a_whole_entry() {
         for _ in 0..8 {
             s.spawn(|| {
                 for _ in 0..20 {
-                    cache.save(&files(), &ty, 1, &StoredRules::default());
+                    cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
                     if let Some(kept) = cache.load(&files()) {
                         assert_eq!(kept.schema, ty);
                     }
@@ -197,8 +205,8 @@ fn entries(folder: &Path) -> Vec<(PathBuf, u64)> {
 /// Saves the entry of `name` and dates it `age` seconds back (modification times order the
 /// entries).
 fn save_aged(cache: &LoweredCache, name: &str, ty: &Type, age: u64) {
-    cache.save(&[(name, SCHEMA)], ty, 1, &StoredRules::default());
-    let path = cache.path(&key(&[(name, SCHEMA)]));
+    cache.save(&of(&[(name, SCHEMA)]), ty, 1, &StoredRules::default(), &[]);
+    let path = cache.path(&key(&of(&[(name, SCHEMA)])));
     let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
     std::fs::File::options()
         .write(true)
@@ -214,15 +222,16 @@ fn the_oldest_entries_go_past_the_budget() {
     let ty = lowered(SCHEMA);
     let names: Vec<String> = (0..10).map(|n| format!("{n}.yml")).collect();
     let size = entry(
-        &key(&[(&names[0], SCHEMA)]),
+        &key(&of(&[(&names[0], SCHEMA)])),
         &ty,
         1,
         &StoredRules::default(),
+        &[],
     )
     .unwrap()
     .len() as u64;
     let cache = LoweredCache::new(dir.join("lowered"), size * 8);
-    let kept = |name: &String| cache.load(&[(name, SCHEMA)]).is_some();
+    let kept = |name: &String| cache.load(&of(&[(name, SCHEMA)])).is_some();
     for (n, name) in names.iter().enumerate().take(8) {
         save_aged(&cache, name, &ty, 100 - n as u64);
     }
@@ -240,7 +249,7 @@ fn the_oldest_entries_go_past_the_budget() {
     assert_eq!(cache.read_total(), Some(total), "the kept total");
     // An entry larger than the whole budget is not kept.
     let small = LoweredCache::new(dir.join("small"), size - 1);
-    small.save(&files(), &ty, 1, &StoredRules::default());
+    small.save(&files(), &ty, 1, &StoredRules::default(), &[]);
     assert!(small.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -252,9 +261,15 @@ fn the_oldest_entries_go_past_the_budget() {
 fn a_wrong_total_is_mended_by_a_listing() {
     let dir = scratch("total");
     let ty = lowered(SCHEMA);
-    let size = entry(&key(&[("a.yml", SCHEMA)]), &ty, 1, &StoredRules::default())
-        .unwrap()
-        .len() as u64;
+    let size = entry(
+        &key(&of(&[("a.yml", SCHEMA)])),
+        &ty,
+        1,
+        &StoredRules::default(),
+        &[],
+    )
+    .unwrap()
+    .len() as u64;
     let cache = LoweredCache::new(dir.join("lowered"), size * 8);
     save_aged(&cache, "a.yml", &ty, 10);
     let total_path = dir.join("lowered").join(TOTAL);
@@ -262,7 +277,7 @@ fn a_wrong_total_is_mended_by_a_listing() {
         std::fs::write(&total_path, wrong).unwrap();
         save_aged(&cache, "b.yml", &ty, 5);
         assert!(
-            cache.load(&[("a.yml", SCHEMA)]).is_some(),
+            cache.load(&of(&[("a.yml", SCHEMA)])).is_some(),
             "nothing to remove"
         );
         assert_eq!(cache.read_total(), Some(2 * size), "after {wrong:?}");
@@ -270,7 +285,7 @@ fn a_wrong_total_is_mended_by_a_listing() {
     std::fs::remove_file(&total_path).unwrap();
     std::fs::create_dir(&total_path).unwrap();
     save_aged(&cache, "c.yml", &ty, 1);
-    assert!(cache.load(&[("c.yml", SCHEMA)]).is_some());
+    assert!(cache.load(&of(&[("c.yml", SCHEMA)])).is_some());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -280,7 +295,7 @@ fn a_directory_that_cannot_be_made_is_no_error() {
     let blocked = dir.join("file");
     std::fs::write(&blocked, "").unwrap();
     let cache = LoweredCache::new(blocked.join("lowered"), DEFAULT_BUDGET);
-    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default());
+    cache.save(&files(), &lowered(SCHEMA), 1, &StoredRules::default(), &[]);
     assert!(cache.load(&files()).is_none());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -361,7 +376,7 @@ fn a_schema_with_rules_is_kept_with_their_translations() {
         functions: 3,
         program: Some(std::sync::Arc::new(program)),
     };
-    cache.save(&files(), &ty, 1, &rules);
+    cache.save(&files(), &ty, 1, &rules, &[]);
     let kept = cache.load(&files()).expect("kept");
     assert_eq!(
         (kept.schema, kept.templates, kept.rules),
@@ -369,6 +384,55 @@ fn a_schema_with_rules_is_kept_with_their_translations() {
     );
     // Without the translations, the schema's functions cannot be kept.
     std::fs::remove_dir_all(&dir).unwrap();
-    cache.save(&files(), &ty, 1, &StoredRules::default());
+    cache.save(&files(), &ty, 1, &StoredRules::default(), &[]);
     assert!(cache.load(&files()).is_none());
+}
+
+/// The `.star` files a schema loaded are kept with it (names and texts), and the names of the
+/// run's `.star` files are part of the key; every truncation of such an entry is refused.
+#[test]
+fn the_star_files_loaded_are_kept_with_the_schema() {
+    let dir = scratch("loaded");
+    let cache = LoweredCache::new(dir.join("lowered"), DEFAULT_BUDGET);
+    let ty = lowered(SCHEMA);
+    let key_of = |star_files: Vec<&'static str>| StoreKey {
+        files: vec![("schema.yml", SCHEMA)],
+        star_files,
+    };
+    let loaded = [("a.star", "def f(v):\n  return v\nend\n"), ("b/c.star", "")];
+    cache.save(
+        &key_of(vec!["a.star", "b/c.star", "d.star"]),
+        &ty,
+        2,
+        &StoredRules::default(),
+        &loaded,
+    );
+    let kept = cache
+        .load(&key_of(vec!["a.star", "b/c.star", "d.star"]))
+        .expect("kept");
+    let named = |l: &[(&str, &str)]| -> Vec<(String, String)> {
+        l.iter()
+            .map(|(n, t)| (n.to_string(), t.to_string()))
+            .collect()
+    };
+    assert_eq!((kept.schema, kept.loaded), (ty, named(&loaded)));
+    for other in [
+        vec!["a.star", "b/c.star"],
+        vec![],
+        vec!["d.star", "a.star", "b/c.star"],
+    ] {
+        assert!(cache.load(&key_of(other.clone())).is_none(), "{other:?}");
+    }
+    let key = key(&key_of(vec!["a.star", "b/c.star", "d.star"]));
+    let good = std::fs::read(cache.path(&key)).unwrap();
+    // Each shorter body under a header that matches it (its length and checksum).
+    for n in key.len()..good.len() - HEADER {
+        let body = &good[HEADER..HEADER + n];
+        let mut entry = MAGIC.to_vec();
+        entry.extend_from_slice(&(n as u64).to_le_bytes());
+        entry.extend_from_slice(&hash64(body, 0).to_le_bytes());
+        entry.extend_from_slice(body);
+        assert!(read_entry(&entry, &key).is_none(), "{n} bytes");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
