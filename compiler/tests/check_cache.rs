@@ -290,6 +290,8 @@ fn schemas_with_code_reaching_outside_are_not_kept() {
         "#@data/values-schema\n---\n#@schema/validation (\"odd\", lambda v: v % 2 == 1)\nport: 1\n",
         "#@ def odd(v):\n#@   return v % 2 == 1\n#@ end\n#@data/values-schema\n---\n#@schema/validation (\"odd\", odd)\nport: 1\n",
         "#@ load(\"x.lib.yml\", \"w\")\n#@data/values-schema\n---\nport: #@ w\n",
+        // ytt warns of `@ytt:math`'s use as the run ends.
+        "#@ load(\"@ytt:math\", \"math\")\n#@data/values-schema\n---\nport: #@ math.floor(1.5)\n",
     ];
     // `.star` files reaching further: the data values, output of their own, a library.
     let stars = [

@@ -196,7 +196,8 @@ pub enum Load {
     /// A `.star` file of the run's root library, by the name it was given.
     Star(String),
     /// Anything reaching further: `@ytt:data` (the data values, every file's text),
-    /// `@ytt:library`, a YAML or text library file, a private library's file.
+    /// `@ytt:library`, `@ytt:math` (whose use ytt warns of as the run ends), a YAML or text
+    /// library file, a private library's file.
     Outside,
 }
 

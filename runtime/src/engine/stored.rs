@@ -6,7 +6,7 @@
 //! a schema file of the run, each of its documents a schema document (or empty), its code
 //! reaching nothing outside the file but `.star` files of the run and ytt modules whose members
 //! depend on their arguments alone (no `print`, no `#@library/ref`: [`self_contained_file`];
-//! no `@ytt:data`, `@ytt:library`, YAML or text library, private library:
+//! no `@ytt:data`, `@ytt:library`, `@ytt:math`, YAML or text library, private library:
 //! [`crate::template::Load`]), every function it kept translated to the rule IR or never
 //! called, and no flag that changes how files are read is given. The engine decides that; the
 //! store keys what it keeps by the files' names and bytes and the names of the run's `.star`
