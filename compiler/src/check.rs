@@ -7,7 +7,7 @@ use schemac_runtime::lowered::ir::Program;
 use schemac_runtime::report::SourceLines;
 use schemac_runtime::schema::Type;
 use schemac_runtime::starlark::predicates::with_starlark_predicates;
-use schemac_runtime::template::functions::{Deferred, Functions};
+use schemac_runtime::template::functions::{called_functions, Functions};
 use schemac_runtime::template::tree::Tree;
 use schemac_runtime::template::{Sources, TemplateError};
 use schemac_runtime::validate::Predicates;
@@ -47,22 +47,12 @@ impl Backend for Interpreter<'_> {
         run: &mut dyn FnMut(&dyn Predicates),
     ) {
         let (schema, given) = (schema.map(|s| s.0), schema.and_then(|s| s.1));
-        // A rule function of a schema file that no rule calls (one of a `#@schema/validation`
-        // that a later one on its node replaced: ytt keeps the last) is never made, and needs
-        // no interpreter; any other kept function may be called.
         // (Looked for only when some function is kept: most schemas keep none.)
-        let mut called = std::collections::HashSet::new();
-        if let Some(schema) = schema.filter(|_| !functions.is_empty()) {
-            schema.each_type(&mut |t| {
-                let functions = t.validation.iter().flat_map(|v| v.functions());
-                called.extend(functions.map(|f| f.index));
-            });
-        }
-        let callable = |i: usize| {
-            functions
-                .get(i)
-                .is_some_and(|f| called.contains(&i) || !f.is::<Deferred>())
-        };
+        let called = schema
+            .filter(|_| !functions.is_empty())
+            .map(called_functions)
+            .unwrap_or_default();
+        let callable = |i: usize| functions.callable(i, &called);
         // Without such functions (and translations made already, whose functions a store
         // kept) no rule, `when=` or overlay function can be called: no interpreter is started
         // (its heap and evaluator, some 5,000 instructions; its globals, some 2M).

@@ -196,8 +196,7 @@ fn has_name(text: &str, name: &str) -> bool {
 
 /// Whether the functions a schema's files kept (`functions`, at indices `kept`) need no
 /// interpreter in a later run given `program`, the translations of the schema's rules: each is
-/// translated, or is one the literal templater read that no rule calls (one of a validation a
-/// later one replaced: never made).
+/// translated or never called ([`crate::template::functions::Functions::callable`]).
 pub(super) fn rules_translated(
     schema: &Type,
     functions: &crate::template::functions::Functions,
@@ -207,7 +206,6 @@ pub(super) fn rules_translated(
     use crate::lowered::ir::Kind;
     use crate::schema::Check;
     let translated = |i: usize| program.is_some_and(|p| p.entries.contains_key(&i));
-    let mut called = std::collections::HashSet::new();
     let mut all_translated = true;
     schema.each_type(&mut |t| {
         let Some(v) = &t.validation else {
@@ -219,17 +217,13 @@ pub(super) fn rules_translated(
         });
         for (f, kind) in rules.chain(v.when.iter().map(|f| (f, Kind::When))) {
             all_translated &= program.is_some_and(|p| p.entry(f, kind).is_some());
-            called.insert(f.index);
         }
     });
+    let called = crate::template::functions::called_functions(schema);
     all_translated
-        && kept.into_iter().all(|i| {
-            translated(i)
-                || (!called.contains(&i)
-                    && functions
-                        .get(i)
-                        .is_some_and(|f| f.is::<crate::template::functions::Deferred>()))
-        })
+        && kept
+            .into_iter()
+            .all(|i| translated(i) || !functions.callable(i, &called))
 }
 
 /// The annotations of a parsed schema file whose templating depends on nothing but its text

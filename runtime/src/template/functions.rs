@@ -56,6 +56,16 @@ impl Functions {
         self.lock().get(index).cloned().flatten()
     }
 
+    /// Whether the value at `index` may be called in a run whose schema's rules and `when=`
+    /// predicates call the functions `called` (their indices, [`called_functions`]): one they
+    /// call, or any kept value but a [`Deferred`] function none calls (one of a
+    /// `#@schema/validation` that a later one on its node replaced: ytt keeps the last, and
+    /// never makes the other). A reserved index is never called here.
+    pub fn callable(&self, index: usize, called: &std::collections::HashSet<usize>) -> bool {
+        self.get(index)
+            .is_some_and(|f| called.contains(&index) || !f.is::<Deferred>())
+    }
+
     /// Drops every kept value (a rule call's own table, before the next call).
     pub fn clear(&self) {
         self.lock().clear();
@@ -73,6 +83,11 @@ impl Functions {
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Option<Kept>>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The indices of the functions `schema`'s rules and `when=` predicates call.
+pub fn called_functions(schema: &crate::schema::Type) -> std::collections::HashSet<usize> {
+    schema.functions().iter().map(|f| f.index).collect()
 }
 
 /// A function the literal templater read without an interpreter (a `lambda` or the name of a
