@@ -458,13 +458,23 @@ impl Compiler {
     }
 
     fn emit(&mut self, line: u32, depth: usize, text: &str) {
+        self.emit_parts(line, depth, &[text]);
+    }
+
+    /// [`Self::emit`] of the parts' concatenation, without making it first (each node's start
+    /// and end, and each annotation, are a line: `format!` for each was a tenth of a schema's
+    /// first run).
+    fn emit_parts(&mut self, line: u32, depth: usize, parts: &[&str]) {
         for _ in 0..depth {
             self.out.push_str("  ");
         }
-        self.out.push_str(text);
-        self.out.push('\n');
         // (a text template's value code may hold line breaks: each is a generated line)
-        let lines = 1 + text.bytes().filter(|&b| b == b'\n').count();
+        let mut lines = 1;
+        for part in parts {
+            self.out.push_str(part);
+            lines += part.bytes().filter(|&b| b == b'\n').count();
+        }
+        self.out.push('\n');
         self.line_map.extend(std::iter::repeat_n(line, lines));
         let open = self.blocks.len();
         if let Some(b) = self.blocks.last_mut() {
@@ -571,7 +581,7 @@ impl Compiler {
             def.builds_nodes = true;
         }
         let start = self.names.of(gen::START);
-        self.emit(node.line, depth, &format!("{start}({id})"));
+        self.emit_parts(node.line, depth, &[&start, "(", &id.to_string(), ")"]);
         self.note_start(id, self.line_map.len() - 1);
         // A key holding a line break: its code runs after each of ytt's lines for the item.
         let key_code = match self.key_lines.keys.is_empty() {
@@ -590,10 +600,10 @@ impl Compiler {
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
             // (`#@\tload("@ytt:overlay", ...)` is a name), a `\` starts an escape.
             let at = after_error::annotation_at(ann.line, name, &annotations, ytt_tag);
-            let opening = format!("{ann_call}({at}, \"{name}\", {pack}(");
+            let opening = [&ann_call, "(", &at, ", \"", name, "\", ", &pack, "("].concat();
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
-            self.emit(ann.line, depth, &format!("{opening}{args}))"));
+            self.emit_parts(ann.line, depth, &[&opening, args, "))"]);
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {
@@ -669,8 +679,8 @@ impl Compiler {
     fn end_top_frame(&mut self, line: u32) -> Result<(), CompileError> {
         let frame = self.frames.pop().expect("caller checked");
         let depth = frame.depth.min(self.depth());
-        let end = format!("{}()", self.names.of(gen::END));
-        self.emit(line, depth, &end);
+        let end = self.names.of(gen::END);
+        self.emit_parts(line, depth, &[&end, "()"]);
         // A `for/end` block closes with the node it wraps (a `def/end` function returns its
         // node).
         let index = self.frames.len();

@@ -139,7 +139,7 @@ impl GeneratedNames {
 
     /// The program's name of `suffix` ([`START`] → `__ytt_start`).
     pub fn of(&self, suffix: &str) -> String {
-        format!("{}{suffix}", self.prefix)
+        [&*self.prefix, suffix].concat()
     }
 
     /// Whether `name` is the program's name of `suffix`.
