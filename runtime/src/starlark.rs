@@ -72,7 +72,7 @@ use starlark::environment::{FrozenModule, Globals, GlobalsBuilder, LibraryExtens
 use starlark::eval::Evaluator;
 use starlark::syntax::{AstModule, Dialect};
 
-use crate::template::compile::{compile, compile_starlark, Program};
+use crate::template::compile::{compile, compile_starlark, CompileError, Program};
 use crate::template::generated_names;
 use crate::template::tree::Tree;
 use crate::template::{AlsoError, Sources, TemplateError};
@@ -499,7 +499,16 @@ fn run_unguarded(
 
 /// Evaluates a parsed ytt template: its documents with annotations and computed values.
 pub fn eval_template(file: &RawFile, sources: &Sources) -> Result<Vec<Tree>, TemplateError> {
-    let program = compile(file).map_err(|e| compile_failed(&file.name, e, sources))?;
+    eval_compiled(file, compile(file), sources)
+}
+
+/// [`eval_template`] of the file's program compiled already (or the compiler's error).
+pub fn eval_compiled(
+    file: &RawFile,
+    compiled: Result<Program, CompileError>,
+    sources: &Sources,
+) -> Result<Vec<Tree>, TemplateError> {
+    let program = compiled.map_err(|e| compile_failed(&file.name, e, sources))?;
     loader::start_template();
     run(&file.name, file.file, &program, sources, false, "").map(|(_, trees)| trees)
 }

@@ -242,7 +242,7 @@ pub fn evaluate(
     raw: crate::yaml::parse::RawFile,
     files: &Sources,
 ) -> Result<Vec<tree::Tree>, TemplateError> {
-    evaluate_with_rules(raw, files, |_| None)
+    evaluate_with_rules(raw, files, |_, _| None)
 }
 
 /// How every back end evaluates a template whose `annotations` are literal (read already by
@@ -256,22 +256,33 @@ pub fn evaluate_literal(
 }
 
 /// [`evaluate`], where the files whose only other code is the rule code that `rules` finds
-/// in them ([`literal::RuleCode`]) are read without an interpreter too (`schemac check`).
+/// in them and their compiled program ([`literal::RuleCode`]) are read without an interpreter
+/// too (`schemac check`). A file is compiled once, for `rules` and the interpreter.
 pub fn evaluate_with_rules(
     raw: crate::yaml::parse::RawFile,
     files: &Sources,
-    rules: impl FnOnce(&crate::yaml::parse::RawFile) -> Option<literal::RuleCode>,
+    rules: impl FnOnce(&crate::yaml::parse::RawFile, &compile::Program) -> Option<literal::RuleCode>,
 ) -> Result<Vec<tree::Tree>, TemplateError> {
-    let annotations = literal::annotations(&raw).or_else(|e| {
-        rules(&raw)
-            .and_then(|code| literal::rule_annotations(&raw, &code, &files.functions))
-            .ok_or(e)
-    });
-    match annotations {
-        Ok(annotations) => evaluate_literal(raw, annotations, files),
-        #[cfg(feature = "starlark")]
-        Err(_) => crate::starlark::eval_template(&raw, files),
-        #[cfg(not(feature = "starlark"))]
-        Err(e) => Err(e),
+    let error = match literal::annotations(&raw) {
+        Ok(annotations) => return evaluate_literal(raw, annotations, files),
+        Err(e) => e,
+    };
+    let compiled = compile::compile(&raw);
+    let code = compiled
+        .as_ref()
+        .ok()
+        .and_then(|program| rules(&raw, program));
+    if let Some(annotations) =
+        code.and_then(|code| literal::rule_annotations(&raw, &code, &files.functions))
+    {
+        return evaluate_literal(raw, annotations, files);
     }
+    // (The interpreter reports what the literal reader refused, in its own words.)
+    #[cfg(feature = "starlark")]
+    {
+        let _ = error;
+        crate::starlark::eval_compiled(&raw, compiled, files)
+    }
+    #[cfg(not(feature = "starlark"))]
+    Err(error)
 }

@@ -19,7 +19,7 @@ use starlark_syntax::syntax::ast::{
 };
 
 use schemac_runtime::starlark::UNIVERSAL;
-use schemac_runtime::template::compile::compile;
+use schemac_runtime::template::compile::Program;
 use schemac_runtime::template::generated_names as gen;
 use schemac_runtime::template::literal::RuleCode;
 use schemac_runtime::yaml::parse::{Comment, RawFile, RawNode, RawValue};
@@ -30,9 +30,9 @@ use super::source::{parsed, top_level, visit_expr, visit_exprs};
 /// collect; rule code builds none, no generated name but these being allowed).
 const DEF_CONTEXT: &[&str] = &[gen::CTX_START, gen::CTX_END];
 
-/// The rule code of `raw` that the literal templater may read, when all of the file's
-/// `def`s and lambdas are such code; None otherwise (or when it has neither).
-pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
+/// The rule code of `raw` (compiled to `program`) that the literal templater may read, when
+/// all of the file's `def`s and lambdas are such code; None otherwise (or when it has neither).
+pub fn rule_code(raw: &RawFile, program: &Program) -> Option<RuleCode> {
     let (comments, annotations): (Vec<&Comment>, Vec<&Comment>) = all_comments(raw)
         .into_iter()
         .partition(|c| !c.is_annotation());
@@ -43,7 +43,6 @@ pub fn rule_code(raw: &RawFile) -> Option<RuleCode> {
     if !has_rules {
         return None;
     }
-    let program = compile(raw).ok()?;
     if !program.outdents.is_empty() || !program.quoted.is_empty() {
         return None;
     }
@@ -213,7 +212,9 @@ mod tests {
     use std::collections::HashMap;
 
     fn code(src: &str) -> Option<RuleCode> {
-        rule_code(&parse_file("schema.yml", src, false).unwrap())
+        let raw = parse_file("schema.yml", src, false).unwrap();
+        let program = schemac_runtime::template::compile::compile(&raw).ok()?;
+        rule_code(&raw, &program)
     }
 
     #[test]
