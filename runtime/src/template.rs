@@ -242,6 +242,9 @@ pub fn evaluate(
     raw: crate::yaml::parse::RawFile,
     files: &Sources,
 ) -> Result<Vec<tree::Tree>, TemplateError> {
+    #[cfg(not(feature = "starlark"))]
+    return literal::annotations(&raw).and_then(|a| evaluate_literal(raw, a, files));
+    #[cfg(feature = "starlark")]
     evaluate_with_rules(raw, files, |_, _| None)
 }
 
