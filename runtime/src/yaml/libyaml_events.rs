@@ -10,6 +10,8 @@ use std::collections::HashMap;
 use libyaml_safer::{EventData, Mark, Token};
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 
+use super::saphyr_text::{first_content_indent, indicated_indent};
+
 /// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
 /// as saphyr-parser gives them (a line break added at the end, as saphyr-parser sees one); `None`
 /// where libyaml-safer finds an error or panics, so that the caller keeps its own error.
@@ -103,8 +105,9 @@ pub(super) fn scan_tokens<T>(
 }
 
 /// go-yaml ends a block scalar at the end of a text without a line break: the line break
-/// added there is in the value when the last line holds some of it (`  x`, `  <TAB>`, not
-/// only spaces), or the scalar keeps its final line breaks (`|+`).
+/// added there is in the value when the last line holds some of it (`  x`, `  <TAB>`, or more
+/// spaces than the scalar's indentation: `|` + `  a` + `   ` is `"a\n "`), or the scalar keeps
+/// its final line breaks (`|+`).
 fn remove_added_line_break(src: &str, events: &mut [(Event<'static>, Span)]) {
     let chars: Vec<char> = src.chars().collect();
     let Some((Event::Scalar(value, ScalarStyle::Literal | ScalarStyle::Folded, ..), span)) = events
@@ -118,12 +121,16 @@ fn remove_added_line_break(src: &str, events: &mut [(Event<'static>, Span)]) {
         return;
     }
     let last_line = chars.iter().rposition(|&c| c == '\n').map_or(0, |p| p + 1);
-    let content = chars[last_line..].iter().any(|&c| c != ' ');
-    let header: String = chars
-        .get(span.start.index()..)
-        .unwrap_or_default()
+    let node = span.start.index().min(chars.len());
+    let at = chars[node..]
         .iter()
-        .skip_while(|&&c| !matches!(c, '|' | '>'))
+        .position(|&c| matches!(c, '|' | '>'))
+        .map_or(node, |p| node + p);
+    let indent = indicated_indent(&chars, at, node).or_else(|| first_content_indent(&chars, at));
+    let content = chars[last_line..].iter().any(|&c| c != ' ')
+        || indent.is_some_and(|indent| chars.len() - last_line > indent);
+    let header: String = chars[at..]
+        .iter()
         .take_while(|c| !c.is_whitespace())
         .collect();
     if content || header.contains('+') {

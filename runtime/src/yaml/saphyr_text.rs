@@ -220,3 +220,31 @@ pub(super) fn past_properties(chars: &[char], mut at: usize) -> usize {
     }
     at
 }
+
+/// The indentation a block scalar's indentation indicator (`>1`, `|2-`) gives, counted from the
+/// indentation of the node's line (`node`: where its properties, or else its header, start):
+/// the header is at `header`. `None` without an indicator.
+pub(super) fn indicated_indent(chars: &[char], header: usize, node: usize) -> Option<usize> {
+    let digit = chars
+        .get(header + 1..)?
+        .iter()
+        .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
+        .find_map(|c| c.to_digit(10))?;
+    let from = chars[..node]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |p| p + 1);
+    let base = chars[from..node].iter().take_while(|&&c| c == ' ').count();
+    Some(base + digit as usize)
+}
+
+/// The indentation of the first line after the one holding `at` that holds more than spaces: a
+/// block scalar's, found from its header. `None` when no line does.
+pub(super) fn first_content_indent(chars: &[char], at: usize) -> Option<usize> {
+    chars
+        .get(at..)?
+        .split(|&c| c == '\n')
+        .skip(1)
+        .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
+        .map(|l| l.iter().take_while(|&&c| c == ' ').count())
+}
