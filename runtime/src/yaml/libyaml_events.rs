@@ -19,6 +19,22 @@ use super::saphyr_text::{first_content_indent, indicated_indent};
 /// (see [`apostrophe`](super::apostrophe) and [`flow_colon`](super::flow_colon)); scalars get
 /// their originals back.
 pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'static>, Span)>> {
+    read_events(src, stand_ins, false)
+}
+
+/// [`read`]'s events before libyaml-safer's first error, if any (all of them otherwise).
+pub(super) fn read_before_error(
+    src: &str,
+    stand_ins: &[(char, char)],
+) -> Option<Vec<(Event<'static>, Span)>> {
+    read_events(src, stand_ins, true)
+}
+
+fn read_events(
+    src: &str,
+    stand_ins: &[(char, char)],
+    stop_at_error: bool,
+) -> Option<Vec<(Event<'static>, Span)>> {
     // Character index of each byte offset that starts a character (marks count bytes).
     let starts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
     let marker = |mark: Mark| {
@@ -57,7 +73,11 @@ pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'
         let mut anchors = Anchors::default();
         let mut events = Vec::new();
         for event in parser {
-            let event = event.ok()?;
+            let event = match event {
+                Ok(event) => event,
+                Err(_) if stop_at_error => break,
+                Err(_) => return None,
+            };
             let span = Span::new(marker(event.start_mark), marker(event.end_mark));
             let mut event = anchors.convert(event.data);
             if let Event::Scalar(value, ..) = &mut event {
