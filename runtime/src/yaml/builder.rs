@@ -7,7 +7,8 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use super::go_error::{self, go_yaml_error};
 use super::parse::{budget, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{
-    directives_start, is_block_header, line_breaks, past_properties, quoted_scalar_end,
+    directives_start, first_content_indent, indicated_indent, is_block_header, line_breaks,
+    past_properties, quoted_scalar_end,
 };
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
@@ -615,25 +616,13 @@ impl<'a> Builder<'a> {
                 .rposition(|&c| c == '\n')
                 .map_or(0, |p| p + 1)
         };
-        let indicated = header.and_then(|h| {
-            let digit = chars[h + 1..]
-                .iter()
-                .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
-                .find_map(|c| c.to_digit(10))?;
-            // The node's line: where its properties start, which may be above the header.
-            let node = if props { start } else { h };
-            let from = line_start(node);
-            let base = chars[from..node].iter().take_while(|&&c| c == ' ').count();
-            Some(base + digit as usize)
-        });
+        // The node's line: where its properties start, which may be above the header.
+        let indicated =
+            header.and_then(|h| indicated_indent(chars, h, if props { start } else { h }));
         let indent = if let Some(indent) = indicated {
             indent
         } else if props {
-            chars[header.unwrap_or(start)..]
-                .split(|&c| c == '\n')
-                .skip(1)
-                .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
-                .map_or(0, |l| l.iter().take_while(|&&c| c == ' ').count())
+            first_content_indent(chars, header.unwrap_or(start)).unwrap_or(0)
         } else {
             start - line_start(start)
         };

@@ -10,6 +10,8 @@ use std::collections::HashMap;
 use libyaml_safer::{EventData, Mark, Token};
 use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 
+use super::saphyr_text::{first_content_indent, indicated_indent};
+
 /// libyaml-safer's events for the whole of `src`, with character positions and 1-based lines
 /// as saphyr-parser gives them (a line break added at the end, as saphyr-parser sees one); `None`
 /// where libyaml-safer finds an error or panics, so that the caller keeps its own error.
@@ -17,6 +19,22 @@ use saphyr_parser::{Event, Marker, ScalarStyle, Span, Tag};
 /// (see [`apostrophe`](super::apostrophe) and [`flow_colon`](super::flow_colon)); scalars get
 /// their originals back.
 pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'static>, Span)>> {
+    read_events(src, stand_ins, false)
+}
+
+/// [`read`]'s events before libyaml-safer's first error, if any (all of them otherwise).
+pub(super) fn read_before_error(
+    src: &str,
+    stand_ins: &[(char, char)],
+) -> Option<Vec<(Event<'static>, Span)>> {
+    read_events(src, stand_ins, true)
+}
+
+fn read_events(
+    src: &str,
+    stand_ins: &[(char, char)],
+    stop_at_error: bool,
+) -> Option<Vec<(Event<'static>, Span)>> {
     // Character index of each byte offset that starts a character (marks count bytes).
     let starts: Vec<usize> = src.char_indices().map(|(i, _)| i).collect();
     let marker = |mark: Mark| {
@@ -55,7 +73,11 @@ pub(super) fn read(src: &str, stand_ins: &[(char, char)]) -> Option<Vec<(Event<'
         let mut anchors = Anchors::default();
         let mut events = Vec::new();
         for event in parser {
-            let event = event.ok()?;
+            let event = match event {
+                Ok(event) => event,
+                Err(_) if stop_at_error => break,
+                Err(_) => return None,
+            };
             let span = Span::new(marker(event.start_mark), marker(event.end_mark));
             let mut event = anchors.convert(event.data);
             if let Event::Scalar(value, ..) = &mut event {
@@ -103,8 +125,9 @@ pub(super) fn scan_tokens<T>(
 }
 
 /// go-yaml ends a block scalar at the end of a text without a line break: the line break
-/// added there is in the value when the last line holds some of it (`  x`, `  <TAB>`, not
-/// only spaces), or the scalar keeps its final line breaks (`|+`).
+/// added there is in the value when the last line holds some of it (`  x`, `  <TAB>`, or more
+/// spaces than the scalar's indentation: `|` + `  a` + `   ` is `"a\n "`), or the scalar keeps
+/// its final line breaks (`|+`).
 fn remove_added_line_break(src: &str, events: &mut [(Event<'static>, Span)]) {
     let chars: Vec<char> = src.chars().collect();
     let Some((Event::Scalar(value, ScalarStyle::Literal | ScalarStyle::Folded, ..), span)) = events
@@ -118,12 +141,16 @@ fn remove_added_line_break(src: &str, events: &mut [(Event<'static>, Span)]) {
         return;
     }
     let last_line = chars.iter().rposition(|&c| c == '\n').map_or(0, |p| p + 1);
-    let content = chars[last_line..].iter().any(|&c| c != ' ');
-    let header: String = chars
-        .get(span.start.index()..)
-        .unwrap_or_default()
+    let node = span.start.index().min(chars.len());
+    let at = chars[node..]
         .iter()
-        .skip_while(|&&c| !matches!(c, '|' | '>'))
+        .position(|&c| matches!(c, '|' | '>'))
+        .map_or(node, |p| node + p);
+    let indent = indicated_indent(&chars, at, node).or_else(|| first_content_indent(&chars, at));
+    let content = chars[last_line..].iter().any(|&c| c != ' ')
+        || indent.is_some_and(|indent| chars.len() - last_line > indent);
+    let header: String = chars[at..]
+        .iter()
         .take_while(|c| !c.is_whitespace())
         .collect();
     if content || header.contains('+') {

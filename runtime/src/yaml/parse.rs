@@ -512,7 +512,19 @@ pub(super) fn read_with_saphyr(
         None => super::go_error::first_error_at(error_src),
     };
     if let Some((e, read_whole)) = first_error {
-        return Err(match builder.decode_failure.take() {
+        // Where saphyr-parser stopped before what libyaml reads (a go-yaml quirk), the
+        // documents before libyaml's error are read with its events to be decoded.
+        let decoding = builder.decode_failure.take().or_else(|| {
+            let events = match (&docs, &one_byte) {
+                (Err(_), None) => super::libyaml_events::read_before_error(libyaml_src, stand_ins)?,
+                _ => return None,
+            };
+            let mut reread =
+                Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
+            let _ = reread.documents();
+            reread.decode_failure.take()
+        });
+        return Err(match decoding {
             Some((decoding, docs)) if docs <= read_whole => decoding,
             _ => e,
         });

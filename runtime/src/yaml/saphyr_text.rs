@@ -220,3 +220,42 @@ pub(super) fn past_properties(chars: &[char], mut at: usize) -> usize {
     }
     at
 }
+
+/// The indentation a block scalar's indentation indicator (`>1`, `|2-`) gives, counted from
+/// that of the block collection the node is in, as libyaml keeps it: on the node's line (`node`:
+/// where its properties, or else its header, start), the column of the key before the node
+/// (`k: >1`, `- k: >1`), else of the last `- ` before it (`- - >1`), else the line's
+/// indentation. The header is at `header`. `None` without an indicator.
+pub(super) fn indicated_indent(chars: &[char], header: usize, node: usize) -> Option<usize> {
+    let digit = chars
+        .get(header + 1..)?
+        .iter()
+        .take_while(|c| matches!(c, '+' | '-') || c.is_ascii_digit())
+        .find_map(|c| c.to_digit(10))?;
+    let from = chars[..node]
+        .iter()
+        .rposition(|&c| c == '\n')
+        .map_or(0, |p| p + 1);
+    let blank = |p: usize| chars[p..node].iter().take_while(|&&c| c == ' ').count();
+    let mut at = from + blank(from);
+    let mut base = at - from;
+    while at < node {
+        base = at - from;
+        if chars[at] != '-' || chars.get(at + 1) != Some(&' ') {
+            break;
+        }
+        at += 1 + blank(at + 1);
+    }
+    Some(base + digit as usize)
+}
+
+/// The indentation of the first line after the one holding `at` that holds more than spaces: a
+/// block scalar's, found from its header. `None` when no line does.
+pub(super) fn first_content_indent(chars: &[char], at: usize) -> Option<usize> {
+    chars
+        .get(at..)?
+        .split(|&c| c == '\n')
+        .skip(1)
+        .find(|l| l.iter().any(|&c| c != ' ' && c != '\r'))
+        .map(|l| l.iter().take_while(|&&c| c == ' ').count())
+}
