@@ -497,7 +497,7 @@ pub(super) fn read_with_saphyr(
     // A text where go-yaml's scanner ends a flow plain scalar at a `?` is an error, found in the
     // text with those scalars quoted (`go_error::quote_plain_before_question`), its quirks
     // patched after (a tag after such a `?` keeps its `,`: `[a?!x,b<]`).
-    let quoted = super::go_error::quote_plain_before_question(base);
+    let quoted = super::go_error::quote_plain_before_question(base)?;
     let quoted_quirks = match &quoted {
         Some(q) => Some(super::go_quirks::patch(q)?),
         None => None,
