@@ -126,7 +126,10 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         padded = format!("{bom}{text}{pad}");
         &padded
     };
-    let quoted = quote_plain_before_question(src);
+    let quoted = match quote_plain_before_question(src) {
+        Ok(quoted) => quoted,
+        Err(e) => return Some((e, 0)),
+    };
     let src = quoted.as_deref().unwrap_or(src);
     let events = |src: &str| {
         crate::panic_guard::catch_panic(|| {
@@ -288,41 +291,90 @@ pub(super) fn question_in_flow_plain_error(line: usize, close: char) -> SyntaxEr
 /// none. Only for finding the error: a scalar's text is no token's business, its lines are
 /// kept, and the error's line is all that is read (the parse's builder finds such a `?` where
 /// libyaml-safer reads the whole text: `Builder::check_flow_plain`).
-pub(super) fn quote_plain_before_question(src: &str) -> Option<String> {
+///
+/// Each reading of the text quotes every such scalar it finds up to the first whose `?` is
+/// followed by something other than another plain scalar (a tag, a quote, a comment: the text
+/// is read again with the scalars before quoted), so `[a?a?a?...]` is read twice, not once per
+/// `?`. The bytes read are bounded by [`budget::max_reread_bytes`](super::parse::budget).
+pub(super) fn quote_plain_before_question(src: &str) -> Result<Option<String>, SyntaxError> {
     // Only a `?` after a `[` or `{` may be in a flow collection.
-    let flow = src.find(['[', '{'])?;
+    let Some(flow) = src.find(['[', '{']) else {
+        return Ok(None);
+    };
     if !src[flow..].contains('?') {
-        return None;
+        return Ok(None);
     }
     let mut text = src.to_string();
     let mut scanned = 0usize;
     let mut changed = false;
+    // Where the scalars the last reading quoted start (the budget's error names its line).
+    let mut handled = 0usize;
+    // Where the first such scalar starts, and the line of its `?` (0-based).
+    let mut first: Option<(usize, usize)> = None;
     loop {
-        // Each round scans the text (twice at most) for one scalar, within the budget.
-        scanned = scanned.saturating_add(text.len().saturating_mul(2));
         if scanned > super::parse::budget::max_reread_bytes() {
-            break;
+            let line = 1 + text[..handled].matches('\n').count();
+            return Err(super::parse::budget::reread_exceeded(
+                "'?' ending plain scalars in flow collections",
+                line,
+            ));
         }
-        let found = first_plain_question(&text, true);
-        let Some((start, question)) = found else {
+        let (found, read_again) = plain_questions(&text, true, &mut scanned);
+        let Some(&(start, question)) = found.first() else {
             break;
         };
-        let scalar = text[start..question].trim_end_matches([' ', '\t', '\r', '\n']);
-        let quoted = format!("'{}'", scalar.replace('\'', "''"));
-        text.replace_range(start..start + scalar.len(), &quoted);
+        let (first_start, first_line) =
+            *first.get_or_insert_with(|| (start, text[..question].matches('\n').count()));
+        handled = start;
+        // go-yaml's parser stops at the first such `?` (a key indicator is never what may
+        // follow a node in a flow collection), its scanner having read on while a simple key
+        // before it may still be one: on that line and 1,024 characters at most, and one token
+        // past them. A scalar to read again that starts past both is past all go-yaml reads.
+        let past_read = |at: usize| {
+            text[..at].matches('\n').count() > first_line
+                || text[first_start..at].chars().count() > 1100
+        };
+        let stop = read_again && found.last().is_some_and(|&(last, _)| past_read(last));
+        text = quoted_before_questions(&text, &found);
         changed = true;
+        if stop {
+            break;
+        }
     }
-    changed.then_some(text)
+    Ok(changed.then_some(text))
 }
 
-/// The first plain scalar of a flow collection in `text` that go-yaml's scanner ends at a `?`:
-/// where it starts and where the `?` is. libyaml-safer's scanner hands out no token that may
-/// still be a simple key when it stops at an error (`b: &a {x ? y[!}`): the text before the
-/// error is scanned again then (once: `again`).
-fn first_plain_question(text: &str, again: bool) -> Option<(usize, usize)> {
+/// `text` with each of the plain scalars `found` (where it starts, where its `?` is) written
+/// single-quoted up to its `?` (blanks before the `?` left out of the quotes).
+fn quoted_before_questions(text: &str, found: &[(usize, usize)]) -> String {
+    let mut out = String::with_capacity(text.len() + 2 * found.len());
+    let mut done = 0;
+    for &(start, question) in found {
+        let scalar = text[start..question].trim_end_matches([' ', '\t', '\r', '\n']);
+        out.push_str(&text[done..start]);
+        out.push('\'');
+        out.push_str(&scalar.replace('\'', "''"));
+        out.push('\'');
+        done = start + scalar.len();
+    }
+    out.push_str(&text[done..]);
+    out
+}
+
+/// The plain scalars of flow collections in `text` that go-yaml's scanner ends at a `?`, in
+/// order: where each starts and where its `?` is; up to the first `?` that is followed by
+/// something other than another plain scalar (read again once that one is quoted).
+/// libyaml-safer's scanner hands out no token that may still be a simple key when it stops at
+/// an error (`b: &a {x ? y[!}`): when none was found, the text before the error is scanned
+/// again (once: `again`). The bytes scanned are added to `scanned`.
+fn plain_questions(text: &str, again: bool, scanned: &mut usize) -> (Vec<(usize, usize)>, bool) {
     use libyaml_safer::TokenData;
+    *scanned = scanned.saturating_add(text.len());
     let index = |m: libyaml_safer::Mark| usize::try_from(m.index).ok();
-    let (found, stopped) = super::libyaml_events::scan_tokens(text, |tokens| {
+    // What was found before the scanner panicked (a `None` scan) counts.
+    let mut found = Vec::new();
+    let mut read_again = false;
+    let stopped = super::libyaml_events::scan_tokens(text, |tokens| {
         let mut depth = 0usize;
         for token in tokens {
             let token = match token {
@@ -333,7 +385,7 @@ fn first_plain_question(text: &str, again: bool) -> Option<(usize, usize)> {
                         .flatten()
                         .filter_map(index)
                         .min();
-                    return (None, at);
+                    return at;
                 }
             };
             match token.data {
@@ -349,25 +401,61 @@ fn first_plain_question(text: &str, again: bool) -> Option<(usize, usize)> {
                     else {
                         continue;
                     };
-                    let scalar = text.get(start..end).unwrap_or_default();
-                    if let Some((at, _)) = question_in_flow_plain(scalar.chars())
-                        .and_then(|at| scalar.char_indices().nth(at))
-                    {
-                        return (Some((start, start + at)), None);
+                    if !questions_in_plain(text, start..end, &mut found) {
+                        read_again = true;
+                        return None;
                     }
                 }
                 _ => {}
             }
         }
-        (None, None)
-    })?;
-    match (found, stopped) {
-        (Some(found), _) => Some(found),
-        (None, Some(at)) if again && at > 0 && at < text.len() => {
-            first_plain_question(text.get(..at)?, false)
+        None
+    });
+    match stopped.flatten() {
+        Some(at) if found.is_empty() && again && at > 0 && at < text.len() => {
+            match text.get(..at) {
+                Some(before) => plain_questions(before, false, scanned),
+                None => (found, read_again),
+            }
         }
-        _ => None,
+        _ => (found, read_again),
     }
+}
+
+/// The scalars go-yaml's scanner reads in the flow plain scalar libyaml-safer reads at `range`
+/// of `text`, each up to a `?` (added to `found`, as [`plain_questions`] has them). After a `?`
+/// (and blanks), a character that starts a plain scalar starts one that ends where
+/// libyaml-safer's does, or at its next `?`; `false` when something else follows a `?`.
+fn questions_in_plain(
+    text: &str,
+    range: std::ops::Range<usize>,
+    found: &mut Vec<(usize, usize)>,
+) -> bool {
+    let (mut piece, end) = (range.start, range.end);
+    loop {
+        let Some(scalar) = text.get(piece..end) else {
+            return true;
+        };
+        let Some((at, _)) =
+            question_in_flow_plain(scalar.chars()).and_then(|at| scalar.char_indices().nth(at))
+        else {
+            return true;
+        };
+        let question = piece + at;
+        found.push((piece, question));
+        let next = text[question + 1..end].trim_start_matches([' ', '\t', '\r', '\n']);
+        match next.chars().next() {
+            None => return true,
+            Some(c) if starts_plain_after_question(c) => piece = end - next.len(),
+            Some(_) => return false,
+        }
+    }
+}
+
+/// Whether `c` starts a plain scalar in a flow collection for go-yaml's scanner and
+/// libyaml-safer's alike, whatever follows it (no indicator, blank, line break or mark).
+fn starts_plain_after_question(c: char) -> bool {
+    c.is_alphanumeric() || "._/\\~=+^$()<;".contains(c)
 }
 
 /// What go-yaml's libyaml (older than the one libyaml-safer ports) refuses in an event that

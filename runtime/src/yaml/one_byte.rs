@@ -93,7 +93,7 @@ mod tests {
 
     fn read(src: &str) -> Option<Vec<String>> {
         let one_byte = one_byte_characters(src, &[]);
-        let mut events = super::super::libyaml_events::read(&one_byte, &[])?;
+        let mut events = super::super::libyaml_events::read(&one_byte, &[], usize::MAX)?;
         restore(src, &[], &mut events)?;
         let scalars = events.into_iter().filter_map(|(e, _)| match e {
             Event::Scalar(value, ..) => Some(value.into_owned()),
@@ -109,7 +109,7 @@ mod tests {
         let scalars = read(&src).expect("read");
         assert_eq!(scalars, [&key, "üéx", "b", "中文\n😀\n", "c", "x", "ö"]);
         // libyaml-safer refuses the key as written (600 characters, 1,200 bytes).
-        assert!(super::super::libyaml_events::read(&src, &[]).is_none());
+        assert!(super::super::libyaml_events::read(&src, &[], usize::MAX).is_none());
     }
 
     #[test]

@@ -497,7 +497,7 @@ pub(super) fn read_with_saphyr(
     // A text where go-yaml's scanner ends a flow plain scalar at a `?` is an error, found in the
     // text with those scalars quoted (`go_error::quote_plain_before_question`), its quirks
     // patched after (a tag after such a `?` keeps its `,`: `[a?!x,b<]`).
-    let quoted = super::go_error::quote_plain_before_question(base);
+    let quoted = super::go_error::quote_plain_before_question(base)?;
     let quoted_quirks = match &quoted {
         Some(q) => Some(super::go_quirks::patch(q)?),
         None => None,
@@ -516,7 +516,9 @@ pub(super) fn read_with_saphyr(
         // documents before libyaml's error are read with its events to be decoded.
         let decoding = builder.decode_failure.take().or_else(|| {
             let events = match (&docs, &one_byte) {
-                (Err(_), None) => super::libyaml_events::read_before_error(libyaml_src, stand_ins)?,
+                (Err(_), None) => {
+                    super::libyaml_events::read_before_error(libyaml_src, stand_ins, depth.levels)?
+                }
                 _ => return None,
             };
             let mut reread =
@@ -537,11 +539,11 @@ pub(super) fn read_with_saphyr(
     let reread =
         docs.is_err() || yaml11_breaks || builder.flow_question_key || anchor_name_ends_early(src);
     if reread || quirks.is_some() {
-        let mut events = super::libyaml_events::read(libyaml_src, stand_ins);
+        let mut events = super::libyaml_events::read(libyaml_src, stand_ins, depth.levels);
         if let (Some(read), Some(_)) = (&mut events, &one_byte) {
             let keep: Vec<char> = stand_ins.iter().map(|&(stand_in, _)| stand_in).collect();
             if super::one_byte::restore(src, &keep, read).is_none() {
-                events = read_as_written(src)?;
+                events = read_as_written(src, depth.levels)?;
             }
         }
         if let Some(events) = events {
@@ -564,11 +566,11 @@ pub(super) fn read_with_saphyr(
 /// libyaml-safer's events for `src` as written, go-yaml's quirks patched (where a text read
 /// with each character one byte long could not have its characters put back: a comment after a
 /// block scalar's header holding some).
-fn read_as_written(src: &str) -> Result<Option<Vec<LibyamlEvent>>, SyntaxError> {
+fn read_as_written(src: &str, max_depth: usize) -> Result<Option<Vec<LibyamlEvent>>, SyntaxError> {
     let quirks = super::go_quirks::patch(src)?;
     let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
     let text = quirks.as_ref().map_or(src, |p| p.text.as_str());
-    Ok(super::libyaml_events::read(text, stand_ins))
+    Ok(super::libyaml_events::read(text, stand_ins, max_depth))
 }
 
 /// One of libyaml-safer's events, with its span.
