@@ -98,9 +98,7 @@ pub(super) fn candidates<'a>(
     if opts.strict || opts.ignore_unknown_comments || opts.implicit_map_key_overrides {
         return None;
     }
-    let mut names: Vec<&str> = yaml.iter().map(|i| i.name.as_str()).collect();
-    names.sort_unstable();
-    if names.windows(2).any(|w| w[0] == w[1]) {
+    if a_name_repeats(yaml.iter().map(|i| i.name.as_str()).collect()) {
         return None;
     }
     let schema: Vec<&Input> = yaml
@@ -116,9 +114,7 @@ pub(super) fn candidates<'a>(
 /// when two `.star` files share a name (which one a `load()` finds is then not told by it).
 pub(super) fn key<'a>(files: &[&'a Input], run: &'a [(String, FileText)]) -> Option<StoreKey<'a>> {
     let star_files = star_files(run);
-    let mut sorted = star_files.clone();
-    sorted.sort_unstable();
-    if sorted.windows(2).any(|w| w[0] == w[1]) {
+    if a_name_repeats(star_files.clone()) {
         return None;
     }
     Some(StoreKey {
@@ -128,6 +124,12 @@ pub(super) fn key<'a>(files: &[&'a Input], run: &'a [(String, FileText)]) -> Opt
             .collect(),
         star_files,
     })
+}
+
+/// Whether some name is in `names` twice.
+fn a_name_repeats(mut names: Vec<&str>) -> bool {
+    names.sort_unstable();
+    names.windows(2).any(|w| w[0] == w[1])
 }
 
 /// The names of the `.star` files among the run's files.
