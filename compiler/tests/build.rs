@@ -145,6 +145,31 @@ fn a_built_validator_answers_as_check_does() {
         validator.args(args);
         assert_eq!(output(validator, &dir), output(check, &dir), "{args:?}");
     }
+    // Standard input closed (`<&-`, which `sh` does: `Command` only redirects it): both read
+    // `-f -` as ytt does, `read /dev/stdin: bad file descriptor`.
+    let closed = |program: &Path, args: &[&str]| {
+        let mut c = Command::new("sh");
+        c.arg("-c")
+            .arg("exec \"$0\" \"$@\" <&-")
+            .arg(program)
+            .args(args);
+        c.env("SCHEMAC_CACHE_DIR", target_dir().join("schemac-cache"));
+        output(c, &dir)
+    };
+    let bin = Path::new(env!("CARGO_BIN_EXE_schemac"));
+    let answer = closed(&dir.join("web-values"), &["-f", "-"]);
+    assert_eq!(
+        answer,
+        (
+            1,
+            String::new(),
+            "schemac: Error: read /dev/stdin: bad file descriptor\n".into()
+        )
+    );
+    assert_eq!(
+        answer,
+        closed(bin, &["check", "-f", "schema.yml", "-f", "-"])
+    );
     // A budget variable set to a bad value stops both before any work, with exit status 2.
     for (var, value) in [
         ("SCHEMAC_MAX_DEPTH", "abc"),

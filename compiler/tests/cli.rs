@@ -448,6 +448,51 @@ fn a_full_disk_is_an_error() {
     }
 }
 
+/// `-f -` with standard input closed (`<&-`) is ytt's `read /dev/stdin: bad file descriptor`
+/// (ytt 0.52's answers, recorded by hand from the oracle, as a case cannot close its standard
+/// input), though Rust's runtime opens `/dev/null` there before `main`; `< /dev/null` stays an
+/// empty file.
+#[test]
+fn a_closed_standard_input_is_a_bad_file_descriptor() {
+    let closed = |args: &[&str], close: &str| {
+        // `sh` runs the program with descriptor 0 closed (`Command` only redirects it).
+        let o = Command::new("sh")
+            .arg("-c")
+            .arg(format!("exec \"$0\" \"$@\" {close}"))
+            .arg(BIN)
+            .args(args)
+            .current_dir(workdir())
+            .output()
+            .expect("sh runs");
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        (o.status.code(), stdout, stderr)
+    };
+    for (args, stderr) in [
+        (
+            &["check", "-f", "schema.yml", "-f", "-"][..],
+            "schemac: Error: read /dev/stdin: bad file descriptor\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "--data-values-file", "-"],
+            "schemac: Error: Extracting data value from file:\n  Reading file 'stdin.yml': read /dev/stdin: bad file descriptor\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "--data-value-file", "name=-"],
+            "schemac: Error: Extracting data value from file:\n  Reading file '-'\n",
+        ),
+    ] {
+        let answer = (Some(1), String::new(), stderr.to_string());
+        assert_eq!(closed(args, "<&-"), answer, "{args:?}");
+        let (rc, _, err) = closed(args, "</dev/null");
+        assert_eq!(rc, Some(0), "{args:?}: {err}");
+    }
+    // A file that is not standard input is read as before.
+    let (rc, out, err) = closed(&["check", "-f", "schema.yml", "-f", "values.yml"], "<&-");
+    assert_eq!((rc, err.as_str()), (Some(0), ""));
+    assert!(out.starts_with("name: hi\n"), "{out}");
+}
+
 /// The first arena mimalloc reserves is its smallest, 32 MiB (`allocator::SET_FIRST_ARENA`,
 /// set by the option's index, which a newer mimalloc could move: its own listing of the
 /// options names what was set), unless `MIMALLOC_ARENA_RESERVE` says otherwise (read from the

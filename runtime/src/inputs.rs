@@ -441,6 +441,9 @@ fn read_stdin_bytes(name: &str) -> Result<Vec<u8>, ReadError> {
         name: shown.clone(),
         failure: format!("read /dev/stdin: {}", io_text(&e)),
     };
+    if crate::stdin_at_start::closed_at_start() {
+        return Err(reading(std::io::Error::from_raw_os_error(libc::EBADF)));
+    }
     let max = crate::yaml::parse::budget::max_input_bytes();
     read_source(std::io::stdin().lock(), 0, name, max, reading)
 }

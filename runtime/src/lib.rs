@@ -61,6 +61,7 @@ mod spare_pages;
 mod spell;
 #[cfg(feature = "starlark")]
 pub mod starlark;
+mod stdin_at_start;
 pub mod template;
 pub mod typecheck;
 pub mod typed;

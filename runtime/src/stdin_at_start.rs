@@ -1,0 +1,36 @@
+//! Whether standard input was open when the process started.
+//!
+//! ytt reads `-f -` from file descriptor 0 as it finds it, so a closed standard input
+//! (`schemac check -f - <&-`) is `read /dev/stdin: bad file descriptor`. Rust's runtime
+//! reopens a closed descriptor 0 as `/dev/null` before `main` runs, which would read as an
+//! empty file; a constructor the C runtime calls before Rust's (the executable's
+//! `.init_array` runs ahead of `main`, and so ahead of `std`'s start-up) notes the descriptor's
+//! state first. Every binary linking this crate (`schemac`, the built validators) records it
+//! alike; where the constructor cannot run, standard input counts as open.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Set by [`note_stdin`] when descriptor 0 was not open at start.
+static CLOSED_AT_START: AtomicBool = AtomicBool::new(false);
+
+/// Notes whether descriptor 0 is open; called by the C runtime before `main`.
+#[cfg(target_os = "linux")]
+extern "C" fn note_stdin() {
+    // SAFETY: `fcntl(F_GETFD)` only queries the descriptor table; it touches no memory.
+    let closed = unsafe { libc::fcntl(0, libc::F_GETFD) } == -1
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::EBADF);
+    CLOSED_AT_START.store(closed, Ordering::Relaxed);
+}
+
+/// The constructor's entry in the executable's `.init_array` (kept by `#[used]`; this module's
+/// object is linked whenever standard input can be read, as [`closed_at_start`] lives here).
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static NOTE_STDIN: extern "C" fn() = note_stdin;
+
+/// True when descriptor 0 was closed as the process started (Rust's runtime has since opened
+/// `/dev/null` there).
+pub(crate) fn closed_at_start() -> bool {
+    CLOSED_AT_START.load(Ordering::Relaxed)
+}
