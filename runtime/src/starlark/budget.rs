@@ -193,6 +193,14 @@ fn repetition<'v>(a: Value<'v>, b: Value<'v>) -> Option<(Value<'v>, Value<'v>)> 
     }
 }
 
+/// `seq * count` for a string `seq` (of the crate's) and an int `count`, which the crate makes
+/// by appending `seq` once per count (`"x" * 10**7` was ten million appends, 0.3 s; ytt takes
+/// 5 ms): `str::repeat` doubles what it has written. `None` for other operands.
+fn repeated_string(seq: Value, count: Value) -> Option<String> {
+    let n = count.unpack_i32()?;
+    Some(seq.unpack_str()?.repeat(n.max(0) as usize))
+}
+
 /// starlark-go's bound on a repetition's elements (bytes of a string, items of a list).
 const MAX_REPEAT_ELEMENTS: u128 = 1 << 30;
 
@@ -334,15 +342,16 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] b: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        match repetition(a, b) {
-            Some((seq, count)) if !repetition_fits(seq, count, heap)? => {
-                seq.mul(heap.alloc(0), heap)
+        if let Some((seq, count)) = repetition(a, b) {
+            if !repetition_fits(seq, count, heap)? {
+                return seq.mul(heap.alloc(0), heap);
             }
-            _ => {
-                super::int_budget::product_fits(a, b)?;
-                super::go_operators::builtin_operands(a.mul(b, heap), "*", a, b)
+            if let Some(repeated) = repeated_string(seq, count) {
+                return Ok(heap.alloc(repeated));
             }
         }
+        super::int_budget::product_fits(a, b)?;
+        super::go_operators::builtin_operands(a.mul(b, heap), "*", a, b)
     }
 
     /// `a % b`, refused with the heap budget's error when `a` is a format whose result would
