@@ -312,21 +312,24 @@ fn sort_by_name(files: &mut [(PathBuf, String)]) {
     files.sort_by(|a, b| a.1.as_bytes().cmp(b.1.as_bytes()));
 }
 
-/// The bytes of `--data-value-file KEY=PATH` (a string to ytt, UTF-8 or not).
-/// `Err` is ytt's message after `Finding file 'PATH': `.
+/// The bytes of `--data-value-file KEY=ARG` (a string to ytt, UTF-8 or not): `ARG` is a file
+/// flag's `[NAME=]PATH`, as `-f` reads it (the name is dropped; ytt names the whole `ARG` where
+/// it cannot read the file, and the path alone where it cannot find it).
+/// `Err` is ytt's message after `Finding file 'ARG': `.
 pub fn data_value_file(
-    path: &str,
+    arg: &str,
     symlinks: &Symlinks,
     stdin_read: &mut bool,
 ) -> Result<Vec<u8>, String> {
+    let (_, path) = name_and_path(arg)?;
     if path == "-" {
         // ytt gives no reason when standard input was read already: `Reading file '-'`.
         if std::mem::replace(stdin_read, true) {
-            return Err(format!("Reading file '{path}'"));
+            return Err(format!("Reading file '{arg}'"));
         }
-        return match read_stdin_bytes(path) {
+        return match read_stdin_bytes(arg) {
             Ok(bytes) => Ok(bytes),
-            Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{path}'")),
+            Err(ReadError::Unreadable { .. }) => Err(format!("Reading file '{arg}'")),
             Err(ReadError::TooLarge(message)) => Err(message),
         };
     }
@@ -344,10 +347,8 @@ pub fn data_value_file(
         let mut files = Vec::new();
         walk(p, &mut files, symlinks).map_err(|e| format!("Listing files '{path}': {e}"))?;
         return match files.as_slice() {
-            [file] => Ok(read_value_file(&clean(file), path)?),
-            _ => Err(format!(
-                "Expected '{path}' to be a file, but is a directory"
-            )),
+            [file] => Ok(read_value_file(&clean(file), arg)?),
+            _ => Err(format!("Expected '{arg}' to be a file, but is a directory")),
         };
     }
     if !is_readable_kind(&meta) {
@@ -355,7 +356,7 @@ pub fn data_value_file(
             "Expected file '{path}' to be a regular file, but was not"
         ));
     }
-    read_value_file(p, path)
+    read_value_file(p, arg)
 }
 
 /// The bytes of the file of `--data-value-file KEY=PATH`. ytt gives no reason when it cannot

@@ -5,7 +5,7 @@
 use super::*;
 use crate::template::compile::split_annotation;
 use crate::yaml::parse::Comment;
-use document_checks::{data_values_kwargs_error, emptiness, first_misplaced};
+use document_checks::{data_values_kwargs_error, emptiness, first_misplaced, library_ref_error};
 use schema_files_values::{take_schema_files_values, SchemaFileValues};
 
 mod document_checks;
@@ -521,6 +521,14 @@ pub(super) fn load_documents(
                 dv_doc || tree.ann("data/values-schema").is_some(),
             ) {
                 if let Some(message) = library_ref_error(lib) {
+                    // ytt checks each schema document as it reads it: an earlier one's error
+                    // comes first.
+                    if !dv_doc {
+                        let earlier = &docs.schema[first_schema_doc..];
+                        check_each(backend, earlier, &library_schema, sources).map_err(|e| {
+                            e.prefixed(&format!("{phase} (in following order: {}): ", files()))
+                        })?;
+                    }
                     let names = if dv_doc { &values_names } else { &schema_names };
                     let phase = if dv_doc {
                         "Overlaying data values"
@@ -621,16 +629,9 @@ pub(super) fn load_documents(
         // is evaluated, so an error in one comes before any of a later schema file's (see also
         // `schema_of`); a single file's root documents are left to the schema's build.
         if !library_schema.is_empty() || (schema_here && schema_names.len() > 1) {
-            let mut in_order: Vec<&Tree> = docs.schema[first_schema_doc..]
-                .iter()
-                .chain(&library_schema)
-                .collect();
-            in_order.sort_by_key(|doc| doc.pos.line);
-            for doc in in_order {
-                backend.schema(Some(doc), sources).map_err(|e| {
-                    e.prefixed(&format!("{phase} (in following order: {}): ", files()))
-                })?;
-            }
+            let root = &docs.schema[first_schema_doc..];
+            check_each(backend, root, &library_schema, sources)
+                .map_err(|e| e.prefixed(&format!("{phase} (in following order: {}): ", files())))?;
         }
         storable &= !values_here;
         // The phase messages list each file once, however many documents it has.
@@ -649,6 +650,21 @@ pub(super) fn load_documents(
     }
     docs.templates = star.compiled.load(std::sync::atomic::Ordering::Relaxed);
     Ok(docs)
+}
+
+/// ytt's check of each schema document of a file on its own, root and library documents in
+/// the file's order.
+fn check_each(
+    backend: &dyn Backend,
+    root: &[Tree],
+    library: &[Tree],
+    sources: &SourceLines,
+) -> Result<(), CheckError> {
+    let mut in_order: Vec<&Tree> = root.iter().chain(library).collect();
+    in_order.sort_by_key(|doc| doc.pos.line);
+    in_order
+        .into_iter()
+        .try_for_each(|doc| backend.schema(Some(doc), sources).map(drop))
 }
 
 /// `--implicit-map-key-overrides`: every map item may replace an earlier one with its key, as
@@ -715,45 +731,6 @@ pub(super) fn order(files: &[String], extra: bool) -> String {
         names.push("additional data values".into());
     }
     names.join(", ")
-}
-
-/// ytt's error for the argument of `#@library/ref`: one string of the form `@path`,
-/// `@~alias` or `@path~alias`, repeated for nested libraries (`@a@b~c`).
-fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
-    if ann.args.len() != 1 {
-        return Some(format!(
-            "Expected library/ref annotation to have one arg, got {}",
-            ann.args.len()
-        ));
-    }
-    let arg = &ann.args[0];
-    let text = match &arg.kind {
-        crate::template::tree::ArgKind::Data(Node {
-            value: crate::value::Value::Str(s),
-            ..
-        }) => s.as_str(),
-        _ => return Some(format!("expected a string, but was {}", arg.type_name)),
-    };
-    let error = |m: &str| Some(format!("Annotation library/ref: {m}"));
-    if text.is_empty() {
-        return error("Expected library ref to not be empty");
-    }
-    let Some(rest) = text.strip_prefix('@') else {
-        return error("Expected library ref to start with '@'");
-    };
-    for piece in rest.split('@') {
-        match piece.split('~').collect::<Vec<_>>()[..] {
-            [_] => {}
-            [_, ""] => return error("Expected library alias to not be empty"),
-            [_, _] => {}
-            _ => {
-                return error(&format!(
-                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{text}'"
-                ))
-            }
-        }
-    }
-    None
 }
 
 /// The schema files, the templates they compiled and the functions they kept, when the schema

@@ -352,6 +352,11 @@ fn quoted_before_questions(text: &str, found: &[(usize, usize)]) -> String {
     for &(start, question) in found {
         let scalar = text[start..question].trim_end_matches([' ', '\t', '\r', '\n']);
         out.push_str(&text[done..start]);
+        // Right after a single-quoted scalar (`'a'1 b?`) a quote would go on with it (`''`):
+        // a blank keeps the two tokens, on the same line.
+        if out.ends_with('\'') {
+            out.push(' ');
+        }
         out.push('\'');
         out.push_str(&scalar.replace('\'', "''"));
         out.push('\'');

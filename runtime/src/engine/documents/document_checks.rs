@@ -53,3 +53,42 @@ pub(super) fn data_values_kwargs_error(tree: &Tree) -> Option<String> {
         _ => Some(format!("Unknown kwarg {k} for annotation data/values")),
     })
 }
+
+/// ytt's error for the argument of `#@library/ref`: one string of the form `@path`,
+/// `@~alias` or `@path~alias`, repeated for nested libraries (`@a@b~c`).
+pub(super) fn library_ref_error(ann: &crate::template::tree::Ann) -> Option<String> {
+    if ann.args.len() != 1 {
+        return Some(format!(
+            "Expected library/ref annotation to have one arg, got {}",
+            ann.args.len()
+        ));
+    }
+    let arg = &ann.args[0];
+    let text = match &arg.kind {
+        crate::template::tree::ArgKind::Data(Node {
+            value: crate::value::Value::Str(s),
+            ..
+        }) => s.as_str(),
+        _ => return Some(format!("expected a string, but was {}", arg.type_name)),
+    };
+    let error = |m: &str| Some(format!("Annotation library/ref: {m}"));
+    if text.is_empty() {
+        return error("Expected library ref to not be empty");
+    }
+    let Some(rest) = text.strip_prefix('@') else {
+        return error("Expected library ref to start with '@'");
+    };
+    for piece in rest.split('@') {
+        match piece.split('~').collect::<Vec<_>>()[..] {
+            [_] => {}
+            [_, ""] => return error("Expected library alias to not be empty"),
+            [_, _] => {}
+            _ => {
+                return error(&format!(
+                    "Expected library ref to have form: '@path', '@~alias', or '@path~alias', got: '{text}'"
+                ))
+            }
+        }
+    }
+    None
+}
