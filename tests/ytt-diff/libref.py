@@ -65,24 +65,10 @@ class Case(gen.Case):
         root_files = [a for i, a in enumerate(self.args) if i and self.args[i - 1] in ('-f', '--file')]
         if lib_schema:
             text = annotate_docs(lib_schema, 'data/values-schema', ref)
-            plain = plain_docs(text)
-            if plain and 'schema.yml' in self.files and 'schema.yml' in root_files and lr.random() < 0.4:
-                self.files['schema.yml'] = self.join(self.files['schema.yml'], plain)
-                self.features.add('libref: library schema document in the root schema file')
-            else:
-                self.files['lib-schema.yml'] = text
-                added.append('lib-schema.yml')
-                self.features.add('libref: library schema file')
+            self.put(text, 'schema', root_files, added, lr)
         if lib_values:
             text = annotate_docs(lib_values, 'data/values', self.ref() if lr.random() < 0.3 else ref)
-            plain = plain_docs(text)
-            if plain and 'values.yml' in self.files and 'values.yml' in root_files and lr.random() < 0.4:
-                self.files['values.yml'] = self.join(self.files['values.yml'], plain)
-                self.features.add('libref: library values document in the root values file')
-            else:
-                self.files['lib-values.yml'] = text
-                added.append('lib-values.yml')
-                self.features.add('libref: library values file')
+            self.put(text, 'values', root_files, added, lr)
         if lr.random() < 0.3:
             if lib_schema:
                 self.files['_ytt_lib/lib/schema.yml'] = lib_schema
@@ -106,6 +92,20 @@ class Case(gen.Case):
             self.features.add('libref: malformed reference')
             return lr.choice(['"%s"' % r for r in BAD_REFS] + ['1', 'None', '"@lib", "@x"'])
         return '"%s"' % lr.choice(REFS)
+
+    def put(self, text, kind, root_files, added, lr):
+        """The library's `kind` documents (`schema` or `values`) as documents of the root's
+        `kind.yml` when it is given and they have no comment of their own, else as a file."""
+        plain = plain_docs(text)
+        root = kind + '.yml'
+        if plain and root in self.files and root in root_files and lr.random() < 0.4:
+            self.files[root] = self.join(self.files[root], plain)
+            self.features.add('libref: library %s document in the root %s file' % (kind, kind))
+        else:
+            own = 'lib-%s.yml' % kind
+            self.files[own] = text
+            added.append(own)
+            self.features.add('libref: library %s file' % kind)
 
     def join(self, a, b):
         return (a if a.endswith('\n') else a + '\n') + b

@@ -224,7 +224,7 @@ fn after_annotation_colon(before: &str) -> bool {
     let target = line[..colon].trim();
     let header = matches!(
         leading_name(target),
-        "if" | "elif" | "else" | "for" | "while" | "def" | "lambda"
+        "if" | "elif" | "else" | "for" | "while" | "def"
     );
     !header
         && !target.contains(['"', '\'', '#'])
