@@ -12,6 +12,7 @@ mod static_libc;
 
 /// The crates under `vendor/` that replace crates.io's (`[patch.crates-io]`, vendor/README.md).
 #[path = "src/standalone/vendored_crates.rs"]
+#[allow(dead_code)] // `STARLARK_CRATES` is the validators' manifests'.
 mod vendored_crates;
 use vendored_crates::VENDORED_CRATES;
 

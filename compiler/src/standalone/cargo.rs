@@ -101,22 +101,18 @@ pub fn project_files(
         .collect::<Vec<_>>()
         .join(", ");
     let features = format!("[{features}]");
-    // The Starlark interpreter's parser and derive macros are the vendored ones, as in
-    // schemac's own build.
-    let patch = match starlark {
-        true => {
-            let vendor = match cfg!(unix) && runtime.embedded {
-                true => format!("{runtime_link}/{}", super::runtime::VENDOR_DIR),
-                false => runtime.vendor.to_string_lossy().into_owned(),
-            };
-            let lines: String = super::vendored_crates::VENDORED_CRATES
-                .iter()
-                .map(|krate| format!("{krate} = {{ path = {:?} }}\n", format!("{vendor}/{krate}")))
-                .collect();
-            format!("[patch.crates-io]\n{lines}\n")
-        }
-        false => String::new(),
+    // The vendored crates are the ones linked, as in schemac's own build: the YAML error
+    // reader's, and the Starlark interpreter's parser and derive macros when it is linked.
+    let vendor = match cfg!(unix) && runtime.embedded {
+        true => format!("{runtime_link}/{}", super::runtime::VENDOR_DIR),
+        false => runtime.vendor.to_string_lossy().into_owned(),
     };
+    let lines: String = super::vendored_crates::VENDORED_CRATES
+        .iter()
+        .filter(|krate| starlark || !super::vendored_crates::STARLARK_CRATES.contains(krate))
+        .map(|krate| format!("{krate} = {{ path = {:?} }}\n", format!("{vendor}/{krate}")))
+        .collect();
+    let patch = format!("[patch.crates-io]\n{lines}\n");
     let manifest = format!(
         "[package]\nname = \"schemac-validator-{key}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
          [lib]\nname = \"schemac_validator\"\npath = \"src/lib.rs\"\n\n\
