@@ -74,11 +74,19 @@ pub(super) fn too_deep(line: u32, depth: budget::Depth) -> SyntaxError {
     SyntaxError {
         line,
         message: format!(
-            "collections nested deeper than {} levels (raise the budget with {})",
+            "{TOO_DEEP} {} levels (raise the budget with {})",
             depth.levels, depth.var
         ),
         strict: None,
     }
+}
+
+const TOO_DEEP: &str = "collections nested deeper than";
+
+/// Whether `e` is the depth budget's error or saphyr-parser's limit of flow levels, rather than
+/// something wrong with the text.
+pub(super) fn is_too_deep(e: &SyntaxError) -> bool {
+    e.message.starts_with(TOO_DEEP) || e.message.starts_with(SAPHYR_FLOW_LIMIT)
 }
 
 /// How deep saphyr-parser nests flow collections (its flow level is a `u8`), as its error says.

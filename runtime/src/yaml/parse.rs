@@ -16,7 +16,7 @@ use thin_vec::ThinVec;
 
 use super::block::GaveUp;
 pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
-use super::builder::{too_deep, Builder, Events};
+use super::builder::{is_too_deep, too_deep, Builder, Events};
 use super::comments::attach_comments;
 use super::saphyr_text::scan_comments;
 use crate::value::{Key, Value};
@@ -305,7 +305,15 @@ fn read_file(
     // an earlier node, nor scalars across lines).
     let (read, lines_in_order) = match super::block::read(src, strict, depth.levels) {
         Ok(read) => (read, true),
-        Err(GaveUp::TooDeep { line }) => return Err(too_deep(line, depth)),
+        // go-yaml nests without a limit: where the text has a syntax error, ytt reports it
+        // (`a: ` then 5,000 `[`), which the full reader finds; a text without one is the
+        // budget's error.
+        Err(GaveUp::TooDeep { line }) => {
+            return Err(match read_with_saphyr(src, strict, depth) {
+                Err(e) if !is_too_deep(&e) => e,
+                _ => too_deep(line, depth),
+            })
+        }
         Err(GaveUp::NeedsFullReader) => (read_with_saphyr(src, strict, depth)?, false),
     };
     let Read {
@@ -424,11 +432,17 @@ fn leading_document_ends(src: &str) -> Result<Option<String>, SyntaxError> {
             });
         }
     }
+    // A text of nothing but these lines and comments holds no document, and go-yaml drops the
+    // comments after its first `...` (as after a last document's end: `saphyr_text`), so
+    // they are blanked too (`...` then two `#@data/values` is no error).
+    let no_document = next == lines.len();
     let blanked: Vec<String> = lines
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            if i < next && is_end(l) {
+            if no_document && i >= first {
+                String::new()
+            } else if i < next && is_end(l) {
                 format!("   {}", &l[3..])
             } else {
                 (*l).to_string()
