@@ -247,6 +247,11 @@ class Thin:
                 base.append((m, lits))
             first = Y('seq', [m for m, _ in base], anns=['overlay/replace'])
             edits = Y('seq', [self.item_edit(item, keys, base) for _ in range(self.r.randint(1, 3))])
+            if self.p(0.25):
+                edits.anns.append(self.ch(['overlay/match missing_ok=True', 'overlay/match expects=1',
+                                           'overlay/match expects="0+"', 'overlay/match by=overlay.all, expects="1+"',
+                                           'overlay/match by=overlay.map_key("x")', 'overlay/merge']))
+                self.feat('values: map item annotated ' + edits.anns[-1].split(',')[0])
             docs = []
             for body in (first, edits):
                 docs += ['#@data/values', '---'] + render_doc(nest(p, body))
@@ -267,10 +272,12 @@ class Thin:
             lit = self.scalar(item.items[[a for a, _ in item.items].index(k)][1].meta['stype'])[1]
         by = self.ch(['overlay.subset({"%s": %s})' % (k, lit), '"%s"' % k, 'overlay.map_key("%s")' % k,
                       'overlay.index(%d)' % i, 'overlay.all', 'lambda i, l, r: l["%s"] == r["%s"]' % (k, k),
-                      'lambda i, l, r: i == %d' % i])
+                      'lambda i, l, r: i == %d' % i, 'overlay.not_op(overlay.subset({"%s": %s}))' % (k, lit),
+                      'overlay.or_op(overlay.index(%d), overlay.subset({"%s": %s}))' % (self.r.randint(0, 2), k, lit),
+                      'overlay.and_op(overlay.all, overlay.map_key("%s"))' % k])
         self.feat('values: @overlay/match by=' + by.split('(')[0].split(' ')[0].strip('"').replace(k, 'KEY'))
         extra = self.ch(['', '', ', missing_ok=True', ', expects="0+"', ', expects=1', ', expects=[0, 1]',
-                         ', expects="1+"', ', expects=2', ', when=1'])
+                         ', expects="1+"', ', expects=2', ', when=1', ', expects=lambda n: n < 2'])
         if extra:
             self.feat('values: by= with ' + extra[2:].split('=')[0])
         m.anns = ['overlay/match by=%s%s' % (by, extra)]
