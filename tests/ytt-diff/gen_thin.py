@@ -166,7 +166,14 @@ class Thin:
                     at.items.append(edit)
             if not doc.items:
                 return False
-            lines = ['#@ load("@ytt:overlay", "overlay")', '#@data/values-schema', '---'] + render_doc(doc)
+            head = ['#@data/values-schema']
+            if self.p(0.2):
+                head.append('#@overlay/match-child-defaults missing_ok=True')
+                self.feat('schema overlay: document annotated match-child-defaults missing_ok')
+                if self.p(0.5):
+                    # the document's default covers the new keys
+                    drop_anns(doc, 'overlay/match missing_ok=True')
+            lines = ['#@ load("@ytt:overlay", "overlay")'] + head + ['---'] + render_doc(doc)
             self.files[f] = '\n'.join(lines) + '\n'
             self.feat('three schema files (nested overlay edits)')
             return True
@@ -254,7 +261,12 @@ class Thin:
                 self.feat('values: map item annotated ' + edits.anns[-1].split(',')[0])
             docs = []
             for body in (first, edits):
-                docs += ['#@data/values', '---'] + render_doc(nest(p, body))
+                head = ['#@data/values']
+                if self.p(0.12):
+                    head.append(self.ch(['#@overlay/match-child-defaults missing_ok=True', '#@overlay/match by=overlay.all',
+                                         '#@overlay/match-child-defaults expects="0+"', '#@overlay/match expects=1']))
+                    self.feat('values: document annotated ' + head[-1][2:].split(' ')[0])
+                docs += head + ['---'] + render_doc(nest(p, body))
             self.files[f] = '\n'.join(['#@ load("@ytt:overlay", "overlay")'] + docs) + '\n'
             self.feat('values: array items edited by= (second values file)')
             return True
@@ -305,6 +317,12 @@ class Thin:
             self.feat('schema inspect form: ' + ' '.join(out[1:]) if out[0] == '--data-values-schema-inspect'
                       else 'openapi-v3 without schema inspect')
             return out
+
+
+def drop_anns(node, ann):
+    node.anns = [a for a in node.anns if a != ann]
+    for it in node.items:
+        drop_anns(it[1] if node.kind == 'map' else it, ann)
 
 
 def nest(path, body):
