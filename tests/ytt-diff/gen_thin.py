@@ -287,7 +287,7 @@ class Thin:
                       'lambda i, l, r: i == %d' % i, 'overlay.not_op(overlay.subset({"%s": %s}))' % (k, lit),
                       'overlay.or_op(overlay.index(%d), overlay.subset({"%s": %s}))' % (self.r.randint(0, 2), k, lit),
                       'overlay.and_op(overlay.all, overlay.map_key("%s"))' % k])
-        self.feat('values: @overlay/match by=' + by.split('(')[0].split(' ')[0].strip('"').replace(k, 'KEY'))
+        self.feat('values: @overlay/match by=' + ('KEY' if by.startswith('"') else by.split('(')[0].split(' ')[0]))
         extra = self.ch(['', '', ', missing_ok=True', ', expects="0+"', ', expects=1', ', expects=[0, 1]',
                          ', expects="1+"', ', expects=2', ', when=1', ', expects=lambda n: n < 2'])
         if extra:
