@@ -21,6 +21,7 @@ import re
 import sys
 
 from gen_rules import DEFS, T, Rules, safe
+from gen_thin import Thin
 from gen_yaml import Y, flow_text, render_doc, sc
 
 KEYS = ['replicas', 'port', 'name', 'namespace', 'image', 'tag', 'enabled', 'debug', 'labels',
@@ -58,10 +59,11 @@ STYPES = ['int', 'float', 'bool', 'str']
 # the generator
 # ---------------------------------------------------------------------------------------------
 
-class Case(Rules):
+class Case(Rules, Thin):
     def __init__(self, seed):
         self.seed = seed
         self.r = random.Random(seed)
+        self.init_side(seed)
         self.files = {}
         self.args = []
         self.env = {}
@@ -345,6 +347,7 @@ class Case(Rules):
             self.annotate(root, [], None, root, schema_file)
             if self.star:
                 self.use_star(root, schema_file)
+            self.thin_schema(root, schema_file)
         seq_ind = self.ch([0, 2, 2])
 
         files_args = []
@@ -359,6 +362,8 @@ class Case(Rules):
                 self.second_schema(root, sdir + 'schema-2.yml')
                 if not sdir:
                     files_args.append(sdir + 'schema-2.yml')
+            if not sdir and self.thin_schema_file(root, 'schema-3.yml'):
+                files_args.append('schema-3.yml')
         if self.star:
             self.write_star()
             if not sdir:
@@ -374,6 +379,8 @@ class Case(Rules):
             self.write_values_file(vf, root, wrong, no_schema, seq_ind)
             if not sdir:
                 files_args.append(vf)
+        if not sdir and not no_schema and self.thin_values_file(root, 'values-2.yml'):
+            files_args.append('values-2.yml')
         if sdir:
             files_args.append('config/')
         # other data value sources
@@ -423,6 +430,7 @@ class Case(Rules):
         elif roll < 0.25:
             out = ['--data-values-inspect']
             self.feat('explicit --data-values-inspect')
+        out = self.thin_output(out, no_schema)
         if self.p(0.04):
             out.append('--dangerous-data-values-disable-validation')
             self.feat('--dangerous-data-values-disable-validation')

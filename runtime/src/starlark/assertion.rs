@@ -72,18 +72,15 @@ fn other_error(message: String) -> starlark::Error {
     starlark::Error::new_native(AssertFail(message))
 }
 
-/// ytt's message for an assertion object where data was wanted (`PREFIX: ...`).
-pub fn does_not_encode(prefix: &str) -> String {
-    format!(
-        "{prefix}: Unable to convert value: {} does not encode (did you mean to call check()?)",
-        Assertion::TYPE
-    )
-}
-
 /// ytt's message for a value of type `ty` that does not become data (`PREFIX: Unable to
 /// convert value: ...`): an assertion object, or a value that becomes data only through its
 /// `.string()` (IP addresses and networks, URLs); `None` for other types.
 pub fn not_data(prefix: &str, ty: &str) -> Option<String> {
+    unable_to_convert(ty).map(|m| format!("{prefix}: {m}"))
+}
+
+/// [`not_data`]'s message without its prefix.
+fn unable_to_convert(ty: &str) -> Option<String> {
     const STRING_ONLY: &[&str] = &[
         super::ip_module::ADDR_TYPE,
         super::ip_module::NET_TYPE,
@@ -91,12 +88,12 @@ pub fn not_data(prefix: &str, ty: &str) -> Option<String> {
         super::url_value::USER_TYPE,
     ];
     if ty == Assertion::TYPE {
-        return Some(does_not_encode(prefix));
+        return Some(format!(
+            "Unable to convert value: {ty} does not encode (did you mean to call check()?)"
+        ));
     }
     STRING_ONLY.contains(&ty).then(|| {
-        format!(
-            "{prefix}: Unable to convert value: {ty} does not automatically encode (hint: use .string())"
-        )
+        format!("Unable to convert value: {ty} does not automatically encode (hint: use .string())")
     })
 }
 
@@ -238,6 +235,30 @@ impl fmt::Display for InCheckLambda {
 
 impl std::error::Error for InCheckLambda {}
 
+/// A Go panic of a builtin that no ytt error wrapper guards (`check` of
+/// `assert.one_not_null()` converting a value that is not data: an int past 64 bits, a
+/// function; `**` of an array fragment): it passes every Starlark frame and ytt's evaluation of the template recovers it
+/// as `(p) MESSAGE`, with no position. (`assert.try_to` does not catch it: its wrapper adds a
+/// Go stack trace, which schemac does not imitate.)
+#[derive(Debug)]
+pub struct RecoveredPanic(pub String);
+
+impl fmt::Display for RecoveredPanic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "(p) {}", self.0)
+    }
+}
+
+impl std::error::Error for RecoveredPanic {}
+
+/// The recovered panic `e` is, if it is one.
+pub fn recovered_panic(e: &starlark::Error) -> Option<&RecoveredPanic> {
+    match e.kind() {
+        starlark::ErrorKind::Native(a) | starlark::ErrorKind::Other(a) => a.downcast_ref(),
+        _ => None,
+    }
+}
+
 /// `check` of `assert.one_not_null()`, a builtin in ytt.
 #[derive(Debug, ProvidesStaticType, NoSerialize, Allocative, StarlarkPagable)]
 pub struct BuiltinCheck {
@@ -331,6 +352,22 @@ fn run_check<'v>(
     // validation checks its node; a Starlark list or dict as it is.
     let fragment = value.get_type() == "yamlfragment";
     let data = to_tree_value(value, &Pos::unknown(), heap).map(|tv| tv.to_value());
+    // ytt's builtin converts the value to Go first: an error for a value that only does not
+    // encode, a panic for the rest.
+    if let (RuleName::OneNotNull, Err(NotData::Type(t))) = (rule.rule, &data) {
+        if let Some(message) = unable_to_convert(t) {
+            return Err(other_error(message));
+        }
+        let message = match t.as_str() {
+            "int" => "not sure how to get int".to_string(),
+            t => {
+                let found = first_of_type(value, t, heap);
+                let go = crate::rules::go_type(found.map_or(t, |v| super::go_repr::go_type(v)));
+                format!("unknown type {go} for conversion to go value")
+            }
+        };
+        return Err(starlark::Error::new_native(RecoveredPanic(message)));
+    }
     let failure = match (&rule.arg, data) {
         (Ok(arg), Ok(data)) if fragment => rule
             .rule
@@ -347,6 +384,27 @@ fn run_check<'v>(
         "{prefix}{}",
         found.unwrap_or_default()
     )))
+}
+
+/// The first value of Starlark type `ty` in `v` (itself, or in its lists, tuples and dicts,
+/// keys before values), as ytt's conversion meets them.
+fn first_of_type<'v>(v: Value<'v>, ty: &str, heap: Heap<'v>) -> Option<Value<'v>> {
+    if v.get_type() == ty {
+        return Some(v);
+    }
+    if let Some(dict) = starlark::values::dict::DictRef::from_value(v) {
+        let pairs: Vec<_> = dict.iter().collect();
+        return pairs
+            .into_iter()
+            .find_map(|(k, x)| first_of_type(k, ty, heap).or_else(|| first_of_type(x, ty, heap)));
+    }
+    match v.get_type() {
+        "list" | "tuple" => v
+            .iterate(heap)
+            .ok()?
+            .find_map(|x| first_of_type(x, ty, heap)),
+        _ => None,
+    }
 }
 
 /// A rule given or checking a value that is not data (`held`, as Starlark holds it): what
@@ -656,6 +714,9 @@ pub(super) fn assert_members(builder: &mut GlobalsBuilder) {
         match eval.eval_function(f, &[], &[]) {
             Ok(v) => Ok(heap.alloc((v, Value::new_none()))),
             Err(e) => {
+                if let Some(p) = recovered_panic(&e) {
+                    return Err(RecoveredPanic(p.0.clone()).into());
+                }
                 // A call on an iterable cut at the budget may have failed before it was done.
                 super::statement_hook::set_iterations_owed(owed);
                 let msg = super::error_message_of_native_call(&e, f);

@@ -658,11 +658,14 @@ pub(super) fn go_guards(builder: &mut GlobalsBuilder) {
                 .collect::<starlark::Result<Vec<_>>>()?;
             (keys, eval.eval_function(standard("dict"), &[pairs], &[])?)
         } else if x.get_type() == "yamlfragment" {
+            // ytt's Go panic, recovered by its evaluation of the template (no position).
             let message = format!(
-                "(p) yamlfragment.Items: Expected value to be a map, but was {}",
+                "yamlfragment.Items: Expected value to be a map, but was {}",
                 super::text_modules::go_data_type(x)
             );
-            return Err(go_error(message));
+            return Err(starlark::Error::new_native(
+                super::assertion::RecoveredPanic(message),
+            ));
         } else {
             let message = format!("argument after ** must be a mapping, not {}", x.get_type());
             return Err(go_error(message));

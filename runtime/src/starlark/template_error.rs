@@ -27,6 +27,9 @@ pub(super) fn to_template_error(
     sources: &Sources,
     parsing: bool,
 ) -> TemplateError {
+    if let Some(panic) = assertion::recovered_panic(e) {
+        return TemplateError::runtime(name, None, panic.to_string());
+    }
     let raw = e.without_diagnostic().to_string();
     // The generated line of a syntax error, and the program before the error on it.
     let code = e
