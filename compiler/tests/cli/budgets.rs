@@ -729,8 +729,9 @@ fn star_arguments_and_encoded_text_meet_the_budgets() {
 
 #[test]
 fn iterables_cut_at_the_budget_still_meet_it() {
-    // Past the budget an iterable is cut short (at most 2^20 items) and the call or
-    // comprehension fails with the budget's error once done; `extend` charges its items.
+    // Past the budget an iterable is cut short (at most 2^20 items, 2^23 of a range, whose
+    // items are charged as taken) and the call or comprehension fails with the budget's error
+    // once done; `extend` charges its items.
     for expr in [
         "len([x for x in range(1000000000)])",
         "len(list(range(1000000000)))",
