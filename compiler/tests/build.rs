@@ -170,6 +170,21 @@ fn a_built_validator_answers_as_check_does() {
         answer,
         closed(bin, &["check", "-f", "schema.yml", "-f", "-"])
     );
+    // A path to descriptor 0 is a missing entry of `/proc/PID/fd`, as ytt finds it.
+    let answer = closed(&dir.join("web-values"), &["-f", "/dev/fd/0"]);
+    assert_eq!(
+        answer,
+        (
+            1,
+            String::new(),
+            "schemac: Error: Checking file '/dev/fd/0': lstat /dev/fd/0: no such file or directory\n"
+                .into()
+        )
+    );
+    assert_eq!(
+        answer,
+        closed(bin, &["check", "-f", "schema.yml", "-f", "/dev/fd/0"])
+    );
     // A budget variable set to a bad value stops both before any work, with exit status 2.
     for (var, value) in [
         ("SCHEMAC_MAX_DEPTH", "abc"),

@@ -448,7 +448,8 @@ fn a_full_disk_is_an_error() {
     }
 }
 
-/// `-f -` with standard input closed (`<&-`) is ytt's `read /dev/stdin: bad file descriptor`
+/// `-f -` with standard input closed (`<&-`) is ytt's `read /dev/stdin: bad file descriptor`,
+/// and a path to descriptor 0 (`/dev/stdin`, `/dev/fd/0`) its `lstat` of a missing entry
 /// (ytt 0.52's answers, recorded by hand from the oracle, as a case cannot close its standard
 /// input), though Rust's runtime opens `/dev/null` there before `main`; `< /dev/null` stays an
 /// empty file.
@@ -486,6 +487,52 @@ fn a_closed_standard_input_is_a_bad_file_descriptor() {
         assert_eq!(closed(args, "<&-"), answer, "{args:?}");
         let (rc, _, err) = closed(args, "</dev/null");
         assert_eq!(rc, Some(0), "{args:?}: {err}");
+    }
+    // A path to descriptor 0 is ytt's `lstat` of a missing entry of `/proc/PID/fd` (the pid
+    // schemac's own: `sh` runs it in its own process).
+    let closed_fd0 = |args: &[&str]| {
+        let child = Command::new("sh")
+            .arg("-c")
+            .arg("exec \"$0\" \"$@\" <&-")
+            .arg(BIN)
+            .args(args)
+            .current_dir(workdir())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh runs");
+        let pid = child.id();
+        let o = child.wait_with_output().expect("sh ends");
+        let stderr = String::from_utf8_lossy(&o.stderr).replace(&pid.to_string(), "PID");
+        (o.status.code(), stderr)
+    };
+    for (args, stderr) in [
+        (
+            &["check", "-f", "schema.yml", "-f", "/dev/stdin"][..],
+            "schemac: Error: Checking symlink file '/dev/stdin':\n  Eval symlink: lstat /proc/PID/fd/0: no such file or directory\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "-f", "/dev/fd/0"],
+            "schemac: Error: Checking file '/dev/fd/0': lstat /dev/fd/0: no such file or directory\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "-f", "/proc/self/fd/0", "--allow-symlink-destination", "/"],
+            "schemac: Error: Checking file '/proc/self/fd/0': lstat /proc/self/fd/0: no such file or directory\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "--data-values-file", "/dev/stdin"],
+            "schemac: Error: Extracting data value from file:\n  Find files '/dev/stdin':\n    Checking symlink file '/dev/stdin':\n      Eval symlink: lstat /proc/PID/fd/0: no such file or directory\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "--data-values-file", "/dev/fd/0"],
+            "schemac: Error: Extracting data value from file:\n  Find files '/dev/fd/0':\n    Checking file '/dev/fd/0': lstat /dev/fd/0: no such file or directory\n",
+        ),
+        (
+            &["check", "-f", "schema.yml", "--data-value-file", "name=/dev/stdin"],
+            "schemac: Error: Extracting data value from file:\n  Finding file '/dev/stdin':\n    Checking symlink file '/dev/stdin':\n      Eval symlink: lstat /proc/PID/fd/0: no such file or directory\n",
+        ),
+    ] {
+        assert_eq!(closed_fd0(args), (Some(1), stderr.to_string()), "{args:?}");
     }
     // A file that is not standard input is read as before.
     let (rc, out, err) = closed(&["check", "-f", "schema.yml", "-f", "values.yml"], "<&-");

@@ -167,7 +167,7 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
             continue;
         }
         let path = Path::new(p);
-        let meta = std::fs::symlink_metadata(path)
+        let meta = crate::stdin_at_start::lstat(path)
             .map_err(|e| format!("Checking file '{p}': {}", lstat_message(p, &e)))?;
         let link = meta.file_type().is_symlink();
         if link {
@@ -271,7 +271,7 @@ pub fn data_values_files<'a>(
 /// The files [`data_values_files`] reads, with their names.
 fn data_values_paths(path: &str, symlinks: &Symlinks) -> Result<Vec<(PathBuf, String)>, String> {
     let p = Path::new(path);
-    let meta = std::fs::symlink_metadata(p)
+    let meta = crate::stdin_at_start::lstat(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
     let link = meta.file_type().is_symlink();
     if link {
@@ -334,7 +334,7 @@ pub fn data_value_file(
         };
     }
     let p = Path::new(path);
-    let meta = std::fs::symlink_metadata(p)
+    let meta = crate::stdin_at_start::lstat(p)
         .map_err(|e| format!("Checking file '{path}': {}", lstat_message(path, &e)))?;
     let link = meta.file_type().is_symlink();
     if link {
@@ -545,7 +545,7 @@ fn walk_from(
     for path in entries {
         // As Go's `filepath.Walk` names it (`link.yml` under `.`, not `./link.yml`).
         let shown = clean(&path).to_string_lossy().to_string();
-        let meta = std::fs::symlink_metadata(&path)
+        let meta = crate::stdin_at_start::lstat(&path)
             .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
         let link = meta.file_type().is_symlink();
         if link {
@@ -576,7 +576,7 @@ fn unread_link_to_dir(path: &Path) -> bool {
     let typed = [".yml", ".yaml", ".star", ".txt"]
         .iter()
         .any(|ext| name.ends_with(ext));
-    let link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let link = crate::stdin_at_start::lstat(path).is_ok_and(|m| m.file_type().is_symlink());
     link && path.is_dir() && !typed
 }
 

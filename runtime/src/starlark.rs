@@ -7,6 +7,7 @@ mod assertion;
 pub mod budget;
 pub mod builder;
 mod callee;
+mod charged_range;
 pub mod convert;
 mod error_line;
 mod generated_lines;

@@ -34,3 +34,22 @@ static NOTE_STDIN: extern "C" fn() = note_stdin;
 pub(crate) fn closed_at_start() -> bool {
     CLOSED_AT_START.load(Ordering::Relaxed)
 }
+
+/// `lstat` of `path` (`std::fs::symlink_metadata`), as it was when the process started: with
+/// standard input closed then, descriptor 0's entry in this process's `/proc/PID/fd` did not
+/// exist (`-f /dev/stdin` is ytt's `Eval symlink: lstat /proc/PID/fd/0: no such file or
+/// directory`, `-f /dev/fd/0` its `lstat /dev/fd/0: ...`), though Rust's runtime has since
+/// opened `/dev/null` there.
+pub(crate) fn lstat(path: &std::path::Path) -> std::io::Result<std::fs::Metadata> {
+    if closed_at_start() && path.file_name() == Some("0".as_ref()) {
+        let parent = match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => ".".as_ref(),
+        };
+        let fds = std::path::PathBuf::from(format!("/proc/{}/fd", std::process::id()));
+        if std::fs::canonicalize(parent).is_ok_and(|p| p == fds) {
+            return Err(std::io::Error::from_raw_os_error(libc::ENOENT));
+        }
+    }
+    std::fs::symlink_metadata(path)
+}

@@ -178,7 +178,7 @@ fn squaring_an_integer_statement_by_statement_meets_the_integer_budget() {
     let (rc, stderr) = check_values("integer-squares", values, &[]);
     assert_eq!(rc, Some(1), "{stderr}");
     assert!(
-        stderr.contains("- evaluation stopped: a product of integers of about 1661954 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x *= x"),
+        stderr.contains("- evaluation stopped: a product of integers of about 6647816 bits is beyond the budget of 4000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x *= x"),
         "{stderr}"
     );
 }
@@ -217,7 +217,7 @@ fn int_of_a_long_digit_string_meets_the_integer_budget() {
     let (rc, stderr) = check_values("integer-text", values, &[]);
     assert_eq!(rc, Some(1), "{stderr}");
     assert!(
-        stderr.contains("- evaluation stopped: int() of a number of at least 30000000 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in <toplevel>\n      values.yml:4 | v: #@ int(\"9\" * 10000000) % 7"),
+        stderr.contains("- evaluation stopped: int() of a number of at least 30000000 bits is beyond the budget of 4000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in <toplevel>\n      values.yml:4 | v: #@ int(\"9\" * 10000000) % 7"),
         "{stderr}"
     );
 }
@@ -226,11 +226,11 @@ fn int_of_a_long_digit_string_meets_the_integer_budget() {
 fn shifts_meet_the_integer_budget() {
     // A shift adds at most 511 bits (starlark-go's bound on its count), but in a loop the
     // integer grows past the budget; writing a 40-million-bit one took 21 seconds.
-    let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(2100):\n#@     x = x << 500\n#@   end\n#@   return len(str(x))\n#@ end\n#@data/values\n---\nsmall: #@ (1 << 511) % 7\nv: #@ grow()\n";
+    let values = "#@ def grow():\n#@   x = 1\n#@   for i in range(8100):\n#@     x = x << 500\n#@   end\n#@   return len(str(x))\n#@ end\n#@data/values\n---\nsmall: #@ (1 << 511) % 7\nv: #@ grow()\n";
     let (rc, stderr) = check_values("integer-shifts", values, &[]);
     assert_eq!(rc, Some(1), "{stderr}");
     assert!(
-        stderr.contains("- evaluation stopped: a shift to an integer of about 1000001 bits is beyond the budget of 1000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x = x << 500"),
+        stderr.contains("- evaluation stopped: a shift to an integer of about 4000001 bits is beyond the budget of 4000000 bits (raise it with SCHEMAC_STARLARK_INT_BITS)\n    in grow\n      values.yml:4 | #@     x = x << 500"),
         "{stderr}"
     );
 }
@@ -729,8 +729,9 @@ fn star_arguments_and_encoded_text_meet_the_budgets() {
 
 #[test]
 fn iterables_cut_at_the_budget_still_meet_it() {
-    // Past the budget an iterable is cut short (at most 2^20 items) and the call or
-    // comprehension fails with the budget's error once done; `extend` charges its items.
+    // Past the budget an iterable is cut short (at most 2^20 items, 2^23 of a range, whose
+    // items are charged as taken) and the call or comprehension fails with the budget's error
+    // once done; `extend` charges its items.
     for expr in [
         "len([x for x in range(1000000000)])",
         "len(list(range(1000000000)))",

@@ -108,7 +108,8 @@ pub(super) fn eval_symlinks(path: &str) -> Result<String, String> {
             dest.push('/');
         }
         dest.push_str(component);
-        let meta = std::fs::symlink_metadata(&dest).map_err(|e| lstat_message(&dest, &e))?;
+        let meta =
+            crate::stdin_at_start::lstat(dest.as_ref()).map_err(|e| lstat_message(&dest, &e))?;
         if !meta.file_type().is_symlink() {
             if !meta.is_dir() && end < path.len() {
                 return Err("not a directory".into());

@@ -19,6 +19,7 @@ use starlark::values::dict::DictRef;
 use starlark::values::tuple::{TupleRef, UnpackTuple};
 use starlark::values::{Heap, StringValue, UnpackValue, Value};
 
+use super::charged_range::ChargedRange;
 pub(super) use super::statement_hook::budget;
 pub(crate) use super::statement_hook::{bound, EvaluationStart};
 use super::statement_hook::{
@@ -503,6 +504,14 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
             // before the end (`enumerate(range(10**9), "a")`, `[fail() for x in range(10**9)]`).
             // The first items the budget allows (at most `CUT_ITEMS`) are taken instead, and the
             // call or comprehension fails with the budget's error once done ([`DONE`]).
+            // A range is given as a [`ChargedRange`] instead, its items charged as they are
+            // taken (no list made): at most `RANGE_CUT_ITEMS`, and no more than the heap has
+            // room for in a list of them (a call may make one at once: `list(range(10**9))`).
+            let room = u64::try_from(heap_left(heap) / item_bytes).unwrap_or(u64::MAX);
+            let k = n.min(room).min(RANGE_CUT_ITEMS);
+            if let Some(cut) = ChargedRange::cut(iterable, k, heap) {
+                return Ok(cut);
+            }
             let k = n.min(iterations_left()).min(CUT_ITEMS);
             charge_items(k, item_bytes, heap)?;
             // (A string is no iterable to starlark-go: the call's own error.)
@@ -532,3 +541,11 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
 /// The most items of an iterable past the budget that [`ITERATE`] gives a call or
 /// comprehension to run on before the budget's error.
 const CUT_ITEMS: u64 = 1 << 20;
+
+/// The most items of a range past the budget that [`ITERATE`] gives a call or comprehension
+/// to run on (charged one at a time as taken: [`ChargedRange`]) before the budget's error. A
+/// range's cut makes no list, so it may be longer than [`CUT_ITEMS`]: a comprehension that
+/// fails at item 1,100,001 of `range(10**9)` fails there as in ytt (0.2 s), while one that
+/// makes a dict of every item still stops in seconds (the whole statement budget's worth of
+/// items, 10^8, took 69 s and 2.9 GB for a dict).
+const RANGE_CUT_ITEMS: u64 = 1 << 23;

@@ -530,14 +530,15 @@ pub(super) fn go_compatible(builder: &mut GlobalsBuilder) {
         if let Some((reverse, _)) = given[2] {
             pass.push(("reverse", reverse));
         }
-        // starlark-go takes every item before it calls `key`: an iterable cut at the budget
-        // (`ITERATE`) fails here, after the argument checks.
-        super::statement_hook::settle_iterations()?;
         let key = given[1].map(|(key, _)| key).filter(|key| !key.is_none());
         let reverse = given[2].is_some_and(|(reverse, _)| reverse.to_bool());
         match iterable.iterate(eval.heap()) {
             Ok(items) => {
                 let items = items.collect();
+                // starlark-go takes every item before it calls `key`: an iterable cut at the
+                // budget (`ITERATE`; a range's cut owes the error once its items are taken)
+                // fails here, after the argument checks.
+                super::statement_hook::settle_iterations()?;
                 // starlark-go iterates until it returns: `key` cannot change the iterable.
                 let _iterating = iterable.iterate(eval.heap());
                 super::go_sort::sorted(items, key, reverse, eval)

@@ -529,12 +529,12 @@ pub(super) fn read_with_saphyr(
         // Where saphyr-parser stopped before what libyaml reads (a go-yaml quirk), the
         // documents before libyaml's error are read with its events to be decoded.
         let decoding = builder.decode_failure.take().or_else(|| {
-            let events = match (&docs, &one_byte) {
-                (Err(_), None) => {
-                    super::libyaml_events::read_before_error(libyaml_src, stand_ins, depth.levels)?
-                }
-                _ => return None,
-            };
+            docs.as_ref().err()?;
+            let mut events =
+                super::libyaml_events::read_before_error(libyaml_src, stand_ins, depth.levels)?;
+            if one_byte.is_some() {
+                restore_one_byte(src, stand_ins, &mut events)?;
+            }
             let mut reread =
                 Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
             let _ = reread.documents();
@@ -555,8 +555,7 @@ pub(super) fn read_with_saphyr(
     if reread || quirks.is_some() {
         let mut events = super::libyaml_events::read(libyaml_src, stand_ins, depth.levels);
         if let (Some(read), Some(_)) = (&mut events, &one_byte) {
-            let keep: Vec<char> = stand_ins.iter().map(|&(stand_in, _)| stand_in).collect();
-            if super::one_byte::restore(src, &keep, read).is_none() {
+            if restore_one_byte(src, stand_ins, read).is_none() {
                 events = read_as_written(src, depth.levels)?;
             }
         }
@@ -585,6 +584,18 @@ fn read_as_written(src: &str, max_depth: usize) -> Result<Option<Vec<LibyamlEven
     let stand_ins = quirks.as_ref().map_or(&[][..], |p| &p.stand_ins);
     let text = quirks.as_ref().map_or(src, |p| p.text.as_str());
     Ok(super::libyaml_events::read(text, stand_ins, max_depth))
+}
+
+/// Puts the characters of `src` back in the scalars of `events`, read from its text with each
+/// character one byte long and go-yaml's quirks patched (their `stand_ins` kept as read);
+/// `None` where they cannot be ([`super::one_byte::restore`]).
+fn restore_one_byte(
+    src: &str,
+    stand_ins: &[(char, char)],
+    events: &mut [LibyamlEvent],
+) -> Option<()> {
+    let keep: Vec<char> = stand_ins.iter().map(|&(stand_in, _)| stand_in).collect();
+    super::one_byte::restore(src, &keep, events)
 }
 
 /// One of libyaml-safer's events, with its span.
