@@ -28,6 +28,13 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The crates vendor/ holds in place of crates.io's (one folder each; vendor/README.md).
 VENDORED_CRATES = sorted(d for d in os.listdir(os.path.join(ROOT, "vendor"))
                          if os.path.isfile(os.path.join(ROOT, "vendor", d, "Cargo.toml")))
+# Those only the Starlark interpreter (and include_schema!'s rule reader) use: a crate without
+# them patches only the others (compiler/src/standalone/vendored_crates.rs's STARLARK_CRATES).
+STARLARK_CRATES = ("starlark_syntax", "starlark_derive")
+# What a validator without Starlark says of template code it cannot run
+# (runtime/src/template/literal.rs, literal/arguments.rs).
+NO_STARLARK = (b"this validator was built without the Starlark interpreter", b"which this validator was built without",
+               b"needs the Starlark interpreter")
 
 
 def target_dir():
@@ -362,13 +369,14 @@ def write_crate(path, modules, starlark, macros):
     deps = f'schemac-runtime = {{ path = "{ROOT}/runtime", default-features = false, features = {features} }}\n'
     if macros:
         deps += f'schemac-macros = {{ path = "{ROOT}/macros" }}\n'
-    # The Starlark parser (the interpreter's, and the one include_schema! reads rules with) is the
-    # workspace's vendored one (vendor/README.md).
+    # The vendored crates are the workspace's (vendor/README.md): the Starlark parser (the
+    # interpreter's, and the one include_schema! reads rules with) where it is linked.
     patch = (
         '[patch.crates-io]\n'
-        + ''.join(f'{c} = {{ path = "{ROOT}/vendor/{c}" }}\n' for c in VENDORED_CRATES)
+        + ''.join(f'{c} = {{ path = "{ROOT}/vendor/{c}" }}\n' for c in VENDORED_CRATES
+                  if starlark or macros or c not in STARLARK_CRATES)
         + '\n'
-    ) if starlark or macros else ''
+    )
     with open(os.path.join(path, "Cargo.toml"), "w") as f:
         f.write(f'[package]\nname = "{os.path.basename(path)}"\nversion = "0.0.0"\nedition = "2021"\npublish = false\n\n'
                 f'[dependencies]\n{deps}\n{patch}[workspace]\n\n'

@@ -7,9 +7,11 @@ usage: backends.py [--seeds A:B] [--gen MODULE] [--batch N] [--jobs N] [--xfail 
 For every seed, gen.py (or the --gen module, as run.py's) writes a case into WORK/cases/<seed>
 (the same cases run.py gives to ytt). The schema files of its command line (split as
 .ci/differential splits them) are compiled with `schemac gen`, one module per distinct schema,
-into one crate per batch (two crates: with and without the Starlark interpreter; .ci/backend_crates.py), built with one `cargo build`
-in the workspace's target directory; a batch is --batch seeds. Then, in the case directory
-with the case's env:
+into one crate per batch (two crates: with and without the Starlark interpreter; .ci/backend_crates.py), each built with one
+`cargo build` in the workspace's target directory; a batch is --batch seeds. A case whose values
+files hold template code that the validator without the interpreter says it cannot run is run
+on the schema's module built into the crate with it (`schemac build --with-starlark`). Then, in
+the case directory with the case's env:
 
 * validator: the module's built validator runs with the rest of the arguments, and its stdout,
   stderr and exit status must equal `schemac check`'s on the whole command line, byte for byte;
@@ -133,7 +135,23 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
     print('batch %d: seeds %d:%d, %d distinct schemas compiled (%d without Starlark, %d with) in %.0fs' % (
         index, seeds[0], seeds[-1] + 1, without + withs, without, withs, time.time() - started), flush=True)
     t = time.time()
-    failed = batch.build()
+    # The crate without Starlark first: a case whose values files hold template code, which
+    # such a validator reports it cannot run (as designed), is compared on the schema's
+    # validator built with the interpreter instead (`schemac build --with-starlark`), in the
+    # other crate, as .ci/differential does.
+    failed = batch.build(only=False)
+    if failed:
+        return failed
+    with_starlark = {}
+    for k, (seed, d, args, env, rest, (_, handle), schema) in enumerate(mine):
+        if not handle[0] and batch.built(handle) and any(
+                m in batch.validator(handle, rest, d, env=env_of(env), timeout=run.TIMEOUT)[2]
+                for m in backend_crates.NO_STARLARK):
+            if handle not in with_starlark:
+                code = batch.modules[False][handle[1]][0]
+                with_starlark[handle] = batch.add(code, True, batch.has_typed(handle))
+            mine[k] = (seed, d, args, env, rest, (batch, with_starlark[handle]), schema)
+    failed = batch.build(only=True)
     if failed:
         return failed
     print('batch %d: built in %.0fs' % (index, time.time() - t), flush=True)
