@@ -294,10 +294,20 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 return error;
             }
         };
-        let parsed = match super::source_too_deep(&source) {
-            None => AstModule::parse(name, source.clone(), &dialect()).map(|_| ()),
+        let parse = |text: &str| match super::source_too_deep(text) {
+            None => AstModule::parse(name, text.to_string(), &dialect()).map(|_| ()),
             Some(_) => Ok(()),
         };
+        let parsed = parse(&source).map_err(|err| {
+            // A block header cut at its end (`def f(x: int):`): the crate refuses a type
+            // annotation only once the statement holding it is whole, where starlark-go's
+            // parser stops at it.
+            let body = format!("{source}\n{}pass\n", " ".repeat(last_indent(&source) + 1));
+            match parse(&body) {
+                Err(annotation) if is_type_annotation(&annotation) => annotation,
+                _ => err,
+            }
+        });
         // A trailing comma starlark-go's parser refuses (`def f(*a,):`), where the crate's
         // parser takes it.
         let comma = super::star_commas::first_refused(name, &source);
@@ -327,11 +337,11 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                     (r.line, r.column) <= (at.line, at.column)
                 })
             });
-            if matches!(err.kind(), starlark::ErrorKind::Parser(_))
-                && !cut_short
-                && syntax
-                && !comma_first
-            {
+            // starlark-go's parser refuses a type annotation where the crate refuses it as its
+            // dialect's (an error of no parser kind).
+            let annotation = is_type_annotation(&err);
+            let parser_error = matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short;
+            if (parser_error || annotation) && syntax && !comma_first {
                 let program = Program { source, ..*before };
                 let mut error = super::syntax_error(name, &program, err, sources);
                 if let Some(generated) = &mut error.generated {
@@ -356,6 +366,17 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
         generated,
         ..TemplateError::compile(name, Some(e.line), e.message)
     }
+}
+
+/// Whether `err` is the crate's refusal of a type annotation in ytt's dialect.
+fn is_type_annotation(err: &starlark::Error) -> bool {
+    err.without_diagnostic().to_string() == super::parse_error::TYPE_ANNOTATION
+}
+
+/// The indentation (in columns) of the last line of `text` that is not blank.
+fn last_indent(text: &str) -> usize {
+    let line = text.lines().rev().find(|l| !l.trim().is_empty());
+    line.map_or(0, |l| l.len() - l.trim_start_matches([' ', '\t']).len())
 }
 
 /// The line and column (0-based, in characters) where `text` ends, blanks at the end of its

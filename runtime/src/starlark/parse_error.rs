@@ -98,6 +98,11 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let mut got = token(raw_got)?;
+    // starlark-go's scanner reads `...` as three dots (`a...` is `a` `.` `.` `.`).
+    let dots = raw_got == "symbol '...'";
+    if dots {
+        got = "'.'".into();
+    }
     if at_return_close(msg, line, before) {
         got = "newline".into();
     }
@@ -117,6 +122,10 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
             ))
         }
         "string literal" => return load_string_wording(before?),
+        // Elsewhere the crate meets `...` after an operand (where it starts no expression, it
+        // reads the literal `...`, refused as `got '.', want primary expression`): to
+        // starlark-go the first dot selects a field, whose name the second dot is not.
+        _ if dots => return Some("not an identifier".into()),
         _ => {}
     }
     if outdent_keyword(&got, line, before) {
