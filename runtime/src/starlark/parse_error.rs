@@ -39,10 +39,6 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's parser wants a parameter's name where the `/` is.
         return Some("not an identifier".into());
     }
-    if msg.ends_with("`...` is not allowed in this dialect") {
-        // starlark-go's scanner reads `...` as dots, none of which starts an expression.
-        return Some("got '.', want primary expression".into());
-    }
     let rest = msg.strip_prefix("Parse error: ")?;
     if let Some(second) = rest
         .strip_prefix("unexpected symbol '")
@@ -98,11 +94,6 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         .strip_prefix("unexpected ")?
         .split_once(", expected ")?;
     let mut got = token(raw_got)?;
-    // starlark-go's scanner reads `...` as three dots (`a...` is `a` `.` `.` `.`).
-    let dots = raw_got == "symbol '...'";
-    if dots {
-        got = "'.'".into();
-    }
     if at_return_close(msg, line, before) {
         got = "newline".into();
     }
@@ -122,10 +113,6 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
             ))
         }
         "string literal" => return load_string_wording(before?),
-        // Elsewhere the crate meets `...` after an operand (where it starts no expression, it
-        // reads the literal `...`, refused as `got '.', want primary expression`): to
-        // starlark-go the first dot selects a field, whose name the second dot is not.
-        _ if dots => return Some("not an identifier".into()),
         _ => {}
     }
     if outdent_keyword(&got, line, before) {

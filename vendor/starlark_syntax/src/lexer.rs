@@ -1427,7 +1427,7 @@ pub enum Token {
     LessLessEqual,
     #[token(">>=")]
     GreaterGreaterEqual,
-    #[token("...")]
+    // schemac: starlark-go's scanner has no `...`: it reads three dots (vendor/README.md).
     Ellipsis,
 
     // Brackets

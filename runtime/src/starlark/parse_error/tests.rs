@@ -27,15 +27,6 @@ fn parser_errors_in_starlark_go_words() {
         .as_deref(),
         Some("got int literal, want newline")
     );
-    // starlark-go reads `...` as three dots: after an operand the first selects a field.
-    assert_eq!(
-        w(
-            "Parse error: unexpected symbol '...', expected new line",
-            "x = a ..."
-        )
-        .as_deref(),
-        Some("not an identifier")
-    );
     assert_eq!(
         w(
             "Parse error: unexpected new line, expected symbol ':'",
