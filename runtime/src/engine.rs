@@ -616,8 +616,9 @@ fn overlay_and_validate_knowing(
     // (and kept from run to run, in `facts`).
     let indexes = &mut facts.indexes;
     // The type checks share the schema's map and array defaults between the maps they fill,
-    // as ytt's do (see `crate::shared_defaults`).
-    let _sharing = schema.is_some().then(crate::shared_defaults::Run::begin);
+    // and an overlay shares the collection it sets as several items' values, as ytt's do (see
+    // `crate::shared_defaults`).
+    let _sharing = crate::shared_defaults::Run::begin();
     // ytt checks the schema's defaults as its first data values document: a NaN key there
     // equals no key, not even its own, so it is not declared (`.nan: 1`). Others always pass.
     if let Some(defaults) = current.as_ref().filter(|_| nan_key) {

@@ -508,6 +508,16 @@ fn one_per_match(value: TreeValue, n: usize) -> impl Iterator<Item = TreeValue> 
     })
 }
 
+/// The key under which the collection `value` is shared (see [`shared_defaults::new_key`])
+/// when it matched `n` items: ytt sets its one node as the value of each matched item whose
+/// value was null (any other is merged into, or an error).
+fn shared_replacement(value: &TreeValue, n: usize) -> Option<usize> {
+    let collection = matches!(value, TreeValue::Map(_) | TreeValue::Array(_));
+    (n > 1 && collection)
+        .then(shared_defaults::new_key)
+        .flatten()
+}
+
 /// The node's one operation (its last annotation of that name, as ytt keeps it).
 fn operation(item: &Tree) -> Option<&Ann> {
     item.anns
@@ -636,6 +646,7 @@ fn merge_map_item(
         return Ok(());
     }
     let replace = item.ann("overlay/replace").is_some();
+    let shared_new = shared_replacement(&item.value, matches.len());
     let values = one_per_match(std::mem::take(&mut item.value), matches.len());
     for (&i, value) in matches.iter().zip(values) {
         let mut kept = below.as_deref_mut().map(|below| below.take(i));
@@ -687,6 +698,9 @@ fn merge_map_item(
             shared_defaults::put(key, &merged);
         }
         entries[i].value = merged;
+        if let Some(key) = shared_new.filter(|_| !in_place) {
+            shared_defaults::share(&mut entries[i], key);
+        }
         if let (Some(below), Some(kept), true) = (below.as_deref_mut(), kept, in_place) {
             below.put_back(i, kept);
         }

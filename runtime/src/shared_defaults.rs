@@ -43,6 +43,8 @@ struct Kept {
     /// The plain data of kept values, made once for the many maps filled with each (forgotten
     /// whenever an overlay takes or changes a value).
     plain: HashMap<usize, Value, FxBuild>,
+    /// How many keys [`new_key`] gave.
+    new_keys: usize,
 }
 
 thread_local! {
@@ -171,6 +173,26 @@ pub fn shared_key(tree: &Tree) -> Option<usize> {
         Value::UInt(key) => Some(key as usize),
         _ => None,
     }
+}
+
+/// A key for a collection that an overlay puts into several map items at once: ytt's merge
+/// sets the one node of the values file as each matched item's value, so that a later overlay
+/// changing it through one of them changes it in all (see [`share`]). Odd, as no IR node's
+/// address is; `None` outside a run.
+pub fn new_key() -> Option<usize> {
+    KEPT.with(|k| {
+        let mut k = k.borrow_mut();
+        let kept = k.as_mut()?;
+        kept.new_keys += 1;
+        Some(kept.new_keys * 2 - 1)
+    })
+}
+
+/// Marks `tree` as holding the shared node `key` (from [`new_key`]), its value the current one.
+pub fn share(tree: &mut Tree, key: usize) {
+    unmark(tree);
+    mark(tree, key);
+    put(key, &tree.value);
 }
 
 /// Drops the mark of a node whose value an overlay replaced.

@@ -139,6 +139,7 @@ pub(super) fn merge_array_item(
         return Ok(());
     }
     let replace = item.ann("overlay/replace").is_some();
+    let shared_new = shared_replacement(&item.value, matches.len());
     let values = one_per_match(std::mem::take(&mut item.value), matches.len());
     // In order, as ytt (the first failing match is the one reported).
     for (&i, value) in matches.iter().zip(values) {
@@ -149,11 +150,22 @@ pub(super) fn merge_array_item(
             put_returned(&mut elems[i], returned);
         } else {
             let left = std::mem::take(&mut elems[i].value);
-            if !merges_in_place(&left, &value, mode) {
+            let in_place = merges_in_place(&left, &value, mode);
+            // A shared node is merged into where it is kept (see `crate::shared_defaults`).
+            let shared = shared_defaults::shared_key(&elems[i]).filter(|_| in_place);
+            let left = shared.and_then(shared_defaults::take).unwrap_or(left);
+            if !in_place {
+                shared_defaults::unmark(&mut elems[i]);
                 elems[i].pos = item.pos; // (as a map item's value)
             }
-            elems[i].value =
-                merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)?;
+            let merged = merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)?;
+            if let Some(key) = shared {
+                shared_defaults::put(key, &merged);
+            }
+            elems[i].value = merged;
+            if let Some(key) = shared_new.filter(|_| !in_place) {
+                shared_defaults::share(&mut elems[i], key);
+            }
         }
     }
     Ok(())
