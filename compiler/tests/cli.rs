@@ -286,6 +286,8 @@ fn schemac_commands_follow_clap_conventions() {
     for (args, needle) in [
         ("gen --bogus schema.yml", "unexpected argument '--bogus'"),
         ("gen", "no schema files given"),
+        // (the subcommand's usage names schemac: it said `Usage: inspect ...`)
+        ("inspect -o html", "Usage: schemac inspect "),
         ("build schema.yml", "--output <FILE>"),
         ("completions nosuch", "invalid value 'nosuch'"),
         ("nosuch", "unrecognized subcommand 'nosuch'"),
@@ -432,6 +434,11 @@ fn a_full_disk_is_an_error() {
         &["check", "-f", "big.yml"][..],
         &["check", "--help"],
         &["completions", "bash"],
+        // clap's own help and version (its `Error::exit` ignored the failed write: exit 0).
+        &["--help"],
+        &["--version"],
+        &["help", "build"],
+        &["inspect", "--help"],
     ] {
         let o = Command::new(BIN)
             .args(args)

@@ -109,6 +109,8 @@ fn schema_files(name: &str, m: &ArgMatches) -> Result<Vec<String>, clap::Error> 
     }
     if files.is_empty() {
         let mut cmd = cli();
+        // Built, the subcommand's usage names it `schemac gen` (it said `gen`).
+        cmd.build();
         let sub = cmd
             .find_subcommand_mut(name)
             .expect("a subcommand of schemac");
@@ -126,6 +128,16 @@ fn fail(msg: &str) -> ExitCode {
     schemac_runtime::cli::warn_if_math_used();
     output::stderr(&format!("schemac: Error: {msg}\n"));
     ExitCode::from(1)
+}
+
+/// Ends the run as clap's `Error::exit` does (help and version on stdout, exit status 0; a
+/// usage error on stderr, 2), but a failed write of stdout is an error as for every other
+/// output (`exit` ignores it: `schemac --help > /dev/full` exited 0 having written nothing).
+fn clap_exit(e: clap::Error) -> ExitCode {
+    if e.use_stderr() {
+        e.exit()
+    }
+    ExitCode::from(output::print_then(&e.render().to_string(), e.exit_code()) as u8)
 }
 
 fn print(text: &str) -> ExitCode {
@@ -287,16 +299,23 @@ fn run_main() -> ExitCode {
             .map(|c| c as &dyn schemac_runtime::engine::SchemaStore);
         return ExitCode::from(schemac::check::main_with(&args[2..], store) as u8);
     }
-    let m = cli()
-        .try_get_matches_from(&args)
-        .unwrap_or_else(|e| e.exit());
+    let m = match cli().try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) => return clap_exit(e),
+    };
     let (name, sub) = m.subcommand().expect("a subcommand is required");
-    let files = || schema_files(name, sub).unwrap_or_else(|e| e.exit());
+    let files = match name {
+        "gen" | "build" | "explain-rules" | "inspect" => match schema_files(name, sub) {
+            Ok(files) => files,
+            Err(e) => return clap_exit(e),
+        },
+        _ => Vec::new(),
+    };
     match name {
-        "gen" => gen(&files(), sub),
-        "build" => build(&files(), sub),
-        "explain-rules" => explain_rules(&files()),
-        "inspect" => inspect(&files(), sub),
+        "gen" => gen(&files, sub),
+        "build" => build(&files, sub),
+        "explain-rules" => explain_rules(&files),
+        "inspect" => inspect(&files, sub),
         "completions" => {
             let shell = *sub.get_one::<Shell>("shell").expect("required");
             let mut script = Vec::new();
