@@ -589,3 +589,46 @@ mod budgets;
 
 #[path = "cli/budget_vars.rs"]
 mod budget_vars;
+
+/// An output path that is one of the inputs (`gen s.yml -o s.yml`, through a link too) is
+/// refused before any work: it replaced the schema with what was made of it.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "#@data/values-schema\n---\nname: \"\"\n";
+    std::fs::write(dir.path().join("s.yml"), schema).unwrap();
+    std::os::unix::fs::symlink("s.yml", dir.path().join("link.yml")).unwrap();
+    for args in [
+        &["gen", "s.yml", "-o", "s.yml"][..],
+        &["gen", "s.yml", "-o", "./link.yml"],
+        &["build", "s.yml", "-o", "link.yml"],
+        &[
+            "inspect",
+            "s.yml",
+            "-o",
+            "markdown",
+            "--output-file",
+            "./s.yml",
+        ],
+    ] {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .env("SCHEMAC_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "cannot write {}: it is the input file s.yml",
+                args[args.len() - 1]
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("s.yml")).unwrap(),
+            schema
+        );
+    }
+}

@@ -14,7 +14,7 @@
 static ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
@@ -155,6 +155,12 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         ..CodegenOptions::default()
     };
     standalone::remove_on_interrupt();
+    if let Some(Err(e)) = m
+        .get_one::<String>("output")
+        .map(|path| standalone::not_an_input(Path::new(path), files))
+    {
+        return fail(&e);
+    }
     match standalone::gen(files, &opts) {
         Ok(code) => match m.get_one::<String>("output") {
             None => print(&code),
@@ -214,6 +220,12 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
 fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     let name = m.get_one::<String>("output").expect("required");
     let format = schemac::export::Format::parse(name).expect("one of the possible values");
+    if let Some(Err(e)) = m
+        .get_one::<String>("output-file")
+        .map(|path| standalone::not_an_input(Path::new(path), files))
+    {
+        return fail(&e);
+    }
     let compiled = match standalone::compile(files) {
         Ok(compiled) => compiled,
         Err(e) => return fail(&multi_line(e.message())),
