@@ -24,7 +24,7 @@ use sha2::{Digest, Sha256};
 use crate::check::INTERPRETER;
 use crate::codegen::{generate, generate_lowered, lowering, to_source, CodegenOptions, Compiled};
 
-pub use files::{remove_on_interrupt, write_atomically};
+pub use files::{not_an_input, remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
@@ -221,6 +221,7 @@ pub fn build(
 
     // The output's directory must take a file before anything is compiled.
     files::writable_target(out)?;
+    files::not_an_input(out, files)?;
     let probe = files::TempPath::beside(out);
     std::fs::write(probe.path(), b"")
         .map_err(|e| format!("cannot write {}: {e}", out.display()))?;

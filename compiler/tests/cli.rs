@@ -286,6 +286,8 @@ fn schemac_commands_follow_clap_conventions() {
     for (args, needle) in [
         ("gen --bogus schema.yml", "unexpected argument '--bogus'"),
         ("gen", "no schema files given"),
+        // (the subcommand's usage names schemac: it said `Usage: inspect ...`)
+        ("inspect -o html", "Usage: schemac inspect "),
         ("build schema.yml", "--output <FILE>"),
         ("completions nosuch", "invalid value 'nosuch'"),
         ("nosuch", "unrecognized subcommand 'nosuch'"),
@@ -432,6 +434,11 @@ fn a_full_disk_is_an_error() {
         &["check", "-f", "big.yml"][..],
         &["check", "--help"],
         &["completions", "bash"],
+        // clap's own help and version (its `Error::exit` ignored the failed write: exit 0).
+        &["--help"],
+        &["--version"],
+        &["help", "build"],
+        &["inspect", "--help"],
     ] {
         let o = Command::new(BIN)
             .args(args)
@@ -582,3 +589,46 @@ mod budgets;
 
 #[path = "cli/budget_vars.rs"]
 mod budget_vars;
+
+/// An output path that is one of the inputs (`gen s.yml -o s.yml`, through a link too) is
+/// refused before any work: it replaced the schema with what was made of it.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "#@data/values-schema\n---\nname: \"\"\n";
+    std::fs::write(dir.path().join("s.yml"), schema).unwrap();
+    std::os::unix::fs::symlink("s.yml", dir.path().join("link.yml")).unwrap();
+    for args in [
+        &["gen", "s.yml", "-o", "s.yml"][..],
+        &["gen", "s.yml", "-o", "./link.yml"],
+        &["build", "s.yml", "-o", "link.yml"],
+        &[
+            "inspect",
+            "s.yml",
+            "-o",
+            "markdown",
+            "--output-file",
+            "./s.yml",
+        ],
+    ] {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(dir.path())
+            .env("SCHEMAC_CACHE_DIR", dir.path().join("cache"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "cannot write {}: it is the input file s.yml",
+                args[args.len() - 1]
+            )),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("s.yml")).unwrap(),
+            schema
+        );
+    }
+}

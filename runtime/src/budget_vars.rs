@@ -5,7 +5,9 @@
 //! A value is a whole number written in ASCII digits, spaces and tabs around it ignored
 //! (`" 5000 "`); leading zeros are allowed, a sign (`+5`, `-1`), a fraction, an exponent
 //! (`1e3`) or separators (`1_000`, `1,000`) are not. `0` is a budget of nothing (for
-//! `SCHEMAC_SCHEMA_CACHE_BYTES` it turns the cache off). An unset variable, and one set to
+//! `SCHEMAC_SCHEMA_CACHE_BYTES` it turns the cache off), except where a budget has a least
+//! value ([`BudgetVar::at_least`]: Starlark's call depth, which the interpreter cannot set to
+//! 0), below which a value is refused as one past the largest is. An unset variable, and one set to
 //! nothing (`SCHEMAC_MAX_DEPTH=`, or spaces only), is the default. A value past what the
 //! budget's integer holds is refused, never cut down.
 //!
@@ -20,11 +22,13 @@
 
 use std::ffi::OsStr;
 
-/// One budget's variable: its name, its default, and the largest value its integer holds.
+/// One budget's variable: its name, its default, the least value it takes and the largest
+/// value its integer holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BudgetVar {
     pub name: &'static str,
     pub default: u64,
+    pub min: u64,
     pub max: u64,
 }
 
@@ -34,6 +38,7 @@ impl BudgetVar {
         BudgetVar {
             name,
             default: default as u64,
+            min: 0,
             max: usize::MAX as u64,
         }
     }
@@ -43,8 +48,14 @@ impl BudgetVar {
         BudgetVar {
             name,
             default,
+            min: 0,
             max: u64::MAX,
         }
+    }
+
+    /// The budget with `min` its least value: a smaller one is refused (see the module's rule).
+    pub const fn at_least(self, min: u64) -> BudgetVar {
+        BudgetVar { min, ..self }
     }
 
     /// The budget's default as a `usize` (for [`BudgetVar::size`] budgets).
@@ -71,6 +82,10 @@ impl BudgetVar {
             ));
         }
         match trimmed.parse::<u64>() {
+            Ok(n) if n < self.min => Err(format!(
+                "{}: {text:?} is smaller than the least budget it takes, {} ({unset})",
+                self.name, self.min
+            )),
             Ok(n) if n <= self.max => Ok(n),
             _ => Err(format!(
                 "{}: {text:?} is larger than the largest budget it takes, {} ({unset})",
@@ -129,8 +144,10 @@ pub const STARLARK_MEMORY: BudgetVar = BudgetVar::size("SCHEMAC_STARLARK_MEMORY"
 /// slowest `int()` (1,333,333 decimal digits) takes 2 s and `str` of its answer 1 s, where ytt
 /// takes 3.6 s and 4.4 s; ytt answers `int("z" * 300000, 36)` (1.55 million bits) in 0.6 s.
 pub const STARLARK_INT_BITS: BudgetVar = BudgetVar::count("SCHEMAC_STARLARK_INT_BITS", 4_000_000);
-/// Starlark calls nested in one another (`0` is the default; held to a ceiling).
-pub const STARLARK_CALL_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_STARLARK_CALL_DEPTH", 10_000);
+/// Starlark calls nested in one another (held to a ceiling; at least 1: the interpreter takes
+/// no budget of 0 calls, and one is the program's own).
+pub const STARLARK_CALL_DEPTH: BudgetVar =
+    BudgetVar::size("SCHEMAC_STARLARK_CALL_DEPTH", 10_000).at_least(1);
 /// Starlark functions nested in one another.
 pub const STARLARK_FUNCTION_DEPTH: BudgetVar =
     BudgetVar::size("SCHEMAC_STARLARK_FUNCTION_DEPTH", 1_000);
@@ -243,12 +260,30 @@ mod tests {
         let small = BudgetVar {
             name: "X",
             default: 1,
+            min: 0,
             max: u64::from(u32::MAX),
         };
         assert_eq!(parse(small, "4294967295"), Ok(u64::from(u32::MAX)));
         assert!(parse(small, "4294967296")
             .unwrap_err()
             .contains("4294967295"));
+    }
+
+    /// The call depth's 0 was the default in silence (the interpreter takes no budget of 0).
+    #[test]
+    fn a_value_below_the_least_is_refused() {
+        assert_eq!(
+            parse(STARLARK_CALL_DEPTH, "0").unwrap_err(),
+            "SCHEMAC_STARLARK_CALL_DEPTH: \"0\" is smaller than the least budget it takes, 1 (unset it for the default 10000)"
+        );
+        assert_eq!(parse(STARLARK_CALL_DEPTH, "1"), Ok(1));
+        assert_eq!(
+            parse(STARLARK_CALL_DEPTH, " 000 ")
+                .unwrap_err()
+                .split(':')
+                .next(),
+            Some("SCHEMAC_STARLARK_CALL_DEPTH")
+        );
     }
 
     #[test]

@@ -14,7 +14,7 @@
 static ALLOCATOR: schemac_runtime::allocator::Allocator = schemac_runtime::allocator::Allocator;
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{value_parser, Arg, ArgAction, ArgMatches, Command};
@@ -109,6 +109,8 @@ fn schema_files(name: &str, m: &ArgMatches) -> Result<Vec<String>, clap::Error> 
     }
     if files.is_empty() {
         let mut cmd = cli();
+        // Built, the subcommand's usage names it `schemac gen` (it said `gen`).
+        cmd.build();
         let sub = cmd
             .find_subcommand_mut(name)
             .expect("a subcommand of schemac");
@@ -128,6 +130,16 @@ fn fail(msg: &str) -> ExitCode {
     ExitCode::from(1)
 }
 
+/// Ends the run as clap's `Error::exit` does (help and version on stdout, exit status 0; a
+/// usage error on stderr, 2), but a failed write of stdout is an error as for every other
+/// output (`exit` ignores it: `schemac --help > /dev/full` exited 0 having written nothing).
+fn clap_exit(e: clap::Error) -> ExitCode {
+    if e.use_stderr() {
+        e.exit()
+    }
+    ExitCode::from(output::print_then(&e.render().to_string(), e.exit_code()) as u8)
+}
+
 fn print(text: &str) -> ExitCode {
     ExitCode::from(output::print_then(text, 0) as u8)
 }
@@ -143,6 +155,12 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         ..CodegenOptions::default()
     };
     standalone::remove_on_interrupt();
+    if let Some(Err(e)) = m
+        .get_one::<String>("output")
+        .map(|path| standalone::not_an_input(Path::new(path), files))
+    {
+        return fail(&e);
+    }
     match standalone::gen(files, &opts) {
         Ok(code) => match m.get_one::<String>("output") {
             None => print(&code),
@@ -202,6 +220,12 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
 fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     let name = m.get_one::<String>("output").expect("required");
     let format = schemac::export::Format::parse(name).expect("one of the possible values");
+    if let Some(Err(e)) = m
+        .get_one::<String>("output-file")
+        .map(|path| standalone::not_an_input(Path::new(path), files))
+    {
+        return fail(&e);
+    }
     let compiled = match standalone::compile(files) {
         Ok(compiled) => compiled,
         Err(e) => return fail(&multi_line(e.message())),
@@ -287,16 +311,23 @@ fn run_main() -> ExitCode {
             .map(|c| c as &dyn schemac_runtime::engine::SchemaStore);
         return ExitCode::from(schemac::check::main_with(&args[2..], store) as u8);
     }
-    let m = cli()
-        .try_get_matches_from(&args)
-        .unwrap_or_else(|e| e.exit());
+    let m = match cli().try_get_matches_from(&args) {
+        Ok(m) => m,
+        Err(e) => return clap_exit(e),
+    };
     let (name, sub) = m.subcommand().expect("a subcommand is required");
-    let files = || schema_files(name, sub).unwrap_or_else(|e| e.exit());
+    let files = match name {
+        "gen" | "build" | "explain-rules" | "inspect" => match schema_files(name, sub) {
+            Ok(files) => files,
+            Err(e) => return clap_exit(e),
+        },
+        _ => Vec::new(),
+    };
     match name {
-        "gen" => gen(&files(), sub),
-        "build" => build(&files(), sub),
-        "explain-rules" => explain_rules(&files()),
-        "inspect" => inspect(&files(), sub),
+        "gen" => gen(&files, sub),
+        "build" => build(&files, sub),
+        "explain-rules" => explain_rules(&files),
+        "inspect" => inspect(&files, sub),
         "completions" => {
             let shell = *sub.get_one::<Shell>("shell").expect("required");
             let mut script = Vec::new();

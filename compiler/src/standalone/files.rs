@@ -144,6 +144,37 @@ pub fn writable_target(target: &Path) -> Result<(), String> {
     }
 }
 
+/// An output may not replace a file it is made from: `schemac gen s.yml -o s.yml` (or
+/// `inspect --output-file`, `build -o`) replaced the schema with what was made of it. The same
+/// file however it is named (another spelling, a link): by device and inode on Unix.
+pub fn not_an_input(target: &Path, inputs: &[String]) -> Result<(), String> {
+    match inputs
+        .iter()
+        .find(|input| same_file(target, Path::new(input)))
+    {
+        Some(input) => Err(format!(
+            "cannot write {}: it is the input file {input} (give another output path)",
+            target.display()
+        )),
+        None => Ok(()),
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
 /// Writes `bytes` to `path` whole or not at all.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     writable_target(path)?;

@@ -88,3 +88,51 @@ fn every_subcommand_stops_on_a_bad_budget_variable() {
     }
     assert!(!workdir().join("never-built").exists());
 }
+
+/// `SCHEMAC_STARLARK_CALL_DEPTH=0` was the default in silence (the interpreter takes no budget
+/// of 0 calls): refused, as a value past the largest is.
+#[test]
+fn a_call_depth_of_zero_is_refused() {
+    let (rc, out, err) = run(CHECK, &[("SCHEMAC_STARLARK_CALL_DEPTH", "0")]);
+    assert_eq!((rc, out.as_str()), (Some(2), ""), "{err}");
+    assert_eq!(
+        err,
+        "schemac: Error: SCHEMAC_STARLARK_CALL_DEPTH: \"0\" is smaller than the least budget it takes, 1 (unset it for the default 10000)\n"
+    );
+}
+
+/// The statement budget is looked at every statement: below 1,024 it was 1,024 (a loop of 100
+/// ran under `SCHEMAC_STARLARK_STEPS=1`), and others were rounded up to a multiple of it.
+#[test]
+fn a_small_statement_budget_is_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let schema = "#@ x = 0\n#@ for i in range(100):\n#@   x += i\n#@ end\n#@data/values-schema\n---\ntotal: #@ x\n";
+    std::fs::write(dir.path().join("loop.yml"), schema).unwrap();
+    let answer = |steps: &str| {
+        let o = Command::new(BIN)
+            .args(["check", "-f", "loop.yml"])
+            .current_dir(dir.path())
+            .env("SCHEMAC_STARLARK_STEPS", steps)
+            .env("SCHEMAC_SCHEMA_CACHE_BYTES", "0")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    // About 110 statements: the loop's 100 and the template's own.
+    let (rc, out, err) = answer("250");
+    assert_eq!((rc, out.as_str()), (Some(0), "total: 4950\n"), "{err}");
+    for steps in ["1", "50"] {
+        let (rc, _, err) = answer(steps);
+        assert_eq!(rc, Some(1), "{steps}: {err}");
+        assert!(
+            err.contains(&format!(
+                "evaluation stopped after {steps} Starlark statements"
+            )),
+            "{steps}: {err}"
+        );
+    }
+}

@@ -31,12 +31,12 @@ pub const MAX_CALL_DEPTH_CEILING: usize = 500_000;
 
 fn max_call_depth() -> usize {
     static DEPTH: OnceLock<usize> = OnceLock::new();
-    *DEPTH.get_or_init(
-        || match crate::budget_vars::STARLARK_CALL_DEPTH.get_size() {
-            0 => DEFAULT_MAX_CALL_DEPTH,
-            depth => depth.min(MAX_CALL_DEPTH_CEILING),
-        },
-    )
+    // (0, which the interpreter refuses, is refused before any work: `BudgetVar::at_least`.)
+    *DEPTH.get_or_init(|| {
+        crate::budget_vars::STARLARK_CALL_DEPTH
+            .get_size()
+            .clamp(1, MAX_CALL_DEPTH_CEILING)
+    })
 }
 
 /// The call depth budget's error.
@@ -183,10 +183,10 @@ impl<'e> starlark::eval::BeforeStmtFuncDyn<'e> for StepBound {
         // but the heap is looked at all the same.
         let steps = start.steps.get() + u64::from(!continued);
         start.steps.set(steps);
+        // At every statement: looked at only every 1,024th, a budget below that was 1,024
+        // statements (`SCHEMAC_STARLARK_STEPS=1` ran a loop of 100), and any other rounded up.
         let (max_steps, _) = budget();
-        if steps.is_multiple_of(1024)
-            && steps.saturating_add(iterations_since(start.iterations.get())) > max_steps
-        {
+        if steps.saturating_add(iterations_since(start.iterations.get())) > max_steps {
             return Err(steps_exceeded());
         }
         // The heap at every statement: a value may double in one (`x += x`).
