@@ -669,6 +669,20 @@ class Case(Rules, Thin):
         self.mark_bad('mutated text (%s)' % m)
 
 
+class CaseStart:
+    """What a generator's case starts with: its random source, its files and arguments, the
+    environment of its run, its features (for run.py's summary) and its deliberate defect
+    (None: a valid case)."""
+
+    def __init__(self, seed, files, args):
+        self.r = random.Random(seed)
+        self.files = dict(files)
+        self.args = list(args)
+        self.env = {}
+        self.features = set()
+        self.bad = None
+
+
 def generator(case_class):
     """A generator module's `generate(seed)`: the case of `seed`, built by `case_class`."""
     def generate(seed):

@@ -21,7 +21,6 @@ generated code that does not compile. Not run in CI: the sixty-fifth session's h
     tests/ytt-diff/hostilekeys.py --seed 7 --print
 """
 import json
-import random
 
 import gen
 
@@ -52,14 +51,9 @@ def q(s):
     return json.dumps(s, ensure_ascii=False)
 
 
-class Case:
+class Case(gen.CaseStart):
     def __init__(self, seed):
-        self.r = random.Random(seed)
-        self.files = {}
-        self.args = ['-f', 'schema.yml']
-        self.env = {}
-        self.features = set()
-        self.bad = None
+        super().__init__(seed, {}, ['-f', 'schema.yml'])
         self.paths = []        # (path of keys, kind) of scalar leaves, for the values files
 
     def key(self):

@@ -14,7 +14,6 @@ text, and the writer's quoting of every kind of string (the sixty-fifth session'
     tests/ytt-diff/jsonvalues.py --seed 7 --print
 """
 import json
-import random
 
 import gen
 
@@ -28,14 +27,9 @@ PIECES = [' ', '  ', '\t', '\n', '\n\n', ' \n', '\r', ':', ': ', '#', ' #', '-',
 SCALARS = [None, True, False, 0, -1, 1.5, 1e300, 2 ** 63, -(2 ** 63), 123456789012]
 
 
-class Case:
+class Case(gen.CaseStart):
     def __init__(self, seed):
-        self.r = random.Random(seed)
-        self.files = {'schema.yml': SCHEMA}
-        self.args = ['-f', 'schema.yml', '-f', 'values.yml']
-        self.env = {}
-        self.features = set()
-        self.bad = None  # no deliberate defect: run.py's summary counts the valid cases
+        super().__init__(seed, {'schema.yml': SCHEMA}, ['-f', 'schema.yml', '-f', 'values.yml'])
 
     def text(self):
         r = self.r
