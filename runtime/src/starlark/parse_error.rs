@@ -124,12 +124,6 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         // starlark-go's scanner refuses a closing bracket that closes nothing.
         return Some(format!("unexpected {got}"));
     }
-    if got == "','" && want == "symbol ':'" {
-        // starlark-go reads an expression after the `in` list's comma and finds the `:`.
-        if let Some(words) = for_header_list_error(line, before) {
-            return Some(words.into());
-        }
-    }
     if before.is_some_and(after_annotation_colon) {
         // The crate reads a type after an assignment's target (`http://h`, `a: b c`), where
         // starlark-go's parser wants the statement's end at the `:`.
@@ -306,42 +300,6 @@ pub(super) fn template_hint(message: &str) -> &'static str {
     } else {
         ""
     }
-}
-
-/// starlark-go's error for a `for` statement's header whose `in` list ends in a comma (`for i
-/// in 1, 2, :`) or has two in a row, the crate's error at the list's first comma (where it
-/// wants the `:`): starlark-go reads an expression after each comma and finds the `:` or the
-/// second comma.
-fn for_header_list_error(line: &str, before: Option<&str>) -> Option<&'static str> {
-    let column = error_column(before);
-    let after = line.get(column + 1..).unwrap_or("");
-    let code = line.get(..column).unwrap_or("");
-    let header = code.trim_start().trim_start_matches("#@").trim_start();
-    if !(header.starts_with("for ") && header.contains(" in ")) {
-        return None;
-    }
-    // The rest of the list on this line, up to the header's `:` (a comment first: not
-    // judged); a string literal is an item.
-    let (mut depth, mut item) = (0i32, false);
-    for i in code_bytes(after) {
-        match after.as_bytes()[i] {
-            b':' if depth == 0 && !item => return Some("got ':', want primary expression"),
-            b':' if depth == 0 => return None,
-            b',' if depth == 0 && !item => return Some("got ',', want primary expression"),
-            b',' if depth == 0 => item = false,
-            b'#' => return None,
-            c if c.is_ascii_whitespace() => {}
-            c => {
-                item = true;
-                match c {
-                    b'(' | b'[' | b'{' => depth += 1,
-                    b')' | b']' | b'}' => depth -= 1,
-                    _ => {}
-                }
-            }
-        }
-    }
-    None
 }
 
 /// The column (in bytes) of an error whose line's code before it ends `before`.

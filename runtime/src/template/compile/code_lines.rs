@@ -251,12 +251,6 @@ impl Compiler {
             }
             return Ok(());
         }
-        // starlark-go's `for` takes a tuple without brackets (`for i in 1, 2:`), the crate's
-        // one expression.
-        let stmt = match opens_block.then(|| for_tuple_in_brackets(&stmt)).flatten() {
-            Some(wrapped) => wrapped,
-            None => stmt,
-        };
         // A one-line `def g(): return 1` inside a function has no context of its own.
         let stmt = if in_def && first != "def" {
             // (the innermost function's: with a text context, its text)
@@ -358,49 +352,6 @@ fn body_after_brackets(text: &str) -> bool {
         .min()
         .unwrap_or(0);
     code.iter().any(|&(c, d)| c == b':' && d == closed)
-}
-
-/// `stmt`, a `for` statement whose iterable is a tuple without brackets (`for i in 1, 2:`),
-/// with the tuple in parentheses (`for i in (1, 2):`). Not one with a trailing comma
-/// (`for i in 1, 2, :`), which starlark-go refuses. Outside strings and comments; the
-/// statement's `:` ends it.
-fn for_tuple_in_brackets(stmt: &str) -> Option<String> {
-    stmt.strip_prefix("for")?;
-    let code = without_comment(stmt).trim_end_matches(CODE_BLANKS);
-    let colon = code.len().checked_sub(1).filter(|_| code.ends_with(':'))?;
-    let bytes = code.as_bytes();
-    let word = |i: usize| {
-        bytes
-            .get(i)
-            .is_some_and(|b| *b == b'_' || b.is_ascii_alphanumeric())
-    };
-    let (mut depth, mut iterable, mut comma) = (0usize, None, false);
-    for (i, c) in code_bytes(code) {
-        match c {
-            b'(' | b'[' | b'{' => depth += 1,
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
-            b'i' if depth == 0
-                && iterable.is_none()
-                && code[i..].starts_with("in")
-                && !word(i + 2)
-                && !(i > 0 && word(i - 1)) =>
-            {
-                iterable = Some(i + 2)
-            }
-            b',' if depth == 0 && iterable.is_some() && i < colon => comma = true,
-            _ => {}
-        }
-    }
-    let start = iterable?;
-    let tuple = code[start..colon].trim_matches(CODE_BLANKS);
-    if !comma || tuple.ends_with(',') {
-        return None;
-    }
-    Some(format!(
-        "{} ({tuple}):{}",
-        &code[..start],
-        &stmt[code.len()..]
-    ))
 }
 
 /// What follows `while` in the statement `stmt` (a condition, or its start).

@@ -293,7 +293,9 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         self.consume(&Token::For);
         let var_expr = self.parse_expr_list()?;
         self.expect(&Token::In)?;
-        let over = self.parse_test()?;
+        // schemac: starlark-go's loop goes over a list of expressions (`for x in 1, 2:` is
+        // over the tuple), where the crate took one.
+        let over = self.parse_test_list(true)?;
         self.expect(&Token::Colon)?;
         let body = self.parse_suite()?;
         let r = self.last_end;
@@ -592,7 +594,7 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             }
             comma = (at, self.last_end);
             trailing_comma = true;
-            if self.is_test_start() || self.is_star() {
+            if !self.terminates_expr_list() {
                 items.push(self.parse_test()?);
                 trailing_comma = false;
             } else {
@@ -629,7 +631,7 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         let mut trailing_comma = false;
         while self.eat(&Token::Comma) {
             trailing_comma = true;
-            if self.is_expr_start() || self.is_star() {
+            if !self.terminates_expr_list() {
                 items.push(self.parse_bitor_expr()?);
                 trailing_comma = false;
             } else {
@@ -652,33 +654,20 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         self.continue_infix(lhs, 7)
     }
 
-    /// schemac: a `*` or `**` after a comma of a tuple, which starlark-go reads as the start
-    /// of an item (`a, *b`: "got '*', want primary expression"), not as a trailing comma.
-    fn is_star(&self) -> bool {
-        matches!(self.peek(), Some(Token::Star) | Some(Token::StarStar))
-    }
-
-    fn is_test_start(&self) -> bool {
-        self.is_expr_start() || matches!(self.peek(), Some(Token::Lambda))
-    }
-
-    fn is_expr_start(&self) -> bool {
+    /// schemac: starlark-go's `terminatesExprList`, the tokens at which a list of expressions
+    /// ends after a comma (a trailing comma); before any other token starlark-go reads the next
+    /// item, whose error that token is (`a, *b`: "got '*', want primary expression"; `a, .`:
+    /// "got '.', ..."), not a trailing comma's.
+    fn terminates_expr_list(&self) -> bool {
         matches!(
             self.peek(),
-            Some(
-                Token::Identifier(_)
-                    | Token::Int(_)
-                    | Token::Float(_)
-                    | Token::String(_)
-                    | Token::FStringStart(_)
-                    | Token::OpeningRound
-                    | Token::OpeningSquare
-                    | Token::OpeningCurly
-                    | Token::Plus
-                    | Token::Minus
-                    | Token::Tilde
-                    | Token::Not
-                    | Token::Ellipsis
+            None | Some(
+                Token::Newline
+                    | Token::Equal
+                    | Token::ClosingRound
+                    | Token::ClosingSquare
+                    | Token::ClosingCurly
+                    | Token::Semicolon
             )
         )
     }
