@@ -518,6 +518,45 @@ fn shared_replacement(value: &TreeValue, n: usize) -> Option<usize> {
         .flatten()
 }
 
+/// Merges `value` into the value of `node`, an item that an overlay item at `item_pos`
+/// matched. A node whose value is a shared collection (see [`crate::shared_defaults`]) is
+/// merged into where the collection is kept. A value that is replaced rather than merged takes
+/// the overlay item's position, is no longer shared, is adjusted by `replaced`, and becomes the
+/// shared collection `shared_new` if given (see [`shared_replacement`]). `merge` gets the old
+/// value, the new one and whether the old one is the node's own (not a shared collection).
+/// Returns whether the node's own value was merged in place.
+fn merge_matched(
+    node: &mut Tree,
+    item_pos: Pos,
+    value: TreeValue,
+    shared_new: Option<usize>,
+    mode: Mode,
+    replaced: impl FnOnce(&mut Tree),
+    merge: impl FnOnce(TreeValue, TreeValue, bool) -> Result<TreeValue, OverlayError>,
+) -> Result<bool, OverlayError> {
+    let left = std::mem::take(&mut node.value);
+    let in_place = merges_in_place(&left, &value, mode);
+    let shared = shared_defaults::shared_key(node).filter(|_| in_place);
+    let (left, own) = match shared.and_then(shared_defaults::take) {
+        Some(current) => (current, false),
+        None => (left, true),
+    };
+    if !in_place {
+        shared_defaults::unmark(node);
+        node.pos = item_pos;
+        replaced(node);
+    }
+    let merged = merge(left, value, own)?;
+    if let Some(key) = shared {
+        shared_defaults::put(key, &merged);
+    }
+    node.value = merged;
+    if let Some(key) = shared_new.filter(|_| !in_place) {
+        shared_defaults::share(node, key);
+    }
+    Ok(in_place && own)
+}
+
 /// The node's one operation (its last annotation of that name, as ytt keeps it).
 fn operation(item: &Tree) -> Option<&Ann> {
     item.anns
@@ -660,48 +699,28 @@ fn merge_map_item(
             put_returned(&mut entries[i], returned);
             continue;
         }
-        let left = std::mem::take(&mut entries[i].value);
-        let in_place = merges_in_place(&left, &value, mode);
-        // A shared default is merged into where it is kept (see `crate::shared_defaults`).
-        let shared = shared_defaults::shared_key(&entries[i]).filter(|_| in_place);
-        let left = match shared.and_then(shared_defaults::take) {
-            Some(current) => {
-                kept = None;
-                current
-            }
-            None => left,
-        };
-        // A value that is replaced rather than merged takes the new position; replaced by
-        // a flag or a plain file, it also loses the rules the replaced node carried.
-        if !in_place {
-            shared_defaults::unmark(&mut entries[i]);
-            entries[i].pos = item.pos;
-            take_value_marks(&mut entries[i], &item);
-            if mode.replace_arrays {
-                entries[i]
-                    .anns
-                    .retain(|a| a.name != crate::validate::ASSERT_VALIDATE);
-            }
-        }
-        // A node that was there keeps its rules: ytt ignores the later node's.
-        let merged = merge_value(
-            left,
+        let own_in_place = merge_matched(
+            &mut entries[i],
+            item.pos,
             value,
-            &item.anns,
+            shared_new,
             mode,
-            calls,
-            defaults,
-            &path,
-            kept.as_mut(),
+            |node| {
+                // The replaced value's marks are the new one's; replaced by a flag or a plain
+                // file, it also loses the rules the replaced node carried.
+                take_value_marks(node, &item);
+                if mode.replace_arrays {
+                    node.anns
+                        .retain(|a| a.name != crate::validate::ASSERT_VALIDATE);
+                }
+            },
+            |left, value, own| {
+                // A node that was there keeps its rules: ytt ignores the later node's.
+                let kept = kept.as_mut().filter(|_| own);
+                merge_value(left, value, &item.anns, mode, calls, defaults, &path, kept)
+            },
         )?;
-        if let Some(key) = shared {
-            shared_defaults::put(key, &merged);
-        }
-        entries[i].value = merged;
-        if let Some(key) = shared_new.filter(|_| !in_place) {
-            shared_defaults::share(&mut entries[i], key);
-        }
-        if let (Some(below), Some(kept), true) = (below.as_deref_mut(), kept, in_place) {
+        if let (Some(below), Some(kept), true) = (below.as_deref_mut(), kept, own_in_place) {
             below.put_back(i, kept);
         }
     }

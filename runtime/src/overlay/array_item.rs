@@ -149,23 +149,17 @@ pub(super) fn merge_array_item(
             elems[i].anns = item.anns.clone();
             put_returned(&mut elems[i], returned);
         } else {
-            let left = std::mem::take(&mut elems[i].value);
-            let in_place = merges_in_place(&left, &value, mode);
-            // A shared node is merged into where it is kept (see `crate::shared_defaults`).
-            let shared = shared_defaults::shared_key(&elems[i]).filter(|_| in_place);
-            let left = shared.and_then(shared_defaults::take).unwrap_or(left);
-            if !in_place {
-                shared_defaults::unmark(&mut elems[i]);
-                elems[i].pos = item.pos; // (as a map item's value)
-            }
-            let merged = merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)?;
-            if let Some(key) = shared {
-                shared_defaults::put(key, &merged);
-            }
-            elems[i].value = merged;
-            if let Some(key) = shared_new.filter(|_| !in_place) {
-                shared_defaults::share(&mut elems[i], key);
-            }
+            merge_matched(
+                &mut elems[i],
+                item.pos,
+                value,
+                shared_new,
+                mode,
+                |_| {},
+                |left, value, _| {
+                    merge_value(left, value, &item.anns, mode, calls, defaults, &path, None)
+                },
+            )?;
         }
     }
     Ok(())
