@@ -23,13 +23,15 @@
 use std::ffi::OsStr;
 
 /// One budget's variable: its name, its default, the least value it takes and the largest
-/// value its integer holds.
+/// (what its integer holds, or less: see [`BudgetVar::at_most`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BudgetVar {
     pub name: &'static str,
     pub default: u64,
     pub min: u64,
     pub max: u64,
+    /// Why the largest value is `max`, when it is less than the integer holds.
+    pub max_reason: Option<&'static str>,
 }
 
 impl BudgetVar {
@@ -40,6 +42,7 @@ impl BudgetVar {
             default: default as u64,
             min: 0,
             max: usize::MAX as u64,
+            max_reason: None,
         }
     }
 
@@ -50,12 +53,22 @@ impl BudgetVar {
             default,
             min: 0,
             max: u64::MAX,
+            max_reason: None,
         }
     }
 
     /// The budget with `min` its least value: a smaller one is refused (see the module's rule).
     pub const fn at_least(self, min: u64) -> BudgetVar {
         BudgetVar { min, ..self }
+    }
+
+    /// The budget with `max` its largest value, for `reason`: a larger one is refused.
+    pub const fn at_most(self, max: u64, reason: &'static str) -> BudgetVar {
+        BudgetVar {
+            max,
+            max_reason: Some(reason),
+            ..self
+        }
     }
 
     /// The budget's default as a `usize` (for [`BudgetVar::size`] budgets).
@@ -88,8 +101,11 @@ impl BudgetVar {
             )),
             Ok(n) if n <= self.max => Ok(n),
             _ => Err(format!(
-                "{}: {text:?} is larger than the largest budget it takes, {} ({unset})",
-                self.name, self.max
+                "{}: {text:?} is larger than the largest budget it takes, {} ({}{unset})",
+                self.name,
+                self.max,
+                self.max_reason
+                    .map_or(String::new(), |why| format!("{why}; "))
             )),
         }
     }
@@ -111,10 +127,21 @@ impl BudgetVar {
     }
 }
 
+/// Why a budget of nesting has a ceiling: each level is a frame of a recursive walk on the
+/// pipeline's stack (`crate::cli::STACK_BYTES`, 512 MiB), and a stack overflow aborts the
+/// process. Each ceiling is about a third to half the depth at which the costliest walk measured
+/// overflowed it (`SCHEMAC_MAX_DEPTH`: a map of maps overlaid onto another, 150,000–200,000
+/// levels; `SCHEMAC_MAX_VALUE_DEPTH`: `json.encode` and `yaml.encode` of nested lists and data
+/// values made of them, about 470,000; `SCHEMAC_STARLARK_EXPRESSION_DEPTH`: nested dict
+/// displays, about 155,000; `SCHEMAC_STARLARK_FUNCTION_DEPTH`: nested lambdas, about 51,000;
+/// method chains and blocks ran at 50,000 and 20,000 without overflowing, taking seconds).
+const STACK: &str = "a deeper one overflows the stack";
+
 /// Collections nested in one another in files and flags' values (ytt reads 1,000 and more).
-pub const MAX_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_MAX_DEPTH", 2_000);
+pub const MAX_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_MAX_DEPTH", 2_000).at_most(50_000, STACK);
 /// Starlark values nested in one another (see `yaml::parse::budget::DEFAULT_MAX_VALUE_DEPTH`).
-pub const MAX_VALUE_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_MAX_VALUE_DEPTH", 100_000);
+pub const MAX_VALUE_DEPTH: BudgetVar =
+    BudgetVar::size("SCHEMAC_MAX_VALUE_DEPTH", 100_000).at_most(200_000, STACK);
 /// Nodes that aliases copy in one file.
 pub const MAX_ALIAS_NODES: BudgetVar = BudgetVar::size("SCHEMAC_MAX_ALIAS_NODES", 1_000_000);
 /// Bytes of text that aliases copy in one file.
@@ -150,18 +177,19 @@ pub const STARLARK_CALL_DEPTH: BudgetVar =
     BudgetVar::size("SCHEMAC_STARLARK_CALL_DEPTH", 10_000).at_least(1);
 /// Starlark functions nested in one another.
 pub const STARLARK_FUNCTION_DEPTH: BudgetVar =
-    BudgetVar::size("SCHEMAC_STARLARK_FUNCTION_DEPTH", 1_000);
+    BudgetVar::size("SCHEMAC_STARLARK_FUNCTION_DEPTH", 1_000).at_most(10_000, STACK);
 /// Starlark expressions nested in one another.
 pub const STARLARK_EXPRESSION_DEPTH: BudgetVar =
-    BudgetVar::size("SCHEMAC_STARLARK_EXPRESSION_DEPTH", 50_000);
+    BudgetVar::size("SCHEMAC_STARLARK_EXPRESSION_DEPTH", 50_000).at_most(75_000, STACK);
 /// Method calls chained in a Starlark program.
 pub const STARLARK_METHOD_CHAIN: BudgetVar =
-    BudgetVar::size("SCHEMAC_STARLARK_METHOD_CHAIN", 5_000);
+    BudgetVar::size("SCHEMAC_STARLARK_METHOD_CHAIN", 5_000).at_most(50_000, STACK);
 /// Operators walked to compile a Starlark program's `and`s and `or`s.
 pub const STARLARK_BOOL_OPERATORS: BudgetVar =
     BudgetVar::size("SCHEMAC_STARLARK_BOOL_OPERATORS", 12_500_000);
 /// Blocks nested in one another in a template or a `.star` file.
-pub const STARLARK_BLOCK_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_STARLARK_BLOCK_DEPTH", 2_000);
+pub const STARLARK_BLOCK_DEPTH: BudgetVar =
+    BudgetVar::size("SCHEMAC_STARLARK_BLOCK_DEPTH", 2_000).at_most(20_000, STACK);
 /// Types and default values' nodes of a schema, for generated code (the compiler's).
 pub const MAX_CODEGEN_NODES: BudgetVar = BudgetVar::size("SCHEMAC_MAX_CODEGEN_NODES", 20_000);
 /// Levels a schema nests, for generated code (the compiler's).
@@ -262,6 +290,7 @@ mod tests {
             default: 1,
             min: 0,
             max: u64::from(u32::MAX),
+            max_reason: None,
         };
         assert_eq!(parse(small, "4294967295"), Ok(u64::from(u32::MAX)));
         assert!(parse(small, "4294967296")
@@ -283,6 +312,16 @@ mod tests {
                 .split(':')
                 .next(),
             Some("SCHEMAC_STARLARK_CALL_DEPTH")
+        );
+    }
+
+    /// A nesting budget past what the stack holds aborted the process on a deep input.
+    #[test]
+    fn a_value_above_the_ceiling_is_refused() {
+        assert_eq!(parse(MAX_DEPTH, "50000"), Ok(50_000));
+        assert_eq!(
+            parse(MAX_DEPTH, "50001").unwrap_err(),
+            "SCHEMAC_MAX_DEPTH: \"50001\" is larger than the largest budget it takes, 50000 (a deeper one overflows the stack; unset it for the default 2000)"
         );
     }
 

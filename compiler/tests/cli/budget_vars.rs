@@ -32,12 +32,15 @@ fn a_bad_budget_variable_stops_check_with_its_name_and_value() {
         assert_eq!((rc, out.as_str()), (Some(2), ""), "{value}: {err}");
         assert_eq!(err, not_a_number(value));
     }
-    let (rc, out, err) = run(CHECK, &[("SCHEMAC_MAX_DEPTH", "99999999999999999999999")]);
+    let (rc, out, err) = run(
+        CHECK,
+        &[("SCHEMAC_MAX_INPUT_BYTES", "99999999999999999999999")],
+    );
     assert_eq!((rc, out.as_str()), (Some(2), ""), "{err}");
     assert_eq!(
         err,
         format!(
-            "schemac: Error: SCHEMAC_MAX_DEPTH: \"99999999999999999999999\" is larger than the largest budget it takes, {} (unset it for the default 2000)\n",
+            "schemac: Error: SCHEMAC_MAX_INPUT_BYTES: \"99999999999999999999999\" is larger than the largest budget it takes, {} (unset it for the default 268435456)\n",
             usize::MAX
         )
     );
@@ -98,6 +101,18 @@ fn a_call_depth_of_zero_is_refused() {
     assert_eq!(
         err,
         "schemac: Error: SCHEMAC_STARLARK_CALL_DEPTH: \"0\" is smaller than the least budget it takes, 1 (unset it for the default 10000)\n"
+    );
+}
+
+/// A nesting budget past what the stack holds let a deep input abort the process
+/// (`SCHEMAC_MAX_DEPTH=10000000` and 1,000,000 nested lists): refused before any work.
+#[test]
+fn a_depth_past_what_the_stack_holds_is_refused() {
+    let (rc, out, err) = run(CHECK, &[("SCHEMAC_MAX_DEPTH", "10000000")]);
+    assert_eq!((rc, out.as_str()), (Some(2), ""), "{err}");
+    assert_eq!(
+        err,
+        "schemac: Error: SCHEMAC_MAX_DEPTH: \"10000000\" is larger than the largest budget it takes, 50000 (a deeper one overflows the stack; unset it for the default 2000)\n"
     );
 }
 
