@@ -28,7 +28,14 @@ pub use files::{not_an_input, remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
-    Ok(load_schema(files, &INTERPRETER)?.into())
+    Compiled::try_from(load_schema(files, &INTERPRETER)?)
+}
+
+/// The schema of `files` alone (`schemac inspect`): a file no template loads is not read, as
+/// ytt does not read it (a FIFO among them waited for ever).
+pub fn schema(files: &[String]) -> Result<schemac_runtime::schema::Type, CheckError> {
+    let loaded = load_schema(files, &INTERPRETER)?;
+    Ok(loaded.schema.unwrap_or_else(crate::lower::empty_schema))
 }
 
 /// The generated file's first line, a comment naming `files` (their control characters
