@@ -261,7 +261,7 @@ pub fn build(
     let main = format!(
         "//! A data values validator built by schemac.\n\n{allocator}\
          const VERSION: &str = {:?};\n\n\
-         fn main() {{\n    // (`args_os`: `args` panics on an argument that is not UTF-8.)\n    if std::env::args_os().nth(1).is_some_and(|a| a == \"--version\") {{\n        print!(\"{{VERSION}}\");\n        return;\n    }}\n    \
+         fn main() {{\n    // (`args_os`: `args` panics on an argument that is not UTF-8.)\n    if std::env::args_os().nth(1).is_some_and(|a| a == \"--version\") {{\n        // A failed write is an error, not a panic (`> /dev/full`: exit status 101).\n        std::process::exit(schemac_runtime::cli::output::print_then(VERSION, 0));\n    }}\n    \
          std::process::exit(schemac_validator::VALIDATOR.run());\n}}\n",
         version_text(
             &name,
