@@ -11,7 +11,7 @@
 
 use schemac_runtime::budget_vars as vars;
 use schemac_runtime::error::{CheckError, ErrorKind};
-use schemac_runtime::schema::{Kind, Type};
+use schemac_runtime::schema::{Check, Kind, Type};
 use schemac_runtime::value::{Node, Pos, Value};
 
 /// How many types and default values' nodes a schema may have for code generation.
@@ -56,11 +56,7 @@ struct Walk {
 impl Walk {
     fn ty(&mut self, t: &Type, depth: usize) -> Result<(), CheckError> {
         self.count(&t.pos, depth)?;
-        let doc = &t.doc;
-        let notes = [&doc.title, &doc.desc, &doc.deprecated];
-        let examples = doc.examples.iter().map(|(desc, _)| desc.len());
-        let doc_bytes = notes.iter().flat_map(|n| n.as_deref()).map(str::len);
-        self.text(&t.pos, doc_bytes.chain(examples).sum())?;
+        self.text(&t.pos, notes_len(t))?;
         if !super::ir::composed_default(t) {
             self.default(&t.default, placed(&t.default.pos, &t.pos))?;
         }
@@ -105,7 +101,7 @@ impl Walk {
             return Err(too_large(
                 pos,
                 format!(
-                    "has more than {} bytes of keys, default values' strings and documentation",
+                    "has more than {} bytes of keys, default values' strings, documentation and rules",
                     self.max_bytes
                 ),
                 MAX_BYTES_VAR,
@@ -135,6 +131,53 @@ impl Walk {
         }
         Ok(())
     }
+}
+
+/// The bytes of text a type's documentation and rules hold (their values are written whole,
+/// not counted as nodes): titles, descriptions, examples, rules' descriptions and arguments.
+fn notes_len(t: &Type) -> usize {
+    let doc = &t.doc;
+    let notes = [&doc.title, &doc.desc, &doc.deprecated];
+    let mut len: usize = notes.iter().flat_map(|n| n.as_deref()).map(str::len).sum();
+    for (desc, example) in &doc.examples {
+        len = len.saturating_add(desc.len() + value_len(&example.value));
+    }
+    if let Some(v) = &t.validation {
+        let args = v.named.iter().map(|(_, arg)| value_len(arg));
+        let shown = v.shown_args.iter().map(|(_, text)| text.len());
+        let custom = v.custom.iter().map(|rule| {
+            let arg = match &rule.check {
+                Check::Named(_, arg) => value_len(arg),
+                Check::Function(_) => 0,
+            };
+            rule.description.len() + arg
+        });
+        len = args
+            .chain(shown)
+            .chain(custom)
+            .fold(len, usize::saturating_add);
+    }
+    len
+}
+
+/// The bytes of the strings and map keys in `value`, without recursion.
+fn value_len(value: &Value) -> usize {
+    let mut len = 0usize;
+    let mut stack = vec![value];
+    while let Some(v) = stack.pop() {
+        len = len.saturating_add(text_len(v));
+        match v {
+            Value::Map(entries) => {
+                for e in entries.iter() {
+                    len = len.saturating_add(text_len(&e.key));
+                    stack.push(&e.value.value);
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter().map(|n| &n.value)),
+            _ => {}
+        }
+    }
+    len
 }
 
 /// The bytes of a string (or of a string that is not UTF-8); nothing for any other value.

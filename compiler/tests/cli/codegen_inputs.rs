@@ -54,7 +54,8 @@ fn a_fifo_no_template_loads_hangs_no_export_nor_build() {
 fn schema_text_past_the_codegen_budget_is_refused_with_its_position() {
     // A schema's text is written several times into its Rust (typed structs, IR, OpenAPI, JSON
     // Schema): a 50 MB default string made 250 MB of Rust in 12 s, and a 200 MB one made by
-    // Starlark aborted allocating. Keys, defaults' strings and documentation are counted.
+    // Starlark aborted allocating. Keys, defaults' strings, documentation (examples too) and rules'
+    // descriptions and arguments are counted.
     let dir = workdir().join("codegen-text-budget");
     std::fs::create_dir_all(&dir).unwrap();
     let budget = [("SCHEMAC_MAX_CODEGEN_BYTES", "1000")];
@@ -73,11 +74,27 @@ fn schema_text_past_the_codegen_budget_is_refused_with_its_position() {
                 .to_string(),
             5,
         ),
+        (
+            "example.yml",
+            "#@schema/examples (\"e\", {\"k\": [\"x\" * 1001]})\n#@schema/type any=True\na: {}\n"
+                .to_string(),
+            5,
+        ),
+        (
+            "one-of.yml",
+            "#@schema/validation one_of=[\"a\", \"x\" * 1001]\na: a\n".to_string(),
+            4,
+        ),
+        (
+            "rule.yml",
+            "#@schema/validation (\"d\" * 1001, lambda v: True)\na: 1\n".to_string(),
+            4,
+        ),
     ] {
         std::fs::write(dir.join(name), format!("#@data/values-schema\n---\n{body}")).unwrap();
         let (rc, stderr) = schemac_in(&dir, &["gen", name], &budget);
         assert_eq!(rc, Some(1), "{name}: {stderr}");
-        let error = format!("schemac: Error: {name}:{line}: the schema has more than 1000 bytes of keys, default values' strings and documentation, the budget of generated code (its Rust would be too large to compile; raise the budget with SCHEMAC_MAX_CODEGEN_BYTES)\n");
+        let error = format!("schemac: Error: {name}:{line}: the schema has more than 1000 bytes of keys, default values' strings, documentation and rules, the budget of generated code (its Rust would be too large to compile; raise the budget with SCHEMAC_MAX_CODEGEN_BYTES)\n");
         assert_eq!(stderr, error, "{name}");
         let (rc, stderr) = schemac_in(&dir, &["gen", name], &[]);
         assert_eq!(rc, Some(0), "{name} within the default budget: {stderr}");
