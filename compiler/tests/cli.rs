@@ -590,6 +590,9 @@ mod budgets;
 #[path = "cli/codegen_inputs.rs"]
 mod codegen_inputs;
 
+#[path = "cli/walk.rs"]
+mod walk;
+
 #[path = "cli/budget_vars.rs"]
 mod budget_vars;
 

@@ -568,8 +568,9 @@ fn walk_from(
     for path in entries {
         // As Go's `filepath.Walk` names it (`link.yml` under `.`, not `./link.yml`).
         let shown = clean(&path).to_string_lossy().to_string();
-        let meta = crate::stdin_at_start::lstat(&path)
-            .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
+        // Go's `filepath.Walk` hands its own `lstat`'s error on as it is (a name past
+        // `PATH_MAX`, a folder that can be listed but not searched).
+        let meta = crate::stdin_at_start::lstat(&path).map_err(|e| lstat_message(&shown, &e))?;
         let link = meta.file_type().is_symlink();
         if link {
             symlinks
