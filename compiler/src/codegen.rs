@@ -68,14 +68,19 @@ pub struct Compiled {
     pub templates: u32,
 }
 
-impl From<schemac_runtime::engine::LoadedSchema> for Compiled {
-    fn from(loaded: schemac_runtime::engine::LoadedSchema) -> Compiled {
-        Compiled {
+impl TryFrom<schemac_runtime::engine::LoadedSchema> for Compiled {
+    type Error = schemac_runtime::engine::CheckError;
+
+    /// The compiled schema, every file read (see [`LoadedSchema::sources`]).
+    ///
+    /// [`LoadedSchema::sources`]: schemac_runtime::engine::LoadedSchema::sources
+    fn try_from(loaded: schemac_runtime::engine::LoadedSchema) -> Result<Compiled, Self::Error> {
+        Ok(Compiled {
+            sources: loaded.sources()?,
             schema: loaded.schema.unwrap_or_else(crate::lower::empty_schema),
-            sources: loaded.sources,
             functions: loaded.functions,
             templates: loaded.templates,
-        }
+        })
     }
 }
 

@@ -117,7 +117,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     if let Err(e) = schemac_runtime::budget_vars::check_env() {
         return Err(syn::Error::new(first.span(), format!("schemac: {e}")));
     }
-    let loaded = schemac_runtime::engine::load_schema_named(&files, &INTERPRETER)
+    let compiled = schemac_runtime::engine::load_schema_named(&files, &INTERPRETER)
         .and_then(|loaded| match &loaded.schema {
             Some(schema) => crate::codegen::budget::check(schema)
                 .and_then(|()| match opts.serde {
@@ -127,6 +127,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 .map(|()| loaded),
             None => Ok(loaded),
         })
+        .and_then(Compiled::try_from)
         .map_err(|e| {
             let names: Vec<String> = files.iter().map(|(n, _)| n.clone()).collect();
             let message = schemac_runtime::report::multi_line(e.message());
@@ -139,7 +140,6 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
                 format!("schemac: {}\n{at}", message.trim_end()),
             )
         })?;
-    let compiled = Compiled::from(loaded);
     let code = generate(&compiled, &opts);
     let mut paths: Vec<String> = files
         .iter()

@@ -28,7 +28,14 @@ pub use files::{not_an_input, remove_on_interrupt, write_atomically};
 
 /// Reads and checks the schema files; errors are reported as `schemac check` reports them.
 pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
-    Ok(load_schema(files, &INTERPRETER)?.into())
+    Compiled::try_from(load_schema(files, &INTERPRETER)?)
+}
+
+/// The schema of `files` alone (`schemac inspect`): a file no template loads is not read, as
+/// ytt does not read it (a FIFO among them waited for ever).
+pub fn schema(files: &[String]) -> Result<schemac_runtime::schema::Type, CheckError> {
+    let loaded = load_schema(files, &INTERPRETER)?;
+    Ok(loaded.schema.unwrap_or_else(crate::lower::empty_schema))
 }
 
 /// The generated file's first line, a comment naming `files` (their control characters
@@ -254,7 +261,7 @@ pub fn build(
     let main = format!(
         "//! A data values validator built by schemac.\n\n{allocator}\
          const VERSION: &str = {:?};\n\n\
-         fn main() {{\n    // (`args_os`: `args` panics on an argument that is not UTF-8.)\n    if std::env::args_os().nth(1).is_some_and(|a| a == \"--version\") {{\n        print!(\"{{VERSION}}\");\n        return;\n    }}\n    \
+         fn main() {{\n    // (`args_os`: `args` panics on an argument that is not UTF-8.)\n    if std::env::args_os().nth(1).is_some_and(|a| a == \"--version\") {{\n        // A failed write is an error, not a panic (`> /dev/full`: exit status 101).\n        std::process::exit(schemac_runtime::cli::output::print_then(VERSION, 0));\n    }}\n    \
          std::process::exit(schemac_validator::VALIDATOR.run());\n}}\n",
         version_text(
             &name,

@@ -587,6 +587,12 @@ fn mimallocs_options_are_read_from_its_variables_and_its_first_arena_is_its_smal
 #[path = "cli/budgets.rs"]
 mod budgets;
 
+#[path = "cli/codegen_inputs.rs"]
+mod codegen_inputs;
+
+#[path = "cli/walk.rs"]
+mod walk;
+
 #[path = "cli/budget_vars.rs"]
 mod budget_vars;
 

@@ -192,6 +192,9 @@ pub const STARLARK_BLOCK_DEPTH: BudgetVar =
     BudgetVar::size("SCHEMAC_STARLARK_BLOCK_DEPTH", 2_000).at_most(20_000, STACK);
 /// Types and default values' nodes of a schema, for generated code (the compiler's).
 pub const MAX_CODEGEN_NODES: BudgetVar = BudgetVar::size("SCHEMAC_MAX_CODEGEN_NODES", 20_000);
+/// Bytes of a schema's text (keys, default values' strings, documentation), for generated
+/// code (the compiler's).
+pub const MAX_CODEGEN_BYTES: BudgetVar = BudgetVar::size("SCHEMAC_MAX_CODEGEN_BYTES", 16 << 20);
 /// Levels a schema nests, for generated code (the compiler's).
 pub const MAX_CODEGEN_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_MAX_CODEGEN_DEPTH", 64);
 /// Bytes of paths the Markdown and HTML references hold (the compiler's).
@@ -223,6 +226,7 @@ pub const ALL: &[BudgetVar] = &[
     STARLARK_BOOL_OPERATORS,
     STARLARK_BLOCK_DEPTH,
     MAX_CODEGEN_NODES,
+    MAX_CODEGEN_BYTES,
     MAX_CODEGEN_DEPTH,
     MAX_REFERENCE_BYTES,
     SCHEMA_CACHE_BYTES,

@@ -239,16 +239,33 @@ fn type_violations(
 pub struct LoadedSchema {
     /// Its IR (none when the files declare no schema).
     pub schema: Option<Type>,
-    /// The text of every file read, as `(name, text)`.
-    pub sources: Vec<(String, String)>,
+    /// Every file given, as `(name, text)`: a file no template loaded is read only when asked
+    /// for ([`LoadedSchema::sources`]; `schemac inspect` never is, as ytt never opens it).
+    pub files: Vec<(String, crate::inputs::FileText)>,
     /// How many values its templates kept for annotations (see [`Functions`]).
     pub functions: usize,
     /// How many templates its evaluation compiled (see [`Backend::schema_templates`]).
     pub templates: u32,
 }
 
-/// Reads the schema in `files` (schema documents and `.star` helpers): the IR and the text of
-/// every file read.
+impl LoadedSchema {
+    /// The text of every file, as `(name, text)`, to build in: a file no template loaded is
+    /// read now (see [`crate::inputs::FileText::get_to_build_in`]).
+    pub fn sources(&self) -> Result<Vec<(String, String)>, CheckError> {
+        self.files
+            .iter()
+            .map(|(name, text)| {
+                let text = text
+                    .get_to_build_in()
+                    .map_err(|e| CheckError::new(ErrorKind::Io, e))?;
+                Ok((name.clone(), text.to_string()))
+            })
+            .collect()
+    }
+}
+
+/// Reads the schema in `files` (schema documents and `.star` helpers): the IR, and every file
+/// given (read when [`LoadedSchema::sources`] asks for them, if no template loaded them).
 pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
     load_schema_inputs(read_inputs(files, &Default::default())?, backend)
 }
@@ -305,17 +322,7 @@ fn load_schema_inputs(
         .map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| (*shared).clone()));
     Ok(LoadedSchema {
         schema,
-        // Every file goes into what is built, read now if no template loaded it.
-        sources: inputs
-            .into_iter()
-            .map(|i| {
-                let text = i
-                    .text
-                    .get()
-                    .map_err(|e| CheckError::new(ErrorKind::Io, e))?;
-                Ok((i.name, text.to_string()))
-            })
-            .collect::<Result<_, CheckError>>()?,
+        files: inputs.into_iter().map(|i| (i.name, i.text)).collect(),
         functions: docs.functions.len(),
         templates: docs.templates,
     })

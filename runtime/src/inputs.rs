@@ -93,6 +93,21 @@ impl FileText {
         }
     }
 
+    /// [`FileText::get`] for `schemac build` and `gen`, which build every input file in: a FIFO
+    /// of the file system that no template read is refused, not opened (with no writer,
+    /// opening it waits for ever; ytt builds nothing in, and opens only what a template loads).
+    pub fn get_to_build_in(&self) -> Result<&Arc<str>, String> {
+        match self {
+            FileText::Later(file) if file.text.get().is_none() && is_named_fifo(&file.path) => {
+                Err(format!(
+                    "Reading file '{}': a FIFO no template loads is not opened (it may wait for a writer for ever), and every file given is built in: leave it out",
+                    file.name
+                ))
+            }
+            _ => self.get(),
+        }
+    }
+
     /// The bytes read, when they are not UTF-8 (the text is then lossy); `None` for text that
     /// is, or that has not been read ([`FileText::get`]) or was read with the inputs.
     pub fn bytes_not_utf8(&self) -> Option<&Arc<[u8]>> {
@@ -125,6 +140,14 @@ impl From<Arc<str>> for FileText {
     fn from(text: Arc<str>) -> FileText {
         FileText::Read(text)
     }
+}
+
+/// Whether `path` is a FIFO of the file system (`mkfifo`), which opening may block on; an open
+/// pipe (`/dev/fd/N`, `/dev/stdin`, `<(...)`) has no path of its own.
+pub fn is_named_fifo(path: &Path) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    let fifo = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo());
+    fifo && std::fs::canonicalize(path).is_ok()
 }
 
 fn max_input_bytes() -> usize {
@@ -545,8 +568,9 @@ fn walk_from(
     for path in entries {
         // As Go's `filepath.Walk` names it (`link.yml` under `.`, not `./link.yml`).
         let shown = clean(&path).to_string_lossy().to_string();
-        let meta = crate::stdin_at_start::lstat(&path)
-            .map_err(|e| format!("Checking file '{shown}': {}", lstat_message(&shown, &e)))?;
+        // Go's `filepath.Walk` hands its own `lstat`'s error on as it is (a name past
+        // `PATH_MAX`, a folder that can be listed but not searched).
+        let meta = crate::stdin_at_start::lstat(&path).map_err(|e| lstat_message(&shown, &e))?;
         let link = meta.file_type().is_symlink();
         if link {
             symlinks

@@ -226,11 +226,11 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     {
         return fail(&e);
     }
-    let compiled = match standalone::compile(files) {
-        Ok(compiled) => compiled,
+    let schema = match standalone::schema(files) {
+        Ok(schema) => schema,
         Err(e) => return fail(&multi_line(e.message())),
     };
-    let text = match schemac::export::render(&compiled.schema, format, files) {
+    let text = match schemac::export::render(&schema, format, files) {
         Ok(text) => text,
         Err(e) => return fail(&multi_line(e.message())),
     };
@@ -240,7 +240,7 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
         // to it: the run would wait for ever); a pipe (`--check <(...)`, `/dev/stdin`) is read.
         let read = |path: &str| -> std::io::Result<Vec<u8>> {
             use std::io::Read;
-            if is_named_fifo(path) {
+            if schemac_runtime::inputs::is_named_fifo(Path::new(path)) {
                 return Err(std::io::Error::other("a FIFO, not a regular file"));
             }
             let mut current = Vec::new();
@@ -263,22 +263,6 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },
-    }
-}
-
-/// Whether `path` is a FIFO of the file system (`mkfifo`), which opening may block on; an
-/// open pipe (`/dev/fd/N`, `/dev/stdin`) has no path of its own.
-fn is_named_fifo(path: &str) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        let fifo = std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo());
-        fifo && std::fs::canonicalize(path).is_ok()
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
     }
 }
 

@@ -1,0 +1,105 @@
+//! What `schemac gen`, `build` and `inspect` read of a schema's files, and the text budget of
+//! generated code: hostile input ends in an answer or a named error, never a hang or an abort.
+
+use super::*;
+
+/// Runs `schemac ARGS` in `dir` with `env` set: the exit status and standard error.
+fn schemac_in(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Option<i32>, String) {
+    let mut c = Command::new(BIN);
+    c.args(args)
+        .current_dir(dir)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null());
+    let o = c.output().unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_fifo_no_template_loads_hangs_no_export_nor_build() {
+    // `inspect`, `gen` and `build` read every file given, to build it in: a FIFO nothing writes
+    // to, among a folder's files, made them wait for ever. `inspect` builds nothing in, and
+    // opens no file a template does not load, as ytt (`--data-values-schema-inspect`); `gen`
+    // and `build` refuse the FIFO, naming it, before any work.
+    let dir = workdir().join("codegen-unread-fifo");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("schema")).unwrap();
+    std::fs::write(
+        dir.join("schema/schema.yml"),
+        "#@data/values-schema\n---\na: 1\n",
+    )
+    .unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.join("schema/pipe.txt"))
+        .status();
+    assert!(made.unwrap().success());
+    let (rc, stderr) = schemac_in(&dir, &["inspect", "-o", "openapi-v3", "schema"], &[]);
+    assert_eq!(rc, Some(0), "{stderr}");
+    let refused = "schemac: Error: Reading file 'pipe.txt': a FIFO no template loads is not opened";
+    let out = dir.join("validator").to_string_lossy().into_owned();
+    for args in [
+        vec!["gen", "schema"],
+        vec!["build", "-q", "-o", &out, "schema"],
+    ] {
+        let (rc, stderr) = schemac_in(&dir, &args, &[]);
+        assert_eq!(rc, Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with(refused), "{args:?}: {stderr}");
+    }
+    assert!(!dir.join("validator").exists());
+}
+
+#[test]
+fn schema_text_past_the_codegen_budget_is_refused_with_its_position() {
+    // A schema's text is written several times into its Rust (typed structs, IR, OpenAPI, JSON
+    // Schema): a 50 MB default string made 250 MB of Rust in 12 s, and a 200 MB one made by
+    // Starlark aborted allocating. Keys, defaults' strings, documentation (examples too) and rules'
+    // descriptions and arguments are counted.
+    let dir = workdir().join("codegen-text-budget");
+    std::fs::create_dir_all(&dir).unwrap();
+    let budget = [("SCHEMAC_MAX_CODEGEN_BYTES", "1000")];
+    for (name, body, line) in [
+        ("default.yml", format!("a: {}\n", "x".repeat(1001)), 3),
+        ("starlark.yml", "b: 1\na: #@ \"x\" * 1001\n".to_string(), 4),
+        ("key.yml", format!("b: 1\n{}: 1\n", "k".repeat(1001)), 4),
+        (
+            "doc.yml",
+            format!("#@schema/desc \"{}\"\na: 1\n", "d".repeat(1001)),
+            4,
+        ),
+        (
+            "keys.yml",
+            "#@schema/default {\"k\" * 600: 1, \"j\" * 600: 2}\n#@schema/type any=True\na: {}\n"
+                .to_string(),
+            5,
+        ),
+        (
+            "example.yml",
+            "#@schema/examples (\"e\", {\"k\": [\"x\" * 1001]})\n#@schema/type any=True\na: {}\n"
+                .to_string(),
+            5,
+        ),
+        (
+            "one-of.yml",
+            "#@schema/validation one_of=[\"a\", \"x\" * 1001]\na: a\n".to_string(),
+            4,
+        ),
+        (
+            "rule.yml",
+            "#@schema/validation (\"d\" * 1001, lambda v: True)\na: 1\n".to_string(),
+            4,
+        ),
+    ] {
+        std::fs::write(dir.join(name), format!("#@data/values-schema\n---\n{body}")).unwrap();
+        let (rc, stderr) = schemac_in(&dir, &["gen", name], &budget);
+        assert_eq!(rc, Some(1), "{name}: {stderr}");
+        let error = format!("schemac: Error: {name}:{line}: the schema has more than 1000 bytes of keys, default values' strings, documentation and rules, the budget of generated code (its Rust would be too large to compile; raise the budget with SCHEMAC_MAX_CODEGEN_BYTES)\n");
+        assert_eq!(stderr, error, "{name}");
+        let (rc, stderr) = schemac_in(&dir, &["gen", name], &[]);
+        assert_eq!(rc, Some(0), "{name} within the default budget: {stderr}");
+        // `check` and `inspect` take the schema as it is.
+        let (rc, stderr) = schemac_in(&dir, &["check", "-f", name], &budget);
+        assert_eq!(rc, Some(0), "{name}: {stderr}");
+    }
+}
