@@ -415,7 +415,9 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             let r = self.last_end;
             let stmt = grammar_util::check_assignment(self.state.codemap, lhs, ty, assign_op, rhs)?;
             Ok(stmt.ast(l, r))
-        } else if lhs_is_expr_list || ty.is_some() {
+        } else if ty.is_some() {
+            // schemac: a list of expressions with no `=` after it is an expression statement
+            // (the tuple's) in starlark-go, where the crate wanted an assignment.
             Err(self.error_expected("assignment operator"))
         } else {
             // Expression statement
