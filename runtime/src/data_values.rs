@@ -7,7 +7,8 @@ use crate::report::SourceLines;
 use crate::request::{DataValues, Request};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value};
-use crate::yaml::parse::{parse_file, RawNode, RawValue};
+use crate::yaml::go_reader::ReaderStop;
+use crate::yaml::parse::{parse_file, parse_file_within, RawNode, RawValue};
 
 /// Collections nested in `v` (a scalar is 0 deep).
 fn depth(v: &TreeValue) -> usize {
@@ -117,15 +118,10 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                     .map_err(io_error)?;
                 for file in files {
                     let file = file.map_err(io_error)?;
-                    if let Some(error) = file.encoding_error {
-                        return Err(CheckError::new(ErrorKind::Yaml, format!(
-                            "Extracting data value from file: Unmarshaling YAML data values file '{}': yaml: {error}",
-                            file.name
-                        )));
-                    }
                     // ytt names the flag's path (a directory too) when it finds annotations.
                     let name = FileName::unique(&file.name);
-                    let docs = plain_documents(name, path, file.yaml_text(), r.strict, sources)?;
+                    let text = (&**file.yaml_text(), file.reader_stop);
+                    let docs = plain_documents(name, path, text, r.strict, sources)?;
                     if lib.is_none() {
                         out.extend(docs);
                     }
@@ -135,7 +131,13 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
                 // (The typed API's text: one name for every load, so that two loads of one
                 // text are equal and no name is made per call.)
                 let file = FileName::new(name);
-                out.extend(plain_documents(file, name, text, r.strict, sources)?)
+                out.extend(plain_documents(
+                    file,
+                    name,
+                    (text, None),
+                    r.strict,
+                    sources,
+                )?)
             }
             DataValues::Env { prefix, yaml } => {
                 out.extend(env_documents(prefix, *yaml, r.strict, sources)?)
@@ -161,13 +163,14 @@ pub fn documents(r: &Request, sources: &mut SourceLines) -> Result<Vec<Tree>, Ch
 fn plain_documents(
     name: FileName,
     given_as: &str,
-    text: &str,
+    (text, stop): (&str, Option<ReaderStop>),
     strict: bool,
     sources: &mut SourceLines,
 ) -> Result<Vec<Tree>, CheckError> {
     let file = name.as_str();
     sources.add_source(name, text);
-    let mut raw = parse_file(file, text, strict).map_err(|e| {
+    let depth = crate::yaml::parse::budget::Depth::files();
+    let mut raw = parse_file_within(file, text, strict, depth, stop).map_err(|e| {
         CheckError::new(
             ErrorKind::Yaml,
             format!(
@@ -411,39 +414,14 @@ fn env_documents(
 
 /// The complaint of ytt's YAML reader about bytes that are not UTF-8.
 pub(crate) fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
+    use crate::yaml::go_reader::{decode, Decoded};
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        let (width, first) = match b {
-            _ if b & 0x80 == 0 => (1, b & 0x7f),
-            _ if b & 0xe0 == 0xc0 => (2, b & 0x1f),
-            _ if b & 0xf0 == 0xe0 => (3, b & 0x0f),
-            _ if b & 0xf8 == 0xf0 => (4, b & 0x07),
-            _ => return "invalid leading UTF-8 octet",
-        };
-        if i + width > bytes.len() {
-            return "incomplete UTF-8 octet sequence";
+        match decode(&bytes[i..], false) {
+            Decoded::Char(width) => i += width,
+            Decoded::Cut => return "incomplete UTF-8 octet sequence",
+            Decoded::Refused(message) => return message,
         }
-        let mut value = u32::from(first);
-        for t in &bytes[i + 1..i + width] {
-            if t & 0xc0 != 0x80 {
-                return "invalid trailing UTF-8 octet";
-            }
-            value = (value << 6) | u32::from(t & 0x3f);
-        }
-        let shortest = match width {
-            1 => true,
-            2 => value >= 0x80,
-            3 => value >= 0x800,
-            _ => value >= 0x10000,
-        };
-        if !shortest {
-            return "invalid length of a UTF-8 sequence";
-        }
-        if (0xd800..=0xdfff).contains(&value) || value > 0x10ffff {
-            return "invalid Unicode character";
-        }
-        i += width;
     }
     "invalid leading UTF-8 octet"
 }

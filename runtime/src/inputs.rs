@@ -9,6 +9,8 @@
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use crate::yaml::go_reader::ReaderStop;
+
 mod symlinks;
 use symlinks::is_readable_kind;
 pub use symlinks::Symlinks;
@@ -17,8 +19,9 @@ pub use symlinks::Symlinks;
 pub struct InputFile {
     pub name: String,
     pub text: FileText,
-    /// go-yaml's complaint when the file is not UTF-8 (reported when the file is parsed).
-    pub encoding_error: Option<&'static str>,
+    /// Where go-yaml's reader stops in the file (bytes that are not UTF-8, a control
+    /// character), reported when the file is parsed.
+    pub reader_stop: Option<ReaderStop>,
 }
 
 impl InputFile {
@@ -169,7 +172,7 @@ fn input_file(path: &Path, name: String) -> Result<InputFile, ReadError> {
     Ok(InputFile {
         name,
         text: FileText::Later(Arc::new(later)),
-        encoding_error: None,
+        reader_stop: None,
     })
 }
 
@@ -503,41 +506,24 @@ fn read_source(
     Ok(bytes)
 }
 
-/// The file's text; invalid UTF-8 is kept as go-yaml's message, with the text read lossily.
+/// The file's text, read lossily where it is not UTF-8, and where go-yaml's reader stops in it.
 pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
-    let (text, encoding_error) = decode_text(bytes);
+    let (text, reader_stop) = decode_text(bytes);
     InputFile {
         name,
         text: FileText::Read(text),
-        encoding_error,
+        reader_stop,
     }
 }
 
-/// Whether go-yaml's reader takes the character `c` (libyaml's printable characters, tab,
-/// line breaks and NEL); any other is `control characters are not allowed`.
-fn yaml_reader_allows(c: char) -> bool {
-    matches!(c, '\t' | '\n' | '\r' | ' '..='~' | '\u{85}' | '\u{A0}'..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}')
-        || c >= '\u{10000}'
-}
-
-/// [`decode`]'s text and go-yaml's complaint.
-fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<&'static str>) {
-    match String::from_utf8(bytes) {
-        Ok(text) => (Arc::from(text), None),
-        Err(e) => {
-            // go-yaml's words for the first invalid UTF-8 sequence (libyaml's reader rule), or
-            // for a control character before it: the reader checks each character in turn.
-            let valid_up_to = e.utf8_error().valid_up_to();
-            let first_bad = &e.as_bytes()[valid_up_to..];
-            let valid = std::str::from_utf8(&e.as_bytes()[..valid_up_to]).unwrap_or_default();
-            let error = match valid.chars().any(|c| !yaml_reader_allows(c)) {
-                true => "control characters are not allowed",
-                false => crate::data_values::yaml_utf8_error(first_bad),
-            };
-            let text = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            (Arc::from(text), Some(error))
-        }
-    }
+/// [`decode`]'s text (invalid UTF-8 read lossily) and where go-yaml's reader stops in it.
+fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<ReaderStop>) {
+    let stop = crate::yaml::go_reader::reader_stop(&bytes);
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    };
+    (Arc::from(text), stop)
 }
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's
@@ -667,15 +653,21 @@ mod tests {
     #[test]
     fn invalid_utf8_is_named_as_go_yaml_names_it() {
         assert_eq!(
-            decode("x".into(), b"a: \xff\n".to_vec()).encoding_error,
+            decode("x".into(), b"a: \xff\n".to_vec())
+                .reader_stop
+                .map(|s| s.message),
             Some("invalid leading UTF-8 octet")
         );
         assert_eq!(
-            decode("x".into(), b"a: \xc3(".to_vec()).encoding_error,
+            decode("x".into(), b"a: \xc3(".to_vec())
+                .reader_stop
+                .map(|s| s.message),
             Some("invalid trailing UTF-8 octet")
         );
         assert_eq!(
-            decode("x".into(), b"a: \xc3".to_vec()).encoding_error,
+            decode("x".into(), b"a: \xc3".to_vec())
+                .reader_stop
+                .map(|s| s.message),
             Some("incomplete UTF-8 octet sequence")
         );
         for (bytes, message) in [
@@ -684,10 +676,17 @@ mod tests {
             (b"a: \xf4\x90\x80\x80", "invalid Unicode character"),
             (b"a: \xf5\x80\x80\x80", "invalid Unicode character"),
         ] {
-            let error = decode("x".into(), bytes.to_vec()).encoding_error;
+            let error = decode("x".into(), bytes.to_vec())
+                .reader_stop
+                .map(|s| s.message);
             assert_eq!(error, Some(message));
         }
-        assert_eq!(decode("x".into(), b"a: 1".to_vec()).encoding_error, None);
+        assert_eq!(
+            decode("x".into(), b"a: 1".to_vec())
+                .reader_stop
+                .map(|s| s.message),
+            None
+        );
     }
 
     #[test]

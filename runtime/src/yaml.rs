@@ -9,6 +9,7 @@ pub mod emit;
 mod flow_colon;
 mod go_error;
 mod go_quirks;
+pub mod go_reader;
 pub mod json;
 mod libyaml_events;
 mod one_byte;
@@ -31,7 +32,7 @@ pub fn compare_readers(src: &str) -> Result<bool, String> {
     let mut answered = false;
     for strict in [false, true] {
         let depth = parse::budget::Depth::files();
-        let full = parse::read_with_saphyr(src, strict, depth);
+        let full = parse::read_with_saphyr(src, strict, depth, None);
         let fast = match block::read(src, strict, depth.levels) {
             Ok(fast) => fast,
             Err(block::GaveUp::NeedsFullReader) => continue,

@@ -298,7 +298,8 @@ pub(super) fn load_documents(
     // `--strict`: ytt, given them first, would refuse them before any values file.
     if opts.strict {
         for (name, text) in backend.builtin_sources().iter().filter(|(n, _)| is_yaml(n)) {
-            parse_file_keeping_key_errors(name, text, true).map_err(|e| yaml_error(name, &e))?;
+            parse_file_keeping_key_errors(name, text, true, None)
+                .map_err(|e| yaml_error(name, &e))?;
         }
     }
     for &position in &read_order {
@@ -308,14 +309,13 @@ pub(super) fn load_documents(
             continue;
         }
         let alike = names_seen.get(input.name.as_str()) > Some(&1);
-        if let Some(error) = input.encoding_error {
-            return Err(CheckError::new(
-                ErrorKind::Yaml,
-                format!("Unmarshaling YAML template '{}': yaml: {error}", input.name),
-            ));
-        }
-        let raw = parse_file_keeping_key_errors(&input.name, input.yaml_text(), opts.strict)
-            .map_err(|e| yaml_error(&input.name, &e))?;
+        let raw = parse_file_keeping_key_errors(
+            &input.name,
+            input.yaml_text(),
+            opts.strict,
+            input.reader_stop,
+        )
+        .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
         if mentions_schema[position] {
             check_misplaced(&raw, &["data/values-schema"])?;

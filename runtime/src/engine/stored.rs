@@ -104,7 +104,7 @@ pub(super) fn candidates<'a>(
     let schema: Vec<&Input> = yaml
         .iter()
         .zip(mentions)
-        .filter(|(i, &mentions)| mentions && i.encoding_error.is_none())
+        .filter(|(i, &mentions)| mentions && i.reader_stop.is_none())
         .map(|(&i, _)| i)
         .collect();
     (!schema.is_empty()).then_some(schema)

@@ -301,7 +301,7 @@ fn data_namespace(builder: &mut GlobalsBuilder) {
 fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
     // The text becomes a Starlark value: it nests as deep as those may.
     let depth = crate::yaml::parse::budget::Depth::starlark_values();
-    let raw = crate::yaml::parse::parse_file_within("", text, false, depth)
+    let raw = crate::yaml::parse::parse_file_within("", text, false, depth, None)
         .map_err(|e| anyhow::anyhow!("{what}.decode: {}", e.detail()))?;
     // A comment or directive before the first `---` makes a document of its own in ytt's
     // document set, which is counted; so does a `---` that ends the text (no line break or

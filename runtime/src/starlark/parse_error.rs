@@ -118,12 +118,6 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
     if outdent_keyword(&got, line, before) {
         got = "outdent".into();
     }
-    if matches!(got.as_str(), "')'" | "']'" | "'}'")
-        && before.is_some_and(|b| open_brackets(b).is_empty())
-    {
-        // starlark-go's scanner refuses a closing bracket that closes nothing.
-        return Some(format!("unexpected {got}"));
-    }
     if before.is_some_and(after_annotation_colon) {
         // The crate reads a type after an assignment's target (`http://h`, `a: b c`), where
         // starlark-go's parser wants the statement's end at the `:`.

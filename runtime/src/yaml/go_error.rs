@@ -7,6 +7,7 @@
 //! where go-yaml stops, and its problem and mark are printed as go-yaml's `parser.fail()` does:
 //! the problem's line (0-based), else the context's, plus one for scanner errors.
 
+use super::go_reader::{ReadTo, ReaderStop};
 use super::parse::SyntaxError;
 
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
@@ -65,7 +66,7 @@ pub(super) fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxErro
 
 #[cfg(test)]
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
-    first_error_at(src).map(|(e, _)| e)
+    first_error_at(src, None).map(|(e, _)| e)
 }
 
 /// [`first_error`], with the number of documents libyaml read whole before it.
@@ -73,10 +74,13 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
 /// libyaml-safer counts a simple key's 1,024 characters in bytes, go-yaml in characters (a key
 /// of 600 `é` was refused): a text past ASCII is read with each character one byte long
 /// ([`super::one_byte`]; the error names a line, not a character).
-pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
+///
+/// go-yaml's reader stops where `stop` says (the text's characters are the file's): its error,
+/// unless a syntax error comes before the scanner reads that far.
+pub(super) fn first_error_at(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, usize)> {
     match src.is_ascii() {
-        true => first_error_in(src),
-        false => first_error_in(&super::one_byte::one_byte_characters(src, &[])),
+        true => first_error_in(src, stop),
+        false => first_error_in(&super::one_byte::one_byte_characters(src, &[]), stop),
     }
 }
 
@@ -87,14 +91,25 @@ pub(super) fn first_error_at(src: &str) -> Option<(SyntaxError, usize)> {
 pub(super) fn first_error_at_one_byte(
     src: &str,
     stand_ins: &[(char, char)],
+    stop: Option<ReaderStop>,
 ) -> Option<(SyntaxError, usize)> {
     match stand_ins.iter().any(|&(_, original)| original == ':') {
-        false => first_error_in(src),
-        true => first_error_at(src),
+        false => first_error_in(src, stop),
+        true => first_error_at(src, stop),
     }
 }
 
-fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
+/// go-yaml's reader's error where it stops (see [`super::go_reader`]), as ytt prints it: no
+/// line.
+pub(super) fn reader_error(stop: ReaderStop) -> SyntaxError {
+    SyntaxError {
+        line: 0,
+        message: stop.message.into(),
+        strict: None,
+    }
+}
+
+fn first_error_in(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -131,11 +146,12 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         Err(e) => return Some((e, 0)),
     };
     let src = quoted.as_deref().unwrap_or(src);
+    // (The byte-order mark added is a character more.)
+    let stop_at = stop.map(|s| s.chars_before + usize::from(!bom.is_empty()));
     let events = |src: &str| {
         crate::panic_guard::catch_panic(|| {
-            let mut input = src.as_bytes();
             let mut parser = libyaml_safer::Parser::new();
-            parser.set_input_string(&mut input);
+            parser.set_input(ReadTo::new(src, stop_at));
             let mut aliases = AliasCheck::default();
             parser.find_map(|event| match event {
                 Ok(event) => {
@@ -205,6 +221,9 @@ fn first_error_in(src: &str) -> Option<(SyntaxError, usize)> {
         return Some((e, documents));
     }
     let error = match error {
+        Ok(error) if error.kind() == libyaml_safer::ErrorKind::Io => {
+            return Some((reader_error(stop?), documents))
+        }
         Ok(error) if error.problem() == "found undefined tag handle" => {
             scanner_error_after_properties(src, &error).unwrap_or(error)
         }

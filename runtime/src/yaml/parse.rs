@@ -18,6 +18,7 @@ use super::block::GaveUp;
 pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
 use super::builder::{is_too_deep, too_deep, Builder, Events};
 use super::comments::attach_comments;
+use super::go_reader::ReaderStop;
 use super::saphyr_text::scan_comments;
 use crate::value::{Key, Value};
 
@@ -257,17 +258,19 @@ impl SyntaxError {
 /// Parses `src` as a multi-document YAML file named `name`; a map key that is a collection is
 /// an error.
 pub fn parse_file(name: &str, src: &str, strict: bool) -> Result<RawFile, SyntaxError> {
-    parse_file_within(name, src, strict, budget::Depth::files())
+    parse_file_within(name, src, strict, budget::Depth::files(), None)
 }
 
-/// [`parse_file`] with collections nested up to `depth` rather than the files' budget.
+/// [`parse_file`] with collections nested up to `depth` rather than the files' budget, read by
+/// go-yaml's reader up to `stop` (see [`parse_file_keeping_key_errors`]).
 pub fn parse_file_within(
     name: &str,
     src: &str,
     strict: bool,
     depth: budget::Depth,
+    stop: Option<ReaderStop>,
 ) -> Result<RawFile, SyntaxError> {
-    let mut file = read_file(name, src, strict, depth)?;
+    let mut file = read_file(name, src, strict, depth, stop)?;
     match file.non_scalar_key.take() {
         Some(e) => Err(e),
         None => Ok(file),
@@ -280,12 +283,16 @@ pub fn parse_file_within(
 ///
 /// Most files are read by the fast [`block`](super::block) reader; files it does not take on
 /// (unusual syntax, or errors) are read with saphyr-parser, which also reports the errors.
+///
+/// go-yaml's reader stops where `stop` says (a file's bad bytes, see
+/// [`super::go_reader::reader_stop`]): its error, or a syntax error its scanner meets before.
 pub fn parse_file_keeping_key_errors(
     name: &str,
     src: &str,
     strict: bool,
+    stop: Option<ReaderStop>,
 ) -> Result<RawFile, SyntaxError> {
-    read_file(name, src, strict, budget::Depth::files())
+    read_file(name, src, strict, budget::Depth::files(), stop)
 }
 
 /// [`parse_file_keeping_key_errors`] with collections nested up to `depth`.
@@ -294,7 +301,12 @@ fn read_file(
     src: &str,
     strict: bool,
     depth: budget::Depth,
+    stop: Option<ReaderStop>,
 ) -> Result<RawFile, SyntaxError> {
+    if let Some(stop) = stop.filter(|s| s.chars_before == 0) {
+        // go-yaml's first read holds the bad bytes: its first token fails.
+        return Err(super::go_error::reader_error(stop));
+    }
     // ytt reads a byte-order mark as text (see `bom`): the readers here would skip it.
     let replaced = super::bom::stand_in(src);
     let src = replaced.as_deref().unwrap_or(src);
@@ -303,18 +315,23 @@ fn read_file(
     let src = skipped.as_deref().unwrap_or(src);
     // The block reader's nodes start on lines in pre-order (it takes no aliases, which copy
     // an earlier node, nor scalars across lines).
-    let (read, lines_in_order) = match super::block::read(src, strict, depth.levels) {
+    // (The block reader reads a text whole; one the reader stops in is read as libyaml reads.)
+    let block = match stop {
+        Some(_) => Err(GaveUp::NeedsFullReader),
+        None => super::block::read(src, strict, depth.levels),
+    };
+    let (read, lines_in_order) = match block {
         Ok(read) => (read, true),
         // go-yaml nests without a limit: where the text has a syntax error, ytt reports it
         // (`a: ` then 5,000 `[`), which the full reader finds; a text without one is the
         // budget's error.
         Err(GaveUp::TooDeep { line }) => {
-            return Err(match read_with_saphyr(src, strict, depth) {
+            return Err(match read_with_saphyr(src, strict, depth, None) {
                 Err(e) if !is_too_deep(&e) => e,
                 _ => too_deep(line, depth),
             })
         }
-        Err(GaveUp::NeedsFullReader) => (read_with_saphyr(src, strict, depth)?, false),
+        Err(GaveUp::NeedsFullReader) => (read_with_saphyr(src, strict, depth, stop)?, false),
     };
     let Read {
         mut docs,
@@ -478,11 +495,13 @@ pub(super) struct Patched {
 }
 
 /// Reads `src` with saphyr-parser, or with libyaml-safer where saphyr-parser refuses what
-/// libyaml (and so go-yaml) reads.
+/// libyaml (and so go-yaml) reads. go-yaml's reader stops where `stop` says: the error is
+/// libyaml's first, or the reader's.
 pub(super) fn read_with_saphyr(
     src: &str,
     strict: bool,
     depth: budget::Depth,
+    stop: Option<ReaderStop>,
 ) -> Result<Read, SyntaxError> {
     let chars: Vec<char> = src.chars().collect();
     let mut builder = Builder::new(
@@ -522,9 +541,11 @@ pub(super) fn read_with_saphyr(
         (None, _) => (libyaml_src, stand_ins),
     };
     let first_error = match one_byte {
-        Some(_) => super::go_error::first_error_at_one_byte(error_src, error_stand_ins),
-        None => super::go_error::first_error_at(error_src),
+        Some(_) => super::go_error::first_error_at_one_byte(error_src, error_stand_ins, stop),
+        None => super::go_error::first_error_at(error_src, stop),
     };
+    // (libyaml reads to the end, past where the reader stops.)
+    let first_error = first_error.or_else(|| Some((super::go_error::reader_error(stop?), 0)));
     if let Some((e, read_whole)) = first_error {
         // Where saphyr-parser stopped before what libyaml reads (a go-yaml quirk), the
         // documents before libyaml's error are read with its events to be decoded.

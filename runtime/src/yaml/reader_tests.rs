@@ -84,14 +84,18 @@ fn comments_after_quoted_scalars() {
         assert_eq!(agree(src), fast, "which reader took:\n{src}");
         let line = src.lines().position(|l| l.contains('#')).unwrap() as u32 + 1;
         let unknown =
-            super::parse::read_with_saphyr(src, false, super::parse::budget::Depth::files())
+            super::parse::read_with_saphyr(src, false, super::parse::budget::Depth::files(), None)
                 .unwrap()
                 .unknown_comment;
         assert_eq!(unknown.map(|c| c.line), Some(line), "on:\n{src}");
         let annotated = src.replace("# c", "#@ c");
-        let read =
-            super::parse::read_with_saphyr(&annotated, false, super::parse::budget::Depth::files())
-                .unwrap();
+        let read = super::parse::read_with_saphyr(
+            &annotated,
+            false,
+            super::parse::budget::Depth::files(),
+            None,
+        )
+        .unwrap();
         assert_eq!(
             (read.comments.len(), read.unknown_comment),
             (1, None),

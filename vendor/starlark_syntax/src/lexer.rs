@@ -59,6 +59,10 @@ pub enum LexemeError {
     CannotParse(String, u32),
     #[error("Parse error: f-string expression is missing closing `}}`")]
     UnfinishedFStringExpression,
+    // schemac: starlark-go's scanner refuses a closing bracket that closes nothing, in its
+    // words (vendor/README.md).
+    #[error("unexpected '{0}'")]
+    UnmatchedClosingBracket(String),
 }
 
 impl From<LexemeError> for crate::error::Error {
@@ -253,6 +257,16 @@ impl<'a> Lexer<'a> {
             }
         }
         Ok(())
+    }
+
+    /// schemac: a closing bracket, which starlark-go's scanner refuses where it closes nothing
+    /// (its depth counts brackets of any kind, outside f-strings here).
+    fn closing_bracket(&mut self, token: Token) -> Option<Lexeme> {
+        if self.parens <= 0 && self.fstring_stack.is_empty() {
+            return Some(self.err_now(LexemeError::UnmatchedClosingBracket));
+        }
+        self.parens -= 1;
+        self.wrap(token)
     }
 
     fn wrap(&mut self, token: Token) -> Option<Lexeme> {
@@ -850,22 +864,19 @@ impl<'a> Lexer<'a> {
                                             state.brace_depth = state.brace_depth.saturating_sub(1);
                                         }
                                     }
-                                    self.parens -= 1;
-                                    self.wrap(token)
+                                    self.closing_bracket(token)
                                 }
                                 Token::BangEqual => {
                                     // In f-string expression mode, `!=` is just a comparison operator
                                     self.wrap(token)
                                 }
                                 Token::ClosingRound => {
-                                    self.parens -= 1;
                                     self.track_fstring_paren(false);
-                                    self.wrap(token)
+                                    self.closing_bracket(token)
                                 }
                                 Token::ClosingSquare => {
-                                    self.parens -= 1;
                                     self.track_fstring_bracket(false);
-                                    self.wrap(token)
+                                    self.closing_bracket(token)
                                 }
                                 _ => self.wrap(token),
                             },

@@ -24,16 +24,28 @@ impl Compiler {
         opening: &str,
         code: &str,
     ) -> Result<(), CompileError> {
-        let Some(at) = pass_position(code) else {
-            return Ok(());
-        };
-        let before = &code[..at];
+        match pass_position(code) {
+            Some(at) => self.scanner_stop(line, depth, opening, &code[..at], RESERVED_PASS),
+            None => Ok(()),
+        }
+    }
+
+    /// ytt's scanner stops with `message` after the tokens `before` (compiled after
+    /// `opening`), which its parser reads first: a syntax error among them is the one reported.
+    pub(super) fn scanner_stop(
+        &mut self,
+        line: u32,
+        depth: usize,
+        opening: &str,
+        before: &str,
+        message: &str,
+    ) -> Result<(), CompileError> {
         self.emit(line, depth, &format!("{opening}{before}"));
-        // The scanner stops at `pass`: no newline follows the tokens before it.
+        // No newline follows the tokens before the stop.
         self.out.pop();
         Err(CompileError {
             scanner_stop: true,
-            ..CompileError::new(line, RESERVED_PASS)
+            ..CompileError::new(line, message)
         })
     }
 

@@ -145,12 +145,24 @@ impl Compiler {
         };
         let code: &str = &code;
         let close = if nul.is_some() { "" } else { "))" };
-        let compiled = self
-            .refuse_pass(line, depth, &format!("{opening}{text}(("), code)
-            .and_then(|()| {
-                let code = format!("{text}(({}{close}", code.trim_matches(CODE_BLANKS));
-                self.end_as_outdent(line, depth, &code)
-            });
+        let value_opening = format!("{opening}{text}((");
+        // (ytt's scanner stops at whichever comes first: a `pass`, an `end` or the bracket.)
+        let pass = crate::template::reserved_words::pass_position(code);
+        let end = crate::template::lexer::end_name(code).map(|(at, _)| at);
+        let first = pass.into_iter().chain(end).min();
+        let unmatched =
+            unmatched_close(code, nul.is_none()).filter(|&(at, _)| first.is_none_or(|f| at < f));
+        let compiled = match unmatched {
+            Some((at, c)) => {
+                let message = format!("unexpected '{}'", char::from(c));
+                self.scanner_stop(line, depth, &value_opening, &code[..at], &message)
+            }
+            None => self.refuse_pass(line, depth, &value_opening, code),
+        };
+        let compiled = compiled.and_then(|()| {
+            let code = format!("{text}(({}{close}", code.trim_matches(CODE_BLANKS));
+            self.end_as_outdent(line, depth, &code)
+        });
         // The tokens before a scanner's stop were compiled on a line of their own: a syntax
         // error among them quotes the piece.
         if compiled.as_ref().is_err_and(|e| e.scanner_stop) {
@@ -226,6 +238,25 @@ impl Compiler {
         self.quoted.push((self.line_map.len(), quote.into()));
         self.emit(line, depth, text);
     }
+}
+
+/// Where ytt's scanner refuses a closing bracket of a text template's value `code`, which ytt
+/// compiles into `__ytt_tplN_set_node(N, (CODE))`: one that closes nothing there (the code's
+/// own, or at its end one of the two that close ytt's brackets, when they follow it: `closed`),
+/// and the bracket. (A comment in the code runs over ytt's brackets.)
+fn unmatched_close(code: &str, closed: bool) -> Option<(usize, u8)> {
+    // The brackets of ytt's call and of the value.
+    let mut depth = 2;
+    for (at, c) in crate::template::code_scan::code_bytes(code) {
+        match c {
+            b'#' => return None,
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return Some((at, c)),
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    (closed && depth < 2).then_some((code.len(), b')'))
 }
 
 /// ytt's lines of code after a text template's piece, before `pieces` (the pieces after it, of

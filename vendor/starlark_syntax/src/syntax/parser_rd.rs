@@ -211,7 +211,13 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         let l = self.pos();
         let mut stmts = Vec::new();
         while self.peek().is_some() {
-            stmts.push(self.parse_stmt()?);
+            match self.parse_stmt() {
+                Ok(stmt) => stmts.push(stmt),
+                // schemac: starlark-go's scanner fails as the parser moves onto the token it
+                // refuses, before the parser looks at it: any error found after is the
+                // scanner's (`x = 1, )`: an unmatched bracket, not a trailing comma).
+                Err(e) => return Err(self.pending_error.unwrap_or(e)),
+            }
             self.skip_newlines();
         }
         let r = self.last_end;
@@ -409,7 +415,9 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             let r = self.last_end;
             let stmt = grammar_util::check_assignment(self.state.codemap, lhs, ty, assign_op, rhs)?;
             Ok(stmt.ast(l, r))
-        } else if lhs_is_expr_list || ty.is_some() {
+        } else if ty.is_some() {
+            // schemac: a list of expressions with no `=` after it is an expression statement
+            // (the tuple's) in starlark-go, where the crate wanted an assignment.
             Err(self.error_expected("assignment operator"))
         } else {
             // Expression statement
