@@ -518,12 +518,19 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
 
 /// [`decode`]'s text (invalid UTF-8 read lossily) and where go-yaml's reader stops in it.
 fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<ReaderStop>) {
-    let stop = crate::yaml::go_reader::reader_stop(&bytes);
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    };
-    (Arc::from(text), stop)
+    use crate::yaml::go_reader::{reader_stop, refuses_any};
+    // (UTF-8 checked once: a file's bytes are looked at again only when the reader stops.)
+    match String::from_utf8(bytes) {
+        Ok(text) if !refuses_any(&text) => (Arc::from(text), None),
+        Ok(text) => {
+            let stop = reader_stop(text.as_bytes());
+            (Arc::from(text), stop)
+        }
+        Err(e) => {
+            let stop = reader_stop(e.as_bytes());
+            (Arc::from(String::from_utf8_lossy(e.as_bytes())), stop)
+        }
+    }
 }
 
 /// The regular files under `dir`, as Go's `filepath.Walk` visits them: each directory's

@@ -82,14 +82,52 @@ pub(crate) fn allows(c: char) -> bool {
         || c >= '\u{10000}'
 }
 
+/// Whether go-yaml's reader refuses a character of `text` ([`allows`]). Every byte of every
+/// file passes here, so eight at a time: only a word holding a byte that may start a refused
+/// character (below a space, DEL, past ASCII) is looked at byte by byte ([`refuses_in`]).
+pub fn refuses_any(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // Whether a byte of `x` is below `n` (at most 0x80): exact about whether there is one.
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGH != 0;
+    // 0x80 in each byte of `x` that is 0, exactly.
+    let zeros = |x: u64| !(((x & LOW) + LOW) | x | LOW);
+    let mut words = text.as_bytes().chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let x = u64::from_le_bytes(word.try_into().unwrap_or_default());
+        // (Line breaks, in most words, made 0x2A first.)
+        let breaks_past_space = x | (zeros(x ^ (ONES * u64::from(b'\n'))) >> 2);
+        if (x & HIGH != 0 || below(breaks_past_space, 0x20) || below(x ^ (ONES * 0x7f), 1))
+            && refuses_in(text, at..at + 8)
+        {
+            return true;
+        }
+        at += 8;
+    }
+    refuses_in(text, at..text.len())
+}
+
+/// Whether a character go-yaml's reader refuses starts at a byte of `text` in `range`: ASCII
+/// controls and DEL, and past ASCII only after 0xC2 (U+0080–U+009F) or 0xEF (U+FFFE, U+FFFF);
+/// `text` being UTF-8, it holds no surrogate.
+fn refuses_in(text: &str, range: std::ops::Range<usize>) -> bool {
+    let bytes = &text.as_bytes()[range.clone()];
+    bytes.iter().zip(range).any(|(&b, i)| match b {
+        b'\t' | b'\n' | b'\r' => false,
+        0..=0x1f | 0x7f => true,
+        0xc2 | 0xef => text[i..].chars().next().is_some_and(|c| !allows(c)),
+        _ => false,
+    })
+}
+
 /// Where go-yaml's reader stops in the file `bytes` that ytt hands it, `None` where it reads
 /// it all.
 pub fn reader_stop(bytes: &[u8]) -> Option<ReaderStop> {
     // Most files: valid UTF-8 without a control character.
-    if let Ok(text) = std::str::from_utf8(bytes) {
-        if text.chars().all(allows) {
-            return None;
-        }
+    if std::str::from_utf8(bytes).is_ok_and(|text| !refuses_any(text)) {
+        return None;
     }
     let text_start = String::from_utf8_lossy(bytes);
     let put_before = match super::parse::starts_with_document_marker(&text_start) {
@@ -182,6 +220,19 @@ impl std::io::BufRead for ReadTo<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The word-at-a-time scan finds what [`allows`] refuses, wherever in a word it is.
+    #[test]
+    fn refuses_any_is_allows_on_every_character() {
+        let chars = (0..0x1_0000).chain((0x1_0000..=0x10_ffff).step_by(4099));
+        for c in chars.filter_map(char::from_u32) {
+            for at in [0, 3, 7, 8, 13] {
+                let text = format!("{}{c}\nab\ncdefghij", "x".repeat(at));
+                assert_eq!(refuses_any(&text), !allows(c), "{c:?} at {at}");
+            }
+        }
+        assert!(!refuses_any("a: 1\r\n\tb: \u{85}\u{a0}\u{fffd}\n"));
+    }
 
     #[test]
     fn a_bad_character_in_the_first_read_stops_the_reader_at_once() {
