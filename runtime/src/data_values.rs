@@ -8,7 +8,7 @@ use crate::request::{DataValues, Request};
 use crate::template::tree::{Ann, Tree, TreeKind, TreeValue};
 use crate::value::{FileName, Pos, Value};
 use crate::yaml::go_reader::ReaderStop;
-use crate::yaml::parse::{parse_file, parse_file_within, RawNode, RawValue};
+use crate::yaml::parse::{parse_file_within, RawNode, RawValue};
 
 /// Collections nested in `v` (a scalar is 0 deep).
 fn depth(v: &TreeValue) -> usize {
@@ -228,7 +228,7 @@ fn key_value_document(
     let pos = Pos::new(label, 1);
     let leaf = if yaml {
         parse_yaml_value(
-            v,
+            v.as_bytes(),
             &pos,
             &format!("Extracting data value from KV: Deserializing value for key '{full_key}'"),
             strict,
@@ -385,17 +385,10 @@ fn env_documents(
         }
         let pos = Pos::new(label, 1);
         let leaf = match (value.to_str(), yaml) {
-            (Some(v), true) => {
-                parse_yaml_value(v, &pos, &context, strict, sources)?
+            (_, true) => {
+                parse_yaml_value(value.as_encoded_bytes(), &pos, &context, strict, sources)?
             }
             (Some(v), false) => TreeValue::Scalar(Value::Str(v.into())),
-            (None, true) => {
-                let why = yaml_utf8_error(value.as_encoded_bytes());
-                return Err(CheckError::new(
-                    ErrorKind::Yaml,
-                    format!("{context}: Deserializing YAML value: yaml: {why}"),
-                ));
-            }
             (None, false) => {
                 return Err(CheckError::new(ErrorKind::Usage, format!(
                     "{context}: the value is not valid UTF-8 (ytt would make it a !!binary value; schemac takes text only)"
@@ -412,32 +405,23 @@ fn env_documents(
     Ok(out)
 }
 
-/// The complaint of ytt's YAML reader about bytes that are not UTF-8.
-pub(crate) fn yaml_utf8_error(bytes: &[u8]) -> &'static str {
-    use crate::yaml::go_reader::{decode, Decoded};
-    let mut i = 0;
-    while i < bytes.len() {
-        match decode(&bytes[i..], false) {
-            Decoded::Char(width) => i += width,
-            Decoded::Cut => return "incomplete UTF-8 octet sequence",
-            Decoded::Refused(message) => return message,
-        }
-    }
-    "invalid leading UTF-8 octet"
-}
-
 /// A value parsed as YAML; errors read `{context}: Deserializing YAML value: yaml: ...`.
 ///
 /// ytt parses the value as a file without a name: the nodes of a collection keep positions in
 /// that text (quoted as its own, even when several flags give one).
+/// go-yaml's reader reads it as a file's text, 512 bytes at a time, and stops at bytes that
+/// are not UTF-8 or a control character (a syntax error before them wins).
 fn parse_yaml_value(
-    text: &str,
+    bytes: &[u8],
     pos: &Pos,
     context: &str,
     strict: bool,
     sources: &mut SourceLines,
 ) -> Result<TreeValue, CheckError> {
-    let raw = parse_file(&pos.file, text, strict).map_err(|e| {
+    let (text, stop) = crate::inputs::decode_text(bytes.to_vec());
+    let text = &*text;
+    let depth = crate::yaml::parse::budget::Depth::files();
+    let raw = parse_file_within(&pos.file, text, strict, depth, stop).map_err(|e| {
         CheckError::new(
             ErrorKind::Yaml,
             format!("{context}: Deserializing YAML value: {}", e.detail()),

@@ -516,8 +516,9 @@ pub fn decode(name: String, bytes: Vec<u8>) -> InputFile {
     }
 }
 
-/// [`decode`]'s text (invalid UTF-8 read lossily) and where go-yaml's reader stops in it.
-fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<ReaderStop>) {
+/// [`decode`]'s text (invalid UTF-8 read lossily) and where go-yaml's reader stops in it (a
+/// file's, or a text `yaml.decode` is given: ytt hands both to go-yaml the same way).
+pub(crate) fn decode_text(bytes: Vec<u8>) -> (Arc<str>, Option<ReaderStop>) {
     use crate::yaml::go_reader::{reader_stop, refuses_any};
     // (UTF-8 checked once: a file's bytes are looked at again only when the reader stops.)
     match String::from_utf8(bytes) {

@@ -295,20 +295,24 @@ fn data_namespace(builder: &mut GlobalsBuilder) {
     builder.set("values", super::ytt_struct::FrozenYttStruct::empty());
 }
 
-/// Parses YAML (or JSON) text into plain Starlark values: dicts, lists and scalars, as ytt's
-/// decoders return them (not fragments). JSON goes through Go's `map[string]interface{}` in
-/// ytt, so its maps come out with sorted keys and its numbers as floats.
-fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v>> {
+/// Parses the text given to `yaml.decode` into plain Starlark values: dicts, lists and
+/// scalars, as ytt's decoder returns them (not fragments), go-yaml's reader stopping where
+/// `stop` says.
+fn decode_yaml<'v>(
+    text: &str,
+    heap: Heap<'v>,
+    stop: Option<crate::yaml::go_reader::ReaderStop>,
+) -> anyhow::Result<Value<'v>> {
     // The text becomes a Starlark value: it nests as deep as those may.
     let depth = crate::yaml::parse::budget::Depth::starlark_values();
-    let raw = crate::yaml::parse::parse_file_within("", text, false, depth, None)
-        .map_err(|e| anyhow::anyhow!("{what}.decode: {}", e.detail()))?;
+    let raw = crate::yaml::parse::parse_file_within("", text, false, depth, stop)
+        .map_err(|e| anyhow::anyhow!("yaml.decode: {}", e.detail()))?;
     // A comment or directive before the first `---` makes a document of its own in ytt's
     // document set, which is counted; so does a `---` that ends the text (no line break or
     // blank after it: `yaml.decode("---")` is two documents in ytt).
     let marker_at_end = text == "---" || text.ends_with("\n---") || text.ends_with("\r---");
     let counted = raw.docs.len() + usize::from(raw.leading_document) + usize::from(marker_at_end);
-    if what == "yaml" && counted > 1 {
+    if counted > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }
     let Some(doc) = raw.docs.first() else {
@@ -316,16 +320,14 @@ fn decode<'v>(text: &str, heap: Heap<'v>, what: &str) -> anyhow::Result<Value<'v
     };
     let tree = crate::template::tree::Tree::from_raw(doc, None);
     let value = crate::value::Node::new(tree.value.to_value(), Default::default());
-    if what == "yaml" {
-        // ytt keeps such a map, then panics converting it (`Unexpected duplicate key`).
-        if let Some((first, _)) = value.first_repeated_key() {
-            anyhow::bail!(
-                "yaml.decode: map key '{}' is given twice (ytt fails with a Go panic here)",
-                first.key.go_percent_s()
-            );
-        }
+    // ytt keeps such a map, then panics converting it (`Unexpected duplicate key`).
+    if let Some((first, _)) = value.first_repeated_key() {
+        anyhow::bail!(
+            "yaml.decode: map key '{}' is given twice (ytt fails with a Go panic here)",
+            first.key.go_percent_s()
+        );
     }
-    Ok(plain(&value.value, heap, what == "json"))
+    Ok(plain(&value.value, heap, false))
 }
 
 /// A decoded value as Starlark dicts and lists; `json` sorts map keys and makes numbers floats.
@@ -359,12 +361,10 @@ fn yaml_members(builder: &mut GlobalsBuilder) {
         heap: Heap<'v>,
     ) -> anyhow::Result<Value<'v>> {
         let bytes = only_bytes("yaml.decode", &args.items)?;
-        // go-yaml's reader refuses bytes that are not UTF-8 before it parses.
-        let text = std::str::from_utf8(bytes).map_err(|_| {
-            let complaint = crate::data_values::yaml_utf8_error(bytes);
-            anyhow::anyhow!("yaml.decode: yaml: {complaint}")
-        })?;
-        decode(text, heap, "yaml")
+        // go-yaml's reader refuses bytes that are not UTF-8 and control characters as it
+        // reads them, 512 bytes at a time: a syntax error before such a read wins.
+        let (text, stop) = crate::inputs::decode_text(bytes.to_vec());
+        decode_yaml(&text, heap, stop)
     }
 
     fn encode<'v>(
