@@ -44,13 +44,14 @@ pub(super) fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usi
 
 /// Whether the `#` at `i`, outside scalars, starts a comment: after a blank, as YAML has it,
 /// or, as go-yaml reads it, right after the end of a quoted scalar or a flow collection, or a
-/// `,`, `[` or `?` in one (`a: "x"# c`, `[x,#c`, `{?#c`: a `?` outside scalars there is a key's
-/// indicator).
+/// `,`, `[`, `?` or `:` in one (`a: "x"# c`, `[x,#c`, `{?#c`, `["a":#c`, `[&a:#c`: a `?` or
+/// `:` outside scalars there is a key's or a value's indicator; a plain scalar takes a `:`
+/// with the `#` after it, `[a:#c`).
 fn starts_comment(chars: &[char], i: usize) -> bool {
     i == 0
         || matches!(
             chars[i - 1],
-            ' ' | '\t' | '"' | '\'' | ']' | '}' | ',' | '[' | '{' | '?'
+            ' ' | '\t' | '"' | '\'' | ']' | '}' | ',' | '[' | '{' | '?' | ':'
         )
         || is_line_break(chars[i - 1])
 }
