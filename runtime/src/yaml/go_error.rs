@@ -556,13 +556,17 @@ fn verbatim_tag_before_comma(src: &str) -> Option<(u64, u64)> {
         }
     })
     .is_err();
-    let from = read_up_to.get();
-    let bang = from + src.get(from..)?.find('!')?;
-    let rest = src[bang..].strip_prefix("!<")?;
-    let end = bang + 2 + rest.find('>')? + 1;
-    if !panicked || src.as_bytes().get(end) != Some(&b',') {
+    if !panicked {
         return None;
     }
+    // The scanner hands out a token that may be a simple key only once it knows (`[y!x[!<x>,`
+    // panics with `y!x` held back): the tag is the first verbatim one with a `,` after it.
+    let from = read_up_to.get();
+    let end = src.get(from..)?.match_indices("!<").find_map(|(at, _)| {
+        let bang = from + at;
+        let end = bang + 2 + src[bang + 2..].find('>')? + 1;
+        (src.as_bytes().get(end) == Some(&b',')).then_some(end)
+    })?;
     let line = src.as_bytes()[..end]
         .iter()
         .filter(|&&b| b == b'\n')
