@@ -44,15 +44,16 @@ pub(super) fn quoted_scalar_end(chars: &[char], start: usize, end: usize) -> usi
 
 /// Whether the `#` at `i`, outside scalars, starts a comment: after a blank, as YAML has it,
 /// or, as go-yaml reads it, right after the end of a quoted scalar or a flow collection, or a
-/// `,`, `[`, `?` or `:` in one (`a: "x"# c`, `[x,#c`, `{?#c`, `["a":#c`, `[&a:#c`: a `?` or
-/// `:` outside scalars there is a key's or a value's indicator; a plain scalar takes a `:`
-/// with the `#` after it, `[a:#c`).
-fn starts_comment(chars: &[char], i: usize) -> bool {
+/// `,`, `[` or `?` in one (`a: "x"# c`, `[x,#c`, `{?#c`: a `?` outside scalars there is a key's
+/// indicator), or a `:` inside one (`["a":#c`, `[&a:#c`: a value's indicator there; a plain
+/// scalar takes a `:` with the `#` after it, `[a:#c`, and so does a block's, `a: &x:#c`).
+fn starts_comment(chars: &[char], i: usize, in_flow: bool) -> bool {
     i == 0
         || matches!(
             chars[i - 1],
-            ' ' | '\t' | '"' | '\'' | ']' | '}' | ',' | '[' | '{' | '?' | ':'
+            ' ' | '\t' | '"' | '\'' | ']' | '}' | ',' | '[' | '{' | '?'
         )
+        || (chars[i - 1] == ':' && in_flow)
         || is_line_break(chars[i - 1])
 }
 
@@ -115,6 +116,8 @@ pub(super) fn scan_comments(
     let mut out = Vec::new();
     let mut unknown = None;
     let mut line = 1u32;
+    // The flow collections open at `i` (their brackets outside scalars and comments).
+    let mut flow_depth = 0usize;
     let mut i = 0;
     let ignored_from = after_last_document_end(chars);
     while i < ignored_from {
@@ -129,7 +132,16 @@ pub(super) fn scan_comments(
             i += 1;
             continue;
         }
-        if c == '#' && starts_comment(chars, i) && !inside(i) && !after_block_header(chars, i) {
+        if matches!(c, '[' | '{') && !inside(i) {
+            flow_depth += 1;
+        } else if matches!(c, ']' | '}') && !inside(i) {
+            flow_depth = flow_depth.saturating_sub(1);
+        }
+        if c == '#'
+            && starts_comment(chars, i, flow_depth > 0)
+            && !inside(i)
+            && !after_block_header(chars, i)
+        {
             let end = chars[i..]
                 .iter()
                 .position(|&c| is_line_break(c))
