@@ -230,6 +230,16 @@ fn err<T>(codemap: &CodeMap, span: Span, err: DialectError) -> Result<T, EvalExc
     Err(EvalException::new_anyhow(err.into(), span, codemap))
 }
 
+/// schemac: the dialect's refusal of a type annotation whose `:` or `->` ends at `at`, made
+/// before the type is read (see `Parser::refuse_type_after_current`).
+pub(crate) fn dialect_refuse_type_at(state: &ParserState, at: usize) -> Option<EvalException> {
+    if state.dialect.enable_types != DialectTypes::Disable {
+        return None;
+    }
+    let at = Pos::new(at as u32);
+    err::<()>(state.codemap, Span::new(at, at), DialectError::Types).err()
+}
+
 pub(crate) fn dialect_check_type(
     state: &ParserState,
     x: Spanned<Expr>,
