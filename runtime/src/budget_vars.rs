@@ -134,7 +134,10 @@ impl BudgetVar {
 /// levels; `SCHEMAC_MAX_VALUE_DEPTH`: `json.encode` and `yaml.encode` of nested lists and data
 /// values made of them, about 470,000; `SCHEMAC_STARLARK_EXPRESSION_DEPTH`: nested dict
 /// displays, about 155,000; `SCHEMAC_STARLARK_FUNCTION_DEPTH`: nested lambdas, about 51,000;
-/// method chains and blocks ran at 50,000 and 20,000 without overflowing, taking seconds).
+/// method chains and blocks ran at 50,000 and 20,000 without overflowing, taking seconds;
+/// `SCHEMAC_STARLARK_CALL_DEPTH`: a recursive rule, between 1,000,000 and 2,000,000 calls, also
+/// when each level went through `sorted(key=...)`, and the interpreter reserves 16 bytes a call
+/// before the first one: 2^31 aborted, failing to allocate 32 GiB).
 const STACK: &str = "a deeper one overflows the stack";
 
 /// Collections nested in one another in files and flags' values (ytt reads 1,000 and more).
@@ -171,10 +174,11 @@ pub const STARLARK_MEMORY: BudgetVar = BudgetVar::size("SCHEMAC_STARLARK_MEMORY"
 /// slowest `int()` (1,333,333 decimal digits) takes 2 s and `str` of its answer 1 s, where ytt
 /// takes 3.6 s and 4.4 s; ytt answers `int("z" * 300000, 36)` (1.55 million bits) in 0.6 s.
 pub const STARLARK_INT_BITS: BudgetVar = BudgetVar::count("SCHEMAC_STARLARK_INT_BITS", 4_000_000);
-/// Starlark calls nested in one another (held to a ceiling; at least 1: the interpreter takes
-/// no budget of 0 calls, and one is the program's own).
-pub const STARLARK_CALL_DEPTH: BudgetVar =
-    BudgetVar::size("SCHEMAC_STARLARK_CALL_DEPTH", 10_000).at_least(1);
+/// Starlark calls nested in one another (at least 1: the interpreter takes no budget of 0
+/// calls, and one is the program's own).
+pub const STARLARK_CALL_DEPTH: BudgetVar = BudgetVar::size("SCHEMAC_STARLARK_CALL_DEPTH", 10_000)
+    .at_least(1)
+    .at_most(500_000, STACK);
 /// Starlark functions nested in one another.
 pub const STARLARK_FUNCTION_DEPTH: BudgetVar =
     BudgetVar::size("SCHEMAC_STARLARK_FUNCTION_DEPTH", 1_000).at_most(10_000, STACK);

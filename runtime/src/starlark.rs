@@ -314,12 +314,27 @@ fn literal_refused(
     before: String,
 ) -> TemplateError {
     let comma = star_commas::first_refused(name, &before);
+    // ytt's block scanner reads the token after an `else` as its parser moves onto the `else`:
+    // a literal refused there comes before the parser's error at the `else` (`x = else 0x`).
+    let line = before.lines().nth(e.line).unwrap_or("").to_string();
+    let else_before = |at: starlark::codemap::ResolvedSpan| {
+        let cut = |from: usize, to: usize| line.chars().skip(from).take(to.saturating_sub(from));
+        at.begin.line == e.line
+            && at.end.line == e.line
+            && cut(at.begin.column, at.end.column).eq("else".chars())
+            && cut(at.end.column, e.column).all(|c| c == ' ' || c == '\t')
+    };
     if let Err(earlier) = AstModule::parse(name, before, &dialect()) {
-        let at = earlier.span().map(|s| s.resolve_span().begin);
+        let span = earlier.span().map(|s| s.resolve_span());
+        let at = span.map(|s| s.begin);
         let comma_first = comma
             .as_ref()
             .is_some_and(|r| at.is_none_or(|at| (r.line, r.column) <= (at.line, at.column)));
-        if at.is_some_and(|at| (at.line, at.column) < (e.line, e.column)) && !comma_first {
+        let literal_first = span.is_some_and(else_before);
+        if at.is_some_and(|at| (at.line, at.column) < (e.line, e.column))
+            && !comma_first
+            && !literal_first
+        {
             return syntax_error(name, program, earlier, sources);
         }
     }

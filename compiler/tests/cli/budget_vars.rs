@@ -116,6 +116,20 @@ fn a_depth_past_what_the_stack_holds_is_refused() {
     );
 }
 
+/// `SCHEMAC_STARLARK_CALL_DEPTH` past its ceiling was held to it in silence, where the other
+/// budgets bound by the stack refuse a larger value: refused the same way, before any work.
+#[test]
+fn a_call_depth_past_what_the_stack_holds_is_refused() {
+    let (rc, out, err) = run(CHECK, &[("SCHEMAC_STARLARK_CALL_DEPTH", "500001")]);
+    assert_eq!((rc, out.as_str()), (Some(2), ""), "{err}");
+    assert_eq!(
+        err,
+        "schemac: Error: SCHEMAC_STARLARK_CALL_DEPTH: \"500001\" is larger than the largest budget it takes, 500000 (a deeper one overflows the stack; unset it for the default 10000)\n"
+    );
+    let (rc, _, err) = run(CHECK, &[("SCHEMAC_STARLARK_CALL_DEPTH", "500000")]);
+    assert_eq!(rc, Some(0), "{err}");
+}
+
 /// The statement budget is looked at every statement: below 1,024 it was 1,024 (a loop of 100
 /// ran under `SCHEMAC_STARLARK_STEPS=1`), and others were rounded up to a multiple of it.
 #[test]

@@ -23,30 +23,16 @@ pub const DEFAULT_MAX_MEMORY: usize = crate::budget_vars::STARLARK_MEMORY.defaul
 /// this many. Raised with `SCHEMAC_STARLARK_CALL_DEPTH`.
 pub const DEFAULT_MAX_CALL_DEPTH: usize = crate::budget_vars::STARLARK_CALL_DEPTH.default_size();
 
-/// The most `SCHEMAC_STARLARK_CALL_DEPTH` raises the call depth to: what the 512 MiB stack
-/// holds with room to spare. A recursive rule overflowed it (an abort) between 1,000,000 and
-/// 2,000,000 calls, also when each level went through `sorted(key=...)`; and the interpreter
-/// reserves 16 bytes a call before the first one (2^31 aborted, failing to allocate 32 GiB).
-pub const MAX_CALL_DEPTH_CEILING: usize = 500_000;
-
 fn max_call_depth() -> usize {
     static DEPTH: OnceLock<usize> = OnceLock::new();
-    // (0, which the interpreter refuses, is refused before any work: `BudgetVar::at_least`.)
-    *DEPTH.get_or_init(|| {
-        crate::budget_vars::STARLARK_CALL_DEPTH
-            .get_size()
-            .clamp(1, MAX_CALL_DEPTH_CEILING)
-    })
+    // (A value out of the budget's bounds is refused before any work: `BudgetVar::at_least`,
+    // `BudgetVar::at_most`.)
+    *DEPTH.get_or_init(|| crate::budget_vars::STARLARK_CALL_DEPTH.get_size())
 }
 
 /// The call depth budget's error.
 pub(super) fn call_depth_exceeded_message() -> String {
     let depth = max_call_depth();
-    if depth == MAX_CALL_DEPTH_CEILING {
-        return format!(
-            "{CALL_DEPTH_EXCEEDED} {depth} (the most the stack holds: SCHEMAC_STARLARK_CALL_DEPTH raises the budget up to it, not past it)"
-        );
-    }
     format!("{CALL_DEPTH_EXCEEDED} {depth} (raise the budget with SCHEMAC_STARLARK_CALL_DEPTH)")
 }
 

@@ -181,7 +181,15 @@ impl Compiler {
         if first == "end" {
             return self.end_statement(line, stmt, opens_block);
         }
-        if matches!(first, "elif" | "else") {
+        // `else` only when a `:` follows it: ytt reads `else if x:` as a statement (whose
+        // parse fails at the `else`, `else pass` too). One followed by a character
+        // starlark-go's scanner refuses (`else\u{3000}:`) is refused there, past the `else`.
+        let branch = first == "elif"
+            || first == "else"
+                && stmt["else".len()..]
+                    .trim_start_matches(CODE_BLANKS)
+                    .starts_with(|c: char| c == ':' || !c.is_ascii());
+        if branch {
             // (Compiled as the blocks they close, not as written.)
             if pass_position(stmt).is_some() {
                 return Err(CompileError::new(line, RESERVED_PASS));
@@ -191,15 +199,7 @@ impl Compiler {
             self.refuse_pass(line, depth, "", stmt)?;
         }
         match first {
-            // `else` only when a `:` follows it: ytt reads `else if x:` as a
-            // statement (whose parse fails at the `else`). One followed by a character
-            // starlark-go's scanner refuses (`else\u{3000}:`) is refused there, past the `else`.
-            "elif" | "else"
-                if first == "elif"
-                    || stmt["else".len()..]
-                        .trim_start_matches(CODE_BLANKS)
-                        .starts_with(|c: char| c == ':' || !c.is_ascii()) =>
-            {
+            "elif" | "else" if branch => {
                 self.close_frames_in_block(line)?;
                 let has_body = self.blocks.last().is_some_and(|b| b.has_body);
                 if !has_body {
@@ -265,6 +265,13 @@ impl Compiler {
         }
         // A one-line `def g(): return 1` inside a function has no context of its own.
         let stmt = if in_def && first != "def" {
+            // A `return`'s value is wrapped in brackets of this program's own, which would close
+            // a bracket that closes nothing, which ytt's scanner refuses as it reads it
+            // (`return 1 + )`: not the parser's error at the bracket).
+            if let Some((at, c)) = super::text_code::unmatched_close(&stmt, 0, false) {
+                let message = format!("unexpected '{}'", char::from(c));
+                return self.scanner_stop(line, d, "", &stmt[..at], &message);
+            }
             // (the innermost function's: with a text context, its text)
             let text_def = self.blocks.iter().rev().find(|b| b.is_def);
             let bare = text_def

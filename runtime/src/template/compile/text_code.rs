@@ -33,9 +33,8 @@ impl Compiler {
                 depth,
                 &format!("{setter}({end}(\"\".join({start}([]) + ["),
             );
-            for (k, p) in pieces.iter().enumerate() {
-                let at = line + p.line - 1;
-                let code = self.value_code(at, depth + 1, "", p)?;
+            for k in 0..pieces.len() {
+                let code = self.value_code(line, depth + 1, "", &pieces, k)?;
                 self.emit_piece(line, &pieces, k, depth + 1, &format!("{code},"));
             }
             self.emit(line, depth, "])))");
@@ -83,7 +82,7 @@ impl Compiler {
                 self.emit_quoting(at, self.depth(), "None", p.quote);
             }
             let append = format!("{pieces_list}.append(");
-            let code = self.value_code(at, self.depth(), &append, p)?;
+            let code = self.value_code(line, self.depth(), &append, &pieces, k)?;
             self.emit_piece(line, &pieces, k, self.depth(), &format!("{append}{code})"));
         }
         let end = self.names.of(gen::TEXT_END);
@@ -106,26 +105,46 @@ impl Compiler {
     ) {
         let (first, p) = (self.line_map.len(), &pieces[k]);
         self.emit_quoting(line + p.line - 1, depth, text, p.quote);
-        let placed = (first + 1..self.line_map.len()).zip(lines_after(line, &pieces[k + 1..]));
-        for (gen_line, (at, quote)) in placed {
+        self.place_after(first, line, &pieces[k + 1..]);
+    }
+
+    /// The generated lines past `first` (the line of a piece's statement, whose value's code
+    /// holds line breaks) placed on ytt's lines of code after the piece, before `after` (see
+    /// [`lines_after`]): the last one's line and quote.
+    fn place_after(
+        &mut self,
+        first: usize,
+        line: u32,
+        after: &[text_template::Piece],
+    ) -> Option<(u32, Option<Box<str>>)> {
+        let mut last = None;
+        for (gen_line, (at, quote)) in
+            (first + 1..self.line_map.len()).zip(lines_after(line, after))
+        {
             self.line_map[gen_line] = at;
             if let Some(quote) = quote {
                 self.quoted.push((gen_line, quote.into()));
             }
+            last = Some((at, quote.map(Box::from)));
         }
+        last
     }
 
-    /// What a text or `(@= @)` piece `p` of a text template on template line `line` is
-    /// compiled into, after `opening` at `depth`: a value's code in parentheses, as ytt
-    /// compiles it, where ytt's scanner refuses a `pass` and reads an `end` name as an
-    /// outdent (the errors quote the piece).
+    /// What a text or `(@= @)` piece `k` of `pieces`, a text template on template line
+    /// `text_line`, is compiled into, after `opening` at `depth`: a value's code in
+    /// parentheses, as ytt compiles it, where ytt's scanner refuses a `pass` and reads an `end`
+    /// name as an outdent (the errors quote the piece; one past the code's first line is on
+    /// ytt's line of code there, see [`Self::emit_piece`]).
     fn value_code(
         &mut self,
-        line: u32,
+        text_line: u32,
         depth: usize,
         opening: &str,
-        p: &text_template::Piece,
+        pieces: &[text_template::Piece],
+        k: usize,
     ) -> Result<String, CompileError> {
+        let p = &pieces[k];
+        let line = text_line + p.line - 1;
         if p.kind == PieceKind::Text {
             return Ok(quote(p.code));
         }
@@ -150,8 +169,10 @@ impl Compiler {
         let pass = crate::template::reserved_words::pass_position(code);
         let end = crate::template::lexer::end_name(code).map(|(at, _)| at);
         let first = pass.into_iter().chain(end).min();
+        // (Inside the brackets of ytt's call and of the value.)
         let unmatched =
-            unmatched_close(code, nul.is_none()).filter(|&(at, _)| first.is_none_or(|f| at < f));
+            unmatched_close(code, 2, nul.is_none()).filter(|&(at, _)| first.is_none_or(|f| at < f));
+        let first = self.line_map.len();
         let compiled = match unmatched {
             Some((at, c)) => {
                 let message = format!("unexpected '{}'", char::from(c));
@@ -163,11 +184,23 @@ impl Compiler {
             let code = format!("{text}(({}{close}", code.trim_matches(CODE_BLANKS));
             self.end_as_outdent(line, depth, &code)
         });
-        // The tokens before a scanner's stop were compiled on a line of their own: a syntax
-        // error among them quotes the piece.
-        if compiled.as_ref().is_err_and(|e| e.scanner_stop) {
-            self.quoted.push((self.line_map.len() - 1, p.quote.into()));
-        }
+        // The tokens before a scanner's stop were compiled on lines of their own: a syntax
+        // error among them quotes the piece, on its code's first line; the stop stands on the
+        // last.
+        let compiled = match compiled {
+            Err(e) if e.scanner_stop => {
+                self.quoted.push((first, p.quote.into()));
+                match self.place_after(first, text_line, &pieces[k + 1..]) {
+                    Some((at, quote)) => Err(CompileError {
+                        line: at,
+                        quote: Some(quote.unwrap_or_else(|| p.quote.into())),
+                        ..e
+                    }),
+                    None => Err(e),
+                }
+            }
+            compiled => compiled,
+        };
         let compiled = compiled.map_err(quoting)?;
         if nul.is_some() {
             self.emit_quoting(line, depth, &format!("{opening}{compiled}"), p.quote);
@@ -240,13 +273,13 @@ impl Compiler {
     }
 }
 
-/// Where ytt's scanner refuses a closing bracket of a text template's value `code`, which ytt
-/// compiles into `__ytt_tplN_set_node(N, (CODE))`: one that closes nothing there (the code's
-/// own, or at its end one of the two that close ytt's brackets, when they follow it: `closed`),
-/// and the bracket. (A comment in the code runs over ytt's brackets.)
-fn unmatched_close(code: &str, closed: bool) -> Option<(usize, u8)> {
-    // The brackets of ytt's call and of the value.
-    let mut depth = 2;
+/// Where ytt's scanner refuses a closing bracket of `code`, read inside `depth` brackets (a
+/// text template's value, which ytt compiles into `__ytt_tplN_set_node(N, (CODE))`, inside 2):
+/// one that closes nothing there (the code's own, or at its end one of those that close the
+/// brackets it is read in, when they follow it: `closed`), and the bracket. (A comment in the
+/// code runs over those brackets.)
+pub(super) fn unmatched_close(code: &str, start: usize, closed: bool) -> Option<(usize, u8)> {
+    let mut depth = start;
     for (at, c) in crate::template::code_scan::code_bytes(code) {
         match c {
             b'#' => return None,
@@ -256,7 +289,7 @@ fn unmatched_close(code: &str, closed: bool) -> Option<(usize, u8)> {
             _ => {}
         }
     }
-    (closed && depth < 2).then_some((code.len(), b')'))
+    (closed && depth < start).then_some((code.len(), b')'))
 }
 
 /// ytt's lines of code after a text template's piece, before `pieces` (the pieces after it, of

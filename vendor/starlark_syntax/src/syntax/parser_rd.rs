@@ -216,7 +216,10 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
                 // schemac: starlark-go's scanner fails as the parser moves onto the token it
                 // refuses, before the parser looks at it: any error found after is the
                 // scanner's (`x = 1, )`: an unmatched bracket, not a trailing comma).
-                Err(e) => return Err(self.pending_error.unwrap_or(e)),
+                Err(e) => {
+                    let scanned = self.pending_error.take().or_else(|| self.error_after_else());
+                    return Err(scanned.unwrap_or(e));
+                }
             }
             self.skip_newlines();
         }
@@ -225,6 +228,17 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
             Err(err)
         } else {
             Ok(grammar_util::statements(stmts, l, r))
+        }
+    }
+
+    /// schemac: ytt's block scanner reads the token after an `else` as its parser moves onto
+    /// the `else` (to see whether a `:` follows, which makes the `else` close a block): a
+    /// parser's error met at an `else` comes after the scanner's error in the token after it
+    /// (`else)` is `unexpected ')'`, `else $` the character's error).
+    fn error_after_else(&mut self) -> Option<EvalException> {
+        match self.peek() {
+            Some(Token::Else) => Self::next_from(&mut self.tokens).err(),
+            _ => None,
         }
     }
 
