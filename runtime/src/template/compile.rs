@@ -414,7 +414,7 @@ impl Compiler {
             || self.scanner.after_backslash()
             || self.scanner.blank_after_backslash();
         if !file.trailing_comments.is_empty() && goes_on {
-            self.trailing_document(file);
+            self.trailing_document(after_error::ytt_node_count(file) + 1);
         }
         // What ytt writes at the end stands in a bracket a value left open: one line (ytt's
         // `__ytt_tplN_end_ctx(None)`, an `end()` here), so that the bracket meets the program's
@@ -435,8 +435,10 @@ impl Compiler {
     /// ending the last line (`#@ x = 1 + \` runs, adding the start's None), or the line before
     /// a last line of no code (`#@ # c`: the error at its end is on the next line). They are
     /// written only then (elsewhere they do nothing).
-    fn trailing_document(&mut self, file: &RawFile) {
-        let number = after_error::ytt_node_count(file) + 1;
+    ///
+    /// The same for the empty document that annotations after the last node make, when they
+    /// leave a bracket open (ytt writes its start after them).
+    fn trailing_document(&mut self, number: u32) {
         self.trailing_document = Some((self.line_map.len(), number));
         let (start, set) = (self.names.of(gen::START_NODE), self.names.of(gen::SET_NODE));
         self.emit(0, 0, &format!("{start}({number})"));
@@ -595,6 +597,8 @@ impl Compiler {
         .into_iter();
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
+        let trailing = made_of_trailing_annotations(node);
+        let mut trailing_scanner = crate::template::lexer::LineScanner::default();
         for &ann in &annotations {
             let (name, args) = split_annotation(&ann.text);
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
@@ -603,8 +607,16 @@ impl Compiler {
             let opening = [&ann_call, "(", &at, ", \"", name, "\", ", &pack, "("].concat();
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
+            if trailing {
+                trailing_scanner.scan(&[&opening, args, "))"].concat());
+            }
             self.emit_parts(ann.line, depth, &[&opening, args, "))"]);
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
+        }
+        if trailing && trailing_scanner.is_open() {
+            // ytt starts this document after its annotations: a bracket they leave open
+            // takes its start in (`#@schema/examples ("a"` at the end of a file).
+            self.trailing_document(ytt_tag);
         }
         if templated {
             if let Some(key) = node.key_str() {
