@@ -17,7 +17,6 @@ prints a skip message (see `unavailable()`). Not run in CI: the sixty-seventh se
     tests/ytt-diff/mutreal.py --seed 7 --print
 """
 import os
-import random
 import re
 
 import gen
@@ -82,24 +81,17 @@ def read_inputs(d):
     return files
 
 
-class Case:
+class Case(gen.CaseStart):
     def __init__(self, seed):
-        self.r = random.Random(seed)
-        self.files = {}
-        self.args = []
-        self.env = {}
-        self.features = set()
+        super().__init__(seed, {}, [])
         self.bad = 'mutated'  # every case is damaged on purpose
-
-    # Mutations of a file's lines (a list, changed in place) or of its text (returned).
-    def lines_of(self, text):
-        return text.split('\n')
 
     def pick_line(self, lines, pattern=None):
         idx = [i for i, ln in enumerate(lines) if pattern is None or pattern.match(ln)]
         return self.r.choice(idx) if idx else None
 
     def mutate(self, text):
+        """`text` with one mutation, and its kind (None when it found nothing to change)."""
         r = self.r
         kind = r.choice(['delete', 'duplicate', 'swap', 'indent', 'insert', 'insert', 'remove',
                          'truncate', 'join', 'unannotate', 'annotate', 'swap-annotations', 'scalar',
