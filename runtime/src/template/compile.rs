@@ -395,6 +395,9 @@ impl Compiler {
         for (i, doc) in file.docs.iter().enumerate() {
             self.node(doc, &mut vec![i])?;
         }
+        if file.docs.last().is_some_and(made_of_trailing_annotations) {
+            self.after_trailing_annotations(file);
+        }
         for comment in &file.trailing_comments {
             self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
             self.code(comment)?;
@@ -443,6 +446,23 @@ impl Compiler {
         let (start, set) = (self.names.of(gen::START_NODE), self.names.of(gen::SET_NODE));
         self.emit(0, 0, &format!("{start}({number})"));
         self.emit(0, 0, &format!("{set}({number})"));
+    }
+
+    /// ytt writes the start of the empty document that annotations after the last node make
+    /// after them (here they come last, after its start): a bracket they leave open takes
+    /// ytt's start in (`#@schema/examples ("a"` at the end of a file).
+    fn after_trailing_annotations(&mut self, file: &RawFile) {
+        let Some(doc) = file.docs.last() else {
+            return;
+        };
+        let count = doc.comments.iter().filter(|c| c.is_annotation()).count();
+        let mut lines: Vec<&str> = self.out.lines().rev().take(count).collect();
+        lines.reverse();
+        let mut scanner = crate::template::lexer::LineScanner::default();
+        lines.iter().for_each(|l| _ = scanner.scan(l.trim_start()));
+        if scanner.is_open() {
+            self.trailing_document(after_error::ytt_node_count(file));
+        }
     }
 
     /// ytt's error for the innermost block that no `end` closes.
@@ -597,8 +617,6 @@ impl Compiler {
         .into_iter();
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
-        let trailing = made_of_trailing_annotations(node);
-        let mut trailing_scanner = crate::template::lexer::LineScanner::default();
         for &ann in &annotations {
             let (name, args) = split_annotation(&ann.text);
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
@@ -607,16 +625,8 @@ impl Compiler {
             let opening = [&ann_call, "(", &at, ", \"", name, "\", ", &pack, "("].concat();
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
-            if trailing {
-                trailing_scanner.scan(&[&opening, args, "))"].concat());
-            }
             self.emit_parts(ann.line, depth, &[&opening, args, "))"]);
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
-        }
-        if trailing && trailing_scanner.is_open() {
-            // ytt starts this document after its annotations: a bracket they leave open
-            // takes its start in (`#@schema/examples ("a"` at the end of a file).
-            self.trailing_document(ytt_tag);
         }
         if templated {
             if let Some(key) = node.key_str() {
