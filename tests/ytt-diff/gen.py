@@ -700,7 +700,8 @@ def write_case(c, d):
     for name, text in c.files.items():
         p = os.path.join(d, name)
         os.makedirs(os.path.dirname(p), exist_ok=True)
-        with open(p, 'w', encoding='utf-8') as fh:
+        # (a byte that is not UTF-8 comes as a surrogate escape: mutreal.py)
+        with open(p, 'w', encoding='utf-8', errors='surrogateescape') as fh:
             fh.write(text)
     with open(os.path.join(d, 'args'), 'w', encoding='utf-8') as fh:
         fh.write(''.join(a + '\n' for a in c.args))
@@ -728,7 +729,7 @@ def case_cli(doc, generate):
     if o.print or not o.out:
         for name, text in c.files.items():
             print('==> %s <==' % name)
-            print(text)
+            print(text.encode('utf-8', 'surrogateescape').decode('utf-8', 'replace'))
         print('args:', ' '.join(c.args))
     return 0
 

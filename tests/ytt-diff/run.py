@@ -229,6 +229,10 @@ def main():
     ap.add_argument('--gen', default='gen', help='the generator module (gen, or yamlgram for YAML syntax)')
     o = ap.parse_args()
     genmod = __import__(o.gen)
+    why = getattr(genmod, 'unavailable', lambda: None)()
+    if why:
+        print(why)
+        return 0
 
     ytt = os.path.abspath(o.ytt)
     if not os.access(ytt, os.X_OK):

@@ -14,6 +14,10 @@ pub(super) use placement::{
     last_if_line, missing_else,
 };
 
+/// starlark-go's errors of a string literal that a line break or the end of the source ends.
+pub(super) const NEWLINE_IN_STRING: &str = "unexpected newline in string";
+pub(super) const EOF_IN_STRING: &str = "unexpected EOF in string";
+
 /// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
 /// an error on the code `line`; `None` when there is no one-for-one wording.
 #[cfg(test)]
@@ -61,8 +65,8 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         let string = string.trim_start_matches(['r', 'R', 'b', 'B']);
         let triple = string.starts_with("\"\"\"") || string.starts_with("'''");
         return Some(match triple {
-            true => "unexpected EOF in string".into(),
-            false => "unexpected newline in string".into(),
+            true => EOF_IN_STRING.into(),
+            false => NEWLINE_IN_STRING.into(),
         });
     }
     if let Some(c) = rest

@@ -19,6 +19,24 @@ pub(super) fn syntax_error(
     error
 }
 
+/// Whether `line` is the last line of the `.star` file `name` and no line break ends it: a
+/// string left open there meets the end of the file in starlark-go's scanner (a template's
+/// program goes on after its last line).
+fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
+    let text = sources.files.iter().find(|(n, _)| n == name);
+    let Some(text) = text.and_then(|(_, t)| t.if_read()) else {
+        return false;
+    };
+    name.ends_with(".star")
+        && !text.is_empty()
+        && !text.ends_with(['\n', '\r'])
+        && line.is_some_and(|l| {
+            // (`\n`, `\r\n` and `\r` each end a line)
+            let breaks = text.matches(['\n', '\r']).count() - text.matches("\r\n").count();
+            l as usize == breaks + 1
+        })
+}
+
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
 pub(super) fn to_template_error(
     name: &str,
@@ -158,6 +176,9 @@ pub(super) fn to_template_error(
     if parsing {
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
+        }
+        if message == parse_error::NEWLINE_IN_STRING && at_star_file_end(name, line, sources) {
+            message = parse_error::EOF_IN_STRING.into();
         }
         if def_colon.is_some() {
             message = "got ':', want ')'".into();

@@ -395,6 +395,9 @@ impl Compiler {
         for (i, doc) in file.docs.iter().enumerate() {
             self.node(doc, &mut vec![i])?;
         }
+        if file.docs.last().is_some_and(made_of_trailing_annotations) {
+            self.after_trailing_annotations(file);
+        }
         for comment in &file.trailing_comments {
             self.close_frames_not_ancestors_of(&[usize::MAX], comment.line)?;
             self.code(comment)?;
@@ -414,7 +417,7 @@ impl Compiler {
             || self.scanner.after_backslash()
             || self.scanner.blank_after_backslash();
         if !file.trailing_comments.is_empty() && goes_on {
-            self.trailing_document(file);
+            self.trailing_document(after_error::ytt_node_count(file) + 1);
         }
         // What ytt writes at the end stands in a bracket a value left open: one line (ytt's
         // `__ytt_tplN_end_ctx(None)`, an `end()` here), so that the bracket meets the program's
@@ -435,12 +438,31 @@ impl Compiler {
     /// ending the last line (`#@ x = 1 + \` runs, adding the start's None), or the line before
     /// a last line of no code (`#@ # c`: the error at its end is on the next line). They are
     /// written only then (elsewhere they do nothing).
-    fn trailing_document(&mut self, file: &RawFile) {
-        let number = after_error::ytt_node_count(file) + 1;
+    ///
+    /// The same for the empty document that annotations after the last node make, when they
+    /// leave a bracket open (ytt writes its start after them).
+    fn trailing_document(&mut self, number: u32) {
         self.trailing_document = Some((self.line_map.len(), number));
         let (start, set) = (self.names.of(gen::START_NODE), self.names.of(gen::SET_NODE));
         self.emit(0, 0, &format!("{start}({number})"));
         self.emit(0, 0, &format!("{set}({number})"));
+    }
+
+    /// ytt writes the start of the empty document that annotations after the last node make
+    /// after them (here they come last, after its start): a bracket they leave open takes
+    /// ytt's start in (`#@schema/examples ("a"` at the end of a file).
+    fn after_trailing_annotations(&mut self, file: &RawFile) {
+        let Some(doc) = file.docs.last() else {
+            return;
+        };
+        let count = doc.comments.iter().filter(|c| c.is_annotation()).count();
+        let mut lines: Vec<&str> = self.out.lines().rev().take(count).collect();
+        lines.reverse();
+        let mut scanner = crate::template::lexer::LineScanner::default();
+        lines.iter().for_each(|l| _ = scanner.scan(l.trim_start()));
+        if scanner.is_open() {
+            self.trailing_document(after_error::ytt_node_count(file));
+        }
     }
 
     /// ytt's error for the innermost block that no `end` closes.
