@@ -335,6 +335,10 @@ pub enum Outcome {
     /// (`--- #@ {}`, no schema, no flags): ytt keeps Starlark's value, a Go value its printer
     /// writes (`{}`, `[]`) where it skips an empty document.
     EmptyFromCode(Node),
+    /// The data values are made on the document of the annotations after a file's last node
+    /// (`#@data/values` with no `---` after it; no schema under them): that document has no
+    /// position in ytt, whose printer skips it, so nothing is printed (exit 0).
+    Unprinted(Node),
     OpenApi(Node),
     /// The schema's JSON Schema (printed as indented JSON whatever the output format).
     JsonSchema(Node),
@@ -382,6 +386,7 @@ pub fn render(outcome: &Outcome, opts: &Request) -> Result<String, CheckError> {
             validate::render(violations),
         )
         .at_opt(violations.first().map(|v| v.value_pos))),
+        Outcome::Unprinted(_) => Ok(String::new()),
         Outcome::EmptyFromCode(node) => {
             // `{}` or `[]`, in YAML as in JSON (a line of its own in YAML)
             let flow = crate::yaml::json::marshal_json(&node.value).unwrap_or_default();
@@ -504,6 +509,8 @@ fn evaluate_inputs(
         .filter(|_| !opts.values_complete)
         .map(|s| Tree::document(&s.default));
     let transfer_validations = schema.is_none();
+    // (The document of annotations after a file's last node is the one without a line.)
+    let unprinted = schema.is_none() && docs.values.first().is_some_and(|d| d.pos.line == 0);
     // `#@data/values` documents overlay with ytt's defaults; flags and plain files as if every
     // key were `missing_ok` and arrays were replaced.
     let documents = docs.values.into_iter().map(|d| {
@@ -550,6 +557,7 @@ fn evaluate_inputs(
         _schema_doc: schema_doc,
         outcome: match leftovers.outcome {
             Outcome::DataValues(node) if empty_from_code => Outcome::EmptyFromCode(node),
+            Outcome::DataValues(node) if unprinted => Outcome::Unprinted(node),
             outcome => outcome,
         },
         ..leftovers

@@ -63,7 +63,9 @@ fn on_engine_stack(f: impl FnOnce() -> Result<Node, Violations>) -> Result<Node,
 fn run_here(v: &Validator, opts: &Request, given: Option<GivenValues>) -> Result<Node, Violations> {
     let built = v.built().map_err(|e| Violations::message(&e))?;
     match evaluate_given(opts, given, built) {
-        Ok(Outcome::DataValues(node) | Outcome::EmptyFromCode(node)) => Ok(node),
+        Ok(Outcome::DataValues(node) | Outcome::EmptyFromCode(node) | Outcome::Unprinted(node)) => {
+            Ok(node)
+        }
         Ok(Outcome::OpenApi(node) | Outcome::JsonSchema(node)) => Ok(node),
         Ok(Outcome::Invalid(violations)) => Err(Violations {
             report: crate::validate::render(&violations),

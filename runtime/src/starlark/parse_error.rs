@@ -15,8 +15,25 @@ pub(super) use placement::{
 };
 
 /// starlark-go's errors of a string literal that a line break or the end of the source ends.
-pub(super) const NEWLINE_IN_STRING: &str = "unexpected newline in string";
-pub(super) const EOF_IN_STRING: &str = "unexpected EOF in string";
+const NEWLINE_IN_STRING: &str = "unexpected newline in string";
+const EOF_IN_STRING: &str = "unexpected EOF in string";
+
+/// starlark-go's words for the error `message` met at the end of a source that no line break
+/// ends, where the crate met one: a string left open (`x = "a`) and a missing token (`def f`:
+/// `got end of file, want '('`, without the hint of a missing colon, which starlark-go gives
+/// at a line break only).
+pub(super) fn at_end_of_file(message: String) -> String {
+    if message == NEWLINE_IN_STRING {
+        return EOF_IN_STRING.into();
+    }
+    match message.strip_prefix("got newline, want ") {
+        Some(want) => {
+            let want = want.split(" (hint: ").next().unwrap_or(want);
+            format!("got end of file, want {want}")
+        }
+        None => message,
+    }
+}
 
 /// starlark-go's wording of a parser error `msg` of the starlark crate, with ytt's hint, for
 /// an error on the code `line`; `None` when there is no one-for-one wording.
@@ -102,6 +119,13 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         got = "newline".into();
     }
     match want {
+        // (A `def`'s parameters at the end of the file: see `just_opened_argument_list`.)
+        "identifier"
+            if matches!(got.as_str(), "end of file" | "newline")
+                && before.is_some_and(just_opened_argument_list) =>
+        {
+            return Some(format!("got {got}, want ')'"));
+        }
         // starlark-go's `parseIdent`, after `def`, `.`, in parameters.
         "identifier" => {
             return Some(match raw_got.strip_prefix("keyword ") {
@@ -128,6 +152,15 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         return Some("got ':', want newline".into());
     }
     let want = match want {
+        // starlark-go's loop over a call's arguments or a `def`'s parameters stops at the end
+        // of the file, then wants the `)` (`f(` is `got end of file, want ')'`); inside
+        // brackets the crate's line break is the one it puts at the end.
+        "expression"
+            if matches!(got.as_str(), "end of file" | "newline")
+                && before.is_some_and(just_opened_argument_list) =>
+        {
+            "')'".to_string()
+        }
         "expression" if ends_expression_list(&got) => {
             match before.and_then(after_comma_in_expression_list) {
                 Some(b'[') => "']'".to_string(),
@@ -367,6 +400,17 @@ fn after_comma_in_expression_list(code: &str) -> Option<u8> {
         .map(|l| crate::template::code_scan::without_comment(l).trim_end())
         .find(|l| !l.is_empty());
     last.is_some_and(|l| l.ends_with(',')).then_some(bracket)
+}
+
+/// Whether `code` ends, past blanks and comments, in the `(` of a call or of a `def`'s
+/// parameters.
+fn just_opened_argument_list(code: &str) -> bool {
+    let last = code
+        .lines()
+        .rev()
+        .map(|l| crate::template::code_scan::without_comment(l).trim_end())
+        .find(|l| !l.is_empty());
+    last.is_some_and(|l| l.ends_with('(')) && in_argument_list(code)
 }
 
 /// Whether the innermost bracket left open in `code` is the `(` of a call or of a `def`'s

@@ -19,9 +19,9 @@ pub(super) fn syntax_error(
     error
 }
 
-/// Whether `line` is the last line of the `.star` file `name` and no line break ends it: a
-/// string left open there meets the end of the file in starlark-go's scanner (a template's
-/// program goes on after its last line).
+/// Whether `line` is the last line of the `.star` file `name` and no line break ends it:
+/// starlark-go's scanner meets the end of the file there where the crate's meets a line break
+/// (a template's program goes on after its last line).
 fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
     let text = sources.files.iter().find(|(n, _)| n == name);
     let Some(text) = text.and_then(|(_, t)| t.if_read()) else {
@@ -177,8 +177,8 @@ pub(super) fn to_template_error(
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
         }
-        if message == parse_error::NEWLINE_IN_STRING && at_star_file_end(name, line, sources) {
-            message = parse_error::EOF_IN_STRING.into();
+        if at_star_file_end(name, line, sources) {
+            message = parse_error::at_end_of_file(message);
         }
         if def_colon.is_some() {
             message = "got ':', want ')'".into();

@@ -1423,15 +1423,31 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
                     let expr = self.continue_infix(expr, 0)?;
                     // Handle ternary if
                     let expr = self.continue_ternary(expr)?;
+                    self.refuse_keyword_of_expression()?;
                     let r = self.last_end;
                     Ok(Argument::Positional(expr).ast(l, r))
                 }
             }
             _ => {
                 let e = self.parse_test()?;
+                self.refuse_keyword_of_expression()?;
                 let r = self.last_end;
                 Ok(Argument::Positional(e).ast(l, r))
             }
+        }
+    }
+
+    /// schemac: starlark-go reads an argument as `test [= test]` and refuses a `=` after one
+    /// that is not a name where it meets it (`f(a > b=1)`), before it reads on; the crate
+    /// wanted the argument's end there (`got '=', want ','`).
+    fn refuse_keyword_of_expression(&self) -> Result<(), EvalException> {
+        match &self.current {
+            Some((start, Token::Equal, end)) => Err(self.error_at(
+                *start,
+                *end,
+                "keyword argument must have form name=expr".to_owned(),
+            )),
+            _ => Ok(()),
         }
     }
 
