@@ -61,6 +61,7 @@ pub fn check(files: &[(&str, &str)], args: &[&str]) -> Result<Node, String> {
                 Ok(
                     Outcome::DataValues(n)
                     | Outcome::EmptyFromCode(n)
+                    | Outcome::Unprinted(n)
                     | Outcome::OpenApi(n)
                     | Outcome::JsonSchema(n),
                 ) => Ok(n),
