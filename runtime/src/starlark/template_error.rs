@@ -27,14 +27,11 @@ fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
     let Some(text) = text.and_then(|(_, t)| t.if_read()) else {
         return false;
     };
-    name.ends_with(".star")
-        && !text.is_empty()
-        && !text.ends_with(['\n', '\r'])
-        && line.is_some_and(|l| {
-            // (`\n`, `\r\n` and `\r` each end a line)
-            let breaks = text.matches(['\n', '\r']).count() - text.matches("\r\n").count();
-            l as usize == breaks + 1
-        })
+    if !name.ends_with(".star") {
+        return false;
+    }
+    let (lines, ends_in_break) = crate::template::compile::star_file_lines(text);
+    !ends_in_break && line.is_some_and(|l| l as usize == lines.len())
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
@@ -258,6 +255,17 @@ pub(super) fn to_template_error(
             (line, quote, generated, stack) = (Some(code), None, None, Vec::new());
         }
     }
+    let reason = load_reason(e);
+    if let Some(past) = reason
+        .as_deref()
+        .and_then(|r| line_past_star_file(r, sources))
+    {
+        return TemplateError::runtime(
+            name,
+            None,
+            format!("Expected to find compiled template line {past}"),
+        );
+    }
     TemplateError {
         file: name.into(),
         line,
@@ -265,10 +273,24 @@ pub(super) fn to_template_error(
         compile_time,
         stack: stack.into(),
         also: Box::default(),
-        reason: load_reason(e),
+        reason,
         generated,
         quote,
     }
+}
+
+/// The first line of the error of a loaded `.star` file (its calls', then its own) past the
+/// lines of the file as ytt splits it, at `\n`: starlark-go, for which a `\r` ends a line
+/// too, counted it, and ytt, which looks each line up to show it, fails the whole report
+/// (`Expected to find compiled template line N`, in place of `cannot load F: ...`).
+fn line_past_star_file(e: &TemplateError, sources: &Sources) -> Option<u32> {
+    let past = |file: &str, line: u32| {
+        let text = sources.files.iter().find(|(n, _)| n == file)?.1.if_read()?;
+        (file.ends_with(".star") && line as usize > text.split('\n').count()).then_some(line)
+    };
+    let frames = e.stack.iter().map(|f| (f.file.as_str(), f.line));
+    let own = e.line.map(|line| (&*e.file, line));
+    frames.chain(own).find_map(|(file, line)| past(file, line))
 }
 
 /// The frame ytt shows for an error in the `check` lambda of an assertion object

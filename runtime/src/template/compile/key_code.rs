@@ -93,16 +93,6 @@ pub(super) fn starlark_lines(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-/// The lines of a `.star` file as starlark-go reads them (`\n`, `\r\n` and `\r` each end one),
-/// none after the last line break.
-pub(super) fn star_file_lines(src: &str) -> Vec<&str> {
-    let mut lines: Vec<&str> = starlark_lines(src).collect();
-    if lines.last() == Some(&"") {
-        lines.pop();
-    }
-    lines
-}
-
 /// Where ytt places the errors of a template whose map keys hold line breaks.
 #[derive(Debug, Default)]
 pub(super) struct KeyCodeLines {

@@ -1,7 +1,7 @@
 //! A `.star` file compiled: its lines as starlark-go reads them, each a line of code in ytt's
 //! dialect (`end` closes blocks).
 
-use super::key_code::star_file_lines;
+use super::key_code::starlark_lines;
 use super::{CompileError, Compiler, GeneratedNames, Program};
 use crate::yaml::parse::Comment;
 
@@ -13,9 +13,8 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
         star_file: true,
         ..Compiler::new(GeneratedNames::for_source(src))
     };
-    let lines = star_file_lines(src);
+    let (lines, ends_in_break) = star_file_lines(src);
     let count = lines.len() as u32;
-    let ends_in_break = src.ends_with(['\n', '\r']);
     match c.star(&lines) {
         Ok(()) => {
             // Where the file ends: an error at its end is placed there.
@@ -32,6 +31,34 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
             }
         })),
     }
+}
+
+/// The lines of a `.star` file as starlark-go reads them, none after the last line break, and
+/// whether a line break ends the file. ytt makes each line of the file (split at `\n`) a line
+/// of its template's code, its leading white space trimmed, so a `\r` there ends no line;
+/// starlark-go's scanner ends one at each `\n`, `\r\n` and `\r` left.
+pub(crate) fn star_file_lines(src: &str) -> (Vec<&str>, bool) {
+    let mut lines = Vec::new();
+    let mut physical = src.split('\n').peekable();
+    let mut ends_in_break = false;
+    while let Some(line) = physical.next() {
+        let line = line.trim_start();
+        if physical.peek().is_some() {
+            // (a `\r` right before the `\n` is one line break with it)
+            lines.extend(starlark_lines(line.strip_suffix('\r').unwrap_or(line)));
+        } else {
+            ends_in_break = if line.is_empty() {
+                src.contains('\n')
+            } else {
+                line.ends_with('\r')
+            };
+            lines.extend(starlark_lines(line));
+            if lines.last() == Some(&"") {
+                lines.pop();
+            }
+        }
+    }
+    (lines, ends_in_break)
 }
 
 impl Compiler {
