@@ -20,7 +20,7 @@ use super::lexer::LineScanner;
 pub use super::refused::{refused, value_with_code};
 use super::text_template::{self, quote, PieceKind};
 use crate::value::Value;
-use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawPlace, RawValue};
+use crate::yaml::parse::{Comment, RawFile, RawKind, RawNode, RawValue};
 
 /// A template compiled to Starlark.
 #[derive(Debug, Clone, PartialEq)]
@@ -395,7 +395,11 @@ impl Compiler {
         for (i, doc) in file.docs.iter().enumerate() {
             self.node(doc, &mut vec![i])?;
         }
-        if file.docs.last().is_some_and(made_of_trailing_annotations) {
+        if file
+            .docs
+            .last()
+            .is_some_and(RawNode::made_of_trailing_annotations)
+        {
             self.after_trailing_annotations(file);
         }
         for comment in &file.trailing_comments {
@@ -514,7 +518,7 @@ impl Compiler {
         let (before, same): (Vec<&Comment>, Vec<&Comment>) = node
             .comments
             .iter()
-            .partition(|c| c.line < node.line || made_of_trailing_annotations(node));
+            .partition(|c| c.line < node.line || node.made_of_trailing_annotations());
         // Code lines above the node run before it; annotations apply to it.
         let mut annotations = Vec::new();
         for comment in before.iter().copied() {
@@ -747,12 +751,6 @@ impl Compiler {
         self.blocks.pop();
         Ok(())
     }
-}
-
-/// The empty document that annotations after a file's last node make (it has no line): every
-/// comment of it is above it, its code lines run before it (none is its value).
-pub(super) fn made_of_trailing_annotations(node: &RawNode) -> bool {
-    node.place == RawPlace::Document && node.line == 0
 }
 
 /// The name `stmt` starts with (`elif` of `elif/ x:`: ytt's scanner reads the keyword as a

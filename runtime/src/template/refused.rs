@@ -2,7 +2,6 @@
 //! a YAML value and code computing one, code after a node-specific keyword (`#@ if/end x:`), a
 //! text template its lexer refuses; and the node-specific keywords themselves.
 
-use super::compile::made_of_trailing_annotations;
 use crate::value::Value;
 use crate::yaml::parse::{Comment, RawFile, RawValue};
 
@@ -89,7 +88,7 @@ fn code_after_node_specific(file: &RawFile) -> Option<u32> {
         None
     }
     file.find_commented(|node| {
-        let above = |c: &&Comment| c.line < node.line || made_of_trailing_annotations(node);
+        let above = |c: &&Comment| c.line < node.line || node.made_of_trailing_annotations();
         after_node_specific(node.comments.iter().filter(above))
     })
     .or_else(|| after_node_specific(file.trailing_comments.iter()))

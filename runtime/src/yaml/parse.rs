@@ -90,6 +90,13 @@ pub struct RawNode {
 }
 
 impl RawNode {
+    /// Whether this is the empty document that annotations after a file's last node make
+    /// (it has no line: ytt prints `?` for it): every comment of it is above it, its code lines
+    /// run before it (none is its value).
+    pub fn made_of_trailing_annotations(&self) -> bool {
+        self.place == RawPlace::Document && self.line == 0
+    }
+
     /// A node owning no comment.
     #[inline]
     pub fn new(kind: RawKind, line: u32, value: RawValue) -> RawNode {
@@ -214,6 +221,13 @@ pub fn key_is_code(key: &str) -> bool {
 }
 
 impl RawFile {
+    /// Whether ytt makes an empty document before the file's first: one before its first
+    /// `---` that a comment or directive precedes, or the one of a file with no document of
+    /// its own (none, or only the empty one its trailing annotations make, which has no line).
+    pub fn has_leading_empty_document(&self) -> bool {
+        self.leading_document || self.docs.iter().all(RawNode::made_of_trailing_annotations)
+    }
+
     /// The first `Some` that `f` gives for a node of the file, in file order (pre-order), for
     /// the checks that look at nodes' comments: only the documents are visited when no node
     /// below them owns a comment.

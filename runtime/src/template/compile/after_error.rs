@@ -111,9 +111,9 @@ pub(super) fn ytt_node_count(file: &RawFile) -> u32 {
 }
 
 /// How many nodes ytt numbers before a file's first document: the document set, and the empty
-/// document before the first `---` that a comment or directive precedes.
+/// document of [`RawFile::has_leading_empty_document`].
 pub(super) fn ytt_nodes_before_documents(file: &RawFile) -> u32 {
-    1 + u32::from(file.leading_document || file.docs.is_empty())
+    1 + u32::from(file.has_leading_empty_document())
 }
 
 /// How many nodes ytt numbers for `node` before its items (`templated` under

@@ -17,7 +17,7 @@
 //! generates, or past the last one: ytt's panic `Expected to find compiled template line N`).
 //! [`key_code_lines`] models ytt's list of instructions to place the key's lines as ytt does.
 
-use super::{made_of_trailing_annotations, split_annotation};
+use super::split_annotation;
 use crate::template::code_scan::CODE_BLANKS;
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
@@ -120,7 +120,7 @@ pub(super) fn key_code_lines(file: &RawFile) -> KeyCodeLines {
     model.push(None);
     model.push(None);
     model.push(None);
-    if file.leading_document || file.docs.is_empty() {
+    if file.has_leading_empty_document() {
         // the empty document before the first `---`: its start and value
         model.push(None);
         model.push(None);
@@ -186,7 +186,7 @@ impl Model {
             self.keys.push(Vec::new());
         }
         let above = |c: &&crate::yaml::parse::Comment| {
-            c.line < node.line || made_of_trailing_annotations(node)
+            c.line < node.line || node.made_of_trailing_annotations()
         };
         let mut needs_end = false;
         for c in node.comments.iter().filter(above) {
