@@ -587,6 +587,7 @@ impl Compiler {
         .into_iter();
         // Each annotation is a line of its own, so that errors in its arguments point at it.
         let (ann_call, pack) = (self.names.of(gen::ANN), self.names.of(gen::PACK));
+        let debug = key_code::quoting_debug_comment(node);
         for &ann in &annotations {
             let (name, args) = split_annotation(&ann.text);
             // The name between quotes as it is, as ytt writes it: a `"` in it ends the string
@@ -595,7 +596,7 @@ impl Compiler {
             let opening = [&ann_call, "(", &at, ", \"", name, "\", ", &pack, "("].concat();
             self.refuse_pass(ann.line, depth, &opening, args)?;
             let args = args.trim_matches(CODE_BLANKS);
-            self.emit_parts(ann.line, depth, &[&opening, args, "))"]);
+            self.emit_parts(ann.line, depth, &[&opening, args, "))", &debug]);
             self.run_key_code(node.line, key_code, key_lines.next(), false)?;
         }
         if templated {
@@ -612,7 +613,8 @@ impl Compiler {
             let code = expr.text.trim_matches(CODE_BLANKS);
             // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a syntax
             // error, and `#@` alone the empty tuple.
-            let set = self.end_as_outdent(expr.line, depth, &format!("{setter}(({code}))"))?;
+            let set = format!("{setter}(({code})){debug}");
+            let set = self.end_as_outdent(expr.line, depth, &set)?;
             self.emit(expr.line, depth, &set);
             if !self.scanner.is_open() {
                 self.scanner.scan(&set);

@@ -22,7 +22,7 @@ use crate::template::code_scan::CODE_BLANKS;
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
 use crate::value::Value;
-use crate::yaml::parse::{RawFile, RawNode, RawValue};
+use crate::yaml::parse::{RawFile, RawNode, RawPlace, RawValue};
 
 /// Where ytt places an error on a line of a key's code.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,6 +66,24 @@ pub(super) fn key_code(node: &RawNode) -> Option<KeyCode<'_>> {
         .find(['\n', '\r'])
         .map(|at| &text[at + line_break_len(&text[at..])..]);
     (code.is_some() || ends_program).then_some(KeyCode { code, ends_program })
+}
+
+/// ytt's debug comment after a map item's annotation and value lines (`# *yamlmeta.MapItem
+/// key=K`), written where it can change what the line reads: a string the line leaves open
+/// runs on into it, where a quote or a `\` of the key ends the string or escapes as in ytt
+/// (`#@foo 'x` over `b'c: 1` is `got identifier, want ','`). Elsewhere the comment is inert
+/// and left out; the code after a key's line break or NUL is [`key_code`]'s.
+pub(super) fn quoting_debug_comment(node: &RawNode) -> String {
+    match node.key_str() {
+        Some(key)
+            if node.place == RawPlace::MapItem
+                && key.contains(['\'', '"', '\\'])
+                && !key.contains(['\n', '\r', '\0']) =>
+        {
+            format!(" # *yamlmeta.MapItem key={key}")
+        }
+        _ => String::new(),
+    }
 }
 
 /// The length of the line break `text` starts with (`\r\n` is one).
