@@ -183,7 +183,7 @@ pub(super) fn to_template_error(
             message = go;
         }
         if at_star_file_end(name, line, sources) {
-            message = parse_error::at_end_of_file(message);
+            message = parse_error::at_end_of_file(message, before.as_deref());
         }
         if def_colon.is_some() {
             message = "got ':', want ')'".into();
