@@ -9,8 +9,9 @@ use crate::template::TemplateError;
 
 /// The line ytt's code for the node starting at generated line `gen_line` begins on: its
 /// annotations' code comes before the node's own (the program here starts the node first, so
-/// that the annotations apply to it), so a syntax error read at the end of the line before is
-/// placed on the node's first annotation.
+/// that the annotations apply to it), so a syntax error read at the end of the line before, or
+/// inside the start (`#@ def f(` before an annotated node), is placed on the node's first
+/// annotation.
 pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> {
     let names = &program.names;
     let mut lines = program.source.lines().skip(gen_line);
@@ -18,9 +19,11 @@ pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> 
         return None;
     }
     let annotations = lines.take_while(|l| names.starts(l.trim_start(), ANN, "("));
+    // (The document that annotations after the last node make has no line: 0.)
     (gen_line..)
         .zip(std::iter::once(()).chain(annotations.map(|_| ())))
         .filter_map(|(i, ())| program.line_map.get(i).copied())
+        .filter(|&line| line > 0)
         .min()
 }
 
@@ -30,8 +33,11 @@ pub(super) fn next_node_line(program: &Program, gen_line: usize) -> Option<u32> 
 /// its second. ytt's code for a node is its annotations, then its start, then its value's (a
 /// scalar's, or a map or array node's start, on the node's line); here the start comes first
 /// (so that the annotations apply to it) and a value has no line of its own: ytt's second line
-/// is the node's second annotation, or else its start, or its value's.
-pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32> {
+/// is the node's second annotation, or else its start, or its value's. A node with no line of
+/// its own (the document that annotations after the last node make) has ytt's start generated
+/// after its annotations: the trailing document's start, written here after them. Returns the
+/// generated line of this program that stands for ytt's second line.
+pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<usize> {
     let names = &program.names;
     let code = |i: usize| program.source.lines().nth(i).map(str::trim_start);
     let is =
@@ -42,9 +48,13 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
         return None;
     }
     let second = if is(gen_line, ANN, "(") {
-        match is(gen_line + 1, ANN, "(") {
-            true => gen_line + 1,
-            false => gen_line - 1,
+        match (
+            is(gen_line + 1, ANN, "("),
+            program.line_map.get(gen_line - 1),
+        ) {
+            (true, _) => gen_line + 1,
+            (false, Some(0)) => program.trailing_document?.0,
+            (false, _) => gen_line - 1,
         }
     } else {
         // A node without annotations or code: ytt sets a scalar value on the node's line, and
@@ -56,7 +66,7 @@ pub(super) fn second_node_line(program: &Program, gen_line: usize) -> Option<u32
         }
         gen_line - 1
     };
-    program.line_map.get(second).copied()
+    Some(second)
 }
 
 /// Whether the program's lines before generated line `gen_line` leave a bracket, a string or a
@@ -127,7 +137,7 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
 pub(super) fn in_trailing_document(
     program: &Program,
     gen_line: usize,
-) -> Option<(u32, crate::template::GeneratedLine)> {
+) -> Option<(u32, Box<crate::template::Generated>)> {
     use crate::template::GeneratedLine::{TrailingDocumentStart, TrailingDocumentValue};
     let (first, number) = program.trailing_document?;
     let code = match gen_line.checked_sub(first)? {
@@ -136,7 +146,12 @@ pub(super) fn in_trailing_document(
         _ => return None,
     };
     let line = program.line_map[..first].iter().rev().find(|&&l| l > 0)?;
-    Some((*line, code))
+    let generated = crate::template::Generated {
+        template: 0, // the template's number is given in `run`
+        line: code,
+        after: None,
+    };
+    Some((*line, Box::new(generated)))
 }
 
 /// A syntax error on the code that closes the template (no template line of its own: a

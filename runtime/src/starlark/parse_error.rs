@@ -19,12 +19,26 @@ const NEWLINE_IN_STRING: &str = "unexpected newline in string";
 const EOF_IN_STRING: &str = "unexpected EOF in string";
 
 /// starlark-go's words for the error `message` met at the end of a source that no line break
-/// ends, where the crate met one: a string left open (`x = "a`) and a missing token (`def f`:
-/// `got end of file, want '('`, without the hint of a missing colon, which starlark-go gives
-/// at a line break only).
-pub(super) fn at_end_of_file(message: String) -> String {
+/// ends, where the crate met one, after the code `before`: a string left open (`x = "a`), a
+/// missing token (`def f`: `got end of file, want '('`, without the hint of a missing colon,
+/// which starlark-go gives at a line break only), and a `lambda`'s parameters, whose loop
+/// stops at the end of the file and then wants the `:` (`x = lambda`, `lambda a`, `lambda *`).
+pub(super) fn at_end_of_file(message: String, before: Option<&str>) -> String {
     if message == NEWLINE_IN_STRING {
         return EOF_IN_STRING.into();
+    }
+    let after_lambda = |b: &str| {
+        let b = b.trim_end();
+        b.strip_suffix("lambda")
+            .is_some_and(|head| !head.ends_with(is_name_char))
+    };
+    let parameters = match message.as_str() {
+        "got newline, want ','" => before.is_some_and(in_lambda_parameters),
+        "not an identifier" => before.is_some_and(after_lambda),
+        _ => false,
+    };
+    if parameters {
+        return "got end of file, want ':'".into();
     }
     match message.strip_prefix("got newline, want ") {
         Some(want) => {
@@ -171,7 +185,14 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
         "'in' after 'not'" => "in".to_string(),
-        "symbol ')'" if before.is_some_and(in_argument_list) => "','".to_string(),
+        // (At the end of the source, where the crate meets the line break it puts there inside
+        // brackets, starlark-go's loop over the arguments stops and wants the `)`: `f(a`.)
+        "symbol ')'"
+            if !matches!(got.as_str(), "end of file" | "newline")
+                && before.is_some_and(in_argument_list) =>
+        {
+            "','".to_string()
+        }
         // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
         "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
         // After a lambda's parameter starlark-go wants the next one's `,` (the `:` or the `)`

@@ -108,11 +108,7 @@ pub(super) fn to_template_error(
             s.resolve_span().begin.line + next + error_line(s, &message, parsing)
         });
         if let Some((line, code)) = in_trailing_document(program, gen_line) {
-            generated = Some(Box::new(crate::template::Generated {
-                template: 0, // the template's number is given in `run`
-                line: code,
-                after: None,
-            }));
+            generated = Some(code);
             return line;
         }
         // Past the last line: where the file ends (a `.star` file's line map ends there).
@@ -142,10 +138,19 @@ pub(super) fn to_template_error(
             generated = Some(code);
             before
         } else if !line_start {
+            // (inside a node's start, where ytt's first annotation reads alike)
+            next_node_line(program, gen_line).unwrap_or(line)
+        } else if let Some(line) = after_annotations_line(program, gen_line) {
             line
         } else {
-            after_annotations_line(program, gen_line)
-                .or_else(|| (next == 0).then(|| second_node_line(program, gen_line))?)
+            let second = (next == 0).then(|| second_node_line(program, gen_line));
+            let second = second.flatten();
+            if let Some((line, code)) = second.and_then(|g| in_trailing_document(program, g)) {
+                generated = Some(code);
+                return line;
+            }
+            second
+                .and_then(|g| program.line_map.get(g).copied())
                 .or_else(|| next_node_line(program, gen_line))
                 .unwrap_or(line)
         }
@@ -175,7 +180,7 @@ pub(super) fn to_template_error(
             message = go;
         }
         if at_star_file_end(name, line, sources) {
-            message = parse_error::at_end_of_file(message);
+            message = parse_error::at_end_of_file(message, before.as_deref());
         }
         if def_colon.is_some() {
             message = "got ':', want ')'".into();

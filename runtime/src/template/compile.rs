@@ -417,10 +417,7 @@ impl Compiler {
                 self.close_block(last.line)?;
             }
         }
-        let goes_on = self.scanner.in_brackets()
-            || self.scanner.after_backslash()
-            || self.scanner.blank_after_backslash();
-        if !file.trailing_comments.is_empty() && goes_on {
+        if !file.trailing_comments.is_empty() {
             self.trailing_document(after_error::ytt_node_count(file) + 1);
         }
         // What ytt writes at the end stands in a bracket a value left open: one line (ytt's

@@ -160,36 +160,29 @@ pub const BACKSLASH_INTO_NODE: &str = "the `\\` ending this code line continues 
 /// The code of the empty documents after a file's last node (see [`next_code_line`]).
 impl super::Compiler {
     /// ytt's code for the empty document that holds a file's code lines after its last node:
-    /// its start, then its value, numbered after every other node. A bracket those lines leave
-    /// open takes this code in (`#@ x = [1,` reads on into `__ytt_tpl2_start_node(6)`), so the
-    /// syntax error is on one of these lines, which ytt shows as generated; so does a `\`
-    /// ending the last line (`#@ x = 1 + \` runs, adding the start's None), or the line before
-    /// a last line of no code (`#@ # c`: the error at its end is on the next line). They are
-    /// written only then (elsewhere they do nothing).
+    /// its start, then its value, numbered after every other node, inside the blocks those
+    /// lines leave open. A bracket those lines leave open takes this code in (`#@ x = [1,`
+    /// reads on into `__ytt_tpl2_start_node(6)`), so the syntax error is on one of these
+    /// lines, which ytt shows as generated; so does a `\` ending the last line (`#@ x = 1 +
+    /// \` runs, adding the start's None), a statement the last line leaves unfinished (`#@ x
+    /// = 1 +`: starlark-go places the error of its newline on the next line), or the line
+    /// before a last line of no code (`#@ # c`). Run, they do nothing.
     ///
-    /// The same for the empty document that annotations after the last node make, when they
-    /// leave a bracket open (ytt writes its start after them).
+    /// The same for the empty document that annotations after the last node make (ytt writes
+    /// its start after them).
     pub(super) fn trailing_document(&mut self, number: u32) {
         self.trailing_document = Some((self.line_map.len(), number));
         let (start, set) = (self.names.of(gen::START_NODE), self.names.of(gen::SET_NODE));
-        self.emit(0, 0, &format!("{start}({number})"));
-        self.emit(0, 0, &format!("{set}({number})"));
+        let depth = self.blocks.len();
+        self.emit(0, depth, &format!("{start}({number})"));
+        self.emit(0, depth, &format!("{set}({number})"));
     }
 
     /// ytt writes the start of the empty document that annotations after the last node make
-    /// after them (here they come last, after its start): a bracket they leave open takes
-    /// ytt's start in (`#@schema/examples ("a"` at the end of a file).
+    /// after them (here they come last, after its start, see `second_node_line`): a bracket
+    /// they or the code lines before them leave open takes ytt's start in
+    /// (`#@schema/examples ("a"` at the end of a file).
     pub(super) fn after_trailing_annotations(&mut self, file: &RawFile) {
-        let Some(doc) = file.docs.last() else {
-            return;
-        };
-        let count = doc.comments.iter().filter(|c| c.is_annotation()).count();
-        let mut lines: Vec<&str> = self.out.lines().rev().take(count).collect();
-        lines.reverse();
-        let mut scanner = crate::template::lexer::LineScanner::default();
-        lines.iter().for_each(|l| _ = scanner.scan(l.trim_start()));
-        if scanner.is_open() {
-            self.trailing_document(ytt_node_count(file));
-        }
+        self.trailing_document(ytt_node_count(file));
     }
 }
