@@ -492,9 +492,13 @@ fn run_unguarded(
             let mut eval = Evaluator::new(&module);
             eval.set_loader(&loader);
             eval.extra = Some(&state);
-            bound(&mut eval);
+            let start = bound(&mut eval);
             eval.eval_module(ast, globals())
                 .map_err(|e| to_template_error(name, program, &e, sources, false))?;
+            // (a loop the budget ended, with no statement after it to stop at)
+            start
+                .check()
+                .map_err(|e| TemplateError::runtime(name, None, e.to_string()))?;
         }
         module
             .freeze()

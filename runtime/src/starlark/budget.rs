@@ -35,6 +35,10 @@ use super::written_size::{written_bytes, Writing};
 /// [`guard_source`](super::source_guard::guard_source)).
 pub(super) const ITERATE: &str = "__schemac_iter";
 
+/// The global function the iterable of every `for` statement passes through (see
+/// [`guard_source`](super::source_guard::guard_source)).
+pub(super) const LOOP: &str = "__schemac_loop";
+
 /// The global function every comprehension and call of an iterating builtin passes through once
 /// done (see [`guard_source`](super::source_guard::guard_source)).
 pub(super) const DONE: &str = "__schemac_done";
@@ -525,6 +529,33 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         if let Some(n) = n {
             charge_items(n, item_bytes, heap)?;
         }
+        Ok(iterable)
+    }
+
+    /// A `for` statement's iterable, each of its items charged to the statement budget (one
+    /// statement per iteration): the interpreter drops a body that does nothing
+    /// (`for i in range(10**9): None`, a `while True:` with no body) and its hook would see no
+    /// statement. A range's items are charged as they are taken (a loop may stop early, at
+    /// its `break`), and the loop ends where the budget does (the next statement, or the
+    /// evaluation's end, is the budget's error: [`super::statement_hook::EvaluationStart::check`]);
+    /// the items of any other iterable (bounded by the memory holding them) when the loop
+    /// starts.
+    fn __schemac_loop<'v>(
+        #[starlark(require = pos)] iterable: Value<'v>,
+        heap: Heap<'v>,
+    ) -> starlark::Result<Value<'v>> {
+        let n = match iterable.length() {
+            Ok(n) => n.max(0) as u64,
+            Err(_) if iterable.get_type() == "iterator" => match iterable.iterate(heap) {
+                Ok(items) => items.count() as u64,
+                Err(_) => return Ok(iterable),
+            },
+            Err(_) => return Ok(iterable),
+        };
+        if let Some(charged) = ChargedRange::cut(iterable, n, heap) {
+            return Ok(charged);
+        }
+        charge_iterations(n)?;
         Ok(iterable)
     }
 

@@ -89,6 +89,15 @@ pub(super) fn slice<'v>(
             heap,
         ));
     }
+    if ty == "yamlfragment" {
+        // Sliceable to starlark-go, whose bounds are checked first; ytt's `Slice` then panics,
+        // recovered with no position.
+        bounds(i64::from(x.length()?), lo, hi, step).map_err(go_error)?;
+        let message = "yamlfragment.Slice: Not implemented".to_string();
+        return Err(starlark::Error::new_native(
+            super::assertion::RecoveredPanic(message),
+        ));
+    }
     if !matches!(ty, "list" | "tuple" | "range") {
         return Err(go_error(format!("invalid slice operand {ty}")));
     }

@@ -5,7 +5,7 @@
 
 use starlark::syntax::AstModule;
 
-use super::budget::{augmented_function, DONE, EACH, ITERATE, METHOD, TIMES};
+use super::budget::{augmented_function, DONE, EACH, ITERATE, LOOP, METHOD, TIMES};
 use super::go_builtins::{ARGS, ASSIGNING, INDEX, KWARGS};
 use super::go_slice::SLICE;
 use super::guard_names::GuardNames;
@@ -150,6 +150,8 @@ fn before_blanks(text: &str) -> &str {
 
 /// `source` with calls wrapped around what one statement could do unseen by the statement
 /// hook, `None` when there is none:
+/// - the iterable of every `for` statement passes through [`LOOP`], which charges its items to
+///   the budget (a range's as they are taken);
 /// - the iterable of every comprehension (`[f(x) for x in ITERABLE]`), and the positional
 ///   arguments of the [`ITERATING_BUILTINS`] (`list(range(n))`), pass through [`ITERATE`],
 ///   which charges their items to the budget before anything runs; each item a
@@ -480,6 +482,16 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                 let text = format!("{}={literal}", names.of(LOADED_AGAIN));
                 Edit::extend(out, [(begin, (1, 0), end - begin, text)]);
             }
+        }
+        if let StmtP::For(f) = &s.node {
+            // `for X in E:` becomes `for X in LOOP(E):`, which charges its iterations.
+            let over = &f.over.span;
+            Edit::wrap(
+                out,
+                over.begin().get(),
+                format!("{}(", names.of(LOOP)),
+                over.end().get(),
+            );
         }
         if let StmtP::Assign(a) = &s.node {
             // `OBJ[I] = V` becomes `OBJ[I] = ASSIGNING(OBJ, I, V)` when OBJ and I are plain.

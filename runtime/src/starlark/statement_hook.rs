@@ -87,10 +87,14 @@ fn iterations_since(start: u64) -> u64 {
 }
 
 fn steps_exceeded() -> starlark::Error {
+    starlark::Error::new_other(steps_exceeded_message())
+}
+
+fn steps_exceeded_message() -> anyhow::Error {
     let (max_steps, _) = budget();
-    starlark::Error::new_other(anyhow::anyhow!(
+    anyhow::anyhow!(
         "{STOPPED} after {max_steps} Starlark statements (an endless loop? raise the budget with SCHEMAC_STARLARK_STEPS)"
-    ))
+    )
 }
 
 /// Bytes the thread holds (see [`crate::allocator::thread_held_bytes`]; 0 where the program's
@@ -126,6 +130,21 @@ impl EvaluationStart {
         self.held.set(thread_held_bytes());
         self.heap.set(eval.heap().allocated_bytes());
         HELD_AT_START.with(|h| h.set((self.held.get(), self.heap.get())));
+    }
+}
+
+impl EvaluationStart {
+    /// The statement budget's error if the evaluation has passed it: where its last statement
+    /// was a loop that the budget ended (`for i in range(10**9): None` at the end of a file,
+    /// whose items are charged as they are taken and stop at the budget), no statement after it
+    /// made the hook's error.
+    pub(crate) fn check(&self) -> anyhow::Result<()> {
+        let (max_steps, _) = budget();
+        let iterations = iterations_since(self.iterations.get());
+        match self.steps.get().saturating_add(iterations) > max_steps {
+            true => Err(steps_exceeded_message()),
+            false => Ok(()),
+        }
     }
 }
 

@@ -199,6 +199,37 @@ fn comprehension_iterations_count_against_the_statement_budget() {
     );
 }
 
+#[test]
+fn loop_iterations_count_against_the_statement_budget() {
+    // The interpreter drops a body that does nothing (`None`, a constant, an empty `while`
+    // body), so these ran no statement and hung; each iteration of a `for` now counts as one.
+    let stopped = "evaluation stopped after 100000000 Starlark statements";
+    for code in [
+        "#@ for i in range(1000000000):\n#@   None\n#@ end\n",
+        "#@ while True:\n#@ end\n",
+        "#@ def f():\n#@   for i in range(100000):\n#@     for j in range(100000):\n#@       1\n#@     end\n#@   end\n#@ end\n#@ f()\n",
+        "#@ l = [0] * 100000\n#@ for i in l:\n#@   for j in l:\n#@     []\n#@   end\n#@ end\n",
+    ] {
+        let values = format!("{code}#@data/values\n---\na: 1\n");
+        let err = check(&[("values.yml", &values)], &["-f", "values.yml"]).unwrap_err();
+        assert!(err.contains(stopped), "{code}: {err}");
+    }
+    // A loop the budget ends as the last statement of a loaded file: its variable is not
+    // handed on cut short.
+    let star = "for i in range(1000000000):\n  None\nend\n";
+    let values = "#@ load(\"t.star\", \"i\")\n#@data/values\n---\na: #@ i\n";
+    let err = check(
+        &[("values.yml", values), ("t.star", star)],
+        &["-f", "values.yml", "-f", "t.star"],
+    )
+    .unwrap_err();
+    assert!(err.contains(stopped), "{err}");
+    // A loop that breaks early over a range past the budget is charged its items taken.
+    let values = "#@ def f():\n#@   for i in range(1000000000):\n#@     if i == 3:\n#@       return i\n#@     end\n#@   end\n#@ end\n#@data/values\n---\na: #@ f()\n";
+    let out = check(&[("values.yml", values)], &["-f", "values.yml"]).unwrap();
+    assert_eq!(schemac_runtime::yaml::emit::to_yaml(&out.value), "a: 3\n");
+}
+
 /// The interpreter's dict moves its entries at each removal (starlark-go unlinks one), so a loop
 /// popping the keys of a large dict was quadratic: 80,000 took 26 s, a million would run for
 /// hours. Each removal is charged one statement for each 16 entries the dict holds.

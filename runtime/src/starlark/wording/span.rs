@@ -74,8 +74,9 @@ pub(super) fn called_builtin(span: &str) -> Option<&str> {
         // `METHOD("join", ...)`, a sized method call (see `budget`).
         return span[i + 1..].split('"').nth(1);
     }
-    // The iterable of a comprehension, wrapped by the budget, is not a call.
+    // The iterable of a comprehension or a `for` statement, wrapped by the budget, is not a call.
     (!guard_names::is_guard(name, budget::ITERATE)
+        && !guard_names::is_guard(name, budget::LOOP)
         && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_'))
     .then_some(name)
 }
