@@ -1302,7 +1302,11 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
 
     fn parse_comma_separated_lambda_params(&mut self) -> Result<Vec<AstParameter>, EvalException> {
         let mut params = Vec::new();
-        if self.peek() == Some(&Token::Colon) {
+        // schemac: starlark-go's parameters end at a `)` before the first one, or after a comma
+        // when no `*` or `**` parameter came before (else it wants a parameter), and its lambda
+        // then wants its `:` (`lambda )`, `lambda a, )`: "got ')', want ':'"; `lambda *b, )`:
+        // "got ')', want parameter"; the crate wanted a name).
+        if matches!(self.peek(), Some(Token::Colon | Token::ClosingRound)) {
             return Ok(params);
         }
         loop {
@@ -1311,6 +1315,18 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
                 break;
             }
             if self.peek() == Some(&Token::Colon) {
+                break;
+            }
+            if self.peek() == Some(&Token::ClosingRound) {
+                let starred = params.iter().any(|p| {
+                    matches!(
+                        p.node,
+                        Parameter::NoArgs | Parameter::Args(..) | Parameter::KwArgs(..)
+                    )
+                });
+                if starred {
+                    return Err(self.error_expected("parameter"));
+                }
                 break;
             }
         }
