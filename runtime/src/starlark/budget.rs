@@ -489,18 +489,11 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] iterable: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        // A string's `elems()` or `codepoints()` has no length: its items are counted (the
-        // interpreter makes a tuple of them all before the first iteration: charged too).
-        let (n, lists) = match iterable.length() {
-            Ok(n) => (Some(n.max(0) as u64), 1),
-            Err(_) if iterable.get_type() == "iterator" => {
-                let n = iterable
-                    .iterate(heap)
-                    .ok()
-                    .map(|items| items.count() as u64);
-                (n, 2)
-            }
-            Err(_) => (None, 1),
+        // The interpreter makes a tuple of an iterator's items before the first iteration:
+        // charged too.
+        let (n, lists) = match items_count(iterable, heap) {
+            Some((n, iterator)) => (Some(n), if iterator { 2 } else { 1 }),
+            None => (None, 1),
         };
         let item_bytes = lists * std::mem::size_of::<Value>() as u128;
         if let Some(n) = n.filter(|&n| n > iterations_left()) {
@@ -544,13 +537,8 @@ pub(super) fn sized_builtins(builder: &mut GlobalsBuilder) {
         #[starlark(require = pos)] iterable: Value<'v>,
         heap: Heap<'v>,
     ) -> starlark::Result<Value<'v>> {
-        let n = match iterable.length() {
-            Ok(n) => n.max(0) as u64,
-            Err(_) if iterable.get_type() == "iterator" => match iterable.iterate(heap) {
-                Ok(items) => items.count() as u64,
-                Err(_) => return Ok(iterable),
-            },
-            Err(_) => return Ok(iterable),
+        let Some((n, _)) = items_count(iterable, heap) else {
+            return Ok(iterable);
         };
         if let Some(charged) = ChargedRange::cut(iterable, n, heap) {
             return Ok(charged);
@@ -580,3 +568,17 @@ const CUT_ITEMS: u64 = 1 << 20;
 /// makes a dict of every item still stops in seconds (the whole statement budget's worth of
 /// items, 10^8, took 69 s and 2.9 GB for a dict).
 const RANGE_CUT_ITEMS: u64 = 1 << 23;
+
+/// How many items iterating `iterable` takes, and whether it is an iterator (a string's
+/// `elems()` or `codepoints()`, which has no length: its items are counted); `None` for a value
+/// that is no iterable.
+fn items_count<'v>(iterable: Value<'v>, heap: Heap<'v>) -> Option<(u64, bool)> {
+    match iterable.length() {
+        Ok(n) => Some((n.max(0) as u64, false)),
+        Err(_) if iterable.get_type() == "iterator" => {
+            let items = iterable.iterate(heap).ok()?;
+            Some((items.count() as u64, true))
+        }
+        Err(_) => None,
+    }
+}

@@ -23,15 +23,17 @@ pub(super) fn syntax_error(
 /// starlark-go's scanner meets the end of the file there where the crate's meets a line break
 /// (a template's program goes on after its last line).
 fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
-    let text = sources.files.iter().find(|(n, _)| n == name);
-    let Some(text) = text.and_then(|(_, t)| t.if_read()) else {
+    let Some(text) = star_file_text(name, sources) else {
         return false;
     };
-    if !name.ends_with(".star") {
-        return false;
-    }
     let (lines, ends_in_break) = crate::template::compile::star_file_lines(text);
     !ends_in_break && line.is_some_and(|l| l as usize == lines.len())
+}
+
+/// The text of the `.star` file `name`, when it was read.
+fn star_file_text<'a>(name: &str, sources: &'a Sources) -> Option<&'a str> {
+    let text = sources.files.iter().find(|(n, _)| n == name)?.1.if_read()?;
+    name.ends_with(".star").then_some(text)
 }
 
 /// `e` as ytt reports it; `parsing`: `e` is from parsing the program, not from running it.
@@ -290,8 +292,8 @@ pub(super) fn to_template_error(
 /// (`Expected to find compiled template line N`, in place of `cannot load F: ...`).
 fn line_past_star_file(e: &TemplateError, sources: &Sources) -> Option<u32> {
     let past = |file: &str, line: u32| {
-        let text = sources.files.iter().find(|(n, _)| n == file)?.1.if_read()?;
-        (file.ends_with(".star") && line as usize > text.split('\n').count()).then_some(line)
+        let text = star_file_text(file, sources)?;
+        (line as usize > text.split('\n').count()).then_some(line)
     };
     let frames = e.stack.iter().map(|f| (f.file.as_str(), f.line));
     let own = e.line.map(|line| (&*e.file, line));
