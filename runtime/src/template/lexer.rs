@@ -40,6 +40,11 @@ impl LineScanner {
         self.depth > 0 || self.in_string() || self.backslash
     }
 
+    /// How many brackets the last line scanned left open (outside strings).
+    pub fn open_brackets(&self) -> i32 {
+        self.depth
+    }
+
     /// Whether the last line scanned left a bracket open (outside strings).
     pub fn in_brackets(&self) -> bool {
         self.depth > 0 && !self.in_string()
