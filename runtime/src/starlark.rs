@@ -13,8 +13,8 @@ mod error_line;
 pub(crate) mod first_token;
 mod generated_lines;
 use generated_lines::{
-    after_annotations_line, at_template_end, in_trailing_document, next_node_line,
-    node_second_line_generated, node_start_generated, second_node_line,
+    after_annotations_line, at_template_end, in_key_code_generated, in_trailing_document,
+    next_node_line, node_second_line_generated, node_start_generated, second_node_line,
 };
 mod go_builtins;
 pub mod go_bytes;
@@ -292,7 +292,8 @@ fn run(
         .unwrap_or_else(|message| Err(TemplateError::runtime(name, None, message)))
         .map_err(|mut e| {
             // A line of ytt's code that an error is on is named with the template's number.
-            if let Some(generated) = &mut e.generated {
+            let also = e.also.iter_mut().filter_map(|a| a.generated.as_mut());
+            for generated in e.generated.iter_mut().chain(also) {
                 generated.template = template_id;
             }
             let frames = e.stack.iter_mut().filter(|f| f.file == name);

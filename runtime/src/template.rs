@@ -80,6 +80,8 @@ pub struct AlsoError {
     pub message: String,
     /// What is quoted as the text of `line`, as [`TemplateError::quote`].
     pub quote: Option<Box<str>>,
+    /// The line of ytt's code shown after `line`, as [`TemplateError::generated`].
+    pub generated: Option<Box<Generated>>,
 }
 
 /// A line of the code ytt generates for template number `template`.

@@ -181,6 +181,9 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
                 }
                 let at = place(&e.file, also.line);
                 s.push_str(&format!("\n- {}\n    {at} | {src}", also.message));
+                if let Some(generated) = &also.generated {
+                    s.push_str(&generated_text(generated, &e.file, "    ", sources));
+                }
             }
             if let Some(line) = budget.left_out_line() {
                 s.push_str(&format!("\n- {line}"));

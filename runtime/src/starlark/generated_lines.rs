@@ -148,6 +148,23 @@ pub(super) fn in_trailing_document(
     Some((*line, Box::new(generated)))
 }
 
+/// For an error on a line of a map key's code that ytt places on a line it generates
+/// ([`Program::key_code_generated`]): the key's line, where ytt shows the error, and that
+/// generated line.
+pub(super) fn in_key_code_generated(
+    program: &Program,
+    gen_line: usize,
+) -> Option<(u32, Box<crate::template::Generated>)> {
+    let placed = &program.key_code_generated;
+    let at = placed.binary_search_by_key(&gen_line, |p| p.0).ok()?;
+    let generated = crate::template::Generated {
+        template: 0, // the template's number is given in `run`
+        line: placed[at].1,
+        after: None,
+    };
+    Some((*program.line_map.get(gen_line)?, Box::new(generated)))
+}
+
 /// A syntax error on the code that closes the template (no template line of its own: a
 /// comment after the last node's value code hid the code's closing parenthesis) is where ytt
 /// shows it: on the template's last line of code, then on the generated line that ends it.

@@ -109,7 +109,9 @@ pub(super) fn to_template_error(
         let gen_line = if_line.unwrap_or_else(|| {
             s.resolve_span().begin.line + next + error_line(s, &message, parsing)
         });
-        if let Some((line, code)) = in_trailing_document(program, gen_line) {
+        if let Some((line, code)) = in_trailing_document(program, gen_line)
+            .or_else(|| in_key_code_generated(program, gen_line))
+        {
             generated = Some(code);
             return line;
         }
@@ -329,6 +331,8 @@ pub(super) fn resolve_errors(
 ) -> Option<TemplateError> {
     let gen_line = |span| ast.file_span(span).resolve_span().begin.line;
     let line_of = |span| program.line_map.get(gen_line(span)).copied().unwrap_or(0);
+    // (a map key's code that ytt places on a line it generates)
+    let generated_at = |span| in_key_code_generated(program, gen_line(span)).map(|g| g.1);
     // The program's literals of bytes call a guard already (see `go_literals`).
     let bytes_call = guards.of(go_literals::BYTES);
     // The builder functions are bound under the program's own names (see `builder`).
@@ -340,10 +344,12 @@ pub(super) fn resolve_errors(
             .map(|u| AlsoError {
                 line: line_of(u.span),
                 quote: program.quoted_at(gen_line(u.span)).map(Box::from),
+                generated: generated_at(u.span),
                 message: u.message,
             })
             .collect(),
         quote: program.quoted_at(gen_line(first.span)).map(Box::from),
+        generated: generated_at(first.span),
         ..TemplateError::compile(name, Some(line_of(first.span)), first.message)
     })
 }

@@ -49,6 +49,9 @@ pub struct Program {
     /// node's): ytt's program takes the node's first instruction into the expression, which
     /// this program, laid out otherwise, cannot follow (see [`BACKSLASH_INTO_NODE`]).
     pub backslash_into_node: Option<(u32, u32)>,
+    /// Generated lines (0-based, ascending) of map keys' code that ytt places on a line it
+    /// generates ([`key_code`]), with that line.
+    pub key_code_generated: Vec<(usize, crate::template::GeneratedLine)>,
 }
 
 /// ytt's error for a program that ends with node contexts open (a map key holding a NUL ends
@@ -275,6 +278,8 @@ struct Compiler {
     ytt_tags: u32,
     /// See [`Program::backslash_into_node`].
     backslash_into_node: Option<(u32, u32)>,
+    /// See [`Program::key_code_generated`].
+    key_code_generated: Vec<(usize, crate::template::GeneratedLine)>,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -358,6 +363,7 @@ impl Compiler {
             ends_at_nul: false,
             ytt_tags: 0,
             backslash_into_node: None,
+            key_code_generated: Vec::new(),
         }
     }
 
@@ -387,6 +393,7 @@ impl Compiler {
             quoted: self.quoted,
             outdents: self.outdents,
             trailing_document: self.trailing_document,
+            key_code_generated: self.key_code_generated,
         }
     }
 

@@ -21,6 +21,7 @@ use super::split_annotation;
 use crate::template::code_scan::CODE_BLANKS;
 use crate::template::refused::node_specific;
 use crate::template::text_template::{self, PieceKind};
+use crate::template::GeneratedLine;
 use crate::value::Value;
 use crate::yaml::parse::{RawFile, RawNode, RawPlace, RawValue};
 
@@ -29,8 +30,10 @@ use crate::yaml::parse::{RawFile, RawNode, RawPlace, RawValue};
 pub(super) enum KeyLine {
     /// On this template line.
     Line(u32),
-    /// On a line ytt generates (shown as its code: not emulated, the key's line is used).
-    Generated,
+    /// On a line ytt generates: where it is one [`GeneratedLine`] names, shown as its code
+    /// after the template line of ytt's last instruction before it; otherwise (not emulated)
+    /// on the key's line alone.
+    Generated(Option<(GeneratedLine, u32)>),
     /// Past ytt's last instruction: ytt panics (`Expected to find compiled template line N`);
     /// the key's line is used.
     Past,
@@ -151,10 +154,11 @@ pub(super) fn key_code_lines(file: &RawFile) -> KeyCodeLines {
         for c in &file.trailing_comments {
             model.push_code(c.line);
         }
-        model.push(None);
-        model.push(None);
+        let number = super::after_error::ytt_node_count(file) + 1;
+        model.push_generated(GeneratedLine::TrailingDocumentStart(number));
+        model.push_generated(GeneratedLine::TrailingDocumentValue(number));
     }
-    model.push(None); // end_ctx(None)
+    model.push_generated(GeneratedLine::End);
     model.placed()
 }
 
@@ -162,6 +166,9 @@ pub(super) fn key_code_lines(file: &RawFile) -> KeyCodeLines {
 struct Model {
     /// The template line of each of ytt's instructions (`None`: one ytt generates).
     lines: Vec<Option<u32>>,
+    /// Which line ytt generates, for each instruction, where it is one [`GeneratedLine`]
+    /// names.
+    generated: Vec<Option<GeneratedLine>>,
     /// How many lines of a key's code follow each instruction.
     extra: Vec<u32>,
     /// For each item with a key holding a line break: its instructions that carry the key.
@@ -175,7 +182,16 @@ struct Model {
 impl Model {
     fn push(&mut self, line: Option<u32>) {
         self.lines.push(line);
+        self.generated.push(None);
         self.extra.push(0);
+    }
+
+    /// The line `generated` ytt generates.
+    fn push_generated(&mut self, generated: GeneratedLine) {
+        self.push(None);
+        if let Some(last) = self.generated.last_mut() {
+            *last = Some(generated);
+        }
     }
 
     /// A line of the template's code on `line`.
@@ -192,6 +208,7 @@ impl Model {
             }
         }
         self.lines.push(line);
+        self.generated.push(None);
         self.extra.push(extra);
     }
 
@@ -296,7 +313,10 @@ impl Model {
         }
         let place = |program_line: usize| match self.lines.get(program_line) {
             Some(Some(line)) => KeyLine::Line(*line),
-            Some(None) => KeyLine::Generated,
+            Some(None) => KeyLine::Generated(self.generated[program_line].and_then(|g| {
+                let before = self.lines[..program_line].iter().rev().flatten().next();
+                Some((g, *before?))
+            })),
             None => KeyLine::Past,
         };
         let keys = self
@@ -367,6 +387,11 @@ impl super::Compiler {
         for (j, text) in key.code.into_iter().flat_map(starlark_lines).enumerate() {
             let line = match lines.get(j) {
                 Some(KeyLine::Line(line)) => *line,
+                Some(KeyLine::Generated(Some((generated, shown)))) => {
+                    let gen_line = self.line_map.len();
+                    self.key_code_generated.push((gen_line, *generated));
+                    *shown
+                }
                 _ => item_line,
             };
             // ytt trims no other white space at the start of a key's line of code (it does a
