@@ -781,6 +781,7 @@ mod after_error;
 pub use after_error::BACKSLASH_INTO_NODE;
 mod star;
 pub use star::compile_starlark;
+#[cfg(feature = "starlark")]
 pub(crate) use star::star_file_lines;
 mod code_lines;
 mod key_code;

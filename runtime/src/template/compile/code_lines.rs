@@ -3,13 +3,25 @@
 //! ytt's scanner refuses (`pass`) or reads as outdents (`end` names).
 
 use super::*;
-use crate::starlark::first_token::scanner_refuses_first_token;
 use crate::template::code_scan::{
     backslash_before_blanks, code_bytes, without_comment, CODE_BLANKS,
 };
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
 use crate::template::reserved_words::{pass_position, RESERVED_PASS};
+
+/// Whether starlark-go's scanner refuses the first token of `code`, inside `brackets` open
+/// brackets (`crate::starlark::first_token`; without the interpreter, whose parse would tell
+/// that token's error from another, the program is only looked at, never run).
+fn scanner_refuses_first_token(code: &str, brackets: i32) -> bool {
+    #[cfg(feature = "starlark")]
+    return crate::starlark::first_token::scanner_refuses_first_token(code, brackets);
+    #[cfg(not(feature = "starlark"))]
+    {
+        let _ = (code, brackets);
+        false
+    }
+}
 
 /// starlark-go's scanner's error for a `\` that no line break follows.
 const STRAY_BACKSLASH: &str = "stray backslash in program";
