@@ -10,6 +10,7 @@ mod callee;
 mod charged_range;
 pub mod convert;
 mod error_line;
+pub(crate) mod first_token;
 mod generated_lines;
 use generated_lines::{
     after_annotations_line, at_template_end, in_trailing_document, next_node_line,

@@ -4,7 +4,7 @@
 //! holds the code lines after a file's last node).
 
 use crate::template::compile::Program;
-use crate::template::generated_names::{ANN, PACK, SET, START};
+use crate::template::generated_names::{ANN, SET, START};
 use crate::template::TemplateError;
 
 /// The line ytt's code for the node starting at generated line `gen_line` begins on: its
@@ -84,10 +84,10 @@ fn lines_leave_open<'a>(lines: impl Iterator<Item = &'a str>) -> bool {
 
 /// The line ytt shows for a syntax error read on generated line `gen_line` after a node's
 /// annotations (a comment after the last one hid its closing parenthesis): ytt starts a node
-/// after its annotations, so the token there is on the node's line. When the annotation's
-/// arguments were only a comment (`#@schema/nullable # why`), the line after it became an
-/// argument, as the node's start does in ytt: the token is then ytt's next line, the node's
-/// value code or else the node's own line.
+/// after its annotations, so the token there is on the node's line. When the line after them
+/// went on with what they left open (`#@schema/nullable # why`, `#@schema/desc (# why`), as
+/// the node's start does in ytt, the token is on ytt's next line: the node's value code or
+/// else the node's own line.
 pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Option<u32> {
     let names = &program.names;
     let lines: Vec<&str> = program.source.lines().take(gen_line + 1).collect();
@@ -97,12 +97,6 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
             .is_some_and(|l| names.starts(l.trim_start(), name, after))
     };
     let annotation = |i: usize| is(i, ANN, "(");
-    let pack = format!("{}(", names.of(PACK));
-    let only_comment = |i: usize| {
-        lines[i]
-            .split_once(&pack)
-            .is_some_and(|(_, args)| args.trim_start().starts_with('#'))
-    };
     // The annotations' lines before `end` leave a bracket open (a comment hid a closing
     // parenthesis); otherwise the error is the line's own (`#@ \u{feff}` after a document's
     // `#@data/values`).
@@ -114,7 +108,7 @@ pub(super) fn after_annotations_line(program: &Program, gen_line: usize) -> Opti
         g if g >= 1 && annotation(g - 1) && !annotation(g) && annotations_left_open(g) => {
             (g - 1, None)
         }
-        g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && only_comment(g - 2) => {
+        g if g >= 2 && annotation(g - 2) && !annotation(g - 1) && annotations_left_open(g - 1) => {
             (g - 2, Some(g - 1))
         }
         _ => return None,

@@ -318,10 +318,16 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                 .is_some_and(|s| s.resolve_span().begin.line >= source.lines().count());
             // ytt's scanner stopped at the end of `before` (its `pass`): what is met there
             // would only have been read past it.
+            // (Or at the brackets this program closes a `return`'s value with, which end it:
+            // a `.star` file's last line.)
             let at_stop = e.scanner_stop
                 && err.span().is_some_and(|s| {
                     let at = s.resolve_span().begin;
                     (at.line, at.column) >= end_of_text(&source)
+                        || source
+                            .get(s.span.begin().get() as usize..)
+                            .and_then(crate::template::lexer::after_return_close)
+                            .is_some_and(|rest| rest.trim_end_matches(',').is_empty())
                 });
             // (But starlark-go's parser stops at a `:` that ends a `def`'s parameters, `def
             // f(v:`, before it reads on to the `end` that stopped the code.)

@@ -615,7 +615,7 @@ impl Compiler {
             // In parentheses, as ytt compiles it: `#@ 1, 2` is a tuple, `#@ x = 1` a syntax
             // error, and `#@` alone the empty tuple.
             let set = format!("{setter}(({code})){debug}");
-            let set = self.end_as_outdent(expr.line, depth, &set)?;
+            let set = self.end_as_outdent(expr.line, depth, &set, 0)?;
             self.emit(expr.line, depth, &set);
             if !self.scanner.is_open() {
                 self.scanner.scan(&set);

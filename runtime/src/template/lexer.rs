@@ -40,6 +40,11 @@ impl LineScanner {
         self.depth > 0 || self.in_string() || self.backslash
     }
 
+    /// How many brackets the last line scanned left open (outside strings).
+    pub fn open_brackets(&self) -> i32 {
+        self.depth
+    }
+
     /// Whether the last line scanned left a bracket open (outside strings).
     pub fn in_brackets(&self) -> bool {
         self.depth > 0 && !self.in_string()
@@ -127,6 +132,13 @@ pub fn trailing_comma(v: &str) -> &'static str {
 
 /// What closes the value of a `return` before a function's first node ([`wrap_returns`]).
 pub const RETURN_BEFORE_NODES_CLOSE: &str = "), True)";
+
+/// What follows the brackets that close a `return`'s value ([`wrap_returns`]) at the start of
+/// `code`, when they stand there.
+pub fn after_return_close(code: &str) -> Option<&str> {
+    code.strip_prefix("))")
+        .or_else(|| code.strip_prefix(RETURN_BEFORE_NODES_CLOSE))
+}
 
 /// A statement of a template function with each `return X` in it made
 /// `return __ytt_ctx_end((X))` (which ends the function's node context): a `return` that starts

@@ -17,12 +17,9 @@ pub(in crate::starlark) fn at_newline(msg: &str) -> bool {
 /// brackets, where ytt's value ends with its line, so that starlark-go's parser meets the
 /// newline (`got newline`, placed on the next line).
 pub(in crate::starlark) fn at_return_close(msg: &str, line: &str, before: Option<&str>) -> bool {
-    let after = line.get(error_column(before)..).and_then(|rest| {
-        // (`), True)` closes a `return` before a function's first node: `wrap_returns`.)
-        let before_nodes = crate::template::lexer::RETURN_BEFORE_NODES_CLOSE;
-        rest.strip_prefix("))")
-            .or_else(|| rest.strip_prefix(before_nodes))
-    });
+    let after = line
+        .get(error_column(before)..)
+        .and_then(crate::template::lexer::after_return_close);
     msg.starts_with("Parse error: unexpected symbol ')'")
         && before.is_some_and(in_return_value)
         && after.is_some_and(|rest| {

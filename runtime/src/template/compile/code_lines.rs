@@ -3,6 +3,7 @@
 //! ytt's scanner refuses (`pass`) or reads as outdents (`end` names).
 
 use super::*;
+use crate::starlark::first_token::scanner_refuses_first_token;
 use crate::template::code_scan::{
     backslash_before_blanks, code_bytes, without_comment, CODE_BLANKS,
 };
@@ -54,16 +55,29 @@ impl Compiler {
     /// at it as starlark-go's stops at the outdent (and the error's words are made its, see
     /// [`Program::outdent_at`]). With no block open, ytt's `unexpected end`, which its scanner
     /// gives as it reaches the `end`: the tokens before it are compiled (at `depth`), so that
-    /// a syntax error among them is the one reported (`"a" "b" end`).
+    /// a syntax error among them is the one reported (`"a" "b" end`). `brackets`: how many
+    /// brackets are open where `text` starts.
     pub(super) fn end_as_outdent(
         &mut self,
         line: u32,
         depth: usize,
         text: &str,
+        brackets: i32,
     ) -> Result<String, CompileError> {
         let Some((at, last)) = crate::template::lexer::end_name(text) else {
             return Ok(text.to_string());
         };
+        // ytt's scanner reads the token after an `end` before it gives the outdent (or its
+        // `unexpected end`): a token it refuses there is the error (`end )`, `end $`), which
+        // the parser meets where the `end` stood once that is blanked out.
+        let open = code_bytes(&text[..at]).fold(brackets, |open, (_, c)| match c {
+            b'(' | b'[' | b'{' => open + 1,
+            b')' | b']' | b'}' => open - 1,
+            _ => open,
+        });
+        if !last && scanner_refuses_first_token(&text[at + 3..], open) {
+            return Ok(format!("{}   {}", &text[..at], &text[at + 3..]));
+        }
         // (The loop of a `while` whose condition goes on is no block of ytt's yet.)
         if self.blocks.len() == usize::from(self.pending_while) {
             self.emit(line, depth, &text[..at]);
@@ -121,6 +135,7 @@ impl Compiler {
             false => text.trim_start(),
         };
         let in_string = self.scanner.in_string();
+        let brackets = self.scanner.open_brackets();
         if !in_string && backslash_before_blanks(text) {
             return Err(CompileError::new(line, STRAY_BACKSLASH));
         }
@@ -132,7 +147,7 @@ impl Compiler {
                     self.out.push_str(text);
                 } else {
                     self.refuse_pass(line, 0, "", text)?;
-                    let text = self.end_as_outdent(line, 0, text)?;
+                    let text = self.end_as_outdent(line, 0, text, brackets)?;
                     self.out.push_str(&text);
                 }
                 self.out.push('\n');
@@ -244,7 +259,7 @@ impl Compiler {
         let d = self.depth();
         self.pending_def = first == "def";
         let in_def = self.blocks.iter().any(|b| b.is_def);
-        let stmt = self.end_as_outdent(line, d, stmt)?;
+        let stmt = self.end_as_outdent(line, d, stmt, 0)?;
         let continued = !opens_block && self.scanner.is_open();
         let cond = match opens_block {
             true => while_condition(&stmt).map(|c| format!("if {c}:")),
@@ -330,11 +345,15 @@ impl Compiler {
         let rest = stmt["end".len()..].trim_start_matches(CODE_BLANKS);
         let follows = !without_comment(rest).trim_matches(CODE_BLANKS).is_empty();
         // An `end` that closes nothing is met once the scanner has read the token after it:
-        // past the line when that is its newline, on it when code follows.
-        self.close_block(line).map_err(|e| CompileError {
-            past_line: e.past_line && !follows,
-            ..e
-        })?;
+        // past the line when that is its newline, on it when code follows, unless the scanner
+        // refuses that token (`end $`: its error).
+        match self.close_block(line) {
+            Err(_) if follows && scanner_refuses_first_token(rest, 0) => {}
+            closed => closed.map_err(|e| CompileError {
+                past_line: e.past_line && !follows,
+                ..e
+            })?,
+        }
         match follows {
             true => self.statement(line, rest, opens_block),
             false => Ok(()),

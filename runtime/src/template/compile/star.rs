@@ -15,21 +15,39 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     };
     let (lines, ends_in_break) = star_file_lines(src);
     let count = lines.len() as u32;
-    match c.star(&lines) {
-        Ok(()) => {
-            // Where the file ends: an error at its end is placed there.
-            c.line_map.push(count + u32::from(ends_in_break));
-            Ok(c.program())
-        }
+    // Where the file ends: an error at its end is placed there.
+    let end = count + u32::from(ends_in_break);
+    if let Err(e) = c.star(&lines) {
         // The line after, unless the file ends without a newline.
-        Err(e) => Err(e.after(c, |line| {
+        return Err(e.after(c, |line| {
             let last = line >= count && !ends_in_break;
             if last {
                 line
             } else {
                 line + 1
             }
-        })),
+        }));
+    }
+    match c.all_closed() {
+        Ok(()) => {
+            c.line_map.push(end);
+            Ok(c.program())
+        }
+        // ytt's scanner meets the block left open at the file's end, after its parser read
+        // the whole file: a syntax error in it comes first, but not one at the end of a last
+        // line with no line break after it, where the scanner gives the end of the file.
+        Err(e) => {
+            if !ends_in_break {
+                c.out.pop();
+            }
+            let mut before = c.program();
+            before.line_map.push(end);
+            Err(CompileError {
+                before: Some(Box::new(before)),
+                scanner_stop: !ends_in_break,
+                ..e
+            })
+        }
     }
 }
 
@@ -69,6 +87,6 @@ impl Compiler {
                 text: format!(" {line}"),
             })?;
         }
-        self.all_closed()
+        Ok(())
     }
 }

@@ -182,7 +182,7 @@ impl Compiler {
         };
         let compiled = compiled.and_then(|()| {
             let code = format!("{text}(({}{close}", code.trim_matches(CODE_BLANKS));
-            self.end_as_outdent(line, depth, &code)
+            self.end_as_outdent(line, depth, &code, 0)
         });
         // The tokens before a scanner's stop were compiled on lines of their own: a syntax
         // error among them quotes the piece, on its code's first line; the stop stands on the
