@@ -30,14 +30,6 @@ fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
     !ends_in_break && line.is_some_and(|l| l as usize == lines.len())
 }
 
-/// The line starlark-go's scanner stands on at the end of the `.star` file `name`: its last
-/// line, or the one after it when a line break ends the file.
-fn star_file_end_line(name: &str, sources: &Sources) -> Option<u32> {
-    let text = star_file_text(name, sources)?;
-    let (lines, ends_in_break) = crate::template::compile::star_file_lines(text);
-    Some(lines.len() as u32 + u32::from(ends_in_break))
-}
-
 /// The text of the `.star` file `name`, when it was read.
 fn star_file_text<'a>(name: &str, sources: &'a Sources) -> Option<&'a str> {
     let text = sources.files.iter().find(|(n, _)| n == name)?.1.if_read()?;
@@ -126,14 +118,9 @@ pub(super) fn to_template_error(
         quote = program.quoted_at(gen_line.min(last)).map(Box::from);
         let line = program.line_map.get(gen_line).or(program.line_map.last());
         let line = line.copied().unwrap_or(0);
-        // (No line after it: a `.star` file's end, where starlark-go's scanner stands.)
-        let after_outdent = outdent.filter(|o| o.ends_line).and_then(|o| {
-            let next_line = o.next_line.or_else(|| star_file_end_line(name, sources))?;
-            Some((next_line, o.next_quote.clone()))
-        });
-        if let Some((next_line, next_quote)) = after_outdent {
-            quote = next_quote;
-            return next_line;
+        if let Some(o) = outdent.filter(|o| o.next_line.is_some()) {
+            quote = o.next_quote.clone();
+            return o.next_line.unwrap_or(line);
         }
         // Where ytt's generated code differs in order, the first token of a line is another.
         let code = program.source.lines().nth(gen_line).unwrap_or("");
