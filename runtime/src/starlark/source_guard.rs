@@ -601,11 +601,15 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
         s.visit_stmt(|c| stmt(c, source, names, temporaries, out));
     }
     let mut edits = Vec::new();
+    // The statements' edits first: a wrap of a statement's part (a `for`'s iterable, an
+    // assignment's right side) is outside the edits of the expression it wraps, and where
+    // both open at one place with one length, the sort below keeps the first made first
+    // (`for k in LOOP((INDEX(d, "k"))):`, not `INDEX(LOOP((d, "k")))`).
+    stmt(ast.statement(), source, names, &mut 0, &mut edits);
     // The statement's expressions, those of nested statements included.
     let mut starts = Starts::new();
     ast.statement()
         .visit_expr(|e| expr(e, source, names, &mut edits, &mut starts));
-    stmt(ast.statement(), source, names, &mut 0, &mut edits);
     if edits.is_empty() {
         return None;
     }

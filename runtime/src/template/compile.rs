@@ -249,6 +249,9 @@ struct Compiler {
     blocks: Vec<Block>,
     frames: Vec<Frame>,
     scanner: LineScanner,
+    /// The length of `out` after the last code line compiled: where it has grown since, a
+    /// line of the program stands between that code line and the next ([`LineScanner::line_between`]).
+    code_end: usize,
     /// The statement being continued on the next lines is a `def`.
     pending_def: bool,
     /// The `elif`/`else` being continued on the next lines (`#@ elif (a` + `#@ > b):`): the
@@ -351,6 +354,7 @@ impl Compiler {
             blocks: Vec::new(),
             frames: Vec::new(),
             scanner: LineScanner::default(),
+            code_end: 0,
             pending_def: false,
             pending_branch: None,
             pending_while: false,

@@ -62,6 +62,15 @@ impl LineScanner {
         self.ended_in_backslash
     }
 
+    /// A line of the program stands between the last line scanned and the next (one ytt
+    /// generates for a node, or a key's code in its place): a `\` ending the last line
+    /// continues it into that line, which ends the logical line (`#@ x = 1 + \`, a node, then
+    /// `#@   y = 2` is a statement, its white space trimmed).
+    pub fn line_between(&mut self) {
+        self.backslash = false;
+        self.ended_in_backslash = false;
+    }
+
     /// Whether the last line scanned held no code (a comment, or nothing) and a `\` ending the
     /// line before it continued into it: starlark-go's error at its end (`x = 1 + \` then
     /// `# c`) is then on the next line.

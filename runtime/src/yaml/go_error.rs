@@ -266,6 +266,9 @@ fn first_error_in(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, u
 /// go-yaml's parser reads the token after a node's two properties (`&a !e!x`, `!e!x &a`) before
 /// it looks the tag's handle up, libyaml-safer's after: the scanner's error on that token, where
 /// there is one, is go-yaml's (`k: &a !e!x - ` is `block sequence entries are not allowed`).
+/// After an anchor and a tag, an anchor next is that token (`[&a !e!x` then `&b` then a bad
+/// tag: the handle is refused); after a tag alone, an anchor next is the node's, and the token
+/// after it is read.
 fn scanner_error_after_properties(
     src: &str,
     undefined_handle: &libyaml_safer::Error,
@@ -273,11 +276,18 @@ fn scanner_error_after_properties(
     use libyaml_safer::TokenData;
     let tag_at = undefined_handle.problem_mark()?.index;
     super::libyaml_events::scan_tokens(src, |tokens| {
-        let mut tokens =
-            tokens.skip_while(|t| t.as_ref().is_ok_and(|t| t.start_mark.index != tag_at));
-        tokens.next()?.ok()?;
+        let mut anchor_first = false;
+        loop {
+            let t = tokens.next()?.ok()?;
+            if t.start_mark.index == tag_at {
+                break;
+            }
+            anchor_first = matches!(t.data, TokenData::Anchor { .. });
+        }
         match tokens.next()? {
-            Ok(t) if matches!(t.data, TokenData::Anchor { .. }) => tokens.next()?.err(),
+            Ok(t) if !anchor_first && matches!(t.data, TokenData::Anchor { .. }) => {
+                tokens.next()?.err()
+            }
             next => next.err(),
         }
     })

@@ -127,11 +127,21 @@ impl Compiler {
     }
 
     pub(super) fn code(&mut self, comment: &Comment) -> Result<(), CompileError> {
+        if self.out.len() != self.code_end {
+            self.scanner.line_between();
+        }
+        let compiled = self.code_line(comment);
+        self.code_end = self.out.len();
+        compiled
+    }
+
+    fn code_line(&mut self, comment: &Comment) -> Result<(), CompileError> {
         let line = comment.line;
         self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
-        // ytt trims the white space that starts each code line but one after a line that
-        // ends in `\`: inside brackets and strings too (`"""a` then `#@   b` is `a\nb`).
+        // ytt trims the white space that starts each code line but one right after a line of
+        // its program that ends in `\`: inside brackets and strings too (`"""a` then `#@   b`
+        // is `a\nb`).
         let text = match self.scanner.ended_in_backslash() {
             true => text,
             false => text.trim_start(),

@@ -39,6 +39,17 @@ pub(super) enum KeyLine {
     Past,
 }
 
+/// Where ytt places an error on one of its instructions written with a key's code after it
+/// (see [`KeyCodeLines::keys`]).
+#[derive(Debug, Default, Clone)]
+pub(super) struct KeyedInstruction {
+    /// On the instruction's own line: ytt's instruction that many lines further on, as for
+    /// the lines after it.
+    pub own: Option<KeyLine>,
+    /// On each line of the key's code after it.
+    pub lines: Vec<KeyLine>,
+}
+
 /// What a map key holding a line break or a NUL is in ytt's program.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct KeyCode<'a> {
@@ -120,8 +131,8 @@ pub(super) struct KeyCodeLines {
     /// For each map item whose key holds a line break (in the order the compiler meets them),
     /// and for each instruction ytt writes with the key (in ytt's order: annotations, the set
     /// line of a text-templated key, the start, the value's set line), where ytt places an
-    /// error on each line of the key's code.
-    pub keys: std::collections::VecDeque<Vec<Vec<KeyLine>>>,
+    /// error on it and on each line of the key's code after it.
+    pub keys: std::collections::VecDeque<Vec<KeyedInstruction>>,
     /// The template lines of code (`#@` lines, annotations, `#@` values) after such a key,
     /// with the line ytt places their errors on (sorted by the first).
     pub shifted: Vec<(u32, u32)>,
@@ -325,10 +336,11 @@ impl Model {
             .map(|instructions| {
                 instructions
                     .iter()
-                    .map(|&i| {
-                        (1..=self.extra[i] as usize)
+                    .map(|&i| KeyedInstruction {
+                        own: Some(place(at[i])),
+                        lines: (1..=self.extra[i] as usize)
                             .map(|j| place(at[i] + j))
-                            .collect()
+                            .collect(),
                     })
                     .collect()
             })
@@ -364,7 +376,8 @@ impl super::Compiler {
     /// template's code of the item on `item_line`, placed where ytt places them (`lines`).
     /// `after_own`: the line of ytt's that they follow is not one of the program's (the item's
     /// start after its annotations, a plain scalar's set line): `None` stands for it, so that
-    /// a bracket the key's code leaves open takes in a name, as ytt's takes in its line. A key
+    /// a bracket the key's code leaves open takes in a name, as ytt's takes in its line, placed
+    /// where ytt places that line (the instruction that many lines further on). A key
     /// holding a NUL ends the program after its code before the NUL, in ytt's first line for
     /// the item (schemac's start of the item stands for ytt's there): the error returned says
     /// so ([`super::CompileError::ends_program`]).
@@ -372,17 +385,21 @@ impl super::Compiler {
         &mut self,
         item_line: u32,
         key: Option<KeyCode<'_>>,
-        lines: Option<Vec<KeyLine>>,
+        instruction: Option<KeyedInstruction>,
         after_own: bool,
     ) -> Result<(), super::CompileError> {
         let Some(key) = key else {
             return Ok(());
         };
+        let KeyedInstruction { own, lines } = instruction.unwrap_or_default();
         if after_own && !key.ends_program {
             let depth = self.depth();
-            self.emit(item_line, depth, "None");
+            let own_line = match own {
+                Some(KeyLine::Line(line)) => line,
+                _ => item_line,
+            };
+            self.emit(own_line, depth, "None");
         }
-        let lines = lines.unwrap_or_default();
         let first = self.line_map.len();
         for (j, text) in key.code.into_iter().flat_map(starlark_lines).enumerate() {
             let line = match lines.get(j) {
