@@ -323,10 +323,20 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
                     let at = s.resolve_span().begin;
                     (at.line, at.column) >= end_of_text(&source)
                 });
+            // A `.star` file that no line break ends, inside a block: ytt's block scanner
+            // refuses the end of the file, a block left open, before its parser meets it
+            // (`def f(v):` + `  x = 1 +`), where the crate's parser meets a line break.
+            let unbroken_end = e.message == crate::template::compile::UNCLOSED_BLOCK
+                && super::template_error::star_file_ends_unbroken(name, sources)
+                && err.span().is_some_and(|s| {
+                    let at = s.resolve_span().begin;
+                    (at.line, at.column) >= end_of_text(source.trim_end())
+                });
             // (But starlark-go's parser stops at a `:` that ends a `def`'s parameters, `def
             // f(v:`, before it reads on to the `end` that stopped the code.)
-            let cut_short = (at_end || at_stop || err.to_string().contains("end of file"))
-                && super::parse_error::colon_in_def_parameters(&source, "").is_none();
+            let cut_short =
+                (at_end || at_stop || unbroken_end || err.to_string().contains("end of file"))
+                    && super::parse_error::colon_in_def_parameters(&source, "").is_none();
             // starlark-go's resolver checks some of what the crate's parser does: only after
             // the whole file parsed (an `unexpected end` further down comes first).
             let syntax =

@@ -30,6 +30,12 @@ fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
     !ends_in_break && line.is_some_and(|l| l as usize == lines.len())
 }
 
+/// Whether `name` is a `.star` file, read, that no line break ends.
+pub(super) fn star_file_ends_unbroken(name: &str, sources: &Sources) -> bool {
+    star_file_text(name, sources)
+        .is_some_and(|text| !crate::template::compile::star_file_lines(text).1)
+}
+
 /// The text of the `.star` file `name`, when it was read.
 fn star_file_text<'a>(name: &str, sources: &'a Sources) -> Option<&'a str> {
     let text = sources.files.iter().find(|(n, _)| n == name)?.1.if_read()?;

@@ -338,7 +338,7 @@ fn max_block_depth() -> usize {
 }
 
 /// ytt's error for a block that no `end` closes.
-const UNCLOSED_BLOCK: &str =
+pub const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
 
 impl Compiler {
