@@ -458,6 +458,11 @@ fn run_unguarded(
         // first error is the file's rather than run a patched program.
         return Err(syntax_error(name, program, e, sources));
     }
+    if program.empty_body_ends_first_statement {
+        // (no position: ytt's evaluation recovers the Go panic, before the file runs)
+        let message = crate::template::compile::EMPTY_BODY_ENDS_FIRST_STATEMENT.to_string();
+        return Err(TemplateError::runtime(name, None, message));
+    }
     // starlark-go's `load` bindings apart from the module's globals, where a name is both.
     let mut source = source;
     if let Some(renamed) = resolve::load_bindings_renamed(&ast, &source, &program.names, &guards) {

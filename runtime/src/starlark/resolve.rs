@@ -263,14 +263,25 @@ impl<'p> Walk<'p> {
         if let (0, Some(loads)) = (block, self.loads.as_mut()) {
             loads.top_level_name(name, span);
         }
-        if block == 0 {
-            if !self.bound(0, name) && !(self.predeclared)(name) {
-                let undefined = self.undefined(&u);
-                self.top_level.push(undefined);
-            }
-        } else {
-            self.blocks[block].uses.push(u);
+        if block == 0 && !self.bound(0, name) && !(self.predeclared)(name) {
+            let undefined = self.undefined(&u);
+            self.top_level.push(undefined);
         }
+        // (The top level's uses are checked as they are met, its block's list is of reads)
+        self.blocks[block].uses.push(u);
+    }
+
+    /// The read of an augmented assignment's target `name` (`n += 1`, the statement at `span`,
+    /// where the interpreter fails to read it): the program reads it when it runs, but
+    /// starlark-go's resolver binds it and finds no undefined name there (`global variable n
+    /// referenced before assignment` when it runs).
+    fn read_target(&mut self, name: &str, span: Span) {
+        let block = self.current;
+        self.blocks[block].uses.push(Use {
+            name: name.to_string(),
+            span,
+            block,
+        });
     }
 
     fn stmt(&mut self, s: &AstStmt) {
@@ -279,11 +290,14 @@ impl<'p> Walk<'p> {
             StmtP::Return(Some(e)) | StmtP::Expression(e) => self.expr(e),
             StmtP::Assign(a) => {
                 self.expr(&a.rhs);
-                self.target(&a.lhs, false);
+                self.target(&a.lhs);
             }
             StmtP::AssignModify(lhs, _, rhs) => {
                 self.expr(rhs);
-                self.target(lhs, true);
+                if let AssignTargetP::Identifier(id) = &lhs.node {
+                    self.read_target(&id.node.ident, s.span);
+                }
+                self.target(lhs);
             }
             StmtP::Statements(stmts) => stmts.iter().for_each(|s| self.stmt(s)),
             StmtP::If(cond, then) => {
@@ -297,7 +311,7 @@ impl<'p> Walk<'p> {
             }
             StmtP::For(f) => {
                 self.expr(&f.over);
-                self.target(&f.var, false);
+                self.target(&f.var);
                 self.stmt(&f.body);
             }
             StmtP::Def(d) => {
@@ -467,7 +481,7 @@ impl<'p> Walk<'p> {
         })
     }
 
-    fn target(&mut self, t: &AstAssignTarget, augmented: bool) {
+    fn target(&mut self, t: &AstAssignTarget) {
         match &t.node {
             AssignTargetP::Tuple(items) => {
                 if items.is_empty() {
@@ -475,7 +489,7 @@ impl<'p> Walk<'p> {
                     let kind = if text.starts_with('[') { "[]" } else { "()" };
                     self.error(t.span, format!("can't assign to {kind}"));
                 }
-                items.iter().for_each(|i| self.target(i, augmented))
+                items.iter().for_each(|i| self.target(i))
             }
             AssignTargetP::Index(pair) => {
                 self.expr(&pair.0);
@@ -492,9 +506,6 @@ impl<'p> Walk<'p> {
                     };
                     return self.error(t.span, message);
                 }
-                if augmented {
-                    self.use_name(&id.node.ident, id.span);
-                }
                 self.bind_at(&id.node.ident, id.span);
             }
         }
@@ -503,12 +514,12 @@ impl<'p> Walk<'p> {
     fn comprehension(&mut self, first: &ForClause, rest: &[Clause], body: impl FnOnce(&mut Self)) {
         self.expr(&first.over);
         self.nested(|w| {
-            w.target(&first.var, false);
+            w.target(&first.var);
             for clause in rest {
                 match clause {
                     ClauseP::If(cond) => w.expr(cond),
                     ClauseP::For(f) => {
-                        w.target(&f.var, false);
+                        w.target(&f.var);
                         w.expr(&f.over);
                     }
                 }
@@ -597,12 +608,12 @@ impl LoadBindings {
     }
 }
 
-/// Whether the name a function reads at `span` of the program `ast` (as it runs) is a global
-/// of the module, not a local of a function: starlark-go says `global variable x referenced
+/// Whether the name the program `ast` reads at `span` (as it runs) is a global of the module,
+/// not a local of a function: starlark-go says `global variable x referenced
 /// before assignment` of a global not assigned yet, where the crate says `local`.
 pub(super) fn reads_global(ast: &AstModule, span: Span, names: &GeneratedNames) -> bool {
     let walk = Walk::of_running(ast, names, None);
-    walk.blocks[1..]
+    walk.blocks
         .iter()
         .flat_map(|b| &b.uses)
         .find(|u| u.span == span)

@@ -45,6 +45,9 @@ pub struct Program {
     /// A map key holding a NUL ended the program there (see [`key_code`]): once it has run,
     /// ytt finds its node contexts still open, `(p) expected all ctxs to end`.
     pub ends_at_nul: bool,
+    /// A `.star` file whose first statement ends in an empty body, which ytt fails on once
+    /// its names are resolved ([`EMPTY_BODY_ENDS_FIRST_STATEMENT`]).
+    pub empty_body_ends_first_statement: bool,
     /// The first code line ending in a `\\` that continues it into a node's code (its line, the
     /// node's): ytt's program takes the node's first instruction into the expression, which
     /// this program, laid out otherwise, cannot follow (see [`BACKSLASH_INTO_NODE`]).
@@ -225,6 +228,7 @@ struct Block {
     /// of its own, and what it returns at its end or on a bare `return` is its text
     /// ([`Compiler::text_result`]), gathered in a list local to it.
     builds_text: bool,
+    body_end: first_statement::BodyEnd,
 }
 
 // The start of a function's node context ([`gen::CTX_START`]) is made the start of the node
@@ -283,6 +287,10 @@ struct Compiler {
     backslash_into_node: Option<(u32, u32)>,
     /// See [`Program::key_code_generated`].
     key_code_generated: Vec<(usize, crate::template::GeneratedLine)>,
+    /// Statements written outside blocks so far, and whether the first ends in an empty body
+    /// (see [`first_statement`]).
+    top_level_statements: u32,
+    first_ends_empty: bool,
 }
 
 /// Compiles a parsed template. `code_only` files (`.star`) are all code.
@@ -368,6 +376,8 @@ impl Compiler {
             ytt_tags: 0,
             backslash_into_node: None,
             key_code_generated: Vec::new(),
+            top_level_statements: 0,
+            first_ends_empty: false,
         }
     }
 
@@ -388,6 +398,7 @@ impl Compiler {
             }
         }
         Program {
+            empty_body_ends_first_statement: self.empty_body_ends_first_statement(),
             ends_at_nul: self.ends_at_nul,
             backslash_into_node: self.backslash_into_node,
             source: self.out,
@@ -758,7 +769,9 @@ impl Compiler {
             // before stands on it.
             self.emit(line, depth, "pass");
         }
-        self.blocks.pop();
+        if let Some(block) = self.blocks.pop() {
+            self.note_closed(&block);
+        }
         Ok(())
     }
 }
@@ -783,6 +796,8 @@ pub fn split_annotation(text: &str) -> (&str, &str) {
 
 mod after_error;
 pub use after_error::BACKSLASH_INTO_NODE;
+mod first_statement;
+pub use first_statement::EMPTY_BODY_ENDS_FIRST_STATEMENT;
 mod star;
 pub use star::compile_starlark;
 #[cfg(feature = "starlark")]

@@ -8,6 +8,7 @@
 //! the problem's line (0-based), else the context's, plus one for scanner errors.
 
 use super::go_reader::{ReadTo, ReaderStop};
+use super::libyaml_events::Nesting;
 use super::parse::SyntaxError;
 
 /// The first syntax error libyaml finds in `src`, as go-yaml prints it; `None` if libyaml
@@ -66,7 +67,7 @@ pub(super) fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxErro
 
 #[cfg(test)]
 pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
-    first_error_at(src, None).map(|(e, _)| e)
+    first_error_at(src, None, usize::MAX).map(|(e, _)| e)
 }
 
 /// [`first_error`], with the number of documents libyaml read whole before it.
@@ -76,11 +77,20 @@ pub(super) fn first_error(src: &str) -> Option<SyntaxError> {
 /// ([`super::one_byte`]; the error names a line, not a character).
 ///
 /// go-yaml's reader stops where `stop` says (the text's characters are the file's): its error,
-/// unless a syntax error comes before the scanner reads that far.
-pub(super) fn first_error_at(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, usize)> {
+/// unless a syntax error comes before the scanner reads that far. `max_depth` is the depth
+/// budget (see [`GO_ERROR_DEPTH`]).
+pub(super) fn first_error_at(
+    src: &str,
+    stop: Option<ReaderStop>,
+    max_depth: usize,
+) -> Option<(SyntaxError, usize)> {
     match src.is_ascii() {
-        true => first_error_in(src, stop),
-        false => first_error_in(&super::one_byte::one_byte_characters(src, &[]), stop),
+        true => first_error_in(src, stop, max_depth),
+        false => first_error_in(
+            &super::one_byte::one_byte_characters(src, &[]),
+            stop,
+            max_depth,
+        ),
     }
 }
 
@@ -92,10 +102,11 @@ pub(super) fn first_error_at_one_byte(
     src: &str,
     stand_ins: &[(char, char)],
     stop: Option<ReaderStop>,
+    max_depth: usize,
 ) -> Option<(SyntaxError, usize)> {
     match stand_ins.iter().any(|&(_, original)| original == ':') {
-        false => first_error_in(src, stop),
-        true => first_error_at(src, stop),
+        false => first_error_in(src, stop, max_depth),
+        true => first_error_at(src, stop, max_depth),
     }
 }
 
@@ -109,7 +120,16 @@ pub(super) fn reader_error(stop: ReaderStop) -> SyntaxError {
     }
 }
 
-fn first_error_in(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, usize)> {
+/// How many nested collections go-yaml's error is looked for in, past schemac's depth budget
+/// (where ytt has none): deeper, the budget's error. libyaml-safer keeps a few words for each
+/// level (256 MB of `[` would take 10 GB); ytt takes 44 s to read 100,000 nested `[`.
+const GO_ERROR_DEPTH: usize = 100_000;
+
+fn first_error_in(
+    src: &str,
+    stop: Option<ReaderStop>,
+    max_depth: usize,
+) -> Option<(SyntaxError, usize)> {
     // libyaml-safer 0.3 differs from libyaml at the two ends of a text. It refuses a text whose
     // first byte is 0xEF (`\u{fffd}`, fullwidth letters) unless it is a byte-order mark: one is
     // added. It panics on a `\` that ends the text inside a double-quoted scalar (it reads the
@@ -148,19 +168,29 @@ fn first_error_in(src: &str, stop: Option<ReaderStop>) -> Option<(SyntaxError, u
     let src = quoted.as_deref().unwrap_or(src);
     // (The byte-order mark added is a character more.)
     let stop_at = stop.map(|s| s.chars_before + usize::from(!bom.is_empty()));
+    // go-yaml nests collections without end (past schemac's depth budget ytt reports its syntax
+    // error after them), but not past [`GO_ERROR_DEPTH`].
+    let depth = GO_ERROR_DEPTH.max(max_depth.saturating_add(8));
     let events = |src: &str| {
         crate::panic_guard::catch_panic(|| {
             let mut parser = libyaml_safer::Parser::new();
             parser.set_input(ReadTo::new(src, stop_at));
             let mut aliases = AliasCheck::default();
-            parser.find_map(|event| match event {
-                Ok(event) => {
-                    aliases.see(&event);
-                    older_libyaml_error(&event, src)
-                        .map(|e| (Err(e), aliases.unknown.take(), aliases.documents))
+            let mut nesting = Nesting::past(depth);
+            for event in parser {
+                match event {
+                    // (no error before the depth budget's, which the builder reports)
+                    Ok(event) if nesting.passed(&event.data) => return None,
+                    Ok(event) => {
+                        aliases.see(&event);
+                        if let Some(e) = older_libyaml_error(&event, src) {
+                            return Some((Err(e), aliases.unknown.take(), aliases.documents));
+                        }
+                    }
+                    Err(e) => return Some((Ok(e), aliases.unknown.take(), aliases.documents)),
                 }
-                Err(e) => Some((Ok(e), aliases.unknown.take(), aliases.documents)),
-            })
+            }
+            None
         })
         .ok()
     };

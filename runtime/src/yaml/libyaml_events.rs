@@ -95,21 +95,14 @@ fn read_events(
         parser.set_input_string(&mut input);
         let mut anchors = Anchors::default();
         let mut events = Vec::new();
-        let mut depth = 0usize;
+        let mut nesting = Nesting::past(max_depth.saturating_add(8));
         for event in parser {
             let event = match event {
                 Ok(event) => event,
                 Err(_) if stop_at_error => break,
                 Err(_) => return None,
             };
-            match event.data {
-                EventData::SequenceStart { .. } | EventData::MappingStart { .. } => depth += 1,
-                EventData::SequenceEnd | EventData::MappingEnd => {
-                    depth = depth.saturating_sub(1);
-                }
-                _ => {}
-            }
-            if depth > max_depth.saturating_add(8) {
+            if nesting.passed(&event.data) {
                 break;
             }
             let span = Span::new(marker(event.start_mark), marker(event.end_mark));
@@ -131,6 +124,34 @@ fn read_events(
     })
     .ok()
     .flatten()
+}
+
+/// The collections libyaml-safer's events hold open, counted to stop reading past a number of
+/// levels: its parser and scanner keep a few words for each (25 million nested `[` took 2 GB).
+pub(super) struct Nesting {
+    depth: usize,
+    stop_past: usize,
+}
+
+impl Nesting {
+    pub(super) fn past(levels: usize) -> Nesting {
+        Nesting {
+            depth: 0,
+            stop_past: levels,
+        }
+    }
+
+    /// Counts the collection `event` starts or ends: whether the events nest past the levels.
+    pub(super) fn passed(&mut self, event: &EventData) -> bool {
+        match event {
+            EventData::SequenceStart { .. } | EventData::MappingStart { .. } => self.depth += 1,
+            EventData::SequenceEnd | EventData::MappingEnd => {
+                self.depth = self.depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+        self.depth > self.stop_past
+    }
 }
 
 /// libyaml-safer's tokens of `text` (read as UTF-8, as [`read`] reads it), handed to `scan`;

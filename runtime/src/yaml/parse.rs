@@ -555,8 +555,10 @@ pub(super) fn read_with_saphyr(
         (None, _) => (libyaml_src, stand_ins),
     };
     let first_error = match one_byte {
-        Some(_) => super::go_error::first_error_at_one_byte(error_src, error_stand_ins, stop),
-        None => super::go_error::first_error_at(error_src, stop),
+        Some(_) => {
+            super::go_error::first_error_at_one_byte(error_src, error_stand_ins, stop, depth.levels)
+        }
+        None => super::go_error::first_error_at(error_src, stop, depth.levels),
     };
     // (libyaml reads to the end, past where the reader stops.)
     let first_error = first_error.or_else(|| Some((super::go_error::reader_error(stop?), 0)));

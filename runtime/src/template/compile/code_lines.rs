@@ -257,6 +257,10 @@ impl Compiler {
                     builds_nodes: b.builds_nodes,
                     ctx_start_at: b.ctx_start_at,
                     builds_text: b.builds_text,
+                    body_end: match first {
+                        "else" => first_statement::BodyEnd::of_else(&b),
+                        _ => Default::default(),
+                    },
                     ..Block::default()
                 };
                 // A condition left in brackets opens its block where it ends.
@@ -268,6 +272,7 @@ impl Compiler {
             }
             _ => {}
         }
+        self.note_statement(stmt);
         let d = self.depth();
         self.pending_def = first == "def";
         let in_def = self.blocks.iter().any(|b| b.is_def);
