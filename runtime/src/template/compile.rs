@@ -333,18 +333,6 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
     }
 }
 
-/// How many blocks (`if`, `for`, `def`, `while`) may nest in one another in a template or a
-/// `.star` file, where ytt's `end` closes them. The program written for the interpreter
-/// indents each line by its block depth, so its text grows with the square of the depth (10,000
-/// nested `#@ if` took 5.8 s and 360 MB, 30,000 55 s and 2.8 GB; ytt 0.9 s and 6 s). Raised with
-/// `SCHEMAC_STARLARK_BLOCK_DEPTH`.
-pub const DEFAULT_MAX_BLOCK_DEPTH: usize = crate::budget_vars::STARLARK_BLOCK_DEPTH.default_size();
-
-fn max_block_depth() -> usize {
-    static DEPTH: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
-    *DEPTH.get_or_init(|| crate::budget_vars::STARLARK_BLOCK_DEPTH.get_size())
-}
-
 /// ytt's error for a block that no `end` closes.
 const UNCLOSED_BLOCK: &str =
     "mismatched set of block openings (if/else/elif/for/def) and closing (end)";
@@ -493,21 +481,6 @@ impl Compiler {
                 b.has_body = true;
             }
         }
-    }
-
-    /// `block` opened inside the blocks open, within the block depth budget.
-    fn open_block(&mut self, block: Block) -> Result<(), CompileError> {
-        let max = max_block_depth();
-        if self.blocks.len() >= max {
-            return Err(CompileError::new(
-                block.line,
-                format!(
-                    "blocks nested deeper than {max} levels (if, for, def or while in one another; raise the budget with SCHEMAC_STARLARK_BLOCK_DEPTH)"
-                ),
-            ));
-        }
-        self.blocks.push(block);
-        Ok(())
     }
 
     /// The start of a `def`'s node context, at the top of its body (`depth`).
@@ -803,6 +776,7 @@ pub use star::compile_starlark;
 #[cfg(feature = "starlark")]
 pub(crate) use star::star_file_lines;
 mod code_lines;
+pub use code_lines::DEFAULT_MAX_BLOCK_DEPTH;
 mod key_code;
 mod text_code;
 
