@@ -19,15 +19,21 @@ pub(super) fn syntax_error(
     error
 }
 
-/// Whether `line` is the last line of the `.star` file `name` and no line break ends it:
-/// starlark-go's scanner meets the end of the file there where the crate's meets a line break
-/// (a template's program goes on after its last line).
-fn at_star_file_end(name: &str, line: Option<u32>, sources: &Sources) -> bool {
+/// Whether generated line `gen_line` is the last of `program`, the `.star` file `name`'s, and
+/// no line break ends the file: starlark-go's scanner meets the end of the file at the end of
+/// that line where the crate's meets a line break (a template's program goes on after its last
+/// line).
+fn at_star_file_end(
+    name: &str,
+    gen_line: Option<usize>,
+    program: &Program,
+    sources: &Sources,
+) -> bool {
     let Some(text) = star_file_text(name, sources) else {
         return false;
     };
-    let (lines, ends_in_break) = crate::template::compile::star_file_lines(text);
-    !ends_in_break && line.is_some_and(|l| l as usize == lines.len())
+    let ends_in_break = crate::template::compile::star_file_lines(text).1;
+    !ends_in_break && gen_line.is_some_and(|g| g + 1 >= program.source.lines().count())
 }
 
 /// The text of the `.star` file `name`, when it was read.
@@ -183,7 +189,8 @@ pub(super) fn to_template_error(
         if let Some(go) = parse_error::go_wording_at(&raw, code, before.as_deref()) {
             message = go;
         }
-        if at_star_file_end(name, line, sources) {
+        let error_line = e.span().map(|s| s.resolve_span().begin.line);
+        if at_star_file_end(name, error_line, program, sources) {
             message = parse_error::at_end_of_file(message, before.as_deref());
         }
         if def_colon.is_some() {
