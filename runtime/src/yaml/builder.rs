@@ -7,8 +7,8 @@ use saphyr_parser::{Event, Parser, ScalarStyle, Span, Tag};
 use super::go_error::{self, go_yaml_error};
 use super::parse::{budget, RawKind, RawNode, RawValue, SyntaxError};
 use super::saphyr_text::{
-    directives_start, first_content_indent, indicated_indent, is_block_header, line_breaks,
-    past_properties, quoted_scalar_end,
+    char_at, directives_start, first_content_indent, indicated_indent, is_block_header,
+    line_breaks, past_properties, quoted_scalar_end, TextChar,
 };
 use super::scalar::{resolve_plain, resolve_tagged, StrictError};
 use crate::value::{Key, Value};
@@ -20,17 +20,18 @@ pub(super) enum Events<'a> {
     Libyaml(std::vec::IntoIter<(Event<'static>, Span)>),
 }
 
-pub(super) struct Builder<'a> {
+pub(super) struct Builder<'a, C: TextChar> {
     events: Events<'a>,
-    chars: &'a [char],
+    /// The text, a character each ([`TextChar`]).
+    chars: &'a [C],
     /// Character ranges covered by scalars: a `#` inside them is not a comment.
     pub(super) scalar_spans: Vec<(usize, usize)>,
     /// Anchored values with their node counts, by anchor (a later anchor of the same name
     /// replaces the earlier one).
     anchors: std::collections::HashMap<usize, (RawValue, Copied)>,
-    /// For each character, where the run of non-blank characters it ends in starts: built the
-    /// first time an array item's `-` is looked for (see [`Builder::introducer_line`]).
-    token_starts: std::cell::OnceCell<Vec<u32>>,
+    /// The positions of the text's blank characters, in order: listed the first time an array
+    /// item's `-` is looked for (see [`Builder::introducer_line`]).
+    blanks: std::cell::OnceCell<Vec<u32>>,
     strict: bool,
     /// Collections open around the node being read.
     depth: usize,
@@ -97,10 +98,10 @@ fn line_of(span: &Span) -> u32 {
     span.start.line() as u32
 }
 
-impl<'a> Builder<'a> {
+impl<'a, C: TextChar> Builder<'a, C> {
     pub(super) fn new(
         events: Events<'a>,
-        chars: &'a [char],
+        chars: &'a [C],
         strict: bool,
         max_depth: budget::Depth,
     ) -> Self {
@@ -109,7 +110,7 @@ impl<'a> Builder<'a> {
             chars,
             scalar_spans: Vec::new(),
             anchors: std::collections::HashMap::new(),
-            token_starts: std::cell::OnceCell::new(),
+            blanks: std::cell::OnceCell::new(),
             strict,
             first_explicit: false,
             depth: 0,
@@ -413,8 +414,8 @@ impl<'a> Builder<'a> {
     /// single-pair map of a flow sequence's `[a: b]`), and returns the flow context around it.
     fn enter_collection(&mut self, span: &Span, open: char, close: char) -> Option<char> {
         let start = past_properties(self.chars, span.start.index());
-        let inner = match self.chars.get(start) {
-            Some(&c) if c == open => Some(close),
+        let inner = match char_at(self.chars, start) {
+            Some(c) if c == open => Some(close),
             _ => self.flow_close,
         };
         std::mem::replace(&mut self.flow_close, inner)
@@ -426,10 +427,10 @@ impl<'a> Builder<'a> {
         let (Some(close), Some(source)) = (self.flow_close, self.chars.get(start..end)) else {
             return Ok(());
         };
-        self.flow_question_key |= matches!(source.first(), Some('?' | ':'));
-        match go_error::question_in_flow_plain(source.iter().copied()) {
+        self.flow_question_key |= matches!(char_at(source, 0), Some('?' | ':'));
+        match go_error::question_in_flow_plain(source.iter().map(|c| c.ch())) {
             Some(at) => {
-                let line = line_breaks(self.chars[..start + at].iter().copied());
+                let line = line_breaks(self.chars[..start + at].iter().map(|c| c.ch()));
                 Err(go_error::question_in_flow_plain_error(line, close))
             }
             None => Ok(()),
@@ -439,7 +440,7 @@ impl<'a> Builder<'a> {
     /// Whether the `#` at character `p` starts a comment: after a blank or the start of its
     /// line, and outside the scalars read so far.
     fn starts_comment_at(&self, p: usize) -> bool {
-        if self.chars[p] != '#' || (p > 0 && !self.chars[p - 1].is_whitespace()) {
+        if self.chars[p].ch() != '#' || (p > 0 && !self.chars[p - 1].ch().is_whitespace()) {
             return false;
         }
         let spans = &self.scalar_spans;
@@ -551,7 +552,8 @@ impl<'a> Builder<'a> {
         let at = at.min(self.chars.len());
         self.chars[at..]
             .iter()
-            .skip_while(|&&c| c == '*')
+            .map(|c| c.ch())
+            .skip_while(|&c| c == '*')
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-'))
             .collect()
     }
@@ -595,7 +597,7 @@ impl<'a> Builder<'a> {
     /// `   ` is `"\n"` in both).
     fn ends_unterminated(&self, start: usize, end: usize, text: &str, props: bool) -> bool {
         let chars = self.chars;
-        if end < chars.len() || matches!(chars.last(), None | Some('\n')) {
+        if end < chars.len() || matches!(chars.last().map(|c| c.ch()), None | Some('\n')) {
             return false;
         }
         let start = start.min(chars.len());
@@ -605,23 +607,26 @@ impl<'a> Builder<'a> {
         // indicator (`>1`) counts from the indentation of the node's line.
         let no_content = text.bytes().all(|b| b == b'\n');
         let header = if props {
-            Some(past_properties(chars, start)).filter(|&h| matches!(chars.get(h), Some('|' | '>')))
+            Some(past_properties(chars, start))
+                .filter(|&h| matches!(char_at(chars, h), Some('|' | '>')))
         } else if no_content {
             Some(start)
         } else {
-            chars[..start].iter().rposition(|&c| c == '|' || c == '>')
+            chars[..start]
+                .iter()
+                .rposition(|c| matches!(c.ch(), '|' | '>'))
         };
         if no_content {
             let mut after_header = chars[header.unwrap_or(start)..]
-                .split(|&c| c == '\n')
+                .split(|c| c.ch() == '\n')
                 .skip(1);
             return after_header.next().is_some() && after_header.next().is_none();
         }
-        let last = chars.iter().rev().take_while(|&&c| c != '\n').count();
+        let last = chars.iter().rev().take_while(|c| c.ch() != '\n').count();
         let line_start = |at: usize| {
             chars[..at]
                 .iter()
-                .rposition(|&c| c == '\n')
+                .rposition(|c| c.ch() == '\n')
                 .map_or(0, |p| p + 1)
         };
         // The node's line: where its properties start, which may be above the header.
@@ -644,12 +649,12 @@ impl<'a> Builder<'a> {
     fn header_line(&self, span: &Span) -> u32 {
         let mut i = span.start.index().min(self.chars.len());
         let mut line = span.start.line() as u32;
-        if matches!(self.chars.get(i), Some('|' | '>')) {
+        if matches!(char_at(self.chars, i), Some('|' | '>')) {
             return line;
         }
         while i > 0 {
             i -= 1;
-            match self.chars[i] {
+            match self.chars[i].ch() {
                 '\n' => line = line.saturating_sub(1),
                 c if c.is_whitespace() => {}
                 _ => match self.comment_before(i) {
@@ -665,25 +670,22 @@ impl<'a> Builder<'a> {
     fn comment_before(&self, i: usize) -> Option<usize> {
         let line_start = self.chars[..i]
             .iter()
-            .rposition(|&c| c == '\n')
+            .rposition(|c| c.ch() == '\n')
             .map_or(0, |p| p + 1);
         (line_start..i).find(|&p| self.starts_comment_at(p))
     }
 
-    /// Where the run of non-blank characters that `i` is in starts.
+    /// Where the run of non-blank characters that `i` is in starts: after the last blank at or
+    /// before `i`.
     fn token_start(&self, i: usize) -> usize {
-        let starts = self.token_starts.get_or_init(|| {
-            let mut start = 0u32;
-            let mut out = Vec::with_capacity(self.chars.len());
-            for (at, c) in self.chars.iter().enumerate() {
-                if c.is_whitespace() {
-                    start = at as u32 + 1;
-                }
-                out.push(start);
-            }
-            out
+        let blanks = self.blanks.get_or_init(|| {
+            let blank = |(at, c): (usize, &C)| c.ch().is_whitespace().then_some(at as u32);
+            self.chars.iter().enumerate().filter_map(blank).collect()
         });
-        starts[i] as usize
+        match blanks.partition_point(|&b| b as usize <= i) {
+            0 => 0,
+            n => blanks[n - 1] as usize + 1,
+        }
     }
 
     /// The line of the indicator (`introduces`: `-` for an array item) before the node whose
@@ -695,7 +697,7 @@ impl<'a> Builder<'a> {
         // Walk back over blanks, newlines and comment text to the nearest indicator.
         while i > 0 {
             i -= 1;
-            let c = self.chars[i];
+            let c = self.chars[i].ch();
             if c == '\n' {
                 line = line.saturating_sub(1);
                 continue;
@@ -749,8 +751,8 @@ fn is_merge_key(ev: &Event<'_>) -> bool {
 
 /// Whether `token` is what may stand between an array item's `-` and its content on other lines:
 /// a block scalar header (`|`, `>-`, `|2+`), a tag (`!!str`) or an anchor (`&a`).
-fn is_header_token(token: &[char]) -> bool {
-    is_block_header(token) || matches!(token.first(), Some('!' | '&'))
+fn is_header_token<C: TextChar>(token: &[C]) -> bool {
+    is_block_header(token) || matches!(char_at(token, 0), Some('!' | '&'))
 }
 
 /// What an alias of a value copies: its nodes, and the bytes of its strings (keys are shared,

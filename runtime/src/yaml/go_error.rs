@@ -18,7 +18,11 @@ use super::parse::SyntaxError;
 /// go-yaml prints only the problem, not its context (`while parsing a block mapping, `), and
 /// numbers lines of parser errors from 0 (one less than the 1-based line of the token it
 /// stopped at: 0 means no line at all), while scanner errors count from 1.
-pub(super) fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxError {
+pub(super) fn go_yaml_error<C: super::saphyr_text::TextChar>(
+    info: &str,
+    line: u32,
+    chars: &[C],
+) -> SyntaxError {
     let problem = match info.split_once(", ") {
         Some((context, problem)) if context.starts_with("while ") => problem,
         _ => info,
@@ -41,7 +45,7 @@ pub(super) fn go_yaml_error(info: &str, line: u32, chars: &[char]) -> SyntaxErro
         }
         "found unexpected end of stream" => {
             // go-yaml stops at the end of the text.
-            let last = chars.iter().filter(|&&c| c == '\n').count() as u32 + 1;
+            let last = chars.iter().filter(|c| c.ch() == '\n').count() as u32 + 1;
             return SyntaxError {
                 line: last,
                 message: problem.into(),

@@ -19,7 +19,7 @@ pub(super) use super::builder::SAPHYR_FLOW_LIMIT;
 use super::builder::{is_too_deep, too_deep, Builder, Events};
 use super::comments::attach_comments;
 use super::go_reader::ReaderStop;
-use super::saphyr_text::scan_comments;
+use super::saphyr_text::{scan_comments, TextChar};
 use crate::value::{Key, Value};
 
 /// A `#@...` comment: an annotation (`#@schema/nullable`) or a line of Starlark (`#@ x = 1`).
@@ -517,10 +517,25 @@ pub(super) fn read_with_saphyr(
     depth: budget::Depth,
     stop: Option<ReaderStop>,
 ) -> Result<Read, SyntaxError> {
+    // The events' character indexes are byte offsets in an ASCII text.
+    if src.is_ascii() {
+        return read_with_saphyr_in(src, src.as_bytes(), strict, depth, stop);
+    }
     let chars: Vec<char> = src.chars().collect();
+    read_with_saphyr_in(src, &chars, strict, depth, stop)
+}
+
+/// [`read_with_saphyr`] with `chars`, the characters of `src` ([`TextChar`]).
+fn read_with_saphyr_in<C: TextChar>(
+    src: &str,
+    chars: &[C],
+    strict: bool,
+    depth: budget::Depth,
+    stop: Option<ReaderStop>,
+) -> Result<Read, SyntaxError> {
     let mut builder = Builder::new(
         Events::Saphyr(Box::new(Parser::new_from_str(src))),
-        &chars,
+        chars,
         strict,
         depth,
     );
@@ -573,7 +588,7 @@ pub(super) fn read_with_saphyr(
                 restore_one_byte(src, stand_ins, &mut events)?;
             }
             let mut reread =
-                Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
+                Builder::new(Events::Libyaml(events.into_iter()), chars, strict, depth);
             let _ = reread.documents();
             reread.decode_failure.take()
         });
@@ -597,12 +612,13 @@ pub(super) fn read_with_saphyr(
             }
         }
         if let Some(events) = events {
-            builder = Builder::new(Events::Libyaml(events.into_iter()), &chars, strict, depth);
+            builder = Builder::new(Events::Libyaml(events.into_iter()), chars, strict, depth);
             docs = builder.documents();
         }
     }
     let docs = docs?;
-    let (comments, unknown_comment) = scan_comments(&chars, &builder.scalar_spans);
+    let (comments, unknown_comment) =
+        scan_comments(chars, std::mem::take(&mut builder.scalar_spans));
     Ok(Read {
         docs,
         comments,
