@@ -602,8 +602,17 @@ fn read_with_saphyr_in<C: TextChar>(
     // saphyr-parser (YAML 1.2); so is `?` at the start of a flow plain scalar
     // (`Builder::flow_question_key`).
     let yaml11_breaks = src.contains(['\u{85}', '\u{2028}', '\u{2029}']);
-    let reread =
-        docs.is_err() || yaml11_breaks || builder.flow_question_key || anchor_name_ends_early(src);
+    // Where saphyr-parser read a document to its end and it failed to decode, libyaml (which
+    // found no syntax error) reads the same events up to there: its reading would give the
+    // same error, after holding every event of the text at once (30 times the text's size).
+    let failed_to_decode = matches!(
+        (&docs, &builder.decode_failure),
+        (Err(e), Some((decoding, _))) if e == decoding
+    );
+    let reread = (docs.is_err() && !failed_to_decode)
+        || yaml11_breaks
+        || builder.flow_question_key
+        || anchor_name_ends_early(src);
     if reread || quirks.is_some() {
         let mut events = super::libyaml_events::read(libyaml_src, stand_ins, depth.levels);
         if let (Some(read), Some(_)) = (&mut events, &one_byte) {
