@@ -174,11 +174,21 @@ pub fn reader_stop(bytes: &[u8]) -> Option<ReaderStop> {
 
 /// The bytes of a text handed to libyaml-safer up to the character where go-yaml's reader
 /// stops ([`ReaderStop::chars_before`]), where reading on is an I/O error.
+///
+/// They are handed over [`READ_CHUNK`] bytes at a time: libyaml-safer decodes all it is given
+/// into its buffer of characters (4 bytes each), and given the whole text it held 4 times the
+/// text at once. A text holding a character libyaml-safer refuses is handed over whole, as
+/// before: it refuses it as it decodes it, so that its error comes before any token's.
 pub(super) struct ReadTo<'a> {
     bytes: &'a [u8],
     at: usize,
     stop: Option<usize>,
+    /// The most bytes handed over at once.
+    chunk: usize,
 }
+
+/// Bytes of a text [`ReadTo`] hands to libyaml-safer at once.
+const READ_CHUNK: usize = 64 << 10;
 
 impl<'a> ReadTo<'a> {
     pub(super) fn new(text: &'a str, stop: Option<usize>) -> Self {
@@ -191,6 +201,10 @@ impl<'a> ReadTo<'a> {
             bytes: text.as_bytes(),
             at: 0,
             stop,
+            chunk: match refuses_any(text) {
+                true => usize::MAX,
+                false => READ_CHUNK,
+            },
         }
     }
 }
@@ -208,7 +222,10 @@ impl std::io::BufRead for ReadTo<'_> {
     fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
         match self.stop {
             Some(stop) if self.at >= stop => Err(std::io::Error::other("go-yaml's reader stops")),
-            stop => Ok(&self.bytes[self.at..stop.unwrap_or(self.bytes.len())]),
+            stop => {
+                let end = stop.unwrap_or(self.bytes.len());
+                Ok(&self.bytes[self.at..end.min(self.at.saturating_add(self.chunk))])
+            }
         }
     }
 
