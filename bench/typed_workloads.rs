@@ -25,7 +25,9 @@ pub fn typed_load(workload: &str, yaml: &str) -> bool {
 pub fn read_values(yaml: &str) -> schemac_runtime::value::Node {
     let file = schemac_runtime::yaml::parse::parse_file("values.yml", yaml, false)
         .expect("the workload's values are YAML");
-    schemac_runtime::template::tree::Tree::from_raw(&file.docs[0], Some(file.file)).into_node()
+    let name = file.file;
+    let doc = file.docs.into_iter().next().expect("a document");
+    schemac_runtime::template::tree::Tree::from_raw(doc, Some(name)).into_node()
 }
 
 /// Whether the typed API of `workload`'s schema takes `node` (values already read) and

@@ -242,7 +242,7 @@ pub fn yaml_document(text: &str) -> crate::value::Node {
         Some(mut doc) => {
             let lines: Vec<&str> = text.lines().collect();
             restore_negative_zero(&mut doc, &lines);
-            crate::template::tree::Tree::from_raw(&doc, None).into_node()
+            crate::template::tree::Tree::from_raw(doc, None).into_node()
         }
         None => crate::value::Node::null(crate::value::Pos::unknown()),
     }

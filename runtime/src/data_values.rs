@@ -196,11 +196,12 @@ fn plain_documents(
             "Extracting data value from file: Checking data values file '{given_as}': Expected to be plain YAML, having no annotations (hint: remove comments starting with `#@`)"
         )));
     }
+    let file = raw.file;
     Ok(raw
         .docs
-        .iter()
+        .into_iter()
         .filter(|d| !matches!(d.value, RawValue::Scalar(Value::Null)))
-        .map(|d| Tree::from_raw(d, Some(raw.file)))
+        .map(|d| Tree::from_raw(d, Some(file)))
         .collect())
 }
 
@@ -429,7 +430,8 @@ fn parse_yaml_value(
     })?;
     // A comment, a directive or a `...` before the first `---` makes ytt read an empty
     // document first, and the value is that document's null.
-    let Some(first) = raw.docs.first().filter(|_| !raw.leading_document) else {
+    let leading_document = raw.leading_document;
+    let Some(first) = raw.docs.into_iter().next().filter(|_| !leading_document) else {
         return Ok(TreeValue::Scalar(Value::Null));
     };
     let nameless = FileName::unique("");

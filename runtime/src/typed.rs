@@ -195,8 +195,9 @@ fn check_written(
             e.line, e.message
         ))
     })?;
-    let mut node = match raw.docs.first() {
-        Some(doc) => crate::template::tree::Tree::from_raw(doc, Some(raw.file)).into_node(),
+    let file = raw.file;
+    let mut node = match raw.docs.into_iter().next() {
+        Some(doc) => crate::template::tree::Tree::from_raw(doc, Some(file)).into_node(),
         None => Node::null(crate::value::Pos::new(name, 1)),
     };
     // The text gave positions; the values keep their own types.

@@ -477,10 +477,9 @@ fn deep_values_on_a_small_stack_are_an_error_not_an_abort() {
 /// name `name`'s lines).
 fn read_values(name: &str, yaml: &str) -> schemac_runtime::value::Node {
     let file = schemac_runtime::yaml::parse::parse_file(name, yaml, false).unwrap();
-    match file.docs.first() {
-        Some(doc) => {
-            schemac_runtime::template::tree::Tree::from_raw(doc, Some(file.file)).into_node()
-        }
+    let name = file.file;
+    match file.docs.into_iter().next() {
+        Some(doc) => schemac_runtime::template::tree::Tree::from_raw(doc, Some(name)).into_node(),
         None => schemac_runtime::value::Node::null(Default::default()),
     }
 }

@@ -315,7 +315,7 @@ fn decode_yaml<'v>(
     if counted > 1 {
         anyhow::bail!("yaml.decode: Expected to find exactly one YAML document");
     }
-    let Some(doc) = raw.docs.first() else {
+    let Some(doc) = raw.docs.into_iter().next() else {
         return Ok(Value::new_none());
     };
     let tree = crate::template::tree::Tree::from_raw(doc, None);

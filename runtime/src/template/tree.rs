@@ -123,20 +123,23 @@ pub enum ArgKind {
 impl Tree {
     /// A parsed YAML node as a tree without annotations (comments are dropped). Positions
     /// name `file`, or are unknown without one.
-    pub fn from_raw(node: &crate::yaml::parse::RawNode, file: Option<FileName>) -> Tree {
+    /// (The reader's node is taken apart as it is converted, so that a large file is not held
+    /// twice: its raw nodes and the tree made of them.)
+    pub fn from_raw(node: crate::yaml::parse::RawNode, file: Option<FileName>) -> Tree {
         use crate::yaml::parse::RawValue;
-        let value = match &node.value {
-            RawValue::Scalar(v) => TreeValue::Scalar(v.clone()),
-            RawValue::Map(items) => {
-                TreeValue::Map(items.iter().map(|i| Tree::from_raw(i, file)).collect())
-            }
-            RawValue::Array(items) => {
-                TreeValue::Array(items.iter().map(|i| Tree::from_raw(i, file)).collect())
-            }
+        let (kind, line, value) = node.into_parts();
+        let items = |items: crate::yaml::parse::RawItems| -> Vec<Tree> {
+            let items = items.into_vec().into_iter();
+            items.map(|i| Tree::from_raw(i, file)).collect()
         };
-        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, node.line));
+        let value = match value {
+            RawValue::Scalar(v) => TreeValue::Scalar(v),
+            RawValue::Map(map) => TreeValue::Map(items(map)),
+            RawValue::Array(array) => TreeValue::Array(items(array)),
+        };
+        let pos = file.map_or_else(Pos::unknown, |f| Pos::new(f, line));
         Tree {
-            kind: node.kind(),
+            kind,
             pos,
             anns: Anns::default(),
             value,

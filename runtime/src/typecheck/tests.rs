@@ -101,7 +101,8 @@ fn defaults_follow_given_keys() {
 /// A YAML text's first document as plain data.
 fn yaml(text: &str) -> Node {
     let file = crate::yaml::parse::parse_file("v.yml", text, false).expect("YAML");
-    Tree::from_raw(&file.docs[0], Some(crate::value::FileName::new("v.yml"))).into_node()
+    let doc = file.docs.into_iter().next().expect("a document");
+    Tree::from_raw(doc, Some(crate::value::FileName::new("v.yml"))).into_node()
 }
 
 fn typed(kind: Kind, nullable: bool, default: &str) -> Type {
