@@ -88,11 +88,10 @@ fn read_events(
         padded.push('\n');
     }
     crate::panic_guard::catch_panic(|| {
-        let mut input = padded.as_bytes();
         let mut parser = libyaml_safer::Parser::new();
         // A first byte 0xEF that starts no byte-order mark (`ｋ`) is text, as in libyaml.
         parser.set_encoding(libyaml_safer::Encoding::Utf8);
-        parser.set_input_string(&mut input);
+        parser.set_input(super::go_reader::ReadTo::new(&padded, None));
         let mut anchors = Anchors::default();
         let mut events = Vec::new();
         let mut nesting = Nesting::past(max_depth.saturating_add(8));
