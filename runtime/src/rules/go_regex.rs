@@ -3,6 +3,8 @@
 
 mod fold;
 mod syntax;
+#[cfg(test)]
+mod syntax_tests;
 
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 
