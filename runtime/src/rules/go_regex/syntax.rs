@@ -34,6 +34,10 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
     let mut open_groups = 0usize;
     // Where the repetition operator just before starts (Go refuses one on another: `a**`).
     let mut last_repeat = None;
+    // Where the flags groups just before start in `out` (`a(?i)*`: Go's flags push nothing and
+    // the `*` repeats the `a`; the crate refuses a repetition there, so it is written before
+    // them, unless they swap greediness with `U`).
+    let mut flags_at: Option<usize> = None;
     let mut i = 0;
     while let Some(c) = pattern[i..].chars().next() {
         let rest = &pattern[i..];
@@ -59,12 +63,16 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                 );
                 return Err((i, e));
             }
-            out.push_str(&rest[..len]);
+            match flags_at.take() {
+                Some(at) if !out[at..].contains('U') => out.insert_str(at, &rest[..len]),
+                _ => out.push_str(&rest[..len]),
+            }
             last_repeat = Some(i);
             i += len;
             continue;
         }
         last_repeat = None;
+        let flags_before = flags_at.take();
         if c == '\\' {
             let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
             let (text, len) = match surrogate(&rest[..len]) {
@@ -88,9 +96,10 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                     (false, _) => item.character(pattern, i, None, i + len)?,
                 };
             }
+            // An empty `\Q\E` pushes nothing: what was before is still what a repetition takes.
+            operand |= !text.is_empty();
             out.push_str(&text);
             i += len;
-            operand = true;
             continue;
         }
         if c == '{' && !in_class {
@@ -102,6 +111,9 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
         }
         if c == '(' && !in_class && rest.starts_with("(?") {
             let (text, len, opens) = perl_group(rest, &mut names).map_err(|e| (i, e))?;
+            if !opens {
+                flags_at = Some(flags_before.unwrap_or(out.len()));
+            }
             out.push_str(&text);
             i += len;
             // Flags alone (`(?i)`) change what follows and leave the operand before.

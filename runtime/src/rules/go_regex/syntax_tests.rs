@@ -73,6 +73,13 @@ fn escapes_go_refuses_in_its_words() {
         "invalid nested repetition operator: `{2}?{3}`"
     );
     assert_eq!(go_syntax(r"a*?b{2}?\d+").unwrap(), "a*?b{2}?[0-9]+");
+    assert_eq!(go_syntax("a(?i)(?s)*?b").unwrap(), "a*?(?i)(?s)b");
+    assert_eq!(go_syntax("a(?U)*").unwrap(), "a(?U)*");
+    assert_eq!(
+        error(r"\Q\E*"),
+        "missing argument to repetition operator: `*`"
+    );
+    assert_eq!(go_syntax(r"a\Q\E*").unwrap(), "a*");
 }
 
 #[test]
