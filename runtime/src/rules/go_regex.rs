@@ -3,6 +3,8 @@
 
 mod fold;
 mod syntax;
+#[cfg(test)]
+mod syntax_tests;
 
 use regex_syntax::ast::{Ast, GroupKind, RepetitionKind, RepetitionRange};
 
@@ -74,19 +76,61 @@ pub fn go_error(pattern: &str) -> Option<String> {
     }
 }
 
-/// [`go_error`]'s checks of the parse tree.
+/// [`go_error`]'s checks of the parse tree. Where the crate refuses `pattern`, Go's repeat
+/// checks still run on what Go reads before it meets that error ([`read_before`]): a repeat
+/// Go refuses there comes first (`((a{100}){100}`, `(a{2}){501}[`).
 fn structure_error(pattern: &str) -> Option<String> {
-    use regex_syntax::ast::parse::ParserBuilder;
-    let ast = ParserBuilder::new()
-        .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
-        .build()
-        .parse(pattern)
-        .ok()?;
+    let ast = match parse(pattern) {
+        Ok(ast) => ast,
+        Err(e) => return repeat_error(&read_before(pattern, &e)?, pattern),
+    };
     if let Some(e) = repeat_error(&ast, pattern) {
         return Some(e);
     }
     (height(&ast) > GO_MAX_REPEAT as usize)
         .then(|| format!("expression nests too deeply: `{pattern}`"))
+}
+
+/// The crate's parse tree of `pattern`, nested as deep as the text allows (Go's bound on the
+/// height is checked apart).
+fn parse(pattern: &str) -> Result<Ast, Box<regex_syntax::ast::Error>> {
+    regex_syntax::ast::parse::ParserBuilder::new()
+        .nest_limit(u32::try_from(pattern.len()).unwrap_or(u32::MAX))
+        .build()
+        .parse(pattern)
+        .map_err(Box::new)
+}
+
+/// The parse tree of what Go's parser reads of `pattern` before it meets the crate's error
+/// `e`, its open groups closed: Go finds a group left open only at the pattern's end
+/// (`missing closing )`), so the whole pattern; any other error where the crate finds it, so
+/// the text before it. `None` when that text does not parse either.
+fn read_before(pattern: &str, e: &regex_syntax::ast::Error) -> Option<Ast> {
+    let read = match e.kind() {
+        regex_syntax::ast::ErrorKind::GroupUnclosed => pattern,
+        _ => pattern.get(..e.span().start.offset)?,
+    };
+    parse(read)
+        .ok()
+        .or_else(|| parse(&with_open_groups_closed(read)?).ok())
+}
+
+/// `read` with a `)` for each group it leaves open: one for each `(` is too many, and the
+/// crate's error at the first `)` left over says where the closed text ends.
+fn with_open_groups_closed(read: &str) -> Option<String> {
+    let opens = read.bytes().filter(|&b| b == b'(').count();
+    let mut closed = format!("{read}{}", ")".repeat(opens));
+    match parse(&closed) {
+        Ok(_) => Some(closed),
+        Err(e) if *e.kind() == regex_syntax::ast::ErrorKind::GroupUnopened => {
+            let end = e.span().start.offset;
+            (end >= read.len()).then(|| {
+                closed.truncate(end);
+                closed
+            })
+        }
+        Err(_) => None,
+    }
 }
 
 /// Go's bound on a repeat count, on the product of nested counts, and on the parse tree's

@@ -13,7 +13,10 @@ use std::borrow::Cow;
 /// `error parsing regexp: ` before it) for the first escape or class name Go refuses, with
 /// its offset.
 pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> {
-    if !pattern.contains(['\\', '[', '{']) && !pattern.contains("(?") {
+    if !pattern.contains(['\\', '[', '{'])
+        && !pattern.contains("(?")
+        && !lone_repetition_operator(pattern)
+    {
         return Ok(Cow::Borrowed(pattern));
     }
     let mut out = String::with_capacity(pattern.len() + 16);
@@ -26,9 +29,50 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
     let mut names = Vec::new();
     // Whether something before can take a repetition (not the start, `(` or `|`).
     let mut operand = false;
+    // The groups open (Go finds a `)` that closes none where it stands, one left open only at
+    // the end).
+    let mut open_groups = 0usize;
+    // Where the repetition operator just before starts (Go refuses one on another: `a**`).
+    let mut last_repeat = None;
+    // Where the flags groups just before start in `out` (`a(?i)*`: Go's flags push nothing and
+    // the `*` repeats the `a`; the crate refuses a repetition there, so it is written before
+    // them, unless they swap greediness with `U`).
+    let mut flags_at: Option<usize> = None;
     let mut i = 0;
     while let Some(c) = pattern[i..].chars().next() {
         let rest = &pattern[i..];
+        // A repetition operator (`*`, `+`, `?`, a count), with its non-greedy `?`, in the
+        // order Go checks it: a count it refuses, nothing to repeat, a repetition repeated.
+        let op = match c {
+            '*' | '+' | '?' if !in_class => Some(1),
+            '{' if !in_class => repeat_len(rest),
+            _ => None,
+        };
+        if let Some(len) = op {
+            if !operand {
+                return Err((i, missing_operand(rest, len)));
+            }
+            if c == '{' && !go_repeat_count_ok(&rest[..len]) {
+                return Err((i, format!("invalid repeat count: `{}`", &rest[..len])));
+            }
+            let len = len + usize::from(rest[len..].starts_with('?'));
+            if let Some(start) = last_repeat {
+                let e = format!(
+                    "invalid nested repetition operator: `{}`",
+                    &pattern[start..i + len]
+                );
+                return Err((i, e));
+            }
+            match flags_at.take() {
+                Some(at) if !out[at..].contains('U') => out.insert_str(at, &rest[..len]),
+                _ => out.push_str(&rest[..len]),
+            }
+            last_repeat = Some(i);
+            i += len;
+            continue;
+        }
+        last_repeat = None;
+        let flags_before = flags_at.take();
         if c == '\\' {
             let (text, len) = escape(rest, in_class).map_err(|e| (i, e))?;
             let (text, len) = match surrogate(&rest[..len]) {
@@ -52,34 +96,39 @@ pub(super) fn go_syntax(pattern: &str) -> Result<Cow<'_, str>, (usize, String)> 
                     (false, _) => item.character(pattern, i, None, i + len)?,
                 };
             }
+            // An empty `\Q\E` pushes nothing: what was before is still what a repetition takes.
+            operand |= !text.is_empty();
             out.push_str(&text);
             i += len;
-            operand = true;
             continue;
         }
         if c == '{' && !in_class {
-            // Go's counted repetition, or else the character `{` (`a{`, `a{,2}`, `a{01}`).
-            match repeat_len(rest) {
-                Some(len) if !operand => {
-                    let e = format!(
-                        "missing argument to repetition operator: `{}`",
-                        &rest[..len]
-                    );
-                    return Err((i, e));
-                }
-                Some(len) => out.push_str(&rest[..len]),
-                None => out.push_str(r"\{"),
-            }
-            i += repeat_len(rest).unwrap_or(1);
+            // The character `{` where no counted repetition starts (`a{`, `a{,2}`, `a{01}`).
+            out.push_str(r"\{");
+            operand = true;
+            i += 1;
             continue;
         }
         if c == '(' && !in_class && rest.starts_with("(?") {
             let (text, len, opens) = perl_group(rest, &mut names).map_err(|e| (i, e))?;
+            if !opens {
+                flags_at = Some(flags_before.unwrap_or(out.len()));
+            }
             out.push_str(&text);
             i += len;
             // Flags alone (`(?i)`) change what follows and leave the operand before.
             operand = operand && !opens;
+            open_groups += usize::from(opens);
             continue;
+        }
+        if !in_class && c == '(' {
+            open_groups += 1;
+        }
+        if !in_class && c == ')' {
+            if open_groups == 0 {
+                return Err((i, format!("unexpected ): `{pattern}`")));
+            }
+            open_groups -= 1;
         }
         i += c.len_utf8();
         if !in_class {
@@ -292,6 +341,45 @@ fn repeat_len(s: &str) -> Option<usize> {
         }
     }
     (b.get(end) == Some(&b'}')).then_some(end + 1)
+}
+
+/// Whether a `*`, `+` or `?` in `pattern` has nothing before it to repeat (at the start, after
+/// `(` or `|`), for a pattern with no escape, class, `{` or `(?` (where `?` after `(` is no
+/// repetition).
+fn lone_repetition_operator(pattern: &str) -> bool {
+    pattern.starts_with(['*', '+', '?'])
+        || ["(*", "(+", "|*", "|+", "|?"]
+            .iter()
+            .any(|two| pattern.contains(two))
+}
+
+/// Go's error for the repetition operator at the start of `s`, `len` bytes long, with nothing
+/// before it to repeat: a count Go refuses is named first (`{1001}`, `{3,2}`: Go checks it as
+/// it reads the operator); else the operator is missing its argument, named with its
+/// non-greedy `?` (`*?`, `{2}?`).
+fn missing_operand(s: &str, len: usize) -> String {
+    let op = &s[..len];
+    if op.starts_with('{') && !go_repeat_count_ok(op) {
+        return format!("invalid repeat count: `{op}`");
+    }
+    let lazy = usize::from(s[len..].starts_with('?'));
+    format!(
+        "missing argument to repetition operator: `{}`",
+        &s[..len + lazy]
+    )
+}
+
+/// Whether Go takes the counts of `{m}`, `{m,}` or `{m,n}` ([`repeat_len`]'s text): each at
+/// most 1000, and `m` at most `n`.
+fn go_repeat_count_ok(op: &str) -> bool {
+    let count = |t: &str| t.parse::<u64>().unwrap_or(u64::MAX);
+    let inner = &op[1..op.len() - 1];
+    let (min, max) = match inner.split_once(',') {
+        None => (count(inner), Some(count(inner))),
+        Some((m, "")) => (count(m), None),
+        Some((m, n)) => (count(m), Some(count(n))),
+    };
+    min <= 1000 && max.is_none_or(|n| n <= 1000 && min <= n)
 }
 
 /// The names of Go's POSIX classes (`[[:alpha:]]`).
@@ -615,119 +703,4 @@ const GO_SCRIPTS: [&str; 156] = [
 /// Whether Go's `unicode` tables hold `name`: `Any`, a category, or a script.
 fn go_class_name(name: &str) -> bool {
     name == "Any" || GO_CATEGORIES.contains(&name) || GO_SCRIPTS.contains(&name)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::go_syntax;
-
-    fn error(p: &str) -> String {
-        go_syntax(p).unwrap_err().1
-    }
-
-    #[test]
-    fn escapes_go_refuses_in_its_words() {
-        assert_eq!(error(r"\u00e9"), r"invalid escape sequence: `\u`");
-        assert_eq!(error(r"[\b]"), r"invalid escape sequence: `\b`");
-        assert_eq!(error(r"a\xb"), r"invalid escape sequence: `\xb`");
-        assert_eq!(error(r"[\x]"), r"invalid escape sequence: `\x]`");
-        assert_eq!(
-            error(r"\x{110000}"),
-            r"invalid escape sequence: `\x{110000`"
-        );
-        assert_eq!(error(r"\x{}"), r"invalid escape sequence: `\x{}`");
-        assert_eq!(error(r"\1"), r"invalid escape sequence: `\1`");
-        assert_eq!(error(r"\é"), r"invalid escape sequence: `\é`");
-        assert_eq!(error(r"a\"), "trailing backslash at end of expression: ``");
-        assert_eq!(
-            error(r"\p{Letter}"),
-            r"invalid character class range: `\p{Letter}`"
-        );
-        assert_eq!(
-            error(r"\p{Grek}"),
-            r"invalid character class range: `\p{Grek}`"
-        );
-        assert_eq!(
-            error(r"[\p{Greek]"),
-            r"invalid character class range: `\p{Greek]`"
-        );
-        assert_eq!(error(r"\p"), r"invalid character class range: `\p`");
-        assert_eq!(
-            error(r"a[[:foo:]]"),
-            "invalid character class range: `[:foo:]`"
-        );
-        assert_eq!(go_syntax(r"a[[:foo:]]").unwrap_err().0, 2);
-        assert_eq!(
-            error("{2}"),
-            "missing argument to repetition operator: `{2}`"
-        );
-        assert_eq!(
-            error("a|{2,}"),
-            "missing argument to repetition operator: `{2,}`"
-        );
-    }
-
-    #[test]
-    fn go_meanings_written_for_the_crate() {
-        assert_eq!(go_syntax(r"\0\12\177").unwrap(), r"\x{0}\x{a}\x{7f}");
-        assert_eq!(go_syntax(r"\<[\>]").unwrap(), "<[>]");
-        assert_eq!(go_syntax(r"[a&&b~~[c]").unwrap(), r"[a\&\&b\~\~\[c]");
-        assert_eq!(go_syntax(r"[]a][^]b]").unwrap(), r"[\]a][^\]b]");
-        // A `-` no range's is a character; a range may end at one (`!` to `-`).
-        assert_eq!(go_syntax(r"[!--x]").unwrap(), r"[!-\-x]");
-        assert_eq!(
-            go_syntax(r"[--/][a-][a-z-0]").unwrap(),
-            r"[\--/][a\-][a-z\-0]"
-        );
-        assert_eq!(
-            go_syntax(r"[\d-z][\x21--]").unwrap(),
-            r"[[0-9]\-z][\x21-\-]"
-        );
-        assert_eq!(go_syntax(r"[[:alpha:]]").unwrap(), "[[:alpha:]]");
-        assert_eq!(
-            go_syntax(r"\p{^Greek}\PL").unwrap(),
-            r"[^\p{Greek}&&\p{Age=13.0}][^\p{L}&&\p{Age=13.0}]"
-        );
-        assert_eq!(go_syntax(r"\Q[\u\E").unwrap(), r"\[\\u");
-        assert_eq!(
-            go_syntax("a{,2}b{2}c{01}d{").unwrap(),
-            r"a\{,2}b{2}c\{01}d\{"
-        );
-        assert!(go_syntax(r"\p{Old_Italic}\p{Nko}\p{Thai}\p{Any}\p{Ahom}\p{Newa}").is_ok());
-        // Scripts of Unicode 14.0 and later, which Go 1.19 does not know.
-        assert!(go_syntax(r"\p{Vithkuqi}").is_err());
-        assert!(go_syntax(r"\p{Garay}").is_err());
-    }
-
-    #[test]
-    fn perl_groups_as_go_parses_them() {
-        let perl = |t: &str| format!("invalid or unsupported Perl syntax: `{t}`");
-        assert_eq!(error("(?x)a b"), perl("(?x"));
-        assert_eq!(error("(?"), perl("(?"));
-        assert_eq!(error("(?i"), perl("(?i"));
-        assert_eq!(error("(?-)"), perl("(?-)"));
-        assert_eq!(error("(?--i)"), perl("(?--"));
-        assert_eq!(error("(?=a)"), perl("(?="));
-        assert_eq!(error("(?P<"), perl("(?P"));
-        assert_eq!(error("(?P=a)"), perl("(?P"));
-        assert_eq!(error("(?<n>a)"), perl("(?<"));
-        assert_eq!(error("(?ié)"), perl("(?ié"));
-        assert_eq!(error("(?P<a"), "invalid named capture: `(?P<a`");
-        assert_eq!(error("(?P<>a)"), "invalid named capture: `(?P<>`");
-        assert_eq!(error("(?P<a.b>x)"), "invalid named capture: `(?P<a.b>`");
-        assert_eq!(error("(?P<é>x)"), "invalid named capture: `(?P<é>`");
-        assert_eq!(go_syntax("a(?)b").unwrap(), "ab");
-        assert_eq!(
-            go_syntax("(?ii)(?i-i:a)(?s-m)").unwrap(),
-            "(?i)(?-i:a)(?s-m)"
-        );
-        assert_eq!(
-            go_syntax("(?P<a>x)(?P<a>y)(?P<1>z)").unwrap(),
-            "(?P<a>x)(y)(z)"
-        );
-        assert_eq!(
-            error("(?i){2}"),
-            "missing argument to repetition operator: `{2}`"
-        );
-    }
 }
