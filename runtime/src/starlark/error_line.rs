@@ -1,10 +1,14 @@
 //! Where starlark-go places a failing expression that spans lines. starlark-rust's span of an
 //! expression starts at its first token; starlark-go gives a binary expression the position of
 //! its operator and an index expression that of its `[`: ytt reports `(None\n  + 1)` on the
-//! second line.
+//! second line, and a call the position of its `(`.
+
+use starlark::syntax::ast::{ExprP, StmtP};
+use starlark::syntax::AstModule;
 
 /// How many lines into the failing expression `text` starlark-go places the error `message`
-/// (ytt's wording) it raised: 0 but for a binary operator or an index on a later line.
+/// (ytt's wording) it raised: 0 but for a binary operator, an index or a call's `(` on a later
+/// line.
 pub(super) fn lines_into(text: &str, message: &str) -> usize {
     // An operator or index that schemac made a call of its own function (`__schemac_at(x, i)`,
     // `__schemac_mul(a, b)`, laid out as the source) is at the comma between the operands,
@@ -16,6 +20,18 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
             let (name, operands) = text.split_once('(')?;
             super::guard_names::is_guard(name, f).then_some(operands)
         });
+    // A method call schemac made a call of its own (`__schemac_method("m", obj, args)`) is at
+    // the `,` after `obj`, which stands where the call's `(` stood (without arguments, the
+    // call's `)` stands on the `(`'s line but for a line break between them).
+    let method = text
+        .split_once('(')
+        .filter(|(name, _)| super::guard_names::is_guard(name, super::budget::METHOD));
+    if let Some((_, operands)) = method {
+        let at = operands
+            .strip_suffix(')')
+            .map(|o| top_level(o, ",").get(1).copied().unwrap_or(o.len()));
+        return at.map_or(0, |at| operands[..at].matches('\n').count());
+    }
     if let Some(operands) = called {
         let at = operands
             .strip_suffix(')')
@@ -26,6 +42,9 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     // own: the call's span is the expression's) fails at its operator, whatever its error
     // (`floored division by zero`, `repeat count ... too large`).
     if let Some(lines) = lines_to_operator(text) {
+        return lines;
+    }
+    if let Some(lines) = lines_to_call_paren(text) {
         return lines;
     }
     let token = match message.strip_prefix("unknown binary op: ") {
@@ -55,24 +74,8 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
 /// How many lines into `text` the operator of the binary expression `text` is (the root one
 /// of a chain); `None` when `text` is no binary expression.
 fn lines_to_operator(text: &str) -> Option<usize> {
-    use starlark::syntax::ast::{ExprP, StmtP};
-    // Brackets let the expression span lines; a span may take in the brackets around it, or
-    // start inside brackets it closes (`lambda x: x)(True) + 0`).
-    let wrapped = format!("({text}\n)");
-    let ast =
-        starlark::syntax::AstModule::parse("span", wrapped.clone(), &super::dialect()).ok()?;
-    let e = match &ast.statement().node {
-        StmtP::Expression(e) => e,
-        StmtP::Statements(s) => match &s[..] {
-            [s] => match &s.node {
-                StmtP::Expression(e) => e,
-                _ => return None,
-            },
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let ExprP::Op(lhs, op, rhs) = &e.node else {
+    let (wrapped, ast) = parse_span(text)?;
+    let ExprP::Op(lhs, op, rhs) = &span_expression(&ast)?.node else {
         return None;
     };
     let between = wrapped.get(lhs.span.end().get() as usize..rhs.span.begin().get() as usize)?;
@@ -87,6 +90,47 @@ fn lines_to_operator(text: &str) -> Option<usize> {
     let (at, _) = code.next()?;
     let before = lhs.span.end().get() as usize + at;
     Some(wrapped[..before].matches('\n').count())
+}
+
+/// How many lines into the call `text` its `(` is, where starlark-go places a call (the
+/// target may end lines before it: `f\n  (1)`, `(\n  lambda: 1\n)()`); `None` when `text` is no
+/// call.
+pub(super) fn lines_to_call_paren(text: &str) -> Option<usize> {
+    let (wrapped, ast) = parse_span(text)?;
+    let ExprP::Call(target, _) = &span_expression(&ast)?.node else {
+        return None;
+    };
+    let target_end = target.span.end().get() as usize;
+    let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(target_end..)?)
+        .find(|&(_, c)| c == b'(')?;
+    Some(wrapped[..target_end + at].matches('\n').count())
+}
+
+/// `text`, an expression's span, parsed alone: brackets let the expression span lines; a span
+/// may take in the brackets around it, or start inside brackets it closes, which are put back
+/// before it (`lambda: 1)(y=1)`). The text parsed is returned with it (the spans are of it).
+pub(super) fn parse_span(text: &str) -> Option<(String, AstModule)> {
+    const MOST_BRACKETS: usize = 8;
+    (1..=MOST_BRACKETS).find_map(|brackets| {
+        let wrapped = format!("{}{text}\n)", "(".repeat(brackets));
+        let ast = AstModule::parse("span", wrapped.clone(), &super::dialect()).ok()?;
+        Some((wrapped, ast))
+    })
+}
+
+/// The expression [`parse_span`] parsed.
+pub(super) fn span_expression(ast: &AstModule) -> Option<&starlark::syntax::ast::AstExpr> {
+    match &ast.statement().node {
+        StmtP::Expression(e) => Some(e),
+        StmtP::Statements(s) => match &s[..] {
+            [s] => match &s.node {
+                StmtP::Expression(e) => Some(e),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 const OPERATOR_CHARS: &str = "+-*/%&|^<>=!~";
@@ -160,6 +204,11 @@ mod tests {
         );
         assert_eq!(lines_into("x[\"a\"]\n", "key \"b\" not in dict"), 0);
         assert_eq!(lines_into("f(\n 1)", "boom"), 0);
+        assert_eq!(lines_into("f\n  (1)", "boom"), 1, "the call's `(`");
+        assert_eq!(lines_into("__schemac_method(\"m\", a\n, 1)", "boom"), 1);
+        assert_eq!(lines_into("__schemac_method(\"m\", a(\n)\n)", "boom"), 2);
+        assert_eq!(lines_into("lambda: 1\n  )(y=1)", "boom"), 1);
+        assert_eq!(lines_into("f(\"(\" # (\n )", "boom"), 0);
         let zero = "floored division by zero";
         assert_eq!(lines_into("1\n  // 0", zero), 1, "whatever the error");
         assert_eq!(lines_into("(1 //\n 0)", zero), 0, "the operator's line");

@@ -348,11 +348,19 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                                 remove: 0,
                                 text: format!("{}({:?}, ", names.of(METHOD), method.node),
                             });
+                            // The line breaks between the `.` and the `(` stay, so that the
+                            // lines after keep their numbers; the `,` after OBJ stands on the
+                            // `(`'s line, where starlark-go places the call.
+                            let removed = &source[obj_end + dot..obj_end + paren + 1];
+                            let mut text = "\n".repeat(removed.matches('\n').count());
+                            if !args.args.is_empty() {
+                                text.push_str(", ");
+                            }
                             out.push(Edit {
                                 at: obj_end + dot,
                                 order: (2, 0),
                                 remove: paren + 1 - dot,
-                                text: if args.args.is_empty() { "" } else { ", " }.to_string(),
+                                text,
                             });
                         }
                     }
