@@ -332,7 +332,9 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                                 let mut code = code_bytes(t).skip_while(|&(_, c)| c != b'.');
                                 let (dot, _) = code.next()?;
                                 let (paren, c) = code.find(|&(_, c)| c == b'(' || c == b'#')?;
-                                let name = t[dot + 1..paren].trim();
+                                // (A `\` may join the name's line to the `(`'s.)
+                                let name = t[dot + 1..paren]
+                                    .trim_matches(|c: char| c.is_whitespace() || c == '\\');
                                 (c == b'(' && name == method.node).then_some((dot, paren))
                             });
                         let obj_begin = obj.span.begin().get() as usize;
