@@ -30,6 +30,11 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
         let at = operands
             .strip_suffix(')')
             .map(|o| top_level(o, ",").get(1).copied().unwrap_or(o.len()));
+        // A method that is not there fails at its `.`, right after the object.
+        let at = match is_missing_attribute(message) {
+            true => at.map(|at| operands[..at].trim_end().len()),
+            false => at,
+        };
         return at.map_or(0, |at| operands[..at].matches('\n').count());
     }
     if let Some(operands) = called {
@@ -42,6 +47,10 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     // own: the call's span is the expression's) fails at its operator, whatever its error
     // (`floored division by zero`, `repeat count ... too large`).
     if let Some(lines) = lines_to_operator(text) {
+        return lines;
+    }
+    // An attribute that is not there fails at its `.`, a call of it at its `(`.
+    if let Some(lines) = lines_to_dot(text).filter(|_| is_missing_attribute(message)) {
         return lines;
     }
     if let Some(lines) = lines_to_call_paren(text) {
@@ -104,6 +113,30 @@ pub(super) fn lines_to_call_paren(text: &str) -> Option<usize> {
     let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(target_end..)?)
         .find(|&(_, c)| c == b'(')?;
     Some(wrapped[..target_end + at].matches('\n').count())
+}
+
+/// Whether `message` says that a value has no such attribute (ytt's words or the crate's).
+fn is_missing_attribute(message: &str) -> bool {
+    (message.contains(" has no .") && message.ends_with(" field or method"))
+        || message.starts_with("Operation `.")
+        || message.contains(" has no attribute `")
+}
+
+/// How many lines into `text`, an attribute (`a.b`) or a call of one (`a.b(x)`), its `.` is;
+/// `None` for anything else.
+fn lines_to_dot(text: &str) -> Option<usize> {
+    let (wrapped, ast) = parse_span(text)?;
+    let dot = match &span_expression(&ast)?.node {
+        ExprP::Call(target, _) => target,
+        _ => span_expression(&ast)?,
+    };
+    let ExprP::Dot(obj, _) = &dot.node else {
+        return None;
+    };
+    let obj_end = obj.span.end().get() as usize;
+    let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(obj_end..)?)
+        .find(|&(_, c)| c == b'.')?;
+    Some(wrapped[..obj_end + at].matches('\n').count())
 }
 
 /// `text`, an expression's span, parsed alone: brackets let the expression span lines; a span
@@ -205,6 +238,10 @@ mod tests {
         assert_eq!(lines_into("x[\"a\"]\n", "key \"b\" not in dict"), 0);
         assert_eq!(lines_into("f(\n 1)", "boom"), 0);
         assert_eq!(lines_into("f\n  (1)", "boom"), 1, "the call's `(`");
+        let attr = "builtin_function_or_method has no .upper field or method";
+        assert_eq!(lines_into("str.upper\n  (1)", attr), 0, "the `.`");
+        assert_eq!(lines_into("(a\n  ).upper\n  (1)", attr), 1);
+        assert_eq!(lines_into("__schemac_method(\"upper\", str\n, 1)", attr), 0);
         assert_eq!(lines_into("__schemac_method(\"m\", a\n, 1)", "boom"), 1);
         assert_eq!(lines_into("__schemac_method(\"m\", a(\n)\n)", "boom"), 2);
         assert_eq!(lines_into("lambda: 1\n  )(y=1)", "boom"), 1);
