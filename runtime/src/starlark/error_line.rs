@@ -16,31 +16,24 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     let called = [super::go_builtins::INDEX, super::go_slice::SLICE]
         .into_iter()
         .chain(super::budget::OPERATOR_FUNCTIONS.iter().map(|(_, f)| *f))
-        .find_map(|f| {
-            let (name, operands) = text.split_once('(')?;
-            super::guard_names::is_guard(name, f).then_some(operands)
-        });
+        .find_map(|f| guard_operands(text, f));
     // A method call schemac made a call of its own (`__schemac_method("m", obj, args)`) is at
     // the `,` after `obj`, which stands where the call's `(` stood (without arguments, the
     // call's `)` stands on the `(`'s line but for a line break between them).
-    let method = text
-        .split_once('(')
-        .filter(|(name, _)| super::guard_names::is_guard(name, super::budget::METHOD));
-    if let Some((_, operands)) = method {
-        let at = operands
-            .strip_suffix(')')
-            .map(|o| top_level(o, ",").get(1).copied().unwrap_or(o.len()));
+    if let Some(operands) = guard_operands(text, super::budget::METHOD) {
+        let at = top_level(operands, ",")
+            .get(1)
+            .copied()
+            .unwrap_or(operands.len());
         // A method that is not there fails at its `.`, right after the object.
         let at = match is_missing_attribute(message) {
-            true => at.map(|at| operands[..at].trim_end().len()),
+            true => operands[..at].trim_end().len(),
             false => at,
         };
-        return at.map_or(0, |at| operands[..at].matches('\n').count());
+        return operands[..at].matches('\n').count();
     }
     if let Some(operands) = called {
-        let at = operands
-            .strip_suffix(')')
-            .and_then(|o| top_level(o, ",").first().copied());
+        let at = top_level(operands, ",").first().copied();
         return at.map_or(0, |at| operands[..at].matches('\n').count());
     }
     // A binary expression (an operator the crate applies, or one schemac made a call of its
@@ -113,6 +106,25 @@ pub(super) fn lines_to_call_paren(text: &str) -> Option<usize> {
     let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(target_end..)?)
         .find(|&(_, c)| c == b'(')?;
     Some(wrapped[..target_end + at].matches('\n').count())
+}
+
+/// The operands of `text` (without the brackets) when all of it is one call of the guard
+/// `canonical` (not an expression that starts with one: `__schemac_at(x, 1).f\n(2)`).
+fn guard_operands<'a>(text: &'a str, canonical: &str) -> Option<&'a str> {
+    let (name, rest) = text.split_once('(')?;
+    let operands = rest
+        .strip_suffix(')')
+        .filter(|_| super::guard_names::is_guard(name, canonical))?;
+    let mut depth = 0i32;
+    for (_, c) in crate::template::code_scan::code_bytes(operands) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return None,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    (depth == 0).then_some(operands)
 }
 
 /// Whether `message` says that a value has no such attribute (ytt's words or the crate's).
@@ -242,6 +254,11 @@ mod tests {
         assert_eq!(lines_into("str.upper\n  (1)", attr), 0, "the `.`");
         assert_eq!(lines_into("(a\n  ).upper\n  (1)", attr), 1);
         assert_eq!(lines_into("__schemac_method(\"upper\", str\n, 1)", attr), 0);
+        let dot = "string has no .nope field or method";
+        assert_eq!(
+            lines_into("__schemac_method(\"upper\", \"a\"\n).nope\n(1)", dot),
+            1
+        );
         assert_eq!(lines_into("__schemac_method(\"m\", a\n, 1)", "boom"), 1);
         assert_eq!(lines_into("__schemac_method(\"m\", a(\n)\n)", "boom"), 2);
         assert_eq!(lines_into("lambda: 1\n  )(y=1)", "boom"), 1);
