@@ -311,12 +311,12 @@ pub(super) fn refused_call(
     } = index;
     let call_file = files.iter().position(|n| n == call.filename());
     let call_line = call.resolve_span().begin.line;
-    let site = AstModule::parse("call", call.source_span().to_string(), &super::dialect()).ok();
-    let (args, called_as) = match site.as_ref().map(|s| &s.statement().node) {
-        Some(StmtP::Expression(e)) if direct => match &e.node {
-            ExprP::Call(target, args) => (call_args(&args.args), bound_name(target)),
-            _ => (None, None),
-        },
+    let site = super::error_line::parse_span(call.source_span());
+    let site = site
+        .as_ref()
+        .and_then(|(_, ast)| super::error_line::span_expression(ast));
+    let (args, called_as) = match site.map(|e| &e.node) {
+        Some(ExprP::Call(target, args)) if direct => (call_args(&args.args), bound_name(target)),
         _ => (None, None),
     };
     // The name called, and the file it is defined in when it is a loaded one.

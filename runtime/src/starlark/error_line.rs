@@ -1,10 +1,14 @@
 //! Where starlark-go places a failing expression that spans lines. starlark-rust's span of an
 //! expression starts at its first token; starlark-go gives a binary expression the position of
 //! its operator and an index expression that of its `[`: ytt reports `(None\n  + 1)` on the
-//! second line.
+//! second line, and a call the position of its `(`.
+
+use starlark::syntax::ast::{ExprP, StmtP};
+use starlark::syntax::AstModule;
 
 /// How many lines into the failing expression `text` starlark-go places the error `message`
-/// (ytt's wording) it raised: 0 but for a binary operator or an index on a later line.
+/// (ytt's wording) it raised: 0 but for a binary operator, an index or a call's `(` on a later
+/// line.
 pub(super) fn lines_into(text: &str, message: &str) -> usize {
     // An operator or index that schemac made a call of its own function (`__schemac_at(x, i)`,
     // `__schemac_mul(a, b)`, laid out as the source) is at the comma between the operands,
@@ -12,20 +16,37 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
     let called = [super::go_builtins::INDEX, super::go_slice::SLICE]
         .into_iter()
         .chain(super::budget::OPERATOR_FUNCTIONS.iter().map(|(_, f)| *f))
-        .find_map(|f| {
-            let (name, operands) = text.split_once('(')?;
-            super::guard_names::is_guard(name, f).then_some(operands)
-        });
+        .find_map(|f| guard_operands(text, f));
+    // A method call schemac made a call of its own (`__schemac_method("m", obj, args)`) is at
+    // the `,` after `obj`, which stands where the call's `(` stood (without arguments, the
+    // call's `)` stands on the `(`'s line but for a line break between them).
+    if let Some(operands) = guard_operands(text, super::budget::METHOD) {
+        let at = top_level(operands, ",")
+            .get(1)
+            .copied()
+            .unwrap_or(operands.len());
+        // A method that is not there fails at its `.`, right after the object.
+        let at = match is_missing_attribute(message) {
+            true => operands[..at].trim_end().len(),
+            false => at,
+        };
+        return operands[..at].matches('\n').count();
+    }
     if let Some(operands) = called {
-        let at = operands
-            .strip_suffix(')')
-            .and_then(|o| top_level(o, ",").first().copied());
+        let at = top_level(operands, ",").first().copied();
         return at.map_or(0, |at| operands[..at].matches('\n').count());
     }
     // A binary expression (an operator the crate applies, or one schemac made a call of its
     // own: the call's span is the expression's) fails at its operator, whatever its error
     // (`floored division by zero`, `repeat count ... too large`).
     if let Some(lines) = lines_to_operator(text) {
+        return lines;
+    }
+    // An attribute that is not there fails at its `.`, a call of it at its `(`.
+    if let Some(lines) = lines_to_dot(text).filter(|_| is_missing_attribute(message)) {
+        return lines;
+    }
+    if let Some(lines) = lines_to_call_paren(text) {
         return lines;
     }
     let token = match message.strip_prefix("unknown binary op: ") {
@@ -55,24 +76,8 @@ pub(super) fn lines_into(text: &str, message: &str) -> usize {
 /// How many lines into `text` the operator of the binary expression `text` is (the root one
 /// of a chain); `None` when `text` is no binary expression.
 fn lines_to_operator(text: &str) -> Option<usize> {
-    use starlark::syntax::ast::{ExprP, StmtP};
-    // Brackets let the expression span lines; a span may take in the brackets around it, or
-    // start inside brackets it closes (`lambda x: x)(True) + 0`).
-    let wrapped = format!("({text}\n)");
-    let ast =
-        starlark::syntax::AstModule::parse("span", wrapped.clone(), &super::dialect()).ok()?;
-    let e = match &ast.statement().node {
-        StmtP::Expression(e) => e,
-        StmtP::Statements(s) => match &s[..] {
-            [s] => match &s.node {
-                StmtP::Expression(e) => e,
-                _ => return None,
-            },
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let ExprP::Op(lhs, op, rhs) = &e.node else {
+    let (wrapped, ast) = parse_span(text)?;
+    let ExprP::Op(lhs, op, rhs) = &span_expression(&ast)?.node else {
         return None;
     };
     let between = wrapped.get(lhs.span.end().get() as usize..rhs.span.begin().get() as usize)?;
@@ -87,6 +92,90 @@ fn lines_to_operator(text: &str) -> Option<usize> {
     let (at, _) = code.next()?;
     let before = lhs.span.end().get() as usize + at;
     Some(wrapped[..before].matches('\n').count())
+}
+
+/// How many lines into the call `text` its `(` is, where starlark-go places a call (the
+/// target may end lines before it: `f\n  (1)`, `(\n  lambda: 1\n)()`); `None` when `text` is no
+/// call.
+pub(super) fn lines_to_call_paren(text: &str) -> Option<usize> {
+    let (wrapped, ast) = parse_span(text)?;
+    let ExprP::Call(target, _) = &span_expression(&ast)?.node else {
+        return None;
+    };
+    let target_end = target.span.end().get() as usize;
+    let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(target_end..)?)
+        .find(|&(_, c)| c == b'(')?;
+    Some(wrapped[..target_end + at].matches('\n').count())
+}
+
+/// The operands of `text` (without the brackets) when all of it is one call of the guard
+/// `canonical` (not an expression that starts with one: `__schemac_at(x, 1).f\n(2)`).
+fn guard_operands<'a>(text: &'a str, canonical: &str) -> Option<&'a str> {
+    let (name, rest) = text.split_once('(')?;
+    let operands = rest
+        .strip_suffix(')')
+        .filter(|_| super::guard_names::is_guard(name, canonical))?;
+    let mut depth = 0i32;
+    for (_, c) in crate::template::code_scan::code_bytes(operands) {
+        match c {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' if depth == 0 => return None,
+            b')' | b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+    }
+    (depth == 0).then_some(operands)
+}
+
+/// Whether `message` says that a value has no such attribute (ytt's words or the crate's).
+fn is_missing_attribute(message: &str) -> bool {
+    (message.contains(" has no .") && message.ends_with(" field or method"))
+        || message.starts_with("Operation `.")
+        || message.contains(" has no attribute `")
+}
+
+/// How many lines into `text`, an attribute (`a.b`) or a call of one (`a.b(x)`), its `.` is;
+/// `None` for anything else.
+fn lines_to_dot(text: &str) -> Option<usize> {
+    let (wrapped, ast) = parse_span(text)?;
+    let dot = match &span_expression(&ast)?.node {
+        ExprP::Call(target, _) => target,
+        _ => span_expression(&ast)?,
+    };
+    let ExprP::Dot(obj, _) = &dot.node else {
+        return None;
+    };
+    let obj_end = obj.span.end().get() as usize;
+    let (at, _) = crate::template::code_scan::code_bytes(wrapped.get(obj_end..)?)
+        .find(|&(_, c)| c == b'.')?;
+    Some(wrapped[..obj_end + at].matches('\n').count())
+}
+
+/// `text`, an expression's span, parsed alone: brackets let the expression span lines; a span
+/// may take in the brackets around it, or start inside brackets it closes, which are put back
+/// before it (`lambda: 1)(y=1)`). The text parsed is returned with it (the spans are of it).
+pub(super) fn parse_span(text: &str) -> Option<(String, AstModule)> {
+    const MOST_BRACKETS: usize = 8;
+    (1..=MOST_BRACKETS).find_map(|brackets| {
+        let wrapped = format!("{}{text}\n)", "(".repeat(brackets));
+        let ast = AstModule::parse("span", wrapped.clone(), &super::dialect()).ok()?;
+        Some((wrapped, ast))
+    })
+}
+
+/// The expression [`parse_span`] parsed.
+pub(super) fn span_expression(ast: &AstModule) -> Option<&starlark::syntax::ast::AstExpr> {
+    match &ast.statement().node {
+        StmtP::Expression(e) => Some(e),
+        StmtP::Statements(s) => match &s[..] {
+            [s] => match &s.node {
+                StmtP::Expression(e) => Some(e),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 const OPERATOR_CHARS: &str = "+-*/%&|^<>=!~";
@@ -160,6 +249,20 @@ mod tests {
         );
         assert_eq!(lines_into("x[\"a\"]\n", "key \"b\" not in dict"), 0);
         assert_eq!(lines_into("f(\n 1)", "boom"), 0);
+        assert_eq!(lines_into("f\n  (1)", "boom"), 1, "the call's `(`");
+        let attr = "builtin_function_or_method has no .upper field or method";
+        assert_eq!(lines_into("str.upper\n  (1)", attr), 0, "the `.`");
+        assert_eq!(lines_into("(a\n  ).upper\n  (1)", attr), 1);
+        assert_eq!(lines_into("__schemac_method(\"upper\", str\n, 1)", attr), 0);
+        let dot = "string has no .nope field or method";
+        assert_eq!(
+            lines_into("__schemac_method(\"upper\", \"a\"\n).nope\n(1)", dot),
+            1
+        );
+        assert_eq!(lines_into("__schemac_method(\"m\", a\n, 1)", "boom"), 1);
+        assert_eq!(lines_into("__schemac_method(\"m\", a(\n)\n)", "boom"), 2);
+        assert_eq!(lines_into("lambda: 1\n  )(y=1)", "boom"), 1);
+        assert_eq!(lines_into("f(\"(\" # (\n )", "boom"), 0);
         let zero = "floored division by zero";
         assert_eq!(lines_into("1\n  // 0", zero), 1, "whatever the error");
         assert_eq!(lines_into("(1 //\n 0)", zero), 0, "the operator's line");

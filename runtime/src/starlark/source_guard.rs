@@ -332,7 +332,9 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                                 let mut code = code_bytes(t).skip_while(|&(_, c)| c != b'.');
                                 let (dot, _) = code.next()?;
                                 let (paren, c) = code.find(|&(_, c)| c == b'(' || c == b'#')?;
-                                let name = t[dot + 1..paren].trim();
+                                // (A `\` may join the name's line to the `(`'s.)
+                                let name = t[dot + 1..paren]
+                                    .trim_matches(|c: char| c.is_whitespace() || c == '\\');
                                 (c == b'(' && name == method.node).then_some((dot, paren))
                             });
                         let obj_begin = obj.span.begin().get() as usize;
@@ -348,11 +350,19 @@ pub(super) fn guard_source(ast: &AstModule, source: &str, names: &GuardNames) ->
                                 remove: 0,
                                 text: format!("{}({:?}, ", names.of(METHOD), method.node),
                             });
+                            // The line breaks between the `.` and the `(` stay, so that the
+                            // lines after keep their numbers; the `,` after OBJ stands on the
+                            // `(`'s line, where starlark-go places the call.
+                            let removed = &source[obj_end + dot..obj_end + paren + 1];
+                            let mut text = "\n".repeat(removed.matches('\n').count());
+                            if !args.args.is_empty() {
+                                text.push_str(", ");
+                            }
                             out.push(Edit {
                                 at: obj_end + dot,
                                 order: (2, 0),
                                 remove: paren + 1 - dot,
-                                text: if args.args.is_empty() { "" } else { ", " }.to_string(),
+                                text,
                             });
                         }
                     }

@@ -572,10 +572,10 @@ fn call_stack(
         let span = loc.resolve_span();
         let file = loc.filename().to_string();
         // A call that failed itself (a guard call of an operator or index: `__schemac_at`) is
-        // placed as the error is at the top level.
+        // placed as the error is at the top level; another call at its `(`.
         let lines_into = match Some(loc) == e.span() {
             true => error_line(loc, message, false),
-            false => 0,
+            false => super::error_line::lines_to_call_paren(loc.source_span()).unwrap_or(0),
         };
         let (line, quote) = map_line(&file, span.begin.line + lines_into);
         out.push(StackFrame {

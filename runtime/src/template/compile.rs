@@ -178,6 +178,30 @@ impl CompileError {
         }
     }
 
+    /// The error, placed where ytt places its program line `next` when it was found past its
+    /// own line, a line of a map key's code (see [`key_code::KeyLine`]); where ytt's line is
+    /// not modelled, it is left for [`CompileError::after`].
+    fn past_key_line(self, next: Option<&key_code::KeyLine>) -> CompileError {
+        let (line, generated) = match (self.past_line, next) {
+            (true, Some(&key_code::KeyLine::Line(line))) => (line, None),
+            (true, Some(&key_code::KeyLine::Generated(Some((generated, shown))))) => {
+                let generated = crate::template::Generated {
+                    template: 0, // the template's number is given where the error is reported
+                    line: generated,
+                    after: None,
+                };
+                (shown, Some(Box::new(generated)))
+            }
+            _ => return self,
+        };
+        CompileError {
+            line,
+            generated,
+            past_line: false,
+            ..self
+        }
+    }
+
     /// The error, quoting `quote` in place of its template line.
     fn quoting(self, quote: &str) -> CompileError {
         CompileError {
@@ -312,10 +336,10 @@ pub fn compile(file: &RawFile) -> Result<Program, CompileError> {
         Err(e) => {
             // An `end` that closes nothing is met where ytt's next line of code starts, which
             // may be one ytt generates.
-            let generated = e
-                .past_line
-                .then(|| after_error::generated_after(file, e.line))
-                .flatten();
+            let generated = match e.past_line {
+                true => after_error::generated_after(file, e.line),
+                false => e.generated.clone(),
+            };
             let end_line = e.line;
             let e = e.after(c, |line| after_error::next_code_line(file, line));
             // ytt shows the `end` line before the generated one.

@@ -68,7 +68,8 @@ pub(super) fn called_builtin(span: &str) -> Option<&str> {
         }
     }
     let i = open?;
-    let callee = &span[..i];
+    // (The target may end lines before the `(`: `getattr\n  (x, "a")`.)
+    let callee = span[..i].trim_end_matches(|c: char| c.is_whitespace() || c == '\\');
     let name = callee.rsplit('.').next().unwrap_or(callee);
     if guard_names::is_guard(name, budget::METHOD) {
         // `METHOD("join", ...)`, a sized method call (see `budget`).

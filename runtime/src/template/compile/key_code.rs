@@ -48,6 +48,9 @@ pub(super) struct KeyedInstruction {
     pub own: Option<KeyLine>,
     /// On each line of the key's code after it.
     pub lines: Vec<KeyLine>,
+    /// On ytt's program line after the key's last line of code (where an `end` there that
+    /// closes nothing is met).
+    pub after_code: Option<KeyLine>,
 }
 
 /// What a map key holding a line break or a NUL is in ytt's program.
@@ -341,6 +344,7 @@ impl Model {
                         lines: (1..=self.extra[i] as usize)
                             .map(|j| place(at[i] + j))
                             .collect(),
+                        after_code: Some(place(at[i] + self.extra[i] as usize + 1)),
                     })
                     .collect()
             })
@@ -391,7 +395,11 @@ impl super::Compiler {
         let Some(key) = key else {
             return Ok(());
         };
-        let KeyedInstruction { own, lines } = instruction.unwrap_or_default();
+        let KeyedInstruction {
+            own,
+            lines,
+            after_code,
+        } = instruction.unwrap_or_default();
         if after_own && !key.ends_program {
             let depth = self.depth();
             let own_line = match own {
@@ -428,7 +436,8 @@ impl super::Compiler {
             self.code(&crate::yaml::parse::Comment {
                 line,
                 text: format!(" {text}"),
-            })?;
+            })
+            .map_err(|e| e.past_key_line(lines.get(j + 1).or(after_code.as_ref())))?;
         }
         self.key_code_runs.push(first..self.line_map.len());
         match key.ends_program {
