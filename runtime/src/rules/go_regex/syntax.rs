@@ -370,8 +370,9 @@ fn missing_operand(s: &str, len: usize) -> String {
 }
 
 /// Whether Go takes the counts of `{m}`, `{m,}` or `{m,n}` ([`repeat_len`]'s text): each at
-/// most 1000, and `m` at most `n`.
+/// most [`GO_MAX_REPEAT`](super::GO_MAX_REPEAT), and `m` at most `n`.
 fn go_repeat_count_ok(op: &str) -> bool {
+    let most = u64::from(super::GO_MAX_REPEAT);
     let count = |t: &str| t.parse::<u64>().unwrap_or(u64::MAX);
     let inner = &op[1..op.len() - 1];
     let (min, max) = match inner.split_once(',') {
@@ -379,7 +380,7 @@ fn go_repeat_count_ok(op: &str) -> bool {
         Some((m, "")) => (count(m), None),
         Some((m, n)) => (count(m), Some(count(n))),
     };
-    min <= 1000 && max.is_none_or(|n| n <= 1000 && min <= n)
+    min <= most && max.is_none_or(|n| n <= most && min <= n)
 }
 
 /// The names of Go's POSIX classes (`[[:alpha:]]`).
