@@ -357,6 +357,8 @@ impl<'s> Reader<'s> {
                 }
             } else if self.at_dash() {
                 return None;
+            } else if matches!(self.peek(), b'|' | b'>') {
+                self.block_scalar(indent)?
             } else {
                 self.sequence_item_on_line()?
             };
@@ -440,6 +442,7 @@ impl<'s> Reader<'s> {
                 self.end_line()?;
                 Some(value)
             }
+            b'|' | b'>' => self.block_scalar(indent),
             _ => {
                 let (scalar, is_key) = self.block_scalar_or_key()?;
                 if is_key {
@@ -450,6 +453,85 @@ impl<'s> Reader<'s> {
                 Some(RawValue::Scalar(value))
             }
         }
+    }
+
+    /// A literal (`|`) or folded (`>`) block scalar, from its header on, as the value of an item
+    /// of the collection at column `indent`; moves to the next content line. The common forms
+    /// only: a header of the style and a chomping indicator alone on its line (an indentation
+    /// indicator or a comment after it: the full reader), content lines indented alike past
+    /// `indent` and ending in a line break, empty lines holding no spaces, and in a folded
+    /// scalar no line indented further than the first (which folding keeps apart).
+    fn block_scalar(&mut self, indent: isize) -> Option<RawValue> {
+        let literal = self.peek() == b'|';
+        self.pos += 1;
+        let chomping = self.peek();
+        if matches!(chomping, b'-' | b'+') {
+            self.pos += 1;
+        }
+        self.skip_spaces();
+        if self.peek() != b'\n' || self.at_eof() {
+            return None;
+        }
+        self.pos += 1;
+        self.line += 1;
+        let mut text = String::new();
+        // The content's indentation, from its first line; the empty lines since the last
+        // content line.
+        let mut content_indent = None;
+        let mut breaks = 0;
+        loop {
+            let line_start = self.pos;
+            self.skip_spaces();
+            let spaces = self.pos - line_start;
+            if self.at_eof() || self.peek() == b'\n' {
+                if spaces > 0 {
+                    return None;
+                }
+                if self.at_eof() {
+                    break;
+                }
+                self.pos += 1;
+                self.line += 1;
+                breaks += 1;
+                continue;
+            }
+            // Empty lines before the first content line, or a first line that does not reach
+            // past the collection's column: the full reader.
+            if content_indent.is_none() && (spaces as isize <= indent || breaks > 0) {
+                return None;
+            }
+            let at = *content_indent.get_or_insert(spaces);
+            if spaces < at {
+                self.pos = line_start;
+                break;
+            }
+            if spaces > at && !literal {
+                return None;
+            }
+            let end = self.pos + self.src[self.pos..].iter().position(|&b| b == b'\n')?;
+            // Every content line holds a character, so the text is empty before the first.
+            if !text.is_empty() {
+                if literal || breaks > 0 {
+                    text.extend(std::iter::repeat_n('\n', breaks + usize::from(literal)));
+                } else {
+                    text.push(' ');
+                }
+            }
+            text.push_str(&self.text[line_start + at..end]);
+            breaks = 0;
+            self.pos = end + 1;
+            self.line += 1;
+        }
+        if text.is_empty() {
+            return None;
+        }
+        match chomping {
+            b'-' => {}
+            b'+' => text.extend(std::iter::repeat_n('\n', 1 + breaks)),
+            _ => text.push('\n'),
+        }
+        self.next_content_line()?;
+        Some(RawValue::Scalar(Value::Str(text.into())))
     }
 
     /// A scalar in block context, and whether it is a map key (then `pos` is at its `:`).

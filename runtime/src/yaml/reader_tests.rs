@@ -68,6 +68,75 @@ fn crafted_inputs() {
     agree(&deep_flow);
 }
 
+/// Block scalars: the block reader takes the common forms (a style and a chomping indicator,
+/// content lines indented alike, empty lines between and after them) and leaves the rest to
+/// saphyr-parser; every combination of header, indentation and content below must read alike.
+#[test]
+fn block_scalars() {
+    let cert = "a:\n  cert: |\n    -----BEGIN-----\n    MIID+x/y==\n    -----END-----\n  key: k\n";
+    assert!(agree(cert), "the block reader gave up on:\n{cert}");
+    let headers = [
+        "|", "|-", "|+", ">", ">-", ">+", "| ", "|  # c", "|2", "|-1", "|1-", "|x", ">#c", "|+-",
+    ];
+    let bodies = [
+        "x\n",
+        "x\ny\n",
+        "x\n\ny\n",
+        "x\n\n\n",
+        "x\n  y\nz\n",
+        "  x\ny\n",
+        "x \ny\n",
+        "x\n\n  y\n\nz\n",
+        "\nx\n",
+        "x\n \ny\n",
+        "x\n# not a comment\n",
+        "x",
+        "x\n\n",
+        "ü: ñ\n'q' \"r\" #@ s\n",
+        "x\n---\n",
+        "- x\n- y\n",
+        "",
+        "\"a\\'b\" [x:] !t,[1] &a *a\n",
+        "...\n--- x\n%YAML\n",
+        "x\n\n\ny\n\n",
+    ];
+    let places: [(&str, &str, &str); 6] = [
+        ("k: ", "  ", "j: 1\n"),
+        ("k: ", "  ", "# after\nj: 1\n"),
+        ("k:\n  m: ", "    ", "  n: 2\nj: 1\n"),
+        ("- ", "  ", "- 2\n"),
+        ("k:\n- ", "  ", "- 2\n"),
+        ("- m: ", "    ", "  n: 2\n"),
+    ];
+    let mut fast = 0;
+    for header in headers {
+        for body in bodies {
+            for (before, indent, after) in places {
+                for at in [indent.to_string(), format!("{indent} "), String::new()] {
+                    let content: String = body
+                        .split_inclusive('\n')
+                        .map(|l| {
+                            if l == "\n" {
+                                l.to_string()
+                            } else {
+                                format!("{at}{l}")
+                            }
+                        })
+                        .collect();
+                    for tail in [after, ""] {
+                        let src = format!("{before}{header}\n{content}{tail}");
+                        fast += usize::from(agree(&src));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        fast > 500,
+        "the block reader took only {fast} block scalars"
+    );
+}
+
 /// A comment after a quoted scalar on its line is a comment (ytt refuses an unknown one and
 /// reads a `#@` one), in both readers; the block reader takes the one-line forms, saphyr-parser
 /// (which ends a quoted scalar's span after the comment) all of them.
