@@ -761,7 +761,7 @@ fn plain_start(b: u8, next: u8) -> bool {
                 | b'<'
                 | b'\\'
         )
-        || (b == b'-' && (next.is_ascii_alphanumeric() || next == b'.'))
+        || (b == b'-' && (next.is_ascii_alphanumeric() || matches!(next, b'.' | b'-')))
 }
 
 /// The character a double-quoted `\x` escape stands for, for the escapes that keep to one byte.

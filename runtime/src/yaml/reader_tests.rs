@@ -43,7 +43,7 @@ fn crafted_inputs() {
         "a: yes\nb: on\nc: 012\nd: 0x1F\ne: 1_000\nf: .inf\ng: ~\nh: 1e3\ni: 2001-01-01\n", "on: 1\n1: x\n~: y\n",
         "a: 'it''s'\nb: \"q\\\"\\\\\\n\\t\"\n", "a: \"\\x41\"\n", "a: \"\\/\"\n", "a: \"x\ny\"\n", "a: 'x\n  y'\n",
         "a: b#c\nd: e # f\ng: h#@ i\n", "a: x #@ y\n", "a: \"x\"#y\n", "a: \"x\" #@ y\n", "a: 'x' b\n", "a: -1\nb: -.5\nc: -x\n",
-        "a: ---\nb: ...\n", "a: --x\n", "a: -\n", "a: :x\n", "a: ?x\n", "a: @x\n", "a: `x`\n", "a: %x\n",
+        "a: ---\nb: ...\n", "a: --x\n", "- --flag=x\n- --\n- ---\n- -- x\n", "--x: 1\n", "a: [--x, ---, --]\n", "a: {--k: --v}\n", "a: -\n", "a: :x\n", "a: ?x\n", "a: @x\n", "a: `x`\n", "a: %x\n",
         "a: x,y\nb: x]\nc: x[0]\nd: {x\n", "a: ünïcödé\nb: 日本\n", "ключ: значение\n", "a: x\u{85}y\n", "a: x\u{2028}y\n",
         "a: \u{feff}x\n", "a:\tb\n", "a: b\r\nc: d\r\n", "a: b \n", "a: 'x'  \n", "long: key\n",
         // Flow collections.
