@@ -1,9 +1,10 @@
 //! A fast reader for the block-style YAML that data-values files are written in.
 //!
 //! It reads the common subset straight from the bytes of the source: `---` documents, block maps
-//! and sequences, single-line plain and quoted scalars, single-line flow collections and
-//! comments. Anything else (anchors, aliases, tags, block and multi-line scalars, tabs, unusual
-//! characters or indentation, and every syntax error) makes it give up with `None`, and
+//! and sequences, single-line plain and quoted scalars, the common forms of block scalars
+//! ([`Reader::block_scalar`]), single-line flow collections and comments. Anything else
+//! (anchors, aliases, tags, multi-line plain and quoted scalars, tabs, unusual characters or
+//! indentation, and every syntax error) makes it give up with `None`, and
 //! [`parse_file`](super::parse::parse_file) reads the file with saphyr-parser instead. The tests
 //! in `reader_tests.rs` check that both readers give identical results wherever this one answers.
 
