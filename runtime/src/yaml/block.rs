@@ -460,7 +460,7 @@ impl<'s> Reader<'s> {
     /// of the collection at column `indent`; moves to the next content line. The common forms
     /// only: a header of the style and a chomping indicator alone on its line (an indentation
     /// indicator or a comment after it: the full reader), content lines indented alike past
-    /// `indent` and ending in a line break, empty lines holding no spaces, and in a folded
+    /// `indent` and ending in a line break, no line of spaces before the first, and in a folded
     /// scalar no line indented further than the first (which folding keeps apart).
     fn block_scalar(&mut self, indent: isize) -> Option<RawValue> {
         let literal = self.peek() == b'|';
@@ -484,11 +484,14 @@ impl<'s> Reader<'s> {
             let line_start = self.pos;
             self.skip_spaces();
             let spaces = self.pos - line_start;
-            if self.at_eof() || self.peek() == b'\n' {
-                if spaces > 0 {
-                    return None;
-                }
-                if self.at_eof() {
+            // A line of spaces is an empty line, or a line of content when they reach past its
+            // indentation.
+            let blank = self.at_eof() || self.peek() == b'\n';
+            if blank && content_indent.is_none_or(|at| spaces <= at) {
+                if self.at_eof() || (spaces > 0 && content_indent.is_none()) {
+                    if spaces > 0 {
+                        return None;
+                    }
                     break;
                 }
                 self.pos += 1;

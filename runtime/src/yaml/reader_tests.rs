@@ -123,9 +123,17 @@ fn block_scalars() {
                             }
                         })
                         .collect();
-                    for tail in [after, ""] {
-                        let src = format!("{before}{header}\n{content}{tail}");
-                        fast += usize::from(agree(&src));
+                    // And with its empty lines made of spaces: one fewer than the content's
+                    // indentation, as many, and one more.
+                    let spaced = (0..3).map(|extra| {
+                        let spaces = " ".repeat((at.len() + extra).saturating_sub(1));
+                        content.replace("\n\n", &format!("\n{spaces}\n"))
+                    });
+                    for content in std::iter::once(content.clone()).chain(spaced) {
+                        for tail in [after, ""] {
+                            let src = format!("{before}{header}\n{content}{tail}");
+                            fast += usize::from(agree(&src));
+                        }
                     }
                 }
             }
