@@ -204,7 +204,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// The lines of `anns` (those in the node's file) and of the node, in order.
+    /// The lines of `anns` (those in the node's file) and of the node, in order; a node
+    /// without a position (line 0) after its annotations, as ytt quotes it.
     fn quoted_lines(&self, tree: &Tree, anns: &[&Ann]) -> Vec<(u32, String)> {
         let mut numbers: Vec<u32> = anns
             .iter()
@@ -212,7 +213,7 @@ impl Lowerer<'_> {
             .map(|a| a.pos.line)
             .collect();
         numbers.push(tree.pos.line);
-        numbers.sort_unstable();
+        numbers.sort_unstable_by_key(|&n| (n == 0, n));
         // ytt quotes a line twice when the annotation shares it with its node.
         numbers
             .into_iter()

@@ -284,8 +284,9 @@ impl SchemaReport {
             }
             out.push('\n');
             // Line 0 is a node without a position (a document made of annotations after a
-            // file's last node): ytt names no file and shows its line as `?`.
-            let unplaced = !f.lines.is_empty() && f.lines.iter().all(|&(n, _)| n == 0);
+            // file's last node, or before none): ytt names no file, its annotations' lines
+            // quoted all the same, and shows its line as `?`.
+            let unplaced = f.lines.iter().any(|&(n, _)| n == 0);
             if !unplaced {
                 out.push_str(&f.file);
             }

@@ -277,9 +277,7 @@ pub fn evaluate_with_rules(
         .as_ref()
         .ok()
         .and_then(|program| rules(&raw, program));
-    if let Some(annotations) =
-        code.and_then(|code| literal::rule_annotations(&raw, &code, &files.functions))
-    {
+    if let Some(annotations) = code.and_then(|code| literal::rule_annotations(&raw, &code, files)) {
         return evaluate_literal(raw, annotations, files);
     }
     // (The interpreter reports what the literal reader refused, in its own words.)

@@ -321,7 +321,7 @@ pub(super) fn load_documents(
         .map_err(|e| yaml_error(&input.name, &e))?;
         // ytt refuses a misplaced `#@data/values-schema` as soon as it has read the file.
         if mentions_schema[position] {
-            check_misplaced(&raw, &["data/values-schema"])?;
+            check_misplaced(&raw, "data/values-schema")?;
         }
         let mut raw = raw;
         if alike {
@@ -334,26 +334,18 @@ pub(super) fn load_documents(
         }
         parsed[position] = Some((input, raw, false));
     }
-    // Then each file's data values annotations are checked, and files without any dropped:
-    // schema files now, the others' first error once the schema is built (ytt reads data
-    // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
-    // files only.
-    let mut values_misplaced = None;
-    // (The files a store answered for were not read.)
-    let read = read_order
+    // Then each file's `#@data/values` annotations are checked (its `#@data/values-schema`
+    // ones were, as it was read): the first error among all files, schema files included, is
+    // reported once the schema is built, as ytt looks for data values files after building the
+    // schema. With --data-values-schema-inspect, ytt looks at the schema files only.
+    // (The files a store answered for were not read: a run that meets such an error keeps no
+    // schema, or a later run answered for a schema file holding it would not see it.)
+    let misplaced = read_order
         .iter()
-        .filter_map(|&position| parsed[position].as_ref());
-    for (_, raw, _) in read {
-        let schema_file = raw
-            .docs
-            .iter()
-            .any(|d| has_doc_annotation(d, "data/values-schema"));
-        if schema_file {
-            check_misplaced(raw, &ANNOTATIONS)?;
-        } else if !opts.schema_inspect && values_misplaced.is_none() {
-            values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
-        }
-    }
+        .filter_map(|&position| parsed[position].as_ref())
+        .find_map(|(_, raw, _)| check_misplaced(raw, "data/values").err());
+    storable &= misplaced.is_none();
+    let mut values_misplaced = misplaced.filter(|_| !opts.schema_inspect);
     templates.extend(parsed.into_iter().flatten());
     let values_misplaced_found = values_misplaced.is_some();
     // The schema phase's end: whether its schema may be kept, then the caller's step.
@@ -695,37 +687,40 @@ pub(super) fn yaml_error(name: &str, e: &SyntaxError) -> CheckError {
     .at_opt((e.line > 0).then(|| Pos::new(name, e.line)))
 }
 
-/// The annotations that mark data values documents.
-const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
-
-/// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
-/// document that has it twice.
-fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
+/// Annotation `name` (`data/values`, `data/values-schema`) on anything but a document is an
+/// error, and so is a document that has it twice. As in ytt's `DocExtractor`, the first is
+/// looked for in the whole file before the second.
+fn check_misplaced(raw: &RawFile, name: &str) -> Result<(), CheckError> {
     let file = &raw.name;
-    raw.find_commented(|node| {
-        if node.place == RawPlace::Document {
-            let count =
-                |name: &str| node.comments.iter().filter(|c| annotation_name(c) == Some(name)).count();
-            let name = names.iter().find(|&&name| count(name) > 1)?;
-            return Some(
-                CheckError::new(
-                    ErrorKind::Template,
-                    format!("{name} annotation may only be used once per document"),
-                )
-                .at(Pos::new(file, node.line)),
-            );
-        }
-        let name = node.comments.iter().find_map(|c| annotation_name(c).filter(|n| names.contains(n)))?;
+    let count = |node: &RawNode| {
+        node.comments
+            .iter()
+            .filter(|c| annotation_name(c) == Some(name))
+            .count()
+    };
+    let misplaced = raw.find_commented(|node| {
         let what = match node.place {
+            RawPlace::Document => return None,
             RawPlace::MapItem => "map item",
             _ => "array item",
         };
-        Some(CheckError::new(ErrorKind::Template, format!(
-            "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
-            node.line
-        )).at(Pos::new(file, node.line)))
-    })
-    .map_or(Ok(()), Err)
+        (count(node) > 0).then(|| {
+            CheckError::new(ErrorKind::Template, format!(
+                "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
+                node.line
+            )).at(Pos::new(file, node.line))
+        })
+    });
+    let twice = || {
+        raw.docs.iter().find(|doc| count(doc) > 1).map(|doc| {
+            CheckError::new(
+                ErrorKind::Template,
+                format!("{name} annotation may only be used once per document"),
+            )
+            .at(Pos::new(file, doc.line))
+        })
+    };
+    misplaced.or_else(twice).map_or(Ok(()), Err)
 }
 
 pub(super) fn order(files: &[String], extra: bool) -> String {

@@ -107,7 +107,8 @@ fn make_deferred(functions: &Functions) {
         }
         done.push(template);
         let made = Functions::default();
-        let sources = crate::template::Sources::with_functions(Vec::new(), made.clone());
+        let files = deferred.files.to_vec();
+        let sources = crate::template::Sources::with_functions(files, made.clone());
         if super::eval_template(&deferred.template, &sources).is_err() {
             continue;
         }

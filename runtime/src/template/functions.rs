@@ -98,6 +98,9 @@ pub fn called_functions(schema: &crate::schema::Type) -> std::collections::HashS
 pub struct Deferred {
     pub template: Arc<crate::yaml::parse::RawFile>,
     pub nth: usize,
+    /// The run's files, which the template is evaluated with again (its `load()`s, and
+    /// `data.read` and `data.list` in its functions).
+    pub files: Arc<Vec<(String, crate::inputs::FileText)>>,
 }
 
 impl std::fmt::Debug for Functions {

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::code_scan::CODE_BLANKS;
-use super::functions::{Deferred, Functions};
+use super::functions::Deferred;
 use super::tree::{Ann, Anns, Arg, ArgKind, Tree, TreeValue};
 use super::TemplateError;
 use crate::value::{FileName, Pos, Value};
@@ -62,21 +62,24 @@ pub fn annotations(file: &RawFile) -> Result<Annotations, TemplateError> {
 }
 
 /// [`annotations`] of a template whose comments may also be the `rules` code: the functions
-/// its `#@schema/validation` annotations pass are kept in `functions` as [`Deferred`]. None
-/// when the file has other code (the interpreter's).
+/// its `#@schema/validation` annotations pass are kept in the run's functions (`sources`) as
+/// [`Deferred`]. None when the file has other code (the interpreter's).
 pub fn rule_annotations(
     file: &RawFile,
     rules: &RuleCode,
-    functions: &Functions,
+    sources: &super::Sources,
 ) -> Option<Annotations> {
     let (mut annotations, count) = read_annotations(file, Some(rules)).ok()?;
     if count > 0 {
+        let functions = &sources.functions;
         let template = Arc::new(file.clone());
+        let files = Arc::new(sources.files.clone());
         let base = functions.len();
         for nth in 0..count {
             let kept = functions.keep(Arc::new(Deferred {
                 template: template.clone(),
                 nth,
+                files: files.clone(),
             }));
             debug_assert_eq!(kept, base + nth);
         }

@@ -47,20 +47,42 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<String>, Sy
             return Err(budget::reread_exceeded("',', '[' or ']' in tags", line));
         }
         // Only ASCII bytes changed to ASCII bytes: the text is still UTF-8.
-        let Some((tags, read_up_to)) = std::str::from_utf8(&text).ok().and_then(scan_tags) else {
+        let Some(scan) = std::str::from_utf8(&text).ok().and_then(scan_tags) else {
             return Ok(None);
         };
         // A guess the scan read past without a tag at its `!` was wrong; one after where the
-        // scan stopped stays (the error there is the text's either way).
+        // scan stopped stays (the error there is the text's either way). A wrong guess changes
+        // the token it is in (`[1\n !a,\n!b]`: with `!a,` patched, `!b]` is in the plain
+        // scalar `1 !a~ !b~` too; `[1 !a,!b]`), so of the wrong guesses in one token only the
+        // first is taken back, the others judged again without it.
+        let misread =
+            |g: &Guess| g.bang < scan.read_up_to && scan.tags.binary_search(&g.bang).is_err();
+        let mut last_token = None;
+        let wrong_now: Vec<bool> = guesses
+            .iter()
+            .map(|g| {
+                if !misread(g) {
+                    return false;
+                }
+                let token = scan.token_at(g.bang);
+                let first_in_token = token.is_none() || token != last_token;
+                last_token = token.or(last_token);
+                first_in_token
+            })
+            .collect();
+        let mut now = wrong_now.into_iter();
         let (wrong, kept): (Vec<Guess>, Vec<Guess>) = guesses
             .into_iter()
-            .partition(|g| g.bang < read_up_to && tags.binary_search(&g.bang).is_err());
+            .partition(|_| now.next().unwrap_or(false));
         guesses = kept;
         if wrong.is_empty() {
             break;
         }
+        // (A character that a guess still standing keeps stays patched.)
         for &k in wrong.iter().flat_map(|g| &g.kept) {
-            text[k] = src.as_bytes()[k];
+            if !guesses.iter().any(|g| g.kept.contains(&k)) {
+                text[k] = src.as_bytes()[k];
+            }
         }
         if guesses.is_empty() {
             return Ok(None);
@@ -73,11 +95,14 @@ pub(super) fn patch(src: &str, scanned: &mut usize) -> Result<Option<String>, Sy
 /// before [`patch`] has checked them).
 pub(super) fn guesses(src: &str) -> Vec<(usize, u8)> {
     let guesses = guess_tags(src.as_bytes());
-    guesses
+    // (Nested guesses share characters.)
+    let mut kept: Vec<usize> = guesses
         .iter()
-        .flat_map(|g| &g.kept)
-        .map(|&k| (k, STAND_IN))
-        .collect()
+        .flat_map(|g| g.kept.iter().copied())
+        .collect();
+    kept.sort_unstable();
+    kept.dedup();
+    kept.into_iter().map(|k| (k, STAND_IN)).collect()
 }
 
 /// The characters of a tag's shorthand to go-yaml (libyaml's `IS_ALPHA` and URI characters).
@@ -114,28 +139,54 @@ fn guess_tags(text: &[u8]) -> Vec<Guess> {
                 guesses.push(Guess { bang, kept });
             }
         }
-        // A guess's characters are its own; a `!` that starts no token may be followed by one
-        // that does (`[x!?!y,z]`: go-yaml's scalar `x!` ends at the `?`).
-        i = if starts { end.max(bang + 1) } else { bang + 1 };
+        // A `!` after this one may start a token too: after one that starts none
+        // (`[x!?!y,z]`: go-yaml's scalar `x!` ends at the `?`), or among a guess's characters
+        // if the guess is wrong (`[1\n !a,!b]`: `!a,` is in the plain scalar `1 !a`).
+        i = bang + 1;
     }
     guesses
 }
 
-/// The byte offsets where libyaml-safer's scanner hands out tags in `text` (in order), and where
-/// the last token it handed out ends; `None` where it panics.
-fn scan_tags(text: &str) -> Option<(Vec<usize>, usize)> {
+/// What libyaml-safer's scanner handed out for a text.
+struct Scan {
+    /// The byte offsets where it handed out tags, in order.
+    tags: Vec<usize>,
+    /// Each token's start and end, in order.
+    tokens: Vec<(usize, usize)>,
+    /// Where the last token it handed out ends.
+    read_up_to: usize,
+}
+
+impl Scan {
+    /// The index of the token holding byte `at`, if any.
+    fn token_at(&self, at: usize) -> Option<usize> {
+        let i = self
+            .tokens
+            .partition_point(|&(start, _)| start <= at)
+            .checked_sub(1)?;
+        (at < self.tokens[i].1).then_some(i)
+    }
+}
+
+/// The tags and tokens libyaml-safer's scanner hands out in `text`; `None` where it panics.
+fn scan_tags(text: &str) -> Option<Scan> {
     let offset = |m: libyaml_safer::Mark| usize::try_from(m.index).unwrap_or(usize::MAX);
     super::libyaml_events::scan_tokens(text, |tokens| {
-        let mut tags = Vec::new();
-        let mut read_up_to = 0;
+        let mut scan = Scan {
+            tags: Vec::new(),
+            tokens: Vec::new(),
+            read_up_to: 0,
+        };
         for token in Iterator::map_while(tokens, Result::ok) {
-            read_up_to = offset(token.end_mark);
+            let (start, end) = (offset(token.start_mark), offset(token.end_mark));
+            scan.read_up_to = end;
+            scan.tokens.push((start, end));
             if let TokenData::Tag { .. } = token.data {
-                tags.push(offset(token.start_mark));
+                scan.tags.push(start);
             }
         }
         // The scanner reads the whole text unless it stops at an error.
-        (tags, read_up_to)
+        scan
     })
 }
 

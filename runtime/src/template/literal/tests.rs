@@ -1,4 +1,6 @@
 use super::*;
+use crate::template::functions::Functions;
+use crate::template::Sources;
 use crate::value::Node;
 use crate::yaml::parse::parse_file;
 
@@ -86,7 +88,8 @@ fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
         defs: HashMap::from([("ok".into(), 3)]),
     };
     let functions = Functions::reserved(2);
-    let anns = rule_annotations(&raw, &code, &functions).expect("rule code");
+    let sources = Sources::with_functions(Vec::new(), functions.clone());
+    let anns = rule_annotations(&raw, &code, &sources).expect("rule code");
     assert_eq!(functions.len(), 6);
     let deferred = functions.get(5).unwrap().downcast::<Deferred>().unwrap();
     assert_eq!(deferred.nth, 3);
@@ -116,13 +119,13 @@ fn rule_code_keeps_its_functions_deferred_after_the_runs_others() {
         defs: HashMap::from([("ok".into(), 9)]),
     };
     let raw = parse_file("s.yml", src, false).unwrap();
-    assert!(rule_annotations(&raw, &early, &Functions::default()).is_none());
+    assert!(rule_annotations(&raw, &early, &Sources::default()).is_none());
     let raw = parse_file("s.yml", src, false).unwrap();
     let short = RuleCode {
         blocks: vec![(1, 2)],
         defs: HashMap::from([("ok".into(), 3)]),
     };
-    assert!(rule_annotations(&raw, &short, &Functions::default()).is_none());
+    assert!(rule_annotations(&raw, &short, &Sources::default()).is_none());
 }
 
 /// A lambda's parameters are names and commas up to its `:` (`when=lambda _, ctx: ...`, the
@@ -133,7 +136,8 @@ fn rule_code_lambdas_of_several_parameters() {
     let src = "#@data/values-schema\n---\ninclude: false\n#@schema/validation min_len=5, when=lambda _, ctx: ctx.parent[\"include\"]\nemail: \"\"\n";
     let raw = parse_file("s.yml", src, false).unwrap();
     let functions = Functions::default();
-    let anns = rule_annotations(&raw, &RuleCode::default(), &functions).expect("rule code");
+    let sources = Sources::with_functions(Vec::new(), functions.clone());
+    let anns = rule_annotations(&raw, &RuleCode::default(), &sources).expect("rule code");
     assert_eq!(functions.len(), 1);
     let docs = build(raw, anns, 2).unwrap();
     let TreeValue::Map(items) = &docs[0].value else {
@@ -148,7 +152,7 @@ fn rule_code_lambdas_of_several_parameters() {
     for other in ["lambda v=1: v", "lambda *a: a", "lambda (v): v"] {
         let src = format!("#@data/values-schema\n---\n#@schema/validation when={other}\nx: 1\n");
         let raw = parse_file("s.yml", &src, false).unwrap();
-        let read = rule_annotations(&raw, &RuleCode::default(), &Functions::default());
+        let read = rule_annotations(&raw, &RuleCode::default(), &Sources::default());
         assert!(read.is_none(), "{other}");
     }
 }
