@@ -699,33 +699,55 @@ pub(super) fn yaml_error(name: &str, e: &SyntaxError) -> CheckError {
 const ANNOTATIONS: [&str; 2] = ["data/values", "data/values-schema"];
 
 /// `#@data/values` (or another of `names`) on anything but a document is an error, and so is a
-/// document that has it twice.
+/// document that has it twice. ytt checks each name in turn, and for each looks through the
+/// whole file for it on other nodes before it looks for a document that has it twice: a
+/// misplaced annotation after a doubled one is the error reported. One walk finds the first of
+/// each kind for every name.
 fn check_misplaced(raw: &RawFile, names: &[&str]) -> Result<(), CheckError> {
     let file = &raw.name;
+    // For each name: the line of the first node that has it but is no document (and what the
+    // node is), the line of the first document that has it twice.
+    let mut found = vec![(None, None); names.len()];
     raw.find_commented(|node| {
-        if node.place == RawPlace::Document {
-            let count =
-                |name: &str| node.comments.iter().filter(|c| annotation_name(c) == Some(name)).count();
-            let name = names.iter().find(|&&name| count(name) > 1)?;
-            return Some(
-                CheckError::new(
-                    ErrorKind::Template,
-                    format!("{name} annotation may only be used once per document"),
-                )
-                .at(Pos::new(file, node.line)),
-            );
+        for (i, &name) in names.iter().enumerate() {
+            let count = node
+                .comments
+                .iter()
+                .filter(|c| annotation_name(c) == Some(name))
+                .count();
+            let (misplaced, twice) = &mut found[i];
+            match node.place {
+                RawPlace::Document if count > 1 => {
+                    twice.get_or_insert(node.line);
+                }
+                RawPlace::Document => {}
+                RawPlace::MapItem if count > 0 => {
+                    misplaced.get_or_insert((node.line, "map item"));
+                }
+                _ if count > 0 => {
+                    misplaced.get_or_insert((node.line, "array item"));
+                }
+                _ => {}
+            }
         }
-        let name = node.comments.iter().find_map(|c| annotation_name(c).filter(|n| names.contains(n)))?;
-        let what = match node.place {
-            RawPlace::MapItem => "map item",
-            _ => "array item",
-        };
-        Some(CheckError::new(ErrorKind::Template, format!(
-            "Found @{name} on {what} ({file}:{}); only documents (---) can be annotated with @{name}",
-            node.line
-        )).at(Pos::new(file, node.line)))
-    })
-    .map_or(Ok(()), Err)
+        // Nothing after the first name's misplaced node can come before it.
+        found[0].0.map(drop)
+    });
+    for (&name, (misplaced, twice)) in names.iter().zip(found) {
+        if let Some((line, what)) = misplaced {
+            return Err(CheckError::new(ErrorKind::Template, format!(
+                "Found @{name} on {what} ({file}:{line}); only documents (---) can be annotated with @{name}"
+            )).at(Pos::new(file, line)));
+        }
+        if let Some(line) = twice {
+            return Err(CheckError::new(
+                ErrorKind::Template,
+                format!("{name} annotation may only be used once per document"),
+            )
+            .at(Pos::new(file, line)));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn order(files: &[String], extra: bool) -> String {
