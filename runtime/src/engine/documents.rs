@@ -335,23 +335,25 @@ pub(super) fn load_documents(
         parsed[position] = Some((input, raw, false));
     }
     // Then each file's data values annotations are checked, and files without any dropped:
-    // schema files now, the others' first error once the schema is built (ytt reads data
-    // values after the schema). With --data-values-schema-inspect, ytt looks at the schema
-    // files only.
+    // the first error is reported once the schema is built, schema files' too (ytt reads data
+    // values after it has evaluated every schema file and built the schema). With
+    // --data-values-schema-inspect, ytt reads no data values: a misplaced `#@data/values` is
+    // no error then, even in a schema file.
     let mut values_misplaced = None;
     // (The files a store answered for were not read.)
     let read = read_order
         .iter()
         .filter_map(|&position| parsed[position].as_ref());
+    // Whether some file has a misplaced annotation, reported or not: its schema is not kept
+    // (the store answering for a schema file, it is not read again to be refused).
+    let mut misplaced_anywhere = false;
     for (_, raw, _) in read {
-        let schema_file = raw
-            .docs
-            .iter()
-            .any(|d| has_doc_annotation(d, "data/values-schema"));
-        if schema_file {
-            check_misplaced(raw, &ANNOTATIONS)?;
-        } else if !opts.schema_inspect && values_misplaced.is_none() {
-            values_misplaced = check_misplaced(raw, &ANNOTATIONS).err();
+        if misplaced_anywhere {
+            break;
+        }
+        if let Err(e) = check_misplaced(raw, &ANNOTATIONS) {
+            misplaced_anywhere = true;
+            values_misplaced = (!opts.schema_inspect).then_some(e);
         }
     }
     templates.extend(parsed.into_iter().flatten());
@@ -360,7 +362,7 @@ pub(super) fn load_documents(
     let mut schema_done =
         |docs: &mut Documents, sources: &SourceLines, star: &Sources, storable| {
             docs.storable = storable_files(
-                storable,
+                storable && !misplaced_anywhere,
                 docs,
                 candidates.as_deref(),
                 star,
