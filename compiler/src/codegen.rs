@@ -66,6 +66,9 @@ pub struct Compiled {
     /// How many templates the schema's evaluation compiled (ytt numbers a run's templates
     /// after them: see `Backend::schema_templates`).
     pub templates: u32,
+    /// Whether the schema's evaluation called a `@ytt:math` function (the validator warns as
+    /// ytt does: see [`schemac_runtime::engine::LoadedSchema::calls_math`]).
+    pub calls_math: bool,
 }
 
 impl TryFrom<schemac_runtime::engine::LoadedSchema> for Compiled {
@@ -80,6 +83,7 @@ impl TryFrom<schemac_runtime::engine::LoadedSchema> for Compiled {
             schema: loaded.schema.unwrap_or_else(crate::lower::empty_schema),
             functions: loaded.functions,
             templates: loaded.templates,
+            calls_math: loaded.calls_math,
         })
     }
 }
@@ -114,6 +118,7 @@ pub fn generate_lowered(
     let rule_fns = lowering.items(&rt);
     let functions = compiled.functions;
     let templates = compiled.templates;
+    let calls_math = compiled.calls_math;
     let openapi = crate::export::openapi::to_openapi(&compiled.schema);
     let openapi_yaml = schemac_runtime::yaml::emit::to_yaml(&openapi.value);
     let json_schema = crate::export::jsonschema::to_json_schema(&compiled.schema);
@@ -197,6 +202,7 @@ pub fn generate_lowered(
                 needs_starlark: #starlark,
                 functions: #functions,
                 templates: #templates,
+                schema_calls_math: #calls_math,
                 translated,
                 schema,
                 openapi,

@@ -346,3 +346,35 @@ fn empty_cache_variables_count_as_unset() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_schema_file_with_a_misplaced_data_values_annotation_is_not_kept() {
+    // ytt reads a schema file's `#@data/values` annotations only for the data values (not
+    // with --data-values-schema-inspect): a schema kept then, or by the run the misplaced
+    // annotation fails, would answer for the file in the next run, which would not read it
+    // again to be refused.
+    let dir = workdir("misplaced");
+    std::fs::write(
+        dir.join("misplaced.yml"),
+        "#@data/values-schema\n---\nroot: 3\n#@data/values\nx: 1\n",
+    )
+    .unwrap();
+    let inspect = [
+        "-f",
+        "misplaced.yml",
+        "--data-values-schema-inspect",
+        "-o",
+        "openapi-v3",
+    ];
+    assert_eq!(check(&dir, &inspect, &[]).2, 0);
+    for _ in 0..2 {
+        let (_, stderr, status) = check(&dir, &["-f", "misplaced.yml"], &[]);
+        assert_eq!(status, 1, "{stderr}");
+        assert!(
+            stderr.contains("Found @data/values on map item (misplaced.yml:5)"),
+            "{stderr}"
+        );
+    }
+    assert!(entries(&dir).is_empty());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -171,6 +171,16 @@ pub fn parse_os(args: &[OsString]) -> Result<Invocation, ArgError> {
 /// Set when a `@ytt:math` function is called: ytt then warns on stderr, once per run.
 pub static MATH_USED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
+/// Runs `f` as if no `@ytt:math` function had been called yet: its result, and whether it
+/// called one. [`MATH_USED`] is left as it was before (the caller decides whether the calls
+/// count for the run: a built validator's start-up evaluation of its schema does not).
+pub fn calls_math<R>(f: impl FnOnce() -> R) -> (R, bool) {
+    use std::sync::atomic::Ordering::Relaxed;
+    let before = MATH_USED.swap(false, Relaxed);
+    let result = f();
+    (result, MATH_USED.swap(before, Relaxed))
+}
+
 /// ytt's warning after a run that called a `@ytt:math` function (an empty line first).
 pub fn warn_if_math_used() {
     if MATH_USED.load(std::sync::atomic::Ordering::Relaxed) {

@@ -246,6 +246,10 @@ pub struct LoadedSchema {
     pub functions: usize,
     /// How many templates its evaluation compiled (see [`Backend::schema_templates`]).
     pub templates: u32,
+    /// Whether its evaluation called a `@ytt:math` function: ytt warns after every run that
+    /// evaluates the schema, so a validator built from it warns too (the values its calls
+    /// made are built in).
+    pub calls_math: bool,
 }
 
 impl LoadedSchema {
@@ -297,6 +301,19 @@ fn load_schema_inputs(
     inputs: Vec<Input>,
     backend: &dyn Backend,
 ) -> Result<LoadedSchema, CheckError> {
+    let (loaded, calls_math) = crate::cli::calls_math(|| evaluate_schema(inputs, backend));
+    if calls_math {
+        // A schema that fails after a call warns as ytt does (`schemac gen`'s report).
+        crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    Ok(LoadedSchema {
+        calls_math,
+        ..loaded?
+    })
+}
+
+/// [`load_schema_inputs`]'s evaluation of the schema files.
+fn evaluate_schema(inputs: Vec<Input>, backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
     let opts = Request::default();
     let mut docs = load_documents(
@@ -325,6 +342,7 @@ fn load_schema_inputs(
         files: inputs.into_iter().map(|i| (i.name, i.text)).collect(),
         functions: docs.functions.len(),
         templates: docs.templates,
+        calls_math: false,
     })
 }
 

@@ -38,6 +38,9 @@ pub struct Validator {
     /// How many templates the schema's evaluation compiled when it was built (the run's
     /// templates are numbered after them, as when `schemac check` is given the schema files).
     pub templates: u32,
+    /// Whether the schema's evaluation called a `@ytt:math` function when it was built: a run
+    /// that takes the schema then warns as ytt's, which evaluates it, does.
+    pub schema_calls_math: bool,
     /// The translations of the schema's rule functions.
     pub translated: Translations,
     pub schema: fn() -> Type,
@@ -78,6 +81,7 @@ pub struct Built {
     functions: Functions,
     translated: Translations,
     templates: u32,
+    schema_calls_math: bool,
 }
 
 impl Built {
@@ -93,6 +97,7 @@ impl Built {
             functions,
             translated: v.translated,
             templates: v.templates,
+            schema_calls_math: v.schema_calls_math,
         })
     }
 }
@@ -141,7 +146,13 @@ impl Backend for Built {
         _: &SourceLines,
     ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
         match docs {
-            None => Ok(Some(std::sync::Arc::clone(&self.schema))),
+            None => {
+                // Where ytt would evaluate the schema (after every file is read).
+                if self.schema_calls_math {
+                    crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+                Ok(Some(std::sync::Arc::clone(&self.schema)))
+            }
             Some(doc) => Err(CheckError::new(ErrorKind::Usage, format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
                 doc.pos
@@ -167,7 +178,6 @@ impl Backend for Built {
 /// name the same functions as the IR built in), else their indices reserved.
 #[cfg(feature = "starlark")]
 fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
-    use crate::overlay::{apply_document, Mode};
     if !v.needs_starlark {
         return Ok(Functions::reserved(v.functions));
     }
@@ -178,25 +188,10 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
             .map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t)))
             .collect(),
     );
-    let mut merged: Option<Tree> = None;
-    for (name, text) in v
-        .sources
-        .iter()
-        .filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml"))
-    {
-        let raw = crate::yaml::parse::parse_file(name, text, false)
-            .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
-        let docs = crate::starlark::eval_template(&raw, &files)
-            .map_err(|e| format!("{}: {}", e.file, e.message))?;
-        for doc in docs
-            .into_iter()
-            .filter(|d| d.ann("data/values-schema").is_some())
-        {
-            merged =
-                Some(apply_document(merged, doc, Mode::default(), None).map_err(|e| e.render())?);
-        }
-    }
-    if let Some(doc) = merged {
+    // The start-up evaluation is not the run's: the run warns of the schema's `@ytt:math`
+    // calls where it takes the schema (`Backend::schema`), as ytt evaluates it.
+    let (merged, _) = crate::cli::calls_math(|| evaluate_schema_documents(v, &files));
+    if let Some(doc) = merged? {
         crate::validate::attach_validations(&doc, schema).map_err(|(m, _, _)| m)?;
     }
     if files.functions.len() != v.functions || schema.functions() != built_in {
@@ -207,6 +202,31 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
         ));
     }
     Ok(files.functions)
+}
+
+/// The schema documents of a validator's sources, evaluated and merged (for [`bind_rules`]).
+#[cfg(feature = "starlark")]
+fn evaluate_schema_documents(v: &Validator, files: &Sources) -> Result<Option<Tree>, String> {
+    use crate::overlay::{apply_document, Mode};
+    let mut merged: Option<Tree> = None;
+    for (name, text) in v
+        .sources
+        .iter()
+        .filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml"))
+    {
+        let raw = crate::yaml::parse::parse_file(name, text, false)
+            .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let docs = crate::starlark::eval_template(&raw, files)
+            .map_err(|e| format!("{}: {}", e.file, e.message))?;
+        for doc in docs
+            .into_iter()
+            .filter(|d| d.ann("data/values-schema").is_some())
+        {
+            merged =
+                Some(apply_document(merged, doc, Mode::default(), None).map_err(|e| e.render())?);
+        }
+    }
+    Ok(merged)
 }
 
 #[cfg(not(feature = "starlark"))]

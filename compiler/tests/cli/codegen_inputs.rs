@@ -103,3 +103,38 @@ fn schema_text_past_the_codegen_budget_is_refused_with_its_position() {
         assert_eq!(rc, Some(0), "{name}: {stderr}");
     }
 }
+
+#[test]
+fn a_schema_calling_math_makes_a_validator_that_warns_as_ytt() {
+    // ytt warns after a run whose schema called a `@ytt:math` function; a built validator has
+    // the values those calls made built in, so the generated code says it calls math (the
+    // validator warns where its run takes the schema). A schema without such calls says not.
+    let dir = workdir().join("codegen-math-warning");
+    std::fs::create_dir_all(&dir).unwrap();
+    let math =
+        "#@ load(\"@ytt:math\", \"math\")\n#@data/values-schema\n---\nk: #@ math.floor(2.5)\n";
+    std::fs::write(dir.join("math.yml"), math).unwrap();
+    std::fs::write(dir.join("plain.yml"), "#@data/values-schema\n---\nk: 2\n").unwrap();
+    for (file, calls) in [("math.yml", true), ("plain.yml", false)] {
+        let o = Command::new(BIN)
+            .args(["gen", file])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let code = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            o.stderr.is_empty(),
+            "{file}: gen warns only before an error"
+        );
+        let said = format!("schema_calls_math: {calls},");
+        assert!(
+            code.contains(&said),
+            "{file}: no {said:?} in the generated code"
+        );
+    }
+}
