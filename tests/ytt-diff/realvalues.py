@@ -10,6 +10,11 @@ or a boolean, an overlay annotation. Sometimes the values come as `--data-value-
 `-v` flags instead, and the output is JSON. Not run in CI (it needs `../shared/realworld`):
 the forty-second session's hunt (FINDINGS.md).
 
+RV_REALWORLD may name another corpus laid out the same way (a folder a package with `args.ok`
+and `values-ok.yml`), its `args.ok` naming files or whole folders (a package's `config/`, read
+with every file under it: templates, `.star` libraries, `_ytt_lib`), as the seventy-second
+session's check of 89 published packages' config folders did.
+
     tests/ytt-diff/run.py --gen realvalues --seeds 0:400 --jobs 2 --no-shrink --work /tmp/rv
     tests/ytt-diff/realvalues.py --seed 7 --print
 """
@@ -31,7 +36,7 @@ def packages():
     if not os.path.isdir(REALWORLD):
         raise SystemExit('realvalues: no realworld corpus at %s' % REALWORLD)
     return sorted(p for p in os.listdir(REALWORLD)
-                  if os.path.isfile(os.path.join(REALWORLD, p, 'schema.yml')))
+                  if os.path.isfile(os.path.join(REALWORLD, p, 'args.ok')))
 
 
 def schema_args(pkg):
@@ -52,7 +57,7 @@ def final_values(pkg):
             cmd += ['-f', f]
         p = subprocess.run(cmd + ['--data-values-inspect', '-o', 'json'], cwd=os.path.join(REALWORLD, pkg),
                            capture_output=True, text=True)
-        text = p.stdout if p.returncode == 0 else 'null'
+        text = p.stdout if p.returncode == 0 and p.stdout.strip() else 'null'
         with open(path + '.tmp', 'w', encoding='utf-8') as fh:
             fh.write(text)
         os.replace(path + '.tmp', path)
@@ -290,16 +295,26 @@ class Case:
                 self.features.add('schema default changed')
         return '\n'.join(lines)
 
+    def read_files(self, src, f):
+        """The package's file `f`, or every file under it when it is a directory (a whole
+        package's `config/`: RV_REALWORLD may hold such packages, their `args.ok` naming it)."""
+        path = os.path.join(src, f)
+        if os.path.isdir(path):
+            for name in sorted(os.listdir(path)):
+                self.read_files(src, os.path.join(f, name))
+            return
+        with open(path, encoding='utf-8', errors='surrogateescape') as fh:
+            self.files[f] = fh.read()
+
     def build(self):
         r = self.r
         src = os.path.join(REALWORLD, self.pkg)
         files = schema_args(self.pkg)
         for f in files:
-            with open(os.path.join(src, f), encoding='utf-8') as fh:
-                self.files[f] = fh.read()
+            self.read_files(src, f)
         for f in files:
             self.args += ['-f', f]
-        if r.random() < 0.4:
+        if 'schema.yml' in self.files and r.random() < 0.4:
             self.files['schema.yml'] = self.mutate_schema(self.files['schema.yml'])
             if r.random() < 0.3:
                 self.args += ['--data-values-schema-inspect', '-o', 'openapi-v3']
