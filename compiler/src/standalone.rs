@@ -18,7 +18,7 @@ mod vendored_crates;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use schemac_runtime::engine::{load_schema, CheckError};
+use schemac_runtime::engine::{load_schema, load_schema_for, CheckError, SchemaUse};
 use sha2::{Digest, Sha256};
 
 use crate::check::INTERPRETER;
@@ -31,10 +31,11 @@ pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
     Compiled::try_from(load_schema(files, &INTERPRETER)?)
 }
 
-/// The schema of `files` alone (`schemac inspect`): a file no template loads is not read, as
-/// ytt does not read it (a FIFO among them waited for ever).
+/// The schema of `files` alone (`schemac inspect`), read as ytt's
+/// `--data-values-schema-inspect` reads them (their data values documents left out): a file no
+/// template loads is not read, as ytt does not read it (a FIFO among them waited for ever).
 pub fn schema(files: &[String]) -> Result<schemac_runtime::schema::Type, CheckError> {
-    let loaded = load_schema(files, &INTERPRETER)?;
+    let loaded = load_schema_for(files, &INTERPRETER, SchemaUse::Export)?;
     Ok(loaded.schema.unwrap_or_else(crate::lower::empty_schema))
 }
 

@@ -268,10 +268,32 @@ impl LoadedSchema {
     }
 }
 
+/// What a schema is read for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum SchemaUse {
+    /// A validator (`schemac build`, `include_schema!`): its files may hold no data values
+    /// documents, which would change the values the validator makes.
+    Validator,
+    /// An export of the schema alone (`schemac inspect`): the files are read as ytt's
+    /// `--data-values-schema-inspect` reads them, so that the `-f` arguments of a package's
+    /// `ytt` run (a whole `config/` with templates and data values files) give its schema;
+    /// data values documents are not evaluated.
+    Export,
+}
+
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR, and every file
 /// given (read when [`LoadedSchema::sources`] asks for them, if no template loaded them).
 pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
-    load_schema_inputs(read_inputs(files, &Default::default())?, backend)
+    load_schema_for(files, backend, SchemaUse::Validator)
+}
+
+/// [`load_schema`] for the use `to`.
+pub fn load_schema_for(
+    files: &[String],
+    backend: &dyn Backend,
+    to: SchemaUse,
+) -> Result<LoadedSchema, CheckError> {
+    load_schema_inputs(read_inputs(files, &Default::default())?, backend, to)
 }
 
 /// [`load_schema`] for files named otherwise than their paths: `(name, path)` pairs.
@@ -294,14 +316,15 @@ pub fn load_schema_named(
             .map_err(|e| CheckError::new(ErrorKind::Io, e.for_template()))?;
         inputs.push(input);
     }
-    load_schema_inputs(inputs, backend)
+    load_schema_inputs(inputs, backend, SchemaUse::Validator)
 }
 
 fn load_schema_inputs(
     inputs: Vec<Input>,
     backend: &dyn Backend,
+    to: SchemaUse,
 ) -> Result<LoadedSchema, CheckError> {
-    let (loaded, calls_math) = crate::cli::calls_math(|| evaluate_schema(inputs, backend));
+    let (loaded, calls_math) = crate::cli::calls_math(|| evaluate_schema(inputs, backend, to));
     if calls_math {
         // A schema that fails after a call warns as ytt does (`schemac gen`'s report).
         crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -313,9 +336,16 @@ fn load_schema_inputs(
 }
 
 /// [`load_schema_inputs`]'s evaluation of the schema files.
-fn evaluate_schema(inputs: Vec<Input>, backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
+fn evaluate_schema(
+    inputs: Vec<Input>,
+    backend: &dyn Backend,
+    to: SchemaUse,
+) -> Result<LoadedSchema, CheckError> {
     let mut sources = SourceLines::default();
-    let opts = Request::default();
+    let opts = Request {
+        schema_inspect: to == SchemaUse::Export,
+        ..Request::default()
+    };
     let mut docs = load_documents(
         &inputs,
         &opts,
@@ -325,7 +355,7 @@ fn evaluate_schema(inputs: Vec<Input>, backend: &dyn Backend) -> Result<LoadedSc
         None,
         &mut |_, _| Ok(()),
     )?;
-    if !docs.values.is_empty() {
+    if to == SchemaUse::Validator && !docs.values.is_empty() {
         return Err(CheckError::new(
             ErrorKind::Usage,
             format!(

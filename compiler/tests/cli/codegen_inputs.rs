@@ -138,3 +138,54 @@ fn a_schema_calling_math_makes_a_validator_that_warns_as_ytt() {
         );
     }
 }
+
+#[test]
+fn inspect_reads_a_packages_config_as_ytts_schema_inspect_and_gen_refuses_its_values() {
+    // A package's `config/` holds its schema beside data values files and templates: `ytt -f
+    // config/ --data-values-schema-inspect` prints the schema, not evaluating the data values
+    // documents (one here fails: 1/0). `inspect` refused the folder ("Expected only schema
+    // files"), as 40 of 89 published packages' config folders were; it now exports the schema
+    // of the schema file alone. `gen` still reads the values, and fails on them (they would
+    // change a validator's values: refused when they evaluate).
+    let dir = workdir().join("codegen-inspect-config");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("config")).unwrap();
+    std::fs::create_dir_all(dir.join("alone")).unwrap();
+    let schema = "#@data/values-schema\n---\na: 1\nb: x\n";
+    std::fs::write(dir.join("config/schema.yml"), schema).unwrap();
+    std::fs::write(dir.join("alone/schema.yml"), schema).unwrap();
+    std::fs::write(
+        dir.join("config/values.yml"),
+        "#@data/values\n---\na: #@ 1/0\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("config/deploy.yml"),
+        "#@ load(\"@ytt:data\", \"data\")\n---\nkind: Foo\nv: #@ data.values.a\n",
+    )
+    .unwrap();
+    let export = |folder: &str, format: &str| {
+        let o = Command::new(BIN)
+            .args(["inspect", "-o", format, folder])
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{folder} {format}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        String::from_utf8(o.stdout).unwrap()
+    };
+    for format in ["openapi-v3", "json-schema", "markdown"] {
+        // (The Markdown's header names the files it was made from.)
+        let whole = export("config", format).replace("config", "alone");
+        assert!(whole.contains("integer"), "{format}: {whole}");
+        assert_eq!(whole, export("alone", format), "{format}");
+    }
+    let (rc, stderr) = schemac_in(&dir, &["gen", "config"], &[]);
+    assert_eq!(rc, Some(1), "{stderr}");
+    assert!(stderr.contains("values.yml"), "{stderr}");
+}
