@@ -184,7 +184,7 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         }
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
-        "'in' after 'not'" => "in".to_string(),
+        "'in' after 'not'" | "keyword 'in'" => "in".to_string(),
         // A lambda's `)` after a `*` parameter and a comma (vendor/README.md change 10).
         "parameter" => "parameter".to_string(),
         // (At the end of the source, where the crate meets the line break it puts there inside
