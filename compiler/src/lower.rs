@@ -412,7 +412,8 @@ impl Lowerer<'_> {
         };
         // ytt names them in the order it checks them (nullable, type, default), whatever
         // their order in the file; the quoted lines stay in file order.
-        let mut found: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
+        // (a repeated annotation is named and quoted once, where it is last given)
+        let mut found: Vec<&Ann> = Ann::counted(&tree.anns).filter(gives_type).collect();
         found.sort_by_key(|a| match a.name.as_str() {
             "schema/nullable" => 0,
             "schema/type" => 1,
@@ -420,7 +421,7 @@ impl Lowerer<'_> {
         });
         let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
         if !names.is_empty() {
-            let schema_anns: Vec<&Ann> = tree.anns.iter().filter(gives_type).collect();
+            let schema_anns: Vec<&Ann> = Ann::counted(&tree.anns).filter(gives_type).collect();
             let first = schema_anns[0];
             // This error quotes every annotation it names.
             let mut report = invalid(

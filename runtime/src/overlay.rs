@@ -466,16 +466,10 @@ fn check_annotations(item: &Tree, parent: Option<&Path>) -> Result<(), OverlayEr
     if operations > 1 {
         return Err(Path::of(item, parent).error("Expected to find only one overlay operation"));
     }
-    for (i, ann) in item.anns.iter().enumerate() {
+    for ann in Ann::counted(&item.anns) {
         let Some((_, known)) = OVERLAY_KWARGS.iter().find(|(name, _)| *name == ann.name) else {
             continue;
         };
-        if item.anns[i + 1..]
-            .iter()
-            .any(|later| later.name == ann.name)
-        {
-            continue; // replaced by the later one
-        }
         if let Some((k, _)) = ann
             .kwargs
             .iter()

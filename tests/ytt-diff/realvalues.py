@@ -18,6 +18,7 @@ session's check of 89 published packages' config folders did.
     tests/ytt-diff/run.py --gen realvalues --seeds 0:400 --jobs 2 --no-shrink --work /tmp/rv
     tests/ytt-diff/realvalues.py --seed 7 --print
 """
+import copy
 import json
 import os
 import random
@@ -185,7 +186,8 @@ class Case:
                     arr.append(json.loads(json.dumps(arr[-1])))
                     self.features.add('array item added')
                 p, v = p[:i], arr
-            self.put(root, p, v)
+            # (a copy: a later set under `p` must not change `values`, read by later sets)
+            self.put(root, p, copy.deepcopy(v))
         return root
 
     @staticmethod

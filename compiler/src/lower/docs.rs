@@ -59,11 +59,7 @@ impl Lowerer<'_> {
 
     pub(super) fn doc(&self, tree: &Tree) -> Result<Doc, SchemaReport> {
         let mut doc = Doc::default();
-        for (i, ann) in tree.anns.iter().enumerate() {
-            // A later annotation of the same name replaces this one, as in ytt.
-            if tree.anns[i + 1..].iter().any(|a| a.name == ann.name) {
-                continue;
-            }
+        for ann in Ann::counted(&tree.anns) {
             match ann.name.as_str() {
                 "schema/desc" => doc.desc = Some(self.string_arg(tree, ann)?),
                 "schema/title" => doc.title = Some(self.string_arg(tree, ann)?),

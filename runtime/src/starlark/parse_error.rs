@@ -184,7 +184,7 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         }
         "expression" => "primary expression".to_string(),
         "new line" => "newline".to_string(),
-        "'in' after 'not'" => "in".to_string(),
+        "'in' after 'not'" | "keyword 'in'" => "in".to_string(),
         // A lambda's `)` after a `*` parameter and a comma (vendor/README.md change 10).
         "parameter" => "parameter".to_string(),
         // (At the end of the source, where the crate meets the line break it puts there inside
@@ -197,6 +197,14 @@ pub(super) fn go_wording_at(msg: &str, line: &str, before: Option<&str>) -> Opti
         }
         // The brackets around a `return`'s value are schemac's: ytt's value ends at its line.
         "symbol ')'" if before.is_some_and(in_return_value) => "newline".to_string(),
+        // starlark-go's loop over a `load`'s operands stops at the end of the file, then
+        // wants the `)` (`load("m"`); the crate wants the `,` of a second operand.
+        "symbol ','"
+            if matches!(got.as_str(), "end of file" | "newline")
+                && before.is_some_and(in_load_operands) =>
+        {
+            "')'".to_string()
+        }
         // After a lambda's parameter starlark-go wants the next one's `,` (the `:` or the `)`
         // of brackets around the lambda end them).
         "symbol ':'"
@@ -477,6 +485,17 @@ fn in_argument_list(code: &str) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether the innermost bracket left open in `code` is the `(` of a `load` statement.
+fn in_load_operands(code: &str) -> bool {
+    let Some(&at) = open_brackets(code).last() else {
+        return false;
+    };
+    let head = code[..at].trim_end();
+    code.as_bytes()[at] == b'('
+        && head.ends_with("load")
+        && !head[..head.len() - "load".len()].ends_with(|c: char| is_name_char(c) || c == '.')
 }
 
 /// Whether the innermost bracket left open in `code` is a `[` or `{` whose comprehension has

@@ -148,8 +148,13 @@ pub(super) fn to_template_error(
             generated = Some(code);
             before
         } else if !line_start {
-            // (inside a node's start, where ytt's first annotation reads alike)
-            next_node_line(program, gen_line).unwrap_or(line)
+            // A syntax error inside a node's start is on its first annotation, where ytt's
+            // code for the node starts and reads alike; an error running the start (a key
+            // given twice) is on the node's line, ytt's `start_node`.
+            match parsing {
+                true => next_node_line(program, gen_line).unwrap_or(line),
+                false => line,
+            }
         } else if let Some(line) = after_annotations_line(program, gen_line) {
             line
         } else {

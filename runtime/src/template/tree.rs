@@ -232,6 +232,15 @@ impl Ann {
     pub fn find<'a>(anns: &'a [Ann], name: &str) -> Option<&'a Ann> {
         anns.iter().rev().find(|a| a.name == name)
     }
+
+    /// The annotations that count, in file order: ytt keeps one annotation of each name on a
+    /// node, the last, so an earlier one of a repeated name is left out.
+    pub fn counted(anns: &[Ann]) -> impl Iterator<Item = &Ann> {
+        anns.iter()
+            .enumerate()
+            .filter(|(i, a)| !anns[i + 1..].iter().any(|later| later.name == a.name))
+            .map(|(_, a)| a)
+    }
 }
 
 impl TreeValue {

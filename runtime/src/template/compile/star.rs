@@ -5,6 +5,9 @@ use super::key_code::starlark_lines;
 use super::{CompileError, Compiler, GeneratedNames, Program};
 use crate::yaml::parse::Comment;
 
+/// starlark-go's error for a block's `:` at the end of the file: the parser wants the body.
+const BODY_AT_END_OF_FILE: &str = "got end of file, want primary expression";
+
 /// Compiles a Starlark file in ytt's dialect (`end` closes blocks).
 pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     // starlark-go's scanner reads a NUL outside string literals as the end of the file.
@@ -28,7 +31,19 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
             }
         }));
     }
-    match c.all_closed() {
+    // A `:` that ends the file opens no block: ytt's scanner opens one at a `:` and the line
+    // break after it. The parser then meets the file's end where the block's body would
+    // start, unless a block opened before is left open (`def f():` + `if x:`).
+    let last_line_opens = !ends_in_break && c.blocks.last().is_some_and(|b| b.line == count);
+    let closed = match last_line_opens {
+        true => {
+            c.blocks.pop();
+            c.all_closed()
+                .and(Err(CompileError::new(count, BODY_AT_END_OF_FILE)))
+        }
+        false => c.all_closed(),
+    };
+    match closed {
         Ok(()) => {
             c.line_map.push(end);
             Ok(c.program())

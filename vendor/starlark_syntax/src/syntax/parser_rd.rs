@@ -643,11 +643,11 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         }
     }
 
-    /// Parse a comma-separated list of `Expr` (BitOrExpr level), for assignment LHS
-    /// and `for` variable. Excludes comparisons, `and`, `or`, `not`, `in`.
-    /// In the LALRPOP grammar: `ExprList = UnparenTuple<Expr>` where
-    /// `Expr = {BitOrExpr}`. Trailing commas are always rejected at these
-    /// positions, so this function takes no `allow_trailing_comma` parameter.
+    /// Parse a comma-separated list of `Expr` (BitOrExpr level), for a `for`'s
+    /// variables. Excludes comparisons, `and`, `or`, `not`, `in`.
+    /// schemac: starlark-go's `parseForLoopVariables` takes a trailing comma (its loop
+    /// stops at a token of `terminatesExprList`), and then wants the `in` there
+    /// (`for k, ]`: "got ']', want in"), where the crate refused the trailing comma.
     fn parse_expr_list(&mut self) -> Result<AstExpr, EvalException> {
         // BitOr has left_bp=7, so min_bp=7 excludes comparisons (5) and and/or (1-4).
         let l = self.pos();
@@ -669,8 +669,6 @@ impl<'a, I: Iterator<Item = Lexeme>> ParserRd<'a, I> {
         let r = self.last_end;
         if items.len() == 1 && !trailing_comma {
             Ok(items.pop().expect("non-empty after parsing"))
-        } else if trailing_comma {
-            grammar_util::reject_unparenthesized_tuple_trailing_comma(self.state.codemap, l, r)
         } else {
             Ok(Expr::Tuple(items).ast(l, r))
         }
