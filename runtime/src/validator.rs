@@ -259,9 +259,10 @@ fn evaluate_schema_documents(
             .map_err(|e| format!("{}: {}", e.file, e.message))?;
         let kept = files.functions.len() - before;
         remade.extend((0..kept).map(|nth| (Arc::clone(&raw), nth)));
+        // (A `#@library/ref` schema document is a library's, not the root's.)
         for doc in docs
             .into_iter()
-            .filter(|d| d.ann("data/values-schema").is_some())
+            .filter(|d| d.ann("data/values-schema").is_some() && d.ann("library/ref").is_none())
         {
             merged =
                 Some(apply_document(merged, doc, Mode::default(), None).map_err(|e| e.render())?);
