@@ -38,7 +38,8 @@ pub trait Backend {
     fn eval_template(&self, raw: RawFile, files: &Sources) -> Result<Vec<Tree>, TemplateError>;
     /// The table a run's kept functions start from: a built validator's holds its schema's
     /// (or reserves their indices), so the functions of the run's files come after them.
-    fn functions(&self) -> Functions {
+    /// `files` are the run's (which a schema's functions may read, as ytt's do).
+    fn functions(&self, _files: &[(String, crate::inputs::FileText)]) -> Functions {
         Functions::default()
     }
     /// How many templates ytt compiled for a built-in schema (its files and the `.star` files

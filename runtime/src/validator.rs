@@ -5,15 +5,16 @@
 //! translation) the schema's sources, evaluated once at start-up so that the interpreter can
 //! call those functions.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use crate::engine::Backend;
 use crate::error::{CheckError, ErrorKind};
+use crate::inputs::FileText;
 use crate::lowered::calls::{Rules, TranslatedPredicates};
 use crate::lowered::Translations;
 use crate::report::SourceLines;
 use crate::schema::Type;
-use crate::template::functions::Functions;
+use crate::template::functions::{Deferred, Functions};
 use crate::template::tree::Tree;
 use crate::template::{Sources, TemplateError};
 use crate::validate::Predicates;
@@ -73,12 +74,17 @@ impl Validator {
 
 /// A validator ready to run: its schema, and the functions its rules call.
 pub struct Built {
-    schema: std::sync::Arc<Type>,
+    schema: Arc<Type>,
     openapi: fn() -> Node,
     json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
     /// The schema's kept functions (evaluated at start-up), or their indices reserved.
     functions: Functions,
+    /// Each of [`Built::functions`]' template and place among the template's kept values, when
+    /// the schema's code reached what may read the run's files (`@ytt:data`, `@ytt:library`,
+    /// a library file): each run makes them again with its files, as ytt evaluates the schema
+    /// with them (`data.read` and `data.list` in a rule function). Empty otherwise.
+    remade: Vec<(Arc<RawFile>, usize)>,
     translated: Translations,
     templates: u32,
     schema_calls_math: bool,
@@ -88,13 +94,14 @@ impl Built {
     /// Builds the schema and binds its custom rules (errors are start-up failures).
     pub fn new(v: &Validator) -> Result<Built, String> {
         let mut schema = (v.schema)();
-        let functions = bind_rules(v, &mut schema)?;
+        let (functions, remade) = bind_rules(v, &mut schema)?;
         Ok(Built {
-            schema: std::sync::Arc::new(schema),
+            schema: Arc::new(schema),
             openapi: v.openapi,
             json_schema: v.json_schema,
             sources: v.sources,
             functions,
+            remade,
             translated: v.translated,
             templates: v.templates,
             schema_calls_math: v.schema_calls_math,
@@ -107,8 +114,20 @@ impl Backend for Built {
         crate::template::evaluate(raw, files)
     }
 
-    fn functions(&self) -> Functions {
-        self.functions.fork()
+    fn functions(&self, files: &[(String, FileText)]) -> Functions {
+        let functions = self.functions.fork();
+        if !self.remade.is_empty() {
+            let files = Arc::new(files.to_vec());
+            for (index, (template, nth)) in self.remade.iter().enumerate() {
+                let deferred = Deferred {
+                    template: Arc::clone(template),
+                    nth: *nth,
+                    files: Arc::clone(&files),
+                };
+                functions.replace(index, Arc::new(deferred));
+            }
+        }
+        functions
     }
 
     fn schema_templates(&self) -> u32 {
@@ -144,14 +163,14 @@ impl Backend for Built {
         &self,
         docs: Option<&Tree>,
         _: &SourceLines,
-    ) -> Result<Option<std::sync::Arc<Type>>, CheckError> {
+    ) -> Result<Option<Arc<Type>>, CheckError> {
         match docs {
             None => {
                 // Where ytt would evaluate the schema (after every file is read).
                 if self.schema_calls_math {
                     crate::cli::MATH_USED.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
-                Ok(Some(std::sync::Arc::clone(&self.schema)))
+                Ok(Some(Arc::clone(&self.schema)))
             }
             Some(doc) => Err(CheckError::new(ErrorKind::Usage, format!(
                 "this validator has its schema built in; schema documents given with -f are not supported (document on line {})",
@@ -175,22 +194,24 @@ impl Backend for Built {
 
 /// The functions of the schema's rules: evaluated from the schema's sources when some
 /// function has no translation (the validations read off the evaluated schema document must
-/// name the same functions as the IR built in), else their indices reserved.
+/// name the same functions as the IR built in), else their indices reserved; and where they
+/// came from, when the runs are to make them again ([`Built::remade`]).
 #[cfg(feature = "starlark")]
-fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
+fn bind_rules(v: &Validator, schema: &mut Type) -> Result<(Functions, Remade), String> {
     if !v.needs_starlark {
-        return Ok(Functions::reserved(v.functions));
+        return Ok((Functions::reserved(v.functions), Vec::new()));
     }
     let built_in = schema.functions();
     let files = Sources::new(
         v.sources
             .iter()
-            .map(|(n, t)| (n.to_string(), std::sync::Arc::from(*t)))
+            .map(|(n, t)| (n.to_string(), Arc::from(*t)))
             .collect(),
     );
     // The start-up evaluation is not the run's: the run warns of the schema's `@ytt:math`
     // calls where it takes the schema (`Backend::schema`), as ytt evaluates it.
-    let (merged, _) = crate::cli::calls_math(|| evaluate_schema_documents(v, &files));
+    let mut remade = Vec::new();
+    let (merged, _) = crate::cli::calls_math(|| evaluate_schema_documents(v, &files, &mut remade));
     if let Some(doc) = merged? {
         crate::validate::attach_validations(&doc, schema).map_err(|(m, _, _)| m)?;
     }
@@ -201,12 +222,28 @@ fn bind_rules(v: &Validator, schema: &mut Type) -> Result<Functions, String> {
             v.functions
         ));
     }
-    Ok(files.functions)
+    let reads_run = files
+        .loads
+        .lock()
+        .is_ok_and(|loads| loads.contains(&crate::template::Load::Outside));
+    if !reads_run {
+        remade.clear();
+    }
+    Ok((files.functions, remade))
 }
 
-/// The schema documents of a validator's sources, evaluated and merged (for [`bind_rules`]).
+/// Where each of a schema's kept functions came from: its template, and its place among the
+/// values the template kept.
+type Remade = Vec<(Arc<RawFile>, usize)>;
+
+/// The schema documents of a validator's sources, evaluated and merged (for [`bind_rules`]);
+/// where each kept function came from is pushed to `remade`.
 #[cfg(feature = "starlark")]
-fn evaluate_schema_documents(v: &Validator, files: &Sources) -> Result<Option<Tree>, String> {
+fn evaluate_schema_documents(
+    v: &Validator,
+    files: &Sources,
+    remade: &mut Remade,
+) -> Result<Option<Tree>, String> {
     use crate::overlay::{apply_document, Mode};
     let mut merged: Option<Tree> = None;
     for (name, text) in v
@@ -216,11 +253,16 @@ fn evaluate_schema_documents(v: &Validator, files: &Sources) -> Result<Option<Tr
     {
         let raw = crate::yaml::parse::parse_file(name, text, false)
             .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        let raw = Arc::new(raw);
+        let before = files.functions.len();
         let docs = crate::starlark::eval_template(&raw, files)
             .map_err(|e| format!("{}: {}", e.file, e.message))?;
+        let kept = files.functions.len() - before;
+        remade.extend((0..kept).map(|nth| (Arc::clone(&raw), nth)));
+        // (A `#@library/ref` schema document is a library's, not the root's.)
         for doc in docs
             .into_iter()
-            .filter(|d| d.ann("data/values-schema").is_some())
+            .filter(|d| d.ann("data/values-schema").is_some() && d.ann("library/ref").is_none())
         {
             merged =
                 Some(apply_document(merged, doc, Mode::default(), None).map_err(|e| e.render())?);
@@ -230,9 +272,9 @@ fn evaluate_schema_documents(v: &Validator, files: &Sources) -> Result<Option<Tr
 }
 
 #[cfg(not(feature = "starlark"))]
-fn bind_rules(v: &Validator, _: &mut Type) -> Result<Functions, String> {
+fn bind_rules(v: &Validator, _: &mut Type) -> Result<(Functions, Remade), String> {
     if !v.needs_starlark {
-        Ok(Functions::reserved(v.functions))
+        Ok((Functions::reserved(v.functions), Vec::new()))
     } else {
         Err("this validator needs the Starlark interpreter: build it with the runtime's `starlark` feature".into())
     }

@@ -219,12 +219,11 @@ pub(super) fn load_documents(
         .builtin_sources()
         .iter()
         .map(|(name, text)| (name.to_string(), Arc::<str>::from(*text).into()));
-    let mut star = Sources::with_functions(
-        builtin
-            .chain(inputs.iter().map(|i| (i.name.clone(), i.text.clone())))
-            .collect(),
-        backend.functions(),
-    );
+    let files: Vec<_> = builtin
+        .chain(inputs.iter().map(|i| (i.name.clone(), i.text.clone())))
+        .collect();
+    let functions = backend.functions(&files);
+    let mut star = Sources::with_functions(files, functions);
     star.ignore_unknown_comments = opts.ignore_unknown_comments;
     star.compiled.store(
         backend.schema_templates(),
