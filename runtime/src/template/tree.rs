@@ -234,11 +234,21 @@ impl Ann {
     }
 
     /// The annotations that count, in file order: ytt keeps one annotation of each name on a
-    /// node, the last, so an earlier one of a repeated name is left out.
+    /// node, the last, so an earlier one of a repeated name is left out. (Each name's last
+    /// place found once: a node may carry 100,000 annotations of other names, where comparing
+    /// each with every later one took 28 s.)
     pub fn counted(anns: &[Ann]) -> impl Iterator<Item = &Ann> {
+        let last: std::collections::HashMap<&str, usize, crate::value::FxBuild> = match anns.len() {
+            0 | 1 => Default::default(),
+            _ => anns
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (a.name.as_str(), i))
+                .collect(),
+        };
         anns.iter()
             .enumerate()
-            .filter(|(i, a)| !anns[i + 1..].iter().any(|later| later.name == a.name))
+            .filter(move |(i, a)| last.get(a.name.as_str()).is_none_or(|at| at == i))
             .map(|(_, a)| a)
     }
 }
