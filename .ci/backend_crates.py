@@ -84,7 +84,7 @@ def is_schema_file(path):
 
 
 # Why split_args gives no split.
-DIRECTORY_MIX = "a -f directory holds a schema file"
+DIRECTORY_MIX = "a -f directory holding a schema file comes after another file"
 SHARED_FILE = "a schema file also holds #@data/values"
 OTHER_FORM = "a schema file given as -fPATH, --file=PATH, NAME=PATH or standard input"
 
@@ -118,8 +118,13 @@ def split_args(case_dir, args):
             path = os.path.join(case_dir, args[i + 1])
             if os.path.isdir(path):
                 if holds_schema(path):
-                    return DIRECTORY_MIX
-                rest += args[i:i + 2]
+                    # A validator built from a folder reads the folder's data values files
+                    # before the run's: the same order only if no file came before it.
+                    if any(file_flag(rest, j)[0] is not None for j in range(len(rest))):
+                        return DIRECTORY_MIX
+                    schema.append(args[i + 1])
+                else:
+                    rest += args[i:i + 2]
             elif is_schema_file(path):
                 if not path.endswith(LIBRARY):
                     with open(path, errors="replace") as f:
@@ -219,7 +224,7 @@ class Batch:
         alone = None
         if fallback:
             alone = run([schemac_binary(), "gen", "--validator-only", "--name", "validator"] + schema_files, cwd)[1].decode()
-        return self.add(code, "needs_starlark: true" in code, "pub fn load_plain<" in code, alone), None
+        return self.add(code, "__schemac_requires_starlark!" in code, "pub fn load_plain<" in code, alone), None
 
     def counts(self):
         return len(self.modules[False]), len(self.modules[True])
@@ -310,6 +315,7 @@ fn typed<T: PartialEq + Default + std::fmt::Debug>(
     files: &[String],
     plain: bool,
     json: bool,
+    package_values: bool,
     load: fn(&[String]) -> Result<T, schemac_runtime::typed::Violations>,
     load_plain: fn(&[String]) -> Result<T, schemac_runtime::typed::Violations>,
     validate: fn(&T) -> Result<(), schemac_runtime::typed::Violations>,
@@ -319,7 +325,9 @@ fn typed<T: PartialEq + Default + std::fmt::Debug>(
     match if plain { load_plain(files) } else { load(files) } {
         Ok(v) => {
             // A NaN is unequal to itself by Rust's `==`: values written alike are the same.
-            if files.is_empty() && v != T::default() && show(&v) != show(&T::default()) {
+            // (`Default` is the schema's defaults: a package's data values files built in
+            // overlay them on every load.)
+            if files.is_empty() && !package_values && v != T::default() && show(&v) != show(&T::default()) {
                 println!("loading no files gave other values than Default::default():\\n{v:?}\\n{:?}", T::default());
                 return 3;
             }
@@ -401,7 +409,7 @@ def write_crate(path, modules, starlark, macros):
         for i, (_, has_typed, _) in enumerate(modules):
             t = f"case_{i}::DataValues"
             if has_typed:
-                f.write(f"    |files, plain, json| typed(files, plain, json, {t}::load, {t}::load_plain, {t}::validate, {t}::to_yaml, {t}::to_json),\n")
+                f.write(f"    |files, plain, json| typed(files, plain, json, !case_{i}::VALIDATOR.values_files.is_empty(), {t}::load, {t}::load_plain, {t}::validate, {t}::to_yaml, {t}::to_json),\n")
             else:
                 f.write("    |_, _, _| no_typed_api(),\n")
         f.write("];\n")

@@ -69,6 +69,11 @@ pub struct Compiled {
     /// Whether the schema's evaluation called a `@ytt:math` function (the validator warns as
     /// ytt does: see [`schemac_runtime::engine::LoadedSchema::calls_math`]).
     pub calls_math: bool,
+    /// The package's data values files, `(name, text)`, which the validator reads before each
+    /// run's files (see [`schemac_runtime::engine::LoadedSchema::values_files`]).
+    pub values_files: Vec<(String, String)>,
+    /// Whether some of them has template code (the validator links the interpreter).
+    pub values_need_starlark: bool,
 }
 
 impl TryFrom<schemac_runtime::engine::LoadedSchema> for Compiled {
@@ -84,6 +89,8 @@ impl TryFrom<schemac_runtime::engine::LoadedSchema> for Compiled {
             functions: loaded.functions,
             templates: loaded.templates,
             calls_math: loaded.calls_math,
+            values_need_starlark: loaded.values_need_starlark,
+            values_files: loaded.values_files,
         })
     }
 }
@@ -161,7 +168,11 @@ pub fn generate_lowered(
         .filter(|n| !n.ends_with(".star"))
         .collect();
     let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
-    let requires_starlark = match starlark {
+    let values_pairs = compiled
+        .values_files
+        .iter()
+        .map(|(n, t)| quote! { (#n, #t) });
+    let requires_starlark = match starlark || compiled.values_need_starlark {
         true => {
             let files = schema_files.join(", ");
             quote! { #rt::__schemac_requires_starlark!(#files); }
@@ -199,6 +210,7 @@ pub fn generate_lowered(
                 name: #name,
                 schema_files: &[#(#schema_files),*],
                 sources: &[#(#pairs),*],
+                values_files: &[#(#values_pairs),*],
                 needs_starlark: #starlark,
                 functions: #functions,
                 templates: #templates,

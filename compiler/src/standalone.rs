@@ -146,9 +146,11 @@ pub fn version_text(
     rustc: &str,
     target: &str,
 ) -> String {
+    // (The package's data values files decide the answers too.)
     let listing: String = compiled
         .sources
         .iter()
+        .chain(&compiled.values_files)
         .map(|(file, text)| {
             format!(
                 "{}  {file}\n",
@@ -237,7 +239,7 @@ pub fn build(
 
     let lowering = lowering(&compiled);
     let needs = !lowering.complete();
-    let starlark = needs || opts.with_starlark;
+    let starlark = needs || opts.with_starlark || compiled.values_need_starlark;
     if lowering.lowered > 0 || needs {
         progress(&lowering.explain());
     }
@@ -278,11 +280,13 @@ pub fn build(
         &format!(
             "{} of Rust, {}",
             size_text(lib.len()),
-            match (needs, opts.with_starlark) {
-                (true, _) => "some rules need the Starlark interpreter",
-                (false, true) =>
+            match (needs, compiled.values_need_starlark, opts.with_starlark) {
+                (true, _, _) => "some rules need the Starlark interpreter",
+                (false, true, _) =>
+                    "the package's data values files have template code: linking the Starlark interpreter",
+                (false, false, true) =>
                     "linking the Starlark interpreter for values files (--with-starlark)",
-                (false, false) => "no Starlark needed",
+                (false, false, false) => "no Starlark needed",
             }
         ),
         t,

@@ -272,7 +272,8 @@ fn restore_negative_zero(node: &mut crate::yaml::parse::RawNode, lines: &[&str])
     }
 }
 
-/// Generated code whose rules need the Starlark interpreter invokes this: without the
+/// Generated code whose rules (or built-in data values files) need the Starlark interpreter
+/// invokes this: without the
 /// runtime's `starlark` feature it is a compile error that says what to enable.
 #[cfg(feature = "starlark")]
 #[macro_export]
@@ -281,15 +282,16 @@ macro_rules! __schemac_requires_starlark {
     ($schema:literal) => {};
 }
 
-/// Generated code whose rules need the Starlark interpreter invokes this: without the
-/// runtime's `starlark` feature it is a compile error that says what to enable.
+/// Generated code whose rules or built-in data values files need the Starlark interpreter
+/// invokes this: without the runtime's `starlark` feature it is a compile error that says what
+/// to enable.
 #[cfg(not(feature = "starlark"))]
 #[macro_export]
 #[doc(hidden)]
 macro_rules! __schemac_requires_starlark {
     ($schema:literal) => {
         compile_error!(concat!(
-            "the rules of ",
+            "the rules or data values files of ",
             $schema,
             " need the Starlark interpreter: enable the `starlark` feature of schemac-runtime"
         ));

@@ -23,6 +23,7 @@ use crate::yaml::parse::{
 use crate::{typecheck, validate};
 
 mod documents;
+mod package_values;
 mod schema_facts;
 mod stored;
 use documents::{load_documents, order, Documents};
@@ -80,6 +81,11 @@ pub trait Backend {
     fn json_schema(&self, schema: Option<&Type>) -> Node;
     /// Files whose lines reports may quote besides those given (a built-in schema's).
     fn builtin_sources(&self) -> &[(&str, &str)] {
+        &[]
+    }
+    /// A built-in package's data values files, `(name, text)`: each run reads them before its
+    /// own files (see [`package_values`]).
+    fn builtin_values(&self) -> &[(&str, &str)] {
         &[]
     }
     /// Where schemas lowered in earlier runs are kept (`schemac check`'s cache), if anywhere.
@@ -251,6 +257,12 @@ pub struct LoadedSchema {
     /// evaluates the schema, so a validator built from it warns too (the values its calls
     /// made are built in).
     pub calls_math: bool,
+    /// The package's data values files, `(name, text)` in order: a validator reads them before
+    /// each run's files (see [`package_values`]). Only for [`SchemaUse::Validator`].
+    pub values_files: Vec<(String, String)>,
+    /// Whether some of [`LoadedSchema::values_files`] has template code, which the validator
+    /// needs the Starlark interpreter to evaluate.
+    pub values_need_starlark: bool,
 }
 
 impl LoadedSchema {
@@ -272,8 +284,9 @@ impl LoadedSchema {
 /// What a schema is read for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum SchemaUse {
-    /// A validator (`schemac build`, `include_schema!`): its files may hold no data values
-    /// documents, which would change the values the validator makes.
+    /// A validator (`schemac build`, `include_schema!`): the files holding data values
+    /// documents (a package's `values.yml`) are set apart, built in, and read before each
+    /// run's files (see [`package_values`]).
     Validator,
     /// An export of the schema alone (`schemac inspect`): the files are read as ytt's
     /// `--data-values-schema-inspect` reads them, so that the `-f` arguments of a package's
@@ -347,6 +360,18 @@ fn evaluate_schema(
         schema_inspect: to == SchemaUse::Export,
         ..Request::default()
     };
+    let package_values::SetApart {
+        rest: inputs,
+        values: values_files,
+        values_need_starlark,
+    } = match to {
+        SchemaUse::Validator => package_values::set_apart(inputs),
+        SchemaUse::Export => package_values::SetApart {
+            rest: inputs,
+            values: Vec::new(),
+            values_need_starlark: false,
+        },
+    };
     let mut docs = load_documents(
         &inputs,
         &opts,
@@ -360,7 +385,7 @@ fn evaluate_schema(
         return Err(CheckError::new(
             ErrorKind::Usage,
             format!(
-                "Expected only schema files, but {} has data values documents",
+                "{} has a document that is both a data values schema and data values: a validator builds the schema in, and cannot read that document's data values again on each run (make them a document of their own, in a file of its own)",
                 docs.values_files.join(", ")
             ),
         ));
@@ -374,6 +399,8 @@ fn evaluate_schema(
         functions: docs.functions.len(),
         templates: docs.templates,
         calls_math: false,
+        values_files,
+        values_need_starlark,
     })
 }
 
@@ -507,6 +534,7 @@ fn evaluate_inputs(
     backend: &dyn Backend,
 ) -> Result<Leftovers, CheckError> {
     crate::overlay::start_run();
+    let inputs = package_values::with_builtin_values(backend, opts, inputs);
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);

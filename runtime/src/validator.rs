@@ -30,6 +30,9 @@ pub struct Validator {
     /// The text of every file it was built from (schemas and `.star` helpers), for quoting
     /// schema lines in reports and for binding custom rules at start-up.
     pub sources: &'static [(&'static str, &'static str)],
+    /// The package's data values files it was built from (`values.yml` of a `config/`
+    /// folder), read before each run's files as ytt given the folder first reads them.
+    pub values_files: &'static [(&'static str, &'static str)],
     /// Whether some rule function has no translation (the interpreter runs it: the schema's
     /// sources are evaluated at start-up).
     pub needs_starlark: bool,
@@ -78,6 +81,7 @@ pub struct Built {
     openapi: fn() -> Node,
     json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
+    values_files: &'static [(&'static str, &'static str)],
     /// The schema's kept functions (evaluated at start-up), or their indices reserved.
     functions: Functions,
     /// Each of [`Built::functions`]' template and place among the template's kept values, when
@@ -100,6 +104,7 @@ impl Built {
             openapi: v.openapi,
             json_schema: v.json_schema,
             sources: v.sources,
+            values_files: v.values_files,
             functions,
             remade,
             translated: v.translated,
@@ -189,6 +194,10 @@ impl Backend for Built {
 
     fn builtin_sources(&self) -> &[(&str, &str)] {
         self.sources
+    }
+
+    fn builtin_values(&self) -> &[(&str, &str)] {
+        self.values_files
     }
 }
 

@@ -592,3 +592,28 @@ fn a_nan_key_in_the_schema_is_ytts_error_not_an_internal_one() {
         );
     }
 }
+
+/// A package's schema with its own data values file (a `config/` folder's `values.yml`).
+#[allow(dead_code)]
+mod package {
+    schemac_macros::include_schema!(
+        "fixtures/codegen/package/schema.yml",
+        "fixtures/codegen/package/values.yml"
+    );
+}
+
+#[test]
+fn a_packages_data_values_file_is_read_before_the_callers_values() {
+    // As `ytt -f config/ -f mine.yml`: the package's values overlay the schema's defaults,
+    // then the caller's overlay them, on every load.
+    let none = package::DataValues::load::<&str>(&[]).unwrap();
+    assert_eq!((none.name.as_str(), none.replicas), ("app", 3));
+    let given = package::DataValues::from_yaml_str("name: mine\n").unwrap();
+    assert_eq!((given.name.as_str(), given.replicas), ("mine", 3));
+    let over = package::DataValues::from_yaml_str("replicas: 11\n")
+        .unwrap_err()
+        .to_string();
+    assert!(over.contains("- must be: a value <= 10"), "{over}");
+    // The type's `Default` is the schema's defaults alone.
+    assert_eq!(package::DataValues::default().replicas, 1);
+}

@@ -49,7 +49,7 @@ fn annotation_name(c: &Comment) -> Option<&str> {
 /// Whether `doc` is annotated `name` (`data/values-schema` or `data/values`). A document may
 /// be both: ytt reads it as a schema document in the schema phase and as a data values
 /// document in the values phase.
-fn has_doc_annotation(doc: &RawNode, name: &str) -> bool {
+pub(super) fn has_doc_annotation(doc: &RawNode, name: &str) -> bool {
     doc.comments
         .iter()
         .any(|c| annotation_name(c) == Some(name))
