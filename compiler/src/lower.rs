@@ -413,16 +413,15 @@ impl Lowerer<'_> {
         // ytt names them in the order it checks them (nullable, type, default), whatever
         // their order in the file; the quoted lines stay in file order.
         // (a repeated annotation is named and quoted once, where it is last given)
-        let mut found: Vec<&Ann> = Ann::counted(&tree.anns).filter(gives_type).collect();
-        found.sort_by_key(|a| match a.name.as_str() {
-            "schema/nullable" => 0,
-            "schema/type" => 1,
-            _ => 2,
-        });
-        let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
-        if !names.is_empty() {
-            let schema_anns: Vec<&Ann> = Ann::counted(&tree.anns).filter(gives_type).collect();
-            let first = schema_anns[0];
+        let schema_anns: Vec<&Ann> = Ann::counted(&tree.anns).filter(gives_type).collect();
+        if let Some(&first) = schema_anns.first() {
+            let mut found = schema_anns.clone();
+            found.sort_by_key(|a| match a.name.as_str() {
+                "schema/nullable" => 0,
+                "schema/type" => 1,
+                _ => 2,
+            });
+            let names: Vec<String> = found.iter().map(|a| format!("@{}", a.name)).collect();
             // This error quotes every annotation it names.
             let mut report = invalid(
                 self,

@@ -28,7 +28,7 @@ fn schema_args(cmd: Command) -> Command {
     cmd.arg(
         Arg::new("schema")
             .value_name("SCHEMA")
-            .help("Schema files (and the .star files they load)")
+            .help("Schema files and the .star files they load, or a package's config/ folder")
             .action(ArgAction::Append)
             .value_hint(clap::ValueHint::FilePath),
     )
