@@ -69,9 +69,10 @@ pub struct Compiled {
     /// Whether the schema's evaluation called a `@ytt:math` function (the validator warns as
     /// ytt does: see [`schemac_runtime::engine::LoadedSchema::calls_math`]).
     pub calls_math: bool,
-    /// The package's data values files, `(name, text)`, which the validator reads before each
-    /// run's files (see [`schemac_runtime::engine::LoadedSchema::values_files`]).
-    pub values_files: Vec<(String, String)>,
+    /// The places in [`Compiled::sources`] of the package's data values files, which the
+    /// validator reads before each run's files (see
+    /// [`schemac_runtime::engine::LoadedSchema::values_files`]).
+    pub values_files: Vec<usize>,
     /// Whether some of them has template code (the validator links the interpreter).
     pub values_need_starlark: bool,
 }
@@ -168,10 +169,7 @@ pub fn generate_lowered(
         .filter(|n| !n.ends_with(".star"))
         .collect();
     let pairs = compiled.sources.iter().map(|(n, t)| quote! { (#n, #t) });
-    let values_pairs = compiled
-        .values_files
-        .iter()
-        .map(|(n, t)| quote! { (#n, #t) });
+    let values_files = &compiled.values_files;
     let requires_starlark = match starlark || compiled.values_need_starlark {
         true => {
             let files = schema_files.join(", ");
@@ -210,7 +208,7 @@ pub fn generate_lowered(
                 name: #name,
                 schema_files: &[#(#schema_files),*],
                 sources: &[#(#pairs),*],
-                values_files: &[#(#values_pairs),*],
+                values_files: &[#(#values_files),*],
                 needs_starlark: #starlark,
                 functions: #functions,
                 templates: #templates,

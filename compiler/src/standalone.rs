@@ -146,11 +146,9 @@ pub fn version_text(
     rustc: &str,
     target: &str,
 ) -> String {
-    // (The package's data values files decide the answers too.)
     let listing: String = compiled
         .sources
         .iter()
-        .chain(&compiled.values_files)
         .map(|(file, text)| {
             format!(
                 "{}  {file}\n",

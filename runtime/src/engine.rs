@@ -23,6 +23,7 @@ use crate::yaml::parse::{
 use crate::{typecheck, validate};
 
 mod documents;
+pub(crate) use documents::file_has_doc_annotation;
 mod package_values;
 mod schema_facts;
 mod stored;
@@ -257,9 +258,10 @@ pub struct LoadedSchema {
     /// evaluates the schema, so a validator built from it warns too (the values its calls
     /// made are built in).
     pub calls_math: bool,
-    /// The package's data values files, `(name, text)` in order: a validator reads them before
-    /// each run's files (see [`package_values`]). Only for [`SchemaUse::Validator`].
-    pub values_files: Vec<(String, String)>,
+    /// The places in [`LoadedSchema::files`] of the package's data values files: a validator
+    /// reads them before each run's files (see [`package_values`]). Only for
+    /// [`SchemaUse::Validator`].
+    pub values_files: Vec<usize>,
     /// Whether some of [`LoadedSchema::values_files`] has template code, which the validator
     /// needs the Starlark interpreter to evaluate.
     pub values_need_starlark: bool,
@@ -362,11 +364,13 @@ fn evaluate_schema(
     };
     let package_values::SetApart {
         rest: inputs,
+        all,
         values: values_files,
         values_need_starlark,
     } = match to {
         SchemaUse::Validator => package_values::set_apart(inputs),
         SchemaUse::Export => package_values::SetApart {
+            all: Vec::new(),
             rest: inputs,
             values: Vec::new(),
             values_need_starlark: false,
@@ -374,6 +378,7 @@ fn evaluate_schema(
     };
     let mut docs = load_documents(
         &inputs,
+        0,
         &opts,
         false,
         &mut sources,
@@ -395,7 +400,10 @@ fn evaluate_schema(
         .map(|s| Arc::try_unwrap(s).unwrap_or_else(|shared| (*shared).clone()));
     Ok(LoadedSchema {
         schema,
-        files: inputs.into_iter().map(|i| (i.name, i.text)).collect(),
+        files: match to {
+            SchemaUse::Validator => all,
+            SchemaUse::Export => inputs.into_iter().map(|i| (i.name, i.text)).collect(),
+        },
         functions: docs.functions.len(),
         templates: docs.templates,
         calls_math: false,
@@ -534,7 +542,7 @@ fn evaluate_inputs(
     backend: &dyn Backend,
 ) -> Result<Leftovers, CheckError> {
     crate::overlay::start_run();
-    let inputs = package_values::with_builtin_values(backend, opts, inputs);
+    let (inputs, prepended) = package_values::with_builtin_values(backend, opts, inputs);
     let mut sources = SourceLines::default();
     for (name, text) in backend.builtin_sources() {
         sources.add(name, text);
@@ -549,6 +557,7 @@ fn evaluate_inputs(
     let mut schema_doc = None;
     let docs = load_documents(
         &inputs,
+        prepended,
         opts,
         !additional.is_empty(),
         &mut sources,

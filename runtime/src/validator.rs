@@ -30,9 +30,10 @@ pub struct Validator {
     /// The text of every file it was built from (schemas and `.star` helpers), for quoting
     /// schema lines in reports and for binding custom rules at start-up.
     pub sources: &'static [(&'static str, &'static str)],
-    /// The package's data values files it was built from (`values.yml` of a `config/`
-    /// folder), read before each run's files as ytt given the folder first reads them.
-    pub values_files: &'static [(&'static str, &'static str)],
+    /// The places in [`Validator::sources`] of the package's data values files (`values.yml`
+    /// of a `config/` folder), read before each run's files as ytt given the folder first
+    /// reads them.
+    pub values_files: &'static [usize],
     /// Whether some rule function has no translation (the interpreter runs it: the schema's
     /// sources are evaluated at start-up).
     pub needs_starlark: bool,
@@ -81,7 +82,8 @@ pub struct Built {
     openapi: fn() -> Node,
     json_schema: fn() -> Node,
     sources: &'static [(&'static str, &'static str)],
-    values_files: &'static [(&'static str, &'static str)],
+    /// The package's data values files (see [`Validator::values_files`]).
+    values_files: Vec<(&'static str, &'static str)>,
     /// The schema's kept functions (evaluated at start-up), or their indices reserved.
     functions: Functions,
     /// Each of [`Built::functions`]' template and place among the template's kept values, when
@@ -104,7 +106,7 @@ impl Built {
             openapi: v.openapi,
             json_schema: v.json_schema,
             sources: v.sources,
-            values_files: v.values_files,
+            values_files: v.values_files.iter().map(|&at| v.sources[at]).collect(),
             functions,
             remade,
             translated: v.translated,
@@ -197,7 +199,7 @@ impl Backend for Built {
     }
 
     fn builtin_values(&self) -> &[(&str, &str)] {
-        self.values_files
+        &self.values_files
     }
 }
 
@@ -262,6 +264,11 @@ fn evaluate_schema_documents(
     {
         let raw = crate::yaml::parse::parse_file(name, text, false)
             .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
+        // Only schema files, as when it was built: a package's templates (`config/`'s
+        // manifests) are not evaluated by `--data-values-inspect`, and may fail if they were.
+        if !crate::engine::file_has_doc_annotation(&raw, "data/values-schema") {
+            continue;
+        }
         let raw = Arc::new(raw);
         let before = files.functions.len();
         let docs = crate::starlark::eval_template(&raw, files)

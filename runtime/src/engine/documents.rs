@@ -49,10 +49,16 @@ fn annotation_name(c: &Comment) -> Option<&str> {
 /// Whether `doc` is annotated `name` (`data/values-schema` or `data/values`). A document may
 /// be both: ytt reads it as a schema document in the schema phase and as a data values
 /// document in the values phase.
-pub(super) fn has_doc_annotation(doc: &RawNode, name: &str) -> bool {
+fn has_doc_annotation(doc: &RawNode, name: &str) -> bool {
     doc.comments
         .iter()
         .any(|c| annotation_name(c) == Some(name))
+}
+
+/// Whether some document of `raw` is annotated `name` (`data/values-schema`: a schema file,
+/// which ytt evaluates in the schema phase; `data/values`).
+pub(crate) fn file_has_doc_annotation(raw: &RawFile, name: &str) -> bool {
+    raw.docs.iter().any(|d| has_doc_annotation(d, name))
 }
 
 /// The schema and values documents of every input, in order.
@@ -199,12 +205,16 @@ fn call_stack_text(e: &TemplateError, sources: &SourceLines) -> String {
     s
 }
 
+/// The first `prepended` inputs are a validator's built-in data values files
+/// ([`package_values::with_builtin_values`]).
 /// `schema_done` runs once the schema files are evaluated, before the data values files are:
 /// ytt reports a schema's errors before any of a data values template's.
 /// `additional` says whether the data values flags and plain files gave any document (ytt's
 /// errors then name `additional data values` after the files).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn load_documents(
     inputs: &[Input],
+    prepended: usize,
     opts: &Request,
     additional: bool,
     sources: &mut SourceLines,
@@ -212,16 +222,10 @@ pub(super) fn load_documents(
     store: Option<&dyn SchemaStore>,
     schema_done: &mut dyn FnMut(&mut Documents, &SourceLines) -> Result<(), CheckError>,
 ) -> Result<Documents, CheckError> {
-    // A validator's built-in schema files come first, as given to `schemac build`: a values
+    // A validator's built-in files come first, as given to `schemac build`: a values
     // template may `load()` them, `data.read()` and `data.list()` them as in ytt given them
     // before the values files.
-    let builtin = backend
-        .builtin_sources()
-        .iter()
-        .map(|(name, text)| (name.to_string(), Arc::<str>::from(*text).into()));
-    let files: Vec<_> = builtin
-        .chain(inputs.iter().map(|i| (i.name.clone(), i.text.clone())))
-        .collect();
+    let files = super::package_values::run_files(backend, inputs, prepended);
     let functions = backend.functions(&files);
     let mut star = Sources::with_functions(files, functions);
     star.ignore_unknown_comments = opts.ignore_unknown_comments;
@@ -299,7 +303,13 @@ pub(super) fn load_documents(
     // A validator's built-in schema files were read when it was built, but not with
     // `--strict`: ytt, given them first, would refuse them before any values file.
     if opts.strict {
-        for (name, text) in backend.builtin_sources().iter().filter(|(n, _)| is_yaml(n)) {
+        let builtin: Vec<&(&str, &str)> = backend
+            .builtin_sources()
+            .iter()
+            .filter(|(n, _)| is_yaml(n))
+            .collect();
+        let names: Vec<&str> = builtin.iter().map(|(n, _)| *n).collect();
+        for (name, text) in library_order(&names).into_iter().map(|at| builtin[at]) {
             parse_file_keeping_key_errors(name, text, true, None)
                 .map_err(|e| yaml_error(name, &e))?;
         }
@@ -361,15 +371,8 @@ pub(super) fn load_documents(
             values_misplaced.take().map_or(Ok(()), Err)
         };
     templates.retain_mut(|(_, raw, has_schema)| {
-        *has_schema = raw
-            .docs
-            .iter()
-            .any(|d| has_doc_annotation(d, "data/values-schema"));
-        *has_schema
-            || raw
-                .docs
-                .iter()
-                .any(|d| has_doc_annotation(d, "data/values"))
+        *has_schema = file_has_doc_annotation(raw, "data/values-schema");
+        *has_schema || file_has_doc_annotation(raw, "data/values")
     });
     // (A misplaced `#@data/values` is the error then, reported after the schema as ytt does.)
     if opts.files_give_values && !values_misplaced_found {

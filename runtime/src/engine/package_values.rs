@@ -7,15 +7,18 @@
 //! ([`Backend::builtin_values`]), as ytt given the folder first reads them: each run evaluates
 //! them again, in their order and under the names they had, before the run's own files.
 
-use super::documents::{has_doc_annotation, is_yaml};
+use super::documents::{file_has_doc_annotation, is_yaml};
 use super::{Backend, Input, Request};
+use std::sync::Arc;
 
 /// The inputs of a validator's build, its package's data values files set apart.
 pub(super) struct SetApart {
     /// The schema files, `.star` helpers and every other file: what the schema is read from.
     pub(super) rest: Vec<Input>,
-    /// The data values files, `(name, text)` in the order given.
-    pub(super) values: Vec<(String, String)>,
+    /// Every input's name and text, in the order given: what the validator builds in.
+    pub(super) all: Vec<(String, crate::inputs::FileText)>,
+    /// The places in [`SetApart::all`] of the data values files.
+    pub(super) values: Vec<usize>,
     /// Whether some data values file has template code (not only literal annotations): the
     /// validator then links the Starlark interpreter to evaluate it.
     pub(super) values_need_starlark: bool,
@@ -29,44 +32,70 @@ pub(super) struct SetApart {
 pub(super) fn set_apart(inputs: Vec<Input>) -> SetApart {
     let mut set = SetApart {
         rest: Vec::with_capacity(inputs.len()),
+        all: inputs
+            .iter()
+            .map(|i| (i.name.clone(), i.text.clone()))
+            .collect(),
         values: Vec::new(),
         values_need_starlark: false,
     };
-    let annotated = |raw: &crate::yaml::parse::RawFile, name: &str| {
-        raw.docs.iter().any(|d| has_doc_annotation(d, name))
-    };
-    for input in inputs {
+    for (place, input) in inputs.into_iter().enumerate() {
         let raw = (is_yaml(&input.name) && input.reader_stop.is_none())
             .then(|| crate::yaml::parse::parse_file(&input.name, input.yaml_text(), false).ok())
             .flatten();
-        let Some(raw) =
-            raw.filter(|r| annotated(r, "data/values") && !annotated(r, "data/values-schema"))
-        else {
-            set.rest.push(input);
-            continue;
-        };
-        set.values_need_starlark |= crate::template::literal::annotations(&raw).is_err();
-        let text = input.yaml_text().to_string();
-        set.values.push((input.name, text));
+        match raw.filter(|r| {
+            file_has_doc_annotation(r, "data/values")
+                && !file_has_doc_annotation(r, "data/values-schema")
+        }) {
+            Some(raw) => {
+                set.values_need_starlark |= crate::template::literal::annotations(&raw).is_err();
+                set.values.push(place);
+            }
+            None => set.rest.push(input),
+        }
     }
     set
 }
 
 /// The run's files: the back end's built-in data values files first (see the module's
-/// documentation), then `inputs`. Complete values (`Request::values_complete`, the typed API's
-/// check of final values) are the data values themselves: nothing goes before them.
+/// documentation), then `inputs`; and how many were put first. Complete values
+/// (`Request::values_complete`, the typed API's check of final values) are the data values
+/// themselves: nothing goes before them.
 pub(super) fn with_builtin_values(
     backend: &dyn Backend,
     opts: &Request,
     inputs: Vec<Input>,
-) -> Vec<Input> {
+) -> (Vec<Input>, usize) {
     let builtin = backend.builtin_values();
     if builtin.is_empty() || opts.values_complete {
-        return inputs;
+        return (inputs, 0);
     }
-    builtin
+    let files = builtin
         .iter()
         .map(|(name, text)| crate::inputs::decode(name.to_string(), text.as_bytes().to_vec()))
         .chain(inputs)
+        .collect();
+    (files, builtin.len())
+}
+
+/// The files a run's templates see (`load()`, `data.read()`, `data.list()`), in ytt's order:
+/// the built-in files as they were given when built (the package's data values files in their
+/// places among them), then the run's own, less the `prepended` built-in data values files
+/// [`with_builtin_values`] put first.
+pub(super) fn run_files(
+    backend: &dyn Backend,
+    inputs: &[Input],
+    prepended: usize,
+) -> Vec<(String, crate::inputs::FileText)> {
+    let builtin = backend
+        .builtin_sources()
+        .iter()
+        .map(|(name, text)| (name.to_string(), Arc::<str>::from(*text).into()));
+    builtin
+        .chain(
+            inputs[prepended..]
+                .iter()
+                .map(|i| (i.name.clone(), i.text.clone())),
+        )
         .collect()
 }
