@@ -149,7 +149,26 @@ struct Ctx {
     /// parents), while they can be opened again ([`BuildState::replace`]: ytt's node stack
     /// unwinds only when the next node starts).
     ended: Vec<usize>,
+    /// The error of the node started last, which ytt meets only after evaluating the node's
+    /// annotations (their arguments' errors come first): raised by its last annotation.
+    start_error: Option<NodeStartError>,
 }
+
+/// An error in starting a node (a key given twice), on the node's line: raised after the
+/// node's annotations, as ytt evaluates those first (see [`Ctx::start_error`]).
+#[derive(Debug)]
+pub(super) struct NodeStartError {
+    pub(super) line: u32,
+    message: String,
+}
+
+impl std::fmt::Display for NodeStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NodeStartError {}
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
 /// `__ytt_ctx_start`: their fragment functions build YAML from their own nodes wherever they
@@ -327,6 +346,7 @@ impl BuildState {
             table,
             last_started,
             ended,
+            start_error,
             ..
         } = inner
             .ctxs
@@ -358,11 +378,19 @@ impl BuildState {
                     .position(|t| t.key() == Some(&**key))
                     .map(|i| (out, i)),
             };
-            if let Some((items, i)) = found {
-                if !info.key_override {
-                    anyhow::bail!(crate::template::duplicate_key_message(t.template_id, key));
+            match found {
+                Some(_) if !info.key_override => {
+                    let message = crate::template::duplicate_key_message(t.template_id, key);
+                    if info.annotations == 0 {
+                        anyhow::bail!(message);
+                    }
+                    *start_error = Some(NodeStartError {
+                        line: info.line,
+                        message,
+                    });
                 }
-                items.remove(i);
+                Some((items, i)) => _ = items.remove(i),
+                None => {}
             }
         }
         let value = match info.value {
@@ -641,7 +669,15 @@ impl BuildState {
             args,
             kwargs: kw,
         });
-        Ok(())
+        let annotations = self.table(&ctx.table).nodes.get(frame.id);
+        let last = annotations.is_none_or(|n| frame.anns.len() >= n.annotations as usize);
+        match ctx.start_error.take() {
+            Some(e) if last => Err(e.into()),
+            pending => {
+                ctx.start_error = pending;
+                Ok(())
+            }
+        }
     }
 
     /// Starts a function (one that `builds_nodes`, a fragment function): of the running

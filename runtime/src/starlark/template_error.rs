@@ -267,8 +267,15 @@ pub(super) fn to_template_error(
         }
         stack.insert(0, lambda);
     }
-    // A builder call that finds no node open after a `\` continued code into a node's code.
+    // A node's start error, raised by its last annotation: on the node's line.
     let mut line = line;
+    if let Some(at) = node_start_error(e) {
+        (line, quote) = (Some(at.line), None);
+        if let Some(innermost) = stack.first_mut() {
+            (innermost.line, innermost.quote) = (at.line, None);
+        }
+    }
+    // A builder call that finds no node open after a `\` continued code into a node's code.
     if let (false, Some((code, node))) = (parsing, program.backslash_into_node) {
         if raw.contains(super::builder::NO_OPEN_NODE) {
             let node = node.to_string();
@@ -381,6 +388,14 @@ pub(super) fn resolver_refuses(ast: &AstModule, names: &generated_names::Generat
 /// rule code without running it does not build the interpreter's globals (15M instructions).
 fn go_predeclared(name: &str) -> bool {
     super::callee::UNIVERSAL.contains(&name)
+}
+
+/// The error `e` is when a node's start failed after its annotations ([`super::builder::NodeStartError`]).
+fn node_start_error(e: &starlark::Error) -> Option<&super::builder::NodeStartError> {
+    match e.kind() {
+        starlark::ErrorKind::Native(a) | starlark::ErrorKind::Other(a) => a.downcast_ref(),
+        _ => None,
+    }
 }
 
 /// How many lines past the start of the failing expression `span` starlark-go places a
