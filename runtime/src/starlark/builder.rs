@@ -14,6 +14,7 @@ use starlark::values::tuple::{AllocTuple, TupleRef, UnpackTuple};
 use starlark::values::{OwnedFrozenValue, Value, ValueLike};
 
 use super::convert::{to_arg, to_tree_value, YamlFragment};
+use super::template_error::NodeStartError;
 use crate::template::compile::{NodeInfo, RawShape};
 use crate::template::functions::Functions;
 use crate::template::generated_names::GeneratedNames;
@@ -153,22 +154,6 @@ struct Ctx {
     /// annotations (their arguments' errors come first): raised by its last annotation.
     start_error: Option<NodeStartError>,
 }
-
-/// An error in starting a node (a key given twice), on the node's line: raised after the
-/// node's annotations, as ytt evaluates those first (see [`Ctx::start_error`]).
-#[derive(Debug)]
-pub(super) struct NodeStartError {
-    pub(super) line: u32,
-    message: String,
-}
-
-impl std::fmt::Display for NodeStartError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for NodeStartError {}
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
 /// `__ytt_ctx_start`: their fragment functions build YAML from their own nodes wherever they

@@ -390,8 +390,24 @@ fn go_predeclared(name: &str) -> bool {
     super::callee::UNIVERSAL.contains(&name)
 }
 
-/// The error `e` is when a node's start failed after its annotations ([`super::builder::NodeStartError`]).
-fn node_start_error(e: &starlark::Error) -> Option<&super::builder::NodeStartError> {
+/// An error in starting a node (a key given twice), on the node's line: raised after the
+/// node's annotations, as ytt evaluates those first (see `builder::Ctx::start_error`).
+#[derive(Debug)]
+pub(super) struct NodeStartError {
+    pub(super) line: u32,
+    pub(super) message: String,
+}
+
+impl std::fmt::Display for NodeStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NodeStartError {}
+
+/// The error `e` is when a node's start failed after its annotations.
+fn node_start_error(e: &starlark::Error) -> Option<&NodeStartError> {
     match e.kind() {
         starlark::ErrorKind::Native(a) | starlark::ErrorKind::Other(a) => a.downcast_ref(),
         _ => None,
