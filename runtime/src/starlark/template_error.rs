@@ -12,6 +12,18 @@ pub(super) fn syntax_error(
     sources: &Sources,
 ) -> TemplateError {
     let (e, reserved) = parse_error::at_reserved_word(name, e);
+    reserved_word_error(name, program, e, reserved, sources)
+}
+
+/// [`syntax_error`] once [`parse_error::at_reserved_word`] has given `e` and the word stood
+/// in for.
+pub(super) fn reserved_word_error(
+    name: &str,
+    program: &Program,
+    e: starlark::Error,
+    reserved: Option<parse_error::StoodIn>,
+    sources: &Sources,
+) -> TemplateError {
     let mut error = to_template_error(name, program, &e, sources, true);
     if let Some(stood_in) = reserved {
         error.message = parse_error::name_reserved_word(&error.message, &stood_in);
