@@ -93,7 +93,7 @@ pub use nesting::{
     DEFAULT_MAX_FUNCTION_DEPTH, DEFAULT_MAX_METHOD_CHAIN,
 };
 pub use resolver_patch::DEFAULT_MAX_REPARSE_BYTES;
-use template_error::{resolve_errors, syntax_error, to_template_error};
+use template_error::{reserved_word_error, resolve_errors, syntax_error, to_template_error};
 use wording::go_wording;
 
 fn dialect() -> Dialect {

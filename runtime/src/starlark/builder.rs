@@ -14,6 +14,7 @@ use starlark::values::tuple::{AllocTuple, TupleRef, UnpackTuple};
 use starlark::values::{OwnedFrozenValue, Value, ValueLike};
 
 use super::convert::{to_arg, to_tree_value, YamlFragment};
+use super::template_error::NodeStartError;
 use crate::template::compile::{NodeInfo, RawShape};
 use crate::template::functions::Functions;
 use crate::template::generated_names::GeneratedNames;
@@ -149,6 +150,9 @@ struct Ctx {
     /// parents), while they can be opened again ([`BuildState::replace`]: ytt's node stack
     /// unwinds only when the next node starts).
     ended: Vec<usize>,
+    /// The error of the node started last, which ytt meets only after evaluating the node's
+    /// annotations (their arguments' errors come first): raised by its last annotation.
+    start_error: Option<NodeStartError>,
 }
 
 /// The YAML library files loaded in this process, by the key their compiled code passes to
@@ -327,6 +331,7 @@ impl BuildState {
             table,
             last_started,
             ended,
+            start_error,
             ..
         } = inner
             .ctxs
@@ -358,11 +363,19 @@ impl BuildState {
                     .position(|t| t.key() == Some(&**key))
                     .map(|i| (out, i)),
             };
-            if let Some((items, i)) = found {
-                if !info.key_override {
-                    anyhow::bail!(crate::template::duplicate_key_message(t.template_id, key));
+            match found {
+                Some(_) if !info.key_override => {
+                    let message = crate::template::duplicate_key_message(t.template_id, key);
+                    if info.annotations == 0 {
+                        anyhow::bail!(message);
+                    }
+                    *start_error = Some(NodeStartError {
+                        line: info.line,
+                        message,
+                    });
                 }
-                items.remove(i);
+                Some((items, i)) => _ = items.remove(i),
+                None => {}
             }
         }
         let value = match info.value {
@@ -641,7 +654,15 @@ impl BuildState {
             args,
             kwargs: kw,
         });
-        Ok(())
+        let annotations = self.table(&ctx.table).nodes.get(frame.id);
+        let last = annotations.is_none_or(|n| frame.anns.len() >= n.annotations as usize);
+        match ctx.start_error.take() {
+            Some(e) if last => Err(e.into()),
+            pending => {
+                ctx.start_error = pending;
+                Ok(())
+            }
+        }
     }
 
     /// Starts a function (one that `builds_nodes`, a fragment function): of the running

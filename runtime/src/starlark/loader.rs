@@ -312,6 +312,9 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
         // parser takes it.
         let comma = super::star_commas::first_refused(name, &source);
         if let Err(err) = parsed {
+            // A reserved word's error is the parser's at a stand-in for it (a malformed
+            // `while` statement's, an `if`'s): whether it is at the code's end is decided there.
+            let (err, reserved) = super::parse_error::at_reserved_word(name, err);
             // The code stops where the error is: running out of it is no error of its own.
             let at_end = err
                 .span()
@@ -349,7 +352,7 @@ pub(super) fn compile_failed(name: &str, e: CompileError, sources: &Sources) -> 
             let parser_error = matches!(err.kind(), starlark::ErrorKind::Parser(_)) && !cut_short;
             if (parser_error || annotation) && syntax && !comma_first {
                 let program = Program { source, ..*before };
-                let mut error = super::syntax_error(name, &program, err, sources);
+                let mut error = super::reserved_word_error(name, &program, err, reserved, sources);
                 if let Some(generated) = &mut error.generated {
                     // The number the template would have run with.
                     generated.template = sources.next_template_id();

@@ -12,6 +12,18 @@ pub(super) fn syntax_error(
     sources: &Sources,
 ) -> TemplateError {
     let (e, reserved) = parse_error::at_reserved_word(name, e);
+    reserved_word_error(name, program, e, reserved, sources)
+}
+
+/// [`syntax_error`] once [`parse_error::at_reserved_word`] has given `e` and the word stood
+/// in for.
+pub(super) fn reserved_word_error(
+    name: &str,
+    program: &Program,
+    e: starlark::Error,
+    reserved: Option<parse_error::StoodIn>,
+    sources: &Sources,
+) -> TemplateError {
     let mut error = to_template_error(name, program, &e, sources, true);
     if let Some(stood_in) = reserved {
         error.message = parse_error::name_reserved_word(&error.message, &stood_in);
@@ -267,8 +279,15 @@ pub(super) fn to_template_error(
         }
         stack.insert(0, lambda);
     }
-    // A builder call that finds no node open after a `\` continued code into a node's code.
+    // A node's start error, raised by its last annotation: on the node's line.
     let mut line = line;
+    if let Some(at) = node_start_error(e) {
+        (line, quote) = (Some(at.line), None);
+        if let Some(innermost) = stack.first_mut() {
+            (innermost.line, innermost.quote) = (at.line, None);
+        }
+    }
+    // A builder call that finds no node open after a `\` continued code into a node's code.
     if let (false, Some((code, node))) = (parsing, program.backslash_into_node) {
         if raw.contains(super::builder::NO_OPEN_NODE) {
             let node = node.to_string();
@@ -381,6 +400,30 @@ pub(super) fn resolver_refuses(ast: &AstModule, names: &generated_names::Generat
 /// rule code without running it does not build the interpreter's globals (15M instructions).
 fn go_predeclared(name: &str) -> bool {
     super::callee::UNIVERSAL.contains(&name)
+}
+
+/// An error in starting a node (a key given twice), on the node's line: raised after the
+/// node's annotations, as ytt evaluates those first (see `builder::Ctx::start_error`).
+#[derive(Debug)]
+pub(super) struct NodeStartError {
+    pub(super) line: u32,
+    pub(super) message: String,
+}
+
+impl std::fmt::Display for NodeStartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NodeStartError {}
+
+/// The error `e` is when a node's start failed after its annotations.
+fn node_start_error(e: &starlark::Error) -> Option<&NodeStartError> {
+    match e.kind() {
+        starlark::ErrorKind::Native(a) | starlark::ErrorKind::Other(a) => a.downcast_ref(),
+        _ => None,
+    }
 }
 
 /// How many lines past the start of the failing expression `span` starlark-go places a

@@ -142,6 +142,12 @@ pub(crate) fn backslash_before_blanks(text: &str) -> bool {
         && code_bytes(text).any(|(at, _)| at == code.len() - 1)
 }
 
+/// Whether the code line `text` (outside any string) holds no token: blanks and a comment
+/// at most. starlark-go's scanner reads past such lines to the next token.
+pub(crate) fn holds_no_token(text: &str) -> bool {
+    without_comment(text).trim_matches(CODE_BLANKS).is_empty()
+}
+
 /// `text` (a line) without the comment that ends it (`1 # c` → `1 `).
 pub(crate) fn without_comment(text: &str) -> &str {
     match code_bytes(text).find(|&(_, c)| c == b'#') {

@@ -109,6 +109,9 @@ pub struct NodeInfo {
     /// key is a string under `#@yaml/text-templated-strings` (ytt compiles every such key as
     /// a text template) and it has no annotations (whose code would come first).
     pub starts_generated: bool,
+    /// How many annotations the node has: ytt evaluates their arguments before it starts
+    /// the node (see `BuildState::start`).
+    pub annotations: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -583,6 +586,7 @@ impl Compiler {
                 .any(|a| split_annotation(&a.text).0 == crate::template::MAP_KEY_OVERRIDE),
             key_templated,
             starts_generated: templated && annotations.is_empty() && node.key_str().is_some(),
+            annotations: u32::try_from(annotations.len()).unwrap_or(u32::MAX),
         });
         let depth = self.depth();
         if let Some(def) = self.blocks.iter_mut().rev().find(|b| b.is_def) {

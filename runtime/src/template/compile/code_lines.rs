@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::template::code_scan::{
-    backslash_before_blanks, code_bytes, without_comment, CODE_BLANKS,
+    backslash_before_blanks, code_bytes, holds_no_token, without_comment, CODE_BLANKS,
 };
 use crate::template::lexer::CodeLine;
 use crate::template::refused::node_specific;
@@ -164,8 +164,12 @@ impl Compiler {
 
     fn code_line(&mut self, comment: &Comment) -> Result<(), CompileError> {
         let line = comment.line;
-        self.reached(line);
         let text = comment.text.strip_prefix(' ').unwrap_or(&comment.text);
+        // Inside brackets, where a line break is no token, a line of no token (blank, or only
+        // a comment) is not where an outdent's error stands: starlark-go's scanner reads on.
+        if !self.scanner.in_brackets() || !holds_no_token(text) {
+            self.reached(line);
+        }
         // ytt trims the white space that starts each code line but one right after a line of
         // its program that ends in `\`: inside brackets and strings too (`"""a` then `#@   b`
         // is `a\nb`).

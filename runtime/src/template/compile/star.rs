@@ -3,6 +3,7 @@
 
 use super::key_code::starlark_lines;
 use super::{CompileError, Compiler, GeneratedNames, Program};
+use crate::template::code_scan::holds_no_token;
 use crate::yaml::parse::Comment;
 
 /// starlark-go's error for a block's `:` at the end of the file: the parser wants the body.
@@ -21,16 +22,22 @@ pub fn compile_starlark(src: &str) -> Result<Program, CompileError> {
     // Where the file ends: an error at its end is placed there.
     let end = count + u32::from(ends_in_break);
     if let Err(e) = c.star(&lines) {
-        // The line after, unless the file ends without a newline.
+        // The line after, unless the file ends without a newline; inside brackets, where a
+        // line break is no token, the next line holding one (or where the file ends).
+        let in_brackets = c.scanner.in_brackets();
         return Err(e.after(c, |line| {
             let last = line >= count && !ends_in_break;
-            if last {
-                line
-            } else {
-                line + 1
+            let mut after = lines.iter().zip(1..).skip(line as usize);
+            match after.find(|(text, _)| !in_brackets || !holds_no_token(text)) {
+                _ if last => line,
+                Some((_, next)) => next,
+                None => end,
             }
         }));
     }
+    // An outdent's error with no token after it stands where the file ends (past the blank
+    // and comment lines after it).
+    c.reached(end);
     // A `:` that ends the file opens no block: ytt's scanner opens one at a `:` and the line
     // break after it. The parser then meets the file's end where the block's body would
     // start, unless a block opened before is left open (`def f():` + `if x:`).
