@@ -23,6 +23,7 @@ use crate::yaml::parse::{
 use crate::{typecheck, validate};
 
 mod documents;
+#[cfg(feature = "starlark")]
 pub(crate) use documents::file_has_doc_annotation;
 mod package_values;
 mod schema_facts;
