@@ -91,6 +91,17 @@ def env_of(env):
     return e
 
 
+def schema_text(path):
+    """What a schema argument holds: a file's text, or a package folder's files (names and texts)."""
+    def text(p):
+        with open(p, encoding='utf-8', errors='replace') as fh:
+            return fh.read()
+    if os.path.isdir(path):
+        return tuple((os.path.relpath(os.path.join(root, n), path), text(os.path.join(root, n)))
+                     for root, _, names in sorted(os.walk(path)) for n in sorted(names))
+    return text(path)
+
+
 def run_batch(o, seeds, index, skips, plan, results, rejected):
     """Writes the cases of seeds, builds their crates (named after the batch's index, so that
     every batch's binaries stay for shrinking) and runs them; appends to plan, results and
@@ -123,7 +134,7 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
         if not schema:
             skips.setdefault('validator and typed: no schema (data values only)', []).append(seed)
             continue
-        key = tuple((f, open(os.path.join(d, f), encoding='utf-8', errors='replace').read()) for f in schema)
+        key = tuple((f, schema_text(os.path.join(d, f))) for f in schema)
         if key not in modules:
             modules[key] = batch.add_generated(schema, d, fallback=True)
         handle, err = modules[key]
