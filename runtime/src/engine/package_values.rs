@@ -70,9 +70,14 @@ pub(super) fn with_builtin_values(
     if builtin.is_empty() || opts.values_complete {
         return (inputs, 0);
     }
+    // ([`set_apart`] built in no file where go-yaml's reader stops: nothing to look for.)
     let files = builtin
         .iter()
-        .map(|(name, text)| crate::inputs::decode(name.to_string(), text.as_bytes().to_vec()))
+        .map(|(name, text)| Input {
+            name: name.to_string(),
+            text: Arc::<str>::from(*text).into(),
+            reader_stop: None,
+        })
         .chain(inputs)
         .collect();
     (files, builtin.len())
