@@ -62,12 +62,20 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
     for arg in args.0 {
         match arg {
             MacroArg::File(lit) => {
-                // Named by its base name, as `schemac check -f PATH` (and ytt) name it.
                 let path = root.join(lit.value());
-                let name = path
-                    .file_name()
-                    .map_or_else(|| lit.value(), |n| n.to_string_lossy().to_string());
-                files.push((name, path));
+                if path.is_dir() {
+                    // A folder's files, named and ordered as `-f config/` reads them.
+                    let symlinks = schemac_runtime::inputs::Symlinks::default();
+                    let found = schemac_runtime::inputs::dir_files(&path, &symlinks)
+                        .map_err(|e| syn::Error::new(lit.span(), format!("schemac: {e}")))?;
+                    files.extend(found.into_iter().map(|(path, name)| (name, path)));
+                } else {
+                    // Named by its base name, as `schemac check -f PATH` (and ytt) name it.
+                    let name = path
+                        .file_name()
+                        .map_or_else(|| lit.value(), |n| n.to_string_lossy().to_string());
+                    files.push((name, path));
+                }
                 first.get_or_insert(lit);
             }
             MacroArg::Option(key, value) => match key.to_string().as_str() {
@@ -133,7 +141,7 @@ fn expand(input: TokenStream) -> syn::Result<TokenStream> {
             let message = schemac_runtime::report::multi_line(e.message());
             let at = match &e.pos {
                 Some(pos) => format!("--> {}:{}", pos.file, pos.line),
-                None => format!("--> {}", names[0]),
+                None => format!("--> {}", names.first().unwrap_or(&first.value())),
             };
             syn::Error::new(
                 first.span(),

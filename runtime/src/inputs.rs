@@ -202,24 +202,8 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
                 .map_err(|e| format!("Checking symlink file '{p}': {e}"))?;
         }
         if meta.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files, symlinks).map_err(|e| format!("Listing files '{p}': {e}"))?;
-            let mut named: Vec<(PathBuf, String)> = files
-                .into_iter()
-                .filter(|f| !unread_link_to_dir(f))
-                .map(|f| {
-                    // ytt names a file found in a directory by its path inside that directory.
-                    let name = f
-                        .strip_prefix(path)
-                        .unwrap_or(&f)
-                        .to_string_lossy()
-                        .to_string();
-                    (f, name)
-                })
-                .collect();
-            sort_by_name(&mut named);
-            for (f, name) in named {
-                out.push(input_file(&clean(&f), name).map_err(ReadError::for_template)?);
+            for (f, name) in dir_files(path, symlinks)? {
+                out.push(input_file(&f, name).map_err(ReadError::for_template)?);
             }
         } else if unread_link_to_dir(path) {
             continue;
@@ -233,6 +217,28 @@ pub fn read_files(paths: &[String], symlinks: &Symlinks) -> Result<Vec<InputFile
         }
     }
     Ok(out)
+}
+
+/// The files `-f DIR` reads, in ytt's order: the path to open each at and its name, its path
+/// inside `dir`. `Err` is ytt's message (after `Error: `).
+pub fn dir_files(dir: &Path, symlinks: &Symlinks) -> Result<Vec<(PathBuf, String)>, String> {
+    let mut files = Vec::new();
+    walk(dir, &mut files, symlinks)
+        .map_err(|e| format!("Listing files '{}': {e}", dir.display()))?;
+    let mut named: Vec<(PathBuf, String)> = files
+        .into_iter()
+        .filter(|f| !unread_link_to_dir(f))
+        .map(|f| {
+            let name = f
+                .strip_prefix(dir)
+                .unwrap_or(&f)
+                .to_string_lossy()
+                .to_string();
+            (clean(&f), name)
+        })
+        .collect();
+    sort_by_name(&mut named);
+    Ok(named)
 }
 
 /// The name and path of a file flag's argument: `NAME=PATH` names the file `NAME` (an empty

@@ -617,3 +617,24 @@ fn a_packages_data_values_file_is_read_before_the_callers_values() {
     // The type's `Default` is the schema's defaults alone.
     assert_eq!(package::DataValues::default().replicas, 1);
 }
+
+/// The same package given as its folder, as `ytt -f config/` reads it.
+#[allow(dead_code)]
+mod package_folder {
+    schemac_macros::include_schema!("fixtures/codegen/package");
+}
+
+#[test]
+fn a_package_folder_gives_the_macro_its_files_in_ytts_order() {
+    let none = package_folder::DataValues::load::<&str>(&[]).unwrap();
+    assert_eq!((none.name.as_str(), none.replicas), ("app", 3));
+    // The files are named as `-f config/` names them: the messages are the listed files'.
+    let by_folder = package_folder::DataValues::from_yaml_str("replicas: 11\n")
+        .unwrap_err()
+        .to_string();
+    let by_files = package::DataValues::from_yaml_str("replicas: 11\n")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(by_folder, by_files);
+    assert_eq!(package_folder::DataValues::default().replicas, 1);
+}
