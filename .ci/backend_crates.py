@@ -141,6 +141,27 @@ def split_args(case_dir, args):
     return schema, rest
 
 
+SYMLINK_FLAGS = ("--allow-symlink-destination", "--dangerous-allow-all-symlink-destinations")
+
+
+def gen_flags(rest):
+    """The flags of a run's remaining args that `schemac gen` takes too: which symlinks among
+    the schema files may be read (as `--flag=value`; a boolean's `=false` left out)."""
+    out = []
+    i = 0
+    while i < len(rest):
+        name, eq, value = rest[i].partition("=")
+        if name == SYMLINK_FLAGS[0]:
+            if not eq and i + 1 < len(rest):
+                i += 1
+                value = rest[i]
+            out.append(name + "=" + value)
+        elif name == SYMLINK_FLAGS[1] and value in ("", "true"):
+            out.append(name)
+        i += 1
+    return out
+
+
 # --- the typed API's share of a command line ------------------------------------------------
 
 OUTPUT_FLAGS = {("-o", "json"): "json", ("--output", "json"): "json", ("-o", "yaml"): "yaml",
@@ -212,11 +233,13 @@ class Batch:
         starlark, i = handle
         return self.modules[starlark][i][1]
 
-    def add_generated(self, schema_files, cwd, fallback=False):
+    def add_generated(self, schema_files, cwd, fallback=False, flags=()):
         """Adds `schemac gen` of the schema files (named as given, relative to cwd): (the handle,
         None), or (None, (exit status, stdout, stderr)) when schemac rejects the schema.
         `fallback`: if the module does not compile, use `schemac gen --validator-only` (the
-        code `schemac build` compiles) instead, and record its typed API as broken."""
+        code `schemac build` compiles) instead, and record its typed API as broken. `flags`:
+        gen's flags of the run (`gen_flags`)."""
+        schema_files = list(flags) + schema_files
         rc, out, err = run([schemac_binary(), "gen", "--name", "validator"] + schema_files, cwd)
         if rc != 0:
             return None, (rc, out, err)

@@ -297,8 +297,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("schema.yml");
         std::fs::write(&path, schema).unwrap();
-        let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let compiled =
+            crate::standalone::compile(&[path.to_string_lossy().to_string()], &Default::default())
+                .unwrap_or_else(|e| panic!("{e}"));
         let lowering = super::lower(&compiled.schema, &compiled.sources);
         (lowering, format!("{}/", dir.path().display()))
     }

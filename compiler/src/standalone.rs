@@ -18,7 +18,8 @@ mod vendored_crates;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use schemac_runtime::engine::{load_schema, load_schema_for, CheckError, SchemaUse};
+use schemac_runtime::engine::{load_schema_for, CheckError, SchemaUse};
+use schemac_runtime::inputs::Symlinks;
 use sha2::{Digest, Sha256};
 
 use crate::check::INTERPRETER;
@@ -26,16 +27,21 @@ use crate::codegen::{generate, generate_lowered, lowering, to_source, CodegenOpt
 
 pub use files::{not_an_input, remove_on_interrupt, write_atomically};
 
-/// Reads and checks the schema files; errors are reported as `schemac check` reports them.
-pub fn compile(files: &[String]) -> Result<Compiled, CheckError> {
-    Compiled::try_from(load_schema(files, &INTERPRETER)?)
+/// Reads and checks the schema files (`symlinks`: those ytt's flags let it read); errors are
+/// reported as `schemac check` reports them.
+pub fn compile(files: &[String], symlinks: &Symlinks) -> Result<Compiled, CheckError> {
+    let loaded = load_schema_for(files, symlinks, &INTERPRETER, SchemaUse::Validator)?;
+    Compiled::try_from(loaded)
 }
 
 /// The schema of `files` alone (`schemac inspect`), read as ytt's
 /// `--data-values-schema-inspect` reads them (their data values documents left out): a file no
 /// template loads is not read, as ytt does not read it (a FIFO among them waited for ever).
-pub fn schema(files: &[String]) -> Result<schemac_runtime::schema::Type, CheckError> {
-    let loaded = load_schema_for(files, &INTERPRETER, SchemaUse::Export)?;
+pub fn schema(
+    files: &[String],
+    symlinks: &Symlinks,
+) -> Result<schemac_runtime::schema::Type, CheckError> {
+    let loaded = load_schema_for(files, symlinks, &INTERPRETER, SchemaUse::Export)?;
     Ok(loaded.schema.unwrap_or_else(crate::lower::empty_schema))
 }
 
@@ -50,8 +56,12 @@ fn header(files: &[String], tail: &str) -> String {
 }
 
 /// The generated Rust for `files`, formatted.
-pub fn gen(files: &[String], opts: &CodegenOptions) -> Result<String, CheckError> {
-    let compiled = compile(files)?;
+pub fn gen(
+    files: &[String],
+    symlinks: &Symlinks,
+    opts: &CodegenOptions,
+) -> Result<String, CheckError> {
+    let compiled = compile(files, symlinks)?;
     crate::codegen::budget::check(&compiled.schema)?;
     let header = header(files, ". Do not edit: run `schemac gen` again.");
     to_source(generate(&compiled, opts), &header)
@@ -113,6 +123,9 @@ pub struct BuildOptions {
     pub target: Option<String>,
     /// How to link the C library (`--link`); `None`: statically where that is possible.
     pub link: Option<Link>,
+    /// The symlinks among the files that may be read (ytt's `--allow-symlink-destination`,
+    /// `--dangerous-allow-all-symlink-destinations`).
+    pub symlinks: Symlinks,
 }
 
 /// How a validator links the C library.
@@ -217,7 +230,7 @@ pub fn build(
         typed: false,
         ..CodegenOptions::default()
     };
-    let compiled = compile(files)
+    let compiled = compile(files, &opts.symlinks)
         .and_then(|c| crate::codegen::budget::check(&c.schema).map(|()| c))
         .map_err(|e| schemac_runtime::report::multi_line(e.message()))?;
     t = phase(

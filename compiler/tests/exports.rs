@@ -717,7 +717,7 @@ fn json_schema_survives_the_validators_yaml_round_trip() {
         if !seen.insert(files.clone()) {
             continue;
         }
-        let Ok(compiled) = schemac::standalone::compile(&files) else {
+        let Ok(compiled) = schemac::standalone::compile(&files, &Default::default()) else {
             continue;
         };
         let doc = schemac::export::jsonschema::to_json_schema(&compiled.schema);

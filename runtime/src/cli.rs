@@ -14,7 +14,7 @@ pub mod output;
 pub use clap::Command;
 #[cfg(feature = "starlark")]
 pub(crate) use flags::go_quote;
-pub use flags::{command, FlagError, Kind, Support, FLAGS};
+pub use flags::{command, csv_record, FlagError, Kind, Support, FLAGS};
 
 /// What the command line asked for.
 #[derive(Debug, Default, Clone)]

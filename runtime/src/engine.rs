@@ -249,16 +249,17 @@ fn type_violations(
 /// Reads the schema in `files` (schema documents and `.star` helpers): the IR, and every file
 /// given (read when [`LoadedSchema::sources`] asks for them, if no template loaded them).
 pub fn load_schema(files: &[String], backend: &dyn Backend) -> Result<LoadedSchema, CheckError> {
-    load_schema_for(files, backend, SchemaUse::Validator)
+    load_schema_for(files, &Default::default(), backend, SchemaUse::Validator)
 }
 
 /// [`load_schema`] for the use `to`.
 pub fn load_schema_for(
     files: &[String],
+    symlinks: &crate::inputs::Symlinks,
     backend: &dyn Backend,
     to: SchemaUse,
 ) -> Result<LoadedSchema, CheckError> {
-    load_schema_inputs(read_inputs(files, &Default::default())?, backend, to)
+    load_schema_inputs(read_inputs(files, symlinks)?, backend, to)
 }
 
 /// [`load_schema`] for files named otherwise than their paths: `(name, path)` pairs.

@@ -17,7 +17,7 @@ fn check_snapshot(case: &str) {
         validator_name: case.into(),
         ..CodegenOptions::default()
     };
-    let code = schemac::standalone::gen(&[format!("{case}.yml")], &opts);
+    let code = schemac::standalone::gen(&[format!("{case}.yml")], &Default::default(), &opts);
     std::env::set_current_dir(cwd).unwrap();
     let code = code.unwrap_or_else(|e| panic!("{case}: {e}"));
     common::assert_snapshot(&format!("{dir}/{case}.rs"), &code);
@@ -223,8 +223,8 @@ fn generated_ir_rebuilds_what_the_interpreter_lowered() {
     ];
     for (case, schema, openapi, validator) in cases {
         let file = format!("{dir}/{case}.yml");
-        let compiled =
-            schemac::standalone::compile(&[file]).unwrap_or_else(|e| panic!("{case}: {e}"));
+        let compiled = schemac::standalone::compile(&[file], &Default::default())
+            .unwrap_or_else(|e| panic!("{case}: {e}"));
         let generated = schema();
         // Positions differ only in the file name (the snapshot was generated from the folder).
         assert_eq!(

@@ -137,7 +137,8 @@ fn check_snapshot() {
         ..Default::default()
     };
     let files: Vec<String> = FILES.iter().map(|f| f.to_string()).collect();
-    let code = schemac::standalone::gen(&files, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let code = schemac::standalone::gen(&files, &Default::default(), &opts)
+        .unwrap_or_else(|e| panic!("{e}"));
     common::assert_snapshot(&format!("{FIXTURE}/rules.rs"), &code);
 }
 

@@ -134,9 +134,10 @@ def run_batch(o, seeds, index, skips, plan, results, rejected):
         if not schema:
             skips.setdefault('validator and typed: no schema (data values only)', []).append(seed)
             continue
-        key = tuple((f, schema_text(os.path.join(d, f))) for f in schema)
+        flags = backend_crates.gen_flags(rest)
+        key = tuple((f, schema_text(os.path.join(d, f))) for f in schema) + tuple(flags)
         if key not in modules:
-            modules[key] = batch.add_generated(schema, d, fallback=True)
+            modules[key] = batch.add_generated(schema, d, fallback=True, flags=flags)
         handle, err = modules[key]
         if handle is None:
             rejects.append((seed, d, args, env, schema, err))

@@ -41,6 +41,39 @@ fn schema_args(cmd: Command) -> Command {
             .action(ArgAction::Append)
             .value_hint(clap::ValueHint::FilePath),
     )
+    .arg(
+        Arg::new("allow-symlink-destination")
+            .long("allow-symlink-destination")
+            .value_name("PATH")
+            .help("A path symlinks among the files may point into, as in ytt (can be given several times)")
+            .action(ArgAction::Append)
+            .value_hint(clap::ValueHint::AnyPath),
+    )
+    .arg(
+        Arg::new("dangerous-allow-all-symlink-destinations")
+            .long("dangerous-allow-all-symlink-destinations")
+            .help("Read symlinks among the files wherever they point, as in ytt")
+            .action(ArgAction::SetTrue),
+    )
+}
+
+/// The symlinks among the schema files that may be read: ytt's flags (each use of
+/// `--allow-symlink-destination` a comma-separated list, as pflag reads it).
+fn symlinks(m: &ArgMatches) -> Result<schemac_runtime::inputs::Symlinks, String> {
+    let mut destinations = Vec::new();
+    for value in m
+        .get_many::<String>("allow-symlink-destination")
+        .into_iter()
+        .flatten()
+    {
+        let paths = schemac_runtime::cli::csv_record(value, "--allow-symlink-destination")
+            .map_err(|e| e.0)?;
+        destinations.extend(paths);
+    }
+    Ok(schemac_runtime::inputs::Symlinks {
+        allow_all: m.get_flag("dangerous-allow-all-symlink-destinations"),
+        destinations,
+    })
 }
 
 fn cli() -> Command {
@@ -161,7 +194,11 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
     {
         return fail(&e);
     }
-    match standalone::gen(files, &opts) {
+    let symlinks = match symlinks(m) {
+        Ok(symlinks) => symlinks,
+        Err(e) => return fail(&e),
+    };
+    match standalone::gen(files, &symlinks, &opts) {
         Ok(code) => match m.get_one::<String>("output") {
             None => print(&code),
             Some(path) => match standalone::write_atomically(&PathBuf::from(path), code.as_bytes())
@@ -195,6 +232,10 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
         with_starlark,
         target,
         link,
+        symlinks: match symlinks(m) {
+            Ok(symlinks) => symlinks,
+            Err(e) => return fail(&e),
+        },
     };
     match standalone::build(files, &PathBuf::from(&out), &opts, &mut progress) {
         Ok(_) if quiet => ExitCode::SUCCESS,
@@ -226,9 +267,11 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     {
         return fail(&e);
     }
-    let schema = match standalone::schema(files) {
+    let schema = match symlinks(m)
+        .and_then(|s| standalone::schema(files, &s).map_err(|e| multi_line(e.message())))
+    {
         Ok(schema) => schema,
-        Err(e) => return fail(&multi_line(e.message())),
+        Err(e) => return fail(&e),
     };
     let text = match schemac::export::render(&schema, format, files) {
         Ok(text) => text,
@@ -266,8 +309,12 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     }
 }
 
-fn explain_rules(files: &[String]) -> ExitCode {
-    match standalone::compile(files) {
+fn explain_rules(files: &[String], m: &ArgMatches) -> ExitCode {
+    let symlinks = match symlinks(m) {
+        Ok(symlinks) => symlinks,
+        Err(e) => return fail(&e),
+    };
+    match standalone::compile(files, &symlinks) {
         Ok(compiled) => print(&format!(
             "{}\n",
             schemac::codegen::lowering(&compiled).explain()
@@ -310,7 +357,7 @@ fn run_main() -> ExitCode {
     match name {
         "gen" => gen(&files, sub),
         "build" => build(&files, sub),
-        "explain-rules" => explain_rules(&files),
+        "explain-rules" => explain_rules(&files, sub),
         "inspect" => inspect(&files, sub),
         "completions" => {
             let shell = *sub.get_one::<Shell>("shell").expect("required");

@@ -208,3 +208,52 @@ fn inspect_reads_a_packages_config_as_ytts_schema_inspect_and_gen_builds_its_val
     );
     assert!(code.contains("__schemac_requires_starlark!"), "{code}");
 }
+
+#[test]
+fn schema_commands_read_symlinks_as_ytts_flags_allow() {
+    // A package folder holding a symlink out of it: refused as ytt refuses it, unless
+    // `--allow-symlink-destination` covers its destination (each use a comma-separated list,
+    // as pflag reads it) or all are allowed.
+    let dir = workdir().join("codegen-symlinks");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("pkg")).unwrap();
+    std::fs::create_dir_all(dir.join("outside")).unwrap();
+    std::fs::write(
+        dir.join("pkg/schema.yml"),
+        "#@data/values-schema\n---\na: 1\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("outside/o.yml"), "#@data/values\n---\na: 2\n").unwrap();
+    std::os::unix::fs::symlink("../outside/o.yml", dir.join("pkg/z-link.yml")).unwrap();
+    for command in ["gen", "inspect", "explain-rules"] {
+        let with = |flags: &[&str]| {
+            let mut args = vec![command];
+            if command == "inspect" {
+                args.extend(["-o", "json-schema"]);
+            }
+            args.extend(flags);
+            args.push("pkg");
+            schemac_in(&dir, &args, &[])
+        };
+        let (rc, err) = with(&[]);
+        assert_eq!(rc, Some(1), "{command}: {err}");
+        assert!(
+            err.contains("Expected symlink file 'pkg/z-link.yml' -> 'outside/o.yml' to be allowed"),
+            "{command}: {err}"
+        );
+        for flags in [
+            &["--allow-symlink-destination", "outside"][..],
+            &["--allow-symlink-destination=elsewhere,outside"],
+            &["--dangerous-allow-all-symlink-destinations"],
+        ] {
+            let (rc, err) = with(flags);
+            assert_eq!(rc, Some(0), "{command} {flags:?}: {err}");
+        }
+        let (rc, err) = with(&["--allow-symlink-destination", "\"a,b"]);
+        assert_eq!(rc, Some(1), "{command}: {err}");
+        assert!(
+            err.contains("extraneous or missing \" in quoted-field"),
+            "{err}"
+        );
+    }
+}

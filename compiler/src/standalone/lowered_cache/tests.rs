@@ -358,8 +358,9 @@ pub(super) fn with_rules() -> (Type, schemac_runtime::lowered::ir::Program) {
     let dir = scratch("rules");
     let path = dir.join("schema.yml");
     std::fs::write(&path, RULES).unwrap();
-    let compiled = crate::standalone::compile(&[path.to_string_lossy().to_string()])
-        .unwrap_or_else(|e| panic!("{e}"));
+    let compiled =
+        crate::standalone::compile(&[path.to_string_lossy().to_string()], &Default::default())
+            .unwrap_or_else(|e| panic!("{e}"));
     let lowering = crate::rules::lower(&compiled.schema, &compiled.sources);
     assert!(lowering.complete(), "{}", lowering.explain());
     std::fs::remove_dir_all(&dir).unwrap();
