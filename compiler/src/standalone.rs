@@ -233,10 +233,15 @@ pub fn build(
     let compiled = compile(files, &opts.symlinks)
         .and_then(|c| crate::codegen::budget::check(&c.schema).map(|()| c))
         .map_err(|e| schemac_runtime::report::multi_line(e.message()))?;
+    let values_files = match compiled.values_files.len() {
+        0 => String::new(),
+        1 => ", its data values file built in".to_string(),
+        n => format!(", its {n} data values files built in"),
+    };
     t = phase(
         progress,
         "schema",
-        &format!("{} read and checked", files.join(", ")),
+        &format!("{} read and checked{values_files}", files.join(", ")),
         t,
     );
 
