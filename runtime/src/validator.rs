@@ -257,10 +257,12 @@ fn evaluate_schema_documents(
 ) -> Result<Option<Tree>, String> {
     use crate::overlay::{apply_document, Mode};
     let mut merged: Option<Tree> = None;
+    // The root library's YAML templates only, as the build read them: a private library's
+    // (`_ytt_lib/`) or a `*.lib.yml` schema is that library's, evaluated when it is used.
     for (name, text) in v
         .sources
         .iter()
-        .filter(|(n, _)| n.ends_with(".yml") || n.ends_with(".yaml"))
+        .filter(|(n, _)| crate::inputs::is_yaml_template(n))
     {
         let raw = crate::yaml::parse::parse_file(name, text, false)
             .map_err(|e| format!("{name}:{}: {}", e.line, e.message))?;
