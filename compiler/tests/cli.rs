@@ -638,3 +638,68 @@ fn an_output_that_is_an_input_is_refused() {
         );
     }
 }
+
+/// An output path that is a symbolic link is written through it, as a shell's `>` and `cp`
+/// write (renaming over the link replaced it with a file, and a dangling link's target was
+/// never made); a link whose target cannot be made, or a loop, is an error naming both.
+#[test]
+fn an_output_link_is_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("s.yml"), "#@data/values-schema\n---\nname: \"\"\n").unwrap();
+    std::fs::create_dir(d.join("out")).unwrap();
+    std::fs::write(d.join("out/old.rs"), "old").unwrap();
+    for (link, to) in [
+        ("to-file", "out/old.rs"),
+        ("dangling", "out/new.md"),
+        ("missing-folder", "no/such/x"),
+        ("loop-a", "loop-b"),
+        ("loop-b", "loop-a"),
+    ] {
+        std::os::unix::fs::symlink(to, d.join(link)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        (o.status.code(), stderr)
+    };
+    assert_eq!(
+        run(&["gen", "s.yml", "-o", "to-file"]),
+        (Some(0), String::new())
+    );
+    assert!(std::fs::read_to_string(d.join("out/old.rs"))
+        .unwrap()
+        .contains("name"));
+    let inspect = ["inspect", "s.yml", "-o", "markdown", "--output-file"];
+    assert_eq!(run(&[&inspect[..], &["dangling"]].concat()).0, Some(0));
+    assert!(std::fs::read_to_string(d.join("out/new.md"))
+        .unwrap()
+        .contains("name"));
+    let (rc, err) = run(&["gen", "s.yml", "-o", "missing-folder"]);
+    assert_eq!(rc, Some(1), "{err}");
+    assert!(
+        err.contains("cannot write missing-folder (a link to no/such/x): "),
+        "{err}"
+    );
+    let (rc, err) = run(&["gen", "s.yml", "-o", "loop-a"]);
+    assert_eq!(rc, Some(1), "{err}");
+    assert!(
+        err.contains("cannot write loop-a: too many levels of symbolic links"),
+        "{err}"
+    );
+    for link in ["to-file", "dangling", "missing-folder", "loop-a"] {
+        assert!(std::fs::symlink_metadata(d.join(link))
+            .unwrap()
+            .is_symlink());
+    }
+    let mut left: Vec<_> = std::fs::read_dir(d.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["new.md", "old.rs"]);
+}
