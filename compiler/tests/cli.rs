@@ -703,3 +703,58 @@ fn an_output_link_is_written_through() {
     left.sort();
     assert_eq!(left, ["new.md", "old.rs"]);
 }
+
+/// An output inside a folder given as an input is refused before any work: every file there
+/// is read as an input, so `build config/ -o config/v` built the last binary into the next.
+#[test]
+fn an_output_inside_an_input_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("config/sub")).unwrap();
+    std::fs::write(d.join("config/s.yml"), "#@data/values-schema\n---\nn: 1\n").unwrap();
+    for args in [
+        &["build", "config/", "-o", "config/v"][..],
+        &["gen", "config", "-o", "./config/sub/gen.rs"],
+        &[
+            "inspect",
+            "-f",
+            "config",
+            "-o",
+            "html",
+            "--output-file",
+            "config/x.html",
+        ],
+    ] {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(d)
+            .env("SCHEMAC_CACHE_DIR", d.join("cache"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        let out = args[args.len() - 1];
+        assert!(
+            stderr.contains(&format!(
+                "cannot write {out}: it is inside the input folder"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+    let o = Command::new(BIN)
+        .args(["gen", "config/s.yml", "-o", "config/sub/gen.rs"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a schema file, not a folder, is the input"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(d.join("config/sub"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["gen.rs"]);
+}

@@ -192,6 +192,38 @@ pub fn not_an_input(target: &Path, inputs: &[String]) -> Result<(), String> {
             "cannot write {}: it is the input file {input} (give another output path)",
             target.display()
         )),
+        None => in_an_input_folder(target, inputs),
+    }
+}
+
+/// Nor may it be made inside a folder given as an input (a package's `config/`): every file
+/// there is read as an input, so `build config/ -o config/v` built the last binary into the
+/// next (5 MB, then 13, then 31), and an output there that exists is an input already.
+fn in_an_input_folder(target: &Path, inputs: &[String]) -> Result<(), String> {
+    let Ok(dest) = follow_links(target) else {
+        return Ok(());
+    };
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // A folder that does not exist holds no input (the write fails later, naming it).
+    let Ok(parent) = parent.canonicalize() else {
+        return Ok(());
+    };
+    let folder = inputs.iter().find(|input| {
+        let input = Path::new(input);
+        input.is_dir()
+            && input
+                .canonicalize()
+                .is_ok_and(|input| parent.starts_with(input))
+    });
+    match folder {
+        Some(folder) => Err(format!(
+            "cannot write {}: it is inside the input folder {folder}, whose files are all \
+             read as inputs (give another output path)",
+            target.display()
+        )),
         None => Ok(()),
     }
 }
