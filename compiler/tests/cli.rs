@@ -616,6 +616,7 @@ fn an_output_that_is_an_input_is_refused() {
             "--output-file",
             "./s.yml",
         ],
+        &["inspect", "s.yml", "-o", "html", "--check", "link.yml"],
     ] {
         let o = Command::new(BIN)
             .args(args)
