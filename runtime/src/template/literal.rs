@@ -290,6 +290,18 @@ fn needs_starlark(line: u32, what: &str) -> String {
 /// How Starlark reports a name that is not bound (here: `overlay` before its `load()`).
 const UNDEFINED: &str = "undefined: ";
 
+/// starlark-go's parser on `f(a=1, 2)`.
+const POSITIONAL_AFTER_NAMED: &str = "positional argument may not follow named";
+
+/// Whether an annotation's argument error is in Starlark's own words, which ytt reports as they
+/// are; the others (what this reader cannot take) name the annotation.
+fn starlarks_words(m: &str) -> bool {
+    m.starts_with(UNDEFINED)
+        || m == POSITIONAL_AFTER_NAMED
+        || (m.starts_with("keyword argument ") && m.ends_with(" repeated"))
+        || m.ends_with(" arguments in call, limit is 255")
+}
+
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
 fn collect(
     node: &RawNode,
@@ -376,7 +388,7 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
             functions: &reading.functions,
         }
         .arguments()
-        .map_err(|m| match m.starts_with(UNDEFINED) {
+        .map_err(|m| match starlarks_words(&m) {
             // Starlark's own words, as ytt reports them
             true => (c.line, m),
             false => (c.line, format!("{m} (in `#@{}`)", c.text.trim())),
