@@ -177,9 +177,43 @@ fn read_annotations(
             let last = i + 1 == file.docs.len();
             collect_document(doc, &reading, last, &mut index, &mut out)
         }
-        .map_err(|(line, m)| err(line, m))?;
+        .map_err(|(line, m)| {
+            let mut e = err(line, m);
+            if e.message.starts_with(UNDEFINED) {
+                e.also = more_undefined(file, &reading, line).into();
+            }
+            e
+        })?;
     }
     Ok((out, reading.functions.get()))
+}
+
+/// starlark-go's resolver lists every undefined name of a file: after the first (at `line`),
+/// the `undefined:` errors of the later nodes' annotations, in the order of the file.
+fn more_undefined(file: &RawFile, reading: &Reading, line: u32) -> Vec<super::AlsoError> {
+    fn walk(node: &RawNode, reading: &Reading, line: u32, out: &mut Vec<super::AlsoError>) {
+        if let Err((at, message)) = node_annotations(node, reading) {
+            if at > line && message.starts_with(UNDEFINED) {
+                out.push(super::AlsoError {
+                    line: at,
+                    message,
+                    quote: None,
+                    generated: None,
+                });
+            }
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            for item in items {
+                walk(item, reading, line, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for doc in &file.docs {
+        walk(doc, reading, line, &mut out);
+    }
+    out.sort_by_key(|a| a.line);
+    out
 }
 
 /// The template's documents: its nodes move into trees and take their `annotations`. A key
