@@ -179,8 +179,8 @@ fn read_annotations(
         }
         .map_err(|(line, m)| {
             let mut e = err(line, m);
-            if e.message.starts_with(UNDEFINED) {
-                e.also = more_undefined(file, &reading, line).into();
+            if starlarks_words(&e.message) {
+                e.also = more_starlark_errors(file, &reading, line).into();
             }
             e
         })?;
@@ -188,18 +188,23 @@ fn read_annotations(
     Ok((out, reading.functions.get()))
 }
 
-/// starlark-go's resolver lists every undefined name of a file: after the first (at `line`),
-/// the `undefined:` errors of the later nodes' annotations, in the order of the file.
-fn more_undefined(file: &RawFile, reading: &Reading, line: u32) -> Vec<super::AlsoError> {
+/// ytt lists every error of a file's annotations that Starlark finds before running it
+/// (`undefined:`, a keyword repeated, a positional argument after a named one): after the
+/// first (at `line`), those of the later nodes' annotations, in the order of the file.
+fn more_starlark_errors(file: &RawFile, reading: &Reading, line: u32) -> Vec<super::AlsoError> {
     fn walk(node: &RawNode, reading: &Reading, line: u32, out: &mut Vec<super::AlsoError>) {
-        if let Err((at, message)) = node_annotations(node, reading) {
-            if at > line && message.starts_with(UNDEFINED) {
-                out.push(super::AlsoError {
-                    line: at,
-                    message,
-                    quote: None,
-                    generated: None,
-                });
+        // Each annotation on its own: a node may hold several of these errors.
+        for c in node.comments.iter().filter(|c| c.line > line) {
+            let one = comments_annotations(std::slice::from_ref(c), node.line, reading);
+            if let Err((at, message)) = one {
+                if starlarks_words(&message) {
+                    out.push(super::AlsoError {
+                        line: at,
+                        message,
+                        quote: None,
+                        generated: None,
+                    });
+                }
             }
         }
         if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
@@ -386,13 +391,22 @@ fn record_annotations(
 }
 
 fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32, String)> {
+    comments_annotations(&node.comments, node.line, reading)
+}
+
+/// [`node_annotations`] of some of the comments of a node on `node_line`.
+fn comments_annotations(
+    comments: &[crate::yaml::parse::Comment],
+    node_line: u32,
+    reading: &Reading,
+) -> Result<Vec<Ann>, (u32, String)> {
     let (file, overlay_from) = (reading.file, reading.overlay_from);
     let mut anns = Vec::new();
-    for c in &node.comments {
+    for c in comments {
         // ytt's code and value comments: `#@` followed by nothing or a space.
         if c.text.is_empty() || c.text.starts_with(' ') {
             // A value on the node's line, even an empty one (`a: #@` is the empty tuple).
-            if c.line == node.line {
+            if c.line == node_line {
                 return Err((c.line, needs_starlark(c.line, &format!("`{}`", c.text))));
             }
             reading
