@@ -246,11 +246,11 @@ pub fn build(
     );
 
     // The output's directory must take a file before anything is compiled.
-    files::writable_target(out)?;
+    let dest = files::writable_target(out)?;
     files::not_an_input(out, files)?;
-    let probe = files::TempPath::beside(out);
+    let probe = files::TempPath::beside(&dest);
     std::fs::write(probe.path(), b"")
-        .map_err(|e| format!("cannot write {}: {e}", out.display()))?;
+        .map_err(|e| format!("cannot write {}: {e}", files::shown(out, &dest)))?;
     drop(probe);
 
     let lowering = lowering(&compiled);

@@ -391,10 +391,8 @@ fn outputs_that_cannot_be_written_leave_nothing_behind() {
                 c.args([cmd, "schema.yml", "-o", out]);
                 let (rc, _, err) = output(c, &dir);
                 assert_eq!(rc, 1, "{err}");
-                assert!(
-                    err.contains(&format!("cannot write {out}: it is not a regular file")),
-                    "{err}"
-                );
+                assert!(err.contains(&format!("cannot write {out}")), "{err}");
+                assert!(err.contains(": it is not a regular file"), "{err}");
                 assert!(!err.contains("compile:"), "nothing is compiled: {err}");
             }
         }

@@ -616,6 +616,7 @@ fn an_output_that_is_an_input_is_refused() {
             "--output-file",
             "./s.yml",
         ],
+        &["inspect", "s.yml", "-o", "html", "--check", "link.yml"],
     ] {
         let o = Command::new(BIN)
             .args(args)
@@ -637,4 +638,124 @@ fn an_output_that_is_an_input_is_refused() {
             schema
         );
     }
+}
+
+/// An output path that is a symbolic link is written through it, as a shell's `>` and `cp`
+/// write (renaming over the link replaced it with a file, and a dangling link's target was
+/// never made); a link whose target cannot be made, or a loop, is an error naming both.
+#[test]
+fn an_output_link_is_written_through() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("s.yml"), "#@data/values-schema\n---\nname: \"\"\n").unwrap();
+    std::fs::create_dir(d.join("out")).unwrap();
+    std::fs::write(d.join("out/old.rs"), "old").unwrap();
+    for (link, to) in [
+        ("to-file", "out/old.rs"),
+        ("dangling", "out/new.md"),
+        ("missing-folder", "no/such/x"),
+        ("loop-a", "loop-b"),
+        ("loop-b", "loop-a"),
+    ] {
+        std::os::unix::fs::symlink(to, d.join(link)).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        (o.status.code(), stderr)
+    };
+    assert_eq!(
+        run(&["gen", "s.yml", "-o", "to-file"]),
+        (Some(0), String::new())
+    );
+    assert!(std::fs::read_to_string(d.join("out/old.rs"))
+        .unwrap()
+        .contains("name"));
+    let inspect = ["inspect", "s.yml", "-o", "markdown", "--output-file"];
+    assert_eq!(run(&[&inspect[..], &["dangling"]].concat()).0, Some(0));
+    assert!(std::fs::read_to_string(d.join("out/new.md"))
+        .unwrap()
+        .contains("name"));
+    let (rc, err) = run(&["gen", "s.yml", "-o", "missing-folder"]);
+    assert_eq!(rc, Some(1), "{err}");
+    assert!(
+        err.contains("cannot write missing-folder (a link to no/such/x): "),
+        "{err}"
+    );
+    let (rc, err) = run(&["gen", "s.yml", "-o", "loop-a"]);
+    assert_eq!(rc, Some(1), "{err}");
+    assert!(
+        err.contains("cannot write loop-a: too many levels of symbolic links"),
+        "{err}"
+    );
+    for link in ["to-file", "dangling", "missing-folder", "loop-a"] {
+        assert!(std::fs::symlink_metadata(d.join(link))
+            .unwrap()
+            .is_symlink());
+    }
+    let mut left: Vec<_> = std::fs::read_dir(d.join("out"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["new.md", "old.rs"]);
+}
+
+/// An output inside a folder given as an input is refused before any work: every file there
+/// is read as an input, so `build config/ -o config/v` built the last binary into the next.
+#[test]
+fn an_output_inside_an_input_folder_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("config/sub")).unwrap();
+    std::fs::write(d.join("config/s.yml"), "#@data/values-schema\n---\nn: 1\n").unwrap();
+    for args in [
+        &["build", "config/", "-o", "config/v"][..],
+        &["gen", "config", "-o", "./config/sub/gen.rs"],
+        &[
+            "inspect",
+            "-f",
+            "config",
+            "-o",
+            "html",
+            "--output-file",
+            "config/x.html",
+        ],
+    ] {
+        let o = Command::new(BIN)
+            .args(args)
+            .current_dir(d)
+            .env("SCHEMAC_CACHE_DIR", d.join("cache"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        let out = args[args.len() - 1];
+        assert!(
+            stderr.contains(&format!(
+                "cannot write {out}: it is inside the input folder"
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+    let o = Command::new(BIN)
+        .args(["gen", "config/s.yml", "-o", "config/sub/gen.rs"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a schema file, not a folder, is the input"
+    );
+    let mut left: Vec<_> = std::fs::read_dir(d.join("config/sub"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["gen.rs"]);
 }

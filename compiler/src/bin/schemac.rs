@@ -261,8 +261,11 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
 fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     let name = m.get_one::<String>("output").expect("required");
     let format = schemac::export::Format::parse(name).expect("one of the possible values");
-    if let Some(Err(e)) = m
-        .get_one::<String>("output-file")
+    // `--check FILE` names the file `--output-file` would write: an input there is refused
+    // too (its "out of date" message told to run a command that is refused).
+    if let Some(Err(e)) = ["output-file", "check"]
+        .into_iter()
+        .find_map(|flag| m.get_one::<String>(flag))
         .map(|path| standalone::not_an_input(Path::new(path), files))
     {
         return fail(&e);

@@ -230,13 +230,17 @@ impl Emitter<'_> {
                 let x = one(x);
                 quote! { #l::Val::Str(#l::to_str(&#x)) }
             }
+            // A value (`Val`) to rustc that returns the error through `?`: a block ending in
+            // `return` has no type of its own, so rustc could not infer one where the failure
+            // is an argument (`str(assert.fail("x"))` did not compile: `&{ ...; return ... }`
+            // taken as `&()`).
             Expr::Fail(x) => {
                 let x = one(x);
-                quote! { { let __m = #x; return Err(#l::fail(&__m)) } }
+                quote! { { let __m = #x; #l::Result::Err(#l::fail(&__m))? } }
             }
             Expr::AssertFail(x) => {
                 let x = one(x);
-                quote! { { let __m = #x; return Err(#l::assert_fail(&__m)) } }
+                quote! { { let __m = #x; #l::Result::Err(#l::assert_fail(&__m))? } }
             }
             Expr::Method(m, this, args) => {
                 let this = one(this);

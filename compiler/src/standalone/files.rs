@@ -95,11 +95,12 @@ impl TempPath {
         &self.path
     }
 
-    /// Renames the temporary path to `target` (atomically, on one file system).
+    /// Renames the temporary path to `target` (atomically, on one file system): made
+    /// [`TempPath::beside`] the destination [`writable_target`] gives for `target`.
     pub fn persist(mut self, target: &Path) -> Result<(), String> {
-        writable_target(target)?;
-        std::fs::rename(&self.path, target)
-            .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+        let dest = writable_target(target)?;
+        std::fs::rename(&self.path, &dest)
+            .map_err(|e| format!("cannot write {}: {e}", shown(target, &dest)))?;
         self.disarm();
         Ok(())
     }
@@ -121,26 +122,61 @@ impl Drop for TempPath {
     }
 }
 
-/// An output may replace a regular file (or a link to one), or be new: renaming over
-/// anything else would replace a device (`-o /dev/null` as root), a FIFO or a socket with a
-/// file, and a directory cannot be replaced.
-pub fn writable_target(target: &Path) -> Result<(), String> {
-    match std::fs::metadata(target) {
+/// Where an output named `target` is written, and whether it may be: through a symbolic link
+/// to where it leads (as a shell's `>` and `cp` write; renaming over the link replaced it with
+/// a file, and a dangling link's target was never made), a regular file there replaced or a new
+/// one made; renaming over anything else would replace a device (`-o /dev/null` as root), a
+/// FIFO or a socket with a file, and a directory cannot be replaced.
+pub fn writable_target(target: &Path) -> Result<PathBuf, String> {
+    let dest = follow_links(target)?;
+    match std::fs::metadata(&dest) {
         Ok(meta) if meta.is_dir() => Err(format!(
             "cannot write {}: it is a directory",
-            target.display()
+            shown(target, &dest)
         )),
         Ok(meta) if !meta.is_file() => Err(format!(
             "cannot write {}: it is not a regular file (outputs are written whole to a file \
              beside it and renamed into place)",
-            target.display()
+            shown(target, &dest)
         )),
         // `-o ''` (or `dir/..`): a file beside it could be written, the rename could not.
-        _ if target.file_name().is_none() => Err(format!(
+        _ if dest.file_name().is_none() => Err(format!(
             "cannot write '{}': the path names no file",
-            target.display()
+            shown(target, &dest)
         )),
-        _ => Ok(()),
+        _ => Ok(dest),
+    }
+}
+
+/// The path a chain of symbolic links at `target` ends at (`target` itself if it is none):
+/// each link read relative to its folder, as the kernel reads it, at most 40 of them.
+fn follow_links(target: &Path) -> Result<PathBuf, String> {
+    let mut path = target.to_path_buf();
+    for _ in 0..40 {
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = std::fs::read_link(&path)
+                    .map_err(|e| format!("cannot write {}: {e}", target.display()))?;
+                path = match path.parent() {
+                    Some(dir) => dir.join(link),
+                    None => link,
+                };
+            }
+            _ => return Ok(path),
+        }
+    }
+    Err(format!(
+        "cannot write {}: too many levels of symbolic links",
+        target.display()
+    ))
+}
+
+/// `target` in a message, with where it leads when that is elsewhere.
+pub(crate) fn shown(target: &Path, dest: &Path) -> String {
+    if target == dest {
+        target.display().to_string()
+    } else {
+        format!("{} (a link to {})", target.display(), dest.display())
     }
 }
 
@@ -154,6 +190,38 @@ pub fn not_an_input(target: &Path, inputs: &[String]) -> Result<(), String> {
     {
         Some(input) => Err(format!(
             "cannot write {}: it is the input file {input} (give another output path)",
+            target.display()
+        )),
+        None => in_an_input_folder(target, inputs),
+    }
+}
+
+/// Nor may it be made inside a folder given as an input (a package's `config/`): every file
+/// there is read as an input, so `build config/ -o config/v` built the last binary into the
+/// next (5 MB, then 13, then 31), and an output there that exists is an input already.
+fn in_an_input_folder(target: &Path, inputs: &[String]) -> Result<(), String> {
+    let Ok(dest) = follow_links(target) else {
+        return Ok(());
+    };
+    let parent = match dest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    // A folder that does not exist holds no input (the write fails later, naming it).
+    let Ok(parent) = parent.canonicalize() else {
+        return Ok(());
+    };
+    let folder = inputs.iter().find(|input| {
+        let input = Path::new(input);
+        input.is_dir()
+            && input
+                .canonicalize()
+                .is_ok_and(|input| parent.starts_with(input))
+    });
+    match folder {
+        Some(folder) => Err(format!(
+            "cannot write {}: it is inside the input folder {folder}, whose files are all \
+             read as inputs (give another output path)",
             target.display()
         )),
         None => Ok(()),
@@ -177,18 +245,20 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 /// Writes `bytes` to `path` whole or not at all.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    writable_target(path)?;
-    let tmp = TempPath::beside(path);
+    let dest = writable_target(path)?;
+    let tmp = TempPath::beside(&dest);
     std::fs::write(tmp.path(), bytes)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    tmp.persist(path)
+        .map_err(|e| format!("cannot write {}: {e}", shown(path, &dest)))?;
+    tmp.persist(&dest)
 }
 
 /// Copies `from` to `path` whole or not at all (keeping `from`'s permissions).
 pub fn copy_atomically(from: &Path, path: &Path) -> Result<(), String> {
-    let tmp = TempPath::beside(path);
-    std::fs::copy(from, tmp.path()).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    tmp.persist(path)
+    let dest = writable_target(path)?;
+    let tmp = TempPath::beside(&dest);
+    std::fs::copy(from, tmp.path())
+        .map_err(|e| format!("cannot write {}: {e}", shown(path, &dest)))?;
+    tmp.persist(&dest)
 }
 
 /// Writes `text` to `path` unless it already holds exactly that (so that cargo, which

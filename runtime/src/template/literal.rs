@@ -177,9 +177,48 @@ fn read_annotations(
             let last = i + 1 == file.docs.len();
             collect_document(doc, &reading, last, &mut index, &mut out)
         }
-        .map_err(|(line, m)| err(line, m))?;
+        .map_err(|(line, m)| {
+            let mut e = err(line, m);
+            if starlarks_words(&e.message) {
+                e.also = more_starlark_errors(file, &reading, line).into();
+            }
+            e
+        })?;
     }
     Ok((out, reading.functions.get()))
+}
+
+/// ytt lists every error of a file's annotations that Starlark finds before running it
+/// (`undefined:`, a keyword repeated, a positional argument after a named one): after the
+/// first (at `line`), those of the later nodes' annotations, in the order of the file.
+fn more_starlark_errors(file: &RawFile, reading: &Reading, line: u32) -> Vec<super::AlsoError> {
+    fn walk(node: &RawNode, reading: &Reading, line: u32, out: &mut Vec<super::AlsoError>) {
+        // Each annotation on its own: a node may hold several of these errors.
+        for c in node.comments.iter().filter(|c| c.line > line) {
+            let one = comments_annotations(std::slice::from_ref(c), node.line, reading);
+            if let Err((at, message)) = one {
+                if starlarks_words(&message) {
+                    out.push(super::AlsoError {
+                        line: at,
+                        message,
+                        quote: None,
+                        generated: None,
+                    });
+                }
+            }
+        }
+        if let RawValue::Map(items) | RawValue::Array(items) = &node.value {
+            for item in items {
+                walk(item, reading, line, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for doc in &file.docs {
+        walk(doc, reading, line, &mut out);
+    }
+    out.sort_by_key(|a| a.line);
+    out
 }
 
 /// The template's documents: its nodes move into trees and take their `annotations`. A key
@@ -290,6 +329,18 @@ fn needs_starlark(line: u32, what: &str) -> String {
 /// How Starlark reports a name that is not bound (here: `overlay` before its `load()`).
 const UNDEFINED: &str = "undefined: ";
 
+/// starlark-go's parser on `f(a=1, 2)`.
+const POSITIONAL_AFTER_NAMED: &str = "positional argument may not follow named";
+
+/// Whether an annotation's argument error is in Starlark's own words, which ytt reports as they
+/// are; the others (what this reader cannot take) name the annotation.
+fn starlarks_words(m: &str) -> bool {
+    m.starts_with(UNDEFINED)
+        || m == POSITIONAL_AFTER_NAMED
+        || (m.starts_with("keyword argument ") && m.ends_with(" repeated"))
+        || m.ends_with(" arguments in call, limit is 255")
+}
+
 /// Reads the annotations of `node` and the nodes under it, numbering nodes in document order.
 fn collect(
     node: &RawNode,
@@ -340,13 +391,22 @@ fn record_annotations(
 }
 
 fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32, String)> {
+    comments_annotations(&node.comments, node.line, reading)
+}
+
+/// [`node_annotations`] of some of the comments of a node on `node_line`.
+fn comments_annotations(
+    comments: &[crate::yaml::parse::Comment],
+    node_line: u32,
+    reading: &Reading,
+) -> Result<Vec<Ann>, (u32, String)> {
     let (file, overlay_from) = (reading.file, reading.overlay_from);
     let mut anns = Vec::new();
-    for c in &node.comments {
+    for c in comments {
         // ytt's code and value comments: `#@` followed by nothing or a space.
         if c.text.is_empty() || c.text.starts_with(' ') {
             // A value on the node's line, even an empty one (`a: #@` is the empty tuple).
-            if c.line == node.line {
+            if c.line == node_line {
                 return Err((c.line, needs_starlark(c.line, &format!("`{}`", c.text))));
             }
             reading
@@ -376,7 +436,7 @@ fn node_annotations(node: &RawNode, reading: &Reading) -> Result<Vec<Ann>, (u32,
             functions: &reading.functions,
         }
         .arguments()
-        .map_err(|m| match m.starts_with(UNDEFINED) {
+        .map_err(|m| match starlarks_words(&m) {
             // Starlark's own words, as ytt reports them
             true => (c.line, m),
             false => (c.line, format!("{m} (in `#@{}`)", c.text.trim())),

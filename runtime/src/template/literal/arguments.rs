@@ -92,7 +92,7 @@ impl Parser<'_> {
             }
             self.i = save;
             if !kwargs.is_empty() {
-                return Err("positional argument after keyword argument".into());
+                return Err(super::POSITIONAL_AFTER_NAMED.into());
             }
             args.push(self.arg()?);
             if !self.eat(b',') {
