@@ -91,7 +91,7 @@ fn cli() -> Command {
         .arg_required_else_help(true)
         .subcommand(schemac::check::command())
         .subcommand(schema_args(Command::new("gen").about("Print the Rust code generated for a schema"))
-            .arg(out("Write the code to FILE (atomically) instead of stdout").value_hint(clap::ValueHint::FilePath))
+            .arg(out("Write the code to FILE (atomically) instead of stdout (`-`: stdout)").value_hint(clap::ValueHint::FilePath))
             .arg(Arg::new("name").long("name").value_name("NAME").help("The validator's name in the generated code"))
             .arg(Arg::new("validator-only").long("validator-only").action(ArgAction::SetTrue).help(
                 "Only what `schemac build` compiles: the validator, without the typed structs",
@@ -117,10 +117,10 @@ fn cli() -> Command {
                 .value_parser(clap::builder::PossibleValuesParser::new(schemac::export::Format::NAMES))
                 .help("The format: json-schema (draft 2020-12, for editors), openapi-v3 (with the rules), markdown, html"))
             .arg(Arg::new("output-file").long("output-file").value_name("FILE").value_hint(clap::ValueHint::FilePath)
-                .help("Write to FILE (atomically) instead of stdout"))
+                .help("Write to FILE (atomically) instead of stdout (`-`: stdout)"))
             .arg(Arg::new("check").long("check").value_name("FILE").value_hint(clap::ValueHint::FilePath)
                 .conflicts_with("output-file")
-                .help("Write nothing; exit 1 if FILE is not what would be written (for CI)")))
+                .help("Write nothing; exit 1 if FILE (`-`: stdin) is not what would be written (for CI)")))
         .subcommand(schema_args(Command::new("explain-rules").about(
             "Say which rule functions compile to Rust, and why others stay in the Starlark interpreter",
         )))
@@ -188,9 +188,8 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         ..CodegenOptions::default()
     };
     standalone::remove_on_interrupt();
-    if let Some(Err(e)) = m
-        .get_one::<String>("output")
-        .map(|path| standalone::not_an_input(Path::new(path), files))
+    if let Some(Err(e)) =
+        output_file(m, "output").map(|path| standalone::not_an_input(Path::new(path), files))
     {
         return fail(&e);
     }
@@ -199,7 +198,7 @@ fn gen(files: &[String], m: &ArgMatches) -> ExitCode {
         Err(e) => return fail(&e),
     };
     match standalone::gen(files, &symlinks, &opts) {
-        Ok(code) => match m.get_one::<String>("output") {
+        Ok(code) => match output_file(m, "output") {
             None => print(&code),
             Some(path) => match standalone::write_atomically(&PathBuf::from(path), code.as_bytes())
             {
@@ -218,6 +217,9 @@ fn build(files: &[String], m: &ArgMatches) -> ExitCode {
     let quiet = m.get_flag("quiet");
     let target = m.get_one::<String>("target").cloned();
     let out = m.get_one::<String>("output").cloned().unwrap_or_default();
+    if out == "-" {
+        return fail("a validator binary is not written to standard output: give -o a file path");
+    }
     standalone::remove_on_interrupt();
     let mut progress = |msg: &str| {
         if !quiet {
@@ -265,7 +267,7 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
     // too (its "out of date" message told to run a command that is refused).
     if let Some(Err(e)) = ["output-file", "check"]
         .into_iter()
-        .find_map(|flag| m.get_one::<String>(flag))
+        .find_map(|flag| output_file(m, flag))
         .map(|path| standalone::not_an_input(Path::new(path), files))
     {
         return fail(&e);
@@ -286,16 +288,26 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
         // to it: the run would wait for ever); a pipe (`--check <(...)`, `/dev/stdin`) is read.
         let read = |path: &str| -> std::io::Result<Vec<u8>> {
             use std::io::Read;
+            let mut current = Vec::new();
+            let limit = text.len() as u64 + 1;
+            if path == "-" {
+                std::io::stdin().take(limit).read_to_end(&mut current)?;
+                return Ok(current);
+            }
             if schemac_runtime::inputs::is_named_fifo(Path::new(path)) {
                 return Err(std::io::Error::other("a FIFO, not a regular file"));
             }
-            let mut current = Vec::new();
-            let file = std::fs::File::open(path)?;
-            file.take(text.len() as u64 + 1).read_to_end(&mut current)?;
+            std::fs::File::open(path)?
+                .take(limit)
+                .read_to_end(&mut current)?;
             Ok(current)
         };
         return match read(path) {
             Ok(current) if current == text.as_bytes() => ExitCode::SUCCESS,
+            Ok(_) if path == "-" => fail(&format!(
+                "standard input is not what `schemac inspect {} -o {name}` writes",
+                files.join(" ")
+            )),
             Ok(_) => fail(&format!(
                 "{path} is out of date: run `schemac inspect {} -o {name} --output-file {path}`",
                 files.join(" ")
@@ -303,13 +315,19 @@ fn inspect(files: &[String], m: &ArgMatches) -> ExitCode {
             Err(e) => fail(&format!("{path}: {e}")),
         };
     }
-    match m.get_one::<String>("output-file") {
+    match output_file(m, "output-file") {
         None => print(&text),
         Some(path) => match standalone::write_atomically(&PathBuf::from(path), text.as_bytes()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => fail(&e),
         },
     }
+}
+
+/// The file a flag names to write (or, for `--check`, to read), if any: `-` is standard
+/// output (standard input for `--check`), as for most commands that take a file.
+fn output_file<'a>(m: &'a ArgMatches, flag: &str) -> Option<&'a String> {
+    m.get_one::<String>(flag).filter(|path| *path != "-")
 }
 
 fn explain_rules(files: &[String], m: &ArgMatches) -> ExitCode {
